@@ -1,0 +1,198 @@
+"""The catalog of diagnostic codes. Codes are stable: never renumber, only add.
+
+E0xx syntax and statement forms, E1xx types and annotations, E2xx names and scopes,
+E3xx operators, E4xx back end (passes, code generation), E9xx internal.
+Each entry carries the text of the diagnostics reference (docs/diagnostics.md is generated
+from it): a failing example and its fix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .diagnostic import Severity
+
+
+@dataclass(frozen=True, slots=True)
+class CodeInfo:
+    code: str
+    name: str
+    severity: Severity
+    summary: str
+    example: str = ""
+    fix: str = ""
+
+
+_E = Severity.ERROR
+_W = Severity.WARNING
+
+_ENTRIES = [
+    # --- syntax and statement forms -------------------------------------------------------
+    CodeInfo("E000", "SYNTAX_ERROR", _E, "The file is not valid Python.",
+             "x = pl.add(a, b", "x = pl.add(a, b)"),
+    CodeInfo("E001", "UNSUPPORTED_STATEMENT", _E,
+             "A statement kind the DSL does not accept (pass, break, try, x += 1, ...).",
+             "x += 1", "x = x + 1"),
+    CodeInfo("E002", "INVALID_ASSIGNMENT", _E,
+             "An assignment target other than a name or a tuple of names.",
+             "a[0] = pl.add(x, y)", "a0 = pl.add(x, y)"),
+    CodeInfo("E003", "INVALID_LOOP_TARGET", _E,
+             "A for-loop target that is not `i` or `i, (a, b)`.",
+             "for i, a in pl.range(4, init_values=(x,)):", "for i, (a,) in pl.range(4, init_values=(x,)):"),
+    CodeInfo("E004", "INVALID_RANGE_USAGE", _E,
+             "Wrong arguments to pl.range / pl.parallel / pl.while_ / pl.cond.",
+             "for i in pl.range():", "for i in pl.range(16):"),
+    CodeInfo("E005", "MISSING_RANGE_CALL", _E,
+             "A for loop that does not iterate over pl.range, pl.parallel or pl.while_.",
+             "for i in [0, 1, 2]:", "for i in pl.range(3):"),
+    CodeInfo("E006", "TUPLE_UNPACKING_ERROR", _E,
+             "Unpacking a value that is not a tuple, or into the wrong number of names.",
+             "a, b = pl.add(x, y)", "c = pl.add(x, y)"),
+    CodeInfo("E007", "ITER_ARG_MISMATCH", _E,
+             "The number of loop-carried names differs from init_values.",
+             "for i, (a, b) in pl.range(4, init_values=(x,)):", "for i, (a,) in pl.range(4, init_values=(x,)):"),
+    CodeInfo("E008", "SEED_YIELD_SPELLING", _E,
+             "`pl.yield(...)` is not valid Python (`yield` is a keyword); the language spells it `pl.yield_(...)`.",
+             "acc2 = pl.yield(acc)", "acc2 = pl.yield_(acc)"),
+    CodeInfo("E009", "YIELD_COUNT_MISMATCH", _E,
+             "A yield gives a different number of values than the loop carries or the other branch yields.",
+             "r = pl.yield_(a, b)  # loop carries one value", "r = pl.yield_(a)"),
+    CodeInfo("E010", "MISSING_YIELD", _E,
+             "A loop with init_values whose body does not end with pl.yield_, or an if whose results are not yielded by every branch.",
+             "for i, (acc,) in pl.range(4, init_values=(x,)):\n    y = pl.add(acc, acc)",
+             "for i, (acc,) in pl.range(4, init_values=(x,)):\n    y = pl.add(acc, acc)\n    acc2 = pl.yield_(y)"),
+    CodeInfo("E011", "UNSUPPORTED_EXPRESSION", _E,
+             "An expression kind the DSL does not accept (lambda, comprehension, f-string, ternary, ...).",
+             "n = 4 if big else 2", "use an if statement with pl.yield_"),
+    CodeInfo("E012", "INVALID_DECORATOR", _E,
+             "A decorator or program class the front end cannot read (e.g. a program with no functions).",
+             "@pl.program\nclass Empty:\n    pass", "add at least one @pl.function method"),
+    CodeInfo("E013", "INVALID_CONTEXT_MANAGER", _E,
+             "A with statement other than `with pl.incore():`.",
+             "with open('f'):", "with pl.incore():"),
+    CodeInfo("E014", "MISPLACED_STATEMENT", _E,
+             "A statement in a place it has no meaning (pl.cond outside pl.while_, code after return).",
+             "pl.cond(x < 4)  # outside pl.while_", "put pl.cond first in a pl.while_ body"),
+    # --- types and annotations -------------------------------------------------------------
+    CodeInfo("E100", "MISSING_TYPE_ANNOTATION", _E, "A function parameter without a type annotation.",
+             "def f(self, x):", "def f(self, x: pl.Tensor[[64], pl.FP32]):"),
+    CodeInfo("E101", "INVALID_TYPE_ANNOTATION", _E, "An annotation that is not a PyPTO type.",
+             "x: int = pl.add(a, b)", "x: pl.Tensor[[64], pl.FP32] = pl.add(a, b)"),
+    CodeInfo("E102", "UNSUPPORTED_TYPE", _E,
+             "A type form not allowed here (a tuple parameter, InOut on a scalar, a layout on a tile).",
+             "def f(self, x: pl.InOut[pl.Scalar[pl.INT32]]):", "def f(self, x: pl.Scalar[pl.INT32]):"),
+    CodeInfo("E103", "INCOMPLETE_TYPE", _E, "A type without its shape or dtype, e.g. bare `pl.Tensor`.",
+             "x: pl.Tensor", "x: pl.Tensor[[64], pl.FP32]"),
+    CodeInfo("E104", "INVALID_SHAPE", _E,
+             "A shape that is not a list of ints, pl.dynamic() dims or scalar variables.",
+             "pl.Tensor[[64, 'a'], pl.FP32]", "pl.Tensor[[64, 128], pl.FP32]"),
+    CodeInfo("E105", "UNKNOWN_DTYPE", _E, "An unknown element type.",
+             "pl.Tensor[[64], pl.FP31]", "pl.Tensor[[64], pl.FP32]"),
+    CodeInfo("E106", "ANNOTATION_MISMATCH", _E,
+             "A local annotation that disagrees with the type deduced for the value.",
+             "t: pl.Tile[[32, 32], pl.FP16] = pl.load(a_fp32, [0, 0], [32, 32])",
+             "t: pl.Tile[[32, 32], pl.FP32] = pl.load(a_fp32, [0, 0], [32, 32])"),
+    CodeInfo("E107", "RETURN_TYPE_MISMATCH", _E,
+             "A returned value whose type, or count, differs from the return annotation.",
+             "def f(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP16]:\n    return x",
+             "def f(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n    return x"),
+    CodeInfo("E108", "YIELD_TYPE_MISMATCH", _E,
+             "A yielded value whose type differs from the loop-carried value or the other branch.",
+             "acc2 = pl.yield_(pl.cast(acc, pl.FP16))  # acc is FP32", "acc2 = pl.yield_(acc)"),
+    CodeInfo("E109", "SCALAR_TYPE_ERROR", _E,
+             "Scalar arithmetic on non-scalars, mixing int and float, or bitwise ops on floats.",
+             "n = t + 1  # t is a tile", "n2 = pl.adds(t, 1)"),
+    CodeInfo("E110", "CONDITION_TYPE_ERROR", _E,
+             "An if / while / pl.cond condition that is not a scalar.",
+             "if t:  # t is a tile", "if n > 0:"),
+    CodeInfo("E111", "CALL_ARGUMENT_TYPE", _E,
+             "An argument to a program function whose type differs from the parameter's.",
+             "self.kernel(x_fp16)  # kernel takes FP32", "self.kernel(x_fp32)"),
+    # --- names and scopes -------------------------------------------------------------------
+    CodeInfo("E200", "UNDEFINED_VARIABLE", _E, "A name that is not defined at this point.",
+             "y = pl.add(x, z)  # z never assigned", "define z first"),
+    CodeInfo("E201", "SSA_VIOLATION", _E,
+             "A name assigned twice in the same scope of a strict_ssa function.",
+             "@pl.function(strict_ssa=True)\n...\nx = pl.add(a, b)\nx = pl.mul(x, b)",
+             "x2 = pl.mul(x, b)"),
+    CodeInfo("E202", "SCOPE_ERROR", _E,
+             "A name used outside the scope that defines it (e.g. a loop-carried name after the loop).",
+             "for i, (acc,) in pl.range(4, init_values=(x,)):\n    acc2 = pl.yield_(acc)\ny = acc",
+             "y = acc2"),
+    CodeInfo("E203", "UNDEFINED_FUNCTION", _E, "A call to a program function that does not exist.",
+             "y = self.kernal(x)", "y = self.kernel(x)"),
+    CodeInfo("E204", "DUPLICATE_FUNCTION", _E, "Two functions of one program with the same name.",
+             "two `def kernel` in one @pl.program", "rename one"),
+    CodeInfo("E205", "UNSUPPORTED_CLOSURE_VALUE", _E,
+             "A module-level name whose value the front end cannot evaluate statically.",
+             "N = compute_size()  # then used in a shape", "N = 64"),
+    CodeInfo("E206", "CALL_ARITY", _E,
+             "A call to a program or inline function with the wrong number of arguments.",
+             "y = self.kernel(a)  # kernel takes (a, b)", "y = self.kernel(a, b)"),
+    # --- operators --------------------------------------------------------------------------
+    CodeInfo("E300", "UNKNOWN_OPERATION", _E, "An op name that is not in the registry.",
+             "t = pl.lod(a, [0, 0], [32, 32])", "t = pl.load(a, [0, 0], [32, 32])"),
+    CodeInfo("E301", "UNSUPPORTED_OPERATION", _E,
+             "An op that exists but cannot be used this way (e.g. not callable from the DSL).",
+             "pl.block.batch_matmul(a, b)", "use pl.matmul"),
+    CodeInfo("E302", "INVALID_OPERATION_ARGS", _E,
+             "Wrong number of arguments, an unknown or repeated keyword, or a missing required argument.",
+             "t = pl.load(a, [0, 0])", "t = pl.load(a, [0, 0], [32, 32])"),
+    CodeInfo("E303", "UNSUPPORTED_BINARY_OP", _E, "A Python binary operator the DSL does not support.",
+             "c = a @ b", "c = pl.matmul(a, b)"),
+    CodeInfo("E304", "UNSUPPORTED_UNARY_OP", _E, "A Python unary operator the DSL does not support.",
+             "y = +x", "y = x"),
+    CodeInfo("E305", "UNSUPPORTED_COMPARISON", _E,
+             "A comparison the DSL does not support (chained, `is`, `in`).",
+             "if 0 < i < n:", "if i < n:"),
+    CodeInfo("E306", "OPERAND_TYPE_ERROR", _E,
+             "An op argument of the wrong kind or dtype (a tensor where a tile is required, a float where an integer is).",
+             "t = pl.block.add(a_tensor, b_tensor)", "t = pl.add(a_tensor, b_tensor)"),
+    CodeInfo("E307", "SHAPE_MISMATCH", _E,
+             "Shapes that do not broadcast, matmul dimensions that disagree, element counts that differ.",
+             "c = pl.add(t_32x32, t_16x16)", "c = pl.add(t_32x32, u_32x32)"),
+    CodeInfo("E308", "WINDOW_OUT_OF_BOUNDS", _E,
+             "A load/store window that reaches outside the tensor's static shape.",
+             "t = pl.load(a_64x64, [32, 0], [64, 64])", "t = pl.load(a_64x64, [0, 0], [64, 64])"),
+    CodeInfo("E309", "INVALID_ATTRIBUTE", _E,
+             "An op attribute with a bad value (axis out of range, unknown cast mode, wrong memory space).",
+             "s = pl.sum(t, axis=2)  # t is 2-D", "s = pl.sum(t, axis=1)"),
+    CodeInfo("E310", "DISPATCH_ERROR", _E,
+             "A unified pl.X op whose first argument's type selects no implementation.",
+             "y = pl.add(1, 2)", "y = 1 + 2"),
+    # --- back end ----------------------------------------------------------------------------
+    CodeInfo("E400", "NO_LOWERING", _E, "An op that the chosen target cannot generate code for.",
+             "pl.tensor.matmul(...) in a kernel compiled for cce", "use block ops in InCore kernels"),
+    CodeInfo("E401", "DYNAMIC_SHAPE_UNSUPPORTED", _E,
+             "A dynamic dimension where the target needs a static one.",
+             "pl.Tile[[N, 64], pl.FP32] with N = pl.dynamic('N')", "use a constant tile shape"),
+    CodeInfo("E402", "MEMORY_CAPACITY_EXCEEDED", _E,
+             "The tiles live at one point need more on-chip memory than the target has.",
+             "eight live 128x256 FP32 tiles in UB", "split the work into smaller tiles"),
+    CodeInfo("E403", "MISSING_MEMREF", _E, "A tile with no buffer reached code generation.",
+             "compiling without the InitMemRef pass", "use the default pipeline"),
+    CodeInfo("E404", "PASS_ERROR", _E, "A pass found IR it cannot handle.",
+             "", ""),
+    # --- warnings ----------------------------------------------------------------------------
+    CodeInfo("W001", "UNUSED_VALUE", _W, "The result of an op is never used.",
+             "t2 = pl.add(t, t)  # t2 unused", "use t2 or remove the line"),
+    CodeInfo("W002", "UNTYPED_VALUE", _W,
+             "A value whose type could not be deduced (it depends on an earlier error).",
+             "", ""),
+    CodeInfo("W003", "LEGACY_SPELLING", Severity.INFO,
+             "A legacy spelling the tool accepts but rewrites (pl.op.block.X, seed memory-space names, legacy annotations).",
+             "pl.op.block.load(a, 0, 0, 32, 32)", "pl.block.load(a, [0, 0], [32, 32])"),
+    # --- internal ----------------------------------------------------------------------------
+    CodeInfo("E900", "INTERNAL_ERROR", _E,
+             "ptoc failed on this construct. Please report it with the file.", "", ""),
+    CodeInfo("E901", "FILE_TOO_COMPLEX", _E,
+             "The file nests deeper than the front end walks.", "", ""),
+]
+
+CODES: dict[str, CodeInfo] = {entry.code: entry for entry in _ENTRIES}
+
+DOCS_URL = "https://github.com/ptoc-dev/ptoc/blob/main/docs/diagnostics.md"
+
+
+def code_url(code: str) -> str:
+    return f"{DOCS_URL}#{code.lower()}"

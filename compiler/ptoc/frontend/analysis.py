@@ -1,0 +1,102 @@
+"""What the front end produces for one file: IR, diagnostics, and an index of every name
+occurrence with its type and definition (hover / go-to-definition read it)."""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from enum import Enum
+
+from ..diagnostics import Diagnostic
+from ..ir.function import Function, Program
+from ..ir.span import Span
+from ..ir.types import Type
+
+
+class OccurrenceKind(Enum):
+    VARIABLE = "variable"
+    PARAMETER = "parameter"
+    ITER_ARG = "iter_arg"
+    LOOP_VAR = "loop_var"
+    FUNCTION = "function"  # a program function (definition or self.f call)
+    OP = "op"  # pl.add, pl.block.load, ...
+    HELPER = "helper"  # pl.range, pl.yield_, ...
+    TYPE = "type"  # an annotation
+    DTYPE = "dtype"
+    CONSTANT = "constant"  # a module-level constant
+    PROGRAM = "program"
+
+
+@dataclass(frozen=True, slots=True)
+class Occurrence:
+    span: Span
+    name: str
+    kind: OccurrenceKind
+    type: Type | None = None
+    definition: Span | None = None  # where the name is defined (None for ops: see op_name)
+    op_name: str | None = None  # the registered op, for OP occurrences
+    is_definition: bool = False
+    detail: str = ""  # extra hover text (e.g. the function signature)
+
+
+@dataclass
+class SymbolIndex:
+    """Occurrences sorted by position; lookups are a binary search."""
+
+    occurrences: list[Occurrence] = field(default_factory=list)
+    _keys: list[tuple[int, int]] = field(default_factory=list)
+
+    def add(self, occurrence: Occurrence) -> None:
+        self.occurrences.append(occurrence)
+        self._keys = []
+
+    def _sorted(self) -> None:
+        if len(self._keys) != len(self.occurrences):
+            self.occurrences.sort(key=lambda o: (o.span.line, o.span.column))
+            self._keys = [(o.span.line, o.span.column) for o in self.occurrences]
+
+    def at(self, line: int, column: int) -> Occurrence | None:
+        """The innermost occurrence containing (1-based line, 0-based column)."""
+        self._sorted()
+        i = bisect.bisect_right(self._keys, (line, column))
+        best: Occurrence | None = None
+        for occ in reversed(self.occurrences[max(0, i - 64) : i]):
+            if occ.span.contains(line, column):
+                if best is None or best.span.covers(occ.span):
+                    best = occ
+        return best
+
+    def references(self, definition: Span) -> list[Occurrence]:
+        return [o for o in self.occurrences if o.definition == definition or o.span == definition]
+
+
+@dataclass
+class FunctionInfo:
+    """Where a function is and what it is called, for symbols and caching."""
+
+    name: str
+    span: Span  # the whole def
+    name_span: Span
+    program: str | None
+
+
+@dataclass
+class ModuleAnalysis:
+    path: str
+    text: str
+    uses_pypto: bool = False  # imports pypto.language, or is a printed IR file
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    programs: list[Program] = field(default_factory=list)  # @pl.program classes / printed IR
+    functions: list[Function] = field(default_factory=list)  # standalone @pl.function
+    index: SymbolIndex = field(default_factory=SymbolIndex)
+    function_infos: list[FunctionInfo] = field(default_factory=list)
+    prefix: str = "pl"  # the alias the file imports pypto.language under
+
+    def all_programs(self) -> list[Program]:
+        """Programs, with each standalone function wrapped in a program of its own name."""
+        wrapped = [Program(fn.name, (fn,), span=fn.span) for fn in self.functions]
+        return self.programs + wrapped
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity.value == "error" for d in self.diagnostics)

@@ -1,0 +1,97 @@
+"""Element data types, with the bit widths and categories the type rules need."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class DataType(Enum):
+    """An element type. The value is (canonical name, bit width, category)."""
+
+    INT4 = ("INT4", 4, "int")
+    INT8 = ("INT8", 8, "int")
+    INT16 = ("INT16", 16, "int")
+    INT32 = ("INT32", 32, "int")
+    INT64 = ("INT64", 64, "int")
+    UINT4 = ("UINT4", 4, "uint")
+    UINT8 = ("UINT8", 8, "uint")
+    UINT16 = ("UINT16", 16, "uint")
+    UINT32 = ("UINT32", 32, "uint")
+    UINT64 = ("UINT64", 64, "uint")
+    FP4 = ("FP4", 4, "float")
+    FP8 = ("FP8", 8, "float")
+    FP8E4M3FN = ("FP8E4M3FN", 8, "float")
+    FP8E5M2 = ("FP8E5M2", 8, "float")
+    FP16 = ("FP16", 16, "float")
+    FP32 = ("FP32", 32, "float")
+    BF16 = ("BF16", 16, "float")
+    HF4 = ("HF4", 4, "float")
+    HF8 = ("HF8", 8, "float")
+    BOOL = ("BOOL", 8, "bool")
+
+    @property
+    def bits(self) -> int:
+        return self.value[1]
+
+    @property
+    def is_float(self) -> bool:
+        return self.value[2] == "float"
+
+    @property
+    def is_int(self) -> bool:
+        """Signed or unsigned integer (BOOL is not an integer here)."""
+        return self.value[2] in ("int", "uint")
+
+    @property
+    def is_signed(self) -> bool:
+        return self.value[2] == "int"
+
+    @property
+    def is_unsigned(self) -> bool:
+        return self.value[2] == "uint"
+
+    @property
+    def is_bool(self) -> bool:
+        return self is DataType.BOOL
+
+    @property
+    def bytes(self) -> float:
+        return self.bits / 8
+
+    def __repr__(self) -> str:
+        return f"DataType.{self.name}"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+# `INDEX` is the language's name for the integer type of shapes, offsets and loop variables.
+# As in the original it is the same type as INT64 (printed as INT64).
+INDEX = DataType.INT64
+
+# Every spelling the front end accepts after the module prefix (`pl.FP32`, bare `FP32`).
+DTYPE_BY_NAME: dict[str, DataType] = {dt.name: dt for dt in DataType}
+DTYPE_BY_NAME["INDEX"] = INDEX
+
+
+def dtype_from_name(name: str) -> DataType | None:
+    return DTYPE_BY_NAME.get(name)
+
+
+def promote(a: DataType, b: DataType) -> DataType:
+    """Result dtype of combining two element types (the original's PromoteDataTypes).
+
+    Equal -> same; float beats non-float; otherwise the wider bit width wins;
+    at equal width a signed int is preferred; else the first.
+    """
+    if a is b:
+        return a
+    if a.is_float != b.is_float:
+        return a if a.is_float else b
+    if a.bits != b.bits:
+        return a if a.bits > b.bits else b
+    if a.is_signed and not b.is_signed:
+        return a
+    if b.is_signed and not a.is_signed:
+        return b
+    return a

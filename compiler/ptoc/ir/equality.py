@@ -1,0 +1,156 @@
+"""Structural equality and hashing of IR, ignoring spans and Var identity.
+
+Two Vars are equal when they are bound at the same place of both trees: the first time a Var
+is met (walking in ``children`` order, parameters first) it is paired with its counterpart.
+With ``names=True`` (the default) variable and function names must match too, which is what
+the formatter and the printer round trip need; ``names=False`` gives alpha-equivalence.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from .expr import Call, ConstBool, ConstFloat, ConstInt, Expr, Var
+from .function import Function, Program
+from .shape import dims_equal
+from .stmt import Stmt
+from .types import MemRef, ShapedType, TileType, TileView, TupleType, Type
+from .visitor import Node, children
+
+
+class _Equal:
+    def __init__(self, names: bool) -> None:
+        self.names = names
+        self.var_map: dict[int, Var] = {}
+        self.reverse: dict[int, Var] = {}
+
+    def types(self, a: Type, b: Type) -> bool:
+        if type(a) is not type(b):
+            return False
+        if isinstance(a, ShapedType):
+            assert isinstance(b, ShapedType)
+            if a.dtype is not b.dtype or len(a.shape) != len(b.shape):
+                return False
+            if not all(self.dim(x, y) for x, y in zip(a.shape, b.shape, strict=True)):
+                return False
+            if a.memref != b.memref:
+                return False
+            if isinstance(a, TileType):
+                assert isinstance(b, TileType)
+                return (a.tile_view or TileView()) == (b.tile_view or TileView())
+            return getattr(a, "layout", None) == getattr(b, "layout", None)
+        if isinstance(a, TupleType):
+            assert isinstance(b, TupleType)
+            return len(a.types) == len(b.types) and all(
+                self.types(x, y) for x, y in zip(a.types, b.types, strict=True)
+            )
+        return a == b
+
+    def dim(self, a: Expr, b: Expr) -> bool:
+        if isinstance(a, Var) and isinstance(b, Var):
+            mapped = self.var_map.get(id(a))
+            if mapped is not None:
+                return mapped is b
+        return dims_equal(a, b)
+
+    def var(self, a: Var, b: Var) -> bool:
+        if type(a) is not type(b):
+            return False
+        mapped = self.var_map.get(id(a))
+        if mapped is not None:
+            return mapped is b
+        if id(b) in self.reverse:
+            return False
+        if self.names and a.name != b.name:
+            return False
+        if not self.types(a.type, b.type):
+            return False
+        self.var_map[id(a)] = b
+        self.reverse[id(b)] = a
+        return True
+
+    def node(self, a: Node, b: Node) -> bool:
+        if type(a) is not type(b):
+            return False
+        if isinstance(a, Var):
+            assert isinstance(b, Var)
+            if not self.var(a, b):
+                return False
+        elif isinstance(a, Expr):
+            assert isinstance(b, Expr)
+            if not self.types(a.type, b.type) or not self.attrs(a, b):
+                return False
+        elif isinstance(a, Function):
+            assert isinstance(b, Function)
+            if (a.name, a.func_type) != (b.name, b.func_type):
+                return False
+            if [a.direction(i) for i in range(len(a.params))] != [
+                b.direction(i) for i in range(len(b.params))
+            ]:
+                return False
+            if len(a.return_types) != len(b.return_types):
+                return False
+        elif isinstance(a, Program):
+            assert isinstance(b, Program)
+            if a.name != b.name:
+                return False
+        elif isinstance(a, Stmt):
+            if not self.attrs(a, b):
+                return False
+        ca, cb = children(a), children(b)
+        if len(ca) != len(cb):
+            return False
+        if not all(self.node(x, y) for x, y in zip(ca, cb, strict=True)):
+            return False
+        if isinstance(a, Function):
+            assert isinstance(b, Function)
+            return all(
+                self.types(x, y) for x, y in zip(a.return_types, b.return_types, strict=True)
+            )
+        return True
+
+    def attrs(self, a: Any, b: Any) -> bool:
+        """Non-child fields: constants' values, call targets and attributes, enum kinds."""
+        if isinstance(a, ConstInt | ConstFloat | ConstBool):
+            return bool(a.value == b.value)
+        if isinstance(a, Call):
+            return a.callee == b.callee and a.kwargs == b.kwargs
+        for f in dataclasses.fields(a):
+            if f.name in ("span", "type"):
+                continue
+            va, vb = getattr(a, f.name), getattr(b, f.name)
+            if isinstance(va, Expr | Stmt | tuple) or va is None:
+                continue
+            if va != vb:
+                return False
+        return True
+
+
+def structural_equal(a: Node, b: Node, *, names: bool = True) -> bool:
+    return _Equal(names).node(a, b)
+
+
+def structural_hash(node: Node, *, names: bool = True) -> int:
+    """A hash consistent with ``structural_equal`` (equal trees hash alike)."""
+    parts: list[Any] = []
+
+    def walk(n: Node) -> None:
+        parts.append(type(n).__name__)
+        if isinstance(n, Var):
+            parts.append(n.name if names else "")
+        elif isinstance(n, ConstInt | ConstFloat | ConstBool):
+            parts.append(n.value)
+        elif isinstance(n, Call):
+            parts.append(n.callee.name)
+        elif isinstance(n, Function):
+            parts.append(n.name)
+        for child in children(n):
+            walk(child)
+
+    walk(node)
+    return hash(tuple(parts))
+
+
+def memref_of(t: Type) -> MemRef | None:
+    return t.memref if isinstance(t, ShapedType) else None

@@ -1,0 +1,188 @@
+"""Expressions. Nodes are immutable; identity is the node itself (use
+``ptoc.ir.equality.structural_equal`` to compare structure)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Union
+
+from .dtype import DataType
+from .span import NO_SPAN, Span
+from .types import UNKNOWN, MemorySpace, ScalarType, TupleType, Type
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Expr:
+    type: Type
+    span: Span = field(default=NO_SPAN, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Var(Expr):
+    """A named value. Each definition is a distinct Var object."""
+
+    name: str = ""
+
+    def __repr__(self) -> str:
+        return f"Var({self.name}: {self.type.short()})"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class IterArg(Var):
+    """A loop-carried value: bound to ``init_value`` on entry, to the yielded value after."""
+
+    init_value: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ConstInt(Expr):
+    value: int = 0
+
+    @property
+    def dtype(self) -> DataType:
+        assert isinstance(self.type, ScalarType)
+        return self.type.dtype
+
+    def __repr__(self) -> str:
+        return f"ConstInt({self.value})"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ConstFloat(Expr):
+    value: float = 0.0
+
+    @property
+    def dtype(self) -> DataType:
+        assert isinstance(self.type, ScalarType)
+        return self.type.dtype
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ConstBool(Expr):
+    value: bool = False
+
+
+class BinaryOp(Enum):
+    """Scalar binary operators of seed 003. Value: (Python spelling, precedence, is_comparison)."""
+
+    Add = ("+", 11, False)
+    Sub = ("-", 11, False)
+    Mul = ("*", 12, False)
+    FloorDiv = ("//", 12, False)
+    FloorMod = ("%", 12, False)
+    FloatDiv = ("/", 12, False)
+    Pow = ("**", 14, False)
+    Eq = ("==", 6, True)
+    Ne = ("!=", 6, True)
+    Lt = ("<", 6, True)
+    Le = ("<=", 6, True)
+    Gt = (">", 6, True)
+    Ge = (">=", 6, True)
+    And = ("and", 4, False)
+    Or = ("or", 3, False)
+    Xor = ("^", 8, False)
+    BitAnd = ("&", 9, False)
+    BitOr = ("|", 7, False)
+    Shl = ("<<", 10, False)
+    Shr = (">>", 10, False)
+    Min = ("min", 16, False)
+    Max = ("max", 16, False)
+
+    @property
+    def symbol(self) -> str:
+        return self.value[0]
+
+    @property
+    def precedence(self) -> int:
+        return self.value[1]
+
+    @property
+    def is_comparison(self) -> bool:
+        return self.value[2]
+
+
+class UnaryOp(Enum):
+    Neg = ("-", 13)
+    BitNot = ("~", 13)
+    Not = ("not", 5)
+    Abs = ("abs", 16)
+
+    @property
+    def symbol(self) -> str:
+        return self.value[0]
+
+    @property
+    def precedence(self) -> int:
+        return self.value[1]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Binary(Expr):
+    op: BinaryOp = BinaryOp.Add
+    lhs: Expr = None  # type: ignore[assignment]
+    rhs: Expr = None  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Unary(Expr):
+    op: UnaryOp = UnaryOp.Neg
+    operand: Expr = None  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, slots=True)
+class Op:
+    """A reference to a registered operator by its IR name (e.g. ``block.add``)."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class GlobalVar:
+    """A reference to a function of the program by name."""
+
+    name: str
+
+
+# Values an op attribute (keyword argument) may hold.
+AttrValue = Union[int, float, bool, str, DataType, MemorySpace, None, tuple["AttrValue", ...]]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Call(Expr):
+    callee: Op | GlobalVar = None  # type: ignore[assignment]
+    args: tuple[Expr, ...] = ()
+    kwargs: tuple[tuple[str, AttrValue], ...] = ()
+
+    def kwarg(self, name: str, default: AttrValue = None) -> AttrValue:
+        for key, value in self.kwargs:
+            if key == name:
+                return value
+        return default
+
+    @property
+    def op_name(self) -> str:
+        return self.callee.name
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class MakeTuple(Expr):
+    elements: tuple[Expr, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TupleGetItem(Expr):
+    tuple_value: Expr = None  # type: ignore[assignment]
+    index: int = 0
+
+
+def const_int(value: int, dtype: DataType = DataType.INT64, span: Span = NO_SPAN) -> ConstInt:
+    return ConstInt(ScalarType(dtype), value=value, span=span)
+
+
+def make_tuple(elements: tuple[Expr, ...], span: Span = NO_SPAN) -> MakeTuple:
+    return MakeTuple(TupleType(tuple(e.type for e in elements)), elements=elements, span=span)
+
+
+def unknown_var(name: str, span: Span = NO_SPAN) -> Var:
+    return Var(UNKNOWN, name=name, span=span)

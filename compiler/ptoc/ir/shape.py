@@ -1,0 +1,77 @@
+"""Shape helpers: comparing and printing dimensions, which may be symbolic."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .expr import Binary, ConstInt, Expr, Unary, Var
+
+
+def static_value(dim: Expr) -> int | None:
+    """The integer value of a dimension when it is a compile-time constant."""
+    if isinstance(dim, ConstInt):
+        return dim.value
+    return None
+
+
+def static_shape(shape: Sequence[Expr]) -> list[int] | None:
+    values = [static_value(d) for d in shape]
+    if any(v is None for v in values):
+        return None
+    return values  # type: ignore[return-value]
+
+
+def dims_equal(a: Expr, b: Expr) -> bool:
+    """Same constant, same symbolic variable (by name: every use of ``pl.dynamic("N")``
+    is the same dimension), or structurally the same expression."""
+    if a is b:
+        return True
+    if isinstance(a, ConstInt) and isinstance(b, ConstInt):
+        return a.value == b.value
+    if isinstance(a, Var) and isinstance(b, Var):
+        return a.name == b.name and type(a) is type(b)
+    if isinstance(a, Binary) and isinstance(b, Binary):
+        return a.op is b.op and dims_equal(a.lhs, b.lhs) and dims_equal(a.rhs, b.rhs)
+    if isinstance(a, Unary) and isinstance(b, Unary):
+        return a.op is b.op and dims_equal(a.operand, b.operand)
+    return False
+
+
+def shapes_equal(a: Sequence[Expr], b: Sequence[Expr]) -> bool:
+    return len(a) == len(b) and all(dims_equal(x, y) for x, y in zip(a, b, strict=True))
+
+
+def optional_dims_equal(a: Sequence[Expr] | None, b: Sequence[Expr] | None) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return shapes_equal(a, b)
+
+
+def optional_expr_equal(a: Expr | None, b: Expr | None) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return dims_equal(a, b)
+
+
+def dim_str(dim: Expr) -> str:
+    if isinstance(dim, ConstInt):
+        return str(dim.value)
+    if isinstance(dim, Var):
+        return dim.name
+    if isinstance(dim, Binary):
+        return f"{dim_str(dim.lhs)} {dim.op.symbol} {dim_str(dim.rhs)}"
+    return "?"
+
+
+def shape_str(shape: Sequence[Expr]) -> str:
+    return "[" + ", ".join(dim_str(d) for d in shape) + "]"
+
+
+def num_elements(shape: Sequence[Expr]) -> int | None:
+    values = static_shape(shape)
+    if values is None:
+        return None
+    total = 1
+    for v in values:
+        total *= v
+    return total

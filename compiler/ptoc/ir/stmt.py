@@ -1,0 +1,97 @@
+"""Statements. SSA-style control flow: ``IfStmt``/``ForStmt``/``WhileStmt`` carry
+``return_vars`` bound by the ``YieldStmt`` that ends each body."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from .expr import Expr, IterArg, Var
+from .span import NO_SPAN, Span
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Stmt:
+    span: Span = field(default=NO_SPAN, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class AssignStmt(Stmt):
+    var: Var
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class EvalStmt(Stmt):
+    """An expression evaluated for its effect (``pl.store(...)``, sync ops)."""
+
+    expr: Expr
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SeqStmts(Stmt):
+    stmts: tuple[Stmt, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class YieldStmt(Stmt):
+    values: tuple[Expr, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ReturnStmt(Stmt):
+    values: tuple[Expr, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class IfStmt(Stmt):
+    condition: Expr
+    then_body: Stmt
+    else_body: Stmt | None = None
+    return_vars: tuple[Var, ...] = ()
+
+
+class ForKind(Enum):
+    Sequential = "range"
+    Parallel = "parallel"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ForStmt(Stmt):
+    loop_var: Var
+    start: Expr
+    stop: Expr
+    step: Expr
+    body: Stmt
+    iter_args: tuple[IterArg, ...] = ()
+    return_vars: tuple[Var, ...] = ()
+    kind: ForKind = ForKind.Sequential
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class WhileStmt(Stmt):
+    """``pl.while_`` with ``pl.cond`` (iter_args present) or a natural ``while`` (none)."""
+
+    condition: Expr
+    body: Stmt
+    iter_args: tuple[IterArg, ...] = ()
+    return_vars: tuple[Var, ...] = ()
+
+
+class ScopeKind(Enum):
+    InCore = "incore"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ScopeStmt(Stmt):
+    body: Stmt
+    kind: ScopeKind = ScopeKind.InCore
+
+
+def body_stmts(stmt: Stmt | None) -> tuple[Stmt, ...]:
+    """The statements of a body, flattening a SeqStmts."""
+    if stmt is None:
+        return ()
+    if isinstance(stmt, SeqStmts):
+        return stmt.stmts
+    return (stmt,)

@@ -1,0 +1,221 @@
+"""The IR type system: scalars, tensors (DDR), tiles (on-chip buffers), tuples.
+
+Types are immutable values; two types compare equal when they describe the same thing
+(shapes compare dimension by dimension, see ``ptoc.ir.shape``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from .dtype import DataType
+
+if TYPE_CHECKING:
+    from .expr import Expr
+
+
+class MemorySpace(Enum):
+    """Where a buffer lives. Value: (language name, seed name, MLIR address space)."""
+
+    DDR = ("DDR", "DDR", "gm")
+    Vec = ("Vec", "UB", "vec")
+    Mat = ("Mat", "L1", "mat")
+    Left = ("Left", "L0A", "left")
+    Right = ("Right", "L0B", "right")
+    Acc = ("Acc", "L0C", "acc")
+
+    @property
+    def seed_name(self) -> str:
+        return self.value[1]
+
+    @property
+    def mlir_name(self) -> str:
+        return self.value[2]
+
+    def __repr__(self) -> str:
+        return f"MemorySpace.{self.name}"
+
+
+# Both spellings: the language's (Vec, Mat, ...) and the seeds' (UB, L1, L0A, ...).
+MEMORY_SPACE_BY_NAME: dict[str, MemorySpace] = {}
+for _ms in MemorySpace:
+    MEMORY_SPACE_BY_NAME[_ms.name] = _ms
+    MEMORY_SPACE_BY_NAME[_ms.seed_name] = _ms
+
+
+class TensorLayout(Enum):
+    ND = "ND"
+    DN = "DN"
+    NZ = "NZ"
+
+
+class BLayout(Enum):
+    """Block / scatter layout of a tile buffer (seed 002 tile_buf attributes)."""
+
+    none_box = "none_box"
+    row_major = "row_major"
+    col_major = "col_major"
+
+
+class PadMode(Enum):
+    null = 0
+    zero = 1
+    max = 2
+    min = 3
+
+
+class Type:
+    """Base of all IR types."""
+
+    __slots__ = ()
+
+    def short(self) -> str:
+        """A compact human-readable form for hovers and messages."""
+        return repr(self)
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownType(Type):
+    """The type of values that have none (sync ops) or could not be deduced."""
+
+    def short(self) -> str:
+        return "Unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class ScalarType(Type):
+    dtype: DataType
+
+    def short(self) -> str:
+        return f"Scalar[{self.dtype.name}]"
+
+
+@dataclass(frozen=True, slots=True)
+class MemRef:
+    """A buffer: memory space, byte address (None until allocated), byte size, and an id.
+
+    Tiles that share a MemRef share storage (the result of MemoryReuse).
+    """
+
+    memory_space: MemorySpace
+    addr: int | None
+    size: int
+    id: int = 0
+
+    def short(self) -> str:
+        addr = "?" if self.addr is None else hex(self.addr)
+        return f"{self.memory_space.name}#{self.id} @{addr} ({self.size} B)"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TileView:
+    """Layout and access pattern of a tile (seed 002/003)."""
+
+    valid_shape: tuple[Expr, ...] | None = None
+    stride: tuple[Expr, ...] | None = None
+    start_offset: Expr | None = None
+    blayout: BLayout = BLayout.row_major
+    slayout: BLayout = BLayout.none_box
+    fractal: int = 512
+    pad: PadMode = PadMode.null
+
+    def is_default(self) -> bool:
+        return self == TileView()
+
+    def __eq__(self, other: object) -> bool:
+        from .shape import optional_dims_equal, optional_expr_equal
+
+        return (
+            isinstance(other, TileView)
+            and optional_dims_equal(self.valid_shape, other.valid_shape)
+            and optional_dims_equal(self.stride, other.stride)
+            and optional_expr_equal(self.start_offset, other.start_offset)
+            and (self.blayout, self.slayout, self.fractal, self.pad)
+            == (other.blayout, other.slayout, other.fractal, other.pad)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.blayout, self.slayout, self.fractal, self.pad))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ShapedType(Type):
+    shape: tuple[Expr, ...]
+    dtype: DataType
+    memref: MemRef | None = None
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    def _shape_str(self) -> str:
+        from .shape import dim_str
+
+        return "[" + ", ".join(dim_str(d) for d in self.shape) + "]"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TensorType(ShapedType):
+    layout: TensorLayout | None = None
+
+    def short(self) -> str:
+        extra = f", {self.layout.name}" if self.layout is not None else ""
+        return f"Tensor[{self._shape_str()}, {self.dtype.name}{extra}]"
+
+    def __eq__(self, other: object) -> bool:
+        from .shape import shapes_equal
+
+        return (
+            isinstance(other, TensorType)
+            and self.dtype is other.dtype
+            and shapes_equal(self.shape, other.shape)
+            and self.memref == other.memref
+            and self.layout == other.layout
+        )
+
+    def __hash__(self) -> int:
+        return hash(("Tensor", self.dtype, len(self.shape)))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TileType(ShapedType):
+    tile_view: TileView | None = None
+
+    def short(self) -> str:
+        return f"Tile[{self._shape_str()}, {self.dtype.name}]"
+
+    def __eq__(self, other: object) -> bool:
+        from .shape import shapes_equal
+
+        return (
+            isinstance(other, TileType)
+            and self.dtype is other.dtype
+            and shapes_equal(self.shape, other.shape)
+            and self.memref == other.memref
+            and _views_equal(self.tile_view, other.tile_view)
+        )
+
+    def __hash__(self) -> int:
+        return hash(("Tile", self.dtype, len(self.shape)))
+
+    @property
+    def memory_space(self) -> MemorySpace | None:
+        return self.memref.memory_space if self.memref is not None else None
+
+
+def _views_equal(a: TileView | None, b: TileView | None) -> bool:
+    """An absent view equals the default view."""
+    return (a or TileView()) == (b or TileView())
+
+
+@dataclass(frozen=True, slots=True)
+class TupleType(Type):
+    types: tuple[Type, ...] = field(default_factory=tuple)
+
+    def short(self) -> str:
+        return "tuple[" + ", ".join(t.short() for t in self.types) + "]"
+
+
+UNKNOWN = UnknownType()

@@ -1,0 +1,165 @@
+"""IRVisitor walks the IR; IRMutator rebuilds it, sharing every unchanged subtree.
+
+Dispatch is by node class name: override ``visit_Call``, ``visit_ForStmt``, ... and call
+``self.generic_visit(node)`` (visitor) or ``super().visit_X(node)`` (mutator) to recurse.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from .expr import (
+    Binary,
+    Call,
+    ConstBool,
+    ConstFloat,
+    ConstInt,
+    Expr,
+    IterArg,
+    MakeTuple,
+    TupleGetItem,
+    Unary,
+    Var,
+)
+from .function import Function, Program
+from .stmt import (
+    AssignStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+)
+
+Node = Expr | Stmt | Function | Program
+
+
+def children(node: Node) -> list[Node]:
+    """Direct children in evaluation / definition order (the order equality walks them)."""
+    match node:
+        case IterArg():
+            return [node.init_value] if node.init_value is not None else []
+        case Var() | ConstInt() | ConstFloat() | ConstBool():
+            return []
+        case Binary():
+            return [node.lhs, node.rhs]
+        case Unary():
+            return [node.operand]
+        case Call():
+            return list(node.args)
+        case MakeTuple():
+            return list(node.elements)
+        case TupleGetItem():
+            return [node.tuple_value]
+        case AssignStmt():
+            return [node.value, node.var]
+        case EvalStmt():
+            return [node.expr]
+        case SeqStmts():
+            return list(node.stmts)
+        case YieldStmt() | ReturnStmt():
+            return list(node.values)
+        case IfStmt():
+            out: list[Node] = [node.condition, node.then_body]
+            if node.else_body is not None:
+                out.append(node.else_body)
+            return out + list(node.return_vars)
+        case ForStmt():
+            return [
+                node.start,
+                node.stop,
+                node.step,
+                node.loop_var,
+                *node.iter_args,
+                node.body,
+                *node.return_vars,
+            ]
+        case WhileStmt():
+            return [*node.iter_args, node.condition, node.body, *node.return_vars]
+        case ScopeStmt():
+            return [node.body]
+        case Function():
+            return [*node.params, node.body]
+        case Program():
+            return list(node.functions)
+    raise TypeError(f"not an IR node: {type(node).__name__}")
+
+
+class IRVisitor:
+    def visit(self, node: Node) -> Any:
+        method = getattr(self, "visit_" + type(node).__name__, None)
+        if method is None:
+            return self.generic_visit(node)
+        return method(node)
+
+    def generic_visit(self, node: Node) -> None:
+        for child in children(node):
+            self.visit(child)
+
+
+class IRMutator:
+    """Rebuilds nodes whose children changed; returns the very same node otherwise.
+
+    Var definitions are mapped through ``self.var_map`` so that rewriting a definition
+    (e.g. giving a tile a MemRef) also rewrites every use.
+    """
+
+    def __init__(self) -> None:
+        self.var_map: dict[Var, Var] = {}
+
+    def mutate(self, node: Any) -> Any:
+        method = getattr(self, "mutate_" + type(node).__name__, None)
+        if method is not None:
+            return method(node)
+        return self.generic_mutate(node)
+
+    def mutate_expr(self, expr: Expr) -> Expr:
+        result = self.mutate(expr)
+        assert isinstance(result, Expr)
+        return result
+
+    def mutate_stmt(self, stmt: Stmt) -> Stmt:
+        result = self.mutate(stmt)
+        assert isinstance(result, Stmt)
+        return result
+
+    def mutate_Var(self, var: Var) -> Var:
+        return self.var_map.get(var, var)
+
+    def mutate_IterArg(self, var: IterArg) -> Var:
+        if var in self.var_map:
+            return self.var_map[var]
+        if var.init_value is None:
+            return var
+        init = self.mutate_expr(var.init_value)
+        if init is var.init_value:
+            return var
+        new = dataclasses.replace(var, init_value=init)
+        self.var_map[var] = new
+        return new
+
+    def generic_mutate(self, node: Any) -> Any:
+        changes: dict[str, Any] = {}
+        for f in dataclasses.fields(node):
+            if f.name in ("span", "type", "callee", "kwargs", "op", "index", "name", "kind"):
+                continue
+            value = getattr(node, f.name)
+            new_value = self._mutate_field(value)
+            if new_value is not value:
+                changes[f.name] = new_value
+        return dataclasses.replace(node, **changes) if changes else node
+
+    def _mutate_field(self, value: Any) -> Any:
+        if isinstance(value, Expr | Stmt | Function):
+            return self.mutate(value)
+        if isinstance(value, tuple) and value and isinstance(value[0], Expr | Stmt | Function):
+            items = tuple(self.mutate(v) for v in value)
+            if all(a is b for a, b in zip(items, value, strict=True)):
+                return value
+            return items
+        return value
