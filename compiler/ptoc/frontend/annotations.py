@@ -1,0 +1,402 @@
+"""Reading type annotations: ``pl.Tensor[[64, 128], pl.FP32]`` and every other accepted form."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..diagnostics import DiagnosticBag, Fix, TextEdit
+from ..ir.dtype import DTYPE_BY_NAME, DataType
+from ..ir.expr import ConstInt, Expr, Var, const_int
+from ..ir.function import ParamDirection
+from ..ir.types import (
+    MEMORY_SPACE_BY_NAME,
+    BLayout,
+    MemRef,
+    PadMode,
+    ScalarType,
+    TensorLayout,
+    TensorType,
+    TileType,
+    TileView,
+    TupleType,
+    Type,
+)
+from .consteval import ConstEvaluator, DynDim, NotConstant, dsl_enum_value
+from .names import BARE_TYPE_NAMES, DslImports, dsl_path
+from .source import SourceText
+
+ScalarLookup = Callable[[str], Var | None]
+
+
+@dataclass
+class ParamAnnotation:
+    type: Type | None
+    direction: ParamDirection
+
+
+class TypeResolver:
+    def __init__(
+        self,
+        source: SourceText,
+        imports: DslImports,
+        consts: ConstEvaluator,
+        bag: DiagnosticBag,
+    ) -> None:
+        self.source = source
+        self.imports = imports
+        self.consts = consts
+        self.bag = bag
+
+    # --- helpers ------------------------------------------------------------------------------
+    def _path(self, node: ast.expr) -> tuple[str, ...] | None:
+        path = dsl_path(node, self.imports)
+        if path is not None:
+            return path
+        if isinstance(node, ast.Name) and (node.id in BARE_TYPE_NAMES or node.id in DTYPE_BY_NAME):
+            return (node.id,)
+        return None
+
+    def _error(self, code: str, message: str, node: ast.AST, fixes: tuple[Fix, ...] = ()) -> None:
+        self.bag.error(code, message, self.source.span(node), fixes=fixes)
+
+    def dtype(self, node: ast.expr) -> DataType | None:
+        path = self._path(node)
+        if path is not None and len(path) >= 1:
+            value = dsl_enum_value(path[-1:]) if len(path) == 1 or path[0] != "DataType" else dsl_enum_value(path)
+            if isinstance(value, DataType):
+                return value
+            self._error("E105", f"Unknown dtype: {'.'.join(path)}", node, self._dtype_fixes(node, path[-1]))
+            return None
+        if isinstance(node, ast.Attribute):
+            # The base of a dtype attribute is not checked (`foo.FP32` works, as in the original).
+            if node.attr in DTYPE_BY_NAME:
+                return DTYPE_BY_NAME[node.attr]
+            self._error("E105", f"Unknown dtype: {node.attr}", node, self._dtype_fixes(node, node.attr))
+            return None
+        if isinstance(node, ast.Name) and node.id in self.consts.values:
+            value = self.consts.values[node.id]
+            if isinstance(value, DataType):
+                return value
+            self._error("E105", f"Dtype variable '{node.id}' must be a DataType", node)
+            return None
+        self._error("E105", f"Unknown dtype: {self.source.segment(node)}", node)
+        return None
+
+    def _dtype_fixes(self, node: ast.expr, name: str) -> tuple[Fix, ...]:
+        import difflib
+
+        matches = difflib.get_close_matches(name.upper(), list(DTYPE_BY_NAME), n=1, cutoff=0.6)
+        if not matches:
+            return ()
+        span = self.source.span(node)
+        if isinstance(node, ast.Attribute):
+            span = self.source.attr_name_span(node)
+        return (Fix(f"Change to `{matches[0]}`", (TextEdit(span, matches[0]),), preferred=True),)
+
+    def shape(self, node: ast.expr, lookup: ScalarLookup | None) -> tuple[Expr, ...] | None:
+        if isinstance(node, ast.List | ast.Tuple):
+            dims: list[Expr] = []
+            for element in node.elts:
+                dim = self.dim(element, lookup)
+                if dim is None:
+                    return None
+                dims.append(dim)
+            return tuple(dims)
+        if isinstance(node, ast.Name) and node.id in self.consts.values:
+            value = self.consts.values[node.id]
+            if isinstance(value, list):
+                dims = []
+                for item in value:
+                    dim = self._dim_value(item, node)
+                    if dim is None:
+                        return None
+                    dims.append(dim)
+                return tuple(dims)
+        self._error("E104", "Shape must be a list or tuple, e.g. [64, 128]", node)
+        return None
+
+    def _dim_value(self, value: object, node: ast.expr) -> Expr | None:
+        span = self.source.span(node)
+        if isinstance(value, bool):
+            self._error("E104", "Shape dimension must be int or pl.dynamic()", node)
+            return None
+        if isinstance(value, int):
+            return const_int(value, span=span)
+        if isinstance(value, DynDim):
+            return value.var
+        self._error("E104", "Shape dimension must be int or pl.dynamic()", node)
+        return None
+
+    def dim(self, node: ast.expr, lookup: ScalarLookup | None) -> Expr | None:
+        if isinstance(node, ast.Name):
+            if lookup is not None:
+                var = lookup(node.id)
+                if var is not None:
+                    if isinstance(var.type, ScalarType) and var.type.dtype.is_int:
+                        return var
+                    self._error("E104", f"Shape dimension '{node.id}' must be an integer scalar", node)
+                    return None
+            if node.id not in self.consts.values:
+                if node.id in self.consts.definitions:
+                    self._error(
+                        "E205",
+                        f"'{node.id}' cannot be evaluated statically, so it cannot be used as a dimension",
+                        node,
+                    )
+                else:
+                    self._error("E104", f"Unknown shape variable '{node.id}'", node)
+                return None
+        try:
+            value = self.consts.evaluate(node)
+        except NotConstant:
+            self._error("E104", "Shape dimension must be int or pl.dynamic()", node)
+            return None
+        return self._dim_value(value, node)
+
+    # --- types --------------------------------------------------------------------------------
+    def resolve(self, node: ast.expr, lookup: ScalarLookup | None = None, *, allow_tuple: bool = False) -> Type | None:
+        """A Type, or None after reporting why not."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            self._error("E101", "String annotations are not supported; write the type itself", node)
+            return None
+        if isinstance(node, ast.Subscript):
+            return self._subscript(node, lookup, allow_tuple)
+        if isinstance(node, ast.Call):
+            return self._legacy_call(node, lookup)
+        path = self._path(node)
+        if path is not None:
+            if path[-1] in ("Tensor", "Tile", "Scalar"):
+                form = "[[64, 128], pl.FP32]" if path[-1] != "Scalar" else "[pl.FP32]"
+                self._error("E103", f"`{path[-1]}` needs its shape and dtype, e.g. {path[-1]}{form}", node)
+                return None
+            value = dsl_enum_value(path) or dsl_enum_value(path[-1:])
+            if isinstance(value, DataType):  # seed 003: `x: pl.INT64`
+                return ScalarType(value)
+        if isinstance(node, ast.Name) and node.id in DTYPE_BY_NAME:
+            return ScalarType(DTYPE_BY_NAME[node.id])
+        if isinstance(node, ast.Name) and node.id in self.consts.values:
+            value = self.consts.values[node.id]
+            if isinstance(value, DataType):
+                return ScalarType(value)
+        self._error("E101", f"`{self.source.segment(node)}` is not a PyPTO type", node)
+        return None
+
+    def _subscript(self, node: ast.Subscript, lookup: ScalarLookup | None, allow_tuple: bool) -> Type | None:
+        path = self._path(node.value)
+        head = path[-1] if path else (node.value.id if isinstance(node.value, ast.Name) else None)
+        elements = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if head == "tuple" or (isinstance(node.value, ast.Name) and node.value.id in ("tuple", "Tuple")):
+            if not allow_tuple:
+                self._error("E102", "A tuple type is only allowed as a return annotation", node)
+                return None
+            types: list[Type] = []
+            for element in elements:
+                if isinstance(element, ast.Subscript) and self._is_tuple(element):
+                    self._error("E102", "Nested tuple types are not supported", element)
+                    return None
+                t = self.resolve(element, lookup)
+                if t is None:
+                    return None
+                types.append(t)
+            return TupleType(tuple(types))
+        if head in ("InOut", "Out"):
+            self._error("E102", f"`{head}[...]` is only allowed on a function parameter", node)
+            return None
+        if head == "Scalar":
+            if len(elements) != 1:
+                self._error("E101", "Scalar takes one dtype: pl.Scalar[pl.INT32]", node)
+                return None
+            dtype = self.dtype(elements[0])
+            return ScalarType(dtype) if dtype is not None else None
+        if head in ("Tensor", "Tile"):
+            if len(elements) < 2:
+                self._error("E103", f"{head} requires [shape, dtype], e.g. {head}[[64, 128], pl.FP32]", node)
+                return None
+            shape = self.shape(elements[0], lookup)
+            dtype = self.dtype(elements[1])
+            if shape is None or dtype is None:
+                return None
+            extras = elements[2:]
+            if head == "Tensor":
+                return self._tensor_extras(shape, dtype, extras)
+            return self._tile_extras(shape, dtype, extras)
+        self._error("E101", f"`{self.source.segment(node)}` is not a PyPTO type", node)
+        return None
+
+    def _is_tuple(self, node: ast.Subscript) -> bool:
+        return isinstance(node.value, ast.Name) and node.value.id in ("tuple", "Tuple")
+
+    def _tensor_extras(self, shape: tuple[Expr, ...], dtype: DataType, extras: list[ast.expr]) -> Type | None:
+        layout: TensorLayout | None = None
+        memref: MemRef | None = None
+        for extra in extras:
+            if isinstance(extra, ast.Call) and self._call_name(extra) == "MemRef":
+                memref = self._memref(extra)
+                continue
+            value = self._enum(extra)
+            if isinstance(value, TensorLayout):
+                layout = value
+            else:
+                self._error("E101", f"Unknown layout: {self.source.segment(extra)}", extra)
+                return None
+        return TensorType(shape, dtype, memref, layout)
+
+    def _tile_extras(self, shape: tuple[Expr, ...], dtype: DataType, extras: list[ast.expr]) -> Type | None:
+        memref: MemRef | None = None
+        view: TileView | None = None
+        for extra in extras:
+            name = self._call_name(extra) if isinstance(extra, ast.Call) else None
+            if name == "MemRef":
+                assert isinstance(extra, ast.Call)
+                memref = self._memref(extra)
+            elif name == "TileView":
+                assert isinstance(extra, ast.Call)
+                view = self._tile_view(extra)
+            else:
+                self._error("E102", "Layout is only supported for Tensor", extra)
+                return None
+        return TileType(shape, dtype, memref, view)
+
+    def _call_name(self, node: ast.Call) -> str | None:
+        path = self._path(node.func)
+        return path[-1] if path else None
+
+    def _enum(self, node: ast.expr) -> object:
+        path = self._path(node)
+        if path is not None:
+            return dsl_enum_value(path) or dsl_enum_value(path[-1:])
+        if isinstance(node, ast.Name):
+            if node.id in TensorLayout.__members__:
+                return TensorLayout[node.id]
+            return self.consts.values.get(node.id)
+        return None
+
+    def _int(self, node: ast.expr) -> int | None:
+        try:
+            value = self.consts.evaluate(node)
+        except NotConstant:
+            value = None
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(node, ast.Constant) and node.value is None:
+            return None
+        self._error("E101", "expected an integer constant", node)
+        return None
+
+    def _memref(self, node: ast.Call) -> MemRef | None:
+        args = list(node.args)
+        if len(args) < 3:
+            self._error("E101", "MemRef takes (memory_space, addr, size[, id])", node)
+            return None
+        space = self._enum(args[0])
+        if isinstance(args[0], ast.Attribute) and args[0].attr in MEMORY_SPACE_BY_NAME:
+            space = MEMORY_SPACE_BY_NAME[args[0].attr]
+        if space is None or type(space).__name__ != "MemorySpace":
+            self._error("E101", "MemRef needs a memory space, e.g. pl.MemorySpace.Vec", args[0])
+            return None
+        addr = None if isinstance(args[1], ast.Constant) and args[1].value is None else self._int(args[1])
+        size = self._int(args[2])
+        ident = self._int(args[3]) if len(args) > 3 else 0
+        if size is None:
+            return None
+        return MemRef(space, addr, size, ident or 0)  # type: ignore[arg-type]
+
+    def _tile_view(self, node: ast.Call) -> TileView | None:
+        fields: dict[str, object] = {}
+        for keyword in node.keywords:
+            key, value = keyword.arg, keyword.value
+            if key in ("blayout", "slayout"):
+                name = value.attr if isinstance(value, ast.Attribute) else getattr(value, "id", "")
+                if name not in BLayout.__members__:
+                    self._error("E101", f"Unknown block layout: {self.source.segment(value)}", value)
+                    return None
+                fields[key] = BLayout[name]
+            elif key == "pad":
+                name = value.attr if isinstance(value, ast.Attribute) else getattr(value, "id", "")
+                if name not in PadMode.__members__:
+                    self._error("E101", f"Unknown pad mode: {self.source.segment(value)}", value)
+                    return None
+                fields[key] = PadMode[name]
+            elif key == "fractal":
+                fields[key] = self._int(value)
+            elif key in ("valid_shape", "stride"):
+                dims = self.shape(value, None)
+                if dims is None:
+                    return None
+                fields[key] = dims
+            elif key == "start_offset":
+                dim = self.dim(value, None)
+                if dim is None:
+                    return None
+                fields[key] = dim
+            else:
+                self._error("E101", f"Unknown TileView field '{key}'", keyword)
+                return None
+        return TileView(**fields)  # type: ignore[arg-type]
+
+    def _legacy_call(self, node: ast.Call, lookup: ScalarLookup | None) -> Type | None:
+        """``pl.Tensor((64, 128), pl.FP16)``: still accepted, with a fix to the subscript form."""
+        head = self._call_name(node)
+        if head not in ("Tensor", "Tile", "Scalar"):
+            self._error("E101", f"`{self.source.segment(node)}` is not a PyPTO type", node)
+            return None
+        need = 1 if head == "Scalar" else 2
+        if len(node.args) < need:
+            self._error("E103", f"{head}(...) requires shape and dtype arguments", node)
+            return None
+        result: Type | None
+        if head == "Scalar":
+            dtype = self.dtype(node.args[0])
+            result = ScalarType(dtype) if dtype is not None else None
+        else:
+            shape = self.shape(node.args[0], lookup)
+            dtype = self.dtype(node.args[1])
+            if shape is None or dtype is None:
+                return None
+            extras = list(node.args[2:])
+            result = (
+                self._tensor_extras(shape, dtype, extras)
+                if head == "Tensor"
+                else self._tile_extras(shape, dtype, extras)
+            )
+        if result is not None:
+            self._legacy_note(node, head)
+        return result
+
+    def _legacy_note(self, node: ast.Call, head: str) -> None:
+        func = self.source.segment(node.func)
+        if head == "Scalar":
+            new = f"{func}[{self.source.segment(node.args[0])}]"
+        else:
+            shape_node = node.args[0]
+            if isinstance(shape_node, ast.Tuple | ast.List):
+                shape = "[" + ", ".join(self.source.segment(e) for e in shape_node.elts) + "]"
+            else:
+                shape = self.source.segment(shape_node)
+            rest = ", ".join(self.source.segment(a) for a in node.args[1:])
+            new = f"{func}[{shape}, {rest}]"
+        span = self.source.span(node)
+        fix = Fix(f"Rewrite as `{new}`", (TextEdit(span, new),), preferred=True)
+        self.bag.error("W003", f"legacy annotation form; the current spelling is `{new}`", span, fixes=(fix,))
+
+    def param(self, node: ast.expr, lookup: ScalarLookup | None = None) -> ParamAnnotation:
+        """A parameter annotation, with ``pl.InOut[...]`` / ``pl.Out[...]`` directions."""
+        if isinstance(node, ast.Subscript):
+            path = self._path(node.value)
+            head = path[-1] if path else None
+            if head in ("InOut", "Out"):
+                inner = self.resolve(node.slice, lookup)
+                direction = ParamDirection.InOut if head == "InOut" else ParamDirection.Out
+                if isinstance(inner, ScalarType) and direction is ParamDirection.InOut:
+                    self._error("E102", "Scalar parameters cannot have InOut direction", node)
+                return ParamAnnotation(inner, direction)
+            if head == "tuple" or (isinstance(node.value, ast.Name) and node.value.id == "tuple"):
+                self._error("E102", "Parameter type cannot be a tuple", node)
+                return ParamAnnotation(None, ParamDirection.In)
+        return ParamAnnotation(self.resolve(node, lookup), ParamDirection.In)
+
+
+def is_static_int(expr: Expr, value: int) -> bool:
+    return isinstance(expr, ConstInt) and expr.value == value

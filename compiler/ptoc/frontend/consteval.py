@@ -1,0 +1,156 @@
+"""A small safe evaluator for module-level constants (never ``exec``, never ``import``).
+
+Accepted: int/float/bool/str literals, names of earlier constants, lists/tuples, unary +/-,
+``+ - * // % /`` and ``**`` on numbers, DSL dtypes (``pl.FP32``), memory spaces
+(``pl.MemorySpace.Vec``), layouts (``pl.NZ``) and ``pl.dynamic("N")``.
+Anything else is "not a constant" (the name simply is not a usable closure value).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any
+
+from ..ir.dtype import DTYPE_BY_NAME
+from ..ir.expr import Var
+from ..ir.span import Span
+from ..ir.types import MEMORY_SPACE_BY_NAME, ScalarType, TensorLayout
+from ..ops.registry import PipeType
+from .names import DslImports, dsl_path
+
+
+@dataclass(frozen=True)
+class DynDim:
+    """``pl.dynamic("N")``: one symbolic dimension, shared by every use of the name."""
+
+    var: Var
+
+
+class NotConstant(Exception):
+    def __init__(self, reason: str, node: ast.AST | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.node = node
+
+
+_BINOPS: dict[type[ast.operator], Any] = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.FloorDiv: lambda a, b: a // b,
+    ast.Mod: lambda a, b: a % b,
+    ast.Div: lambda a, b: a / b,
+}
+MAX_POWER = 4096
+
+
+def dsl_enum_value(path: tuple[str, ...]) -> Any | None:
+    """``FP32`` -> DataType, ``MemorySpace.Vec`` -> MemorySpace, ``NZ`` -> layout, ...;
+    the base object of a dtype is not checked (``foo.FP32`` counts, as in the original)."""
+    if len(path) == 1:
+        name = path[0]
+        if name in DTYPE_BY_NAME:
+            return DTYPE_BY_NAME[name]
+        if name in TensorLayout.__members__:
+            return TensorLayout[name]
+        return None
+    if len(path) == 2:
+        group, name = path
+        if group == "MemorySpace" and name in MEMORY_SPACE_BY_NAME:
+            return MEMORY_SPACE_BY_NAME[name]
+        if group == "PipeType" and name in PipeType.__members__:
+            return PipeType[name]
+        if group == "TensorLayout" and name in TensorLayout.__members__:
+            return TensorLayout[name]
+        if group == "DataType" and name in DTYPE_BY_NAME:
+            return DTYPE_BY_NAME[name]
+    return None
+
+
+class ConstEvaluator:
+    def __init__(self, imports: DslImports, source_span: Any) -> None:
+        self.imports = imports
+        self.values: dict[str, Any] = {}
+        self.definitions: dict[str, Span] = {}
+        self._span = source_span  # callable ast node -> Span
+
+    def evaluate(self, node: ast.expr) -> Any:
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, bool | int | float | str):
+                return node.value
+            raise NotConstant("unsupported literal", node)
+        if isinstance(node, ast.Name):
+            if node.id in self.values:
+                return self.values[node.id]
+            if node.id in ("True", "False"):
+                return node.id == "True"
+            path = dsl_path(node, self.imports)
+            if path is not None:
+                value = dsl_enum_value(path)
+                if value is not None:
+                    return value
+            raise NotConstant(f"'{node.id}' is not a known constant", node)
+        if isinstance(node, ast.Attribute):
+            path = dsl_path(node, self.imports)
+            if path is not None:
+                value = dsl_enum_value(path)
+                if value is not None:
+                    return value
+            raise NotConstant("not a constant attribute", node)
+        if isinstance(node, ast.List | ast.Tuple):
+            return [self.evaluate(e) for e in node.elts]
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            value = self.evaluate(node.operand)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise NotConstant("unary minus needs a number", node)
+            return -value if isinstance(node.op, ast.USub) else value
+        if isinstance(node, ast.BinOp):
+            left, right = self.evaluate(node.left), self.evaluate(node.right)
+            if isinstance(left, bool) or isinstance(right, bool):
+                raise NotConstant("arithmetic on booleans", node)
+            if not isinstance(left, int | float) or not isinstance(right, int | float):
+                if isinstance(node.op, ast.Add) and isinstance(left, list) and isinstance(right, list):
+                    return left + right
+                raise NotConstant("arithmetic needs numbers", node)
+            if isinstance(node.op, ast.Pow):
+                if isinstance(right, int) and abs(right) <= MAX_POWER and abs(left) <= 2**64:
+                    return left**right
+                raise NotConstant("power too large", node)
+            op = _BINOPS.get(type(node.op))
+            if op is None:
+                raise NotConstant("unsupported operator", node)
+            try:
+                return op(left, right)
+            except ZeroDivisionError as error:
+                raise NotConstant("division by zero", node) from error
+        if isinstance(node, ast.Call):
+            path = dsl_path(node.func, self.imports)
+            if path == ("dynamic",):
+                if (
+                    len(node.args) == 1
+                    and not node.keywords
+                    and isinstance(node.args[0], ast.Constant)
+                    and isinstance(node.args[0].value, str)
+                    and node.args[0].value.isidentifier()
+                ):
+                    name = node.args[0].value
+                    return DynDim(Var(ScalarType(DTYPE_BY_NAME["INDEX"]), name=name, span=self._span(node)))
+                raise NotConstant('pl.dynamic takes one identifier string, e.g. pl.dynamic("N")', node)
+        raise NotConstant("not a constant expression", node)
+
+    def bind(self, name: str, node: ast.expr, span: Span) -> None:
+        try:
+            value = self.evaluate(node)
+        except NotConstant:
+            self.values.pop(name, None)
+            self.definitions[name] = span
+            return
+        if isinstance(value, DynDim):
+            # Every use of the same dynamic name is one dimension (better than the original).
+            for existing in self.values.values():
+                if isinstance(existing, DynDim) and existing.var.name == value.var.name:
+                    value = existing
+                    break
+        self.values[name] = value
+        self.definitions[name] = span

@@ -1,0 +1,108 @@
+"""State shared while lowering a module: its environment, function signatures, scopes."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from ..diagnostics import DiagnosticBag
+from ..ir.expr import Expr, Var
+from ..ir.function import FunctionType, ParamDirection
+from ..ir.span import Span
+from ..ir.types import Type, TupleType
+from .analysis import OccurrenceKind, SymbolIndex
+from .annotations import TypeResolver
+from .consteval import ConstEvaluator
+from .names import DslImports
+from .source import SourceText
+
+
+@dataclass
+class ParamInfo:
+    name: str
+    type: Type | None
+    direction: ParamDirection
+    span: Span  # the whole `x: T`
+    name_span: Span
+    annotation_span: Span | None
+
+
+@dataclass
+class FunctionSignature:
+    name: str
+    node: ast.FunctionDef
+    params: list[ParamInfo]
+    return_types: list[Type] | None  # None: the annotation could not be resolved
+    return_annotation_span: Span | None
+    name_span: Span
+    span: Span
+    func_type: FunctionType = FunctionType.Opaque
+    strict_ssa: bool = False
+    program: str | None = None
+    is_method: bool = False  # drops `self`
+
+    @property
+    def result_type(self) -> Type | None:
+        if self.return_types is None:
+            return None
+        if len(self.return_types) == 1:
+            return self.return_types[0]
+        return TupleType(tuple(self.return_types))
+
+    def describe(self, prefix: str = "pl") -> str:
+        params = ", ".join(f"{p.name}: {p.type.short() if p.type else '?'}" for p in self.params)
+        returns = ""
+        if self.return_types:
+            returns = " -> " + ", ".join(t.short() for t in self.return_types)
+        return f"def {self.name}({params}){returns}"
+
+
+@dataclass
+class ModuleEnv:
+    source: SourceText
+    imports: DslImports
+    consts: ConstEvaluator
+    types: TypeResolver
+    index: SymbolIndex
+    inline_defs: dict[str, ast.FunctionDef] = field(default_factory=dict)
+    external_functions: dict[str, FunctionSignature] = field(default_factory=dict)
+
+
+@dataclass
+class Binding:
+    var: Var
+    span: Span  # where it is defined
+    kind: OccurrenceKind
+
+
+@dataclass
+class YieldTarget:
+    name: str
+    span: Span
+    annotation: Type | None
+
+
+@dataclass
+class YieldFrame:
+    """What the body of an if / loop yielded at its top level."""
+
+    kind: str  # "if" | "for" | "while"
+    expected: list[Type] | None = None  # loop: iter-arg types
+    found: bool = False
+    values: list[Expr] = field(default_factory=list)
+    targets: list[YieldTarget] | None = None  # None: a bare `pl.yield_(...)`
+    span: Span | None = None
+    value_spans: list[Span] = field(default_factory=list)
+
+
+@dataclass
+class LoweringState:
+    """Per-function mutable state that the expression and statement lowerers share."""
+
+    bag: DiagnosticBag
+    scope: dict[str, Binding] = field(default_factory=dict)
+    out_of_scope: dict[str, tuple[Span, str]] = field(default_factory=dict)  # name -> (def, hint)
+    frames: list[YieldFrame] = field(default_factory=list)
+    external_calls: list[str] = field(default_factory=list)
+    inline_depth: int = 0
+    tmp_counter: int = 0

@@ -1,0 +1,292 @@
+"""Analysing a whole module: find the DSL, its constants, programs and functions; lower each
+function independently (one function's errors never stop another's analysis)."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from ..diagnostics import DiagnosticBag, Related
+from ..ir.function import Function, FunctionType, ParamDirection, Program
+from ..ir.span import Span
+from ..ir.types import Type
+from .analysis import FunctionInfo, ModuleAnalysis, Occurrence, OccurrenceKind, SymbolIndex
+from .annotations import TypeResolver
+from .consteval import ConstEvaluator
+from .context import FunctionSignature, LoweringState, ModuleEnv, ParamInfo
+from .names import DslImports, attribute_chain, find_imports
+from .preprocess import parse_module
+from .source import SourceText
+from .statements import lower_function
+
+HEADER = re.compile(r"^#\s*pypto\.program(?::\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*))?\s*$")
+
+
+def program_header(source: SourceText) -> tuple[bool, str | None]:
+    """A printed IR file starts with `# pypto.program: NAME` (before any code)."""
+    for line in source.lines[:20]:
+        stripped = line.strip()
+        if not stripped:
+            continue
+        match = HEADER.match(stripped)
+        if match:
+            return True, match.group("name")
+        if not stripped.startswith("#"):
+            break
+    return False, None
+
+
+def decorator_name(node: ast.expr) -> str | None:
+    """`pl.function`, `function`, `pl.function(...)` -> "function" (recognised by name only)."""
+    target = node.func if isinstance(node, ast.Call) else node
+    chain = attribute_chain(target)
+    return chain[-1] if chain else None
+
+
+def decorator_keyword(node: ast.expr, key: str) -> ast.expr | None:
+    if isinstance(node, ast.Call):
+        for keyword in node.keywords:
+            if keyword.arg == key:
+                return keyword.value
+    return None
+
+
+class ModuleAnalyzer:
+    def __init__(self, text: str, path: str) -> None:
+        self.source = SourceText(text, path)
+        self.bag = DiagnosticBag()
+        self.result = ModuleAnalysis(path=path, text=text)
+
+    def run(self) -> ModuleAnalysis:
+        try:
+            self._run()
+        except RecursionError:
+            self.bag.error("E901", "the file nests too deeply to analyse", self.first_line())
+        except Exception as exc:  # never escape: one diagnostic, the rest of the result stays
+            self.bag.error("E900", f"internal error: {type(exc).__name__}: {exc}", self.first_line())
+        self.result.diagnostics = self.bag.sorted()
+        return self.result
+
+    def first_line(self) -> Span:
+        return Span(self.source.path, 1, 0, 1, len(self.source.line(1)))
+
+    def _run(self) -> None:
+        is_printed, header_name = program_header(self.source)
+        parsed = parse_module(self.source)
+        tree = parsed.tree
+        imports = find_imports(tree) if tree is not None else DslImports()
+        self.result.uses_pypto = is_printed or imports.found or self._mentions_pypto()
+        if not self.result.uses_pypto:
+            return  # a plain Python file: nothing to say
+        for diagnostic in parsed.diagnostics:
+            self.bag.add(diagnostic)
+        if tree is None:
+            return
+        if is_printed and not imports.found:
+            imports.aliases.add("pl")
+        self.result.prefix = imports.prefix
+        consts = ConstEvaluator(imports, self.source.span)
+        types = TypeResolver(self.source, imports, consts, self.bag)
+        env = ModuleEnv(self.source, imports, consts, types, self.result.index)
+        self.env = env
+        self.blanked = parsed.blanked_lines
+        self.collect_module(tree, env, is_printed, header_name)
+
+    def _mentions_pypto(self) -> bool:
+        return "pypto.language" in self.source.text or "from pypto import language" in self.source.text
+
+    # --- module level -------------------------------------------------------------------------
+    def collect_module(self, tree: ast.Module, env: ModuleEnv, is_printed: bool, header_name: str | None) -> None:
+        programs: list[ast.ClassDef] = []
+        standalone: list[tuple[ast.FunctionDef, ast.expr | None]] = []
+        module_defs: list[ast.FunctionDef] = []
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                name = node.targets[0]
+                env.consts.bind(name.id, node.value, self.source.span(name))
+                self.constant_occurrence(name.id, self.source.span(name))
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+                env.consts.bind(node.target.id, node.value, self.source.span(node.target))
+                self.constant_occurrence(node.target.id, self.source.span(node.target))
+            elif isinstance(node, ast.ClassDef):
+                if any(decorator_name(d) == "program" for d in node.decorator_list):
+                    programs.append(node)
+            elif isinstance(node, ast.FunctionDef):
+                kinds = [decorator_name(d) for d in node.decorator_list]
+                if "inline" in kinds:
+                    env.inline_defs[node.name] = node
+                elif "function" in kinds:
+                    decorator = node.decorator_list[kinds.index("function")]
+                    standalone.append((node, decorator))
+                elif is_printed and not node.decorator_list:
+                    module_defs.append(node)
+        # Signatures first, so calls in any order are typed.
+        standalone_sigs = [self.signature(fn, deco, program=None, is_method=False) for fn, deco in standalone]
+        for sig in standalone_sigs:
+            env.external_functions[sig.name] = sig
+        for sig in standalone_sigs:
+            function = self.lower(sig, {sig.name: sig})
+            if function is not None:
+                self.result.functions.append(function)
+        for cls in programs:
+            self.lower_program_class(cls)
+        if module_defs:
+            name = header_name or "program"
+            sigs = [self.signature(fn, None, program=name, is_method=False) for fn in module_defs]
+            self.lower_program(name, sigs, self.source.span(module_defs[0]).merge(self.source.span(module_defs[-1])), bare_calls=True)
+
+    def constant_occurrence(self, name: str, span: Span) -> None:
+        value = self.env.consts.values.get(name) if hasattr(self, "env") else None
+        self.result.index.add(Occurrence(span, name, OccurrenceKind.CONSTANT, None, definition=span, is_definition=True, detail=repr(value) if value is not None else ""))
+
+    def lower_program_class(self, cls: ast.ClassDef) -> None:
+        methods: list[tuple[ast.FunctionDef, ast.expr]] = []
+        for node in cls.body:
+            if isinstance(node, ast.FunctionDef):
+                kinds = [decorator_name(d) for d in node.decorator_list]
+                if "function" in kinds:
+                    methods.append((node, node.decorator_list[kinds.index("function")]))
+        name_span = self.name_span(cls, "class")
+        program_deco = next(d for d in cls.decorator_list if decorator_name(d) == "program")
+        program_strict = self.strict_flag(program_deco)
+        self.result.index.add(Occurrence(name_span, cls.name, OccurrenceKind.PROGRAM, None, definition=name_span, is_definition=True))
+        if not methods:
+            self.bag.error("E012", f"@pl.program class '{cls.name}' contains no @pl.function decorated methods", name_span)
+            return
+        sigs = [self.signature(fn, deco, program=cls.name, is_method=True, default_strict=program_strict) for fn, deco in methods]
+        self.lower_program(cls.name, sigs, self.source.span(cls), bare_calls=False)
+
+    def lower_program(self, name: str, sigs: list[FunctionSignature], span: Span, *, bare_calls: bool) -> None:
+        table: dict[str, FunctionSignature] = {}
+        for sig in sigs:
+            if sig.name in table:
+                self.bag.error(
+                    "E204",
+                    f"function '{sig.name}' is defined twice in program '{name}'",
+                    sig.name_span,
+                    related=(Related(table[sig.name].name_span, "first definition"),),
+                )
+                continue
+            table[sig.name] = sig
+        functions: list[Function] = []
+        externals: list[str] = []
+        for sig in table.values():
+            state_externals: list[str] = []
+            function = self.lower(sig, table, bare_calls=bare_calls, externals=state_externals)
+            if function is not None:
+                functions.append(function)
+            for ext in state_externals:
+                if ext not in externals:
+                    externals.append(ext)
+        for ext in externals:
+            if ext in table:
+                continue
+            match = next((f for f in self.result.functions if f.name == ext), None)
+            if match is not None:
+                functions.append(match)
+        self.result.programs.append(Program(name, tuple(functions), span=span))
+
+    def name_span(self, node: ast.FunctionDef | ast.ClassDef, keyword: str) -> Span:
+        line = node.lineno
+        text = self.source.line(line)
+        index = text.find(node.name, text.find(keyword) + len(keyword) if keyword in text else 0)
+        if index < 0:
+            return self.source.span(node)
+        return Span(self.source.path, line, index, line, index + len(node.name))
+
+    def strict_flag(self, decorator: ast.expr | None) -> bool:
+        value = decorator_keyword(decorator, "strict_ssa") if decorator is not None else None
+        return isinstance(value, ast.Constant) and value.value is True
+
+    def signature(
+        self,
+        fn: ast.FunctionDef,
+        decorator: ast.expr | None,
+        *,
+        program: str | None,
+        is_method: bool,
+        default_strict: bool = False,
+    ) -> FunctionSignature:
+        env = self.env
+        func_type = FunctionType.Opaque
+        type_node = decorator_keyword(decorator, "type") if decorator is not None else None
+        if type_node is not None:
+            chain = attribute_chain(type_node)
+            last = chain[-1] if chain else None
+            if last in FunctionType.__members__:
+                func_type = FunctionType[last]
+        strict = self.strict_flag(decorator) or default_strict
+        args = list(fn.args.args)
+        if is_method:
+            if args and args[0].arg == "self":
+                args = args[1:]
+            else:
+                self.bag.error("E012", f"method '{fn.name}' of a program must take `self` first", self.name_span(fn, "def"))
+        for extra in (fn.args.vararg, fn.args.kwarg):
+            if extra is not None:
+                self.bag.error("E102", "*args / **kwargs parameters are not supported", self.source.span(extra))
+        params: list[ParamInfo] = []
+        for arg in args + list(fn.args.kwonlyargs):
+            span = self.source.span(arg)
+            name_span = Span(span.file, span.line, span.column, span.line, span.column + len(arg.arg))
+            if arg.annotation is None:
+                self.bag.error("E100", f"Parameter '{arg.arg}' is missing a type annotation", name_span)
+                params.append(ParamInfo(arg.arg, None, ParamDirection.In, span, name_span, None))
+                continue
+            annotation = env.types.param(arg.annotation)
+            if annotation.type is not None:
+                self.result.index.add(Occurrence(self.source.span(arg.annotation), arg.arg, OccurrenceKind.TYPE, annotation.type))
+            params.append(ParamInfo(arg.arg, annotation.type, annotation.direction, span, name_span, self.source.span(arg.annotation)))
+        return_types: list[Type] | None = []
+        return_span: Span | None = None
+        if fn.returns is not None:
+            return_span = self.source.span(fn.returns)
+            if isinstance(fn.returns, ast.Constant) and fn.returns.value is None:
+                return_types = []
+            else:
+                resolved = env.types.resolve(fn.returns, allow_tuple=True)
+                if resolved is None:
+                    return_types = None
+                else:
+                    from ..ir.types import TupleType
+
+                    return_types = list(resolved.types) if isinstance(resolved, TupleType) else [resolved]
+                    self.result.index.add(Occurrence(return_span, fn.name, OccurrenceKind.TYPE, resolved))
+        name_span = self.name_span(fn, "def")
+        sig = FunctionSignature(
+            fn.name, fn, params, return_types, return_span, name_span, self.source.span(fn),
+            func_type, strict, program, is_method,
+        )
+        self.result.index.add(Occurrence(name_span, fn.name, OccurrenceKind.FUNCTION, sig.result_type, definition=name_span, is_definition=True, detail=sig.describe()))
+        self.result.function_infos.append(FunctionInfo(fn.name, sig.span, name_span, program))
+        return sig
+
+    def lower(
+        self,
+        sig: FunctionSignature,
+        table: dict[str, FunctionSignature],
+        *,
+        bare_calls: bool = False,
+        externals: list[str] | None = None,
+    ) -> Function | None:
+        damaged = any(sig.span.line <= line <= sig.span.end_line for line in self.blanked)
+        bag = DiagnosticBag() if damaged else self.bag
+        state = LoweringState(bag=bag)
+        try:
+            function, calls = lower_function(self.env, sig, table, state, bare_function_calls=bare_calls)
+        except RecursionError:
+            self.bag.error("E901", f"'{sig.name}' nests too deeply to analyse", sig.name_span)
+            return None
+        except Exception as exc:
+            self.bag.error("E900", f"internal error while analysing '{sig.name}': {type(exc).__name__}: {exc}", sig.name_span)
+            return None
+        if externals is not None:
+            externals.extend(calls)
+        return None if damaged else function
+
+
+def analyze_module(text: str, path: str) -> ModuleAnalysis:
+    return ModuleAnalyzer(text, path).run()
+
+
+__all__ = ["analyze_module", "SymbolIndex"]

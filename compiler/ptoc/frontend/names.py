@@ -1,0 +1,85 @@
+"""Recognising the DSL in a module: how ``pypto.language`` is imported, and reading
+``pl.a.b.c`` attribute chains as DSL paths."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+LANGUAGE_MODULE = "pypto.language"
+# Bare names recognised without a prefix (the original recognises these by name).
+BARE_TYPE_NAMES = {"Tensor", "Tile", "Scalar", "InOut", "Out"}
+
+
+@dataclass
+class DslImports:
+    """Every way the module can refer to ``pypto.language``."""
+
+    aliases: set[str] = field(default_factory=set)  # `import pypto.language as pl` -> {"pl"}
+    dotted: bool = False  # `import pypto.language` -> chains start `pypto.language.`
+    from_names: dict[str, str] = field(default_factory=dict)  # `from pypto.language import Tensor as T`
+    star: bool = False  # `from pypto.language import *`
+
+    @property
+    def found(self) -> bool:
+        return bool(self.aliases or self.dotted or self.from_names or self.star)
+
+    @property
+    def prefix(self) -> str:
+        if self.aliases:
+            return "pl" if "pl" in self.aliases else sorted(self.aliases)[0]
+        return LANGUAGE_MODULE if self.dotted else "pl"
+
+
+def find_imports(tree: ast.Module) -> DslImports:
+    imports = DslImports()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == LANGUAGE_MODULE:
+                    if alias.asname:
+                        imports.aliases.add(alias.asname)
+                    else:
+                        imports.dotted = True
+                elif alias.name == "pypto.ir" and alias.asname:
+                    imports.aliases.add(alias.asname)  # seed 003's legacy `import pypto.ir as pi`
+        elif isinstance(node, ast.ImportFrom):
+            if node.module == "pypto":
+                for alias in node.names:
+                    if alias.name in ("language", "ir"):
+                        imports.aliases.add(alias.asname or alias.name)
+            elif node.module == LANGUAGE_MODULE:
+                for alias in node.names:
+                    if alias.name == "*":
+                        imports.star = True
+                    else:
+                        imports.from_names[alias.asname or alias.name] = alias.name
+    return imports
+
+
+def attribute_chain(node: ast.expr) -> list[str] | None:
+    """``a.b.c`` -> ["a", "b", "c"]; None when the chain does not start at a plain name."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    parts.reverse()
+    return parts
+
+
+def dsl_path(node: ast.expr, imports: DslImports) -> tuple[str, ...] | None:
+    """The path after the DSL prefix: ``pl.block.load`` -> ("block", "load"); a name imported
+    from pypto.language -> (its original name,); None when not a DSL reference."""
+    chain = attribute_chain(node)
+    if chain is None:
+        return None
+    if len(chain) >= 2 and chain[0] in imports.aliases:
+        return tuple(chain[1:])
+    if imports.dotted and len(chain) >= 3 and chain[0] == "pypto" and chain[1] == "language":
+        return tuple(chain[2:])
+    if len(chain) >= 1 and chain[0] in imports.from_names:
+        return (imports.from_names[chain[0]], *chain[1:])
+    return None

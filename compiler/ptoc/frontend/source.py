@@ -1,0 +1,61 @@
+"""Source text positions: Python's AST counts columns in UTF-8 bytes; ptoc counts code points."""
+
+from __future__ import annotations
+
+import ast
+
+from ..ir.span import Span
+
+
+class SourceText:
+    def __init__(self, text: str, path: str) -> None:
+        self.text = text
+        self.path = path
+        self.lines = text.splitlines(keepends=True) or [""]
+        self._ascii: dict[int, bool] = {}
+
+    def line(self, lineno: int) -> str:
+        """The text of a 1-based line, without its line break ('' past the end)."""
+        if 1 <= lineno <= len(self.lines):
+            return self.lines[lineno - 1].rstrip("\r\n")
+        return ""
+
+    def char_column(self, lineno: int, byte_column: int) -> int:
+        is_ascii = self._ascii.get(lineno)
+        if is_ascii is None:
+            is_ascii = self.line(lineno).isascii()
+            self._ascii[lineno] = is_ascii
+        if is_ascii:
+            return byte_column
+        encoded = self.line(lineno).encode("utf-8")
+        return len(encoded[:byte_column].decode("utf-8", errors="replace"))
+
+    def span(self, node: ast.AST) -> Span:
+        lineno = getattr(node, "lineno", 0)
+        if not lineno:
+            return Span(self.path, 0, 0, 0, 0)
+        end_lineno = getattr(node, "end_lineno", None) or lineno
+        col = self.char_column(lineno, getattr(node, "col_offset", 0))
+        end_col_bytes = getattr(node, "end_col_offset", None)
+        end_col = self.char_column(end_lineno, end_col_bytes) if end_col_bytes is not None else col
+        return Span(self.path, lineno, col, end_lineno, end_col)
+
+    def span_between(self, start: ast.AST, end: ast.AST) -> Span:
+        return self.span(start).merge(self.span(end))
+
+    def attr_name_span(self, node: ast.Attribute) -> Span:
+        """The span of the final name of ``a.b.name``."""
+        full = self.span(node)
+        return Span(self.path, full.end_line, full.end_column - len(node.attr), full.end_line, full.end_column)
+
+    def head_span(self, node: ast.AST, keyword_length: int) -> Span:
+        """The first ``keyword_length`` characters of a statement (e.g. ``for``, ``while``)."""
+        full = self.span(node)
+        return Span(self.path, full.line, full.column, full.line, full.column + keyword_length)
+
+    def segment(self, node: ast.AST) -> str:
+        return ast.get_source_segment(self.text, node) or ""
+
+    def whole(self) -> Span:
+        last = len(self.lines)
+        return Span(self.path, 1, 0, last, len(self.line(last)))

@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from ptoc.frontend import ModuleAnalysis, analyze_source
+
+HEADER = "import pypto.language as pl\n\n"
+
+
+def analyze(body: str, *, header: bool = True, path: str = "k.py") -> ModuleAnalysis:
+    text = textwrap.dedent(body)
+    if header:
+        text = HEADER + text
+    return analyze_source(text, path)
+
+
+def codes(analysis: ModuleAnalysis) -> list[tuple[str, int, int, int, int]]:
+    """(code, line, column, end_line, end_column) with 1-based lines, 0-based columns."""
+    return [
+        (d.code, d.span.line, d.span.column, d.span.end_line, d.span.end_column)
+        for d in analysis.diagnostics
+    ]
+
+
+def errors(analysis: ModuleAnalysis) -> list[str]:
+    return [d.code for d in analysis.diagnostics if d.severity.value == "error"]
+
+
+def only_function(analysis: ModuleAnalysis):
+    programs = analysis.all_programs()
+    assert len(programs) == 1, programs
+    assert len(programs[0].functions) == 1
+    return programs[0].functions[0]
+
+
+@pytest.fixture
+def kernel():
+    return analyze
