@@ -91,6 +91,7 @@ class ModuleAnalysis:
     index: SymbolIndex = field(default_factory=SymbolIndex)
     function_infos: list[FunctionInfo] = field(default_factory=list)
     prefix: str = "pl"  # the alias the file imports pypto.language under
+    reused_functions: int = 0  # functions whose analysis came from the cache
 
     def all_programs(self) -> list[Program]:
         """Programs, with each standalone function wrapped in a program of its own name."""

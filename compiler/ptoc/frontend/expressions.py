@@ -38,7 +38,7 @@ from ..ir.types import (
     UnknownType,
 )
 from ..ops import REGISTRY, OpDef, OpError, Param, ParamKind, resolve_op
-from .analysis import Occurrence, OccurrenceKind
+from .analysis import Occurrence, OccurrenceKind, SymbolIndex
 from .consteval import DynDim, NotConstant, dsl_enum_value
 from .context import FunctionSignature, LoweringState, ModuleEnv
 from .names import dsl_path
@@ -100,6 +100,7 @@ def types_match(expected: Type, actual: Type) -> bool:
 class ExpressionLowerer:
     env: ModuleEnv
     state: LoweringState
+    index: SymbolIndex
     signatures: dict[str, FunctionSignature]
     pending: list[Any]  # statements emitted while lowering an expression (inline expansion)
     bare_function_calls: bool = False  # printed-IR module form: `f(x)` calls a sibling function
@@ -116,7 +117,7 @@ class ExpressionLowerer:
         self.state.bag.error(code, message, span, **kw)
 
     def occurrence(self, occ: Occurrence) -> None:
-        self.env.index.add(occ)
+        self.index.add(occ)
 
     def path(self, node: ast.expr) -> tuple[str, ...] | None:
         return dsl_path(node, self.env.imports)

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass, field
 
-from ..diagnostics import DiagnosticBag, Related
+from ..diagnostics import Diagnostic, DiagnosticBag, Related
 from ..ir.function import Function, FunctionType, ParamDirection, Program
 from ..ir.span import Span
 from ..ir.types import Type
@@ -51,8 +52,32 @@ def decorator_keyword(node: ast.expr, key: str) -> ast.expr | None:
     return None
 
 
+@dataclass(frozen=True)
+class CachedFunction:
+    function: Function
+    diagnostics: tuple[Diagnostic, ...]
+    occurrences: tuple[Occurrence, ...]
+    calls: tuple[str, ...]
+
+
+@dataclass
+class AnalysisCache:
+    """Per-function results of earlier analyses of one document (the server keeps one per
+    open file): an edit inside one function re-analyses only that function."""
+
+    functions: dict[tuple[object, ...], CachedFunction] = field(default_factory=dict)
+    max_entries: int = 4096
+
+    def trim(self) -> None:
+        if len(self.functions) > self.max_entries:
+            for key in list(self.functions)[: len(self.functions) - self.max_entries]:
+                del self.functions[key]
+
+
 class ModuleAnalyzer:
-    def __init__(self, text: str, path: str) -> None:
+    def __init__(self, text: str, path: str, cache: AnalysisCache | None = None) -> None:
+        self.cache = cache
+        self.module_fingerprint = 0
         self.source = SourceText(text, path)
         self.bag = DiagnosticBag()
         self.result = ModuleAnalysis(path=path, text=text)
@@ -124,6 +149,7 @@ class ModuleAnalyzer:
         standalone_sigs = [self.signature(fn, deco, program=None, is_method=False) for fn, deco in standalone]
         for sig in standalone_sigs:
             env.external_functions[sig.name] = sig
+        self.fingerprint_module()
         for sig in standalone_sigs:
             function = self.lower(sig, {sig.name: sig})
             if function is not None:
@@ -270,23 +296,58 @@ class ModuleAnalyzer:
         externals: list[str] | None = None,
     ) -> Function | None:
         damaged = any(sig.span.line <= line <= sig.span.end_line for line in self.blanked)
-        bag = DiagnosticBag() if damaged else self.bag
-        state = LoweringState(bag=bag)
-        try:
-            function, calls = lower_function(self.env, sig, table, state, bare_function_calls=bare_calls)
-        except RecursionError:
-            self.bag.error("E901", f"'{sig.name}' nests too deeply to analyse", sig.name_span)
-            return None
-        except Exception as exc:
-            self.bag.error("E900", f"internal error while analysing '{sig.name}': {type(exc).__name__}: {exc}", sig.name_span)
-            return None
+        key = self.cache_key(sig, table, bare_calls)
+        cached = self.cache.functions.get(key) if self.cache is not None and not damaged else None
+        if cached is None:
+            state = LoweringState(bag=DiagnosticBag())
+            try:
+                function, calls, index = lower_function(
+                    self.env, sig, table, state, bare_function_calls=bare_calls
+                )
+            except RecursionError:
+                self.bag.error("E901", f"'{sig.name}' nests too deeply to analyse", sig.name_span)
+                return None
+            except Exception as exc:
+                self.bag.error("E900", f"internal error while analysing '{sig.name}': {type(exc).__name__}: {exc}", sig.name_span)
+                return None
+            cached = CachedFunction(function, tuple(state.bag.items), tuple(index.occurrences), tuple(calls))
+            if self.cache is not None and not damaged:
+                self.cache.functions[key] = cached
+        else:
+            self.result.reused_functions += 1
+        for occurrence in cached.occurrences:
+            self.result.index.add(occurrence)
         if externals is not None:
-            externals.extend(calls)
-        return None if damaged else function
+            externals.extend(cached.calls)
+        if damaged:
+            return None  # the syntax error explains this function; its other errors would mislead
+        for diagnostic in cached.diagnostics:
+            self.bag.add(diagnostic)
+        return cached.function
+
+    def cache_key(self, sig: FunctionSignature, table: dict[str, FunctionSignature], bare_calls: bool) -> tuple[object, ...]:
+        """A function's analysis depends on its own text and position and on what it can see:
+        module constants, imports, inline helpers, and the signatures of callable functions."""
+        visible = tuple(
+            (s.name, s.describe(), s.func_type.name, s.strict_ssa) for s in table.values()
+        )
+        return (self.source.segment(sig.node), sig.span, sig.func_type, sig.strict_ssa, bare_calls, visible, self.module_fingerprint)
+
+    def fingerprint_module(self) -> None:
+        env = self.env
+        consts = tuple(sorted((name, repr(value)) for name, value in env.consts.values.items()))
+        undefined = tuple(sorted(set(env.consts.definitions) - set(env.consts.values)))
+        inline = tuple((name, self.source.segment(node), self.source.span(node)) for name, node in env.inline_defs.items())
+        external = tuple((s.name, s.describe()) for s in env.external_functions.values())
+        imports = (tuple(sorted(env.imports.aliases)), env.imports.dotted, tuple(sorted(env.imports.from_names.items())), env.imports.star)
+        self.module_fingerprint = hash((consts, undefined, inline, external, imports))
 
 
-def analyze_module(text: str, path: str) -> ModuleAnalysis:
-    return ModuleAnalyzer(text, path).run()
+def analyze_module(text: str, path: str, cache: AnalysisCache | None = None) -> ModuleAnalysis:
+    result = ModuleAnalyzer(text, path, cache).run()
+    if cache is not None:
+        cache.trim()
+    return result
 
 
 __all__ = ["analyze_module", "SymbolIndex"]

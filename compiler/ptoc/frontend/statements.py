@@ -25,7 +25,7 @@ from ..ir.stmt import (
     YieldStmt,
 )
 from ..ir.types import UNKNOWN, ScalarType, ShapedType, TileType, TupleType, Type, UnknownType
-from .analysis import Occurrence, OccurrenceKind
+from .analysis import Occurrence, OccurrenceKind, SymbolIndex
 from .context import (
     Binding,
     FunctionSignature,
@@ -62,6 +62,7 @@ class FunctionLowerer(ExpressionLowerer):
     ) -> None:
         super().__init__()
         self.env = env
+        self.index = SymbolIndex()  # this function's occurrences (cached with it)
         self.signature = signature
         self.signatures = signatures
         self.state = state
@@ -768,7 +769,14 @@ def lower_function(
     signatures: dict[str, FunctionSignature],
     state: LoweringState,
     **options: Any,
-) -> tuple[Function, list[str]]:
+) -> tuple[Function, list[str], SymbolIndex]:
+    """Lower one function. Its diagnostics go to ``state.bag`` (annotation errors included)
+    and its occurrences to the returned index, so the result can be cached as a unit."""
     lowerer = FunctionLowerer(env, signature, signatures, state, **options)
-    function = lowerer.lower_function()
-    return function, state.external_calls
+    module_bag = env.types.bag
+    env.types.bag = state.bag
+    try:
+        function = lowerer.lower_function()
+    finally:
+        env.types.bag = module_bag
+    return function, state.external_calls, lowerer.index
