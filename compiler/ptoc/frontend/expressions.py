@@ -680,6 +680,11 @@ class ExpressionLowerer:
             self.error(error.code, error.message, target, related=related)
             result_type = UNKNOWN
         args = tuple(exprs[p.name] for p in op.params if p.kind is ParamKind.EXPR and p.name in exprs)
+        # Canonical attributes: every attribute present, defaults filled, in parameter order, so a
+        # call spelled with or without an explicit default is the same IR.
+        for p in op.params:
+            if p.kind is ParamKind.ATTR and p.name not in attrs and not p.required:
+                attrs[p.name] = p.default
         kwargs = tuple((p.name, attrs[p.name]) for p in op.params if p.kind is ParamKind.ATTR and p.name in attrs)
         return Call(result_type, callee=Op(op.name), args=args, kwargs=kwargs, span=span)
 

@@ -229,7 +229,7 @@ class FunctionLowerer(ExpressionLowerer):
         expr = self.lower_expr(value)
         declared: Type | None = None
         if annotation is not None:
-            declared = self.env.types.resolve(annotation, self.lookup_scalar)
+            declared = self.env.types.resolve(annotation, self.lookup_scalar, allow_tuple=True)
             if declared is not None:
                 self.occurrence(Occurrence(self.span(annotation), target.id, OccurrenceKind.TYPE, declared))
                 self.check_annotation(annotation, declared, expr)

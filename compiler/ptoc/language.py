@@ -1,0 +1,99 @@
+"""The DSL surface besides ops: helpers, type constructors, decorators and enumerations,
+with the one-line docs that completion and hover show. Ops live in the registry."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from .ir.dtype import DTYPE_BY_NAME
+from .ir.function import FunctionType
+from .ir.types import BLayout, MemorySpace, PadMode, TensorLayout
+from .ops.registry import PipeType
+
+
+class SurfaceKind(Enum):
+    HELPER = "helper"
+    TYPE = "type"
+    DECORATOR = "decorator"
+    DTYPE = "dtype"
+    ENUM = "enum"
+    NAMESPACE = "namespace"
+    LAYOUT = "layout"
+
+
+@dataclass(frozen=True)
+class SurfaceEntry:
+    name: str
+    kind: SurfaceKind
+    signature: str
+    doc: str
+
+
+HELPERS = [
+    SurfaceEntry("range", SurfaceKind.HELPER, "range(stop) / range(start, stop, step=1, init_values=(...))",
+                 "A sequential loop. With init_values, the target is `i, (a, b)` and the body ends with `a2, b2 = pl.yield_(...)`."),
+    SurfaceEntry("parallel", SurfaceKind.HELPER, "parallel(stop) / parallel(start, stop, step=1, init_values=(...))",
+                 "Like pl.range, but iterations may run in parallel."),
+    SurfaceEntry("while_", SurfaceKind.HELPER, "while_(init_values=(...))",
+                 "A loop with carried values: `for (a, b) in pl.while_(init_values=(x, y)):` whose first statement is `pl.cond(expr)`."),
+    SurfaceEntry("cond", SurfaceKind.HELPER, "cond(condition)", "The condition of a pl.while_ loop; must be its first statement."),
+    SurfaceEntry("yield_", SurfaceKind.HELPER, "yield_(*values)",
+                 "Ends a loop body or if branch, giving the carried values / results: `r = pl.yield_(v)`, `a, b = pl.yield_(x, y)`."),
+    SurfaceEntry("incore", SurfaceKind.HELPER, "incore()", "`with pl.incore():` marks an InCore scope."),
+    SurfaceEntry("const", SurfaceKind.HELPER, "const(value, dtype)", "A typed numeric literal, e.g. pl.const(1, pl.INT32)."),
+    SurfaceEntry("dynamic", SurfaceKind.HELPER, 'dynamic("N")',
+                 "A symbolic dimension (module level): every use of the same name is the same dimension."),
+]
+TYPES = [
+    SurfaceEntry("Tensor", SurfaceKind.TYPE, "Tensor[[d0, d1, ...], DTYPE(, LAYOUT)]", "An N-D tensor in global memory (DDR)."),
+    SurfaceEntry("Tile", SurfaceKind.TYPE, "Tile[[rows, cols], DTYPE]", "A tile in an on-chip buffer (Vec/UB by default)."),
+    SurfaceEntry("Scalar", SurfaceKind.TYPE, "Scalar[DTYPE]", "A scalar value."),
+    SurfaceEntry("InOut", SurfaceKind.TYPE, "InOut[Tensor[...]]", "A parameter the function reads and writes."),
+    SurfaceEntry("Out", SurfaceKind.TYPE, "Out[Tensor[...]]", "A parameter the function writes."),
+]
+DECORATORS = [
+    SurfaceEntry("program", SurfaceKind.DECORATOR, "@pl.program", "A class whose @pl.function methods form one program."),
+    SurfaceEntry("function", SurfaceKind.DECORATOR, "@pl.function(type=pl.FunctionType.InCore, strict_ssa=False)",
+                 "A DSL function (a kernel when type=InCore)."),
+    SurfaceEntry("inline", SurfaceKind.DECORATOR, "@pl.inline", "A helper whose body is expanded at each call site."),
+]
+NAMESPACES = [
+    SurfaceEntry("block", SurfaceKind.NAMESPACE, "pl.block", "Tile (block) operations."),
+    SurfaceEntry("tensor", SurfaceKind.NAMESPACE, "pl.tensor", "Tensor operations."),
+    SurfaceEntry("system", SurfaceKind.NAMESPACE, "pl.system", "Synchronisation operations (inserted by passes)."),
+]
+ENUMS: dict[str, list[str]] = {
+    "MemorySpace": [m.name for m in MemorySpace],
+    "FunctionType": [f.name for f in FunctionType],
+    "PipeType": [p.name for p in PipeType],
+    "TensorLayout": [t.name for t in TensorLayout],
+    "BLayout": [b.name for b in BLayout],
+    "PadMode": [p.name for p in PadMode],
+}
+ENUM_DOCS = {
+    "MemorySpace": "Where a buffer lives: DDR, Vec (UB), Mat (L1), Left (L0A), Right (L0B), Acc (L0C).",
+    "FunctionType": "Opaque (default), Orchestration (host side) or InCore (AICore kernel).",
+    "PipeType": "Hardware pipes, for sync ops.",
+    "TensorLayout": "ND, DN or NZ.",
+    "BLayout": "Tile block layout.",
+    "PadMode": "Tile pad mode.",
+}
+DTYPES = [name for name in DTYPE_BY_NAME]
+LAYOUTS = [t.name for t in TensorLayout]
+
+
+def top_level_entries() -> list[SurfaceEntry]:
+    """Everything after `pl.` except ops."""
+    entries = HELPERS + TYPES + DECORATORS + NAMESPACES
+    entries += [SurfaceEntry(name, SurfaceKind.ENUM, f"pl.{name}", ENUM_DOCS[name]) for name in ENUMS]
+    entries += [SurfaceEntry(name, SurfaceKind.DTYPE, f"pl.{name}", "Element data type.") for name in DTYPES]
+    entries += [SurfaceEntry(name, SurfaceKind.LAYOUT, f"pl.{name}", "Tensor layout.") for name in LAYOUTS]
+    return entries
+
+
+def entry(name: str) -> SurfaceEntry | None:
+    for item in HELPERS + TYPES + DECORATORS + NAMESPACES:
+        if item.name == name:
+            return item
+    return None

@@ -1,0 +1,219 @@
+"""Expressions, with the fewest parentheses Python's precedence rules allow."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from ..ir.dtype import DataType
+from ..ir.expr import (
+    AttrValue,
+    Binary,
+    BinaryOp,
+    Call,
+    ConstBool,
+    ConstFloat,
+    ConstInt,
+    Expr,
+    GlobalVar,
+    IterArg,
+    MakeTuple,
+    TupleGetItem,
+    Unary,
+    UnaryOp,
+    Var,
+)
+from ..ir.types import ScalarType, TensorLayout
+from ..ir.visitor import IRVisitor
+from .context import FreeNames
+from .literals import float_literal, string_literal
+from .op_names import op_spelling, shown_kwargs
+from .type_text import TypePrinter
+
+ATOM = 16  # names, literals, calls, subscripts, lists: never need parentheses
+UNARY = 13  # -x, ~x (and negative literals, which read back as a negation)
+
+_CALL_FORMS = {BinaryOp.Min: "min", BinaryOp.Max: "max"}
+
+
+# --- precedence: the only place that decides about parentheses ---------------------------
+
+
+def precedence(e: Expr) -> int:
+    if isinstance(e, Binary):
+        return e.op.precedence
+    if isinstance(e, Unary):
+        return e.op.precedence
+    if isinstance(e, ConstInt | ConstFloat) and is_plain_literal(e) and _is_negative(e.value):
+        return UNARY
+    return ATOM
+
+
+def binary_operand_needs_parens(op: BinaryOp, operand: Expr, *, right: bool) -> bool:
+    if op in _CALL_FORMS:
+        return False
+    mine, theirs = op.precedence, precedence(operand)
+    if op is BinaryOp.Pow:
+        # Right-associative, and the exponent may itself be a negation (x ** -y).
+        return theirs < UNARY if right else theirs <= mine
+    if op.is_comparison:
+        # Python chains comparisons: (a < b) < c is not a < b < c.
+        return theirs <= mine
+    # Left-associative: an equal-precedence right operand keeps its parentheses.
+    return theirs <= mine if right else theirs < mine
+
+
+def unary_operand_needs_parens(op: UnaryOp, operand: Expr) -> bool:
+    if op is UnaryOp.Abs:
+        return False
+    if op is not UnaryOp.Not and isinstance(operand, Binary) and operand.op is BinaryOp.Pow:
+        return True  # -(a**b): black adds these parentheses for clarity
+    return precedence(operand) < op.precedence
+
+
+def is_plain_literal(e: ConstInt | ConstFloat) -> bool:
+    """Whether a constant prints as a bare literal (its dtype is the literal default)."""
+    default = DataType.FP32 if isinstance(e, ConstFloat) else DataType.INT64
+    return not isinstance(e.type, ScalarType) or e.type.dtype is default
+
+
+def _is_negative(value: float) -> bool:
+    return value < 0 or (value == 0 and str(value).startswith("-"))
+
+
+def _is_simple_power_operand(e: Expr, *, right: bool) -> bool:
+    """Black hugs ``**`` (``x**2``) when the tokens touching it are names or numbers: the
+    base's last token and the exponent's first (which may follow a sign: ``x**-1``)."""
+    if isinstance(e, Var | ConstBool):
+        return True
+    if isinstance(e, ConstInt | ConstFloat) and is_plain_literal(e):
+        return right or not _is_negative(e.value)
+    if not right:
+        return False
+    if isinstance(e, Unary) and e.op in (UnaryOp.Neg, UnaryOp.BitNot):
+        return not unary_operand_needs_parens(e.op, e.operand) and _is_simple_power_operand(
+            e.operand, right=False
+        )
+    if isinstance(e, Binary) and e.op is BinaryOp.Pow:  # a**b**c: the exponent starts with b
+        return _is_simple_power_operand(e.lhs, right=False)
+    return False
+
+
+# --- the printer ---------------------------------------------------------------------------
+
+
+class ExprPrinter(IRVisitor):
+    """Prints expressions and types. ``self_calls`` spells program calls ``self.f(...)``
+    (inside a ``@pl.program`` class) rather than ``f(...)``."""
+
+    def __init__(
+        self, prefix: str = "pl", *, self_calls: bool = True, free: FreeNames | None = None
+    ) -> None:
+        self.prefix = prefix
+        self.self_calls = self_calls
+        self.free = free if free is not None else FreeNames()
+        self.types = TypePrinter(prefix, self.dim)
+
+    def expr(self, e: Expr | None) -> str:
+        if not isinstance(e, Expr):  # a hole in malformed IR: print something, never raise
+            return "None"
+        text = self.visit(e)
+        return text if isinstance(text, str) else "None"
+
+    def operand(self, e: Expr, parenthesise: bool) -> str:
+        text = self.expr(e)
+        return f"({text})" if parenthesise else text
+
+    def dim(self, d: Expr) -> str:
+        """A shape dimension. Dimensions are INDEX-typed, so constants print bare."""
+        if isinstance(d, ConstInt):
+            return str(d.value)
+        return self.expr(d)
+
+    # names and literals
+
+    def visit_Var(self, node: Var) -> str:
+        self.free.note(node)
+        return node.name
+
+    def visit_IterArg(self, node: IterArg) -> str:
+        return self.visit_Var(node)
+
+    def visit_ConstInt(self, node: ConstInt) -> str:
+        return self._constant(node, str(node.value))
+
+    def visit_ConstFloat(self, node: ConstFloat) -> str:
+        return self._constant(node, float_literal(node.value))
+
+    def visit_ConstBool(self, node: ConstBool) -> str:
+        return "True" if node.value else "False"
+
+    def _constant(self, node: ConstInt | ConstFloat, literal: str) -> str:
+        if is_plain_literal(node):
+            return literal
+        assert isinstance(node.type, ScalarType)
+        return f"{self.prefix}.const({literal}, {self.types.dtype(node.type.dtype)})"
+
+    # operators
+
+    def visit_Binary(self, node: Binary) -> str:
+        if node.op in _CALL_FORMS:
+            return f"{_CALL_FORMS[node.op]}({self.expr(node.lhs)}, {self.expr(node.rhs)})"
+        lhs = self.operand(node.lhs, binary_operand_needs_parens(node.op, node.lhs, right=False))
+        rhs = self.operand(node.rhs, binary_operand_needs_parens(node.op, node.rhs, right=True))
+        if node.op is BinaryOp.Pow and (
+            _is_simple_power_operand(node.lhs, right=False)
+            and _is_simple_power_operand(node.rhs, right=True)
+        ):
+            return f"{lhs}**{rhs}"
+        return f"{lhs} {node.op.symbol} {rhs}"
+
+    def visit_Unary(self, node: Unary) -> str:
+        operand = self.operand(node.operand, unary_operand_needs_parens(node.op, node.operand))
+        if node.op is UnaryOp.Abs:
+            return f"abs({operand})"
+        if node.op is UnaryOp.Not:
+            return f"not {operand}"
+        return f"{node.op.symbol}{operand}"
+
+    # calls and tuples
+
+    def visit_Call(self, node: Call) -> str:
+        if isinstance(node.callee, GlobalVar):
+            callee = f"self.{node.callee.name}" if self.self_calls else node.callee.name
+            kwargs = list(node.kwargs)
+        else:
+            namespace, name = op_spelling(node.callee.name)
+            callee = ".".join(part for part in (self.prefix, namespace, name) if part)
+            kwargs = shown_kwargs(node.callee.name, node.kwargs)
+        args = [self.expr(a) for a in node.args]
+        args += [f"{key}={self.attr(value)}" for key, value in kwargs]
+        return f"{callee}({', '.join(args)})"
+
+    def visit_MakeTuple(self, node: MakeTuple) -> str:
+        return "[" + ", ".join(self.expr(e) for e in node.elements) + "]"
+
+    def visit_TupleGetItem(self, node: TupleGetItem) -> str:
+        value = self.operand(node.tuple_value, precedence(node.tuple_value) < ATOM)
+        return f"{value}[{node.index}]"
+
+    def attr(self, value: AttrValue | object) -> str:
+        """An op attribute value as a Python expression."""
+        if value is None or isinstance(value, bool):
+            return repr(value)
+        if isinstance(value, int):
+            return str(value)
+        if isinstance(value, float):
+            return float_literal(value)
+        if isinstance(value, str):
+            return string_literal(value)
+        if isinstance(value, DataType):
+            return self.types.dtype(value)
+        if isinstance(value, TensorLayout):
+            return f"{self.prefix}.{value.name}"
+        if isinstance(value, Enum):  # MemorySpace, PipeType, BLayout, PadMode, ...
+            return f"{self.prefix}.{type(value).__name__}.{value.name}"
+        if isinstance(value, tuple | list):
+            return "[" + ", ".join(self.attr(v) for v in value) + "]"
+        if isinstance(value, Expr):
+            return self.expr(value)
+        return repr(value)

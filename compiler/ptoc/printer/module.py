@@ -1,0 +1,84 @@
+"""Whole modules: a program (``@pl.program`` class) or a standalone ``@pl.function``.
+
+Layout of a printed program::
+
+    # pypto.program: NAME
+    import pypto.language as pl
+
+    N = pl.dynamic("N")          # one line per symbolic dimension the program mentions
+
+    @pl.program
+    class NAME:
+        @pl.function(type=pl.FunctionType.InCore)
+        def f(self, a: pl.Tensor[[N, 64], pl.FP32]) -> pl.Tensor[[N, 64], pl.FP32]:
+            ...
+"""
+
+from __future__ import annotations
+
+from ..ir.expr import Var
+from ..ir.function import Function, FunctionType, ParamDirection, Program
+from .black_format import DEFAULT_LINE_LENGTH, format_source
+from .context import FreeNames, bound_names
+from .order import callee_first
+from .statements import INDENT, StmtPrinter
+
+
+class ModulePrinter:
+    def __init__(self, prefix: str = "pl", line_length: int = DEFAULT_LINE_LENGTH) -> None:
+        self.prefix = prefix
+        self.line_length = line_length
+        self.free = FreeNames()
+
+    def program(self, program: Program) -> str:
+        name = program.name or "Program"
+        methods: list[str] = []
+        for fn in callee_first(program.functions):
+            if methods:
+                methods.append("")
+            methods += self.function(fn, method=True)
+        lines = [
+            f"@{self.prefix}.program",
+            f"class {name}:",
+            *(INDENT + line if line else line for line in methods or ["pass"]),
+        ]
+        return self.module([f"# pypto.program: {name}"], lines)
+
+    def standalone_function(self, fn: Function) -> str:
+        return self.module([], self.function(fn, method=False))
+
+    def module(self, header: list[str], body: list[str]) -> str:
+        """Header comment, import, symbolic dimensions (known only once the body is
+        printed), then the body; black settles the blank lines."""
+        lines = [*header, f"import pypto.language as {self.prefix}", ""]
+        lines += [f'{name} = {self.prefix}.dynamic("{name}")' for name in self.free.names]
+        lines += ["", "", *body]
+        return format_source("\n".join(lines) + "\n", self.line_length)
+
+    def function(self, fn: Function, *, method: bool) -> list[str]:
+        self.free.bound = bound_names(fn)
+        printer = StmtPrinter(self.prefix, self_calls=method, free=self.free)
+        params = ["self"] if method else []
+        params += [self.parameter(printer, p, fn.direction(i)) for i, p in enumerate(fn.params)]
+        header = f"def {fn.name}({', '.join(params)}){self.returns(printer, fn)}:"
+        return [self.decorator(fn), header, *printer.block(fn.body)]
+
+    def decorator(self, fn: Function) -> str:
+        if fn.func_type is FunctionType.Opaque:
+            return f"@{self.prefix}.function"
+        kind = f"{self.prefix}.FunctionType.{fn.func_type.name}"
+        return f"@{self.prefix}.function(type={kind})"
+
+    def parameter(self, printer: StmtPrinter, param: Var, direction: ParamDirection) -> str:
+        if direction is ParamDirection.In:
+            return printer.annotated(param)
+        inner = printer.types.type(param.type)
+        return f"{param.name}: {self.prefix}.{direction.value}[{inner}]"
+
+    def returns(self, printer: StmtPrinter, fn: Function) -> str:
+        types = [printer.types.type(t) for t in fn.return_types]
+        if not types:
+            return ""
+        if len(types) == 1:
+            return f" -> {types[0]}"
+        return f" -> tuple[{', '.join(types)}]"

@@ -1,0 +1,124 @@
+"""Statements, as lines of source; nested blocks are indented by four spaces.
+
+SSA control flow: an ``if`` or loop with return variables ends each body with a YieldStmt,
+printed as an assignment to those variables (``r: T = pl.yield_(v)``, or
+``r1, r2 = pl.yield_(v1, v2)`` for several, which cannot carry annotations).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..ir.expr import Expr, IterArg, Var
+from ..ir.stmt import (
+    AssignStmt,
+    EvalStmt,
+    ForKind,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+)
+from ..ir.types import UnknownType
+from .expressions import ExprPrinter
+from .literals import tuple_literal
+
+INDENT = "    "
+
+
+class StmtPrinter(ExprPrinter):
+    # The variables a YieldStmt met now assigns (those of the innermost if / loop).
+    yield_targets: tuple[Var, ...] = ()
+
+    def lines(self, stmt: Stmt | None) -> list[str]:
+        if stmt is None:
+            return []
+        result = self.visit(stmt)
+        return result if isinstance(result, list) else []
+
+    def block(
+        self, body: Stmt | None, targets: tuple[Var, ...] = (), leading: Sequence[str] = ()
+    ) -> list[str]:
+        """An indented body; ``targets`` are the variables its yields assign."""
+        saved, self.yield_targets = self.yield_targets, targets
+        try:
+            inner = [*leading, *self.lines(body)]
+        finally:
+            self.yield_targets = saved
+        return [INDENT + line for line in inner or ["pass"]]
+
+    def annotated(self, var: Var) -> str:
+        """``name: T``, or the bare name when the type has no spelling."""
+        if isinstance(var.type, UnknownType):
+            return var.name
+        return f"{var.name}: {self.types.type(var.type)}"
+
+    def exprs(self, values: Sequence[Expr]) -> str:
+        return ", ".join(self.expr(v) for v in values)
+
+    # simple statements
+
+    def visit_SeqStmts(self, node: SeqStmts) -> list[str]:
+        return [line for stmt in node.stmts for line in self.lines(stmt)]
+
+    def visit_AssignStmt(self, node: AssignStmt) -> list[str]:
+        return [f"{self.annotated(node.var)} = {self.expr(node.value)}"]
+
+    def visit_EvalStmt(self, node: EvalStmt) -> list[str]:
+        return [self.expr(node.expr)]
+
+    def visit_ReturnStmt(self, node: ReturnStmt) -> list[str]:
+        return [f"return {self.exprs(node.values)}".rstrip()]
+
+    def visit_YieldStmt(self, node: YieldStmt) -> list[str]:
+        call = f"{self.prefix}.yield_({self.exprs(node.values)})"
+        targets = self.yield_targets
+        if not targets:
+            return [call] if node.values else []  # an empty yield carries nothing to print
+        if len(targets) == 1:
+            return [f"{self.annotated(targets[0])} = {call}"]
+        return [f"{', '.join(v.name for v in targets)} = {call}"]
+
+    # compound statements
+
+    def visit_IfStmt(self, node: IfStmt) -> list[str]:
+        out = [f"if {self.expr(node.condition)}:", *self.block(node.then_body, node.return_vars)]
+        if node.else_body is not None:
+            out += ["else:", *self.block(node.else_body, node.return_vars)]
+        return out
+
+    def visit_ForStmt(self, node: ForStmt) -> list[str]:
+        helper = "parallel" if node.kind is ForKind.Parallel else "range"
+        bounds = self.exprs((node.start, node.stop, node.step))
+        target = self.expr(node.loop_var)
+        if node.iter_args:
+            target += f", {self._names(node.iter_args)}"
+            bounds += f", init_values={self._inits(node.iter_args)}"
+        header = f"for {target} in {self.prefix}.{helper}({bounds}):"
+        return [header, *self.block(node.body, node.return_vars)]
+
+    def visit_WhileStmt(self, node: WhileStmt) -> list[str]:
+        condition = self.expr(node.condition)
+        if not node.iter_args:
+            return [f"while {condition}:", *self.block(node.body, node.return_vars)]
+        names, inits = self._names(node.iter_args), self._inits(node.iter_args)
+        header = f"for {names} in {self.prefix}.while_(init_values={inits}):"
+        cond = f"{self.prefix}.cond({condition})"
+        return [header, *self.block(node.body, node.return_vars, leading=[cond])]
+
+    def visit_ScopeStmt(self, node: ScopeStmt) -> list[str]:
+        # A scope is not a yield boundary: yields inside it belong to the enclosing construct.
+        header = f"with {self.prefix}.{node.kind.value}():"
+        return [header, *self.block(node.body, self.yield_targets)]
+
+    def _names(self, iter_args: Sequence[IterArg]) -> str:
+        return tuple_literal([self.expr(a) for a in iter_args])
+
+    def _inits(self, iter_args: Sequence[IterArg]) -> str:
+        return tuple_literal(
+            [self.expr(a.init_value) if a.init_value is not None else "None" for a in iter_args]
+        )
