@@ -1,1 +1,613 @@
-"""Placeholder: filled in with the op set."""
+"""Block ops (``block.*``, spec dsl-surface.md sections 7.2-7.5): tiles in on-chip buffers.
+
+Each op lowers to one pto-isa instruction (CCE C++, seed 000) and to its PTO dialect op
+(seed 002). Families that share a rule are registered from tables; every table row records
+its own source line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..ir.dtype import DataType
+from ..ir.expr import Expr, const_int, make_tuple
+from ..ir.shape import dim_str, static_value
+from ..ir.span import NO_SPAN, Span
+from ..ir.types import UNKNOWN, MemorySpace, ScalarType, TileType, Type
+from .registry import (
+    Category,
+    DeduceContext,
+    LegacyForm,
+    Lowering,
+    Param,
+    PipeType,
+    TypeRule,
+    register,
+)
+from .rules import (
+    ACC_VIEW,
+    Elementwise,
+    Entry,
+    attr_bool,
+    attr_dtype,
+    attr_int,
+    attr_memory,
+    broadcast_shapes,
+    cast_rule,
+    check_window,
+    dims_conflict,
+    elementwise,
+    elementwise_doc,
+    entry,
+    expr_params,
+    int_elements,
+    is_number_literal,
+    isa,
+    normalize_axis,
+    p_attr,
+    p_scalar,
+    p_shape,
+    p_tensor,
+    p_tile,
+    promote_all,
+    register_entry,
+    require_rank,
+    reshape_rule,
+    row_reduce_rule,
+    rule,
+    static_positive_shape,
+    transpose_rule,
+    view_for,
+    view_rule,
+)
+
+_VEC, _MAT = MemorySpace.Vec, MemorySpace.Mat
+_ON_CHIP = (MemorySpace.Vec, MemorySpace.Mat, MemorySpace.Left, MemorySpace.Right, MemorySpace.Acc)
+_DTYPE = (DataType,)
+_MEMORY = (MemorySpace,)
+
+
+# =============================================================================================
+# Memory ops (7.2)
+# =============================================================================================
+
+
+@rule
+def _create_tile(ctx: DeduceContext) -> Type:
+    shape = static_positive_shape(ctx, "shape")
+    dtype = attr_dtype(ctx, "dtype")
+    memory = attr_memory(ctx, "target_memory", _ON_CHIP)
+    assert dtype is not None  # a required attribute: attr_dtype failed otherwise
+    return TileType(shape, dtype, tile_view=view_for(memory))
+
+
+@rule
+def _full(ctx: DeduceContext) -> Type:
+    shape = static_positive_shape(ctx, "shape")
+    dtype = attr_dtype(ctx, "dtype")
+    if not is_number_literal(ctx.expr("value")):
+        ctx.fail(f"{ctx.op.name}: argument 'value' must be a number literal, got "
+                 f"{ctx.type('value').short()}", at="value")
+    assert dtype is not None
+    return TileType(shape, dtype)
+
+
+@rule
+def _load(ctx: DeduceContext) -> Type:
+    tensor = ctx.tensor("tensor")
+    offsets, shapes = int_elements(ctx, "offsets"), int_elements(ctx, "shapes")
+    memory = attr_memory(ctx, "target_memory", (_VEC, _MAT))
+    check_window(ctx, tensor, offsets, shapes, ("offsets", "shapes"))
+    return TileType(shapes, tensor.dtype, tile_view=view_for(memory))
+
+
+@rule
+def _store(ctx: DeduceContext) -> Type:
+    ctx.tile("tile")
+    offsets, shapes = int_elements(ctx, "offsets"), int_elements(ctx, "shapes")
+    output = ctx.tensor("output_tensor")
+    check_window(ctx, output, offsets, shapes, ("offsets", "shapes"))
+    return output
+
+
+@rule
+def _move(ctx: DeduceContext) -> Type:
+    tile = ctx.tile("tile")
+    memory = attr_memory(ctx, "target_memory", _ON_CHIP[:4])
+    shape = tile.shape
+    if attr_bool(ctx, "transpose"):
+        if tile.rank != 2:
+            ctx.fail(f"{ctx.op.name}: transpose=True needs a 2-D tile, got {tile.short()}",
+                     at="transpose", code="E309")
+        shape = (shape[1], shape[0])
+    return TileType(shape, tile.dtype, tile_view=view_for(memory))
+
+
+@rule
+def _same_tile(ctx: DeduceContext) -> Type:
+    tile = ctx.tile("tile")
+    return TileType(tile.shape, tile.dtype, tile_view=tile.tile_view)
+
+
+@rule
+def _block_idx(ctx: DeduceContext) -> Type:
+    return ScalarType(DataType.UINT64)
+
+
+@rule
+def _alloc(ctx: DeduceContext) -> Type:
+    for name in expr_params(ctx):
+        ctx.scalar(name)
+    return UNKNOWN  # a buffer, not a value: only passes create it
+
+
+def _pair(elements: tuple[Expr, Expr]) -> Expr:
+    spans = [e.span for e in elements if e.span.is_known]
+    span: Span = spans[0].merge(spans[-1]) if spans else NO_SPAN
+    return make_tuple(elements, span=span)
+
+
+def _window_from_legacy(args: dict[str, Expr]) -> dict[str, Expr]:
+    """Seed 004's ``(x, row_offset, col_offset, height, width[, output_tensor])`` as lists."""
+    converted = {k: v for k, v in args.items()
+                 if k not in ("row_offset", "col_offset", "height", "width")}
+    converted["offsets"] = _pair((args["row_offset"], args["col_offset"]))
+    converted["shapes"] = _pair((args["height"], args["width"]))
+    return converted
+
+
+_LEGACY_WINDOW = (
+    p_scalar("row_offset", "First row of the window"),
+    p_scalar("col_offset", "First column of the window"),
+    p_scalar("height", "Number of rows"),
+    p_scalar("width", "Number of columns"),
+)
+_LEGACY_NOTE = "seed 004 positional form; becomes offsets=[row, col], shapes=[height, width]"
+_OUTPUT = p_tensor("output_tensor", "Tensor written to; the result has its type")
+_OFFSETS = p_shape("offsets", "Start of the window in each dimension of the tensor")
+_SHAPES = p_shape("shapes", "Size of the window (the tile shape) in each dimension")
+_STORE_PARAMS = [p_tile("tile", "Tile to write"), _OFFSETS, _SHAPES, _OUTPUT]
+_STORE_LEGACY = LegacyForm((p_tile("tile", "Tile to write"), *_LEGACY_WINDOW, _OUTPUT),
+                           _window_from_legacy, _LEGACY_NOTE)
+_ALLOCATION_ONLY = "allocation only: no instruction"
+
+register("block.create_tile", Category.BLOCK, [
+    p_shape("shape", "Static tile shape: positive integer literals"),
+    p_attr("dtype", "Element data type, e.g. pl.FP32", _DTYPE),
+    p_attr("target_memory", "Buffer the tile lives in", _MEMORY, MemorySpace.Vec),
+], _create_tile, "Declare an uninitialised tile in an on-chip buffer.",
+    pipe=PipeType.S, type_rule_doc="t(shape, dtype)",
+    cce=Lowering(None, _ALLOCATION_ONLY + "; the tile is declared for its MemRef"),
+    pto=Lowering(None, _ALLOCATION_ONLY + "; emitted as pto.alloc_tile for its MemRef"))
+
+register("block.load", Category.BLOCK, [
+    p_tensor("tensor", "Tensor in DDR to read"),
+    _OFFSETS,
+    _SHAPES,
+    p_attr("target_memory", "Destination buffer: pl.MemorySpace.Vec or .Mat", _MEMORY,
+           MemorySpace.Vec),
+], _load,
+    "Copy a window of a DDR tensor into a tile (DDR -> Vec or Mat). A Mat tile gets a "
+    "column-major block layout.",
+    pipe=PipeType.MTE2, type_rule_doc="t(shapes, tensor.dtype); window inside the tensor",
+    legacy=LegacyForm((p_tensor("tensor", "Tensor in DDR to read"), *_LEGACY_WINDOW),
+                      _window_from_legacy, _LEGACY_NOTE),
+    **isa("TLOAD", pto_note="with pto.partition_view for the window"))
+
+register("block.store", Category.BLOCK, _STORE_PARAMS, _store,
+         "Copy a tile into a window of a DDR tensor (Vec -> DDR); the result is the updated "
+         "tensor.",
+         pipe=PipeType.MTE3, type_rule_doc="type(output_tensor); window inside the tensor",
+         legacy=_STORE_LEGACY, **isa("TSTORE", pto_note="with pto.partition_view for the window"))
+
+register("block.l0c_store", Category.BLOCK, _STORE_PARAMS, _store,
+         "Copy an Acc (L0C) tile into a window of a DDR tensor; the result is the updated tensor.",
+         pipe=PipeType.FIX, type_rule_doc="type(output_tensor); window inside the tensor",
+         legacy=_STORE_LEGACY,
+         **isa("TSTORE", "from Acc through the FIX pipe",
+               "from Acc, with pto.partition_view for the window"))
+
+register("block.move", Category.BLOCK, [
+    p_tile("tile", "Tile to move"),
+    p_attr("target_memory", "Destination buffer: Vec, Mat, Left or Right", _MEMORY),
+    p_attr("transpose", "Swap the two dimensions of a 2-D tile on the way", (bool,), False),
+], _move, "Move a tile between on-chip buffers (e.g. Mat -> Left / Right), optionally transposed.",
+    pipe=PipeType.MTE1, type_rule_doc="t(tile.shape, or swapped if transpose, tile.dtype)",
+    **isa("TMOV"))
+
+register("block.vec_move", Category.BLOCK, [p_tile("tile", "Tile in Vec to copy")], _same_tile,
+         "Copy a tile within the Vec buffer.", pipe=PipeType.V, type_rule_doc="type(tile)",
+         **isa("TMOV"))
+
+register("block.full", Category.BLOCK, [
+    p_shape("shape", "Static tile shape: positive integer literals"),
+    p_attr("dtype", "Element data type, e.g. pl.FP32", _DTYPE),
+    Param("value", "Fill value: an int or float literal", accepts=("scalar",)),
+], _full, "A Vec tile with every element set to a constant.",
+    pipe=PipeType.V, type_rule_doc="t(shape, dtype)", **isa("TEXPANDS"))
+
+register("block.fillpad", Category.BLOCK, [p_tile("tile", "Tile whose padding is filled")],
+         _same_tile, "Fill the padding outside a tile's valid region with its pad value.",
+         pipe=PipeType.V, type_rule_doc="type(tile)", **isa("TFILLPAD"))
+
+register("block.get_block_idx", Category.BLOCK, [], _block_idx,
+         "The index of the AI core block running this kernel.",
+         pipe=PipeType.S, type_rule_doc="s(UINT64)",
+         cce=Lowering("get_block_idx", "a scalar intrinsic call"),
+         pto=Lowering("pto.get_block_idx"))
+
+register("block.alloc", Category.BLOCK, [
+    p_scalar("memory_space", "Memory space code of the buffer"),
+    p_scalar("addr", "Byte address of the buffer"),
+    p_scalar("size", "Size of the buffer in bytes"),
+    p_scalar("id", "MemRef id"),
+], _alloc, "Allocate the buffer of a MemRef (inserted by passes; not callable from the DSL).",
+    pipe=PipeType.S, type_rule_doc="no value", dsl_visible=False,
+    cce=Lowering(None, "buffers are declared from MemRefs, not from this op"),
+    pto=Lowering("pto.alloc_tile", "one per MemRef"))
+
+
+# =============================================================================================
+# Element-wise ops (7.3)
+# =============================================================================================
+
+# DSL spellings that differ from the IR name (Python keywords).
+_SPELLING = {"and": "and_", "or": "or_", "not": "not_"}
+
+
+def _family(rows: tuple[Entry, ...], params: list[Param], spec: Elementwise,
+            extra: Callable[[DeduceContext], None] | None = None) -> None:
+    """Register element-wise ops that share parameters and a rule (one per table row)."""
+    type_rule = elementwise("tile", spec, extra)
+    doc = elementwise_doc("tile", spec, [p.name for p in params])
+    for row in rows:
+        spelling = _SPELLING.get(row.name)
+        register_entry(row, f"block.{row.name}", Category.BLOCK, params, type_rule,
+                       dsl_names=(spelling,) if spelling else (), pipe=PipeType.V,
+                       type_rule_doc=doc, **isa(row.instruction, row.note))
+
+
+def _check_cmp_type(ctx: DeduceContext) -> None:
+    value = attr_int(ctx, "cmp_type")
+    if not 0 <= value <= 5:
+        ctx.fail(f"{ctx.op.name}: attribute 'cmp_type' must be 0..5 (EQ, NE, LT, LE, GT, GE), "
+                 f"got {value}", at="cmp_type", code="E309")
+
+
+def _check_not_dtype(ctx: DeduceContext) -> None:
+    dtype = ctx.tile("tile").dtype
+    if dtype not in (DataType.INT16, DataType.UINT16):
+        ctx.fail(f"{ctx.op.name}: argument 'tile' must be INT16 or UINT16, got {dtype.name}",
+                 at="tile")
+
+
+def _check_row_vector(ctx: DeduceContext) -> None:
+    tile, row_vec = ctx.tile("tile"), ctx.tile("row_vec")
+    require_rank(ctx, "tile", tile, at_least=2)
+    require_rank(ctx, "row_vec", row_vec, at_least=2)
+    last = static_value(row_vec.shape[-1])
+    if last is not None and last != 1:
+        ctx.fail(f"{ctx.op.name}: argument 'row_vec' must have last dimension 1, got "
+                 f"{row_vec.short()}", at="row_vec", code="E307")
+    if dims_conflict(tile.shape[-2], row_vec.shape[-2]):
+        ctx.fail(f"{ctx.op.name}: 'tile' has {dim_str(tile.shape[-2])} rows but 'row_vec' has "
+                 f"{dim_str(row_vec.shape[-2])}", at="row_vec", code="E307")
+
+
+_LHS = p_tile("lhs", "Left tile operand")
+_RHS = p_tile("rhs", "Right tile operand (broadcast against lhs)")
+_RHS2 = p_tile("rhs2", "Third tile operand (broadcast with the others)")
+_TMP = p_tile("tmp", "Scratch tile the instruction needs")
+_SCALAR = p_scalar("scalar", "Scalar applied to every element")
+_CMP_TYPE = p_attr("cmp_type", "Comparison: 0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE", (int,), 0)
+_ONE_TILE = [p_tile("tile", "Tile operand")]
+
+_family((
+    entry("add", "TADD", "Element-wise addition of two tiles, with broadcasting.",
+          "the seed's three-operand block.add(a, b, c) is block.addc (TADDC)"),
+    entry("sub", "TSUB", "Element-wise subtraction of two tiles, with broadcasting."),
+    entry("mul", "TMUL", "Element-wise multiplication of two tiles, with broadcasting."),
+    entry("div", "TDIV", "Element-wise division of two tiles, with broadcasting."),
+    entry("maximum", "TMAX", "Element-wise maximum of two tiles, with broadcasting."),
+    entry("minimum", "TMIN", "Element-wise minimum of two tiles, with broadcasting."),
+    entry("rem", "TREM", "Element-wise remainder of two tiles, with broadcasting."),
+), [_LHS, _RHS], Elementwise("tt"))
+
+_family((
+    entry("and", "TAND", "Element-wise bitwise AND of two integer tiles."),
+    entry("or", "TOR", "Element-wise bitwise OR of two integer tiles."),
+), [_LHS, _RHS], Elementwise("tt", integer=True))
+
+_family((
+    entry("shl", "TSHL", "Shift each element of lhs left by the matching element of rhs."),
+    entry("shr", "TSHR", "Shift each element of lhs right by the matching element of rhs."),
+), [_LHS, _RHS], Elementwise("tt", integer=True, keep_lhs_dtype=True))
+
+_family((entry("xor", "TXOR", "Element-wise bitwise XOR of two integer tiles."),),
+        [_LHS, _RHS, _TMP], Elementwise("ttx", integer=True))
+
+_family((entry("prelu", "TPRELU", "Parametric ReLU: x if x > 0 else slope * x, per element."),),
+        [p_tile("tile", "Input tile"), p_tile("slope", "Per-element slopes"), _TMP],
+        Elementwise("ttx"))
+
+_family((
+    entry("addc", "TADDC", "Element-wise sum of three tiles: lhs + rhs + rhs2."),
+    entry("subc", "TSUBC", "Element-wise lhs - rhs + rhs2 over three tiles."),
+), [_LHS, _RHS, _RHS2], Elementwise("ttt"))
+
+_family((
+    entry("adds", "TADDS", "Add a scalar to every element of a tile."),
+    entry("subs", "TSUBS", "Subtract a scalar from every element of a tile."),
+    entry("muls", "TMULS", "Multiply every element of a tile by a scalar."),
+    entry("divs", "TDIVS", "Divide every element of a tile by a scalar."),
+    entry("rems", "TREMS", "Remainder of every element of a tile by a scalar."),
+    entry("maxs", "TMAXS", "Element-wise maximum of a tile and a scalar."),
+    entry("mins", "TMINS", "Element-wise minimum of a tile and a scalar."),
+), [_LHS, _SCALAR], Elementwise("ts"))
+
+_family((entry("lrelu", "TLRELU", "Leaky ReLU: x if x > 0 else slope * x, per element."),),
+        [p_tile("tile", "Input tile"), p_scalar("slope", "Slope for negative elements")],
+        Elementwise("ts"))
+
+_family((entry("expands", "TEXPANDS", "A tile shaped like target with every element = scalar."),),
+        [p_tile("target", "Tile giving the result shape"), _SCALAR], Elementwise("ts"))
+
+_family((
+    entry("ands", "TANDS", "Bitwise AND of every element of an integer tile with a scalar."),
+    entry("ors", "TORS", "Bitwise OR of every element of an integer tile with a scalar."),
+    entry("shls", "TSHLS", "Shift every element of an integer tile left by a scalar."),
+    entry("shrs", "TSHRS", "Shift every element of an integer tile right by a scalar."),
+), [_LHS, _SCALAR], Elementwise("ts", integer=True, keep_lhs_dtype=True))
+
+_family((entry("xors", "TXORS", "Bitwise XOR of every element of an integer tile with a scalar."),),
+        [_LHS, _SCALAR, _TMP], Elementwise("tsx", integer=True, keep_lhs_dtype=True))
+
+_family((
+    entry("addsc", "TADDSC", "Element-wise lhs + scalar + rhs2."),
+    entry("subsc", "TSUBSC", "Element-wise lhs - scalar + rhs2."),
+), [_LHS, _SCALAR, _RHS2], Elementwise("tst"))
+
+_family((entry("sel", "TSEL", "Per element: lhs where mask is set, else rhs."),),
+        [p_tile("mask", "Selection mask tile"), _LHS, _RHS], Elementwise("xtt"))
+
+_family((entry("sels", "TSELS", "Select between lhs and rhs by a scalar select mode."),),
+        [_LHS, _RHS, p_scalar("select_mode", "Selection mode scalar")], Elementwise("ttm"))
+
+_family((entry("cmp", "TCMP", "Element-wise comparison of two tiles (promoted dtype, not BOOL)."),),
+        [_LHS, _RHS, _CMP_TYPE], Elementwise("tt"), _check_cmp_type)
+
+_family((entry("cmps", "TCMPS", "Compare every element of a tile with a scalar."),),
+        [_LHS, _SCALAR, _CMP_TYPE], Elementwise("ts"), _check_cmp_type)
+
+_family((
+    entry("neg", "TNEG", "Element-wise negation."),
+    entry("exp", "TEXP", "Element-wise natural exponential (an integer tile stays integer)."),
+    entry("sqrt", "TSQRT", "Element-wise square root."),
+    entry("rsqrt", "TRSQRT", "Element-wise reciprocal square root."),
+    entry("recip", "TRECIP", "Element-wise reciprocal."),
+    entry("log", "TLOG", "Element-wise natural logarithm."),
+    entry("abs", "TABS", "Element-wise absolute value."),
+    entry("relu", "TRELU", "Element-wise ReLU: max(x, 0)."),
+), _ONE_TILE, Elementwise("t"))
+
+_family((entry("not", "TNOT", "Element-wise bitwise NOT of an INT16 / UINT16 tile."),),
+        _ONE_TILE, Elementwise("t"), _check_not_dtype)
+
+_family((
+    entry("row_expand_add", "TROWEXPANDADD", "Add row_vec[i] to every element of row i."),
+    entry("row_expand_sub", "TROWEXPANDSUB", "Subtract row_vec[i] from every element of row i."),
+    entry("row_expand_mul", "TROWEXPANDMUL", "Multiply every element of row i by row_vec[i]."),
+    entry("row_expand_div", "TROWEXPANDDIV", "Divide every element of row i by row_vec[i]."),
+), [p_tile("tile", "Tile of rank 2 or more"),
+    p_tile("row_vec", "Per-row values: same rows, last dimension 1")],
+    Elementwise("tv"), _check_row_vector)
+
+_family((
+    entry("col_expand", "TCOLEXPAND", "Broadcast col_vec down every row, shaped like target."),
+    entry("col_expand_mul", "TCOLEXPANDMUL", "Multiply every row of target by col_vec."),
+    entry("col_expand_div", "TCOLEXPANDDIV", "Divide every row of target by col_vec."),
+    entry("col_expand_sub", "TCOLEXPANDSUB", "Subtract col_vec from every row of target."),
+), [p_tile("target", "Tile giving the result shape"), p_tile("col_vec", "Per-column values")],
+    Elementwise("tv"))
+
+register("block.cast", Category.BLOCK, [
+    p_tile("tile", "Tile to convert"),
+    p_attr("target_type", "Element type of the result", _DTYPE),
+    p_attr("mode", "Rounding: none, rint, round, floor, ceil, trunc or odd", (str, int), "round"),
+], cast_rule("tile"), "Convert every element to another data type.",
+    pipe=PipeType.V, type_rule_doc="t(tile.shape, target_type)", **isa("TCVT"))
+
+
+# =============================================================================================
+# Matmul family (7.4): results live in Acc
+# =============================================================================================
+
+
+def _acc_dtype(dtype: DataType) -> DataType:
+    return DataType.FP32 if dtype.is_float else DataType.INT32
+
+
+def _matmul_operands(ctx: DeduceContext, *, min_rank: int = 2) -> tuple[TileType, TileType]:
+    """lhs [.., M, K] and rhs [.., K, N]: tiles of one dtype whose constant K agree."""
+    lhs, rhs = ctx.tile("lhs"), ctx.tile("rhs")
+    for name, tile in (("lhs", lhs), ("rhs", rhs)):
+        if min_rank == 2:
+            require_rank(ctx, name, tile, exactly=2)
+        else:
+            require_rank(ctx, name, tile, at_least=2)
+    if lhs.dtype is not rhs.dtype:
+        ctx.fail(f"{ctx.op.name}: 'lhs' and 'rhs' must have the same dtype, got "
+                 f"{lhs.dtype.name} and {rhs.dtype.name}", at="rhs")
+    if dims_conflict(lhs.shape[-1], rhs.shape[-2]):
+        ctx.fail(f"{ctx.op.name}: inner dimensions differ: K of 'lhs' is {dim_str(lhs.shape[-1])} "
+                 f"but K of 'rhs' is {dim_str(rhs.shape[-2])}", at="rhs", code="E307")
+    return lhs, rhs
+
+
+def _acc_tile(shape: tuple[Expr, ...], dtype: DataType) -> TileType:
+    return TileType(shape, dtype, tile_view=ACC_VIEW)
+
+
+@rule
+def _matmul(ctx: DeduceContext) -> Type:
+    lhs, rhs = _matmul_operands(ctx)
+    return _acc_tile((lhs.shape[0], rhs.shape[1]), _acc_dtype(lhs.dtype))
+
+
+@rule
+def _matmul_acc(ctx: DeduceContext) -> Type:
+    acc = ctx.tile("acc")
+    require_rank(ctx, "acc", acc, exactly=2)
+    lhs, rhs = _matmul_operands(ctx)
+    for axis, label, dim in ((0, "M", lhs.shape[0]), (1, "N", rhs.shape[1])):
+        if dims_conflict(acc.shape[axis], dim):
+            ctx.fail(f"{ctx.op.name}: {label} of 'acc' is {dim_str(acc.shape[axis])} but the "
+                     f"product has {label} = {dim_str(dim)}", at="acc", code="E307")
+    return _acc_tile(acc.shape, _acc_dtype(lhs.dtype))
+
+
+@rule
+def _matmul_bias(ctx: DeduceContext) -> Type:
+    lhs, rhs = _matmul_operands(ctx)
+    bias = ctx.tile("bias")
+    require_rank(ctx, "bias", bias, exactly=2)
+    if static_value(bias.shape[0]) not in (None, 1) or dims_conflict(bias.shape[1], rhs.shape[1]):
+        ctx.fail(f"{ctx.op.name}: 'bias' must be [1, {dim_str(rhs.shape[1])}], got "
+                 f"{bias.short()}", at="bias", code="E307")
+    dtype = promote_all([lhs.dtype, rhs.dtype, bias.dtype])
+    return _acc_tile((lhs.shape[0], rhs.shape[1]), dtype)
+
+
+@rule
+def _batch_matmul(ctx: DeduceContext) -> Type:
+    lhs, rhs = _matmul_operands(ctx, min_rank=3)
+    batch = broadcast_shapes(ctx, lhs.shape[:-2], rhs.shape[:-2], ("lhs", "rhs"))
+    return _acc_tile((*batch, lhs.shape[-2], rhs.shape[-1]), _acc_dtype(lhs.dtype))
+
+
+_MM_LHS = p_tile("lhs", "Left matrix [M, K] (in Left)")
+_MM_RHS = p_tile("rhs", "Right matrix [K, N] (in Right)")
+_ACC_NOTE = ("Result in Acc with the Acc tile view (blayout col_major, slayout row_major, "
+             "fractal 1024).")
+
+
+def _matmul_family(rows: tuple[Entry, ...], params: list[Param], type_rule: TypeRule,
+                   doc: str) -> None:
+    for row in rows:
+        register_entry(row, f"block.{row.name}", Category.BLOCK, params, type_rule,
+                       pipe=PipeType.M, type_rule_doc=doc, **isa(row.instruction, row.note))
+
+
+_matmul_family((
+    entry("matmul", "TMATMUL", "Matrix product lhs @ rhs of two 2-D tiles. " + _ACC_NOTE),
+    entry("gemv", "TGEMV", "Matrix-vector product lhs @ rhs of two 2-D tiles. " + _ACC_NOTE),
+), [_MM_LHS, _MM_RHS], _matmul, "t([M, N], FP32 if float else INT32); K must agree")
+
+_matmul_family((
+    entry("matmul_acc", "TMATMUL_ACC", "Accumulate: acc + lhs @ rhs. " + _ACC_NOTE),
+    entry("gemv_acc", "TGEMV_ACC", "Accumulating matrix-vector product: acc + lhs @ rhs. "
+          + _ACC_NOTE),
+), [p_tile("acc", "Accumulator [M, N] (in Acc)"), _MM_LHS, _MM_RHS], _matmul_acc,
+    "t(acc.shape, FP32 if float else INT32); M, N, K must agree")
+
+_matmul_family((
+    entry("matmul_bias", "TMATMUL_BIAS", "Matrix product plus a bias row: lhs @ rhs + bias. "
+          + _ACC_NOTE),
+    entry("gemv_bias", "TGEMV_BIAS", "Matrix-vector product plus a bias row. " + _ACC_NOTE),
+), [_MM_LHS, _MM_RHS, p_tile("bias", "Bias row [1, N]")], _matmul_bias,
+    "t([M, N], promote(lhs, rhs, bias)); bias is [1, N]")
+
+register("block.batch_matmul", Category.BLOCK, [
+    p_tile("lhs", "Left matrices [..., M, K]"),
+    p_tile("rhs", "Right matrices [..., K, N]"),
+], _batch_matmul,
+    "Batched matrix product with broadcast batch dims (internal; the DSL uses matmul). "
+    + _ACC_NOTE,
+    pipe=PipeType.M, dsl_visible=False,
+    type_rule_doc="t([*broadcast(batch), M, N], FP32 if float else INT32)",
+    cce=Lowering(None, "expanded into one block.matmul per batch index before code generation"),
+    pto=Lowering(None, "expanded into one block.matmul per batch index before code generation"))
+
+
+# =============================================================================================
+# Reductions, broadcasts, transforms (7.5)
+# =============================================================================================
+
+
+@rule
+def _reduce(ctx: DeduceContext) -> Type:
+    tile = ctx.tile("tile")
+    axis = normalize_axis(ctx, attr_int(ctx, "axis"), tile.rank, "axis")
+    keep = attr_bool(ctx, "keepdim")
+    shape: list[Expr] = []
+    for index, dim in enumerate(tile.shape):
+        if index != axis:
+            shape.append(dim)
+        elif keep:
+            shape.append(const_int(1))
+    if not shape:
+        return ScalarType(tile.dtype)
+    return TileType(tuple(shape), tile.dtype)
+
+
+@rule
+def _row_expand(ctx: DeduceContext) -> Type:
+    tile = ctx.tile("tile")
+    require_rank(ctx, "tile", tile, at_least=2)
+    return TileType(tile.shape, tile.dtype)
+
+
+_REDUCE_PARAMS = [
+    p_tile("tile", "Tile to reduce"),
+    p_attr("axis", "Axis to reduce; negative counts from the end", (int,)),
+    p_attr("keepdim", "Keep the reduced axis as size 1", (bool,), False),
+]
+_REDUCE_DOC = "t(tile.shape without axis, or with 1 if keepdim); a 0-D result is s(tile.dtype)"
+
+for _row in (
+    entry("sum", "TROWSUM", "Sum along one axis.", "axis=0 -> TCOLSUM, axis=1 -> TROWSUM"),
+    entry("max", "TROWMAX", "Maximum along one axis.", "axis=0 -> TCOLMAX, axis=1 -> TROWMAX"),
+    entry("min", "TROWMIN", "Minimum along one axis.", "axis=0 -> TCOLMIN, axis=1 -> TROWMIN"),
+):
+    register_entry(_row, f"block.{_row.name}", Category.BLOCK, _REDUCE_PARAMS, _reduce,
+                   pipe=PipeType.V, type_rule_doc=_REDUCE_DOC, **isa(_row.instruction, _row.note))
+
+_ROW_PARAMS = [
+    p_tile("tile", "Tile of rank 2 or more"),
+    p_tile("tmp_tile", "Scratch tile the instruction needs (optional in the seed 004 form)",
+           default=None),
+]
+for _row in (
+    entry("row_sum", "TROWSUM", "Sum of each row: the last dimension reduces to 1."),
+    entry("row_max", "TROWMAX", "Maximum of each row: the last dimension reduces to 1."),
+    entry("row_min", "TROWMIN", "Minimum of each row: the last dimension reduces to 1."),
+):
+    register_entry(_row, f"block.{_row.name}", Category.BLOCK, _ROW_PARAMS,
+                   row_reduce_rule("tile", 2), pipe=PipeType.V,
+                   type_rule_doc="t([..., rows, 1], tile.dtype)", **isa(_row.instruction))
+
+register("block.row_expand", Category.BLOCK, [p_tile("tile", "Tile of rank 2 or more")],
+         _row_expand, "Broadcast the first element of each row across the row.",
+         pipe=PipeType.V, type_rule_doc="t(tile.shape, tile.dtype)", **isa("TROWEXPAND"))
+
+register("block.view", Category.BLOCK, [
+    p_tile("tile", "Tile to take a window of"),
+    p_shape("shape", "Shape of the window (INT64 / UINT64 scalars)"),
+    p_shape("offset", "Start of the window in each dimension (INT64 / UINT64 scalars)"),
+], view_rule("tile"), "A window of a tile.",
+    pipe=PipeType.V, type_rule_doc="t(shape, tile.dtype)", **isa("TEXTRACT"))
+
+register("block.reshape", Category.BLOCK, [
+    p_tile("tile", "Tile to reshape"),
+    p_shape("shape", "New shape; static element counts must match"),
+], reshape_rule("tile"), "The same elements of a tile under a new shape.",
+    pipe=PipeType.V, type_rule_doc="t(shape, tile.dtype); same element count",
+    **isa("TRESHAPE"))
+
+register("block.transpose", Category.BLOCK, [
+    p_tile("tile", "Tile of rank 2 or more"),
+    Param("axis1", "First constant axis to swap", accepts=("scalar",)),
+    Param("axis2", "Second constant axis to swap (different from axis1)", accepts=("scalar",)),
+], transpose_rule("tile"), "Swap two dimensions of a tile.",
+    pipe=PipeType.V, type_rule_doc="t(shape with axis1 and axis2 swapped, tile.dtype)",
+    **isa("TTRANS"))

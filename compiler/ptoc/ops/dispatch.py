@@ -1,21 +1,45 @@
 """Resolving a DSL call spelling to a registered op (spec dsl-surface.md section 5).
 
 Namespaces, as the front end passes them:
-  ()                 unified ``pl.X``        -> dispatch by name lists, then by the first argument's type
+  ()                 unified ``pl.X``        -> by the name lists, then by the first argument's type
   ("block",)         ``pl.block.X``
   ("tensor",)        ``pl.tensor.X``         (``create_tensor`` -> ``tensor.create``)
   ("op", "block")    ``pl.op.block.X``       seed 004 spelling, legacy=True
   ("op", "tensor")   ``pl.op.tensor.X``      legacy=True
   ("system",)        ``pl.system.X``         (the printer's spelling of sync ops)
+
+``arg_types`` are the types of the positional arguments. A ``Resolution`` without an op carries
+the diagnostic to report (``code``, ``message``, ``suggestions``); an empty code means "stay
+silent": an earlier error already explains why the call cannot be resolved.
 """
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 
 from ..ir.expr import BinaryOp
-from ..ir.types import Type
-from .registry import OpDef
+from ..ir.types import ScalarType, TensorType, TileType, Type, UnknownType
+from .registry import REGISTRY, OpDef
+
+# Unified names that always mean the tensor op / the block op, whatever the arguments.
+TENSOR_ONLY = frozenset({
+    "create_tensor", "dim", "assemble", "add_scalar", "sub_scalar", "mul_scalar", "div_scalar",
+})
+BLOCK_ONLY = frozenset({
+    "load", "store", "l0c_store", "move", "neg", "sqrt", "rsqrt", "recip", "log", "relu", "abs",
+    "matmul_acc", "matmul_bias", "gemv", "gemv_acc", "gemv_bias", "minimum", "cmp", "cmps",
+    "adds", "subs", "muls", "divs", "sum", "row_min", "row_expand", "row_expand_add",
+    "row_expand_sub", "row_expand_mul", "row_expand_div", "col_expand", "col_expand_mul",
+    "col_expand_div", "col_expand_sub", "expands", "create_tile",
+})
+# A scalar second argument turns these into their tile-scalar / tensor-scalar forms.
+_SCALAR_FORMS = {
+    "block": {"add": "adds", "sub": "subs", "mul": "muls", "div": "divs"},
+    "tensor": {"add": "add_scalar", "sub": "sub_scalar", "mul": "mul_scalar", "div": "div_scalar"},
+}
+_SCALAR_BINARY = {"min": BinaryOp.Min, "max": BinaryOp.Max}
+_NAMESPACES = ("tensor", "block", "system")
 
 
 @dataclass
@@ -31,4 +55,129 @@ class Resolution:
 
 
 def resolve_op(namespace: tuple[str, ...], name: str, arg_types: list[Type]) -> Resolution:
-    raise NotImplementedError  # implemented with the full op set
+    if namespace == ():
+        return _resolve_unified(name, arg_types)
+    legacy = namespace[0] == "op"
+    target = namespace[1:] if legacy else namespace
+    if len(target) != 1 or target[0] not in _NAMESPACES or (legacy and target[0] == "system"):
+        return Resolution(message=f"Unknown operation namespace 'pl.{'.'.join(namespace)}'")
+    resolution = _resolve_in(target[0], name, arg_types)
+    resolution.legacy = legacy
+    return resolution
+
+
+def dsl_spellings(namespace: tuple[str, ...]) -> list[tuple[str, OpDef]]:
+    """Every name callable in a namespace with the op it means, sorted by name (completion).
+
+    In the unified namespace each spelling appears once: a name both tensors and tiles accept
+    is listed with its block op (kernels are where unified names are mostly written)."""
+    if namespace == ():
+        unified: dict[str, OpDef] = {}
+        for ns in ("tensor", "block"):  # block second: it wins shared names
+            for spelling, op in _spellings(ns, primary_only=True):
+                if spelling not in TENSOR_ONLY or ns == "tensor":
+                    unified[spelling] = op
+        return sorted(unified.items(), key=lambda item: item[0])
+    target = namespace[1:] if namespace[0] == "op" else namespace
+    if len(target) != 1 or target[0] not in _NAMESPACES:
+        return []
+    return sorted(_spellings(target[0]), key=lambda item: item[0])
+
+
+# --- internals ---------------------------------------------------------------------------------
+
+
+def _spellings(namespace: str, *, primary_only: bool = False) -> list[tuple[str, OpDef]]:
+    """(spelling, op) of the DSL-visible ops of a namespace. Only the first spelling of an op
+    is a unified ``pl.X`` name (``pl.create_tensor``, not ``pl.create``)."""
+    pairs: list[tuple[str, OpDef]] = []
+    for op in REGISTRY.in_namespace(namespace):
+        spellings = op.dsl_names or (op.short_name,)
+        if op.dsl_visible:
+            pairs.extend((spelling, op) for spelling in spellings[: 1 if primary_only else None])
+    return pairs
+
+
+def _lookup(namespace: str, name: str) -> OpDef | None:
+    return REGISTRY.by_dsl_name(namespace, name)
+
+
+def _scalar_form(namespace: str, name: str, arg_types: list[Type]) -> str:
+    forms = _SCALAR_FORMS.get(namespace, {})
+    if name in forms and len(arg_types) >= 2 and isinstance(arg_types[1], ScalarType):
+        return forms[name]
+    return name
+
+
+def _found(op: OpDef) -> Resolution:
+    if not op.dsl_visible:
+        return Resolution(
+            code="E301",
+            message=f"Operation '{op.name}' is internal (created by passes) and cannot be called "
+            "from the DSL",
+        )
+    return Resolution(op=op, code="")
+
+
+def _unknown(message: str, name: str, candidates: list[str]) -> Resolution:
+    suggestions = difflib.get_close_matches(name, sorted(set(candidates)), n=3)
+    return Resolution(code="E300", message=message, suggestions=suggestions)
+
+
+def _resolve_in(namespace: str, name: str, arg_types: list[Type]) -> Resolution:
+    op = _lookup(namespace, _scalar_form(namespace, name, arg_types))
+    if op is None:
+        candidates = [spelling for spelling, _ in _spellings(namespace)]
+        return _unknown(f"Unknown {namespace} operation: {name}", name, candidates)
+    return _found(op)
+
+
+def _resolve_unified(name: str, arg_types: list[Type]) -> Resolution:
+    if name in TENSOR_ONLY:
+        return _resolve_in("tensor", name, arg_types)
+    if name in BLOCK_ONLY:
+        return _resolve_in("block", name, arg_types)
+    owners = [ns for ns in ("tensor", "block") if _lookup(ns, name) is not None]
+    first = arg_types[0] if arg_types else None
+    if not owners:
+        what = {TensorType: "tensor ", TileType: "block "}.get(type(first), "")
+        candidates = [spelling for spelling, _ in dsl_spellings(())]
+        return _unknown(f"Unknown {what}operation: {name}", name, candidates)
+    if first is None:
+        hint = f" (use pl.{owners[0]}.{name})" if len(owners) == 1 else ""
+        return Resolution(
+            code="E310",
+            message=f"Operation '{name}' requires at least one argument for type dispatch"
+            + hint,
+        )
+    if isinstance(first, (TensorType, TileType)):
+        is_tensor = isinstance(first, TensorType)
+        namespace = "tensor" if is_tensor else "block"
+        if namespace not in owners:
+            kind, other = ("tensor", "tiles") if is_tensor else ("tile", "tensors")
+            return Resolution(
+                code="E310",
+                message=f"Operation '{name}' is not supported for {kind} arguments "
+                f"(it takes {other})",
+            )
+        return _resolve_in(namespace, name, arg_types)
+    if isinstance(first, ScalarType):
+        return _resolve_scalar(name, arg_types)
+    if isinstance(first, UnknownType):
+        if len(owners) == 1 and name not in _SCALAR_BINARY:
+            return _resolve_in(owners[0], name, arg_types)
+        return Resolution(code="")  # ambiguous: the earlier error explains the unknown type
+    hint = f" (use pl.{owners[0]}.{name})" if len(owners) == 1 else ""
+    return Resolution(
+        code="E310",
+        message=f"Cannot dispatch '{name}': first argument has type {first.short()}{hint}",
+    )
+
+
+def _resolve_scalar(name: str, arg_types: list[Type]) -> Resolution:
+    two_scalars = len(arg_types) == 2 and isinstance(arg_types[1], (ScalarType, UnknownType))
+    if name in _SCALAR_BINARY and two_scalars:
+        return Resolution(code="", scalar_binary=_SCALAR_BINARY[name])
+    return Resolution(
+        code="E310", message=f"Operation '{name}' is not supported for scalar arguments"
+    )

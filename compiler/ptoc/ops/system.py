@@ -1,1 +1,71 @@
-"""Placeholder: filled in with the op set."""
+"""System ops (``system.*``, spec dsl-surface.md section 7.6): pipe synchronisation.
+
+The sync-insertion pass creates them; the printer writes them as ``pl.system.X(...)`` with
+``pl.PipeType.X`` attributes, and the front end reads that spelling back. They have no value.
+"""
+
+from __future__ import annotations
+
+from ..ir.types import UNKNOWN, Type
+from .registry import Category, DeduceContext, Lowering, PipeType, register
+from .rules import attr_int, p_attr, rule
+
+# CCE event ids EVENT_ID0 .. EVENT_ID7.
+_EVENT_IDS = range(8)
+_PIPE_VALUES = {p.value for p in PipeType}
+
+
+def _check_pipe(ctx: DeduceContext, name: str) -> None:
+    value = ctx.attr(name)
+    if isinstance(value, PipeType):
+        return
+    # The seed spelling passes the pipe's integer code (set_pipe=2).
+    if attr_int(ctx, name) not in _PIPE_VALUES:
+        ctx.fail(f"{ctx.op.name}: attribute '{name}' must be a pl.PipeType, got {value!r}",
+                 at=name, code="E309")
+
+
+@rule
+def _flag(ctx: DeduceContext) -> Type:
+    _check_pipe(ctx, "set_pipe")
+    _check_pipe(ctx, "wait_pipe")
+    event = attr_int(ctx, "event_id")
+    if event not in _EVENT_IDS:
+        ctx.fail(f"{ctx.op.name}: attribute 'event_id' must be 0..7, got {event}",
+                 at="event_id", code="E309")
+    return UNKNOWN
+
+
+@rule
+def _barrier(ctx: DeduceContext) -> Type:
+    return UNKNOWN
+
+
+_PIPE = (PipeType, int)
+_FLAG_PARAMS = [
+    p_attr("set_pipe", "Pipe that signals (e.g. pl.PipeType.MTE2)", _PIPE),
+    p_attr("wait_pipe", "Pipe that waits (e.g. pl.PipeType.V)", _PIPE),
+    p_attr("event_id", "Event flag 0..7", (int,)),
+]
+_SYNC = {"pipe": PipeType.S, "type_rule_doc": "no value"}
+
+register("system.sync_src", Category.SYNC, _FLAG_PARAMS, _flag,
+         "Signal an event from set_pipe to wait_pipe once set_pipe's earlier work is done.",
+         cce=Lowering("set_flag"), pto=Lowering("pto.set_flag"), **_SYNC)
+
+register("system.sync_dst", Category.SYNC, _FLAG_PARAMS, _flag,
+         "Make wait_pipe wait for the event signalled by the matching sync_src.",
+         cce=Lowering("wait_flag"), pto=Lowering("pto.wait_flag"), **_SYNC)
+
+register("system.bar_v", Category.SYNC, [], _barrier,
+         "Barrier on the vector pipe: later vector work waits for earlier vector work.",
+         cce=Lowering("pipe_barrier", "PIPE_V"), pto=Lowering("pto.barrier", "PIPE_V"), **_SYNC)
+
+register("system.bar_m", Category.SYNC, [], _barrier,
+         "Barrier on the matrix pipe: later cube work waits for earlier cube work.",
+         cce=Lowering("pipe_barrier", "PIPE_M"), pto=Lowering("pto.barrier", "PIPE_M"), **_SYNC)
+
+register("system.bar_all", Category.SYNC, [], _barrier,
+         "Barrier on every pipe.",
+         cce=Lowering("pipe_barrier", "PIPE_ALL"), pto=Lowering("pto.barrier", "PIPE_ALL"),
+         **_SYNC)

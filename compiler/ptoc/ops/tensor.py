@@ -1,1 +1,238 @@
-"""Placeholder: filled in with the op set."""
+"""Tensor ops (``tensor.*``, spec dsl-surface.md section 7.1): whole N-D tensors in DDR.
+
+They run on the orchestration side, so neither kernel target lowers them.
+"""
+
+from __future__ import annotations
+
+from ..ir.dtype import DataType
+from ..ir.expr import Expr
+from ..ir.shape import dim_str
+from ..ir.types import ScalarType, TensorType, Type
+from .registry import Category, DeduceContext, Lowering, Param, PipeType, register
+from .rules import (
+    INDEX_SCALAR,
+    Elementwise,
+    Entry,
+    Shape,
+    attr_bool,
+    attr_dtype,
+    broadcast_shapes,
+    cast_rule,
+    const_int_arg,
+    dims_conflict,
+    elementwise,
+    elementwise_doc,
+    entry,
+    int_elements,
+    normalize_axis,
+    p_attr,
+    p_scalar,
+    p_shape,
+    p_tensor,
+    promote_all,
+    register_entry,
+    require_rank,
+    reshape_rule,
+    row_reduce_rule,
+    rule,
+    transpose_rule,
+    view_rule,
+)
+
+_NO_KERNEL = Lowering(None, "tensor ops run on the orchestration side; use block ops in kernels")
+_TENSOR = {"pipe": PipeType.S, "cce": _NO_KERNEL, "pto": _NO_KERNEL}
+
+
+# --- rules of the ops that are not element-wise --------------------------------------------
+
+
+@rule
+def _create(ctx: DeduceContext) -> Type:
+    shape = int_elements(ctx, "shape")
+    dtype = attr_dtype(ctx, "dtype")
+    assert dtype is not None  # a required attribute: attr_dtype failed otherwise
+    return TensorType(shape, dtype)
+
+
+@rule
+def _read(ctx: DeduceContext) -> Type:
+    tensor = ctx.tensor("tensor")
+    indices = int_elements(ctx, "indices")
+    if len(indices) != tensor.rank:
+        ctx.fail(
+            f"{ctx.op.name}: expected {tensor.rank} indices for the {tensor.rank}-D tensor, "
+            f"got {len(indices)}",
+            at="indices",
+            code="E307",
+        )
+    return ScalarType(tensor.dtype)
+
+
+@rule
+def _dim(ctx: DeduceContext) -> Type:
+    tensor = ctx.tensor("tensor")
+    normalize_axis(ctx, const_int_arg(ctx, "axis"), tensor.rank, "axis")
+    return INDEX_SCALAR
+
+
+@rule
+def _assemble(ctx: DeduceContext) -> Type:
+    target = ctx.tensor("target")
+    ctx.tensor("source")
+    int_elements(ctx, "offset")
+    return TensorType(target.shape, target.dtype)
+
+
+def _matmul_operand(shaped: TensorType, transposed: bool, *, is_lhs: bool
+                    ) -> tuple[Shape, Shape, Expr]:
+    """(batch dims, the M or N dim it contributes, its K dim). A 1-D operand is a vector:
+    its only dim is K and it adds no M / N dim to the result."""
+    if shaped.rank == 1:
+        return (), (), shaped.shape[0]
+    rows, cols = shaped.shape[-2], shaped.shape[-1]
+    if transposed:
+        rows, cols = cols, rows
+    return (shaped.shape[:-2], (rows,), cols) if is_lhs else (shaped.shape[:-2], (cols,), rows)
+
+
+@rule
+def _matmul(ctx: DeduceContext) -> Type:
+    lhs, rhs = ctx.tensor("lhs"), ctx.tensor("rhs")
+    a_trans, b_trans = attr_bool(ctx, "a_trans"), attr_bool(ctx, "b_trans")
+    attr_bool(ctx, "c_matrix_nz")
+    out_dtype = attr_dtype(ctx, "out_dtype")
+    require_rank(ctx, "lhs", lhs, at_least=1)
+    require_rank(ctx, "rhs", rhs, at_least=1)
+    lhs_batch, m_dims, k_lhs = _matmul_operand(lhs, a_trans, is_lhs=True)
+    rhs_batch, n_dims, k_rhs = _matmul_operand(rhs, b_trans, is_lhs=False)
+    if dims_conflict(k_lhs, k_rhs):
+        ctx.fail(
+            f"{ctx.op.name}: inner dimensions differ: K of 'lhs' is {dim_str(k_lhs)} but K of "
+            f"'rhs' is {dim_str(k_rhs)}",
+            at="rhs",
+            code="E307",
+        )
+    batch = broadcast_shapes(ctx, lhs_batch, rhs_batch, ("lhs", "rhs"))
+    dtype = out_dtype or promote_all([lhs.dtype, rhs.dtype])
+    return TensorType((*batch, *m_dims, *n_dims), dtype)
+
+
+# --- registrations: creation, access and layout ----------------------------------------------
+
+_DTYPE = (DataType,)
+
+register("tensor.create", Category.TENSOR, [
+    p_shape("shape", "Shape of the new tensor: a list of integer scalars"),
+    p_attr("dtype", "Element data type, e.g. pl.FP32", _DTYPE),
+], _create, "Create a tensor of the given shape and element type (contents undefined).",
+    dsl_names=("create_tensor", "create"), type_rule_doc="T(shape, dtype)", **_TENSOR)
+
+register("tensor.read", Category.TENSOR, [
+    p_tensor("tensor", "Tensor to read from"),
+    p_shape("indices", "One integer index per dimension"),
+], _read, "Read one element of a tensor as a scalar.",
+    type_rule_doc="s(tensor.dtype); len(indices) == rank", **_TENSOR)
+
+register("tensor.dim", Category.TENSOR, [
+    p_tensor("tensor", "Tensor whose dimension is queried"),
+    Param("axis", "Constant axis, negative counts from the end", accepts=("scalar",)),
+], _dim, "The size of one dimension of a tensor, as an INDEX scalar.",
+    type_rule_doc="s(INDEX); axis in -rank..rank-1", **_TENSOR)
+
+register("tensor.view", Category.TENSOR, [
+    p_tensor("tensor", "Tensor to take a window of"),
+    p_shape("shape", "Shape of the window (the rank may differ from the tensor's)"),
+    p_shape("offset", "Start of the window in each dimension of the tensor"),
+], view_rule("tensor"), "A window of a tensor, without copying.",
+    type_rule_doc="T(shape, tensor.dtype)", **_TENSOR)
+
+register("tensor.assemble", Category.TENSOR, [
+    p_tensor("target", "Tensor written into"),
+    p_tensor("source", "Tensor whose contents are written"),
+    p_shape("offset", "Where in 'target' the 'source' starts, per dimension"),
+], _assemble, "Write a tensor into a region of a larger tensor; the result is the updated target.",
+    type_rule_doc="T(target.shape, target.dtype)", **_TENSOR)
+
+register("tensor.reshape", Category.TENSOR, [
+    p_tensor("tensor", "Tensor to reshape"),
+    p_shape("shape", "New shape; static element counts must match"),
+], reshape_rule("tensor"), "The same elements under a new shape.",
+    type_rule_doc="T(shape, tensor.dtype); same element count", **_TENSOR)
+
+register("tensor.transpose", Category.TENSOR, [
+    p_tensor("tensor", "Tensor of rank 2 or more"),
+    Param("axis1", "First constant axis to swap", accepts=("scalar",)),
+    Param("axis2", "Second constant axis to swap (different from axis1)", accepts=("scalar",)),
+], transpose_rule("tensor"), "Swap two dimensions of a tensor.",
+    type_rule_doc="T(shape with axis1 and axis2 swapped, tensor.dtype)", **_TENSOR)
+
+register("tensor.cast", Category.TENSOR, [
+    p_tensor("input", "Tensor to convert"),
+    p_attr("target_type", "Element type of the result", _DTYPE),
+    p_attr("mode", "Rounding: none, rint, round, floor, ceil, trunc or odd", (str, int), "round"),
+], cast_rule("tensor"), "Convert every element to another data type.",
+    type_rule_doc="T(input.shape, target_type)", **_TENSOR)
+
+register("tensor.matmul", Category.TENSOR, [
+    p_tensor("lhs", "Left operand [..., M, K] (or a 1-D vector [K])"),
+    p_tensor("rhs", "Right operand [..., K, N] (or a 1-D vector [K])"),
+    p_attr("out_dtype", "Result element type (default: promote(lhs, rhs))", (DataType, type(None)),
+           None),
+    p_attr("a_trans", "Use lhs transposed", (bool,), False),
+    p_attr("b_trans", "Use rhs transposed", (bool,), False),
+    p_attr("c_matrix_nz", "Produce the result in the NZ fractal layout", (bool,), False),
+], _matmul,
+    "Matrix product with numpy-style batch broadcasting; 1-D operands act as vectors. "
+    "Constant inner dimensions must agree.",
+    type_rule_doc="T([*broadcast(batch), M, N], out_dtype or promote(lhs, rhs))", **_TENSOR)
+
+# --- registrations: element-wise and row reductions ------------------------------------------
+
+_TT = Elementwise("tt")
+_TS = Elementwise("ts")
+
+
+def _tensor_binary(row: Entry, spec: Elementwise, rhs: Param) -> None:
+    params = [p_tensor("lhs", "Left tensor operand"), rhs]
+    register_entry(
+        row, f"tensor.{row.name}", Category.TENSOR, params, elementwise("tensor", spec),
+        type_rule_doc=elementwise_doc("tensor", spec, ["lhs", "rhs"]),
+        **_TENSOR,
+    )
+
+
+_RHS_TENSOR = p_tensor("rhs", "Right tensor operand (broadcast against lhs)")
+_RHS_SCALAR = p_scalar("rhs", "Scalar operand applied to every element")
+
+for _row in (
+    entry("add", "", "Element-wise addition of two tensors, with broadcasting."),
+    entry("sub", "", "Element-wise subtraction of two tensors, with broadcasting."),
+    entry("mul", "", "Element-wise multiplication of two tensors, with broadcasting."),
+    entry("div", "", "Element-wise division of two tensors, with broadcasting."),
+    entry("maximum", "", "Element-wise maximum of two tensors, with broadcasting."),
+):
+    _tensor_binary(_row, _TT, _RHS_TENSOR)
+
+# A scalar right operand of pl.add / pl.tensor.add resolves to these (printed without _scalar).
+for _row in (
+    entry("add_scalar", "", "Add a scalar to every element of a tensor."),
+    entry("sub_scalar", "", "Subtract a scalar from every element of a tensor."),
+    entry("mul_scalar", "", "Multiply every element of a tensor by a scalar."),
+    entry("div_scalar", "", "Divide every element of a tensor by a scalar."),
+):
+    _tensor_binary(_row, _TS, _RHS_SCALAR)
+
+_EXP = Elementwise("t", float_result=True)
+register("tensor.exp", Category.TENSOR, [p_tensor("input", "Tensor operand")],
+         elementwise("tensor", _EXP),
+         "Element-wise natural exponential; a non-float input gives an FP32 result.",
+         type_rule_doc=elementwise_doc("tensor", _EXP, ["input"]), **_TENSOR)
+
+for _row in (
+    entry("row_max", "", "Maximum of each row: the last dimension reduces to 1."),
+    entry("row_sum", "", "Sum of each row: the last dimension reduces to 1."),
+):
+    register_entry(_row, f"tensor.{_row.name}", Category.TENSOR,
+                   [p_tensor("input", "Tensor of rank 1 or more")], row_reduce_rule("tensor", 1),
+                   type_rule_doc="T([..., 1], input.dtype)", **_TENSOR)

@@ -1,0 +1,609 @@
+"""CCECodegen: one IR function -> one pto-isa C++ kernel (seed 000/001, "Code Generation Flow").
+
+Three phases: the prologue (signature, argument unpacking, GlobalTensor and Tile declarations),
+the body (block ops -> instructions, control flow), the epilogue (the closing brace).
+
+Expressions follow the seed's dual-mode pattern: visiting an op call in statement position
+emits the instruction and returns ``""``; visiting a scalar expression returns its inline C++
+text (``(i * 128)``). ``_target`` carries the assignment target into the call visitor.
+
+Errors: a construct that cannot be lowered raises CodegenError; the statement guard turns it
+into a diagnostic plus a ``// error: ...`` line at that spot and carries on with the next
+statement.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from ...diagnostics import Diagnostic, DiagnosticBag
+from ...ir.expr import (
+    Binary,
+    Call,
+    ConstBool,
+    ConstFloat,
+    ConstInt,
+    Expr,
+    IterArg,
+    MakeTuple,
+    Op,
+    TupleGetItem,
+    Unary,
+    Var,
+)
+from ...ir.function import Function
+from ...ir.span import Span
+from ...ir.stmt import (
+    AssignStmt,
+    EvalStmt,
+    ForKind,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+)
+from ...ir.types import ScalarType, TensorType, TileType
+from ...ir.visitor import IRVisitor
+from ..common import CodegenError
+from . import expressions
+from .context import CodeContext, sanitize_identifier
+from .declarations import Declarer, cpp_dtype, static_dims
+from .emitter import CodeEmitter
+from .isa_mapper import ISAMapper
+from .tile_collector import TileCollector
+from .type_converter import TypeConverter
+
+LOAD_OPS = frozenset({"block.load"})
+STORE_OPS = frozenset({"block.store", "block.l0c_store"})
+# Allocation-only ops: their tile is declared (with its TASSIGN) from its MemRef in the prologue.
+ALLOCATION_OPS = frozenset({"block.create_tile", "block.alloc"})
+# List parameters that only restate the destination tile's shape.
+SHAPE_PARAMS = frozenset({"shape", "shapes"})
+
+
+def kernel_name(function_name: str) -> str:
+    """``simple_add`` -> ``runSimpleAdd``."""
+    parts = [p for p in function_name.split("_") if p]
+    return sanitize_identifier("run" + "".join(p[:1].upper() + p[1:] for p in parts))
+
+
+def _is_static_zero(offsets: tuple[Expr, ...]) -> bool:
+    return all(isinstance(o, ConstInt) and o.value == 0 for o in offsets)
+
+
+class CCECodegen(IRVisitor):
+    """Generates one kernel. ``reseated`` lists the raw pointers that some load/store moves
+    away from their base (found by a first run); ``None`` means this is that first run, and
+    every access then gets its TASSIGN."""
+
+    def __init__(self, reseated: frozenset[str] | None = None) -> None:
+        self.emitter = CodeEmitter()
+        self.context = CodeContext()
+        self.types = TypeConverter()
+        self.isa = ISAMapper()
+        self.declarer = Declarer(self.context, self.types)
+        self.bag = DiagnosticBag()
+        self.reseated: set[str] = set()
+        self._known_reseated = reseated
+        self._target: str = ""  # current_target_var_: the C++ name an op call writes
+        self._yields: list[Expr] | None = None  # the yield_buffer_ of the innermost construct
+        self._fallback_span: Span | None = None
+
+    # -- entry -------------------------------------------------------------------------------
+
+    def generate(self, func: Function) -> str:
+        self._fallback_span = func.span
+        self.emitter.emit_line(
+            f"__aicore__ __attribute__((always_inline)) void {kernel_name(func.name)}"
+            "(__gm__ int64_t* args)"
+        )
+        self.emitter.emit_line("{")
+        self.emitter.indent()
+        self._prologue(func)
+        self.emitter.emit_line("// Function body")
+        self._stmt(func.body)
+        self.emitter.dedent()
+        self.emitter.emit_line("}")
+        return self.emitter.code()
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return self.bag.sorted()
+
+    # -- errors ------------------------------------------------------------------------------
+
+    def report(self, error: CodegenError, span: Span | None = None) -> None:
+        """Record ``error`` at its own span, else at ``span``, else at the function."""
+        at = error.span
+        for candidate in (span, self._fallback_span):
+            if not at.is_known and candidate is not None:
+                at = candidate
+        self.bag.error(error.code, error.message, at)
+        self.emitter.emit_line("// error: " + " ".join(error.message.split()))
+
+    @contextmanager
+    def guard(self, span: Span) -> Iterator[None]:
+        try:
+            yield
+        except CodegenError as error:
+            self.report(error, span)
+
+    # -- prologue ----------------------------------------------------------------------------
+
+    def _prologue(self, func: Function) -> None:
+        pointers: dict[Var, str] = {}
+        failed: set[Var] = set()  # reported once at unpacking, not again below
+        if func.params:
+            self.emitter.emit_line("// Unpack arguments")
+            for index, param in enumerate(func.params):
+                with self.guard(param.span):
+                    failed.add(param)
+                    self._unpack(param, index, pointers)
+                    failed.discard(param)
+            self.emitter.emit_line()
+
+        tensors = [p for p in func.params if isinstance(p.type, TensorType)]
+        if tensors:
+            self.emitter.emit_line("// Global tensor declarations")
+            separate = False
+            for param in tensors:
+                assert isinstance(param.type, TensorType)
+                base = pointers.get(param) or self.context.reserve(sanitize_identifier(param.name))
+                instance = self.context.reserve(base + "Global")
+                with self.guard(param.span):
+                    self.context.register_var(param, instance)
+                    self.context.register_pointer(instance, base)
+                    if param in failed:
+                        continue
+                    if separate:
+                        self.emitter.emit_line()
+                    separate = True
+                    for line in self.declarer.global_tensor(base, instance, param.type, base, param.span):
+                        self.emitter.emit_line(line)
+            self.emitter.emit_line()
+
+        tiles = TileCollector.collect(func.body)
+        if tiles:
+            self.emitter.emit_line("// Tile type definitions and allocations")
+            for k, (stmt, tile_type) in enumerate(tiles):
+                if k:
+                    self.emitter.emit_line()
+                name = self.context.sanitize_name(stmt.var)
+                with self.guard(stmt.span):
+                    self._emit_tile(name, tile_type, stmt.span)
+            self.emitter.emit_line()
+
+    def _unpack(self, param: Var, index: int, pointers: dict[Var, str]) -> None:
+        what = f"parameter '{param.name}'"
+        if isinstance(param.type, TensorType):
+            pointer = self.context.reserve(sanitize_identifier(param.name))
+            pointers[param] = pointer
+            self.emitter.emit_line(
+                self.declarer.unpack_tensor(pointer, index, param.type, what, param.span)
+            )
+        elif isinstance(param.type, ScalarType):
+            name = self.context.sanitize_name(param)
+            self.context.register_var(param, name)
+            self.emitter.emit_line(
+                self.declarer.unpack_scalar(name, index, param.type.dtype, what, param.span)
+            )
+        else:
+            raise CodegenError(
+                "E400",
+                f"{what} of type {param.type.short()} cannot be passed to a CCE kernel "
+                "(only tensors and scalars)",
+                param.span,
+            )
+
+    def _emit_tile(self, name: str, tile_type: TileType, span: Span) -> None:
+        declaration = self.declarer.tile(name, tile_type, span)
+        for line in declaration.lines:
+            self.emitter.emit_line(line)
+        if declaration.error is not None:
+            raise declaration.error
+
+    # -- statements --------------------------------------------------------------------------
+
+    def _stmt(self, stmt: Stmt) -> None:
+        """Visit one statement; an error in it is reported there and generation goes on."""
+        if isinstance(stmt, SeqStmts):
+            for inner in stmt.stmts:
+                self._stmt(inner)
+            return
+        with self.guard(stmt.span):
+            self.visit(stmt)
+
+    def visit_SeqStmts(self, stmt: SeqStmts) -> None:
+        self._stmt(stmt)
+
+    def visit_ScopeStmt(self, stmt: ScopeStmt) -> None:
+        # An InCore scope is the kernel itself here: its names stay visible after it.
+        self._stmt(stmt.body)
+
+    def visit_ReturnStmt(self, stmt: ReturnStmt) -> None:
+        # Kernels return void: results are already in the output tensors.
+        return None
+
+    def visit_YieldStmt(self, stmt: YieldStmt) -> None:
+        self._yields = list(stmt.values)
+
+    def visit_EvalStmt(self, stmt: EvalStmt) -> None:
+        # Only calls have effects; a bare value statement generates nothing.
+        if isinstance(stmt.expr, Call):
+            self._target = ""
+            text = self.visit(stmt.expr)
+            if text:
+                self.emitter.emit_line(f"{text};")
+
+    def visit_AssignStmt(self, stmt: AssignStmt) -> None:
+        var, value = stmt.var, stmt.value
+        if self.context.is_registered(var):
+            # The same Var assigned again (a non-SSA body): a plain C++ assignment.
+            self._assign(self.context.get_var_name(var), var, value, declare=False)
+            return
+        if isinstance(var.type, TensorType):
+            self.context.register_var(var, self._tensor_alias(var, value))
+            self._target = self.context.get_var_name(var)
+            if isinstance(value, Call):
+                self.visit(value)
+            return
+        name = self.context.sanitize_name(var)
+        self.context.register_var(var, name)
+        self._assign(name, var, value, declare=True)
+
+    def _tensor_alias(self, var: Var, value: Expr) -> str:
+        """A tensor result names the GlobalTensor it refers to: a store's result is the
+        output tensor, an alias is its source. Anything else gets its own name (and fails
+        to lower, as tensor ops have no CCE form)."""
+        if isinstance(value, Call) and isinstance(value.callee, Op) and value.callee.name in STORE_OPS:
+            output = value.args[-1] if value.args else None
+            if isinstance(output, Var) and self.context.is_registered(output):
+                return self.context.get_var_name(output)
+        if isinstance(value, Var) and self.context.is_registered(value):
+            return self.context.get_var_name(value)
+        return self.context.sanitize_name(var)
+
+    def _assign(self, name: str, var: Var, value: Expr, *, declare: bool) -> None:
+        self._target = name
+        text = self.visit(value) if isinstance(value, Call) else self.value(value)
+        self._target = ""
+        if not text:
+            return
+        if isinstance(var.type, ScalarType) and declare:
+            self.emitter.emit_line(f"{cpp_dtype(var.type.dtype, var.name, var.span)} {name} = {text};")
+        elif isinstance(var.type, TileType) or not declare:
+            # Tiles are declared in the prologue; this rebinds the handle.
+            if text != name:
+                self.emitter.emit_line(f"{name} = {text};")
+        else:
+            self.emitter.emit_line(f"auto {name} = {text};")
+
+    # -- control flow ------------------------------------------------------------------------
+
+    @contextmanager
+    def _scoped_block(self, opener: str) -> Iterator[None]:
+        self.context.push_scope()
+        try:
+            with self.emitter.block(opener):
+                yield
+        finally:
+            self.context.pop_scope()
+
+    def _init_iter_args(self, iter_args: tuple[IterArg, ...]) -> list[str]:
+        """Declare each loop-carried value before the loop, initialised from its init value;
+        a tensor one inherits the pointer of the tensor it starts as."""
+        names: list[str] = []
+        for iter_arg in iter_args:
+            name = self.context.sanitize_name(iter_arg)
+            self.context.register_var(iter_arg, name)
+            names.append(name)
+            init = iter_arg.init_value
+            if init is None:
+                raise CodegenError("E900", f"internal: iter_arg '{iter_arg.name}' has no init value", iter_arg.span)
+            text = self.operand(init)
+            if isinstance(iter_arg.type, ScalarType):
+                ctype = cpp_dtype(iter_arg.type.dtype, iter_arg.name, iter_arg.span)
+                self.emitter.emit_line(f"{ctype} {name} = {text};")
+            else:
+                self.emitter.emit_line(f"auto {name} = {text};")
+            if isinstance(iter_arg.type, TensorType):
+                self.context.register_pointer(name, self.context.pointers(text))
+        return names
+
+    def _visit_body_capturing_yield(self, body: Stmt) -> list[Expr] | None:
+        saved, self._yields = self._yields, None
+        try:
+            self._stmt(body)
+            return self._yields
+        finally:
+            self._yields = saved
+
+    def _assign_yields(self, names: list[str], values: list[Expr] | None, span: Span) -> None:
+        """``name = value;`` for each carried value (skipping ``x = x``); a swap goes through
+        temporaries so no value is overwritten before it is read."""
+        if values is None:
+            return
+        if len(values) != len(names):
+            raise CodegenError(
+                "E900", f"internal: {len(values)} values yielded for {len(names)} results", span
+            )
+        pairs = [(n, self.operand(v), v) for n, v in zip(names, values, strict=True)]
+        pending = [(n, text) for n, text, _ in pairs if n != text]
+        clobbered = False
+        for i, (_, text) in enumerate(pending):
+            earlier = {n for n, _ in pending[:i]}
+            if any(re.search(rf"\b{re.escape(n)}\b", text) for n in earlier):
+                clobbered = True
+        if clobbered:
+            temps = []
+            for n, text in pending:
+                temp = self.context.reserve(n + "_next")
+                temps.append((n, temp))
+                self.emitter.emit_line(f"auto {temp} = {text};")
+            for n, temp in temps:
+                self.emitter.emit_line(f"{n} = {temp};")
+        else:
+            for n, text in pending:
+                self.emitter.emit_line(f"{n} = {text};")
+        for n, text, value in pairs:
+            if isinstance(value.type, TensorType) and n != text:
+                self.context.register_pointer(n, self.context.pointers(n) | self.context.pointers(text))
+
+    def _bind_results(self, return_vars: tuple[Var, ...], names: list[str], span: Span) -> None:
+        """Loop results are the final state of the carried values: same C++ names."""
+        if len(return_vars) != len(names):
+            raise CodegenError(
+                "E900", f"internal: {len(return_vars)} loop results for {len(names)} carried values", span
+            )
+        for var, name in zip(return_vars, names, strict=True):
+            self.context.register_var(var, name)
+
+    def visit_ForStmt(self, stmt: ForStmt) -> None:
+        names = self._init_iter_args(stmt.iter_args)
+        start, stop, step = self.value(stmt.start), self.value(stmt.stop), self.value(stmt.step)
+        self.context.push_scope()
+        try:
+            loop_var = self.context.sanitize_name(stmt.loop_var)
+            self.context.register_var(stmt.loop_var, loop_var)
+            if stmt.kind is ForKind.Parallel:
+                self.emitter.emit_line("// parallel loop: iterations are independent")
+            header = (
+                f"for (int64_t {loop_var} = {start}; {loop_var} < {stop}; {loop_var} += {step}) {{"
+            )
+            with self.emitter.block(header):
+                values = self._visit_body_capturing_yield(stmt.body)
+                with self.guard(stmt.span):
+                    self._assign_yields(names, values, stmt.span)
+        finally:
+            self.context.pop_scope()
+        self._bind_results(stmt.return_vars, names, stmt.span)
+
+    def visit_WhileStmt(self, stmt: WhileStmt) -> None:
+        names = self._init_iter_args(stmt.iter_args)
+        condition = expressions.unwrap(self.value(stmt.condition))
+        with self._scoped_block(f"while ({condition}) {{"):
+            values = self._visit_body_capturing_yield(stmt.body)
+            with self.guard(stmt.span):
+                self._assign_yields(names, values, stmt.span)
+        if stmt.iter_args:
+            self._bind_results(stmt.return_vars, names, stmt.span)
+        else:
+            for var in stmt.return_vars:
+                self.context.register_var(var, self.context.sanitize_name(var))
+
+    def visit_IfStmt(self, stmt: IfStmt) -> None:
+        names = [self._declare_if_result(var, stmt.span) for var in stmt.return_vars]
+        condition = expressions.unwrap(self.value(stmt.condition))
+        branch_pointers: dict[str, frozenset[str]] = {n: frozenset() for n in names}
+
+        def branch(body: Stmt) -> None:
+            values = self._visit_body_capturing_yield(body)
+            with self.guard(stmt.span):
+                self._assign_yields(names, values, stmt.span)
+                for name, var in zip(names, stmt.return_vars, strict=True):
+                    if isinstance(var.type, TensorType):
+                        branch_pointers[name] |= self.context.pointers(name)
+                        self.context.register_pointer(name, frozenset())
+
+        self.emitter.emit_line(f"if ({condition}) {{")
+        self.emitter.indent()
+        self.context.push_scope()
+        try:
+            branch(stmt.then_body)
+        finally:
+            self.context.pop_scope()
+            self.emitter.dedent()
+        if stmt.else_body is not None:
+            self.emitter.emit_line("} else {")
+            self.emitter.indent()
+            self.context.push_scope()
+            try:
+                branch(stmt.else_body)
+            finally:
+                self.context.pop_scope()
+                self.emitter.dedent()
+        self.emitter.emit_line("}")
+        for name, pointers in branch_pointers.items():
+            if pointers:
+                self.context.register_pointer(name, pointers)
+
+    def _declare_if_result(self, var: Var, span: Span) -> str:
+        """An if result is declared just before the if (TileCollector leaves it out)."""
+        name = self.context.sanitize_name(var)
+        self.context.register_var(var, name)
+        at = var.span if var.span.is_known else span
+        with self.guard(at):
+            if isinstance(var.type, TileType):
+                self._emit_tile(name, var.type, at)
+            elif isinstance(var.type, TensorType):
+                for line in self.declarer.global_tensor(name, name, var.type, None, at):
+                    self.emitter.emit_line(line)
+            elif isinstance(var.type, ScalarType):
+                self.emitter.emit_line(f"{cpp_dtype(var.type.dtype, var.name, at)} {name};")
+            else:
+                raise CodegenError(
+                    "E400", f"if result '{var.name}' of type {var.type.short()} has no C++ form", at
+                )
+        return name
+
+    # -- op calls (statement mode) -----------------------------------------------------------
+
+    def visit_Call(self, call: Call) -> str:
+        target, self._target = self._target, ""
+        if isinstance(call.callee, Op) and call.callee.name in ALLOCATION_OPS:
+            return ""
+        mapping = self.isa.get_mapping(call)
+        if mapping.is_sync:
+            self.emitter.emit_line(f"{mapping.instruction}({', '.join(mapping.attr_args)});")
+            return ""
+        name = mapping.op_name
+        if name in LOAD_OPS:
+            self._lower_load(call, mapping.instruction, target)
+            return ""
+        if name in STORE_OPS:
+            self._lower_store(call, mapping.instruction)
+            return ""
+        operands = self._operands(call, mapping.operand_names)
+        arguments = ", ".join([*operands, *mapping.attr_args])
+        if isinstance(call.type, ScalarType):
+            # A scalar-valued op is an inline C++ call (value mode).
+            return f"{mapping.instruction}({arguments})"
+        if not target:
+            raise CodegenError(
+                "E400",
+                f"the result of {name} is not assigned; its instruction needs a destination tile",
+                call.span,
+            )
+        self.emitter.emit_line(f"{mapping.instruction}({', '.join([target, *operands, *mapping.attr_args])});")
+        return ""
+
+    def _operands(self, call: Call, names: tuple[str, ...]) -> list[str]:
+        """Instruction operands in argument order. A list argument is a shape (already in the
+        destination tile's type: left out) or positions such as a view's offset (passed
+        element by element)."""
+        out: list[str] = []
+        for index, arg in enumerate(call.args):
+            if isinstance(arg, MakeTuple):
+                name = names[index] if index < len(names) else ""
+                if name not in SHAPE_PARAMS:
+                    out.extend(self.operand(e) for e in arg.elements)
+                continue
+            out.append(self.operand(arg))
+        return out
+
+    def _window_offsets(self, call: Call, first: int) -> tuple[Expr, ...]:
+        """Offsets of a load/store: a list argument, or the seed's positional (row, col)."""
+        if len(call.args) > first and isinstance(call.args[first], MakeTuple):
+            offsets = call.args[first]
+            assert isinstance(offsets, MakeTuple)
+            return offsets.elements
+        return tuple(call.args[first : first + 2])
+
+    def _tensor_operand(self, expr: Expr, op_name: str, span: Span) -> tuple[str, TensorType]:
+        if not isinstance(expr, Var) or not isinstance(expr.type, TensorType):
+            raise CodegenError("E400", f"{op_name}: the tensor operand must be a tensor variable", span)
+        return self.context.get_var_name(expr), expr.type
+
+    def _lower_load(self, call: Call, instruction: str, target: str) -> None:
+        if not call.args:
+            raise CodegenError("E900", "internal: block.load without arguments", call.span)
+        global_name, tensor = self._tensor_operand(call.args[0], "block.load", call.span)
+        if not target:
+            raise CodegenError("E400", "the result of block.load is not assigned to a tile", call.span)
+        self._seat(global_name, tensor, self._window_offsets(call, 1), call.span)
+        self.emitter.emit_line(f"{instruction}({target}, {global_name});")
+
+    def _lower_store(self, call: Call, instruction: str) -> None:
+        if len(call.args) < 2:
+            raise CodegenError("E900", f"internal: {call.callee.name} with too few arguments", call.span)
+        tile = self.operand(call.args[0])
+        global_name, tensor = self._tensor_operand(call.args[-1], call.callee.name, call.span)
+        self._seat(global_name, tensor, self._window_offsets(call, 1), call.span)
+        self.emitter.emit_line(f"{instruction}({global_name}, {tile});")
+
+    def _seat(self, global_name: str, tensor: TensorType, offsets: tuple[Expr, ...], span: Span) -> None:
+        """Point ``global_name`` at the window: ``TASSIGN(xGlobal, x + row * stride + col);``.
+
+        Skipped when the offset is statically zero and the GlobalTensor still sits at its
+        base, i.e. no access anywhere in the kernel moves a GlobalTensor of that pointer
+        (the seed's simple_add has no TASSIGN on its tensors)."""
+        zero = _is_static_zero(offsets)
+        pointers = self.context.pointers(global_name)
+        if zero and self._known_reseated is not None and pointers and not (pointers & self._known_reseated):
+            return
+        pointer = self.context.get_pointer(global_name)
+        if pointer is None:
+            choices = " or ".join(sorted(pointers)) if pointers else "no known tensor"
+            raise CodegenError(
+                "E400",
+                f"cannot address '{global_name}': it may refer to {choices}",
+                span,
+            )
+        dims = static_dims(tensor.shape, f"tensor '{global_name}'", span)
+        if len(offsets) != len(dims):
+            raise CodegenError(
+                "E400", f"{len(offsets)} offsets for a rank-{len(dims)} tensor '{global_name}'", span
+            )
+        if not zero:
+            self.reseated.add(pointer)
+        strides = self.types.row_major_strides(dims)
+        terms = [f"{self.value(o)} * {s}" for o, s in zip(offsets[:-1], strides[:-1], strict=True)]
+        if offsets:
+            terms.append(self.value(offsets[-1]))
+        address = " + ".join([pointer, *terms])
+        self.emitter.emit_line(f"TASSIGN({global_name}, {address});")
+
+    # -- values (value mode) -----------------------------------------------------------------
+
+    def value(self, expr: Expr) -> str:
+        """Inline C++ text of a scalar expression."""
+        if isinstance(expr, Call):
+            self._target = ""
+        text = self.visit(expr)
+        if not isinstance(text, str) or not text:
+            raise CodegenError("E400", f"this {type(expr).__name__} has no C++ value form", expr.span)
+        return text
+
+    def operand(self, expr: Expr) -> str:
+        """An instruction operand: a variable's C++ name or an inline scalar expression."""
+        if isinstance(expr, Call):
+            raise CodegenError(
+                "E400", "a nested op call must be assigned to a variable before it is used", expr.span
+            )
+        return self.value(expr)
+
+    def visit_Var(self, var: Var) -> str:
+        if not self.context.is_registered(var) and self.bag.has_errors:
+            # Its definition failed and was reported: keep the preview readable.
+            return self.context.sanitize_name(var)
+        return self.context.get_var_name(var)
+
+    def visit_IterArg(self, var: IterArg) -> str:
+        return self.visit_Var(var)
+
+    def visit_ConstInt(self, expr: ConstInt) -> str:
+        return str(expr.value)
+
+    def visit_ConstFloat(self, expr: ConstFloat) -> str:
+        return expressions.float_literal(expr.value, expr.dtype)
+
+    def visit_ConstBool(self, expr: ConstBool) -> str:
+        return expressions.bool_literal(expr.value)
+
+    def visit_Binary(self, expr: Binary) -> str:
+        return expressions.binary(expr.op, self.value(expr.lhs), self.value(expr.rhs))
+
+    def visit_Unary(self, expr: Unary) -> str:
+        return expressions.unary(expr.op, self.value(expr.operand))
+
+    def visit_MakeTuple(self, expr: MakeTuple) -> str:
+        raise CodegenError("E400", "a list value has no C++ form here", expr.span)
+
+    def visit_TupleGetItem(self, expr: TupleGetItem) -> str:
+        raise CodegenError("E400", "tuple values are not supported by the CCE generator", expr.span)

@@ -1,0 +1,126 @@
+"""CodeContext: IR variable -> C++ name, and GlobalTensor name -> raw pointer (seed 000, section 2).
+
+Names are sanitised to C++ identifiers and made unique among the names visible at the point of
+declaration: a second, distinct IR variable that sanitises to a name already taken in an
+enclosing scope gets a ``_1``, ``_2``... suffix (the front end gives each ``for i`` its own
+Var, and sibling loops may both keep ``i`` because their scopes close in between).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...ir.expr import Var
+from ..common import CodegenError
+
+CPP_KEYWORDS = frozenset(
+    """alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t
+    char16_t char32_t class compl concept const consteval constexpr constinit const_cast continue
+    co_await co_return co_yield decltype default delete do double dynamic_cast else enum explicit
+    export extern false float for friend goto if inline int long mutable namespace new noexcept not
+    not_eq nullptr operator or or_eq private protected public register reinterpret_cast requires
+    return short signed sizeof static static_assert static_cast struct switch template this
+    thread_local throw true try typedef typeid typename union unsigned using virtual void volatile
+    wchar_t while xor xor_eq""".split()
+)
+
+# Names the generated code itself uses at function scope.
+RESERVED = frozenset({"args", "half", "bfloat16", "min", "max", "abs", "pow"})
+
+_NOT_IDENT = re.compile(r"[^A-Za-z0-9_]")
+
+
+def sanitize_identifier(name: str) -> str:
+    """A valid C++ identifier for ``name``: other characters become ``_``, a leading digit or
+    an empty name gets a ``_`` prefix, a keyword gets a ``_`` suffix."""
+    text = _NOT_IDENT.sub("_", name)
+    if not text or text[0].isdigit():
+        text = "_" + text
+    if text in CPP_KEYWORDS or text in RESERVED:
+        text += "_"
+    return text
+
+
+class CodeContext:
+    def __init__(self) -> None:
+        self._names: dict[Var, str] = {}  # registered: usable in expressions
+        self._chosen: dict[Var, str] = {}  # picked by sanitize_name (declared, maybe not yet registered)
+        self._pointers: dict[str, frozenset[str]] = {}
+        self._scopes: list[set[str]] = [set()]
+
+    # -- names -----------------------------------------------------------------------------
+
+    def _taken(self, name: str) -> bool:
+        return any(name in scope for scope in self._scopes)
+
+    def reserve(self, name: str) -> str:
+        """Claim ``name`` (made unique) in the current scope, for names not tied to a Var."""
+        candidate, n = name, 0
+        while self._taken(candidate):
+            n += 1
+            candidate = f"{name}_{n}"
+        self._scopes[-1].add(candidate)
+        return candidate
+
+    def sanitize_name(self, var: Var, suffix: str = "") -> str:
+        """The C++ name for ``var`` (``SanitizeName``): sanitised, plus ``suffix``, unique in
+        scope. Stable: asking again for the same Var gives the same name."""
+        if var in self._chosen:
+            return self._chosen[var]
+        name = self.reserve(sanitize_identifier(var.name) + suffix)
+        self._chosen[var] = name
+        return name
+
+    def register_var(self, var: Var, cpp_name: str) -> None:
+        """Bind ``var`` to ``cpp_name`` (``RegisterVar``). Binding a Var twice is a bug."""
+        if var in self._names:
+            raise CodegenError(
+                "E900",
+                f"internal: variable '{var.name}' registered twice "
+                f"(as '{self._names[var]}' and '{cpp_name}')",
+                var.span,
+            )
+        self._names[var] = cpp_name
+        self._chosen.setdefault(var, cpp_name)
+
+    def is_registered(self, var: Var) -> bool:
+        return var in self._names
+
+    def get_var_name(self, var: Var) -> str:
+        """The registered C++ name (``GetVarName``)."""
+        name = self._names.get(var)
+        if name is None:
+            raise CodegenError(
+                "E900", f"internal: variable '{var.name}' used before it is defined", var.span
+            )
+        return name
+
+    # -- scopes ----------------------------------------------------------------------------
+
+    def push_scope(self) -> None:
+        self._scopes.append(set())
+
+    def pop_scope(self) -> None:
+        """Names declared in the closing C++ block become free again."""
+        if len(self._scopes) > 1:
+            self._scopes.pop()
+
+    # -- pointers --------------------------------------------------------------------------
+
+    def register_pointer(self, tensor_name: str, pointers: str | frozenset[str]) -> None:
+        """``tensor_name`` (a GlobalTensor C++ name) addresses memory at raw pointer(s)
+        ``pointers`` (``RegisterPointer``). Several pointers: it may alias either tensor."""
+        self._pointers[tensor_name] = (
+            frozenset({pointers}) if isinstance(pointers, str) else pointers
+        )
+
+    def pointers(self, tensor_name: str) -> frozenset[str]:
+        return self._pointers.get(tensor_name, frozenset())
+
+    def get_pointer(self, tensor_name: str) -> str | None:
+        """The one raw pointer behind ``tensor_name`` (``GetPointer``); None when unknown or
+        when it may be either of several."""
+        found = self._pointers.get(tensor_name)
+        if found is None or len(found) != 1:
+            return None
+        return next(iter(found))

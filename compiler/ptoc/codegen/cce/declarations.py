@@ -1,0 +1,149 @@
+"""Declaration lines of the prologue and of values declared before an if:
+argument unpacking, GlobalTensor types and instances, Tile types with their TASSIGN."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...ir.dtype import DataType
+from ...ir.expr import Expr
+from ...ir.shape import static_shape
+from ...ir.span import Span
+from ...ir.types import MemorySpace, PadMode, TensorType, TileType, TileView
+from ..common import CodegenError
+from .context import CodeContext
+from .type_converter import (
+    BLAYOUT_TO_CPP,
+    GLOBAL_RANK,
+    PAD_TO_CPP,
+    SLAYOUT_TO_CPP,
+    TypeConverter,
+)
+
+
+@dataclass
+class Declaration:
+    """Lines to emit, and an error to report after them (a tile without a buffer is still
+    declared, so the rest of the kernel can refer to it)."""
+
+    lines: list[str] = field(default_factory=list)
+    error: CodegenError | None = None
+
+
+def cpp_dtype(dtype: DataType, what: str, span: Span) -> str:
+    text = TypeConverter.convert_dtype(dtype)
+    if text is None:
+        raise CodegenError("E400", f"{what}: element type {dtype.name} has no CCE C++ type", span)
+    return text
+
+
+def static_dims(shape: tuple[Expr, ...], what: str, span: Span) -> list[int]:
+    dims = static_shape(shape)
+    if dims is None:
+        raise CodegenError(
+            "E401", f"{what} has a dynamic shape; CCE code needs every dimension constant", span
+        )
+    return dims
+
+
+def tile_rows_cols(dims: list[int]) -> tuple[int, int]:
+    """A tile is 2-D in pto-isa: a 1-D tile is one row; higher ranks fold into the rows."""
+    if not dims:
+        return 1, 1
+    rows = 1
+    for d in dims[:-1]:
+        rows *= d
+    return (1, dims[0]) if len(dims) == 1 else (rows, dims[-1])
+
+
+class Declarer:
+    def __init__(self, context: CodeContext, types: TypeConverter) -> None:
+        self.context = context
+        self.types = types
+
+    def unpack_tensor(self, pointer: str, index: int, tensor: TensorType, what: str, span: Span) -> str:
+        element = cpp_dtype(tensor.dtype, what, span)
+        return f"__gm__ {element}* {pointer} = reinterpret_cast<__gm__ {element}*>(args[{index}]);"
+
+    def unpack_scalar(self, name: str, index: int, dtype: DataType, what: str, span: Span) -> str:
+        """A scalar argument travels in its 64-bit ``args`` slot, value bits in the low bytes
+        (little-endian): read it back through a pointer of its own type."""
+        element = cpp_dtype(dtype, what, span)
+        return f"{element} {name} = *reinterpret_cast<__gm__ {element}*>(&args[{index}]);"
+
+    def global_tensor(
+        self, base: str, instance: str, tensor: TensorType, pointer: str | None, span: Span
+    ) -> list[str]:
+        """``using <base>ShapeDim5``, ``<base>StrideDim5``, ``<instance>Type`` and the instance,
+        bound to ``pointer`` when given (an if result is bound by its branches instead)."""
+        what = f"tensor '{base}'"
+        element = cpp_dtype(tensor.dtype, what, span)
+        dims = static_dims(tensor.shape, what, span)
+        if len(dims) > GLOBAL_RANK:
+            raise CodegenError(
+                "E400", f"{what} has rank {len(dims)}; GlobalTensor allows at most {GLOBAL_RANK}", span
+            )
+        shape_alias = self.context.reserve(base + "ShapeDim5")
+        stride_alias = self.context.reserve(base + "StrideDim5")
+        type_alias = self.context.reserve(instance + "Type")
+        init = f"({pointer})" if pointer is not None else ""
+        return [
+            f"using {shape_alias} = {self.types.generate_shape_type(dims)};",
+            f"using {stride_alias} = {self.types.generate_stride_type(dims)};",
+            f"using {type_alias} = GlobalTensor<{element}, {shape_alias}, {stride_alias}>;",
+            f"{type_alias} {instance}{init};",
+        ]
+
+    def tile(self, name: str, tile: TileType, span: Span) -> Declaration:
+        """``using <name>Type = Tile<...>;``, ``<name>Type <name>(rows, cols);`` and
+        ``TASSIGN(<name>, 0x...);`` at the MemRef's address (skipped, with E403, when the tile
+        has no buffer yet)."""
+        what = f"tile '{name}'"
+        element = cpp_dtype(tile.dtype, what, span)
+        rows, cols = tile_rows_cols(static_dims(tile.shape, what, span))
+        view = tile.tile_view or TileView()
+        valid_rows, valid_cols = rows, cols
+        if view.valid_shape is not None:
+            valid = static_shape(view.valid_shape)
+            if valid is not None:
+                valid_rows, valid_cols = tile_rows_cols(valid)
+
+        memref = tile.memref
+        location = "Vec"
+        error: CodegenError | None = None
+        if memref is None:
+            error = CodegenError(
+                "E403", f"{what} has no MemRef (run the default pass pipeline); TASSIGN skipped", span
+            )
+        elif memref.memory_space is MemorySpace.DDR:
+            error = CodegenError("E403", f"{what} is placed in DDR; tiles live in on-chip buffers", span)
+        else:
+            location = self.types.tile_location(memref.memory_space) or "Vec"
+            if memref.addr is None:
+                error = CodegenError(
+                    "E403", f"{what} has a buffer without an address (run AllocateMemoryAddr); TASSIGN skipped", span
+                )
+
+        params = [
+            f"TileType::{location}",
+            element,
+            str(rows),
+            str(cols),
+            f"BLayout::{BLAYOUT_TO_CPP[view.blayout]}",
+            "-1",
+            "-1",
+        ]
+        # Fractal parameters only when they differ from pto-isa's defaults, so plain
+        # vector tiles read exactly as in the seed.
+        if view.slayout is not TileView().slayout or view.fractal != 512 or view.pad is not PadMode.null:
+            params += [f"SLayout::{SLAYOUT_TO_CPP[view.slayout]}", str(view.fractal)]
+            if view.pad is not PadMode.null:
+                params.append(f"PadValue::{PAD_TO_CPP[view.pad]}")
+        type_alias = self.context.reserve(name + "Type")
+        lines = [
+            f"using {type_alias} = Tile<{', '.join(params)}>;",
+            f"{type_alias} {name}({valid_rows}, {valid_cols});",
+        ]
+        if error is None and memref is not None and memref.addr is not None:
+            lines.append(f"TASSIGN({name}, {hex(memref.addr)});")
+        return Declaration(lines, error)

@@ -1,0 +1,63 @@
+"""CodeEmitter: accumulates lines of C++ with block indentation (seed 000, section 1)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+INDENT = "    "
+
+
+class CodeEmitter:
+    """Lines of output text, each prefixed with the current indentation (4 spaces a level).
+
+    Seed names: ``EmitLine`` -> ``emit_line``, ``EmitBlock`` -> ``emit_block``,
+    ``IncreaseIndent``/``DecreaseIndent`` -> ``indent``/``dedent``, ``GetCode`` -> ``code``.
+    """
+
+    def __init__(self) -> None:
+        self._lines: list[str] = []
+        self._level = 0
+
+    def emit_line(self, line: str = "") -> None:
+        """One line at the current indentation; an empty line gets no trailing spaces."""
+        self._lines.append(INDENT * self._level + line if line else "")
+
+    def emit_block(self, text: str) -> None:
+        """Pre-formatted text, line by line, as-is (no indentation added)."""
+        self._lines.extend(text.splitlines())
+
+    def indent(self) -> None:
+        self._level += 1
+
+    def dedent(self) -> None:
+        if self._level == 0:
+            raise ValueError("CodeEmitter.dedent below level 0")
+        self._level -= 1
+
+    @contextmanager
+    def block(self, opener: str, closer: str = "}") -> Iterator[None]:
+        """``opener`` at this level, the body one level in, ``closer`` back at this level."""
+        self.emit_line(opener)
+        self.indent()
+        try:
+            yield
+        finally:
+            self.dedent()
+            self.emit_line(closer)
+
+    @property
+    def level(self) -> int:
+        return self._level
+
+    @property
+    def lines(self) -> list[str]:
+        return list(self._lines)
+
+    def code(self) -> str:
+        """The text so far, every line ending in a newline."""
+        return "".join(line + "\n" for line in self._lines)
+
+    def clear(self) -> None:
+        self._lines.clear()
+        self._level = 0

@@ -1,0 +1,60 @@
+"""``generate_cce``: the CCE back end's entry point. Nothing raises out of it."""
+
+from __future__ import annotations
+
+from ...diagnostics import Diagnostic, DiagnosticBag
+from ...ir.function import Function, FunctionType, Program
+from ...ir.span import NO_SPAN
+from ..common import CodegenError, CodegenResult
+from .codegen import CCECodegen
+
+
+def generate_function(func: Function) -> tuple[str, list[Diagnostic]]:
+    """One kernel. Two runs: the first finds which tensors some load/store moves away from
+    their base address; the second uses that to leave out TASSIGNs that would only restate
+    the base (see ``CCECodegen._seat``)."""
+    discovery = CCECodegen(reseated=None)
+    discovery.generate(func)
+    final = CCECodegen(reseated=frozenset(discovery.reseated))
+    text = final.generate(func)
+    return text, final.diagnostics
+
+
+def _functions(
+    program_or_function: Program | Function, function: str | None, bag: DiagnosticBag
+) -> list[Function]:
+    if isinstance(program_or_function, Function):
+        candidates = [program_or_function]
+    else:
+        candidates = list(program_or_function.functions)
+    if function is None:
+        return candidates
+    chosen = [f for f in candidates if f.name == function]
+    if not chosen:
+        bag.error("E203", f"no function named '{function}' to generate", program_or_function.span)
+    return chosen
+
+
+def generate_cce(program_or_function: Program | Function, function: str | None = None) -> CodegenResult:
+    """C++ for each function (one kernel each, separated by a blank line), or only for
+    ``function``. Orchestration functions run on the host and get a comment instead."""
+    bag = DiagnosticBag()
+    kernels: list[str] = []
+    for func in _functions(program_or_function, function, bag):
+        if func.func_type is FunctionType.Orchestration:
+            kernels.append(f"// {func.name}: orchestration function, runs on the host (no kernel)\n")
+            continue
+        try:
+            text, diagnostics = generate_function(func)
+        except CodegenError as error:
+            span = error.span if error.span.is_known else func.span
+            bag.error(error.code, error.message, span)
+            text, diagnostics = f"// error: {func.name}: {error.message}\n", []
+        except Exception as error:  # noqa: BLE001 - the compiler never raises to its caller
+            span = func.span if func.span.is_known else NO_SPAN
+            bag.error("E900", f"internal error generating CCE for '{func.name}': {error!r}", span)
+            text, diagnostics = f"// error: internal error in {func.name}\n", []
+        for diagnostic in diagnostics:
+            bag.add(diagnostic)
+        kernels.append(text)
+    return CodegenResult("\n".join(kernels), bag.items)

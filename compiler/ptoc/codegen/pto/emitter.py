@@ -1,0 +1,216 @@
+"""Text building blocks: SSA values and names, the constant pool, and the line emitter."""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from . import mlir_types as mt
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """An SSA value: its name (``%0``, ``%c32``, ``%arg1``, ``%5#1``) and MLIR type."""
+
+    name: str
+    type: str
+
+    def typed(self) -> str:
+        """``%0 : !pto.tile_buf<...>``, the form of ``ins(...)``/``outs(...)`` operands."""
+        return f"{self.name} : {self.type}"
+
+
+_NOT_IN_NAME = re.compile(r"[^A-Za-z0-9_$.\-]")
+
+
+class Names:
+    """Function-wide SSA names: ``%argN`` params, ``%N`` results, named values made unique.
+
+    Every name passes through ``unique`` or ``number`` so that a loop variable called ``c32``
+    and the constant 32 can never both be ``%c32``.
+    """
+
+    def __init__(self, first_number: int = 0) -> None:
+        self.used: set[str] = set()
+        self.next_number = first_number
+
+    def reserve(self, name: str) -> str:
+        self.used.add(name)
+        return name
+
+    def number(self) -> str:
+        name = f"%{self.next_number}"
+        self.next_number += 1
+        return self.reserve(name)
+
+    def unique(self, base: str) -> str:
+        """``%base``, else ``%base_1``, ``%base_2``, ..."""
+        base = _NOT_IN_NAME.sub("_", base)
+        if not base or base[0].isdigit() or base[0] == "-":
+            base = "v" + base
+        candidate = f"%{base}"
+        suffix = 1
+        while candidate in self.used:
+            candidate = f"%{base}_{suffix}"
+            suffix += 1
+        return self.reserve(candidate)
+
+
+def float_literal(value: float, mlir_type: str) -> str:
+    """A float as MLIR accepts it: always a decimal point, hex bit patterns for inf/nan."""
+    if math.isinf(value) or math.isnan(value):
+        return _float_bits(value, mlir_type)
+    text = repr(float(value))
+    mantissa, sep, exponent = text.partition("e")
+    if "." not in mantissa:
+        mantissa += ".0"
+    return mantissa + (sep + exponent if sep else "")
+
+
+def _float_bits(value: float, mlir_type: str) -> str:
+    if mlir_type == "f64":
+        return f"0x{struct.unpack('<Q', struct.pack('<d', value))[0]:016X}"
+    bits32: int = struct.unpack("<I", struct.pack("<f", value))[0]
+    if mlir_type == "f32":
+        return f"0x{bits32:08X}"
+    if mlir_type == "bf16":
+        return f"0x{bits32 >> 16:04X}"
+    return f"0x{struct.unpack('<H', struct.pack('<e', value))[0]:04X}"
+
+
+class Constants:
+    """``arith.constant`` values, created on first need and emitted at the top of the function.
+
+    Naming follows MLIR's printer: ``%c32`` (index), ``%c1_i32`` (other integers),
+    ``%true``/``%false``, ``%cst``, ``%cst_1``, ... (floats).
+    """
+
+    def __init__(self, names: Names) -> None:
+        self.names = names
+        self.lines: list[str] = []
+        self._cache: dict[tuple[str, str], Value] = {}
+
+    def integer(self, value: int, mlir_type: str = mt.INDEX) -> Value:
+        if mlir_type == mt.BOOL:
+            return self.boolean(bool(value))
+        if mt.is_float(mlir_type):
+            return self.floating(float(value), mlir_type)
+        key = (str(value), mlir_type)
+        if key not in self._cache:
+            base = f"c{value}" if mlir_type == mt.INDEX else f"c{value}_{mlir_type}"
+            self._add(key, self.names.unique(base), f"{value} : {mlir_type}")
+        return self._cache[key]
+
+    def boolean(self, value: bool) -> Value:
+        key = (str(value), mt.BOOL)
+        if key not in self._cache:
+            text = "true" if value else "false"
+            self._add(key, self.names.unique(text), text)
+        return self._cache[key]
+
+    def floating(self, value: float, mlir_type: str) -> Value:
+        literal = float_literal(value, mlir_type)
+        key = (literal, mlir_type)
+        if key not in self._cache:
+            self._add(key, self.names.unique("cst"), f"{literal} : {mlir_type}")
+        return self._cache[key]
+
+    def _add(self, key: tuple[str, str], name: str, body: str) -> None:
+        self._cache[key] = Value(name, key[1])
+        self.lines.append(f"{name} = arith.constant {body}")
+
+
+# Groups of statements are separated by a blank line. These kinds always start a new group;
+# consecutive statements of the other kinds (sync, scalar) share one; a region's terminator
+# (scf.yield / scf.condition) stays attached to the group before it.
+_ALWAYS_SEPARATE = frozenset({"block", "control", "return"})
+_ATTACHED = frozenset({"yield"})
+
+
+@dataclass
+class _Region:
+    indent: int
+    last_kind: str | None = None
+    pending_kind: str | None = None
+    after_label: bool = False  # the first group after a block label needs no separation
+    lines: list[str] = field(default_factory=list)
+
+
+class Emitter:
+    """Indented lines in regions (function body, loop bodies, branches)."""
+
+    STEP = 2
+
+    def __init__(self, indent: int) -> None:
+        self._regions: list[_Region] = [_Region(indent)]
+
+    @property
+    def _top(self) -> _Region:
+        return self._regions[-1]
+
+    @property
+    def indent(self) -> int:
+        return self._top.indent
+
+    @property
+    def lines(self) -> list[str]:
+        return self._top.lines
+
+    def begin(self, kind: str) -> None:
+        """Start the lines of one statement of ``kind``. The blank line that separates groups
+        is written with the statement's first line, so a statement that emits nothing
+        (an alias, an elided op) leaves no trace."""
+        self._top.pending_kind = kind
+
+    def _separate(self) -> None:
+        top = self._top
+        kind = top.pending_kind
+        if kind is None:
+            return
+        if kind in _ATTACHED:
+            top.pending_kind = None
+            return
+        if top.lines and not top.after_label and (kind in _ALWAYS_SEPARATE or kind != top.last_kind):
+            top.lines.append("")
+        top.last_kind = kind
+        top.pending_kind = None
+        top.after_label = False
+
+    def line(self, text: str, *continuations: str, hang: int = 0) -> None:
+        """One line, plus continuation lines indented ``hang`` columns further."""
+        self._separate()
+        pad = " " * self.indent
+        self._top.lines.append(pad + text)
+        for cont in continuations:
+            self._top.lines.append(pad + " " * hang + cont)
+
+    def label(self, text: str) -> None:
+        """A block label (``^bb0(...):``), outdented one step as MLIR prints it."""
+        self._separate()
+        self._top.lines.append(" " * max(self.indent - self.STEP, 0) + text)
+        self._top.after_label = True
+
+    def comment(self, text: str) -> None:
+        self.line(f"// {text}")
+
+    def error(self, message: str) -> None:
+        self.line(f"// error: {message}")
+
+    @contextmanager
+    def region(self) -> Iterator[list[str]]:
+        """Collect the lines of a nested region (one level deeper); yields the line list,
+        which the caller splices where the region belongs."""
+        region = _Region(self.indent + self.STEP)
+        self._regions.append(region)
+        try:
+            yield region.lines
+        finally:
+            self._regions.pop()
+
+    def splice(self, lines: list[str]) -> None:
+        self._separate()
+        self._top.lines.extend(lines)

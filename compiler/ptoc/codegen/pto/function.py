@@ -1,0 +1,301 @@
+"""One IR function -> one ``func.func`` (seed 002, "Generation Order").
+
+Inside the function, in this fixed order: constants, tensor views, allocations, body, return.
+SSA numbering follows the seed's complete example: the k allocations are ``%0..%k-1``, the n
+tensor views ``%k..%k+n-1``, and body results continue from ``%k+n`` — even though the views
+are printed before the allocations. There is one allocation per unique MemRef, unless tiles of
+different tile_buf types share a MemRef (see ``collect_buffers``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ...diagnostics import DiagnosticBag
+from ...ir.expr import ConstInt, Expr, Var
+from ...ir.function import Function
+from ...ir.span import Span
+from ...ir.stmt import AssignStmt, ForStmt, IfStmt, ScopeStmt, SeqStmts, Stmt, WhileStmt
+from ...ir.types import MemRef, ScalarType, TensorType, TileType
+from ...ir.visitor import children
+from ..common import CodegenError
+from . import mlir_types as mt
+from . import scalars, statements
+from .context import POISON, FunctionContext, Poisoned
+from .emitter import Emitter, Value
+
+FUNC_INDENT = "  "
+_SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Buffer:
+    """One ``pto.alloc_tile``: a MemRef and the tile_buf type it is used with (or the error
+    that type raised), named after the first tile written into it."""
+
+    memref: MemRef
+    tile_buf: str | CodegenError
+    name: str
+    span: Span
+
+    @property
+    def key(self) -> tuple[MemRef, str | None]:
+        return self.memref, self.tile_buf if isinstance(self.tile_buf, str) else None
+
+
+def collect_buffers(body: Stmt) -> list[Buffer]:
+    """One buffer per unique (MemRef, tile_buf type) of the assigned tiles, in order of
+    first definition.
+
+    MemoryReuse lets a smaller tile share a larger one's MemRef; an SSA value has one type,
+    so each distinct tile_buf type used with a MemRef gets its own allocation (they never
+    live at the same time, so this costs ptoas nothing it could not reuse itself).
+    """
+    seen: dict[tuple[MemRef, str | None], Buffer] = {}
+    for stmt in _walk(body):
+        if not isinstance(stmt, AssignStmt):
+            continue
+        var = stmt.var
+        if isinstance(var.type, TileType) and var.type.memref is not None:
+            span = var.span if var.span.is_known else stmt.span
+            tile_buf: str | CodegenError
+            try:
+                tile_buf = mt.tile_buf_type(var.type, span, var.name)
+            except CodegenError as error:
+                tile_buf = error
+            buffer = Buffer(var.type.memref, tile_buf, var.name, span)
+            seen.setdefault(buffer.key, buffer)
+    return list(seen.values())
+
+
+def _walk(stmt: Stmt | None) -> Iterator[Stmt]:
+    if stmt is None:
+        return
+    yield stmt
+    match stmt:
+        case SeqStmts():
+            for inner in stmt.stmts:
+                yield from _walk(inner)
+        case ForStmt() | WhileStmt() | ScopeStmt():
+            yield from _walk(stmt.body)
+        case IfStmt():
+            yield from _walk(stmt.then_body)
+            yield from _walk(stmt.else_body)
+
+
+def generate_function(fn: Function, bag: DiagnosticBag) -> list[str]:
+    buffers = collect_buffers(fn.body)
+    tensors = [p for p in fn.params if isinstance(p.type, TensorType)]
+    ctx = FunctionContext(bag, first_number=len(buffers) + len(tensors))
+
+    params = _parameters(ctx, fn)
+    param_errors = _take(ctx)
+    _tensor_views(ctx, fn, first=len(buffers))
+    views = _take(ctx)
+    _allocations(ctx, buffers)
+    allocations = _take(ctx)
+    statements.emit_block(ctx, fn.body)
+    body = _take(ctx)
+
+    returned = ctx.returned or []
+    results = ", ".join(v.type for v in returned)
+    ret = "return" + (f" {', '.join(v.name for v in returned)} : {results}" if returned else "")
+    indent = " " * FunctionContext.BODY_INDENT
+    constants = [indent + line for line in ctx.constants.lines]
+    sections = [
+        param_errors,
+        _titled("Constants", constants),
+        _titled("Tensor views", views),
+        _titled("Allocations", allocations),
+        body,
+        [indent + ret],
+    ]
+    lines = _signature(fn, params, [v.type for v in returned])
+    first = True
+    for section in sections:
+        if section:
+            if not first:
+                lines.append("")
+            lines.extend(section)
+            first = False
+    lines.append(FUNC_INDENT + "}")
+    return lines
+
+
+def _take(ctx: FunctionContext) -> list[str]:
+    """The lines emitted so far, leaving a fresh emitter for the next section."""
+    lines = ctx.out.lines
+    ctx.out = Emitter(FunctionContext.BODY_INDENT)
+    return lines
+
+
+def _titled(title: str, lines: list[str]) -> list[str]:
+    if not lines:
+        return []
+    return [" " * FunctionContext.BODY_INDENT + f"// {title}", *lines]
+
+
+def _symbol(name: str) -> str:
+    return "@" + name if _SYMBOL.fullmatch(name) else "@" + '"' + name.replace('"', '\\"') + '"'
+
+
+def _signature(fn: Function, params: list[str], results: list[str]) -> list[str]:
+    """``func.func @name(%arg0: T0,`` with further parameters aligned under the ``(``."""
+    head = f"{FUNC_INDENT}func.func {_symbol(fn.name)}("
+    tail = ")"
+    if len(results) == 1:
+        tail += f" -> {results[0]}"
+    elif results:
+        tail += " -> (" + ", ".join(results) + ")"
+    tail += " {"
+    if not params:
+        return [head + tail]
+    pad = " " * (len(head) - 1)
+    lines = [head + params[0]]
+    lines.extend(pad + p for p in params[1:])
+    lines[-1] += tail
+    lines[:-1] = [line + "," for line in lines[:-1]]
+    return lines
+
+
+def _parameters(ctx: FunctionContext, fn: Function) -> list[str]:
+    """``%argN: type`` per parameter; scalars are bound to their argument here."""
+    out: list[str] = []
+    for i, param in enumerate(fn.params):
+        name = ctx.names.reserve(f"%arg{i}")
+        span = param.span if param.span.is_known else fn.span
+        try:
+            type_ = _parameter_type(param, span)
+        except CodegenError as error:
+            ctx.report(error)
+            ctx.bind(param, POISON)
+            out.append(f"{name}: none")
+            continue
+        out.append(f"{name}: {type_}")
+        if isinstance(param.type, ScalarType):
+            ctx.bind(param, Value(name, type_))
+    return out
+
+
+def _parameter_type(param: Var, span: Span) -> str:
+    t = param.type
+    if isinstance(t, TensorType):
+        return mt.ptr_type(mt.element_type(t.dtype, span))
+    if isinstance(t, ScalarType):
+        return mt.scalar_type(t.dtype, span)
+    if isinstance(t, TileType):
+        raise CodegenError(
+            "E400",
+            f"tile parameter '{param.name}' is not allowed in a PTO kernel; "
+            "pass a tensor and load it",
+            span,
+        )
+    raise CodegenError("E400", f"parameter '{param.name}' of type {t.short()} has no PTO form", span)
+
+
+# --- tensor views ---------------------------------------------------------------------------
+
+
+def _tensor_views(ctx: FunctionContext, fn: Function, first: int) -> None:
+    """One view per tensor parameter, numbered in parameter order from ``first``."""
+    number = first
+    for index, param in enumerate(fn.params):
+        if not isinstance(param.type, TensorType):
+            continue
+        name = ctx.names.reserve(f"%{number}")
+        number += 1
+        if param in ctx.env:  # its parameter type already failed
+            continue
+        span = param.span if param.span.is_known else fn.span
+        try:
+            ctx.bind(param, _tensor_view(ctx, param, index, name, span))
+        except CodegenError as error:
+            ctx.report(error)
+            ctx.bind(param, POISON)
+        except Poisoned as poisoned:  # a dimension names a parameter that failed
+            ctx.skipped(poisoned)
+            ctx.bind(param, POISON)
+
+
+def _tensor_view(ctx: FunctionContext, param: Var, index: int, name: str, span: Span) -> Value:
+    tensor = param.type
+    assert isinstance(tensor, TensorType)
+    element = mt.element_type(tensor.dtype, span)
+    shape = [_dim(ctx, d, param, span) for d in tensor.shape]
+    strides = _row_major_strides(ctx, shape)
+    shape_values = [_materialize(ctx, d) for d in shape]
+    stride_values = [_materialize(ctx, s) for s in strides]
+    view_type = mt.tensor_view_type(len(shape), element)
+    prefix = f"{name} = "
+    ctx.out.line(
+        f"{prefix}pto.make_tensor_view %arg{index}, "
+        f"shape = [{', '.join(v.name for v in shape_values)}]",
+        f"strides = [{', '.join(v.name for v in stride_values)}] : {view_type}",
+        hang=len(prefix),
+    )
+    return Value(name, view_type)
+
+
+Dim = int | Value
+
+
+def _dim(ctx: FunctionContext, dim: Expr, param: Var, span: Span) -> Dim:
+    """A static extent, or the index value of a dynamic one bound to a scalar parameter."""
+    if isinstance(dim, ConstInt):
+        return dim.value
+    unbound = [v for v in _variables(dim) if v not in ctx.env]
+    if unbound:
+        free = unbound[0]
+        raise CodegenError(
+            "E401",
+            f"tensor '{param.name}' has dynamic dimension '{free.name}', which is not a "
+            "scalar parameter of the function; PTO needs its value",
+            dim.span if dim.span.is_known else span,
+        )
+    return scalars.index(ctx, dim, span)
+
+
+def _variables(expr: Expr) -> Iterator[Var]:
+    if isinstance(expr, Var):
+        yield expr
+    for child in children(expr):
+        if isinstance(child, Expr):
+            yield from _variables(child)
+
+
+def _row_major_strides(ctx: FunctionContext, shape: list[Dim]) -> list[Dim]:
+    strides: list[Dim] = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        strides[i] = _multiply(ctx, strides[i + 1], shape[i + 1])
+    return strides
+
+
+def _multiply(ctx: FunctionContext, a: Dim, b: Dim) -> Dim:
+    if isinstance(a, int) and isinstance(b, int):
+        return a * b
+    if a == 1:
+        return b
+    if b == 1:
+        return a
+    lhs, rhs = _materialize(ctx, a), _materialize(ctx, b)
+    return ctx.emit_result(mt.INDEX, f"arith.muli {lhs.name}, {rhs.name} : index")
+
+
+def _materialize(ctx: FunctionContext, dim: Dim) -> Value:
+    return ctx.constants.integer(dim) if isinstance(dim, int) else dim
+
+
+# --- allocations -------------------------------------------------------------------------------
+
+
+def _allocations(ctx: FunctionContext, buffers: list[Buffer]) -> None:
+    for number, buffer in enumerate(buffers):
+        name = ctx.names.reserve(f"%{number}")
+        if isinstance(buffer.tile_buf, CodegenError):
+            ctx.report(buffer.tile_buf)
+            ctx.buffers[buffer.key] = POISON
+            continue
+        ctx.out.line(f"{name} = pto.alloc_tile : {buffer.tile_buf}")
+        ctx.buffers[buffer.key] = Value(name, buffer.tile_buf)

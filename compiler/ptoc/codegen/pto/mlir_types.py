@@ -1,0 +1,141 @@
+"""MLIR spellings of IR types for the PTO dialect (seed 002, "Type Conversions").
+
+Element types (tile_buf ``dtype=``, ``!pto.ptr<..>``, tensor views) use the seed's table,
+including the unsigned ``ui8``/``ui16``/... spellings. Scalars are different: ``arith`` works
+on signless integers only, so an unsigned scalar is ``iN`` and its unsigned-ness selects the
+op variant (``divui``, ``cmpi ult``, ...). INT64 is the IR's INDEX type, so INT64 scalar
+arithmetic is done in ``index``; ``arith.index_cast`` converts at the boundaries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...ir.dtype import DataType
+from ...ir.expr import Expr
+from ...ir.shape import static_value
+from ...ir.span import Span
+from ...ir.types import TileType
+from ..common import CodegenError
+
+INDEX = "index"
+BOOL = "i1"
+
+ELEMENT_TYPES: dict[DataType, str] = {
+    DataType.FP32: "f32",
+    DataType.FP16: "f16",
+    DataType.BF16: "bf16",
+    DataType.INT32: "i32",
+    DataType.INT64: "i64",
+    DataType.INT8: "i8",
+    DataType.UINT8: "ui8",
+    DataType.INT16: "i16",
+    DataType.UINT16: "ui16",
+    DataType.UINT32: "ui32",
+    DataType.UINT64: "ui64",
+    DataType.BOOL: "i1",
+}
+
+FLOAT_TYPES = ("f16", "bf16", "f32", "f64")
+
+
+def element_type(dtype: DataType, span: Span) -> str:
+    """The element type of tiles, tensors and pointers."""
+    mlir = ELEMENT_TYPES.get(dtype)
+    if mlir is None:
+        raise CodegenError("E400", f"data type {dtype.name} has no PTO MLIR equivalent", span)
+    return mlir
+
+
+def scalar_type(dtype: DataType, span: Span) -> str:
+    """The type of a scalar SSA value of this dtype (signless for integers)."""
+    mlir = element_type(dtype, span)
+    return mlir[1:] if mlir.startswith("ui") else mlir
+
+
+def arith_type(dtype: DataType, span: Span) -> str:
+    """The type scalar arithmetic of this dtype is done in (INT64 = INDEX -> ``index``)."""
+    return INDEX if dtype is DataType.INT64 else scalar_type(dtype, span)
+
+
+def is_float(mlir_type: str) -> bool:
+    return mlir_type in FLOAT_TYPES
+
+
+def is_integer(mlir_type: str) -> bool:
+    """Signless integer or index (the types arith's integer ops accept)."""
+    return mlir_type == INDEX or (mlir_type.startswith("i") and mlir_type[1:].isdigit())
+
+
+def int_width(mlir_type: str) -> int:
+    """Bit width of ``iN`` (``index`` counts as 64)."""
+    return 64 if mlir_type == INDEX else int(mlir_type[1:])
+
+
+def float_width(mlir_type: str) -> int:
+    return {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}[mlir_type]
+
+
+def ptr_type(element: str) -> str:
+    return f"!pto.ptr<{element}>"
+
+
+def tensor_view_type(rank: int, element: str) -> str:
+    """Tensor views are dynamically shaped: one ``?`` per dimension."""
+    return "!pto.tensor_view<" + "".join("?x" for _ in range(rank)) + element + ">"
+
+
+def partition_view_type(sizes: Sequence[int], element: str) -> str:
+    return "!pto.partition_tensor_view<" + "".join(f"{s}x" for s in sizes) + element + ">"
+
+
+def static_dims(dims: Sequence[Expr], what: str, span: Span) -> list[int]:
+    """Constant dimensions, or E401 at the first dynamic one."""
+    values: list[int] = []
+    for dim in dims:
+        value = static_value(dim)
+        if value is None:
+            at = dim.span if dim.span.is_known else span
+            raise CodegenError("E401", f"{what} must have a constant shape for PTO", at)
+        values.append(value)
+    return values
+
+
+def _rows_cols(dims: list[int], span: Span) -> tuple[int, int]:
+    """A 1-D tile is one row; PTO tile buffers have at most two dimensions."""
+    if len(dims) == 1:
+        return 1, dims[0]
+    if len(dims) == 2:
+        return dims[0], dims[1]
+    raise CodegenError("E400", f"a {len(dims)}-D tile has no PTO tile_buf (at most 2-D)", span)
+
+
+def tile_buf_type(tile: TileType, span: Span, name: str = "") -> str:
+    """``!pto.tile_buf<loc=.., dtype=.., rows=.., ...>`` of a tile with a MemRef.
+
+    ``v_row``/``v_col`` are the tile's valid shape when its TileView gives a constant one,
+    else the full rows/cols (the seed's default). Layout, fractal and pad come from the
+    TileView, with the seed's defaults when there is none.
+    """
+    what = f"tile '{name}'" if name else "a tile"
+    if tile.memref is None:
+        raise CodegenError(
+            "E403", f"{what} has no buffer (MemRef); run the PTO pass pipeline first", span
+        )
+    rows, cols = _rows_cols(static_dims(tile.shape, what, span), span)
+    v_row, v_col = rows, cols
+    view = tile.tile_view
+    if view is not None and view.valid_shape is not None:
+        valid = [static_value(d) for d in view.valid_shape]
+        if all(v is not None for v in valid) and len(valid) in (1, 2):
+            v_row, v_col = _rows_cols([v for v in valid if v is not None], span)
+    dtype = element_type(tile.dtype, span)
+    blayout = view.blayout.value if view is not None else "row_major"
+    slayout = view.slayout.value if view is not None else "none_box"
+    fractal = view.fractal if view is not None else 512
+    pad = view.pad.value if view is not None else 0
+    return (
+        f"!pto.tile_buf<loc={tile.memref.memory_space.mlir_name}, dtype={dtype}, "
+        f"rows={rows}, cols={cols}, v_row={v_row}, v_col={v_col}, blayout={blayout}, "
+        f"slayout={slayout}, fractal={fractal}, pad={pad}>"
+    )

@@ -1,0 +1,352 @@
+"""Op calls -> PTO instructions. The instruction name is the registry's ``pto`` lowering.
+
+Forms (seed 002, "Operator Mappings"):
+  block.load     %p = pto.partition_view <view>, offsets = [..], sizes = [..]
+                      : !pto.tensor_view<..> -> !pto.partition_tensor_view<..>
+                 pto.tload ins(%p : ..) outs(%buf : !pto.tile_buf<..>)
+  block.store    partition_view of the output tensor, then
+                 pto.tstore ins(%buf : ..) outs(%p : ..)   (l0c_store alike)
+  other block    <instr> ins(<operand> : <type>, ...) outs(%buf : <type>) {<attributes>}
+                 operands are the op's expression arguments in order (a list argument gives
+                 one index operand per element, none when it is the result's shape); a
+                 tile result is written into the buffer of the result's MemRef; a scalar
+                 result is ``%N = <instr> ins(..) : <type>``.
+  sync           <instr>[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]   (system.sync_src / sync_dst)
+                 <instr> <PIPE_V>                             (system.bar_v / bar_m / bar_all)
+                 the PTOAS spelling of set_flag / wait_flag / barrier.
+
+Attributes: every keyword argument of the call except those the outs buffer's type already
+states (memory spaces, data types) and unset ones (None), as an MLIR attribute dictionary.
+``block.create_tile`` (and a pass-inserted ``block.alloc``) emits nothing: the buffer is the
+``pto.alloc_tile`` of the MemRef. ``block.sum/max/min`` pick the row or column instruction
+from ``axis``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from enum import Enum
+
+from ...ir.dtype import DataType
+from ...ir.expr import AttrValue, Call, ConstInt, Expr, GlobalVar, MakeTuple, Var
+from ...ir.shape import shapes_equal
+from ...ir.span import Span
+from ...ir.types import MemorySpace, ScalarType, TensorType, TileType, Type, UnknownType
+from ...ops.registry import REGISTRY, Category, OpDef, PipeType
+from ..common import CodegenError
+from . import mlir_types as mt
+from . import scalars
+from .context import Binding, FunctionContext
+from .emitter import Value, float_literal
+
+LOAD_OPS = frozenset({"block.load"})
+STORE_OPS = frozenset({"block.store", "block.l0c_store"})
+# Ops whose buffer is already an alloc_tile of a MemRef: they emit no instruction.
+ELIDED_OPS = frozenset({"block.create_tile", "block.alloc"})
+# Reductions along an axis: the registry names the row form; axis 0 of a 2-D tile is the
+# column form (pto.trowsum -> pto.tcolsum), and the instruction then states the axis.
+AXIS_REDUCTIONS = frozenset({"block.sum", "block.max", "block.min"})
+FLAG_OPS = frozenset({"system.sync_src", "system.sync_dst"})
+BARRIER_PIPES = {"system.bar_v": "V", "system.bar_m": "M", "system.bar_all": "ALL"}
+
+# Comment verbs for the basic arithmetic ops (the seed's "// Multiply"); other ops are named
+# by their short name in sentence case ("Row sum", "Exp").
+_VERBS = {"add": "Add", "sub": "Subtract", "mul": "Multiply", "div": "Divide"}
+
+
+def registered(call: Call) -> OpDef | None:
+    if isinstance(call.callee, GlobalVar):
+        return None
+    return REGISTRY.get(call.op_name)
+
+
+def statement_kind(call: Call) -> str:
+    op = registered(call)
+    return "sync" if op is not None and op.category is Category.SYNC else "block"
+
+
+def comment_for(call: Call, result: Var | None) -> str | None:
+    """The ``// ...`` line above an op's instructions (none for sync and elided ops)."""
+    op = registered(call)
+    if op is None:
+        return None
+    if op.name in LOAD_OPS:
+        return f"Load {result.name}" if result is not None else "Load"
+    if op.name in STORE_OPS:
+        tile = call.args[0] if call.args else None
+        return f"Store {tile.name}" if isinstance(tile, Var) else "Store"
+    if op.category is Category.SYNC or op.name in ELIDED_OPS:
+        return None
+    short = op.short_name
+    return _VERBS.get(short, short.replace("_", " ").capitalize())
+
+
+def lower_call(ctx: FunctionContext, call: Call, result: Var | None, span: Span) -> Binding | None:
+    """Emit the instructions of one op call; returns what ``result`` is bound to."""
+    at = scalars.span_of(call, span)
+    if isinstance(call.callee, GlobalVar):
+        raise CodegenError(
+            "E400", f"a call to program function '{call.callee.name}' has no PTO lowering", at
+        )
+    op = REGISTRY.get(call.op_name)
+    if op is None:
+        raise CodegenError("E400", f"'{call.op_name}' is not a registered op", at)
+    if op.name in ELIDED_OPS:
+        return _result_buffer(ctx, call, result, at) if op.name == "block.create_tile" else None
+    instruction = op.pto.instruction
+    if instruction is None:
+        note = f" ({op.pto.note})" if op.pto.note else ""
+        raise CodegenError("E400", f"{op.name} has no PTO lowering{note}", at)
+    if op.category is Category.SYNC:
+        _sync(ctx, op, instruction, call, at)
+        return None
+    if op.name in LOAD_OPS:
+        return _load(ctx, instruction, call, result, at)
+    if op.name in STORE_OPS:
+        return _store(ctx, instruction, call, at)
+    if op.name in AXIS_REDUCTIONS:
+        return _block_op(ctx, _reduction(instruction, call), call, result, at, ("axis", "keepdim"))
+    return _block_op(ctx, instruction, call, result, at)
+
+
+def _reduction(instruction: str, call: Call) -> str:
+    tile = call.args[0].type if call.args else None
+    axis = call.kwarg("axis")
+    if not isinstance(tile, TileType) or not isinstance(axis, int) or tile.rank != 2:
+        return instruction
+    return instruction.replace("trow", "tcol") if axis % 2 == 0 else instruction
+
+
+# --- load / store ------------------------------------------------------------------------------
+
+
+def _window(
+    call: Call, is_load: bool, span: Span
+) -> tuple[tuple[Expr, ...], tuple[Expr, ...], Expr | None]:
+    """Offsets, sizes and (for a store) the output tensor, in the current or seed-004 form."""
+    args = call.args
+    output = args[3] if not is_load and len(args) == 4 else None
+    if len(args) >= 3 and isinstance(args[1], MakeTuple) and isinstance(args[2], MakeTuple):
+        offsets, sizes = args[1].elements, args[2].elements
+    elif len(args) >= 5:  # seed 004: (tensor, row, col, height, width[, output])
+        offsets, sizes = (args[1], args[2]), (args[3], args[4])
+        output = args[5] if not is_load and len(args) == 6 else None
+    else:
+        raise CodegenError("E400", f"{call.op_name}: cannot read the offsets and shapes", span)
+    if len(offsets) != len(sizes):
+        raise CodegenError(
+            "E400", f"{call.op_name}: {len(offsets)} offsets but {len(sizes)} sizes", span
+        )
+    return offsets, sizes, output
+
+
+def _tensor_view(ctx: FunctionContext, expr: Expr, span: Span) -> tuple[Value, TensorType]:
+    at = scalars.span_of(expr, span)
+    if not isinstance(expr, Var) or not isinstance(expr.type, TensorType):
+        raise CodegenError("E400", "expected a tensor variable here", at)
+    return ctx.value(expr, at), expr.type
+
+
+def _partition(
+    ctx: FunctionContext,
+    view: Value,
+    tensor: TensorType,
+    offsets: Sequence[Expr],
+    sizes: Sequence[Expr],
+    span: Span,
+) -> Value:
+    element = mt.element_type(tensor.dtype, span)
+    offset_values = [scalars.index(ctx, o, span) for o in offsets]
+    static_sizes = mt.static_dims(sizes, "a load/store window", span)
+    size_values = [ctx.constants.integer(s) for s in static_sizes]
+    part_type = mt.partition_view_type(static_sizes, element)
+    offsets_text = ", ".join(v.name for v in offset_values)
+    sizes_text = ", ".join(v.name for v in size_values)
+    return ctx.emit_result(
+        part_type,
+        f"pto.partition_view {view.name}, offsets = [{offsets_text}], sizes = [{sizes_text}]",
+        f": {view.type} -> {part_type}",
+    )
+
+
+def _ins_outs(ctx: FunctionContext, instruction: str, ins: str, outs: str) -> None:
+    """``<instr> ins(..)`` with ``outs(..)`` on the next line, aligned under ``ins``."""
+    ctx.out.line(f"{instruction} {ins}", outs, hang=len(instruction) + 1)
+
+
+def _load(
+    ctx: FunctionContext, instruction: str, call: Call, result: Var | None, span: Span
+) -> Value:
+    offsets, sizes, _ = _window(call, is_load=True, span=span)
+    view, tensor = _tensor_view(ctx, call.args[0], span)
+    out = _result_buffer(ctx, call, result, span)
+    part = _partition(ctx, view, tensor, offsets, sizes, span)
+    _ins_outs(ctx, instruction, f"ins({part.typed()})", f"outs({out.typed()})")
+    return out
+
+
+def _store(ctx: FunctionContext, instruction: str, call: Call, span: Span) -> Value:
+    offsets, sizes, output = _window(call, is_load=False, span=span)
+    if output is None:
+        raise CodegenError("E400", f"{call.op_name}: missing the output tensor", span)
+    tile = _operand(ctx, call.args[0], None, span)
+    view, tensor = _tensor_view(ctx, output, span)
+    part = _partition(ctx, view, tensor, offsets, sizes, span)
+    _ins_outs(ctx, instruction, f"ins({tile.typed()})", f"outs({part.typed()})")
+    return view  # the store's result is the output tensor itself
+
+
+# --- other block ops --------------------------------------------------------------------------
+
+
+def _result_buffer(ctx: FunctionContext, call: Call, result: Var | None, span: Span) -> Value:
+    """The buffer an op writes: the alloc_tile of the result variable's MemRef."""
+    name = result.name if result is not None else call.op_name
+    at = result.span if result is not None and result.span.is_known else span
+    candidates = [t for t in (result.type if result else None, call.type) if isinstance(t, TileType)]
+    if not candidates:
+        raise CodegenError("E400", f"the result of {call.op_name} is not a tile", at)
+    tile = next((t for t in candidates if t.memref is not None), None)
+    if tile is None:
+        raise CodegenError(
+            "E403", f"tile '{name}' has no buffer (MemRef); run the PTO pass pipeline first", at
+        )
+    return ctx.buffer(tile, name, at)
+
+
+def _list_operand(
+    ctx: FunctionContext, arg: MakeTuple, result_type: Type, span: Span
+) -> list[Value]:
+    """A list argument: one index operand per element, or nothing when it is the result
+    tile's shape (``block.full``, ``block.reshape``), which the outs buffer's type states."""
+    if isinstance(result_type, TileType) and shapes_equal(arg.elements, result_type.shape):
+        return []
+    return [scalars.index(ctx, element, span) for element in arg.elements]
+
+
+def _operand(ctx: FunctionContext, arg: Expr, literal_type: str | None, span: Span) -> Value:
+    """An ``ins`` operand: a tile or tensor variable, or a scalar.
+
+    A literal takes the element type of the op's result tile (it has no width of its own);
+    a scalar variable keeps its own type.
+    """
+    at = scalars.span_of(arg, span)
+    if isinstance(arg.type, ScalarType):
+        own = mt.scalar_type(arg.type.dtype, at)
+        want = literal_type if literal_type is not None and scalars.is_literal(arg) else own
+        return scalars.scalar(ctx, arg, at, want)
+    if isinstance(arg, Var):
+        return ctx.value(arg, at)
+    raise CodegenError("E400", "assign a nested op call to a variable first", at)
+
+
+def _block_op(
+    ctx: FunctionContext,
+    instruction: str,
+    call: Call,
+    result: Var | None,
+    span: Span,
+    implied_attrs: tuple[str, ...] = (),
+) -> Value | None:
+    result_type = result.type if result is not None else call.type
+    out: Value | None = None
+    literal_type: str | None = None
+    if isinstance(result_type, TileType):
+        out = _result_buffer(ctx, call, result, span)
+        literal_type = mt.scalar_type(result_type.dtype, span)
+    operands: list[Value] = []
+    for arg in call.args:
+        if isinstance(arg, MakeTuple):
+            operands.extend(_list_operand(ctx, arg, result_type, span))
+        else:
+            operands.append(_operand(ctx, arg, literal_type, span))
+    ins = "ins(" + ", ".join(v.typed() for v in operands) + ")" if operands else ""
+    attrs = attribute_dict([(k, v) for k, v in call.kwargs if k not in implied_attrs])
+    if out is not None:
+        if ins:
+            _ins_outs(ctx, instruction, ins, f"outs({out.typed()}){attrs}")
+        else:
+            ctx.out.line(f"{instruction} outs({out.typed()}){attrs}")
+        return out
+    if isinstance(result_type, ScalarType):
+        scalar_type = mt.scalar_type(result_type.dtype, span)
+        head = f"{instruction} {ins}" if ins else instruction
+        return ctx.emit_result(scalar_type, f"{head}{attrs} : {scalar_type}")
+    if isinstance(result_type, UnknownType):
+        ctx.out.line(f"{instruction} {ins}{attrs}".rstrip())
+        return None
+    raise CodegenError(
+        "E400", f"{call.op_name} returning {result_type.short()} has no PTO lowering", span
+    )
+
+
+def attribute_dict(kwargs: Sequence[tuple[str, AttrValue]]) -> str:
+    items = [
+        f"{name} = {_attribute(value)}"
+        for name, value in kwargs
+        if value is not None and not isinstance(value, MemorySpace | DataType)
+    ]
+    return " {" + ", ".join(items) + "}" if items else ""
+
+
+def _attribute(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return float_literal(value, "f64")
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_attribute(v) for v in value) + "]"
+    if isinstance(value, Enum):
+        return json.dumps(value.name)
+    return json.dumps(str(value))
+
+
+# --- synchronization ----------------------------------------------------------------------------
+
+
+def _sync(ctx: FunctionContext, op: OpDef, instruction: str, call: Call, span: Span) -> None:
+    if op.name in FLAG_OPS:
+        set_pipe = _pipe(call, "set_pipe", 0, span)
+        wait_pipe = _pipe(call, "wait_pipe", 1, span)
+        event = _event_id(call, span)
+        ctx.out.line(f"{instruction}[<PIPE_{set_pipe}>, <PIPE_{wait_pipe}>, <EVENT_ID{event}>]")
+    elif op.name in BARRIER_PIPES:
+        ctx.out.line(f"{instruction} <PIPE_{BARRIER_PIPES[op.name]}>")
+    else:
+        ctx.out.line(f"{instruction}{attribute_dict(call.kwargs)}")
+
+
+def _sync_attr(call: Call, name: str, position: int) -> object:
+    """A sync attribute: the keyword, or (seed 001's form) a constant positional argument."""
+    value = call.kwarg(name)
+    if value is None and position < len(call.args) and isinstance(call.args[position], ConstInt):
+        value = call.args[position].value  # type: ignore[attr-defined]
+    return value
+
+
+def _pipe(call: Call, name: str, position: int, span: Span) -> str:
+    value = _sync_attr(call, name, position)
+    pipe: PipeType | None = None
+    if isinstance(value, PipeType):
+        pipe = value
+    elif isinstance(value, int) and not isinstance(value, bool):
+        pipe = next((p for p in PipeType if p.value == value), None)
+    elif isinstance(value, str):
+        pipe = PipeType.__members__.get(value.removeprefix("PIPE_"))
+    if pipe is None:
+        raise CodegenError("E309", f"{call.op_name}: '{name}' must be a pipe, got {value!r}", span)
+    return pipe.name
+
+
+def _event_id(call: Call, span: Span) -> int:
+    value = _sync_attr(call, "event_id", 2)
+    if isinstance(value, str) and value.startswith("EVENT_ID") and value[8:].isdigit():
+        return int(value[8:])
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    raise CodegenError(
+        "E309", f"{call.op_name}: 'event_id' must be a non-negative integer, got {value!r}", span
+    )

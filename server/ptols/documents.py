@@ -1,0 +1,89 @@
+"""What the server knows about each open document."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from pygls.uris import to_fs_path
+from pygls.workspace import PositionCodec
+
+from ptoc.frontend import AnalysisCache, ModuleAnalysis
+
+from .convert import Positions
+from .syntax import SyntaxTree
+
+
+def mentions_pypto(text: str) -> bool:
+    """Cheap check before any analysis: does this file use the DSL at all?"""
+    if "pypto" in text:
+        return True
+    head = text.lstrip()[:200]
+    return head.startswith("# pypto.program")
+
+
+@dataclass
+class Document:
+    uri: str
+    text: str
+    version: int | None
+    syntax: SyntaxTree
+    path: str = ""
+    cache: AnalysisCache = field(default_factory=AnalysisCache)
+    analysis: ModuleAnalysis | None = None  # the latest completed analysis
+    analysis_version: int | None = None
+    analysis_text: str = ""
+    last_clean: ModuleAnalysis | None = None  # the latest analysis without syntax errors
+    last_clean_text: str = ""
+    last_duration: float = 0.0
+    pending: asyncio.Task[Any] | None = None
+    analysed: asyncio.Event = field(default_factory=asyncio.Event)
+    previews: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+
+    @staticmethod
+    def open(uri: str, text: str, version: int | None) -> Document:
+        path = to_fs_path(uri) or uri
+        return Document(uri, text, version, SyntaxTree.parse(text), path=path)
+
+    def change(self, text: str, version: int | None) -> None:
+        self.text = text
+        self.version = version
+        self.syntax = self.syntax.update(text)
+        self.analysed.clear()
+        self.previews.clear()
+
+    @property
+    def is_pypto(self) -> bool:
+        if self.analysis is not None and self.analysis_text == self.text:
+            return self.analysis.uses_pypto
+        return mentions_pypto(self.text)
+
+    @property
+    def current(self) -> bool:
+        return self.analysis is not None and self.analysis_version == self.version and self.analysis_text == self.text
+
+    def positions(self, codec: PositionCodec, text: str | None = None) -> Positions:
+        return Positions((text if text is not None else self.analysis_text).splitlines(True) or [""], codec)
+
+
+class DocumentStore:
+    def __init__(self) -> None:
+        self.documents: dict[str, Document] = {}
+
+    def get(self, uri: str) -> Document | None:
+        return self.documents.get(uri)
+
+    def open(self, uri: str, text: str, version: int | None) -> Document:
+        document = Document.open(uri, text, version)
+        self.documents[uri] = document
+        return document
+
+    def close(self, uri: str) -> Document | None:
+        document = self.documents.pop(uri, None)
+        if document is not None and document.pending is not None:
+            document.pending.cancel()
+        return document
+
+    def __iter__(self):
+        return iter(list(self.documents.values()))

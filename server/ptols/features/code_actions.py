@@ -1,0 +1,63 @@
+"""Code actions: the compiler's quick fixes, plus "add the deduced annotation"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types
+
+from ptoc.frontend import ModuleAnalysis, OccurrenceKind
+from ptoc.ir.types import UnknownType
+
+from ..convert import Positions, range_from_json
+from .common import type_text
+
+
+def quick_fixes(uri: str, diagnostics: list[types.Diagnostic]) -> list[types.CodeAction]:
+    actions: list[types.CodeAction] = []
+    for diagnostic in diagnostics:
+        data: Any = diagnostic.data
+        if not isinstance(data, dict):
+            continue
+        for fix in data.get("fixes", []):
+            edits = [types.TextEdit(range_from_json(e["range"]), e["newText"]) for e in fix.get("edits", [])]
+            if not edits:
+                continue
+            actions.append(
+                types.CodeAction(
+                    title=fix["title"],
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[diagnostic],
+                    is_preferred=bool(fix.get("preferred")),
+                    edit=types.WorkspaceEdit(changes={uri: edits}),
+                )
+            )
+    return actions
+
+
+def annotation_actions(
+    uri: str, analysis: ModuleAnalysis, text_lines: list[str], positions: Positions, line: int, first_col: int, last_col: int
+) -> list[types.CodeAction]:
+    """"Add type annotation" for an unannotated assignment on the requested line."""
+    actions = []
+    for occ in analysis.index.occurrences:
+        if not occ.is_definition or occ.kind is not OccurrenceKind.VARIABLE or occ.span.line != line:
+            continue
+        if occ.type is None or isinstance(occ.type, UnknownType):
+            continue
+        text = text_lines[line - 1] if line - 1 < len(text_lines) else ""
+        rest = text[occ.span.end_column :].lstrip()
+        if not rest.startswith("=") or rest.startswith("=="):
+            continue  # annotated, or a tuple target / yield target that cannot take one
+        if text[: occ.span.column].strip() != "":
+            continue
+        annotation = type_text(occ.type, analysis.prefix)
+        end = positions.range(occ.span).end
+        actions.append(
+            types.CodeAction(
+                title=f"Add type annotation `{annotation}`",
+                kind=types.CodeActionKind.RefactorRewrite,
+                edit=types.WorkspaceEdit(changes={uri: [types.TextEdit(types.Range(end, end), f": {annotation}")]}),
+            )
+        )
+    return actions

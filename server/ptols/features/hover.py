@@ -1,0 +1,93 @@
+"""Hover: the deduced type of a name or expression; for an op, its registry entry."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from ptoc.frontend import ModuleAnalysis, Occurrence, OccurrenceKind
+from ptoc.ir.types import ShapedType, TileType, Type
+from ptoc.language import entry
+from ptoc.ops import REGISTRY, OpDef
+
+from .common import type_text
+
+KIND_LABEL = {
+    OccurrenceKind.VARIABLE: "variable",
+    OccurrenceKind.PARAMETER: "parameter",
+    OccurrenceKind.ITER_ARG: "loop-carried value",
+    OccurrenceKind.LOOP_VAR: "loop variable",
+    OccurrenceKind.CONSTANT: "constant",
+    OccurrenceKind.TYPE: "type",
+}
+
+
+def op_markdown(op: OpDef, prefix: str = "pl", result: Type | None = None) -> str:
+    """The hover text of an op, straight from its registration."""
+    lines = [f"```python\n{prefix}.{op.namespace}.{(op.dsl_names or (op.short_name,))[0]}"
+             f"({', '.join(p.signature() for p in op.params)})\n```", op.description]
+    if result is not None:
+        lines.append(f"**Result here:** `{type_text(result, prefix)}`")
+    if op.type_rule_doc:
+        lines.append(f"**Type rule:** `{op.type_rule_doc}`")
+    params = [f"- `{p.signature()}`: {p.doc}" for p in op.params]
+    if params:
+        lines.append("**Parameters**\n" + "\n".join(params))
+    lowering = [f"CCE: `{op.cce.instruction or 'not supported'}`", f"PTO: `{op.pto.instruction or 'not supported'}`"]
+    if op.pipe is not None:
+        lowering.append(f"pipe: `{op.pipe.name}`")
+    lines.append("**Lowering:** " + " · ".join(lowering))
+    notes = [n for n in (op.cce.note, op.pto.note) if n]
+    if notes:
+        lines.append("\n".join(f"_{n}_" for n in notes))
+    return "\n\n".join(lines)
+
+
+def value_markdown(occ: Occurrence, prefix: str, buffers: dict[object, Type] | None) -> str:
+    label = KIND_LABEL.get(occ.kind, occ.kind.value)
+    shown = type_text(occ.type, prefix) if occ.type is not None else "?"
+    text = f"```python\n({label}) {occ.name}: {shown}\n```"
+    details: list[str] = []
+    t = occ.type
+    if isinstance(t, ShapedType):
+        from ptoc.ir.shape import num_elements
+
+        count = num_elements(t.shape)
+        if count is not None:
+            details.append(f"{count} elements · {int(count * t.dtype.bits / 8)} bytes")
+        space = "DDR" if not isinstance(t, TileType) else "Vec (default; an op may place it elsewhere)"
+        details.append(f"memory: {space}")
+    if buffers is not None and occ.definition is not None:
+        after = buffers.get(occ.definition)
+        if isinstance(after, ShapedType) and after.memref is not None:
+            details = [d for d in details if not d.startswith("memory:")]
+            details.append(f"after the pipeline: buffer `{after.memref.short()}`")
+    if occ.kind is OccurrenceKind.CONSTANT and occ.detail:
+        details.append(f"value: `{occ.detail}`")
+    if details:
+        text += "\n\n" + "\n\n".join(details)
+    return text
+
+
+def hover(
+    analysis: ModuleAnalysis, occ: Occurrence, hover_range: types.Range, buffers: dict[object, Type] | None = None
+) -> types.Hover | None:
+    prefix = analysis.prefix
+    if occ.kind is OccurrenceKind.OP and occ.op_name:
+        op = REGISTRY.get(occ.op_name)
+        if op is None:
+            return None
+        body = op_markdown(op, prefix, occ.type)
+    elif occ.kind is OccurrenceKind.FUNCTION:
+        body = f"```python\n{occ.detail or occ.name}\n```"
+    elif occ.kind is OccurrenceKind.PROGRAM:
+        body = f"```python\n@{prefix}.program\nclass {occ.name}\n```"
+    elif occ.kind is OccurrenceKind.HELPER:
+        item = entry(occ.name)
+        if item is None:
+            return None
+        body = f"```python\n{prefix}.{item.signature}\n```\n\n{item.doc}"
+    elif occ.kind is OccurrenceKind.TYPE:
+        body = f"```python\n{type_text(occ.type, prefix)}\n```"
+    else:
+        body = value_markdown(occ, prefix, buffers)
+    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, body), hover_range)

@@ -1,0 +1,219 @@
+"""The ptols language server: document lifecycle, background analysis, feature wiring."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+import traceback
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInternalError
+from pygls.lsp.server import LanguageServer
+
+from ptoc.frontend import ModuleAnalysis, analyze_source
+
+from . import __version__, protocol
+from .config import Settings
+from .convert import Positions, to_lsp_diagnostic
+from .documents import Document, DocumentStore
+from .features import preview
+
+log = logging.getLogger("ptols")
+F = TypeVar("F", bound=Callable[..., Any])
+
+MIN_DEBOUNCE = 0.005
+MAX_DEBOUNCE = 0.060
+BUFFER_DELAY = 0.400  # idle time before computing buffer/address hovers
+
+
+class PtolsServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("ptols", __version__)
+        self.store = DocumentStore()
+        self.settings = Settings()
+        self.analysis_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-analysis")
+        self.compile_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-compile")
+        self.buffers: dict[str, tuple[int | None, dict[Any, Any]]] = {}
+        self.buffer_tasks: dict[str, asyncio.Task[Any]] = {}
+
+    # --- helpers ------------------------------------------------------------------------------
+    def log_error(self, where: str, error: BaseException) -> None:
+        text = "".join(traceback.format_exception(error))
+        log.error("%s failed:\n%s", where, text)
+        try:
+            self.window_log_message(types.LogMessageParams(types.MessageType.Error, f"ptols: {where} failed: {error}\n{text}"))
+        except Exception:
+            pass
+
+    def codec(self) -> Any:
+        return self.workspace.position_codec
+
+    def positions(self, doc: Document, text: str | None = None) -> Positions:
+        return doc.positions(self.codec(), text)
+
+    def notify(self, method: str, params: dict[str, Any]) -> None:
+        try:
+            self.protocol.notify(method, params)
+        except Exception as error:  # a closed stream must not take the server down
+            log.debug("notify %s failed: %s", method, error)
+
+    # --- analysis scheduling ------------------------------------------------------------------
+    def schedule(self, doc: Document, immediate: bool = False) -> None:
+        if doc.pending is not None and not doc.pending.done():
+            doc.pending.cancel()
+        doc.pending = asyncio.get_running_loop().create_task(self.analyse(doc, doc.version, doc.text, immediate))
+
+    def debounce(self, doc: Document) -> float:
+        """Adaptive: short for files that analyse fast, longer (bounded) for slow ones."""
+        return min(max(doc.last_duration * 0.5, MIN_DEBOUNCE), MAX_DEBOUNCE)
+
+    async def analyse(self, doc: Document, version: int | None, text: str, immediate: bool) -> None:
+        try:
+            if not immediate:
+                await asyncio.sleep(self.debounce(doc))
+            if doc.version != version:
+                return
+            if not doc.is_pypto:
+                self.publish(doc, None)
+                return
+            self.notify(protocol.STATUS, {"state": "analysing", "uri": doc.uri})
+            loop = asyncio.get_running_loop()
+            started = time.perf_counter()
+            result: ModuleAnalysis = await loop.run_in_executor(
+                self.analysis_pool, analyze_source, text, doc.path, doc.cache
+            )
+            doc.last_duration = time.perf_counter() - started
+            if doc.version != version or doc.text != text:
+                return  # stale: a newer edit is already queued; never publish old results
+            doc.analysis, doc.analysis_version, doc.analysis_text = result, version, text
+            if not any(d.code == "E000" for d in result.diagnostics):
+                doc.last_clean, doc.last_clean_text = result, text
+            doc.analysed.set()
+            self.publish(doc, result)
+            self.notify(protocol.PREVIEW_CHANGED, {"uri": doc.uri, "version": version})
+            self.notify(protocol.STATUS, {"state": "ready", "uri": doc.uri})
+            self.schedule_buffers(doc)
+        except asyncio.CancelledError:
+            pass
+        except Exception as error:
+            self.log_error(f"analysis of {doc.uri}", error)
+            self.notify(protocol.STATUS, {"state": "ready", "uri": doc.uri})
+
+    def publish(self, doc: Document, analysis: ModuleAnalysis | None) -> None:
+        items: list[types.Diagnostic] = []
+        if analysis is not None and analysis.uses_pypto:
+            positions = self.positions(doc, doc.analysis_text)
+            for diagnostic in analysis.diagnostics:
+                converted = to_lsp_diagnostic(diagnostic, doc.uri, positions, self.settings.severity_overrides)
+                if converted is not None:
+                    items.append(converted)
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(doc.uri, items, doc.analysis_version if analysis else doc.version))
+
+    def schedule_buffers(self, doc: Document) -> None:
+        task = self.buffer_tasks.get(doc.uri)
+        if task is not None and not task.done():
+            task.cancel()
+        self.buffer_tasks[doc.uri] = asyncio.get_running_loop().create_task(self.compute_buffers(doc, doc.version))
+
+    async def compute_buffers(self, doc: Document, version: int | None) -> None:
+        try:
+            await asyncio.sleep(BUFFER_DELAY)
+            analysis = doc.analysis
+            if doc.version != version or analysis is None or analysis.has_errors:
+                return
+            loop = asyncio.get_running_loop()
+            found = await loop.run_in_executor(self.compile_pool, preview.buffer_types, analysis, self.settings.pipeline)
+            if doc.version == version:
+                self.buffers[doc.uri] = (version, found)
+        except asyncio.CancelledError:
+            pass
+        except Exception as error:
+            self.log_error("buffer computation", error)
+
+    async def current_analysis(self, doc: Document, timeout: float = 5.0) -> ModuleAnalysis | None:
+        """The analysis of the document's current text (waits for a queued analysis)."""
+        if not doc.current:
+            if doc.pending is None or doc.pending.done():
+                self.schedule(doc, immediate=True)
+            try:
+                await asyncio.wait_for(doc.analysed.wait(), timeout)
+            except TimeoutError:
+                pass
+        return doc.analysis
+
+    def lookup(self, uri: str) -> Document | None:
+        doc = self.store.get(uri)
+        if doc is None or not doc.is_pypto or doc.analysis is None:
+            return None
+        return doc
+
+    async def refresh_all(self) -> None:
+        for doc in self.store:
+            if doc.analysis is not None:
+                self.publish(doc, doc.analysis)
+                self.notify(protocol.PREVIEW_CHANGED, {"uri": doc.uri, "version": doc.analysis_version})
+        caps = self.client_capabilities.workspace
+        if caps is not None and caps.inlay_hint is not None and caps.inlay_hint.refresh_support:
+            try:
+                self.workspace_inlay_hint_refresh(None)
+            except Exception:
+                pass
+
+    async def pull_configuration(self) -> None:
+        caps = self.client_capabilities.workspace
+        if caps is None or not caps.configuration:
+            return
+        try:
+            values = await self.workspace_configuration_async(
+                types.ConfigurationParams(items=[types.ConfigurationItem(section="ptoc")])
+            )
+        except Exception as error:
+            log.info("configuration request failed: %s", error)
+            return
+        if values:
+            self.settings = Settings.from_client(values[0])
+            await self.refresh_all()
+
+
+def guarded(server: PtolsServer, name: str) -> Callable[[F], F]:
+    """An exception inside a handler is logged and answered as an LSP error; the server lives."""
+
+    def wrap(fn: F) -> F:
+        if asyncio.iscoroutinefunction(fn):
+
+            @functools.wraps(fn)
+            async def run_async(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    return await fn(*args, **kwargs)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as error:
+                    server.log_error(name, error)
+                    raise JsonRpcInternalError(f"ptols: {name} failed: {error}") from error
+
+            return run_async  # type: ignore[return-value]
+
+        @functools.wraps(fn)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except Exception as error:
+                server.log_error(name, error)
+                raise JsonRpcInternalError(f"ptols: {name} failed: {error}") from error
+
+        return run  # type: ignore[return-value]
+
+    return wrap
+
+
+def create_server() -> PtolsServer:
+    server = PtolsServer()
+    from .handlers import register
+
+    register(server)
+    return server

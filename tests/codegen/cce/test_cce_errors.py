@@ -1,0 +1,234 @@
+"""What cannot be lowered: a diagnostic with a stable code and the construct's span, a
+``// error:`` line at that spot, and the rest of the kernel still generated."""
+
+from __future__ import annotations
+
+from cce_ir import (
+    INDEX,
+    assign,
+    at,
+    body_lines,
+    call,
+    function,
+    i,
+    load,
+    op,
+    section_lines,
+    simple_add,
+    store,
+    tensor,
+    tile,
+    var,
+    yield_,
+)
+from ptoc.codegen.cce import generate_cce
+from ptoc.ir import (
+    Call,
+    ConstBool,
+    DataType,
+    EvalStmt,
+    FunctionType,
+    GlobalVar,
+    IfStmt,
+    Program,
+    ScalarType,
+    SeqStmts,
+    Span,
+    TensorType,
+    TileType,
+    Var,
+)
+from ptoc.ir.types import MemorySpace
+
+
+def codes_and_spans(result: object) -> list[tuple[str, Span]]:
+    return [(d.code, d.span) for d in result.diagnostics]  # type: ignore[attr-defined]
+
+
+def test_tensor_op_has_no_lowering_and_the_rest_is_generated() -> None:
+    x = var("x", tensor(16, 16))
+    a = var("a", tile(16, 16, addr=0x0))
+    b = var("b", tile(16, 16, addr=0x400))
+    y = var("y", tensor(16, 16))
+    fn = function(
+        "k", [x],
+        assign(y, call("tensor.add", x, x, type_=x.type, line=4), line=4),
+        load(a, x, (0, 0), line=5),
+        op(b, "block.exp", a, line=6),
+    )
+    result = generate_cce(fn)
+    assert codes_and_spans(result) == [("E400", at(4))]
+    assert result.diagnostics[0].message == (
+        "'tensor.add' has no CCE lowering (tensor ops run on the host side; use block ops in kernels)"
+    )
+    assert body_lines(result.text) == [
+        "// error: 'tensor.add' has no CCE lowering (tensor ops run on the host side; use block ops in kernels)",
+        "TLOAD(a, xGlobal);",
+        "TEXP(b, a);",
+    ]
+
+
+def test_dynamic_tile_shape_is_e401_at_the_assignment() -> None:
+    x = var("x", tensor(64, 64))
+    n = var("n", INDEX)
+    dyn = TileType((n, i(64)), DataType.FP32, tile(1, 1).memref)
+    t = var("t", dyn)
+    fn = function("k", [x, n], load_dynamic(t, x, line=7))
+    result = generate_cce(fn)
+    assert codes_and_spans(result) == [("E401", at(7))]
+    assert section_lines(result.text, "Tile type definitions and allocations") == [
+        "// error: tile 't' has a dynamic shape; CCE code needs every dimension constant",
+    ]
+
+
+def load_dynamic(target: Var, source: Var, line: int) -> object:
+    from cce_ir import offsets
+
+    value = call("block.load", source, offsets(0, 0), offsets(16, 64), type_=target.type, line=line)
+    return assign(target, value, line)
+
+
+def test_dynamic_tensor_parameter_is_e401_at_the_parameter() -> None:
+    n = var("n", INDEX, line=2)
+    x = Var(TensorType((n, i(64)), DataType.FP32), name="x", span=at(3))
+    fn = function("k", [n, x])
+    result = generate_cce(fn)
+    assert codes_and_spans(result) == [("E401", at(3))]
+    assert section_lines(result.text, "Global tensor declarations") == [
+        "// error: tensor 'x' has a dynamic shape; CCE code needs every dimension constant",
+    ]
+
+
+def test_tile_without_memref_is_declared_without_tassign_and_reported_e403() -> None:
+    x = var("x", tensor(16, 16))
+    t = var("t", tile(16, 16, space=None))
+    fn = function("k", [x], load(t, x, (0, 0), line=5))
+    result = generate_cce(fn)
+    assert codes_and_spans(result) == [("E403", at(5))]
+    assert section_lines(result.text, "Tile type definitions and allocations") == [
+        "using tType = Tile<TileType::Vec, float, 16, 16, BLayout::RowMajor, -1, -1>;",
+        "tType t(16, 16);",
+        "// error: tile 't' has no MemRef (run the default pass pipeline); TASSIGN skipped",
+    ]
+    assert body_lines(result.text) == ["TLOAD(t, xGlobal);"]
+
+
+def test_tile_with_an_unallocated_buffer_or_in_ddr_is_e403() -> None:
+    x = var("x", tensor(16, 16))
+    t = var("t", tile(16, 16, addr=None))
+    u = var("u", tile(16, 16, space=MemorySpace.DDR))
+    fn = function("k", [x], load(t, x, (0, 0), line=5), op(u, "block.exp", t, line=6))
+    assert codes_and_spans(generate_cce(fn)) == [("E403", at(5)), ("E403", at(6))]
+
+
+def test_unsupported_dtype_is_e400_on_the_parameter_and_on_the_tile() -> None:
+    x = var("x", tensor(16, 16, dtype=DataType.FP8E4M3FN), line=2)
+    t = var("t", tile(16, 16, dtype=DataType.FP8E4M3FN))
+    fn = function("k", [x], load(t, x, (0, 0), line=6))
+    result = generate_cce(fn)
+    assert codes_and_spans(result) == [("E400", at(2)), ("E400", at(6))]
+    assert result.diagnostics[0].message == (
+        "parameter 'x': element type FP8E4M3FN has no CCE C++ type"
+    )
+    assert section_lines(result.text, "Unpack arguments") == [
+        "// error: parameter 'x': element type FP8E4M3FN has no CCE C++ type",
+    ]
+
+
+def test_tile_parameter_is_rejected() -> None:
+    t = var("t", tile(16, 16), line=2)
+    result = generate_cce(function("k", [t]))
+    assert codes_and_spans(result) == [("E400", at(2))]
+    assert "cannot be passed to a CCE kernel" in result.diagnostics[0].message
+
+
+def test_call_to_another_function_is_e400() -> None:
+    x = var("x", tensor(16, 16))
+    y = var("y", tensor(16, 16))
+    value = Call(x.type, callee=GlobalVar("helper"), args=(x,), span=at(4))
+    result = generate_cce(function("k", [x], assign(y, value, line=4)))
+    assert codes_and_spans(result) == [("E400", at(4))]
+    assert result.diagnostics[0].message == (
+        "call to function 'helper' cannot be generated inside a CCE kernel"
+    )
+
+
+def test_unassigned_tile_op_and_nested_call_are_e400() -> None:
+    x = var("x", tensor(16, 16))
+    a = var("a", tile(16, 16, addr=0x0))
+    b = var("b", tile(16, 16, addr=0x400))
+    nested = call("block.exp", a, type_=a.type, line=6)
+    fn = function(
+        "k", [x],
+        load(a, x, (0, 0)),
+        EvalStmt(call("block.exp", a, type_=a.type, line=5), span=at(5)),
+        assign(b, call("block.add", a, nested, type_=a.type, line=7), line=7),
+    )
+    result = generate_cce(fn)
+    assert codes_and_spans(result) == [("E400", at(5)), ("E400", at(6))]
+    assert [d.message for d in result.diagnostics] == [
+        "the result of block.exp is not assigned; its instruction needs a destination tile",
+        "a nested op call must be assigned to a variable before it is used",
+    ]
+
+
+def test_a_tensor_that_may_be_either_of_two_cannot_be_addressed() -> None:
+    a = var("a", tensor(32, 32))
+    b = var("b", tensor(32, 32))
+    t = var("t", tile(16, 32, addr=0x0))
+    r = var("r", tensor(32, 32))
+    done = var("done", tensor(32, 32))
+    flag = ConstBool(ScalarType(DataType.BOOL), value=True)
+    fn = function(
+        "k", [a, b],
+        load(t, a, (0, 0)),
+        IfStmt(flag, SeqStmts((yield_(a),)), SeqStmts((yield_(b),)), (r,)),
+        store(done, t, (16, 0), r, line=9),
+    )
+    result = generate_cce(fn)
+    assert codes_and_spans(result) == [("E400", at(9))]
+    assert result.diagnostics[0].message == "cannot address 'r': it may refer to a or b"
+
+
+def test_reduction_over_a_leading_axis_is_e400() -> None:
+    x = var("x", tensor(4, 16, 16))
+    t = var("t", tile(4, 16, 16, addr=0x0))
+    s = var("s", tile(16, 16, addr=0x2000))
+    fn = function("k", [x], load(t, x, (0, 0, 0)), op(s, "block.sum", t, axis=0, line=8))
+    result = generate_cce(fn)
+    assert codes_and_spans(result) == [("E400", at(8))]
+
+
+def test_function_filter_that_matches_nothing_is_e203() -> None:
+    program = Program("P", (simple_add(),), span=at(1, 0, 10))
+    result = generate_cce(program, "nope")
+    assert result.text == ""
+    assert codes_and_spans(result) == [("E203", at(1, 0, 10))]
+
+
+def test_orchestration_functions_get_a_comment_not_a_kernel() -> None:
+    orchestrator = function("main", [], func_type=FunctionType.Orchestration)
+    program = Program("P", (orchestrator, simple_add()))
+    result = generate_cce(program)
+    assert result.diagnostics == []
+    assert result.text.startswith(
+        "// main: orchestration function, runs on the host (no kernel)\n\n"
+        "__aicore__ __attribute__((always_inline)) void runSimpleAdd("
+    )
+
+
+def test_duplicate_registration_is_an_internal_error_not_an_exception() -> None:
+    x = var("x", tensor(16, 16), line=2)
+    result = generate_cce(function("k", [x, x]))
+    assert [d.code for d in result.diagnostics] == ["E900"]
+    assert result.diagnostics[0].message.startswith("internal: variable 'x' registered twice")
+    assert result.diagnostics[0].span == at(2)
+
+
+def test_malformed_ir_never_raises_out_of_generate_cce() -> None:
+    broken = IfStmt(None, SeqStmts(()))  # type: ignore[arg-type]
+    fn = function("k", [], broken)
+    result = generate_cce(fn)
+    assert [d.code for d in result.diagnostics] == ["E900"]
+    assert result.diagnostics[0].span == at(1, 4, 30)  # the function
+    assert result.text == "// error: internal error in k\n"

@@ -1,0 +1,361 @@
+"""Loops, branches and scalar arithmetic: scf.for / scf.if / scf.while with their results,
+arith ops in index or the scalar's own type, and the conversions between them."""
+
+from __future__ import annotations
+
+from pto_irb import (
+    assign,
+    body_of,
+    function,
+    generate,
+    ints,
+    load,
+    memref,
+    scalar,
+    short,
+    store,
+    tensor,
+    tile,
+)
+from ptoc.ir import (
+    AssignStmt,
+    Binary,
+    BinaryOp,
+    ConstFloat,
+    DataType,
+    ForKind,
+    ForStmt,
+    IfStmt,
+    IterArg,
+    ReturnStmt,
+    ScalarType,
+    ScopeStmt,
+    SeqStmts,
+    TensorType,
+    Unary,
+    UnaryOp,
+    Var,
+    WhileStmt,
+    YieldStmt,
+    const_int,
+)
+
+I64 = ScalarType(DataType.INT64)
+I32 = ScalarType(DataType.INT32)
+F32 = ScalarType(DataType.FP32)
+BOOL = ScalarType(DataType.BOOL)
+
+
+def binary(type_, op, lhs, rhs):
+    return Binary(type_, op=op, lhs=lhs, rhs=rhs)
+
+
+def seq(*stmts):
+    return SeqStmts(tuple(stmts))
+
+
+def accumulate_kernel():
+    """acc = 0-tile; for i in 0..4: acc += load(a[i*32:, :]); if n > 0: exp(acc) else acc."""
+    a, out, n = tensor("a", [128, 32]), tensor("out", [32, 32]), scalar("n")
+    acc0 = tile("acc0", [32, 32], memref(0))
+    t = tile("t", [32, 32], memref(1))
+    acc_next = tile("acc_next", [32, 32], memref(0))
+    res = tile("res", [32, 32], memref(2))
+    i, off = Var(I64, name="i"), Var(I64, name="off")
+    acc = IterArg(acc0.type, name="acc", init_value=acc0)
+    acc_out, r = Var(acc0.type, name="acc_out"), Var(acc0.type, name="r")
+    loop = ForStmt(
+        i, const_int(0), const_int(4), const_int(1),
+        seq(
+            AssignStmt(off, binary(I64, BinaryOp.Mul, i, const_int(32))),
+            load(t, a, [off, 0]),
+            assign(acc_next, "block.add", acc, t),
+            YieldStmt((acc_next,)),
+        ),
+        iter_args=(acc,), return_vars=(acc_out,),
+    )
+    branch = IfStmt(
+        binary(BOOL, BinaryOp.Gt, n, const_int(0)),
+        seq(assign(res, "block.exp", acc_out), YieldStmt((res,))),
+        seq(YieldStmt((acc_out,))),
+        return_vars=(r,),
+    )
+    return function(
+        "accumulate", [a, n, out],
+        assign(acc0, "block.full", ints(32, 32), ConstFloat(F32, value=0.0), dtype=DataType.FP32),
+        loop, branch, store(r, [0, 0], out),
+    )
+
+
+def test_loop_with_a_carried_tile_and_an_if_with_a_result() -> None:
+    text, diagnostics = generate(accumulate_kernel())
+    assert diagnostics == []
+    assert text.startswith(
+        "module {\n"
+        "  func.func @accumulate(%arg0: !pto.ptr<f32>,\n"
+        "                       %arg1: i64,\n"
+        "                       %arg2: !pto.ptr<f32>) {\n"
+        "    // Constants\n"
+        "    %c128 = arith.constant 128 : index\n"
+        "    %c32 = arith.constant 32 : index\n"
+        "    %c1 = arith.constant 1 : index\n"
+        "    %cst = arith.constant 0.0 : f32\n"
+        "    %c0 = arith.constant 0 : index\n"
+        "    %c4 = arith.constant 4 : index\n"
+    )
+    assert short(body_of(text)) == (
+        "// Full\n"
+        "pto.texpands ins(%cst : f32)\n"
+        "             outs(%0 : TB)\n"
+        "\n"
+        "%5 = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %0) -> (TB) {\n"
+        "  %6 = arith.muli %i, %c32 : index\n"
+        "\n"
+        "  // Load t\n"
+        "  %7 = pto.partition_view %3, offsets = [%6, %c0], sizes = [%c32, %c32]\n"
+        "       : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<32x32xf32>\n"
+        "  pto.tload ins(%7 : !pto.partition_tensor_view<32x32xf32>)\n"
+        "            outs(%1 : TB)\n"
+        "\n"
+        "  // Add\n"
+        "  pto.tadd ins(%acc : TB, %1 : TB)\n"
+        "           outs(%0 : TB)\n"
+        "  scf.yield %0 : TB\n"
+        "}\n"
+        "\n"
+        "%8 = arith.index_cast %arg1 : i64 to index\n"
+        "%9 = arith.cmpi sgt, %8, %c0 : index\n"
+        "%10 = scf.if %9 -> (TB) {\n"
+        "  // Exp\n"
+        "  pto.texp ins(%5 : TB)\n"
+        "           outs(%2 : TB)\n"
+        "  scf.yield %2 : TB\n"
+        "} else {\n"
+        "  scf.yield %5 : TB\n"
+        "}\n"
+        "\n"
+        "// Store r\n"
+        "%11 = pto.partition_view %4, offsets = [%c0, %c0], sizes = [%c32, %c32]\n"
+        "      : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<32x32xf32>\n"
+        "pto.tstore ins(%10 : TB)\n"
+        "           outs(%11 : !pto.partition_tensor_view<32x32xf32>)\n"
+        "\n"
+        "return\n"
+    )
+
+
+def test_nested_loops_without_results_and_a_carried_tensor() -> None:
+    a, out = tensor("a", [64, 64]), tensor("out", [64, 64])
+    t = tile("t", [32, 32], memref(0))
+    i, j = Var(I64, name="i"), Var(I64, name="i")  # the same name twice: made unique
+    o = IterArg(out.type, name="o", init_value=out)
+    o2, o_final = tensor("o2", [64, 64]), tensor("o_final", [64, 64])
+    inner = ForStmt(j, const_int(0), const_int(64), const_int(32), seq(load(t, a, [i, j])))
+    outer = ForStmt(
+        i, const_int(0), const_int(64), const_int(32),
+        seq(inner, store(t, [i, 0], o, result=o2), YieldStmt((o2,))),
+        iter_args=(o,), return_vars=(o_final,), kind=ForKind.Parallel,
+    )
+    text, diagnostics = generate(function("tiles", [a, out], outer))
+    assert diagnostics == []
+    assert short(body_of(text)) == (
+        "// parallel loop: iterations are independent\n"
+        "%3 = scf.for %i = %c0 to %c64 step %c32 iter_args(%o = %2) -> (!pto.tensor_view<?x?xf32>) {\n"
+        "  scf.for %i_1 = %c0 to %c64 step %c32 {\n"
+        "    // Load t\n"
+        "    %4 = pto.partition_view %1, offsets = [%i, %i_1], sizes = [%c32, %c32]\n"
+        "         : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<32x32xf32>\n"
+        "    pto.tload ins(%4 : !pto.partition_tensor_view<32x32xf32>)\n"
+        "              outs(%0 : TB)\n"
+        "  }\n"
+        "\n"
+        "  // Store t\n"
+        "  %5 = pto.partition_view %o, offsets = [%i, %c0], sizes = [%c32, %c32]\n"
+        "       : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<32x32xf32>\n"
+        "  pto.tstore ins(%0 : TB)\n"
+        "             outs(%5 : !pto.partition_tensor_view<32x32xf32>)\n"
+        "  scf.yield %o : !pto.tensor_view<?x?xf32>\n"
+        "}\n"
+        "\n"
+        "return\n"
+    )
+
+
+def test_if_without_results_and_a_scope() -> None:
+    a, flag = tensor("a", [32, 32]), scalar("flag", DataType.BOOL)
+    t = tile("t", [32, 32], memref(0))
+    body = IfStmt(flag, ScopeStmt(seq(load(t, a, [0, 0]))))
+    text, diagnostics = generate(function("maybe", [a, flag], body))
+    assert diagnostics == []
+    assert short(body_of(text)) == (
+        "scf.if %arg1 {\n"
+        "  // Load t\n"
+        "  %2 = pto.partition_view %1, offsets = [%c0, %c0], sizes = [%c32, %c32]\n"
+        "       : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<32x32xf32>\n"
+        "  pto.tload ins(%2 : !pto.partition_tensor_view<32x32xf32>)\n"
+        "            outs(%0 : TB)\n"
+        "}\n"
+        "\n"
+        "return\n"
+    )
+
+
+def test_while_loop_and_scalar_arithmetic() -> None:
+    n, m, x = scalar("n"), scalar("m", DataType.INT32), scalar("x", DataType.FP32)
+    k = IterArg(I64, name="k", init_value=const_int(0))
+    k2, k_out = Var(I64, name="k2"), Var(I64, name="k_out")
+    loop = WhileStmt(
+        binary(BOOL, BinaryOp.Lt, k, n),
+        seq(AssignStmt(k2, binary(I64, BinaryOp.Add, k, const_int(1))), YieldStmt((k2,))),
+        iter_args=(k,), return_vars=(k_out,),
+    )
+    q, r, f = Var(I64, name="q"), Var(I64, name="r"), Var(F32, name="f")
+    g, neg = Var(I32, name="g"), Var(I64, name="neg")
+    fn = function(
+        "scalars", [n, m, x],
+        loop,
+        AssignStmt(q, binary(I64, BinaryOp.FloorDiv, k_out, m)),
+        AssignStmt(r, binary(I64, BinaryOp.FloorMod, q, const_int(3))),
+        AssignStmt(f, binary(F32, BinaryOp.Mul, x, ConstFloat(F32, value=0.5))),
+        AssignStmt(g, binary(I32, BinaryOp.Add, m, const_int(1))),
+        AssignStmt(neg, Unary(I64, op=UnaryOp.Neg, operand=r)),
+        ReturnStmt((neg, f)),
+    )
+    text, diagnostics = generate(fn)
+    assert diagnostics == []
+    assert text == (
+        "module {\n"
+        "  func.func @scalars(%arg0: i64,\n"
+        "                    %arg1: i32,\n"
+        "                    %arg2: f32) -> (i64, f32) {\n"
+        "    // Constants\n"
+        "    %c0 = arith.constant 0 : index\n"
+        "    %c1 = arith.constant 1 : index\n"
+        "    %c3 = arith.constant 3 : index\n"
+        "    %cst = arith.constant 0.5 : f32\n"
+        "    %c1_i32 = arith.constant 1 : i32\n"
+        "\n"
+        "    %0 = scf.while (%k = %c0) : (index) -> (index) {\n"
+        "      %1 = arith.index_cast %arg0 : i64 to index\n"
+        "      %2 = arith.cmpi slt, %k, %1 : index\n"
+        "      scf.condition(%2) %k : index\n"
+        "    } do {\n"
+        "    ^bb0(%k_1: index):\n"
+        "      %3 = arith.addi %k_1, %c1 : index\n"
+        "      scf.yield %3 : index\n"
+        "    }\n"
+        "\n"
+        "    %4 = arith.index_cast %arg1 : i32 to index\n"
+        "    %5 = arith.floordivsi %0, %4 : index\n"
+        "    %6 = arith.floordivsi %5, %c3 : index\n"
+        "    %7 = arith.muli %6, %c3 : index\n"
+        "    %8 = arith.subi %5, %7 : index\n"
+        "    %9 = arith.mulf %arg2, %cst : f32\n"
+        "    %10 = arith.addi %arg1, %c1_i32 : i32\n"
+        "    %11 = arith.subi %c0, %8 : index\n"
+        "    %12 = arith.index_cast %11 : index to i64\n"
+        "\n"
+        "    return %12, %9 : i64, f32\n"
+        "  }\n"
+        "}\n"
+    )
+
+
+def test_conversion_is_reused_within_its_region_only() -> None:
+    n = scalar("n")
+    i = Var(I64, name="i")
+    x, y, z = Var(I64, name="x"), Var(I64, name="y"), Var(I64, name="z")
+    loop = ForStmt(i, const_int(0), const_int(2), const_int(1),
+                   seq(AssignStmt(x, binary(I64, BinaryOp.Add, n, i)),
+                       AssignStmt(y, binary(I64, BinaryOp.Mul, n, i))))
+    fn = function("casts", [n], loop, AssignStmt(z, binary(I64, BinaryOp.Sub, n, const_int(1))))
+    text, _ = generate(fn)
+    assert body_of(text) == (
+        "scf.for %i = %c0 to %c2 step %c1 {\n"
+        "  %0 = arith.index_cast %arg0 : i64 to index\n"
+        "  %1 = arith.addi %0, %i : index\n"
+        "  %2 = arith.muli %0, %i : index\n"
+        "}\n"
+        "\n"
+        "%3 = arith.index_cast %arg0 : i64 to index\n"
+        "%4 = arith.subi %3, %c1 : index\n"
+        "\n"
+        "return\n"
+    )
+
+
+def test_float_and_unsigned_comparisons_and_conversions() -> None:
+    x, u = scalar("x", DataType.FP16), scalar("u", DataType.UINT32)
+    b1, b2, w = Var(BOOL, name="b1"), Var(BOOL, name="b2"), Var(F32, name="w")
+    fn = function(
+        "cmp", [x, u],
+        AssignStmt(b1, binary(BOOL, BinaryOp.Le, x, ConstFloat(F32, value=2.0))),
+        AssignStmt(b2, binary(BOOL, BinaryOp.Lt, u, const_int(7, DataType.UINT32))),
+        AssignStmt(w, binary(F32, BinaryOp.Add, x, u)),
+    )
+    text, diagnostics = generate(fn)
+    assert diagnostics == []
+    assert "func.func @cmp(%arg0: f16,\n                %arg1: i32) {" in text
+    assert body_of(text) == (
+        "%0 = arith.extf %arg0 : f16 to f32\n"
+        "%1 = arith.cmpf ole, %0, %cst : f32\n"
+        "%2 = arith.cmpi ult, %arg1, %c7_i32 : i32\n"
+        "%3 = arith.uitofp %arg1 : i32 to f32\n"
+        "%4 = arith.addf %0, %3 : f32\n"
+        "\n"
+        "return\n"
+    )
+
+
+def test_tensor_with_dimensions_from_scalar_parameters() -> None:
+    n, m = scalar("n"), scalar("m", DataType.INT32)
+    a = Var(TensorType((n, const_int(64)), DataType.FP16), name="a")
+    b = Var(TensorType((const_int(8), m, n), DataType.FP16), name="b")
+    text, diagnostics = generate(function("dyn", [n, m, a, b]))
+    assert diagnostics == []
+    assert text == (
+        "module {\n"
+        "  func.func @dyn(%arg0: i64,\n"
+        "                %arg1: i32,\n"
+        "                %arg2: !pto.ptr<f16>,\n"
+        "                %arg3: !pto.ptr<f16>) {\n"
+        "    // Constants\n"
+        "    %c64 = arith.constant 64 : index\n"
+        "    %c1 = arith.constant 1 : index\n"
+        "    %c8 = arith.constant 8 : index\n"
+        "\n"
+        "    // Tensor views\n"
+        "    %2 = arith.index_cast %arg0 : i64 to index\n"
+        "    %0 = pto.make_tensor_view %arg2, shape = [%2, %c64]\n"
+        "         strides = [%c64, %c1] : !pto.tensor_view<?x?xf16>\n"
+        "    %3 = arith.index_cast %arg1 : i32 to index\n"
+        "    %4 = arith.muli %2, %3 : index\n"
+        "    %1 = pto.make_tensor_view %arg3, shape = [%c8, %3, %2]\n"
+        "         strides = [%4, %2, %c1] : !pto.tensor_view<?x?x?xf16>\n"
+        "\n"
+        "    return\n"
+        "  }\n"
+        "}\n"
+    )
+
+
+def test_several_functions_and_selecting_one() -> None:
+    from pto_irb import program
+    from ptoc.codegen.pto import generate_pto
+
+    first, second = function("first", []), function("second", [scalar("s")])
+    text, diagnostics = generate(first, second)
+    assert diagnostics == []
+    assert text == (
+        "module {\n"
+        "  func.func @first() {\n"
+        "    return\n"
+        "  }\n"
+        "\n"
+        "  func.func @second(%arg0: i64) {\n"
+        "    return\n"
+        "  }\n"
+        "}\n"
+    )
+    only = generate_pto(program(first, second), function="second")
+    assert only.text == "module {\n  func.func @second(%arg0: i64) {\n    return\n  }\n}\n"

@@ -1,0 +1,330 @@
+"""Per op family: the instruction (from the registry's pto lowering), typed ins/outs,
+scalar operands, attributes, axis-dependent reductions, sync ops and buffer sharing."""
+
+from __future__ import annotations
+
+from pto_irb import (
+    assign,
+    at,
+    body_of,
+    call,
+    function,
+    generate,
+    ints,
+    load,
+    memref,
+    scalar,
+    short,
+    store,
+    sync,
+    tensor,
+    tile,
+    tile_buf,
+)
+from ptoc.ir import (
+    BLayout,
+    ConstFloat,
+    DataType,
+    EvalStmt,
+    MemorySpace,
+    ScalarType,
+    TileView,
+    const_int,
+)
+from ptoc.ops.registry import PipeType
+
+F32 = ScalarType(DataType.FP32)
+
+
+def kernel(body):
+    """A kernel over tensors a, out (32x32 f32): it loads a into t0 (buffer %0), then
+    ``body(a, out, t0)``."""
+    a, out = tensor("a", [32, 32]), tensor("out", [32, 32])
+    t0 = tile("t0", [32, 32], memref(0))
+    return function("k", [a, out], load(t0, a, [0, 0]), *body(a, out, t0))
+
+
+def body_after_first_load(text: str) -> str:
+    body = body_of(text)
+    return body.split("\n\n", 1)[1]
+
+
+def test_tile_tile_op_writes_the_result_buffer() -> None:
+    t1 = tile("t1", [32, 32], memref(1))
+    text, diagnostics = generate(kernel(lambda a, out, t0: [assign(t1, "block.add", t0, t0)]))
+    assert diagnostics == []
+    assert short(body_after_first_load(text)) == (
+        "// Add\n"
+        "pto.tadd ins(%0 : TB, %0 : TB)\n"
+        "         outs(%1 : TB)\n"
+        "\n"
+        "return\n"
+    )
+
+
+def test_three_operand_add_is_taddc() -> None:
+    t1 = tile("t1", [32, 32], memref(1))
+    text, _ = generate(kernel(lambda a, out, t0: [assign(t1, "block.addc", t0, t0, t0)]))
+    assert "pto.taddc ins(%0 : TB, %0 : TB, %0 : TB)\n" in short(text)
+
+
+def test_scalar_literals_take_the_element_type_of_the_result() -> None:
+    t1 = tile("t1", [32, 32], memref(1))
+    half = ConstFloat(F32, value=1.5)
+    text, diagnostics = generate(kernel(lambda a, out, t0: [
+        assign(t1, "block.adds", t0, half),
+        assign(t1, "block.muls", t0, const_int(2)),  # an INT64 literal on an f32 tile
+    ]))
+    assert diagnostics == []
+    assert "    %cst = arith.constant 1.5 : f32\n    %cst_1 = arith.constant 2.0 : f32\n" in text
+    assert short(body_after_first_load(text)) == (
+        "// Adds\n"
+        "pto.tadds ins(%0 : TB, %cst : f32)\n"
+        "          outs(%1 : TB)\n"
+        "\n"
+        "// Muls\n"
+        "pto.tmuls ins(%0 : TB, %cst_1 : f32)\n"
+        "          outs(%1 : TB)\n"
+        "\n"
+        "return\n"
+    )
+
+
+def test_scalar_parameter_operand_keeps_its_type() -> None:
+    a, out, s = tensor("a", [32, 32]), tensor("out", [32, 32]), scalar("s", DataType.FP32)
+    t0, t1 = tile("t0", [32, 32], memref(0)), tile("t1", [32, 32], memref(1))
+    fn = function("k", [a, s, out], load(t0, a, [0, 0]), assign(t1, "block.subs", t0, s))
+    text, _ = generate(fn)
+    assert text.startswith(
+        "module {\n"
+        "  func.func @k(%arg0: !pto.ptr<f32>,\n"
+        "              %arg1: f32,\n"
+        "              %arg2: !pto.ptr<f32>) {\n"
+    )
+    assert "pto.tsubs ins(%0 : TB, %arg1 : f32)\n" in short(text)
+
+
+def test_unary_and_row_reduction_with_scratch_tile() -> None:
+    t1 = tile("t1", [32, 32], memref(1))
+    row = tile("row", [32, 1], memref(2))
+    text, _ = generate(kernel(lambda a, out, t0: [
+        assign(t1, "block.exp", t0),
+        assign(row, "block.row_sum", t1, t0),
+    ]))
+    assert short(body_after_first_load(text)) == (
+        "// Exp\n"
+        "pto.texp ins(%0 : TB)\n"
+        "         outs(%1 : TB)\n"
+        "\n"
+        "// Row sum\n"
+        "pto.trowsum ins(%1 : TB, %0 : TB)\n"
+        f"            outs(%2 : {tile_buf(32, 1)})\n"
+        "\n"
+        "return\n"
+    )
+
+
+def test_axis_reduction_picks_row_or_column_instruction() -> None:
+    cols = tile("cols", [1, 32], memref(1))
+    rows = tile("rows", [32, 1], memref(2))
+    text, _ = generate(kernel(lambda a, out, t0: [
+        assign(cols, "block.sum", t0, axis=0, keepdim=True),
+        assign(rows, "block.max", t0, axis=-1, keepdim=True),
+    ]))
+    body = short(body_after_first_load(text))
+    assert f"pto.tcolsum ins(%0 : TB)\n            outs(%1 : {tile_buf(1, 32)})\n" in body
+    assert f"pto.trowmax ins(%0 : TB)\n            outs(%2 : {tile_buf(32, 1)})\n" in body
+    assert "axis" not in body  # the instruction states the axis
+
+
+def test_attributes_become_an_attribute_dictionary() -> None:
+    half = tile("half", [32, 32], memref(1), DataType.FP16)
+    mask = tile("mask", [32, 32], memref(2))
+    text, _ = generate(kernel(lambda a, out, t0: [
+        assign(half, "block.cast", t0, target_type=DataType.FP16, mode="round"),
+        assign(mask, "block.cmp", t0, t0, cmp_type=2),
+    ]))
+    body = short(body_after_first_load(text))
+    # target_type is stated by the outs buffer's dtype; mode is not.
+    assert f"outs(%1 : {tile_buf(dtype='f16')}) {{mode = \"round\"}}\n" in body
+    assert "outs(%2 : TB) {cmp_type = 2}\n" in body
+
+
+def test_matmul_buffers_use_their_memory_space_and_tile_view() -> None:
+    left_view = TileView(blayout=BLayout.row_major, slayout=BLayout.row_major, fractal=512)
+    acc_view = TileView(blayout=BLayout.col_major, slayout=BLayout.row_major, fractal=1024)
+    lhs = tile("lhs", [16, 32], memref(1, MemorySpace.Left), DataType.FP16, left_view)
+    rhs = tile("rhs", [32, 16], memref(2, MemorySpace.Right), DataType.FP16)
+    acc = tile("acc", [16, 16], memref(3, MemorySpace.Acc), DataType.FP32, acc_view)
+    a16, b16 = tensor("a", [16, 32], DataType.FP16), tensor("b", [32, 16], DataType.FP16)
+    fn = function("mm", [a16, b16], load(lhs, a16, [0, 0]), load(rhs, b16, [0, 0]),
+                  assign(acc, "block.matmul", lhs, rhs))
+    text, diagnostics = generate(fn)
+    assert diagnostics == []
+    assert (
+        "    %0 = pto.alloc_tile : !pto.tile_buf<loc=left, dtype=f16, rows=16, cols=32, "
+        "v_row=16, v_col=32, blayout=row_major, slayout=row_major, fractal=512, pad=0>\n"
+        "    %1 = pto.alloc_tile : !pto.tile_buf<loc=right, dtype=f16, rows=32, cols=16, "
+        "v_row=32, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>\n"
+        "    %2 = pto.alloc_tile : !pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, "
+        "v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=1024, pad=0>\n"
+    ) in text
+    assert "    // Matmul\n    pto.tmatmul ins(%0 : !pto.tile_buf<loc=left" in text
+
+
+def test_tiles_sharing_a_memref_share_one_allocation() -> None:
+    a, out = tensor("a", [32, 32]), tensor("out", [32, 32])
+    shared = memref(0)
+    t0, t1, t2 = tile("t0", [32, 32], shared), tile("t1", [32, 32], memref(1)), tile("t2", [32, 32], shared)
+    fn = function("k", [a, out], load(t0, a, [0, 0]), assign(t1, "block.exp", t0),
+                  assign(t2, "block.exp", t1), store(t2, [0, 0], out))
+    text, _ = generate(fn)
+    assert text.count("pto.alloc_tile") == 2
+    body = short(body_of(text))
+    assert "pto.texp ins(%1 : TB)\n         outs(%0 : TB)\n" in body
+    assert "pto.tstore ins(%0 : TB)\n" in body
+    # two allocations, two views: the body starts at %4
+    assert "%4 = pto.partition_view %2," in body
+
+
+def test_valid_shape_of_the_tile_view_sets_v_row_and_v_col() -> None:
+    view = TileView(valid_shape=(const_int(30), const_int(17)))
+    t0 = tile("t0", [32, 32], memref(0), view=view)
+    a = tensor("a", [32, 32])
+    text, _ = generate(function("k", [a], load(t0, a, [0, 0])))
+    assert "rows=32, cols=32, v_row=30, v_col=17, blayout=row_major" in text
+
+
+def test_one_dimensional_tile_is_one_row() -> None:
+    a = tensor("a", [64])
+    t0 = tile("t0", [64], memref(0))
+    text, _ = generate(function("k", [a], load(t0, a, [0])))
+    assert tile_buf(1, 64) in text
+    assert "pto.make_tensor_view %arg0, shape = [%c64]\n         strides = [%c1]" in text
+    assert "offsets = [%c0], sizes = [%c64]" in text
+    assert ": !pto.tensor_view<?xf32> -> !pto.partition_tensor_view<64xf32>" in text
+
+
+def test_sync_ops_use_the_ptoas_flag_and_barrier_syntax() -> None:
+    text, diagnostics = generate(kernel(lambda a, out, t0: [
+        sync("system.sync_src", set_pipe=PipeType.MTE2, wait_pipe=PipeType.V, event_id=0),
+        sync("system.sync_dst", set_pipe=PipeType.MTE2, wait_pipe=PipeType.V, event_id=0),
+        sync("system.bar_v"),
+        sync("system.sync_src", set_pipe=4, wait_pipe=2, event_id=3),  # seed integer codes
+        sync("system.bar_all"),
+        store(t0, [0, 0], out),
+    ]))
+    assert diagnostics == []
+    assert short(body_after_first_load(text)) == (
+        "pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n"
+        "pto.wait_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n"
+        "pto.barrier <PIPE_V>\n"
+        "pto.set_flag[<PIPE_V>, <PIPE_MTE3>, <EVENT_ID3>]\n"
+        "pto.barrier <PIPE_ALL>\n"
+        "\n"
+        "// Store t0\n"
+        "%4 = pto.partition_view %2, offsets = [%c0, %c0], sizes = [%c32, %c32]\n"
+        "     : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<32x32xf32>\n"
+        "pto.tstore ins(%0 : TB)\n"
+        "           outs(%4 : !pto.partition_tensor_view<32x32xf32>)\n"
+        "\n"
+        "return\n"
+    )
+
+
+def test_create_tile_is_just_its_allocation() -> None:
+    a, out = tensor("a", [32, 32]), tensor("out", [32, 32])
+    acc = tile("acc", [32, 32], memref(0))
+    t1 = tile("t1", [32, 32], memref(1))
+    fn = function(
+        "k", [a, out],
+        assign(acc, "block.create_tile", ints(32, 32), dtype=DataType.FP32,
+               target_memory=MemorySpace.Vec),
+        assign(t1, "block.exp", acc),
+    )
+    text, diagnostics = generate(fn)
+    assert diagnostics == []
+    assert short(body_of(text)) == (
+        "// Exp\npto.texp ins(%0 : TB)\n         outs(%1 : TB)\n\nreturn\n"
+    )
+
+
+def test_store_result_is_the_output_tensor_view() -> None:
+    a, out = tensor("a", [32, 32]), tensor("out", [32, 32])
+    t0 = tile("t0", [32, 32], memref(0))
+    t1 = tile("t1", [32, 32], memref(1))
+    out2 = tensor("out2", [32, 32])
+    fn = function("k", [a, out], load(t0, a, [0, 0]), store(t0, [0, 0], out, result=out2),
+                  load(t1, out2, [0, 0]))
+    text, _ = generate(fn)
+    assert "    %5 = pto.partition_view %3, offsets" in text  # the store, into out's view
+    assert "    %6 = pto.partition_view %3, offsets" in text  # the reload reads the same view
+
+
+def test_block_op_with_scalar_result() -> None:
+    a = tensor("a", [32, 32])
+    idx = scalar("idx", DataType.UINT64)
+    t0 = tile("t0", [32, 32], memref(0))
+    from ptoc.ir import AssignStmt, Binary, BinaryOp, Var
+
+    row = Var(ScalarType(DataType.INT64), name="row")
+    fn = function(
+        "k", [a],
+        AssignStmt(idx, call("block.get_block_idx", type_=idx.type)),
+        AssignStmt(row, Binary(ScalarType(DataType.INT64), op=BinaryOp.Mul, lhs=idx,
+                               rhs=const_int(32))),
+        load(t0, a, [row, 0], span=at(3, 4, 40)),
+    )
+    text, diagnostics = generate(fn)
+    assert diagnostics == []
+    assert short(body_of(text)) == (
+        "// Get block idx\n"
+        "%2 = pto.get_block_idx : i64\n"
+        "\n"
+        "%3 = arith.index_castui %2 : i64 to index\n"
+        "%4 = arith.muli %3, %c32 : index\n"
+        "\n"
+        "// Load t0\n"
+        "%5 = pto.partition_view %1, offsets = [%4, %c0], sizes = [%c32, %c32]\n"
+        "     : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<32x32xf32>\n"
+        "pto.tload ins(%5 : !pto.partition_tensor_view<32x32xf32>)\n"
+        "          outs(%0 : TB)\n"
+        "\n"
+        "return\n"
+    )
+
+
+def test_seed_004_positional_load_and_store() -> None:
+    a, out = tensor("a", [64, 64]), tensor("out", [64, 64])
+    t0 = tile("t0", [32, 64], memref(0))
+    c = const_int
+    fn = function(
+        "k", [a, out],
+        assign(t0, "block.load", a, c(32), c(0), c(32), c(64)),
+        EvalStmt(call("block.store", t0, c(0), c(0), c(32), c(64), out, type_=out.type)),
+    )
+    text, diagnostics = generate(fn)
+    assert diagnostics == []
+    assert "offsets = [%c32, %c0], sizes = [%c32, %c64]" in text
+    assert "offsets = [%c0, %c0], sizes = [%c32, %c64]" in text
+
+
+def test_reused_memref_with_a_different_tile_type_gets_its_own_allocation() -> None:
+    """MemoryReuse puts a [32, 1] tile into a [32, 32] tile's buffer; an SSA value has one
+    type, so the smaller tile gets an alloc_tile of its own type."""
+    a, out = tensor("a", [32, 32]), tensor("out", [32, 1])
+    t0 = tile("t0", [32, 32], memref(0))
+    row = tile("row", [32, 1], memref(0))  # the same MemRef
+    fn = function("k", [a, out], load(t0, a, [0, 0]), assign(row, "block.row_sum", t0),
+                  store(row, [0, 0], out))
+    text, diagnostics = generate(fn)
+    assert diagnostics == []
+    assert (
+        "    // Allocations\n"
+        "    %0 = pto.alloc_tile : " + tile_buf() + "\n"
+        "    %1 = pto.alloc_tile : " + tile_buf(32, 1) + "\n"
+        "\n"
+    ) in text
+    body = body_of(text)
+    assert f"pto.trowsum ins(%0 : {tile_buf()})\n            outs(%1 : {tile_buf(32, 1)})\n" in body
+    assert f"pto.tstore ins(%1 : {tile_buf(32, 1)})\n" in body

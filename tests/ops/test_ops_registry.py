@@ -1,0 +1,411 @@
+"""The registry as a whole: the op set, metadata every consumer relies on, lowerings, pipes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from ops_ir import op
+from ptoc.ir import DataType, MemorySpace
+from ptoc.ops import REGISTRY, REQUIRED, Category, OpDef, ParamKind, PipeType
+
+OPS_DIR = Path(op("block.add").source_file).parent
+
+TENSOR_OPS = {
+    "create",
+    "read",
+    "dim",
+    "view",
+    "assemble",
+    "reshape",
+    "transpose",
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "add_scalar",
+    "sub_scalar",
+    "mul_scalar",
+    "div_scalar",
+    "maximum",
+    "exp",
+    "cast",
+    "row_max",
+    "row_sum",
+    "matmul",
+}
+BLOCK_OPS = {
+    # 7.2 memory
+    "create_tile",
+    "load",
+    "store",
+    "l0c_store",
+    "move",
+    "vec_move",
+    "full",
+    "fillpad",
+    "get_block_idx",
+    "alloc",
+    # 7.3 element-wise
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "maximum",
+    "minimum",
+    "rem",
+    "and",
+    "or",
+    "shl",
+    "shr",
+    "xor",
+    "prelu",
+    "addc",
+    "subc",
+    "adds",
+    "subs",
+    "muls",
+    "divs",
+    "rems",
+    "maxs",
+    "mins",
+    "lrelu",
+    "ands",
+    "ors",
+    "shls",
+    "shrs",
+    "xors",
+    "addsc",
+    "subsc",
+    "sel",
+    "sels",
+    "cmp",
+    "cmps",
+    "neg",
+    "exp",
+    "sqrt",
+    "rsqrt",
+    "recip",
+    "log",
+    "abs",
+    "relu",
+    "not",
+    "cast",
+    # 7.4 matmul
+    "matmul",
+    "gemv",
+    "matmul_acc",
+    "gemv_acc",
+    "matmul_bias",
+    "gemv_bias",
+    "batch_matmul",
+    # 7.5 reductions, broadcasts, transforms
+    "sum",
+    "max",
+    "min",
+    "row_sum",
+    "row_max",
+    "row_min",
+    "row_expand",
+    "row_expand_add",
+    "row_expand_sub",
+    "row_expand_mul",
+    "row_expand_div",
+    "col_expand",
+    "col_expand_mul",
+    "col_expand_div",
+    "col_expand_sub",
+    "expands",
+    "view",
+    "reshape",
+    "transpose",
+}
+SYSTEM_OPS = {"sync_src", "sync_dst", "bar_v", "bar_m", "bar_all"}
+
+ALL_OPS = sorted(REGISTRY, key=lambda o: o.name)
+
+
+def test_the_op_set_is_complete() -> None:
+    expected = (
+        {f"tensor.{n}" for n in TENSOR_OPS}
+        | {f"block.{n}" for n in BLOCK_OPS}
+        | {f"system.{n}" for n in SYSTEM_OPS}
+    )
+    assert {o.name for o in REGISTRY} == expected
+
+
+def test_categories() -> None:
+    for definition in REGISTRY:
+        expected = {"tensor": Category.TENSOR, "block": Category.BLOCK, "system": Category.SYNC}[
+            definition.namespace
+        ]
+        assert definition.category is expected, definition.name
+
+
+@pytest.mark.parametrize("definition", ALL_OPS, ids=lambda o: o.name)
+def test_metadata(definition: OpDef) -> None:
+    assert definition.description.strip()
+    assert definition.type_rule_doc.strip()
+    assert isinstance(definition.pipe, PipeType)
+    for param in definition.params:
+        assert param.doc.strip(), f"{definition.name}.{param.name}"
+        if param.kind is ParamKind.ATTR:
+            assert param.attr_types, f"{definition.name}.{param.name}"
+        else:
+            assert param.accepts, f"{definition.name}.{param.name}"
+    # Both lowerings decided: an instruction, or a note saying why there is none.
+    for lowering in (definition.cce, definition.pto):
+        assert lowering.instruction or lowering.note, definition.name
+
+
+@pytest.mark.parametrize("definition", ALL_OPS, ids=lambda o: o.name)
+def test_source_location_points_at_the_registration(definition: OpDef) -> None:
+    path = Path(definition.source_file)
+    assert path.parent == OPS_DIR and path.suffix == ".py"
+    assert path.name in ("tensor.py", "block.py", "system.py")
+    line = path.read_text().splitlines()[definition.source_line - 1]
+    assert f'"{definition.short_name}"' in line or f'"{definition.name}"' in line, line
+
+
+def test_expr_params_with_defaults_are_trailing() -> None:
+    # Call.args holds EXPR arguments in order: an omitted optional one must be the last.
+    for definition in REGISTRY:
+        exprs = [p for p in definition.params if p.kind is ParamKind.EXPR]
+        optional = [i for i, p in enumerate(exprs) if not p.required]
+        assert optional in ([], list(range(len(exprs) - len(optional), len(exprs)))), (
+            definition.name
+        )
+
+
+def test_pipes() -> None:
+    expected = {
+        "block.load": PipeType.MTE2,
+        "block.store": PipeType.MTE3,
+        "block.l0c_store": PipeType.FIX,
+        "block.move": PipeType.MTE1,
+        "block.matmul": PipeType.M,
+        "block.gemv_bias": PipeType.M,
+        "block.add": PipeType.V,
+        "block.sum": PipeType.V,
+        "block.row_expand_mul": PipeType.V,
+        "block.cast": PipeType.V,
+        "block.expands": PipeType.V,
+        "block.get_block_idx": PipeType.S,
+    }
+    for name, pipe in expected.items():
+        assert op(name).pipe is pipe, name
+    for definition in REGISTRY:
+        if definition.namespace in ("tensor", "system"):
+            assert definition.pipe is PipeType.S, definition.name
+        if definition.name.startswith(("block.matmul", "block.gemv")):
+            assert definition.pipe is PipeType.M, definition.name
+
+
+# Seed 000's ISA mapping table, plus the pto-isa names of every other block op.
+CCE = {
+    "block.load": "TLOAD",
+    "block.store": "TSTORE",
+    "block.l0c_store": "TSTORE",
+    "block.add": "TADD",
+    "block.sub": "TSUB",
+    "block.mul": "TMUL",
+    "block.div": "TDIV",
+    "block.adds": "TADDS",
+    "block.subs": "TSUBS",
+    "block.muls": "TMULS",
+    "block.divs": "TDIVS",
+    "block.sqrt": "TSQRT",
+    "block.sum": "TROWSUM",
+    "block.max": "TROWMAX",
+    "block.min": "TROWMIN",
+    "system.sync_src": "set_flag",
+    "system.sync_dst": "wait_flag",
+    "system.bar_v": "pipe_barrier",
+    "system.bar_m": "pipe_barrier",
+    "system.bar_all": "pipe_barrier",
+    "block.exp": "TEXP",
+    "block.log": "TLOG",
+    "block.abs": "TABS",
+    "block.relu": "TRELU",
+    "block.neg": "TNEG",
+    "block.rsqrt": "TRSQRT",
+    "block.recip": "TRECIP",
+    "block.maximum": "TMAX",
+    "block.minimum": "TMIN",
+    "block.maxs": "TMAXS",
+    "block.mins": "TMINS",
+    "block.rem": "TREM",
+    "block.rems": "TREMS",
+    "block.and": "TAND",
+    "block.or": "TOR",
+    "block.xor": "TXOR",
+    "block.shl": "TSHL",
+    "block.shr": "TSHR",
+    "block.ands": "TANDS",
+    "block.ors": "TORS",
+    "block.xors": "TXORS",
+    "block.shls": "TSHLS",
+    "block.shrs": "TSHRS",
+    "block.not": "TNOT",
+    "block.prelu": "TPRELU",
+    "block.lrelu": "TLRELU",
+    "block.addc": "TADDC",
+    "block.subc": "TSUBC",
+    "block.addsc": "TADDSC",
+    "block.subsc": "TSUBSC",
+    "block.sel": "TSEL",
+    "block.sels": "TSELS",
+    "block.cmp": "TCMP",
+    "block.cmps": "TCMPS",
+    "block.cast": "TCVT",
+    "block.matmul": "TMATMUL",
+    "block.matmul_acc": "TMATMUL_ACC",
+    "block.matmul_bias": "TMATMUL_BIAS",
+    "block.gemv": "TGEMV",
+    "block.gemv_acc": "TGEMV_ACC",
+    "block.gemv_bias": "TGEMV_BIAS",
+    "block.row_sum": "TROWSUM",
+    "block.row_max": "TROWMAX",
+    "block.row_min": "TROWMIN",
+    "block.row_expand": "TROWEXPAND",
+    "block.row_expand_add": "TROWEXPANDADD",
+    "block.row_expand_sub": "TROWEXPANDSUB",
+    "block.row_expand_mul": "TROWEXPANDMUL",
+    "block.row_expand_div": "TROWEXPANDDIV",
+    "block.col_expand": "TCOLEXPAND",
+    "block.col_expand_mul": "TCOLEXPANDMUL",
+    "block.col_expand_div": "TCOLEXPANDDIV",
+    "block.col_expand_sub": "TCOLEXPANDSUB",
+    "block.expands": "TEXPANDS",
+    "block.full": "TEXPANDS",
+    "block.transpose": "TTRANS",
+    "block.reshape": "TRESHAPE",
+    "block.move": "TMOV",
+    "block.vec_move": "TMOV",
+    "block.fillpad": "TFILLPAD",
+    "block.view": "TEXTRACT",
+    "block.get_block_idx": "get_block_idx",
+    # no instruction of their own (each has a note saying why)
+    "block.create_tile": None,
+    "block.alloc": None,
+    "block.batch_matmul": None,
+}
+
+
+# Seed 002's mapping table and the sync spellings.
+PTO = {
+    "block.load": "pto.tload",
+    "block.store": "pto.tstore",
+    "block.mul": "pto.tmul",
+    "block.adds": "pto.tadds",
+    "block.addc": "pto.taddc",
+    "system.sync_src": "pto.set_flag",
+    "system.sync_dst": "pto.wait_flag",
+    "system.bar_all": "pto.barrier",
+    "block.row_expand_add": "pto.trowexpandadd",
+    "block.matmul": "pto.tmatmul",
+}
+
+
+def test_cce_lowerings() -> None:
+    kernel_ops = {o.name for o in REGISTRY if o.namespace != "tensor"}
+    assert set(CCE) == kernel_ops
+    for name, instruction in CCE.items():
+        assert op(name).cce.instruction == instruction, name
+    assert op("block.sum").cce.note == "axis=0 -> TCOLSUM, axis=1 -> TROWSUM"
+    assert op("block.max").cce.note == "axis=0 -> TCOLMAX, axis=1 -> TROWMAX"
+    assert op("system.bar_m").cce.note == "PIPE_M"
+
+
+def test_pto_lowerings() -> None:
+    for name, instruction in PTO.items():
+        assert op(name).pto.instruction == instruction, name
+    assert op("block.load").pto.note == "with pto.partition_view for the window"
+    assert op("block.sum").pto.note == "axis=0 -> pto.tcolsum, axis=1 -> pto.trowsum"
+    for definition in REGISTRY:  # every block instruction's dialect op is its lower-case name
+        cce, pto = definition.cce.instruction, definition.pto.instruction
+        if cce is not None and cce.startswith("T"):
+            assert pto == "pto." + cce.lower(), definition.name
+
+
+def test_tensor_ops_have_no_kernel_lowering() -> None:
+    for definition in REGISTRY.in_namespace("tensor"):
+        for lowering in (definition.cce, definition.pto):
+            assert lowering.instruction is None
+            assert (
+                lowering.note
+                == "tensor ops run on the orchestration side; use block ops in kernels"
+            )
+
+
+def test_dsl_names() -> None:
+    assert op("block.and").dsl_names == ("and_",)
+    assert op("block.or").dsl_names == ("or_",)
+    assert op("block.not").dsl_names == ("not_",)
+    assert op("tensor.create").dsl_names == ("create_tensor", "create")
+    assert op("block.add").dsl_names == ()  # the short name
+
+
+def test_internal_ops() -> None:
+    hidden = {o.name for o in REGISTRY if not o.dsl_visible}
+    assert hidden == {"block.alloc", "block.batch_matmul"}
+
+
+@pytest.mark.parametrize(
+    ("name", "signature"),
+    [
+        ("block.load", "block.load(tensor, offsets, shapes, target_memory=pl.MemorySpace.Vec)"),
+        ("block.store", "block.store(tile, offsets, shapes, output_tensor)"),
+        ("block.sum", "block.sum(tile, axis, keepdim=False)"),
+        ("block.cast", "block.cast(tile, target_type, mode='round')"),
+        ("block.cmp", "block.cmp(lhs, rhs, cmp_type=0)"),
+        ("block.create_tile", "block.create_tile(shape, dtype, target_memory=pl.MemorySpace.Vec)"),
+        ("block.full", "block.full(shape, dtype, value)"),
+        ("block.move", "block.move(tile, target_memory, transpose=False)"),
+        ("block.row_sum", "block.row_sum(tile, tmp_tile=None)"),
+        ("block.xor", "block.xor(lhs, rhs, tmp)"),
+        ("block.sel", "block.sel(mask, lhs, rhs)"),
+        ("block.addsc", "block.addsc(lhs, scalar, rhs2)"),
+        ("block.matmul_acc", "block.matmul_acc(acc, lhs, rhs)"),
+        ("tensor.create", "tensor.create(shape, dtype)"),
+        (
+            "tensor.matmul",
+            "tensor.matmul(lhs, rhs, out_dtype=None, a_trans=False, b_trans=False, c_matrix_nz=False)",
+        ),
+        ("tensor.view", "tensor.view(tensor, shape, offset)"),
+        ("system.sync_src", "system.sync_src(set_pipe, wait_pipe, event_id)"),
+        ("system.bar_all", "system.bar_all()"),
+    ],
+)
+def test_signatures(name: str, signature: str) -> None:
+    assert op(name).signature() == signature
+
+
+def test_attribute_params() -> None:
+    load_memory = op("block.load").param("target_memory")
+    assert load_memory is not None
+    assert (load_memory.kind, load_memory.default, load_memory.attr_types) == (
+        ParamKind.ATTR,
+        MemorySpace.Vec,
+        (MemorySpace,),
+    )
+    axis = op("block.sum").param("axis")
+    assert axis is not None and (axis.kind, axis.default, axis.attr_types) == (
+        ParamKind.ATTR,
+        REQUIRED,
+        (int,),
+    )
+    target = op("tensor.cast").param("target_type")
+    assert target is not None and target.attr_types == (DataType,)
+    for name in ("block.create_tile", "block.full", "tensor.create"):
+        dtype = op(name).param("dtype")
+        assert (
+            dtype is not None and dtype.kind is ParamKind.ATTR and dtype.attr_types == (DataType,)
+        )
+    shape = op("block.create_tile").param("shape")
+    assert shape is not None and (shape.kind, shape.accepts) == (ParamKind.EXPR, ("shape",))
+
+
+def test_matmul_descriptions_state_the_acc_view() -> None:
+    for name in ("block.matmul", "block.gemv_acc", "block.matmul_bias", "block.batch_matmul"):
+        assert "blayout col_major, slayout row_major, fractal 1024" in op(name).description
