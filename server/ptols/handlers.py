@@ -9,7 +9,17 @@ from lsprotocol import types
 
 from . import protocol
 from .config import Settings
-from .features import code_actions, completion, formatting, hover, inlay_hints, navigation, preview, signature_help, symbols
+from .features import (
+    code_actions,
+    completion,
+    formatting,
+    hover,
+    inlay_hints,
+    navigation,
+    preview,
+    signature_help,
+    symbols,
+)
 from .features.common import occurrence_at
 from .server import PtolsServer, guarded
 
@@ -228,7 +238,7 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
             return {"language": preview.LANGUAGE.get(target, "python"), "content": "", "version": doc.version, "diagnostics": []}
         version = doc.analysis_version
         key = (version, target, function, pipeline)
-        result = doc.previews.get(key)
+        result: preview.PreviewResult | None = doc.previews.get(key)
         if result is None:
             loop = asyncio.get_running_loop()
             result = await loop.run_in_executor(ls.compile_pool, preview.compile_preview, analysis, target, function, pipeline)

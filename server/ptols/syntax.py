@@ -7,9 +7,13 @@ document symbols, completion context and signature help read it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import tree_sitter_python
 from tree_sitter import Language, Node, Parser, Tree
+
+if TYPE_CHECKING:
+    from ptoc.ir.span import Span
 
 PYTHON = Language(tree_sitter_python.language())
 
@@ -74,7 +78,7 @@ def walk(node: Node):
         stack.extend(reversed(current.children))
 
 
-def node_span(tree: SyntaxTree, node: Node, path: str = "") -> "Span":
+def node_span(tree: SyntaxTree, node: Node, path: str = "") -> Span:
     """A node's range as a ptoc Span (1-based lines, code-point columns)."""
     from ptoc.ir.span import Span
 

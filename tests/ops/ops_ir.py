@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, TypeAlias
 
 import pytest
+
 from ptoc.ir import (
     ConstFloat,
     DataType,

@@ -22,6 +22,7 @@ from ops_ir import (
     tile,
     tile_type,
 )
+
 from ptoc.ir import DataType
 
 TILE_BINARY = ["add", "sub", "mul", "div", "maximum", "minimum", "rem"]

@@ -22,6 +22,7 @@ from ops_ir import (
     tile,
     tile_type,
 )
+
 from ptoc.ir import ScalarType
 from ptoc.ops.rules import ACC_VIEW
 

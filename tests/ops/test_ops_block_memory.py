@@ -23,6 +23,7 @@ from ops_ir import (
     tile,
     tile_type,
 )
+
 from ptoc.ir import UNKNOWN, MemorySpace, ScalarType, Span, TileView, Var, structural_equal
 from ptoc.ir.types import TileType, TupleType
 from ptoc.ops.rules import ACC_VIEW, LEFT_VIEW, MAT_VIEW, RIGHT_VIEW

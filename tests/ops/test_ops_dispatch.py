@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from ops_ir import FP32, INT64, tensor_type, tile_type
+
 from ptoc.ir import UNKNOWN, BinaryOp, ScalarType, TupleType, Type
 from ptoc.ops import resolve_op
 from ptoc.ops.dispatch import BLOCK_ONLY, TENSOR_ONLY, Resolution, dsl_spellings

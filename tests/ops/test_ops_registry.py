@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from ops_ir import op
+
 from ptoc.ir import DataType, MemorySpace
 from ptoc.ops import REGISTRY, REQUIRED, Category, OpDef, ParamKind, PipeType
 

@@ -24,6 +24,7 @@ from ops_ir import (
     tile,
     tile_type,
 )
+
 from ptoc.ir import UNKNOWN, DataType, MemorySpace, TileView, Var, make_tuple
 from ptoc.ir.types import BLayout
 from ptoc.ops.rules import ACC_VIEW, MAT_VIEW, const_int_value, promote_all, view_for

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from ops_ir import assert_error, deduce, error, op
+
 from ptoc.ir import UNKNOWN
 from ptoc.ops import Category, ParamKind, PipeType
 

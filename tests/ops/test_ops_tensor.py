@@ -21,6 +21,7 @@ from ops_ir import (
     tensor_type,
     tile,
 )
+
 from ptoc.ir import DataType, ScalarType
 
 # --- tensor.create / read / dim ---------------------------------------------------------------

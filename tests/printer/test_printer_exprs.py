@@ -22,6 +22,7 @@ from printer_ir import (
     unary,
     var,
 )
+
 from ptoc.ir import (
     BinaryOp,
     ConstBool,

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import black
 import pytest
 from printer_ir import INT64, binary, call, i, op, registered, sample_ops, scalar, tensor, tile, var
+
 from ptoc.ir import (
     UNKNOWN,
     AssignStmt,

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import black
 import pytest
 from printer_ir import INT64, binary, call, f, i, op, registered, sample_ops, scalar, tensor, var
+
 from ptoc.ir import (
     UNKNOWN,
     AssignStmt,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from printer_ir import binary, i, scalar, tensor, tile
+
 from ptoc.ir import (
     INDEX,
     UNKNOWN,

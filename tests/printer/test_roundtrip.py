@@ -8,6 +8,7 @@ callee-before-caller, the printer's order, so programs compare function by funct
 from __future__ import annotations
 
 import pytest
+
 from ptoc.frontend import ModuleAnalysis, analyze_source
 from ptoc.ir import Program, structural_equal
 from ptoc.printer import print_program

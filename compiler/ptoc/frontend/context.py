@@ -9,7 +9,7 @@ from ..diagnostics import DiagnosticBag
 from ..ir.expr import Expr, Var
 from ..ir.function import FunctionType, ParamDirection
 from ..ir.span import Span
-from ..ir.types import Type, TupleType
+from ..ir.types import TupleType, Type
 from .analysis import OccurrenceKind, SymbolIndex
 from .annotations import TypeResolver
 from .consteval import ConstEvaluator

@@ -37,7 +37,7 @@ from ..ir.types import (
     Type,
     UnknownType,
 )
-from ..ops import REGISTRY, OpDef, OpError, Param, ParamKind, resolve_op
+from ..ops import OpDef, OpError, Param, ParamKind, resolve_op
 from .analysis import Occurrence, OccurrenceKind, SymbolIndex
 from .consteval import DynDim, NotConstant, dsl_enum_value
 from .context import FunctionSignature, LoweringState, ModuleEnv
@@ -487,11 +487,11 @@ class ExpressionLowerer:
                 node,
                 related=(Related(sig.name_span, f"'{name}' is defined here"),),
             )
-        for arg, arg_node, param in zip(args, node.args, sig.params, strict=False):
-            if param.type is not None and not types_match(param.type, arg.type):
+        for value, arg_node, param in zip(args, node.args, sig.params, strict=False):
+            if param.type is not None and not types_match(param.type, value.type):
                 self.error(
                     "E111",
-                    f"argument '{param.name}' of '{name}' must be {param.type.short()}, got {arg.type.short()}",
+                    f"argument '{param.name}' of '{name}' must be {param.type.short()}, got {value.type.short()}",
                     arg_node,
                     related=(Related(param.span, f"parameter '{param.name}' is declared here"),),
                 )
@@ -674,9 +674,11 @@ class ExpressionLowerer:
             target: ast.AST | Span = at_node if at_node is not None else span
             related: tuple[Related, ...] = ()
             if at_node is not None:
-                value = exprs.get(error.at or "")
-                if isinstance(value, Var) and value.span.is_known and value.span != self.span(at_node):
-                    related = (Related(value.span, f"'{value.name}' is defined here as {value.type.short()}"),)
+                source_value = exprs.get(error.at or "")
+                if isinstance(source_value, Var) and source_value.span.is_known and source_value.span != self.span(at_node):
+                    related = (
+                        Related(source_value.span, f"'{source_value.name}' is defined here as {source_value.type.short()}"),
+                    )
             self.error(error.code, error.message, target, related=related)
             result_type = UNKNOWN
         args = tuple(exprs[p.name] for p in op.params if p.kind is ParamKind.EXPR and p.name in exprs)

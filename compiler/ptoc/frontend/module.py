@@ -17,6 +17,7 @@ from .consteval import ConstEvaluator
 from .context import FunctionSignature, LoweringState, ModuleEnv, ParamInfo
 from .names import DslImports, attribute_chain, find_imports
 from .preprocess import parse_module
+from .segments import SegmentCache
 from .source import SourceText
 from .statements import lower_function
 
@@ -66,6 +67,7 @@ class AnalysisCache:
     open file): an edit inside one function re-analyses only that function."""
 
     functions: dict[tuple[object, ...], CachedFunction] = field(default_factory=dict)
+    segments: SegmentCache = field(default_factory=SegmentCache)
     max_entries: int = 4096
 
     def trim(self) -> None:
@@ -78,6 +80,7 @@ class ModuleAnalyzer:
     def __init__(self, text: str, path: str, cache: AnalysisCache | None = None) -> None:
         self.cache = cache
         self.module_fingerprint = 0
+        self.visible: dict[int, int] = {}  # id(signature table) -> hash of what it shows
         self.source = SourceText(text, path)
         self.bag = DiagnosticBag()
         self.result = ModuleAnalysis(path=path, text=text)
@@ -97,7 +100,7 @@ class ModuleAnalyzer:
 
     def _run(self) -> None:
         is_printed, header_name = program_header(self.source)
-        parsed = parse_module(self.source)
+        parsed = parse_module(self.source, self.cache.segments if self.cache is not None else None)
         tree = parsed.tree
         imports = find_imports(tree) if tree is not None else DslImports()
         self.result.uses_pypto = is_printed or imports.found or self._mentions_pypto()
@@ -157,9 +160,9 @@ class ModuleAnalyzer:
         for cls in programs:
             self.lower_program_class(cls)
         if module_defs:
-            name = header_name or "program"
-            sigs = [self.signature(fn, None, program=name, is_method=False) for fn in module_defs]
-            self.lower_program(name, sigs, self.source.span(module_defs[0]).merge(self.source.span(module_defs[-1])), bare_calls=True)
+            program_name = header_name or "program"
+            sigs = [self.signature(fn, None, program=program_name, is_method=False) for fn in module_defs]
+            self.lower_program(program_name, sigs, self.source.span(module_defs[0]).merge(self.source.span(module_defs[-1])), bare_calls=True)
 
     def constant_occurrence(self, name: str, span: Span) -> None:
         value = self.env.consts.values.get(name) if hasattr(self, "env") else None
@@ -239,7 +242,7 @@ class ModuleAnalyzer:
         if type_node is not None:
             chain = attribute_chain(type_node)
             last = chain[-1] if chain else None
-            if last in FunctionType.__members__:
+            if last is not None and last in FunctionType.__members__:
                 func_type = FunctionType[last]
         strict = self.strict_flag(decorator) or default_strict
         args = list(fn.args.args)
@@ -328,9 +331,10 @@ class ModuleAnalyzer:
     def cache_key(self, sig: FunctionSignature, table: dict[str, FunctionSignature], bare_calls: bool) -> tuple[object, ...]:
         """A function's analysis depends on its own text and position and on what it can see:
         module constants, imports, inline helpers, and the signatures of callable functions."""
-        visible = tuple(
-            (s.name, s.describe(), s.func_type.name, s.strict_ssa) for s in table.values()
-        )
+        visible = self.visible.get(id(table))
+        if visible is None:
+            visible = hash(tuple((s.name, s.describe(), s.func_type.name, s.strict_ssa) for s in table.values()))
+            self.visible[id(table)] = visible
         return (self.source.segment(sig.node), sig.span, sig.func_type, sig.strict_ssa, bare_calls, visible, self.module_fingerprint)
 
     def fingerprint_module(self) -> None:

@@ -31,9 +31,26 @@ class DslImports:
         return LANGUAGE_MODULE if self.dotted else "pl"
 
 
+def _import_statements(tree: ast.Module):
+    """Imports at module level, also inside top-level if/try blocks (not inside functions:
+    walking every node of a large file costs more than the rest of the analysis)."""
+    stack: list[ast.stmt] = list(reversed(tree.body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+        elif isinstance(node, ast.If | ast.Try | ast.With):
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                for child in reversed(getattr(node, field, [])):
+                    if isinstance(child, ast.ExceptHandler):
+                        stack.extend(reversed(child.body))
+                    else:
+                        stack.append(child)
+
+
 def find_imports(tree: ast.Module) -> DslImports:
     imports = DslImports()
-    for node in ast.walk(tree):
+    for node in _import_statements(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name == LANGUAGE_MODULE:

@@ -18,9 +18,11 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, Fix, Severity, TextEdit
 from ..ir.span import Span
+from .segments import SegmentCache, parse_segmented
 from .source import SourceText
 
 SEED_YIELD_PLACEHOLDER = "_yld_"  # same length as "yield"
+_SEED_YIELD = re.compile(r"\.\s*yield\b")  # `.yield` but not `.yield_`: tokenize only then
 MAX_RECOVERIES = 50
 
 
@@ -34,7 +36,7 @@ class ParsedModule:
 
 def _rewrite_seed_yields(text: str, source: SourceText) -> tuple[str, list[tuple[int, int]]]:
     """Replace ``<name>.yield`` attribute tokens; returns the new text and (line, column) hits."""
-    if ".yield" not in text and ". yield" not in text:
+    if not _SEED_YIELD.search(text):
         return text, []
     hits: list[tuple[int, int]] = []
     previous: tokenize.TokenInfo | None = None
@@ -116,7 +118,11 @@ def _recover(lines: list[str], error: SyntaxError, modified: dict[int, int]) -> 
     return True
 
 
-def parse_module(source: SourceText) -> ParsedModule:
+def parse_module(source: SourceText, segments: SegmentCache | None = None) -> ParsedModule:
+    if segments is not None and not _SEED_YIELD.search(source.text):
+        tree = parse_segmented(source.text, segments)
+        if tree is not None:
+            return ParsedModule(tree=tree)
     text, hits = _rewrite_seed_yields(source.text, source)
     result = ParsedModule(tree=None)
     for line, col in hits:

@@ -54,7 +54,17 @@ class SourceText:
         return Span(self.path, full.line, full.column, full.line, full.column + keyword_length)
 
     def segment(self, node: ast.AST) -> str:
-        return ast.get_source_segment(self.text, node) or ""
+        """The source text of a node (``ast.get_source_segment`` re-splits the whole file on
+        every call, which is quadratic over a large file)."""
+        span = self.span(node)
+        if not span.is_known:
+            return ""
+        if span.line == span.end_line:
+            return self.line(span.line)[span.column : span.end_column]
+        parts = [self.lines[span.line - 1][span.column :]]
+        parts.extend(self.lines[span.line : span.end_line - 1])
+        parts.append(self.line(span.end_line)[: span.end_column])
+        return "".join(parts)
 
     def whole(self) -> Span:
         last = len(self.lines)

@@ -542,6 +542,9 @@ class FunctionLowerer(ExpressionLowerer):
                 self.error("E004", f"loop bounds must be integer scalars, got {value.type.short()}", value_node)
         from ..ir.expr import const_int
 
+        start: Expr
+        stop: Expr
+        step: Expr
         if len(bounds) == 1:
             start, stop, step = const_int(0, span=head), bounds[0], const_int(1, span=head)
         elif len(bounds) == 2:

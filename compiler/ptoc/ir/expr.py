@@ -145,7 +145,8 @@ class GlobalVar:
 
 
 # Values an op attribute (keyword argument) may hold.
-AttrValue = Union[int, float, bool, str, DataType, MemorySpace, None, tuple["AttrValue", ...]]
+# Enum covers PipeType and the other attribute enums. (A recursive alias needs Union.)
+AttrValue = Union[int, float, bool, str, DataType, MemorySpace, Enum, None, tuple["AttrValue", ...]]  # noqa: UP007
 
 
 @dataclass(frozen=True, slots=True, eq=False)

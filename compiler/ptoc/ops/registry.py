@@ -224,6 +224,8 @@ class OpDef:
 @dataclass
 class Registry:
     ops: dict[str, OpDef] = field(default_factory=dict)
+    _by_dsl: dict[tuple[str, str], OpDef] | None = field(default=None, repr=False)
+    _by_dsl_size: int = field(default=-1, repr=False)
 
     def add(self, op: OpDef) -> OpDef:
         if op.name in self.ops:
@@ -244,10 +246,13 @@ class Registry:
         return [op for op in self.ops.values() if op.namespace == namespace]
 
     def by_dsl_name(self, namespace: str, dsl_name: str) -> OpDef | None:
-        for op in self.ops.values():
-            if op.namespace == namespace and dsl_name in (op.dsl_names or (op.short_name,)):
-                return op
-        return None
+        if self._by_dsl is None or self._by_dsl_size != len(self.ops):
+            index: dict[tuple[str, str], OpDef] = {}
+            for op in self.ops.values():
+                for spelling in op.dsl_names or (op.short_name,):
+                    index.setdefault((op.namespace, spelling), op)
+            self._by_dsl, self._by_dsl_size = index, len(self.ops)
+        return self._by_dsl.get((namespace, dsl_name))
 
 
 REGISTRY = Registry()

@@ -150,9 +150,9 @@ def complete(
     match = ATTRIBUTE.search(before)
     if match:
         chain = match.group(1).split(".")
-        items = attribute_items(chain, analysis, prefix, line)
-        if items is not None:
-            return types.CompletionList(is_incomplete=False, items=items)
+        members = attribute_items(chain, analysis, prefix, line)
+        if members is not None:
+            return types.CompletionList(is_incomplete=False, items=members)
     if analysis is None:
         return None
     items: list[types.CompletionItem] = []

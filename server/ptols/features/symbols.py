@@ -4,6 +4,7 @@ there while the file is half-typed; workspace symbols across open and workspace 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from lsprotocol import types
@@ -168,7 +169,7 @@ def workspace_symbols(
     return found[:limit]
 
 
-def _flatten(symbols: list[types.DocumentSymbol]):
+def _flatten(symbols: Sequence[types.DocumentSymbol]) -> Iterator[types.DocumentSymbol]:
     for symbol in symbols:
         yield symbol
         yield from _flatten(symbol.children or [])

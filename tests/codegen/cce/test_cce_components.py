@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from cce_ir import load, op, seq, tensor, tile, var
+
 from ptoc.codegen import CodegenError
 from ptoc.codegen.cce import CodeContext, CodeEmitter, TileCollector, TypeConverter, kernel_name
 from ptoc.codegen.cce.context import sanitize_identifier

@@ -21,6 +21,7 @@ from cce_ir import (
     var,
     yield_,
 )
+
 from ptoc.codegen.cce import generate_cce
 from ptoc.ir import (
     Call,

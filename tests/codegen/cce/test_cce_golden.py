@@ -26,6 +26,7 @@ from cce_ir import (
     tile,
     var,
 )
+
 from ptoc.codegen import CodegenResult
 from ptoc.codegen.cce import generate_cce
 from ptoc.ir import DataType, EvalStmt, MemorySpace, ScalarType, TileView

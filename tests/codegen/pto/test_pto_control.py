@@ -17,6 +17,7 @@ from pto_irb import (
     tensor,
     tile,
 )
+
 from ptoc.ir import (
     AssignStmt,
     Binary,
@@ -341,6 +342,7 @@ def test_tensor_with_dimensions_from_scalar_parameters() -> None:
 
 def test_several_functions_and_selecting_one() -> None:
     from pto_irb import program
+
     from ptoc.codegen.pto import generate_pto
 
     first, second = function("first", []), function("second", [scalar("s")])

@@ -22,6 +22,7 @@ from pto_irb import (
     tensor,
     tile,
 )
+
 from ptoc.codegen.pto import generate_pto
 from ptoc.ir import (
     AssignStmt,

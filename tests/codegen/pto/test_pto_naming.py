@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from pto_irb import body_of, function, generate, scalar, tile
+
 from ptoc.codegen.common import CodegenError
 from ptoc.codegen.pto.emitter import Constants, Names, float_literal
 from ptoc.codegen.pto.mlir_types import tile_buf_type

@@ -21,6 +21,7 @@ from pto_irb import (
     tile,
     tile_buf,
 )
+
 from ptoc.ir import (
     BLayout,
     ConstFloat,

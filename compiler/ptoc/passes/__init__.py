@@ -1,0 +1,23 @@
+"""The pass pipeline: IR -> IR transformations between the front end and code generation.
+
+``run_pipeline(program, "default")`` (CCE C++) or ``"ptoas"`` (PTO MLIR, no sync insertion)
+returns the final program, the diagnostics and the IR after every pass.
+"""
+
+from .allocate_memory_addr import AllocateMemoryAddr
+from .base import FunctionPass, Pass, PassContext
+from .convert_to_ssa import ConvertToSSA
+from .flatten_calls import FlattenCalls
+from .init_memref import InitMemRef
+from .insert_sync import InsertSync
+from .manager import PASSES, PIPELINES, AfterPass, PassManager, PipelineResult, run_pipeline
+from .memory_reuse import MemoryReuse
+from .target import DEFAULT_TARGET, Target
+from .verifier import Verifier, verify_function, verify_ssa
+
+__all__ = [
+    "DEFAULT_TARGET", "PASSES", "PIPELINES", "AfterPass", "AllocateMemoryAddr", "ConvertToSSA",
+    "FlattenCalls", "FunctionPass", "InitMemRef", "InsertSync", "MemoryReuse", "Pass",
+    "PassContext", "PassManager", "PipelineResult", "Target", "Verifier", "run_pipeline",
+    "verify_function", "verify_ssa",
+]

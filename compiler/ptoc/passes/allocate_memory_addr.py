@@ -1,0 +1,62 @@
+"""AllocateMemoryAddr: byte addresses for on-chip buffers.
+
+Within each memory space, the function's MemRefs (each shared MemRef once) are laid out in id
+order from address 0, each at the next multiple of the target's alignment (32 bytes). DDR
+MemRefs get no address: tensors live wherever the caller put them. When a space's buffers end
+beyond the target's capacity for it, an E402 diagnostic names the bytes needed and the
+capacity, at the definition of the first tile that does not fit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..ir.expr import Var
+from ..ir.function import Function
+from ..ir.span import Span
+from ..ir.types import MemorySpace, MemRef, ShapedType, Type
+from .base import FunctionPass, PassContext
+from .buffers import memref_of
+from .irutil import defined_vars, retype_function
+
+
+class AllocateMemoryAddr(FunctionPass):
+    name = "AllocateMemoryAddr"
+    description = ("Lay out each memory space's buffers from address 0 in MemRef id order, "
+                   "32-byte aligned; report spaces that exceed the target's capacity.")
+
+    def run_function(self, fn: Function, ctx: PassContext) -> Function:
+        memrefs: dict[int, MemRef] = {}
+        where: dict[int, Span] = {}
+        for var, stmt in defined_vars(fn):
+            memref = memref_of(var)
+            if memref is None or memref.memory_space is MemorySpace.DDR:
+                continue
+            memrefs.setdefault(memref.id, memref)
+            span = stmt.span if stmt is not None and stmt.span.is_known else fn.span
+            where.setdefault(memref.id, span)
+
+        placed: dict[int, MemRef] = {}
+        for space in MemorySpace:
+            cursor = 0
+            first_misfit: int | None = None
+            capacity = ctx.target.capacity(space)
+            for memref in sorted((m for m in memrefs.values() if m.memory_space is space),
+                                 key=lambda m: m.id):
+                addr = ctx.target.align(cursor)
+                cursor = addr + memref.size
+                placed[memref.id] = dataclasses.replace(memref, addr=addr)
+                if capacity is not None and cursor > capacity and first_misfit is None:
+                    first_misfit = memref.id
+            if capacity is not None and first_misfit is not None:
+                ctx.error("E402", f"tiles live in {space.name} need {cursor} bytes, but the "
+                          f"target's {space.name} capacity is {capacity} bytes",
+                          where[first_misfit])
+
+        new_types: dict[Var, Type] = {}
+        for var, _ in defined_vars(fn):
+            memref = memref_of(var)
+            if memref is not None and memref.id in placed and placed[memref.id] != memref:
+                assert isinstance(var.type, ShapedType)
+                new_types[var] = dataclasses.replace(var.type, memref=placed[memref.id])
+        return retype_function(fn, new_types)

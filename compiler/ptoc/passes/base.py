@@ -1,0 +1,62 @@
+"""The pass interface: a pass maps a Program to a Program and reports through a PassContext."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from ..diagnostics import DiagnosticBag
+from ..ir.function import Function, Program
+from ..ir.span import Span
+from .target import DEFAULT_TARGET, Target
+
+
+@dataclass
+class PassContext:
+    """What a pass reads besides the IR (the target) and where it reports (the bag).
+
+    ``focus`` is the span of the node a pass is working on; when a pass fails internally the
+    manager reports the failure there, the closest place to the cause it knows of.
+    """
+
+    diagnostics: DiagnosticBag = field(default_factory=DiagnosticBag)
+    target: Target = DEFAULT_TARGET
+    focus: Span | None = None
+
+    def at(self, span: Span) -> None:
+        """Record the node being worked on (unknown spans do not move the focus)."""
+        if span.is_known:
+            self.focus = span
+
+    def error(self, code: str, message: str, span: Span) -> None:
+        self.diagnostics.error(code, message, span)
+
+
+class Pass:
+    """A program-to-program transformation. Subclasses set ``name`` and ``description``.
+
+    ``run`` never raises on bad input: problems in the program become diagnostics in
+    ``ctx.diagnostics``. (The manager still guards against internal failures.)
+    """
+
+    name: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+
+    def run(self, program: Program, ctx: PassContext) -> Program:
+        raise NotImplementedError
+
+
+class FunctionPass(Pass):
+    """A pass that handles each function on its own."""
+
+    def run(self, program: Program, ctx: PassContext) -> Program:
+        functions = []
+        for fn in program.functions:
+            ctx.at(fn.span)
+            functions.append(self.run_function(fn, ctx))
+        if all(new is old for new, old in zip(functions, program.functions, strict=True)):
+            return program
+        return Program(program.name, tuple(functions), span=program.span)
+
+    def run_function(self, fn: Function, ctx: PassContext) -> Function:
+        raise NotImplementedError

@@ -1,0 +1,133 @@
+"""InitMemRef: give every tile and tensor variable a buffer (MemRef) with no address yet.
+
+* tensor parameters: a DDR MemRef of the tensor's size (0 when the shape is dynamic);
+* a tile defined by an op: a fresh MemRef in the op's ``target_memory`` when it has one
+  (block.load, block.move, block.create_tile), in Acc for the matmul family, else in Vec,
+  sized elements x element bytes; a dynamic tile shape is an E401 diagnostic;
+* a tensor defined by a store shares the MemRef of the tensor it writes (and a tensor view
+  that of its source); other tensors get a fresh DDR MemRef;
+* a plain copy ``y = x`` shares x's MemRef; loop-carried values and loop results share the
+  MemRef of the initial value, if results that of the value the then branch yields (see
+  buffers.py for how the passes account for the other values flowing in).
+
+MemRef ids are sequential in definition order within each function, parameters first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..ir.expr import Call, Expr, Var
+from ..ir.function import Function
+from ..ir.shape import shape_str
+from ..ir.stmt import (
+    AssignStmt,
+    ForStmt,
+    IfStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+)
+from ..ir.types import MemorySpace, MemRef, ShapedType, TensorType, TileType, Type
+from .base import FunctionPass, PassContext
+from .buffers import memref_of
+from .irutil import byte_size, final_yield, retype_function
+from .op_info import tensor_view_source, tile_space
+
+
+class _Initializer:
+    def __init__(self, fn: Function, ctx: PassContext) -> None:
+        self.fn = fn
+        self.ctx = ctx
+        self.next_id = 0
+        self.memrefs: dict[Var, MemRef] = {}
+        self.new_types: dict[Var, Type] = {}
+
+    def run(self) -> Function:
+        for param in self.fn.params:
+            if isinstance(param.type, ShapedType):
+                space = MemorySpace.DDR if isinstance(param.type, TensorType) else MemorySpace.Vec
+                self.assign(param, self.fresh(space, param.type))
+        self.stmt(self.fn.body)
+        return retype_function(self.fn, self.new_types)
+
+    def fresh(self, space: MemorySpace, t: ShapedType) -> MemRef:
+        memref = MemRef(space, None, byte_size(t) or 0, self.next_id)
+        self.next_id += 1
+        return memref
+
+    def assign(self, var: Var, memref: MemRef) -> None:
+        assert isinstance(var.type, ShapedType)
+        self.memrefs[var] = memref
+        self.new_types[var] = dataclasses.replace(var.type, memref=memref)
+
+    def memref(self, value: Expr | None) -> MemRef | None:
+        """The MemRef a value names, as assigned so far."""
+        if isinstance(value, Var):
+            return self.memrefs.get(value) or memref_of(value)
+        return None
+
+    def share_or_fresh(self, var: Var, *sources: Expr | None) -> None:
+        if not isinstance(var.type, ShapedType):
+            return
+        for source in sources:
+            memref = self.memref(source)
+            if memref is not None:
+                self.assign(var, memref)
+                return
+        space = MemorySpace.DDR if isinstance(var.type, TensorType) else MemorySpace.Vec
+        self.assign(var, self.fresh(space, var.type))
+
+    def stmt(self, stmt: Stmt | None) -> None:
+        if stmt is None:
+            return
+        self.ctx.at(stmt.span)
+        if isinstance(stmt, SeqStmts):
+            for s in stmt.stmts:
+                self.stmt(s)
+        elif isinstance(stmt, AssignStmt):
+            self.define(stmt)
+        elif isinstance(stmt, IfStmt):
+            self.stmt(stmt.then_body)
+            self.stmt(stmt.else_body)
+            then_yield, else_yield = final_yield(stmt.then_body), final_yield(stmt.else_body)
+            for i, result in enumerate(stmt.return_vars):
+                self.share_or_fresh(result, _nth(then_yield, i), _nth(else_yield, i))
+        elif isinstance(stmt, ForStmt | WhileStmt):
+            for arg in stmt.iter_args:
+                self.share_or_fresh(arg, arg.init_value)
+            self.stmt(stmt.body)
+            for arg, result in zip(stmt.iter_args, stmt.return_vars, strict=False):
+                self.share_or_fresh(result, arg)
+        elif isinstance(stmt, ScopeStmt):
+            self.stmt(stmt.body)
+
+    def define(self, stmt: AssignStmt) -> None:
+        var, value = stmt.var, stmt.value
+        if isinstance(value, Var) and self.memref(value) is not None:
+            self.share_or_fresh(var, value)
+        elif isinstance(var.type, TileType):
+            self.assign(var, self.fresh(tile_space(value), var.type))
+            if byte_size(var.type) is None:
+                self.ctx.error(
+                    "E401", f"tile '{var.name}' has the dynamic shape {shape_str(var.type.shape)}; "
+                    "on-chip buffers need a static shape", stmt.span)
+        elif isinstance(var.type, TensorType):
+            source = tensor_view_source(value) if isinstance(value, Call) else None
+            self.share_or_fresh(var, source)
+
+
+def _nth(stmt: object, i: int) -> Expr | None:
+    values = getattr(stmt, "values", ())
+    return values[i] if i < len(values) else None
+
+
+class InitMemRef(FunctionPass):
+    name = "InitMemRef"
+    description = ("Give every tile a buffer (MemRef) in its memory space - the op's "
+                   "target_memory, Acc for matmul results, else Vec - and tensor parameters a "
+                   "DDR buffer; addresses come later.")
+
+    def run_function(self, fn: Function, ctx: PassContext) -> Function:
+        return _Initializer(fn, ctx).run()

@@ -1,0 +1,390 @@
+"""InsertSync: flags between hardware pipes, so that no op reads or overwrites a buffer
+before the op it depends on has finished.
+
+Every op-call statement runs on the pipe its registration names (MTE2 load, V vector, M
+matmul, MTE3 store, MTE1 move, FIX l0c_store); ops on the scalar pipe and calls of program
+functions are not tracked. A statement on pipe P depends on earlier work on pipe Q != P when
+it reads a buffer Q last wrote (RAW), writes a buffer Q read since its last write (WAR), or
+writes a buffer Q last wrote (WAW). Buffers are MemRefs; a loop-carried value or an if result
+stands for every buffer that can flow into it (see buffers.py).
+
+Placement. For each dependency not yet covered, a pair
+
+    system.sync_src(set_pipe=Q, wait_pipe=P, event_id=0)
+    system.sync_dst(set_pipe=Q, wait_pipe=P, event_id=0)
+
+goes immediately before the consumer: one pair per (Q, P) per consumer, however many buffers
+need it. Because the two halves are adjacent, no two pairs are ever in flight at once and the
+event id is always 0. A dependency is covered, and no pair is repeated, when a pair Q -> P was
+placed after the producer; coverage is transitive (after Q -> R and then R -> P, P also waits
+for Q's work issued before the first pair), so e.g. a store after load -> add needs only
+V -> MTE3. When one consumer needs several pairs, the pair that covers the most is placed first.
+
+Loops. Dependencies of a loop body on work before the loop are covered by pairs placed just
+before the loop statement (once, not every iteration). Dependencies carried around the back
+edge (a load at the top of iteration i+1 overwriting a buffer the previous iteration's vector
+op read, a vector op overwriting what the previous iteration's store reads) get their pair
+just before the consumer at the top of the body; the adjacent set/wait is harmless on the
+first iteration. The body is analysed repeatedly from the state the previous pass through it
+left, until no new pair appears. After an if or a loop (which may run zero times) the
+states of all paths are merged conservatively.
+
+Barriers. The V and M pipes may overlap their own instructions: an op on such a pipe (the
+target's ``barrier_pipes``) that reads a buffer last written by an earlier op of the same
+pipe, with no barrier since, gets ``system.bar_v()`` / ``system.bar_m()`` before it. Only
+read-after-write needs it.
+
+Sync statements already in the IR that this pass creates (sync_src, sync_dst, bar_v, bar_m)
+are removed first, so running the pass twice gives the same result.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import cast
+
+from ..ir.expr import AttrValue, Call, Op, Var
+from ..ir.function import Function
+from ..ir.span import Span
+from ..ir.stmt import (
+    AssignStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+)
+from ..ir.types import UNKNOWN
+from ..ops.registry import PipeType
+from .base import FunctionPass, PassContext
+from .buffers import buffer_aliases, memref_of, var_buffers
+from .irutil import expr_vars, flatten_seq, op_call_of
+from .op_info import BARRIER_OP, SYNC_DST, SYNC_SRC, is_inserted_sync, op_pipe, output_arg
+from .target import Target
+
+_UNTRACKED = frozenset({PipeType.S, PipeType.ALL})
+_MAX_LOOP_PASSES = 8
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A sync_src/sync_dst pair: ``wait`` waits for ``signal``'s earlier work."""
+
+    signal: PipeType
+    wait: PipeType
+
+
+@dataclass(frozen=True)
+class Barrier:
+    pipe: PipeType
+
+
+SyncEntry = Pair | Barrier
+
+
+@dataclass(frozen=True)
+class Effects:
+    pipe: PipeType
+    reads: frozenset[int]
+    writes: frozenset[int]
+
+
+@dataclass
+class _State:
+    """What is known at one program point. Times are positions in the analysis order."""
+
+    # buffer -> pipe -> time of its latest write on that pipe (only the last writer's pipe
+    # remains after a write, unless paths merged)
+    writes: dict[int, dict[PipeType, int]] = field(default_factory=dict)
+    # buffer -> pipe -> time of its latest read since the buffer's last write
+    reads: dict[int, dict[PipeType, int]] = field(default_factory=dict)
+    # (waiter, producer) -> T: producer work issued before T is done before waiter work
+    # issued from now on
+    synced: dict[tuple[PipeType, PipeType], int] = field(default_factory=dict)
+    # pipe -> time of its latest barrier
+    barrier: dict[PipeType, int] = field(default_factory=dict)
+
+    def copy(self) -> _State:
+        return _State({b: dict(p) for b, p in self.writes.items()},
+                      {b: dict(p) for b, p in self.reads.items()},
+                      dict(self.synced), dict(self.barrier))
+
+    def join(self, other: _State) -> _State:
+        """Either path may have been taken: every access of both, only the sync of both."""
+        return _State(_merge(self.writes, other.writes), _merge(self.reads, other.reads),
+                      {k: min(v, other.synced[k]) for k, v in self.synced.items()
+                       if k in other.synced},
+                      {k: min(v, other.barrier[k]) for k, v in self.barrier.items()
+                       if k in other.barrier})
+
+    def apply(self, entry: SyncEntry, time: int) -> None:
+        if isinstance(entry, Barrier):
+            self.barrier[entry.pipe] = time
+            return
+        waiter, producer = entry.wait, entry.signal
+        self.synced[(waiter, producer)] = time
+        # The signal fires after everything the producer pipe already waited for.
+        for (w, p), t in list(self.synced.items()):
+            if w is producer and p is not waiter:
+                self.synced[(waiter, p)] = max(self.synced.get((waiter, p), -1), t)
+
+    def access(self, effects: Effects, time: int) -> None:
+        for buffer in effects.reads:
+            self.reads.setdefault(buffer, {})[effects.pipe] = time
+        for buffer in effects.writes:
+            self.writes[buffer] = {effects.pipe: time}
+            self.reads[buffer] = {}
+
+    def pending(self, effects: Effects) -> dict[PipeType, int]:
+        """Producer pipe -> time of the latest work ``effects`` depends on that is not yet
+        covered (other pipes only)."""
+        deps: list[tuple[PipeType, int]] = []
+        for buffer in effects.reads:
+            deps.extend(self.writes.get(buffer, {}).items())
+        for buffer in effects.writes:
+            deps.extend(self.writes.get(buffer, {}).items())
+            deps.extend(self.reads.get(buffer, {}).items())
+        out: dict[PipeType, int] = {}
+        for pipe, t in deps:
+            if pipe is not effects.pipe and self.synced.get((effects.pipe, pipe), -1) < t:
+                out[pipe] = max(out.get(pipe, -1), t)
+        return out
+
+    def needs_barrier(self, effects: Effects, target: Target) -> bool:
+        pipe = effects.pipe
+        if pipe not in target.barrier_pipes or pipe not in BARRIER_OP:
+            return False
+        last = self.barrier.get(pipe, -1)
+        return any(self.writes.get(b, {}).get(pipe, -1) > last for b in effects.reads)
+
+
+def _merge(a: dict[int, dict[PipeType, int]],
+           b: dict[int, dict[PipeType, int]]) -> dict[int, dict[PipeType, int]]:
+    out = {k: dict(v) for k, v in a.items()}
+    for buffer, pipes in b.items():
+        into = out.setdefault(buffer, {})
+        for pipe, t in pipes.items():
+            into[pipe] = max(into.get(pipe, -1), t)
+    return out
+
+
+@dataclass
+class _Hoist:
+    """Collects pairs whose producers all precede a loop, while probing its body."""
+
+    loop_start: int
+    found: list[Pair] = field(default_factory=list)
+
+
+class _Planner:
+    """Decides which sync entries go before which statement (keyed by statement identity)."""
+
+    def __init__(self, fn: Function, target: Target, ctx: PassContext) -> None:
+        self.target = target
+        self.ctx = ctx
+        self.aliases = buffer_aliases(fn)
+        self.time = 0
+        self.plan: dict[int, list[SyncEntry]] = {}
+        self.recorded = 0
+        self.recording = True
+        self.hoist: _Hoist | None = None
+
+    def tick(self) -> int:
+        self.time += 1
+        return self.time
+
+    def record(self, stmt: Stmt, entry: SyncEntry) -> None:
+        entries = self.plan.setdefault(id(stmt), [])
+        if entry not in entries:
+            entries.append(entry)
+            self.recorded += 1
+
+    def apply_planned(self, stmt: Stmt, state: _State) -> None:
+        for entry in self.plan.get(id(stmt), []):
+            state.apply(entry, self.tick())
+
+    # --- effects --------------------------------------------------------------------------
+
+    def effects(self, stmt: Stmt) -> Effects | None:
+        call = op_call_of(stmt)
+        if call is None:
+            return None
+        pipe = op_pipe(call)
+        if pipe is None or pipe in _UNTRACKED:
+            return None
+        writes: set[int] = set()
+        if isinstance(stmt, AssignStmt):
+            memref = memref_of(stmt.var)
+            if memref is not None:
+                writes.add(memref.id)
+        out = output_arg(call)
+        if isinstance(out, Var):
+            writes |= var_buffers(out, self.aliases)
+        reads: set[int] = set()
+        for arg in call.args:
+            if arg is out:
+                continue
+            for var in expr_vars(arg):
+                reads |= var_buffers(var, self.aliases)
+        return Effects(pipe, frozenset(reads), frozenset(writes))
+
+    # --- walking ----------------------------------------------------------------------------
+
+    def run(self, stmt: Stmt | None, state: _State) -> _State:
+        if stmt is None:
+            return state
+        self.ctx.at(stmt.span)
+        if isinstance(stmt, SeqStmts):
+            for s in stmt.stmts:
+                state = self.run(s, state)
+            return state
+        if isinstance(stmt, IfStmt):
+            then_state = self.run(stmt.then_body, state.copy())
+            else_state = self.run(stmt.else_body, state.copy())
+            return then_state.join(else_state)
+        if isinstance(stmt, ForStmt | WhileStmt):
+            return self.loop(stmt, state)
+        if isinstance(stmt, ScopeStmt):
+            return self.run(stmt.body, state)
+        effects = self.effects(stmt)
+        if effects is not None:
+            self.consume(stmt, effects, state)
+        return state
+
+    def consume(self, stmt: Stmt, effects: Effects, state: _State) -> None:
+        self.apply_planned(stmt, state)
+        while True:
+            pending = state.pending(effects)
+            if not pending:
+                break
+            pair = self.best_pair(effects, state, pending)
+            if self.hoist is not None and pending[pair.signal] < self.hoist.loop_start:
+                if pair not in self.hoist.found:
+                    self.hoist.found.append(pair)
+            elif self.recording:
+                self.record(stmt, pair)
+            state.apply(pair, self.tick())
+        if state.needs_barrier(effects, self.target):
+            barrier = Barrier(effects.pipe)
+            if self.recording:
+                self.record(stmt, barrier)
+            state.apply(barrier, self.tick())
+        state.access(effects, self.tick())
+
+    @staticmethod
+    def best_pair(effects: Effects, state: _State, pending: dict[PipeType, int]) -> Pair:
+        """The pair leaving the fewest dependencies uncovered (lowest pipe on a tie)."""
+        def remaining(signal: PipeType) -> tuple[int, int]:
+            trial = state.copy()
+            trial.apply(Pair(signal, effects.pipe), 1 << 60)
+            return len(trial.pending(effects)), signal.value
+
+        return Pair(min(pending, key=remaining), effects.pipe)
+
+    def loop(self, stmt: ForStmt | WhileStmt, state: _State) -> _State:
+        self.apply_planned(stmt, state)
+        if not self.recording:
+            # Probing an enclosing loop: one pass through the body is enough to see which
+            # work before that loop this body depends on.
+            return state.join(self.run(stmt.body, state.copy()))
+
+        hoist = _Hoist(self.tick())
+        saved = self.hoist
+        self.recording, self.hoist = False, hoist
+        self.run(stmt.body, state.copy())
+        self.recording, self.hoist = True, saved
+        for pair in hoist.found:
+            self.record(stmt, pair)
+            state.apply(pair, self.tick())
+
+        current, passes = state, 0
+        while True:
+            before = self.recorded
+            exit_state = self.run(stmt.body, current.copy())
+            passes += 1
+            if (passes >= 2 and self.recorded == before) or passes >= _MAX_LOOP_PASSES:
+                break
+            current = exit_state
+        return state.join(exit_state)
+
+
+# --- building the IR --------------------------------------------------------------------------
+
+
+def _flag(op_name: str, pair: Pair, span: Span) -> Stmt:
+    kwargs = cast(tuple[tuple[str, AttrValue], ...],
+                  (("set_pipe", pair.signal), ("wait_pipe", pair.wait), ("event_id", 0)))
+    call = Call(UNKNOWN, callee=Op(op_name), args=(), kwargs=kwargs, span=span)
+    return EvalStmt(call, span=span)
+
+
+def sync_stmts(entry: SyncEntry, span: Span) -> list[Stmt]:
+    if isinstance(entry, Barrier):
+        call = Call(UNKNOWN, callee=Op(BARRIER_OP[entry.pipe]), span=span)
+        return [EvalStmt(call, span=span)]
+    return [_flag(SYNC_SRC, entry, span), _flag(SYNC_DST, entry, span)]
+
+
+class _Builder:
+    def __init__(self, plan: dict[int, list[SyncEntry]]) -> None:
+        self.plan = plan
+
+    def before(self, stmt: Stmt) -> list[Stmt]:
+        return [s for entry in self.plan.get(id(stmt), []) for s in sync_stmts(entry, stmt.span)]
+
+    def body(self, stmt: Stmt) -> Stmt:
+        items = [*self.before(stmt), self.stmt(stmt)]
+        return items[0] if len(items) == 1 else SeqStmts(tuple(items), span=stmt.span)
+
+    def stmt(self, stmt: Stmt) -> Stmt:
+        if isinstance(stmt, SeqStmts):
+            items: list[Stmt] = []
+            for s in stmt.stmts:
+                items.extend(self.before(s))
+                items.append(self.stmt(s))
+            return SeqStmts(tuple(flatten_seq(items)), span=stmt.span)
+        if isinstance(stmt, IfStmt):
+            return dataclasses.replace(
+                stmt, then_body=self.body(stmt.then_body),
+                else_body=self.body(stmt.else_body) if stmt.else_body is not None else None)
+        if isinstance(stmt, ForStmt | WhileStmt | ScopeStmt):
+            return dataclasses.replace(stmt, body=self.body(stmt.body))
+        return stmt
+
+
+def _without_inserted_syncs(stmt: Stmt) -> Stmt:
+    def keep(s: Stmt) -> bool:
+        call = op_call_of(s)
+        return not (isinstance(s, EvalStmt) and call is not None and is_inserted_sync(call))
+
+    if isinstance(stmt, SeqStmts):
+        kept = [_without_inserted_syncs(s) for s in stmt.stmts if keep(s)]
+        return SeqStmts(tuple(kept), span=stmt.span)
+    if isinstance(stmt, IfStmt):
+        return dataclasses.replace(
+            stmt, then_body=_without_inserted_syncs(stmt.then_body),
+            else_body=(_without_inserted_syncs(stmt.else_body)
+                       if stmt.else_body is not None else None))
+    if isinstance(stmt, ForStmt | WhileStmt | ScopeStmt):
+        return dataclasses.replace(stmt, body=_without_inserted_syncs(stmt.body))
+    if not keep(stmt):
+        return SeqStmts((), span=stmt.span)
+    return stmt
+
+
+class InsertSync(FunctionPass):
+    name = "InsertSync"
+    description = ("Insert sync_src/sync_dst pairs between pipes (MTE2, V, M, MTE1, MTE3, FIX) "
+                   "where an op reads or overwrites a buffer another pipe used, and bar_v/bar_m "
+                   "between dependent ops of one pipe.")
+
+    def run_function(self, fn: Function, ctx: PassContext) -> Function:
+        fn = dataclasses.replace(fn, body=_without_inserted_syncs(fn.body))
+        planner = _Planner(fn, ctx.target, ctx)
+        planner.run(fn.body, _State())
+        if not any(planner.plan.values()):
+            return fn
+        return dataclasses.replace(fn, body=_Builder(planner.plan).body(fn.body))

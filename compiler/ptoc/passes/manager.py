@@ -1,0 +1,126 @@
+"""The pass registry, the named pipelines, and the manager that runs them.
+
+``run_pipeline(program)`` runs the default pipeline and returns the final program, the
+diagnostics, and a snapshot of the IR after every pass (for ``ptoc compile --dump-passes``
+and the server's ``pass:<name>`` preview). A pass that reports an error stops the pipeline
+after its snapshot; a pass that fails internally is reported as one E404 diagnostic at the
+closest span it was working on, and the pipeline stops with the last program it had.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..diagnostics import Diagnostic, DiagnosticBag, Severity
+from ..ir.function import Program
+from .allocate_memory_addr import AllocateMemoryAddr
+from .base import FunctionPass, Pass, PassContext
+from .convert_to_ssa import ConvertToSSA
+from .flatten_calls import FlattenCalls
+from .init_memref import InitMemRef
+from .insert_sync import InsertSync
+from .memory_reuse import MemoryReuse
+from .target import DEFAULT_TARGET, Target
+from .verifier import Verifier
+
+PASSES: dict[str, type[Pass]] = {
+    cls.name: cls
+    for cls in (ConvertToSSA, FlattenCalls, Verifier, InitMemRef, MemoryReuse, InsertSync,
+                AllocateMemoryAddr)
+}
+
+PIPELINES: dict[str, list[str]] = {
+    # For the CCE C++ code generator: everything, sync included.
+    "default": ["ConvertToSSA", "FlattenCalls", "Verifier", "InitMemRef", "MemoryReuse",
+                "InsertSync", "AllocateMemoryAddr"],
+    # For PTO MLIR: ptoas inserts its own synchronisation.
+    "ptoas": ["ConvertToSSA", "FlattenCalls", "Verifier", "InitMemRef", "MemoryReuse",
+              "AllocateMemoryAddr"],
+}
+
+AfterPass = Callable[[str, Program], None]
+
+
+@dataclass
+class PipelineResult:
+    program: Program
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    snapshots: list[tuple[str, Program]] = field(default_factory=list)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity is Severity.ERROR for d in self.diagnostics)
+
+    def after(self, pass_name: str) -> Program | None:
+        """The IR right after ``pass_name`` ran (None if it did not run)."""
+        for name, program in self.snapshots:
+            if name == pass_name:
+                return program
+        return None
+
+
+def _error_count(bag: DiagnosticBag) -> int:
+    return sum(1 for d in bag.items if d.severity is Severity.ERROR)
+
+
+class PassManager:
+    """Runs a list of registered passes in order."""
+
+    def __init__(self, passes: Sequence[str], target: Target | None = None) -> None:
+        self.passes = list(passes)
+        self.target = target or DEFAULT_TARGET
+
+    @classmethod
+    def pipeline(cls, name: str, target: Target | None = None) -> PassManager:
+        """A manager for a named pipeline (``PIPELINES``); raises KeyError for unknown names."""
+        return cls(PIPELINES[name], target)
+
+    def run(self, program: Program, after_pass: AfterPass | None = None) -> PipelineResult:
+        ctx = PassContext(DiagnosticBag(), self.target)
+        result = PipelineResult(program)
+        for name in self.passes:
+            pass_class = PASSES.get(name)
+            if pass_class is None:
+                ctx.error("E404", f"unknown pass '{name}' (known: {', '.join(PASSES)})",
+                          program.span)
+                break
+            errors = _error_count(ctx.diagnostics)
+            ctx.focus = None
+            try:
+                program = pass_class().run(program, ctx)
+            except Exception as exc:  # a pass must never take the compiler down
+                where = ctx.focus or program.span
+                ctx.error("E404", f"pass {name} failed: {type(exc).__name__}: {exc}", where)
+                break
+            result.snapshots.append((name, program))
+            if after_pass is not None:
+                after_pass(name, program)
+            if _error_count(ctx.diagnostics) > errors:
+                break
+        result.program = program
+        result.diagnostics = ctx.diagnostics.sorted()
+        return result
+
+
+def run_pipeline(
+    program: Program,
+    pipeline: str | Sequence[str] = "default",
+    target: Target | None = None,
+    after_pass: AfterPass | None = None,
+) -> PipelineResult:
+    """Run a named pipeline (or an explicit list of pass names) over ``program``."""
+    if isinstance(pipeline, str):
+        names = PIPELINES.get(pipeline)
+        if names is None:
+            bag = DiagnosticBag()
+            bag.error("E404", f"unknown pipeline '{pipeline}' (known: {', '.join(PIPELINES)})",
+                      program.span)
+            return PipelineResult(program, bag.sorted())
+    else:
+        names = list(pipeline)
+    return PassManager(names, target).run(program, after_pass)
+
+
+__all__ = ["AfterPass", "FunctionPass", "PASSES", "PIPELINES", "Pass", "PassContext",
+           "PassManager", "PipelineResult", "run_pipeline"]

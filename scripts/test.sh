@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The one command that installs everything from the repository's own files and runs every test.
+# Needs only python3 (3.11+), and node/npm once vscode-extension/ exists; downloads come from
+# PyPI and npm only. Set PYTHON to choose the interpreter that creates .venv.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+PYTHON="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  echo "==> creating .venv with $PYTHON"
+  "$PYTHON" -m venv .venv
+fi
+
+echo "==> installing ptoc and ptols with the test extras"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+
+if ! command -v nvim >/dev/null 2>&1; then
+  # tests/editors drives a real Neovim; install it from the distribution when we can.
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "==> installing neovim (apt)"
+    apt-get update -qq >/dev/null 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim >/dev/null 2>&1 || echo "    (neovim could not be installed; its test will be skipped)"
+  fi
+fi
+
+if [ -d vscode-extension ]; then
+  echo "==> installing the VS Code extension's packages"
+  (cd vscode-extension && npm ci --no-audit --no-fund)
+fi
+
+echo "==> pytest"
+.venv/bin/python -m pytest -q
+
+echo "==> ruff"
+.venv/bin/ruff check compiler server tests benchmarks
+
+echo "==> mypy"
+.venv/bin/mypy
+
+if [ -d vscode-extension ]; then
+  echo "==> npm test (vscode-extension)"
+  (cd vscode-extension && npm test)
+fi
+
+echo "==> all tests passed"

@@ -1,0 +1,168 @@
+"""`ptoc compile`: front end -> pass pipeline -> code generation, end to end."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from cli_samples import BROKEN, BROKEN_COLUMN, BROKEN_LINE, EXAMPLES, TWO_KERNELS, run_ptoc
+
+from ptoc.cli import main
+from ptoc.codegen.cce import generate_cce
+from ptoc.codegen.pto import generate_pto
+from ptoc.frontend import analyze_source
+from ptoc.ir.function import Program
+from ptoc.passes import run_pipeline
+from ptoc.printer import print_program
+
+Write = Callable[[str, str], Path]
+SIMPLE_ADD = EXAMPLES / "simple_add.py"
+
+TOO_BIG = """\
+import pypto.language as pl
+
+
+@pl.program
+class TooBig:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[256, 256], pl.FP32], out: pl.Tensor[[256, 256], pl.FP32]):
+        t: pl.Tile[[256, 256], pl.FP32] = pl.load(x, [0, 0], [256, 256])
+        pl.store(t, [0, 0], [256, 256], out)
+"""
+
+
+def only_program(path: Path) -> Program:
+    analysis = analyze_source(path.read_text(encoding="utf-8"), str(path))
+    assert not analysis.has_errors
+    (program,) = analysis.all_programs()
+    return program
+
+
+def with_newline(text: str) -> str:
+    return text.rstrip("\n") + "\n"
+
+
+def test_cce_output_is_the_code_generators_text() -> None:
+    final = run_pipeline(only_program(SIMPLE_ADD), pipeline="default").program
+
+    result = run_ptoc("compile", str(SIMPLE_ADD), "--target", "cce")
+
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == with_newline(generate_cce(final).text)
+    assert "void runSimpleAdd(__gm__ int64_t* args)" in result.stdout
+    assert "TADD(tile_z, tile_x, tile_y);" in result.stdout
+
+
+def test_cce_is_the_default_target() -> None:
+    explicit = run_ptoc("compile", str(SIMPLE_ADD), "--target", "cce")
+    default = run_ptoc("compile", str(SIMPLE_ADD))
+    assert default.returncode == 0
+    assert default.stdout == explicit.stdout
+
+
+def test_pto_output_uses_the_ptoas_pipeline_by_default() -> None:
+    final = run_pipeline(only_program(SIMPLE_ADD), pipeline="ptoas").program
+
+    result = run_ptoc("compile", str(SIMPLE_ADD), "--target", "pto")
+
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == with_newline(generate_pto(final).text)
+    assert "func.func @simple_add(" in result.stdout
+    assert "pto.tload" in result.stdout
+
+
+def test_pipeline_choice_reaches_the_passes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compile", str(SIMPLE_ADD), "--target", "cce", "--pipeline", "default"]) == 0
+    with_sync = capsys.readouterr().out
+    assert main(["compile", str(SIMPLE_ADD), "--target", "cce", "--pipeline", "ptoas"]) == 0
+    without_sync = capsys.readouterr().out
+    assert "set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);" in with_sync
+    assert "set_flag" not in without_sync
+
+
+def test_ir_target_prints_the_final_ir_which_checks_clean(tmp_path: Path) -> None:
+    final = run_pipeline(only_program(SIMPLE_ADD), pipeline="default").program
+
+    result = run_ptoc("compile", str(SIMPLE_ADD), "--target", "ir")
+
+    assert result.returncode == 0
+    assert result.stdout == with_newline(print_program(final))
+    assert "pl.MemRef(" in result.stdout
+    reparsed = analyze_source(result.stdout, "final.py")
+    assert reparsed.diagnostics == []
+
+
+def test_output_file(tmp_path: Path) -> None:
+    out = tmp_path / "simple_add.cpp"
+    reference = run_ptoc("compile", str(SIMPLE_ADD))
+
+    result = run_ptoc("compile", str(SIMPLE_ADD), "-o", str(out))
+
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    assert out.read_text(encoding="utf-8") == reference.stdout
+
+
+def test_dump_passes_writes_the_ir_after_each_pass(tmp_path: Path) -> None:
+    program = only_program(SIMPLE_ADD)
+    pipeline = run_pipeline(program, pipeline="default")
+    dump = tmp_path / "passes"
+
+    result = run_ptoc("compile", str(SIMPLE_ADD), "--dump-passes", str(dump))
+
+    assert result.returncode == 0
+    names = [name for name, _ in pipeline.snapshots]
+    expected = ["00_input.py"] + [f"{i:02d}_{name}.py" for i, name in enumerate(names, 1)]
+    assert sorted(p.name for p in dump.iterdir()) == expected
+    assert (dump / "00_input.py").read_text(encoding="utf-8") == print_program(program)
+    assert (dump / expected[-1]).read_text(encoding="utf-8") == print_program(pipeline.program)
+    assert len(names) >= 5  # the default pipeline has at least SSA ... AllocateMemoryAddr
+
+
+def test_function_filter_generates_one_kernel(write: Write) -> None:
+    path = write("pair.py", TWO_KERNELS)
+
+    both = run_ptoc("compile", str(path))
+    one = run_ptoc("compile", str(path), "--function", "square")
+
+    assert both.returncode == one.returncode == 0
+    assert "runDouble" in both.stdout and "runSquare" in both.stdout
+    assert "runSquare" in one.stdout and "runDouble" not in one.stdout
+
+
+def test_front_end_errors_stop_before_the_back_end(write: Write, tmp_path: Path) -> None:
+    path = write("broken.py", BROKEN)
+    out = tmp_path / "out.cpp"
+    dump = tmp_path / "dump"
+
+    result = run_ptoc("compile", str(path), "-o", str(out), "--dump-passes", str(dump))
+
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr.startswith(f"{path}:{BROKEN_LINE}:{BROKEN_COLUMN}: error[E200]: ")
+    assert not out.exists()
+    assert not dump.exists()
+
+
+def test_back_end_errors_are_reported_with_exit_1(write: Write, tmp_path: Path) -> None:
+    # One 256x256 FP32 tile needs 256 KiB; the target's Vec buffer holds 192 KiB.
+    path = write("too_big.py", TOO_BIG)
+    out = tmp_path / "too_big.cpp"
+
+    result = run_ptoc("compile", str(path), "-o", str(out))
+
+    assert (result.returncode, result.stdout) == (1, "")
+    # Where the passes place it (the function or the tile) is their choice; the CLI reports it.
+    assert re.match(rf"{re.escape(str(path))}:\d+:\d+: error\[E402\]: ", result.stderr)
+    assert not out.exists()
+
+
+def test_missing_file_and_bad_target_are_usage_errors(tmp_path: Path) -> None:
+    missing = run_ptoc("compile", str(tmp_path / "gone.py"))
+    assert missing.returncode == 2
+    assert f"cannot read '{tmp_path / 'gone.py'}'" in missing.stderr
+
+    bad = run_ptoc("compile", str(SIMPLE_ADD), "--target", "llvm")
+    assert bad.returncode == 2
+    assert "invalid choice: 'llvm'" in bad.stderr

@@ -1,0 +1,75 @@
+"""A real editor client: headless Neovim attaches ptols to a kernel, sees a diagnostic and a hover.
+
+Neovim comes from the distribution (scripts/test.sh installs it when missing)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+KERNEL = """import pypto.language as pl
+
+
+@pl.function
+def kernel(a: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:
+    tile = pl.load(a, [0, 0], [64, 64])
+    bad = pl.add(tile, missing)
+    r = pl.store(tile, [0, 0], [64, 64], a)
+    return r
+"""
+
+INIT = r"""
+local out = io.open(vim.env.PTOLS_RESULT, "w")
+local function finish(code)
+  out:close()
+  if code == 0 then vim.cmd("qall!") else vim.cmd("cquit! " .. code) end
+end
+local client_id = vim.lsp.start_client({
+  name = "ptols",
+  cmd = { vim.env.PTOLS_PYTHON, "-m", "ptols" },
+  root_dir = vim.env.PTOLS_ROOT,
+})
+vim.cmd("edit " .. vim.env.PTOLS_FILE)
+local bufnr = vim.api.nvim_get_current_buf()
+vim.lsp.buf_attach_client(bufnr, client_id)
+local ok = vim.wait(20000, function() return #vim.diagnostic.get(bufnr) > 0 end, 50)
+if not ok then out:write("no diagnostics\n"); finish(2) return end
+for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+  out:write(string.format("diagnostic %s %d:%d %s\n", d.code, d.lnum, d.col, d.message))
+end
+local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, position = { line = 5, character = 5 } }
+local responses = vim.lsp.buf_request_sync(bufnr, "textDocument/hover", params, 10000)
+for _, response in pairs(responses or {}) do
+  if response.result and response.result.contents then
+    out:write("hover " .. response.result.contents.value:gsub("\n", " ") .. "\n")
+  end
+end
+finish(0)
+"""
+
+
+@pytest.mark.skipif(shutil.which("nvim") is None, reason="neovim is installed by scripts/test.sh")
+def test_neovim_sees_diagnostic_and_hover(tmp_path: Path):
+    kernel = tmp_path / "kernel.py"
+    kernel.write_text(KERNEL)
+    init = tmp_path / "init.lua"
+    init.write_text(INIT)
+    result = tmp_path / "result.txt"
+    env = dict(os.environ)
+    for name in ("XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
+        env[name] = str(tmp_path / name.lower())
+    env.update(PTOLS_PYTHON=sys.executable, PTOLS_ROOT=str(tmp_path), PTOLS_FILE=str(kernel), PTOLS_RESULT=str(result))
+    completed = subprocess.run(
+        ["nvim", "--headless", "-u", str(init)], env=env, cwd=tmp_path, timeout=90, capture_output=True, text=True
+    )
+    output = result.read_text() if result.exists() else ""
+    assert completed.returncode == 0, (completed.stdout, completed.stderr, output)
+    lines = output.splitlines()
+    assert "diagnostic E200 6:23 Undefined variable 'missing'" in lines[0]
+    hover = next(line for line in lines if line.startswith("hover"))
+    assert "(variable) tile: pl.Tile[[64, 64], pl.FP32]" in hover

@@ -1,0 +1,277 @@
+"""Hand-built IR for the pass tests, and a compact text rendering to assert on.
+
+Every node gets a span on its own line of a pretend file ``kernel.py`` so tests can check
+that passes keep (and derive) spans.
+"""
+
+from __future__ import annotations
+
+import itertools
+import textwrap
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ptoc.ir import (
+    AssignStmt,
+    AttrValue,
+    Binary,
+    BinaryOp,
+    Call,
+    ConstInt,
+    DataType,
+    EvalStmt,
+    Expr,
+    ForStmt,
+    Function,
+    FunctionType,
+    IfStmt,
+    IterArg,
+    MakeTuple,
+    Op,
+    Program,
+    ReturnStmt,
+    ScalarType,
+    SeqStmts,
+    Span,
+    Stmt,
+    TensorType,
+    TileType,
+    Type,
+    Var,
+    YieldStmt,
+    const_int,
+    make_tuple,
+)
+from ptoc.ir.types import ShapedType
+from ptoc.ops import REGISTRY, ParamKind
+
+FILE = "kernel.py"
+FP32, FP16, INT64 = DataType.FP32, DataType.FP16, DataType.INT64
+INDEX = ScalarType(DataType.INT64)
+BOOL = ScalarType(DataType.BOOL)
+
+_lines = itertools.count(1)
+
+
+def span(line: int | None = None, column: int = 4, width: int = 30) -> Span:
+    """A span on its own line (a fresh line unless given)."""
+    line = next(_lines) if line is None else line
+    return Span(FILE, line, column, line, column + width)
+
+
+def tensor_t(shape: Sequence[int], dtype: DataType = FP32) -> TensorType:
+    return TensorType(tuple(const_int(d) for d in shape), dtype)
+
+
+def tile_t(shape: Sequence[int], dtype: DataType = FP32) -> TileType:
+    return TileType(tuple(const_int(d) for d in shape), dtype)
+
+
+def var(name: str, t: Type) -> Var:
+    return Var(t, name=name, span=span())
+
+
+def ints(*values: int | Expr) -> MakeTuple:
+    return make_tuple(tuple(const_int(v) if isinstance(v, int) else v for v in values),
+                      span=span())
+
+
+def mul(a: Expr, b: int) -> Expr:
+    return Binary(INDEX, op=BinaryOp.Mul, lhs=a, rhs=const_int(b), span=span())
+
+
+def gt(a: Expr, b: int) -> Expr:
+    return Binary(BOOL, op=BinaryOp.Gt, lhs=a, rhs=const_int(b), span=span())
+
+
+def op(name: str, *args: Expr, **attrs: AttrValue) -> Call:
+    """A call of a registered op, typed by the op's own type rule."""
+    opdef = REGISTRY.get(name)
+    assert opdef is not None, f"{name} is not registered"
+    names = [p.name for p in opdef.params if p.kind is ParamKind.EXPR]
+    result = opdef.deduce(dict(zip(names, args, strict=False)), dict(attrs))
+    return Call(result, callee=Op(name), args=args, kwargs=tuple(attrs.items()), span=span())
+
+
+def assign(name: str, value: Expr) -> AssignStmt:
+    """``name = value`` with a fresh variable of the value's type."""
+    s = span()
+    return AssignStmt(Var(value.type, name=name, span=s), value, span=s)
+
+
+def seq(*stmts: Stmt) -> SeqStmts:
+    return SeqStmts(tuple(stmts), span=span())
+
+
+def function(name: str, params: Sequence[Var], body: Sequence[Stmt],
+             returns: Sequence[Type] = (), kind: FunctionType = FunctionType.InCore) -> Function:
+    return Function(name, tuple(params), tuple(returns), seq(*body), func_type=kind,
+                    span=span(column=0, width=60))
+
+
+def program(*functions: Function) -> Program:
+    return Program("P", tuple(functions), span=span(column=0, width=60))
+
+
+# --- the three kernels -------------------------------------------------------------------------
+
+
+def simple_add() -> Function:
+    """Seed 000's simple_add: load x, load y, add, store."""
+    x, y, output = (var(n, tensor_t([128, 64])) for n in ("x", "y", "output"))
+    tx = assign("tile_x", op("block.load", x, ints(0, 0), ints(128, 64)))
+    ty = assign("tile_y", op("block.load", y, ints(0, 0), ints(128, 64)))
+    tz = assign("tile_z", op("block.add", tx.var, ty.var))
+    result = assign("result", op("block.store", tz.var, ints(0, 0), ints(128, 64), output))
+    return function("simple_add", [x, y, output],
+                    [tx, ty, tz, result, ReturnStmt((result.var,), span=span())],
+                    [output.type])
+
+
+def loop_kernel() -> Function:
+    """Four 128-row blocks: load, load, add, store into the loop-carried output tensor."""
+    x, y, out = (var(n, tensor_t([512, 64])) for n in ("x", "y", "out"))
+    i = var("i", INDEX)
+    acc = IterArg(out.type, name="acc", init_value=out, span=span())
+    tx = assign("tx", op("block.load", x, ints(mul(i, 128), 0), ints(128, 64)))
+    ty = assign("ty", op("block.load", y, ints(mul(i, 128), 0), ints(128, 64)))
+    tz = assign("tz", op("block.add", tx.var, ty.var))
+    stored = assign("stored", op("block.store", tz.var, ints(mul(i, 128), 0), ints(128, 64), acc))
+    result = var("result", out.type)
+    loop = ForStmt(i, const_int(0), const_int(4), const_int(1),
+                   seq(tx, ty, tz, stored, YieldStmt((stored.var,), span=span())),
+                   iter_args=(acc,), return_vars=(result,), span=span())
+    return function("loop_kernel", [x, y, out],
+                    [loop, ReturnStmt((result,), span=span())], [out.type])
+
+
+def if_kernel() -> Function:
+    """Load once; add or multiply depending on n; store in both branches."""
+    x, out = var("x", tensor_t([128, 64])), var("out", tensor_t([128, 64]))
+    n = var("n", INDEX)
+    tx = assign("tx", op("block.load", x, ints(0, 0), ints(128, 64)))
+    t_sum = assign("t_sum", op("block.add", tx.var, tx.var))
+    s1 = assign("s1", op("block.store", t_sum.var, ints(0, 0), ints(128, 64), out))
+    t_prod = assign("t_prod", op("block.mul", tx.var, tx.var))
+    s2 = assign("s2", op("block.store", t_prod.var, ints(0, 0), ints(128, 64), out))
+    r = var("r", out.type)
+    branch = IfStmt(gt(n, 0), seq(t_sum, s1, YieldStmt((s1.var,), span=span())),
+                    seq(t_prod, s2, YieldStmt((s2.var,), span=span())),
+                    return_vars=(r,), span=span())
+    return function("if_kernel", [x, out, n], [tx, branch, ReturnStmt((r,), span=span())],
+                    [out.type])
+
+
+def accumulating_loop() -> tuple[Function, ForStmt]:
+    """acc = load; for i: part = load; acc = add(acc, part) -- in the leaking DSL form, where
+    the body refers to the first acc."""
+    x = var("x", tensor_t([128, 32]))
+    i = var("i", INDEX)
+    acc0 = assign("acc", op("block.load", x, ints(0, 0), ints(32, 32)))
+    part = assign("part", op("block.load", x, ints(mul(i, 32), 0), ints(32, 32)))
+    acc1 = assign("acc", op("block.add", acc0.var, part.var))
+    loop = ForStmt(i, const_int(0), const_int(4), const_int(1), seq(part, acc1), span=span())
+    fn = function("k", [x], [acc0, loop, ReturnStmt((acc1.var,), span=span())],
+                  [acc1.var.type])
+    return fn, loop
+
+
+# The same in DSL source, followed by an if and a store loop whose result is used after it.
+LEAKY = textwrap.dedent("""\
+    import pypto.language as pl
+
+
+    @pl.program
+    class K:
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(
+            self,
+            x: pl.Tensor[[128, 64], pl.FP32],
+            out: pl.Tensor[[128, 64], pl.FP32],
+            n: pl.Scalar[pl.INT64],
+        ) -> pl.Tensor[[128, 64], pl.FP32]:
+            acc = pl.load(x, [0, 0], [32, 64])
+            for i in pl.range(4):
+                t = pl.load(x, [i * 32, 0], [32, 64])
+                acc = pl.add(acc, t)
+            if n > 0:
+                acc = pl.mul(acc, acc)
+            for j in pl.range(4):
+                r = pl.store(acc, [j * 32, 0], [32, 64], out)
+            return r
+    """)
+
+
+# --- rendering -------------------------------------------------------------------------------
+
+
+def _memref(v: Expr) -> str:
+    t = v.type
+    m = t.memref if isinstance(t, ShapedType) else None
+    if m is None:
+        return ""
+    addr = "" if m.addr is None else f"@{m.addr:#x}"
+    return f"[{m.memory_space.name}#{m.id}{addr}]"
+
+
+def expr_text(e: Expr) -> str:
+    if isinstance(e, Var):
+        return e.name
+    if isinstance(e, ConstInt):
+        return str(e.value)
+    if isinstance(e, Binary):
+        return f"{expr_text(e.lhs)} {e.op.symbol} {expr_text(e.rhs)}"
+    if isinstance(e, MakeTuple):
+        return "[" + ", ".join(expr_text(x) for x in e.elements) + "]"
+    if isinstance(e, Call):
+        kw: dict[str, Any] = dict(e.kwargs)
+        if e.op_name in ("system.sync_src", "system.sync_dst"):
+            short = e.op_name.split(".")[1]
+            return (f"{short}({kw['set_pipe'].name}->{kw['wait_pipe'].name}, "
+                    f"event={kw['event_id']})")
+        args = [expr_text(a) for a in e.args]
+        args += [f"{k}={getattr(v, 'name', v)}" for k, v in e.kwargs]
+        return f"{e.op_name}({', '.join(args)})"
+    return type(e).__name__
+
+
+def render(stmt: Stmt | None, memrefs: bool = False, indent: str = "") -> Iterator[str]:
+    """One line per statement; nested bodies indented by two spaces."""
+    def name(v: Var) -> str:
+        return v.name + (_memref(v) if memrefs else "")
+
+    if stmt is None:
+        return
+    if isinstance(stmt, SeqStmts):
+        for s in stmt.stmts:
+            yield from render(s, memrefs, indent)
+    elif isinstance(stmt, AssignStmt):
+        yield f"{indent}{name(stmt.var)} = {expr_text(stmt.value)}"
+    elif isinstance(stmt, EvalStmt):
+        yield f"{indent}{expr_text(stmt.expr)}"
+    elif isinstance(stmt, YieldStmt):
+        yield f"{indent}yield {', '.join(expr_text(v) for v in stmt.values)}".rstrip()
+    elif isinstance(stmt, ReturnStmt):
+        yield f"{indent}return {', '.join(expr_text(v) for v in stmt.values)}".rstrip()
+    elif isinstance(stmt, ForStmt):
+        carried = ", ".join(f"{name(a)}={expr_text(a.init_value)}" for a in stmt.iter_args
+                            if a.init_value is not None)
+        results = ", ".join(name(v) for v in stmt.return_vars)
+        head = f"for {stmt.loop_var.name} in {expr_text(stmt.start)}..{expr_text(stmt.stop)}"
+        if carried:
+            head += f" carry({carried}) -> {results}"
+        yield f"{indent}{head}:"
+        yield from render(stmt.body, memrefs, indent + "  ")
+    elif isinstance(stmt, IfStmt):
+        results = ", ".join(name(v) for v in stmt.return_vars)
+        yield f"{indent}if {expr_text(stmt.condition)}" + (f" -> {results}:" if results else ":")
+        yield from render(stmt.then_body, memrefs, indent + "  ")
+        if stmt.else_body is not None:
+            yield f"{indent}else:"
+            yield from render(stmt.else_body, memrefs, indent + "  ")
+    else:
+        yield f"{indent}{type(stmt).__name__}"
+
+
+def lines(fn: Function, memrefs: bool = False) -> list[str]:
+    return list(render(fn.body, memrefs))

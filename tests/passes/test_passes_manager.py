@@ -1,0 +1,123 @@
+"""The pass registry, named pipelines, snapshots, and failure handling."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import passes_ir as P
+import pytest
+
+from ptoc.ir import Call, EvalStmt, Program
+from ptoc.passes import (
+    PASSES,
+    PIPELINES,
+    FunctionPass,
+    Pass,
+    PassContext,
+    PassManager,
+    run_pipeline,
+)
+from ptoc.passes.irutil import walk_stmts
+
+DEFAULT = ["ConvertToSSA", "FlattenCalls", "Verifier", "InitMemRef", "MemoryReuse",
+           "InsertSync", "AllocateMemoryAddr"]
+
+
+def test_pipelines() -> None:
+    assert PIPELINES == {
+        "default": DEFAULT,
+        "ptoas": [name for name in DEFAULT if name != "InsertSync"],
+    }
+
+
+def test_every_pass_is_registered_with_a_description() -> None:
+    assert list(PASSES) == DEFAULT
+    for name, cls in PASSES.items():
+        assert cls.name == name
+        assert issubclass(cls, Pass)
+        assert len(cls.description) > 40
+
+
+def test_snapshots_and_callback_follow_the_pipeline() -> None:
+    seen: list[tuple[str, Program]] = []
+    result = run_pipeline(P.program(P.simple_add()), after_pass=lambda n, p: seen.append((n, p)))
+    assert result.diagnostics == [] and not result.has_errors
+    assert [name for name, _ in result.snapshots] == DEFAULT
+    assert seen == result.snapshots
+    assert result.program is result.snapshots[-1][1]
+    assert result.after("InitMemRef") is result.snapshots[3][1]
+    assert result.after("Nope") is None
+    # Each snapshot is the IR right after its pass: no addresses before the last one.
+    before = result.after("InsertSync")
+    assert before is not None
+    assert P.lines(before.functions[0], memrefs=True)[0] == \
+        "tile_x[Vec#3] = block.load(x, [0, 0], [128, 64])"
+    assert P.lines(result.program.functions[0], memrefs=True)[0] == \
+        "tile_x[Vec#3@0x0] = block.load(x, [0, 0], [128, 64])"
+
+
+def test_ptoas_pipeline_inserts_no_sync() -> None:
+    result = run_pipeline(P.program(P.loop_kernel()), "ptoas")
+    assert result.diagnostics == []
+    calls = [s.expr for s in walk_stmts(result.program.functions[0].body)
+             if isinstance(s, EvalStmt) and isinstance(s.expr, Call)]
+    assert [c.op_name for c in calls] == []
+    assert P.lines(result.program.functions[0], memrefs=True)[1] == \
+        "  tx[Vec#3@0x0] = block.load(x, [i * 128, 0], [128, 64])"
+
+
+def test_explicit_pass_list_and_manager() -> None:
+    program = P.program(P.simple_add())
+    by_list = run_pipeline(program, ["InitMemRef"])
+    by_manager = PassManager(["InitMemRef"]).run(program)
+    assert [n for n, _ in by_list.snapshots] == [n for n, _ in by_manager.snapshots] == \
+        ["InitMemRef"]
+    assert P.lines(by_list.program.functions[0], True) == \
+        P.lines(by_manager.program.functions[0], True)
+    assert PassManager.pipeline("ptoas").passes == PIPELINES["ptoas"]
+
+
+def test_unknown_pipeline_or_pass_is_a_diagnostic() -> None:
+    program = P.program(P.simple_add())
+    result = run_pipeline(program, "fast")
+    assert [(d.code, d.message, d.span) for d in result.diagnostics] == [
+        ("E404", "unknown pipeline 'fast' (known: default, ptoas)", program.span)]
+    assert result.program is program and result.snapshots == []
+    result = run_pipeline(program, ["InitMemRef", "Inline"])
+    assert [d.code for d in result.diagnostics] == ["E404"]
+    assert "unknown pass 'Inline'" in result.diagnostics[0].message
+    assert [n for n, _ in result.snapshots] == ["InitMemRef"]
+
+
+class _Exploding(FunctionPass):
+    name: ClassVar[str] = "Exploding"
+    description: ClassVar[str] = "fails on the third statement of every function"
+
+    def run_function(self, fn: P.Function, ctx: PassContext) -> P.Function:
+        for k, stmt in enumerate(fn.body.stmts):  # type: ignore[attr-defined]
+            ctx.at(stmt.span)
+            if k == 2:
+                raise ValueError("boom")
+        return fn
+
+
+def test_an_internal_failure_is_one_e404_at_the_closest_span(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(PASSES, "Exploding", _Exploding)
+    fn = P.simple_add()
+    third = fn.body.stmts[2]  # type: ignore[attr-defined]
+    result = run_pipeline(P.program(fn), ["ConvertToSSA", "Exploding", "InitMemRef"])
+    assert [(d.code, d.message, d.span) for d in result.diagnostics] == [
+        ("E404", "pass Exploding failed: ValueError: boom", third.span)]
+    # The pipeline stops with what it has: the program after ConvertToSSA.
+    assert [n for n, _ in result.snapshots] == ["ConvertToSSA"]
+    assert result.program is result.snapshots[0][1]
+
+
+def test_a_pass_that_reports_an_error_stops_the_pipeline() -> None:
+    a = P.var("a", P.tile_t([8, 8]))
+    later = P.assign("later", P.op("block.exp", a))
+    early = P.assign("early", P.op("block.exp", later.var))
+    result = run_pipeline(P.program(P.function("k", [a], [early, later])), "default")
+    assert [d.code for d in result.diagnostics] == ["E200"]
+    assert [n for n, _ in result.snapshots] == ["ConvertToSSA"]
