@@ -40,6 +40,7 @@ class Document:
     pending: asyncio.Task[Any] | None = None
     analysed: asyncio.Event = field(default_factory=asyncio.Event)
     previews: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    _positions: tuple[str, Positions] | None = None  # converter for the last text asked about
 
     @staticmethod
     def open(uri: str, text: str, version: int | None) -> Document:
@@ -64,7 +65,13 @@ class Document:
         return self.analysis is not None and self.analysis_version == self.version and self.analysis_text == self.text
 
     def positions(self, codec: PositionCodec, text: str | None = None) -> Positions:
-        return Positions((text if text is not None else self.analysis_text).splitlines(True) or [""], codec)
+        source = text if text is not None else self.analysis_text
+        cached = self._positions
+        if cached is not None and cached[0] is source:
+            return cached[1]
+        positions = Positions(source.splitlines(True) or [""], codec)
+        self._positions = (source, positions)
+        return positions
 
 
 class DocumentStore:

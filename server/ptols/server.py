@@ -40,6 +40,7 @@ class PtolsServer(LanguageServer):
         self.compile_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-compile")
         self.buffers: dict[str, tuple[int | None, dict[Any, Any]]] = {}
         self.buffer_tasks: dict[str, asyncio.Task[Any]] = {}
+        self.buffer_memo: dict[str, dict[Any, Any]] = {}
 
     # --- helpers ------------------------------------------------------------------------------
     def log_error(self, where: str, error: BaseException) -> None:
@@ -127,7 +128,10 @@ class PtolsServer(LanguageServer):
             if doc.version != version or analysis is None or analysis.has_errors:
                 return
             loop = asyncio.get_running_loop()
-            found = await loop.run_in_executor(self.compile_pool, preview.buffer_types, analysis, self.settings.pipeline)
+            memo = self.buffer_memo.setdefault(doc.uri, {})
+            found = await loop.run_in_executor(self.compile_pool, preview.buffer_types, analysis, self.settings.pipeline, memo)
+            if len(memo) > 4 * max(len(analysis.function_infos), 64):
+                memo.clear()
             if doc.version == version:
                 self.buffers[doc.uri] = (version, found)
         except asyncio.CancelledError:

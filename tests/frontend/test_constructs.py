@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import analyze, codes, only_function
+from frontend_helpers import analyze, codes, only_function
 
 from ptoc.ir import (
     AssignStmt,

@@ -7,39 +7,6 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-KERNEL = '''import pypto.language as pl
-
-
-@pl.program
-class Demo:
-    @pl.function(type=pl.FunctionType.InCore)
-    def kernel(
-        self,
-        a: pl.Tensor[[64, 64], pl.FP32],
-        b: pl.Tensor[[64, 64], pl.FP32],
-        out: pl.Tensor[[64, 64], pl.FP32],
-    ) -> pl.Tensor[[64, 64], pl.FP32]:
-        tile_a = pl.load(a, [0, 0], [64, 64])
-        tile_b = pl.load(b, [0, 0], [64, 64])
-        tile_c = pl.add(tile_a, tile_b)
-        result = pl.store(tile_c, [0, 0], [64, 64], out)
-        return result
-
-    @pl.function
-    def main(self, a: pl.Tensor[[64, 64], pl.FP32], b: pl.Tensor[[64, 64], pl.FP32], out: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:
-        r = self.kernel(a, b, out)
-        return r
-'''
-
-
-def position_of(text: str, needle: str, offset: int = 0, occurrence: int = 1) -> types.Position:
-    index = -1
-    for _ in range(occurrence):
-        index = text.index(needle, index + 1)
-    index += offset
-    line = text.count("\n", 0, index)
-    return types.Position(line, index - (text.rfind("\n", 0, index) + 1))
-
 
 @pytest_lsp.fixture(
     config=ClientServerConfig(server_command=[sys.executable, "-m", "ptols", "--stdio"]),
@@ -76,23 +43,3 @@ async def client(lsp_client: LanguageClient, tmp_path: Path):
     await lsp_client.shutdown_session()
 
 
-async def open_document(client: LanguageClient, path: Path, text: str, version: int = 1) -> str:
-    path.write_text(text)
-    uri = path.as_uri()
-    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", version, text)))
-    await wait_for_diagnostics(client, uri, version)
-    return uri
-
-
-async def wait_for_diagnostics(client: LanguageClient, uri: str, version: int, timeout: float = 20.0):
-    """The diagnostics published for exactly this version of the document."""
-    import asyncio
-
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while loop.time() < deadline:
-        for params in reversed(client.published):  # type: ignore[attr-defined]
-            if params.uri == uri and params.version == version:
-                return params.diagnostics
-        await asyncio.sleep(0.005)
-    raise TimeoutError(f"no diagnostics for {uri} version {version}")

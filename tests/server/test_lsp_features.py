@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from conftest import KERNEL, open_document, position_of, wait_for_diagnostics
+from lsp_helpers import KERNEL, open_document, position_of, wait_for_diagnostics
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -320,3 +320,16 @@ async def test_formatting_returns_one_whole_document_edit_or_none(client: Langua
         types.DocumentFormattingParams(text_document=types.TextDocumentIdentifier(uri), options=types.FormattingOptions(tab_size=4, insert_spaces=True))
     )
     assert not edits
+
+
+async def test_hover_shows_buffer_and_address_after_the_pipeline(client: LanguageClient, tmp_path: Path):
+    uri = await open_document(client, tmp_path / "k.py", KERNEL)
+    position = position_of(KERNEL, "tile_b = ")
+    text = ""
+    for _ in range(200):  # the pipeline runs in the background once the file is idle
+        hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), position))
+        text = hover.contents.value if hover is not None else ""
+        if "after the pipeline" in text:
+            break
+        await asyncio.sleep(0.05)
+    assert "after the pipeline: buffer `Vec#4 @0x4000 (16384 B)`" in text, text

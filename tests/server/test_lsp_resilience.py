@@ -6,7 +6,7 @@ import asyncio
 import random
 from pathlib import Path
 
-from conftest import KERNEL, open_document, wait_for_diagnostics
+from lsp_helpers import KERNEL, open_document, wait_for_diagnostics
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 

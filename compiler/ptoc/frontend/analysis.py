@@ -50,6 +50,17 @@ class SymbolIndex:
         self.occurrences.append(occurrence)
         self._keys = []
 
+    def freeze(self) -> None:
+        """Sort now (the analysis thread calls this) so lookups never pay for it."""
+        self._sorted()
+
+    def between(self, first_line: int, last_line: int) -> list[Occurrence]:
+        """Occurrences starting on lines first_line..last_line (1-based, inclusive)."""
+        self._sorted()
+        lo = bisect.bisect_left(self._keys, (first_line, -1))
+        hi = bisect.bisect_right(self._keys, (last_line, 1 << 30))
+        return self.occurrences[lo:hi]
+
     def _sorted(self) -> None:
         if len(self._keys) != len(self.occurrences):
             self.occurrences.sort(key=lambda o: (o.span.line, o.span.column))

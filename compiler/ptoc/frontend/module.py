@@ -93,6 +93,7 @@ class ModuleAnalyzer:
         except Exception as exc:  # never escape: one diagnostic, the rest of the result stays
             self.bag.error("E900", f"internal error: {type(exc).__name__}: {exc}", self.first_line())
         self.result.diagnostics = self.bag.sorted()
+        self.result.index.freeze()
         return self.result
 
     def first_line(self) -> Span:

@@ -116,7 +116,12 @@ def keyword_items(op: OpDef, used: list[str], positional: int) -> list[types.Com
 def scope_items(analysis: ModuleAnalysis, line: int, prefix: str) -> list[types.CompletionItem]:
     function = next((f for f in analysis.function_infos if f.span.line <= line <= f.span.end_line), None)
     seen: dict[str, types.CompletionItem] = {}
-    for occ in analysis.index.occurrences:
+    # module constants (before any function) and the enclosing function's own definitions
+    first_function = min((f.span.line for f in analysis.function_infos), default=line)
+    candidates = analysis.index.between(1, min(first_function, line))
+    if function is not None:
+        candidates = candidates + analysis.index.between(function.span.line, line)
+    for occ in candidates:
         if not occ.is_definition:
             continue
         if occ.kind is OccurrenceKind.CONSTANT and occ.span.line < line:

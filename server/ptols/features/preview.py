@@ -20,14 +20,38 @@ class PreviewResult:
     buffers: dict[Any, Any] = field(default_factory=dict)
 
 
+def narrow(program: Program, function: str) -> Program:
+    """The program reduced to one function and what it calls: the passes then work on just
+    what the preview shows (a 2,000-line program compiles one kernel, not all of them)."""
+    from ptoc.ir.expr import Call, GlobalVar
+    from ptoc.ir.visitor import IRVisitor
+
+    wanted: list[str] = []
+    pending = [function]
+    while pending:
+        name = pending.pop()
+        fn = program.function(name)
+        if fn is None or name in wanted:
+            continue
+        wanted.append(name)
+        callees: list[str] = []
+
+        class Calls(IRVisitor):
+            def visit_Call(self, node: Call) -> None:
+                if isinstance(node.callee, GlobalVar):
+                    callees.append(node.callee.name)
+                self.generic_visit(node)
+
+        Calls().visit(fn)
+        pending.extend(callees)
+    kept = tuple(fn for fn in program.functions if fn.name in wanted)
+    return Program(program.name, kept, span=program.span)
+
+
 def select(programs: list[Program], function: str | None) -> list[Program]:
     if function is None:
         return programs
-    chosen = []
-    for program in programs:
-        if program.function(function) is not None:
-            chosen.append(program)
-    return chosen
+    return [narrow(p, function) for p in programs if p.function(function) is not None]
 
 
 def compile_preview(analysis: ModuleAnalysis, target: str, function: str | None, pipeline: str) -> PreviewResult:
@@ -81,20 +105,36 @@ def compile_preview(analysis: ModuleAnalysis, target: str, function: str | None,
     return PreviewResult(language, "\n".join(t.rstrip("\n") + "\n" for t in texts if t), diagnostics)
 
 
-def buffer_types(analysis: ModuleAnalysis, pipeline: str) -> dict[Any, Any]:
-    """Definition span -> type after the pipeline (tiles then carry buffer and address)."""
+def buffer_types(analysis: ModuleAnalysis, pipeline: str, memo: dict[Any, Any] | None = None) -> dict[Any, Any]:
+    """Definition span -> type after the pipeline (tiles then carry buffer and address).
+
+    Each function runs through the pipeline alone (with its callees); ``memo`` keeps the result
+    per function so that after an edit only the changed function is compiled again.
+    """
+    from ptoc.ir.equality import structural_hash
     from ptoc.ir.stmt import AssignStmt
     from ptoc.ir.visitor import IRVisitor
     from ptoc.passes import run_pipeline
 
     found: dict[Any, Any] = {}
-
-    class Collect(IRVisitor):
-        def visit_AssignStmt(self, node: AssignStmt) -> None:
-            found[node.var.span] = node.var.type
-            self.generic_visit(node)
+    memo = memo if memo is not None else {}
 
     for program in analysis.all_programs():
-        result = run_pipeline(program, pipeline)
-        Collect().visit(result.program)
+        for fn in program.functions:
+            key = (program.name, fn.name, fn.span, structural_hash(fn), pipeline)
+            spans = memo.get(key)
+            if spans is None:
+                spans = {}
+                result = run_pipeline(narrow(program, fn.name), pipeline)
+                compiled = result.program.function(fn.name)
+
+                class Collect(IRVisitor):
+                    def visit_AssignStmt(self, node: AssignStmt) -> None:
+                        spans[node.var.span] = node.var.type
+                        self.generic_visit(node)
+
+                if compiled is not None:
+                    Collect().visit(compiled)
+                memo[key] = spans
+            found.update(spans)
     return found

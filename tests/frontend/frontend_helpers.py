@@ -2,8 +2,6 @@ from __future__ import annotations
 
 import textwrap
 
-import pytest
-
 from ptoc.frontend import ModuleAnalysis, analyze_source
 
 HEADER = "import pypto.language as pl\n\n"
@@ -33,8 +31,3 @@ def only_function(analysis: ModuleAnalysis):
     assert len(programs) == 1, programs
     assert len(programs[0].functions) == 1
     return programs[0].functions[0]
-
-
-@pytest.fixture
-def kernel():
-    return analyze

@@ -1,0 +1,187 @@
+"""LSP latency of ptols on a generated ~2,000-line kernel, measured by a real client over stdio.
+
+    .venv/bin/python benchmarks/lsp_latency.py [--lines 2000] [--rounds 60] [--json]
+
+Reports p50/p95/p99 (ms) of: one-character edit -> diagnostics published (debounce included),
+hover, completion, definition, preview (C++ of the edited function after an edit); cold start to
+`initialized`; and the server's resident memory. Targets (issue #4): edit->diagnostics p95 <= 100,
+hover/completion/definition p95 <= 10, preview p95 <= 150, cold start <= 600, RSS <= 150 MB.
+Not a test: run it on demand; figures depend on the machine's load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gen_kernel import generate  # noqa: E402
+
+TARGETS = {"edit_to_diagnostics": 100.0, "hover": 10.0, "completion": 10.0, "definition": 10.0, "preview": 150.0}
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def find(text: str, needle: str, occurrence: int = 1) -> types.Position:
+    index = -1
+    for _ in range(occurrence):
+        index = text.index(needle, index + 1)
+    line = text.count("\n", 0, index)
+    return types.Position(line, index - (text.rfind("\n", 0, index) + 1))
+
+
+async def run(lines: int, rounds: int) -> dict[str, object]:
+    text = generate(lines)
+    folder = Path(tempfile.mkdtemp(prefix="ptols-bench-"))
+    path = folder / "big_kernel.py"
+    path.write_text(text)
+    uri = path.as_uri()
+    published: dict[int | None, float] = {}
+
+    client = LanguageClient("ptols-bench", "1")
+
+    @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def on_diagnostics(ls: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
+        published.setdefault(params.version, time.perf_counter())
+
+    for method in ("ptols/previewChanged", "ptols/status"):
+        client.feature(method)(lambda ls, params: None)
+
+    started = time.perf_counter()
+    await client.start_io(sys.executable, "-m", "ptols")
+    await client.initialize_async(
+        types.InitializeParams(capabilities=types.ClientCapabilities(), root_uri=folder.as_uri())
+    )
+    client.initialized(types.InitializedParams())
+    cold_start = (time.perf_counter() - started) * 1000
+    server_pid = client._server.pid  # type: ignore[union-attr]
+
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", 1, text)))
+    while 1 not in published:
+        await asyncio.sleep(0.002)
+    first_analysis = (published[1] - started) * 1000 - cold_start
+
+    doc = types.TextDocumentIdentifier(uri)
+    samples: dict[str, list[float]] = {name: [] for name in TARGETS}
+    # Edit inside one function: replace a digit of a scalar literal and back, one char at a time.
+    anchor = find(text, "pl.add(ta, tb)", 1)
+    version = 1
+    current = text
+    for round_ in range(rounds):
+        version += 1
+        ch = "2" if round_ % 2 == 0 else "1"
+        lines_ = current.splitlines(True)
+        # insert then delete a space after `pl.add(`: a one-character edit that keeps meaning
+        line = lines_[anchor.line]
+        col = anchor.character + len("pl.add(")
+        if round_ % 2 == 0:
+            new_line = line[:col] + " " + line[col:]
+        else:
+            new_line = line[:col] + line[col + 1 :]
+        lines_[anchor.line] = new_line
+        current = "".join(lines_)
+        sent = time.perf_counter()
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                [
+                    types.TextDocumentContentChangePartial(
+                        range=types.Range(types.Position(anchor.line, 0), types.Position(anchor.line, len(line.rstrip("\n")))),
+                        text=new_line.rstrip("\n"),
+                    )
+                ],
+            )
+        )
+        while version not in published:
+            await asyncio.sleep(0.0005)
+        samples["edit_to_diagnostics"].append((published[version] - sent) * 1000)
+        del ch
+
+        hover_at = find(current, "total, tb", 1 + round_ % 5)
+        t0 = time.perf_counter()
+        await client.text_document_hover_async(types.HoverParams(doc, hover_at))
+        samples["hover"].append((time.perf_counter() - t0) * 1000)
+
+        t0 = time.perf_counter()
+        await client.text_document_completion_async(types.CompletionParams(doc, types.Position(anchor.line, anchor.character + 3)))
+        samples["completion"].append((time.perf_counter() - t0) * 1000)
+
+        t0 = time.perf_counter()
+        await client.text_document_definition_async(types.DefinitionParams(doc, hover_at))
+        samples["definition"].append((time.perf_counter() - t0) * 1000)
+
+        if round_ % 3 == 0:
+            t0 = time.perf_counter()
+            await client.protocol.send_request_async(
+                "ptols/preview", {"textDocument": {"uri": uri}, "target": "cce", "function": "elementwise_0"}
+            )
+            samples["preview"].append((time.perf_counter() - t0) * 1000)
+
+    memory = rss_mb(server_pid)
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+
+    report: dict[str, object] = {
+        "file_lines": text.count("\n"),
+        "rounds": rounds,
+        "cold_start_ms": round(cold_start, 1),
+        "first_analysis_ms": round(first_analysis, 1),
+        "rss_mb": round(memory, 1),
+    }
+    for name, values in samples.items():
+        report[name] = {
+            "p50": round(percentile(values, 50), 2),
+            "p95": round(percentile(values, 95), 2),
+            "p99": round(percentile(values, 99), 2),
+            "mean": round(statistics.fmean(values), 2),
+            "n": len(values),
+            "target_p95": TARGETS[name],
+        }
+    return report
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--lines", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=60)
+    parser.add_argument("--json", action="store_true", help="print the raw report as JSON")
+    args = parser.parse_args()
+    report = asyncio.run(run(args.lines, args.rounds))
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    print(f"ptols on a {report['file_lines']}-line kernel, {report['rounds']} rounds")
+    print(f"{'measure':<22}{'p50':>9}{'p95':>9}{'p99':>9}{'target p95':>12}")
+    for name in TARGETS:
+        row = report[name]
+        assert isinstance(row, dict)
+        print(f"{name:<22}{row['p50']:>9}{row['p95']:>9}{row['p99']:>9}{row['target_p95']:>12}")
+    print(f"cold start to initialized: {report['cold_start_ms']} ms (target 600)")
+    print(f"first full analysis after open: {report['first_analysis_ms']} ms")
+    print(f"server RSS: {report['rss_mb']} MB (target 150)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
