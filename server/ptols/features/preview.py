@@ -7,7 +7,10 @@ from typing import Any
 
 from ptoc.diagnostics import Diagnostic, Severity
 from ptoc.frontend import ModuleAnalysis
+from ptoc.ir.expr import Call, GlobalVar
 from ptoc.ir.function import Program
+from ptoc.ir.stmt import AssignStmt
+from ptoc.ir.visitor import IRVisitor
 
 LANGUAGE = {"cce": "cpp", "pto": "mlir", "ir": "python"}
 
@@ -20,12 +23,30 @@ class PreviewResult:
     buffers: dict[Any, Any] = field(default_factory=dict)
 
 
+class _Callees(IRVisitor):
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def visit_Call(self, node: Call) -> None:
+        if isinstance(node.callee, GlobalVar):
+            self.names.append(node.callee.name)
+        self.generic_visit(node)
+
+
+class _Definitions(IRVisitor):
+    """Definition span -> type of every assigned variable."""
+
+    def __init__(self) -> None:
+        self.types: dict[Any, Any] = {}
+
+    def visit_AssignStmt(self, node: AssignStmt) -> None:
+        self.types[node.var.span] = node.var.type
+        self.generic_visit(node)
+
+
 def narrow(program: Program, function: str) -> Program:
     """The program reduced to one function and what it calls: the passes then work on just
     what the preview shows (a 2,000-line program compiles one kernel, not all of them)."""
-    from ptoc.ir.expr import Call, GlobalVar
-    from ptoc.ir.visitor import IRVisitor
-
     wanted: list[str] = []
     pending = [function]
     while pending:
@@ -34,16 +55,9 @@ def narrow(program: Program, function: str) -> Program:
         if fn is None or name in wanted:
             continue
         wanted.append(name)
-        callees: list[str] = []
-
-        class Calls(IRVisitor):
-            def visit_Call(self, node: Call) -> None:
-                if isinstance(node.callee, GlobalVar):
-                    callees.append(node.callee.name)
-                self.generic_visit(node)
-
-        Calls().visit(fn)
-        pending.extend(callees)
+        callees = _Callees()
+        callees.visit(fn)
+        pending.extend(callees.names)
     kept = tuple(fn for fn in program.functions if fn.name in wanted)
     return Program(program.name, kept, span=program.span)
 
@@ -112,29 +126,19 @@ def buffer_types(analysis: ModuleAnalysis, pipeline: str, memo: dict[Any, Any] |
     per function so that after an edit only the changed function is compiled again.
     """
     from ptoc.ir.equality import structural_hash
-    from ptoc.ir.stmt import AssignStmt
-    from ptoc.ir.visitor import IRVisitor
     from ptoc.passes import run_pipeline
 
     found: dict[Any, Any] = {}
     memo = memo if memo is not None else {}
-
     for program in analysis.all_programs():
         for fn in program.functions:
             key = (program.name, fn.name, fn.span, structural_hash(fn), pipeline)
             spans = memo.get(key)
             if spans is None:
-                spans = {}
-                result = run_pipeline(narrow(program, fn.name), pipeline)
-                compiled = result.program.function(fn.name)
-
-                class Collect(IRVisitor):
-                    def visit_AssignStmt(self, node: AssignStmt) -> None:
-                        spans[node.var.span] = node.var.type
-                        self.generic_visit(node)
-
+                collect = _Definitions()
+                compiled = run_pipeline(narrow(program, fn.name), pipeline).program.function(fn.name)
                 if compiled is not None:
-                    Collect().visit(compiled)
-                memo[key] = spans
+                    collect.visit(compiled)
+                spans = memo[key] = collect.types
             found.update(spans)
     return found
