@@ -623,3 +623,34 @@ def test_codes_are_in_catalog(code):
     from ptoc.diagnostics import CODES
 
     assert code in CODES
+
+
+def test_e304_unary_plus_with_fix():
+    text, a = run("""
+        @pl.function
+        def f(n: pl.Scalar[pl.INT64]):
+            k = +n
+    """)
+    assert found(a, "E304") == [where(text, "+n")]
+    assert a.diagnostics[0].fixes[0].edits[0].new_text == "n"
+
+
+def test_w004_ignored_range_argument_and_keyword():
+    text, a = run("""
+        @pl.function
+        def f(n: pl.Scalar[pl.INT64]):
+            for i in pl.range(0, n, 1, 7, unroll=2):
+                k = i
+    """)
+    assert found(a, "W004") == [where(text, "7"), where(text, "2)")[:3] + (where(text, "2)")[1] + 1,)]
+    assert all(d.severity.value == "warning" for d in a.diagnostics)
+
+
+def test_w005_yield_outside_loop_or_if():
+    text, a = run("""
+        @pl.function
+        def f(n: pl.Scalar[pl.INT64]):
+            r = pl.yield_(n)
+    """)
+    assert found(a, "W005") == [where(text, "pl.yield_(n)")]
+    assert a.diagnostics[0].severity.value == "warning"
