@@ -163,10 +163,7 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         doc = ls.store.get(params.text_document.uri)
         if doc is None or not doc.is_pypto:
             return None
-        positions = ls.positions(doc, doc.text)
-        line, column = positions.position(params.position)
-        lines = doc.text.splitlines(True)
-        offset = sum(len(item) for item in lines[: line - 1]) + column
+        line, column, offset = cursor(ls, doc, params.position)
         return completion.complete(doc.text, offset, line, column, doc.analysis)
 
     @feature(types.TEXT_DOCUMENT_SIGNATURE_HELP, types.SignatureHelpOptions(trigger_characters=SIGNATURE_TRIGGERS))
@@ -175,10 +172,7 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         doc = ls.store.get(params.text_document.uri)
         if doc is None or not doc.is_pypto:
             return None
-        positions = ls.positions(doc, doc.text)
-        line, column = positions.position(params.position)
-        lines = doc.text.splitlines(True)
-        offset = sum(len(item) for item in lines[: line - 1]) + column
+        _, _, offset = cursor(ls, doc, params.position)
         return signature_help.signature_help(doc.text, offset, doc.analysis)
 
     @feature(types.TEXT_DOCUMENT_INLAY_HINT)
@@ -279,6 +273,14 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
             "passes": [{"name": name, "description": getattr(cls, "description", "")} for name, cls in PASSES.items()],
             "pipelines": {name: list(names) for name, names in PIPELINES.items()},
         }
+
+
+def cursor(ls: PtolsServer, doc: Any, position: types.Position) -> tuple[int, int, int]:
+    """(1-based line, code-point column, offset into the current text) of an LSP position."""
+    positions = ls.positions(doc, doc.text)
+    line, column = positions.position(position)
+    offset = sum(len(item) for item in positions.lines[: line - 1]) + column
+    return line, column, offset
 
 
 def to_lsp(ls: PtolsServer, diagnostic: Any, doc: Any, positions: Any) -> dict[str, Any] | None:
