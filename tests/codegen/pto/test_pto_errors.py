@@ -207,3 +207,23 @@ def test_tensor_dimension_from_a_failed_parameter_is_skipped() -> None:
     text, diagnostics = generate(function("k", [bad, a]))
     assert codes(diagnostics) == [("E400", 2, 10, 13)]
     assert "    // Tensor views\n    // error: skipped: 'bad' failed earlier\n" in text
+
+
+def test_orchestration_functions_get_a_comment_not_errors():
+    from ptoc.frontend import analyze_source
+    from ptoc.passes import run_pipeline
+
+    text = '''import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def host(self, a: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:
+        b = pl.add(a, a)
+        return b
+'''
+    (program,) = analyze_source(text, "o.py").programs
+    result = generate_pto(run_pipeline(program, "ptoas").program)
+    assert result.diagnostics == []
+    assert result.text == "module {\n  // host: orchestration function, runs on the host (no kernel)\n}\n"

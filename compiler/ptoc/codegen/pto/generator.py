@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...diagnostics import DiagnosticBag
-from ...ir.function import Function, Program
+from ...ir.function import Function, FunctionType, Program
 from ..common import CodegenResult
 from .function import FUNC_INDENT, generate_function
 
@@ -25,6 +25,10 @@ def generate_pto(program: Program, function: str | None = None) -> CodegenResult
     for i, fn in enumerate(functions):
         if i:
             lines.append("")
+        if fn.func_type is FunctionType.Orchestration:
+            # host-side code: no kernel, as in the CCE generator
+            lines.append(f"{FUNC_INDENT}// {fn.name}: orchestration function, runs on the host (no kernel)")
+            continue
         try:
             lines.extend(generate_function(fn, bag))
         except Exception as exc:  # a generator bug becomes a diagnostic, never an escape
