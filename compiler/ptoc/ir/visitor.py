@@ -90,6 +90,34 @@ def children(node: Node) -> list[Node]:
     raise TypeError(f"not an IR node: {type(node).__name__}")
 
 
+_NOT_CHILDREN = frozenset(("span", "type", "callee", "kwargs", "op", "index", "name", "kind"))
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+_ALL_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(cls: type) -> tuple[str, ...]:
+    """Fields of a node class that may hold child nodes (cached: the mutator is hot)."""
+    names = _CHILD_FIELDS.get(cls)
+    if names is None:
+        names = tuple(f.name for f in dataclasses.fields(cls) if f.name not in _NOT_CHILDREN)
+        _CHILD_FIELDS[cls] = names
+    return names
+
+
+def rebuild(node: Any, changes: dict[str, Any]) -> Any:
+    """A copy of a frozen node with some fields replaced, without re-running ``__init__``
+    (``dataclasses.replace`` costs several times more and the mutator calls it per node)."""
+    cls = type(node)
+    names = _ALL_FIELDS.get(cls)
+    if names is None:
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        _ALL_FIELDS[cls] = names
+    new = object.__new__(cls)
+    for name in names:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(node, name))
+    return new
+
+
 class IRVisitor:
     def visit(self, node: Node) -> Any:
         method = getattr(self, "visit_" + type(node).__name__, None)
@@ -144,15 +172,15 @@ class IRMutator:
         return new
 
     def generic_mutate(self, node: Any) -> Any:
-        changes: dict[str, Any] = {}
-        for f in dataclasses.fields(node):
-            if f.name in ("span", "type", "callee", "kwargs", "op", "index", "name", "kind"):
-                continue
-            value = getattr(node, f.name)
+        changes: dict[str, Any] | None = None
+        for name in _child_fields(type(node)):
+            value = getattr(node, name)
             new_value = self._mutate_field(value)
             if new_value is not value:
-                changes[f.name] = new_value
-        return dataclasses.replace(node, **changes) if changes else node
+                if changes is None:
+                    changes = {}
+                changes[name] = new_value
+        return rebuild(node, changes) if changes else node
 
     def _mutate_field(self, value: Any) -> Any:
         if isinstance(value, Expr | Stmt | Function):
@@ -163,3 +191,9 @@ class IRMutator:
                 return value
             return items
         return value
+
+
+def with_fields(node: Any, **changes: Any) -> Any:
+    """``dataclasses.replace`` for IR nodes and types, several times cheaper (passes call it
+    for every node they rewrite)."""
+    return rebuild(node, changes)

@@ -9,12 +9,11 @@ capacity, at the definition of the first tile that does not fit.
 
 from __future__ import annotations
 
-import dataclasses
-
 from ..ir.expr import Var
 from ..ir.function import Function
 from ..ir.span import Span
 from ..ir.types import MemorySpace, MemRef, ShapedType, Type
+from ..ir.visitor import with_fields
 from .base import FunctionPass, PassContext
 from .buffers import memref_of
 from .irutil import defined_vars, retype_function
@@ -45,7 +44,7 @@ class AllocateMemoryAddr(FunctionPass):
                                  key=lambda m: m.id):
                 addr = ctx.target.align(cursor)
                 cursor = addr + memref.size
-                placed[memref.id] = dataclasses.replace(memref, addr=addr)
+                placed[memref.id] = with_fields(memref, addr=addr)
                 if capacity is not None and cursor > capacity and first_misfit is None:
                     first_misfit = memref.id
             if capacity is not None and first_misfit is not None:
@@ -58,5 +57,5 @@ class AllocateMemoryAddr(FunctionPass):
             memref = memref_of(var)
             if memref is not None and memref.id in placed and placed[memref.id] != memref:
                 assert isinstance(var.type, ShapedType)
-                new_types[var] = dataclasses.replace(var.type, memref=placed[memref.id])
+                new_types[var] = with_fields(var.type, memref=placed[memref.id])
         return retype_function(fn, new_types)

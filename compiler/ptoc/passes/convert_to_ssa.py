@@ -25,8 +25,6 @@ bound to ``x`` on the path to it. Liveness is computed on names, on the input IR
 
 from __future__ import annotations
 
-import dataclasses
-
 from ..ir.expr import (
     AttrValue,
     Call,
@@ -55,7 +53,7 @@ from ..ir.stmt import (
     body_stmts,
 )
 from ..ir.types import ScalarType, ShapedType, TensorType, TileType
-from ..ir.visitor import IRMutator
+from ..ir.visitor import IRMutator, with_fields
 from ..ops.registry import REGISTRY, OpError
 from .base import FunctionPass, PassContext
 from .irutil import (
@@ -234,13 +232,13 @@ class _Converter:
         env: Env = {}
         params = tuple(self.define(p, env) for p in self.fn.params)
         body = self.stmt(self.fn.body, env, frozenset())
-        return dataclasses.replace(self.fn, params=params, body=body)
+        return with_fields(self.fn, params=params, body=body)
 
     # --- names ----------------------------------------------------------------------------
 
     def define(self, var: Var, env: Env) -> Var:
         name = self.names.fresh(var.name)
-        new = var if name == var.name else dataclasses.replace(var, name=name)
+        new = var if name == var.name else with_fields(var, name=name)
         env[var.name] = new
         return new
 
@@ -303,11 +301,11 @@ class _Converter:
                 return stmt
             return AssignStmt(var, value, span=stmt.span)
         if isinstance(stmt, EvalStmt):
-            return dataclasses.replace(stmt, expr=self.expr(stmt.expr, env))
+            return with_fields(stmt, expr=self.expr(stmt.expr, env))
         if isinstance(stmt, YieldStmt | ReturnStmt):
-            return dataclasses.replace(stmt, values=tuple(self.expr(v, env) for v in stmt.values))
+            return with_fields(stmt, values=tuple(self.expr(v, env) for v in stmt.values))
         if isinstance(stmt, ScopeStmt):
-            return dataclasses.replace(stmt, body=self.stmt(stmt.body, env, out))
+            return with_fields(stmt, body=self.stmt(stmt.body, env, out))
         if isinstance(stmt, IfStmt):
             return self.if_stmt(stmt, env, out)
         if isinstance(stmt, ForStmt | WhileStmt):
@@ -387,7 +385,7 @@ class _Converter:
         iter_args: list[IterArg] = []
         for arg in stmt.iter_args:
             init = self.expr(arg.init_value, env) if arg.init_value is not None else None
-            new = dataclasses.replace(arg, name=self.names.fresh(arg.name), init_value=init)
+            new = with_fields(arg, name=self.names.fresh(arg.name), init_value=init)
             body_env[arg.name] = new
             iter_args.append(new)
         for name, start in carried:
@@ -410,12 +408,12 @@ class _Converter:
         loop: Stmt
         if isinstance(stmt, ForStmt):
             assert loop_var is not None
-            loop = dataclasses.replace(
+            loop = with_fields(
                 stmt, loop_var=loop_var, start=bounds[0], stop=bounds[1], step=bounds[2],
                 body=body, iter_args=tuple(iter_args), return_vars=tuple(results))
         else:
             assert condition is not None
-            loop = dataclasses.replace(stmt, condition=condition, body=body,
+            loop = with_fields(stmt, condition=condition, body=body,
                                        iter_args=tuple(iter_args), return_vars=tuple(results))
         return SeqStmts((*prefix, loop), span=stmt.span) if prefix else loop
 

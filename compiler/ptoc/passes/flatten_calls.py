@@ -9,8 +9,6 @@ condition is evaluated on every iteration and is left as it is.
 
 from __future__ import annotations
 
-import dataclasses
-
 from ..ir.expr import Binary, Call, Expr, IterArg, MakeTuple, TupleGetItem, Unary, Var
 from ..ir.function import Function
 from ..ir.span import Span
@@ -26,7 +24,7 @@ from ..ir.stmt import (
     WhileStmt,
     YieldStmt,
 )
-from ..ir.visitor import IRMutator
+from ..ir.visitor import IRMutator, with_fields
 from .base import FunctionPass, PassContext
 from .irutil import NameAllocator, defined_vars, flatten_seq
 
@@ -45,7 +43,7 @@ class _Flattener:
             return self.var_map.get(expr, expr)
         if isinstance(expr, Call):
             args = tuple(self.expr(a, out, span) for a in expr.args)
-            call = expr if _same(args, expr.args) else dataclasses.replace(expr, args=args)
+            call = expr if _same(args, expr.args) else with_fields(expr, args=args)
             if not hoist:
                 return call
             where = call.span if call.span.is_known else span
@@ -56,17 +54,17 @@ class _Flattener:
             lhs, rhs = self.expr(expr.lhs, out, span), self.expr(expr.rhs, out, span)
             if lhs is expr.lhs and rhs is expr.rhs:
                 return expr
-            return dataclasses.replace(expr, lhs=lhs, rhs=rhs)
+            return with_fields(expr, lhs=lhs, rhs=rhs)
         if isinstance(expr, Unary):
             operand = self.expr(expr.operand, out, span)
-            return expr if operand is expr.operand else dataclasses.replace(expr, operand=operand)
+            return expr if operand is expr.operand else with_fields(expr, operand=operand)
         if isinstance(expr, MakeTuple):
             elements = tuple(self.expr(e, out, span) for e in expr.elements)
-            return expr if _same(elements, expr.elements) else dataclasses.replace(
+            return expr if _same(elements, expr.elements) else with_fields(
                 expr, elements=elements)
         if isinstance(expr, TupleGetItem):
             value = self.expr(expr.tuple_value, out, span)
-            return expr if value is expr.tuple_value else dataclasses.replace(
+            return expr if value is expr.tuple_value else with_fields(
                 expr, tuple_value=value)
         return expr
 
@@ -89,29 +87,29 @@ class _Flattener:
             return [SeqStmts(tuple(children), span=span)]
         if isinstance(stmt, AssignStmt):
             value = self.expr(stmt.value, out, span, hoist=False)
-            new = stmt if value is stmt.value else dataclasses.replace(stmt, value=value)
+            new = stmt if value is stmt.value else with_fields(stmt, value=value)
         elif isinstance(stmt, EvalStmt):
             value = self.expr(stmt.expr, out, span, hoist=False)
-            new = stmt if value is stmt.expr else dataclasses.replace(stmt, expr=value)
+            new = stmt if value is stmt.expr else with_fields(stmt, expr=value)
         elif isinstance(stmt, YieldStmt | ReturnStmt):
             values = tuple(self.expr(v, out, span) for v in stmt.values)
-            new = stmt if _same(values, stmt.values) else dataclasses.replace(stmt, values=values)
+            new = stmt if _same(values, stmt.values) else with_fields(stmt, values=values)
         elif isinstance(stmt, IfStmt):
             condition = self.expr(stmt.condition, out, span)
-            new = dataclasses.replace(
+            new = with_fields(
                 stmt, condition=condition, then_body=self.body(stmt.then_body),
                 else_body=self.body(stmt.else_body) if stmt.else_body is not None else None)
         elif isinstance(stmt, ForStmt):
             start, stop, step = (self.expr(e, out, span) for e in (stmt.start, stmt.stop, stmt.step))
             iter_args = self.iter_args(stmt.iter_args, out, span)
-            new = dataclasses.replace(stmt, start=start, stop=stop, step=step,
+            new = with_fields(stmt, start=start, stop=stop, step=step,
                                       iter_args=iter_args, body=self.body(stmt.body))
         elif isinstance(stmt, WhileStmt):
             iter_args = self.iter_args(stmt.iter_args, out, span)
-            new = dataclasses.replace(stmt, iter_args=iter_args, body=self.body(stmt.body),
+            new = with_fields(stmt, iter_args=iter_args, body=self.body(stmt.body),
                                       condition=self.rename(stmt.condition))
         elif isinstance(stmt, ScopeStmt):
-            new = dataclasses.replace(stmt, body=self.body(stmt.body))
+            new = with_fields(stmt, body=self.body(stmt.body))
         else:
             new = stmt
         return [*out, new]
@@ -127,7 +125,7 @@ class _Flattener:
             if init is arg.init_value:
                 result.append(arg)
                 continue
-            new = dataclasses.replace(arg, init_value=init)
+            new = with_fields(arg, init_value=init)
             self.var_map[arg] = new
             result.append(new)
         return tuple(result)
@@ -151,4 +149,4 @@ class FlattenCalls(FunctionPass):
     def run_function(self, fn: Function, ctx: PassContext) -> Function:
         flattener = _Flattener(fn, ctx)
         body = flattener.body(fn.body)
-        return fn if body is fn.body else dataclasses.replace(fn, body=body)
+        return fn if body is fn.body else with_fields(fn, body=body)

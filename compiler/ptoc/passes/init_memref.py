@@ -15,8 +15,6 @@ MemRef ids are sequential in definition order within each function, parameters f
 
 from __future__ import annotations
 
-import dataclasses
-
 from ..ir.expr import Call, Expr, Var
 from ..ir.function import Function
 from ..ir.shape import shape_str
@@ -30,6 +28,7 @@ from ..ir.stmt import (
     WhileStmt,
 )
 from ..ir.types import MemorySpace, MemRef, ShapedType, TensorType, TileType, Type
+from ..ir.visitor import with_fields
 from .base import FunctionPass, PassContext
 from .buffers import memref_of
 from .irutil import byte_size, final_yield, retype_function
@@ -60,7 +59,7 @@ class _Initializer:
     def assign(self, var: Var, memref: MemRef) -> None:
         assert isinstance(var.type, ShapedType)
         self.memrefs[var] = memref
-        self.new_types[var] = dataclasses.replace(var.type, memref=memref)
+        self.new_types[var] = with_fields(var.type, memref=memref)
 
     def memref(self, value: Expr | None) -> MemRef | None:
         """The MemRef a value names, as assigned so far."""

@@ -40,7 +40,6 @@ are removed first, so running the pass twice gives the same result.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -58,6 +57,7 @@ from ..ir.stmt import (
     WhileStmt,
 )
 from ..ir.types import UNKNOWN
+from ..ir.visitor import with_fields
 from ..ops.registry import PipeType
 from .base import FunctionPass, PassContext
 from .buffers import buffer_aliases, memref_of, var_buffers
@@ -347,11 +347,11 @@ class _Builder:
                 items.append(self.stmt(s))
             return SeqStmts(tuple(flatten_seq(items)), span=stmt.span)
         if isinstance(stmt, IfStmt):
-            return dataclasses.replace(
+            return with_fields(
                 stmt, then_body=self.body(stmt.then_body),
                 else_body=self.body(stmt.else_body) if stmt.else_body is not None else None)
         if isinstance(stmt, ForStmt | WhileStmt | ScopeStmt):
-            return dataclasses.replace(stmt, body=self.body(stmt.body))
+            return with_fields(stmt, body=self.body(stmt.body))
         return stmt
 
 
@@ -364,12 +364,12 @@ def _without_inserted_syncs(stmt: Stmt) -> Stmt:
         kept = [_without_inserted_syncs(s) for s in stmt.stmts if keep(s)]
         return SeqStmts(tuple(kept), span=stmt.span)
     if isinstance(stmt, IfStmt):
-        return dataclasses.replace(
+        return with_fields(
             stmt, then_body=_without_inserted_syncs(stmt.then_body),
             else_body=(_without_inserted_syncs(stmt.else_body)
                        if stmt.else_body is not None else None))
     if isinstance(stmt, ForStmt | WhileStmt | ScopeStmt):
-        return dataclasses.replace(stmt, body=_without_inserted_syncs(stmt.body))
+        return with_fields(stmt, body=_without_inserted_syncs(stmt.body))
     if not keep(stmt):
         return SeqStmts((), span=stmt.span)
     return stmt
@@ -382,9 +382,9 @@ class InsertSync(FunctionPass):
                    "between dependent ops of one pipe.")
 
     def run_function(self, fn: Function, ctx: PassContext) -> Function:
-        fn = dataclasses.replace(fn, body=_without_inserted_syncs(fn.body))
+        fn = with_fields(fn, body=_without_inserted_syncs(fn.body))
         planner = _Planner(fn, ctx.target, ctx)
         planner.run(fn.body, _State())
         if not any(planner.plan.values()):
             return fn
-        return dataclasses.replace(fn, body=_Builder(planner.plan).body(fn.body))
+        return with_fields(fn, body=_Builder(planner.plan).body(fn.body))

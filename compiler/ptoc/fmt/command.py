@@ -1,0 +1,166 @@
+"""``ptoc fmt [--check] [--diff] [--line-length N] [--pypto-only] PATH...``
+
+Exit codes follow the other commands: 0 nothing wrong; 1 ``--check``/``--diff --check`` found
+a file to reformat, or a file was refused because a safety proof failed; 2 a path or file that
+cannot be used (missing, not UTF-8, not valid Python, bad ``[tool.ptoc]``). Results (``would
+reformat PATH``, diffs) go to stdout; ``reformatted PATH``, problems and the summary to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import re
+import sys
+from dataclasses import dataclass
+
+from ..cli import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    EXIT_USAGE,
+    discover,
+    fail,
+    might_use_pypto,
+    plural,
+    positive_int,
+)
+from .config import ConfigCache, ConfigError, effective_line_length
+from .files import FileProblem, read_text, write_atomic
+from .formatter import DEFAULT_LINE_LENGTH, FormatResult
+
+DESCRIPTION = (
+    "Rewrite legacy spellings to their canonical form and format with black, writing a file "
+    "only when its ptoc IR, Python AST, comments and docstrings are proven unchanged. A "
+    "directory is searched for .py files that use pypto.language (hidden directories, .venv "
+    "and node_modules are skipped); a file named explicitly is formatted even without pypto "
+    "unless --pypto-only is given. The line length comes from --line-length, else "
+    "[tool.ptoc] line-length in the nearest pyproject.toml, else 88."
+)
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    """Register ``fmt`` on the ``ptoc`` command's subparsers."""
+    parser = subparsers.add_parser(
+        "fmt", help="format kernels (canonical spellings, then black), proven safe", description=DESCRIPTION
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH")
+    parser.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 if any file would be reformatted"
+    )
+    parser.add_argument(
+        "--diff", action="store_true", help="write nothing; print a unified diff of each change"
+    )
+    parser.add_argument(
+        "--line-length", type=positive_int, default=None, metavar="N", help="default: from pyproject.toml, else 88"
+    )
+    parser.add_argument(
+        "--pypto-only",
+        action="store_true",
+        help="skip files that do not use pypto.language even when named explicitly (pre-commit)",
+    )
+    parser.set_defaults(handler=run)
+    return parser
+
+
+@dataclass
+class Tally:
+    reformatted: int = 0
+    unchanged: int = 0
+    refused: int = 0
+    failed: int = 0
+
+    def summary(self, dry_run: bool) -> str:
+        verb = "would be reformatted" if dry_run else "reformatted"
+        parts = [f"{plural(self.reformatted, 'file')} {verb}", f"{self.unchanged} unchanged"]
+        if self.refused:
+            parts.append(f"{self.refused} refused")
+        if self.failed:
+            parts.append(f"{self.failed} failed")
+        return ", ".join(parts)
+
+
+def run(args: argparse.Namespace) -> int:
+    files, problems = discover(args.paths)
+    for problem in problems:
+        fail(problem)
+    tally = Tally(failed=len(problems))
+    configs = ConfigCache()
+    for path, named in files:
+        format_one(path, named and not args.pypto_only, args, configs, tally)
+
+    dry_run = bool(args.check or args.diff)
+    print(tally.summary(dry_run), file=sys.stderr)
+    if tally.failed:
+        return EXIT_USAGE
+    if tally.refused or (args.check and tally.reformatted):
+        return EXIT_ERRORS
+    return EXIT_OK
+
+
+def format_one(path: str, explicit: bool, args: argparse.Namespace, configs: ConfigCache, tally: Tally) -> None:
+    from .formatter import format_source
+
+    try:
+        text = read_text(path)
+        if not explicit and not might_use_pypto(text):
+            return
+        config = configs.for_file(path)
+    except (FileProblem, ConfigError) as exc:
+        fail(str(exc))
+        tally.failed += 1
+        return
+    line_length = effective_line_length(args.line_length, config, DEFAULT_LINE_LENGTH)
+    result = format_source(text, path, line_length, explicit=explicit)
+
+    if result.status == "error":
+        fail(f"cannot format {location(path, result)}: {result.reason}")
+        tally.failed += 1
+    elif result.status == "refused":
+        fail(f"refusing to reformat {path}: {result.reason}")
+        tally.refused += 1
+    elif result.status == "unchanged":
+        tally.unchanged += 1
+    elif result.status == "formatted":
+        tally.reformatted += 1
+        report_change(path, text, result, args, tally)
+
+
+def report_change(path: str, text: str, result: FormatResult, args: argparse.Namespace, tally: Tally) -> None:
+    if args.diff:
+        sys.stdout.write(unified_diff(path, text, result.text))
+    if args.check:
+        sys.stdout.write(f"would reformat {path}\n")
+    if args.check or args.diff:
+        return
+    try:
+        write_atomic(path, result.text)
+    except FileProblem as exc:
+        fail(str(exc))
+        tally.reformatted -= 1
+        tally.failed += 1
+        return
+    print(f"reformatted {path}", file=sys.stderr)
+
+
+def location(path: str, result: FormatResult) -> str:
+    if result.line and result.column:
+        return f"{path}:{result.line}:{result.column}"
+    if result.line:
+        return f"{path}:{result.line}"
+    return path
+
+
+def unified_diff(path: str, before: str, after: str) -> str:
+    """A unified diff of two texts, marking a missing final newline the way diff(1) does."""
+    out: list[str] = []
+    diff = difflib.unified_diff(
+        source_lines(before), source_lines(after), f"{path} (original)", f"{path} (formatted)"
+    )
+    for line in diff:
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def source_lines(text: str) -> list[str]:
+    """Lines ending in ``\\n`` (unlike ``str.splitlines``, form feeds do not end a line)."""
+    return [line for line in re.split(r"(?<=\n)", text) if line]

@@ -1,0 +1,61 @@
+"""Reading and writing source files byte-exactly (the BOM and the newline style are kept by
+``format_source``; this layer only decodes and encodes UTF-8)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+
+
+class FileProblem(Exception):
+    """A file that cannot be read, decoded or written; the message names it."""
+
+
+def read_text(path: str) -> str:
+    """The file decoded as UTF-8, BOM and ``\\r\\n`` included (nothing is translated)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        raise FileProblem(f"cannot read '{path}': no such file or directory") from None
+    except IsADirectoryError:
+        raise FileProblem(f"cannot read '{path}': it is a directory") from None
+    except OSError as exc:
+        raise FileProblem(f"cannot read '{path}': {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise FileProblem(
+            f"cannot read '{path}': not valid UTF-8 (byte 0x{data[exc.start]:02x} on line {line})"
+        ) from None
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Replace the file's content in one step: write a temporary file in the same folder, give
+    it the original's permission bits, then ``os.replace`` it over the original. A symlink is
+    followed, so the link stays a link. Readers never see a half-written file."""
+    target = os.path.realpath(path)
+    folder = os.path.dirname(target) or "."
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+        fd, temporary = tempfile.mkstemp(
+            dir=folder, prefix=f".{os.path.basename(target)}.", suffix=".ptoc-fmt"
+        )
+    except OSError as exc:
+        raise FileProblem(f"cannot write '{path}': {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException as exc:  # including KeyboardInterrupt: never leave the temporary behind
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        if isinstance(exc, OSError):
+            raise FileProblem(f"cannot write '{path}': {exc.strerror or exc}") from None
+        raise

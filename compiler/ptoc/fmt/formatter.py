@@ -1,0 +1,180 @@
+"""``format_source``: canonical spellings, then black, then the proofs; never raises."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Literal
+
+from ..diagnostics import Diagnostic, Severity
+from ..frontend.analysis import ModuleAnalysis
+from ..ir.span import Span
+from .canonical import canonicalise, pending_fixes
+from .proofs import (
+    first_line,
+    prove_same_comments,
+    prove_same_ir,
+    prove_same_python,
+    prove_stable,
+)
+
+DEFAULT_LINE_LENGTH = 88
+BOM = "\ufeff"
+MAX_PASSES = 3
+
+FormatStatus = Literal["unchanged", "formatted", "skipped", "refused", "error"]
+
+
+@dataclass(frozen=True)
+class FormatResult:
+    """What formatting one text gave. ``text`` is the input itself unless ``status`` is
+    ``formatted``. For ``error``, ``line``/``column`` (1-based, 0 when unknown) locate the
+    problem; ``reason`` says why a file was skipped, refused or not parsed, and for formatted
+    files notes what canonicalisation did."""
+
+    changed: bool
+    text: str
+    status: FormatStatus
+    reason: str = ""
+    line: int = 0
+    column: int = 0
+
+
+def analyze(text: str, path: str) -> ModuleAnalysis:
+    """The front end; a crash becomes an E900 diagnostic (the IR proof then refuses)."""
+    from ..frontend import analyze_source
+
+    try:
+        return analyze_source(text, path)
+    except Exception as exc:  # the front end must not raise; never let it escape fmt either
+        analysis = ModuleAnalysis(path=path, text=text, uses_pypto=True)
+        message = f"internal error in the front end: {type(exc).__name__}: {exc}"
+        analysis.diagnostics.append(Diagnostic("E900", Severity.ERROR, message, Span(path, 1, 0, 1, 0)))
+        return analysis
+
+
+def black_format(text: str, line_length: int) -> str:
+    import black
+
+    return black.format_str(text, mode=black.Mode(line_length=line_length))
+
+
+def split_encoding(text: str) -> tuple[str, str, str]:
+    """(byte-order mark or '', newline of the first line, text with '\\n' newlines)."""
+    bom = BOM if text.startswith(BOM) else ""
+    body = text[len(bom) :]
+    first_end = body.find("\n")
+    newline = "\r\n" if first_end > 0 and body[first_end - 1] == "\r" else "\n"
+    if newline == "\r\n":
+        body = body.replace("\r\n", "\n")
+    return bom, newline, body
+
+
+def syntax_problem(text: str, analysis: ModuleAnalysis) -> tuple[int, int, str] | None:
+    """(1-based line, 1-based column, message) of the first syntax error, if any."""
+    for diagnostic in analysis.diagnostics:
+        if diagnostic.code == "E000":
+            return diagnostic.span.line, diagnostic.span.column + 1, diagnostic.message
+    try:
+        ast.parse(text)
+    except SyntaxError as exc:
+        return exc.lineno or 0, exc.offset or 0, exc.msg
+    except ValueError as exc:  # e.g. a NUL byte in the source
+        return 0, 0, str(exc)
+    return None
+
+
+def format_source(
+    text: str,
+    path: str = "<string>",
+    line_length: int = DEFAULT_LINE_LENGTH,
+    *,
+    explicit: bool = False,
+) -> FormatResult:
+    """Format one PyPTO source text: apply the front end's W003 fixes, run black, and return
+    the result only if it provably means the same (see ``proofs``). ``explicit`` formats a
+    file that does not use ``pypto.language`` (as when it is named on the command line)."""
+    bom, newline, source = split_encoding(text)
+
+    def untouched(status: FormatStatus, reason: str, line: int = 0, column: int = 0) -> FormatResult:
+        return FormatResult(False, text, status, reason, line, column)
+
+    before = analyze(source, path)
+    if not before.uses_pypto and not explicit:
+        return untouched("skipped", "does not use pypto.language")
+    problem = syntax_problem(source, before)
+    if problem is not None:
+        line, column, message = problem
+        return untouched("error", message, line, column)
+
+    try:
+        passes = run_passes(source, path, before, line_length)
+    except Exception as exc:  # black.InvalidInput: syntax black's parser does not know
+        return untouched("error", f"black cannot format this file: {first_line(exc)}")
+
+    notes = canonical_notes(passes.applied, passes.kept)
+    formatted = passes.text
+    result = bom + (formatted.replace("\n", "\r\n") if newline == "\r\n" else formatted)
+    if result == text:
+        return FormatResult(False, text, "unchanged", notes)
+
+    for proof in (
+        lambda: passes.failure,
+        lambda: prove_stable(formatted, lambda t: black_format(t, line_length)),
+        lambda: stable_spelling(formatted, passes.analysis),
+        lambda: prove_same_comments(source, formatted),
+        lambda: prove_same_ir(before, passes.analysis),
+    ):
+        failure = proof()
+        if failure is not None:
+            return untouched("refused", failure)
+    return FormatResult(True, result, "formatted", notes)
+
+
+@dataclass(frozen=True)
+class Passes:
+    text: str  # the text after the last pass
+    analysis: ModuleAnalysis  # the front end's result for it
+    applied: int  # legacy spellings rewritten
+    kept: int  # legacy spellings kept because their range holds a comment
+    failure: str | None  # the first failed AST proof, if any
+
+
+def run_passes(source: str, path: str, before: ModuleAnalysis, line_length: int) -> Passes:
+    """Canonicalise then black, again while black's layout made more fixes applicable (a
+    comment black moves out of a legacy annotation). Each black run must keep the AST."""
+    text, analysis, applied, kept = source, before, 0, 0
+    for _ in range(MAX_PASSES):
+        canonical = canonicalise(text, path, analysis, analyze)
+        applied, kept = applied + canonical.applied, canonical.kept
+        formatted = black_format(canonical.text, line_length)
+        failure = prove_same_python(canonical.text, formatted)
+        if failure is not None:
+            return Passes(formatted, canonical.analysis, applied, kept, failure)
+        if formatted != canonical.text:
+            analysis = analyze(formatted, path)
+        else:
+            analysis = canonical.analysis
+        text = formatted
+        if not pending_fixes(text, analysis):
+            break
+    return Passes(text, analysis, applied, kept, None)
+
+
+def stable_spelling(formatted: str, after: ModuleAnalysis) -> str | None:
+    remaining = pending_fixes(formatted, after)
+    if remaining:
+        return f"formatting is not stable ({remaining} legacy spelling(s) would still be rewritten)"
+    return None
+
+
+def canonical_notes(applied: int, kept: int) -> str:
+    notes = []
+    if applied:
+        notes.append(f"rewrote {applied} legacy spelling{'s' if applied != 1 else ''}")
+    if kept:
+        notes.append(
+            f"kept {kept} legacy spelling{'s' if kept != 1 else ''} whose range holds a comment"
+        )
+    return "; ".join(notes)
+
