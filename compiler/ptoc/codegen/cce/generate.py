@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from ...diagnostics import Diagnostic, DiagnosticBag
+from ...ir.expr import Call, ConstInt, MakeTuple
 from ...ir.function import Function, FunctionType, Program
 from ...ir.span import NO_SPAN
+from ...ir.visitor import IRVisitor
 from ..common import CodegenError, CodegenResult
 from .codegen import CCECodegen
 
@@ -13,11 +15,36 @@ def generate_function(func: Function) -> tuple[str, list[Diagnostic]]:
     """One kernel. Two runs: the first finds which tensors some load/store moves away from
     their base address; the second uses that to leave out TASSIGNs that would only restate
     the base (see ``CCECodegen._seat``)."""
-    discovery = CCECodegen(reseated=None)
-    discovery.generate(func)
-    final = CCECodegen(reseated=frozenset(discovery.reseated))
+    reseated: frozenset[str] = frozenset()
+    if _moves_a_pointer(func):  # otherwise no pointer leaves its base: skip the first run
+        discovery = CCECodegen(reseated=None)
+        discovery.generate(func)
+        reseated = frozenset(discovery.reseated)
+    final = CCECodegen(reseated=reseated)
     text = final.generate(func)
     return text, final.diagnostics
+
+
+class _OffsetScan(IRVisitor):
+    """Finds a load or store whose offsets are not all the constant 0."""
+
+    def __init__(self) -> None:
+        self.found = False
+
+    def visit_Call(self, node: Call) -> None:
+        if node.op_name in ("block.load", "block.store", "block.l0c_store") and len(node.args) > 1:
+            offsets = node.args[1]
+            elements = offsets.elements if isinstance(offsets, MakeTuple) else (offsets,)
+            if not all(isinstance(e, ConstInt) and e.value == 0 for e in elements):
+                self.found = True
+        if not self.found:
+            self.generic_visit(node)
+
+
+def _moves_a_pointer(func: Function) -> bool:
+    scan = _OffsetScan()
+    scan.visit(func)
+    return scan.found
 
 
 def _functions(
