@@ -490,7 +490,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_usage(sys.stderr)
-        fail("a command is required (check, print, compile)")
+        fail("a command is required (check, print, compile, fmt)")
         return EXIT_USAGE
     try:
         code: int = handler(args)

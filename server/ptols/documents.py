@@ -4,15 +4,23 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pygls.uris import to_fs_path
 from pygls.workspace import PositionCodec
 
-from ptoc.frontend import AnalysisCache, ModuleAnalysis
-
-from .convert import Positions
 from .syntax import SyntaxTree
+
+if TYPE_CHECKING:
+    from ptoc.frontend import AnalysisCache, ModuleAnalysis
+
+    from .convert import Positions
+
+
+def _new_cache() -> AnalysisCache:
+    from ptoc.frontend import AnalysisCache
+
+    return AnalysisCache()
 
 
 def mentions_pypto(text: str) -> bool:
@@ -30,7 +38,7 @@ class Document:
     version: int | None
     syntax: SyntaxTree
     path: str = ""
-    cache: AnalysisCache = field(default_factory=AnalysisCache)
+    cache: AnalysisCache = field(default_factory=_new_cache)
     analysis: ModuleAnalysis | None = None  # the latest completed analysis
     analysis_version: int | None = None
     analysis_text: str = ""
@@ -69,6 +77,8 @@ class Document:
         cached = self._positions
         if cached is not None and cached[0] is source:
             return cached[1]
+        from .convert import Positions
+
         positions = Positions(source.splitlines(True) or [""], codec)
         self._positions = (source, positions)
         return positions

@@ -3,25 +3,30 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
 from . import protocol
 from .config import Settings
-from .features import (
-    code_actions,
-    completion,
-    formatting,
-    hover,
-    inlay_hints,
-    navigation,
-    preview,
-    signature_help,
-    symbols,
-)
-from .features.common import occurrence_at
 from .server import PtolsServer, guarded
+
+if TYPE_CHECKING:
+    from .features.preview import PreviewResult
+
+
+class _Features:
+    """The feature modules, imported on first use: they pull in the compiler, which the
+    server loads after `initialize` (PtolsServer.warm_up) rather than before answering it."""
+
+    def __getattr__(self, name: str) -> Any:
+        module = importlib.import_module(f"ptols.features.{name}")
+        setattr(self, name, module)
+        return module
+
+
+features = _Features()
 
 COMPLETION_TRIGGERS = [".", "(", ",", "="]
 SIGNATURE_TRIGGERS = ["(", ","]
@@ -33,6 +38,7 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
     # --- lifecycle ----------------------------------------------------------------------------
     @feature(types.INITIALIZED)
     async def initialized(ls: PtolsServer, params: types.InitializedParams) -> None:
+        ls.warm_up()
         await ls.pull_configuration()
 
     @feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -84,12 +90,12 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         positions = ls.positions(doc)
         line, column = positions.position(position)
         analysis = doc.analysis
-        occ = occurrence_at(analysis, line, column)
+        occ = features.common.occurrence_at(analysis, line, column)
         if occ is None and doc.last_clean is not None and doc.last_clean is not analysis:
             # While the text does not parse, the last good analysis still answers for intact parts.
             clean_positions = ls.positions(doc, doc.last_clean_text)
             line, column = clean_positions.position(position)
-            occ = occurrence_at(doc.last_clean, line, column)
+            occ = features.common.occurrence_at(doc.last_clean, line, column)
             if occ is not None:
                 return doc, occ, clean_positions
         return doc, occ, positions
@@ -102,7 +108,7 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
             return None
         buffers = ls.buffers.get(doc.uri)
         found = buffers[1] if buffers is not None and buffers[0] == doc.analysis_version else None
-        return hover.hover(doc.analysis, occ, positions.range(occ.span), found)  # type: ignore[arg-type]
+        return features.hover.hover(doc.analysis, occ, positions.range(occ.span), found)  # type: ignore[arg-type]
 
     @feature(types.TEXT_DOCUMENT_DEFINITION)
     @guarded(server, "definition")
@@ -110,7 +116,7 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         doc, occ, positions = at(ls, params.text_document.uri, params.position)
         if doc is None or occ is None or positions is None:
             return None
-        return navigation.definition(occ, doc.uri, positions)
+        return features.navigation.definition(occ, doc.uri, positions)
 
     @feature(types.TEXT_DOCUMENT_REFERENCES)
     @guarded(server, "references")
@@ -118,7 +124,7 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         doc, occ, positions = at(ls, params.text_document.uri, params.position)
         if doc is None or occ is None or positions is None or doc.analysis is None:
             return None
-        return navigation.references(doc.analysis, occ, doc.uri, positions, params.context.include_declaration)
+        return features.navigation.references(doc.analysis, occ, doc.uri, positions, params.context.include_declaration)
 
     @feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
     @guarded(server, "prepareRename")
@@ -126,7 +132,7 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         doc, occ, positions = at(ls, params.text_document.uri, params.position)
         if doc is None or occ is None or positions is None:
             return None
-        return navigation.prepare_rename(occ, positions)
+        return features.navigation.prepare_rename(occ, positions)
 
     @feature(types.TEXT_DOCUMENT_RENAME)
     @guarded(server, "rename")
@@ -134,7 +140,7 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         doc, occ, positions = at(ls, params.text_document.uri, params.position)
         if doc is None or occ is None or positions is None or doc.analysis is None:
             return None
-        return navigation.rename(doc.analysis, occ, doc.uri, positions, params.new_name)
+        return features.navigation.rename(doc.analysis, occ, doc.uri, positions, params.new_name)
 
     @feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @guarded(server, "documentSymbol")
@@ -142,7 +148,7 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         doc = ls.store.get(params.text_document.uri)
         if doc is None or not doc.is_pypto:
             return None
-        return symbols.document_symbols(doc.syntax, ls.positions(doc, doc.text))
+        return features.symbols.document_symbols(doc.syntax, ls.positions(doc, doc.text))
 
     @feature(types.WORKSPACE_SYMBOL)
     @guarded(server, "workspaceSymbol")
@@ -155,7 +161,7 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
             path = to_fs_path(folder.uri)
             if path:
                 folders.append(path)
-        return symbols.workspace_symbols(params.query, open_docs, folders)
+        return features.symbols.workspace_symbols(params.query, open_docs, folders)
 
     @feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS))
     @guarded(server, "completion")
@@ -164,7 +170,7 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         if doc is None or not doc.is_pypto:
             return None
         line, column, offset = cursor(ls, doc, params.position)
-        return completion.complete(doc.text, offset, line, column, doc.analysis)
+        return features.completion.complete(doc.text, offset, line, column, doc.analysis)
 
     @feature(types.TEXT_DOCUMENT_SIGNATURE_HELP, types.SignatureHelpOptions(trigger_characters=SIGNATURE_TRIGGERS))
     @guarded(server, "signatureHelp")
@@ -173,7 +179,7 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         if doc is None or not doc.is_pypto:
             return None
         _, _, offset = cursor(ls, doc, params.position)
-        return signature_help.signature_help(doc.text, offset, doc.analysis)
+        return features.signature_help.signature_help(doc.text, offset, doc.analysis)
 
     @feature(types.TEXT_DOCUMENT_INLAY_HINT)
     @guarded(server, "inlayHint")
@@ -181,7 +187,7 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         doc = ls.lookup(params.text_document.uri)
         if doc is None or doc.analysis is None or not ls.settings.inlay_hints:
             return None
-        return inlay_hints.inlay_hints(
+        return features.inlay_hints.inlay_hints(
             doc.analysis,
             doc.analysis_text.splitlines(),
             ls.positions(doc),
@@ -198,11 +204,11 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         doc = ls.lookup(params.text_document.uri)
         if doc is None or doc.analysis is None:
             return None
-        actions = code_actions.quick_fixes(doc.uri, list(params.context.diagnostics))
+        actions = features.code_actions.quick_fixes(doc.uri, list(params.context.diagnostics))
         positions = ls.positions(doc)
         line, first = positions.position(params.range.start)
         _, last = positions.position(params.range.end)
-        actions += code_actions.annotation_actions(doc.uri, doc.analysis, doc.analysis_text.splitlines(), positions, line, first, last)
+        actions += features.code_actions.annotation_actions(doc.uri, doc.analysis, doc.analysis_text.splitlines(), positions, line, first, last)
         return actions
 
     @feature(types.TEXT_DOCUMENT_FORMATTING)
@@ -211,7 +217,7 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         doc = ls.store.get(params.text_document.uri)
         if doc is None or not doc.is_pypto:
             return None
-        edits, problem = formatting.format_document(doc.text, doc.path, ls.settings.line_length)
+        edits, problem = features.formatting.format_document(doc.text, doc.path, ls.settings.line_length)
         if problem:
             ls.window_show_message(types.ShowMessageParams(types.MessageType.Warning, f"ptoc fmt left the file unchanged: {problem}"))
         return edits
@@ -229,13 +235,14 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
             raise ValueError(f"document not open: {uri}")
         analysis = await ls.current_analysis(doc)
         if analysis is None:
-            return {"language": preview.LANGUAGE.get(target, "python"), "content": "", "version": doc.version, "diagnostics": []}
+            return {"language": features.preview.LANGUAGE.get(target, "python"), "content": "", "version": doc.version, "diagnostics": []}
         version = doc.analysis_version
         key = (version, target, function, pipeline)
-        result: preview.PreviewResult | None = doc.previews.get(key)
+        result: PreviewResult | None = doc.previews.get(key)
         if result is None:
             loop = asyncio.get_running_loop()
-            result = await loop.run_in_executor(ls.compile_pool, preview.compile_preview, analysis, target, function, pipeline)
+            result = await loop.run_in_executor(ls.compile_pool, features.preview.compile_preview, analysis, target, function, pipeline)
+            assert result is not None
             if doc.analysis_version == version:
                 doc.previews[key] = result
         positions = ls.positions(doc, doc.analysis_text)

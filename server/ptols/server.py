@@ -9,19 +9,20 @@ import time
 import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
 
-from ptoc.frontend import ModuleAnalysis, analyze_source
-
 from . import __version__, protocol
 from .config import Settings
-from .convert import Positions, to_lsp_diagnostic
 from .documents import Document, DocumentStore
-from .features import preview
+
+if TYPE_CHECKING:  # the compiler loads after `initialize` (see warm_up): cold start stays short
+    from ptoc.frontend import ModuleAnalysis
+
+    from .convert import Positions
 
 log = logging.getLogger("ptols")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -29,6 +30,25 @@ F = TypeVar("F", bound=Callable[..., Any])
 MIN_DEBOUNCE = 0.005
 MAX_DEBOUNCE = 0.060
 BUFFER_DELAY = 0.400  # idle time before computing buffer/address hovers
+WARM_UP_MODULES = (
+    "ptoc.frontend",
+    "ptoc.printer",
+    "ptoc.passes",
+    "ptoc.codegen.cce",
+    "ptoc.codegen.pto",
+    "ptoc.fmt",
+    "ptols.convert",
+    "ptols.features.common",
+    "ptols.features.hover",
+    "ptols.features.completion",
+    "ptols.features.signature_help",
+    "ptols.features.navigation",
+    "ptols.features.symbols",
+    "ptols.features.inlay_hints",
+    "ptols.features.code_actions",
+    "ptols.features.formatting",
+    "ptols.features.preview",
+)
 
 
 class PtolsServer(LanguageServer):
@@ -83,6 +103,8 @@ class PtolsServer(LanguageServer):
                 self.publish(doc, None)
                 return
             self.notify(protocol.STATUS, {"state": "analysing", "uri": doc.uri})
+            from ptoc.frontend import analyze_source
+
             loop = asyncio.get_running_loop()
             started = time.perf_counter()
             result: ModuleAnalysis = await loop.run_in_executor(
@@ -106,6 +128,8 @@ class PtolsServer(LanguageServer):
             self.notify(protocol.STATUS, {"state": "ready", "uri": doc.uri})
 
     def publish(self, doc: Document, analysis: ModuleAnalysis | None) -> None:
+        from .convert import to_lsp_diagnostic
+
         items: list[types.Diagnostic] = []
         if analysis is not None and analysis.uses_pypto:
             positions = self.positions(doc, doc.analysis_text)
@@ -128,6 +152,8 @@ class PtolsServer(LanguageServer):
             if doc.version != version or analysis is None or analysis.has_errors:
                 return
             loop = asyncio.get_running_loop()
+            from .features import preview
+
             memo = self.buffer_memo.setdefault(doc.uri, {})
             found = await loop.run_in_executor(self.compile_pool, preview.buffer_types, analysis, self.settings.pipeline, memo)
             if len(memo) > 4 * max(len(analysis.function_infos), 64):
@@ -167,6 +193,18 @@ class PtolsServer(LanguageServer):
                 self.workspace_inlay_hint_refresh(None)
             except Exception:
                 pass
+
+    def warm_up(self) -> None:
+        """Import the compiler and the features. Called on `initialized`: after `initialize`
+        has been answered (a short cold start) and before any document arrives; on the message
+        loop, so no two threads ever import the same module at once."""
+        import importlib
+
+        for name in WARM_UP_MODULES:
+            try:
+                importlib.import_module(name)
+            except Exception as error:  # a broken install shows up in the log, not as a crash
+                self.log_error(f"loading {name}", error)
 
     async def pull_configuration(self) -> None:
         caps = self.client_capabilities.workspace

@@ -313,7 +313,7 @@ async def test_formatting_returns_one_whole_document_edit_or_none(client: Langua
     edits = await client.text_document_formatting_async(
         types.DocumentFormattingParams(text_document=types.TextDocumentIdentifier(uri), options=types.FormattingOptions(tab_size=4, insert_spaces=True))
     )
-    assert len(edits) == 1 and "pl.add(tile_a, tile_b)" in edits[0].new_text
+    assert len(edits) == 1 and "pl.add(tile_a, tile_b)" in edits[0].new_text, (client.messages, client.log_messages)
     change(client, uri, 2, edits[0].new_text)
     await wait_for_diagnostics(client, uri, 2)
     edits = await client.text_document_formatting_async(

@@ -114,6 +114,8 @@ def plan_round(text: str, fixes: Sequence[Fix]) -> RoundPlan:
             kept += 1
             continue
         edits = [(r[0], r[1], e.new_text) for r, e in zip(ranges, fix.edits, strict=True) if r]
+        if any(overlaps(a, b) for i, a in enumerate(edits) for b in edits[:i]):
+            continue  # a fix that contradicts itself
         if any(overlaps(edit, other) for edit in edits for other in chosen):
             deferred += 1
             continue

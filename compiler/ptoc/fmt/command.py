@@ -31,10 +31,10 @@ from .formatter import DEFAULT_LINE_LENGTH, FormatResult
 DESCRIPTION = (
     "Rewrite legacy spellings to their canonical form and format with black, writing a file "
     "only when its ptoc IR, Python AST, comments and docstrings are proven unchanged. A "
-    "directory is searched for .py files that use pypto.language (hidden directories, .venv "
-    "and node_modules are skipped); a file named explicitly is formatted even without pypto "
-    "unless --pypto-only is given. The line length comes from --line-length, else "
-    "[tool.ptoc] line-length in the nearest pyproject.toml, else 88."
+    "directory is searched for .py files that import pypto.language or are printed IR (hidden "
+    "directories, .venv and node_modules are skipped); a file named explicitly is formatted "
+    "even when it is not a kernel, unless --pypto-only is given. The line length comes from "
+    "--line-length, else [tool.ptoc] line-length in the nearest pyproject.toml, else 88."
 )
 
 
@@ -56,7 +56,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--pypto-only",
         action="store_true",
-        help="skip files that do not use pypto.language even when named explicitly (pre-commit)",
+        help="skip files that do not import pypto.language even when named explicitly (pre-commit)",
     )
     parser.set_defaults(handler=run)
     return parser

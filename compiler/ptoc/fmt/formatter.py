@@ -70,6 +70,24 @@ def split_encoding(text: str) -> tuple[str, str, str]:
     return bom, newline, body
 
 
+def imports_pypto(text: str) -> bool:
+    """Whether a file found by a directory walk is a kernel: it imports ``pypto.language`` or
+    is a printed IR file. Stricter than ``uses_pypto``, which also counts a file that merely
+    mentions the module (a tool or test holding kernels in strings is not formatted). A file
+    that does not parse counts, so its syntax error is reported."""
+    from ..frontend.module import program_header
+    from ..frontend.names import find_imports
+    from ..frontend.source import SourceText
+
+    if program_header(SourceText(text, "<fmt>"))[0]:
+        return True
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return True
+    return find_imports(tree).found
+
+
 def syntax_problem(text: str, analysis: ModuleAnalysis) -> tuple[int, int, str] | None:
     """(1-based line, 1-based column, message) of the first syntax error, if any."""
     for diagnostic in analysis.diagnostics:
@@ -93,15 +111,24 @@ def format_source(
 ) -> FormatResult:
     """Format one PyPTO source text: apply the front end's W003 fixes, run black, and return
     the result only if it provably means the same (see ``proofs``). ``explicit`` formats a
-    file that does not use ``pypto.language`` (as when it is named on the command line)."""
+    file that does not import ``pypto.language`` (as when it is named on the command line)."""
+    try:
+        return format_text(text, path, line_length, explicit)
+    except RecursionError:
+        return FormatResult(False, text, "refused", "the file nests too deeply to prove anything about it")
+    except Exception as exc:  # a bug in fmt itself: say so, and never touch the file
+        return FormatResult(False, text, "refused", f"internal error: {type(exc).__name__}: {exc}")
+
+
+def format_text(text: str, path: str, line_length: int, explicit: bool) -> FormatResult:
     bom, newline, source = split_encoding(text)
 
     def untouched(status: FormatStatus, reason: str, line: int = 0, column: int = 0) -> FormatResult:
         return FormatResult(False, text, status, reason, line, column)
 
     before = analyze(source, path)
-    if not before.uses_pypto and not explicit:
-        return untouched("skipped", "does not use pypto.language")
+    if not explicit and not (before.uses_pypto and imports_pypto(source)):
+        return untouched("skipped", "does not import pypto.language")
     problem = syntax_problem(source, before)
     if problem is not None:
         line, column, message = problem
@@ -109,8 +136,8 @@ def format_source(
 
     try:
         passes = run_passes(source, path, before, line_length)
-    except Exception as exc:  # black.InvalidInput: syntax black's parser does not know
-        return untouched("error", f"black cannot format this file: {first_line(exc)}")
+    except BlackRejected as exc:
+        return untouched("error", f"black cannot format this file: {exc}")
 
     notes = canonical_notes(passes.applied, passes.kept)
     formatted = passes.text
@@ -131,6 +158,10 @@ def format_source(
     return FormatResult(True, result, "formatted", notes)
 
 
+class BlackRejected(Exception):
+    """black raised on a text that Python parses (syntax newer than black knows, ...)."""
+
+
 @dataclass(frozen=True)
 class Passes:
     text: str  # the text after the last pass
@@ -147,7 +178,14 @@ def run_passes(source: str, path: str, before: ModuleAnalysis, line_length: int)
     for _ in range(MAX_PASSES):
         canonical = canonicalise(text, path, analysis, analyze)
         applied, kept = applied + canonical.applied, canonical.kept
-        formatted = black_format(canonical.text, line_length)
+        broken = syntax_problem(canonical.text, canonical.analysis) if canonical.applied else None
+        if broken is not None:
+            invalid = f"rewriting the legacy spellings gave invalid Python ({broken[2]})"
+            return Passes(canonical.text, canonical.analysis, applied, kept, invalid)
+        try:
+            formatted = black_format(canonical.text, line_length)
+        except Exception as exc:  # black.InvalidInput: syntax black's parser does not know
+            raise BlackRejected(first_line(exc)) from exc
         failure = prove_same_python(canonical.text, formatted)
         if failure is not None:
             return Passes(formatted, canonical.analysis, applied, kept, failure)
