@@ -38,8 +38,10 @@ echo "==> mypy"
 .venv/bin/mypy
 
 if [ -d vscode-extension ]; then
-  echo "==> npm test (vscode-extension)"
+  echo "==> npm test (vscode-extension: typecheck, lint, unit tests)"
   (cd vscode-extension && npm test)
+  echo "==> npm run package (vscode-extension: builds ptoc.vsix)"
+  (cd vscode-extension && npm run package)
 fi
 
 echo "==> all tests passed"

@@ -192,7 +192,7 @@ _ENTRIES = [
 
 CODES: dict[str, CodeInfo] = {entry.code: entry for entry in _ENTRIES}
 
-DOCS_URL = "https://github.com/ptoc-dev/ptoc/blob/main/docs/diagnostics.md"
+DOCS_URL = "https://github.com/ptoc/ptoc/blob/main/docs/diagnostics.md"  # the project repository
 
 
 def code_url(code: str) -> str:

@@ -1,0 +1,545 @@
+// End-to-end test in a real VS Code (code-server) driven by Playwright and Debian chromium:
+// diagnostics in the Problems panel, a hover with the deduced type, and a live C++ preview.
+//
+//   npm run test:e2e                       # PTOC_PYTHON defaults to <repo>/.venv/bin/python
+//   npm run test:e2e -- --screenshots      # also refresh images/ for the README
+//
+// Everything it installs goes to .e2e-cache/ (gitignored); chromium comes from apt-get.
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CHROMIUM, CODE_SERVER_VERSION, ensureCodeServer, ensureDebianPackages, ensureNode24 } from './setup.mjs';
+
+const extensionDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const repo = resolve(extensionDir, '..');
+const cache = join(extensionDir, '.e2e-cache');
+const results = join(extensionDir, 'e2e', 'results');
+const python = process.env.PTOC_PYTHON || join(repo, '.venv', 'bin', 'python');
+const updateScreenshots = process.argv.includes('--screenshots');
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const SERVER_TIMEOUT = 90_000; // first analysis includes the server's start-up
+
+const log = (message) => console.log(`[e2e] ${message}`);
+
+function sh(command, args, options = {}) {
+  log(`$ ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { stdio: 'inherit', ...options });
+  if (result.status !== 0) {
+    throw new Error(`${command} failed (exit ${result.status ?? result.signal})`);
+  }
+}
+
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function waitForHealth(url, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) {
+        return;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** The kernel with a type error: tile_y becomes 64x64, so pl.add(tile_x, tile_y) mismatches. */
+function injectShapeError(text) {
+  const from = 'tile_y: pl.Tile[[128, 64], pl.FP32] = pl.load(y, [0, 0], [128, 64])';
+  const to = 'tile_y: pl.Tile[[64, 64], pl.FP32] = pl.load(y, [0, 0], [64, 64])';
+  if (!text.includes(from)) {
+    throw new Error('examples/simple_add.py changed: update the e2e error injection');
+  }
+  return text.replace(from, to);
+}
+
+function prepareWorkspace(root) {
+  const workspace = join(root, 'kernels');
+  mkdirSync(workspace, { recursive: true });
+  const example = join(repo, 'examples', 'simple_add.py');
+  copyFileSync(example, join(workspace, 'simple_add.py'));
+  writeFileSync(join(workspace, 'broken_add.py'), injectShapeError(readFileSync(example, 'utf8')));
+  writeFileSync(join(workspace, 'plain.py'), 'print("not a kernel")\n');
+  return workspace;
+}
+
+function writeUserSettings(userDataDir) {
+  const settings = {
+    'chat.disableAIFeatures': true,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'workbench.colorTheme': 'Default Dark Modern',
+    'security.workspace.trust.enabled': false,
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'extensions.ignoreRecommendations': true,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'git.enabled': false,
+    'editor.minimap.enabled': false,
+    'editor.hover.delay': 200,
+    'window.zoomLevel': 0,
+    'ptoc.python': python,
+    'ptoc.formatOnSave': true,
+    'ptoc.trace.server': 'messages',
+  };
+  mkdirSync(join(userDataDir, 'User'), { recursive: true });
+  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  // ptoc.python is machine-overridable: in code-server (a remote window) only the machine's
+  // settings may set it, as with any remote.
+  mkdirSync(join(userDataDir, 'Machine'), { recursive: true });
+  writeFileSync(join(userDataDir, 'Machine', 'settings.json'), JSON.stringify({ 'ptoc.python': python }, null, 2));
+}
+
+// --- steps in the browser -------------------------------------------------------------------
+
+const normalise = (text) => text.replace(/\u00a0/g, ' ');
+
+async function editorTexts(page) {
+  const texts = await page.$$eval('.editor-instance .view-lines', (nodes) => nodes.map((n) => n.innerText));
+  return texts.map(normalise);
+}
+
+async function waitForEditorText(page, predicate, what, timeout = SERVER_TIMEOUT) {
+  const deadline = Date.now() + timeout;
+  let last = [];
+  while (Date.now() < deadline) {
+    last = await editorTexts(page);
+    if (last.some(predicate)) {
+      return last.find(predicate);
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`timed out waiting for ${what}; editors show:\n${last.join('\n-----\n')}`);
+}
+
+/** Screen position of `word` on the first visible editor line containing `lineText`. */
+async function wordPosition(page, lineText, word) {
+  const point = await page.evaluate(
+    ([wantedLine, wantedWord]) => {
+      const clean = (text) => (text ?? '').replace(/\u00a0/g, ' ');
+      for (const line of document.querySelectorAll('.editor-instance .view-line')) {
+        if (!clean(line.textContent).includes(wantedLine)) {
+          continue;
+        }
+        const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+          const index = clean(node.textContent).indexOf(wantedWord);
+          if (index >= 0) {
+            const range = document.createRange();
+            range.setStart(node, index);
+            range.setEnd(node, index + wantedWord.length);
+            const box = range.getBoundingClientRect();
+            return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+          }
+        }
+      }
+      return null;
+    },
+    [lineText, word],
+  );
+  if (point === null) {
+    throw new Error(`no visible line contains ${lineText}`);
+  }
+  return point;
+}
+
+/** Scrolls the preview (the last editor group) to its end without focusing it: Monaco only renders visible lines. */
+async function scrollPreviewToEnd(page) {
+  const box = await page.locator('.editor-group-container').last().locator('.view-lines').boundingBox();
+  if (box !== null) {
+    await page.mouse.move(box.x + box.width / 2, box.y + 100);
+    await page.mouse.wheel(0, 5_000);
+  }
+}
+
+async function quickOpen(page, name) {
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(name);
+  // Enter takes the focused row: wait until filtering has made it the wanted one.
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: name }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator(`.editor-group-container.active .tab.active[aria-label*="${name}"]`).first().waitFor();
+}
+
+async function runCommand(page, title) {
+  // Context keys reach the palette asynchronously after an editor switch: reopen it if the
+  // command is not offered yet.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).first();
+    try {
+      await row.waitFor({ timeout: 5_000 });
+      break;
+    } catch (error) {
+      await page.keyboard.press('Escape');
+      if (attempt === 3) {
+        throw error;
+      }
+      log(`the palette does not offer "${title}" yet; reopening it`);
+    }
+  }
+  await page.keyboard.press('Enter');
+}
+
+/** Replaces every `find` in the focused editor with the editor's own replace widget. */
+async function replaceInEditor(page, find, replacement) {
+  await page.keyboard.press('Control+H');
+  const widget = page.locator('.find-widget.visible');
+  const findInput = widget.locator('.find-part textarea, .find-part input').first();
+  const replaceInput = widget.locator('.replace-part textarea, .replace-part input').first();
+  await findInput.waitFor({ state: 'visible' });
+  await findInput.fill(find);
+  await replaceInput.fill(replacement);
+  await replaceInput.press('Control+Alt+Enter');
+  await replaceInput.press('Escape');
+  await widget.waitFor({ state: 'hidden' });
+  await waitForEditorText(page, (t) => t.includes(replacement), `"${replacement}" in the kernel`, 10_000);
+}
+
+async function screenshot(page, name) {
+  const file = join(results, name);
+  await page.screenshot({ path: file });
+  if (updateScreenshots) {
+    copyFileSync(file, join(extensionDir, 'images', name));
+  }
+  log(`screenshot ${file}`);
+}
+
+function extensionLog(userDataDir) {
+  const logs = join(userDataDir, 'logs');
+  return readdirSync(logs)
+    .map((session) => join(logs, session, 'exthost1', 'ptoc.ptoc', 'PyPTO.log'))
+    .filter((file) => existsSync(file))
+    .map((file) => readFileSync(file, 'utf8'))
+    .join('\n');
+}
+
+/** Every file under `dir` whose name contains `part`. */
+function findFiles(dir, part) {
+  return readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((name) => name.includes(part))
+    .map((name) => join(dir, name));
+}
+
+const statusItem = (page, state) => page.locator(`.statusbar-item[aria-label^="PyPTO language server: ${state}"]`);
+
+async function scenario(page, workspace, port, userDataDir, check) {
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
+  await page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(1_500); // let the workbench finish restoring before typing
+
+  await check('diagnostic for the injected shape error appears in the Problems panel', async () => {
+    await quickOpen(page, 'broken_add.py');
+    await page.locator('.squiggly-error').first().waitFor({ timeout: SERVER_TIMEOUT });
+    await page.keyboard.press('Control+Shift+M');
+    const panel = page.locator('.markers-panel');
+    await panel.waitFor({ state: 'visible' });
+    const row = panel.locator('.monaco-list-row', { hasText: 'requires compatible shapes' }).first();
+    await row.waitFor({ timeout: 30_000 });
+    const text = normalise(await row.innerText());
+    for (const expected of ['[128, 64] and [64, 64]', 'E307']) {
+      if (!text.includes(expected)) {
+        throw new Error(`Problems row lacks ${expected}: ${text}`);
+      }
+    }
+    await screenshot(page, 'problems.png');
+  });
+
+  await check('the status bar shows the server next to a PyPTO file', async () => {
+    await page.locator('.statusbar-item', { hasText: 'PyPTO' }).first().waitFor({ timeout: 30_000 });
+  });
+
+  await check('hovering a variable shows its deduced type', async () => {
+    await page.keyboard.press('Control+Shift+M'); // close Problems again
+    const point = await wordPosition(page, 'tile_x: pl.Tile[[128, 64]', 'tile_x');
+    const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'tile_x' });
+    for (let attempt = 0; attempt < 5 && !(await hover.first().isVisible()); attempt++) {
+      await page.mouse.move(point.x, point.y - 40);
+      await page.mouse.move(point.x, point.y, { steps: 4 });
+      await hover.first().waitFor({ timeout: 5_000 }).catch(() => undefined);
+    }
+    const text = normalise(await hover.first().innerText());
+    if (!text.includes('pl.Tile[[128, 64], pl.FP32]')) {
+      throw new Error(`hover does not show the deduced type: ${text}`);
+    }
+    await screenshot(page, 'hover.png');
+    await page.keyboard.press('Escape');
+  });
+
+  await check('"PyPTO: Show Generated C++" opens the C++ beside the kernel', async () => {
+    await quickOpen(page, 'simple_add.py');
+    await runCommand(page, 'PyPTO: Show Generated C++');
+    await page.locator('.tab[aria-label*="simple_add.cpp"]').first().waitFor({ timeout: SERVER_TIMEOUT });
+    await waitForEditorText(page, (t) => t.includes('runSimpleAdd'), 'the C++ in the preview');
+    await screenshot(page, 'preview.png');
+    await scrollPreviewToEnd(page);
+    await waitForEditorText(page, (t) => t.includes('TADD(tile_z, tile_x, tile_y);'), 'TADD in the preview', 10_000);
+    const groups = await page.locator('.editor-group-container').count();
+    if (groups < 2) {
+      throw new Error(`the preview is not beside the kernel (${groups} editor group)`);
+    }
+    const activeTab = normalise((await page.locator('.editor-group-container.active .tab.active').first().getAttribute('aria-label')) ?? '');
+    if (!activeTab.includes('simple_add.py')) {
+      throw new Error(`the kernel lost the focus to the preview (active tab: ${activeTab})`);
+    }
+  });
+
+  await check('the preview follows an edit of the kernel', async () => {
+    await page.locator('.editor-group-container').first().locator('.view-lines').click();
+    await replaceInEditor(page, 'pl.add(tile_x', 'pl.sub(tile_x');
+    await waitForEditorText(page, (t) => t.includes('TSUB(tile_z, tile_x, tile_y);') && !t.includes('TADD('), 'TSUB in the preview', 30_000);
+    await scrollPreviewToEnd(page);
+  });
+
+  await check('the preview shows the compile errors instead of stale code', async () => {
+    await replaceInEditor(page, 'pl.sub(tile_x', 'pl.sub(x');
+    await waitForEditorText(page, (t) => t.includes('No C++ for simple_add.py: it does not compile'), 'the errors in the preview', 30_000);
+    const texts = await editorTexts(page);
+    if (texts.some((t) => t.includes('TSUB('))) {
+      throw new Error('stale C++ is still shown');
+    }
+  });
+
+  await check('the preview follows the active editor to another kernel', async () => {
+    await quickOpen(page, 'broken_add.py');
+    await page.locator('.tab[aria-label*="broken_add.cpp"]').first().waitFor({ timeout: 30_000 });
+    const text = await waitForEditorText(page, (t) => t.includes('No C++ for broken_add.py'), 'the preview of broken_add.py', 30_000);
+    if (!text.includes('[E307]')) {
+      throw new Error(`the followed preview does not list E307:\n${text}`);
+    }
+    if ((await page.locator('.tab[aria-label*="simple_add.cpp"]').count()) !== 0) {
+      throw new Error('the old preview tab was not closed');
+    }
+  });
+
+  await check('nothing of the extension shows for a plain Python file', async () => {
+    await quickOpen(page, 'plain.py');
+    await page.locator('.statusbar-item', { hasText: 'PyPTO' }).first().waitFor({ state: 'hidden', timeout: 10_000 });
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.fill('>PyPTO: Show Generated');
+    await page.waitForTimeout(500);
+    const rows = await page.locator('.quick-input-list .monaco-list-row', { hasText: 'PyPTO: Show Generated' }).count();
+    await page.keyboard.press('Escape');
+    if (rows !== 0) {
+      throw new Error(`${rows} preview commands are offered for plain.py`);
+    }
+  });
+
+  await check('"PyPTO: Show IR After Pass…" offers the pipeline and shows the IR after the chosen pass', async () => {
+    await quickOpen(page, 'simple_add.py');
+    await replaceInEditor(page, 'pl.sub(x', 'pl.sub(tile_x');
+    await runCommand(page, 'PyPTO: Show IR After Pass…');
+    const list = page.locator('.quick-input-list');
+    await list.locator('.monaco-list-row', { hasText: 'AllocateMemoryAddr' }).first().waitFor({ timeout: 30_000 });
+    const labels = normalise(await list.innerText());
+    for (const expected of ['Source IR', 'ConvertToSSA', '1/7', 'InsertSync']) {
+      if (!labels.includes(expected)) {
+        throw new Error(`the pass picker lacks ${expected}:\n${labels}`);
+      }
+    }
+    await page.locator('.quick-input-widget input').fill('InsertSync');
+    await list.locator('.monaco-list-row.focused', { hasText: 'InsertSync' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.tab[aria-label*="simple_add.InsertSync.py"]').first().waitFor({ timeout: 30_000 });
+    await waitForEditorText(page, (t) => t.includes('pl.system.sync_src('), 'sync_src in the IR after InsertSync', 30_000);
+    await screenshot(page, 'pass-preview.png');
+  });
+
+  await check('ptoc.formatOnSave formats the kernel through the server when saving', async () => {
+    await page.locator('.editor-group-container').first().locator('.view-lines').click();
+    await replaceInEditor(page, 'pl.sub(tile_x, tile_y)', 'pl.sub( tile_x,tile_y )');
+    await page.keyboard.press('Control+S');
+    await waitForEditorText(
+      page,
+      (t) => t.includes('pl.sub(tile_x, tile_y)') && !t.includes('pl.sub( tile_x'),
+      'the formatted call in the editor',
+      15_000,
+    );
+    const saved = readFileSync(join(workspace, 'simple_add.py'), 'utf8');
+    if (!saved.includes('tile_z: pl.Tile[[128, 64], pl.FP32] = pl.sub(tile_x, tile_y)\n')) {
+      throw new Error(`the saved file is not formatted:\n${saved}`);
+    }
+  });
+
+  await check('"PyPTO: Restart Language Server" starts a new server that analyses again', async () => {
+    const runsBefore = extensionLog(userDataDir).split('ptols is running').length - 1;
+    await runCommand(page, 'PyPTO: Restart Language Server');
+    const deadline = Date.now() + SERVER_TIMEOUT;
+    while (extensionLog(userDataDir).split('ptols is running').length - 1 <= runsBefore) {
+      if (Date.now() > deadline) {
+        throw new Error('no new server start in the log');
+      }
+      await page.waitForTimeout(250);
+    }
+    await statusItem(page, 'ready').first().waitFor({ timeout: SERVER_TIMEOUT });
+    await quickOpen(page, 'broken_add.py');
+    await page.locator('.squiggly-error').first().waitFor({ timeout: SERVER_TIMEOUT });
+  });
+
+  await check('a ptoc.python without ptoc turns the status red with the fix, and restores', async () => {
+    const machineSettings = join(userDataDir, 'Machine', 'settings.json');
+    const original = readFileSync(machineSettings, 'utf8');
+    // The system Python normally lacks ptoc (the case the message is for); else a missing path.
+    const systemPython = '/usr/bin/python3';
+    const lacksPtoc = spawnSync(systemPython, ['-c', 'import ptols']).status === 1;
+    const badPython = lacksPtoc ? systemPython : '/nonexistent/python3';
+    const expected = lacksPtoc
+      ? `ptoc is not installed in ${systemPython}: run \`${systemPython} -m pip install ptoc\``
+      : `The Python interpreter ${badPython} was not found`;
+    writeFileSync(machineSettings, JSON.stringify({ 'ptoc.python': badPython }, null, 2));
+    try {
+      const toast = page.locator('.notification-toast', { hasText: expected }).first();
+      await toast.waitFor({ timeout: 30_000 });
+      await statusItem(page, 'failed').first().waitFor({ timeout: 10_000 });
+      await page.waitForTimeout(1_000); // room for any stray error from the replaced client
+      const others = await page.locator('.notification-toast', { hasText: 'PyPTO' }).allInnerTexts();
+      const stray = others.filter((text) => !normalise(text).includes(expected));
+      if (stray.length > 0) {
+        throw new Error(`unexpected notifications:\n${stray.join('\n')}`);
+      }
+      await screenshot(page, 'failure-message.png');
+    } finally {
+      writeFileSync(machineSettings, original);
+    }
+    await statusItem(page, 'ready').first().waitFor({ timeout: SERVER_TIMEOUT });
+  });
+
+  await check('ptoc.trace.server logs the LSP traffic to the PyPTO Trace channel', async () => {
+    const traces = findFiles(join(userDataDir, 'logs'), 'PyPTO Trace').map((file) => readFileSync(file, 'utf8')).join('\n');
+    for (const expected of ["Sending request 'initialize", "Sending request 'ptols/preview", "Received notification 'ptols/previewChanged"]) {
+      if (!traces.includes(expected)) {
+        throw new Error(`the trace lacks ${expected} (${traces.length} characters traced)`);
+      }
+    }
+  });
+}
+
+// --- main -----------------------------------------------------------------------------------
+
+async function main() {
+  const probe = spawnSync(python, ['-m', 'ptols', '--help'], { encoding: 'utf8' });
+  if (probe.status !== 0) {
+    throw new Error(`${python} -m ptols --help failed; set PTOC_PYTHON to an interpreter with ptoc installed.\n${probe.stderr ?? ''}`);
+  }
+  ensureDebianPackages(['chromium']);
+  const node = ensureNode24(cache);
+  const entry = ensureCodeServer(cache, node);
+
+  sh('npm', ['run', 'package'], { cwd: extensionDir });
+  const vsix = join(extensionDir, 'ptoc.vsix');
+
+  rmSync(results, { recursive: true, force: true });
+  mkdirSync(results, { recursive: true });
+  const root = mkdtempSync(join(tmpdir(), 'ptoc-e2e-'));
+  const workspace = prepareWorkspace(root);
+  const userDataDir = join(root, 'user-data');
+  const extensionsDir = join(root, 'extensions');
+  const home = join(root, 'home');
+  mkdirSync(home, { recursive: true });
+  writeUserSettings(userDataDir);
+  const port = await freePort();
+  const config = join(root, 'config.yaml');
+  writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
+  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share') };
+  const common = ['--config', config, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
+
+  sh(node.node, [entry, ...common, '--install-extension', vsix], { env });
+
+  log(`starting code-server ${CODE_SERVER_VERSION} on 127.0.0.1:${port}`);
+  const serverLog = join(results, 'code-server.log');
+  const out = openSync(serverLog, 'w');
+  const codeServer = spawn(
+    node.node,
+    [entry, ...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry',
+      '--disable-update-check', '--disable-workspace-trust', workspace],
+    { env, detached: true, stdio: ['ignore', out, out] },
+  );
+  const stopServer = () => {
+    try {
+      process.kill(-codeServer.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  };
+  process.on('exit', stopServer);
+
+  let browser;
+  let passed = 0;
+  let failed = 0;
+  try {
+    await waitForHealth(`http://127.0.0.1:${port}/healthz`, 60_000);
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, env }); // HOME stays in root
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    let broken = false;
+    const check = async (name, body) => {
+      if (broken) {
+        failed++;
+        log(`SKIP-FAIL ${name} (an earlier step failed)`);
+        return;
+      }
+      try {
+        await body();
+        passed++;
+        log(`PASS ${name}`);
+      } catch (error) {
+        failed++;
+        broken = true;
+        log(`FAIL ${name}: ${error instanceof Error ? error.message : String(error)}`);
+        await page.screenshot({ path: join(results, 'failure.png') }).catch(() => undefined);
+      }
+    };
+    await scenario(page, workspace, port, userDataDir, check);
+  } finally {
+    await browser?.close().catch(() => undefined);
+    stopServer();
+    if (failed === 0) {
+      rmSync(root, { recursive: true, force: true });
+    } else {
+      log(`kept ${root} and ${results} for inspection`);
+    }
+  }
+  console.log(`e2e: ${passed} passed, ${failed} failed`);
+  process.exitCode = failed === 0 ? 0 : 1;
+}
+
+main().catch((error) => {
+  console.error(`[e2e] ${error instanceof Error ? error.stack : String(error)}`);
+  console.log('e2e: 0 passed, 1 failed');
+  process.exitCode = 1;
+});

@@ -1,0 +1,118 @@
+/**
+ * Entry point. The extension activates for any Python file but stays out of sight until a
+ * PyPTO file shows up: only then does it start ptols, show its status item and its commands.
+ */
+import * as vscode from 'vscode';
+import { isPyptoDocument } from './logic/detect';
+import { PREVIEW_SCHEME } from './logic/previewUri';
+import { registerFormatOnSave } from './formatOnSave';
+import { PreviewManager } from './preview';
+import { onSelectedInterpreterChanged } from './pythonExtension';
+import { readSettings, ServerController } from './server';
+import { SHOW_LOG_COMMAND, StatusBar } from './statusBar';
+
+export const CONTEXT_KEY = 'ptoc.isPyptoFile';
+/** Re-reading the active document on every keystroke is wasteful; its imports rarely change. */
+const CONTEXT_DEBOUNCE_MS = 300;
+const NO_EDITOR_GRACE_MS = 500;
+
+let server: ServerController | undefined;
+
+export function activate(context: vscode.ExtensionContext): void {
+  const log = vscode.window.createOutputChannel('PyPTO', { log: true });
+  const controller = new ServerController(log);
+  server = controller;
+  const statusBar = new StatusBar();
+  const previews = new PreviewManager(controller, log);
+  context.subscriptions.push(log, controller, statusBar, previews, controller.onStatus((event) => statusBar.apply(event)));
+
+  let lastContext: boolean | undefined;
+  let noEditorTimer: NodeJS.Timeout | undefined;
+  const updateContext = (): void => {
+    const document = vscode.window.activeTextEditor?.document;
+    clearTimeout(noEditorTimer);
+    if (document === undefined) {
+      // Switching editors passes through "no editor" for a moment; dropping the key then would
+      // hide the commands from a palette opened right after the switch.
+      statusBar.setRelevant(false);
+      noEditorTimer = setTimeout(() => {
+        if (vscode.window.activeTextEditor === undefined && lastContext !== false) {
+          lastContext = false;
+          void vscode.commands.executeCommand('setContext', CONTEXT_KEY, false);
+        }
+      }, NO_EDITOR_GRACE_MS);
+      return;
+    }
+    const isPypto = isPyptoDocument(document);
+    if (isPypto !== lastContext) {
+      lastContext = isPypto;
+      void vscode.commands.executeCommand('setContext', CONTEXT_KEY, isPypto);
+    }
+    statusBar.setRelevant(isPypto || document.uri.scheme === PREVIEW_SCHEME);
+    if (isPypto && !controller.wanted) {
+      void controller.start();
+    }
+  };
+  const startFor = (document: vscode.TextDocument): void => {
+    if (!controller.wanted && isPyptoDocument(document)) {
+      void controller.start();
+    }
+  };
+
+  let contextTimer: NodeJS.Timeout | undefined;
+  context.subscriptions.push(
+    new vscode.Disposable(() => {
+      clearTimeout(contextTimer);
+      clearTimeout(noEditorTimer);
+    }),
+    vscode.window.onDidChangeActiveTextEditor(updateContext),
+    vscode.workspace.onDidOpenTextDocument(startFor),
+    vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event.document === vscode.window.activeTextEditor?.document) {
+        clearTimeout(contextTimer);
+        contextTimer = setTimeout(updateContext, CONTEXT_DEBOUNCE_MS);
+      }
+    }),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (!event.affectsConfiguration('ptoc')) {
+        return;
+      }
+      for (const problem of readSettings().problems) {
+        log.warn(problem);
+      }
+      if (event.affectsConfiguration('ptoc.python') && controller.wanted) {
+        log.info('ptoc.python changed: restarting the server');
+        void controller.restart();
+      } else {
+        previews.refreshAll();
+      }
+    }),
+    onSelectedInterpreterChanged(() => {
+      if (controller.wanted && readSettings().settings.python === '') {
+        log.info('The Python extension selected another interpreter: restarting the server');
+        void controller.restart();
+      }
+    }),
+    registerFormatOnSave(controller, log),
+    vscode.commands.registerCommand('ptoc.restartServer', async () => {
+      log.info('Restart requested');
+      await controller.restart();
+    }),
+    vscode.commands.registerCommand(SHOW_LOG_COMMAND, () => log.show(true)),
+    vscode.commands.registerCommand('ptoc.showPreview', (resource?: unknown) => previews.show('default', resource)),
+    vscode.commands.registerCommand('ptoc.showGeneratedCpp', (resource?: unknown) => previews.show('cce', resource)),
+    vscode.commands.registerCommand('ptoc.showGeneratedMlir', (resource?: unknown) => previews.show('pto', resource)),
+    vscode.commands.registerCommand('ptoc.showIrAfterPass', (resource?: unknown) => previews.show('pass', resource)),
+  );
+
+  for (const problem of readSettings().problems) {
+    log.warn(problem);
+  }
+  vscode.workspace.textDocuments.forEach(startFor);
+  updateContext();
+}
+
+export async function deactivate(): Promise<void> {
+  await server?.stop();
+  server = undefined;
+}
