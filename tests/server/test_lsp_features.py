@@ -333,3 +333,12 @@ async def test_hover_shows_buffer_and_address_after_the_pipeline(client: Languag
             break
         await asyncio.sleep(0.05)
     assert "after the pipeline: buffer `Vec#4 @0x4000 (16384 B)`" in text, text
+
+
+async def test_hover_on_any_expression(client: LanguageClient, tmp_path: Path):
+    text = KERNEL.replace("tile_c = pl.add(tile_a, tile_b)", "tile_c = pl.add(tile_a, tile_b)\n        n = (3 + 4) * 8")
+    uri = await open_document(client, tmp_path / "k.py", text)
+    hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), position_of(text, "3 + 4")))
+    assert hover is not None and "(expression) 3 + 4: pl.Scalar[pl.INT64]" in hover.contents.value
+    hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), position_of(text, "[0, 0], [64, 64])", 1)))
+    assert hover is not None and "(expression) [0, 0]: tuple[pl.Scalar[pl.INT64], pl.Scalar[pl.INT64]]" in hover.contents.value

@@ -25,6 +25,7 @@ class OccurrenceKind(Enum):
     DTYPE = "dtype"
     CONSTANT = "constant"  # a module-level constant
     PROGRAM = "program"
+    EXPRESSION = "expression"  # any other expression (arithmetic, comparison, subscript, list)
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,6 +43,7 @@ from .consteval import DynDim, NotConstant, dsl_enum_value
 from .context import FunctionSignature, LoweringState, ModuleEnv
 from .names import dsl_path
 
+_RECORDED = (ast.BinOp, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Subscript, ast.List, ast.Tuple)
 HELPERS = {"range", "parallel", "while_", "cond", "yield_", "incore", "const", "dynamic"}
 TYPE_NAMES = {"Tensor", "Tile", "Scalar", "InOut", "Out", "MemRef", "TileView"}
 MAX_INLINE_DEPTH = 16
@@ -137,6 +138,10 @@ class ExpressionLowerer:
             return cached
         result = self._lower_expr(node)
         self._cache[id(node)] = result
+        if isinstance(node, _RECORDED) and not isinstance(result.type, UnknownType):
+            # so hover can show the type of any expression, not only of names and calls
+            text = self.env.source.segment(node)
+            self.occurrence(Occurrence(self.span(node), text if len(text) <= 60 else text[:57] + "...", OccurrenceKind.EXPRESSION, result.type))
         return result
 
     def _lower_expr(self, node: ast.expr) -> Expr:

@@ -18,6 +18,7 @@ KIND_LABEL = {
     OccurrenceKind.LOOP_VAR: "loop variable",
     OccurrenceKind.CONSTANT: "constant",
     OccurrenceKind.TYPE: "type",
+    OccurrenceKind.EXPRESSION: "expression",
 }
 
 
