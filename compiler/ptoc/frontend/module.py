@@ -11,6 +11,7 @@ from ..diagnostics import Diagnostic, DiagnosticBag, Related
 from ..ir.function import Function, FunctionType, ParamDirection, Program
 from ..ir.span import Span
 from ..ir.types import Type
+from ..perf import gc_paused
 from .analysis import FunctionInfo, ModuleAnalysis, Occurrence, OccurrenceKind, SymbolIndex
 from .annotations import TypeResolver
 from .consteval import ConstEvaluator
@@ -349,7 +350,8 @@ class ModuleAnalyzer:
 
 
 def analyze_module(text: str, path: str, cache: AnalysisCache | None = None) -> ModuleAnalysis:
-    result = ModuleAnalyzer(text, path, cache).run()
+    with gc_paused():
+        result = ModuleAnalyzer(text, path, cache).run()
     if cache is not None:
         cache.trim()
     return result

@@ -12,7 +12,9 @@ class SourceText:
         self.text = text
         self.path = path
         self.lines = text.splitlines(keepends=True) or [""]
+        self.ascii = text.isascii()
         self._ascii: dict[int, bool] = {}
+        self._spans: dict[int, Span] = {}
 
     def line(self, lineno: int) -> str:
         """The text of a 1-based line, without its line break ('' past the end)."""
@@ -31,14 +33,25 @@ class SourceText:
         return len(encoded[:byte_column].decode("utf-8", errors="replace"))
 
     def span(self, node: ast.AST) -> Span:
+        # Memoised per node: the tree outlives every call, so ids stay unique meanwhile.
+        key = id(node)
+        hit = self._spans.get(key)
+        if hit is not None:
+            return hit
         lineno = getattr(node, "lineno", 0)
         if not lineno:
             return Span(self.path, 0, 0, 0, 0)
         end_lineno = getattr(node, "end_lineno", None) or lineno
-        col = self.char_column(lineno, getattr(node, "col_offset", 0))
-        end_col_bytes = getattr(node, "end_col_offset", None)
-        end_col = self.char_column(end_lineno, end_col_bytes) if end_col_bytes is not None else col
-        return Span(self.path, lineno, col, end_lineno, end_col)
+        col = getattr(node, "col_offset", 0)
+        end_col = getattr(node, "end_col_offset", None)
+        if end_col is None:
+            end_col = col
+        if not self.ascii:  # byte offsets differ from code-point columns only off ASCII
+            col = self.char_column(lineno, col)
+            end_col = self.char_column(end_lineno, end_col)
+        span = Span(self.path, lineno, col, end_lineno, end_col)
+        self._spans[key] = span
+        return span
 
     def span_between(self, start: ast.AST, end: ast.AST) -> Span:
         return self.span(start).merge(self.span(end))

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, DiagnosticBag, Severity
 from ..ir.function import Program
+from ..perf import gc_paused
 from .allocate_memory_addr import AllocateMemoryAddr
 from .base import FunctionPass, Pass, PassContext
 from .convert_to_ssa import ConvertToSSA
@@ -119,7 +120,8 @@ def run_pipeline(
             return PipelineResult(program, bag.sorted())
     else:
         names = list(pipeline)
-    return PassManager(names, target).run(program, after_pass)
+    with gc_paused():
+        return PassManager(names, target).run(program, after_pass)
 
 
 __all__ = ["AfterPass", "FunctionPass", "PASSES", "PIPELINES", "Pass", "PassContext",
