@@ -163,7 +163,15 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
                 folders.append(path)
         return features.symbols.workspace_symbols(params.query, open_docs, folders)
 
-    @feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS))
+    @feature(types.COMPLETION_ITEM_RESOLVE)
+    @guarded(server, "completionItem/resolve")
+    def on_completion_resolve(ls: PtolsServer, item: types.CompletionItem) -> types.CompletionItem:
+        return features.completion.resolve(item)
+
+    @feature(
+        types.TEXT_DOCUMENT_COMPLETION,
+        types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS, resolve_provider=True),
+    )
     @guarded(server, "completion")
     def on_completion(ls: PtolsServer, params: types.CompletionParams) -> types.CompletionList | None:
         doc = ls.store.get(params.text_document.uri)

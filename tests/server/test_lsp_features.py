@@ -342,3 +342,13 @@ async def test_hover_on_any_expression(client: LanguageClient, tmp_path: Path):
     assert hover is not None and "(expression) 3 + 4: pl.Scalar[pl.INT64]" in hover.contents.value
     hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), position_of(text, "[0, 0], [64, 64])", 1)))
     assert hover is not None and "(expression) [0, 0]: tuple[pl.Scalar[pl.INT64], pl.Scalar[pl.INT64]]" in hover.contents.value
+
+
+async def test_completion_item_docs_arrive_on_resolve(client: LanguageClient, tmp_path: Path):
+    text = KERNEL.replace("        return result\n", "        x = pl.\n        return result\n", 1)
+    uri = await open_document(client, tmp_path / "k.py", text)
+    items = await client.text_document_completion_async(types.CompletionParams(types.TextDocumentIdentifier(uri), position_of(text, "x = pl.", 7)))
+    load = next(i for i in items.items if i.label == "load")
+    assert load.documentation is None
+    resolved = await client.completion_item_resolve_async(load)
+    assert "pl.block.load(tensor, offsets, shapes" in resolved.documentation.value

@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from lsprotocol import types
 
 from ptoc.frontend import ModuleAnalysis, OccurrenceKind
 from ptoc.language import ENUMS, SurfaceKind, top_level_entries
-from ptoc.ops import OpDef, ParamKind
+from ptoc.ops import REGISTRY, OpDef, ParamKind
 from ptoc.ops.dispatch import dsl_spellings
 
 from .calls import call_context, op_for_callee
@@ -31,19 +32,48 @@ SURFACE_KIND = {
 
 
 def _op_item(name: str, op: OpDef, prefix: str, sort: str) -> types.CompletionItem:
+    """Docs are left for `completionItem/resolve` (see ``resolve``): a list after `pl.` has
+    over a hundred ops and only the highlighted one's docs are ever shown."""
     required = [p.name for p in op.params if p.required]
     return types.CompletionItem(
         label=name,
         kind=types.CompletionItemKind.Function,
         detail=f"{name}({', '.join(p.signature() for p in op.params)})",
-        documentation=types.MarkupContent(types.MarkupKind.Markdown, op_markdown(op, prefix)),
         sort_text=sort + name,
         label_details=types.CompletionItemLabelDetails(detail=f"({', '.join(required)})", description=op.category.value),
+        data={"op": op.name, "prefix": prefix},
     )
 
 
-def _ops(namespace: tuple[str, ...], prefix: str) -> list[types.CompletionItem]:
-    return [_op_item(name, op, prefix, "1") for name, op in dsl_spellings(namespace)]
+@functools.lru_cache(maxsize=64)
+def _ops(namespace: tuple[str, ...], prefix: str) -> tuple[types.CompletionItem, ...]:
+    """The op items of a namespace never change while the server runs: built once."""
+    return tuple(_op_item(name, op, prefix, "1") for name, op in dsl_spellings(namespace))
+
+
+@functools.lru_cache(maxsize=16)
+def _top_level(prefix: str) -> tuple[types.CompletionItem, ...]:
+    items = list(_ops((), prefix))
+    for item in top_level_entries():
+        items.append(
+            types.CompletionItem(
+                item.name,
+                kind=SURFACE_KIND[item.kind],
+                detail=item.signature,
+                documentation=item.doc,
+                sort_text=("0" if item.kind in (SurfaceKind.HELPER, SurfaceKind.TYPE) else "2") + item.name,
+            )
+        )
+    return tuple(items)
+
+
+def resolve(item: types.CompletionItem) -> types.CompletionItem:
+    """Fill in an op item's documentation when the client shows it."""
+    data = item.data if isinstance(item.data, dict) else {}
+    op = REGISTRY.get(str(data.get("op", "")))
+    if op is not None and item.documentation is None:
+        item.documentation = types.MarkupContent(types.MarkupKind.Markdown, op_markdown(op, str(data.get("prefix", "pl"))))
+    return item
 
 
 def attribute_items(chain: list[str], analysis: ModuleAnalysis | None, prefix: str, line: int) -> list[types.CompletionItem] | None:
@@ -60,22 +90,11 @@ def attribute_items(chain: list[str], analysis: ModuleAnalysis | None, prefix: s
         return None
     path = chain[1:]
     if path == []:
-        items = _ops((), prefix)
-        for item in top_level_entries():
-            items.append(
-                types.CompletionItem(
-                    item.name,
-                    kind=SURFACE_KIND[item.kind],
-                    detail=item.signature,
-                    documentation=item.doc,
-                    sort_text=("0" if item.kind in (SurfaceKind.HELPER, SurfaceKind.TYPE) else "2") + item.name,
-                )
-            )
-        return items
+        return list(_top_level(prefix))
     if path in (["block"], ["tensor"], ["system"]):
-        return _ops((path[0],), prefix)
+        return list(_ops((path[0],), prefix))
     if path in (["op", "block"], ["op", "tensor"]):
-        return _ops((path[1],), prefix)
+        return list(_ops((path[1],), prefix))
     if path == ["op"]:
         return [types.CompletionItem(n, kind=types.CompletionItemKind.Module) for n in ("block", "tensor")]
     if len(path) == 1 and path[0] in ENUMS:
