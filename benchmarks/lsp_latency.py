@@ -83,21 +83,17 @@ async def run(lines: int, rounds: int) -> dict[str, object]:
 
     doc = types.TextDocumentIdentifier(uri)
     samples: dict[str, list[float]] = {name: [] for name in TARGETS}
-    # Edit inside one function: replace a digit of a scalar literal and back, one char at a time.
+    # Type into one function, one character per round (a trailing comment grows): every edit
+    # is new text, so nothing is answered from a cache of an earlier identical text.
     anchor = find(text, "pl.add(ta, tb)", 1)
     version = 1
     current = text
     for round_ in range(rounds):
         version += 1
-        ch = "2" if round_ % 2 == 0 else "1"
         lines_ = current.splitlines(True)
-        # insert then delete a space after `pl.add(`: a one-character edit that keeps meaning
         line = lines_[anchor.line]
-        col = anchor.character + len("pl.add(")
-        if round_ % 2 == 0:
-            new_line = line[:col] + " " + line[col:]
-        else:
-            new_line = line[:col] + line[col + 1 :]
+        body = line.rstrip("\n")
+        new_line = body + ("#" if round_ == 0 else "x") + "\n"
         lines_[anchor.line] = new_line
         current = "".join(lines_)
         sent = time.perf_counter()
@@ -106,8 +102,8 @@ async def run(lines: int, rounds: int) -> dict[str, object]:
                 types.VersionedTextDocumentIdentifier(uri=uri, version=version),
                 [
                     types.TextDocumentContentChangePartial(
-                        range=types.Range(types.Position(anchor.line, 0), types.Position(anchor.line, len(line.rstrip("\n")))),
-                        text=new_line.rstrip("\n"),
+                        range=types.Range(types.Position(anchor.line, len(body)), types.Position(anchor.line, len(body))),
+                        text=new_line.rstrip("\n")[len(body):],
                     )
                 ],
             )
@@ -115,7 +111,6 @@ async def run(lines: int, rounds: int) -> dict[str, object]:
         while version not in published:
             await asyncio.sleep(0.0005)
         samples["edit_to_diagnostics"].append((published[version] - sent) * 1000)
-        del ch
 
         hover_at = find(current, "total, tb", 1 + round_ % 5)
         t0 = time.perf_counter()

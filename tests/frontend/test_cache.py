@@ -70,3 +70,23 @@ def test_line_shift_recomputes_positions():
     fresh = analyze_source(shifted, "k.py")
     spans = sorted((o.span.line, o.span.column, o.name) for o in result.index.occurrences)
     assert spans == sorted((o.span.line, o.span.column, o.name) for o in fresh.index.occurrences)
+
+
+def test_signature_diagnostics_survive_reuse():
+    cache = AnalysisCache()
+    text = SOURCE.replace("def c(self, x: pl.Tensor[[64, 64], pl.FP32])", "def c(self, x, y: pl.Tensor[[64, 64], pl.FP31])")
+    first = analyze_source(text, "k.py", cache)
+    second = analyze_source(text.replace("y = pl.add(x, x)", "y = pl.sub(x, x)"), "k.py", cache)
+    assert second.reused_functions == 2
+    assert [d.code for d in first.diagnostics] == [d.code for d in second.diagnostics] == ["E100", "E105"]
+
+
+def test_constant_change_invalidates_signatures():
+    cache = AnalysisCache()
+    text = "import pypto.language as pl\nN = 64\n\n" + SOURCE.split("\n", 1)[1].replace("[64, 64]", "[N, 64]")
+    analyze_source(text, "k.py", cache)
+    changed = analyze_source(text.replace("N = 64", "N = 32"), "k.py", cache)
+    fresh = analyze_source(text.replace("N = 64", "N = 32"), "k.py")
+    assert changed.reused_functions == 0
+    assert [str(p.type.short()) for p in changed.programs[0].functions[0].params] == ["Tensor[[32, 64], FP32]"]
+    assert changed.diagnostics == fresh.diagnostics

@@ -62,25 +62,35 @@ class CachedFunction:
     calls: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class CachedSignature:
+    signature: FunctionSignature
+    diagnostics: tuple[Diagnostic, ...]
+    occurrences: tuple[Occurrence, ...]
+
+
 @dataclass
 class AnalysisCache:
     """Per-function results of earlier analyses of one document (the server keeps one per
     open file): an edit inside one function re-analyses only that function."""
 
     functions: dict[tuple[object, ...], CachedFunction] = field(default_factory=dict)
+    signatures: dict[tuple[object, ...], CachedSignature] = field(default_factory=dict)
     segments: SegmentCache = field(default_factory=SegmentCache)
     max_entries: int = 4096
 
     def trim(self) -> None:
-        if len(self.functions) > self.max_entries:
-            for key in list(self.functions)[: len(self.functions) - self.max_entries]:
-                del self.functions[key]
+        for table in (self.functions, self.signatures):
+            if len(table) > self.max_entries:
+                for key in list(table)[: len(table) - self.max_entries]:
+                    del table[key]
 
 
 class ModuleAnalyzer:
     def __init__(self, text: str, path: str, cache: AnalysisCache | None = None) -> None:
         self.cache = cache
         self.module_fingerprint = 0
+        self.consts_fingerprint = 0
         self.visible: dict[int, int] = {}  # id(signature table) -> hash of what it shows
         self.source = SourceText(text, path)
         self.bag = DiagnosticBag()
@@ -150,6 +160,15 @@ class ModuleAnalyzer:
                     standalone.append((node, decorator))
                 elif is_printed and not node.decorator_list:
                     module_defs.append(node)
+        self.consts_fingerprint = hash(
+            (
+                tuple(sorted((name, repr(value)) for name, value in env.consts.values.items())),
+                tuple(sorted(set(env.consts.definitions) - set(env.consts.values))),
+                tuple(sorted(env.imports.aliases)),
+                env.imports.dotted,
+                tuple(sorted(env.imports.from_names.items())),
+            )
+        )
         # Signatures first, so calls in any order are typed.
         standalone_sigs = [self.signature(fn, deco, program=None, is_method=False) for fn, deco in standalone]
         for sig in standalone_sigs:
@@ -238,6 +257,38 @@ class ModuleAnalyzer:
         is_method: bool,
         default_strict: bool = False,
     ) -> FunctionSignature:
+        """A function's signature, reused while its definition node is (the segment cache keeps
+        unchanged nodes) and the module constants and imports its annotations read are the same."""
+        key = (fn, program, is_method, default_strict, self.consts_fingerprint)
+        cached = self.cache.signatures.get(key) if self.cache is not None else None
+        if cached is None:
+            bag, index = DiagnosticBag(), SymbolIndex()
+            saved = (self.bag, self.result.index, self.env.types.bag)
+            self.bag, self.result.index, self.env.types.bag = bag, index, bag
+            try:
+                sig = self._signature(fn, decorator, program=program, is_method=is_method, default_strict=default_strict)
+            finally:
+                self.bag, self.result.index, self.env.types.bag = saved
+            cached = CachedSignature(sig, tuple(bag.items), tuple(index.occurrences))
+            if self.cache is not None:
+                self.cache.signatures[key] = cached
+        for diagnostic in cached.diagnostics:
+            self.bag.add(diagnostic)
+        for occurrence in cached.occurrences:
+            self.result.index.add(occurrence)
+        sig = cached.signature
+        self.result.function_infos.append(FunctionInfo(sig.name, sig.span, sig.name_span, program))
+        return sig
+
+    def _signature(
+        self,
+        fn: ast.FunctionDef,
+        decorator: ast.expr | None,
+        *,
+        program: str | None,
+        is_method: bool,
+        default_strict: bool = False,
+    ) -> FunctionSignature:
         env = self.env
         func_type = FunctionType.Opaque
         type_node = decorator_keyword(decorator, "type") if decorator is not None else None
@@ -289,7 +340,6 @@ class ModuleAnalyzer:
             func_type, strict, program, is_method,
         )
         self.result.index.add(Occurrence(name_span, fn.name, OccurrenceKind.FUNCTION, sig.result_type, definition=name_span, is_definition=True, detail=sig.describe()))
-        self.result.function_infos.append(FunctionInfo(fn.name, sig.span, name_span, program))
         return sig
 
     def lower(
