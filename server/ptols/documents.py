@@ -9,12 +9,11 @@ from typing import TYPE_CHECKING, Any
 from pygls.uris import to_fs_path
 from pygls.workspace import PositionCodec
 
-from .syntax import SyntaxTree
-
 if TYPE_CHECKING:
     from ptoc.frontend import AnalysisCache, ModuleAnalysis
 
     from .convert import Positions
+    from .syntax import SyntaxTree
 
 
 def _new_cache() -> AnalysisCache:
@@ -53,6 +52,8 @@ class Document:
     @staticmethod
     def open(uri: str, text: str, version: int | None) -> Document:
         path = to_fs_path(uri) or uri
+        from .syntax import SyntaxTree  # tree-sitter loads with the first document, not at start-up
+
         return Document(uri, text, version, SyntaxTree.parse(text), path=path)
 
     def change(self, text: str, version: int | None) -> None:

@@ -38,6 +38,7 @@ WARM_UP_MODULES = (
     "ptoc.codegen.pto",
     "ptoc.fmt",
     "ptols.convert",
+    "ptols.syntax",
     "ptols.features.common",
     "ptols.features.hover",
     "ptols.features.completion",
