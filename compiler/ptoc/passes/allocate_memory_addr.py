@@ -9,11 +9,11 @@ capacity, at the definition of the first tile that does not fit.
 
 from __future__ import annotations
 
-from ..ir.expr import Var
+from ..ir.expr import Call, Expr, Var
 from ..ir.function import Function
 from ..ir.span import Span
 from ..ir.types import MemorySpace, MemRef, ShapedType, Type
-from ..ir.visitor import with_fields
+from ..ir.visitor import IRMutator, with_fields
 from .base import FunctionPass, PassContext
 from .buffers import memref_of
 from .irutil import defined_vars, retype_function
@@ -58,4 +58,21 @@ class AllocateMemoryAddr(FunctionPass):
             if memref is not None and memref.id in placed and placed[memref.id] != memref:
                 assert isinstance(var.type, ShapedType)
                 new_types[var] = with_fields(var.type, memref=placed[memref.id])
-        return retype_function(fn, new_types)
+        return retype_function(fn, new_types, _AddressRetyper(placed))
+
+
+class _AddressRetyper(IRMutator):
+    """Only addresses change here, and no type rule reads an address: a call's type gets the
+    placed MemRef directly instead of running its op's rule again (as the generic retyper does
+    after InitMemRef, when buffers themselves change)."""
+
+    def __init__(self, placed: dict[int, MemRef]) -> None:
+        super().__init__()
+        self.placed = placed
+
+    def mutate_Call(self, call: Call) -> Expr:
+        new = self.generic_mutate(call)
+        memref = new.type.memref if isinstance(new.type, ShapedType) else None
+        if memref is not None and memref.id in self.placed and self.placed[memref.id] != memref:
+            return with_fields(new, type=with_fields(new.type, memref=self.placed[memref.id]))
+        return new

@@ -253,11 +253,14 @@ class _Retyper(IRMutator):
         return dataclasses.replace(new, type=deduced)
 
 
-def retype_function(fn: Function, new_types: dict[Var, Type]) -> Function:
-    """``fn`` with the listed variables' types replaced, at their definition and every use."""
+def retype_function(fn: Function, new_types: dict[Var, Type], mutator: IRMutator | None = None) -> Function:
+    """``fn`` with the listed variables' types replaced, at their definition and every use.
+
+    By default every op call whose arguments changed has its type deduced again; a pass that
+    knows better passes its own ``mutator``."""
     if not new_types:
         return fn
-    mutator = _Retyper()
+    mutator = mutator if mutator is not None else _Retyper()
     for var, _ in defined_vars(fn):
         new_type = new_types.get(var)
         if isinstance(var, IterArg) and var.init_value is not None:
