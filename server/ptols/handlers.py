@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from lsprotocol import types
 
@@ -13,6 +13,10 @@ from .config import Settings
 from .server import PtolsServer, guarded
 
 if TYPE_CHECKING:
+    from ptoc.frontend import ModuleAnalysis, Occurrence
+
+    from .convert import Positions
+    from .documents import Document
     from .features.preview import PreviewResult
 
 
@@ -27,6 +31,13 @@ class _Features:
 
 
 features = _Features()
+
+
+class Located(NamedTuple):
+    doc: Document
+    occ: Occurrence
+    positions: Positions
+    analysis: ModuleAnalysis
 
 COMPLETION_TRIGGERS = [".", "(", ",", "="]
 SIGNATURE_TRIGGERS = ["(", ","]
@@ -83,64 +94,64 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
             ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(doc.uri, [], None))
 
     # --- reading the analysis -----------------------------------------------------------------
-    def at(ls: PtolsServer, uri: str, position: types.Position):
+    def locate(ls: PtolsServer, uri: str, position: types.Position) -> Located | None:
+        """The occurrence under the cursor, with the analysis it comes from and the position
+        converter for that analysis' text."""
         doc = ls.lookup(uri)
-        if doc is None:
-            return None, None, None
+        if doc is None or doc.analysis is None:
+            return None
         positions = ls.positions(doc)
-        line, column = positions.position(position)
-        analysis = doc.analysis
-        occ = features.common.occurrence_at(analysis, line, column)
-        if occ is None and doc.last_clean is not None and doc.last_clean is not analysis:
+        occ = features.common.occurrence_at(doc.analysis, *positions.position(position))
+        if occ is not None:
+            return Located(doc, occ, positions, doc.analysis)
+        clean = doc.last_clean
+        if clean is not None and clean is not doc.analysis:
             # While the text does not parse, the last good analysis still answers for intact parts.
             clean_positions = ls.positions(doc, doc.last_clean_text)
-            line, column = clean_positions.position(position)
-            occ = features.common.occurrence_at(doc.last_clean, line, column)
+            occ = features.common.occurrence_at(clean, *clean_positions.position(position))
             if occ is not None:
-                return doc, occ, clean_positions
-        return doc, occ, positions
+                return Located(doc, occ, clean_positions, clean)
+        return None
 
     @feature(types.TEXT_DOCUMENT_HOVER)
     @guarded(server, "hover")
     def on_hover(ls: PtolsServer, params: types.HoverParams) -> types.Hover | None:
-        doc, occ, positions = at(ls, params.text_document.uri, params.position)
-        if doc is None or occ is None or positions is None:
+        found = locate(ls, params.text_document.uri, params.position)
+        if found is None:
             return None
-        buffers = ls.buffers.get(doc.uri)
-        found = buffers[1] if buffers is not None and buffers[0] == doc.analysis_version else None
-        return features.hover.hover(doc.analysis, occ, positions.range(occ.span), found)  # type: ignore[arg-type]
+        buffers = ls.buffers.get(found.doc.uri)
+        after = buffers[1] if buffers is not None and buffers[0] == found.doc.analysis_version else None
+        return features.hover.hover(found.analysis, found.occ, found.positions.range(found.occ.span), after)
 
     @feature(types.TEXT_DOCUMENT_DEFINITION)
     @guarded(server, "definition")
     def on_definition(ls: PtolsServer, params: types.DefinitionParams) -> types.Location | None:
-        doc, occ, positions = at(ls, params.text_document.uri, params.position)
-        if doc is None or occ is None or positions is None:
-            return None
-        return features.navigation.definition(occ, doc.uri, positions)
+        found = locate(ls, params.text_document.uri, params.position)
+        return None if found is None else features.navigation.definition(found.occ, found.doc.uri, found.positions)
 
     @feature(types.TEXT_DOCUMENT_REFERENCES)
     @guarded(server, "references")
     def on_references(ls: PtolsServer, params: types.ReferenceParams) -> list[types.Location] | None:
-        doc, occ, positions = at(ls, params.text_document.uri, params.position)
-        if doc is None or occ is None or positions is None or doc.analysis is None:
+        found = locate(ls, params.text_document.uri, params.position)
+        if found is None:
             return None
-        return features.navigation.references(doc.analysis, occ, doc.uri, positions, params.context.include_declaration)
+        return features.navigation.references(
+            found.analysis, found.occ, found.doc.uri, found.positions, params.context.include_declaration
+        )
 
     @feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
     @guarded(server, "prepareRename")
     def on_prepare_rename(ls: PtolsServer, params: types.PrepareRenameParams) -> types.Range | None:
-        doc, occ, positions = at(ls, params.text_document.uri, params.position)
-        if doc is None or occ is None or positions is None:
-            return None
-        return features.navigation.prepare_rename(occ, positions)
+        found = locate(ls, params.text_document.uri, params.position)
+        return None if found is None else features.navigation.prepare_rename(found.occ, found.positions)
 
     @feature(types.TEXT_DOCUMENT_RENAME)
     @guarded(server, "rename")
     def on_rename(ls: PtolsServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
-        doc, occ, positions = at(ls, params.text_document.uri, params.position)
-        if doc is None or occ is None or positions is None or doc.analysis is None:
+        found = locate(ls, params.text_document.uri, params.position)
+        if found is None:
             return None
-        return features.navigation.rename(doc.analysis, occ, doc.uri, positions, params.new_name)
+        return features.navigation.rename(found.analysis, found.occ, found.doc.uri, found.positions, params.new_name)
 
     @feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @guarded(server, "documentSymbol")
