@@ -355,3 +355,18 @@ def test_seq_stmts_for_multi_statement_bodies():
     """)
     fn = only_function(a)
     assert isinstance(fn.body, SeqStmts) and len(fn.body.stmts) == 2
+
+
+def test_a_file_that_only_mentions_the_module_is_not_a_kernel_file():
+    a = analyze('''
+        """Helpers for code that uses pypto.language elsewhere."""
+        import modal
+
+        app = modal.App()
+
+        @app.function
+        def f(x):
+            return x + 1
+    ''', header=False)
+    assert a.uses_pypto is False
+    assert a.diagnostics == []

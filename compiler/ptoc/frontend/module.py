@@ -22,6 +22,8 @@ from .segments import SegmentCache
 from .source import SourceText
 from .statements import lower_function
 
+# Without a syntax tree (the file does not parse at all), an import line still marks a kernel file.
+IMPORT_LINE = re.compile(r"^\s*(import\s+pypto\.language\b|from\s+pypto(\.language)?\s+import\b)", re.MULTILINE)
 HEADER = re.compile(r"^#\s*pypto\.program(?::\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*))?\s*$")
 
 
@@ -115,7 +117,9 @@ class ModuleAnalyzer:
         parsed = parse_module(self.source, self.cache.segments if self.cache is not None else None)
         tree = parsed.tree
         imports = find_imports(tree) if tree is not None else DslImports()
-        self.result.uses_pypto = is_printed or imports.found or self._mentions_pypto()
+        # Only an import (or a printed-IR header) makes a file a kernel file: a plain Python file
+        # that merely mentions the module, in a docstring say, gets nothing.
+        self.result.uses_pypto = is_printed or imports.found or (tree is None and bool(IMPORT_LINE.search(self.source.text)))
         if not self.result.uses_pypto:
             return  # a plain Python file: nothing to say
         for diagnostic in parsed.diagnostics:
@@ -131,9 +135,6 @@ class ModuleAnalyzer:
         self.env = env
         self.blanked = parsed.blanked_lines
         self.collect_module(tree, env, is_printed, header_name)
-
-    def _mentions_pypto(self) -> bool:
-        return "pypto.language" in self.source.text or "from pypto import language" in self.source.text
 
     # --- module level -------------------------------------------------------------------------
     def collect_module(self, tree: ast.Module, env: ModuleEnv, is_printed: bool, header_name: str | None) -> None:
