@@ -78,9 +78,6 @@ class SymbolIndex:
                     best = occ
         return best
 
-    def references(self, definition: Span) -> list[Occurrence]:
-        return [o for o in self.occurrences if o.definition == definition or o.span == definition]
-
 
 @dataclass
 class FunctionInfo:

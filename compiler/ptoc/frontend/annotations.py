@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ..diagnostics import DiagnosticBag, Fix, TextEdit
 from ..ir.dtype import DTYPE_BY_NAME, DataType
-from ..ir.expr import ConstInt, Expr, Var, const_int
+from ..ir.expr import Expr, Var, const_int
 from ..ir.function import ParamDirection
 from ..ir.types import (
     MEMORY_SPACE_BY_NAME,
@@ -397,6 +397,3 @@ class TypeResolver:
                 return ParamAnnotation(None, ParamDirection.In)
         return ParamAnnotation(self.resolve(node, lookup), ParamDirection.In)
 
-
-def is_static_int(expr: Expr, value: int) -> bool:
-    return isinstance(expr, ConstInt) and expr.value == value

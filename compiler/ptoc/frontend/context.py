@@ -10,7 +10,7 @@ from ..ir.expr import Expr, Var
 from ..ir.function import FunctionType, ParamDirection
 from ..ir.span import Span
 from ..ir.types import TupleType, Type
-from .analysis import OccurrenceKind, SymbolIndex
+from .analysis import OccurrenceKind
 from .annotations import TypeResolver
 from .consteval import ConstEvaluator
 from .names import DslImports
@@ -63,7 +63,6 @@ class ModuleEnv:
     imports: DslImports
     consts: ConstEvaluator
     types: TypeResolver
-    index: SymbolIndex
     inline_defs: dict[str, ast.FunctionDef] = field(default_factory=dict)
     external_functions: dict[str, FunctionSignature] = field(default_factory=dict)
 

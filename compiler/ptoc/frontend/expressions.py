@@ -18,7 +18,6 @@ from ..ir.expr import (
     ConstInt,
     Expr,
     GlobalVar,
-    MakeTuple,
     Op,
     TupleGetItem,
     Unary,
@@ -817,6 +816,3 @@ class ExpressionLowerer:
             return error_value(span)
         return ConstInt(ScalarType(dtype), value=raw, span=span)
 
-
-def is_tuple_value(expr: Expr) -> bool:
-    return isinstance(expr, MakeTuple)

@@ -131,7 +131,7 @@ class ModuleAnalyzer:
         self.result.prefix = imports.prefix
         consts = ConstEvaluator(imports, self.source.span)
         types = TypeResolver(self.source, imports, consts, self.bag)
-        env = ModuleEnv(self.source, imports, consts, types, self.result.index)
+        env = ModuleEnv(self.source, imports, consts, types)
         self.env = env
         self.blanked = parsed.blanked_lines
         self.collect_module(tree, env, is_printed, header_name)

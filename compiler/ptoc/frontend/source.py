@@ -53,18 +53,10 @@ class SourceText:
         self._spans[key] = span
         return span
 
-    def span_between(self, start: ast.AST, end: ast.AST) -> Span:
-        return self.span(start).merge(self.span(end))
-
     def attr_name_span(self, node: ast.Attribute) -> Span:
         """The span of the final name of ``a.b.name``."""
         full = self.span(node)
         return Span(self.path, full.end_line, full.end_column - len(node.attr), full.end_line, full.end_column)
-
-    def head_span(self, node: ast.AST, keyword_length: int) -> Span:
-        """The first ``keyword_length`` characters of a statement (e.g. ``for``, ``while``)."""
-        full = self.span(node)
-        return Span(self.path, full.line, full.column, full.line, full.column + keyword_length)
 
     def segment(self, node: ast.AST) -> str:
         """The source text of a node (``ast.get_source_segment`` re-splits the whole file on
@@ -79,6 +71,3 @@ class SourceText:
         parts.append(self.line(span.end_line)[: span.end_column])
         return "".join(parts)
 
-    def whole(self) -> Span:
-        last = len(self.lines)
-        return Span(self.path, 1, 0, last, len(self.line(last)))

@@ -15,7 +15,7 @@ from .expr import Call, ConstBool, ConstFloat, ConstInt, Expr, Var
 from .function import Function, Program
 from .shape import dims_equal
 from .stmt import Stmt
-from .types import MemRef, ShapedType, TileType, TileView, TupleType, Type
+from .types import ShapedType, TileType, TileView, TupleType, Type
 from .visitor import Node, children
 
 
@@ -151,6 +151,3 @@ def structural_hash(node: Node, *, names: bool = True) -> int:
     walk(node)
     return hash(tuple(parts))
 
-
-def memref_of(t: Type) -> MemRef | None:
-    return t.memref if isinstance(t, ShapedType) else None

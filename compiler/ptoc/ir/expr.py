@@ -9,7 +9,7 @@ from typing import Union
 
 from .dtype import DataType
 from .span import NO_SPAN, Span
-from .types import UNKNOWN, MemorySpace, ScalarType, TupleType, Type
+from .types import MemorySpace, ScalarType, TupleType, Type
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -184,6 +184,3 @@ def const_int(value: int, dtype: DataType = DataType.INT64, span: Span = NO_SPAN
 def make_tuple(elements: tuple[Expr, ...], span: Span = NO_SPAN) -> MakeTuple:
     return MakeTuple(TupleType(tuple(e.type for e in elements)), elements=elements, span=span)
 
-
-def unknown_var(name: str, span: Span = NO_SPAN) -> Var:
-    return Var(UNKNOWN, name=name, span=span)

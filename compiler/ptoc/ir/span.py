@@ -44,9 +44,6 @@ class Span(NamedTuple):
         end = max((self.end_line, self.end_column), (other.end_line, other.end_column))
         return Span(self.file, start[0], start[1], end[0], end[1])
 
-    def shifted(self, lines: int) -> Span:
-        return Span(self.file, self.line + lines, self.column, self.end_line + lines, self.end_column)
-
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column + 1}"
 
