@@ -30,6 +30,14 @@ class Fix:
     preferred: bool = False
 
 
+def replacement_fixes(span: Span, names: list[str]) -> tuple[Fix, ...]:
+    """"Change to `name`" for each candidate (a did-you-mean); the first is the preferred one."""
+    return tuple(
+        Fix(f"Change to `{name}`", (TextEdit(span, name),), preferred=index == 0)
+        for index, name in enumerate(names)
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Related:
     span: Span

@@ -6,7 +6,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..diagnostics import DiagnosticBag, Fix, TextEdit
+from ..diagnostics import DiagnosticBag, Fix, TextEdit, replacement_fixes
 from ..ir.dtype import DTYPE_BY_NAME, DataType
 from ..ir.expr import Expr, Var, const_int
 from ..ir.function import ParamDirection
@@ -93,7 +93,7 @@ class TypeResolver:
         span = self.source.span(node)
         if isinstance(node, ast.Attribute):
             span = self.source.attr_name_span(node)
-        return (Fix(f"Change to `{matches[0]}`", (TextEdit(span, matches[0]),), preferred=True),)
+        return replacement_fixes(span, matches)
 
     def shape(self, node: ast.expr, lookup: ScalarLookup | None) -> tuple[Expr, ...] | None:
         if isinstance(node, ast.List | ast.Tuple):

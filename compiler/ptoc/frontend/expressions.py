@@ -6,7 +6,7 @@ import ast
 import difflib
 from typing import Any
 
-from ..diagnostics import Fix, Related, TextEdit
+from ..diagnostics import Fix, Related, TextEdit, replacement_fixes
 from ..ir.dtype import DTYPE_BY_NAME, DataType, promote
 from ..ir.expr import (
     AttrValue,
@@ -238,7 +238,7 @@ class ExpressionLowerer:
         fixes: tuple[Fix, ...] = ()
         if matches:
             message += f"; did you mean '{matches[0]}'?"
-            fixes = tuple(Fix(f"Change to `{m}`", (TextEdit(span, m),), preferred=i == 0) for i, m in enumerate(matches))
+            fixes = replacement_fixes(span, matches)
         self.error("E200", message, node, fixes=fixes)
         return error_value(span)
 
@@ -471,7 +471,7 @@ class ExpressionLowerer:
             fixes: tuple[Fix, ...] = ()
             if matches:
                 message += f"; did you mean '{matches[0]}'?"
-                fixes = tuple(Fix(f"Change to `{m}`", (TextEdit(name_span, m),), preferred=i == 0) for i, m in enumerate(matches))
+                fixes = replacement_fixes(name_span, matches)
             self.error("E203", message, name_span, fixes=fixes)
             for arg in node.args:
                 self.lower_expr(arg)
@@ -534,10 +534,7 @@ class ExpressionLowerer:
         op = resolution.op
         if op is None:
             if resolution.code:
-                fixes = tuple(
-                    Fix(f"Change to `{s}`", (TextEdit(name_span, s),), preferred=i == 0)
-                    for i, s in enumerate(resolution.suggestions)
-                )
+                fixes = replacement_fixes(name_span, resolution.suggestions)
                 message = resolution.message or f"Unknown operation '{head}'"
                 self.error(resolution.code, message, name_span if resolution.code == "E300" else node, fixes=fixes)
             for arg in node.args:
@@ -620,7 +617,7 @@ class ExpressionLowerer:
                 names = [p.name for p in params]
                 matches = difflib.get_close_matches(key, names, n=1, cutoff=0.5)
                 kw_span = Span(self.env.source.path, keyword.lineno, self.env.source.char_column(keyword.lineno, keyword.col_offset), keyword.lineno, self.env.source.char_column(keyword.lineno, keyword.col_offset) + len(key))
-                fixes = tuple(Fix(f"Change to `{m}`", (TextEdit(kw_span, m),), preferred=True) for m in matches)
+                fixes = replacement_fixes(kw_span, matches)
                 hint = f"; did you mean '{matches[0]}'?" if matches else f"; parameters: {', '.join(names)}"
                 self.error("E302", f"{op.name} got an unexpected keyword argument '{key}'{hint}", kw_span, fixes=fixes)
             elif problem.startswith("dup:"):
