@@ -85,19 +85,13 @@ class ConstEvaluator:
                 return self.values[node.id]
             if node.id in ("True", "False"):
                 return node.id == "True"
+        if isinstance(node, ast.Name | ast.Attribute):
             path = dsl_path(node, self.imports)
-            if path is not None:
-                value = dsl_enum_value(path)
-                if value is not None:
-                    return value
-            raise NotConstant(f"'{node.id}' is not a known constant", node)
-        if isinstance(node, ast.Attribute):
-            path = dsl_path(node, self.imports)
-            if path is not None:
-                value = dsl_enum_value(path)
-                if value is not None:
-                    return value
-            raise NotConstant("not a constant attribute", node)
+            value = dsl_enum_value(path) if path is not None else None
+            if value is not None:
+                return value
+            reason = f"'{node.id}' is not a known constant" if isinstance(node, ast.Name) else "not a constant attribute"
+            raise NotConstant(reason, node)
         if isinstance(node, ast.List | ast.Tuple):
             return [self.evaluate(e) for e in node.elts]
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):

@@ -161,15 +161,7 @@ class ModuleAnalyzer:
                     standalone.append((node, decorator))
                 elif is_printed and not node.decorator_list:
                     module_defs.append(node)
-        self.consts_fingerprint = hash(
-            (
-                tuple(sorted((name, repr(value)) for name, value in env.consts.values.items())),
-                tuple(sorted(set(env.consts.definitions) - set(env.consts.values))),
-                tuple(sorted(env.imports.aliases)),
-                env.imports.dotted,
-                tuple(sorted(env.imports.from_names.items())),
-            )
-        )
+        self.fingerprint_constants()
         # Signatures first, so calls in any order are typed.
         standalone_sigs = [self.signature(fn, deco, program=None, is_method=False) for fn, deco in standalone]
         for sig in standalone_sigs:
@@ -390,14 +382,21 @@ class ModuleAnalyzer:
             self.visible[id(table)] = visible
         return (self.source.segment(sig.node), sig.span, sig.func_type, sig.strict_ssa, bare_calls, visible, self.module_fingerprint)
 
-    def fingerprint_module(self) -> None:
+    def fingerprint_constants(self) -> None:
+        """What annotations can read: module constants (and undefined module names) and imports."""
         env = self.env
         consts = tuple(sorted((name, repr(value)) for name, value in env.consts.values.items()))
         undefined = tuple(sorted(set(env.consts.definitions) - set(env.consts.values)))
+        imports = (tuple(sorted(env.imports.aliases)), env.imports.dotted, tuple(sorted(env.imports.from_names.items())), env.imports.star)
+        self.consts_fingerprint = hash((consts, undefined, imports))
+
+    def fingerprint_module(self) -> None:
+        """What a function body can see besides signatures: the above, inline helpers, and the
+        module's standalone functions."""
+        env = self.env
         inline = tuple((name, self.source.segment(node), self.source.span(node)) for name, node in env.inline_defs.items())
         external = tuple((s.name, s.describe()) for s in env.external_functions.values())
-        imports = (tuple(sorted(env.imports.aliases)), env.imports.dotted, tuple(sorted(env.imports.from_names.items())), env.imports.star)
-        self.module_fingerprint = hash((consts, undefined, inline, external, imports))
+        self.module_fingerprint = hash((self.consts_fingerprint, inline, external))
 
 
 def analyze_module(text: str, path: str, cache: AnalysisCache | None = None) -> ModuleAnalysis:
