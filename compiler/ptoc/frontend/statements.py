@@ -586,23 +586,36 @@ class FunctionLowerer(ExpressionLowerer):
         saved = self.save_names([loop_name.id] + [c.id for c in carried])
         loop_var = Var(ScalarType(INDEX), name=loop_name.id, span=self.span(loop_name))
         self.define(loop_name.id, loop_var, self.span(loop_name), OccurrenceKind.LOOP_VAR, check_ssa=False)
+        iter_args = self.bind_iter_args(carried, inits)
+        body, return_vars = self.lower_loop_body("for", node.body, iter_args, head, saved)
+        for_kind = ForKind.Parallel if kind == "parallel" else ForKind.Sequential
+        return [ForStmt(loop_var, start, stop, step, body, tuple(iter_args), tuple(return_vars), for_kind, span=span)]
+
+    def bind_iter_args(self, names: list[ast.Name], inits: list[Expr]) -> list[IterArg]:
+        """The loop-carried values, in scope for the loop body."""
         iter_args: list[IterArg] = []
-        for name_node, init in zip(carried, inits, strict=True):
+        for name_node, init in zip(names, inits, strict=True):
             arg = IterArg(init.type, name=name_node.id, span=self.span(name_node), init_value=init)
             iter_args.append(arg)
             self.define(name_node.id, arg, self.span(name_node), OccurrenceKind.ITER_ARG, check_ssa=False)
-        frame = YieldFrame("for", expected=[a.type for a in iter_args] if iter_args else None)
+        return iter_args
+
+    def lower_loop_body(
+        self, kind: str, nodes: list[ast.stmt], iter_args: list[IterArg], head: Span, saved: dict[str, Binding | None]
+    ) -> tuple[Stmt, list[Var]]:
+        """Lower a loop body against its carried values; then the loop's own names leave scope
+        and the names its pl.yield_ assigns become the loop's results."""
+        frame = YieldFrame(kind, expected=[a.type for a in iter_args] if iter_args else None)
         self.state.frames.append(frame)
         try:
-            body = self.lower_block(node.body)
+            body = self.lower_block(nodes)
         finally:
             self.state.frames.pop()
         return_vars = self.loop_results(frame, iter_args, head)
         self.restore_names(saved, "it is only defined inside the loop", return_vars)
         for var in return_vars:
             self.define(var.name, var, var.span, OccurrenceKind.VARIABLE)
-        for_kind = ForKind.Parallel if kind == "parallel" else ForKind.Sequential
-        return [ForStmt(loop_var, start, stop, step, body, tuple(iter_args), tuple(return_vars), for_kind, span=span)]
+        return body, return_vars
 
     def loop_results(self, frame: YieldFrame, iter_args: list[IterArg], head: Span) -> list[Var]:
         if not iter_args:
@@ -664,22 +677,9 @@ class FunctionLowerer(ExpressionLowerer):
             self.error("E004", "pl.cond takes exactly one argument", cond_call)
             return []
         saved = self.save_names([n.id for n in names])
-        iter_args: list[IterArg] = []
-        for name_node, init in zip(names, inits, strict=True):
-            arg = IterArg(init.type, name=name_node.id, span=self.span(name_node), init_value=init)
-            iter_args.append(arg)
-            self.define(name_node.id, arg, self.span(name_node), OccurrenceKind.ITER_ARG, check_ssa=False)
+        iter_args = self.bind_iter_args(names, inits)
         cond = self.condition(cond_call.args[0])
-        frame = YieldFrame("while", expected=[a.type for a in iter_args])
-        self.state.frames.append(frame)
-        try:
-            body = self.lower_block(body_nodes[1:])
-        finally:
-            self.state.frames.pop()
-        return_vars = self.loop_results(frame, iter_args, head)
-        self.restore_names(saved, "it is only defined inside the loop", return_vars)
-        for var in return_vars:
-            self.define(var.name, var, var.span, OccurrenceKind.VARIABLE)
+        body, return_vars = self.lower_loop_body("while", body_nodes[1:], iter_args, head, saved)
         return [WhileStmt(cond, body, tuple(iter_args), tuple(return_vars), span=span)]
 
     def lower_while(self, node: ast.While) -> list[Stmt]:
