@@ -73,7 +73,7 @@ def to_lsp_diagnostic(
                 "title": fix.title,
                 "preferred": fix.preferred,
                 "edits": [
-                    {"range": _range_json(positions.range(edit.span)), "newText": edit.new_text}
+                    {"range": range_json(positions.range(edit.span)), "newText": edit.new_text}
                     for edit in fix.edits
                 ],
             }
@@ -96,7 +96,8 @@ def to_lsp_diagnostic(
     )
 
 
-def _range_json(r: types.Range) -> dict[str, Any]:
+def range_json(r: types.Range) -> dict[str, Any]:
+    """A range as plain JSON data (for `data.fixes` and the custom `ptols/*` payloads)."""
     return {
         "start": {"line": r.start.line, "character": r.start.character},
         "end": {"line": r.end.line, "character": r.end.character},

@@ -89,7 +89,7 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
     @guarded(server, "didClose")
     async def did_close(ls: PtolsServer, params: types.DidCloseTextDocumentParams) -> None:
         doc = ls.store.close(params.text_document.uri)
-        ls.buffers.pop(params.text_document.uri, None)
+        ls.forget(params.text_document.uri)
         if doc is not None:
             ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(doc.uri, [], None))
 
@@ -282,10 +282,12 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         analysis = await ls.current_analysis(doc)
         if analysis is None:
             return {"functions": []}
+        from .convert import range_json
+
         positions = ls.positions(doc)
         return {
             "functions": [
-                {"name": f.name, "program": f.program, "range": _range(positions.range(f.span))}
+                {"name": f.name, "program": f.program, "range": range_json(positions.range(f.span))}
                 for f in analysis.function_infos
             ]
         }
@@ -310,18 +312,15 @@ def cursor(ls: PtolsServer, doc: Any, position: types.Position) -> tuple[int, in
 
 
 def to_lsp(ls: PtolsServer, diagnostic: Any, doc: Any, positions: Any) -> dict[str, Any] | None:
-    from .convert import to_lsp_diagnostic
+    from .convert import range_json, to_lsp_diagnostic
 
     converted = to_lsp_diagnostic(diagnostic, doc.uri, positions, ls.settings.severity_overrides)
     if converted is None:
         return None
     return {
-        "range": _range(converted.range),
+        "range": range_json(converted.range),
         "severity": int(converted.severity) if converted.severity is not None else 1,
         "code": converted.code,
         "message": converted.message,
     }
 
-
-def _range(r: types.Range) -> dict[str, Any]:
-    return {"start": {"line": r.start.line, "character": r.start.character}, "end": {"line": r.end.line, "character": r.end.character}}

@@ -140,6 +140,14 @@ class PtolsServer(LanguageServer):
                     items.append(converted)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(doc.uri, items, doc.analysis_version if analysis else doc.version))
 
+    def forget(self, uri: str) -> None:
+        """Drop everything kept for a closed document (buffer hovers, their memo and task)."""
+        self.buffers.pop(uri, None)
+        self.buffer_memo.pop(uri, None)
+        task = self.buffer_tasks.pop(uri, None)
+        if task is not None and not task.done():
+            task.cancel()
+
     def schedule_buffers(self, doc: Document) -> None:
         task = self.buffer_tasks.get(doc.uri)
         if task is not None and not task.done():
