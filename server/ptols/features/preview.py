@@ -68,6 +68,19 @@ def select(programs: list[Program], function: str | None) -> list[Program]:
     return [narrow(p, function) for p in programs if p.function(function) is not None]
 
 
+def _generator(target: str) -> Any:
+    """The code generator of a target (None: not a code target)."""
+    if target == "pto":
+        from ptoc.codegen.pto import generate_pto
+
+        return generate_pto
+    if target == "cce":
+        from ptoc.codegen.cce import generate_cce
+
+        return generate_cce
+    return None
+
+
 def compile_preview(analysis: ModuleAnalysis, target: str, function: str | None, pipeline: str) -> PreviewResult:
     """Run the pipeline and the requested generator. Never raises: failures are diagnostics."""
     language = LANGUAGE.get(target, "python")
@@ -83,37 +96,23 @@ def compile_preview(analysis: ModuleAnalysis, target: str, function: str | None,
     texts: list[str] = []
     diagnostics: list[Diagnostic] = []
     for program in programs:
-        after = None
-        if target.startswith("pass:"):
-            wanted = target.split(":", 1)[1]
-            result = run_pipeline(program, pipeline)
-            diagnostics.extend(result.diagnostics)
-            snapshot = next((p for name, p in result.snapshots if name == wanted), None)
-            if snapshot is None:
-                diagnostics_text = f"# pass '{wanted}' is not in the '{pipeline}' pipeline"
-                texts.append(diagnostics_text)
-                continue
-            texts.append(print_program(snapshot, prefix=analysis.prefix))
-            continue
         result = run_pipeline(program, pipeline)
         diagnostics.extend(result.diagnostics)
-        after = result.program
-        if any(d.severity is Severity.ERROR for d in result.diagnostics):
-            continue
-        if target == "ir":
-            texts.append(print_program(after, prefix=analysis.prefix))
-        elif target == "cce":
-            from ptoc.codegen.cce import generate_cce
-
-            generated = generate_cce(after, function=function)
-            diagnostics.extend(generated.diagnostics)
-            texts.append(generated.text)
-        elif target == "pto":
-            from ptoc.codegen.pto import generate_pto
-
-            generated = generate_pto(after, function=function)
-            diagnostics.extend(generated.diagnostics)
-            texts.append(generated.text)
+        if target.startswith("pass:"):
+            wanted = target.split(":", 1)[1]
+            snapshot = next((p for name, p in result.snapshots if name == wanted), None)
+            if snapshot is None:
+                texts.append(f"# pass '{wanted}' is not in the '{pipeline}' pipeline")
+            else:
+                texts.append(print_program(snapshot, prefix=analysis.prefix))
+        elif not any(d.severity is Severity.ERROR for d in result.diagnostics):
+            generator = _generator(target)
+            if target == "ir":
+                texts.append(print_program(result.program, prefix=analysis.prefix))
+            elif generator is not None:
+                generated = generator(result.program, function=function)
+                diagnostics.extend(generated.diagnostics)
+                texts.append(generated.text)
     if any(d.severity is Severity.ERROR for d in diagnostics):
         return PreviewResult(language, "", diagnostics)
     return PreviewResult(language, "\n".join(t.rstrip("\n") + "\n" for t in texts if t), diagnostics)
