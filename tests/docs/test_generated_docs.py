@@ -74,12 +74,21 @@ def test_operator_sections_show_spellings_and_lowerings() -> None:
     text = render_operators()
     add = text.split("\n### `block.add`\n", 1)[1].split("\n### ", 1)[0]
     assert "`pl.add`" in add and "`pl.block.add`" in add
-    assert "- CCE: `TADD`" in add
-    assert "- PTO: `pto.tadd`" in add
+    assert "- CCE: `TADD (row vector rhs: TROWEXPANDADD; column vector rhs: TCOLEXPANDADD)`" in add
+    assert "- PTO: `pto.tadd (row vector rhs: pto.trowexpandadd; column vector rhs: " \
+        "pto.tcolexpandadd)`" in add
+    assert "- Role: elementwise" in add
+    assert "- Scalar form: `block.adds`" in add
     assert "- Pipe: V" in add
+    row_sum = text.split("\n### `block.row_sum`\n", 1)[1].split("\n### ", 1)[0]
+    assert "(written; in Vec) |" in row_sum  # the scratch tile
     load = text.split("\n### `block.load`\n", 1)[1].split("\n### ", 1)[0]
     assert "| `target_memory` |" in load
     assert "- Pipe: MTE2" in load
+    assert "- Result in: the 'target_memory' buffer" in load
+    matmul_acc = text.split("\n### `block.matmul_acc`\n", 1)[1].split("\n### ", 1)[0]
+    assert "- PTO: `pto.tmatmul.acc`" in matmul_acc
+    assert "- Result in: Acc" in matmul_acc
 
 
 def test_command_line_writes_the_same_text(tmp_path: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 
 import pytest
@@ -323,10 +325,45 @@ def test_pto_lowerings() -> None:
         assert op(name).pto.instruction == instruction, name
     assert op("block.load").pto.note == "with pto.partition_view for the window"
     assert op("block.sum").pto.note == "axis=0 -> pto.tcolsum, axis=1 -> pto.trowsum"
-    for definition in REGISTRY:  # every block instruction's dialect op is its lower-case name
+    assert op("block.matmul_acc").pto.instruction == "pto.tmatmul.acc"  # the dialect's dots
+    assert op("block.gemv_bias").pto.instruction == "pto.tgemv.bias"
+    for definition in REGISTRY:  # a block instruction's dialect op: lower case, variants dotted
         cce, pto = definition.cce.instruction, definition.pto.instruction
         if cce is not None and cce.startswith("T"):
-            assert pto == "pto." + cce.lower(), definition.name
+            assert pto == "pto." + cce.lower().replace("_", "."), definition.name
+
+
+def _vendor(*parts: str) -> Path:
+    path = Path(__file__).resolve().parents[2].parent / "shared" / "vendor"
+    path = path.joinpath(*parts)
+    if not path.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{path} is missing")
+        pytest.skip(f"{path} is missing (the real target tools)")
+    return path
+
+
+def _lowering_names(definition: OpDef, target: str) -> set[str]:
+    lowering = definition.lowering(target)
+    names = {lowering.instruction, lowering.column_form, lowering.row_broadcast,
+             lowering.col_broadcast}
+    return {n for n in names if n is not None}
+
+
+def test_every_pto_op_name_is_one_the_dialect_defines() -> None:
+    text = _vendor("ptoas", "spec", "PTOOps.td").read_text()
+    defined = {"pto." + m for m in re.findall(r'Op<"([a-z_.0-9]+)"', text)}
+    used = {n for d in REGISTRY for n in _lowering_names(d, "pto")}
+    assert used, "no PTO lowerings"
+    assert used - defined == set()
+
+
+def test_every_cce_instruction_exists_in_pto_isa() -> None:
+    include = _vendor("pto-isa", "include", "pto")
+    text = "\n".join(p.read_text(errors="replace") for p in include.rglob("*.hpp"))
+    used = {n for d in REGISTRY for n in _lowering_names(d, "cce")}
+    missing = {n for n in used if not re.search(rf"\b{re.escape(n)}\b", text)}
+    assert missing == set()
 
 
 def test_tensor_ops_have_no_kernel_lowering() -> None:

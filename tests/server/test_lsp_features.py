@@ -94,7 +94,10 @@ async def test_hover_op_shows_signature_rule_and_lowering(client: LanguageClient
     assert hover is not None
     text = hover.contents.value
     assert "pl.block.add(lhs, rhs)" in text
-    assert "CCE: `TADD`" in text and "PTO: `pto.tadd`" in text
+    assert "CCE: `TADD (row vector rhs: TROWEXPANDADD; column vector rhs: TCOLEXPANDADD)`" in text
+    assert "PTO: `pto.tadd (row vector rhs: pto.trowexpandadd;" in text
+    assert "Role: `elementwise` · Pipe: `V` · Scalar form: `block.adds`" in text
+    assert "- `lhs`: Left tile operand _(in Vec)_" in text
     assert "Tile[[64, 64], FP32]" in text or "pl.Tile[[64, 64], pl.FP32]" in text
 
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
+from ..ir.expr import Call
 from ..ir.span import NO_SPAN, Span
+from ..ir.types import ShapedType
+from ..ops.registry import OpDef
 
 
 @dataclass
@@ -36,3 +39,22 @@ class CodegenError(Exception):
         self.code = code
         self.message = message
         self.span = span
+
+
+def axis_instruction(op: OpDef, target: str, call: Call) -> str:
+    """An axis reduction's instruction on ``target``, by the reduced axis (E400 for an axis
+    other than the last two)."""
+    axis = call.kwarg("axis")
+    source = call.args[0].type if call.args else None
+    rank = source.rank if isinstance(source, ShapedType) else 2
+    chosen = None
+    if isinstance(axis, int) and not isinstance(axis, bool):
+        chosen = op.column_or_row(op.lowering(target), axis, rank)
+    if chosen is None:
+        raise CodegenError(
+            "E400",
+            f"{op.name} over axis {axis!r} of a rank-{rank} tile has no instruction (only the "
+            "last two axes: the last one -> the row form, the one before -> the column form)",
+            call.span,
+        )
+    return chosen

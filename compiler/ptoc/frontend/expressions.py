@@ -692,15 +692,16 @@ class ExpressionLowerer:
         return Call(result_type, callee=Op(op.name), args=args, kwargs=kwargs, span=span)
 
     def legacy_call_note(self, node: ast.Call, op: OpDef, bound: dict[str, ast.expr]) -> None:
-        """Seed 004's positional load/store: suggest the list form."""
+        """An op's legacy positional form (seed 004's load/store): suggest the current form,
+        regrouping the arguments as the op's ``LegacyForm.regroup`` says."""
         seg = self.env.source.segment
         args = list(node.args)
-        if op.name == "block.load" and len(args) == 5:
-            new_args = f"{seg(args[0])}, [{seg(args[1])}, {seg(args[2])}], [{seg(args[3])}, {seg(args[4])}]"
-        elif op.name == "block.store" and len(args) == 6:
-            new_args = f"{seg(args[0])}, [{seg(args[1])}, {seg(args[2])}], [{seg(args[3])}, {seg(args[4])}], {seg(args[5])}"
-        else:
+        legacy = op.legacy
+        if legacy is None or not legacy.regroup or len(args) != len(legacy.params):
             return
+        groups = [seg(args[g]) if isinstance(g, int) else "[" + ", ".join(seg(args[i]) for i in g) + "]"
+                  for g in legacy.regroup]
+        new_args = ", ".join(groups)
         arg_span = self.span(args[0]).merge(self.span(args[-1]))
         self.error(
             "W003",

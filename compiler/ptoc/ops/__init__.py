@@ -5,6 +5,7 @@ from .dispatch import Resolution, resolve_op
 from .registry import (
     REGISTRY,
     REQUIRED,
+    Access,
     Category,
     DeduceContext,
     LegacyForm,
@@ -14,10 +15,11 @@ from .registry import (
     Param,
     ParamKind,
     PipeType,
+    Role,
     register,
 )
 
 __all__ = [
-    "REGISTRY", "REQUIRED", "Category", "DeduceContext", "LegacyForm", "Lowering", "OpDef",
-    "OpError", "Param", "ParamKind", "PipeType", "Resolution", "register", "resolve_op",
+    "REGISTRY", "REQUIRED", "Access", "Category", "DeduceContext", "LegacyForm", "Lowering", "OpDef",
+    "OpError", "Param", "ParamKind", "PipeType", "Resolution", "Role", "register", "resolve_op",
 ]

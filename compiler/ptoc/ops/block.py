@@ -15,12 +15,14 @@ from ..ir.shape import dim_str, static_value
 from ..ir.span import NO_SPAN, Span
 from ..ir.types import UNKNOWN, MemorySpace, ScalarType, TileType, Type
 from .registry import (
+    Access,
     Category,
     DeduceContext,
     LegacyForm,
     Lowering,
     Param,
     PipeType,
+    Role,
     TypeRule,
     register,
 )
@@ -62,6 +64,7 @@ from .rules import (
 )
 
 _VEC, _MAT = MemorySpace.Vec, MemorySpace.Mat
+_IN_VEC = (MemorySpace.Vec,)
 _ON_CHIP = (MemorySpace.Vec, MemorySpace.Mat, MemorySpace.Left, MemorySpace.Right, MemorySpace.Acc)
 _DTYPE = (DataType,)
 _MEMORY = (MemorySpace,)
@@ -163,12 +166,15 @@ _LEGACY_WINDOW = (
     p_scalar("width", "Number of columns"),
 )
 _LEGACY_NOTE = "seed 004 positional form; becomes offsets=[row, col], shapes=[height, width]"
-_OUTPUT = p_tensor("output_tensor", "Tensor written to; the result has its type")
+_OUTPUT = p_tensor("output_tensor", "Tensor written to; the result has its type",
+                   access=Access.WRITE)
 _OFFSETS = p_shape("offsets", "Start of the window in each dimension of the tensor")
 _SHAPES = p_shape("shapes", "Size of the window (the tile shape) in each dimension")
-_STORE_PARAMS = [p_tile("tile", "Tile to write"), _OFFSETS, _SHAPES, _OUTPUT]
+_STORE_PARAMS = [p_tile("tile", "Tile to write", spaces=_IN_VEC), _OFFSETS, _SHAPES, _OUTPUT]
+_L0C_STORE_PARAMS = [p_tile("tile", "Acc (L0C) tile to write", spaces=(MemorySpace.Acc,)),
+                     _OFFSETS, _SHAPES, _OUTPUT]
 _STORE_LEGACY = LegacyForm((p_tile("tile", "Tile to write"), *_LEGACY_WINDOW, _OUTPUT),
-                           _window_from_legacy, _LEGACY_NOTE)
+                           _window_from_legacy, _LEGACY_NOTE, regroup=(0, (1, 2), (3, 4), 5))
 _ALLOCATION_ONLY = "allocation only: no instruction"
 
 register("block.create_tile", Category.BLOCK, [
@@ -176,9 +182,11 @@ register("block.create_tile", Category.BLOCK, [
     p_attr("dtype", "Element data type, e.g. pl.FP32", _DTYPE),
     p_attr("target_memory", "Buffer the tile lives in", _MEMORY, MemorySpace.Vec),
 ], _create_tile, "Declare an uninitialised tile in an on-chip buffer.",
-    pipe=PipeType.S, type_rule_doc="t(shape, dtype)",
-    cce=Lowering(None, _ALLOCATION_ONLY + "; the tile is declared for its MemRef"),
-    pto=Lowering(None, _ALLOCATION_ONLY + "; emitted as pto.alloc_tile for its MemRef"))
+    pipe=PipeType.S, type_rule_doc="t(shape, dtype)", role=Role.CREATE,
+    result_space_attr="target_memory", unified_always=True,
+    cce=Lowering(None, _ALLOCATION_ONLY + "; the tile is declared for its MemRef", elided=True),
+    pto=Lowering(None, _ALLOCATION_ONLY + "; emitted as pto.alloc_tile for its MemRef",
+                 elided=True))
 
 register("block.load", Category.BLOCK, [
     p_tensor("tensor", "Tensor in DDR to read"),
@@ -190,20 +198,22 @@ register("block.load", Category.BLOCK, [
     "Copy a window of a DDR tensor into a tile (DDR -> Vec or Mat). A Mat tile gets a "
     "column-major block layout.",
     pipe=PipeType.MTE2, type_rule_doc="t(shapes, tensor.dtype); window inside the tensor",
+    role=Role.LOAD, result_space_attr="target_memory", unified_always=True,
     legacy=LegacyForm((p_tensor("tensor", "Tensor in DDR to read"), *_LEGACY_WINDOW),
-                      _window_from_legacy, _LEGACY_NOTE),
+                      _window_from_legacy, _LEGACY_NOTE, regroup=(0, (1, 2), (3, 4))),
     **isa("TLOAD", pto_note="with pto.partition_view for the window"))
 
 register("block.store", Category.BLOCK, _STORE_PARAMS, _store,
          "Copy a tile into a window of a DDR tensor (Vec -> DDR); the result is the updated "
          "tensor.",
          pipe=PipeType.MTE3, type_rule_doc="type(output_tensor); window inside the tensor",
+         role=Role.STORE, aliases="output_tensor", unified_always=True,
          legacy=_STORE_LEGACY, **isa("TSTORE", pto_note="with pto.partition_view for the window"))
 
-register("block.l0c_store", Category.BLOCK, _STORE_PARAMS, _store,
+register("block.l0c_store", Category.BLOCK, _L0C_STORE_PARAMS, _store,
          "Copy an Acc (L0C) tile into a window of a DDR tensor; the result is the updated tensor.",
          pipe=PipeType.FIX, type_rule_doc="type(output_tensor); window inside the tensor",
-         legacy=_STORE_LEGACY,
+         role=Role.STORE, aliases="output_tensor", unified_always=True, legacy=_STORE_LEGACY,
          **isa("TSTORE", "from Acc through the FIX pipe",
                "from Acc, with pto.partition_view for the window"))
 
@@ -213,26 +223,28 @@ register("block.move", Category.BLOCK, [
     p_attr("transpose", "Swap the two dimensions of a 2-D tile on the way", (bool,), False),
 ], _move, "Move a tile between on-chip buffers (e.g. Mat -> Left / Right), optionally transposed.",
     pipe=PipeType.MTE1, type_rule_doc="t(tile.shape, or swapped if transpose, tile.dtype)",
-    **isa("TMOV"))
+    role=Role.MOVE, result_space_attr="target_memory", unified_always=True, **isa("TMOV"))
 
-register("block.vec_move", Category.BLOCK, [p_tile("tile", "Tile in Vec to copy")], _same_tile,
+register("block.vec_move", Category.BLOCK,
+         [p_tile("tile", "Tile in Vec to copy", spaces=_IN_VEC)], _same_tile,
          "Copy a tile within the Vec buffer.", pipe=PipeType.V, type_rule_doc="type(tile)",
-         **isa("TMOV"))
+         role=Role.MOVE, **isa("TMOV"))
 
 register("block.full", Category.BLOCK, [
     p_shape("shape", "Static tile shape: positive integer literals"),
     p_attr("dtype", "Element data type, e.g. pl.FP32", _DTYPE),
     Param("value", "Fill value: an int or float literal", accepts=("scalar",)),
 ], _full, "A Vec tile with every element set to a constant.",
-    pipe=PipeType.V, type_rule_doc="t(shape, dtype)", **isa("TEXPANDS"))
+    pipe=PipeType.V, type_rule_doc="t(shape, dtype)", role=Role.BROADCAST, **isa("TEXPANDS"))
 
-register("block.fillpad", Category.BLOCK, [p_tile("tile", "Tile whose padding is filled")],
+register("block.fillpad", Category.BLOCK,
+         [p_tile("tile", "Tile whose padding is filled", spaces=_IN_VEC)],
          _same_tile, "Fill the padding outside a tile's valid region with its pad value.",
          pipe=PipeType.V, type_rule_doc="type(tile)", **isa("TFILLPAD"))
 
 register("block.get_block_idx", Category.BLOCK, [], _block_idx,
          "The index of the AI core block running this kernel.",
-         pipe=PipeType.S, type_rule_doc="s(UINT64)",
+         pipe=PipeType.S, type_rule_doc="s(UINT64)", role=Role.SCALAR,
          cce=Lowering("get_block_idx", "a scalar intrinsic call"),
          pto=Lowering("pto.get_block_idx"))
 
@@ -242,9 +254,10 @@ register("block.alloc", Category.BLOCK, [
     p_scalar("size", "Size of the buffer in bytes"),
     p_scalar("id", "MemRef id"),
 ], _alloc, "Allocate the buffer of a MemRef (inserted by passes; not callable from the DSL).",
-    pipe=PipeType.S, type_rule_doc="no value", dsl_visible=False,
-    cce=Lowering(None, "buffers are declared from MemRefs, not from this op"),
-    pto=Lowering("pto.alloc_tile", "one per MemRef"))
+    pipe=PipeType.S, type_rule_doc="no value", dsl_visible=False, role=Role.ALLOC,
+    cce=Lowering(None, "buffers are declared from MemRefs, not from this op", elided=True),
+    pto=Lowering(None, "buffers are declared from MemRefs (one pto.alloc_tile each), not from "
+                 "this op", elided=True))
 
 
 # =============================================================================================
@@ -256,15 +269,16 @@ _SPELLING = {"and": "and_", "or": "or_", "not": "not_"}
 
 
 def _family(rows: tuple[Entry, ...], params: list[Param], spec: Elementwise,
-            extra: Callable[[DeduceContext], None] | None = None) -> None:
-    """Register element-wise ops that share parameters and a rule (one per table row)."""
+            extra: Callable[[DeduceContext], None] | None = None, *,
+            role: Role = Role.ELEMENTWISE, **traits: object) -> None:
+    """Register vector ops that share parameters, a rule and traits (one per table row)."""
     type_rule = elementwise("tile", spec, extra)
     doc = elementwise_doc("tile", spec, [p.name for p in params])
     for row in rows:
         spelling = _SPELLING.get(row.name)
         register_entry(row, f"block.{row.name}", Category.BLOCK, params, type_rule,
                        dsl_names=(spelling,) if spelling else (), pipe=PipeType.V,
-                       type_rule_doc=doc, **isa(row.instruction, row.note))
+                       type_rule_doc=doc, role=role, **traits, **row.isa())
 
 
 def _check_cmp_type(ctx: DeduceContext) -> None:
@@ -294,22 +308,33 @@ def _check_row_vector(ctx: DeduceContext) -> None:
                  f"{dim_str(row_vec.shape[-2])}", at="row_vec", code="E307")
 
 
-_LHS = p_tile("lhs", "Left tile operand")
-_RHS = p_tile("rhs", "Right tile operand (broadcast against lhs)")
-_RHS2 = p_tile("rhs2", "Third tile operand (broadcast with the others)")
-_TMP = p_tile("tmp", "Scratch tile the instruction needs")
+def _vec_tile(name: str, doc: str, *, access: Access = Access.READ) -> Param:
+    return p_tile(name, doc, spaces=_IN_VEC, access=access)
+
+
+_LHS = _vec_tile("lhs", "Left tile operand")
+_RHS = _vec_tile("rhs", "Right tile operand (broadcast against lhs)")
+_RHS2 = _vec_tile("rhs2", "Third tile operand (broadcast with the others)")
+_TMP = _vec_tile("tmp", "Scratch tile the instruction needs", access=Access.WRITE)
 _SCALAR = p_scalar("scalar", "Scalar applied to every element")
 _CMP_TYPE = p_attr("cmp_type", "Comparison: 0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE", (int,), 0)
-_ONE_TILE = [p_tile("tile", "Tile operand")]
+_ONE_TILE = [_vec_tile("tile", "Tile operand")]
+_CMP_ARGS = ("cmp_type",)
 
 _family((
     entry("add", "TADD", "Element-wise addition of two tiles, with broadcasting.",
-          "the seed's three-operand block.add(a, b, c) is block.addc (TADDC)"),
-    entry("sub", "TSUB", "Element-wise subtraction of two tiles, with broadcasting."),
-    entry("mul", "TMUL", "Element-wise multiplication of two tiles, with broadcasting."),
-    entry("div", "TDIV", "Element-wise division of two tiles, with broadcasting."),
-    entry("maximum", "TMAX", "Element-wise maximum of two tiles, with broadcasting."),
-    entry("minimum", "TMIN", "Element-wise minimum of two tiles, with broadcasting."),
+          "the seed's three-operand block.add(a, b, c) is block.addc (TADDC)",
+          broadcast="ADD", scalar_form="block.adds"),
+    entry("sub", "TSUB", "Element-wise subtraction of two tiles, with broadcasting.",
+          broadcast="SUB", scalar_form="block.subs"),
+    entry("mul", "TMUL", "Element-wise multiplication of two tiles, with broadcasting.",
+          broadcast="MUL", scalar_form="block.muls"),
+    entry("div", "TDIV", "Element-wise division of two tiles, with broadcasting.",
+          broadcast="DIV", scalar_form="block.divs"),
+    entry("maximum", "TMAX", "Element-wise maximum of two tiles, with broadcasting.",
+          broadcast="MAX"),
+    entry("minimum", "TMIN", "Element-wise minimum of two tiles, with broadcasting.",
+          broadcast="MIN", unified_always=True),
     entry("rem", "TREM", "Element-wise remainder of two tiles, with broadcasting."),
 ), [_LHS, _RHS], Elementwise("tt"))
 
@@ -327,7 +352,7 @@ _family((entry("xor", "TXOR", "Element-wise bitwise XOR of two integer tiles."),
         [_LHS, _RHS, _TMP], Elementwise("ttx", integer=True))
 
 _family((entry("prelu", "TPRELU", "Parametric ReLU: x if x > 0 else slope * x, per element."),),
-        [p_tile("tile", "Input tile"), p_tile("slope", "Per-element slopes"), _TMP],
+        [_vec_tile("tile", "Input tile"), _vec_tile("slope", "Per-element slopes"), _TMP],
         Elementwise("ttx"))
 
 _family((
@@ -336,21 +361,23 @@ _family((
 ), [_LHS, _RHS, _RHS2], Elementwise("ttt"))
 
 _family((
-    entry("adds", "TADDS", "Add a scalar to every element of a tile."),
-    entry("subs", "TSUBS", "Subtract a scalar from every element of a tile."),
-    entry("muls", "TMULS", "Multiply every element of a tile by a scalar."),
-    entry("divs", "TDIVS", "Divide every element of a tile by a scalar."),
+    entry("adds", "TADDS", "Add a scalar to every element of a tile.", unified_always=True),
+    entry("subs", "TSUBS", "Subtract a scalar from every element of a tile.",
+          unified_always=True),
+    entry("muls", "TMULS", "Multiply every element of a tile by a scalar.", unified_always=True),
+    entry("divs", "TDIVS", "Divide every element of a tile by a scalar.", unified_always=True),
     entry("rems", "TREMS", "Remainder of every element of a tile by a scalar."),
     entry("maxs", "TMAXS", "Element-wise maximum of a tile and a scalar."),
     entry("mins", "TMINS", "Element-wise minimum of a tile and a scalar."),
 ), [_LHS, _SCALAR], Elementwise("ts"))
 
 _family((entry("lrelu", "TLRELU", "Leaky ReLU: x if x > 0 else slope * x, per element."),),
-        [p_tile("tile", "Input tile"), p_scalar("slope", "Slope for negative elements")],
+        [_vec_tile("tile", "Input tile"), p_scalar("slope", "Slope for negative elements")],
         Elementwise("ts"))
 
 _family((entry("expands", "TEXPANDS", "A tile shaped like target with every element = scalar."),),
-        [p_tile("target", "Tile giving the result shape"), _SCALAR], Elementwise("ts"))
+        [_vec_tile("target", "Tile giving the result shape"), _SCALAR], Elementwise("ts"),
+        role=Role.BROADCAST, unified_always=True)
 
 _family((
     entry("ands", "TANDS", "Bitwise AND of every element of an integer tile with a scalar."),
@@ -368,26 +395,28 @@ _family((
 ), [_LHS, _SCALAR, _RHS2], Elementwise("tst"))
 
 _family((entry("sel", "TSEL", "Per element: lhs where mask is set, else rhs."),),
-        [p_tile("mask", "Selection mask tile"), _LHS, _RHS], Elementwise("xtt"))
+        [_vec_tile("mask", "Selection mask tile"), _LHS, _RHS], Elementwise("xtt"))
 
 _family((entry("sels", "TSELS", "Select between lhs and rhs by a scalar select mode."),),
         [_LHS, _RHS, p_scalar("select_mode", "Selection mode scalar")], Elementwise("ttm"))
 
-_family((entry("cmp", "TCMP", "Element-wise comparison of two tiles (promoted dtype, not BOOL)."),),
-        [_LHS, _RHS, _CMP_TYPE], Elementwise("tt"), _check_cmp_type)
+_family((entry("cmp", "TCMP", "Element-wise comparison of two tiles (promoted dtype, not BOOL).",
+              attr_args=_CMP_ARGS),),
+        [_LHS, _RHS, _CMP_TYPE], Elementwise("tt"), _check_cmp_type, unified_always=True)
 
-_family((entry("cmps", "TCMPS", "Compare every element of a tile with a scalar."),),
-        [_LHS, _SCALAR, _CMP_TYPE], Elementwise("ts"), _check_cmp_type)
+_family((entry("cmps", "TCMPS", "Compare every element of a tile with a scalar.",
+               attr_args=_CMP_ARGS),),
+        [_LHS, _SCALAR, _CMP_TYPE], Elementwise("ts"), _check_cmp_type, unified_always=True)
 
 _family((
-    entry("neg", "TNEG", "Element-wise negation."),
+    entry("neg", "TNEG", "Element-wise negation.", unified_always=True),
     entry("exp", "TEXP", "Element-wise natural exponential (an integer tile stays integer)."),
-    entry("sqrt", "TSQRT", "Element-wise square root."),
-    entry("rsqrt", "TRSQRT", "Element-wise reciprocal square root."),
-    entry("recip", "TRECIP", "Element-wise reciprocal."),
-    entry("log", "TLOG", "Element-wise natural logarithm."),
-    entry("abs", "TABS", "Element-wise absolute value."),
-    entry("relu", "TRELU", "Element-wise ReLU: max(x, 0)."),
+    entry("sqrt", "TSQRT", "Element-wise square root.", unified_always=True),
+    entry("rsqrt", "TRSQRT", "Element-wise reciprocal square root.", unified_always=True),
+    entry("recip", "TRECIP", "Element-wise reciprocal.", unified_always=True),
+    entry("log", "TLOG", "Element-wise natural logarithm.", unified_always=True),
+    entry("abs", "TABS", "Element-wise absolute value.", unified_always=True),
+    entry("relu", "TRELU", "Element-wise ReLU: max(x, 0).", unified_always=True),
 ), _ONE_TILE, Elementwise("t"))
 
 _family((entry("not", "TNOT", "Element-wise bitwise NOT of an INT16 / UINT16 tile."),),
@@ -398,24 +427,26 @@ _family((
     entry("row_expand_sub", "TROWEXPANDSUB", "Subtract row_vec[i] from every element of row i."),
     entry("row_expand_mul", "TROWEXPANDMUL", "Multiply every element of row i by row_vec[i]."),
     entry("row_expand_div", "TROWEXPANDDIV", "Divide every element of row i by row_vec[i]."),
-), [p_tile("tile", "Tile of rank 2 or more"),
-    p_tile("row_vec", "Per-row values: same rows, last dimension 1")],
-    Elementwise("tv"), _check_row_vector)
+), [_vec_tile("tile", "Tile of rank 2 or more"),
+    _vec_tile("row_vec", "Per-row values: same rows, last dimension 1")],
+    Elementwise("tv"), _check_row_vector, role=Role.BROADCAST, unified_always=True)
 
 _family((
     entry("col_expand", "TCOLEXPAND", "Broadcast col_vec down every row, shaped like target."),
     entry("col_expand_mul", "TCOLEXPANDMUL", "Multiply every row of target by col_vec."),
     entry("col_expand_div", "TCOLEXPANDDIV", "Divide every row of target by col_vec."),
     entry("col_expand_sub", "TCOLEXPANDSUB", "Subtract col_vec from every row of target."),
-), [p_tile("target", "Tile giving the result shape"), p_tile("col_vec", "Per-column values")],
-    Elementwise("tv"))
+), [_vec_tile("target", "Tile giving the result shape"),
+    _vec_tile("col_vec", "Per-column values")],
+    Elementwise("tv"), role=Role.BROADCAST, unified_always=True)
 
 register("block.cast", Category.BLOCK, [
-    p_tile("tile", "Tile to convert"),
+    _vec_tile("tile", "Tile to convert"),
     p_attr("target_type", "Element type of the result", _DTYPE),
     p_attr("mode", "Rounding: none, rint, round, floor, ceil, trunc or odd", (str, int), "round"),
 ], cast_rule("tile"), "Convert every element to another data type.",
-    pipe=PipeType.V, type_rule_doc="t(tile.shape, target_type)", **isa("TCVT"))
+    pipe=PipeType.V, type_rule_doc="t(tile.shape, target_type)", role=Role.CAST,
+    **isa("TCVT", attr_args=("mode",)))
 
 
 # =============================================================================================
@@ -485,8 +516,8 @@ def _batch_matmul(ctx: DeduceContext) -> Type:
     return _acc_tile((*batch, lhs.shape[-2], rhs.shape[-1]), _acc_dtype(lhs.dtype))
 
 
-_MM_LHS = p_tile("lhs", "Left matrix [M, K] (in Left)")
-_MM_RHS = p_tile("rhs", "Right matrix [K, N] (in Right)")
+_MM_LHS = p_tile("lhs", "Left matrix [M, K] (in Left)", spaces=(MemorySpace.Left,))
+_MM_RHS = p_tile("rhs", "Right matrix [K, N] (in Right)", spaces=(MemorySpace.Right,))
 _ACC_NOTE = ("Result in Acc with the Acc tile view (blayout col_major, slayout row_major, "
              "fractal 1024).")
 
@@ -495,25 +526,30 @@ def _matmul_family(rows: tuple[Entry, ...], params: list[Param], type_rule: Type
                    doc: str) -> None:
     for row in rows:
         register_entry(row, f"block.{row.name}", Category.BLOCK, params, type_rule,
-                       pipe=PipeType.M, type_rule_doc=doc, **isa(row.instruction, row.note))
+                       pipe=PipeType.M, type_rule_doc=doc, role=Role.MATMUL,
+                       result_space=MemorySpace.Acc, **row.isa())
 
 
 _matmul_family((
     entry("matmul", "TMATMUL", "Matrix product lhs @ rhs of two 2-D tiles. " + _ACC_NOTE),
-    entry("gemv", "TGEMV", "Matrix-vector product lhs @ rhs of two 2-D tiles. " + _ACC_NOTE),
+    entry("gemv", "TGEMV", "Matrix-vector product lhs @ rhs of two 2-D tiles. " + _ACC_NOTE,
+          unified_always=True),
 ), [_MM_LHS, _MM_RHS], _matmul, "t([M, N], FP32 if float else INT32); K must agree")
 
 _matmul_family((
-    entry("matmul_acc", "TMATMUL_ACC", "Accumulate: acc + lhs @ rhs. " + _ACC_NOTE),
+    entry("matmul_acc", "TMATMUL_ACC", "Accumulate: acc + lhs @ rhs. " + _ACC_NOTE,
+          unified_always=True),
     entry("gemv_acc", "TGEMV_ACC", "Accumulating matrix-vector product: acc + lhs @ rhs. "
-          + _ACC_NOTE),
-), [p_tile("acc", "Accumulator [M, N] (in Acc)"), _MM_LHS, _MM_RHS], _matmul_acc,
+          + _ACC_NOTE, unified_always=True),
+), [p_tile("acc", "Accumulator [M, N] (in Acc)", spaces=(MemorySpace.Acc,)), _MM_LHS, _MM_RHS],
+    _matmul_acc,
     "t(acc.shape, FP32 if float else INT32); M, N, K must agree")
 
 _matmul_family((
     entry("matmul_bias", "TMATMUL_BIAS", "Matrix product plus a bias row: lhs @ rhs + bias. "
-          + _ACC_NOTE),
-    entry("gemv_bias", "TGEMV_BIAS", "Matrix-vector product plus a bias row. " + _ACC_NOTE),
+          + _ACC_NOTE, unified_always=True),
+    entry("gemv_bias", "TGEMV_BIAS", "Matrix-vector product plus a bias row. " + _ACC_NOTE,
+          unified_always=True),
 ), [_MM_LHS, _MM_RHS, p_tile("bias", "Bias row [1, N]")], _matmul_bias,
     "t([M, N], promote(lhs, rhs, bias)); bias is [1, N]")
 
@@ -523,7 +559,7 @@ register("block.batch_matmul", Category.BLOCK, [
 ], _batch_matmul,
     "Batched matrix product with broadcast batch dims (internal; the DSL uses matmul). "
     + _ACC_NOTE,
-    pipe=PipeType.M, dsl_visible=False,
+    pipe=PipeType.M, dsl_visible=False, role=Role.MATMUL, result_space=MemorySpace.Acc,
     type_rule_doc="t([*broadcast(batch), M, N], FP32 if float else INT32)",
     cce=Lowering(None, "expanded into one block.matmul per batch index before code generation"),
     pto=Lowering(None, "expanded into one block.matmul per batch index before code generation"))
@@ -558,50 +594,55 @@ def _row_expand(ctx: DeduceContext) -> Type:
 
 
 _REDUCE_PARAMS = [
-    p_tile("tile", "Tile to reduce"),
+    _vec_tile("tile", "Tile to reduce"),
     p_attr("axis", "Axis to reduce; negative counts from the end", (int,)),
     p_attr("keepdim", "Keep the reduced axis as size 1", (bool,), False),
 ]
 _REDUCE_DOC = "t(tile.shape without axis, or with 1 if keepdim); a 0-D result is s(tile.dtype)"
 
 for _row in (
-    entry("sum", "TROWSUM", "Sum along one axis.", "axis=0 -> TCOLSUM, axis=1 -> TROWSUM"),
-    entry("max", "TROWMAX", "Maximum along one axis.", "axis=0 -> TCOLMAX, axis=1 -> TROWMAX"),
-    entry("min", "TROWMIN", "Minimum along one axis.", "axis=0 -> TCOLMIN, axis=1 -> TROWMIN"),
+    entry("sum", "TROWSUM", "Sum along one axis.", "axis=0 -> TCOLSUM, axis=1 -> TROWSUM",
+          column_form="TCOLSUM", unified_always=True),
+    entry("max", "TROWMAX", "Maximum along one axis.", "axis=0 -> TCOLMAX, axis=1 -> TROWMAX",
+          column_form="TCOLMAX"),
+    entry("min", "TROWMIN", "Minimum along one axis.", "axis=0 -> TCOLMIN, axis=1 -> TROWMIN",
+          column_form="TCOLMIN"),
 ):
     register_entry(_row, f"block.{_row.name}", Category.BLOCK, _REDUCE_PARAMS, _reduce,
-                   pipe=PipeType.V, type_rule_doc=_REDUCE_DOC, **isa(_row.instruction, _row.note))
+                   pipe=PipeType.V, type_rule_doc=_REDUCE_DOC, role=Role.REDUCTION, **_row.isa())
 
 _ROW_PARAMS = [
-    p_tile("tile", "Tile of rank 2 or more"),
+    _vec_tile("tile", "Tile of rank 2 or more"),
     p_tile("tmp_tile", "Scratch tile the instruction needs (optional in the seed 004 form)",
-           default=None),
+           default=None, spaces=_IN_VEC, access=Access.WRITE),
 ]
 for _row in (
     entry("row_sum", "TROWSUM", "Sum of each row: the last dimension reduces to 1."),
     entry("row_max", "TROWMAX", "Maximum of each row: the last dimension reduces to 1."),
-    entry("row_min", "TROWMIN", "Minimum of each row: the last dimension reduces to 1."),
+    entry("row_min", "TROWMIN", "Minimum of each row: the last dimension reduces to 1.",
+          unified_always=True),
 ):
     register_entry(_row, f"block.{_row.name}", Category.BLOCK, _ROW_PARAMS,
-                   row_reduce_rule("tile", 2), pipe=PipeType.V,
-                   type_rule_doc="t([..., rows, 1], tile.dtype)", **isa(_row.instruction))
+                   row_reduce_rule("tile", 2), pipe=PipeType.V, role=Role.REDUCTION,
+                   type_rule_doc="t([..., rows, 1], tile.dtype)", **_row.isa())
 
-register("block.row_expand", Category.BLOCK, [p_tile("tile", "Tile of rank 2 or more")],
+register("block.row_expand", Category.BLOCK, [_vec_tile("tile", "Tile of rank 2 or more")],
          _row_expand, "Broadcast the first element of each row across the row.",
-         pipe=PipeType.V, type_rule_doc="t(tile.shape, tile.dtype)", **isa("TROWEXPAND"))
+         pipe=PipeType.V, type_rule_doc="t(tile.shape, tile.dtype)", role=Role.BROADCAST,
+         unified_always=True, **isa("TROWEXPAND"))
 
 register("block.view", Category.BLOCK, [
     p_tile("tile", "Tile to take a window of"),
     p_shape("shape", "Shape of the window (INT64 / UINT64 scalars)"),
     p_shape("offset", "Start of the window in each dimension (INT64 / UINT64 scalars)"),
 ], view_rule("tile"), "A window of a tile.",
-    pipe=PipeType.V, type_rule_doc="t(shape, tile.dtype)", **isa("TEXTRACT"))
+    pipe=PipeType.V, type_rule_doc="t(shape, tile.dtype)", role=Role.VIEW, **isa("TEXTRACT"))
 
 register("block.reshape", Category.BLOCK, [
     p_tile("tile", "Tile to reshape"),
     p_shape("shape", "New shape; static element counts must match"),
 ], reshape_rule("tile"), "The same elements of a tile under a new shape.",
-    pipe=PipeType.V, type_rule_doc="t(shape, tile.dtype); same element count",
+    pipe=PipeType.V, type_rule_doc="t(shape, tile.dtype); same element count", role=Role.VIEW,
     **isa("TRESHAPE"))
 
 register("block.transpose", Category.BLOCK, [
@@ -610,4 +651,4 @@ register("block.transpose", Category.BLOCK, [
     Param("axis2", "Second constant axis to swap (different from axis1)", accepts=("scalar",)),
 ], transpose_rule("tile"), "Swap two dimensions of a tile.",
     pipe=PipeType.V, type_rule_doc="t(shape with axis1 and axis2 swapped, tile.dtype)",
-    **isa("TTRANS"))
+    role=Role.VIEW, **isa("TTRANS"))

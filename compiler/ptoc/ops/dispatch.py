@@ -22,22 +22,8 @@ from ..ir.expr import BinaryOp
 from ..ir.types import ScalarType, TensorType, TileType, Type, UnknownType
 from .registry import REGISTRY, OpDef
 
-# Unified names that always mean the tensor op / the block op, whatever the arguments.
-TENSOR_ONLY = frozenset({
-    "create_tensor", "dim", "assemble", "add_scalar", "sub_scalar", "mul_scalar", "div_scalar",
-})
-BLOCK_ONLY = frozenset({
-    "load", "store", "l0c_store", "move", "neg", "sqrt", "rsqrt", "recip", "log", "relu", "abs",
-    "matmul_acc", "matmul_bias", "gemv", "gemv_acc", "gemv_bias", "minimum", "cmp", "cmps",
-    "adds", "subs", "muls", "divs", "sum", "row_min", "row_expand", "row_expand_add",
-    "row_expand_sub", "row_expand_mul", "row_expand_div", "col_expand", "col_expand_mul",
-    "col_expand_div", "col_expand_sub", "expands", "create_tile",
-})
-# A scalar second argument turns these into their tile-scalar / tensor-scalar forms.
-_SCALAR_FORMS = {
-    "block": {"add": "adds", "sub": "subs", "mul": "muls", "div": "divs"},
-    "tensor": {"add": "add_scalar", "sub": "sub_scalar", "mul": "mul_scalar", "div": "div_scalar"},
-}
+# Which op a unified name means whatever the arguments (``OpDef.unified_always``) and the
+# tile-scalar / tensor-scalar form of an op (``OpDef.scalar_form``) are traits of the ops.
 _SCALAR_BINARY = {"min": BinaryOp.Min, "max": BinaryOp.Max}
 _NAMESPACES = ("tensor", "block", "system")
 
@@ -73,9 +59,10 @@ def dsl_spellings(namespace: tuple[str, ...]) -> list[tuple[str, OpDef]]:
     is listed with its block op (kernels are where unified names are mostly written)."""
     if namespace == ():
         unified: dict[str, OpDef] = {}
-        for ns in ("tensor", "block"):  # block second: it wins shared names
+        for ns in ("tensor", "block"):  # block second: it wins shared names ...
             for spelling, op in _spellings(ns, primary_only=True):
-                if spelling not in TENSOR_ONLY or ns == "tensor":
+                taken = unified.get(spelling)
+                if taken is None or not taken.unified_always:  # ... unless tensor-only
                     unified[spelling] = op
         return sorted(unified.items(), key=lambda item: item[0])
     target = namespace[1:] if namespace[0] == "op" else namespace
@@ -102,11 +89,11 @@ def _lookup(namespace: str, name: str) -> OpDef | None:
     return REGISTRY.by_dsl_name(namespace, name)
 
 
-def _scalar_form(namespace: str, name: str, arg_types: list[Type]) -> str:
-    forms = _SCALAR_FORMS.get(namespace, {})
-    if name in forms and len(arg_types) >= 2 and isinstance(arg_types[1], ScalarType):
-        return forms[name]
-    return name
+def _with_scalar_form(op: OpDef, arg_types: list[Type]) -> OpDef:
+    """A scalar second argument turns an op into its tile-scalar / tensor-scalar form."""
+    if op.scalar_form and len(arg_types) >= 2 and isinstance(arg_types[1], ScalarType):
+        return REGISTRY.ops[op.scalar_form]
+    return op
 
 
 def _found(op: OpDef) -> Resolution:
@@ -125,18 +112,18 @@ def _unknown(message: str, name: str, candidates: list[str]) -> Resolution:
 
 
 def _resolve_in(namespace: str, name: str, arg_types: list[Type]) -> Resolution:
-    op = _lookup(namespace, _scalar_form(namespace, name, arg_types))
+    op = _lookup(namespace, name)
     if op is None:
         candidates = [spelling for spelling, _ in _spellings(namespace)]
         return _unknown(f"Unknown {namespace} operation: {name}", name, candidates)
-    return _found(op)
+    return _found(_with_scalar_form(op, arg_types))
 
 
 def _resolve_unified(name: str, arg_types: list[Type]) -> Resolution:
-    if name in TENSOR_ONLY:
-        return _resolve_in("tensor", name, arg_types)
-    if name in BLOCK_ONLY:
-        return _resolve_in("block", name, arg_types)
+    for ns in ("tensor", "block"):
+        op = _lookup(ns, name)
+        if op is not None and op.unified_always:
+            return _resolve_in(ns, name, arg_types)
     owners = [ns for ns in ("tensor", "block") if _lookup(ns, name) is not None]
     first = arg_types[0] if arg_types else None
     if not owners:

@@ -1,9 +1,13 @@
 """The operator registry: one registration per op, the single source of truth.
 
-A registration holds the op's IR name, its DSL spellings, category, parameters (with docs and
-defaults), its type-deduction rule, a description, the hardware pipe that executes it, how it
-lowers on each target, and where in ptoc's source it is registered (for go-to-definition).
-Hover, completion, signature help, the docs generator and the code generators all read it.
+A registration holds the op's IR name, its DSL spellings, category, parameters (with docs,
+defaults, whether the op reads or writes each operand and where a tile operand may live), its
+type-deduction rule, a description, its traits (role, the hardware pipe that executes it,
+where its result lives, which operand its result aliases, its scalar form, how the unified
+``pl.X`` name dispatches to it), how it lowers on each target, and where in ptoc's source it is
+registered (for go-to-definition). The front end, the passes, both code generators, hover,
+completion, signature help and the docs generator all read it; no other module keeps a list
+of op names.
 """
 
 from __future__ import annotations
@@ -15,7 +19,16 @@ from enum import Enum
 from typing import Any, NoReturn
 
 from ..ir.expr import AttrValue, Expr, MakeTuple
-from ..ir.types import UNKNOWN, ScalarType, ShapedType, TensorType, TileType, Type, UnknownType
+from ..ir.types import (
+    UNKNOWN,
+    MemorySpace,
+    ScalarType,
+    ShapedType,
+    TensorType,
+    TileType,
+    Type,
+    UnknownType,
+)
 
 
 class Category(Enum):
@@ -35,6 +48,35 @@ class PipeType(Enum):
     S = 5
     FIX = 6
     ALL = 7
+
+
+class Role(Enum):
+    """What an op does, as the passes and code generators need to know it (xDSL-style traits).
+
+    Each back end dispatches on the role; a test proves every role is handled by both."""
+
+    LOAD = "load"  # DDR window -> tile
+    STORE = "store"  # tile -> DDR window; the result is the output tensor
+    CREATE = "create"  # an uninitialised value (a tile's buffer, a tensor): no instruction
+    ALLOC = "alloc"  # a buffer inserted by passes: no instruction
+    ELEMENTWISE = "elementwise"  # per-element arithmetic, logic, comparison, selection, fill
+    BROADCAST = "broadcast"  # a row / column vector expanded across a tile
+    REDUCTION = "reduction"  # along one axis (sum / max / min)
+    MATMUL = "matmul"  # cube products into Acc
+    MOVE = "move"  # between on-chip buffers
+    CAST = "cast"  # element type conversion
+    VIEW = "view"  # a window / reshape / transpose of a value
+    SCALAR = "scalar"  # produces a scalar (block index, element read, dimension)
+    SET_FLAG = "set_flag"  # sync: signal an event between two pipes
+    WAIT_FLAG = "wait_flag"  # sync: wait for that event
+    BARRIER = "barrier"  # sync: order work within one pipe
+
+
+class Access(Enum):
+    """How an op uses an operand: scratch (tmp) operands and output tensors are written."""
+
+    READ = "read"
+    WRITE = "write"
 
 
 class ParamKind(Enum):
@@ -60,6 +102,10 @@ class Param:
     accepts: tuple[str, ...] = ()
     # For ATTR params: the Python type(s) of the value (int, float, bool, str, DataType, MemorySpace).
     attr_types: tuple[type, ...] = ()
+    # For EXPR params: whether the op reads or writes the operand.
+    access: Access = Access.READ
+    # For tile params: the memory spaces the operand may live in (empty: not constrained).
+    spaces: tuple[MemorySpace, ...] = ()
 
     @property
     def required(self) -> bool:
@@ -160,19 +206,36 @@ TypeRule = Callable[[DeduceContext], Type]
 @dataclass(frozen=True, slots=True)
 class LegacyForm:
     """An older positional signature (e.g. seed 004's ``block.load(t, row, col, h, w)``) and
-    how its bound arguments become the current ones (``convert`` gets and returns name -> Expr)."""
+    how its bound arguments become the current ones (``convert`` gets and returns name -> Expr).
+    ``regroup`` says how the old positional arguments are written in the current form: an
+    index stays one argument, a tuple of indices becomes one list (the quick fix's text)."""
 
     params: tuple[Param, ...]
     convert: Callable[[dict[str, Expr]], dict[str, Expr]]
     note: str = ""
+    regroup: tuple[int | tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Lowering:
-    """How an op becomes code on one target. ``None`` instruction = not supported there."""
+    """How an op becomes code on one target, spelled as that target spells it (``TMATMUL_ACC``
+    in pto-isa C++, ``pto.tmatmul.acc`` in the PTO dialect). ``None`` instruction = not
+    supported there (``note`` says why; code generation reports E400)."""
 
     instruction: str | None
     note: str = ""
+    # No instruction at all: the value only declares a buffer, which the generator declares
+    # from its MemRef (block.create_tile, block.alloc).
+    elided: bool = False
+    # Axis reductions: the instruction when the reduced axis is the rows' (axis -2), where
+    # ``instruction`` is the one for the last axis (TCOLSUM vs TROWSUM).
+    column_form: str | None = None
+    # Element-wise binary ops: the instruction when rhs is a per-row vector [M, 1] / a
+    # per-column vector [1, N] broadcast against lhs (TROWEXPANDADD / TCOLEXPANDADD).
+    row_broadcast: str | None = None
+    col_broadcast: str | None = None
+    # Attribute parameters that become trailing instruction arguments (cast mode, compare mode).
+    attr_args: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -184,6 +247,19 @@ class OpDef:
     description: str
     dsl_names: tuple[str, ...] = ()  # spellings after `pl.block.` / `pl.tensor.` (default: the short name)
     pipe: PipeType = PipeType.S
+    role: Role = Role.ELEMENTWISE
+    # Where the result tile lives: a fixed space, or the value of an attribute (e.g. a load's
+    # target_memory, whose default applies when it is not given). None: Vec.
+    result_space: MemorySpace | None = None
+    result_space_attr: str | None = None
+    # The parameter whose storage the result is (a store's output tensor, a tensor view's source).
+    aliases: str | None = None
+    # The op a scalar second operand turns this one into (block.add -> block.adds).
+    scalar_form: str | None = None
+    # The unified ``pl.X`` spelling means this op whatever the argument types.
+    unified_always: bool = False
+    # BARRIER ops: the pipe they order.
+    barrier_pipe: PipeType | None = None
     cce: Lowering = Lowering(None)
     pto: Lowering = Lowering(None)
     type_rule_doc: str = ""  # one line: "t(broadcast, promote)"
@@ -205,6 +281,51 @@ class OpDef:
             if p.name == name:
                 return p
         return None
+
+    @property
+    def expr_params(self) -> tuple[Param, ...]:
+        """The value parameters, in the order they bind ``Call.args``."""
+        return tuple(p for p in self.params if p.kind is ParamKind.EXPR)
+
+    @property
+    def written_params(self) -> tuple[str, ...]:
+        """Names of the value parameters the op writes (scratch tiles, output tensors)."""
+        return tuple(p.name for p in self.expr_params if p.access is Access.WRITE)
+
+    @property
+    def is_sync(self) -> bool:
+        return self.role in (Role.SET_FLAG, Role.WAIT_FLAG, Role.BARRIER)
+
+    @property
+    def emits_nothing(self) -> bool:
+        """Ops that only declare a value or a buffer: no instruction on any target."""
+        return self.role in (Role.CREATE, Role.ALLOC)
+
+    def result_space_for(self, kwargs: dict[str, AttrValue]) -> MemorySpace:
+        """Where a call's result tile lives, given the call's attributes."""
+        if self.result_space_attr is not None:
+            value = kwargs.get(self.result_space_attr)
+            if value is None:
+                param = self.param(self.result_space_attr)
+                value = param.default if param is not None and not param.required else None
+            if isinstance(value, MemorySpace):
+                return value
+        return self.result_space or MemorySpace.Vec
+
+    def column_or_row(self, lowering: Lowering, axis: int, rank: int) -> str | None:
+        """An axis reduction's instruction: the row form for the last axis, the column form
+        for the one before; None for any other axis."""
+        if axis < 0:
+            axis += rank
+        if axis == rank - 1:
+            return lowering.instruction
+        if axis == rank - 2:
+            return lowering.column_form
+        return None
+
+    def lowering(self, target: str) -> Lowering:
+        """The lowering on ``target`` ("cce" or "pto")."""
+        return self.cce if target == "cce" else self.pto
 
     def signature(self) -> str:
         return f"{self.name}(" + ", ".join(p.signature() for p in self.params) + ")"
@@ -244,6 +365,21 @@ class Registry:
 
     def in_namespace(self, namespace: str) -> list[OpDef]:
         return [op for op in self.ops.values() if op.namespace == namespace]
+
+    def with_role(self, role: Role, namespace: str | None = None) -> list[OpDef]:
+        return [op for op in self.ops.values()
+                if op.role is role and (namespace is None or op.namespace == namespace)]
+
+    def the(self, role: Role, namespace: str | None = None) -> OpDef:
+        """The one op of a role (in a namespace): e.g. the tile creator the passes insert."""
+        found = self.with_role(role, namespace)
+        if len(found) != 1:
+            raise LookupError(f"expected one {role.value} op in {namespace}, found {len(found)}")
+        return found[0]
+
+    def barrier(self, pipe: PipeType) -> OpDef | None:
+        """The barrier op ordering ``pipe``'s own work."""
+        return next((op for op in self.with_role(Role.BARRIER) if op.barrier_pipe is pipe), None)
 
     def by_dsl_name(self, namespace: str, dsl_name: str) -> OpDef | None:
         if self._by_dsl is None or self._by_dsl_size != len(self.ops):

@@ -34,6 +34,7 @@ from ..ir.types import (
 from .registry import (
     REGISTRY,
     REQUIRED,
+    Access,
     Category,
     DeduceContext,
     Lowering,
@@ -543,12 +544,13 @@ INDEX_SCALAR = ScalarType(INDEX)
 # --------------------------------------------------------------------------------------------
 
 
-def p_tile(name: str, doc: str, default: Any = REQUIRED) -> Param:
-    return Param(name, doc, default=default, accepts=("tile",))
+def p_tile(name: str, doc: str, default: Any = REQUIRED, *,
+           spaces: tuple[MemorySpace, ...] = (), access: Access = Access.READ) -> Param:
+    return Param(name, doc, default=default, accepts=("tile",), spaces=spaces, access=access)
 
 
-def p_tensor(name: str, doc: str) -> Param:
-    return Param(name, doc, accepts=("tensor",))
+def p_tensor(name: str, doc: str, *, access: Access = Access.READ) -> Param:
+    return Param(name, doc, accepts=("tensor",), access=access)
 
 
 def p_scalar(name: str, doc: str) -> Param:
@@ -567,16 +569,29 @@ _ISA_NAME = re.compile(r"\bT[A-Z_]+\b")
 
 
 def pto_name(instruction: str) -> str:
-    """The PTO dialect op of a pto-isa instruction: ``TROWSUM`` -> ``pto.trowsum``."""
-    return "pto." + instruction.lower()
+    """The PTO dialect op of a pto-isa instruction, as the dialect spells it: ``TROWSUM`` ->
+    ``pto.trowsum``, ``TMATMUL_ACC`` -> ``pto.tmatmul.acc`` (variants are dotted suffixes)."""
+    return "pto." + instruction.lower().replace("_", ".")
 
 
-def isa(instruction: str, note: str = "", pto_note: str | None = None) -> dict[str, Lowering]:
-    """Both lowerings of a block op from its pto-isa name: ``TADD`` and ``pto.tadd``. The PTO
-    note defaults to the CCE note with instruction names in their dialect spelling."""
+def _pto_or_none(instruction: str | None) -> str | None:
+    return pto_name(instruction) if instruction is not None else None
+
+
+def isa(instruction: str, note: str = "", pto_note: str | None = None, *,
+        column_form: str | None = None, row_broadcast: str | None = None,
+        col_broadcast: str | None = None, attr_args: tuple[str, ...] = ()) -> dict[str, Lowering]:
+    """Both lowerings of a block op from its pto-isa names: ``TADD`` and ``pto.tadd`` (and
+    likewise for the column and broadcast forms). The PTO note defaults to the CCE note with
+    instruction names in their dialect spelling."""
     if pto_note is None:
         pto_note = _ISA_NAME.sub(lambda m: pto_name(m.group(0)), note)
-    return {"cce": Lowering(instruction, note), "pto": Lowering(pto_name(instruction), pto_note)}
+    cce = Lowering(instruction, note, column_form=column_form, row_broadcast=row_broadcast,
+                   col_broadcast=col_broadcast, attr_args=attr_args)
+    pto = Lowering(pto_name(instruction), pto_note, column_form=_pto_or_none(column_form),
+                   row_broadcast=_pto_or_none(row_broadcast),
+                   col_broadcast=_pto_or_none(col_broadcast), attr_args=attr_args)
+    return {"cce": cce, "pto": pto}
 
 
 # --------------------------------------------------------------------------------------------
@@ -584,9 +599,13 @@ def isa(instruction: str, note: str = "", pto_note: str | None = None) -> dict[s
 # --------------------------------------------------------------------------------------------
 
 
+_LOWERING_TRAITS = frozenset({"column_form", "row_broadcast", "col_broadcast", "attr_args"})
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One row of a family table: its DSL name, pto-isa instruction and description, and the
+    """One row of a family table: its DSL name, pto-isa instruction and description, the
+    traits that set it apart from its family (e.g. ``scalar_form``, ``column_form``), and the
     file and line where the row is written (recorded as the op's definition)."""
 
     name: str
@@ -595,17 +614,30 @@ class Entry:
     file: str
     line: int
     note: str = ""  # a lowering note (e.g. how an attribute changes the instruction)
+    traits: tuple[tuple[str, Any], ...] = ()  # OpDef fields of this row
+    lowering_traits: tuple[tuple[str, Any], ...] = ()  # isa() options of this row
+
+    def isa(self) -> dict[str, Lowering]:
+        return isa(self.instruction, self.note, **dict(self.lowering_traits))
 
 
-def entry(name: str, instruction: str, description: str, note: str = "") -> Entry:
+def entry(name: str, instruction: str, description: str, note: str = "", *,
+          broadcast: str | None = None, **traits: Any) -> Entry:
+    """A family row. ``broadcast="ADD"`` names the TROWEXPAND/TCOLEXPAND forms of a binary
+    op; other keywords are op traits or lowering options."""
     caller = sys._getframe(1)
+    if broadcast is not None:
+        traits.update(row_broadcast="TROWEXPAND" + broadcast, col_broadcast="TCOLEXPAND" + broadcast)
+    lowering = tuple((k, v) for k, v in traits.items() if k in _LOWERING_TRAITS)
+    op_traits = tuple((k, v) for k, v in traits.items() if k not in _LOWERING_TRAITS)
     return Entry(name, instruction, description, caller.f_code.co_filename, caller.f_lineno,
-                 note)
+                 note, op_traits, lowering)
 
 
 def register_entry(row: Entry, ir_name: str, category: Category, params: list[Param],
                    type_rule: TypeRule, **extra: Any) -> OpDef:
     """Register a table row's op and point its definition at the row, not at this helper."""
+    extra.update(row.traits)
     op = register(ir_name, category, params, type_rule, row.description, **extra)
     placed = replace(op, source_file=row.file, source_line=row.line)
     REGISTRY.ops[ir_name] = placed

@@ -7,7 +7,7 @@ The sync-insertion pass creates them; the printer writes them as ``pl.system.X(.
 from __future__ import annotations
 
 from ..ir.types import UNKNOWN, Type
-from .registry import Category, DeduceContext, Lowering, PipeType, register
+from .registry import Category, DeduceContext, Lowering, PipeType, Role, register
 from .rules import attr_int, p_attr, rule
 
 # CCE event ids EVENT_ID0 .. EVENT_ID7.
@@ -51,21 +51,24 @@ _SYNC = {"pipe": PipeType.S, "type_rule_doc": "no value"}
 
 register("system.sync_src", Category.SYNC, _FLAG_PARAMS, _flag,
          "Signal an event from set_pipe to wait_pipe once set_pipe's earlier work is done.",
-         cce=Lowering("set_flag"), pto=Lowering("pto.set_flag"), **_SYNC)
+         role=Role.SET_FLAG, cce=Lowering("set_flag"), pto=Lowering("pto.set_flag"), **_SYNC)
 
 register("system.sync_dst", Category.SYNC, _FLAG_PARAMS, _flag,
          "Make wait_pipe wait for the event signalled by the matching sync_src.",
-         cce=Lowering("wait_flag"), pto=Lowering("pto.wait_flag"), **_SYNC)
+         role=Role.WAIT_FLAG, cce=Lowering("wait_flag"), pto=Lowering("pto.wait_flag"), **_SYNC)
 
 register("system.bar_v", Category.SYNC, [], _barrier,
          "Barrier on the vector pipe: later vector work waits for earlier vector work.",
+         role=Role.BARRIER, barrier_pipe=PipeType.V,
          cce=Lowering("pipe_barrier", "PIPE_V"), pto=Lowering("pto.barrier", "PIPE_V"), **_SYNC)
 
 register("system.bar_m", Category.SYNC, [], _barrier,
          "Barrier on the matrix pipe: later cube work waits for earlier cube work.",
+         role=Role.BARRIER, barrier_pipe=PipeType.M,
          cce=Lowering("pipe_barrier", "PIPE_M"), pto=Lowering("pto.barrier", "PIPE_M"), **_SYNC)
 
 register("system.bar_all", Category.SYNC, [], _barrier,
          "Barrier on every pipe.",
+         role=Role.BARRIER, barrier_pipe=PipeType.ALL,
          cce=Lowering("pipe_barrier", "PIPE_ALL"), pto=Lowering("pto.barrier", "PIPE_ALL"),
          **_SYNC)

@@ -54,7 +54,7 @@ from ..ir.stmt import (
 )
 from ..ir.types import ScalarType, ShapedType, TensorType, TileType
 from ..ir.visitor import IRMutator, with_fields
-from ..ops.registry import REGISTRY, OpError
+from ..ops.registry import OpError
 from .base import FunctionPass, PassContext
 from .irutil import (
     NameAllocator,
@@ -66,7 +66,7 @@ from .irutil import (
     types_compatible,
     walk_stmts,
 )
-from .op_info import output_arg, tile_space
+from .op_info import creator_op, stored_into, tile_space
 from .verifier import verify_ssa
 
 Names = frozenset[str]
@@ -180,10 +180,6 @@ class _Subst(IRMutator):
         return self.env.get(var.name, var)
 
 
-_CREATE_TILE = "block.create_tile"
-_CREATE_TENSOR = "tensor.create"
-
-
 def _zero(t: ScalarType, span: Span) -> Expr:
     if t.dtype.is_float:
         return ConstFloat(t, value=0.0, span=span)
@@ -192,12 +188,10 @@ def _zero(t: ScalarType, span: Span) -> Expr:
     return ConstInt(t, value=0, span=span)
 
 
-def _create(op_name: str, t: ShapedType, kwargs: tuple[tuple[str, AttrValue], ...],
+def _create(namespace: str, t: ShapedType, kwargs: tuple[tuple[str, AttrValue], ...],
             span: Span) -> Call | None:
     """A call creating an uninitialised value of type ``t`` (None if the op refuses it)."""
-    op = REGISTRY.get(op_name)
-    if op is None:
-        return None
+    op = creator_op(namespace)
     shape = make_tuple(t.shape, span)
     try:
         result = op.deduce({"shape": shape}, dict(kwargs))
@@ -205,7 +199,7 @@ def _create(op_name: str, t: ShapedType, kwargs: tuple[tuple[str, AttrValue], ..
         return None
     if not types_compatible(result, t):
         return None
-    return Call(result, callee=Op(op_name), args=(shape,), kwargs=kwargs, span=span)
+    return Call(result, callee=Op(op.name), args=(shape,), kwargs=kwargs, span=span)
 
 
 def _append_yield(body: Stmt | None, values: list[Expr], span: Span) -> Stmt:
@@ -256,7 +250,7 @@ class _Converter:
                       if isinstance(s, AssignStmt) and s.var.name == name), None)
         if first is None:
             return None
-        target = output_arg(first.value) if isinstance(first.value, Call) else None
+        target = stored_into(first.value) if isinstance(first.value, Call) else None
         if isinstance(target, Var) and target.name in env:
             return env[target.name]
         t, span = first.var.type, first.span
@@ -264,9 +258,9 @@ class _Converter:
             return _zero(t, span)
         if isinstance(t, TileType):
             space = tile_space(first.value)
-            call = _create(_CREATE_TILE, t, (("dtype", t.dtype), ("target_memory", space)), span)
+            call = _create("block", t, (("dtype", t.dtype), ("target_memory", space)), span)
         elif isinstance(t, TensorType):
-            call = _create(_CREATE_TENSOR, t, (("dtype", t.dtype),), span)
+            call = _create("tensor", t, (("dtype", t.dtype),), span)
         else:
             return None
         if call is None:

@@ -32,7 +32,7 @@ from ..ir.visitor import with_fields
 from .base import FunctionPass, PassContext
 from .buffers import memref_of
 from .irutil import byte_size, final_yield, retype_function
-from .op_info import tensor_view_source, tile_space
+from .op_info import aliased_arg, tile_space
 
 
 class _Initializer:
@@ -113,7 +113,7 @@ class _Initializer:
                     "E401", f"tile '{var.name}' has the dynamic shape {shape_str(var.type.shape)}; "
                     "on-chip buffers need a static shape", stmt.span)
         elif isinstance(var.type, TensorType):
-            source = tensor_view_source(value) if isinstance(value, Call) else None
+            source = aliased_arg(value) if isinstance(value, Call) else None
             self.share_or_fresh(var, source)
 
 

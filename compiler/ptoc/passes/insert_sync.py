@@ -58,11 +58,11 @@ from ..ir.stmt import (
 )
 from ..ir.types import UNKNOWN
 from ..ir.visitor import with_fields
-from ..ops.registry import PipeType
+from ..ops.registry import REGISTRY, OpDef, PipeType
 from .base import FunctionPass, PassContext
 from .buffers import buffer_aliases, memref_of, var_buffers
 from .irutil import expr_vars, flatten_seq, op_call_of
-from .op_info import BARRIER_OP, SYNC_DST, SYNC_SRC, is_inserted_sync, op_pipe, output_arg
+from .op_info import is_inserted_sync, op_pipe, set_flag_op, wait_flag_op, written_args
 from .target import Target
 
 _UNTRACKED = frozenset({PipeType.S, PipeType.ALL})
@@ -155,7 +155,7 @@ class _State:
 
     def needs_barrier(self, effects: Effects, target: Target) -> bool:
         pipe = effects.pipe
-        if pipe not in target.barrier_pipes or pipe not in BARRIER_OP:
+        if pipe not in target.barrier_pipes or REGISTRY.barrier(pipe) is None:
             return False
         last = self.barrier.get(pipe, -1)
         return any(self.writes.get(b, {}).get(pipe, -1) > last for b in effects.reads)
@@ -220,12 +220,13 @@ class _Planner:
             memref = memref_of(stmt.var)
             if memref is not None:
                 writes.add(memref.id)
-        out = output_arg(call)
-        if isinstance(out, Var):
-            writes |= var_buffers(out, self.aliases)
+        written = written_args(call)  # output tensors and scratch tiles
+        for out in written:
+            if isinstance(out, Var):
+                writes |= var_buffers(out, self.aliases)
         reads: set[int] = set()
         for arg in call.args:
-            if arg is out:
+            if any(arg is out for out in written):
                 continue
             for var in expr_vars(arg):
                 reads |= var_buffers(var, self.aliases)
@@ -314,18 +315,19 @@ class _Planner:
 # --- building the IR --------------------------------------------------------------------------
 
 
-def _flag(op_name: str, pair: Pair, span: Span) -> Stmt:
+def _flag(op: OpDef, pair: Pair, span: Span) -> Stmt:
     kwargs = cast(tuple[tuple[str, AttrValue], ...],
                   (("set_pipe", pair.signal), ("wait_pipe", pair.wait), ("event_id", 0)))
-    call = Call(UNKNOWN, callee=Op(op_name), args=(), kwargs=kwargs, span=span)
+    call = Call(UNKNOWN, callee=Op(op.name), args=(), kwargs=kwargs, span=span)
     return EvalStmt(call, span=span)
 
 
 def sync_stmts(entry: SyncEntry, span: Span) -> list[Stmt]:
     if isinstance(entry, Barrier):
-        call = Call(UNKNOWN, callee=Op(BARRIER_OP[entry.pipe]), span=span)
-        return [EvalStmt(call, span=span)]
-    return [_flag(SYNC_SRC, entry, span), _flag(SYNC_DST, entry, span)]
+        barrier = REGISTRY.barrier(entry.pipe)
+        assert barrier is not None  # needs_barrier only plans barriers that exist
+        return [EvalStmt(Call(UNKNOWN, callee=Op(barrier.name), span=span), span=span)]
+    return [_flag(set_flag_op(), entry, span), _flag(wait_flag_op(), entry, span)]
 
 
 class _Builder:

@@ -1,27 +1,12 @@
-"""What the passes read from the op registry: an op's pipe, which argument binds which
-parameter, which ops produce Acc tiles, and which arguments an op writes."""
+"""What the passes read from the op registry's traits: an op's pipe, which argument binds
+which parameter, where a result tile lives, which arguments an op writes, and which ops the
+passes create themselves (sync flags, barriers, uninitialised values)."""
 
 from __future__ import annotations
 
 from ..ir.expr import Call, Expr, Op
 from ..ir.types import MemorySpace
-from ..ops.registry import REGISTRY, OpDef, ParamKind, PipeType
-
-# Sync ops the InsertSync pass creates (and removes again when it re-runs).
-SYNC_SRC = "system.sync_src"
-SYNC_DST = "system.sync_dst"
-BARRIER_OP = {PipeType.V: "system.bar_v", PipeType.M: "system.bar_m"}
-INSERTED_SYNC_OPS = frozenset({SYNC_SRC, SYNC_DST, *BARRIER_OP.values()})
-
-# A parameter holding the tensor an op writes into (block.store / block.l0c_store); the op's
-# result is that same tensor, updated.
-OUTPUT_PARAM = "output_tensor"
-
-# Tensor ops whose result is a view of their first argument (same DDR storage).
-_TENSOR_VIEW_OPS = frozenset({"tensor.view", "tensor.reshape", "tensor.transpose",
-                              "tensor.assemble"})
-
-_MATMUL_PREFIXES = ("matmul", "gemv", "batch_matmul")
+from ..ops.registry import REGISTRY, Access, OpDef, PipeType, Role
 
 
 def op_def(call: Call) -> OpDef | None:
@@ -42,51 +27,59 @@ def bound_args(call: Call) -> dict[str, Expr]:
     op = op_def(call)
     if op is None:
         return {}
-    names = [p.name for p in op.params if p.kind is ParamKind.EXPR]
-    return dict(zip(names, call.args, strict=False))
+    return {p.name: arg for p, arg in zip(op.expr_params, call.args, strict=False)}
 
 
-def output_arg(call: Call) -> Expr | None:
-    """The argument an op writes into (the store's destination tensor), if any."""
-    return bound_args(call).get(OUTPUT_PARAM)
+def written_args(call: Call) -> list[Expr]:
+    """The arguments an op writes: a store's output tensor, a scratch (tmp) tile."""
+    op = op_def(call)
+    if op is None:
+        return []
+    return [arg for p, arg in zip(op.expr_params, call.args, strict=False)
+            if p.access is Access.WRITE]
 
 
-def is_matmul_family(call: Call) -> bool:
-    """Ops whose result lives in the Acc (L0C) buffer: the cube pipe's products."""
-    if not isinstance(call.callee, Op):
-        return False
-    short = call.callee.name.split(".", 1)[-1]
-    if short.startswith(_MATMUL_PREFIXES):
-        return True
-    return op_pipe(call) is PipeType.M
+def aliased_arg(call: Call) -> Expr | None:
+    """The argument whose storage the op's result is (a store's output tensor, the source
+    of a tensor view), if any."""
+    op = op_def(call)
+    if op is None or op.aliases is None:
+        return None
+    return bound_args(call).get(op.aliases)
 
 
-def target_memory(call: Call) -> MemorySpace | None:
-    value = call.kwarg("target_memory")
-    return value if isinstance(value, MemorySpace) else None
-
-
-def tensor_view_source(call: Call) -> Expr | None:
-    """For a tensor result that shares its storage with an argument, that argument."""
-    out = output_arg(call)
-    if out is not None:
-        return out
-    if isinstance(call.callee, Op) and call.callee.name in _TENSOR_VIEW_OPS and call.args:
-        return call.args[0]
-    return None
-
-
-def is_inserted_sync(call: Call) -> bool:
-    return isinstance(call.callee, Op) and call.callee.name in INSERTED_SYNC_OPS
+def stored_into(call: Call) -> Expr | None:
+    """The tensor a store-like op writes into (its result is that tensor, updated)."""
+    op = op_def(call)
+    return aliased_arg(call) if op is not None and op.role is Role.STORE else None
 
 
 def tile_space(value: Expr) -> MemorySpace:
-    """Where the tile an expression produces lives: the op's ``target_memory`` when it names
-    one, Acc for the matmul family, else Vec."""
+    """Where the tile an expression produces lives: the op's result space (its
+    ``target_memory`` attribute when it has one, Acc for the cube's products), else Vec."""
     if isinstance(value, Call):
-        space = target_memory(value)
-        if space is not None:
-            return space
-        if is_matmul_family(value):
-            return MemorySpace.Acc
+        op = op_def(value)
+        if op is not None:
+            return op.result_space_for(dict(value.kwargs))
     return MemorySpace.Vec
+
+
+def is_inserted_sync(call: Call) -> bool:
+    """Sync statements InsertSync creates (and removes again when it re-runs)."""
+    op = op_def(call)
+    return op is not None and op.is_sync and (
+        op.role is not Role.BARRIER or op.barrier_pipe is not PipeType.ALL
+    )
+
+
+def set_flag_op() -> OpDef:
+    return REGISTRY.the(Role.SET_FLAG)
+
+
+def wait_flag_op() -> OpDef:
+    return REGISTRY.the(Role.WAIT_FLAG)
+
+
+def creator_op(namespace: str) -> OpDef:
+    """The op creating an uninitialised tile ("block") or tensor ("tensor")."""
+    return REGISTRY.the(Role.CREATE, namespace)

@@ -8,6 +8,7 @@ from ptoc.frontend import ModuleAnalysis, Occurrence, OccurrenceKind
 from ptoc.ir.types import ShapedType, TileType, Type
 from ptoc.language import entry
 from ptoc.ops import REGISTRY, OpDef
+from ptoc.ops.describe import op_traits, param_traits
 
 from .common import type_text
 
@@ -30,13 +31,11 @@ def op_markdown(op: OpDef, prefix: str = "pl", result: Type | None = None) -> st
         lines.append(f"**Result here:** `{type_text(result, prefix)}`")
     if op.type_rule_doc:
         lines.append(f"**Type rule:** `{op.type_rule_doc}`")
-    params = [f"- `{p.signature()}`: {p.doc}" for p in op.params]
+    params = [f"- `{p.signature()}`: {p.doc}" + (f" _({t})_" if (t := param_traits(p)) else "")
+              for p in op.params]
     if params:
         lines.append("**Parameters**\n" + "\n".join(params))
-    lowering = [f"CCE: `{op.cce.instruction or 'not supported'}`", f"PTO: `{op.pto.instruction or 'not supported'}`"]
-    if op.pipe is not None:
-        lowering.append(f"pipe: `{op.pipe.name}`")
-    lines.append("**Lowering:** " + " · ".join(lowering))
+    lines.append(" · ".join(f"{label}: `{value}`" for label, value in op_traits(op)))
     notes = [n for n in (op.cce.note, op.pto.note) if n]
     if notes:
         lines.append("\n".join(f"_{n}_" for n in notes))

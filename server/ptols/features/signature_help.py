@@ -5,6 +5,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ptoc.frontend import ModuleAnalysis, OccurrenceKind
+from ptoc.ops.describe import param_traits
 
 from .calls import call_context, op_for_callee
 
@@ -18,7 +19,7 @@ def signature_help(text: str, offset: int, analysis: ModuleAnalysis | None) -> t
     column = context.callee_offset - (text.rfind("\n", 0, context.callee_offset) + 1)
     op = op_for_callee(analysis, context.callee, prefix, line, column)
     if op is not None:
-        params = [types.ParameterInformation(label=p.signature(), documentation=p.doc) for p in op.params]
+        params = [types.ParameterInformation(label=p.signature(), documentation=p.doc + (f" ({t})" if (t := param_traits(p)) else "")) for p in op.params]
         names = [p.name for p in op.params]
         active = context.argument_index
         if context.keyword in names:

@@ -28,7 +28,6 @@ from ...ir.expr import (
     Expr,
     IterArg,
     MakeTuple,
-    Op,
     TupleGetItem,
     Unary,
     Var,
@@ -50,6 +49,8 @@ from ...ir.stmt import (
 )
 from ...ir.types import ScalarType, TensorType, TileType
 from ...ir.visitor import IRVisitor
+from ...ops import Role
+from ...passes.op_info import op_def, stored_into
 from ..common import CodegenError
 from . import expressions
 from .context import CodeContext, sanitize_identifier
@@ -59,10 +60,6 @@ from .isa_mapper import ISAMapper
 from .tile_collector import TileCollector
 from .type_converter import TypeConverter
 
-LOAD_OPS = frozenset({"block.load"})
-STORE_OPS = frozenset({"block.store", "block.l0c_store"})
-# Allocation-only ops: their tile is declared (with its TASSIGN) from its MemRef in the prologue.
-ALLOCATION_OPS = frozenset({"block.create_tile", "block.alloc"})
 # List parameters that only restate the destination tile's shape.
 SHAPE_PARAMS = frozenset({"shape", "shapes"})
 
@@ -261,8 +258,8 @@ class CCECodegen(IRVisitor):
         """A tensor result names the GlobalTensor it refers to: a store's result is the
         output tensor, an alias is its source. Anything else gets its own name (and fails
         to lower, as tensor ops have no CCE form)."""
-        if isinstance(value, Call) and isinstance(value.callee, Op) and value.callee.name in STORE_OPS:
-            output = value.args[-1] if value.args else None
+        output = stored_into(value) if isinstance(value, Call) else None
+        if output is not None:
             if isinstance(output, Var) and self.context.is_registered(output):
                 return self.context.get_var_name(output)
         if isinstance(value, Var) and self.context.is_registered(value):
@@ -456,17 +453,19 @@ class CCECodegen(IRVisitor):
 
     def visit_Call(self, call: Call) -> str:
         target, self._target = self._target, ""
-        if isinstance(call.callee, Op) and call.callee.name in ALLOCATION_OPS:
+        op = op_def(call)
+        if op is not None and op.cce.elided:
+            # Allocation only: the tile is declared (with its TASSIGN) from its MemRef.
             return ""
         mapping = self.isa.get_mapping(call)
-        if mapping.is_sync:
+        if mapping.op.is_sync:
             self.emitter.emit_line(f"{mapping.instruction}({', '.join(mapping.attr_args)});")
             return ""
         name = mapping.op_name
-        if name in LOAD_OPS:
+        if mapping.role is Role.LOAD:
             self._lower_load(call, mapping.instruction, target)
             return ""
-        if name in STORE_OPS:
+        if mapping.role is Role.STORE:
             self._lower_store(call, mapping.instruction)
             return ""
         operands = self._operands(call, mapping.operand_names)
@@ -513,7 +512,7 @@ class CCECodegen(IRVisitor):
     def _lower_load(self, call: Call, instruction: str, target: str) -> None:
         if not call.args:
             raise CodegenError("E900", "internal: block.load without arguments", call.span)
-        global_name, tensor = self._tensor_operand(call.args[0], "block.load", call.span)
+        global_name, tensor = self._tensor_operand(call.args[0], call.op_name, call.span)
         if not target:
             raise CodegenError("E400", "the result of block.load is not assigned to a tile", call.span)
         self._seat(global_name, tensor, self._window_offsets(call, 1), call.span)

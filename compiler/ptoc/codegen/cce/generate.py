@@ -7,6 +7,8 @@ from ...ir.expr import Call, ConstInt, MakeTuple
 from ...ir.function import Function, FunctionType, Program
 from ...ir.span import NO_SPAN
 from ...ir.visitor import IRVisitor
+from ...ops import Role
+from ...passes.op_info import op_def
 from ..common import CodegenError, CodegenResult
 from .codegen import CCECodegen
 
@@ -32,7 +34,8 @@ class _OffsetScan(IRVisitor):
         self.found = False
 
     def visit_Call(self, node: Call) -> None:
-        if node.op_name in ("block.load", "block.store", "block.l0c_store") and len(node.args) > 1:
+        op = op_def(node)
+        if op is not None and op.role in (Role.LOAD, Role.STORE) and len(node.args) > 1:
             offsets = node.args[1]
             elements = offsets.elements if isinstance(offsets, MakeTuple) else (offsets,)
             if not all(isinstance(e, ConstInt) and e.value == 0 for e in elements):

@@ -1,10 +1,9 @@
 """ISAMapper: which pto-isa instruction an op call becomes (seed 000, section 4).
 
-The instruction name comes from the op registry (``OpDef.cce.instruction``); this module adds
-what depends on the call itself: the reduction axis of ``block.sum`` (axis 0 -> TCOLSUM,
-axis 1 -> TROWSUM; ``block.max``/``block.min`` likewise), the pipe of each barrier, and
-attributes that become trailing C++ arguments (sync pipes and events, cast round modes,
-compare modes).
+Every fact comes from the op's registration: the instruction (``OpDef.cce``), its column form
+for axis reductions (axis 0 -> TCOLSUM, axis 1 -> TROWSUM), the pipe a barrier orders, and the
+attributes that become trailing C++ arguments (``Lowering.attr_args``: cast round modes,
+compare modes). This module renders what depends on the call itself.
 """
 
 from __future__ import annotations
@@ -13,18 +12,8 @@ from dataclasses import dataclass
 
 from ...ir.expr import AttrValue, Call, Op
 from ...ir.span import Span
-from ...ir.types import ShapedType
-from ...ops import REGISTRY, Category, ParamKind, PipeType
-from ..common import CodegenError
-
-SYNC_OPS = frozenset({"system.sync_src", "system.sync_dst"})
-BARRIER_PIPES: dict[str, str] = {
-    "system.bar_v": "PIPE_V",
-    "system.bar_m": "PIPE_M",
-    "system.bar_all": "PIPE_ALL",
-}
-# Axis reductions: the instruction is TROW<kind> or TCOL<kind> by the reduced axis.
-AXIS_REDUCTIONS: dict[str, str] = {"block.sum": "SUM", "block.max": "MAX", "block.min": "MIN"}
+from ...ops import REGISTRY, Category, OpDef, PipeType, Role
+from ..common import CodegenError, axis_instruction
 
 ROUND_MODES = ("none", "rint", "round", "floor", "ceil", "trunc", "odd")
 CMP_MODES = ("EQ", "NE", "LT", "LE", "GT", "GE")
@@ -32,17 +21,23 @@ CMP_MODES = ("EQ", "NE", "LT", "LE", "GT", "GE")
 
 @dataclass(frozen=True, slots=True)
 class ISAMapping:
-    op_name: str
+    op: OpDef
     instruction: str
-    category: Category
     # Attribute arguments, rendered, placed after the operands.
     attr_args: tuple[str, ...] = ()
-    # Names of the op's value (EXPR) parameters, in argument order.
-    operand_names: tuple[str, ...] = ()
 
     @property
-    def is_sync(self) -> bool:
-        return self.category is Category.SYNC
+    def op_name(self) -> str:
+        return self.op.name
+
+    @property
+    def role(self) -> Role:
+        return self.op.role
+
+    @property
+    def operand_names(self) -> tuple[str, ...]:
+        """Names of the op's value (EXPR) parameters, in argument order."""
+        return tuple(p.name for p in self.op.expr_params)
 
 
 def pipe_name(value: AttrValue | PipeType, span: Span) -> str:
@@ -102,44 +97,33 @@ class ISAMapper:
         instruction = op.cce.instruction if op is not None else None
         if op is None or instruction is None:
             hint = " (tensor ops run on the host side; use block ops in kernels)" if (
-                name.startswith("tensor.")
+                op is not None and op.category is Category.TENSOR
             ) else ""
             raise CodegenError("E400", f"'{name}' has no CCE lowering{hint}", span)
 
-        if name in SYNC_OPS:
+        if op.role in (Role.SET_FLAG, Role.WAIT_FLAG):
             args = (
                 pipe_name(call.kwarg("set_pipe"), span),
                 pipe_name(call.kwarg("wait_pipe"), span),
                 event_name(call.kwarg("event_id", 0), span),
             )
-            return ISAMapping(name, instruction, Category.SYNC, args)
-        if name in BARRIER_PIPES:
-            return ISAMapping(name, instruction, Category.SYNC, (BARRIER_PIPES[name],))
-        if name in AXIS_REDUCTIONS:
-            instruction = self._reduction(call, AXIS_REDUCTIONS[name])
-        attrs: list[str] = []
-        if name.endswith(".cast"):
-            attrs.append(round_mode(call.kwarg("mode", "round"), span))
-        if name in ("block.cmp", "block.cmps"):
-            attrs.append(cmp_mode(call.kwarg("cmp_type", 0), span))
-        operand_names = tuple(p.name for p in op.params if p.kind is ParamKind.EXPR)
-        return ISAMapping(name, instruction, op.category, tuple(attrs), operand_names)
+            return ISAMapping(op, instruction, args)
+        if op.role is Role.BARRIER:
+            assert op.barrier_pipe is not None, op.name
+            return ISAMapping(op, instruction, (pipe_name(op.barrier_pipe, span),))
+        if op.cce.column_form is not None:
+            instruction = axis_instruction(op, "cce", call)
+        attrs = tuple(_ATTR_RENDERERS[name](_attr(op, call, name), span)
+                      for name in op.cce.attr_args)
+        return ISAMapping(op, instruction, attrs)
 
-    @staticmethod
-    def _reduction(call: Call, kind: str) -> str:
-        axis = call.kwarg("axis")
-        source = call.args[0].type if call.args else None
-        rank = source.rank if isinstance(source, ShapedType) else 2
-        if isinstance(axis, int) and not isinstance(axis, bool):
-            if axis < 0:
-                axis += rank
-            if axis == rank - 1:
-                return "TROW" + kind
-            if axis == rank - 2:
-                return "TCOL" + kind
-        raise CodegenError(
-            "E400",
-            f"{call.callee.name} over axis {axis!r} of a rank-{rank} tile has no CCE "
-            "instruction (only the last two axes: columns -> TCOL, rows -> TROW)",
-            call.span,
-        )
+
+def _attr(op: OpDef, call: Call, name: str) -> AttrValue:
+    """An attribute of the call, or the parameter's default when the call leaves it out."""
+    param = op.param(name)
+    default = param.default if param is not None and not param.required else None
+    return call.kwarg(name, default)
+
+
+# How an attribute named in ``Lowering.attr_args`` becomes a C++ argument.
+_ATTR_RENDERERS = {"mode": round_mode, "cmp_type": cmp_mode}

@@ -17,9 +17,9 @@ Forms (seed 002, "Operator Mappings"):
 
 Attributes: every keyword argument of the call except those the outs buffer's type already
 states (memory spaces, data types) and unset ones (None), as an MLIR attribute dictionary.
-``block.create_tile`` (and a pass-inserted ``block.alloc``) emits nothing: the buffer is the
-``pto.alloc_tile`` of the MemRef. ``block.sum/max/min`` pick the row or column instruction
-from ``axis``.
+Which form an op takes is its registered role; an elided lowering (``block.create_tile``, a
+pass-inserted ``block.alloc``) emits nothing: the buffer is the ``pto.alloc_tile`` of the
+MemRef. Axis reductions pick the row or column instruction from ``axis``.
 """
 
 from __future__ import annotations
@@ -33,22 +33,12 @@ from ...ir.expr import AttrValue, Call, ConstInt, Expr, GlobalVar, MakeTuple, Va
 from ...ir.shape import shapes_equal
 from ...ir.span import Span
 from ...ir.types import MemorySpace, ScalarType, TensorType, TileType, Type, UnknownType
-from ...ops.registry import REGISTRY, Category, OpDef, PipeType
-from ..common import CodegenError
+from ...ops.registry import REGISTRY, OpDef, PipeType, Role
+from ..common import CodegenError, axis_instruction
 from . import mlir_types as mt
 from . import scalars
 from .context import Binding, FunctionContext
 from .emitter import Value, float_literal
-
-LOAD_OPS = frozenset({"block.load"})
-STORE_OPS = frozenset({"block.store", "block.l0c_store"})
-# Ops whose buffer is already an alloc_tile of a MemRef: they emit no instruction.
-ELIDED_OPS = frozenset({"block.create_tile", "block.alloc"})
-# Reductions along an axis: the registry names the row form; axis 0 of a 2-D tile is the
-# column form (pto.trowsum -> pto.tcolsum), and the instruction then states the axis.
-AXIS_REDUCTIONS = frozenset({"block.sum", "block.max", "block.min"})
-FLAG_OPS = frozenset({"system.sync_src", "system.sync_dst"})
-BARRIER_PIPES = {"system.bar_v": "V", "system.bar_m": "M", "system.bar_all": "ALL"}
 
 # Comment verbs for the basic arithmetic ops (the seed's "// Multiply"); other ops are named
 # by their short name in sentence case ("Row sum", "Exp").
@@ -63,7 +53,7 @@ def registered(call: Call) -> OpDef | None:
 
 def statement_kind(call: Call) -> str:
     op = registered(call)
-    return "sync" if op is not None and op.category is Category.SYNC else "block"
+    return "sync" if op is not None and op.is_sync else "block"
 
 
 def comment_for(call: Call, result: Var | None) -> str | None:
@@ -71,12 +61,12 @@ def comment_for(call: Call, result: Var | None) -> str | None:
     op = registered(call)
     if op is None:
         return None
-    if op.name in LOAD_OPS:
+    if op.role is Role.LOAD:
         return f"Load {result.name}" if result is not None else "Load"
-    if op.name in STORE_OPS:
+    if op.role is Role.STORE:
         tile = call.args[0] if call.args else None
         return f"Store {tile.name}" if isinstance(tile, Var) else "Store"
-    if op.category is Category.SYNC or op.name in ELIDED_OPS:
+    if op.is_sync or op.pto.elided:
         return None
     short = op.short_name
     return _VERBS.get(short, short.replace("_", " ").capitalize())
@@ -92,30 +82,24 @@ def lower_call(ctx: FunctionContext, call: Call, result: Var | None, span: Span)
     op = REGISTRY.get(call.op_name)
     if op is None:
         raise CodegenError("E400", f"'{call.op_name}' is not a registered op", at)
-    if op.name in ELIDED_OPS:
-        return _result_buffer(ctx, call, result, at) if op.name == "block.create_tile" else None
+    if op.pto.elided:
+        return _result_buffer(ctx, call, result, at) if op.role is Role.CREATE else None
     instruction = op.pto.instruction
     if instruction is None:
         note = f" ({op.pto.note})" if op.pto.note else ""
         raise CodegenError("E400", f"{op.name} has no PTO lowering{note}", at)
-    if op.category is Category.SYNC:
+    if op.is_sync:
         _sync(ctx, op, instruction, call, at)
         return None
-    if op.name in LOAD_OPS:
+    if op.role is Role.LOAD:
         return _load(ctx, instruction, call, result, at)
-    if op.name in STORE_OPS:
+    if op.role is Role.STORE:
         return _store(ctx, instruction, call, at)
-    if op.name in AXIS_REDUCTIONS:
-        return _block_op(ctx, _reduction(instruction, call), call, result, at, ("axis", "keepdim"))
+    if op.pto.column_form is not None:
+        # The instruction states the axis: axis / keepdim are not repeated as attributes.
+        instruction = axis_instruction(op, "pto", call)
+        return _block_op(ctx, instruction, call, result, at, ("axis", "keepdim"))
     return _block_op(ctx, instruction, call, result, at)
-
-
-def _reduction(instruction: str, call: Call) -> str:
-    tile = call.args[0].type if call.args else None
-    axis = call.kwarg("axis")
-    if not isinstance(tile, TileType) or not isinstance(axis, int) or tile.rank != 2:
-        return instruction
-    return instruction.replace("trow", "tcol") if axis % 2 == 0 else instruction
 
 
 # --- load / store ------------------------------------------------------------------------------
@@ -308,15 +292,14 @@ def _attribute(value: object) -> str:
 
 
 def _sync(ctx: FunctionContext, op: OpDef, instruction: str, call: Call, span: Span) -> None:
-    if op.name in FLAG_OPS:
+    if op.role in (Role.SET_FLAG, Role.WAIT_FLAG):
         set_pipe = _pipe(call, "set_pipe", 0, span)
         wait_pipe = _pipe(call, "wait_pipe", 1, span)
         event = _event_id(call, span)
         ctx.out.line(f"{instruction}[<PIPE_{set_pipe}>, <PIPE_{wait_pipe}>, <EVENT_ID{event}>]")
-    elif op.name in BARRIER_PIPES:
-        ctx.out.line(f"{instruction} <PIPE_{BARRIER_PIPES[op.name]}>")
     else:
-        ctx.out.line(f"{instruction}{attribute_dict(call.kwargs)}")
+        assert op.barrier_pipe is not None, op.name
+        ctx.out.line(f"{instruction} <PIPE_{op.barrier_pipe.name}>")
 
 
 def _sync_attr(call: Call, name: str, position: int) -> object:

@@ -1,0 +1,48 @@
+"""Plain-text renderings of an op's traits, shared by hover, signature help and the generated
+operator reference, so every place that shows an op says the same thing."""
+
+from __future__ import annotations
+
+from .registry import Access, Lowering, OpDef, Param, ParamKind
+
+
+def param_traits(param: Param) -> str:
+    """What the op does with a value operand: ``written; in Vec`` (empty when plainly read)."""
+    if param.kind is not ParamKind.EXPR:
+        return ""
+    parts: list[str] = []
+    if param.access is Access.WRITE:
+        parts.append("written")
+    if param.spaces:
+        parts.append("in " + " or ".join(space.name for space in param.spaces))
+    return "; ".join(parts)
+
+
+def lowering_text(lowering: Lowering) -> str:
+    """``TROWSUM`` with its variants: ``TROWSUM (column axis: TCOLSUM)``."""
+    if lowering.instruction is None:
+        return "no instruction" if lowering.elided else "not supported"
+    text = lowering.instruction
+    variants = [
+        ("column axis", lowering.column_form),
+        ("row vector rhs", lowering.row_broadcast),
+        ("column vector rhs", lowering.col_broadcast),
+    ]
+    shown = [f"{label}: {name}" for label, name in variants if name]
+    return f"{text} ({'; '.join(shown)})" if shown else text
+
+
+def op_traits(op: OpDef) -> list[tuple[str, str]]:
+    """(label, value) pairs of the op's traits, in display order."""
+    facts = [("Role", op.role.value), ("Pipe", op.pipe.name)]
+    if op.result_space_attr is not None:
+        facts.append(("Result in", f"the '{op.result_space_attr}' buffer"))
+    elif op.result_space is not None:
+        facts.append(("Result in", op.result_space.name))
+    if op.aliases is not None:
+        facts.append(("Result is", f"'{op.aliases}', updated in place"))
+    if op.scalar_form is not None:
+        facts.append(("Scalar form", op.scalar_form))
+    facts.append(("CCE", lowering_text(op.cce)))
+    facts.append(("PTO", lowering_text(op.pto)))
+    return facts
