@@ -25,7 +25,7 @@ from ops_ir import (
 )
 
 from ptoc.ir import UNKNOWN, MemorySpace, ScalarType, Span, TileView, Var, structural_equal
-from ptoc.ir.types import TileType, TupleType
+from ptoc.ir.types import BLayout, TileType, TupleType
 from ptoc.ops.rules import ACC_VIEW, LEFT_VIEW, MAT_VIEW, RIGHT_VIEW
 
 # --- block.load ------------------------------------------------------------------------------
@@ -342,20 +342,30 @@ def test_full_errors() -> None:
 # --- move / vec_move / fillpad / get_block_idx / alloc ---------------------------------------------
 
 
+COL_BLOCKS = TileView(blayout=BLayout.col_major)
+
+
+# The original's rule: Left / Right set the scatter layout, Vec and Mat keep the default view;
+# a transpose swaps block and scatter layouts, or flips the block layout without a scatter one.
 @pytest.mark.parametrize(
-    ("memory", "view"),
+    ("memory", "view", "transposed_view"),
     [
-        (MemorySpace.Vec, None),
-        (MemorySpace.Mat, MAT_VIEW),
-        (MemorySpace.Left, LEFT_VIEW),
-        (MemorySpace.Right, RIGHT_VIEW),
+        (MemorySpace.Vec, None, COL_BLOCKS),
+        (MemorySpace.Mat, None, COL_BLOCKS),
+        (MemorySpace.Left, LEFT_VIEW, LEFT_VIEW),
+        (MemorySpace.Right, RIGHT_VIEW, TileView(blayout=BLayout.col_major, slayout=BLayout.row_major)),
     ],
 )
-def test_move(memory: MemorySpace, view: TileView | None) -> None:
+def test_move(memory: MemorySpace, view: TileView | None, transposed_view: TileView) -> None:
     result = deduce("block.move", {"target_memory": memory}, tile=tile(16, 32, dtype=FP16))
     assert_type(result, tile_type(16, 32, dtype=FP16, view=view))
     swapped = deduce("block.move", {"target_memory": memory, "transpose": True}, tile=tile(16, 32))
-    assert_type(swapped, tile_type(32, 16, view=view))
+    assert_type(swapped, tile_type(32, 16, view=transposed_view))
+
+
+def test_move_ignores_the_source_view() -> None:
+    mat = Var(tile_type(16, 32, view=MAT_VIEW), name="m")
+    assert_type(deduce("block.move", {"target_memory": MemorySpace.Vec}, tile=mat), tile_type(16, 32))
 
 
 def test_move_errors() -> None:

@@ -45,6 +45,7 @@ from .rules import (
     int_elements,
     is_number_literal,
     isa,
+    moved_view,
     normalize_axis,
     p_attr,
     p_scalar,
@@ -118,12 +119,13 @@ def _move(ctx: DeduceContext) -> Type:
     tile = ctx.tile("tile")
     memory = attr_memory(ctx, "target_memory", _ON_CHIP[:4])
     shape = tile.shape
-    if attr_bool(ctx, "transpose"):
+    transpose = attr_bool(ctx, "transpose")
+    if transpose:
         if tile.rank != 2:
             ctx.fail(f"{ctx.op.name}: transpose=True needs a 2-D tile, got {tile.short()}",
                      at="transpose", code="E309")
         shape = (shape[1], shape[0])
-    return TileType(shape, tile.dtype, tile_view=view_for(memory))
+    return TileType(shape, tile.dtype, tile_view=moved_view(memory, transpose))
 
 
 @rule

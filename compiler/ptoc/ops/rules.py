@@ -405,6 +405,20 @@ def view_for(memory: MemorySpace) -> TileView | None:
     return _VIEW_BY_MEMORY.get(memory)
 
 
+def moved_view(memory: MemorySpace, transpose: bool) -> TileView | None:
+    """The view of a ``block.move`` result, as the original sets it: the default view with the
+    scatter layout of a Left / Right operand (Vec and Mat keep the default); a transpose swaps
+    block and scatter layouts, or flips the block layout when there is no scatter layout."""
+    scatter = {MemorySpace.Left: BLayout.row_major, MemorySpace.Right: BLayout.col_major}
+    view = TileView(slayout=scatter.get(memory, BLayout.none_box))
+    if transpose:
+        if view.slayout is BLayout.none_box:
+            view = TileView(blayout=BLayout.col_major)
+        else:
+            view = TileView(blayout=view.slayout, slayout=view.blayout)
+    return None if view.is_default() else view
+
+
 # --------------------------------------------------------------------------------------------
 # Generic rules shared by tensor and block ops
 # --------------------------------------------------------------------------------------------
