@@ -9,6 +9,7 @@ form ``path:line:col: severity[CODE]: message``; results (printed IR, generated 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -19,11 +20,12 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import STRICT_ANNOTATION_CODES, Diagnostic, Severity, strict_annotations
 from .ir.function import Program
 from .ir.span import Span
 
 if TYPE_CHECKING:
+    from .fmt.config import ConfigCache
     from .frontend.analysis import ModuleAnalysis
 
 EXIT_OK = 0
@@ -64,17 +66,40 @@ def read_source(path: str) -> str:
     return text.removeprefix("\ufeff")
 
 
-def analyze(text: str, path: str) -> ModuleAnalysis:
-    """Run the front end; a crash inside it becomes an E900 diagnostic instead of a traceback."""
+@functools.cache
+def configs() -> ConfigCache:
+    """``[tool.ptoc]`` of each file, each pyproject.toml read once per run."""
+    from .fmt.config import ConfigCache
+
+    return ConfigCache()
+
+
+def analyze(text: str, path: str, problems: list[str] | None = None) -> ModuleAnalysis:
+    """Run the front end; a crash inside it becomes an E900 diagnostic instead of a traceback.
+    With ``[tool.ptoc] strict-annotations = true`` the annotation warnings are errors; an
+    unreadable configuration is a problem (exit code 2) and the file is checked without it."""
     from .frontend import analyze_source
     from .frontend.analysis import ModuleAnalysis
 
     try:
-        return analyze_source(text, path)
+        analysis = analyze_source(text, path)
     except Exception as exc:  # the front end must not raise; keep checking the other files
         analysis = ModuleAnalysis(path=path, text=text, uses_pypto=True)
         analysis.diagnostics.append(internal_error(path, "front end", exc))
         return analysis
+    if any(d.code in STRICT_ANNOTATION_CODES for d in analysis.diagnostics):
+        from .fmt.config import ConfigError
+
+        try:
+            strict = configs().for_file(path).strict_annotations
+        except ConfigError as exc:
+            if problems is None:
+                raise InputError(str(exc)) from None
+            problems.append(str(exc))
+            strict = False
+        if strict:
+            analysis.diagnostics = strict_annotations(analysis.diagnostics)
+    return analysis
 
 
 def internal_error(path: str, stage: str, exc: BaseException) -> Diagnostic:
@@ -181,7 +206,7 @@ def run_check(args: argparse.Namespace) -> int:
             continue
         if not explicit and not might_use_pypto(text):
             continue
-        analysis = analyze(text, path)
+        analysis = analyze(text, path, problems)
         if not explicit and not analysis.uses_pypto:
             continue
         checked += 1

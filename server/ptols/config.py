@@ -17,6 +17,18 @@ class Settings:
     format_on_save: bool = False
     severity_overrides: dict[str, str] = field(default_factory=dict)
     line_length: int = 88
+    strict_annotations: bool = False  # annotation warnings (W006-W008) shown as errors
+
+    def overrides_for(self, path: str, codes: set[str]) -> dict[str, str]:
+        """Severity overrides for a document whose diagnostics have ``codes``: the annotation
+        warnings are errors when this setting or the project's ``[tool.ptoc]
+        strict-annotations`` says so; explicit overrides win."""
+        from ptoc.diagnostics import STRICT_ANNOTATION_CODES
+
+        strict_codes = codes & STRICT_ANNOTATION_CODES
+        if not strict_codes or not (self.strict_annotations or project_strict_annotations(path)):
+            return self.severity_overrides
+        return {code: "error" for code in strict_codes} | self.severity_overrides
 
     @staticmethod
     def from_client(value: Any) -> Settings:
@@ -44,6 +56,33 @@ class Settings:
                 for code, level in overrides.items()
                 if str(level).lower() in ("error", "warning", "information", "info", "hint", "off")
             }
+        if isinstance(value.get("strictAnnotations"), bool):
+            settings.strict_annotations = value["strictAnnotations"]
         if isinstance(value.get("lineLength"), int) and 20 <= value["lineLength"] <= 400:
             settings.line_length = value["lineLength"]
         return settings
+
+
+_PROJECT_FLAGS: dict[tuple[str, float], bool] = {}  # (pyproject.toml, mtime) -> strict-annotations
+
+
+def project_strict_annotations(path: str) -> bool:
+    """``[tool.ptoc] strict-annotations`` of the project holding ``path`` (false when absent or
+    unreadable: the editor keeps showing the file)."""
+    import os
+
+    from ptoc.fmt.config import ConfigError, find_pyproject, load_config
+
+    pyproject = find_pyproject(path)
+    if pyproject is None:
+        return False
+    try:
+        key = (str(pyproject), os.stat(pyproject).st_mtime)
+    except OSError:
+        return False
+    if key not in _PROJECT_FLAGS:
+        try:
+            _PROJECT_FLAGS[key] = load_config(pyproject).strict_annotations
+        except ConfigError:
+            _PROJECT_FLAGS[key] = False
+    return _PROJECT_FLAGS[key]

@@ -314,7 +314,8 @@ def cursor(ls: PtolsServer, doc: Any, position: types.Position) -> tuple[int, in
 def to_lsp(ls: PtolsServer, diagnostic: Any, doc: Any, positions: Any) -> dict[str, Any] | None:
     from .convert import range_json, to_lsp_diagnostic
 
-    converted = to_lsp_diagnostic(diagnostic, doc.uri, positions, ls.settings.severity_overrides)
+    overrides = ls.settings.overrides_for(doc.path, {diagnostic.code})
+    converted = to_lsp_diagnostic(diagnostic, doc.uri, positions, overrides)
     if converted is None:
         return None
     return {

@@ -134,8 +134,9 @@ class PtolsServer(LanguageServer):
         items: list[types.Diagnostic] = []
         if analysis is not None and analysis.uses_pypto:
             positions = self.positions(doc, doc.analysis_text)
+            overrides = self.settings.overrides_for(doc.path, {d.code for d in analysis.diagnostics})
             for diagnostic in analysis.diagnostics:
-                converted = to_lsp_diagnostic(diagnostic, doc.uri, positions, self.settings.severity_overrides)
+                converted = to_lsp_diagnostic(diagnostic, doc.uri, positions, overrides)
                 if converted is not None:
                     items.append(converted)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(doc.uri, items, doc.analysis_version if analysis else doc.version))

@@ -235,15 +235,15 @@ def test_a_file_with_type_errors_is_formatted_and_keeps_its_diagnostics() -> Non
             return a
         @pl.function
         def bad(a: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP16]:
-            b: pl.Tensor[[64,64], pl.FP32] = pl.add(a,a)
+            b: pl.Tensor[[64,64], pl.FP32] = pl.add(a,c)
             return b
         """
     )
     result = format_source(text, "bad.py")
     assert result.status == "formatted"
-    assert "b: pl.Tensor[[64, 64], pl.FP32] = pl.add(a, a)" in result.text
+    assert "b: pl.Tensor[[64, 64], pl.FP32] = pl.add(a, c)" in result.text
     codes = [d.code for d in analyze_source(text).diagnostics]
-    assert codes == [d.code for d in analyze_source(result.text).diagnostics] == ["E107"]
+    assert codes == [d.code for d in analyze_source(result.text).diagnostics] == ["E200", "W007"]
 
 
 def test_an_empty_file_is_unchanged() -> None:

@@ -33,7 +33,7 @@ CLEAN_KERNEL = (
     "    b: pl.Tensor[[64, 64], pl.FP32] = pl.add(a, a)\n"
     "    return b\n"
 )
-TYPE_ERROR_KERNEL = CLEAN_KERNEL.replace("-> pl.Tensor[[64, 64], pl.FP32]:", "-> pl.Tensor[[64, 64], pl.FP16]:")
+TYPE_ERROR_KERNEL = CLEAN_KERNEL.replace("pl.add(a, a)", "pl.add(a, c)")
 PLAIN_MESSY = "x = [1,2,\n  3]\n"
 
 
@@ -130,7 +130,7 @@ def test_pre_commit_hooks(hooks_repo: Path, tmp_path: Path) -> None:
     output = check.stdout + check.stderr
     assert check.returncode == 1, output
     (error,) = analyze_source(TYPE_ERROR_KERNEL, "kernels/type_error.py").diagnostics
-    assert error.code == "E107"
+    assert error.code == "E200"
     assert error.format() in output
-    assert "kernels/type_error.py:7:12: error[E107]" in output
+    assert "kernels/type_error.py:6:49: error[E200]" in output
     assert "1 error, 0 warnings in 4 files" in output

@@ -279,35 +279,40 @@ def test_e105_unknown_dtype_with_fix():
     assert a.diagnostics[0].fixes[0].edits[0].new_text in ("FP32", "FP16")
 
 
-def test_e106_local_annotation_mismatch_with_fix():
+def test_w006_local_annotation_mismatch_with_fix():
     text, a = run(f"""
         @pl.function
         def f(a: {T}):
             t: pl.Tile[[32, 32], pl.FP16] = pl.load(a, [0, 0], [32, 32])
     """)
-    assert found(a, "E106") == [where(text, "pl.Tile[[32, 32], pl.FP16]")]
-    assert "Tile[[32, 32], FP32]" in message(a, "E106")
+    assert found(a, "W006") == [where(text, "pl.Tile[[32, 32], pl.FP16]")]
+    assert message(a, "W006") == (
+        "annotation says Tile[[32, 32], FP16] but the value is Tile[[32, 32], FP32]; the deduced type is used"
+    )
+    assert a.diagnostics[0].severity.value == "warning"
     assert a.diagnostics[0].fixes[0].edits[0].new_text == "pl.Tile[[32, 32], pl.FP32]"
 
 
-def test_e107_return_type_mismatch():
+def test_w007_return_type_mismatch():
     text, a = run(f"""
         @pl.function
         def f(a: {T}) -> pl.Tensor[[64, 64], pl.FP16]:
             return a
     """)
-    assert found(a, "E107") == [where(text, "a\n")[:3] + (where(text, "return a")[1] + 8,)]
-    d = next(d for d in a.diagnostics if d.code == "E107")
+    assert found(a, "W007") == [where(text, "a\n")[:3] + (where(text, "return a")[1] + 8,)]
+    d = next(d for d in a.diagnostics if d.code == "W007")
+    assert d.severity.value == "warning"
     assert d.related and d.related[0].span.line == where(text, "pl.FP16]:")[0]
+    assert d.fixes[0].edits[0].new_text == "pl.Tensor[[64, 64], pl.FP32]"
 
 
-def test_e107_return_count_mismatch():
+def test_w007_return_count_mismatch():
     text, a = run(f"""
         @pl.function
         def f(a: {T}) -> tuple[{T}, {T}]:
             return a
     """)
-    assert found(a, "E107") == [where(text, "return a")]
+    assert found(a, "W007") == [where(text, "return a")]
 
 
 def test_e108_yield_type_mismatch_between_branches():
@@ -618,7 +623,7 @@ def test_one_error_is_not_reported_again_downstream():
     assert [d.code for d in a.diagnostics] == ["E300"]
 
 
-@pytest.mark.parametrize("code", ["E000", "E001", "E106", "E200", "E300", "E307"])
+@pytest.mark.parametrize("code", ["E000", "E001", "E106", "E200", "E300", "E307", "W006", "W007", "W008", "W009"])
 def test_codes_are_in_catalog(code):
     from ptoc.diagnostics import CODES
 

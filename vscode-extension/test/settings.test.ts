@@ -19,6 +19,7 @@ describe('toServerSettings', () => {
       pipeline: 'ptoas',
       inlayHints: { enabled: false },
       formatOnSave: true,
+      strictAnnotations: true,
       severityOverrides: { PTO301: 'warning', PTO100: 'Off' },
     };
     const { settings, problems } = toServerSettings(raw);
@@ -29,6 +30,7 @@ describe('toServerSettings', () => {
       pipeline: 'ptoas',
       inlayHints: { enabled: false },
       formatOnSave: true,
+      strictAnnotations: true,
       severityOverrides: { PTO301: 'warning', PTO100: 'off' },
     });
     assert.deepEqual(problems, []);
@@ -41,6 +43,7 @@ describe('toServerSettings', () => {
       pipeline: 3,
       inlayHints: { enabled: 'yes' },
       formatOnSave: 'no',
+      strictAnnotations: 'yes',
       severityOverrides: { PTO1: 'fatal', '': 'error', PTO2: 2, PTO3: 'hint' },
     });
     assert.deepEqual(settings, { ...DEFAULT_SETTINGS, severityOverrides: { PTO3: 'hint' } });
@@ -50,6 +53,7 @@ describe('toServerSettings', () => {
       'ptoc.pipeline: 3 is not one of default, ptoas; using "default"',
       'ptoc.inlayHints.enabled: "yes" is not true or false; using true',
       'ptoc.formatOnSave: "no" is not true or false; using false',
+      'ptoc.strictAnnotations: "yes" is not true or false; using false',
       'ptoc.severityOverrides: PTO1 -> "fatal" is not one of error, warning, information, hint, off; ignored',
       'ptoc.severityOverrides: an empty diagnostic code is ignored',
       'ptoc.severityOverrides: PTO2 -> 2 is not one of error, warning, information, hint, off; ignored',

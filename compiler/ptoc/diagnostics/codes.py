@@ -8,9 +8,9 @@ from it): a failing example and its fix.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from .diagnostic import Severity
+from .diagnostic import Diagnostic, Severity
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +76,9 @@ _ENTRIES = [
     # --- types and annotations -------------------------------------------------------------
     CodeInfo("E100", "MISSING_TYPE_ANNOTATION", _E, "A function parameter without a type annotation.",
              "def f(self, x):", "def f(self, x: pl.Tensor[[64], pl.FP32]):"),
-    CodeInfo("E101", "INVALID_TYPE_ANNOTATION", _E, "An annotation that is not a PyPTO type.",
-             "x: int = pl.add(a, b)", "x: pl.Tensor[[64], pl.FP32] = pl.add(a, b)"),
+    CodeInfo("E101", "INVALID_TYPE_ANNOTATION", _E,
+             "A parameter or return annotation that is not a PyPTO type (in a local annotation: W008).",
+             "def f(self, x: int):", "def f(self, x: pl.Scalar[pl.INT64]):"),
     CodeInfo("E102", "UNSUPPORTED_TYPE", _E,
              "A type form not allowed here (a tuple parameter, InOut on a scalar, a layout on a tile).",
              "def f(self, x: pl.InOut[pl.Scalar[pl.INT32]]):", "def f(self, x: pl.Scalar[pl.INT32]):"),
@@ -89,11 +90,12 @@ _ENTRIES = [
     CodeInfo("E105", "UNKNOWN_DTYPE", _E, "An unknown element type.",
              "pl.Tensor[[64], pl.FP31]", "pl.Tensor[[64], pl.FP32]"),
     CodeInfo("E106", "ANNOTATION_MISMATCH", _E,
-             "A local annotation that disagrees with the type deduced for the value.",
+             "No longer reported: a local annotation that disagrees with the deduced type is W006.",
              "t: pl.Tile[[32, 32], pl.FP16] = pl.load(a_fp32, [0, 0], [32, 32])",
              "t: pl.Tile[[32, 32], pl.FP32] = pl.load(a_fp32, [0, 0], [32, 32])"),
     CodeInfo("E107", "RETURN_TYPE_MISMATCH", _E,
-             "A returned value whose type, or count, differs from the return annotation.",
+             "The IR of a function returns values that its return types do not describe (reported by "
+             "the Verifier pass; the front end reports a disagreeing return annotation as W007).",
              "def f(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP16]:\n    return x",
              "def f(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n    return x"),
     CodeInfo("E108", "YIELD_TYPE_MISMATCH", _E,
@@ -106,7 +108,10 @@ _ENTRIES = [
              "An if / while / pl.cond condition that is not a scalar.",
              "if t:  # t is a tile", "if n > 0:"),
     CodeInfo("E111", "CALL_ARGUMENT_TYPE", _E,
-             "An argument to a program function whose type differs from the parameter's.",
+             "An argument to a program function whose kind, dtype or (provably) shape differs from the "
+             "parameter's. Shapes that cannot be proven equal or different (a dimension read at run time) "
+             "are accepted; an Orchestration function passing a different static shape to an InCore "
+             "kernel is W009.",
              "self.kernel(x_fp16)  # kernel takes FP32", "self.kernel(x_fp32)"),
     # --- names and scopes -------------------------------------------------------------------
     CodeInfo("E200", "UNDEFINED_VARIABLE", _E, "A name that is not defined at this point.",
@@ -129,6 +134,13 @@ _ENTRIES = [
     CodeInfo("E206", "CALL_ARITY", _E,
              "A call to a program or inline function with the wrong number of arguments.",
              "y = self.kernel(a)  # kernel takes (a, b)", "y = self.kernel(a, b)"),
+    CodeInfo("E207", "EXTERNAL_FUNCTION_CONFLICT", _E,
+             "A call to a standalone @pl.function whose name is also the name of a function of the "
+             "calling program (the original rejects it: the name would mean two functions).",
+             "@pl.function\ndef kernel(x: ...): ...\n@pl.program\nclass P:\n    @pl.function\n"
+             "    def kernel(self, x: ...): ...\n    @pl.function\n    def main(self, x: ...):\n"
+             "        y = kernel(x)",
+             "rename the standalone function, or call the method: y = self.kernel(x)"),
     # --- operators --------------------------------------------------------------------------
     CodeInfo("E300", "UNKNOWN_OPERATION", _E, "An op name that is not in the registry.",
              "t = pl.lod(a, [0, 0], [32, 32])", "t = pl.load(a, [0, 0], [32, 32])"),
@@ -183,6 +195,28 @@ _ENTRIES = [
     CodeInfo("W005", "YIELD_WITHOUT_EFFECT", _W,
              "pl.yield_ outside a loop or if: it yields to nothing.",
              "r = pl.yield_(x)  # at function level", "remove it, or move it to the end of a loop or if body"),
+    CodeInfo("W006", "ANNOTATION_MISMATCH", _W,
+             "A local annotation that disagrees with the type deduced for the value. The original "
+             "compiler ignores local annotations, so the program compiles with the deduced type; the "
+             "annotation is a mistake in the text. An error with `strict-annotations`.",
+             "t: pl.Tile[[32, 32], pl.FP16] = pl.load(a_fp32, [0, 0], [32, 32])",
+             "t: pl.Tile[[32, 32], pl.FP32] = pl.load(a_fp32, [0, 0], [32, 32])"),
+    CodeInfo("W007", "RETURN_TYPE_MISMATCH", _W,
+             "A returned value whose type, or count, differs from the return annotation. The original "
+             "does not check returns, so the deduced type is what the function returns. An error with "
+             "`strict-annotations`.",
+             "def f(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP16]:\n    return x",
+             "def f(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n    return x"),
+    CodeInfo("W008", "MALFORMED_ANNOTATION", _W,
+             "A local annotation that is not a well-formed PyPTO type. The original never reads it, so the "
+             "deduced type is used. An error with `strict-annotations`.",
+             "y: pl.Tensor[pl.FP32, 64, 1] = pl.add(a, b)",
+             "y: pl.Tensor[[64, 1], pl.FP32] = pl.add(a, b)"),
+    CodeInfo("W009", "CALL_SHAPE_MISMATCH", _W,
+             "An Orchestration function passes a tensor whose static shape provably differs from the "
+             "InCore kernel parameter's. The original accepts it (the kernel sees the declared shape).",
+             "self.kernel(x_64x128)  # kernel declares pl.Tensor[[16, 16], pl.FP32]",
+             "pass a tensor of the declared shape, or declare the shape the kernel is given"),
     # --- internal ----------------------------------------------------------------------------
     CodeInfo("E900", "INTERNAL_ERROR", _E,
              "ptoc failed on this construct. Please report it with the file.", "", ""),
@@ -191,6 +225,17 @@ _ENTRIES = [
 ]
 
 CODES: dict[str, CodeInfo] = {entry.code: entry for entry in _ENTRIES}
+
+# Annotation warnings that `[tool.ptoc] strict-annotations = true` turns into errors.
+STRICT_ANNOTATION_CODES = frozenset({"W006", "W007", "W008"})
+
+
+def strict_annotations(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """The diagnostics with the annotation warnings raised to errors."""
+    return [
+        replace(d, severity=Severity.ERROR) if d.code in STRICT_ANNOTATION_CODES else d
+        for d in diagnostics
+    ]
 
 DOCS_URL = "https://github.com/ptoc/ptoc/blob/main/docs/diagnostics.md"  # the project repository
 

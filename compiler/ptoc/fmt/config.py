@@ -3,7 +3,9 @@
 Walking up from a file's folder, the first folder holding a ``pyproject.toml`` is the project
 root and its file is the configuration; a folder holding ``.git`` or ``.hg`` (but no
 ``pyproject.toml``) ends the walk without one. Keys: ``line-length`` (positive int) and
-``prefix`` (the alias of ``pypto.language`` used when printing IR; fmt only reports it).
+``prefix`` (the alias of ``pypto.language`` used when printing IR; fmt only reports it) and
+``strict-annotations`` (bool: annotation warnings W006-W008 become errors in check, print and
+compile).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ class ConfigError(Exception):
 class PtocConfig:
     line_length: int | None = None
     prefix: str | None = None
+    strict_annotations: bool = False
     source: Path | None = None  # the pyproject.toml the values came from
 
 
@@ -58,6 +61,7 @@ def load_config(pyproject: Path) -> PtocConfig:
     return PtocConfig(
         line_length=line_length_value(table, pyproject),
         prefix=prefix_value(table, pyproject),
+        strict_annotations=strict_annotations_value(table, pyproject),
         source=pyproject,
     )
 
@@ -86,6 +90,17 @@ def prefix_value(table: dict[str, Any], pyproject: Path) -> str | None:
         return None
     if not isinstance(value, str) or not value.isidentifier():
         raise ConfigError(f"'{pyproject}': [tool.ptoc] prefix must be a Python name, got {value!r}")
+    return value
+
+
+def strict_annotations_value(table: dict[str, Any], pyproject: Path) -> bool:
+    value = setting(table, "strict-annotations")
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise ConfigError(
+            f"'{pyproject}': [tool.ptoc] strict-annotations must be true or false, got {value!r}"
+        )
     return value
 
 

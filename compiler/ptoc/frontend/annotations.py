@@ -381,6 +381,43 @@ class TypeResolver:
         fix = Fix(f"Rewrite as `{new}`", (TextEdit(span, new),), preferred=True)
         self.bag.error("W003", f"legacy annotation form; the current spelling is `{new}`", span, fixes=(fix,))
 
+    def right_form(self, node: ast.expr) -> str | None:
+        """How a malformed Tensor / Tile / Scalar annotation is spelled correctly, reusing its
+        own dims and dtype where they can be told apart (``pl.Tensor[pl.FP32, 64, 1]`` ->
+        ``pl.Tensor[[64, 1], pl.FP32]``)."""
+        target = node.value if isinstance(node, ast.Subscript) else node.func if isinstance(node, ast.Call) else node
+        path = self._path(target)
+        head = path[-1] if path else None
+        if head not in ("Tensor", "Tile", "Scalar"):
+            return None
+        func = self.source.segment(target)
+        if isinstance(node, ast.Subscript):
+            elements = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+        elif isinstance(node, ast.Call):
+            elements = list(node.args)
+        else:
+            elements = []
+        dtypes = [e for e in elements if self._looks_like_dtype(e)]
+        if len(dtypes) != 1:
+            return None  # the dtype is what is wrong; the message says so
+        dtype = self.source.segment(dtypes[0])
+        dims: list[str] = []
+        for element in elements:
+            if element is dtypes[0] or isinstance(self._enum(element), TensorLayout):
+                continue
+            if isinstance(element, ast.List | ast.Tuple):
+                dims.extend(self.source.segment(e) for e in element.elts)
+            else:
+                dims.append(self.source.segment(element))
+        form = f"{func}[{dtype}]" if head == "Scalar" else f"{func}[[{', '.join(dims)}], {dtype}]"
+        if (head != "Scalar" and not dims) or form.replace(" ", "") == self.source.segment(node).replace(" ", ""):
+            return None
+        return form
+
+    def _looks_like_dtype(self, node: ast.expr) -> bool:
+        name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+        return name in DTYPE_BY_NAME
+
     def param(self, node: ast.expr, lookup: ScalarLookup | None = None) -> ParamAnnotation:
         """A parameter annotation, with ``pl.InOut[...]`` / ``pl.Out[...]`` directions."""
         if isinstance(node, ast.Subscript):

@@ -25,6 +25,8 @@ from ..ir.expr import (
     Var,
     make_tuple,
 )
+from ..ir.function import FunctionType
+from ..ir.shape import static_value
 from ..ir.span import Span
 from ..ir.types import (
     MEMORY_SPACE_BY_NAME,
@@ -39,7 +41,7 @@ from ..ir.types import (
 from ..ops import OpDef, OpError, Param, ParamKind, resolve_op
 from .analysis import Occurrence, OccurrenceKind, SymbolIndex
 from .consteval import DynDim, NotConstant, dsl_enum_value
-from .context import FunctionSignature, LoweringState, ModuleEnv
+from .context import FunctionSignature, LoweringState, ModuleEnv, ParamInfo
 from .names import dsl_path
 
 _RECORDED = (ast.BinOp, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Subscript, ast.List, ast.Tuple)
@@ -78,6 +80,16 @@ def error_value(span: Span) -> Var:
     return Var(UNKNOWN, name="?", span=span)
 
 
+def shapes_provably_differ(a: tuple[Expr, ...], b: tuple[Expr, ...]) -> bool:
+    """Different ranks, or a dimension whose two static values differ."""
+    if len(a) != len(b):
+        return True
+    return any(
+        x is not None and y is not None and x != y
+        for x, y in ((static_value(p), static_value(q)) for p, q in zip(a, b, strict=True))
+    )
+
+
 def types_match(expected: Type, actual: Type) -> bool:
     """Whether ``actual`` satisfies ``expected`` (buffers and views are not part of the match)."""
     if isinstance(expected, UnknownType) or isinstance(actual, UnknownType):
@@ -101,6 +113,7 @@ class ExpressionLowerer:
     env: ModuleEnv
     state: LoweringState
     index: SymbolIndex
+    signature: FunctionSignature  # the function being lowered
     signatures: dict[str, FunctionSignature]
     pending: list[Any]  # statements emitted while lowering an expression (inline expansion)
     bare_function_calls: bool = False  # printed-IR module form: `f(x)` calls a sibling function
@@ -492,17 +505,30 @@ class ExpressionLowerer:
                 related=(Related(sig.name_span, f"'{name}' is defined here"),),
             )
         for value, arg_node, param in zip(args, node.args, sig.params, strict=False):
-            if param.type is not None and not types_match(param.type, value.type):
-                self.error(
-                    "E111",
-                    f"argument '{param.name}' of '{name}' must be {param.type.short()}, got {value.type.short()}",
-                    arg_node,
-                    related=(Related(param.span, f"parameter '{param.name}' is declared here"),),
-                )
+            if param.type is not None:
+                self.check_argument(value.type, arg_node, param, sig)
         result_type = sig.result_type or UNKNOWN
         if sig.return_types == []:
             result_type = UNKNOWN
         return Call(result_type, callee=GlobalVar(name), args=tuple(args), span=span)
+
+    def check_argument(self, actual: Type, arg_node: ast.expr, param: ParamInfo, callee: FunctionSignature) -> None:
+        """Kinds and dtypes must agree (E111). Shapes only when they provably differ: a dimension
+        known only at run time may well be the declared one. An Orchestration function handing an
+        InCore kernel a different static shape compiles in the original: W009."""
+        expected = param.type
+        assert expected is not None
+        if types_match(expected, actual):
+            return
+        related = (Related(param.span, f"parameter '{param.name}' is declared here"),)
+        message = f"argument '{param.name}' of '{callee.name}' must be {expected.short()}, got {actual.short()}"
+        if isinstance(expected, ShapedType) and isinstance(actual, ShapedType) and type(expected) is type(actual) and expected.dtype is actual.dtype:
+            if not shapes_provably_differ(expected.shape, actual.shape):
+                return
+            if self.signature.func_type is FunctionType.Orchestration and callee.func_type is FunctionType.InCore:
+                self.error("W009", message + "; the kernel sees the declared shape", arg_node, related=related)
+                return
+        self.error("E111", message, arg_node, related=related)
 
     def expand_inline(self, node: ast.Call, name: str) -> Expr:
         raise NotImplementedError  # provided by the statement lowerer

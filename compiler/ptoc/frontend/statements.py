@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from ..diagnostics import Fix, Related, TextEdit
+from ..diagnostics import DiagnosticBag, Fix, Related, Severity, TextEdit
 from ..ir.dtype import INDEX
 from ..ir.expr import Expr, IterArg, Var
 from ..ir.function import Function, ParamDirection
@@ -69,6 +69,7 @@ class FunctionLowerer(ExpressionLowerer):
         self.pending: list[Stmt] = []
         self.bare_function_calls = bare_function_calls
         self.prefix = env.imports.prefix
+        self.return_types: list[Type] | None = None  # what is returned, when the annotation disagrees
 
     # --- function -----------------------------------------------------------------------------
     def lower_function(self) -> Function:
@@ -84,10 +85,11 @@ class FunctionLowerer(ExpressionLowerer):
         if body_nodes and isinstance(body_nodes[0], ast.Expr) and isinstance(body_nodes[0].value, ast.Constant) and isinstance(body_nodes[0].value.value, str):
             body_nodes = body_nodes[1:]  # docstring
         body = self.lower_block(body_nodes)
+        return_types = self.return_types if self.return_types is not None else sig.return_types
         return Function(
             sig.name,
             tuple(params),
-            tuple(sig.return_types or ()),
+            tuple(return_types or ()),
             body,
             sig.func_type,
             tuple(directions),
@@ -229,7 +231,7 @@ class FunctionLowerer(ExpressionLowerer):
         expr = self.lower_expr(value)
         declared: Type | None = None
         if annotation is not None:
-            declared = self.env.types.resolve(annotation, self.lookup_scalar, allow_tuple=True)
+            declared = self.local_annotation(annotation, expr.type)
             if declared is not None:
                 self.occurrence(Occurrence(self.span(annotation), target.id, OccurrenceKind.TYPE, declared))
                 self.check_annotation(annotation, declared, expr)
@@ -260,19 +262,48 @@ class FunctionLowerer(ExpressionLowerer):
             return replace(deduced, memref=declared.memref or deduced.memref)
         return deduced
 
+    def local_annotation(self, annotation: ast.expr, deduced: Type) -> Type | None:
+        """A local annotation's type. The original never reads local annotations, so one that is
+        not a well-formed type is a warning (W008) and the deduced type stands."""
+        types = self.env.types
+        outer, scratch = types.bag, DiagnosticBag()
+        types.bag = scratch
+        try:
+            declared = types.resolve(annotation, self.lookup_scalar, allow_tuple=True)
+        finally:
+            types.bag = outer
+        problems = [d for d in scratch.items if d.severity is Severity.ERROR]
+        for diagnostic in scratch.items:
+            if diagnostic.severity is not Severity.ERROR:
+                self.state.bag.add(diagnostic)  # e.g. the W003 note on a legacy call form
+        if not problems:
+            return declared
+        form = types.right_form(annotation)
+        message = f"malformed annotation: {problems[0].message}"
+        if form is not None:
+            message += f"; the form is `{form}`"
+        if not isinstance(deduced, UnknownType):
+            message += f"; the deduced type {deduced.short()} is used"
+        self.error("W008", message, annotation, fixes=self.annotation_fixes(annotation, deduced))
+        return None
+
+    def annotation_fixes(self, annotation: ast.expr, deduced: Type) -> tuple[Fix, ...]:
+        text = print_type_text(deduced, self.prefix) if not isinstance(deduced, UnknownType) else None
+        if text is None:
+            return ()
+        return (Fix(f"Change the annotation to `{text}`", (TextEdit(self.span(annotation), text),), preferred=True),)
+
     def check_annotation(self, annotation: ast.expr, declared: Type, expr: Expr) -> None:
+        """The original ignores local annotations and uses the deduced type; one that disagrees
+        is a mistake in the text, not in the program (W006)."""
         if types_match(declared, expr.type):
             return
-        span = self.span(annotation)
-        text = print_type_text(expr.type, self.prefix)
-        fixes: tuple[Fix, ...] = ()
-        if text is not None:
-            fixes = (Fix(f"Change the annotation to `{text}`", (TextEdit(span, text),), preferred=True),)
         self.error(
-            "E106",
-            f"annotation says {declared.short()} but the value is {expr.type.short()}",
-            span,
-            fixes=fixes,
+            "W006",
+            f"annotation says {declared.short()} but the value is {expr.type.short()}; "
+            "the deduced type is used",
+            annotation,
+            fixes=self.annotation_fixes(annotation, expr.type),
         )
 
     def lower_unpack(self, node: ast.stmt, target: ast.Tuple | ast.List, value: ast.expr) -> list[Stmt]:
@@ -317,7 +348,13 @@ class FunctionLowerer(ExpressionLowerer):
         targets: list[YieldTarget] | None = None
         if target is not None:
             if isinstance(target, ast.Name):
-                declared = self.env.types.resolve(annotation, self.lookup_scalar) if annotation is not None else None
+                declared = None
+                if annotation is not None:
+                    first = values[0].type if values else UNKNOWN
+                    declared = self.local_annotation(annotation, first)
+                    if declared is not None and len(values) == 1 and not types_match(declared, first):
+                        self.check_annotation(annotation, declared, values[0])
+                        declared = None  # the deduced type stands
                 targets = [YieldTarget(target.id, self.span(target), declared)]
                 if len(values) > 1:
                     self.error("E006", "Multiple yielded values must be unpacked: a, b = pl.yield_(x, y)", target)
@@ -391,31 +428,46 @@ class FunctionLowerer(ExpressionLowerer):
             values = [self.lower_expr(node.value)]
         expected = self.signature.return_types
         if expected is not None and self.signature.return_annotation_span is not None:
-            annotation = self.signature.return_annotation_span
-            related = (Related(annotation, "the return annotation is here"),) if annotation else ()
-            if len(values) != len(expected):
-                if expected or values:
-                    self.error(
-                        "E107",
-                        f"'{self.signature.name}' is annotated to return {len(expected)} value(s) but this returns {len(values)}",
-                        node,
-                        related=related,
-                    )
-            else:
-                for value, want, value_node in zip(values, expected, value_nodes, strict=True):
-                    if not types_match(want, value.type):
-                        fixes: tuple[Fix, ...] = ()
-                        text = print_type_text(value.type, self.prefix)
-                        if text and annotation is not None and len(expected) == 1:
-                            fixes = (Fix(f"Change the return annotation to `{text}`", (TextEdit(annotation, text),)),)
-                        self.error(
-                            "E107",
-                            f"returns {value.type.short()} but '{self.signature.name}' is annotated to return {want.short()}",
-                            value_node,
-                            related=related,
-                            fixes=fixes,
-                        )
+            self.check_return(node, values, value_nodes, expected, self.signature.return_annotation_span)
         return [ReturnStmt(values=tuple(values), span=span)]
+
+    def check_return(
+        self, node: ast.Return, values: list[Expr], value_nodes: list[ast.expr], expected: list[Type], annotation: Span
+    ) -> None:
+        """The original does not check returns against the annotation: a disagreement is W007, and
+        the function's IR returns the deduced types (callers still see the annotation, as there)."""
+        related = (Related(annotation, "the return annotation is here"),)
+        name = self.signature.name
+        if len(values) != len(expected):
+            if expected or values:
+                self.error(
+                    "W007",
+                    f"'{name}' is annotated to return {len(expected)} value(s) but this returns {len(values)}",
+                    node,
+                    related=related,
+                )
+                self.deduced_returns(values)
+            return
+        for value, want, value_node in zip(values, expected, value_nodes, strict=True):
+            if types_match(want, value.type):
+                continue
+            fixes: tuple[Fix, ...] = ()
+            text = print_type_text(value.type, self.prefix)
+            if text and len(expected) == 1:
+                fixes = (Fix(f"Change the return annotation to `{text}`", (TextEdit(annotation, text),), preferred=True),)
+            self.error(
+                "W007",
+                f"returns {value.type.short()} but '{name}' is annotated to return {want.short()}; "
+                "the deduced type is used",
+                value_node,
+                related=related,
+                fixes=fixes,
+            )
+            self.deduced_returns(values)
+
+    def deduced_returns(self, values: list[Expr]) -> None:
+        if self.return_types is None and not any(isinstance(v.type, UnknownType) for v in values):
+            self.return_types = [v.type for v in values]
 
     # --- if -----------------------------------------------------------------------------------
     def condition(self, node: ast.expr) -> Expr:
@@ -488,9 +540,6 @@ class FunctionLowerer(ExpressionLowerer):
         for index, target in enumerate(first.targets):
             value_type = first.values[index].type if index < len(first.values) else UNKNOWN
             result_type = target.annotation or value_type
-            if target.annotation is not None and not types_match(target.annotation, value_type):
-                self.error("E108", f"yielded value is {value_type.short()} but the result is annotated {target.annotation.short()}",
-                           first.value_spans[index] if index < len(first.value_spans) else target.span)
             if other.found and index < len(other.values):
                 other_type = other.values[index].type
                 if not types_match(result_type, other_type):

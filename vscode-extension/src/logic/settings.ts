@@ -19,6 +19,7 @@ export interface ServerSettings {
   pipeline: Pipeline;
   inlayHints: { enabled: boolean };
   formatOnSave: boolean;
+  strictAnnotations: boolean;
   severityOverrides: Record<string, SeverityOverride>;
 }
 
@@ -29,6 +30,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   pipeline: 'default',
   inlayHints: { enabled: true },
   formatOnSave: false,
+  strictAnnotations: false,
   severityOverrides: {},
 };
 
@@ -110,6 +112,7 @@ export function toServerSettings(raw: unknown): NormalisedSettings {
       enabled: flag(asObject(root.inlayHints).enabled, DEFAULT_SETTINGS.inlayHints.enabled, 'inlayHints.enabled', problems),
     },
     formatOnSave: flag(root.formatOnSave, DEFAULT_SETTINGS.formatOnSave, 'formatOnSave', problems),
+    strictAnnotations: flag(root.strictAnnotations, DEFAULT_SETTINGS.strictAnnotations, 'strictAnnotations', problems),
     severityOverrides: severityOverrides(root.severityOverrides, problems),
   };
   return { settings, problems };
