@@ -104,8 +104,11 @@ class TypeResolver:
                     return None
                 dims.append(dim)
             return tuple(dims)
-        if isinstance(node, ast.Name) and node.id in self.consts.values:
-            value = self.consts.values[node.id]
+        if isinstance(node, ast.Name | ast.Subscript):  # SHAPE, CFG["shape"]
+            try:
+                value = self.consts.evaluate(node)
+            except NotConstant:
+                value = None
             if isinstance(value, list):
                 dims = []
                 for item in value:

@@ -1,8 +1,10 @@
 """A small safe evaluator for module-level constants (never ``exec``, never ``import``).
 
-Accepted: int/float/bool/str literals, names of earlier constants, lists/tuples, unary +/-,
+Accepted: int/float/bool/str literals, names of earlier constants, lists/tuples, dicts with
+literal keys and subscripts of all three (``CFG["rows"]``, ``SHAPE[0]``), unary +/-,
 ``+ - * // % /`` and ``**`` on numbers, DSL dtypes (``pl.FP32``), memory spaces
-(``pl.MemorySpace.Vec``), layouts (``pl.NZ``) and ``pl.dynamic("N")``.
+(``pl.MemorySpace.Vec``), layouts (``pl.NZ``) and ``pl.dynamic("N")``. Tuple assignments
+(``rows, cols = 128, 64``) bind each name.
 Anything else is "not a constant" (the name simply is not a usable closure value).
 """
 
@@ -94,6 +96,10 @@ class ConstEvaluator:
             raise NotConstant(reason, node)
         if isinstance(node, ast.List | ast.Tuple):
             return [self.evaluate(e) for e in node.elts]
+        if isinstance(node, ast.Dict):
+            return self._dict(node)
+        if isinstance(node, ast.Subscript):
+            return self._subscript(node)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
             value = self.evaluate(node.operand)
             if isinstance(value, bool) or not isinstance(value, int | float):
@@ -133,6 +139,54 @@ class ConstEvaluator:
                 raise NotConstant('pl.dynamic takes one identifier string, e.g. pl.dynamic("N")', node)
         raise NotConstant("not a constant expression", node)
 
+    def _dict(self, node: ast.Dict) -> dict[Any, Any]:
+        result: dict[Any, Any] = {}
+        for key, value in zip(node.keys, node.values, strict=True):
+            if key is None:
+                raise NotConstant("** in a dict constant", node)
+            evaluated = self.evaluate(key)
+            if not isinstance(evaluated, str | int | bool):
+                raise NotConstant("dict keys must be strings or integers", key)
+            result[evaluated] = self.evaluate(value)
+        return result
+
+    def _subscript(self, node: ast.Subscript) -> Any:
+        base = self.evaluate(node.value)
+        index = self.evaluate(node.slice)
+        if isinstance(base, dict):
+            if isinstance(index, str | int) and index in base:
+                return base[index]
+            raise NotConstant(f"no key {index!r} in the dict", node.slice)
+        if isinstance(base, list) and isinstance(index, int) and not isinstance(index, bool):
+            if -len(base) <= index < len(base):
+                return base[index]
+            raise NotConstant(f"index {index} out of range", node.slice)
+        raise NotConstant("only dicts, lists and tuples can be subscripted", node)
+
+    def bind_targets(self, target: ast.expr, node: ast.expr, span_of: Any) -> list[str]:
+        """``rows, cols = 128, 64`` (or ``= SHAPE``): each name gets its element. Returns the
+        names bound (all of them, constant or not)."""
+        if isinstance(target, ast.Name):
+            self.bind(target.id, node, span_of(target))
+            return [target.id]
+        if not isinstance(target, ast.Tuple | ast.List):
+            return []
+        try:
+            value = self.evaluate(node)
+        except NotConstant:
+            value = None
+        names: list[str] = []
+        elements = value if isinstance(value, list) and len(value) == len(target.elts) else None
+        for index, element in enumerate(target.elts):
+            if isinstance(element, ast.Name):
+                names.append(element.id)
+                if elements is not None:
+                    self.bind_value(element.id, elements[index], span_of(element))
+                else:
+                    self.values.pop(element.id, None)
+                    self.definitions[element.id] = span_of(element)
+        return names
+
     def bind(self, name: str, node: ast.expr, span: Span) -> None:
         try:
             value = self.evaluate(node)
@@ -140,6 +194,9 @@ class ConstEvaluator:
             self.values.pop(name, None)
             self.definitions[name] = span
             return
+        self.bind_value(name, value, span)
+
+    def bind_value(self, name: str, value: Any, span: Span) -> None:
         if isinstance(value, DynDim):
             # Every use of the same dynamic name is one dimension (better than the original).
             for existing in self.values.values():

@@ -65,6 +65,7 @@ class ModuleEnv:
     types: TypeResolver
     inline_defs: dict[str, ast.FunctionDef] = field(default_factory=dict)
     external_functions: dict[str, FunctionSignature] = field(default_factory=dict)
+    function_aliases: dict[str, str] = field(default_factory=dict)  # `aliased = original_fn`
 
 
 @dataclass

@@ -397,6 +397,15 @@ class ExpressionLowerer:
 
     def lower_subscript(self, node: ast.Subscript) -> Expr:
         span = self.span(node)
+        root = node.value
+        while isinstance(root, ast.Subscript):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id not in self.state.scope and root.id in self.env.consts.values:
+            try:  # a module constant: CFG["rows"], SHAPE[0]
+                return self.const_to_expr(self.env.consts.evaluate(node), node)
+            except NotConstant as problem:
+                self.error("E205", f"`{self.env.source.segment(node)}` cannot be evaluated statically: {problem.reason}", node)
+                return error_value(span)
         value = self.lower_expr(node.value)
         if isinstance(value.type, UnknownType):
             return error_value(span)
@@ -434,14 +443,22 @@ class ExpressionLowerer:
             return self.lower_dsl_call(node, path)
         if isinstance(func, ast.Name):
             name = func.id
+            if name not in self.state.scope:
+                name = self.env.function_aliases.get(name, name)
             if name in self.env.inline_defs:
                 return self.expand_inline(node, name)
             if name in self.signatures and self.bare_function_calls:
                 return self.lower_function_call(node, name, self.span(func), method=False)
             if name in self.env.external_functions:
+                if self.signature.is_method and name in self.signatures:
+                    return self.external_conflict(node, name)
                 return self.lower_function_call(node, name, self.span(func), method=False, external=True)
             if name in ("min", "max", "abs"):
                 return self.lower_builtin(node, name)
+            if self.bare_function_calls and name not in self.state.scope:
+                bare_op = self.bare_op_name(name)
+                if bare_op is not None:
+                    return self.lower_bare_op(node, bare_op)
             if name == "range":
                 self.error("E004", "range(...) is only allowed as a for-loop iterator", node)
                 return error_value(span)
@@ -454,6 +471,45 @@ class ExpressionLowerer:
         for arg in node.args:
             self.lower_expr(arg)
         return error_value(span)
+
+    def bare_op_name(self, name: str) -> tuple[str, str] | None:
+        """Seed 003 printed IR calls ops by bare name: ``tensor_add`` is the op ``tensor.add``."""
+        category, _, op_name = name.partition("_")
+        if category not in ("tensor", "block", "system") or not op_name:
+            return None
+        if resolve_op((category,), op_name, []).op is None:
+            return None
+        return category, op_name
+
+    def lower_bare_op(self, node: ast.Call, bare_op: tuple[str, str]) -> Expr:
+        category, op_name = bare_op
+        func_span = self.span(node.func)
+        new = f"{self.env.imports.prefix}.{category}.{op_name}"
+        self.error(
+            "W003",
+            f"seed 003 bare op name `{category}_{op_name}`; the current spelling is `{new}`",
+            func_span,
+            fixes=(Fix(f"Rewrite as `{new}`", (TextEdit(func_span, new),), preferred=True),),
+        )
+        return self.lower_dsl_call(node, bare_op)
+
+    def external_conflict(self, node: ast.Call, name: str) -> Expr:
+        """A standalone function called from a program that has a function of the same name: the
+        original rejects it ("conflicts with program function")."""
+        external, method = self.env.external_functions[name], self.signatures[name]
+        self.error(
+            "E207",
+            f"the standalone function '{name}' conflicts with program function '{name}' of "
+            f"'{method.program}'; call the method as self.{name}(...) or rename one of them",
+            node.func,
+            related=(
+                Related(external.name_span, f"the standalone '{name}' is defined here"),
+                Related(method.name_span, f"the program function '{name}' is defined here"),
+            ),
+        )
+        for arg in node.args:
+            self.lower_expr(arg)
+        return error_value(self.span(node))
 
     def lower_builtin(self, node: ast.Call, name: str) -> Expr:
         span = self.span(node)

@@ -141,11 +141,14 @@ class ModuleAnalyzer:
         programs: list[ast.ClassDef] = []
         standalone: list[tuple[ast.FunctionDef, ast.expr | None]] = []
         module_defs: list[ast.FunctionDef] = []
+        aliases: dict[str, ast.Name] = {}  # `aliased = original_fn`
         for node in tree.body:
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                name = node.targets[0]
-                env.consts.bind(name.id, node.value, self.source.span(name))
-                self.constant_occurrence(name.id, self.source.span(name))
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name | ast.Tuple | ast.List):
+                for bound in env.consts.bind_targets(node.targets[0], node.value, self.source.span):
+                    self.constant_occurrence(bound, env.consts.definitions[bound])
+                    aliases.pop(bound, None)
+                if isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Name):
+                    aliases[node.targets[0].id] = node.value
             elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
                 env.consts.bind(node.target.id, node.value, self.source.span(node.target))
                 self.constant_occurrence(node.target.id, self.source.span(node.target))
@@ -166,6 +169,7 @@ class ModuleAnalyzer:
         standalone_sigs = [self.signature(fn, deco, program=None, is_method=False) for fn, deco in standalone]
         for sig in standalone_sigs:
             env.external_functions[sig.name] = sig
+        self.resolve_aliases(aliases)
         self.fingerprint_module()
         for sig in standalone_sigs:
             function = self.lower(sig, {sig.name: sig})
@@ -177,6 +181,27 @@ class ModuleAnalyzer:
             program_name = header_name or "program"
             sigs = [self.signature(fn, None, program=program_name, is_method=False) for fn in module_defs]
             self.lower_program(program_name, sigs, self.source.span(module_defs[0]).merge(self.source.span(module_defs[-1])), bare_calls=True)
+
+    def resolve_aliases(self, aliases: dict[str, ast.Name]) -> None:
+        """``aliased = original_fn`` names a standalone or inline function: a call of ``aliased``
+        calls it (the original resolves the name at decoration time, to the function object)."""
+        env = self.env
+        for alias, value in aliases.items():
+            target, seen = value.id, {alias}
+            while target in aliases and target not in seen:
+                seen.add(target)
+                target = aliases[target].id
+            if target in env.external_functions or target in env.inline_defs:
+                env.function_aliases[alias] = target
+                env.consts.definitions.pop(alias, None)  # a function, not a failed constant
+                self.result.index.add(Occurrence(self.source.span(value), target, OccurrenceKind.FUNCTION, None, definition=self.function_span(target)))
+
+    def function_span(self, name: str) -> Span | None:
+        sig = self.env.external_functions.get(name)
+        if sig is not None:
+            return sig.name_span
+        node = self.env.inline_defs.get(name)
+        return self.name_span(node, "def") if node is not None else None
 
     def constant_occurrence(self, name: str, span: Span) -> None:
         value = self.env.consts.values.get(name) if hasattr(self, "env") else None
@@ -396,7 +421,8 @@ class ModuleAnalyzer:
         env = self.env
         inline = tuple((name, self.source.segment(node), self.source.span(node)) for name, node in env.inline_defs.items())
         external = tuple((s.name, s.describe()) for s in env.external_functions.values())
-        self.module_fingerprint = hash((self.consts_fingerprint, inline, external))
+        aliases = tuple(sorted(env.function_aliases.items()))
+        self.module_fingerprint = hash((self.consts_fingerprint, inline, external, aliases))
 
 
 def analyze_module(text: str, path: str, cache: AnalysisCache | None = None) -> ModuleAnalysis:
