@@ -517,6 +517,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_usage(sys.stderr)
         fail("a command is required (check, print, compile, fmt)")
         return EXIT_USAGE
+    configs.cache_clear()  # configuration is read afresh by every run
     try:
         code: int = handler(args)
         return code

@@ -370,3 +370,60 @@ def test_missing_file_end_to_end(tmp_path: Path) -> None:
     result = run_ptoc("check", str(tmp_path / "absent.py"))
     assert result.returncode == 2
     assert f"cannot read '{tmp_path / 'absent.py'}'" in result.stderr
+
+
+# --- [tool.ptoc] strict-annotations ----------------------------------------------------------------
+
+ANNOTATION_MISTAKES = """import pypto.language as pl
+
+
+@pl.function
+def f(a: pl.Scalar[pl.INT32]) -> pl.Scalar[pl.INT64]:
+    b: pl.Scalar[pl.INT16] = a + 1
+    return a
+"""
+
+
+@pytest.mark.parametrize(
+    ("config", "severity", "exit_code"),
+    [
+        ("", "warning", 0),
+        ("[tool.ptoc]\nstrict-annotations = false\n", "warning", 0),
+        ("[tool.ptoc]\nstrict-annotations = true\n", "error", 1),
+        ("[tool.ptoc]\nstrict_annotations = true\n", "error", 1),
+    ],
+)
+def test_strict_annotations_turns_annotation_warnings_into_errors(
+    write: Write, capsys: pytest.CaptureFixture[str], config: str, severity: str, exit_code: int
+) -> None:
+    write("proj/pyproject.toml", config)
+    path = write("proj/k.py", ANNOTATION_MISTAKES)
+
+    assert main(["check", str(path)]) == exit_code
+
+    out = capsys.readouterr().out
+    assert out == (
+        f"{path}:6:8: {severity}[W006]: annotation says Scalar[INT16] but the value is Scalar[INT64]; "
+        "the deduced type is used\n"
+        f"{path}:7:12: {severity}[W007]: returns Scalar[INT32] but 'f' is annotated to return "
+        "Scalar[INT64]; the deduced type is used\n"
+    )
+
+
+def test_strict_annotations_also_fails_print_and_compile(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+    write("proj/pyproject.toml", "[tool.ptoc]\nstrict-annotations = true\n")
+    path = write("proj/k.py", ANNOTATION_MISTAKES)
+    assert main(["print", str(path)]) == 1
+    assert main(["compile", str(path), "--target", "ir"]) == 1
+    assert capsys.readouterr().out == ""
+
+
+def test_a_bad_strict_annotations_value_is_a_usage_error(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+    write("proj/pyproject.toml", "[tool.ptoc]\nstrict-annotations = 1\n")
+    path = write("proj/k.py", ANNOTATION_MISTAKES)
+
+    assert main(["check", str(path)]) == 2
+
+    captured = capsys.readouterr()
+    assert captured.out.count("warning[") == 2  # the file is still checked, with the defaults
+    assert f"'{path.parent / 'pyproject.toml'}': [tool.ptoc] strict-annotations must be true or false, got 1" in captured.err

@@ -103,3 +103,34 @@ def test_a_directory_is_not_a_file(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_line_length_must_be_a_positive_integer(value: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["print", "--line-length", value, str(EXAMPLES / "simple_add.py")]) == 2
     assert f"expected a positive integer, got '{value}'" in capsys.readouterr().err
+
+
+def test_a_standalone_function_a_program_calls_is_printed_once(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write("shared.py", """import pypto.language as pl
+
+
+@pl.function(type=pl.FunctionType.InCore)
+def helper(x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+    return x
+
+
+@pl.function
+def alone(x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+    return x
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        y = helper(x)
+        return y
+""")
+    assert main(["print", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert [line for line in out.splitlines() if line.startswith("# pypto.program")] == [
+        "# pypto.program: P",
+        "# pypto.program: alone",
+    ]
+    assert out.count("def helper(") == 1
+    assert out.count("def alone(") == 1

@@ -355,3 +355,36 @@ async def test_completion_item_docs_arrive_on_resolve(client: LanguageClient, tm
     assert load.documentation is None
     resolved = await client.completion_item_resolve_async(load)
     assert "pl.block.load(tensor, offsets, shapes" in resolved.documentation.value
+
+
+ANNOTATED_KERNEL = KERNEL.replace(
+    "tile_c = pl.add(tile_a, tile_b)", "tile_c: pl.Tile[[64, 64], pl.FP16] = pl.add(tile_a, tile_b)"
+)
+
+
+async def test_annotation_mismatch_is_a_warning_and_strict_annotations_makes_it_an_error(
+    client: LanguageClient, tmp_path: Path
+):
+    uri = await open_document(client, tmp_path / "k.py", ANNOTATED_KERNEL)
+    (diagnostic,) = await wait_for_diagnostics(client, uri, 1)
+    assert (diagnostic.code, diagnostic.severity) == ("W006", types.DiagnosticSeverity.Warning)
+    start = position_of(ANNOTATED_KERNEL, "pl.Tile[[64, 64], pl.FP16]")
+    assert diagnostic.range.start == start
+    published = len(client.published)  # type: ignore[attr-defined]
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"ptoc": {"strictAnnotations": True}})
+    )
+    for _ in range(400):
+        later = [p for p in client.published[published:] if p.uri == uri]  # type: ignore[attr-defined]
+        if later:
+            break
+        await asyncio.sleep(0.01)
+    (strict,) = later[-1].diagnostics
+    assert (strict.code, strict.severity) == ("W006", types.DiagnosticSeverity.Error)
+
+
+async def test_the_project_strict_annotations_setting_reaches_the_editor(client: LanguageClient, tmp_path: Path):
+    (tmp_path / "pyproject.toml").write_text("[tool.ptoc]\nstrict-annotations = true\n")
+    uri = await open_document(client, tmp_path / "k.py", ANNOTATED_KERNEL)
+    (diagnostic,) = await wait_for_diagnostics(client, uri, 1)
+    assert (diagnostic.code, diagnostic.severity) == ("W006", types.DiagnosticSeverity.Error)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+from enum import Enum
 from typing import Any
 
 from ..diagnostics import Fix, Related, TextEdit, replacement_fixes
@@ -395,12 +396,16 @@ class ExpressionLowerer:
             return error_value(span)
         return Unary(operand.type, op=UnaryOp.Not, operand=operand, span=span)
 
-    def lower_subscript(self, node: ast.Subscript) -> Expr:
-        span = self.span(node)
+    def constant_subscript(self, node: ast.Subscript) -> bool:
+        """A subscript of a module constant (``CFG["rows"]``), not of a local value."""
         root = node.value
         while isinstance(root, ast.Subscript):
             root = root.value
-        if isinstance(root, ast.Name) and root.id not in self.state.scope and root.id in self.env.consts.values:
+        return isinstance(root, ast.Name) and root.id not in self.state.scope and root.id in self.env.consts.values
+
+    def lower_subscript(self, node: ast.Subscript) -> Expr:
+        span = self.span(node)
+        if self.constant_subscript(node):
             try:  # a module constant: CFG["rows"], SHAPE[0]
                 return self.const_to_expr(self.env.consts.evaluate(node), node)
             except NotConstant as problem:
@@ -651,6 +656,13 @@ class ExpressionLowerer:
             return UNKNOWN
         if isinstance(node, ast.Name) and node.id not in self.state.scope and node.id in DTYPE_BY_NAME:
             return UNKNOWN
+        if isinstance(node, ast.Subscript) and self.constant_subscript(node):
+            try:  # CFG["dtype"]: an attribute value, not an operand
+                value = self.env.consts.evaluate(node)
+            except NotConstant:
+                value = None
+            if isinstance(value, Enum):  # a dtype, memory space, layout ...
+                return UNKNOWN
         return self.lower_expr(node).type
 
     def bind_arguments(
