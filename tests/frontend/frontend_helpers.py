@@ -31,3 +31,13 @@ def only_function(analysis: ModuleAnalysis):
     assert len(programs) == 1, programs
     assert len(programs[0].functions) == 1
     return programs[0].functions[0]
+
+
+def where(text: str, needle: str, occurrence: int = 1) -> tuple[int, int, int, int]:
+    """(line, column, end_line, end_column) of the n-th occurrence of needle (single line)."""
+    index = -1
+    for _ in range(occurrence):
+        index = text.index(needle, index + 1)
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1)
+    return (line, column, line, column + len(needle))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from frontend_helpers import where
 
 from ptoc.frontend import analyze_source
 
@@ -15,16 +16,6 @@ T = "pl.Tensor[[64, 64], pl.FP32]"
 def run(body: str, header: bool = True):
     text = (HEADER if header else "") + textwrap.dedent(body)
     return text, analyze_source(text, "k.py")
-
-
-def where(text: str, needle: str, occurrence: int = 1) -> tuple[int, int, int, int]:
-    """(line, column, end_line, end_column) of the n-th occurrence of needle (single line)."""
-    index = -1
-    for _ in range(occurrence):
-        index = text.index(needle, index + 1)
-    line = text.count("\n", 0, index) + 1
-    column = index - (text.rfind("\n", 0, index) + 1)
-    return (line, column, line, column + len(needle))
 
 
 def found(analysis, code: str) -> list[tuple[int, int, int, int]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from frontend_helpers import where
 
 from ptoc.diagnostics import Diagnostic, Severity
 from ptoc.frontend import ModuleAnalysis, analyze_source
@@ -20,15 +21,6 @@ HEADER = "import pypto.language as pl\n\n"
 def run(body: str) -> tuple[str, ModuleAnalysis]:
     text = HEADER + textwrap.dedent(body)
     return text, analyze_source(text, "k.py")
-
-
-def where(text: str, needle: str, occurrence: int = 1) -> tuple[int, int, int, int]:
-    index = -1
-    for _ in range(occurrence):
-        index = text.index(needle, index + 1)
-    line = text.count("\n", 0, index) + 1
-    column = index - (text.rfind("\n", 0, index) + 1)
-    return (line, column, line, column + len(needle))
 
 
 def found(analysis: ModuleAnalysis) -> list[tuple[str, tuple[int, int, int, int]]]:

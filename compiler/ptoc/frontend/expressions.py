@@ -488,15 +488,18 @@ class ExpressionLowerer:
 
     def lower_bare_op(self, node: ast.Call, bare_op: tuple[str, str]) -> Expr:
         category, op_name = bare_op
-        func_span = self.span(node.func)
         new = f"{self.env.imports.prefix}.{category}.{op_name}"
+        self.legacy_spelling(f"seed 003 bare op name `{category}_{op_name}`", self.span(node.func), new)
+        return self.lower_dsl_call(node, bare_op)
+
+    def legacy_spelling(self, what: str, span: Span, new: str) -> None:
+        """The W003 note on an older spelling, with the fix that writes the current one."""
         self.error(
             "W003",
-            f"seed 003 bare op name `{category}_{op_name}`; the current spelling is `{new}`",
-            func_span,
-            fixes=(Fix(f"Rewrite as `{new}`", (TextEdit(func_span, new),), preferred=True),),
+            f"{what}; the current spelling is `{new}`",
+            span,
+            fixes=(Fix(f"Rewrite as `{new}`", (TextEdit(span, new),), preferred=True),),
         )
-        return self.lower_dsl_call(node, bare_op)
 
     def external_conflict(self, node: ast.Call, name: str) -> Expr:
         """A standalone function called from a program that has a function of the same name: the
@@ -629,14 +632,8 @@ class ExpressionLowerer:
             return error_value(span)
         if resolution.legacy and isinstance(node.func, ast.Attribute):
             # pl.op.block.X -> pl.block.X
-            func_span = self.span(node.func)
             new = f"{self.env.source.segment(node.func).split('.')[0]}.{op.namespace}.{head}"
-            self.error(
-                "W003",
-                f"legacy namespace `{self.env.source.segment(node.func)}`; the current spelling is `{new}`",
-                func_span,
-                fixes=(Fix(f"Rewrite as `{new}`", (TextEdit(func_span, new),), preferred=True),),
-            )
+            self.legacy_spelling(f"legacy namespace `{self.env.source.segment(node.func)}`", self.span(node.func), new)
         if not op.dsl_visible:
             self.error("E301", f"'{op.name}' is internal and cannot be called from the DSL", name_span)
             return error_value(span)
