@@ -1,0 +1,564 @@
+"""What every registered op computes: the executable meaning the reference interpreter
+(``ptoc.interp``) runs, keyed by the op's IR name.
+
+Where the DSL leaves room, each op does what pto-isa's CPU simulator does for the instruction
+it lowers to (``include/pto/cpu``), since generated C++ is judged against that simulator:
+
+* element-wise ops bring every operand to the result dtype (the IR's promotion), broadcast,
+  and compute in that dtype, so FP16 / BF16 round after each operation and integers wrap;
+  integer division truncates, and a zero divisor (integer division, rem, divs) is an error;
+  maximum / minimum are std::max / std::min; sqrt, rsqrt, log and exp compute in double and
+  round once (FP16 exp through float), and an integer exp truncates;
+* ``rem`` is the C remainder moved into the divisor's sign when the signs differ (TREM);
+* ``cmp`` packs each row's results into bits, eight per element of the result (32 for a
+  UINT32 result), from the left of the row, the rest zero (TCMP); ``cmps`` packs cols // 8
+  bytes per row and writes that byte stream row-major into the result (TCMPS), comparing EQ
+  and NE in double within 1e-9; ``sel`` reads its mask as such a bit stream (TSEL) and
+  ``sels`` picks lhs when the select mode is 1 (TSELS);
+* ``cast`` is TCVT: float to integer rounds in double with the mode (none truncates), integer
+  and float targets otherwise round to nearest even;
+* sums accumulate element by element in order: along the last axis in float for FP16 / BF16
+  (TROWSUM), along any other axis in the dtype itself (TCOLSUM); max / min keep the first of
+  equal values; matmul accumulates one fused multiply-add per k in float (int8: int32);
+* tiles are values (``create_tile`` and ``tensor.create`` start as zeros); tensors are
+  buffers that ``store``, ``l0c_store`` and ``assemble`` write into, and ``tensor.view`` /
+  ``reshape`` / ``transpose`` alias.
+
+Ops without semantics are listed in ``NO_SEMANTICS`` with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..interp import kernels
+from ..interp.kernels import Array
+from ..interp.numeric import cast_mode_name, cast_to, convert, is_float, np_dtype, via_double
+from ..interp.opcall import OpCall
+from ..ir.dtype import promote
+from ..ir.types import PadMode, TileType
+
+Semantics = Callable[[OpCall], Any]
+SEMANTICS: dict[str, Semantics] = {}
+# Registered ops the interpreter does not run, each with the reason.
+NO_SEMANTICS: dict[str, str] = {}
+
+
+def _define(*names: str) -> Callable[[Semantics], Semantics]:
+    def register(fn: Semantics) -> Semantics:
+        for name in names:
+            SEMANTICS[name] = fn
+        return fn
+
+    return register
+
+
+# =============================================================================================
+# Helpers
+# =============================================================================================
+
+
+def _operands(op: OpCall, count: int, dtype: np.dtype[Any] | None = None) -> list[Array]:
+    """The first ``count`` operands in the computation dtype (default: the result's)."""
+    target = dtype if dtype is not None else op.result_dtype()
+    return [cast_to(value, target) for value in op.args[:count]]
+
+
+def _window(op: OpCall, extent: tuple[int, ...], offsets: tuple[int, ...],
+            sizes: tuple[int, ...]) -> tuple[slice, ...]:
+    if len(offsets) != len(sizes) or len(sizes) != len(extent):
+        op.fail(f"a {len(sizes)}-D window of a {len(extent)}-D value is not supported")
+    for axis, (offset, size, dim) in enumerate(zip(offsets, sizes, extent, strict=True)):
+        if offset < 0 or size <= 0 or offset + size > dim:
+            op.fail(f"window {offset}..{offset + size} on dimension {axis} is outside the "
+                    f"extent {dim}")
+    return tuple(slice(o, o + s) for o, s in zip(offsets, sizes, strict=True))
+
+
+def _fit(op: OpCall, values: Array, shape: tuple[int, ...]) -> Array:
+    if values.shape == shape:
+        return values
+    if values.size != int(np.prod(shape)):
+        op.fail(f"a value of shape {list(values.shape)} does not fit a window of shape "
+                f"{list(shape)}")
+    return values.reshape(shape)
+
+
+def _axis(op: OpCall, axis: int, rank: int) -> int:
+    if not -rank <= axis < rank:
+        op.fail(f"axis {axis} is out of range for a {rank}-D value")
+    return axis + rank if axis < 0 else axis
+
+
+def _elementwise(fn: Callable[[list[Array]], Array], count: int) -> Semantics:
+    def run(op: OpCall) -> Array:
+        dtype = op.result_dtype()
+        return np.asarray(fn(_operands(op, count))).astype(dtype)
+
+    return run
+
+
+def _checked(fn: Callable[[OpCall, list[Array]], Array], count: int) -> Semantics:
+    """An element-wise op that may fail (a zero divisor)."""
+
+    def run(op: OpCall) -> Array:
+        return np.asarray(fn(op, _operands(op, count))).astype(op.result_dtype())
+
+    return run
+
+
+def _nonzero_scalar(op: OpCall, value: Array) -> None:
+    if np.any(value == 0):
+        op.fail("the scalar is zero")
+
+
+# =============================================================================================
+# Memory ops
+# =============================================================================================
+
+
+@_define("block.create_tile")
+def _create_tile(op: OpCall) -> Array:
+    return np.zeros(op.ints(0), op.result_dtype())
+
+
+@_define("block.load")
+def _load(op: OpCall) -> Array:
+    tensor = np.asarray(op.args[0])
+    window = _window(op, tensor.shape, op.ints(1), op.ints(2))
+    return tensor[window].astype(op.result_dtype())
+
+
+@_define("block.store", "block.l0c_store")
+def _store(op: OpCall) -> Array:
+    tile, output = np.asarray(op.args[0]), op.args[3]
+    sizes = op.ints(2)
+    window = _window(op, output.shape, op.ints(1), sizes)
+    output[window] = convert(_fit(op, tile, sizes), output.dtype)
+    return output  # type: ignore[no-any-return]
+
+
+@_define("block.move")
+def _move(op: OpCall) -> Array:
+    tile = np.asarray(op.args[0])
+    if op.attr("transpose"):
+        return np.swapaxes(tile, -1, -2).copy()
+    return tile.copy()
+
+
+@_define("block.vec_move")
+def _vec_move(op: OpCall) -> Array:
+    return np.asarray(op.args[0]).copy()
+
+
+@_define("block.full")
+def _full(op: OpCall) -> Array:
+    dtype = op.result_dtype()
+    return np.full(op.ints(0), cast_to(op.args[1], dtype), dtype)
+
+
+@_define("block.fillpad")
+def _fillpad(op: OpCall) -> Array:
+    """TFILLPAD: outside the tile's (static) valid region, its pad value."""
+    tile = np.asarray(op.args[0]).copy()
+    tile_type = op.arg_type(0)
+    view = tile_type.tile_view if isinstance(tile_type, TileType) else None
+    if view is None or view.valid_shape is None or view.pad is PadMode.null:
+        return tile
+    valid = [int(getattr(d, "value", -1)) for d in view.valid_shape]
+    if any(v < 0 for v in valid) or len(valid) != tile.ndim:
+        return tile
+    pad = _pad_value(tile.dtype, view.pad)
+    inside = np.zeros(tile.shape, bool)
+    inside[tuple(slice(0, v) for v in valid)] = True
+    return np.where(inside, tile, pad).astype(tile.dtype)
+
+
+def _pad_value(dtype: np.dtype[Any], pad: PadMode) -> Any:
+    if pad is PadMode.zero:
+        return dtype.type(0)
+    if is_float(dtype):
+        return dtype.type(np.inf if pad is PadMode.max else -np.inf)
+    info = np.iinfo(dtype)
+    return dtype.type(info.max if pad is PadMode.max else info.min)
+
+
+@_define("block.get_block_idx")
+def _block_idx(op: OpCall) -> Any:
+    return np.uint64(op.block_idx)
+
+
+@_define("block.alloc")
+def _alloc(op: OpCall) -> None:
+    return None  # buffers are a matter of storage, not of values
+
+
+# =============================================================================================
+# Element-wise ops
+# =============================================================================================
+
+_define("block.add", "tensor.add", "block.adds", "tensor.add_scalar")(
+    _elementwise(lambda v: v[0] + v[1], 2))
+_define("block.sub", "tensor.sub", "block.subs", "tensor.sub_scalar")(
+    _elementwise(lambda v: v[0] - v[1], 2))
+_define("block.mul", "tensor.mul", "block.muls", "tensor.mul_scalar")(
+    _elementwise(lambda v: v[0] * v[1], 2))
+_define("block.maximum", "tensor.maximum", "block.maxs")(
+    _elementwise(lambda v: kernels.maximum(v[0], v[1]), 2))
+_define("block.minimum", "block.mins")(_elementwise(lambda v: kernels.minimum(v[0], v[1]), 2))
+_define("block.and", "block.ands")(_elementwise(lambda v: v[0] & v[1], 2))
+_define("block.or", "block.ors")(_elementwise(lambda v: v[0] | v[1], 2))
+_define("block.xor", "block.xors")(_elementwise(lambda v: v[0] ^ v[1], 2))
+_define("block.shl", "block.shls")(_elementwise(lambda v: np.left_shift(v[0], v[1]), 2))
+_define("block.shr", "block.shrs")(_elementwise(lambda v: np.right_shift(v[0], v[1]), 2))
+_define("block.prelu", "block.lrelu")(
+    _elementwise(lambda v: np.where(v[0] > 0, v[0], v[0] * v[1]), 2))
+_define("block.addc")(_elementwise(lambda v: (v[0] + v[1]) + v[2], 3))
+_define("block.subc")(_elementwise(lambda v: (v[0] - v[1]) + v[2], 3))
+_define("block.addsc")(_elementwise(lambda v: (v[0] + v[1]) + v[2], 3))
+_define("block.subsc")(_elementwise(lambda v: (v[0] - v[1]) + v[2], 3))
+_define("block.div", "tensor.div", "tensor.div_scalar")(
+    _checked(lambda op, v: kernels.divide(v[0], v[1], op.fail), 2))
+_define("block.rem")(_checked(lambda op, v: kernels.remainder(v[0], v[1], op.fail), 2))
+
+
+@_define("block.divs", "block.rems")
+def _scalar_divisor(op: OpCall) -> Array:
+    """TDIVS / TREMS: a zero scalar is an error for every dtype."""
+    lhs, rhs = _operands(op, 2)
+    _nonzero_scalar(op, rhs)
+    if op.name == "block.rems":
+        return kernels.remainder(lhs, rhs, op.fail)
+    return kernels.divide(lhs, rhs, op.fail).astype(lhs.dtype)
+
+
+@_define("block.expands")
+def _expands(op: OpCall) -> Array:
+    target, value = _operands(op, 2)
+    return np.broadcast_to(value, target.shape).copy()
+
+
+@_define("block.neg")
+def _neg(op: OpCall) -> Array:
+    return np.negative(_operands(op, 1)[0])
+
+
+@_define("block.abs")
+def _abs(op: OpCall) -> Array:
+    (x,) = _operands(op, 1)
+    return np.where(x < 0, -x, x).astype(x.dtype)
+
+
+@_define("block.relu")
+def _relu(op: OpCall) -> Array:
+    (x,) = _operands(op, 1)
+    return np.where(x < 0, x.dtype.type(0), x).astype(x.dtype)
+
+
+@_define("block.not")
+def _not(op: OpCall) -> Array:
+    return np.invert(_operands(op, 1)[0])
+
+
+@_define("block.exp", "tensor.exp")
+def _exp(op: OpCall) -> Array:
+    return via_double(_operands(op, 1)[0], np.exp, half_through_float=True)
+
+
+@_define("block.sqrt")
+def _sqrt(op: OpCall) -> Array:
+    return via_double(_operands(op, 1)[0], np.sqrt)
+
+
+@_define("block.rsqrt")
+def _rsqrt(op: OpCall) -> Array:
+    return via_double(_operands(op, 1)[0], lambda x: 1.0 / np.sqrt(x))
+
+
+@_define("block.log")
+def _log(op: OpCall) -> Array:
+    return via_double(_operands(op, 1)[0], np.log)
+
+
+@_define("block.recip")
+def _recip(op: OpCall) -> Array:
+    (x,) = _operands(op, 1)
+    if is_float(x.dtype):
+        return np.asarray(x.dtype.type(1) / x).astype(x.dtype)
+    return kernels.divide(np.ones_like(x), x, op.fail)
+
+
+@_define("block.cast", "tensor.cast")
+def _cast(op: OpCall) -> Array:
+    mode = cast_mode_name(op.attr("mode"), op.span)
+    return convert(np.asarray(op.args[0]), op.result_dtype(), mode)
+
+
+# --- comparison and selection ---------------------------------------------------------------
+
+_COMPARE: dict[int, Callable[[Array, Array], Array]] = {
+    0: np.equal, 1: np.not_equal, 2: np.less, 3: np.less_equal, 4: np.greater,
+    5: np.greater_equal,
+}
+
+
+def _compare_dtype(op: OpCall) -> np.dtype[Any]:
+    return np_dtype(promote(op.arg_dtype(0), op.arg_dtype(1)), op.span)
+
+
+def _cmp_type(op: OpCall) -> int:
+    value = op.attr("cmp_type")
+    if not isinstance(value, int) or value not in _COMPARE:
+        op.fail(f"unknown compare type {value!r}")
+    return value
+
+
+def _result_shape(op: OpCall, fallback: tuple[int, ...]) -> tuple[int, ...]:
+    """The static shape of the call's result (a packed mask may be narrower than its
+    operands); the operands' shape when the type's shape is not all constants."""
+    shape = getattr(op.call.type, "shape", None)
+    values = [getattr(d, "value", None) for d in shape] if shape is not None else [None]
+    if any(not isinstance(v, int) for v in values):
+        return fallback
+    return tuple(int(v) for v in values)  # type: ignore[arg-type]
+
+
+@_define("block.cmp")
+def _cmp(op: OpCall) -> Array:
+    lhs, rhs = np.broadcast_arrays(*_operands(op, 2, _compare_dtype(op)))
+    bits = _COMPARE[_cmp_type(op)](lhs, rhs)
+    return kernels.pack_rows(bits, _result_shape(op, bits.shape), op.result_dtype())
+
+
+@_define("block.cmps")
+def _cmps(op: OpCall) -> Array:
+    tile, value = _operands(op, 2, _compare_dtype(op))
+    mode = _cmp_type(op)
+    if mode in (0, 1):  # EQ / NE compare in double within 1e-9; NaN is never equal
+        diff = np.abs(tile.astype(np.float64) - value.astype(np.float64))
+        bits = diff < 1e-9 if mode == 0 else (np.isnan(diff) | (diff > 1e-9))
+    else:
+        bits = _COMPARE[mode](tile, value)
+    return kernels.pack_bytes(bits, _result_shape(op, tile.shape), op.result_dtype())
+
+
+@_define("block.sel")
+def _sel(op: OpCall) -> Array:
+    dtype = op.result_dtype()
+    lhs, rhs = np.broadcast_arrays(cast_to(op.args[1], dtype), cast_to(op.args[2], dtype))
+    bits = kernels.mask_bits(np.asarray(op.args[0]), lhs.size, op.fail).reshape(lhs.shape)
+    return np.where(bits, lhs, rhs).astype(dtype)
+
+
+@_define("block.sels")
+def _sels(op: OpCall) -> Array:
+    lhs, rhs, mode = _operands(op, 3)
+    lhs, rhs = np.broadcast_arrays(lhs, rhs)
+    return (lhs if mode == 1 else rhs).copy()
+
+
+# --- row and column broadcasts --------------------------------------------------------------
+
+_BROADCAST_OPS: dict[str, Callable[[OpCall, Array, Array], Array]] = {
+    "add": lambda op, a, b: a + b,
+    "sub": lambda op, a, b: a - b,
+    "mul": lambda op, a, b: a * b,
+    "div": lambda op, a, b: kernels.divide(a, b, op.fail),
+}
+
+
+def _row_expand_op(kind: str) -> Semantics:
+    def run(op: OpCall) -> Array:
+        tile, row_vec = _operands(op, 2)
+        return np.asarray(_BROADCAST_OPS[kind](op, tile, row_vec[..., 0:1])).astype(tile.dtype)
+
+    return run
+
+
+def _col_expand_op(kind: str) -> Semantics:
+    def run(op: OpCall) -> Array:
+        target, col_vec = _operands(op, 2)
+        first_row = col_vec.reshape(-1, col_vec.shape[-1])[0] if col_vec.ndim else col_vec
+        return np.asarray(_BROADCAST_OPS[kind](op, target, first_row)).astype(target.dtype)
+
+    return run
+
+
+for _kind in ("add", "sub", "mul", "div"):
+    SEMANTICS[f"block.row_expand_{_kind}"] = _row_expand_op(_kind)
+for _kind in ("sub", "mul", "div"):
+    SEMANTICS[f"block.col_expand_{_kind}"] = _col_expand_op(_kind)
+
+
+@_define("block.col_expand")
+def _col_expand(op: OpCall) -> Array:
+    target, col_vec = _operands(op, 2)
+    first_row = col_vec.reshape(-1, col_vec.shape[-1])[0] if col_vec.ndim else col_vec
+    return np.broadcast_to(first_row, target.shape).copy()
+
+
+@_define("block.row_expand")
+def _row_expand(op: OpCall) -> Array:
+    tile = np.asarray(op.args[0])
+    return np.broadcast_to(tile[..., 0:1], tile.shape).copy()
+
+
+# =============================================================================================
+# Matmul family
+# =============================================================================================
+
+
+@_define("block.matmul", "block.gemv", "block.batch_matmul")
+def _matmul(op: OpCall) -> Array:
+    lhs, rhs = (np.asarray(a) for a in op.args[:2])
+    return kernels.matmul(lhs, rhs).astype(op.result_dtype())
+
+
+@_define("block.matmul_acc", "block.gemv_acc")
+def _matmul_acc(op: OpCall) -> Array:
+    acc, lhs, rhs = (np.asarray(a) for a in op.args[:3])
+    product = kernels.matmul(lhs, rhs)
+    return (acc.astype(product.dtype) + product).astype(op.result_dtype())
+
+
+@_define("block.matmul_bias", "block.gemv_bias")
+def _matmul_bias(op: OpCall) -> Array:
+    lhs, rhs, bias = (np.asarray(a) for a in op.args[:3])
+    product = kernels.matmul(lhs, rhs)
+    return (product + bias.astype(product.dtype)[0:1]).astype(op.result_dtype())
+
+
+@_define("tensor.matmul")
+def _tensor_matmul(op: OpCall) -> Array:
+    lhs, rhs = (np.asarray(a) for a in op.args[:2])
+    if op.attr("a_trans") and lhs.ndim >= 2:
+        lhs = np.swapaxes(lhs, -1, -2)
+    if op.attr("b_trans") and rhs.ndim >= 2:
+        rhs = np.swapaxes(rhs, -1, -2)
+    left = lhs[None, :] if lhs.ndim == 1 else lhs
+    right = rhs[:, None] if rhs.ndim == 1 else rhs
+    dtype = op.result_dtype()
+    if is_float(dtype) or is_float(left.dtype):
+        product = kernels.matmul(left.astype(np.float32), right.astype(np.float32))
+    else:
+        product = np.matmul(left.astype(np.int64), right.astype(np.int64))
+    if rhs.ndim == 1:
+        product = product[..., 0]
+    if lhs.ndim == 1:
+        product = product[..., 0, :] if rhs.ndim > 1 else product[..., 0]
+    return np.asarray(product).astype(dtype)
+
+
+# =============================================================================================
+# Reductions and transforms
+# =============================================================================================
+
+
+@_define("block.sum", "block.max", "block.min")
+def _reduce(op: OpCall) -> Any:
+    tile = np.asarray(op.args[0])
+    axis = _axis(op, int(op.attr("axis")), tile.ndim)  # type: ignore[arg-type]
+    result = kernels.reduce(tile, axis, op.name.split(".")[1])
+    if op.attr("keepdim"):
+        result = np.expand_dims(result, axis)
+    if result.ndim == 0:
+        return result.astype(tile.dtype)[()]
+    return result
+
+
+def _row_reduce(kind: str) -> Semantics:
+    def run(op: OpCall) -> Array:
+        tile = np.asarray(op.args[0])
+        return np.expand_dims(kernels.reduce(tile, tile.ndim - 1, kind), -1)
+
+    return run
+
+
+for _kind in ("sum", "max", "min"):
+    SEMANTICS[f"block.row_{_kind}"] = _row_reduce(_kind)
+for _kind in ("sum", "max"):
+    SEMANTICS[f"tensor.row_{_kind}"] = _row_reduce(_kind)
+
+
+@_define("block.view")
+def _tile_view(op: OpCall) -> Array:
+    tile = np.asarray(op.args[0])
+    return tile[_window(op, tile.shape, op.ints(2), op.ints(1))].copy()
+
+
+@_define("block.reshape")
+def _tile_reshape(op: OpCall) -> Array:
+    tile = np.asarray(op.args[0])
+    return _fit(op, tile, op.ints(1)).copy()
+
+
+@_define("block.transpose")
+def _tile_transpose(op: OpCall) -> Array:
+    tile = np.asarray(op.args[0])
+    first, second = (_axis(op, op.int_arg(i), tile.ndim) for i in (1, 2))
+    return np.swapaxes(tile, first, second).copy()
+
+
+# =============================================================================================
+# Tensor ops (orchestration side)
+# =============================================================================================
+
+
+@_define("tensor.create")
+def _tensor_create(op: OpCall) -> Array:
+    return np.zeros(op.ints(0), op.result_dtype())
+
+
+@_define("tensor.read")
+def _tensor_read(op: OpCall) -> Any:
+    tensor = np.asarray(op.args[0])
+    indices = op.ints(1)
+    if len(indices) != tensor.ndim or any(
+            not 0 <= i < d for i, d in zip(indices, tensor.shape, strict=True)):
+        op.fail(f"index {list(indices)} is outside a tensor of shape {list(tensor.shape)}")
+    return tensor[indices]
+
+
+@_define("tensor.dim")
+def _tensor_dim(op: OpCall) -> Any:
+    tensor = np.asarray(op.args[0])
+    return np.int64(tensor.shape[_axis(op, op.int_arg(1), tensor.ndim)])
+
+
+@_define("tensor.view")
+def _tensor_view(op: OpCall) -> Array:
+    tensor = op.args[0]
+    return tensor[_window(op, tensor.shape, op.ints(2), op.ints(1))]  # type: ignore[no-any-return]
+
+
+@_define("tensor.assemble")
+def _tensor_assemble(op: OpCall) -> Array:
+    target, source = op.args[0], np.asarray(op.args[1])
+    window = _window(op, target.shape, op.ints(2), source.shape)
+    target[window] = convert(source, target.dtype)
+    return target  # type: ignore[no-any-return]
+
+
+@_define("tensor.reshape")
+def _tensor_reshape(op: OpCall) -> Array:
+    return _fit(op, op.args[0], op.ints(1))
+
+
+@_define("tensor.transpose")
+def _tensor_transpose(op: OpCall) -> Array:
+    tensor = op.args[0]
+    first, second = (_axis(op, op.int_arg(i), tensor.ndim) for i in (1, 2))
+    return np.swapaxes(tensor, first, second)
+
+
+# =============================================================================================
+# Synchronisation: no effect on values
+# =============================================================================================
+
+
+@_define("system.sync_src", "system.sync_dst", "system.bar_v", "system.bar_m", "system.bar_all")
+def _sync(op: OpCall) -> None:
+    return None
