@@ -71,6 +71,7 @@ class Frame:
         self.function = function
         self.values: dict[str, Any] = {}
         self.dims: dict[str, int] = {}
+        self.site = function.span  # the statement running: where a missing name is reported
 
 
 class Evaluator:
@@ -139,6 +140,8 @@ class Evaluator:
 
     def exec(self, stmt: Stmt, frame: Frame) -> _Yield | None:
         """Run a statement; a yield ends the body it closes and is handed to its owner."""
+        if not isinstance(stmt, SeqStmts | ScopeStmt):
+            frame.site = stmt.span
         match stmt:
             case SeqStmts():
                 for inner in stmt.stmts:
@@ -263,7 +266,7 @@ class Evaluator:
             return frame.values[var.name]
         if var.name in frame.dims:
             return np.int64(frame.dims[var.name])
-        raise InterpError(f"'{var.name}' has no value here", var.span)
+        raise InterpError(f"'{var.name}' has no value here", frame.site)
 
     def call(self, expr: Call, frame: Frame) -> Any:
         args = tuple(self.eval(a, frame) for a in expr.args)
