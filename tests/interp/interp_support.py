@@ -9,7 +9,9 @@ import numpy as np
 
 from ptoc.frontend import analyze_source
 from ptoc.interp import InterpResult, run_function
-from ptoc.ir.function import Program
+from ptoc.interp.numeric import np_dtype
+from ptoc.ir.function import Function, Program
+from ptoc.ir.types import ScalarType, ShapedType
 
 HEADER = "import pypto.language as pl\n\n\n"
 
@@ -43,3 +45,22 @@ def tile_kernel(body: str, params: str, result: str) -> str:
 
 def arange(shape: tuple[int, ...], dtype: Any, start: float = 0) -> np.ndarray:
     return (np.arange(int(np.prod(shape))) + start).reshape(shape).astype(dtype)
+
+
+def random_inputs(function: Function, seed: int = 0) -> dict[str, Any]:
+    """Inputs for every parameter: seeded values of the parameter's dtype (small integers for
+    integer tensors, 3 for an integer scalar such as a trip count, 0.75 for a float one)."""
+    rng = np.random.default_rng(seed)
+    inputs: dict[str, Any] = {}
+    for param in function.params:
+        type_ = param.type
+        if isinstance(type_, ShapedType):
+            shape = [int(getattr(d, "value", 4)) for d in type_.shape]
+            dtype = np_dtype(type_.dtype)
+            if dtype.kind in "iu":
+                inputs[param.name] = rng.integers(0, 9, shape).astype(dtype)
+            else:
+                inputs[param.name] = rng.standard_normal(shape).astype(dtype)
+        elif isinstance(type_, ScalarType):
+            inputs[param.name] = 0.75 if type_.dtype.is_float else 3
+    return inputs
