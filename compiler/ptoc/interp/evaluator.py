@@ -8,6 +8,8 @@ scalars are values; tensors are buffers passed by reference, which stores write 
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -350,61 +352,47 @@ _COMPARISONS = {
 }
 
 
+# Arithmetic shared by integer scalars (exact Python ints, wrapped afterwards) and float
+# scalars (numpy scalars of the result dtype, so each operation rounds to it).
+_ARITHMETIC: dict[BinaryOp, Callable[[Any, Any], Any]] = {
+    BinaryOp.Add: operator.add,
+    BinaryOp.Sub: operator.sub,
+    BinaryOp.Mul: operator.mul,
+    BinaryOp.Min: lambda a, b: b if b < a else a,
+    BinaryOp.Max: lambda a, b: b if a < b else a,
+}
+_INTEGER: dict[BinaryOp, Callable[[int, int], int]] = {
+    **_ARITHMETIC,
+    BinaryOp.FloorDiv: operator.floordiv,  # // and % floor, as in the DSL
+    BinaryOp.FloatDiv: operator.floordiv,
+    BinaryOp.FloorMod: operator.mod,
+    BinaryOp.Pow: operator.pow,
+    BinaryOp.Xor: operator.xor,
+    BinaryOp.BitAnd: operator.and_,
+    BinaryOp.BitOr: operator.or_,
+    BinaryOp.Shl: lambda a, b: a << b if b < 64 else 0,
+    BinaryOp.Shr: operator.rshift,
+}
+_FLOAT: dict[BinaryOp, Callable[[Any, Any], Any]] = {
+    **_ARITHMETIC,
+    BinaryOp.FloatDiv: operator.truediv,
+    BinaryOp.FloorDiv: np.floor_divide,
+    BinaryOp.FloorMod: np.mod,
+    BinaryOp.Pow: np.power,
+}
+
+
 def _integer_binary(op: BinaryOp, a: int, b: int, span: Span) -> int:
-    """Integer scalar arithmetic, exact before wrapping: // and % floor, as in the DSL."""
     if op in (BinaryOp.FloorDiv, BinaryOp.FloorMod, BinaryOp.FloatDiv) and b == 0:
         raise InterpError("integer division by zero", span)
-    match op:
-        case BinaryOp.Add:
-            return a + b
-        case BinaryOp.Sub:
-            return a - b
-        case BinaryOp.Mul:
-            return a * b
-        case BinaryOp.FloorDiv | BinaryOp.FloatDiv:
-            return a // b
-        case BinaryOp.FloorMod:
-            return a % b
-        case BinaryOp.Pow:
-            if b < 0:
-                raise InterpError("a negative integer power", span)
-            return pow(a, b)
-        case BinaryOp.Xor:
-            return a ^ b
-        case BinaryOp.BitAnd:
-            return a & b
-        case BinaryOp.BitOr:
-            return a | b
-        case BinaryOp.Shl:
-            return a << b if 0 <= b < 64 else 0
-        case BinaryOp.Shr:
-            return a >> b if b >= 0 else 0
-        case BinaryOp.Min:
-            return min(a, b)
-        case BinaryOp.Max:
-            return max(a, b)
-    raise InterpError(f"'{op.symbol}' is not an integer operation", span)
+    if op in (BinaryOp.Pow, BinaryOp.Shl, BinaryOp.Shr) and b < 0:
+        raise InterpError(f"a negative right operand of '{op.symbol}'", span)
+    if op not in _INTEGER:
+        raise InterpError(f"'{op.symbol}' is not an integer operation", span)
+    return _INTEGER[op](a, b)
 
 
 def _float_binary(op: BinaryOp, a: Any, b: Any, span: Span) -> Any:
-    """Float scalar arithmetic in the result's dtype (each operation rounds to it)."""
-    match op:
-        case BinaryOp.Add:
-            return a + b
-        case BinaryOp.Sub:
-            return a - b
-        case BinaryOp.Mul:
-            return a * b
-        case BinaryOp.FloatDiv:
-            return a / b
-        case BinaryOp.FloorDiv:
-            return np.floor_divide(a, b)
-        case BinaryOp.FloorMod:
-            return np.mod(a, b)
-        case BinaryOp.Pow:
-            return np.power(a, b)
-        case BinaryOp.Min:
-            return b if b < a else a
-        case BinaryOp.Max:
-            return b if a < b else a
-    raise InterpError(f"'{op.symbol}' is not a float operation", span)
+    if op not in _FLOAT:
+        raise InterpError(f"'{op.symbol}' is not a float operation", span)
+    return _FLOAT[op](a, b)
