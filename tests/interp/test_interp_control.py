@@ -249,3 +249,44 @@ def test_numpy_is_not_imported_on_the_check_and_compile_path() -> None:
     output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True).stdout
     assert output.strip() == "False"
+
+
+def test_inputs_that_are_not_numbers_are_errors() -> None:
+    source = """
+    @pl.function
+    def f(x: pl.Tensor[[2], pl.FP32], n: pl.Scalar[pl.INT64]) -> pl.Scalar[pl.INT64]:
+        return n
+    """
+    with pytest.raises(InterpError, match="'n' must be a number for Scalar\\[INT64\\]"):
+        run(source, {"x": np.zeros(2, F32), "n": "three"})
+    with pytest.raises(InterpError, match="'x' must be an array of numbers"):
+        run(source, {"x": ["a", "b"], "n": 1})
+
+
+def test_a_loop_that_would_run_too_long_is_an_error() -> None:
+    program = program_of("""
+    @pl.function
+    def f(n: pl.Scalar[pl.INT64]) -> pl.Scalar[pl.INT64]:
+        k = 0
+        for i in pl.range(n):
+            k = k + i
+        while k >= 0:
+            k = k + 1
+        return k
+    """)
+    with pytest.raises(InterpError, match="the loop would run 1000 times \\(more than 10\\)"):
+        run_function(program, "f", {"n": 1000}, max_iterations=10)
+    with pytest.raises(InterpError, match="the loop ran more than 10 times"):
+        run_function(program, "f", {"n": 3}, max_iterations=10)
+
+
+def test_float_scalars_round_to_their_dtype() -> None:
+    source = """
+    @pl.function
+    def f(x: pl.Scalar[pl.FP32]) -> pl.Scalar[pl.FP32]:
+        y: pl.Scalar[pl.FP32] = x + 1.0
+        z: pl.Scalar[pl.FP32] = pl.max(y, x * 0.5)
+        return z
+    """
+    (value,) = run(source, {"x": 2.0**24}).returns
+    assert value == np.float32(2.0**24) and isinstance(value, np.float32)

@@ -83,6 +83,7 @@ class Evaluator:
         self.block_idx = block_idx
         self.max_iterations = max_iterations
         self.depth = 0
+        self.site = program.span  # the statement running last, for internal failures
         from ..ops import semantics  # here, not at import time: semantics imports ptoc.interp
 
         self.semantics = semantics.SEMANTICS
@@ -110,7 +111,15 @@ class Evaluator:
         """A parameter's value; a tensor's dynamic dimensions take their sizes from it."""
         type_ = param.type
         if isinstance(type_, ScalarType):
-            return self.conform(value, type_, param.span)
+            if isinstance(value, np.ndarray) and value.ndim == 0:
+                value = value[()]
+            try:
+                if not _is_scalar(value):
+                    raise TypeError(f"got {type(value).__name__}")
+                return scalar(value, type_.dtype, param.span)
+            except (TypeError, ValueError, OverflowError) as error:
+                raise InterpError(f"'{param.name}' must be a number for {type_.short()}: "
+                                  f"{error}", param.span) from error
         if isinstance(type_, ShapedType):
             array = value
             if not isinstance(array, np.ndarray) or array.ndim != type_.rank:
@@ -143,7 +152,7 @@ class Evaluator:
     def exec(self, stmt: Stmt, frame: Frame) -> _Yield | None:
         """Run a statement; a yield ends the body it closes and is handed to its owner."""
         if not isinstance(stmt, SeqStmts | ScopeStmt):
-            frame.site = stmt.span
+            frame.site = self.site = stmt.span
         match stmt:
             case SeqStmts():
                 for inner in stmt.stmts:
@@ -193,7 +202,10 @@ class Evaluator:
     def exec_for(self, stmt: ForStmt, frame: Frame) -> None:
         start, stop, step = (self.index(e, frame) for e in (stmt.start, stmt.stop, stmt.step))
         if step == 0:
-            raise InterpError("the loop step is zero", stmt.step.span)
+            raise InterpError("the loop step is zero", stmt.span)
+        if len(range(start, stop, step)) > self.max_iterations:
+            raise InterpError(f"the loop would run {len(range(start, stop, step))} times (more "
+                              f"than {self.max_iterations})", stmt.span)
         current = [self.eval(arg.init_value, frame) if arg.init_value is not None
                    else frame.values.get(arg.name) for arg in stmt.iter_args]
         for index in range(start, stop, step):

@@ -34,7 +34,13 @@ def run_function(program: Program, name: str, inputs: Mapping[str, Any], *,
     args = _arguments(function, inputs)
     evaluator = Evaluator(program, block_idx, max_iterations)
     with np.errstate(all="ignore"):  # integers wrap and floats overflow, as on the hardware
-        returned = evaluator.call_function(function, args, function.span)
+        try:
+            returned = evaluator.call_function(function, args, function.span)
+        except InterpError:
+            raise
+        except Exception as error:  # a defect here still points at the statement running
+            raise InterpError(f"internal error: {type(error).__name__}: {error}",
+                              evaluator.site) from error
     outputs = {param.name: np.array(arg, copy=True)
                for param, arg in zip(function.params, args, strict=True)
                if isinstance(param.type, TensorType)}
@@ -54,9 +60,13 @@ def _arguments(function: Function, inputs: Mapping[str, Any]) -> list[Any]:
         value = inputs[param.name]
         type_ = param.type
         if isinstance(type_, ShapedType):
-            array = np.asarray(value)
             target = np_dtype(type_.dtype, param.span)
-            args.append(convert(array, target) if array.dtype != target else array.copy())
+            try:
+                array = np.asarray(value)
+                args.append(convert(array, target) if array.dtype != target else array.copy())
+            except (TypeError, ValueError) as error:
+                raise InterpError(f"'{param.name}' must be an array of numbers: {error}",
+                                  param.span) from error
         else:
             args.append(value)
     return args
