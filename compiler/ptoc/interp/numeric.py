@@ -129,11 +129,12 @@ def convert(values: np.ndarray, target: np.dtype[Any], mode: str = "round") -> n
 
 
 def cast_to(values: Any, target: np.dtype[Any]) -> np.ndarray:
-    """An operand brought to an op's computation type (the IR's implicit promotion)."""
+    """An operand brought to an op's computation type: the IR's implicit promotion, or C's
+    implicit conversion of a scalar argument (a float to an integer truncates)."""
     array = np.asarray(values)
     if array.dtype == target:
         return array
-    return convert(array, target, "round")
+    return convert(array, target, "none")
 
 
 def via_double(values: np.ndarray, fn: Any, half_through_float: bool = False) -> np.ndarray:
