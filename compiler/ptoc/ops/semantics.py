@@ -110,11 +110,6 @@ def _checked(fn: Callable[[OpCall, list[Array]], Array], count: int) -> Semantic
     return run
 
 
-def _nonzero_scalar(op: OpCall, value: Array) -> None:
-    if np.any(value == 0):
-        op.fail("the scalar is zero")
-
-
 # =============================================================================================
 # Memory ops
 # =============================================================================================
@@ -225,14 +220,20 @@ _define("block.div", "tensor.div", "tensor.div_scalar")(
 _define("block.rem")(_checked(lambda op, v: kernels.remainder(v[0], v[1], op.fail), 2))
 
 
-@_define("block.divs", "block.rems")
-def _scalar_divisor(op: OpCall) -> Array:
+def _by_nonzero_scalar(fn: Callable[[Array, Array, Any], Array]) -> Semantics:
     """TDIVS / TREMS: a zero scalar is an error for every dtype."""
-    lhs, rhs = _operands(op, 2)
-    _nonzero_scalar(op, rhs)
-    if op.name == "block.rems":
-        return kernels.remainder(lhs, rhs, op.fail)
-    return kernels.divide(lhs, rhs, op.fail).astype(lhs.dtype)
+
+    def run(op: OpCall) -> Array:
+        lhs, rhs = _operands(op, 2)
+        if np.any(rhs == 0):
+            op.fail("the scalar is zero")
+        return np.asarray(fn(lhs, rhs, op.fail)).astype(lhs.dtype)
+
+    return run
+
+
+_define("block.divs")(_by_nonzero_scalar(kernels.divide))
+_define("block.rems")(_by_nonzero_scalar(kernels.remainder))
 
 
 @_define("block.expands")
