@@ -351,3 +351,11 @@ def test_matmul_accumulates_in_float_with_one_fused_step_per_k() -> None:
     value = only_return(MATMUL_KERNEL.format(dt="pl.FP32"),
                         {"x": x, "y": y, "out": np.zeros((2, 2), F32)})
     check(value, [[2 * 2**24, 0], [0, 0]], F32)
+
+
+def test_fp32_row_sum_adds_in_order() -> None:
+    # TROWSUM's loop: 1e8 absorbs every 1 (half an ulp or less), then -1e8 cancels: 0. A
+    # pairwise or vectorised sum would keep some of the ones.
+    x = np.ones((1, 64), F32)
+    x[0, 0], x[0, 63] = 1e8, -1e8
+    check(tile_op("pl.sum(a, axis=1)", x, result=t((1,), F32)), [0], F32)
