@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from ptoc.frontend import analyze_source
@@ -43,10 +44,6 @@ def tile_kernel(body: str, params: str, result: str) -> str:
         textwrap.dedent(body), "    ")
 
 
-def arange(shape: tuple[int, ...], dtype: Any, start: float = 0) -> np.ndarray:
-    return (np.arange(int(np.prod(shape))) + start).reshape(shape).astype(dtype)
-
-
 def random_inputs(function: Function, seed: int = 0) -> dict[str, Any]:
     """Inputs for every parameter: seeded values of the parameter's dtype (small integers for
     integer tensors, 3 for an integer scalar such as a trip count, 0.75 for a float one)."""
@@ -64,3 +61,39 @@ def random_inputs(function: Function, seed: int = 0) -> dict[str, Any]:
         elif isinstance(type_, ScalarType):
             inputs[param.name] = 0.75 if type_.dtype.is_float else 3
     return inputs
+
+
+F32, F16, I32, I16, I8, U8 = np.float32, np.float16, np.int32, np.int16, np.int8, np.uint8
+BF16 = ml_dtypes.bfloat16
+PL = {F32: "pl.FP32", F16: "pl.FP16", I32: "pl.INT32", I16: "pl.INT16", I8: "pl.INT8",
+      U8: "pl.UINT8", BF16: "pl.BF16", np.int64: "pl.INT64"}
+
+
+def _tensor(shape: tuple[int, ...], dtype: Any) -> str:
+    return f"pl.Tensor[{list(shape)}, {PL[dtype]}]"
+
+
+def tile_op(expr: str, x: np.ndarray, y: np.ndarray | None = None, *, result: str,
+            z: np.ndarray | None = None) -> Any:
+    """Load x (and y, z) as tiles a (b, c) of their full shape, return ``expr``."""
+    arrays = {"x": x, "y": y, "z": z}
+    names = {"x": "a", "y": "b", "z": "c"}
+    params, loads = [], []
+    for key, array in arrays.items():
+        if array is None:
+            continue
+        params.append(f"{key}: {_tensor(array.shape, array.dtype.type)}")
+        zeros = [0] * array.ndim
+        loads.append(f"{names[key]} = pl.load({key}, {zeros}, {list(array.shape)})")
+    body = "\n".join([*loads, f"r = {expr}", "return r"])
+    source = tile_kernel(body, ", ".join(params), result)
+    return only_return(source, {k: v for k, v in arrays.items() if v is not None})
+
+
+def t(shape: tuple[int, ...], dtype: Any) -> str:
+    return f"pl.Tile[{list(shape)}, {PL[dtype]}]"
+
+
+def check(actual: Any, expected: Any, dtype: Any) -> None:
+    assert np.asarray(actual).dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(np.asarray(actual), np.asarray(expected, dtype=dtype))

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from interp_support import only_return, run
-from test_interp_ops import F16, F32, I16, I32, check, t, tile_op
+from interp_support import F16, F32, I16, I32, check, only_return, run, t, tile_op
 
 from ptoc.interp import InterpError
 

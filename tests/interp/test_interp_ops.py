@@ -4,48 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 import pytest
-from interp_support import only_return, tile_kernel
+from interp_support import BF16, F16, F32, I8, I16, I32, U8, check, only_return, t, tile_op
 
 from ptoc.interp import InterpError
-
-F32, F16, I32, I16, I8, U8 = np.float32, np.float16, np.int32, np.int16, np.int8, np.uint8
-BF16 = ml_dtypes.bfloat16
-PL = {F32: "pl.FP32", F16: "pl.FP16", I32: "pl.INT32", I16: "pl.INT16", I8: "pl.INT8",
-      U8: "pl.UINT8", BF16: "pl.BF16", np.int64: "pl.INT64"}
-
-
-def _tensor(shape: tuple[int, ...], dtype: Any) -> str:
-    return f"pl.Tensor[{list(shape)}, {PL[dtype]}]"
-
-
-def tile_op(expr: str, x: np.ndarray, y: np.ndarray | None = None, *, result: str,
-            z: np.ndarray | None = None) -> Any:
-    """Load x (and y, z) as tiles a (b, c) of their full shape, return ``expr``."""
-    arrays = {"x": x, "y": y, "z": z}
-    names = {"x": "a", "y": "b", "z": "c"}
-    params, loads = [], []
-    for key, array in arrays.items():
-        if array is None:
-            continue
-        params.append(f"{key}: {_tensor(array.shape, array.dtype.type)}")
-        zeros = [0] * array.ndim
-        loads.append(f"{names[key]} = pl.load({key}, {zeros}, {list(array.shape)})")
-    body = "\n".join([*loads, f"r = {expr}", "return r"])
-    source = tile_kernel(body, ", ".join(params), result)
-    return only_return(source, {k: v for k, v in arrays.items() if v is not None})
-
-
-def t(shape: tuple[int, ...], dtype: Any) -> str:
-    return f"pl.Tile[{list(shape)}, {PL[dtype]}]"
-
-
-def check(actual: Any, expected: Any, dtype: Any) -> None:
-    assert np.asarray(actual).dtype == np.dtype(dtype)
-    np.testing.assert_array_equal(np.asarray(actual), np.asarray(expected, dtype=dtype))
-
 
 # --- arithmetic and rounding ----------------------------------------------------------------
 
@@ -339,8 +302,8 @@ def f(x: pl.Tensor[[2, 3], {dt}], y: pl.Tensor[[3, 2], {dt}],
 def test_matmul_then_accumulate_and_store_from_acc() -> None:
     x = np.array([[1, 2, 3], [4, 5, 6]], F16)
     y = np.array([[1, 0], [0, 1], [1, 1]], F16)
-    (value,) = [only_return(MATMUL_KERNEL.format(dt="pl.FP16"),
-                            {"x": x, "y": y, "out": np.zeros((2, 2), F32)})]
+    value = only_return(MATMUL_KERNEL.format(dt="pl.FP16"),
+                        {"x": x, "y": y, "out": np.zeros((2, 2), F32)})
     check(value, 2 * np.array([[4, 5], [10, 11]]), F32)
 
 
