@@ -4,56 +4,19 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 from interp_support import program_of, run
 
+from ptoc.frontend import analyze_source
 from ptoc.interp import InterpError, run_function
 
 F32 = np.float32
 
-LOOPS = """
-@pl.program
-class P:
-    @pl.function
-    def total(self, n: pl.Scalar[pl.INT64]) -> pl.Scalar[pl.INT64]:
-        start: pl.Scalar[pl.INT64] = 100
-        for i, (acc,) in pl.range(0, n, 1, init_values=(start,)):
-            acc_next = pl.yield_(acc + i)
-        return acc_next
-
-    @pl.function
-    def countdown(self, n: pl.Scalar[pl.INT64]) -> pl.Scalar[pl.INT64]:
-        for (k, steps) in pl.while_(init_values=(n, 0)):
-            pl.cond(k > 0)
-            k2, steps2 = pl.yield_(k // 2, steps + 1)
-        return steps2
-
-    @pl.function
-    def natural(self, n: pl.Scalar[pl.INT64]) -> pl.Scalar[pl.INT64]:
-        k = 1
-        while k < n:
-            k = k * 3
-        return k
-
-    @pl.function
-    def reassigned(self, n: pl.Scalar[pl.INT64]) -> pl.Scalar[pl.INT64]:
-        x = 1
-        for i in pl.range(n):
-            x = x * 2
-            if i > 1:
-                x = x + 1
-        return x
-
-    @pl.function
-    def pick(self, x: pl.Scalar[pl.INT64]) -> pl.Scalar[pl.INT64]:
-        if x > 0:
-            y: pl.Scalar[pl.INT64] = pl.yield_(x * 2)
-        else:
-            y: pl.Scalar[pl.INT64] = pl.yield_(x // 4)
-        return y
-"""
+PROGRAMS = Path(__file__).parent / "programs" / "control.py"
+LOOPS, TILES = analyze_source(PROGRAMS.read_text(encoding="utf-8"), str(PROGRAMS)).programs
 
 
 @pytest.mark.parametrize(("name", "inputs", "expected"), [
@@ -66,7 +29,7 @@ class P:
     ("pick", {"x": -5}, -2),  # // floors, as in the DSL
 ])
 def test_scalar_control_flow(name: str, inputs: dict[str, int], expected: int) -> None:
-    (value,) = run(LOOPS, inputs, name).returns
+    (value,) = run_function(LOOPS, name, inputs).returns
     assert value == expected and isinstance(value, np.int64)
 
 
@@ -81,42 +44,14 @@ def test_int32_scalars_wrap() -> None:
     assert value == 0 and isinstance(value, np.int32)
 
 
-TILES = """
-@pl.program
-class T:
-    @pl.function(type=pl.FunctionType.InCore)
-    def blocks(self, x: pl.Tensor[[4, 8], pl.FP32], out: pl.Tensor[[2, 4], pl.FP32],
-               flag: pl.Scalar[pl.INT64]) -> pl.Tensor[[2, 4], pl.FP32]:
-        first = pl.load(x, [0, 0], [2, 4])
-        for i, (acc,) in pl.range(0, 2, init_values=(first,)):
-            for j, (inner,) in pl.range(0, 2, init_values=(acc,)):
-                part = pl.load(x, [i * 2, j * 4], [2, 4])
-                grown = pl.add(inner, part)
-                inner_next = pl.yield_(grown)
-            acc_next = pl.yield_(inner_next)
-        if flag > 1:
-            final = pl.mul(acc_next, 2.0)
-        else:
-            final = acc_next
-        result = pl.store(final, [0, 0], [2, 4], out)
-        return result
-
-    @pl.function
-    def twice(self, x: pl.Tensor[[4, 8], pl.FP32], out: pl.Tensor[[2, 4], pl.FP32],
-              flag: pl.Scalar[pl.INT64]) -> pl.Tensor[[2, 4], pl.FP32]:
-        with pl.incore():
-            once = self.blocks(x, out, flag)
-        again = self.blocks(x, once, 0)
-        return again
-"""
 
 
 def test_nested_loops_carry_tiles_and_store_into_the_output_buffer() -> None:
     x = np.arange(32, dtype=F32).reshape(4, 8)
-    result = run(TILES, {"x": x, "out": np.zeros((2, 4), F32), "flag": 2}, "blocks")
+    result = run_function(TILES, "blocks", {"x": x, "out": np.zeros((2, 4), F32), "flag": 2})
     blocks = [x[r:r + 2, c:c + 4] for r in (0, 2) for c in (0, 4)]
     expected = 2 * (x[0:2, 0:4] + sum(blocks))
-    unscaled = run(TILES, {"x": x, "out": np.zeros((2, 4), F32), "flag": 0}, "blocks")
+    unscaled = run_function(TILES, "blocks", {"x": x, "out": np.zeros((2, 4), F32), "flag": 0})
     np.testing.assert_array_equal(unscaled.outputs["out"], expected / 2)
     np.testing.assert_array_equal(result.outputs["out"], expected)
     np.testing.assert_array_equal(result.returns[0], expected)
@@ -126,8 +61,8 @@ def test_nested_loops_carry_tiles_and_store_into_the_output_buffer() -> None:
 def test_calls_pass_tensors_by_reference_and_inputs_are_not_changed() -> None:
     x = np.arange(32, dtype=F32).reshape(4, 8)
     out = np.zeros((2, 4), F32)
-    result = run(TILES, {"x": x, "out": out, "flag": 2}, "twice")
-    once = run(TILES, {"x": x, "out": out, "flag": 0}, "blocks").outputs["out"]
+    result = run_function(TILES, "twice", {"x": x, "out": out, "flag": 2})
+    once = run_function(TILES, "blocks", {"x": x, "out": out, "flag": 0}).outputs["out"]
     np.testing.assert_array_equal(result.outputs["out"], once)
     assert not out.any()  # the caller's array is untouched
 

@@ -17,8 +17,9 @@ from ptoc.ir.function import Program
 from ptoc.passes import run_pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = sorted((ROOT / "examples").rglob("*.py")) + [Path(__file__).parent / "programs" /
-                                                       "kernels.py"]
+PROGRAMS = Path(__file__).parent / "programs"
+SOURCES = sorted((ROOT / "examples").rglob("*.py")) + [PROGRAMS / "control.py",
+                                                       PROGRAMS / "kernels.py"]
 
 
 def _cases() -> list[Any]:
