@@ -25,7 +25,7 @@ from ptoc.codegen.cce import generate_cce  # noqa: E402
 from ptoc.codegen.pto import generate_pto  # noqa: E402
 from ptoc.frontend import analyze_source  # noqa: E402
 from ptoc.ir.function import Program  # noqa: E402
-from ptoc.passes import run_pipeline  # noqa: E402
+from ptoc.driver import run_pipeline  # noqa: E402
 
 
 def measure(action: Callable[[], object], runs: int) -> list[float]:

@@ -16,13 +16,15 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from . import driver
 from .diagnostics import STRICT_ANNOTATION_CODES, Diagnostic, Severity, strict_annotations
+from .filekind import is_pypto_source
 from .ir.function import Program
-from .ir.span import Span
 
 if TYPE_CHECKING:
     from .fmt.config import ConfigCache
@@ -31,12 +33,6 @@ if TYPE_CHECKING:
 EXIT_OK = 0
 EXIT_ERRORS = 1
 EXIT_USAGE = 2
-
-# Directory walks never descend into these (nor into any hidden directory).
-SKIPPED_DIRS = frozenset({".venv", "node_modules", "__pycache__"})
-
-TARGETS = ("cce", "pto", "ir")
-PIPELINES = ("default", "ptoas")
 
 
 class InputError(Exception):
@@ -47,23 +43,11 @@ class InputError(Exception):
 
 
 def read_source(path: str) -> str:
-    """The file's text, decoded as UTF-8 (a leading BOM is dropped, as Python itself does)."""
+    """The file's text (the driver reads it: UTF-8, a leading BOM dropped)."""
     try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"cannot read '{path}': no such file or directory") from None
-    except IsADirectoryError:
-        raise InputError(f"cannot read '{path}': it is a directory") from None
-    except OSError as exc:
-        raise InputError(f"cannot read '{path}': {exc.strerror or exc}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(
-            f"cannot read '{path}': not valid UTF-8 (byte 0x{data[exc.start]:02x} on line {line})"
-        ) from None
-    return text.removeprefix("\ufeff")
+        return driver.read_source(path)
+    except driver.SourceError as exc:
+        raise InputError(str(exc)) from None
 
 
 @functools.cache
@@ -75,18 +59,10 @@ def configs() -> ConfigCache:
 
 
 def analyze(text: str, path: str, problems: list[str] | None = None) -> ModuleAnalysis:
-    """Run the front end; a crash inside it becomes an E900 diagnostic instead of a traceback.
+    """Run the front end (through the driver: a crash is an E900 diagnostic, not a traceback).
     With ``[tool.ptoc] strict-annotations = true`` the annotation warnings are errors; an
     unreadable configuration is a problem (exit code 2) and the file is checked without it."""
-    from .frontend import analyze_source
-    from .frontend.analysis import ModuleAnalysis
-
-    try:
-        analysis = analyze_source(text, path)
-    except Exception as exc:  # the front end must not raise; keep checking the other files
-        analysis = ModuleAnalysis(path=path, text=text, uses_pypto=True)
-        analysis.diagnostics.append(internal_error(path, "front end", exc))
-        return analysis
+    analysis = driver.analyze(text, path)
     if any(d.code in STRICT_ANNOTATION_CODES for d in analysis.diagnostics):
         from .fmt.config import ConfigError
 
@@ -100,17 +76,6 @@ def analyze(text: str, path: str, problems: list[str] | None = None) -> ModuleAn
         if strict:
             analysis.diagnostics = strict_annotations(analysis.diagnostics)
     return analysis
-
-
-def internal_error(path: str, stage: str, exc: BaseException) -> Diagnostic:
-    message = f"internal error in the {stage}: {type(exc).__name__}: {exc}"
-    return Diagnostic("E900", Severity.ERROR, message, Span(path, 1, 0, 1, 0))
-
-
-def might_use_pypto(text: str) -> bool:
-    """Cheap filter for directory walks: a file that imports pypto.language (or is a printed IR
-    file) necessarily mentions ``pypto``; only those are handed to the front end."""
-    return "pypto" in text
 
 
 def discover(paths: Sequence[str]) -> tuple[list[tuple[str, bool]], list[str]]:
@@ -128,24 +93,13 @@ def discover(paths: Sequence[str]) -> tuple[list[tuple[str, bool]], list[str]]:
 
     for raw in paths:
         if os.path.isdir(raw):
-            for file in walk_python_files(raw):
+            for file in driver.walk_python_files(raw):
                 add(file, False)
         elif os.path.exists(raw):
             add(raw, True)
         else:
             problems.append(f"cannot read '{raw}': no such file or directory")
     return found, problems
-
-
-def walk_python_files(root: str) -> list[str]:
-    """Every ``.py`` file below ``root`` in sorted order, skipping hidden and tool directories."""
-    files: list[str] = []
-    for directory, subdirs, names in os.walk(root):
-        subdirs[:] = sorted(d for d in subdirs if not d.startswith(".") and d not in SKIPPED_DIRS)
-        for name in sorted(names):
-            if name.endswith(".py"):
-                files.append(os.path.normpath(os.path.join(directory, name)))
-    return files
 
 
 # --- printing diagnostics -------------------------------------------------------------------------
@@ -204,7 +158,7 @@ def run_check(args: argparse.Namespace) -> int:
         except InputError as exc:
             problems.append(str(exc))
             continue
-        if not explicit and not might_use_pypto(text):
+        if not explicit and not is_pypto_source(text):
             continue
         analysis = analyze(text, path, problems)
         if not explicit and not analysis.uses_pypto:
@@ -253,21 +207,6 @@ def select_programs(loaded: LoadedFile, function: str | None) -> list[Program]:
     return chosen
 
 
-def only_function(program: Program, function: str | None) -> Program:
-    """The program reduced to one function (for printing), or unchanged."""
-    if function is None:
-        return program
-    fn = program.function(function)
-    assert fn is not None  # select_programs guarantees it
-    return Program(program.name, (fn,), span=program.span)
-
-
-def join_outputs(texts: Sequence[str]) -> str:
-    """Several generated modules, separated by one blank line, ending in a newline."""
-    body = "\n\n".join(text.rstrip("\n") for text in texts)
-    return body + "\n" if body else ""
-
-
 def emit(text: str, output: str | None) -> None:
     if output is None:
         sys.stdout.write(text)
@@ -299,99 +238,48 @@ def run_print(args: argparse.Namespace) -> int:
         try:
             texts.append(
                 print_program(
-                    only_function(program, args.function),
+                    driver.only_function(program, args.function),
                     prefix=args.prefix,
                     line_length=args.line_length,
                 )
             )
         except Exception as exc:  # the printer must not raise; say so instead of a traceback
-            report([internal_error(args.file, "printer", exc)])
+            report([driver.internal_error(args.file, "printer", exc)])
             return EXIT_ERRORS
-    sys.stdout.write(join_outputs(texts))
+    sys.stdout.write(driver.join_texts(texts))
     return EXIT_OK
 
 
 # --- ptoc compile --------------------------------------------------------------------------------
 
 
-def default_pipeline(target: str) -> str:
-    """PTO output goes through ptoas, which schedules its own synchronisation (seed 002)."""
-    return "ptoas" if target == "pto" else "default"
-
-
 def run_compile(args: argparse.Namespace) -> int:
-    from .passes import run_pipeline
     from .printer import print_program
 
-    loaded = load_programs(args.file)
-    diagnostics = list(loaded.diagnostics)
-    if has_errors(diagnostics):
-        report(diagnostics)
+    analysis = analyze(read_source(args.file), args.file)
+    if analysis.has_errors:
+        report(analysis.diagnostics)
         return EXIT_ERRORS
-    programs = select_programs(loaded, args.function)
-    if not programs:
-        report(diagnostics)
+    loaded = LoadedFile(args.file, analysis.all_programs(), list(analysis.diagnostics))
+    if not select_programs(loaded, args.function):
+        report(loaded.diagnostics)
         fail(f"'{args.file}' contains no @pl.program or @pl.function")
         return EXIT_ERRORS
 
-    pipeline = args.pipeline or default_pipeline(args.target)
-    generate = code_generator(args.target, args.function, print_program)
-    texts: list[str] = []
-    for program in programs:
-        try:
-            result = run_pipeline(program, pipeline=pipeline)
-        except Exception as exc:  # passes must not raise; report it like any other error
-            diagnostics.append(internal_error(args.file, "pass pipeline", exc))
-            break
-        diagnostics.extend(result.diagnostics)
-        if args.dump_passes:
+    result = driver.compile_source(analysis, args.target, args.function, args.pipeline)
+    if args.dump_passes:
+        for output in result.programs:
             folder = args.dump_passes
-            if len(programs) > 1:
-                folder = os.path.join(folder, safe_file_name(program.name))
-            dump_passes(folder, program, result.snapshots, print_program)
-        if has_errors(result.diagnostics):
-            continue
-        try:
-            text, codegen_diagnostics = generate(result.program)
-        except Exception as exc:  # code generators must not raise either
-            diagnostics.append(internal_error(args.file, f"{args.target} code generator", exc))
-            continue
-        diagnostics.extend(codegen_diagnostics)
-        texts.append(text)
+            if len(result.programs) > 1:
+                folder = os.path.join(folder, safe_file_name(output.source.name))
+            snapshots = output.pipeline.snapshots if output.pipeline is not None else []
+            dump_passes(folder, output.source, snapshots, partial(print_program, prefix=result.prefix))
 
-    report(diagnostics)
-    if has_errors(diagnostics):
+    report(result.diagnostics)
+    if result.has_errors:
         return EXIT_ERRORS
-    emit(join_outputs(texts), args.output)
+    emit(result.text, args.output)
     return EXIT_OK
-
-
-Generator = Callable[[Program], tuple[str, list[Diagnostic]]]
-
-
-def code_generator(target: str, function: str | None, print_program: Callable[..., str]) -> Generator:
-    """What turns the final IR into text for ``target``."""
-    if target == "cce":
-        from .codegen.cce import generate_cce
-
-        def cce(program: Program) -> tuple[str, list[Diagnostic]]:
-            result = generate_cce(program, function=function)
-            return result.text, list(result.diagnostics)
-
-        return cce
-    if target == "pto":
-        from .codegen.pto import generate_pto
-
-        def pto(program: Program) -> tuple[str, list[Diagnostic]]:
-            result = generate_pto(program, function=function)
-            return result.text, list(result.diagnostics)
-
-        return pto
-
-    def ir(program: Program) -> tuple[str, list[Diagnostic]]:
-        return print_program(only_function(program, function)), []
-
-    return ir
 
 
 def safe_file_name(name: str) -> str:
@@ -461,11 +349,18 @@ def build_parser() -> argparse.ArgumentParser:
         description="Front end, pass pipeline, then code generation for the chosen target.",
     )
     compile_.add_argument("file", metavar="FILE")
-    compile_.add_argument("--target", choices=TARGETS, default="cce")
+    compile_.add_argument(
+        "--target",
+        choices=driver.all_targets(),
+        default="cce",
+        metavar="TARGET",
+        help="cce (C++ on pto-isa), pto (PTO MLIR), ir (the IR after the pipeline) or "
+        "pass:NAME (the IR right after that pass); default: cce",
+    )
     compile_.add_argument("--function", metavar="NAME", help="generate code for this function only")
     compile_.add_argument(
         "--pipeline",
-        choices=PIPELINES,
+        choices=tuple(driver.PIPELINES),
         default=None,
         help="pass pipeline (default: ptoas for --target pto, default otherwise)",
     )

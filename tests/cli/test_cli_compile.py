@@ -14,7 +14,7 @@ from ptoc.codegen.cce import generate_cce
 from ptoc.codegen.pto import generate_pto
 from ptoc.frontend import analyze_source
 from ptoc.ir.function import Program
-from ptoc.passes import run_pipeline
+from ptoc.driver import run_pipeline
 from ptoc.printer import print_program
 
 Write = Callable[[str, str], Path]

@@ -8,7 +8,7 @@ import pytest
 
 from ptoc.frontend import analyze_source
 from ptoc.ir import structural_equal
-from ptoc.passes import run_pipeline
+from ptoc.driver import run_pipeline
 from ptoc.printer import print_program
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").rglob("*.py"))

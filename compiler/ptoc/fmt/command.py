@@ -20,10 +20,10 @@ from ..cli import (
     EXIT_USAGE,
     discover,
     fail,
-    might_use_pypto,
     plural,
     positive_int,
 )
+from ..filekind import is_pypto_source
 from .config import ConfigCache, ConfigError, effective_line_length
 from .files import FileProblem, read_text, write_atomic
 from .formatter import DEFAULT_LINE_LENGTH, FormatResult
@@ -102,7 +102,7 @@ def format_one(path: str, explicit: bool, args: argparse.Namespace, configs: Con
 
     try:
         text = read_text(path)
-        if not explicit and not might_use_pypto(text):
+        if not explicit and not is_pypto_source(text):
             return
         config = configs.for_file(path)
     except (FileProblem, ConfigError) as exc:

@@ -15,22 +15,13 @@ class FileProblem(Exception):
 
 def read_text(path: str) -> str:
     """The file decoded as UTF-8, BOM and ``\\r\\n`` included (nothing is translated)."""
+    from ..driver import SourceError
+    from ..driver import read_text as read_exactly
+
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except FileNotFoundError:
-        raise FileProblem(f"cannot read '{path}': no such file or directory") from None
-    except IsADirectoryError:
-        raise FileProblem(f"cannot read '{path}': it is a directory") from None
-    except OSError as exc:
-        raise FileProblem(f"cannot read '{path}': {exc.strerror or exc}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise FileProblem(
-            f"cannot read '{path}': not valid UTF-8 (byte 0x{data[exc.start]:02x} on line {line})"
-        ) from None
+        return read_exactly(path)
+    except SourceError as exc:
+        raise FileProblem(str(exc)) from None
 
 
 def write_atomic(path: str, text: str) -> None:

@@ -6,9 +6,7 @@ import ast
 from dataclasses import dataclass
 from typing import Literal
 
-from ..diagnostics import Diagnostic, Severity
 from ..frontend.analysis import ModuleAnalysis
-from ..ir.span import Span
 from .canonical import canonicalise, pending_fixes
 from .proofs import (
     first_line,
@@ -41,16 +39,10 @@ class FormatResult:
 
 
 def analyze(text: str, path: str) -> ModuleAnalysis:
-    """The front end; a crash becomes an E900 diagnostic (the IR proof then refuses)."""
-    from ..frontend import analyze_source
+    """The front end through the driver; a crash is an E900 diagnostic (the IR proof refuses)."""
+    from ..driver import analyze as analyze_text
 
-    try:
-        return analyze_source(text, path)
-    except Exception as exc:  # the front end must not raise; never let it escape fmt either
-        analysis = ModuleAnalysis(path=path, text=text, uses_pypto=True)
-        message = f"internal error in the front end: {type(exc).__name__}: {exc}"
-        analysis.diagnostics.append(Diagnostic("E900", Severity.ERROR, message, Span(path, 1, 0, 1, 0)))
-        return analysis
+    return analyze_text(text, path)
 
 
 def black_format(text: str, line_length: int) -> str:
@@ -68,24 +60,6 @@ def split_encoding(text: str) -> tuple[str, str, str]:
     if newline == "\r\n":
         body = body.replace("\r\n", "\n")
     return bom, newline, body
-
-
-def imports_pypto(text: str) -> bool:
-    """Whether a file found by a directory walk is a kernel: it imports ``pypto.language`` or
-    is a printed IR file. Stricter than ``uses_pypto``, which also counts a file that merely
-    mentions the module (a tool or test holding kernels in strings is not formatted). A file
-    that does not parse counts, so its syntax error is reported."""
-    from ..frontend.module import program_header
-    from ..frontend.names import find_imports
-    from ..frontend.source import SourceText
-
-    if program_header(SourceText(text, "<fmt>"))[0]:
-        return True
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return True
-    return find_imports(tree).found
 
 
 def syntax_problem(text: str, analysis: ModuleAnalysis) -> tuple[int, int, str] | None:
@@ -127,7 +101,7 @@ def format_text(text: str, path: str, line_length: int, explicit: bool) -> Forma
         return FormatResult(False, text, status, reason, line, column)
 
     before = analyze(source, path)
-    if not explicit and not (before.uses_pypto and imports_pypto(source)):
+    if not explicit and not before.uses_pypto:
         return untouched("skipped", "does not import pypto.language")
     problem = syntax_problem(source, before)
     if problem is not None:

@@ -4,10 +4,10 @@ function independently (one function's errors never stop another's analysis)."""
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, DiagnosticBag, Related
+from ..filekind import imports_pypto, program_header
 from ..ir.function import Function, FunctionType, ParamDirection, Program
 from ..ir.span import Span
 from ..ir.types import Type
@@ -21,24 +21,6 @@ from .preprocess import parse_module
 from .segments import SegmentCache
 from .source import SourceText
 from .statements import lower_function
-
-# Without a syntax tree (the file does not parse at all), an import line still marks a kernel file.
-IMPORT_LINE = re.compile(r"^\s*(import\s+pypto\.language\b|from\s+pypto(\.language)?\s+import\b)", re.MULTILINE)
-HEADER = re.compile(r"^#\s*pypto\.program(?::\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*))?\s*$")
-
-
-def program_header(source: SourceText) -> tuple[bool, str | None]:
-    """A printed IR file starts with `# pypto.program: NAME` (before any code)."""
-    for line in source.lines[:20]:
-        stripped = line.strip()
-        if not stripped:
-            continue
-        match = HEADER.match(stripped)
-        if match:
-            return True, match.group("name")
-        if not stripped.startswith("#"):
-            break
-    return False, None
 
 
 def decorator_name(node: ast.expr) -> str | None:
@@ -113,13 +95,13 @@ class ModuleAnalyzer:
         return Span(self.source.path, 1, 0, 1, len(self.source.line(1)))
 
     def _run(self) -> None:
-        is_printed, header_name = program_header(self.source)
+        is_printed, header_name = program_header(self.source.lines)
         parsed = parse_module(self.source, self.cache.segments if self.cache is not None else None)
         tree = parsed.tree
         imports = find_imports(tree) if tree is not None else DslImports()
         # Only an import (or a printed-IR header) makes a file a kernel file: a plain Python file
         # that merely mentions the module, in a docstring say, gets nothing.
-        self.result.uses_pypto = is_printed or imports.found or (tree is None and bool(IMPORT_LINE.search(self.source.text)))
+        self.result.uses_pypto = is_printed or imports.found or (tree is None and imports_pypto(self.source.text))
         if not self.result.uses_pypto:
             return  # a plain Python file: nothing to say
         for diagnostic in parsed.diagnostics:

@@ -1,7 +1,7 @@
 """The pass pipeline: IR -> IR transformations between the front end and code generation.
 
-``run_pipeline(program, "default")`` (CCE C++) or ``"ptoas"`` (PTO MLIR, no sync insertion)
-returns the final program, the diagnostics and the IR after every pass.
+``run_pipeline(program, passes)`` returns the final program, the diagnostics and the IR after
+every pass. The named pipelines (``default``, ``ptoas``) belong to ``ptoc.driver``.
 """
 
 from .allocate_memory_addr import AllocateMemoryAddr
@@ -10,13 +10,13 @@ from .convert_to_ssa import ConvertToSSA
 from .flatten_calls import FlattenCalls
 from .init_memref import InitMemRef
 from .insert_sync import InsertSync
-from .manager import PASSES, PIPELINES, AfterPass, PassManager, PipelineResult, run_pipeline
+from .manager import PASSES, AfterPass, PassManager, PipelineResult, run_pipeline
 from .memory_reuse import MemoryReuse
 from .target import DEFAULT_TARGET, Target
 from .verifier import Verifier, verify_function, verify_ssa
 
 __all__ = [
-    "DEFAULT_TARGET", "PASSES", "PIPELINES", "AfterPass", "AllocateMemoryAddr", "ConvertToSSA",
+    "DEFAULT_TARGET", "PASSES", "AfterPass", "AllocateMemoryAddr", "ConvertToSSA",
     "FlattenCalls", "FunctionPass", "InitMemRef", "InsertSync", "MemoryReuse", "Pass",
     "PassContext", "PassManager", "PipelineResult", "Target", "Verifier", "run_pipeline",
     "verify_function", "verify_ssa",

@@ -1,7 +1,7 @@
-"""The pass registry, the named pipelines, and the manager that runs them.
+"""The pass registry and the manager that runs a list of passes.
 
-``run_pipeline(program)`` runs the default pipeline and returns the final program, the
-diagnostics, and a snapshot of the IR after every pass (for ``ptoc compile --dump-passes``
+``run_pipeline(program, passes)`` runs the passes (all of them by default) and returns the final
+program, the diagnostics, and a snapshot of the IR after every pass (for ``ptoc compile --dump-passes``
 and the server's ``pass:<name>`` preview). A pass that reports an error stops the pipeline
 after its snapshot; a pass that fails internally is reported as one E404 diagnostic at the
 closest span it was working on, and the pipeline stops with the last program it had.
@@ -29,15 +29,6 @@ PASSES: dict[str, type[Pass]] = {
     cls.name: cls
     for cls in (ConvertToSSA, FlattenCalls, Verifier, InitMemRef, MemoryReuse, InsertSync,
                 AllocateMemoryAddr)
-}
-
-PIPELINES: dict[str, list[str]] = {
-    # For the CCE C++ code generator: everything, sync included.
-    "default": ["ConvertToSSA", "FlattenCalls", "Verifier", "InitMemRef", "MemoryReuse",
-                "InsertSync", "AllocateMemoryAddr"],
-    # For PTO MLIR: ptoas inserts its own synchronisation.
-    "ptoas": ["ConvertToSSA", "FlattenCalls", "Verifier", "InitMemRef", "MemoryReuse",
-              "AllocateMemoryAddr"],
 }
 
 AfterPass = Callable[[str, Program], None]
@@ -72,11 +63,6 @@ class PassManager:
         self.passes = list(passes)
         self.target = target or DEFAULT_TARGET
 
-    @classmethod
-    def pipeline(cls, name: str, target: Target | None = None) -> PassManager:
-        """A manager for a named pipeline (``PIPELINES``); raises KeyError for unknown names."""
-        return cls(PIPELINES[name], target)
-
     def run(self, program: Program, after_pass: AfterPass | None = None) -> PipelineResult:
         ctx = PassContext(DiagnosticBag(), self.target)
         result = PipelineResult(program)
@@ -106,23 +92,18 @@ class PassManager:
 
 def run_pipeline(
     program: Program,
-    pipeline: str | Sequence[str] = "default",
+    passes: Sequence[str] | None = None,
     target: Target | None = None,
     after_pass: AfterPass | None = None,
 ) -> PipelineResult:
-    """Run a named pipeline (or an explicit list of pass names) over ``program``."""
-    if isinstance(pipeline, str):
-        names = PIPELINES.get(pipeline)
-        if names is None:
-            bag = DiagnosticBag()
-            bag.error("E404", f"unknown pipeline '{pipeline}' (known: {', '.join(PIPELINES)})",
-                      program.span)
-            return PipelineResult(program, bag.sorted())
-    else:
-        names = list(pipeline)
+    """Run the listed passes (default: every registered pass, in order) over ``program``.
+    Named pipelines are the driver's (``ptoc.driver.PIPELINES``)."""
+    if isinstance(passes, str):  # a pipeline name: those are resolved by the driver
+        raise TypeError(f"run_pipeline takes a list of pass names, not {passes!r}")
+    names = list(PASSES) if passes is None else list(passes)
     with gc_paused():
         return PassManager(names, target).run(program, after_pass)
 
 
-__all__ = ["AfterPass", "FunctionPass", "PASSES", "PIPELINES", "Pass", "PassContext",
+__all__ = ["AfterPass", "FunctionPass", "PASSES", "Pass", "PassContext",
            "PassManager", "PipelineResult", "run_pipeline"]

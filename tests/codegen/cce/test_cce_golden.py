@@ -83,7 +83,7 @@ def test_simple_add_from_source_through_the_default_pipeline() -> None:
     # The same golden text, from DSL source: front end -> default pass pipeline (InitMemRef,
     # memory reuse, sequential addresses, sync insertion) -> CCE.
     from ptoc.frontend import analyze_source
-    from ptoc.passes import run_pipeline
+    from ptoc.driver import run_pipeline
 
     analysis = analyze_source(SIMPLE_ADD_SOURCE, "simple_add.py")
     assert analysis.diagnostics == []

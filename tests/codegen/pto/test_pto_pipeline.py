@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ptoc.codegen.pto import generate_pto
 from ptoc.frontend import analyze_source
-from ptoc.passes import run_pipeline
+from ptoc.driver import run_pipeline
 
 MUL_KERNEL_2D = '''import pypto.language as pl
 

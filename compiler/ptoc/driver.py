@@ -1,0 +1,389 @@
+"""The compile driver: source text (or an analysis) + target + function + pipeline -> text.
+
+The one place that strings the stages together, so ``ptoc compile``, ``ptoc fmt`` and the
+language server's previews and buffer hovers cannot drift apart. It alone knows the targets,
+the named pipelines, which pipeline a target uses by default, how a program is narrowed to one
+function, which generator serves a target, and how a source file is read.
+
+Importing this module is cheap: the front end, the passes and the code generators load on
+first use (the server imports it before the compiler is warm).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .diagnostics import Diagnostic, Severity
+from .filekind import is_pypto_source
+from .ir.function import Program
+from .ir.span import Span
+
+if TYPE_CHECKING:
+    from .frontend.analysis import ModuleAnalysis
+    from .passes.manager import PipelineResult
+
+# --- targets and pipelines ----------------------------------------------------------------------
+
+#: Code targets: CCE C++ on pto-isa, MLIR in the PTO dialect, the IR after the whole pipeline.
+TARGETS = ("cce", "pto", "ir")
+#: ``pass:<Name>``: the IR right after that pass.
+PASS_TARGET = "pass:"
+#: The language of each target's text (for syntax highlighting); pass targets print IR.
+LANGUAGES: Mapping[str, str] = {"cce": "cpp", "pto": "mlir", "ir": "python"}
+
+_ALL_PASSES = ("ConvertToSSA", "FlattenCalls", "Verifier", "InitMemRef", "MemoryReuse",
+               "InsertSync", "AllocateMemoryAddr")
+PIPELINES: Mapping[str, tuple[str, ...]] = {
+    # For the CCE C++ code generator: everything, sync included.
+    "default": _ALL_PASSES,
+    # For PTO MLIR: ptoas schedules its own synchronisation (seed 002).
+    "ptoas": tuple(name for name in _ALL_PASSES if name != "InsertSync"),
+}
+
+
+def default_pipeline(target: str) -> str:
+    """The pipeline a target gets when none is named: PTO MLIR goes to ptoas."""
+    return "ptoas" if target == "pto" else "default"
+
+
+def pass_targets() -> list[str]:
+    """``pass:<Name>`` for every registered pass, in registration order."""
+    from .passes import PASSES
+
+    return [PASS_TARGET + name for name in PASSES]
+
+
+def all_targets() -> list[str]:
+    return [*TARGETS, *pass_targets()]
+
+
+def target_language(target: str) -> str:
+    return LANGUAGES.get(target, "python")
+
+
+def run_pipeline(program: Program, pipeline: str | Sequence[str] = "default") -> PipelineResult:
+    """Run a named pipeline (or an explicit list of passes); an unknown name is an E404."""
+    from .diagnostics import DiagnosticBag
+    from .passes import PipelineResult
+    from .passes import run_pipeline as run_passes
+
+    if isinstance(pipeline, str):
+        names = PIPELINES.get(pipeline)
+        if names is None:
+            bag = DiagnosticBag()
+            bag.error("E404", f"unknown pipeline '{pipeline}' (known: {', '.join(PIPELINES)})",
+                      program.span)
+            return PipelineResult(program, bag.sorted())
+        return run_passes(program, names)
+    return run_passes(program, pipeline)
+
+
+# --- reading and recognising source files -------------------------------------------------------
+
+#: Directory walks never descend into these (nor into any hidden directory).
+SKIPPED_DIRS = frozenset({".venv", "venv", "node_modules", "__pycache__", "build", "dist"})
+
+
+class SourceError(Exception):
+    """A file that cannot be read or is not UTF-8; the message names it."""
+
+
+def read_text(path: str) -> str:
+    """The file decoded as UTF-8, exactly (a BOM and ``\\r\\n`` kept: ``ptoc fmt`` writes them back)."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise SourceError(f"cannot read '{path}': no such file or directory") from None
+    except IsADirectoryError:
+        raise SourceError(f"cannot read '{path}': it is a directory") from None
+    except OSError as exc:
+        raise SourceError(f"cannot read '{path}': {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise SourceError(
+            f"cannot read '{path}': not valid UTF-8 (byte 0x{data[exc.start]:02x} on line {line})"
+        ) from None
+
+
+def read_source(path: str) -> str:
+    """The file's text for the compiler: UTF-8, a leading BOM dropped (as Python itself does)."""
+    return read_text(path).removeprefix("\ufeff")
+
+
+def walk_python_files(root: str) -> Iterator[str]:
+    """Every ``.py`` file below ``root`` in sorted order, skipping hidden and tool directories."""
+    for directory, subdirs, names in os.walk(root):
+        subdirs[:] = sorted(d for d in subdirs if not d.startswith(".") and d not in SKIPPED_DIRS)
+        for name in sorted(names):
+            if name.endswith(".py"):
+                yield os.path.normpath(os.path.join(directory, name))
+
+
+# --- the front end ------------------------------------------------------------------------------
+
+
+def internal_error(path: str, stage: str, exc: BaseException) -> Diagnostic:
+    message = f"internal error in the {stage}: {type(exc).__name__}: {exc}"
+    return Diagnostic("E900", Severity.ERROR, message, Span(path, 1, 0, 1, 0))
+
+
+def analyze(text: str, path: str) -> ModuleAnalysis:
+    """Run the front end; a crash inside it becomes an E900 diagnostic instead of a traceback."""
+    from .frontend import analyze_source
+    from .frontend.analysis import ModuleAnalysis
+
+    try:
+        return analyze_source(text, path)
+    except Exception as exc:  # the front end must not raise; keep going with the other files
+        analysis = ModuleAnalysis(path=path, text=text, uses_pypto=True)
+        analysis.diagnostics.append(internal_error(path, "front end", exc))
+        return analysis
+
+
+# --- narrowing to one function ------------------------------------------------------------------
+
+
+def callees(program: Program, function: str) -> list[str]:
+    """``function`` and every program function it calls, directly or not, in discovery order."""
+    from .ir.expr import Call, GlobalVar
+    from .ir.visitor import IRVisitor
+
+    class Calls(IRVisitor):
+        def __init__(self) -> None:
+            self.names: list[str] = []
+
+        def visit_Call(self, node: Call) -> None:
+            if isinstance(node.callee, GlobalVar):
+                self.names.append(node.callee.name)
+            self.generic_visit(node)
+
+    wanted: list[str] = []
+    pending = [function]
+    while pending:
+        name = pending.pop()
+        fn = program.function(name)
+        if fn is None or name in wanted:
+            continue
+        wanted.append(name)
+        calls = Calls()
+        calls.visit(fn)
+        pending.extend(calls.names)
+    return wanted
+
+
+def narrow(program: Program, function: str) -> Program:
+    """The program reduced to one function and what it calls: the passes then work on just
+    what is shown (a 2,000-line program compiles one kernel, not all of them)."""
+    wanted = callees(program, function)
+    kept = tuple(fn for fn in program.functions if fn.name in wanted)
+    return Program(program.name, kept, span=program.span)
+
+
+def only_function(program: Program, function: str | None) -> Program:
+    """The program reduced to exactly one function (what IR output shows), or unchanged."""
+    if function is None:
+        return program
+    fn = program.function(function)
+    return program if fn is None else Program(program.name, (fn,), span=program.span)
+
+
+def select_programs(programs: Sequence[Program], function: str | None) -> list[Program]:
+    """Every program, or those defining ``function``, each narrowed to it and its callees."""
+    if function is None:
+        return list(programs)
+    return [narrow(p, function) for p in programs if p.function(function) is not None]
+
+
+# --- compiling ----------------------------------------------------------------------------------
+
+
+@dataclass
+class ProgramOutput:
+    """One program's way through the back end."""
+
+    source: Program  # what entered the pipeline (narrowed when a function was named)
+    pipeline: PipelineResult | None  # None when the pipeline failed internally
+    text: str  # this program's part of the result ("" when it has none)
+
+
+@dataclass
+class CompileResult:
+    target: str
+    pipeline: str
+    function: str | None
+    prefix: str  # the module alias IR text is printed with (the file's own)
+    front_end: list[Diagnostic] = field(default_factory=list)
+    #: Diagnostics of the passes and the code generator (and their internal errors).
+    back_end: list[Diagnostic] = field(default_factory=list)
+    programs: list[ProgramOutput] = field(default_factory=list)
+    #: Programs in the file before narrowing (0: nothing to compile).
+    available: int = 0
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return [*self.front_end, *self.back_end]
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity is Severity.ERROR for d in self.diagnostics)
+
+    @property
+    def language(self) -> str:
+        return target_language(self.target)
+
+    @property
+    def text(self) -> str:
+        """The generated text: each program's part, separated by a blank line, ending in a
+        newline; empty when anything failed (stale or partial code is never shown)."""
+        return "" if self.has_errors else join_texts([p.text for p in self.programs])
+
+
+def join_texts(texts: Sequence[str]) -> str:
+    """Several generated modules, separated by one blank line, ending in a newline."""
+    body = "\n\n".join(text.rstrip("\n") for text in texts if text)
+    return body + "\n" if body else ""
+
+
+def check_target(target: str) -> None:
+    if target in TARGETS:
+        return
+    if target.startswith(PASS_TARGET) and target in pass_targets():
+        return
+    raise ValueError(f"unknown target '{target}' (known: {', '.join(all_targets())})")
+
+
+def compile_source(
+    source: str | ModuleAnalysis,
+    target: str = "cce",
+    function: str | None = None,
+    pipeline: str | None = None,
+    path: str = "<string>",
+) -> CompileResult:
+    """Front end (unless given an analysis), pipeline, then the target's generator or printer.
+
+    ``pipeline`` None means the target's default. Never raises for anything the input causes:
+    failures are diagnostics (an unknown target is the caller's mistake: ValueError).
+    """
+    check_target(target)
+    analysis = analyze(source, path) if isinstance(source, str) else source
+    chosen = pipeline or default_pipeline(target)
+    result = CompileResult(target, chosen, function, analysis.prefix,
+                           front_end=list(analysis.diagnostics))
+    programs = analysis.all_programs()
+    result.available = len(programs)
+    if result.has_errors:
+        return result
+    for program in select_programs(programs, function):
+        output = compile_program(program, result, analysis.path)
+        result.programs.append(output)
+        if output.pipeline is None:
+            break  # an internal failure of the passes: reported once, not once per program
+    return result
+
+
+def compile_file(
+    path: str, target: str = "cce", function: str | None = None, pipeline: str | None = None
+) -> CompileResult:
+    """``compile_source`` of a file (raises SourceError when it cannot be read)."""
+    return compile_source(read_source(path), target, function, pipeline, path)
+
+
+def compile_program(program: Program, result: CompileResult, path: str) -> ProgramOutput:
+    try:
+        lowered = run_pipeline(program, result.pipeline)
+    except Exception as exc:  # passes must not raise; report it like any other error
+        result.back_end.append(internal_error(path, "pass pipeline", exc))
+        return ProgramOutput(program, None, "")
+    result.back_end.extend(lowered.diagnostics)
+    target = result.target
+    if target.startswith(PASS_TARGET):
+        wanted = target.removeprefix(PASS_TARGET)
+        snapshot = lowered.after(wanted)
+        if snapshot is None:
+            return ProgramOutput(program, lowered,
+                                 f"# pass '{wanted}' is not in the '{result.pipeline}' pipeline\n")
+        return ProgramOutput(program, lowered, print_ir(snapshot, result))
+    if lowered.has_errors:
+        return ProgramOutput(program, lowered, "")
+    try:
+        text, diagnostics = generate(target, lowered.program, result)
+    except Exception as exc:  # code generators must not raise either
+        result.back_end.append(internal_error(path, f"{target} code generator", exc))
+        return ProgramOutput(program, lowered, "")
+    result.back_end.extend(diagnostics)
+    return ProgramOutput(program, lowered, text)
+
+
+def print_ir(program: Program, result: CompileResult) -> str:
+    from .printer import print_program
+
+    return print_program(only_function(program, result.function), prefix=result.prefix)
+
+
+def generate(target: str, program: Program, result: CompileResult) -> tuple[str, list[Diagnostic]]:
+    """The final IR as the target's text: the target -> generator map."""
+    if target == "cce":
+        from .codegen.cce import generate_cce
+
+        generated = generate_cce(program, function=result.function)
+    elif target == "pto":
+        from .codegen.pto import generate_pto
+
+        generated = generate_pto(program, function=result.function)
+    else:
+        return print_ir(program, result), []
+    return generated.text, list(generated.diagnostics)
+
+
+# --- buffer hovers ------------------------------------------------------------------------------
+
+
+def buffer_types(
+    analysis: ModuleAnalysis, pipeline: str, memo: dict[Any, Any] | None = None
+) -> dict[Any, Any]:
+    """Definition span -> type after the pipeline (tiles then carry buffer and address).
+
+    Each function runs through the pipeline alone (with its callees); ``memo`` keeps the result
+    per function so that after an edit only the changed function is compiled again.
+    """
+    from .ir.equality import structural_hash
+    from .ir.stmt import AssignStmt
+    from .ir.visitor import IRVisitor
+
+    class Definitions(IRVisitor):
+        def __init__(self) -> None:
+            self.types: dict[Any, Any] = {}
+
+        def visit_AssignStmt(self, node: AssignStmt) -> None:
+            self.types[node.var.span] = node.var.type
+            self.generic_visit(node)
+
+    found: dict[Any, Any] = {}
+    memo = memo if memo is not None else {}
+    for program in analysis.all_programs():
+        for fn in program.functions:
+            key = (program.name, fn.name, fn.span, structural_hash(fn), pipeline)
+            spans = memo.get(key)
+            if spans is None:
+                collect = Definitions()
+                compiled = run_pipeline(narrow(program, fn.name), pipeline).program
+                compiled_fn = compiled.function(fn.name)
+                if compiled_fn is not None:
+                    collect.visit(compiled_fn)
+                spans = memo[key] = collect.types
+            found.update(spans)
+    return found
+
+
+__all__ = [
+    "LANGUAGES", "PASS_TARGET", "PIPELINES", "SKIPPED_DIRS", "TARGETS", "CompileResult",
+    "ProgramOutput", "SourceError", "all_targets", "analyze", "buffer_types", "compile_file",
+    "compile_source", "default_pipeline", "is_pypto_source", "join_texts", "narrow", "pass_targets", "read_source", "read_text",
+    "run_pipeline", "select_programs", "target_language", "walk_python_files",
+]
