@@ -23,9 +23,9 @@ from gen_kernel import generate  # noqa: E402  (the benchmarks folder is not a p
 
 from ptoc.codegen.cce import generate_cce  # noqa: E402
 from ptoc.codegen.pto import generate_pto  # noqa: E402
+from ptoc.driver import run_pipeline  # noqa: E402
 from ptoc.frontend import analyze_source  # noqa: E402
 from ptoc.ir.function import Program  # noqa: E402
-from ptoc.driver import run_pipeline  # noqa: E402
 
 
 def measure(action: Callable[[], object], runs: int) -> list[float]:

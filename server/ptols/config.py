@@ -5,14 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-TARGETS = ("cce", "pto", "ir")
-PIPELINES = ("default", "ptoas")
-
 
 @dataclass
 class Settings:
     default_target: str = "cce"
-    pipeline: str = "default"
+    pipeline: str | None = None  # None: each target's default pipeline (as `ptoc compile`)
     inlay_hints: bool = True
     format_on_save: bool = False
     severity_overrides: dict[str, str] = field(default_factory=dict)
@@ -33,6 +30,8 @@ class Settings:
     @staticmethod
     def from_client(value: Any) -> Settings:
         """Read the `ptoc` section; unknown or ill-typed entries keep their defaults."""
+        from ptoc.driver import PIPELINES, TARGETS  # here: the compiler loads after `initialize`
+
         settings = Settings()
         if not isinstance(value, dict):
             return settings

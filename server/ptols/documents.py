@@ -23,11 +23,10 @@ def _new_cache() -> AnalysisCache:
 
 
 def mentions_pypto(text: str) -> bool:
-    """Cheap check before any analysis: does this file use the DSL at all?"""
-    if "pypto" in text:
-        return True
-    head = text.lstrip()[:200]
-    return head.startswith("# pypto.program")
+    """Cheap check before any analysis: is this a PyPTO file? (the compiler's own sniff)"""
+    from ptoc.filekind import is_pypto_source
+
+    return is_pypto_source(text)
 
 
 @dataclass

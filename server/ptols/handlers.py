@@ -248,13 +248,16 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         uri = protocol.field(params, "textDocument", "uri")
         target = str(protocol.field(params, "target", default=ls.settings.default_target))
         function = protocol.field(params, "function")
-        pipeline = str(protocol.field(params, "pipeline", default=ls.settings.pipeline))
+        requested = protocol.field(params, "pipeline", default=ls.settings.pipeline)
+        pipeline = None if requested is None else str(requested)  # None: the target's default
         doc = ls.store.get(uri) if uri else None
         if doc is None:
             raise ValueError(f"document not open: {uri}")
         analysis = await ls.current_analysis(doc)
         if analysis is None:
-            return {"language": features.preview.LANGUAGE.get(target, "python"), "content": "", "version": doc.version, "diagnostics": []}
+            from ptoc.driver import target_language
+
+            return {"language": target_language(target), "content": "", "version": doc.version, "diagnostics": []}
         version = doc.analysis_version
         key = (version, target, function, pipeline)
         result: PreviewResult | None = doc.previews.get(key)
@@ -295,7 +298,8 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
     @feature(protocol.PASSES)
     @guarded(server, "passes")
     def on_passes(ls: PtolsServer, params: Any) -> dict[str, Any]:
-        from ptoc.passes import PASSES, PIPELINES
+        from ptoc.driver import PIPELINES
+        from ptoc.passes import PASSES
 
         return {
             "passes": [{"name": name, "description": getattr(cls, "description", "")} for name, cls in PASSES.items()],

@@ -162,10 +162,11 @@ class PtolsServer(LanguageServer):
             if doc.version != version or analysis is None or analysis.has_errors:
                 return
             loop = asyncio.get_running_loop()
-            from .features import preview
+            from ptoc import driver
 
             memo = self.buffer_memo.setdefault(doc.uri, {})
-            found = await loop.run_in_executor(self.compile_pool, preview.buffer_types, analysis, self.settings.pipeline, memo)
+            pipeline = self.settings.pipeline or driver.default_pipeline(self.settings.default_target)
+            found = await loop.run_in_executor(self.compile_pool, driver.buffer_types, analysis, pipeline, memo)
             if len(memo) > 4 * max(len(analysis.function_infos), 64):
                 memo.clear()
             if doc.version == version:

@@ -12,9 +12,9 @@ from cli_samples import BROKEN, BROKEN_COLUMN, BROKEN_LINE, EXAMPLES, TWO_KERNEL
 from ptoc.cli import main
 from ptoc.codegen.cce import generate_cce
 from ptoc.codegen.pto import generate_pto
+from ptoc.driver import run_pipeline
 from ptoc.frontend import analyze_source
 from ptoc.ir.function import Program
-from ptoc.driver import run_pipeline
 from ptoc.printer import print_program
 
 Write = Callable[[str, str], Path]

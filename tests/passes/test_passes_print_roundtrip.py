@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from ptoc.driver import run_pipeline
 from ptoc.frontend import analyze_source
 from ptoc.ir import structural_equal
-from ptoc.driver import run_pipeline
 from ptoc.printer import print_program
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").rglob("*.py"))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 
 from lsprotocol import types
 from pygls.uris import from_fs_path
@@ -149,13 +148,9 @@ def workspace_symbols(
             if needle in symbol.name.lower():
                 found.append(types.WorkspaceSymbol(name=symbol.name, kind=symbol.kind, location=types.Location(uri=uri, range=symbol.selection_range)))
     for folder in folders:
-        for path in _pypto_files(Path(folder)):
-            uri = from_fs_path(str(path))
+        for path, text in _pypto_files(folder):
+            uri = from_fs_path(path)
             if uri is None or uri in seen:
-                continue
-            try:
-                text = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
                 continue
             for match in DEF.finditer(text):
                 if needle in match.group(1).lower():
@@ -175,28 +170,17 @@ def _flatten(symbols: Sequence[types.DocumentSymbol]) -> Iterator[types.Document
         yield from _flatten(symbol.children or [])
 
 
-SKIP = {".venv", "venv", "node_modules", "__pycache__", ".git", "build", "dist"}
+def _pypto_files(root: str, cap: int = 5000) -> Iterator[tuple[str, str]]:
+    """(path, text) of the PyPTO files below ``root``: the compiler's walk and file-kind sniff,
+    looking at no more than ``cap`` Python files."""
+    from ptoc.driver import SourceError, is_pypto_source, read_source, walk_python_files
 
-
-def _pypto_files(root: Path, cap: int = 5000):
-    count = 0
-    stack = [root]
-    while stack and count < cap:
-        folder = stack.pop()
+    for count, path in enumerate(walk_python_files(root)):
+        if count >= cap:
+            return
         try:
-            entries = sorted(folder.iterdir())
-        except OSError:
+            text = read_source(path)
+        except SourceError:
             continue
-        for entry in entries:
-            if entry.name.startswith(".") or entry.name in SKIP:
-                continue
-            if entry.is_dir():
-                stack.append(entry)
-            elif entry.suffix == ".py":
-                count += 1
-                try:
-                    head = entry.read_text(encoding="utf-8", errors="ignore")[:4000]
-                except OSError:
-                    continue
-                if "pypto" in head:
-                    yield entry
+        if is_pypto_source(text):
+            yield path, text

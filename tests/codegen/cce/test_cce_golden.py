@@ -29,7 +29,7 @@ from cce_ir import (
 
 from ptoc.codegen import CodegenResult
 from ptoc.codegen.cce import generate_cce
-from ptoc.ir import DataType, EvalStmt, MemorySpace, ScalarType, TileView
+from ptoc.ir import DataType, EvalStmt, Function, MemorySpace, ScalarType, TileView
 from ptoc.ir.types import BLayout
 from ptoc.ops import PipeType
 
@@ -82,8 +82,8 @@ class SimpleAdd:
 def test_simple_add_from_source_through_the_default_pipeline() -> None:
     # The same golden text, from DSL source: front end -> default pass pipeline (InitMemRef,
     # memory reuse, sequential addresses, sync insertion) -> CCE.
-    from ptoc.frontend import analyze_source
     from ptoc.driver import run_pipeline
+    from ptoc.frontend import analyze_source
 
     analysis = analyze_source(SIMPLE_ADD_SOURCE, "simple_add.py")
     assert analysis.diagnostics == []
@@ -260,7 +260,7 @@ def test_sync_and_barriers() -> None:
     ]
 
 
-def test_matmul_with_mat_left_right_acc_tiles() -> None:
+def matmul_kernel() -> Function:
     fp16 = DataType.FP16
     a = var("a", tensor(64, 64, dtype=fp16), line=2)
     b = var("b", tensor(64, 64, dtype=fp16), line=2)
@@ -276,7 +276,7 @@ def test_matmul_with_mat_left_right_acc_tiles() -> None:
                           view=TileView(blayout=BLayout.col_major, slayout=BLayout.row_major, fractal=1024)))
     acc2 = var("acc2", tile(64, 64, space=MemorySpace.Acc, addr=0x0,
                             view=TileView(blayout=BLayout.col_major, slayout=BLayout.row_major, fractal=1024)))
-    fn = function(
+    return function(
         "matmul_kernel", [a, b, c],
         load(a_mat, a, (0, 0)),
         load(b_mat, b, (0, 0)),
@@ -289,7 +289,10 @@ def test_matmul_with_mat_left_right_acc_tiles() -> None:
         sync(PipeType.M, PipeType.FIX),
         EvalStmt(call("block.l0c_store", acc2, offsets(0, 0), offsets(64, 64), c, type_=c.type)),
     )
-    check_golden("matmul.cpp", clean(generate_cce(fn)))
+
+
+def test_matmul_with_mat_left_right_acc_tiles() -> None:
+    check_golden("matmul.cpp", clean(generate_cce(matmul_kernel())))
 
 
 def test_loads_at_offsets_compute_the_address_and_zero_offsets_reseat_a_moved_tensor() -> None:

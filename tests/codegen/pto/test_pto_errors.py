@@ -210,8 +210,8 @@ def test_tensor_dimension_from_a_failed_parameter_is_skipped() -> None:
 
 
 def test_orchestration_functions_get_a_comment_not_errors():
-    from ptoc.frontend import analyze_source
     from ptoc.driver import run_pipeline
+    from ptoc.frontend import analyze_source
 
     text = '''import pypto.language as pl
 

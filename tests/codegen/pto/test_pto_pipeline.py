@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ptoc.codegen.pto import generate_pto
-from ptoc.frontend import analyze_source
 from ptoc.driver import run_pipeline
+from ptoc.frontend import analyze_source
 
 MUL_KERNEL_2D = '''import pypto.language as pl
 
