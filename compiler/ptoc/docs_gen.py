@@ -255,7 +255,24 @@ def render_operators() -> str:
             ]
             for op in group:
                 lines += render_op(op)
+    lines += render_surface()
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def render_surface() -> list[str]:
+    """The DSL besides ops (``ptoc.language``: what the front end accepts, completion offers
+    and hover explains)."""
+    from .language import DECORATORS, HELPERS, TYPES
+
+    lines = ["## Helpers, types and decorators", "",
+             "The rest of the DSL, from ptoc's table of the language surface (`ptoc.language`).", ""]
+    for title, entries in (("Helpers", HELPERS), ("Types", TYPES), ("Decorators", DECORATORS)):
+        lines += [f"### {title}", "", "| Spelling | Meaning |", "|---|---|"]
+        for item in entries:
+            spelling = item.signature if item.signature.startswith("@") else f"pl.{item.signature}"
+            lines.append(f"| `{cell(spelling)}` | {cell(item.doc)} |")
+        lines.append("")
+    return lines
 
 
 # --- command line --------------------------------------------------------------------------------

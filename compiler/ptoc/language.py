@@ -28,15 +28,19 @@ class SurfaceEntry:
     kind: SurfaceKind
     signature: str
     doc: str
+    loop: bool = False  # a helper that heads a `for` loop
+    bare: bool = False  # a type recognised without the module prefix (as the original does)
 
 
 HELPERS = [
     SurfaceEntry("range", SurfaceKind.HELPER, "range(stop) / range(start, stop, step=1, init_values=(...))",
-                 "A sequential loop. With init_values, the target is `i, (a, b)` and the body ends with `a2, b2 = pl.yield_(...)`."),
+                 "A sequential loop. With init_values, the target is `i, (a, b)` and the body ends with `a2, b2 = pl.yield_(...)`.",
+                 loop=True),
     SurfaceEntry("parallel", SurfaceKind.HELPER, "parallel(stop) / parallel(start, stop, step=1, init_values=(...))",
-                 "Like pl.range, but iterations may run in parallel."),
+                 "Like pl.range, but iterations may run in parallel.", loop=True),
     SurfaceEntry("while_", SurfaceKind.HELPER, "while_(init_values=(...))",
-                 "A loop with carried values: `for (a, b) in pl.while_(init_values=(x, y)):` whose first statement is `pl.cond(expr)`."),
+                 "A loop with carried values: `for (a, b) in pl.while_(init_values=(x, y)):` whose first statement is `pl.cond(expr)`.",
+                 loop=True),
     SurfaceEntry("cond", SurfaceKind.HELPER, "cond(condition)", "The condition of a pl.while_ loop; must be its first statement."),
     SurfaceEntry("yield_", SurfaceKind.HELPER, "yield_(*values)",
                  "Ends a loop body or if branch, giving the carried values / results: `r = pl.yield_(v)`, `a, b = pl.yield_(x, y)`."),
@@ -46,11 +50,21 @@ HELPERS = [
                  "A symbolic dimension (module level): every use of the same name is the same dimension."),
 ]
 TYPES = [
-    SurfaceEntry("Tensor", SurfaceKind.TYPE, "Tensor[[d0, d1, ...], DTYPE(, LAYOUT)]", "An N-D tensor in global memory (DDR)."),
-    SurfaceEntry("Tile", SurfaceKind.TYPE, "Tile[[rows, cols], DTYPE]", "A tile in an on-chip buffer (Vec/UB by default)."),
-    SurfaceEntry("Scalar", SurfaceKind.TYPE, "Scalar[DTYPE]", "A scalar value."),
-    SurfaceEntry("InOut", SurfaceKind.TYPE, "InOut[Tensor[...]]", "A parameter the function reads and writes."),
-    SurfaceEntry("Out", SurfaceKind.TYPE, "Out[Tensor[...]]", "A parameter the function writes."),
+    SurfaceEntry("Tensor", SurfaceKind.TYPE, "Tensor[[d0, d1, ...], DTYPE(, LAYOUT)]", "An N-D tensor in global memory (DDR).",
+                 bare=True),
+    SurfaceEntry("Tile", SurfaceKind.TYPE, "Tile[[rows, cols], DTYPE]", "A tile in an on-chip buffer (Vec/UB by default).",
+                 bare=True),
+    SurfaceEntry("Scalar", SurfaceKind.TYPE, "Scalar[DTYPE]", "A scalar value.", bare=True),
+    SurfaceEntry("InOut", SurfaceKind.TYPE, "InOut[Tensor[...]]", "A parameter the function reads and writes.", bare=True),
+    SurfaceEntry("Out", SurfaceKind.TYPE, "Out[Tensor[...]]", "A parameter the function writes.", bare=True),
+    SurfaceEntry("MemRef", SurfaceKind.TYPE, "MemRef(memory_space, addr, size[, id])",
+                 "The buffer of a tile or tensor, as printed IR writes it after InitMemRef: "
+                 "`pl.Tile[[64, 64], pl.FP32, pl.MemRef(pl.MemorySpace.Vec, 0, 16384, 3)]` "
+                 "(addr None until AllocateMemoryAddr)."),
+    SurfaceEntry("TileView", SurfaceKind.TYPE,
+                 "TileView(valid_shape=[...], stride=[...], start_offset=..., blayout=..., slayout=..., fractal=..., pad=...)",
+                 "A tile's layout, the extra argument of a Tile type: block and scalar layout (pl.BLayout), "
+                 "fractal size, pad mode (pl.PadMode), valid shape, stride and start offset."),
 ]
 DECORATORS = [
     SurfaceEntry("program", SurfaceKind.DECORATOR, "@pl.program", "A class whose @pl.function methods form one program."),
@@ -80,6 +94,12 @@ ENUM_DOCS = {
     "PadMode": "Tile pad mode.",
 }
 DTYPES = [name for name in DTYPE_BY_NAME]
+
+# What the front end recognises, derived from the entries above (never listed a second time).
+HELPER_NAMES = frozenset(item.name for item in HELPERS)
+LOOP_HELPERS = frozenset(item.name for item in HELPERS if item.loop)
+TYPE_NAMES = frozenset(item.name for item in TYPES)
+BARE_TYPE_NAMES = frozenset(item.name for item in TYPES if item.bare)
 LAYOUTS = [t.name for t in TensorLayout]
 
 

@@ -23,8 +23,9 @@ from ..ir.types import (
     TupleType,
     Type,
 )
+from ..language import BARE_TYPE_NAMES
 from .consteval import ConstEvaluator, DynDim, NotConstant, dsl_enum_value
-from .names import BARE_TYPE_NAMES, DslImports, dsl_path
+from .names import DslImports, dsl_path
 from .source import SourceText
 
 ScalarLookup = Callable[[str], Var | None]

@@ -39,6 +39,7 @@ from ..ir.types import (
     Type,
     UnknownType,
 )
+from ..language import HELPER_NAMES, TYPE_NAMES
 from ..ops import OpDef, OpError, Param, ParamKind, resolve_op
 from .analysis import Occurrence, OccurrenceKind, SymbolIndex
 from .consteval import DynDim, NotConstant, dsl_enum_value
@@ -46,8 +47,6 @@ from .context import FunctionSignature, LoweringState, ModuleEnv, ParamInfo
 from .names import dsl_path
 
 _RECORDED = (ast.BinOp, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Subscript, ast.List, ast.Tuple)
-HELPERS = {"range", "parallel", "while_", "cond", "yield_", "incore", "const", "dynamic"}
-TYPE_NAMES = {"Tensor", "Tile", "Scalar", "InOut", "Out", "MemRef", "TileView"}
 MAX_INLINE_DEPTH = 16
 
 _BINOPS: dict[type[ast.operator], BinaryOp] = {
@@ -601,7 +600,7 @@ class ExpressionLowerer:
     def lower_dsl_call(self, node: ast.Call, path: tuple[str, ...]) -> Expr:
         span = self.span(node)
         head = path[-1]
-        if len(path) == 1 and head in HELPERS:
+        if len(path) == 1 and head in HELPER_NAMES:
             return self.lower_helper_call(node, head)
         if len(path) == 1 and head in TYPE_NAMES:
             self.error("E011", f"pl.{head}(...) is a type, not a value", node.func)

@@ -7,8 +7,6 @@ import ast
 from dataclasses import dataclass, field
 
 LANGUAGE_MODULE = "pypto.language"
-# Bare names recognised without a prefix (the original recognises these by name).
-BARE_TYPE_NAMES = {"Tensor", "Tile", "Scalar", "InOut", "Out"}
 
 
 @dataclass

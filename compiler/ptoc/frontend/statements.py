@@ -25,6 +25,7 @@ from ..ir.stmt import (
     YieldStmt,
 )
 from ..ir.types import UNKNOWN, ScalarType, ShapedType, TileType, TupleType, Type, UnknownType
+from ..language import LOOP_HELPERS
 from .analysis import Occurrence, OccurrenceKind, SymbolIndex
 from .context import (
     Binding,
@@ -36,8 +37,6 @@ from .context import (
 )
 from .expressions import MAX_INLINE_DEPTH, ExpressionLowerer, error_value, types_match
 from .preprocess import SEED_YIELD_PLACEHOLDER
-
-LOOP_HELPERS = {"range", "parallel", "while_"}
 
 
 def print_type_text(t: Type, prefix: str) -> str | None:
