@@ -57,6 +57,21 @@ def pass_targets() -> list[str]:
     return [PASS_TARGET + name for name in PASSES]
 
 
+def pass_descriptions() -> list[tuple[str, str]]:
+    """(name, description) of every registered pass, for pass pickers."""
+    from .passes import PASSES
+
+    return [(name, getattr(cls, "description", "")) for name, cls in PASSES.items()]
+
+
+def preload() -> None:
+    """Import every stage now (the server does this while idle, so no request pays for it)."""
+    import importlib
+
+    for stage in ("frontend", "printer", "passes", "codegen.cce", "codegen.pto"):
+        importlib.import_module(f"{__package__}.{stage}")
+
+
 def all_targets() -> list[str]:
     return [*TARGETS, *pass_targets()]
 
@@ -384,6 +399,6 @@ def buffer_types(
 __all__ = [
     "LANGUAGES", "PASS_TARGET", "PIPELINES", "SKIPPED_DIRS", "TARGETS", "CompileResult",
     "ProgramOutput", "SourceError", "all_targets", "analyze", "buffer_types", "compile_file",
-    "compile_source", "default_pipeline", "is_pypto_source", "join_texts", "narrow", "pass_targets", "read_source", "read_text",
+    "compile_source", "default_pipeline", "pass_descriptions", "preload", "is_pypto_source", "join_texts", "narrow", "pass_targets", "read_source", "read_text",
     "run_pipeline", "select_programs", "target_language", "walk_python_files",
 ]

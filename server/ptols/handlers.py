@@ -298,11 +298,10 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
     @feature(protocol.PASSES)
     @guarded(server, "passes")
     def on_passes(ls: PtolsServer, params: Any) -> dict[str, Any]:
-        from ptoc.driver import PIPELINES
-        from ptoc.passes import PASSES
+        from ptoc.driver import PIPELINES, pass_descriptions
 
         return {
-            "passes": [{"name": name, "description": getattr(cls, "description", "")} for name, cls in PASSES.items()],
+            "passes": [{"name": name, "description": text} for name, text in pass_descriptions()],
             "pipelines": {name: list(names) for name, names in PIPELINES.items()},
         }
 

@@ -31,11 +31,7 @@ MIN_DEBOUNCE = 0.005
 MAX_DEBOUNCE = 0.060
 BUFFER_DELAY = 0.400  # idle time before computing buffer/address hovers
 WARM_UP_MODULES = (
-    "ptoc.frontend",
-    "ptoc.printer",
-    "ptoc.passes",
-    "ptoc.codegen.cce",
-    "ptoc.codegen.pto",
+    "ptoc.driver",
     "ptoc.fmt",
     "ptols.convert",
     "ptols.syntax",
@@ -216,6 +212,12 @@ class PtolsServer(LanguageServer):
                 importlib.import_module(name)
             except Exception as error:  # a broken install shows up in the log, not as a crash
                 self.log_error(f"loading {name}", error)
+        try:
+            from ptoc.driver import preload
+
+            preload()  # every compiler stage, so no request pays for the first import
+        except Exception as error:
+            self.log_error("loading the compiler", error)
 
     async def pull_configuration(self) -> None:
         caps = self.client_capabilities.workspace

@@ -1,7 +1,7 @@
 """The operator registry and the ops of every category (importing this registers them all)."""
 
 from . import block, system, tensor  # noqa: F401  (registration side effects)
-from .dispatch import Resolution, resolve_op
+from .dispatch import Resolution, dsl_spellings, resolve_op
 from .registry import (
     REGISTRY,
     REQUIRED,
@@ -21,5 +21,6 @@ from .registry import (
 
 __all__ = [
     "REGISTRY", "REQUIRED", "Access", "Category", "DeduceContext", "LegacyForm", "Lowering", "OpDef",
-    "OpError", "Param", "ParamKind", "PipeType", "Resolution", "Role", "register", "resolve_op",
+    "OpError", "Param", "ParamKind", "PipeType", "Resolution", "Role", "dsl_spellings", "register",
+    "resolve_op",
 ]

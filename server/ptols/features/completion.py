@@ -10,8 +10,7 @@ from lsprotocol import types
 
 from ptoc.frontend import ModuleAnalysis, OccurrenceKind
 from ptoc.language import ENUMS, SurfaceKind, top_level_entries
-from ptoc.ops import REGISTRY, OpDef, ParamKind
-from ptoc.ops.dispatch import dsl_spellings
+from ptoc.ops import REGISTRY, OpDef, ParamKind, dsl_spellings
 
 from .calls import call_context, op_for_callee
 from .common import type_text
