@@ -20,7 +20,7 @@ LSP = ("ptols", "lsprotocol", "pygls")
 # and the code generators are the driver's: ptols never imports them.
 PUBLIC_FOR_PTOLS = {
     "ptoc", "ptoc.driver", "ptoc.diagnostics", "ptoc.filekind", "ptoc.fmt", "ptoc.frontend",
-    "ptoc.ir", "ptoc.language", "ptoc.ops", "ptoc.printer",
+    "ptoc.ir", "ptoc.language", "ptoc.ops", "ptoc.ops.describe", "ptoc.printer",
 }
 
 
@@ -89,7 +89,7 @@ def test_the_ir_imports_nothing_above_it() -> None:
     [
         ("ptoc.frontend", ("ptoc.passes", "ptoc.codegen", "ptoc.driver", "ptoc.cli", "ptoc.fmt")),
         ("ptoc.passes", ("ptoc.frontend", "ptoc.codegen", "ptoc.driver", "ptoc.cli", "ptoc.fmt")),
-        ("ptoc.codegen", ("ptoc.frontend", "ptoc.passes", "ptoc.driver", "ptoc.cli", "ptoc.fmt")),
+        ("ptoc.codegen", ("ptoc.frontend", "ptoc.driver", "ptoc.cli", "ptoc.fmt")),
         ("ptoc.ops", ("ptoc.frontend", "ptoc.passes", "ptoc.codegen", "ptoc.driver")),
         ("ptoc.printer", ("ptoc.frontend", "ptoc.passes", "ptoc.codegen", "ptoc.driver")),
         ("ptoc.driver", ("ptoc.cli", "ptoc.fmt")),

@@ -12,6 +12,7 @@ import pytest
 
 from ptoc.codegen import generate_cce, generate_pto
 from ptoc.diagnostics import Diagnostic
+from ptoc.driver import run_pipeline
 from ptoc.ir import (
     AssignStmt,
     Call,
@@ -37,7 +38,6 @@ from ptoc.ir import (
     make_tuple,
 )
 from ptoc.ops import REGISTRY, Access, Category, OpDef, OpError, ParamKind, PipeType, Role
-from ptoc.passes import run_pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
 FP32 = DataType.FP32
