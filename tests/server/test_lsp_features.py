@@ -9,6 +9,9 @@ from lsp_helpers import KERNEL, open_document, position_of, wait_for_diagnostics
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from ptoc.driver import compile_file
+from ptols.config import Settings
+
 
 def change(client: LanguageClient, uri: str, version: int, text: str) -> None:
     client.text_document_did_change(
@@ -277,6 +280,23 @@ async def test_preview_targets_and_refresh_notification(client: LanguageClient, 
     assert client.preview_changes[-1].version == 2  # type: ignore[attr-defined]
     result = await client.protocol.send_request_async("ptols/preview", {"textDocument": {"uri": uri}, "target": "cce", "function": "kernel"})
     assert "TMUL(tile_c, tile_a, tile_b);" in result.content and result.version == 2
+
+
+async def test_pto_preview_uses_the_ptoas_pipeline_like_ptoc_compile(client: LanguageClient, tmp_path: Path):
+    path = tmp_path / "k.py"
+    uri = await open_document(client, path, KERNEL)
+    request = {"textDocument": {"uri": uri}, "target": "pto", "function": "kernel"}
+    result = await client.protocol.send_request_async("ptols/preview", request)
+    assert "pto.tadd" in result.content and "set_flag" not in result.content
+    assert result.content == compile_file(str(path), "pto", "kernel").text
+    pinned = await client.protocol.send_request_async("ptols/preview", {**request, "pipeline": "default"})
+    assert "pto.set_flag" in pinned.content and "pto.wait_flag" in pinned.content
+
+
+def test_the_pipeline_setting_is_optional() -> None:
+    assert Settings().pipeline is None
+    assert Settings.from_client({"pipeline": "auto"}).pipeline is None  # VS Code's default
+    assert Settings.from_client({"pipeline": "ptoas"}).pipeline == "ptoas"
 
 
 async def test_preview_shows_errors_instead_of_stale_code(client: LanguageClient, tmp_path: Path):

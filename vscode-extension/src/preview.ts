@@ -265,7 +265,8 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
       void vscode.window.showErrorMessage(`Could not list the passes: ${errorText(error)}`);
       return undefined;
     }
-    const pipeline = readSettings(vscode.Uri.parse(source)).settings.pipeline;
+    const configured = readSettings(vscode.Uri.parse(source)).settings.pipeline;
+    const pipeline = configured === 'auto' ? 'default' : configured; // pass previews' own default
     const picked = await pick(passChoices(parsePasses(raw), pipeline), 'Show the IR after which pass?');
     return picked?.value;
   }

@@ -50,7 +50,7 @@ describe('toServerSettings', () => {
     assert.deepEqual(problems, [
       'ptoc.trace.server: "loud" is not one of off, messages, verbose; using "off"',
       'ptoc.preview.defaultTarget: "wasm" is not one of cce, pto, ir; using "cce"',
-      'ptoc.pipeline: 3 is not one of default, ptoas; using "default"',
+      'ptoc.pipeline: 3 is not one of auto, default, ptoas; using "auto"',
       'ptoc.inlayHints.enabled: "yes" is not true or false; using true',
       'ptoc.formatOnSave: "no" is not true or false; using false',
       'ptoc.strictAnnotations: "yes" is not true or false; using false',

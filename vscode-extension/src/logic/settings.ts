@@ -9,7 +9,7 @@ export const SECTION = 'ptoc';
 
 export type TraceLevel = 'off' | 'messages' | 'verbose';
 export type DefaultTarget = 'cce' | 'pto' | 'ir';
-export type Pipeline = 'default' | 'ptoas';
+export type Pipeline = 'auto' | 'default' | 'ptoas';
 export type SeverityOverride = 'error' | 'warning' | 'information' | 'hint' | 'off';
 
 export interface ServerSettings {
@@ -27,7 +27,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   python: '',
   trace: { server: 'off' },
   preview: { defaultTarget: 'cce' },
-  pipeline: 'default',
+  pipeline: 'auto',
   inlayHints: { enabled: true },
   formatOnSave: false,
   strictAnnotations: false,
@@ -36,7 +36,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
 
 const TRACE_LEVELS: readonly TraceLevel[] = ['off', 'messages', 'verbose'];
 const TARGETS: readonly DefaultTarget[] = ['cce', 'pto', 'ir'];
-const PIPELINES: readonly Pipeline[] = ['default', 'ptoas'];
+const PIPELINES: readonly Pipeline[] = ['auto', 'default', 'ptoas'];
 const SEVERITIES: readonly SeverityOverride[] = ['error', 'warning', 'information', 'hint', 'off'];
 
 export interface NormalisedSettings {
