@@ -165,7 +165,7 @@ def test_w007_return_annotation_differs_and_compiles() -> None:
     fn = program.function("k")
     assert fn is not None and [t.short() for t in fn.return_types] == ["Tensor[[16, 32], FP32]"]
 
-    from ptoc.passes import run_pipeline
+    from ptoc.driver import run_pipeline
 
     result = run_pipeline(program, pipeline="default")
     assert [d.code for d in result.diagnostics if d.severity is Severity.ERROR] == []
