@@ -92,6 +92,7 @@ def test_the_ir_imports_nothing_above_it() -> None:
         ("ptoc.codegen", ("ptoc.frontend", "ptoc.driver", "ptoc.cli", "ptoc.fmt")),
         ("ptoc.ops", ("ptoc.frontend", "ptoc.passes", "ptoc.codegen", "ptoc.driver")),
         ("ptoc.printer", ("ptoc.frontend", "ptoc.passes", "ptoc.codegen", "ptoc.driver")),
+        ("ptoc.interp", ("ptoc.frontend", "ptoc.passes", "ptoc.codegen", "ptoc.driver", "ptoc.cli")),
         ("ptoc.driver", ("ptoc.cli", "ptoc.fmt")),
     ],
 )

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from interp_support import random_inputs
 
+from ptoc.driver import run_pipeline
 from ptoc.frontend import analyze_source
 from ptoc.interp import InterpResult, run_function
 from ptoc.ir.function import Program
-from ptoc.passes import run_pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAMS = Path(__file__).parent / "programs"
