@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import Diagnostic, Severity, strict_annotations
 from .filekind import is_pypto_source
 from .ir.function import Program
 from .ir.span import Span
@@ -279,17 +279,21 @@ def compile_source(
     function: str | None = None,
     pipeline: str | None = None,
     path: str = "<string>",
+    strict: bool = False,
 ) -> CompileResult:
     """Front end (unless given an analysis), pipeline, then the target's generator or printer.
 
-    ``pipeline`` None means the target's default. Never raises for anything the input causes:
-    failures are diagnostics (an unknown target is the caller's mistake: ValueError).
+    ``pipeline`` None means the target's default; ``strict`` makes the annotation warnings
+    errors (``[tool.ptoc] strict-annotations``), which then stop compilation as in the CLI.
+    Never raises for anything the input causes: failures are diagnostics (an unknown target is
+    the caller's mistake: ValueError).
     """
     check_target(target)
     analysis = analyze(source, path) if isinstance(source, str) else source
     chosen = pipeline or default_pipeline(target)
+    front_end = list(analysis.diagnostics)
     result = CompileResult(target, chosen, function, analysis.prefix,
-                           front_end=list(analysis.diagnostics))
+                           front_end=strict_annotations(front_end) if strict else front_end)
     programs = analysis.all_programs()
     result.available = len(programs)
     if result.has_errors:

@@ -23,9 +23,13 @@ class Settings:
         from ptoc.diagnostics import STRICT_ANNOTATION_CODES
 
         strict_codes = codes & STRICT_ANNOTATION_CODES
-        if not strict_codes or not (self.strict_annotations or project_strict_annotations(path)):
+        if not strict_codes or not self.strict_for(path):
             return self.severity_overrides
         return {code: "error" for code in strict_codes} | self.severity_overrides
+
+    def strict_for(self, path: str) -> bool:
+        """Whether annotation warnings are errors for ``path`` (this setting or the project's)."""
+        return self.strict_annotations or project_strict_annotations(path)
 
     @staticmethod
     def from_client(value: Any) -> Settings:

@@ -259,11 +259,12 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
 
             return {"language": target_language(target), "content": "", "version": doc.version, "diagnostics": []}
         version = doc.analysis_version
-        key = (version, target, function, pipeline)
+        strict = ls.settings.strict_for(analysis.path)
+        key = (version, target, function, pipeline, strict)
         result: PreviewResult | None = doc.previews.get(key)
         if result is None:
             loop = asyncio.get_running_loop()
-            result = await loop.run_in_executor(ls.compile_pool, features.preview.compile_preview, analysis, target, function, pipeline)
+            result = await loop.run_in_executor(ls.compile_pool, features.preview.compile_preview, analysis, target, function, pipeline, strict)
             assert result is not None
             if doc.analysis_version == version:
                 doc.previews[key] = result

@@ -9,6 +9,7 @@ from lsp_helpers import KERNEL, open_document, position_of, wait_for_diagnostics
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from ptoc.cli import main
 from ptoc.driver import compile_file
 from ptols.config import Settings
 
@@ -405,6 +406,14 @@ async def test_annotation_mismatch_is_a_warning_and_strict_annotations_makes_it_
 
 async def test_the_project_strict_annotations_setting_reaches_the_editor(client: LanguageClient, tmp_path: Path):
     (tmp_path / "pyproject.toml").write_text("[tool.ptoc]\nstrict-annotations = true\n")
-    uri = await open_document(client, tmp_path / "k.py", ANNOTATED_KERNEL)
+    path = tmp_path / "k.py"
+    uri = await open_document(client, path, ANNOTATED_KERNEL)
     (diagnostic,) = await wait_for_diagnostics(client, uri, 1)
     assert (diagnostic.code, diagnostic.severity) == ("W006", types.DiagnosticSeverity.Error)
+    # The preview stops where `ptoc compile` stops: an error, no code.
+    preview = await client.protocol.send_request_async(
+        "ptols/preview", {"textDocument": {"uri": uri}, "target": "cce"}
+    )
+    assert preview.content == ""
+    assert [(d.code, d.severity) for d in preview.diagnostics] == [("W006", 1)]
+    assert main(["compile", str(path), "--target", "cce"]) == 1

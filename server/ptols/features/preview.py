@@ -21,10 +21,12 @@ class PreviewResult:
 
 
 def compile_preview(
-    analysis: ModuleAnalysis, target: str, function: str | None, pipeline: str | None
+    analysis: ModuleAnalysis, target: str, function: str | None, pipeline: str | None,
+    strict: bool = False,
 ) -> PreviewResult:
-    """The driver's text for ``target`` (``pipeline`` None: the target's default). Front-end
-    warnings are already published with the document, so only its errors are repeated here."""
-    result = driver.compile_source(analysis, target, function, pipeline)
+    """The driver's text for ``target`` (``pipeline`` None: the target's default; ``strict``:
+    annotation warnings are errors, as ``ptoc compile`` makes them). Front-end warnings are
+    already published with the document, so only its errors are repeated here."""
+    result = driver.compile_source(analysis, target, function, pipeline, strict=strict)
     errors = [d for d in result.front_end if d.severity is Severity.ERROR]
     return PreviewResult(result.language, result.text, errors + result.back_end)
