@@ -9,6 +9,7 @@ form ``path:line:col: severity[CODE]: message``; results (printed IR, generated 
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import re
@@ -103,19 +104,37 @@ def discover(paths: Sequence[str]) -> tuple[list[tuple[str, bool]], list[str]]:
 
     for raw in paths:
         if os.path.isdir(raw):
-            for file in walk_python_files(raw):
+            for file in walk_python_files(raw, problems):
                 add(file, False)
         elif os.path.exists(raw):
             add(raw, True)
         else:
-            problems.append(f"cannot read '{raw}': no such file or directory")
+            problems.append(f"cannot read '{raw}': {why_missing(raw)}")
     return found, problems
 
 
-def walk_python_files(root: str) -> list[str]:
-    """Every ``.py`` file below ``root`` in sorted order, skipping hidden and tool directories."""
+def why_missing(path: str) -> str:
+    """Why ``os.path.exists(path)`` is false: a symlink loop or a dangling link is named as such."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symbolic link loop (too many levels of symbolic links)"
+        if exc.errno == errno.ENOENT and os.path.islink(path):
+            return "a symbolic link to a missing file"
+        if exc.errno != errno.ENOENT:
+            return exc.strerror or str(exc)
+    return "no such file or directory"
+
+
+def walk_python_files(root: str, problems: list[str]) -> list[str]:
+    """Every ``.py`` file below ``root`` in sorted order, skipping hidden and tool directories;
+    a directory that cannot be listed is added to ``problems``."""
+    def unreadable(exc: OSError) -> None:
+        problems.append(f"cannot read directory '{exc.filename}': {exc.strerror or exc}")
+
     files: list[str] = []
-    for directory, subdirs, names in os.walk(root):
+    for directory, subdirs, names in os.walk(root, onerror=unreadable):
         subdirs[:] = sorted(d for d in subdirs if not d.startswith(".") and d not in SKIPPED_DIRS)
         for name in sorted(names):
             if name.endswith(".py"):
