@@ -9,6 +9,7 @@ form ``path:line:col: severity[CODE]: message``; results (printed IR, generated 
 from __future__ import annotations
 
 import argparse
+import errno
 import functools
 import json
 import os
@@ -93,13 +94,35 @@ def discover(paths: Sequence[str]) -> tuple[list[tuple[str, bool]], list[str]]:
 
     for raw in paths:
         if os.path.isdir(raw):
-            for file in driver.walk_python_files(raw):
+            for file in driver.walk_python_files(raw, unreadable_into(problems)):
                 add(file, False)
         elif os.path.exists(raw):
             add(raw, True)
         else:
-            problems.append(f"cannot read '{raw}': no such file or directory")
+            problems.append(f"cannot read '{raw}': {why_missing(raw)}")
     return found, problems
+
+
+def why_missing(path: str) -> str:
+    """Why ``os.path.exists(path)`` is false: a symlink loop or a dangling link is named as such."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symbolic link loop (too many levels of symbolic links)"
+        if exc.errno == errno.ENOENT and os.path.islink(path):
+            return "a symbolic link to a missing file"
+        if exc.errno != errno.ENOENT:
+            return exc.strerror or str(exc)
+    return "no such file or directory"
+
+
+def unreadable_into(problems: list[str]) -> Callable[[OSError], None]:
+    """A walk's error handler: a directory that cannot be listed becomes a problem (exit 2)."""
+    def unreadable(exc: OSError) -> None:
+        problems.append(f"cannot read directory '{exc.filename}': {exc.strerror or exc}")
+
+    return unreadable
 
 
 # --- printing diagnostics -------------------------------------------------------------------------

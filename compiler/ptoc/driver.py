@@ -12,7 +12,7 @@ first use (the server imports it before the compiler is warm).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -131,9 +131,12 @@ def read_source(path: str) -> str:
     return read_text(path).removeprefix("\ufeff")
 
 
-def walk_python_files(root: str) -> Iterator[str]:
-    """Every ``.py`` file below ``root`` in sorted order, skipping hidden and tool directories."""
-    for directory, subdirs, names in os.walk(root):
+def walk_python_files(
+    root: str, on_error: Callable[[OSError], None] | None = None
+) -> Iterator[str]:
+    """Every ``.py`` file below ``root`` in sorted order, skipping hidden and tool directories;
+    a directory that cannot be listed goes to ``on_error`` (ignored without one)."""
+    for directory, subdirs, names in os.walk(root, onerror=on_error):
         subdirs[:] = sorted(d for d in subdirs if not d.startswith(".") and d not in SKIPPED_DIRS)
         for name in sorted(names):
             if name.endswith(".py"):

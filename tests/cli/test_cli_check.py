@@ -277,6 +277,48 @@ def test_unreadable_file_is_exit_2(
     assert err.startswith(f"ptoc: error: cannot read '{k}': Permission denied")
 
 
+def test_unreadable_sub_directory_is_reported_and_exit_2(
+    fake_front_end: dict[str, list[Diagnostic]],
+    write: Write,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    write("pkg/k.py", "import pypto.language as pl\n")
+    write("pkg/locked/hidden.py", "import pypto.language as pl\n")
+    locked = tmp_path / "pkg" / "locked"
+    real_scandir = os.scandir
+
+    def denied(path: str) -> object:  # os.walk lists through os.scandir; root ignores chmod
+        if Path(path) == locked:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", denied)
+    assert main(["check", str(tmp_path / "pkg")]) == 2
+    _, err = capsys.readouterr()
+    assert err == (
+        f"ptoc: error: cannot read directory '{locked}': Permission denied\n"
+        "0 errors, 0 warnings in 1 file\n"
+    )
+
+
+def test_symlink_loop_and_dangling_link_are_named_as_such(
+    fake_front_end: dict[str, list[Diagnostic]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    loop, dangling = tmp_path / "loop.py", tmp_path / "dangling.py"
+    loop.symlink_to(loop)
+    dangling.symlink_to(tmp_path / "gone.py")
+    assert main(["check", str(loop), str(dangling)]) == 2
+    _, err = capsys.readouterr()
+    assert err == (
+        f"ptoc: error: cannot read '{loop}': a symbolic link loop (too many levels of symbolic "
+        "links)\n"
+        f"ptoc: error: cannot read '{dangling}': a symbolic link to a missing file\n"
+        "0 errors, 0 warnings in 0 files\n"
+    )
+
+
 def test_a_utf8_bom_is_accepted(
     fake_front_end: dict[str, list[Diagnostic]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -27,7 +27,10 @@ op read, a vector op overwriting what the previous iteration's store reads) get 
 just before the consumer at the top of the body; the adjacent set/wait is harmless on the
 first iteration. The body is analysed repeatedly from the state the previous pass through it
 left, until no new pair appears. After an if or a loop (which may run zero times) the
-states of all paths are merged conservatively.
+states of all paths are merged conservatively. Each loop's outcome is remembered per entry
+state (up to renaming its times, which only ever get compared), so an outer loop's repeated
+passes replay its inner loops instead of solving them again: linear in nesting depth where
+solving afresh doubled the work per level.
 
 Barriers. The V and M pipes may overlap their own instructions: an op on such a pipe (the
 target's ``barrier_pipes``) that reads a buffer last written by an earlier op of the same
@@ -40,6 +43,7 @@ are removed first, so running the pass twice gives the same result.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -153,12 +157,45 @@ class _State:
                 out[pipe] = max(out.get(pipe, -1), t)
         return out
 
+    def times(self) -> set[int]:
+        out = {t for pipes in self.writes.values() for t in pipes.values()}
+        out.update(t for pipes in self.reads.values() for t in pipes.values())
+        out.update(self.synced.values())
+        out.update(self.barrier.values())
+        return out
+
+    def relabel(self, label: Callable[[int], int]) -> _FrozenState:
+        """The state with every time replaced by ``label(time)``, hashable and independent of
+        dict order (empty per-buffer maps mean nothing and are dropped)."""
+        def accesses(table: dict[int, dict[PipeType, int]]) -> _FrozenAccesses:
+            return tuple(sorted((b, tuple(sorted((p.value, label(t)) for p, t in pipes.items())))
+                                for b, pipes in table.items() if pipes))
+
+        return (accesses(self.writes), accesses(self.reads),
+                tuple(sorted(((w.value, p.value), label(t)) for (w, p), t in self.synced.items())),
+                tuple(sorted((p.value, label(t)) for p, t in self.barrier.items())))
+
+    @staticmethod
+    def thaw(frozen: _FrozenState, label: Callable[[int], int]) -> _State:
+        def accesses(table: _FrozenAccesses) -> dict[int, dict[PipeType, int]]:
+            return {b: {PipeType(p): label(t) for p, t in pipes} for b, pipes in table}
+
+        writes, reads, synced, barrier = frozen
+        return _State(accesses(writes), accesses(reads),
+                      {(PipeType(w), PipeType(p)): label(t) for (w, p), t in synced},
+                      {PipeType(p): label(t) for p, t in barrier})
+
     def needs_barrier(self, effects: Effects, target: Target) -> bool:
         pipe = effects.pipe
         if pipe not in target.barrier_pipes or REGISTRY.barrier(pipe) is None:
             return False
         last = self.barrier.get(pipe, -1)
         return any(self.writes.get(b, {}).get(pipe, -1) > last for b in effects.reads)
+
+
+_FrozenAccesses = tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
+_FrozenState = tuple[_FrozenAccesses, _FrozenAccesses, tuple[tuple[tuple[int, int], int], ...],
+                     tuple[tuple[int, int], ...]]
 
 
 def _merge(a: dict[int, dict[PipeType, int]],
@@ -182,8 +219,10 @@ class _Hoist:
 class _Planner:
     """Decides which sync entries go before which statement (keyed by statement identity)."""
 
-    def __init__(self, fn: Function, target: Target, ctx: PassContext) -> None:
+    def __init__(self, fn: Function, target: Target, ctx: PassContext,
+                 remember: bool = True) -> None:
         self.target = target
+        self.remember = remember  # False only to test that summaries change nothing
         self.ctx = ctx
         self.aliases = buffer_aliases(fn)
         self.time = 0
@@ -191,6 +230,8 @@ class _Planner:
         self.recorded = 0
         self.recording = True
         self.hoist: _Hoist | None = None
+        self.summaries: dict[tuple[object, ...], _LoopSummary] = {}
+        self.visits = 0  # statements walked, for the test that depth costs linear time
 
     def tick(self) -> int:
         self.time += 1
@@ -237,6 +278,7 @@ class _Planner:
     def run(self, stmt: Stmt | None, state: _State) -> _State:
         if stmt is None:
             return state
+        self.visits += 1
         self.ctx.at(stmt.span)
         if isinstance(stmt, SeqStmts):
             for s in stmt.stmts:
@@ -286,6 +328,40 @@ class _Planner:
         return Pair(min(pending, key=remaining), effects.pipe)
 
     def loop(self, stmt: ForStmt | WhileStmt, state: _State) -> _State:
+        """``analyse_loop``, remembered: its outcome depends only on the order of the times in
+        ``state`` (and the enclosing probe's start), never on their values, so a loop entered
+        again in an equivalent state while the plan is unchanged replays its summary. Without
+        this every enclosing fixpoint pass re-solves every inner loop: exponential in depth."""
+        outer = self.hoist
+        times = sorted(state.times() | ({outer.loop_start} if outer is not None else set()))
+        rank = {t: i for i, t in enumerate(times)}
+        key = (id(stmt), self.recording, self.recorded,
+               rank[outer.loop_start] if outer is not None else -1,
+               state.relabel(rank.__getitem__))
+        summary = self.summaries.get(key)
+        if summary is None:
+            start, recorded = self.time, self.recorded
+            if outer is not None:
+                self.hoist = _Hoist(outer.loop_start)
+            exit_state = self.analyse_loop(stmt, state)
+            found = self.hoist.found if self.hoist is not None else []
+            self.hoist = outer
+            # Old times become negative ranks, new ones offsets from the loop's start.
+            summary = _LoopSummary(
+                exit_state.relabel(lambda t: ~rank[t] if t <= start else t - start),
+                self.time - start, tuple(found), self.ctx.focus)
+            if self.remember and self.recorded == recorded:
+                self.summaries[key] = summary
+        else:
+            self.time += summary.ticks
+            if summary.focus is not None:
+                self.ctx.at(summary.focus)
+        if outer is not None:
+            outer.found.extend(p for p in summary.hoisted if p not in outer.found)
+        end = self.time - summary.ticks
+        return _State.thaw(summary.exit_state, lambda t: times[~t] if t < 0 else end + t)
+
+    def analyse_loop(self, stmt: ForStmt | WhileStmt, state: _State) -> _State:
         self.apply_planned(stmt, state)
         if not self.recording:
             # Probing an enclosing loop: one pass through the body is enough to see which
@@ -310,6 +386,16 @@ class _Planner:
                 break
             current = exit_state
         return state.join(exit_state)
+
+
+@dataclass(frozen=True)
+class _LoopSummary:
+    """What analysing a loop did, with times relative to its entry (see ``_Planner.loop``)."""
+
+    exit_state: _FrozenState
+    ticks: int
+    hoisted: tuple[Pair, ...]
+    focus: Span | None
 
 
 # --- building the IR --------------------------------------------------------------------------
@@ -384,9 +470,15 @@ class InsertSync(FunctionPass):
                    "between dependent ops of one pipe.")
 
     def run_function(self, fn: Function, ctx: PassContext) -> Function:
-        fn = with_fields(fn, body=_without_inserted_syncs(fn.body))
-        planner = _Planner(fn, ctx.target, ctx)
-        planner.run(fn.body, _State())
-        if not any(planner.plan.values()):
-            return fn
-        return with_fields(fn, body=_Builder(planner.plan).body(fn.body))
+        return plan_sync(fn, ctx)[0]
+
+
+def plan_sync(fn: Function, ctx: PassContext, remember: bool = True) -> tuple[Function, int]:
+    """The function with its sync planned afresh, and how many statements the planner walked
+    (``remember=False``: without loop summaries, exponential in loop depth; for tests only)."""
+    fn = with_fields(fn, body=_without_inserted_syncs(fn.body))
+    planner = _Planner(fn, ctx.target, ctx, remember)
+    planner.run(fn.body, _State())
+    if not any(planner.plan.values()):
+        return fn, planner.visits
+    return with_fields(fn, body=_Builder(planner.plan).body(fn.body)), planner.visits
