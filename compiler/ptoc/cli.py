@@ -269,7 +269,7 @@ def run_print(args: argparse.Namespace) -> int:
         except Exception as exc:  # the printer must not raise; say so instead of a traceback
             report([driver.internal_error(args.file, "printer", exc)])
             return EXIT_ERRORS
-    sys.stdout.write(driver.join_texts(texts))
+    sys.stdout.write(driver.join_texts(texts, "python"))
     return EXIT_OK
 
 

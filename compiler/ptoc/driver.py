@@ -257,14 +257,19 @@ class CompileResult:
 
     @property
     def text(self) -> str:
-        """The generated text: each program's part, separated by a blank line, ending in a
-        newline; empty when anything failed (stale or partial code is never shown)."""
-        return "" if self.has_errors else join_texts([p.text for p in self.programs])
+        """The generated text: each program's part (see ``join_texts``), ending in a newline;
+        empty when anything failed (stale or partial code is never shown)."""
+        if self.has_errors:
+            return ""
+        return join_texts([p.text for p in self.programs], self.language)
 
 
-def join_texts(texts: Sequence[str]) -> str:
-    """Several generated modules, separated by one blank line, ending in a newline."""
-    body = "\n\n".join(text.rstrip("\n") for text in texts if text)
+def join_texts(texts: Sequence[str], language: str = "") -> str:
+    """Several generated modules, ending in a newline, separated by one blank line; by two
+    for Python (printed IR), which is what black and ``ptoc fmt`` keep between top-level
+    definitions."""
+    separator = "\n\n\n" if language == "python" else "\n\n"
+    body = separator.join(text.rstrip("\n") for text in texts if text)
     return body + "\n" if body else ""
 
 

@@ -9,6 +9,7 @@ import pytest
 from cli_samples import BROKEN, BROKEN_COLUMN, BROKEN_LINE, EXAMPLES, TWO_KERNELS, run_ptoc
 
 from ptoc.cli import main
+from ptoc.fmt import format_source
 from ptoc.frontend import analyze_source
 from ptoc.ir.function import Program
 from ptoc.printer import print_program
@@ -134,3 +135,15 @@ class P:
     ]
     assert out.count("def helper(") == 1
     assert out.count("def alone(") == 1
+
+
+def test_several_programs_print_as_ptoc_fmt_keeps_them(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    again = TWO_KERNELS.split("\n\n\n", 1)[1].replace("Pair", "Again")
+    path = write("two.py", TWO_KERNELS + "\n\n" + again)
+    assert main(["print", str(path)]) == 0
+    out = capsys.readouterr().out
+    # Black's two blank lines between top-level definitions, not one.
+    assert "out)\n\n\n# pypto.program: Again\nimport pypto.language as pl\n" in out
+    assert format_source(out, "printed.py", 88, explicit=True).status == "unchanged"
