@@ -18,9 +18,10 @@ from collections.abc import Callable
 from functools import partial
 
 from ptoc.codegen.cce import generate_cce
+from ptoc.driver import run_pipeline
 from ptoc.frontend import analyze_source
 from ptoc.ir.function import Program
-from ptoc.passes import PassContext, run_pipeline
+from ptoc.passes import PassContext
 from ptoc.passes.insert_sync import plan_sync
 
 TILE = "pl.Tile[[32, 64], pl.FP32]"

@@ -12,7 +12,7 @@ from ..ir.expr import Expr
 from ..ir.function import Function, Program
 from ..ir.stmt import Stmt
 from ..ir.types import Type
-from .black_format import DEFAULT_LINE_LENGTH, format_source
+from .black_format import DEFAULT_LINE_LENGTH, format_printed
 from .expressions import ExprPrinter
 from .module import ModulePrinter
 from .op_names import op_spelling
@@ -43,7 +43,7 @@ def print_stmt(s: Stmt, prefix: str = "pl", line_length: int = DEFAULT_LINE_LENG
     """The statement as block text at column 0 (nested bodies indented), ending in a newline.
     A lone YieldStmt has no enclosing construct, so it prints as ``pl.yield_(...)``."""
     lines = StmtPrinter(prefix).lines(s) or ["pass"]
-    return format_source("\n".join(lines) + "\n", line_length)
+    return format_printed(lines, line_length)
 
 
 __all__ = [

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..ir.expr import Var
 from ..ir.function import Function, FunctionType, ParamDirection, Program
-from .black_format import DEFAULT_LINE_LENGTH, format_source
+from .black_format import DEFAULT_LINE_LENGTH, format_printed
 from .context import FreeNames, bound_names
 from .order import callee_first
 from .statements import INDENT, StmtPrinter
@@ -49,11 +49,15 @@ class ModulePrinter:
 
     def module(self, header: list[str], body: list[str]) -> str:
         """Header comment, import, symbolic dimensions (known only once the body is
-        printed), then the body; black settles the blank lines."""
-        lines = [*header, f"import pypto.language as {self.prefix}", ""]
-        lines += [f'{name} = {self.prefix}.dynamic("{name}")' for name in self.free.names]
-        lines += ["", "", *body]
-        return format_source("\n".join(lines) + "\n", self.line_length)
+        printed), then the body, with black's blank lines."""
+        return format_printed(self.module_lines(header, body), self.line_length)
+
+    def module_lines(self, header: list[str], body: list[str]) -> list[str]:
+        lines = [*header, f"import pypto.language as {self.prefix}"]
+        dims = [f'{name} = {self.prefix}.dynamic("{name}")' for name in self.free.names]
+        if dims:
+            lines += ["", *dims]
+        return [*lines, "", "", *body]
 
     def function(self, fn: Function, *, method: bool) -> list[str]:
         self.free.bound = bound_names(fn)

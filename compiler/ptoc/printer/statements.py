@@ -106,6 +106,8 @@ class StmtPrinter(ExprPrinter):
         if not node.iter_args:
             return [f"while {condition}:", *self.block(node.body, node.return_vars)]
         names, inits = self._names(node.iter_args), self._inits(node.iter_args)
+        if len(node.iter_args) > 1:
+            names = names[1:-1]  # black drops a for target's parentheses, unless a 1-tuple
         header = f"for {names} in {self.prefix}.while_(init_values={inits}):"
         cond = f"{self.prefix}.cond({condition})"
         return [header, *self.block(node.body, node.return_vars, leading=[cond])]
