@@ -403,6 +403,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .fmt.command import add_parser as add_fmt_parser  # imported here: fmt imports this module
 
     add_fmt_parser(commands)
+    from .run.command import add_parser as add_run_parser  # ptoc run: interpreter + simulator
+
+    add_run_parser(commands)
     return parser
 
 
@@ -433,7 +436,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_usage(sys.stderr)
-        fail("a command is required (check, print, compile, fmt)")
+        fail("a command is required (check, print, compile, fmt, run)")
         return EXIT_USAGE
     configs.cache_clear()  # configuration is read afresh by every run
     try:

@@ -1,0 +1,166 @@
+"""Seeded inputs from a function's parameter types, and ``--inputs FILE.npz``.
+
+Value ranges (the same for tensors and scalars of a dtype), chosen so that the reference and
+the simulator compute on well-conditioned numbers:
+
+* floats: magnitudes uniform in [0.5, 2) with a random sign. No value is near 0, so division
+  and ``recip`` are safe; when the function uses ``log``, ``sqrt``, ``rsqrt`` or ``pow`` every
+  value is positive instead.
+* signed integers: uniform in [-8, 8]; unsigned: [0, 8]. When the function divides, takes a
+  remainder or shifts, [1, 8] instead (no division by 0, no negative shift counts).
+* booleans: fair coin flips.
+* BF16 (which numpy lacks) is generated as float32 values rounded to BF16's 8-bit mantissa.
+
+Integer scalars that act as loop bounds or offsets rarely make sense at random: give them with
+``--inputs``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ..ir.dtype import DataType
+from ..ir.expr import Call, ConstInt
+from ..ir.function import Function, Program
+from ..ir.types import ScalarType, ShapedType, TensorType
+from ..ir.visitor import IRVisitor
+
+if TYPE_CHECKING:
+    import numpy as np
+
+POSITIVE_ONLY_OPS = frozenset({"log", "sqrt", "rsqrt", "pow"})
+NONZERO_INT_OPS = frozenset(
+    {"div", "divs", "rem", "rems", "floordiv", "shl", "shr", "shls", "shrs"}
+)
+
+
+class InputProblem(Exception):
+    """An input that cannot be generated or does not fit the parameter (exit code 2)."""
+
+
+def numpy_dtype(dtype: DataType) -> Any:
+    """The numpy element type holding values of ``dtype`` (BF16: float32, see above)."""
+    import numpy as np
+
+    table: dict[DataType, Any] = {
+        DataType.FP32: np.float32,
+        DataType.FP16: np.float16,
+        DataType.BF16: np.float32,
+        DataType.INT8: np.int8,
+        DataType.INT16: np.int16,
+        DataType.INT32: np.int32,
+        DataType.INT64: np.int64,
+        DataType.UINT8: np.uint8,
+        DataType.UINT16: np.uint16,
+        DataType.UINT32: np.uint32,
+        DataType.UINT64: np.uint64,
+        DataType.BOOL: np.bool_,
+    }
+    if dtype not in table:
+        raise InputProblem(f"no host representation for {dtype.name} values")
+    return table[dtype]
+
+
+def round_to_bf16(values: np.ndarray) -> np.ndarray:
+    """float32 values rounded (to nearest, ties to even) to BF16 precision."""
+    import numpy as np
+
+    bits = np.ascontiguousarray(values, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return rounded.astype(np.uint32).view(np.float32)
+
+
+def static_shape(param_name: str, type_: ShapedType) -> tuple[int, ...]:
+    dims: list[int] = []
+    for dim in type_.shape:
+        if not isinstance(dim, ConstInt):
+            raise InputProblem(
+                f"parameter '{param_name}' has a dynamic shape: give its value with --inputs"
+            )
+        dims.append(dim.value)
+    return tuple(dims)
+
+
+class _OpNames(IRVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_Call(self, node: Call) -> None:
+        self.names.add(node.op_name.rsplit(".", 1)[-1])
+        self.generic_visit(node)
+
+
+def short_op_names(functions: Iterable[Function]) -> set[str]:
+    scan = _OpNames()
+    for function in functions:
+        scan.visit(function)
+    return scan.names
+
+
+def random_values(
+    rng: np.random.Generator, dtype: DataType, shape: tuple[int, ...], ops: set[str]
+) -> np.ndarray:
+    import numpy as np
+
+    if dtype.is_float:
+        magnitude = rng.uniform(0.5, 2.0, size=shape)
+        if not ops & POSITIVE_ONLY_OPS:
+            magnitude *= rng.choice(np.array([-1.0, 1.0]), size=shape)
+        values = magnitude.astype(np.float32)
+        if dtype is DataType.BF16:
+            return round_to_bf16(values)
+        return values.astype(numpy_dtype(dtype))
+    if dtype.is_bool:
+        return rng.integers(0, 2, size=shape).astype(np.bool_)
+    low = 1 if ops & NONZERO_INT_OPS else (-8 if dtype.is_signed else 0)
+    return rng.integers(low, 9, size=shape).astype(numpy_dtype(dtype))
+
+
+def generate_inputs(
+    program: Program, function: Function, seed: int, given: dict[str, np.ndarray] | None = None
+) -> dict[str, np.ndarray]:
+    """One array per parameter (0-d for scalars), in parameter order: ``given`` ones checked
+    against the parameter types and converted to their dtype, the rest generated from ``seed``."""
+    import numpy as np
+
+    given = dict(given or {})
+    rng = np.random.default_rng(seed)
+    ops = short_op_names(program.functions)
+    values: dict[str, np.ndarray] = {}
+    for param in function.params:
+        type_ = param.type
+        if isinstance(type_, ScalarType):
+            shape: tuple[int, ...] = ()
+            dtype = type_.dtype
+        elif isinstance(type_, TensorType):
+            shape = static_shape(param.name, type_)
+            dtype = type_.dtype
+        else:
+            raise InputProblem(
+                f"parameter '{param.name}' of type {type_.short()} cannot be an input"
+            )
+        generated = random_values(rng, dtype, shape, ops)  # drawn even when given: stable seeds
+        if param.name in given:
+            supplied = np.asarray(given.pop(param.name))
+            if supplied.shape != shape:
+                raise InputProblem(
+                    f"input '{param.name}' has shape {list(supplied.shape)}, the parameter "
+                    f"{list(shape)}"
+                )
+            generated = supplied.astype(numpy_dtype(dtype))
+        values[param.name] = generated
+    if given:
+        names = ", ".join(sorted(given))
+        raise InputProblem(f"inputs that are not parameters of '{function.name}': {names}")
+    return values
+
+
+def load_npz(path: str) -> dict[str, np.ndarray]:
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            return {name: archive[name] for name in archive.files}
+    except (OSError, ValueError) as exc:
+        raise InputProblem(f"cannot read inputs from '{path}': {exc}") from None
