@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     import numpy as np
 
 BUILD_TIMEOUT = 600
+# What clang says when a header changed after the precompiled header was made from it.
+STALE_PCH = re.compile(r"has been modified since the precompiled header|PCH file|precompiled file")
 RUN_TIMEOUT = 120
 
 
@@ -128,12 +131,13 @@ def build(
     extra = ["-include-pch", str(pch)] if pch is not None else []
     try:
         _compile(toolchain, [*extra, str(source_file)], executable)
-    except BuildFailed:
-        if pch is None:
+    except BuildFailed as failure:
+        if pch is None or not STALE_PCH.search(failure.log):
             raise
-        # A stale precompiled header (pto-isa changed under it) must not hide a good build.
+        # pto-isa changed under the precompiled header: rebuild it once.
         pch.unlink(missing_ok=True)
-        _compile(toolchain, [str(source_file)], executable)
+        pch = precompiled_header(toolchain)
+        _compile(toolchain, ["-include-pch", str(pch), str(source_file)], executable)
     return executable
 
 
