@@ -25,10 +25,20 @@ MOVE_TRANSPOSE = "move(..., transpose=True) emits a plain TMOV"
 SCALAR_RESULT = "scalar results are computed and dropped"
 BF16_SPELLING = "BF16 is spelled 'bfloat16' (pto-isa: bfloat16_t)"
 PROMOTING_SCALAR = "a scalar op whose literal promotes the tile's dtype gets no TCVT (new)"
+EXPAND_OPERANDS = "col_expand/expands pass the shape-giving target tile as an operand (new)"
+TRANSPOSE_TMP = "TTRANS is emitted with the axes instead of the tmp tile it takes (new)"
 SCRATCH_WRITE = "scratch operands are written but declared read-only"
 
-DTYPES = {"FP32": np.float32, "FP16": np.float16, "INT32": np.int32, "INT16": np.int16,
-          "INT8": np.int8, "UINT8": np.uint8}
+DTYPES = {
+    "FP32": np.float32,
+    "FP16": np.float16,
+    "INT32": np.int32,
+    "INT16": np.int16,
+    "INT8": np.int8,
+    "UINT8": np.uint8,
+    "UINT16": np.uint16,
+    "INT64": np.int64,
+}
 
 
 @dataclass
@@ -224,11 +234,510 @@ def unary_cases() -> Iterator[Case]:
         )
 
 
+def round_half_away(x: np.ndarray) -> np.ndarray:
+    return np.sign(x) * np.floor(np.abs(x) + 0.5)
+
+
+def reduction_cases() -> Iterator[Case]:
+    reducers = {"sum": np.sum, "max": np.max, "min": np.min}
+    for op, fn in reducers.items():
+        for dtype in ("FP32", "FP16"):
+            for axis in (0, 1):
+                shape = (1, 64) if axis == 0 else (16, 1)
+                yield simple(
+                    f"{op}_{dtype}_axis{axis}",
+                    [("a", (16, 64), dtype)],
+                    [f"t_c = pl.{op}(t_a, axis={axis}, keepdim=True)"],
+                    "t_c",
+                    shape,
+                    dtype,
+                    lambda a, fn=fn, dtype=dtype, axis=axis: cast(
+                        fn(a["a"].astype(np.float32), axis=axis, keepdims=True), dtype
+                    ),
+                    ROW_REDUCE_TMP if axis == 1 else None,
+                )
+        yield simple(
+            f"row_{op}_FP32_with_tmp",
+            [("a", (16, 64), "FP32")],
+            [
+                "t_tmp = pl.create_tile([16, 64], dtype=pl.FP32)",
+                f"t_c = pl.row_{op}(t_a, t_tmp)",
+            ],
+            "t_c",
+            (16, 1),
+            "FP32",
+            lambda a, fn=fn: cast(fn(a["a"], axis=1, keepdims=True), "FP32"),
+            ONE_COLUMN,
+        )
+
+
+def expand_cases() -> Iterator[Case]:
+    row_ops = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide}
+    for op, fn in row_ops.items():
+        yield simple(
+            f"row_expand_{op}_FP32",
+            [("a", (16, 64), "FP32"), ("v", (16, 1), "FP32")],
+            [f"t_c = pl.row_expand_{op}(t_a, t_v)"],
+            "t_c",
+            (16, 64),
+            "FP32",
+            lambda a, fn=fn: cast(fn(a["a"], a["v"]), "FP32"),
+            ONE_COLUMN,
+        )
+    col_ops = {
+        "": lambda t, v: np.broadcast_to(v, t.shape),
+        "_mul": np.multiply,
+        "_div": np.divide,
+        "_sub": np.subtract,
+    }
+    for suffix, fn in col_ops.items():
+        yield simple(
+            f"col_expand{suffix}_FP32",
+            [("a", (16, 64), "FP32"), ("v", (1, 64), "FP32")],
+            [f"t_c = pl.col_expand{suffix}(t_a, t_v)"],
+            "t_c",
+            (16, 64),
+            "FP32",
+            lambda a, fn=fn: cast(fn(a["a"], a["v"]), "FP32"),
+            EXPAND_OPERANDS if suffix == "" else None,
+        )
+
+
+CASTS: list[tuple[str, str, str, Callable[[np.ndarray], np.ndarray]]] = [
+    ("FP32", "FP16", "round", lambda x: x),
+    ("FP16", "FP32", "none", lambda x: x),
+    ("FP32", "INT32", "round", round_half_away),
+    ("FP32", "INT32", "rint", np.rint),
+    ("FP32", "INT32", "floor", np.floor),
+    ("FP32", "INT32", "ceil", np.ceil),
+    ("FP32", "INT32", "trunc", np.trunc),
+    ("INT32", "FP32", "none", lambda x: x),
+    ("FP16", "INT16", "round", round_half_away),
+    ("INT16", "FP16", "none", lambda x: x),
+]
+
+
+def cast_cases() -> Iterator[Case]:
+    for source, target, mode, fn in CASTS:
+        yield simple(
+            f"cast_{source}_to_{target}_{mode}",
+            [("a", (16, 64), source)],
+            [f"t_c = pl.cast(t_a, target_type=pl.{target}, mode='{mode}')"],
+            "t_c",
+            (16, 64),
+            target,
+            lambda a, fn=fn, target=target: cast(fn(a["a"].astype(np.float64)), target),
+        )
+
+
+COMPARE = {
+    "EQ": np.equal,
+    "NE": np.not_equal,
+    "LT": np.less,
+    "LE": np.less_equal,
+    "GT": np.greater,
+    "GE": np.greater_equal,
+}
+
+
+def compare_cases() -> Iterator[Case]:
+    for number, (mode, fn) in enumerate(COMPARE.items()):
+        yield simple(
+            f"cmp_FP32_{mode}",
+            [("a", (16, 64), "FP32"), ("b", (16, 64), "FP32")],
+            [f"t_c = pl.cmp(t_a, t_b, cmp_type={number})"],
+            "t_c",
+            (16, 64),
+            "FP32",
+            lambda a, fn=fn: cast(fn(a["a"], a["b"]), "FP32"),
+            TCMP_DTYPE,
+        )
+    for number, mode in ((2, "LT"), (5, "GE")):
+        yield simple(
+            f"cmps_FP32_{mode}",
+            [("a", (16, 64), "FP32")],
+            [f"t_c = pl.cmps(t_a, 0.5, cmp_type={number})"],
+            "t_c",
+            (16, 64),
+            "FP32",
+            lambda a, fn=COMPARE[mode]: cast(fn(a["a"], 0.5), "FP32"),
+            TCMP_DTYPE,
+        )
+
+
+def bitwise_cases() -> Iterator[Case]:
+    binary = {
+        "and": np.bitwise_and,
+        "or": np.bitwise_or,
+        "shl": np.left_shift,
+        "shr": np.right_shift,
+    }
+    for dtype in ("INT32", "INT16"):
+        for op, fn in binary.items():
+            yield simple(
+                f"{op}_{dtype}",
+                [("a", (16, 64), dtype), ("b", (16, 64), dtype)],
+                [
+                    (
+                        f"t_c = pl.{op}_(t_a, t_b)"
+                        if op in ("and", "or")
+                        else f"t_c = pl.{op}(t_a, t_b)"
+                    )
+                ],
+                "t_c",
+                (16, 64),
+                dtype,
+                lambda a, fn=fn, dtype=dtype: cast(fn(a["a"], a["b"]), dtype),
+            )
+    for dtype in ("INT16", "UINT16"):
+        yield simple(
+            f"not_{dtype}",
+            [("a", (16, 64), dtype)],
+            ["t_c = pl.not_(t_a)"],
+            "t_c",
+            (16, 64),
+            dtype,
+            lambda a, dtype=dtype: cast(np.invert(a["a"]), dtype),
+        )
+    for dtype in ("INT32", "INT16"):
+        yield simple(
+            f"xor_{dtype}_with_tmp",
+            [("a", (16, 64), dtype), ("b", (16, 64), dtype)],
+            [
+                f"t_tmp = pl.create_tile([16, 64], dtype=pl.{dtype})",
+                "t_c = pl.xor(t_a, t_b, t_tmp)",
+            ],
+            "t_c",
+            (16, 64),
+            dtype,
+            lambda a, dtype=dtype: cast(np.bitwise_xor(a["a"], a["b"]), dtype),
+        )
+    scalar = {
+        "ands": np.bitwise_and,
+        "ors": np.bitwise_or,
+        "shls": np.left_shift,
+        "shrs": np.right_shift,
+    }
+    for op, fn in scalar.items():
+        yield simple(
+            f"{op}_INT32_parameter",
+            [("a", (16, 64), "INT32")],
+            [f"t_c = pl.{op}(t_a, s)"],
+            "t_c",
+            (16, 64),
+            "INT32",
+            lambda a, fn=fn: cast(fn(a["a"], a["s"]), "INT32"),
+            scalars=[("s", "pl.Scalar[pl.INT32]")],
+            fixed={"s": np.array(2, dtype=np.int32)},
+        )
+
+
+def misc_cases() -> Iterator[Case]:
+    yield simple(
+        "full_FP32_plus_tile",
+        [("a", (16, 64), "FP32")],
+        ["t_f = pl.block.full([16, 64], dtype=pl.FP32, value=2.5)", "t_c = pl.add(t_a, t_f)"],
+        "t_c",
+        (16, 64),
+        "FP32",
+        lambda a: cast(a["a"] + 2.5, "FP32"),
+    )
+    yield simple(
+        "expands_FP32",
+        [("a", (16, 64), "FP32")],
+        ["t_c = pl.expands(t_a, 2.5)"],
+        "t_c",
+        (16, 64),
+        "FP32",
+        lambda a: np.full((16, 64), 2.5, dtype=np.float32),
+        EXPAND_OPERANDS,
+    )
+    yield simple(
+        "transpose_FP32",
+        [("a", (16, 64), "FP32")],
+        ["t_c = pl.transpose(t_a, 0, 1)"],
+        "t_c",
+        (64, 16),
+        "FP32",
+        lambda a: np.ascontiguousarray(a["a"].T),
+        TRANSPOSE_TMP,
+    )
+    yield simple(
+        "move_transpose_FP32",
+        [("a", (16, 64), "FP32")],
+        ["t_c = pl.move(t_a, target_memory=pl.MemorySpace.Vec, transpose=True)"],
+        "t_c",
+        (64, 16),
+        "FP32",
+        lambda a: np.ascontiguousarray(a["a"].T),
+        MOVE_TRANSPOSE,
+    )
+    yield simple(
+        "view_FP32_at_offset",
+        [("a", (16, 64), "FP32")],
+        ["t_c = pl.view(t_a, [8, 64], [8, 0])"],
+        "t_c",
+        (8, 64),
+        "FP32",
+        lambda a: a["a"][8:16, :],
+    )
+    yield simple(
+        "reshape_FP32",
+        [("a", (16, 64), "FP32")],
+        ["t_c = pl.reshape(t_a, [32, 32])"],
+        "t_c",
+        (32, 32),
+        "FP32",
+        lambda a: a["a"].reshape(32, 32),
+    )
+    yield simple(
+        "lrelu_FP32",
+        [("a", (16, 64), "FP32")],
+        ["t_c = pl.lrelu(t_a, 0.25)"],
+        "t_c",
+        (16, 64),
+        "FP32",
+        lambda a: cast(np.where(a["a"] > 0, a["a"], a["a"] * np.float32(0.25)), "FP32"),
+    )
+    yield simple(
+        "prelu_FP32_with_tmp",
+        [("a", (16, 64), "FP32"), ("b", (16, 64), "FP32")],
+        ["t_tmp = pl.create_tile([16, 64], dtype=pl.FP32)", "t_c = pl.prelu(t_a, t_b, t_tmp)"],
+        "t_c",
+        (16, 64),
+        "FP32",
+        lambda a: cast(np.where(a["a"] > 0, a["a"], a["a"] * a["b"]), "FP32"),
+    )
+    for op, fn in (("addc", lambda x, y, z: x + y + z), ("subc", lambda x, y, z: x - y + z)):
+        yield simple(
+            f"{op}_FP32",
+            [("a", (16, 64), "FP32"), ("b", (16, 64), "FP32"), ("c", (16, 64), "FP32")],
+            [f"t_d = pl.{op}(t_a, t_b, t_c)"],
+            "t_d",
+            (16, 64),
+            "FP32",
+            lambda a, fn=fn: cast(fn(a["a"], a["b"], a["c"]), "FP32"),
+        )
+    yield simple(
+        "chain_FP32_exp_mul_sub",
+        [("a", (16, 64), "FP32"), ("b", (16, 64), "FP32")],
+        ["t_e = pl.exp(t_a)", "t_m = pl.mul(t_e, t_b)", "t_c = pl.sub(t_m, t_a)"],
+        "t_c",
+        (16, 64),
+        "FP32",
+        lambda a: cast(np.exp(a["a"]) * a["b"] - a["a"], "FP32"),
+    )
+
+
+MAT = "target_memory=pl.MemorySpace.Mat"
+
+
+def matmul_body(m: int, k: int, n: int, a_offset: str = "0", b_offset: str = "0") -> list[str]:
+    return [
+        f"a_mat = pl.load(a, [0, {a_offset}], [{m}, {k}], {MAT})",
+        f"b_mat = pl.load(b, [{b_offset}, 0], [{k}, {n}], {MAT})",
+        "a_left = pl.move(a_mat, target_memory=pl.MemorySpace.Left)",
+        "b_right = pl.move(b_mat, target_memory=pl.MemorySpace.Right)",
+    ]
+
+
+def matmul_cases() -> Iterator[Case]:
+    for dtype, acc, (m, k, n) in (
+        ("FP16", "FP32", (32, 64, 32)),
+        ("FP16", "FP32", (16, 32, 64)),
+        ("FP32", "FP32", (16, 32, 16)),
+        ("INT8", "INT32", (32, 64, 32)),
+    ):
+        params = [
+            ("a", tensor((m, k), dtype)),
+            ("b", tensor((k, n), dtype)),
+            ("c", tensor((m, n), acc)),
+        ]
+        body = [
+            *matmul_body(m, k, n),
+            "acc = pl.matmul(a_left, b_right)",
+            f"out = pl.l0c_store(acc, [0, 0], [{m}, {n}], c)",
+            "return out",
+        ]
+        yield Case(
+            f"matmul_{dtype}_{m}x{k}x{n}",
+            program(params, body, tensor((m, n), acc)),
+            lambda a, acc=acc: {
+                "c": cast(a["a"].astype(np.float64) @ a["b"].astype(np.float64), acc)
+            },
+        )
+    # K-tiled: the accumulator is carried through the loop in L0C.
+    m, k, n, step = 32, 128, 32, 32
+    params = [
+        ("a", tensor((m, k), "FP16")),
+        ("b", tensor((k, n), "FP16")),
+        ("c", tensor((m, n), "FP32")),
+    ]
+    body = [
+        *matmul_body(m, step, n),
+        "first = pl.matmul(a_left, b_right)",
+        f"for i, (acc,) in pl.range(1, {k // step}, init_values=(first,)):",
+        *("    " + line for line in matmul_body(m, step, n, f"i * {step}", f"i * {step}")),
+        "    nxt = pl.matmul_acc(acc, a_left, b_right)",
+        "    acc_next = pl.yield_(nxt)",
+        f"out = pl.l0c_store(acc_next, [0, 0], [{m}, {n}], c)",
+        "return out",
+    ]
+    yield Case(
+        "matmul_acc_FP16_k_tiled_loop",
+        program(params, body, tensor((m, n), "FP32")),
+        lambda a: {"c": cast(a["a"].astype(np.float64) @ a["b"].astype(np.float64), "FP32")},
+        WINDOW_SHAPE,
+    )
+
+
+def loop_program(params: list[tuple[str, str]], body: list[str], returns: str) -> str:
+    return program(params, body, returns)
+
+
+def control_flow_cases() -> Iterator[Case]:
+    x, out = tensor((64, 64), "FP32"), tensor((16, 64), "FP32")
+    yield Case(
+        "loop_carried_sum_of_row_windows",
+        loop_program(
+            [("x", x), ("out", out)],
+            [
+                "first = pl.load(x, [0, 0], [16, 64])",
+                "for i, (acc,) in pl.range(1, 4, init_values=(first,)):",
+                "    rows = pl.load(x, [i * 16, 0], [16, 64])",
+                "    total = pl.add(acc, rows)",
+                "    acc_next = pl.yield_(total)",
+                "done = pl.store(acc_next, [0, 0], [16, 64], out)",
+                "return done",
+            ],
+            out,
+        ),
+        lambda a: {"out": a["x"].reshape(4, 16, 64).sum(axis=0, dtype=np.float32)},
+        WINDOW_SHAPE,
+    )
+    yield Case(
+        "loop_stores_windows_at_offsets",
+        loop_program(
+            [("x", x), ("y", x)],
+            [
+                "for i in pl.range(4):",
+                "    rows = pl.load(x, [i * 16, 0], [16, 64])",
+                "    e = pl.exp(rows)",
+                "    pl.store(e, [i * 16, 0], [16, 64], y)",
+                "return y",
+            ],
+            x,
+        ),
+        lambda a: {"y": np.exp(a["x"])},
+        WINDOW_SHAPE,
+    )
+    yield Case(
+        "nested_loops_over_2x2_windows",
+        loop_program(
+            [("x", x), ("y", x)],
+            [
+                "for i in pl.range(2):",
+                "    for j in pl.range(2):",
+                "        w = pl.load(x, [i * 32, j * 32], [32, 32])",
+                "        s = pl.mul(w, 2.0)",
+                "        pl.store(s, [i * 32, j * 32], [32, 32], y)",
+                "return y",
+            ],
+            x,
+        ),
+        lambda a: {"y": a["x"] * np.float32(2.0)},
+        WINDOW_SHAPE,
+    )
+    t = tensor((16, 64), "FP32")
+    yield Case(
+        "loop_carried_two_tile_fibonacci",
+        loop_program(
+            [("a", t), ("b", t), ("out_a", t), ("out_b", t)],
+            [
+                "ta = pl.load(a, [0, 0], [16, 64])",
+                "tb = pl.load(b, [0, 0], [16, 64])",
+                "for i, (p, q) in pl.range(3, init_values=(ta, tb)):",
+                "    r = pl.add(p, q)",
+                "    p_next, q_next = pl.yield_(q, r)",
+                "sa = pl.store(p_next, [0, 0], [16, 64], out_a)",
+                "sb = pl.store(q_next, [0, 0], [16, 64], out_b)",
+                "return sb",
+            ],
+            t,
+        ),
+        lambda a: {"out_a": a["a"] + 2 * a["b"], "out_b": 2 * a["a"] + 3 * a["b"]},
+        CARRIED_YIELD,
+    )
+    yield Case(
+        "loop_carried_tile_scaled_each_step",
+        loop_program(
+            [("a", t), ("out", t)],
+            [
+                "ta = pl.load(a, [0, 0], [16, 64])",
+                "for i, (acc,) in pl.range(3, init_values=(ta,)):",
+                "    e = pl.mul(acc, 0.5)",
+                "    f = pl.add(e, acc)",
+                "    acc_next = pl.yield_(f)",
+                "done = pl.store(acc_next, [0, 0], [16, 64], out)",
+                "return done",
+            ],
+            t,
+        ),
+        lambda a: {"out": (a["a"] * np.float32(1.5) ** 3).astype(np.float32)},
+    )
+    for flag in (1, -1):
+        yield Case(
+            f"if_else_yields_tile_flag_{'pos' if flag > 0 else 'neg'}",
+            loop_program(
+                [("a", t), ("flag", "pl.Scalar[pl.INT64]"), ("out", t)],
+                [
+                    "ta = pl.load(a, [0, 0], [16, 64])",
+                    "if flag > 0:",
+                    "    e = pl.exp(ta)",
+                    "    r = pl.yield_(e)",
+                    "else:",
+                    "    n = pl.neg(ta)",
+                    "    r = pl.yield_(n)",
+                    "done = pl.store(r, [0, 0], [16, 64], out)",
+                    "return done",
+                ],
+                t,
+            ),
+            lambda a, flag=flag: {"out": np.exp(a["a"]) if flag > 0 else -a["a"]},
+            inputs={"flag": np.array(flag, dtype=np.int64)},
+        )
+    yield Case(
+        "scalar_loop_bound_from_parameter",
+        loop_program(
+            [("a", t), ("n", "pl.Scalar[pl.INT64]"), ("out", t)],
+            [
+                "ta = pl.load(a, [0, 0], [16, 64])",
+                "for i, (acc,) in pl.range(n, init_values=(ta,)):",
+                "    f = pl.add(acc, 1.0)",
+                "    acc_next = pl.yield_(f)",
+                "done = pl.store(acc_next, [0, 0], [16, 64], out)",
+                "return done",
+            ],
+            t,
+        ),
+        lambda a: {"out": a["a"] + np.float32(int(a["n"]))},
+        inputs={"n": np.array(5, dtype=np.int64)},
+    )
+
+
 def all_cases() -> list[Case]:
     cases = [
         *binary_cases(),
         *scalar_cases(),
         *unary_cases(),
+        *reduction_cases(),
+        *expand_cases(),
+        *cast_cases(),
+        *compare_cases(),
+        *bitwise_cases(),
+        *misc_cases(),
+        *matmul_cases(),
+        *control_flow_cases(),
     ]
     names = [c.name for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"

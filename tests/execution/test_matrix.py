@@ -27,7 +27,8 @@ def built(bench: Bench, request: pytest.FixtureRequest) -> dict[str, Kernel]:
     selected = {
         item.callspec.params["case"].name
         for item in request.session.items
-        if hasattr(item, "callspec") and "case" in item.callspec.params
+        if hasattr(item, "callspec")
+        and "case" in item.callspec.params
         and item.module is request.module
     }
     for case in CASES:

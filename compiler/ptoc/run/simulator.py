@@ -1,14 +1,16 @@
 """Building generated kernels against pto-isa's CPU simulator and running them.
 
 Builds are cached by content hash: the executable for a translation unit is
-``CACHE/exe-<sha256 of the source, compiler, flags and pto-isa path>``, so an unchanged kernel
-is never rebuilt. With clang, pto-isa's headers are parsed once into a precompiled header
+``CACHE/exe-<sha256 of the source, the compiler, the flags and pto-isa's header files>``, so an
+unchanged kernel is never rebuilt; a source the compiler rejected is remembered the same way
+(``exe-<hash>.failed`` holds the compiler's output). With clang, pto-isa's headers are parsed once into a precompiled header
 (``CACHE/pto-inst-<hash>.pch``; about 3x faster per build). Files are written under a temporary
 name and renamed, so concurrent builders never see half-written results.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -39,7 +41,7 @@ class BuildFailed(Exception):
         self.log = log
 
 
-@dataclass(frozen=True)
+@dataclass
 class Toolchain:
     compiler: Compiler
     pto_isa: Path
@@ -48,9 +50,21 @@ class Toolchain:
     def flags(self) -> list[str]:
         return [*SIM_FLAGS, "-I", str(self.pto_isa / "include")]
 
+    @functools.cached_property
+    def headers_fingerprint(self) -> str:
+        """Names, sizes and mtimes of pto-isa's headers: a changed checkout is a new key."""
+        digest = hashlib.sha256()
+        for directory, subdirs, files in sorted(os.walk(self.pto_isa / "include")):
+            subdirs.sort()
+            for name in sorted(files):
+                stat = os.stat(os.path.join(directory, name))
+                digest.update(f"{directory}/{name}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+        return digest.hexdigest()
+
     def key(self, *parts: str) -> str:
         digest = hashlib.sha256()
-        for part in (self.compiler.version_text, " ".join(self.flags()), *parts):
+        fixed = (self.compiler.version_text, " ".join(self.flags()), self.headers_fingerprint)
+        for part in (*fixed, *parts):
             digest.update(part.encode("utf-8"))
             digest.update(b"\0")
         return digest.hexdigest()[:32]
@@ -118,8 +132,12 @@ def build(
     """The simulator executable for ``source`` (one translation unit), from the cache if there."""
     toolchain.cache.mkdir(parents=True, exist_ok=True)
     executable = toolchain.cache / f"exe-{toolchain.key(str(toolchain.pto_isa), source)}"
+    failure_log = executable.with_name(executable.name + ".failed")
     if executable.exists():
         return executable
+    if failure_log.exists():  # the same source failed before with the same tools
+        raise BuildFailed(f"{toolchain.compiler.command} rejected the generated code",
+                          failure_log.read_text(encoding="utf-8"))
     if progress is not None:
         progress(
             f"building {label} with {toolchain.compiler.command} against pto-isa at "
@@ -130,14 +148,19 @@ def build(
     pch = precompiled_header(toolchain)
     extra = ["-include-pch", str(pch)] if pch is not None else []
     try:
-        _compile(toolchain, [*extra, str(source_file)], executable)
+        try:
+            _compile(toolchain, [*extra, str(source_file)], executable)
+        except BuildFailed as failure:
+            if pch is None or not STALE_PCH.search(failure.log):
+                raise
+            # pto-isa changed under the precompiled header: rebuild it once.
+            pch.unlink(missing_ok=True)
+            pch = precompiled_header(toolchain)
+            _compile(toolchain, ["-include-pch", str(pch), str(source_file)], executable)
     except BuildFailed as failure:
-        if pch is None or not STALE_PCH.search(failure.log):
-            raise
-        # pto-isa changed under the precompiled header: rebuild it once.
-        pch.unlink(missing_ok=True)
-        pch = precompiled_header(toolchain)
-        _compile(toolchain, ["-include-pch", str(pch), str(source_file)], executable)
+        if failure.log:  # a timeout (no log) is not a verdict on the source
+            atomic_write(failure_log, failure.log.encode("utf-8"))
+        raise
     return executable
 
 
