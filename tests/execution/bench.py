@@ -70,6 +70,7 @@ def load_kernel(
     seed: int = 0,
     fixed: dict[str, np.ndarray] | None = None,
     alone: bool = False,
+    codegen: bool = True,
 ) -> Kernel:
     analysis = analyze(source, f"{key}.py")
     errors = [d.format() for d in analysis.diagnostics if d.severity is Severity.ERROR]
@@ -78,6 +79,8 @@ def load_kernel(
     found = program.function(function)
     assert found is not None
     kernel = Kernel(key, program, found, generate_inputs(program, found, seed, fixed), alone=alone)
+    if not codegen:
+        return kernel
     text, diagnostics = cce_kernel(program, function)
     if text is None:
         kernel.problem = "code generation failed: " + "; ".join(d.format() for d in diagnostics)
@@ -140,19 +143,6 @@ class Bench:
         return outcome
 
 
-def interpreter_available() -> bool:
-    try:
-        import ptoc.interp  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def expected_results(kernel: Kernel, numpy_outputs: dict[str, np.ndarray] | None) -> Results:
-    """The reference interpreter's results; before it exists, the case's numpy statement
-    (tensors it does not name keep their inputs)."""
-    if interpreter_available() or numpy_outputs is None:
-        return reference_results(kernel.program, kernel.function, kernel.inputs)
-    outputs = {n: v for n, v in kernel.inputs.items() if v.ndim > 0}
-    outputs.update(numpy_outputs)
-    return Results(outputs)
+def expected_results(kernel: Kernel) -> Results:
+    """What the reference interpreter computes for the kernel's inputs."""
+    return reference_results(kernel.program, kernel.function, kernel.inputs)

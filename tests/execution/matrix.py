@@ -1,7 +1,7 @@
 """The generated matrix of execution kernels: every op the CCE back end lowers, x the dtypes it
 accepts, x shapes and control-flow forms. Each case is a complete PyPyTO program with one InCore
-function ``kernel``, a numpy statement of what it computes (used until the reference interpreter
-is available, and as a cross-check of it), and, for kernels that fail today because of a known
+function ``kernel``, an independent numpy statement of what it computes (the reference
+interpreter is checked against it), and, for kernels that fail today because of a known
 code-generation defect, the defect's name (the test is ``xfail(strict=True)``).
 """
 
@@ -18,7 +18,7 @@ Arrays = dict[str, np.ndarray]
 ONE_COLUMN = "one-column tiles need BLayout::ColMajor and Layout::DN globals"
 BROADCAST = "broadcasting element-wise ops are emitted as plain element-wise instructions"
 ROW_REDUCE_TMP = "row reductions are emitted without the tmp tile TROW* needs"
-TCMP_DTYPE = "TCMP/TCMPS write a float tile (pto-isa needs uint8/uint32 masks)"
+TCMP_DTYPE = "TCMP writes a float tile (pto-isa needs a uint8/uint32 mask)"
 WINDOW_SHAPE = "loads/stores of windows use the whole tensor's Shape instead of the window's"
 CARRIED_YIELD = "loop-carried tile yields re-point handles instead of copying"
 MOVE_TRANSPOSE = "move(..., transpose=True) emits a plain TMOV"
@@ -27,7 +27,6 @@ BF16_SPELLING = "BF16 is spelled 'bfloat16' (pto-isa: bfloat16_t)"
 PROMOTING_SCALAR = "a scalar op whose literal promotes the tile's dtype gets no TCVT (new)"
 EXPAND_OPERANDS = "col_expand/expands pass the shape-giving target tile as an operand (new)"
 TRANSPOSE_TMP = "TTRANS is emitted with the axes instead of the tmp tile it takes (new)"
-SCRATCH_WRITE = "scratch operands are written but declared read-only"
 
 DTYPES = {
     "FP32": np.float32,
@@ -132,6 +131,16 @@ def binary_cases() -> Iterator[Case]:
                     lambda a, fn=fn, dtype=dtype: cast(fn(a["a"], a["b"]), dtype),
                     defect,
                 )
+    yield simple(
+        "add_BF16_16x64",
+        [("a", (16, 64), "BF16"), ("b", (16, 64), "BF16")],
+        ["t_c = pl.add(t_a, t_b)"],
+        "t_c",
+        (16, 64),
+        "BF16",
+        lambda a: a["a"] + a["b"],
+        BF16_SPELLING,
+    )
     for op in ("add", "sub", "mul", "div", "maximum"):
         fn = BINARY[op]
         for rhs in ((1, 64), (32, 1)):
@@ -340,6 +349,22 @@ COMPARE = {
 }
 
 
+def packed_rows(bits: np.ndarray) -> np.ndarray:
+    """TCMP's mask: each row's bits packed little-endian into bytes at the row's start."""
+    out = np.zeros(bits.shape, dtype=np.float32)
+    packed = np.packbits(bits, axis=-1, bitorder="little")
+    out[:, : packed.shape[1]] = packed
+    return out
+
+
+def packed_stream(bits: np.ndarray) -> np.ndarray:
+    """TCMPS's mask: the rows' packed bytes as one stream, written row-major."""
+    out = np.zeros(bits.size, dtype=np.float32)
+    stream = np.packbits(bits, axis=-1, bitorder="little").reshape(-1)
+    out[: stream.size] = stream
+    return out.reshape(bits.shape)
+
+
 def compare_cases() -> Iterator[Case]:
     for number, (mode, fn) in enumerate(COMPARE.items()):
         yield simple(
@@ -349,7 +374,7 @@ def compare_cases() -> Iterator[Case]:
             "t_c",
             (16, 64),
             "FP32",
-            lambda a, fn=fn: cast(fn(a["a"], a["b"]), "FP32"),
+            lambda a, fn=fn: packed_rows(fn(a["a"], a["b"])),
             TCMP_DTYPE,
         )
     for number, mode in ((2, "LT"), (5, "GE")):
@@ -360,8 +385,7 @@ def compare_cases() -> Iterator[Case]:
             "t_c",
             (16, 64),
             "FP32",
-            lambda a, fn=COMPARE[mode]: cast(fn(a["a"], 0.5), "FP32"),
-            TCMP_DTYPE,
+            lambda a, fn=COMPARE[mode]: packed_stream(fn(a["a"], 0.5)),
         )
 
 

@@ -9,7 +9,6 @@ the simulator compute on well-conditioned numbers:
 * signed integers: uniform in [-8, 8]; unsigned: [0, 8]. When the function divides, takes a
   remainder or shifts, [1, 8] instead (no division by 0, no negative shift counts).
 * booleans: fair coin flips.
-* BF16 (which numpy lacks) is generated as float32 values rounded to BF16's 8-bit mantissa.
 
 Integer scalars that act as loop bounds or offsets rarely make sense at random: give them with
 ``--inputs``.
@@ -40,35 +39,14 @@ class InputProblem(Exception):
 
 
 def numpy_dtype(dtype: DataType) -> Any:
-    """The numpy element type holding values of ``dtype`` (BF16: float32, see above)."""
-    import numpy as np
+    """The numpy element type the reference interpreter uses for ``dtype``."""
+    from ..interp import InterpError
+    from ..interp.numeric import np_dtype
 
-    table: dict[DataType, Any] = {
-        DataType.FP32: np.float32,
-        DataType.FP16: np.float16,
-        DataType.BF16: np.float32,
-        DataType.INT8: np.int8,
-        DataType.INT16: np.int16,
-        DataType.INT32: np.int32,
-        DataType.INT64: np.int64,
-        DataType.UINT8: np.uint8,
-        DataType.UINT16: np.uint16,
-        DataType.UINT32: np.uint32,
-        DataType.UINT64: np.uint64,
-        DataType.BOOL: np.bool_,
-    }
-    if dtype not in table:
-        raise InputProblem(f"no host representation for {dtype.name} values")
-    return table[dtype]
-
-
-def round_to_bf16(values: np.ndarray) -> np.ndarray:
-    """float32 values rounded (to nearest, ties to even) to BF16 precision."""
-    import numpy as np
-
-    bits = np.ascontiguousarray(values, dtype=np.float32).view(np.uint32).astype(np.uint64)
-    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
-    return rounded.astype(np.uint32).view(np.float32)
+    try:
+        return np_dtype(dtype)
+    except InterpError:
+        raise InputProblem(f"no host representation for {dtype.name} values") from None
 
 
 def static_shape(param_name: str, type_: ShapedType) -> tuple[int, ...]:
@@ -107,10 +85,7 @@ def random_values(
         magnitude = rng.uniform(0.5, 2.0, size=shape)
         if not ops & POSITIVE_ONLY_OPS:
             magnitude *= rng.choice(np.array([-1.0, 1.0]), size=shape)
-        values = magnitude.astype(np.float32)
-        if dtype is DataType.BF16:
-            return round_to_bf16(values)
-        return values.astype(numpy_dtype(dtype))
+        return magnitude.astype(numpy_dtype(dtype))
     if dtype.is_bool:
         return rng.integers(0, 2, size=shape).astype(np.bool_)
     low = 1 if ops & NONZERO_INT_OPS else (-8 if dtype.is_signed else 0)

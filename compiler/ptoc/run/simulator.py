@@ -202,20 +202,17 @@ def run(
     return run_result
 
 
-# --- host representation of element values --------------------------------------------------
+# --- element values as the kernel sees them --------------------------------------------------
 
 
 def to_device_bytes(values: np.ndarray, dtype: DataType) -> bytes:
-    """The bytes a kernel sees for ``values`` of ``dtype`` (BF16: the top half of float32)."""
+    """The bytes a kernel sees for ``values`` of ``dtype`` (little-endian, as on the CPU)."""
     import numpy as np
 
-    from .inputs import numpy_dtype, round_to_bf16
+    from .inputs import numpy_dtype
 
-    if dtype is DataType.BF16:
-        bits = round_to_bf16(np.asarray(values, dtype=np.float32)).view(np.uint32)
-        return (bits >> 16).astype("<u2").tobytes()
-    array = np.ascontiguousarray(np.asarray(values).astype(numpy_dtype(dtype)))
-    return array.astype(array.dtype.newbyteorder("<")).tobytes()
+    element = np.dtype(numpy_dtype(dtype))
+    return np.ascontiguousarray(np.asarray(values).astype(element)).tobytes()
 
 
 def from_device_bytes(data: bytes, dtype: DataType, shape: tuple[int, ...]) -> np.ndarray:
@@ -223,11 +220,7 @@ def from_device_bytes(data: bytes, dtype: DataType, shape: tuple[int, ...]) -> n
 
     from .inputs import numpy_dtype
 
-    if dtype is DataType.BF16:
-        halves = np.frombuffer(data, dtype="<u2").astype(np.uint32) << 16
-        return halves.view(np.float32).reshape(shape)
-    element = np.dtype(numpy_dtype(dtype)).newbyteorder("<")
-    return np.frombuffer(data, dtype=element).reshape(shape).astype(numpy_dtype(dtype))
+    return np.frombuffer(data, dtype=numpy_dtype(dtype)).reshape(shape).copy()
 
 
 def scalar_slot(value: np.ndarray, dtype: DataType) -> int:
@@ -240,5 +233,5 @@ def slot_value(bits: int, dtype: DataType) -> np.ndarray:
 
     from .inputs import numpy_dtype
 
-    width = 2 if dtype is DataType.BF16 else np.dtype(numpy_dtype(dtype)).itemsize
+    width = np.dtype(numpy_dtype(dtype)).itemsize
     return from_device_bytes(bits.to_bytes(8, "little")[:width], dtype, ())
