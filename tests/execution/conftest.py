@@ -17,7 +17,10 @@ from ptoc.run.toolchain import ToolMissing, find_compiler, find_pto_isa
 
 from .bench import Bench
 
-CACHE = Path(__file__).resolve().parents[2] / ".cache" / "ptoc-exec"
+# Built kernels by content hash (gitignored); PTOC_CACHE_DIR moves it (benchmarks use a fresh one).
+CACHE = Path(
+    os.environ.get("PTOC_CACHE_DIR") or Path(__file__).resolve().parents[2] / ".cache" / "ptoc-exec"
+)
 
 
 @pytest.fixture(scope="session")
