@@ -15,11 +15,9 @@ import numpy as np
 Arrays = dict[str, np.ndarray]
 
 # Known CCE code-generation defects (issue #10). A case names the one that breaks it.
-ONE_COLUMN = "one-column tiles need BLayout::ColMajor and Layout::DN globals"
 BROADCAST = "broadcasting element-wise ops are emitted as plain element-wise instructions"
 ROW_REDUCE_TMP = "row reductions are emitted without the tmp tile TROW* needs"
 TCMP_DTYPE = "TCMP writes a float tile (pto-isa needs a uint8/uint32 mask)"
-WINDOW_SHAPE = "loads/stores of windows use the whole tensor's Shape instead of the window's"
 CARRIED_YIELD = "loop-carried tile yields re-point handles instead of copying"
 MOVE_TRANSPOSE = "move(..., transpose=True) emits a plain TMOV"
 SCALAR_RESULT = "scalar results are computed and dropped"
@@ -120,7 +118,6 @@ def binary_cases() -> Iterator[Case]:
             if op == "div" and dtype.startswith("INT"):
                 continue
             for shape in ((16, 64), (32, 1)):
-                defect = ONE_COLUMN if shape[1] == 1 else None
                 yield simple(
                     f"{op}_{dtype}_{shape[0]}x{shape[1]}",
                     [("a", shape, dtype), ("b", shape, dtype)],
@@ -129,7 +126,6 @@ def binary_cases() -> Iterator[Case]:
                     shape,
                     dtype,
                     lambda a, fn=fn, dtype=dtype: cast(fn(a["a"], a["b"]), dtype),
-                    defect,
                 )
     yield simple(
         "add_BF16_16x64",
@@ -152,7 +148,7 @@ def binary_cases() -> Iterator[Case]:
                 (32, 64),
                 "FP32",
                 lambda a, fn=fn: cast(fn(a["a"], a["b"]), "FP32"),
-                BROADCAST if rhs[1] != 1 else ONE_COLUMN,
+                BROADCAST,
             )
 
 
@@ -239,7 +235,6 @@ def unary_cases() -> Iterator[Case]:
             (32, 1),
             "FP32",
             lambda a, fn=UNARY[op]: cast(fn(a["a"]), "FP32"),
-            ONE_COLUMN,
         )
 
 
@@ -276,7 +271,6 @@ def reduction_cases() -> Iterator[Case]:
             (16, 1),
             "FP32",
             lambda a, fn=fn: cast(fn(a["a"], axis=1, keepdims=True), "FP32"),
-            ONE_COLUMN,
         )
 
 
@@ -291,7 +285,6 @@ def expand_cases() -> Iterator[Case]:
             (16, 64),
             "FP32",
             lambda a, fn=fn: cast(fn(a["a"], a["v"]), "FP32"),
-            ONE_COLUMN,
         )
     col_ops = {
         "": lambda t, v: np.broadcast_to(v, t.shape),
@@ -611,7 +604,6 @@ def matmul_cases() -> Iterator[Case]:
         "matmul_acc_FP16_k_tiled_loop",
         program(params, body, tensor((m, n), "FP32")),
         lambda a: {"c": cast(a["a"].astype(np.float64) @ a["b"].astype(np.float64), "FP32")},
-        WINDOW_SHAPE,
     )
 
 
@@ -637,7 +629,6 @@ def control_flow_cases() -> Iterator[Case]:
             out,
         ),
         lambda a: {"out": a["x"].reshape(4, 16, 64).sum(axis=0, dtype=np.float32)},
-        WINDOW_SHAPE,
     )
     yield Case(
         "loop_stores_windows_at_offsets",
@@ -653,7 +644,6 @@ def control_flow_cases() -> Iterator[Case]:
             x,
         ),
         lambda a: {"y": np.exp(a["x"])},
-        WINDOW_SHAPE,
     )
     yield Case(
         "nested_loops_over_2x2_windows",
@@ -670,7 +660,6 @@ def control_flow_cases() -> Iterator[Case]:
             x,
         ),
         lambda a: {"y": a["x"] * np.float32(2.0)},
-        WINDOW_SHAPE,
     )
     t = tensor((16, 64), "FP32")
     yield Case(

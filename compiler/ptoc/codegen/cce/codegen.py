@@ -515,16 +515,62 @@ class CCECodegen(IRVisitor):
         global_name, tensor = self._tensor_operand(call.args[0], call.op_name, call.span)
         if not target:
             raise CodegenError("E400", "the result of block.load is not assigned to a tile", call.span)
-        self._seat(global_name, tensor, self._window_offsets(call, 1), call.span)
-        self.emitter.emit_line(f"{instruction}({target}, {global_name});")
+        offsets = self._window_offsets(call, 1)
+        window = self._window_global(global_name, tensor, offsets, call)
+        if window is None:
+            self._seat(global_name, tensor, offsets, call.span)
+        self.emitter.emit_line(f"{instruction}({target}, {window or global_name});")
 
     def _lower_store(self, call: Call, instruction: str) -> None:
         if len(call.args) < 2:
             raise CodegenError("E900", f"internal: {call.callee.name} with too few arguments", call.span)
         tile = self.operand(call.args[0])
         global_name, tensor = self._tensor_operand(call.args[-1], call.callee.name, call.span)
-        self._seat(global_name, tensor, self._window_offsets(call, 1), call.span)
-        self.emitter.emit_line(f"{instruction}({global_name}, {tile});")
+        offsets = self._window_offsets(call, 1)
+        window = self._window_global(global_name, tensor, offsets, call)
+        if window is None:
+            self._seat(global_name, tensor, offsets, call.span)
+        self.emitter.emit_line(f"{instruction}({window or global_name}, {tile});")
+
+    def _window_global(
+        self, global_name: str, tensor: TensorType, offsets: tuple[Expr, ...], call: Call
+    ) -> str | None:
+        """A window smaller than its tensor gets a GlobalTensor of its own: the window's
+        Shape with the tensor's strides, at the window's address (pto-isa's TLOAD/TSTORE
+        require the global shape to equal the tile's valid shape). None for a whole-tensor
+        access, which keeps the tensor's own GlobalTensor."""
+        shapes = call.args[2] if len(call.args) > 2 else None
+        if not isinstance(shapes, MakeTuple):
+            return None
+        what = f"tensor '{global_name}'"
+        dims = static_dims(tensor.shape, what, call.span)
+        window = static_dims(shapes.elements, f"the window of {what}", call.span)
+        if window == dims or len(window) != len(dims) or len(offsets) != len(dims):
+            return None
+        address = self._address(global_name, dims, offsets, call.span)
+        element = cpp_dtype(tensor.dtype, what, call.span)
+        name = self.context.reserve(global_name + "Window")
+        shape = self.types.generate_shape_type(window)
+        stride = self.types.generate_stride_type(dims)
+        self.emitter.emit_line(f"GlobalTensor<{element}, {shape}, {stride}> {name}({address});")
+        return name
+
+    def _address(
+        self, global_name: str, dims: list[int], offsets: tuple[Expr, ...], span: Span
+    ) -> str:
+        """``x + row * stride + col``: the element at ``offsets`` of the tensor behind
+        ``global_name`` (E400 when that may be either of several tensors)."""
+        pointer = self.context.get_pointer(global_name)
+        if pointer is None:
+            pointers = self.context.pointers(global_name)
+            choices = " or ".join(sorted(pointers)) if pointers else "no known tensor"
+            message = f"cannot address '{global_name}': it may refer to {choices}"
+            raise CodegenError("E400", message, span)
+        strides = self.types.row_major_strides(dims)
+        terms = [f"{self.value(o)} * {s}" for o, s in zip(offsets[:-1], strides[:-1], strict=True)]
+        if offsets:
+            terms.append(self.value(offsets[-1]))
+        return " + ".join([pointer, *terms])
 
     def _seat(self, global_name: str, tensor: TensorType, offsets: tuple[Expr, ...], span: Span) -> None:
         """Point ``global_name`` at the window: ``TASSIGN(xGlobal, x + row * stride + col);``.
@@ -536,26 +582,15 @@ class CCECodegen(IRVisitor):
         pointers = self.context.pointers(global_name)
         if zero and self._known_reseated is not None and pointers and not (pointers & self._known_reseated):
             return
-        pointer = self.context.get_pointer(global_name)
-        if pointer is None:
-            choices = " or ".join(sorted(pointers)) if pointers else "no known tensor"
-            raise CodegenError(
-                "E400",
-                f"cannot address '{global_name}': it may refer to {choices}",
-                span,
-            )
         dims = static_dims(tensor.shape, f"tensor '{global_name}'", span)
         if len(offsets) != len(dims):
             raise CodegenError(
                 "E400", f"{len(offsets)} offsets for a rank-{len(dims)} tensor '{global_name}'", span
             )
-        if not zero:
+        address = self._address(global_name, dims, offsets, span)
+        pointer = self.context.get_pointer(global_name)
+        if not zero and pointer is not None:
             self.reseated.add(pointer)
-        strides = self.types.row_major_strides(dims)
-        terms = [f"{self.value(o)} * {s}" for o, s in zip(offsets[:-1], strides[:-1], strict=True)]
-        if offsets:
-            terms.append(self.value(offsets[-1]))
-        address = " + ".join([pointer, *terms])
         self.emitter.emit_line(f"TASSIGN({global_name}, {address});")
 
     # -- values (value mode) -----------------------------------------------------------------
