@@ -22,10 +22,6 @@ NOT_KERNELS = {
 # Functions that fail today because of a known code-generation defect.
 DEFECTS = {
     "block_computation.py::block_computation": matrix.ROW_REDUCE_TMP,
-    "loop_sum.py::loop_sum": matrix.SCALAR_RESULT,
-    "conditional.py::conditional": matrix.SCALAR_RESULT,
-    "ir/my_program.py::add": matrix.SCALAR_RESULT,
-    "ir/my_program.py::multiply": matrix.SCALAR_RESULT,
 }
 
 

@@ -91,11 +91,13 @@ class CCECodegen(IRVisitor):
         self._target: str = ""  # current_target_var_: the C++ name an op call writes
         self._yields: list[Expr] | None = None  # the yield_buffer_ of the innermost construct
         self._fallback_span: Span | None = None
+        self._param_count = 0
 
     # -- entry -------------------------------------------------------------------------------
 
     def generate(self, func: Function) -> str:
         self._fallback_span = func.span
+        self._param_count = len(func.params)
         self.emitter.emit_line(
             f"__aicore__ __attribute__((always_inline)) void {kernel_name(func.name)}"
             "(__gm__ int64_t* args)"
@@ -224,8 +226,18 @@ class CCECodegen(IRVisitor):
         self._stmt(stmt.body)
 
     def visit_ReturnStmt(self, stmt: ReturnStmt) -> None:
-        # Kernels return void: results are already in the output tensors.
-        return None
+        """Kernels return void: tensor results are already in the output tensors; a scalar
+        result goes to the ``args`` slot after the parameters' (result k: ``args[params +
+        k]``), in its own type's bits, as scalar arguments come in."""
+        for position, value in enumerate(stmt.values):
+            if not isinstance(value.type, ScalarType):
+                continue
+            with self.guard(value.span):
+                ctype = cpp_dtype(value.type.dtype, f"result {position}", value.span)
+                slot = self._param_count + position
+                self.emitter.emit_line(
+                    f"*reinterpret_cast<__gm__ {ctype}*>(&args[{slot}]) = {self.value(value)};"
+                )
 
     def visit_YieldStmt(self, stmt: YieldStmt) -> None:
         self._yields = list(stmt.values)
