@@ -20,7 +20,9 @@ ROW_REDUCE_TMP = "row reductions are emitted without the tmp tile TROW* needs"
 TCMP_DTYPE = "TCMP writes a float tile (pto-isa needs a uint8/uint32 mask)"
 CARRIED_YIELD = "loop-carried tile yields re-point handles instead of copying"
 MOVE_TRANSPOSE = "move(..., transpose=True) emits a plain TMOV"
-BF16_SPELLING = "BF16 is spelled 'bfloat16' (pto-isa: bfloat16_t)"
+# Not a code-generation defect: with -std=c++20 pto-isa's CPU simulator declares bfloat16_t as
+# a _Float16 placeholder (real BF16 needs C++23 <stdfloat>), so BF16 results cannot match.
+NO_SIM_BF16 = "the CPU simulator's bfloat16_t is a _Float16 placeholder under C++20"
 PROMOTING_SCALAR = "a scalar op whose literal promotes the tile's dtype gets no TCVT (new)"
 EXPAND_OPERANDS = "col_expand/expands pass the shape-giving target tile as an operand (new)"
 TRANSPOSE_TMP = "TTRANS is emitted with the axes instead of the tmp tile it takes (new)"
@@ -134,7 +136,7 @@ def binary_cases() -> Iterator[Case]:
         (16, 64),
         "BF16",
         lambda a: a["a"] + a["b"],
-        BF16_SPELLING,
+        NO_SIM_BF16,
     )
     for op in ("add", "sub", "mul", "div", "maximum"):
         fn = BINARY[op]
