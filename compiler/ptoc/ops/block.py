@@ -378,7 +378,8 @@ _family((entry("lrelu", "TLRELU", "Leaky ReLU: x if x > 0 else slope * x, per el
         Elementwise("ts"))
 
 _family((entry("expands", "TEXPANDS", "A tile shaped like target with every element = scalar."),),
-        [_vec_tile("target", "Tile giving the result shape"), _SCALAR], Elementwise("ts"),
+        [_vec_tile("target", "Tile giving the result shape", access=Access.SHAPE), _SCALAR],
+        Elementwise("ts"),
         role=Role.BROADCAST, unified_always=True)
 
 _family((
@@ -433,8 +434,12 @@ _family((
     _vec_tile("row_vec", "Per-row values: same rows, last dimension 1")],
     Elementwise("tv"), _check_row_vector, role=Role.BROADCAST, unified_always=True)
 
+_family((entry("col_expand", "TCOLEXPAND", "Broadcast col_vec down every row, shaped like target."),),
+        [_vec_tile("target", "Tile giving the result shape", access=Access.SHAPE),
+         _vec_tile("col_vec", "Per-column values")],
+        Elementwise("tv"), role=Role.BROADCAST, unified_always=True)
+
 _family((
-    entry("col_expand", "TCOLEXPAND", "Broadcast col_vec down every row, shaped like target."),
     entry("col_expand_mul", "TCOLEXPANDMUL", "Multiply every row of target by col_vec."),
     entry("col_expand_div", "TCOLEXPANDDIV", "Divide every row of target by col_vec."),
     entry("col_expand_sub", "TCOLEXPANDSUB", "Subtract col_vec from every row of target."),

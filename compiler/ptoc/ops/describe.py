@@ -13,6 +13,8 @@ def param_traits(param: Param) -> str:
     parts: list[str] = []
     if param.access is Access.WRITE:
         parts.append("written")
+    elif param.access is Access.SHAPE:
+        parts.append("only its shape is used")
     if param.spaces:
         parts.append("in " + " or ".join(space.name for space in param.spaces))
     return "; ".join(parts)

@@ -77,6 +77,7 @@ class Access(Enum):
 
     READ = "read"
     WRITE = "write"
+    SHAPE = "shape"  # only the operand's shape is used (a result shaped like it): never read
 
 
 class ParamKind(Enum):

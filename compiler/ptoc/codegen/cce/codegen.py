@@ -49,7 +49,7 @@ from ...ir.stmt import (
 )
 from ...ir.types import ScalarType, TensorType, TileType
 from ...ir.visitor import IRVisitor
-from ...ops import Role
+from ...ops import Access, Param, Role
 from ...passes.op_info import op_def, stored_into
 from ..common import CodegenError
 from . import expressions
@@ -480,7 +480,7 @@ class CCECodegen(IRVisitor):
         if mapping.role is Role.STORE:
             self._lower_store(call, mapping.instruction)
             return ""
-        operands = self._operands(call, mapping.operand_names)
+        operands = self._operands(call, mapping.op.expr_params)
         arguments = ", ".join([*operands, *mapping.attr_args])
         if isinstance(call.type, ScalarType):
             # A scalar-valued op is an inline C++ call (value mode).
@@ -494,15 +494,17 @@ class CCECodegen(IRVisitor):
         self.emitter.emit_line(f"{mapping.instruction}({', '.join([target, *operands, *mapping.attr_args])});")
         return ""
 
-    def _operands(self, call: Call, names: tuple[str, ...]) -> list[str]:
+    def _operands(self, call: Call, params: tuple[Param, ...]) -> list[str]:
         """Instruction operands in argument order. A list argument is a shape (already in the
         destination tile's type: left out) or positions such as a view's offset (passed
-        element by element)."""
+        element by element); an operand only giving the result's shape is left out too."""
         out: list[str] = []
         for index, arg in enumerate(call.args):
+            param = params[index] if index < len(params) else None
+            if param is not None and param.access is Access.SHAPE:
+                continue
             if isinstance(arg, MakeTuple):
-                name = names[index] if index < len(names) else ""
-                if name not in SHAPE_PARAMS:
+                if param is None or param.name not in SHAPE_PARAMS:
                     out.extend(self.operand(e) for e in arg.elements)
                 continue
             out.append(self.operand(arg))
