@@ -15,7 +15,6 @@ import numpy as np
 Arrays = dict[str, np.ndarray]
 
 # Known CCE code-generation defects (issue #10). A case names the one that breaks it.
-BROADCAST = "broadcasting element-wise ops are emitted as plain element-wise instructions"
 ROW_REDUCE_TMP = "row reductions are emitted without the tmp tile TROW* needs"
 TCMP_DTYPE = "TCMP writes a float tile (pto-isa needs a uint8/uint32 mask)"
 CARRIED_YIELD = "loop-carried tile yields re-point handles instead of copying"
@@ -148,7 +147,6 @@ def binary_cases() -> Iterator[Case]:
                 (32, 64),
                 "FP32",
                 lambda a, fn=fn: cast(fn(a["a"], a["b"]), "FP32"),
-                BROADCAST,
             )
 
 
