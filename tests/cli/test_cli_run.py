@@ -16,28 +16,6 @@ from ptoc.run.toolchain import ToolMissing, find_compiler, find_pto_isa
 ROOT = Path(__file__).resolve().parents[2]
 SIMPLE_ADD = str(ROOT / "examples" / "simple_add.py")
 
-FIBONACCI = """\
-import pypto.language as pl
-
-
-@pl.program
-class Fib:
-    @pl.function(type=pl.FunctionType.InCore)
-    def fib(
-        self,
-        a: pl.Tensor[[16, 64], pl.FP32],
-        b: pl.Tensor[[16, 64], pl.FP32],
-        out: pl.Tensor[[16, 64], pl.FP32],
-    ) -> pl.Tensor[[16, 64], pl.FP32]:
-        ta = pl.load(a, [0, 0], [16, 64])
-        tb = pl.load(b, [0, 0], [16, 64])
-        for i, (p, q) in pl.range(3, init_values=(ta, tb)):
-            r = pl.add(p, q)
-            p_next, q_next = pl.yield_(q, r)
-        done = pl.store(q_next, [0, 0], [16, 64], out)
-        return done
-"""
-
 
 def tools_or_skip() -> None:
     try:
@@ -132,16 +110,26 @@ def test_sim_agrees_on_the_readme_example(
 
 
 def test_sim_reports_a_mismatch_with_exit_code_1(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     tools_or_skip()
-    kernel = tmp_path / "fib.py"
-    kernel.write_text(FIBONACCI, encoding="utf-8")
-    assert main(["run", str(kernel), "--function", "fib", "--sim"]) == 1
+    from ptoc.run import execute
+
+    real = execute.reference_results
+
+    def off_by_one(*args: object) -> execute.Results:
+        results = real(*args)  # type: ignore[arg-type]
+        results.outputs["output"] = results.outputs["output"] + 1
+        return results
+
+    monkeypatch.setattr(execute, "reference_results", off_by_one)
+    assert main(["run", SIMPLE_ADD, "--function", "simple_add", "--sim"]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[-1] == "fib: simulator and reference interpreter DISAGREE"
-    assert out[2].startswith("out (FP32): max abs error ")
-    assert "MISMATCH in " in out[2]
+    assert out[2:] == [
+        "output (FP32): max abs error 1, max rel error 1.26e+03 (rtol 0.0001, atol 1e-05): "
+        "MISMATCH in 8192 of 8192, first at [0, 0]",
+        "simple_add: simulator and reference interpreter DISAGREE",
+    ]
 
 
 def test_check_and_compile_never_import_numpy() -> None:

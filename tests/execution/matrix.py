@@ -17,7 +17,6 @@ Arrays = dict[str, np.ndarray]
 # Known CCE code-generation defects (issue #10). A case names the one that breaks it.
 ROW_REDUCE_TMP = "row reductions are emitted without the tmp tile TROW* needs"
 TCMP_DTYPE = "TCMP writes a float tile (pto-isa needs a uint8/uint32 mask)"
-CARRIED_YIELD = "loop-carried tile yields re-point handles instead of copying"
 MOVE_TRANSPOSE = "move(..., transpose=True) emits a plain TMOV"
 # Not a code-generation defect: with -std=c++20 pto-isa's CPU simulator declares bfloat16_t as
 # a _Float16 placeholder (real BF16 needs C++23 <stdfloat>), so BF16 results cannot match.
@@ -675,7 +674,6 @@ def control_flow_cases() -> Iterator[Case]:
             t,
         ),
         lambda a: {"out_a": a["a"] + 2 * a["b"], "out_b": 2 * a["a"] + 3 * a["b"]},
-        CARRIED_YIELD,
     )
     yield Case(
         "loop_carried_tile_scaled_each_step",

@@ -120,10 +120,11 @@ def test_nested_loops_carry_a_tile_and_a_scalar() -> None:
         "        GlobalTensor<float, Shape<1, 1, 1, 32, 32>, Stride<1, 1, 1, 64, 1>> xGlobalWindow_1(x + (i * 32) * 64 + (j * 32));",
         "        TLOAD(t, xGlobalWindow_1);",
         "        TADD(nxt, acc_in, t);",
-        "        acc_in = nxt;",
+        # The carried tile stays in its buffer (zero's): the yielded one is copied into it.
+        "        pipe_barrier(PIPE_V);",
+        "        TMOV(acc_in, nxt);",
         "    }",
         "    int64_t bumped = (count + 1);",
-        "    acc = acc_in;",
         "    count = bumped;",
         "}",
     ]

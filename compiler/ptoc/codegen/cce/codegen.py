@@ -47,7 +47,7 @@ from ...ir.stmt import (
     WhileStmt,
     YieldStmt,
 )
-from ...ir.types import ScalarType, TensorType, TileType
+from ...ir.types import MemorySpace, ScalarType, TensorType, TileType
 from ...ir.visitor import IRVisitor
 from ...ops import Access, Param, Role
 from ...passes.op_info import op_def, stored_into
@@ -333,7 +333,50 @@ class CCECodegen(IRVisitor):
         finally:
             self._yields = saved
 
-    def _assign_yields(self, names: list[str], values: list[Expr] | None, span: Span) -> None:
+    def _copy_tile_yields(
+        self, pairs: list[tuple[str, str, Expr]], carried: tuple[IterArg, ...]
+    ) -> bool:
+        """A carried tile lives in its own buffer (the init value's, where the passes put the
+        loop's result): a yielded tile in another buffer is copied into it. Re-pointing the
+        handle instead would leave the carried value in a buffer the next iteration
+        overwrites while the value is still needed. False (nothing emitted) when a copy would
+        overwrite a tile a later copy reads, or a tile is not a vector tile in its own buffer:
+        the handles are re-pointed then, as before."""
+        if len(carried) != len(pairs):  # an if's results: no buffer of their own to copy into
+            return False
+        copies: list[tuple[str, str]] = []
+        for (name, text, value), iter_arg in zip(pairs, carried, strict=True):
+            if not isinstance(value.type, TileType) or name == text:
+                continue
+            init = iter_arg.init_value
+            source = value.type.memref
+            target = init.type.memref if init is not None and isinstance(init.type, TileType) else None
+            if source is None or target is None or source.addr is None or target.addr is None:
+                return False
+            if MemorySpace.Vec not in (source.memory_space, target.memory_space) or (
+                source.memory_space is not target.memory_space
+            ):
+                return False
+            if source.addr != target.addr:
+                copies.append((name, text))
+        written: set[str] = set()
+        for name, text in copies:
+            if text in written:
+                return False
+            written.add(name)
+        if copies:
+            self.emitter.emit_line("pipe_barrier(PIPE_V);")  # the copy reads a vector result
+            for name, text in copies:
+                self.emitter.emit_line(f"TMOV({name}, {text});")
+        return True
+
+    def _assign_yields(
+        self,
+        names: list[str],
+        values: list[Expr] | None,
+        span: Span,
+        carried: tuple[IterArg, ...] = (),
+    ) -> None:
         """``name = value;`` for each carried value (skipping ``x = x``); a swap goes through
         temporaries so no value is overwritten before it is read."""
         if values is None:
@@ -343,6 +386,8 @@ class CCECodegen(IRVisitor):
                 "E900", f"internal: {len(values)} values yielded for {len(names)} results", span
             )
         pairs = [(n, self.operand(v), v) for n, v in zip(names, values, strict=True)]
+        if self._copy_tile_yields(pairs, carried):
+            pairs = [(n, text, v) for n, text, v in pairs if not isinstance(v.type, TileType)]
         pending = [(n, text) for n, text, _ in pairs if n != text]
         clobbered = False
         for i, (_, text) in enumerate(pending):
@@ -388,7 +433,7 @@ class CCECodegen(IRVisitor):
             with self.emitter.block(header):
                 values = self._visit_body_capturing_yield(stmt.body)
                 with self.guard(stmt.span):
-                    self._assign_yields(names, values, stmt.span)
+                    self._assign_yields(names, values, stmt.span, stmt.iter_args)
         finally:
             self.context.pop_scope()
         self._bind_results(stmt.return_vars, names, stmt.span)
@@ -399,7 +444,7 @@ class CCECodegen(IRVisitor):
         with self._scoped_block(f"while ({condition}) {{"):
             values = self._visit_body_capturing_yield(stmt.body)
             with self.guard(stmt.span):
-                self._assign_yields(names, values, stmt.span)
+                self._assign_yields(names, values, stmt.span, stmt.iter_args)
         if stmt.iter_args:
             self._bind_results(stmt.return_vars, names, stmt.span)
         else:
