@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..diagnostics import Diagnostic, Severity
+from ..diagnostics import Diagnostic
 from ..ir.function import Function, Program
 from ..ir.types import ScalarType, TensorType
 from .compare import Comparison, compare
@@ -33,20 +33,16 @@ class Results:
 
 
 def cce_kernel(program: Program, function: str) -> tuple[str | None, list[Diagnostic]]:
-    """The C++ ``ptoc compile --target cce --function F`` prints (the ``default`` pipeline),
-    or None when the pipeline or the generator reports an error."""
-    from ..codegen.cce import generate_cce
-    from ..passes import run_pipeline
+    """The C++ ``ptoc compile --target cce --function F`` prints (through the driver: the
+    program narrowed to F and its callees, the ``default`` pipeline, the CCE generator), or
+    None when the pipeline or the generator reports an error."""
+    from .. import driver
 
-    result = run_pipeline(program, pipeline="default")
-    diagnostics = list(result.diagnostics)
-    if any(d.severity is Severity.ERROR for d in diagnostics):
-        return None, diagnostics
-    generated = generate_cce(result.program, function=function)
-    diagnostics.extend(generated.diagnostics)
-    if any(d.severity is Severity.ERROR for d in generated.diagnostics):
-        return None, diagnostics
-    return generated.text, diagnostics
+    result = driver.CompileResult("cce", driver.default_pipeline("cce"), function, "pl")
+    output = driver.compile_program(driver.narrow(program, function), result, program.span.file)
+    if result.has_errors or output.pipeline is None:
+        return None, result.diagnostics
+    return output.text, result.diagnostics
 
 
 def sim_arguments(function: Function, inputs: dict[str, np.ndarray]) -> list[SimArgument]:
