@@ -15,7 +15,6 @@ import numpy as np
 Arrays = dict[str, np.ndarray]
 
 # Known CCE code-generation defects (issue #10). A case names the one that breaks it.
-ROW_REDUCE_TMP = "row reductions are emitted without the tmp tile TROW* needs"
 TCMP_DTYPE = "TCMP writes a float tile (pto-isa needs a uint8/uint32 mask)"
 MOVE_TRANSPOSE = "move(..., transpose=True) emits a plain TMOV"
 # Not a code-generation defect: with -std=c++20 pto-isa's CPU simulator declares bfloat16_t as
@@ -255,7 +254,6 @@ def reduction_cases() -> Iterator[Case]:
                     lambda a, fn=fn, dtype=dtype, axis=axis: cast(
                         fn(a["a"].astype(np.float32), axis=axis, keepdims=True), dtype
                     ),
-                    ROW_REDUCE_TMP if axis == 1 else None,
                 )
         yield simple(
             f"row_{op}_FP32_with_tmp",

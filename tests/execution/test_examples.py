@@ -9,7 +9,6 @@ import pytest
 
 from ptoc.cli import analyze
 
-from . import matrix
 from .bench import Bench, Kernel, expected_results, load_kernel
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -21,7 +20,6 @@ NOT_KERNELS = {
 }
 # Functions that fail today because of a known code-generation defect.
 DEFECTS = {
-    "block_computation.py::block_computation": matrix.ROW_REDUCE_TMP,
 }
 
 

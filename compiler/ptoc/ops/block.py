@@ -609,11 +609,11 @@ _REDUCE_DOC = "t(tile.shape without axis, or with 1 if keepdim); a 0-D result is
 
 for _row in (
     entry("sum", "TROWSUM", "Sum along one axis.", "axis=0 -> TCOLSUM, axis=1 -> TROWSUM",
-          column_form="TCOLSUM", unified_always=True),
+          column_form="TCOLSUM", unified_always=True, scratch_form="block.row_sum"),
     entry("max", "TROWMAX", "Maximum along one axis.", "axis=0 -> TCOLMAX, axis=1 -> TROWMAX",
-          column_form="TCOLMAX"),
+          column_form="TCOLMAX", scratch_form="block.row_max"),
     entry("min", "TROWMIN", "Minimum along one axis.", "axis=0 -> TCOLMIN, axis=1 -> TROWMIN",
-          column_form="TCOLMIN"),
+          column_form="TCOLMIN", scratch_form="block.row_min"),
 ):
     register_entry(_row, f"block.{_row.name}", Category.BLOCK, _REDUCE_PARAMS, _reduce,
                    pipe=PipeType.V, type_rule_doc=_REDUCE_DOC, role=Role.REDUCTION, **_row.isa())

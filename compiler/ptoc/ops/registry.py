@@ -257,6 +257,9 @@ class OpDef:
     aliases: str | None = None
     # The op a scalar second operand turns this one into (block.add -> block.adds).
     scalar_form: str | None = None
+    # The op computing the same along the last axis with a scratch tile, which the target
+    # instructions need (block.sum -> block.row_sum); the AddReductionScratch pass uses it.
+    scratch_form: str | None = None
     # The unified ``pl.X`` spelling means this op whatever the argument types.
     unified_always: bool = False
     # BARRIER ops: the pipe they order.
