@@ -20,7 +20,6 @@ MOVE_TRANSPOSE = "move(..., transpose=True) emits a plain TMOV"
 # Not a code-generation defect: with -std=c++20 pto-isa's CPU simulator declares bfloat16_t as
 # a _Float16 placeholder (real BF16 needs C++23 <stdfloat>), so BF16 results cannot match.
 NO_SIM_BF16 = "the CPU simulator's bfloat16_t is a _Float16 placeholder under C++20"
-PROMOTING_SCALAR = "a scalar op whose literal promotes the tile's dtype gets no TCVT (new)"
 TRANSPOSE_TMP = "TTRANS is emitted with the axes instead of the tmp tile it takes (new)"
 
 DTYPES = {
@@ -194,7 +193,6 @@ def scalar_cases() -> Iterator[Case]:
             (16, 64),
             dtype,
             lambda a, dtype=dtype, literal=literal: cast(a["a"] + float(literal), dtype),
-            PROMOTING_SCALAR,
         )
 
 

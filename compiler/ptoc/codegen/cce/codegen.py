@@ -49,14 +49,14 @@ from ...ir.stmt import (
 )
 from ...ir.types import MemorySpace, ScalarType, TensorType, TileType
 from ...ir.visitor import IRVisitor
-from ...ops import Access, Param, Role
+from ...ops import REGISTRY, Access, OpDef, Param, Role
 from ...passes.op_info import op_def, stored_into
 from ..common import CodegenError
 from . import expressions
 from .context import CodeContext, sanitize_identifier
 from .declarations import Declarer, cpp_dtype, static_dims
 from .emitter import CodeEmitter
-from .isa_mapper import ISAMapper
+from .isa_mapper import ISAMapper, round_mode
 from .tile_collector import TileCollector
 from .type_converter import TypeConverter
 
@@ -526,6 +526,8 @@ class CCECodegen(IRVisitor):
             self._lower_store(call, mapping.instruction)
             return ""
         operands = self._operands(call, mapping.op.expr_params)
+        if target:
+            operands = self._convert_promoted_operand(call, mapping.op, operands, target)
         arguments = ", ".join([*operands, *mapping.attr_args])
         if isinstance(call.type, ScalarType):
             # A scalar-valued op is an inline C++ call (value mode).
@@ -538,6 +540,29 @@ class CCECodegen(IRVisitor):
             )
         self.emitter.emit_line(f"{mapping.instruction}({', '.join([target, *operands, *mapping.attr_args])});")
         return ""
+
+    def _convert_promoted_operand(
+        self, call: Call, op: OpDef, operands: list[str], target: str
+    ) -> list[str]:
+        """An element-wise op on one tile whose result has another dtype (a scalar operand
+        promoted it: FP16 tile + 1.5 is FP32) converts the tile into the destination first,
+        ``TCVT(dst, src, RoundMode::CAST_RINT)``, then works there in place: pto-isa's
+        instructions take operands of the destination's type."""
+        if op.role is not Role.ELEMENTWISE or not isinstance(call.type, TileType):
+            return operands
+        tiles = [arg for arg in call.args if isinstance(arg.type, TileType)]
+        if len(tiles) != 1:
+            return operands
+        tile = tiles[0]
+        assert isinstance(tile.type, TileType)
+        if tile.type.dtype is call.type.dtype:
+            return operands
+        source = self.operand(tile)
+        convert = REGISTRY.the(Role.CAST, "block").cce.instruction
+        mode = round_mode("rint", call.span)
+        self.emitter.emit_line(f"{convert}({target}, {source}, {mode});")
+        self.emitter.emit_line("pipe_barrier(PIPE_V);")  # the op reads what TCVT wrote
+        return [target if text == source else text for text in operands]
 
     def _operands(self, call: Call, params: tuple[Param, ...]) -> list[str]:
         """Instruction operands in argument order. A list argument is a shape (already in the
