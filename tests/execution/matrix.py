@@ -16,7 +16,6 @@ Arrays = dict[str, np.ndarray]
 
 # Known CCE code-generation defects (issue #10). A case names the one that breaks it.
 TCMP_DTYPE = "TCMP writes a float tile (pto-isa needs a uint8/uint32 mask)"
-MOVE_TRANSPOSE = "move(..., transpose=True) emits a plain TMOV"
 # Not a code-generation defect: with -std=c++20 pto-isa's CPU simulator declares bfloat16_t as
 # a _Float16 placeholder (real BF16 needs C++23 <stdfloat>), so BF16 results cannot match.
 NO_SIM_BF16 = "the CPU simulator's bfloat16_t is a _Float16 placeholder under C++20"
@@ -478,7 +477,6 @@ def misc_cases() -> Iterator[Case]:
         (64, 16),
         "FP32",
         lambda a: np.ascontiguousarray(a["a"].T),
-        MOVE_TRANSPOSE,
     )
     yield simple(
         "view_FP32_at_offset",

@@ -47,8 +47,8 @@ from ...ir.stmt import (
     WhileStmt,
     YieldStmt,
 )
-from ...ir.types import MemorySpace, ScalarType, TensorType, TileType
-from ...ir.visitor import IRVisitor
+from ...ir.types import MemorySpace, ScalarType, TensorType, TileType, Type
+from ...ir.visitor import IRVisitor, with_fields
 from ...ops import REGISTRY, Access, OpDef, Param, Role
 from ...passes.op_info import op_def, stored_into
 from ..common import CodegenError
@@ -92,6 +92,7 @@ class CCECodegen(IRVisitor):
         self._yields: list[Expr] | None = None  # the yield_buffer_ of the innermost construct
         self._fallback_span: Span | None = None
         self._param_count = 0
+        self._target_type: Type | None = None  # the IR type of the variable _target names
 
     # -- entry -------------------------------------------------------------------------------
 
@@ -279,9 +280,9 @@ class CCECodegen(IRVisitor):
         return self.context.sanitize_name(var)
 
     def _assign(self, name: str, var: Var, value: Expr, *, declare: bool) -> None:
-        self._target = name
+        self._target, self._target_type = name, var.type
         text = self.visit(value) if isinstance(value, Call) else self.value(value)
-        self._target = ""
+        self._target, self._target_type = "", None
         if not text:
             return
         if isinstance(var.type, ScalarType) and declare:
@@ -525,6 +526,9 @@ class CCECodegen(IRVisitor):
         if mapping.role is Role.STORE:
             self._lower_store(call, mapping.instruction)
             return ""
+        if mapping.role is Role.MOVE and call.kwarg("transpose") is True and target:
+            if self._lower_transposing_move(call, mapping.instruction, target):
+                return ""
         operands = self._operands(call, mapping.op.expr_params)
         if target:
             operands = self._convert_promoted_operand(call, mapping.op, operands, target)
@@ -540,6 +544,30 @@ class CCECodegen(IRVisitor):
             )
         self.emitter.emit_line(f"{mapping.instruction}({', '.join([target, *operands, *mapping.attr_args])});")
         return ""
+
+    def _lower_transposing_move(self, call: Call, instruction: str, target: str) -> bool:
+        """A transposing vector-to-vector move: the result's view is the source's with the
+        dimensions swapped and the block layout flipped, i.e. the same bytes. So the source
+        is copied into a view of the destination's buffer shaped and laid out like the
+        source: ``TMOV(view, src)``. False (not handled) for other memory spaces."""
+        source = call.args[0] if call.args else None
+        result = self._target_type
+        if not isinstance(source, Var) or not isinstance(source.type, TileType):
+            return False
+        if not isinstance(result, TileType) or result.memref is None or source.type.memref is None:
+            return False
+        if {result.memref.memory_space, source.type.memref.memory_space} != {MemorySpace.Vec}:
+            return False
+        view = self.context.reserve(target + "SourceView")
+        declaration = self.declarer.tile(view, with_fields(source.type, memref=result.memref),
+                                         call.span)
+        if declaration.error is not None:
+            raise declaration.error
+        with self.emitter.block("{"):
+            for line in declaration.lines:
+                self.emitter.emit_line(line)
+            self.emitter.emit_line(f"{instruction}({view}, {self.operand(source)});")
+        return True
 
     def _convert_promoted_operand(
         self, call: Call, op: OpDef, operands: list[str], target: str
