@@ -23,6 +23,28 @@ if ! command -v nvim >/dev/null 2>&1; then
   fi
 fi
 
+if ! dpkg -s libllvm19 libz3-4 >/dev/null 2>&1; then
+  # tests/ptoas runs PTOAS (../shared/vendor/ptoas/ptoas), which links LLVM 19 and Z3.
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "==> installing PTOAS's runtime libraries (apt: libllvm19 libz3-4)"
+    apt-get update -qq >/dev/null 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libllvm19 libz3-4 >/dev/null 2>&1 || echo "    (libllvm19 / libz3-4 could not be installed; PTOAS tests need them)"
+  fi
+fi
+if [ -z "${CXX:-}" ] && ! command -v clang++-19 >/dev/null 2>&1; then
+  # tests/execution builds generated kernels against pto-isa's CPU simulator (clang 17+).
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "==> installing clang-19 (apt)"
+    apt-get update -qq >/dev/null 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang-19 >/dev/null 2>&1 || echo "    (clang-19 could not be installed; the execution tests will be skipped, or fail under CI=true)"
+  fi
+fi
+if [ -z "${PTO_ISA_ROOT:-}" ] && [ -d ../shared/vendor/pto-isa ]; then
+  # The pto-isa checkout the execution tests build against (see ../shared/vendor/README.md).
+  PTO_ISA_ROOT="$(cd ../shared/vendor/pto-isa && pwd)"
+  export PTO_ISA_ROOT
+fi
+
 if [ -d vscode-extension ]; then
   echo "==> installing the VS Code extension's packages"
   (cd vscode-extension && npm ci --no-audit --no-fund)

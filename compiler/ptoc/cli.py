@@ -289,7 +289,20 @@ def run_compile(args: argparse.Namespace) -> int:
         fail(f"'{args.file}' contains no @pl.program or @pl.function")
         return EXIT_ERRORS
 
-    result = driver.compile_source(analysis, args.target, args.function, args.pipeline)
+    ptoas: Path | None = None
+    if args.verify and args.target != "pto":
+        fail("--verify checks PTO MLIR: use it with --target pto")
+        return EXIT_USAGE
+    if args.verify or args.target == "pto-cpp":
+        from .codegen.pto.ptoas import PtoasMissing
+
+        try:
+            ptoas = driver.find_ptoas(args.ptoas)
+        except PtoasMissing as exc:
+            fail(str(exc))
+            return EXIT_USAGE
+    result = driver.compile_source(analysis, args.target, args.function, args.pipeline,
+                                   ptoas=ptoas)
     if args.dump_passes:
         for output in result.programs:
             folder = args.dump_passes
@@ -385,12 +398,21 @@ def build_parser() -> argparse.ArgumentParser:
         "--pipeline",
         choices=tuple(driver.PIPELINES),
         default=None,
-        help="pass pipeline (default: ptoas for --target pto, default otherwise)",
+        help="pass pipeline (default: ptoas for --target pto and pto-cpp, default otherwise)",
     )
     compile_.add_argument(
         "--dump-passes", metavar="DIR", help="write the IR after each pass to DIR/NN_<pass>.py"
     )
     compile_.add_argument("-o", "--output", metavar="OUT", help="write the result to OUT")
+    compile_.add_argument(
+        "--verify", action="store_true",
+        help="run PTOAS on the PTO MLIR and report what it rejects on the kernel's lines",
+    )
+    compile_.add_argument(
+        "--ptoas", metavar="PATH",
+        help="the PTOAS binary (default: $PTOAS, else ../shared/vendor/ptoas/ptoas beside the "
+        "repository, else ptoas on PATH)",
+    )
     compile_.set_defaults(handler=run_compile)
 
     # --- ptoc fmt: RESERVED ------------------------------------------------------------------
@@ -403,6 +425,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .fmt.command import add_parser as add_fmt_parser  # imported here: fmt imports this module
 
     add_fmt_parser(commands)
+    from .run.command import add_parser as add_run_parser  # ptoc run: interpreter + simulator
+
+    add_run_parser(commands)
     return parser
 
 
@@ -433,7 +458,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_usage(sys.stderr)
-        fail("a command is required (check, print, compile, fmt)")
+        fail("a command is required (check, print, compile, fmt, run)")
         return EXIT_USAGE
     configs.cache_clear()  # configuration is read afresh by every run
     try:

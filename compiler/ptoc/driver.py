@@ -29,14 +29,14 @@ if TYPE_CHECKING:
 # --- targets and pipelines ----------------------------------------------------------------------
 
 #: Code targets: CCE C++ on pto-isa, MLIR in the PTO dialect, the IR after the whole pipeline.
-TARGETS = ("cce", "pto", "ir")
+TARGETS = ("cce", "pto", "pto-cpp", "ir")
 #: ``pass:<Name>``: the IR right after that pass.
 PASS_TARGET = "pass:"
 #: The language of each target's text (for syntax highlighting); pass targets print IR.
-LANGUAGES: Mapping[str, str] = {"cce": "cpp", "pto": "mlir", "ir": "python"}
+LANGUAGES: Mapping[str, str] = {"cce": "cpp", "pto": "mlir", "pto-cpp": "cpp", "ir": "python"}
 
-_ALL_PASSES = ("ConvertToSSA", "FlattenCalls", "Verifier", "InitMemRef", "MemoryReuse",
-               "InsertSync", "AllocateMemoryAddr")
+_ALL_PASSES = ("ConvertToSSA", "FlattenCalls", "Verifier", "AddReductionScratch", "InitMemRef",
+               "MemoryReuse", "InsertSync", "AllocateMemoryAddr")
 PIPELINES: Mapping[str, tuple[str, ...]] = {
     # For the CCE C++ code generator: everything, sync included.
     "default": _ALL_PASSES,
@@ -47,7 +47,7 @@ PIPELINES: Mapping[str, tuple[str, ...]] = {
 
 def default_pipeline(target: str) -> str:
     """The pipeline a target gets when none is named: PTO MLIR goes to ptoas."""
-    return "ptoas" if target == "pto" else "default"
+    return "ptoas" if target in ("pto", "pto-cpp") else "default"
 
 
 def pass_targets() -> list[str]:
@@ -242,6 +242,9 @@ class CompileResult:
     programs: list[ProgramOutput] = field(default_factory=list)
     #: Programs in the file before narrowing (0: nothing to compile).
     available: int = 0
+    #: PTOAS, when PTO MLIR is to be checked by it (``--verify``, previews) or assembled
+    #: (``pto-cpp``).
+    ptoas: Path | None = None
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -288,11 +291,14 @@ def compile_source(
     pipeline: str | None = None,
     path: str = "<string>",
     strict: bool = False,
+    ptoas: Path | None = None,
 ) -> CompileResult:
     """Front end (unless given an analysis), pipeline, then the target's generator or printer.
 
     ``pipeline`` None means the target's default; ``strict`` makes the annotation warnings
     errors (``[tool.ptoc] strict-annotations``), which then stop compilation as in the CLI.
+    With ``ptoas``, PTO MLIR is checked by PTOAS (what it rejects: E405 on the kernel's
+    lines) and ``pto-cpp`` is the C++ it makes.
     Never raises for anything the input causes: failures are diagnostics (an unknown target is
     the caller's mistake: ValueError).
     """
@@ -301,7 +307,8 @@ def compile_source(
     chosen = pipeline or default_pipeline(target)
     front_end = list(analysis.diagnostics)
     result = CompileResult(target, chosen, function, analysis.prefix,
-                           front_end=strict_annotations(front_end) if strict else front_end)
+                           front_end=strict_annotations(front_end) if strict else front_end,
+                           ptoas=ptoas)
     programs = analysis.all_programs()
     result.available = len(programs)
     if result.has_errors:
@@ -359,13 +366,41 @@ def generate(target: str, program: Program, result: CompileResult) -> tuple[str,
         from .codegen.cce import generate_cce
 
         generated = generate_cce(program, function=result.function)
-    elif target == "pto":
+    elif target in ("pto", "pto-cpp"):
         from .codegen.pto import generate_pto
+        from .codegen.pto.ptoas import PtoasMissing, generate_checked
 
+        ptoas = result.ptoas
+        if target == "pto-cpp" and ptoas is None:
+            try:
+                ptoas = find_ptoas()
+            except PtoasMissing as exc:
+                return f"// {exc}\n", []
+        if ptoas is not None:
+            return generate_checked(program, ptoas, function=result.function,
+                                    cpp=target == "pto-cpp")
         generated = generate_pto(program, function=result.function)
     else:
         return print_ir(program, result), []
     return generated.text, list(generated.diagnostics)
+
+
+def find_ptoas(option: str | None = None) -> Path:
+    """PTOAS: ``option``, else ``$PTOAS``, else the vendor copy beside the repository, else
+    ``ptoas`` on PATH (``ptoc.codegen.pto.ptoas.PtoasMissing`` when none is found)."""
+    from .codegen.pto.ptoas import find_ptoas as find
+
+    return find(option)
+
+
+def available_ptoas() -> Path | None:
+    """PTOAS when it is found, else None (previews check PTO MLIR when they can)."""
+    from .codegen.pto.ptoas import PtoasMissing
+
+    try:
+        return find_ptoas()
+    except PtoasMissing:
+        return None
 
 
 # --- buffer hovers ------------------------------------------------------------------------------
@@ -410,7 +445,8 @@ def buffer_types(
 
 __all__ = [
     "LANGUAGES", "PASS_TARGET", "PIPELINES", "SKIPPED_DIRS", "TARGETS", "CompileResult",
-    "ProgramOutput", "SourceError", "all_targets", "analyze", "buffer_types", "compile_file",
+    "ProgramOutput", "SourceError", "all_targets", "analyze", "available_ptoas", "buffer_types",
+    "compile_file", "find_ptoas",
     "compile_source", "default_pipeline", "pass_descriptions", "preload", "is_pypto_source", "join_texts", "narrow", "pass_targets", "read_source", "read_text",
     "run_pipeline", "select_programs", "target_language", "walk_python_files",
 ]

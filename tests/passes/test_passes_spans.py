@@ -56,7 +56,7 @@ def _unknown_spans(fn: Function) -> list[str]:
 def test_every_snapshot_keeps_spans(label: str, program: Program) -> None:
     result = run_pipeline(program)
     assert result.diagnostics == [], label
-    assert len(result.snapshots) == 7
+    assert len(result.snapshots) == 8
     for name, snapshot in result.snapshots:
         for fn in snapshot.functions:
             assert _unknown_spans(fn) == [], (label, name)

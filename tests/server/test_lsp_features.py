@@ -417,3 +417,35 @@ async def test_the_project_strict_annotations_setting_reaches_the_editor(client:
     assert preview.content == ""
     assert [(d.code, d.severity) for d in preview.diagnostics] == [("W006", 1)]
     assert main(["compile", str(path), "--target", "cce"]) == 1
+
+
+def _require_ptoas() -> None:
+    import os
+
+    import pytest
+
+    from ptoc.codegen.pto.ptoas import PtoasMissing, find_ptoas
+
+    try:
+        find_ptoas()
+    except PtoasMissing as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true and PTOAS is missing: {exc}")
+        pytest.skip(str(exc))
+
+
+async def test_pto_preview_shows_what_ptoas_rejects_and_pto_cpp_what_it_makes(client: LanguageClient, tmp_path: Path):
+    _require_ptoas()
+    text = KERNEL.replace("pl.FP32", "pl.INT32").replace("pl.add(tile_a, tile_b)", "pl.block.and_(tile_a, tile_b)")
+    uri = await open_document(client, tmp_path / "k.py", text)
+    result = await client.protocol.send_request_async("ptols/preview", {"textDocument": {"uri": uri}, "target": "pto", "function": "kernel"})
+    assert result.content == ""  # as for any error: no code that does not hold
+    (diagnostic,) = result.diagnostics
+    assert diagnostic.code == "E405"
+    assert diagnostic.message.startswith("PTOAS: 'pto.tand' op expects A2/A3 tand src0, src1, and dst element type to be i8/i16")
+    start = position_of(text, "tile_c = pl.block.and_")
+    assert (diagnostic.range.start.line, diagnostic.range.start.character) == (start.line, start.character)
+    good = await open_document(client, tmp_path / "good.py", KERNEL)
+    cpp = await client.protocol.send_request_async("ptols/preview", {"textDocument": {"uri": good}, "target": "pto-cpp", "function": "kernel"})
+    assert cpp.language == "cpp"
+    assert "__global__ AICORE void kernel(" in cpp.content and "  TADD(" in cpp.content

@@ -21,6 +21,8 @@ class CodegenResult:
 
     text: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # Per output line (0-based), the source the line was generated for, when known.
+    line_spans: list[Span | None] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

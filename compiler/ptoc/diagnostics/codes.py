@@ -185,6 +185,11 @@ _ENTRIES = [
              "compiling without the InitMemRef pass", "use the default pipeline"),
     CodeInfo("E404", "PASS_ERROR", _E, "A pass found IR it cannot handle.",
              "", ""),
+    CodeInfo("E405", "PTOAS_REJECTED", _E,
+             "PTOAS, the real PTO assembler (ptoc compile --verify, pto-cpp), rejects the MLIR "
+             "generated for this statement; the message is PTOAS's own.",
+             "pl.block.and_(x, y) on INT32 tiles (A2/A3 tand takes i8 / i16 only)",
+             "use the element types the instruction supports on the target"),
     # --- warnings ----------------------------------------------------------------------------
     CodeInfo("W003", "LEGACY_SPELLING", Severity.INFO,
              "A legacy spelling the tool accepts but rewrites (pl.op.block.X, seed memory-space names, legacy annotations).",

@@ -23,6 +23,7 @@ from .registry import (
     Param,
     PipeType,
     Role,
+    TypedAttr,
     TypeRule,
     register,
 )
@@ -322,6 +323,13 @@ _SCALAR = p_scalar("scalar", "Scalar applied to every element")
 _CMP_TYPE = p_attr("cmp_type", "Comparison: 0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE", (int,), 0)
 _ONE_TILE = [_vec_tile("tile", "Tile operand")]
 _CMP_ARGS = ("cmp_type",)
+# PTO spells the compare type and the rounding mode as typed attributes (PTOAttrs.td).
+_CMP_MODE = TypedAttr("cmp_type", "cmpMode", "cmp",
+                      tuple(enumerate(("eq", "ne", "lt", "le", "gt", "ge"))))
+_ROUNDING = ("none", "rint", "round", "floor", "ceil", "trunc", "odd")
+_ROUND_MODE = TypedAttr("mode", "rmode", "round_mode",
+                        tuple((mode, mode.upper()) for mode in _ROUNDING)
+                        + tuple((i, mode.upper()) for i, mode in enumerate(_ROUNDING)))
 
 _family((
     entry("add", "TADD", "Element-wise addition of two tiles, with broadcasting.",
@@ -337,7 +345,8 @@ _family((
           broadcast="MAX"),
     entry("minimum", "TMIN", "Element-wise minimum of two tiles, with broadcasting.",
           broadcast="MIN", unified_always=True),
-    entry("rem", "TREM", "Element-wise remainder of two tiles, with broadcasting."),
+    entry("rem", "TREM", "Element-wise remainder of two tiles, with broadcasting.",
+          scratch=True),
 ), [_LHS, _RHS], Elementwise("tt"))
 
 _family((
@@ -368,7 +377,7 @@ _family((
           unified_always=True),
     entry("muls", "TMULS", "Multiply every element of a tile by a scalar.", unified_always=True),
     entry("divs", "TDIVS", "Divide every element of a tile by a scalar.", unified_always=True),
-    entry("rems", "TREMS", "Remainder of every element of a tile by a scalar."),
+    entry("rems", "TREMS", "Remainder of every element of a tile by a scalar.", scratch=True),
     entry("maxs", "TMAXS", "Element-wise maximum of a tile and a scalar."),
     entry("mins", "TMINS", "Element-wise minimum of a tile and a scalar."),
 ), [_LHS, _SCALAR], Elementwise("ts"))
@@ -378,7 +387,8 @@ _family((entry("lrelu", "TLRELU", "Leaky ReLU: x if x > 0 else slope * x, per el
         Elementwise("ts"))
 
 _family((entry("expands", "TEXPANDS", "A tile shaped like target with every element = scalar."),),
-        [_vec_tile("target", "Tile giving the result shape"), _SCALAR], Elementwise("ts"),
+        [_vec_tile("target", "Tile giving the result shape", access=Access.SHAPE), _SCALAR],
+        Elementwise("ts"),
         role=Role.BROADCAST, unified_always=True)
 
 _family((
@@ -396,18 +406,20 @@ _family((
     entry("subsc", "TSUBSC", "Element-wise lhs - scalar + rhs2."),
 ), [_LHS, _SCALAR, _RHS2], Elementwise("tst"))
 
-_family((entry("sel", "TSEL", "Per element: lhs where mask is set, else rhs."),),
+_family((entry("sel", "TSEL", "Per element: lhs where mask is set, else rhs.", scratch=True),),
         [_vec_tile("mask", "Selection mask tile"), _LHS, _RHS], Elementwise("xtt"))
 
-_family((entry("sels", "TSELS", "Select between lhs and rhs by a scalar select mode."),),
+_family((entry("sels", "TSELS", "Select between lhs and rhs by a scalar select mode.",
+                pto_unsupported="pto.tsels takes a mask tile, a source, a scratch tile and a "
+                "scalar; the (lhs, rhs, select_mode) form has no PTO spelling"),),
         [_LHS, _RHS, p_scalar("select_mode", "Selection mode scalar")], Elementwise("ttm"))
 
 _family((entry("cmp", "TCMP", "Element-wise comparison of two tiles (promoted dtype, not BOOL).",
-              attr_args=_CMP_ARGS),),
+              attr_args=_CMP_ARGS, pto_attrs=(_CMP_MODE,)),),
         [_LHS, _RHS, _CMP_TYPE], Elementwise("tt"), _check_cmp_type, unified_always=True)
 
 _family((entry("cmps", "TCMPS", "Compare every element of a tile with a scalar.",
-               attr_args=_CMP_ARGS),),
+               attr_args=_CMP_ARGS, pto_attrs=(_CMP_MODE,)),),
         [_LHS, _SCALAR, _CMP_TYPE], Elementwise("ts"), _check_cmp_type, unified_always=True)
 
 _family((
@@ -433,8 +445,12 @@ _family((
     _vec_tile("row_vec", "Per-row values: same rows, last dimension 1")],
     Elementwise("tv"), _check_row_vector, role=Role.BROADCAST, unified_always=True)
 
+_family((entry("col_expand", "TCOLEXPAND", "Broadcast col_vec down every row, shaped like target."),),
+        [_vec_tile("target", "Tile giving the result shape", access=Access.SHAPE),
+         _vec_tile("col_vec", "Per-column values")],
+        Elementwise("tv"), role=Role.BROADCAST, unified_always=True)
+
 _family((
-    entry("col_expand", "TCOLEXPAND", "Broadcast col_vec down every row, shaped like target."),
     entry("col_expand_mul", "TCOLEXPANDMUL", "Multiply every row of target by col_vec."),
     entry("col_expand_div", "TCOLEXPANDDIV", "Divide every row of target by col_vec."),
     entry("col_expand_sub", "TCOLEXPANDSUB", "Subtract col_vec from every row of target."),
@@ -448,7 +464,7 @@ register("block.cast", Category.BLOCK, [
     p_attr("mode", "Rounding: none, rint, round, floor, ceil, trunc or odd", (str, int), "round"),
 ], cast_rule("tile"), "Convert every element to another data type.",
     pipe=PipeType.V, type_rule_doc="t(tile.shape, target_type)", role=Role.CAST,
-    **isa("TCVT", attr_args=("mode",)))
+    **isa("TCVT", attr_args=("mode",), pto_attrs=(_ROUND_MODE,)))
 
 
 # =============================================================================================
@@ -604,11 +620,12 @@ _REDUCE_DOC = "t(tile.shape without axis, or with 1 if keepdim); a 0-D result is
 
 for _row in (
     entry("sum", "TROWSUM", "Sum along one axis.", "axis=0 -> TCOLSUM, axis=1 -> TROWSUM",
-          column_form="TCOLSUM", unified_always=True),
+          column_form="TCOLSUM", unified_always=True, scratch_form="block.row_sum",
+          scratch=True),
     entry("max", "TROWMAX", "Maximum along one axis.", "axis=0 -> TCOLMAX, axis=1 -> TROWMAX",
-          column_form="TCOLMAX"),
+          column_form="TCOLMAX", scratch_form="block.row_max", scratch=True),
     entry("min", "TROWMIN", "Minimum along one axis.", "axis=0 -> TCOLMIN, axis=1 -> TROWMIN",
-          column_form="TCOLMIN"),
+          column_form="TCOLMIN", scratch_form="block.row_min", scratch=True),
 ):
     register_entry(_row, f"block.{_row.name}", Category.BLOCK, _REDUCE_PARAMS, _reduce,
                    pipe=PipeType.V, type_rule_doc=_REDUCE_DOC, role=Role.REDUCTION, **_row.isa())
@@ -619,10 +636,12 @@ _ROW_PARAMS = [
            default=None, spaces=_IN_VEC, access=Access.WRITE),
 ]
 for _row in (
-    entry("row_sum", "TROWSUM", "Sum of each row: the last dimension reduces to 1."),
-    entry("row_max", "TROWMAX", "Maximum of each row: the last dimension reduces to 1."),
+    entry("row_sum", "TROWSUM", "Sum of each row: the last dimension reduces to 1.",
+          scratch=True),
+    entry("row_max", "TROWMAX", "Maximum of each row: the last dimension reduces to 1.",
+          scratch=True),
     entry("row_min", "TROWMIN", "Minimum of each row: the last dimension reduces to 1.",
-          unified_always=True),
+          unified_always=True, scratch=True),
 ):
     register_entry(_row, f"block.{_row.name}", Category.BLOCK, _ROW_PARAMS,
                    row_reduce_rule("tile", 2), pipe=PipeType.V, role=Role.REDUCTION,
@@ -645,7 +664,7 @@ register("block.reshape", Category.BLOCK, [
     p_shape("shape", "New shape; static element counts must match"),
 ], reshape_rule("tile"), "The same elements of a tile under a new shape.",
     pipe=PipeType.V, type_rule_doc="t(shape, tile.dtype); same element count", role=Role.VIEW,
-    **isa("TRESHAPE"))
+    **isa("TRESHAPE", pto_returns_value=True))
 
 register("block.transpose", Category.BLOCK, [
     p_tile("tile", "Tile of rank 2 or more"),
@@ -653,4 +672,4 @@ register("block.transpose", Category.BLOCK, [
     Param("axis2", "Second constant axis to swap (different from axis1)", accepts=("scalar",)),
 ], transpose_rule("tile"), "Swap two dimensions of a tile.",
     pipe=PipeType.V, type_rule_doc="t(shape with axis1 and axis2 swapped, tile.dtype)",
-    role=Role.VIEW, **isa("TTRANS"))
+    role=Role.VIEW, **isa("TTRANS", operands=("tile",), scratch=True))

@@ -13,6 +13,8 @@ def param_traits(param: Param) -> str:
     parts: list[str] = []
     if param.access is Access.WRITE:
         parts.append("written")
+    elif param.access is Access.SHAPE:
+        parts.append("only its shape is used")
     if param.spaces:
         parts.append("in " + " or ".join(space.name for space in param.spaces))
     return "; ".join(parts)
@@ -29,6 +31,13 @@ def lowering_text(lowering: Lowering) -> str:
         ("column vector rhs", lowering.col_broadcast),
     ]
     shown = [f"{label}: {name}" for label, name in variants if name]
+    if lowering.operands is not None:
+        shown.append("operands: " + ", ".join(lowering.operands))
+    if lowering.scratch:
+        shown.append("takes a scratch tile")
+    shown += [f"{a.param} as {a.name} = #pto<{a.enum} ..>" for a in lowering.typed_attrs]
+    if lowering.returns_value:
+        shown.append("returns its result")
     return f"{text} ({'; '.join(shown)})" if shown else text
 
 

@@ -77,6 +77,7 @@ class Access(Enum):
 
     READ = "read"
     WRITE = "write"
+    SHAPE = "shape"  # only the operand's shape is used (a result shaped like it): never read
 
 
 class ParamKind(Enum):
@@ -217,6 +218,22 @@ class LegacyForm:
 
 
 @dataclass(frozen=True, slots=True)
+class TypedAttr:
+    """An IR attribute written as a typed dialect attribute: ``cmp_type=2`` ->
+    ``cmpMode = #pto<cmp lt>``. ``values`` maps each IR value to its enum case."""
+
+    param: str  # the IR attribute
+    name: str  # the dialect's attribute name
+    enum: str  # the dialect's enum mnemonic (``#pto<cmp ..>``)
+    values: tuple[tuple[AttrValue, str], ...]
+
+    def spell(self, value: AttrValue) -> str | None:
+        """``#pto<cmp lt>`` for an IR value, None when the enum has no such case."""
+        case = next((c for v, c in self.values if v == value and type(v) is type(value)), None)
+        return None if case is None else f"#pto<{self.enum} {case}>"
+
+
+@dataclass(frozen=True, slots=True)
 class Lowering:
     """How an op becomes code on one target, spelled as that target spells it (``TMATMUL_ACC``
     in pto-isa C++, ``pto.tmatmul.acc`` in the PTO dialect). ``None`` instruction = not
@@ -236,6 +253,21 @@ class Lowering:
     col_broadcast: str | None = None
     # Attribute parameters that become trailing instruction arguments (cast mode, compare mode).
     attr_args: tuple[str, ...] = ()
+    # The value parameters the instruction takes, in its order (None: all, in the op's order);
+    # the others are stated by the result's type (``block.expands``' target) or dropped by
+    # the instruction's semantics (``block.transpose``' axes of a 2-D tile).
+    operands: tuple[str, ...] | None = None
+    # The (row / main) instruction takes a scratch tile after its sources (TROWSUM, TTRANS,
+    # TSEL); the op's written tile parameter when the call gives one, else the generator
+    # provides one shaped like the first source. The column forms take none.
+    scratch: bool = False
+    # Attributes the target spells as typed attributes of the instruction (PTO's cmpMode,
+    # rmode); any other attribute is implied by the operand / result types or must keep its
+    # default.
+    typed_attrs: tuple[TypedAttr, ...] = ()
+    # The instruction returns its result (``%r = pto.treshape %s : T1 -> T2``) instead of
+    # writing a destination buffer.
+    returns_value: bool = False
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -256,6 +288,9 @@ class OpDef:
     aliases: str | None = None
     # The op a scalar second operand turns this one into (block.add -> block.adds).
     scalar_form: str | None = None
+    # The op computing the same along the last axis with a scratch tile, which the target
+    # instructions need (block.sum -> block.row_sum); the AddReductionScratch pass uses it.
+    scratch_form: str | None = None
     # The unified ``pl.X`` spelling means this op whatever the argument types.
     unified_always: bool = False
     # BARRIER ops: the pipe they order.

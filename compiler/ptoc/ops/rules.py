@@ -41,6 +41,7 @@ from .registry import (
     OpDef,
     Param,
     ParamKind,
+    TypedAttr,
     TypeRule,
     register,
 )
@@ -594,17 +595,26 @@ def _pto_or_none(instruction: str | None) -> str | None:
 
 def isa(instruction: str, note: str = "", pto_note: str | None = None, *,
         column_form: str | None = None, row_broadcast: str | None = None,
-        col_broadcast: str | None = None, attr_args: tuple[str, ...] = ()) -> dict[str, Lowering]:
+        col_broadcast: str | None = None, attr_args: tuple[str, ...] = (),
+        operands: tuple[str, ...] | None = None, scratch: bool = False,
+        pto_attrs: tuple[TypedAttr, ...] = (), pto_returns_value: bool = False,
+        pto_unsupported: str | None = None) -> dict[str, Lowering]:
     """Both lowerings of a block op from its pto-isa names: ``TADD`` and ``pto.tadd`` (and
     likewise for the column and broadcast forms). The PTO note defaults to the CCE note with
-    instruction names in their dialect spelling."""
+    instruction names in their dialect spelling. Operands and scratch are facts of the
+    instruction (both targets); ``pto_*`` options are the dialect's own spelling;
+    ``pto_unsupported`` says why the dialect has no form of this op."""
     if pto_note is None:
         pto_note = _ISA_NAME.sub(lambda m: pto_name(m.group(0)), note)
+    shared: dict[str, Any] = {"attr_args": attr_args, "operands": operands, "scratch": scratch}
     cce = Lowering(instruction, note, column_form=column_form, row_broadcast=row_broadcast,
-                   col_broadcast=col_broadcast, attr_args=attr_args)
+                   col_broadcast=col_broadcast, **shared)
+    if pto_unsupported is not None:
+        return {"cce": cce, "pto": Lowering(None, pto_unsupported)}
     pto = Lowering(pto_name(instruction), pto_note, column_form=_pto_or_none(column_form),
                    row_broadcast=_pto_or_none(row_broadcast),
-                   col_broadcast=_pto_or_none(col_broadcast), attr_args=attr_args)
+                   col_broadcast=_pto_or_none(col_broadcast), typed_attrs=pto_attrs,
+                   returns_value=pto_returns_value, **shared)
     return {"cce": cce, "pto": pto}
 
 
@@ -613,7 +623,9 @@ def isa(instruction: str, note: str = "", pto_note: str | None = None, *,
 # --------------------------------------------------------------------------------------------
 
 
-_LOWERING_TRAITS = frozenset({"column_form", "row_broadcast", "col_broadcast", "attr_args"})
+_LOWERING_TRAITS = frozenset({"column_form", "row_broadcast", "col_broadcast", "attr_args",
+                              "operands", "scratch", "pto_attrs", "pto_returns_value",
+                              "pto_unsupported"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,11 +12,12 @@ from .init_memref import InitMemRef
 from .insert_sync import InsertSync
 from .manager import PASSES, AfterPass, PassManager, PipelineResult, run_pipeline
 from .memory_reuse import MemoryReuse
+from .reduction_scratch import AddReductionScratch
 from .target import DEFAULT_TARGET, Target
 from .verifier import Verifier, verify_function, verify_ssa
 
 __all__ = [
-    "DEFAULT_TARGET", "PASSES", "AfterPass", "AllocateMemoryAddr", "ConvertToSSA",
+    "DEFAULT_TARGET", "PASSES", "AddReductionScratch", "AfterPass", "AllocateMemoryAddr", "ConvertToSSA",
     "FlattenCalls", "FunctionPass", "InitMemRef", "InsertSync", "MemoryReuse", "Pass",
     "PassContext", "PassManager", "PipelineResult", "Target", "Verifier", "run_pipeline",
     "verify_function", "verify_ssa",

@@ -27,6 +27,9 @@ def compile_preview(
     """The driver's text for ``target`` (``pipeline`` None: the target's default; ``strict``:
     annotation warnings are errors, as ``ptoc compile`` makes them). Front-end warnings are
     already published with the document, so only its errors are repeated here."""
-    result = driver.compile_source(analysis, target, function, pipeline, strict=strict)
+    # PTO MLIR comes with PTOAS's verdict when PTOAS is found (as ``ptoc compile --verify``)
+    ptoas = driver.available_ptoas() if target in ("pto", "pto-cpp") else None
+    result = driver.compile_source(analysis, target, function, pipeline, strict=strict,
+                                   ptoas=ptoas)
     errors = [d for d in result.front_end if d.severity is Severity.ERROR]
     return PreviewResult(result.language, result.text, errors + result.back_end)

@@ -80,7 +80,7 @@ def test_context_pointer_tracking() -> None:
 @pytest.mark.parametrize(
     ("dtype", "cpp"),
     [
-        (DataType.FP32, "float"), (DataType.FP16, "half"), (DataType.BF16, "bfloat16"),
+        (DataType.FP32, "float"), (DataType.FP16, "half"), (DataType.BF16, "bfloat16_t"),
         (DataType.INT8, "int8_t"), (DataType.INT16, "int16_t"), (DataType.INT32, "int32_t"),
         (DataType.INT64, "int64_t"), (DataType.UINT8, "uint8_t"), (DataType.UINT16, "uint16_t"),
         (DataType.UINT32, "uint32_t"), (DataType.UINT64, "uint64_t"), (DataType.BOOL, "bool"),

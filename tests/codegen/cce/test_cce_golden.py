@@ -295,7 +295,7 @@ def test_matmul_with_mat_left_right_acc_tiles() -> None:
     check_golden("matmul.cpp", clean(generate_cce(matmul_kernel())))
 
 
-def test_loads_at_offsets_compute_the_address_and_zero_offsets_reseat_a_moved_tensor() -> None:
+def test_windows_get_a_global_tensor_of_their_own_shape_with_the_tensors_strides() -> None:
     x = var("x", tensor(128, 64))
     out = var("out", tensor(128, 64))
     t0 = var("t0", tile(32, 64, addr=0x0))
@@ -303,19 +303,20 @@ def test_loads_at_offsets_compute_the_address_and_zero_offsets_reseat_a_moved_te
     fn = function(
         "windows", [x, out],
         load(t0, x, (32, 0)),
-        load(t1, x, (0, 0)),  # x was moved: its zero offset must be restated
-        store(None, t1, (0, 0), out),  # out never moves: no TASSIGN
+        load(t1, x, (0, 0)),
+        store(None, t1, (0, 0), out),
         store(None, t0, (96, 0), out, line=9),
     )
+    # pto-isa's TLOAD/TSTORE assert that the global shape equals the tile's valid shape.
     assert body_lines(clean(generate_cce(fn)).text) == [
-        "TASSIGN(xGlobal, x + 32 * 64 + 0);",
-        "TLOAD(t0, xGlobal);",
-        "TASSIGN(xGlobal, x + 0 * 64 + 0);",
-        "TLOAD(t1, xGlobal);",
-        "TASSIGN(outGlobal, out + 0 * 64 + 0);",
-        "TSTORE(outGlobal, t1);",
-        "TASSIGN(outGlobal, out + 96 * 64 + 0);",
-        "TSTORE(outGlobal, t0);",
+        "GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> xGlobalWindow(x + 32 * 64 + 0);",
+        "TLOAD(t0, xGlobalWindow);",
+        "GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> xGlobalWindow_1(x + 0 * 64 + 0);",
+        "TLOAD(t1, xGlobalWindow_1);",
+        "GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> outGlobalWindow(out + 0 * 64 + 0);",
+        "TSTORE(outGlobalWindow, t1);",
+        "GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> outGlobalWindow_1(out + 96 * 64 + 0);",
+        "TSTORE(outGlobalWindow_1, t0);",
     ]
 
 
@@ -331,7 +332,11 @@ def test_three_dimensional_tensor_offsets_use_row_major_strides() -> None:
         "xGlobalType xGlobal(x);",
     ]
     assert "using tType = Tile<TileType::Vec, float, 32, 64, BLayout::RowMajor, -1, -1>;" in text
-    assert body_lines(text) == ["TASSIGN(xGlobal, x + 2 * 2048 + 0 * 64 + 16);", "TLOAD(t, xGlobal);"]
+    assert body_lines(text) == [
+        "GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 2048, 64, 1>> "
+        "xGlobalWindow(x + 2 * 2048 + 0 * 64 + 16);",
+        "TLOAD(t, xGlobalWindow);",
+    ]
 
 
 def test_memory_reuse_declares_each_tile_at_the_shared_address() -> None:
@@ -378,8 +383,8 @@ def test_scalar_valued_op_and_scalar_assignments() -> None:
     assert body_lines(clean(generate_cce(fn)).text) == [
         "uint64_t idx = get_block_idx();",
         "int64_t row = (idx * 32);",
-        "TASSIGN(xGlobal, x + row * 64 + 0);",
-        "TLOAD(t, xGlobal);",
+        "GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> xGlobalWindow(x + row * 64 + 0);",
+        "TLOAD(t, xGlobalWindow);",
     ]
 
 

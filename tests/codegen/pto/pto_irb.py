@@ -144,10 +144,17 @@ def body_of(text: str) -> str:
 def tile_buf(
     rows: int = 32, cols: int = 32, dtype: str = "f32", loc: str = "vec", extra: str = ""
 ) -> str:
-    """The full tile_buf type with the seed's defaults."""
+    """The full tile_buf type with the seed's defaults: a [M, 1] Vec tile is a col_major
+    column vector; other rows are whole 32-byte blocks (a [16, 4] f32 tile has cols=8)."""
+    blayout, physical = "row_major", cols
+    if cols == 1 and rows > 1 and loc == "vec":
+        blayout = "col_major"
+    else:
+        per_block = 32 // {"f32": 4, "i32": 4, "f16": 2, "bf16": 2, "i16": 2, "i8": 1}[dtype]
+        physical = -(-cols // per_block) * per_block
     return (
-        f"!pto.tile_buf<loc={loc}, dtype={dtype}, rows={rows}, cols={cols}, v_row={rows}, "
-        f"v_col={cols}, blayout=row_major, slayout=none_box, fractal=512, pad=0{extra}>"
+        f"!pto.tile_buf<loc={loc}, dtype={dtype}, rows={rows}, cols={physical}, v_row={rows}, "
+        f"v_col={cols}, blayout={blayout}, slayout=none_box, fractal=512, pad=0{extra}>"
     )
 
 

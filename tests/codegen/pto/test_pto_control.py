@@ -16,6 +16,7 @@ from pto_irb import (
     store,
     tensor,
     tile,
+    tile_type,
 )
 
 from ptoc.ir import (
@@ -109,40 +110,66 @@ def test_loop_with_a_carried_tile_and_an_if_with_a_result() -> None:
         "pto.texpands ins(%cst : f32)\n"
         "             outs(%0 : TB)\n"
         "\n"
-        "%5 = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %0) -> (TB) {\n"
-        "  %6 = arith.muli %i, %c32 : index\n"
+        # the carried tile lives in its home buffer %0 (acc_out's MemRef, which the passes
+        # give acc0 too): PTOAS cannot lower a tile_buf iter_arg, and a buffer needs none
+        "scf.for %i = %c0 to %c4 step %c1 {\n"
+        "  %5 = arith.muli %i, %c32 : index\n"
         "\n"
         "  // Load t\n"
-        "  %7 = pto.partition_view %3, offsets = [%6, %c0], sizes = [%c32, %c32]\n"
+        "  %6 = pto.partition_view %3, offsets = [%5, %c0], sizes = [%c32, %c32]\n"
         "       : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<32x32xf32>\n"
-        "  pto.tload ins(%7 : !pto.partition_tensor_view<32x32xf32>)\n"
+        "  pto.tload ins(%6 : !pto.partition_tensor_view<32x32xf32>)\n"
         "            outs(%1 : TB)\n"
         "\n"
         "  // Add\n"
-        "  pto.tadd ins(%acc : TB, %1 : TB)\n"
+        "  pto.tadd ins(%0, %1 : TB, TB)\n"
         "           outs(%0 : TB)\n"
-        "  scf.yield %0 : TB\n"
         "}\n"
         "\n"
-        "%8 = arith.index_cast %arg1 : i64 to index\n"
-        "%9 = arith.cmpi sgt, %8, %c0 : index\n"
-        "%10 = scf.if %9 -> (TB) {\n"
+        "%7 = arith.index_cast %arg1 : i64 to index\n"
+        "%8 = arith.cmpi sgt, %7, %c0 : index\n"
+        "scf.if %8 {\n"
         "  // Exp\n"
-        "  pto.texp ins(%5 : TB)\n"
+        "  pto.texp ins(%0 : TB)\n"
         "           outs(%2 : TB)\n"
-        "  scf.yield %2 : TB\n"
-        "} else {\n"
-        "  scf.yield %5 : TB\n"
-        "}\n"
+        "\n"
+        "  // carried tile: into its home buffer\n"  # the branch's result r is buffer %0
+        "  pto.tmov ins(%2 : TB)\n"
+        "           outs(%0 : TB)\n"
+        "}\n"  # the else branch yields acc_out, already in %0: nothing left to do
         "\n"
         "// Store r\n"
-        "%11 = pto.partition_view %4, offsets = [%c0, %c0], sizes = [%c32, %c32]\n"
-        "      : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<32x32xf32>\n"
-        "pto.tstore ins(%10 : TB)\n"
-        "           outs(%11 : !pto.partition_tensor_view<32x32xf32>)\n"
+        "%9 = pto.partition_view %4, offsets = [%c0, %c0], sizes = [%c32, %c32]\n"
+        "     : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<32x32xf32>\n"
+        "pto.tstore ins(%0 : TB)\n"
+        "           outs(%9 : !pto.partition_tensor_view<32x32xf32>)\n"
         "\n"
         "return\n"
     )
+
+
+def test_a_carried_tile_in_another_buffer_is_copied_home() -> None:
+    """The loop's result lives in %0; an initial value and a yield in other buffers are
+    copied into it (before the loop, at the end of each iteration)."""
+    a, out = tensor("a", [32, 32]), tensor("out", [32, 32])
+    init, home, step = tile("init", [32, 32], memref(1)), memref(0), tile("s", [32, 32], memref(2))
+    i = Var(I64, name="i")
+    acc = IterArg(tile_type([32, 32], home), name="acc", init_value=init)
+    result = Var(tile_type([32, 32], home), name="result")
+    loop = ForStmt(i, const_int(0), const_int(2), const_int(1),
+                   seq(assign(step, "block.exp", acc), YieldStmt((step,))),
+                   iter_args=(acc,), return_vars=(result,))
+    text, diagnostics = generate(function("k", [a, out], load(init, a, [0, 0]), loop,
+                                          store(result, [0, 0], out)))
+    assert diagnostics == []
+    body = short(body_of(text))
+    # buffers in order of first definition: init %0, the home (result) %1, s %2
+    copy_in = "// carried tile: into its home buffer\npto.tmov ins(%0 : TB)\n         outs(%1 : TB)\n"
+    assert copy_in + "\nscf.for %i = %c0 to %c2 step %c1 {\n" in body
+    assert ("  pto.texp ins(%1 : TB)\n           outs(%2 : TB)\n\n"
+            "  // carried tile: into its home buffer\n"
+            "  pto.tmov ins(%2 : TB)\n           outs(%1 : TB)\n}\n") in body
+    assert "pto.tstore ins(%1 : TB)" in body
 
 
 def test_nested_loops_without_results_and_a_carried_tensor() -> None:
@@ -228,7 +255,10 @@ def test_while_loop_and_scalar_arithmetic() -> None:
         "module {\n"
         "  func.func @scalars(%arg0: i64,\n"
         "                    %arg1: i32,\n"
-        "                    %arg2: f32) -> (i64, f32) {\n"
+        "                    %arg2: f32,\n"
+        # PTOAS entry functions return nothing: each scalar result has a pointer
+        "                    %arg3: !pto.ptr<i64>,\n"
+        "                    %arg4: !pto.ptr<f32>) {\n"
         "    // Constants\n"
         "    %c0 = arith.constant 0 : index\n"
         "    %c1 = arith.constant 1 : index\n"
@@ -255,8 +285,10 @@ def test_while_loop_and_scalar_arithmetic() -> None:
         "    %10 = arith.addi %arg1, %c1_i32 : i32\n"
         "    %11 = arith.subi %c0, %8 : index\n"
         "    %12 = arith.index_cast %11 : index to i64\n"
+        "    pto.store_scalar %12, %arg3[%c0] : !pto.ptr<i64>, i64\n"
+        "    pto.store_scalar %9, %arg4[%c0] : !pto.ptr<f32>, f32\n"
         "\n"
-        "    return %12, %9 : i64, f32\n"
+        "    return\n"
         "  }\n"
         "}\n"
     )
@@ -327,11 +359,11 @@ def test_tensor_with_dimensions_from_scalar_parameters() -> None:
         "\n"
         "    // Tensor views\n"
         "    %2 = arith.index_cast %arg0 : i64 to index\n"
-        "    %0 = pto.make_tensor_view %arg2, shape = [%2, %c64]\n"
+        "    %0 = pto.make_tensor_view %arg2, shape = [%2, %c64],\n"
         "         strides = [%c64, %c1] : !pto.tensor_view<?x?xf16>\n"
         "    %3 = arith.index_cast %arg1 : i32 to index\n"
         "    %4 = arith.muli %2, %3 : index\n"
-        "    %1 = pto.make_tensor_view %arg3, shape = [%c8, %3, %2]\n"
+        "    %1 = pto.make_tensor_view %arg3, shape = [%c8, %3, %2],\n"
         "         strides = [%4, %2, %c1] : !pto.tensor_view<?x?x?xf16>\n"
         "\n"
         "    return\n"
@@ -361,3 +393,44 @@ def test_several_functions_and_selecting_one() -> None:
     )
     only = generate_pto(program(first, second), function="second")
     assert only.text == "module {\n  func.func @second(%arg0: i64) {\n    return\n  }\n}\n"
+
+
+def _acc_loop(read_after: bool):
+    """for i: nxt = matmul_acc(acc, l, r) (nxt in its own Acc buffer); yield nxt."""
+    from ptoc.ir import BLayout, MemorySpace, TileView
+
+    acc_view = TileView(blayout=BLayout.col_major, slayout=BLayout.row_major, fractal=1024)
+    home, other = memref(0, MemorySpace.Acc), memref(1, MemorySpace.Acc)
+    left = tile("l", [16, 16], memref(2, MemorySpace.Left), DataType.FP16)
+    right = tile("r", [16, 16], memref(3, MemorySpace.Right), DataType.FP16)
+    first = tile("first", [16, 16], home, view=acc_view)
+    acc = IterArg(tile_type([16, 16], home, view=acc_view), name="acc", init_value=first)
+    nxt = tile("nxt", [16, 16], other, view=acc_view)
+    result = Var(tile_type([16, 16], home, view=acc_view), name="result")
+    body = [assign(nxt, "block.matmul_acc", acc, left, right)]
+    if read_after:
+        body.append(assign(tile("again", [16, 16], memref(4, MemorySpace.Acc), view=acc_view),
+                           "block.matmul_acc", acc, left, right))
+    loop = ForStmt(Var(I64, name="i"), const_int(0), const_int(2), const_int(1),
+                   seq(*body, YieldStmt((nxt,))), iter_args=(acc,), return_vars=(result,))
+    a, b = tensor("a", [16, 16], DataType.FP16), tensor("b", [16, 16], DataType.FP16)
+    return function("k", [a, b], load(left, a, [0, 0]), load(right, b, [0, 0]),
+                    assign(first, "block.matmul", left, right), loop)
+
+
+def test_a_carried_acc_tile_is_accumulated_in_its_home_buffer() -> None:
+    """PTO has no Acc -> Acc copy: the op producing the yielded tile writes the home buffer."""
+    text, diagnostics = generate(_acc_loop(read_after=False))
+    assert diagnostics == []
+    assert "pto.tmov" not in text
+    acc = "!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=1024, pad=0>"
+    assert f"      pto.tmatmul.acc ins(%2, %0, %1 : {acc}," in text
+    assert f"                      outs(%2 : {acc})\n    }}\n" in text
+
+
+def test_a_carried_acc_tile_read_after_its_update_is_an_error() -> None:
+    _, diagnostics = generate(_acc_loop(read_after=True))
+    assert [(d.code, d.message) for d in diagnostics] == [(
+        "E400", "a carried tile outside Vec is updated in place (PTO copies tiles only vec -> "
+        "vec): yield the result of the op that updates it, and read the carried value only up "
+        "to that op")]

@@ -141,7 +141,14 @@ def test_call_to_a_program_function() -> None:
     stmt = EvalStmt(Call(UnknownType(), callee=GlobalVar("helper"), args=(a,), span=at(3, 4, 20)))
     _, diagnostics = generate(function("k", [a], stmt))
     assert codes(diagnostics) == [("E400", 3, 4, 20)]
-    assert diagnostics[0].message == "a call to program function 'helper' has no PTO lowering"
+    assert diagnostics[0].message == "'helper' is not a function of this program"
+    # a helper that takes a tensor: only scalars can be passed to a function
+    helper = function("helper", [tensor("t", [32, 32])])
+    _, diagnostics = generate(function("k", [a], stmt), helper)
+    assert codes(diagnostics) == [("E400", 3, 4, 20)]
+    assert diagnostics[0].message == (
+        "a call passing Tensor[[32, 32], FP32] 't' to 'helper' has no PTO lowering (only "
+        "scalars can be passed to a function)")
 
 
 def test_unknown_function_name() -> None:

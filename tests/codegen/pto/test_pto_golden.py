@@ -4,7 +4,17 @@ golden/mul_kernel_2d.mlir is the seed's output with its two elisions filled in:
 ``rows=32, cols=32, ...>`` and ``!pto.tile_buf<...>`` are written as the full tile_buf type
 (the seed's own defaults: v_row/v_col = rows/cols, row_major, none_box, 512, pad 0).
 Everything else — comments, blank lines, line breaks, the signature's continuation column,
-SSA numbering (allocations %0-%2, views %3-%5, body from %6) — is the seed's text unchanged.
+SSA numbering (allocations %0-%2, views %3-%5, body from %6) — is the seed's text, except two
+corrections to the form PTOAS accepts (the seed's illustration is not valid PTO; the dialect's
+own definitions, PTOOps.td, decide):
+
+- ``pto.make_tensor_view``: a comma before ``strides = [...]`` (its custom parser expects
+  ``shape = [...], strides = [...]``; without it PTOAS v0.27 stops at "expected ','");
+- ``pto.tmul ins(%0, %1 : T0, T1)``: operands first, then their types (``ins($src0, $src1 :
+  type($src0), type($src1))`` in TMulOp's assembly format), not the seed's ``ins(%0 : T0, %1 :
+  T1)``, which no PTOAS version parsed.
+
+tests/ptoas/ runs PTOAS on this file.
 """
 
 from __future__ import annotations

@@ -56,7 +56,7 @@ def test_tile_tile_op_writes_the_result_buffer() -> None:
     assert diagnostics == []
     assert short(body_after_first_load(text)) == (
         "// Add\n"
-        "pto.tadd ins(%0 : TB, %0 : TB)\n"
+        "pto.tadd ins(%0, %0 : TB, TB)\n"
         "         outs(%1 : TB)\n"
         "\n"
         "return\n"
@@ -66,7 +66,7 @@ def test_tile_tile_op_writes_the_result_buffer() -> None:
 def test_three_operand_add_is_taddc() -> None:
     t1 = tile("t1", [32, 32], memref(1))
     text, _ = generate(kernel(lambda a, out, t0: [assign(t1, "block.addc", t0, t0, t0)]))
-    assert "pto.taddc ins(%0 : TB, %0 : TB, %0 : TB)\n" in short(text)
+    assert "pto.taddc ins(%0, %0, %0 : TB, TB, TB)\n" in short(text)
 
 
 def test_scalar_literals_take_the_element_type_of_the_result() -> None:
@@ -80,11 +80,11 @@ def test_scalar_literals_take_the_element_type_of_the_result() -> None:
     assert "    %cst = arith.constant 1.5 : f32\n    %cst_1 = arith.constant 2.0 : f32\n" in text
     assert short(body_after_first_load(text)) == (
         "// Adds\n"
-        "pto.tadds ins(%0 : TB, %cst : f32)\n"
+        "pto.tadds ins(%0, %cst : TB, f32)\n"
         "          outs(%1 : TB)\n"
         "\n"
         "// Muls\n"
-        "pto.tmuls ins(%0 : TB, %cst_1 : f32)\n"
+        "pto.tmuls ins(%0, %cst_1 : TB, f32)\n"
         "          outs(%1 : TB)\n"
         "\n"
         "return\n"
@@ -102,7 +102,7 @@ def test_scalar_parameter_operand_keeps_its_type() -> None:
         "              %arg1: f32,\n"
         "              %arg2: !pto.ptr<f32>) {\n"
     )
-    assert "pto.tsubs ins(%0 : TB, %arg1 : f32)\n" in short(text)
+    assert "pto.tsubs ins(%0, %arg1 : TB, f32)\n" in short(text)
 
 
 def test_unary_and_row_reduction_with_scratch_tile() -> None:
@@ -118,7 +118,7 @@ def test_unary_and_row_reduction_with_scratch_tile() -> None:
         "         outs(%1 : TB)\n"
         "\n"
         "// Row sum\n"
-        "pto.trowsum ins(%1 : TB, %0 : TB)\n"
+        "pto.trowsum ins(%1, %0 : TB, TB)\n"
         f"            outs(%2 : {tile_buf(32, 1)})\n"
         "\n"
         "return\n"
@@ -134,11 +134,13 @@ def test_axis_reduction_picks_row_or_column_instruction() -> None:
     ]))
     body = short(body_after_first_load(text))
     assert f"pto.tcolsum ins(%0 : TB)\n            outs(%1 : {tile_buf(1, 32)})\n" in body
-    assert f"pto.trowmax ins(%0 : TB)\n            outs(%2 : {tile_buf(32, 1)})\n" in body
+    # the row form takes a scratch tile, allocated with the buffers when the IR has none
+    assert f"pto.trowmax ins(%0, %scratch : TB, TB)\n            outs(%2 : {tile_buf(32, 1)})\n" in body
     assert "axis" not in body  # the instruction states the axis
+    assert "    %scratch = pto.alloc_tile : " + tile_buf() + "\n\n" in text
 
 
-def test_attributes_become_an_attribute_dictionary() -> None:
+def test_attributes_become_typed_dialect_attributes() -> None:
     half = tile("half", [32, 32], memref(1), DataType.FP16)
     mask = tile("mask", [32, 32], memref(2))
     text, _ = generate(kernel(lambda a, out, t0: [
@@ -146,9 +148,23 @@ def test_attributes_become_an_attribute_dictionary() -> None:
         assign(mask, "block.cmp", t0, t0, cmp_type=2),
     ]))
     body = short(body_after_first_load(text))
-    # target_type is stated by the outs buffer's dtype; mode is not.
-    assert f"outs(%1 : {tile_buf(dtype='f16')}) {{mode = \"round\"}}\n" in body
-    assert "outs(%2 : TB) {cmp_type = 2}\n" in body
+    # target_type is stated by the outs buffer's dtype; mode and cmp_type are the typed
+    # attributes PTOAttrs.td defines, where each op's assembly format puts its attr-dict
+    assert (f"pto.tcvt ins(%0 {{rmode = #pto<round_mode ROUND>}} : TB)\n"
+            f"         outs(%1 : {tile_buf(dtype='f16')})\n") in body
+    assert "pto.tcmp ins(%0, %0 {cmpMode = #pto<cmp lt>} : TB, TB)\n         outs(%2 : TB)\n" in body
+
+
+def test_an_attribute_the_dialect_cannot_spell_is_an_error() -> None:
+    moved = tile("moved", [32, 32], memref(1))
+    text, diagnostics = generate(kernel(lambda a, out, t0: [
+        assign(moved, "block.move", t0, target_memory=MemorySpace.Vec, transpose=True,
+               span=at(5, 8, 40)),
+    ]))
+    assert [(d.code, d.message, d.span) for d in diagnostics] == [(
+        "E400", "block.move: transpose=true has no PTO form (pto.tmov has no such attribute)",
+        at(5, 8, 40),
+    )]
 
 
 def test_matmul_buffers_use_their_memory_space_and_tile_view() -> None:
@@ -170,7 +186,7 @@ def test_matmul_buffers_use_their_memory_space_and_tile_view() -> None:
         "    %2 = pto.alloc_tile : !pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, "
         "v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=1024, pad=0>\n"
     ) in text
-    assert "    // Matmul\n    pto.tmatmul ins(%0 : !pto.tile_buf<loc=left" in text
+    assert "    // Matmul\n    pto.tmatmul ins(%0, %1 : !pto.tile_buf<loc=left" in text
 
 
 def test_tiles_sharing_a_memref_share_one_allocation() -> None:
@@ -201,7 +217,7 @@ def test_one_dimensional_tile_is_one_row() -> None:
     t0 = tile("t0", [64], memref(0))
     text, _ = generate(function("k", [a], load(t0, a, [0])))
     assert tile_buf(1, 64) in text
-    assert "pto.make_tensor_view %arg0, shape = [%c64]\n         strides = [%c1]" in text
+    assert "pto.make_tensor_view %arg0, shape = [%c64],\n         strides = [%c1]" in text
     assert "offsets = [%c0], sizes = [%c64]" in text
     assert ": !pto.tensor_view<?xf32> -> !pto.partition_tensor_view<64xf32>" in text
 
@@ -280,7 +296,7 @@ def test_block_op_with_scalar_result() -> None:
     assert diagnostics == []
     assert short(body_of(text)) == (
         "// Get block idx\n"
-        "%2 = pto.get_block_idx : i64\n"
+        "%2 = pto.get_block_idx\n"  # its result is always i64: the format has no type
         "\n"
         "%3 = arith.index_castui %2 : i64 to index\n"
         "%4 = arith.muli %3, %c32 : index\n"
@@ -324,8 +340,78 @@ def test_reused_memref_with_a_different_tile_type_gets_its_own_allocation() -> N
         "    // Allocations\n"
         "    %0 = pto.alloc_tile : " + tile_buf() + "\n"
         "    %1 = pto.alloc_tile : " + tile_buf(32, 1) + "\n"
+        "    %scratch = pto.alloc_tile : " + tile_buf() + "\n"
         "\n"
     ) in text
     body = body_of(text)
-    assert f"pto.trowsum ins(%0 : {tile_buf()})\n            outs(%1 : {tile_buf(32, 1)})\n" in body
+    assert (f"pto.trowsum ins(%0, %scratch : {tile_buf()}, {tile_buf()})\n"
+            f"            outs(%1 : {tile_buf(32, 1)})\n") in body
     assert f"pto.tstore ins(%1 : {tile_buf(32, 1)})\n" in body
+
+
+COLUMN = ("!pto.tile_buf<loc=vec, dtype=f32, rows=32, cols=1, v_row=32, v_col=1, "
+          "blayout=col_major, slayout=none_box, fractal=512, pad=0>")
+ROW_VIEW = ("!pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=32, v_row=1, v_col=32, "
+            "blayout=row_major, slayout=none_box, fractal=512, pad=0>")
+
+
+def test_a_one_column_tile_is_a_col_major_column_vector() -> None:
+    """PTOAS's TROWSUM / TROWEXPANDADD take per-row vectors col_major; its element-wise ops
+    take row-major tiles only, so those run on [1, M] reinterpretations (pto.treshape)."""
+    t1 = tile("t1", [32, 32], memref(1))
+    rows, rows2 = tile("rows", [32, 1], memref(2)), tile("rows2", [32, 1], memref(3))
+    text, diagnostics = generate(kernel(lambda a, out, t0: [
+        assign(rows, "block.max", t0, axis=1, keepdim=True),
+        assign(rows2, "block.exp", rows),
+        assign(t1, "block.sub", t0, rows2),  # a per-row rhs: the row-broadcast instruction
+    ]))
+    assert diagnostics == []
+    assert short(body_after_first_load(text)) == (
+        "// Max\n"  # buffers by first definition: t0 %0, rows %1, rows2 %2, t1 %3
+        f"pto.trowmax ins(%0, %scratch : TB, TB)\n            outs(%1 : {COLUMN})\n"
+        "\n"
+        "// Exp\n"
+        f"%7 = pto.treshape %1 : {COLUMN} -> {ROW_VIEW}\n"
+        f"%8 = pto.treshape %2 : {COLUMN} -> {ROW_VIEW}\n"
+        f"pto.texp ins(%7 : {ROW_VIEW})\n         outs(%8 : {ROW_VIEW})\n"
+        "\n"
+        "// Subtract\n"
+        f"pto.trowexpandsub ins(%0, %2 : TB, {COLUMN})\n                  outs(%3 : TB)\n"
+        "\n"
+        "return\n"
+    )
+
+
+def test_a_narrow_row_major_tile_is_padded_to_whole_32_byte_rows() -> None:
+    a = tensor("a", [16, 4])
+    t0 = tile("t0", [16, 4], memref(0))
+    text, _ = generate(function("k", [a], load(t0, a, [0, 0])))
+    assert "rows=16, cols=8, v_row=16, v_col=4, blayout=row_major" in text  # 4 x f32 = 16 B
+
+
+def test_operands_scratch_and_value_forms_follow_the_registry() -> None:
+    t1, t2, t3 = tile("t1", [32, 32], memref(1)), tile("t2", [32, 32], memref(2)), tile(
+        "t3", [32, 32], memref(3))
+    flat = tile("flat", [16, 64], memref(4))
+    text, diagnostics = generate(kernel(lambda a, out, t0: [
+        assign(t1, "block.expands", t0, ConstFloat(F32, value=2.0)),  # only the scalar
+        assign(t2, "block.transpose", t1, const_int(0), const_int(1)),  # tile + scratch
+        assign(t3, "block.sel", t0, t1, t2),  # mask, lhs, rhs + scratch
+        assign(flat, "block.reshape", t3, ints(16, 64)),  # returns its result
+    ]))
+    assert diagnostics == []
+    body = short(body_after_first_load(text))
+    assert "pto.texpands ins(%cst : f32)\n             outs(%1 : TB)\n" in body
+    assert "pto.ttrans ins(%1, %scratch : TB, TB)\n           outs(%2 : TB)\n" in body
+    assert "pto.tsel ins(%0, %1, %2, %scratch : TB, TB, TB, TB)\n" in body
+    assert f"%8 = pto.treshape %3 : TB -> {tile_buf(16, 64)}\n" in body
+
+
+def test_an_op_the_dialect_spells_differently_is_an_error_with_the_reason() -> None:
+    t1 = tile("t1", [32, 32], memref(1))
+    _, diagnostics = generate(kernel(lambda a, out, t0: [
+        assign(t1, "block.sels", t0, t0, const_int(1), span=at(4, 8, 30)),
+    ]))
+    assert [(d.code, d.span) for d in diagnostics] == [("E400", at(4, 8, 30))]
+    assert diagnostics[0].message.startswith(
+        "block.sels has no PTO lowering (pto.tsels takes a mask tile, a source, a scratch tile")

@@ -48,3 +48,35 @@ def test_sync_inserted_by_the_default_pipeline_lowers_to_flags() -> None:
     text = compile_source(MUL_KERNEL_2D, "default")
     assert "    pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n" in text
     assert "    pto.wait_flag[<PIPE_V>, <PIPE_MTE3>, <EVENT_ID0>]\n" in text
+
+
+CALLS = '''import pypto.language as pl
+
+
+@pl.program
+class Calls:
+    @pl.function
+    def twice(self, x: pl.Scalar[pl.INT64]) -> pl.Scalar[pl.INT64]:
+        return x * 2
+
+    @pl.function
+    def kernel(self, a: pl.Scalar[pl.INT64]) -> pl.Scalar[pl.INT64]:
+        y: pl.Scalar[pl.INT64] = self.twice(a)
+        return y + 1
+'''
+
+
+def test_a_called_function_returns_its_result_and_a_kernel_stores_it() -> None:
+    """``kernel`` is an entry (PTOAS: it returns nothing; its result goes through %arg1);
+    ``twice``, which it calls, keeps its result (``func.call`` needs one)."""
+    analysis = analyze_source(CALLS, "calls.py")
+    assert analysis.diagnostics == []
+    lowered = run_pipeline(analysis.programs[0], "ptoas")
+    generated = generate_pto(lowered.program, function="kernel")  # brings its callee along
+    assert generated.diagnostics == []
+    text = generated.text
+    assert "  func.func @twice(%arg0: i64) -> i64 {\n" in text
+    assert "    return %2 : i64\n" in text
+    assert "  func.func @kernel(%arg0: i64,\n                   %arg1: !pto.ptr<i64>) {\n" in text
+    assert "    %0 = func.call @twice(%arg0) : (i64) -> i64\n" in text
+    assert "pto.store_scalar %3, %arg1[%c0] : !pto.ptr<i64>, i64\n" in text

@@ -47,16 +47,16 @@ from ...ir.stmt import (
     WhileStmt,
     YieldStmt,
 )
-from ...ir.types import ScalarType, TensorType, TileType
-from ...ir.visitor import IRVisitor
-from ...ops import Role
+from ...ir.types import MemorySpace, ScalarType, TensorType, TileType, Type
+from ...ir.visitor import IRVisitor, with_fields
+from ...ops import REGISTRY, Access, OpDef, Param, Role
 from ...passes.op_info import op_def, stored_into
 from ..common import CodegenError
 from . import expressions
 from .context import CodeContext, sanitize_identifier
 from .declarations import Declarer, cpp_dtype, static_dims
 from .emitter import CodeEmitter
-from .isa_mapper import ISAMapper
+from .isa_mapper import ISAMapper, round_mode
 from .tile_collector import TileCollector
 from .type_converter import TypeConverter
 
@@ -91,11 +91,14 @@ class CCECodegen(IRVisitor):
         self._target: str = ""  # current_target_var_: the C++ name an op call writes
         self._yields: list[Expr] | None = None  # the yield_buffer_ of the innermost construct
         self._fallback_span: Span | None = None
+        self._param_count = 0
+        self._target_type: Type | None = None  # the IR type of the variable _target names
 
     # -- entry -------------------------------------------------------------------------------
 
     def generate(self, func: Function) -> str:
         self._fallback_span = func.span
+        self._param_count = len(func.params)
         self.emitter.emit_line(
             f"__aicore__ __attribute__((always_inline)) void {kernel_name(func.name)}"
             "(__gm__ int64_t* args)"
@@ -224,8 +227,18 @@ class CCECodegen(IRVisitor):
         self._stmt(stmt.body)
 
     def visit_ReturnStmt(self, stmt: ReturnStmt) -> None:
-        # Kernels return void: results are already in the output tensors.
-        return None
+        """Kernels return void: tensor results are already in the output tensors; a scalar
+        result goes to the ``args`` slot after the parameters' (result k: ``args[params +
+        k]``), in its own type's bits, as scalar arguments come in."""
+        for position, value in enumerate(stmt.values):
+            if not isinstance(value.type, ScalarType):
+                continue
+            with self.guard(value.span):
+                ctype = cpp_dtype(value.type.dtype, f"result {position}", value.span)
+                slot = self._param_count + position
+                self.emitter.emit_line(
+                    f"*reinterpret_cast<__gm__ {ctype}*>(&args[{slot}]) = {self.value(value)};"
+                )
 
     def visit_YieldStmt(self, stmt: YieldStmt) -> None:
         self._yields = list(stmt.values)
@@ -267,9 +280,9 @@ class CCECodegen(IRVisitor):
         return self.context.sanitize_name(var)
 
     def _assign(self, name: str, var: Var, value: Expr, *, declare: bool) -> None:
-        self._target = name
+        self._target, self._target_type = name, var.type
         text = self.visit(value) if isinstance(value, Call) else self.value(value)
-        self._target = ""
+        self._target, self._target_type = "", None
         if not text:
             return
         if isinstance(var.type, ScalarType) and declare:
@@ -321,7 +334,50 @@ class CCECodegen(IRVisitor):
         finally:
             self._yields = saved
 
-    def _assign_yields(self, names: list[str], values: list[Expr] | None, span: Span) -> None:
+    def _copy_tile_yields(
+        self, pairs: list[tuple[str, str, Expr]], carried: tuple[IterArg, ...]
+    ) -> bool:
+        """A carried tile lives in its own buffer (the init value's, where the passes put the
+        loop's result): a yielded tile in another buffer is copied into it. Re-pointing the
+        handle instead would leave the carried value in a buffer the next iteration
+        overwrites while the value is still needed. False (nothing emitted) when a copy would
+        overwrite a tile a later copy reads, or a tile is not a vector tile in its own buffer:
+        the handles are re-pointed then, as before."""
+        if len(carried) != len(pairs):  # an if's results: no buffer of their own to copy into
+            return False
+        copies: list[tuple[str, str]] = []
+        for (name, text, value), iter_arg in zip(pairs, carried, strict=True):
+            if not isinstance(value.type, TileType) or name == text:
+                continue
+            init = iter_arg.init_value
+            source = value.type.memref
+            target = init.type.memref if init is not None and isinstance(init.type, TileType) else None
+            if source is None or target is None or source.addr is None or target.addr is None:
+                return False
+            if MemorySpace.Vec not in (source.memory_space, target.memory_space) or (
+                source.memory_space is not target.memory_space
+            ):
+                return False
+            if source.addr != target.addr:
+                copies.append((name, text))
+        written: set[str] = set()
+        for name, text in copies:
+            if text in written:
+                return False
+            written.add(name)
+        if copies:
+            self.emitter.emit_line("pipe_barrier(PIPE_V);")  # the copy reads a vector result
+            for name, text in copies:
+                self.emitter.emit_line(f"TMOV({name}, {text});")
+        return True
+
+    def _assign_yields(
+        self,
+        names: list[str],
+        values: list[Expr] | None,
+        span: Span,
+        carried: tuple[IterArg, ...] = (),
+    ) -> None:
         """``name = value;`` for each carried value (skipping ``x = x``); a swap goes through
         temporaries so no value is overwritten before it is read."""
         if values is None:
@@ -331,6 +387,8 @@ class CCECodegen(IRVisitor):
                 "E900", f"internal: {len(values)} values yielded for {len(names)} results", span
             )
         pairs = [(n, self.operand(v), v) for n, v in zip(names, values, strict=True)]
+        if self._copy_tile_yields(pairs, carried):
+            pairs = [(n, text, v) for n, text, v in pairs if not isinstance(v.type, TileType)]
         pending = [(n, text) for n, text, _ in pairs if n != text]
         clobbered = False
         for i, (_, text) in enumerate(pending):
@@ -376,7 +434,7 @@ class CCECodegen(IRVisitor):
             with self.emitter.block(header):
                 values = self._visit_body_capturing_yield(stmt.body)
                 with self.guard(stmt.span):
-                    self._assign_yields(names, values, stmt.span)
+                    self._assign_yields(names, values, stmt.span, stmt.iter_args)
         finally:
             self.context.pop_scope()
         self._bind_results(stmt.return_vars, names, stmt.span)
@@ -387,7 +445,7 @@ class CCECodegen(IRVisitor):
         with self._scoped_block(f"while ({condition}) {{"):
             values = self._visit_body_capturing_yield(stmt.body)
             with self.guard(stmt.span):
-                self._assign_yields(names, values, stmt.span)
+                self._assign_yields(names, values, stmt.span, stmt.iter_args)
         if stmt.iter_args:
             self._bind_results(stmt.return_vars, names, stmt.span)
         else:
@@ -468,7 +526,12 @@ class CCECodegen(IRVisitor):
         if mapping.role is Role.STORE:
             self._lower_store(call, mapping.instruction)
             return ""
-        operands = self._operands(call, mapping.operand_names)
+        if mapping.role is Role.MOVE and call.kwarg("transpose") is True and target:
+            if self._lower_transposing_move(call, mapping.instruction, target):
+                return ""
+        operands = self._operands(call, mapping.op.expr_params)
+        if target:
+            operands = self._convert_promoted_operand(call, mapping.op, operands, target)
         arguments = ", ".join([*operands, *mapping.attr_args])
         if isinstance(call.type, ScalarType):
             # A scalar-valued op is an inline C++ call (value mode).
@@ -482,15 +545,64 @@ class CCECodegen(IRVisitor):
         self.emitter.emit_line(f"{mapping.instruction}({', '.join([target, *operands, *mapping.attr_args])});")
         return ""
 
-    def _operands(self, call: Call, names: tuple[str, ...]) -> list[str]:
+    def _lower_transposing_move(self, call: Call, instruction: str, target: str) -> bool:
+        """A transposing vector-to-vector move: the result's view is the source's with the
+        dimensions swapped and the block layout flipped, i.e. the same bytes. So the source
+        is copied into a view of the destination's buffer shaped and laid out like the
+        source: ``TMOV(view, src)``. False (not handled) for other memory spaces."""
+        source = call.args[0] if call.args else None
+        result = self._target_type
+        if not isinstance(source, Var) or not isinstance(source.type, TileType):
+            return False
+        if not isinstance(result, TileType) or result.memref is None or source.type.memref is None:
+            return False
+        if {result.memref.memory_space, source.type.memref.memory_space} != {MemorySpace.Vec}:
+            return False
+        view = self.context.reserve(target + "SourceView")
+        declaration = self.declarer.tile(view, with_fields(source.type, memref=result.memref),
+                                         call.span)
+        if declaration.error is not None:
+            raise declaration.error
+        with self.emitter.block("{"):
+            for line in declaration.lines:
+                self.emitter.emit_line(line)
+            self.emitter.emit_line(f"{instruction}({view}, {self.operand(source)});")
+        return True
+
+    def _convert_promoted_operand(
+        self, call: Call, op: OpDef, operands: list[str], target: str
+    ) -> list[str]:
+        """An element-wise op on one tile whose result has another dtype (a scalar operand
+        promoted it: FP16 tile + 1.5 is FP32) converts the tile into the destination first,
+        ``TCVT(dst, src, RoundMode::CAST_RINT)``, then works there in place: pto-isa's
+        instructions take operands of the destination's type."""
+        if op.role is not Role.ELEMENTWISE or not isinstance(call.type, TileType):
+            return operands
+        tiles = [arg for arg in call.args if isinstance(arg.type, TileType)]
+        if len(tiles) != 1:
+            return operands
+        tile = tiles[0]
+        assert isinstance(tile.type, TileType)
+        if tile.type.dtype is call.type.dtype:
+            return operands
+        source = self.operand(tile)
+        convert = REGISTRY.the(Role.CAST, "block").cce.instruction
+        mode = round_mode("rint", call.span)
+        self.emitter.emit_line(f"{convert}({target}, {source}, {mode});")
+        self.emitter.emit_line("pipe_barrier(PIPE_V);")  # the op reads what TCVT wrote
+        return [target if text == source else text for text in operands]
+
+    def _operands(self, call: Call, params: tuple[Param, ...]) -> list[str]:
         """Instruction operands in argument order. A list argument is a shape (already in the
         destination tile's type: left out) or positions such as a view's offset (passed
-        element by element)."""
+        element by element); an operand only giving the result's shape is left out too."""
         out: list[str] = []
         for index, arg in enumerate(call.args):
+            param = params[index] if index < len(params) else None
+            if param is not None and param.access is Access.SHAPE:
+                continue
             if isinstance(arg, MakeTuple):
-                name = names[index] if index < len(names) else ""
-                if name not in SHAPE_PARAMS:
+                if param is None or param.name not in SHAPE_PARAMS:
                     out.extend(self.operand(e) for e in arg.elements)
                 continue
             out.append(self.operand(arg))
@@ -515,16 +627,62 @@ class CCECodegen(IRVisitor):
         global_name, tensor = self._tensor_operand(call.args[0], call.op_name, call.span)
         if not target:
             raise CodegenError("E400", "the result of block.load is not assigned to a tile", call.span)
-        self._seat(global_name, tensor, self._window_offsets(call, 1), call.span)
-        self.emitter.emit_line(f"{instruction}({target}, {global_name});")
+        offsets = self._window_offsets(call, 1)
+        window = self._window_global(global_name, tensor, offsets, call)
+        if window is None:
+            self._seat(global_name, tensor, offsets, call.span)
+        self.emitter.emit_line(f"{instruction}({target}, {window or global_name});")
 
     def _lower_store(self, call: Call, instruction: str) -> None:
         if len(call.args) < 2:
             raise CodegenError("E900", f"internal: {call.callee.name} with too few arguments", call.span)
         tile = self.operand(call.args[0])
         global_name, tensor = self._tensor_operand(call.args[-1], call.callee.name, call.span)
-        self._seat(global_name, tensor, self._window_offsets(call, 1), call.span)
-        self.emitter.emit_line(f"{instruction}({global_name}, {tile});")
+        offsets = self._window_offsets(call, 1)
+        window = self._window_global(global_name, tensor, offsets, call)
+        if window is None:
+            self._seat(global_name, tensor, offsets, call.span)
+        self.emitter.emit_line(f"{instruction}({window or global_name}, {tile});")
+
+    def _window_global(
+        self, global_name: str, tensor: TensorType, offsets: tuple[Expr, ...], call: Call
+    ) -> str | None:
+        """A window smaller than its tensor gets a GlobalTensor of its own: the window's
+        Shape with the tensor's strides, at the window's address (pto-isa's TLOAD/TSTORE
+        require the global shape to equal the tile's valid shape). None for a whole-tensor
+        access, which keeps the tensor's own GlobalTensor."""
+        shapes = call.args[2] if len(call.args) > 2 else None
+        if not isinstance(shapes, MakeTuple):
+            return None
+        what = f"tensor '{global_name}'"
+        dims = static_dims(tensor.shape, what, call.span)
+        window = static_dims(shapes.elements, f"the window of {what}", call.span)
+        if window == dims or len(window) != len(dims) or len(offsets) != len(dims):
+            return None
+        address = self._address(global_name, dims, offsets, call.span)
+        element = cpp_dtype(tensor.dtype, what, call.span)
+        name = self.context.reserve(global_name + "Window")
+        shape = self.types.generate_shape_type(window)
+        stride = self.types.generate_stride_type(dims)
+        self.emitter.emit_line(f"GlobalTensor<{element}, {shape}, {stride}> {name}({address});")
+        return name
+
+    def _address(
+        self, global_name: str, dims: list[int], offsets: tuple[Expr, ...], span: Span
+    ) -> str:
+        """``x + row * stride + col``: the element at ``offsets`` of the tensor behind
+        ``global_name`` (E400 when that may be either of several tensors)."""
+        pointer = self.context.get_pointer(global_name)
+        if pointer is None:
+            pointers = self.context.pointers(global_name)
+            choices = " or ".join(sorted(pointers)) if pointers else "no known tensor"
+            message = f"cannot address '{global_name}': it may refer to {choices}"
+            raise CodegenError("E400", message, span)
+        strides = self.types.row_major_strides(dims)
+        terms = [f"{self.value(o)} * {s}" for o, s in zip(offsets[:-1], strides[:-1], strict=True)]
+        if offsets:
+            terms.append(self.value(offsets[-1]))
+        return " + ".join([pointer, *terms])
 
     def _seat(self, global_name: str, tensor: TensorType, offsets: tuple[Expr, ...], span: Span) -> None:
         """Point ``global_name`` at the window: ``TASSIGN(xGlobal, x + row * stride + col);``.
@@ -536,26 +694,15 @@ class CCECodegen(IRVisitor):
         pointers = self.context.pointers(global_name)
         if zero and self._known_reseated is not None and pointers and not (pointers & self._known_reseated):
             return
-        pointer = self.context.get_pointer(global_name)
-        if pointer is None:
-            choices = " or ".join(sorted(pointers)) if pointers else "no known tensor"
-            raise CodegenError(
-                "E400",
-                f"cannot address '{global_name}': it may refer to {choices}",
-                span,
-            )
         dims = static_dims(tensor.shape, f"tensor '{global_name}'", span)
         if len(offsets) != len(dims):
             raise CodegenError(
                 "E400", f"{len(offsets)} offsets for a rank-{len(dims)} tensor '{global_name}'", span
             )
-        if not zero:
+        address = self._address(global_name, dims, offsets, span)
+        pointer = self.context.get_pointer(global_name)
+        if not zero and pointer is not None:
             self.reseated.add(pointer)
-        strides = self.types.row_major_strides(dims)
-        terms = [f"{self.value(o)} * {s}" for o, s in zip(offsets[:-1], strides[:-1], strict=True)]
-        if offsets:
-            terms.append(self.value(offsets[-1]))
-        address = " + ".join([pointer, *terms])
         self.emitter.emit_line(f"TASSIGN({global_name}, {address});")
 
     # -- values (value mode) -----------------------------------------------------------------

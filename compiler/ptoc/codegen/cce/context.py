@@ -25,7 +25,7 @@ CPP_KEYWORDS = frozenset(
 )
 
 # Names the generated code itself uses at function scope.
-RESERVED = frozenset({"args", "half", "bfloat16", "min", "max", "abs", "pow"})
+RESERVED = frozenset({"args", "half", "bfloat16", "bfloat16_t", "min", "max", "abs", "pow"})
 
 _NOT_IDENT = re.compile(r"[^A-Za-z0-9_]")
 

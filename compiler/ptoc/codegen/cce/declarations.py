@@ -9,7 +9,7 @@ from ...ir.dtype import DataType
 from ...ir.expr import Expr
 from ...ir.shape import static_shape
 from ...ir.span import Span
-from ...ir.types import MemorySpace, PadMode, TensorType, TileType, TileView
+from ...ir.types import BLayout, MemorySpace, PadMode, TensorType, TileType, TileView
 from ..common import CodegenError
 from .context import CodeContext
 from .type_converter import (
@@ -124,12 +124,15 @@ class Declarer:
                     "E403", f"{what} has a buffer without an address (run AllocateMemoryAddr); TASSIGN skipped", span
                 )
 
+        blayout = view.blayout
+        if location == "Vec" and cols == 1 and rows > 1:
+            blayout = BLayout.col_major  # pto-isa: a vector tile of one column is ColMajor
         params = [
             f"TileType::{location}",
             element,
             str(rows),
             str(cols),
-            f"BLayout::{BLAYOUT_TO_CPP[view.blayout]}",
+            f"BLayout::{BLAYOUT_TO_CPP[blayout]}",
             "-1",
             "-1",
         ]

@@ -11,9 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...ir.expr import AttrValue, Call, Op
+from ...ir.shape import static_shape
 from ...ir.span import Span
+from ...ir.types import ShapedType
 from ...ops import REGISTRY, Category, OpDef, PipeType, Role
 from ..common import CodegenError, axis_instruction
+from .declarations import tile_rows_cols
 
 ROUND_MODES = ("none", "rint", "round", "floor", "ceil", "trunc", "odd")
 CMP_MODES = ("EQ", "NE", "LT", "LE", "GT", "GE")
@@ -113,9 +116,44 @@ class ISAMapper:
             return ISAMapping(op, instruction, (pipe_name(op.barrier_pipe, span),))
         if op.cce.column_form is not None:
             instruction = axis_instruction(op, "cce", call)
+        if op.cce.row_broadcast is not None:
+            instruction = _broadcast_instruction(op, call, instruction)
         attrs = tuple(_ATTR_RENDERERS[name](_attr(op, call, name), span)
                       for name in op.cce.attr_args)
         return ISAMapping(op, instruction, attrs)
+
+
+def _broadcast_instruction(op: OpDef, call: Call, instruction: str) -> str:
+    """A binary op whose rhs is a per-row vector [M, 1] or a per-column vector [1, N] of an
+    [M, N] lhs is the op's TROWEXPAND / TCOLEXPAND form (a plain element-wise instruction
+    would read past the vector). Other broadcasts have no instruction: E400."""
+    if len(call.args) < 2:
+        return instruction
+    lhs, rhs = (_matrix_shape(arg.type) for arg in call.args[:2])
+    if lhs is None or rhs is None or lhs == rhs:
+        return instruction
+    (rows, cols), (vec_rows, vec_cols) = lhs, rhs
+    if vec_cols == 1 and vec_rows == rows and cols > 1 and op.cce.row_broadcast:
+        return op.cce.row_broadcast
+    if vec_rows == 1 and vec_cols == cols and rows > 1 and op.cce.col_broadcast:
+        return op.cce.col_broadcast
+    raise CodegenError(
+        "E400",
+        f"{op.name} of a [{rows}, {cols}] and a [{vec_rows}, {vec_cols}] tile has no CCE "
+        "instruction: only the rhs may be broadcast, as a per-row [M, 1] or a per-column "
+        "[1, N] vector (swap the operands of a commutative op, or expand the lhs first)",
+        call.span,
+    )
+
+
+def _matrix_shape(type_: object) -> tuple[int, int] | None:
+    """Rows and columns of a tile with a static shape of rank 2 or more, as pto-isa sees it."""
+    if not isinstance(type_, ShapedType):
+        return None
+    dims = static_shape(type_.shape)
+    if dims is None or len(dims) < 2:
+        return None
+    return tile_rows_cols(dims)
 
 
 def _attr(op: OpDef, call: Call, name: str) -> AttrValue:

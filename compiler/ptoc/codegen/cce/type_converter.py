@@ -10,7 +10,7 @@ from ...ir.types import BLayout, MemorySpace, PadMode
 DTYPE_TO_CPP: dict[DataType, str] = {
     DataType.FP32: "float",
     DataType.FP16: "half",
-    DataType.BF16: "bfloat16",
+    DataType.BF16: "bfloat16_t",  # pto-isa's name (as on the NPU compiler)
     DataType.INT8: "int8_t",
     DataType.INT16: "int16_t",
     DataType.INT32: "int32_t",

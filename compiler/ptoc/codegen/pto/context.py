@@ -8,6 +8,7 @@ from typing import Union
 
 from ...diagnostics import DiagnosticBag
 from ...ir.expr import Var
+from ...ir.function import Program
 from ...ir.span import Span
 from ...ir.types import MemRef, TileType
 from ..common import CodegenError
@@ -51,7 +52,18 @@ class FunctionContext:
         # visible after the loop, so the cache is scoped like the regions.
         self._casts: list[dict[tuple[str, str], Value]] = [{}]
         self.depth = 0  # regions entered: 0 is the function body
-        self.returned: list[Value] | None = None  # values of the function's return, if any
+        # Scratch tiles instructions need and the IR does not give (TROWSUM's tmp): one
+        # pto.alloc_tile per tile_buf type, shared, since a scratch is dead after its use.
+        self.scratches: dict[str, Value] = {}
+        # Tiles written straight into a carried tile's home buffer (see statements._redirect).
+        self.redirects: dict[Var, Value] = {}
+        # Where the function's scalar results go: PTOAS entry functions return nothing, so
+        # each scalar result is stored through a pointer parameter added after the others.
+        self.result_pointers: list[Value] = []
+        # A helper (a function others call) returns its scalar results instead.
+        self.returns_values = False
+        self.returned: list[Value] = []
+        self.program: Program | None = None  # the functions a call can name
 
     # --- values of variables -------------------------------------------------------------
 
@@ -87,6 +99,14 @@ class FunctionContext:
             raise CodegenError("E403", f"tile '{name}' has no allocated buffer", span)
         if isinstance(found, _Poison):
             raise Poisoned(name)
+        return found
+
+    def scratch(self, tile_buf: str) -> Value:
+        """The scratch tile of this type, allocated with the function's buffers."""
+        found = self.scratches.get(tile_buf)
+        if found is None:
+            found = Value(self.names.unique("scratch"), tile_buf)
+            self.scratches[tile_buf] = found
         return found
 
     # --- emitted conversions ---------------------------------------------------------------

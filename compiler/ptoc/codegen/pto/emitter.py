@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from ...ir.span import Span
 from . import mlir_types as mt
 
 
@@ -25,6 +26,13 @@ class Value:
 
 
 _NOT_IN_NAME = re.compile(r"[^A-Za-z0-9_$.\-]")
+_SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
+
+
+def symbol(name: str) -> str:
+    """``@name``, quoted when it is not a bare MLIR identifier."""
+    return "@" + name if _SYMBOL.fullmatch(name) else "@" + '"' + name.replace('"', '\\"') + '"'
+
 
 
 class Names:
@@ -124,6 +132,25 @@ class Constants:
         self.lines.append(f"{name} = arith.constant {body}")
 
 
+class Line(str):
+    """An output line that remembers the IR statement it was emitted for (``span``), so a
+    PTOAS diagnostic on it can point at the kernel's source."""
+
+    span: Span | None = None
+
+    @classmethod
+    def at(cls, text: str, span: Span | None) -> str:
+        if span is None:
+            return text
+        line = cls(text)
+        line.span = span
+        return line
+
+
+def span_of_line(line: str) -> Span | None:
+    return line.span if isinstance(line, Line) else None
+
+
 # Groups of statements are separated by a blank line. These kinds always start a new group;
 # consecutive statements of the other kinds (sync, scalar) share one; a region's terminator
 # (scf.yield / scf.condition) stays attached to the group before it.
@@ -147,6 +174,18 @@ class Emitter:
 
     def __init__(self, indent: int) -> None:
         self._regions: list[_Region] = [_Region(indent)]
+        self.span: Span | None = None  # the statement being emitted
+
+    @contextmanager
+    def statement(self, span: Span) -> Iterator[None]:
+        """Lines emitted inside belong to the statement at ``span`` (a known one)."""
+        saved = self.span
+        if span.is_known:
+            self.span = span
+        try:
+            yield
+        finally:
+            self.span = saved
 
     @property
     def _top(self) -> _Region:
@@ -184,14 +223,14 @@ class Emitter:
         """One line, plus continuation lines indented ``hang`` columns further."""
         self._separate()
         pad = " " * self.indent
-        self._top.lines.append(pad + text)
+        self._top.lines.append(Line.at(pad + text, self.span))
         for cont in continuations:
-            self._top.lines.append(pad + " " * hang + cont)
+            self._top.lines.append(Line.at(pad + " " * hang + cont, self.span))
 
     def label(self, text: str) -> None:
         """A block label (``^bb0(...):``), outdented one step as MLIR prints it."""
         self._separate()
-        self._top.lines.append(" " * max(self.indent - self.STEP, 0) + text)
+        self._top.lines.append(Line.at(" " * max(self.indent - self.STEP, 0) + text, self.span))
         self._top.after_label = True
 
     def comment(self, text: str) -> None:

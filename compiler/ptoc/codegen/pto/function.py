@@ -9,25 +9,32 @@ different tile_buf types share a MemRef (see ``collect_buffers``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ...diagnostics import DiagnosticBag
 from ...ir.expr import ConstInt, Expr, Var
-from ...ir.function import Function
+from ...ir.function import Function, Program
 from ...ir.span import Span
-from ...ir.stmt import AssignStmt, ForStmt, IfStmt, ScopeStmt, SeqStmts, Stmt, WhileStmt
+from ...ir.stmt import (
+    AssignStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+)
 from ...ir.types import MemRef, ScalarType, TensorType, TileType
 from ...ir.visitor import children
 from ..common import CodegenError
 from . import mlir_types as mt
 from . import scalars, statements
 from .context import POISON, FunctionContext, Poisoned
-from .emitter import Emitter, Value
+from .emitter import Emitter, Line, Value, span_of_line, symbol
 
 FUNC_INDENT = "  "
-_SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +61,7 @@ def collect_buffers(body: Stmt) -> list[Buffer]:
     live at the same time, so this costs ptoas nothing it could not reuse itself).
     """
     seen: dict[tuple[MemRef, str | None], Buffer] = {}
-    for stmt in _walk(body):
-        if not isinstance(stmt, AssignStmt):
-            continue
-        var = stmt.var
+    for stmt, var in _defined(body):
         if isinstance(var.type, TileType) and var.type.memref is not None:
             span = var.span if var.span.is_known else stmt.span
             tile_buf: str | CodegenError
@@ -68,6 +72,17 @@ def collect_buffers(body: Stmt) -> list[Buffer]:
             buffer = Buffer(var.type.memref, tile_buf, var.name, span)
             seen.setdefault(buffer.key, buffer)
     return list(seen.values())
+
+
+def _defined(body: Stmt) -> Iterator[tuple[Stmt, Var]]:
+    """Every variable a statement defines: assignments, and the results of loops and
+    branches (a carried tile's home buffer is its result's MemRef)."""
+    for stmt in _walk(body):
+        if isinstance(stmt, AssignStmt):
+            yield stmt, stmt.var
+        elif isinstance(stmt, ForStmt | WhileStmt | IfStmt):
+            for var in stmt.return_vars:
+                yield stmt, var
 
 
 def _walk(stmt: Stmt | None) -> Iterator[Stmt]:
@@ -85,12 +100,21 @@ def _walk(stmt: Stmt | None) -> Iterator[Stmt]:
             yield from _walk(stmt.else_body)
 
 
-def generate_function(fn: Function, bag: DiagnosticBag) -> list[str]:
+def generate_function(
+    fn: Function, bag: DiagnosticBag, program: Program | None = None, *, helper: bool = False
+) -> list[str]:
+    """``helper``: a function other functions of the module call, which returns its scalar
+    results (``func.call``); every other function is a kernel, whose scalar results go
+    through pointer parameters (PTOAS entry functions return nothing)."""
     buffers = collect_buffers(fn.body)
     tensors = [p for p in fn.params if isinstance(p.type, TensorType)]
     ctx = FunctionContext(bag, first_number=len(buffers) + len(tensors))
+    ctx.program = program
+    ctx.returns_values = helper
 
     params = _parameters(ctx, fn)
+    if not helper:
+        params += _result_pointers(ctx, fn)
     param_errors = _take(ctx)
     _tensor_views(ctx, fn, first=len(buffers))
     views = _take(ctx)
@@ -98,11 +122,9 @@ def generate_function(fn: Function, bag: DiagnosticBag) -> list[str]:
     allocations = _take(ctx)
     statements.emit_block(ctx, fn.body)
     body = _take(ctx)
-
-    returned = ctx.returned or []
-    results = ", ".join(v.type for v in returned)
-    ret = "return" + (f" {', '.join(v.name for v in returned)} : {results}" if returned else "")
     indent = " " * FunctionContext.BODY_INDENT
+    allocations += [f"{indent}{v.name} = pto.alloc_tile : {v.type}" for v in ctx.scratches.values()]
+
     constants = [indent + line for line in ctx.constants.lines]
     sections = [
         param_errors,
@@ -110,9 +132,9 @@ def generate_function(fn: Function, bag: DiagnosticBag) -> list[str]:
         _titled("Tensor views", views),
         _titled("Allocations", allocations),
         body,
-        [indent + ret],
+        [indent + _return_line(ctx.returned)],
     ]
-    lines = _signature(fn, params, [v.type for v in returned])
+    lines = _signature(fn, params, [v.type for v in ctx.returned])
     first = True
     for section in sections:
         if section:
@@ -121,7 +143,8 @@ def generate_function(fn: Function, bag: DiagnosticBag) -> list[str]:
             lines.extend(section)
             first = False
     lines.append(FUNC_INDENT + "}")
-    return lines
+    # lines of no statement (signature, constants, return) belong to the function
+    return [line if span_of_line(line) else Line.at(line, fn.span) for line in lines]
 
 
 def _take(ctx: FunctionContext) -> list[str]:
@@ -137,13 +160,16 @@ def _titled(title: str, lines: list[str]) -> list[str]:
     return [" " * FunctionContext.BODY_INDENT + f"// {title}", *lines]
 
 
-def _symbol(name: str) -> str:
-    return "@" + name if _SYMBOL.fullmatch(name) else "@" + '"' + name.replace('"', '\\"') + '"'
+def _return_line(values: list[Value]) -> str:
+    if not values:
+        return "return"
+    return f"return {', '.join(v.name for v in values)} : {', '.join(v.type for v in values)}"
 
 
 def _signature(fn: Function, params: list[str], results: list[str]) -> list[str]:
-    """``func.func @name(%arg0: T0,`` with further parameters aligned under the ``(``."""
-    head = f"{FUNC_INDENT}func.func {_symbol(fn.name)}("
+    """``func.func @name(%arg0: T0,`` with further parameters aligned under the ``(``.
+    Only helpers have results: kernels store theirs through pointers."""
+    head = f"{FUNC_INDENT}func.func {symbol(fn.name)}("
     tail = ")"
     if len(results) == 1:
         tail += f" -> {results[0]}"
@@ -179,6 +205,26 @@ def _parameters(ctx: FunctionContext, fn: Function) -> list[str]:
     return out
 
 
+def _result_pointers(ctx: FunctionContext, fn: Function) -> list[str]:
+    """One ``!pto.ptr<T>`` parameter per scalar result, after the function's parameters:
+    the kernel stores the result at index 0 (PTOAS: "entry functions must return void")."""
+    out: list[str] = []
+    returns = [s for s in statements.flatten(fn.body) if isinstance(s, ReturnStmt)]
+    values = returns[-1].values if returns else ()
+    for result in (v.type for v in values):
+        if not isinstance(result, ScalarType):
+            continue
+        name = ctx.names.reserve(f"%arg{len(fn.params) + len(out)}")
+        try:
+            pointer = mt.ptr_type(mt.scalar_type(result.dtype, fn.span))
+        except CodegenError as error:
+            ctx.report(error)
+            pointer = mt.ptr_type("i64")
+        ctx.result_pointers.append(Value(name, pointer))
+        out.append(f"{name}: {pointer}")
+    return out
+
+
 def _parameter_type(param: Var, span: Span) -> str:
     t = param.type
     if isinstance(t, TensorType):
@@ -210,7 +256,8 @@ def _tensor_views(ctx: FunctionContext, fn: Function, first: int) -> None:
             continue
         span = param.span if param.span.is_known else fn.span
         try:
-            ctx.bind(param, _tensor_view(ctx, param, index, name, span))
+            with ctx.out.statement(span):
+                ctx.bind(param, _tensor_view(ctx, param, index, name, span))
         except CodegenError as error:
             ctx.report(error)
             ctx.bind(param, POISON)
@@ -231,7 +278,7 @@ def _tensor_view(ctx: FunctionContext, param: Var, index: int, name: str, span: 
     prefix = f"{name} = "
     ctx.out.line(
         f"{prefix}pto.make_tensor_view %arg{index}, "
-        f"shape = [{', '.join(v.name for v in shape_values)}]",
+        f"shape = [{', '.join(v.name for v in shape_values)}],",
         f"strides = [{', '.join(v.name for v in stride_values)}] : {view_type}",
         hang=len(prefix),
     )
@@ -297,5 +344,6 @@ def _allocations(ctx: FunctionContext, buffers: list[Buffer]) -> None:
             ctx.report(buffer.tile_buf)
             ctx.buffers[buffer.key] = POISON
             continue
-        ctx.out.line(f"{name} = pto.alloc_tile : {buffer.tile_buf}")
+        with ctx.out.statement(buffer.span):
+            ctx.out.line(f"{name} = pto.alloc_tile : {buffer.tile_buf}")
         ctx.buffers[buffer.key] = Value(name, buffer.tile_buf)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from ...diagnostics import DiagnosticBag
+from ...ir.expr import Call, GlobalVar
 from ...ir.function import Function, FunctionType, Program
+from ...ir.visitor import Node, children
 from ..common import CodegenResult
+from .emitter import span_of_line
 from .function import FUNC_INDENT, generate_function
 
 
@@ -18,9 +21,11 @@ def generate_pto(program: Program, function: str | None = None) -> CodegenResult
     bag = DiagnosticBag()
     functions: list[Function] = list(program.functions)
     if function is not None:
-        functions = [fn for fn in program.functions if fn.name == function]
+        wanted = _with_callees(program, function)
+        functions = [fn for fn in program.functions if fn.name in wanted]
         if not functions:
             bag.error("E203", f"program '{program.name}' has no function '{function}'", program.span)
+    callees = {name for fn in functions for name in _calls(fn)}
     lines = ["module {"]
     for i, fn in enumerate(functions):
         if i:
@@ -30,10 +35,39 @@ def generate_pto(program: Program, function: str | None = None) -> CodegenResult
             lines.append(f"{FUNC_INDENT}// {fn.name}: orchestration function, runs on the host (no kernel)")
             continue
         try:
-            lines.extend(generate_function(fn, bag))
+            lines.extend(generate_function(fn, bag, program, helper=fn.name in callees))
         except Exception as exc:  # a generator bug becomes a diagnostic, never an escape
             message = f"PTO code generator failed on function '{fn.name}': {exc!r}"
             bag.error("E900", message, fn.span)
             lines.append(f"{FUNC_INDENT}// error: {message}")
     lines.append("}")
-    return CodegenResult("\n".join(lines) + "\n", bag.sorted())
+    spans = [span_of_line(line) for line in lines]
+    return CodegenResult("\n".join(lines) + "\n", bag.sorted(), spans)
+
+
+def _calls(fn: Function) -> list[str]:
+    """The program functions ``fn`` calls."""
+    found: list[str] = []
+
+    def visit(node: Node) -> None:
+        if isinstance(node, Call) and isinstance(node.callee, GlobalVar):
+            found.append(node.callee.name)
+        for child in children(node):
+            visit(child)
+
+    visit(fn.body)
+    return found
+
+
+def _with_callees(program: Program, function: str) -> set[str]:
+    """``function`` and every program function it calls, directly or not: a helper is emitted
+    with its callers (``func.call`` needs its definition in the module)."""
+    wanted: set[str] = set()
+    pending = [function]
+    while pending:
+        name = pending.pop()
+        fn = program.function(name)
+        if fn is not None and name not in wanted:
+            wanted.add(name)
+            pending.extend(_calls(fn))
+    return wanted

@@ -110,6 +110,44 @@ def _rows_cols(dims: list[int], span: Span) -> tuple[int, int]:
     raise CodegenError("E400", f"a {len(dims)}-D tile has no PTO tile_buf (at most 2-D)", span)
 
 
+ROW_ALIGN_BYTES = 32
+
+
+def is_column_vector(tile: TileType) -> bool:
+    """A [M, 1] Vec tile (M > 1) with the default layout: pto-isa's column vector, which
+    PTOAS wants col_major (TROWSUM's result, TROWEXPANDADD's per-row operand)."""
+    dims = [static_value(d) for d in tile.shape]
+    view = tile.tile_view
+    default_layout = view is None or (view.blayout.value, view.slayout.value) == (
+        "row_major", "none_box")
+    return (
+        len(dims) == 2 and dims[1] == 1 and (dims[0] or 0) > 1 and default_layout
+        and tile.memref is not None and tile.memref.memory_space.mlir_name == "vec"
+        and (view is None or view.valid_shape is None)
+    )
+
+
+def row_view_type(tile: TileType, span: Span) -> str:
+    """The [1, M] row-major tile_buf that reinterprets a column vector's M elements
+    (``pto.treshape``): how element-wise ops, which PTOAS allows on row-major tiles only,
+    run on column vectors."""
+    rows = static_value(tile.shape[0]) or 1
+    dtype = element_type(tile.dtype, span)
+    return (
+        f"!pto.tile_buf<loc=vec, dtype={dtype}, rows=1, cols={rows}, v_row=1, v_col={rows}, "
+        "blayout=row_major, slayout=none_box, fractal=512, pad=0>"
+    )
+
+
+def aligned_cols(cols: int, dtype: DataType) -> int:
+    """The physical columns of a row-major tile: pto-isa's Tile asserts that a row-major,
+    unboxed tile's rows are whole 32-byte blocks, so a narrower tile (a [32, 1] row sum) is
+    padded and its valid shape keeps the IR's columns. (A column-major [32, 1] would satisfy
+    pto-isa too, but PTOAS's element-wise ops — texp, tadd, tmax — require row-major.)"""
+    per_block = max(1, int(ROW_ALIGN_BYTES // dtype.bytes)) if dtype.bits >= 8 else 1
+    return -(-cols // per_block) * per_block
+
+
 def tile_buf_type(tile: TileType, span: Span, name: str = "") -> str:
     """``!pto.tile_buf<loc=.., dtype=.., rows=.., ...>`` of a tile with a MemRef.
 
@@ -132,6 +170,10 @@ def tile_buf_type(tile: TileType, span: Span, name: str = "") -> str:
     dtype = element_type(tile.dtype, span)
     blayout = view.blayout.value if view is not None else "row_major"
     slayout = view.slayout.value if view is not None else "none_box"
+    if is_column_vector(tile):
+        blayout = "col_major"
+    elif (blayout, slayout) == ("row_major", "none_box"):
+        cols = aligned_cols(cols, tile.dtype)
     fractal = view.fractal if view is not None else 512
     pad = view.pad.value if view is not None else 0
     return (

@@ -29,16 +29,17 @@ from collections.abc import Sequence
 from enum import Enum
 
 from ...ir.dtype import DataType
-from ...ir.expr import AttrValue, Call, ConstInt, Expr, GlobalVar, MakeTuple, Var
-from ...ir.shape import shapes_equal
+from ...ir.expr import Call, ConstInt, Expr, GlobalVar, MakeTuple, Var
+from ...ir.shape import shapes_equal, static_value
 from ...ir.span import Span
 from ...ir.types import MemorySpace, ScalarType, TensorType, TileType, Type, UnknownType
-from ...ops.registry import REGISTRY, OpDef, PipeType, Role
+from ...ops.registry import REGISTRY, Access, OpDef, ParamKind, PipeType, Role
 from ..common import CodegenError, axis_instruction
 from . import mlir_types as mt
 from . import scalars
 from .context import Binding, FunctionContext
 from .emitter import Value, float_literal
+from .emitter import symbol as _symbol
 
 # Comment verbs for the basic arithmetic ops (the seed's "// Multiply"); other ops are named
 # by their short name in sentence case ("Row sum", "Exp").
@@ -76,9 +77,7 @@ def lower_call(ctx: FunctionContext, call: Call, result: Var | None, span: Span)
     """Emit the instructions of one op call; returns what ``result`` is bound to."""
     at = scalars.span_of(call, span)
     if isinstance(call.callee, GlobalVar):
-        raise CodegenError(
-            "E400", f"a call to program function '{call.callee.name}' has no PTO lowering", at
-        )
+        return _func_call(ctx, call.callee.name, call, at)
     op = REGISTRY.get(call.op_name)
     if op is None:
         raise CodegenError("E400", f"'{call.op_name}' is not a registered op", at)
@@ -95,11 +94,72 @@ def lower_call(ctx: FunctionContext, call: Call, result: Var | None, span: Span)
         return _load(ctx, instruction, call, result, at)
     if op.role is Role.STORE:
         return _store(ctx, instruction, call, at)
+    scratch = op.pto.scratch
+    implied: tuple[str, ...] = ()
     if op.pto.column_form is not None:
         # The instruction states the axis: axis / keepdim are not repeated as attributes.
         instruction = axis_instruction(op, "pto", call)
-        return _block_op(ctx, instruction, call, result, at, ("axis", "keepdim"))
-    return _block_op(ctx, instruction, call, result, at)
+        scratch = scratch and instruction == op.pto.instruction  # column forms take none
+        implied = ("axis", "keepdim")
+    elif op.pto.row_broadcast is not None:
+        instruction = _broadcast_form(op, call, instruction)
+    return _block_op(ctx, op, instruction, call, result, at, scratch=scratch, implied=implied)
+
+
+def _broadcast_form(op: OpDef, call: Call, instruction: str) -> str:
+    """A binary op whose rhs is a per-row [M, 1] / per-column [1, N] vector against a wider
+    lhs: the instruction that expands it (TROWEXPANDADD / TCOLEXPANDADD)."""
+    if len(call.args) != 2:
+        return instruction
+    lhs, rhs = (a.type for a in call.args)
+    if not (isinstance(lhs, TileType) and isinstance(rhs, TileType)) or lhs.rank != 2:
+        return instruction
+    if rhs.rank != 2 or shapes_equal(lhs.shape, rhs.shape):
+        return instruction
+    rows, cols = (static_value(d) for d in rhs.shape)
+    if cols == 1 and op.pto.row_broadcast is not None:
+        return op.pto.row_broadcast
+    if rows == 1 and op.pto.col_broadcast is not None:
+        return op.pto.col_broadcast
+    return instruction
+
+
+def _func_call(ctx: FunctionContext, name: str, call: Call, span: Span) -> Binding | None:
+    """``%r = func.call @f(%a, %b) : (i64, i64) -> i64``: a call of a function of the module
+    (emitted as a helper that returns its results). Scalars only: a kernel's tensor views and
+    tile buffers have no form as call arguments."""
+    callee = ctx.program.function(name) if ctx.program is not None else None
+    if callee is None:
+        raise CodegenError("E400", f"'{name}' is not a function of this program", span)
+    if len(call.args) != len(callee.params):
+        raise CodegenError("E400", f"'{name}' takes {len(callee.params)} arguments, "
+                           f"this call passes {len(call.args)}", span)
+    values: list[Value] = []
+    for param, arg in zip(callee.params, call.args, strict=True):
+        if not isinstance(param.type, ScalarType):
+            raise CodegenError(
+                "E400", f"a call passing {param.type.short()} '{param.name}' to '{name}' has no "
+                "PTO lowering (only scalars can be passed to a function)", span)
+        values.append(scalars.scalar(ctx, arg, span, mt.scalar_type(param.type.dtype, span)))
+    results: list[str] = []
+    for type_ in callee.return_types:
+        if isinstance(type_, TensorType):
+            continue  # written into the caller's tensor: the helper returns nothing for it
+        if not isinstance(type_, ScalarType):
+            raise CodegenError(
+                "E400", f"'{name}' returns {type_.short()}: only scalar results have a PTO form", span)
+        results.append(mt.scalar_type(type_.dtype, span))
+    names = ", ".join(v.name for v in values)
+    arrow = results[0] if len(results) == 1 else "(" + ", ".join(results) + ")"
+    text = f"func.call {_symbol(name)}({names}) : ({', '.join(v.type for v in values)}) -> {arrow}"
+    if not results:
+        ctx.out.line(text)
+        return None
+    if len(results) == 1:
+        return ctx.emit_result(results[0], text)
+    base = ctx.names.number()
+    ctx.out.line(f"{base}:{len(results)} = {text}")
+    return tuple(Value(f"{base}#{i}", t) for i, t in enumerate(results))
 
 
 # --- load / store ------------------------------------------------------------------------------
@@ -185,7 +245,10 @@ def _store(ctx: FunctionContext, instruction: str, call: Call, span: Span) -> Va
 
 
 def _result_buffer(ctx: FunctionContext, call: Call, result: Var | None, span: Span) -> Value:
-    """The buffer an op writes: the alloc_tile of the result variable's MemRef."""
+    """The buffer an op writes: the alloc_tile of the result variable's MemRef (or the home
+    buffer of the carried tile it becomes)."""
+    if result is not None and result in ctx.redirects:
+        return ctx.redirects[result]
     name = result.name if result is not None else call.op_name
     at = result.span if result is not None and result.span.is_known else span
     candidates = [t for t in (result.type if result else None, call.type) if isinstance(t, TileType)]
@@ -225,52 +288,148 @@ def _operand(ctx: FunctionContext, arg: Expr, literal_type: str | None, span: Sp
     raise CodegenError("E400", "assign a nested op call to a variable first", at)
 
 
+def _ins(operands: Sequence[Value], attrs: str = "") -> str:
+    """``ins(%a, %b {attrs} : T0, T1)``: the operands, the op's attribute dictionary where
+    the dialect's assembly formats put it, then the operand types."""
+    if not operands:
+        return ""
+    names = ", ".join(v.name for v in operands)
+    return f"ins({names}{attrs} : {', '.join(v.type for v in operands)})"
+
+
+def _operand_args(op: OpDef, call: Call) -> list[tuple[str, Expr]]:
+    """The call's value arguments the instruction takes, by parameter name, in its order:
+    not those that only give the result's shape (``block.expands``' target)."""
+    bound = dict(zip((p.name for p in op.expr_params), call.args, strict=False))
+    shape_only = {p.name for p in op.expr_params if p.access is Access.SHAPE}
+    names = op.pto.operands if op.pto.operands is not None else tuple(bound)
+    return [(name, bound[name]) for name in names if name in bound and name not in shape_only]
+
+
 def _block_op(
     ctx: FunctionContext,
+    op: OpDef,
     instruction: str,
     call: Call,
     result: Var | None,
     span: Span,
-    implied_attrs: tuple[str, ...] = (),
+    *,
+    scratch: bool = False,
+    implied: tuple[str, ...] = (),
 ) -> Value | None:
     result_type = result.type if result is not None else call.type
+    attrs = _typed_attributes(op, call, implied, span)
+    if op.pto.returns_value:
+        return _value_op(ctx, instruction, call, result_type, attrs, span)
     out: Value | None = None
     literal_type: str | None = None
     if isinstance(result_type, TileType):
         out = _result_buffer(ctx, call, result, span)
         literal_type = mt.scalar_type(result_type.dtype, span)
     operands: list[Value] = []
-    for arg in call.args:
+    given = _operand_args(op, call)
+    for _, arg in given:
         if isinstance(arg, MakeTuple):
             operands.extend(_list_operand(ctx, arg, result_type, span))
         else:
             operands.append(_operand(ctx, arg, literal_type, span))
-    ins = "ins(" + ", ".join(v.typed() for v in operands) + ")" if operands else ""
-    attrs = attribute_dict([(k, v) for k, v in call.kwargs if k not in implied_attrs])
+    if scratch and not any(name in op.written_params for name, _ in given):
+        source = next((v for v in operands if v.type.startswith("!pto.tile_buf")), None)
+        if source is None:
+            raise CodegenError("E400", f"{instruction} needs a source tile for its scratch", span)
+        operands.append(ctx.scratch(source.type))
     if out is not None:
+        target = out
+        if _on_column_vectors(op, call, result_type):
+            assert isinstance(result_type, TileType)
+            row = mt.row_view_type(result_type, span)
+            operands = [_row_view(ctx, v, row) if v.type == out.type else v for v in operands]
+            target = _row_view(ctx, out, row)
+        ins = _ins(operands, attrs)
         if ins:
-            _ins_outs(ctx, instruction, ins, f"outs({out.typed()}){attrs}")
+            _ins_outs(ctx, instruction, ins, f"outs({target.typed()})")
         else:
-            ctx.out.line(f"{instruction} outs({out.typed()}){attrs}")
+            ctx.out.line(f"{instruction} outs({target.typed()})")
         return out
+    ins = _ins(operands, attrs)
     if isinstance(result_type, ScalarType):
         scalar_type = mt.scalar_type(result_type.dtype, span)
-        head = f"{instruction} {ins}" if ins else instruction
-        return ctx.emit_result(scalar_type, f"{head}{attrs} : {scalar_type}")
+        if not ins:  # nothing to type: the op's result type is its own (pto.get_block_idx)
+            return ctx.emit_result(scalar_type, f"{instruction}{attrs}")
+        return ctx.emit_result(scalar_type, f"{instruction} {ins} : {scalar_type}")
     if isinstance(result_type, UnknownType):
-        ctx.out.line(f"{instruction} {ins}{attrs}".rstrip())
+        ctx.out.line(f"{instruction} {ins}".rstrip())
         return None
     raise CodegenError(
         "E400", f"{call.op_name} returning {result_type.short()} has no PTO lowering", span
     )
 
 
-def attribute_dict(kwargs: Sequence[tuple[str, AttrValue]]) -> str:
-    items = [
-        f"{name} = {_attribute(value)}"
-        for name, value in kwargs
-        if value is not None and not isinstance(value, MemorySpace | DataType)
-    ]
+def _on_column_vectors(op: OpDef, call: Call, result_type: Type) -> bool:
+    """An element-wise op whose result and tile operands are all column vectors: PTOAS runs
+    element-wise ops on row-major tiles only, so it runs on their [1, M] reinterpretations."""
+    if op.role not in (Role.ELEMENTWISE, Role.CAST, Role.BROADCAST):
+        return False
+    args = [a for _, a in _operand_args(op, call)]  # block.expands: its target is no operand
+    every = [result_type, *(a.type for a in args if isinstance(a.type, TileType))]
+    return all(isinstance(t, TileType) and mt.is_column_vector(t) for t in every)
+
+
+def _row_view(ctx: FunctionContext, column: Value, row_type: str) -> Value:
+    """``%r = pto.treshape %col : [M, 1] col_major -> [1, M] row_major`` (no data moves)."""
+    return ctx.emit_result(row_type, f"{_reshape()} {column.name} : {column.type} -> {row_type}")
+
+
+def _reshape() -> str:
+    """The registry's reinterpreting view instruction (block.reshape: pto.treshape)."""
+    for candidate in REGISTRY.with_role(Role.VIEW, "block"):
+        if candidate.pto.returns_value and candidate.pto.instruction is not None:
+            return candidate.pto.instruction
+    raise CodegenError("E900", "the registry has no reinterpreting tile view")
+
+
+def _value_op(
+    ctx: FunctionContext, instruction: str, call: Call, result_type: Type, attrs: str, span: Span
+) -> Value:
+    """``%r = <instr> %src : T1 -> T2``: an instruction that returns a new view of its
+    source (pto.treshape) instead of writing a destination buffer."""
+    if not isinstance(result_type, TileType) or not call.args:
+        raise CodegenError("E400", f"{call.op_name} needs a tile source and a tile result", span)
+    source = _operand(ctx, call.args[0], None, span)
+    target = mt.tile_buf_type(result_type, span)
+    return ctx.emit_result(
+        target, f"{instruction} {source.name}{attrs} : {source.type} -> {target}"
+    )
+
+
+def _typed_attributes(op: OpDef, call: Call, implied: tuple[str, ...], span: Span) -> str:
+    """The instruction's typed attributes (``{cmpMode = #pto<cmp lt>}``). Any other attribute
+    must be stated by the types (memory spaces, data types, the axis) or keep its default:
+    the dialect has no spelling for it (E400)."""
+    given = dict(call.kwargs)
+    items: list[str] = []
+    typed = {t.param: t for t in op.pto.typed_attrs}
+    for param in op.params:
+        if param.kind is not ParamKind.ATTR or param.name in implied:
+            continue
+        value = given.get(param.name, None if param.required else param.default)
+        if value is None or isinstance(value, MemorySpace | DataType):
+            continue
+        attribute = typed.get(param.name)
+        if attribute is not None:
+            spelled = attribute.spell(value)
+            if spelled is None:
+                raise CodegenError(
+                    "E400", f"{op.name}: {param.name}={value!r} has no PTO {attribute.enum}", span
+                )
+            items.append(f"{attribute.name} = {spelled}")
+        elif param.required or value != param.default:
+            raise CodegenError(
+                "E400",
+                f"{op.name}: {param.name}={_attribute(value)} has no PTO form "
+                f"({op.pto.instruction} has no such attribute)",
+                span,
+            )
     return " {" + ", ".join(items) + "}" if items else ""
 
 

@@ -1,8 +1,12 @@
 """Statements -> the function body: op groups, ``scf.for`` / ``scf.if`` / ``scf.while``.
 
-Loop-carried values and branch results of every kind (tile buffers, tensor views, scalars)
-travel through the scf construct's ``iter_args`` / results, so each IR variable has exactly one
-SSA value. Each failing statement becomes a diagnostic plus an ``// error:`` line, and the
+Loop-carried scalars and tensor views and branch results of those kinds travel through the
+scf construct's ``iter_args`` / results, so each IR variable has exactly one SSA value. A tile
+is a buffer, not a value (PTO IR level 2), and PTOAS cannot lower a ``tile_buf`` iter_arg
+(its memrefs and the iter_arg's type disagree): a carried tile lives in one home buffer, the
+result variable's MemRef, which the passes give the initial value too; the initial value and
+each iteration's (or branch's) yielded tile are copied there with ``pto.tmov`` when they are
+in another buffer. Each failing statement becomes a diagnostic plus an ``// error:`` line, and the
 variables it defines are marked failed so that their uses are skipped, not re-reported.
 """
 
@@ -25,7 +29,9 @@ from ...ir.stmt import (
     WhileStmt,
     YieldStmt,
 )
-from ...ir.types import ScalarType, TensorType, TileType
+from ...ir.types import MemorySpace, ScalarType, TensorType, TileType
+from ...ir.visitor import Node, children
+from ...ops.registry import REGISTRY, Role
 from ..common import CodegenError
 from . import mlir_types as mt
 from . import ops, scalars
@@ -36,7 +42,7 @@ from .emitter import Value
 def emit_block(ctx: FunctionContext, body: Stmt | None) -> YieldStmt | None:
     """Emit the statements of a body; returns its (last) yield, which the caller lowers."""
     found: YieldStmt | None = None
-    for stmt in _flatten(body):
+    for stmt in flatten(body):
         if isinstance(stmt, YieldStmt):
             found = stmt
         else:
@@ -44,17 +50,22 @@ def emit_block(ctx: FunctionContext, body: Stmt | None) -> YieldStmt | None:
     return found
 
 
-def _flatten(stmt: Stmt | None) -> list[Stmt]:
+def flatten(stmt: Stmt | None) -> list[Stmt]:
     if stmt is None:
         return []
     if isinstance(stmt, SeqStmts):
-        return [s for inner in stmt.stmts for s in _flatten(inner)]
+        return [s for inner in stmt.stmts for s in flatten(inner)]
     if isinstance(stmt, ScopeStmt):  # an InCore scope is already the kernel: inline it
-        return _flatten(stmt.body)
+        return flatten(stmt.body)
     return [stmt]
 
 
 def emit_statement(ctx: FunctionContext, stmt: Stmt) -> None:
+    with ctx.out.statement(stmt.span):
+        _emit_statement(ctx, stmt)
+
+
+def _emit_statement(ctx: FunctionContext, stmt: Stmt) -> None:
     try:
         _dispatch(ctx, stmt)
     except CodegenError as error:
@@ -130,7 +141,8 @@ def _binding(ctx: FunctionContext, expr: Expr, span: Span) -> Binding:
 def _return(ctx: FunctionContext, stmt: ReturnStmt) -> None:
     if ctx.depth > 0:
         raise CodegenError("E400", "a return inside a loop or branch has no PTO lowering", stmt.span)
-    values: list[Value] = []
+    pointers = iter(ctx.result_pointers)
+    ctx.returned = []
     for expr in stmt.values:
         if isinstance(expr.type, TensorType):
             continue  # the data is already in the caller's tensor; kernels return nothing
@@ -138,10 +150,24 @@ def _return(ctx: FunctionContext, stmt: ReturnStmt) -> None:
             raise CodegenError(
                 "E400", "a PTO kernel cannot return a tile; store it to a tensor", expr.span
             )
+        if ctx.returns_values:
+            ctx.out.begin("scalar")
+            want = mt.scalar_type(scalars.scalar_dtype(expr, stmt.span), stmt.span)
+            ctx.returned.append(scalars.scalar(ctx, expr, stmt.span, want))
+            continue
+        pointer = next(pointers, None)
+        if pointer is None:
+            raise CodegenError("E400", "this return has more scalars than the function's result "
+                               "types", expr.span)
         ctx.out.begin("scalar")
         want = mt.scalar_type(scalars.scalar_dtype(expr, stmt.span), stmt.span)
-        values.append(scalars.scalar(ctx, expr, stmt.span, want))
-    ctx.returned = values
+        value = scalars.scalar(ctx, expr, stmt.span, want)
+        element = pointer.type.removeprefix("!pto.ptr<").removesuffix(">")
+        if element != value.type:
+            value = scalars.coerce(ctx, value, element, stmt.span)
+        zero = ctx.constants.integer(0)
+        ctx.out.line(f"pto.store_scalar {value.name}, {pointer.name}[{zero.name}] "
+                     f": {pointer.type}, {value.type}")
 
 
 # --- loop-carried values -------------------------------------------------------------------------
@@ -172,17 +198,119 @@ def _types(values: Sequence[Value]) -> str:
     return ", ".join(v.type for v in values)
 
 
+def _home(ctx: FunctionContext, carried: Var, result: Var | None, span: Span) -> Value | None:
+    """The buffer a carried tile lives in (its result variable's, else its own); None for
+    values that travel through the scf construct."""
+    for var in (result, carried):
+        if var is not None and isinstance(var.type, TileType) and var.type.memref is not None:
+            return ctx.buffer(var.type, var.name, span)
+    if isinstance(carried.type, TileType):
+        raise CodegenError("E403", f"carried tile '{carried.name}' has no buffer (MemRef)", span)
+    return None
+
+
+def _homes(
+    ctx: FunctionContext, carried: Sequence[Var], results: Sequence[Var], span: Span
+) -> list[Value | None]:
+    if len(results) != len(carried):
+        raise CodegenError(
+            "E400", f"{len(results)} result variables for {len(carried)} carried values", span
+        )
+    return [_home(ctx, c, r, span) for c, r in zip(carried, results, strict=True)]
+
+
+def _copy(ctx: FunctionContext, source: Value, home: Value, span: Span) -> None:
+    """Put a carried tile into its home buffer (nothing when it is already there)."""
+    if source.name == home.name:
+        return
+    if source.type != home.type:
+        raise CodegenError(
+            "E400",
+            f"a carried tile changes its buffer type ({source.type} -> {home.type}); PTO "
+            "needs one type per carried tile",
+            span,
+        )
+    if "loc=vec" not in home.type:
+        raise CodegenError(
+            "E400",
+            "a carried tile outside Vec is updated in place (PTO copies tiles only vec -> "
+            "vec): yield the result of the op that updates it, and read the carried value "
+            "only up to that op",
+            span,
+        )
+    ctx.out.begin("block")
+    _ins_outs_copy(ctx, source, home)
+
+
+def _ins_outs_copy(ctx: FunctionContext, source: Value, home: Value) -> None:
+    move = _vec_copy()
+    ctx.out.comment("carried tile: into its home buffer")
+    ctx.out.line(f"{move} ins({source.typed()})", f"outs({home.typed()})", hang=len(move) + 1)
+
+
+def _redirect(
+    ctx: FunctionContext, body: Stmt, carried: Sequence[Var], homes: Sequence[Value | None]
+) -> None:
+    """PTO copies tiles only within Vec, so a carried tile elsewhere (an Acc accumulator)
+    cannot be copied home: the statement of the body that produces the yielded tile writes
+    the home buffer itself, when nothing after it in the body reads the carried value
+    (``nxt = matmul_acc(acc, a, b)`` accumulates in place, as TMATMUL_ACC does)."""
+    stmts = flatten(body)
+    if not stmts or not isinstance(stmts[-1], YieldStmt):
+        return
+    for var, home, value in zip(carried, homes, stmts[-1].values, strict=False):
+        if home is None or "loc=vec" in home.type or not isinstance(value, Var):
+            continue
+        index = next((i for i, s in enumerate(stmts)
+                      if isinstance(s, AssignStmt) and s.var is value), None)
+        if index is None or any(_mentions(s, var) for s in stmts[index + 1 : -1]):
+            continue
+        if isinstance(value.type, TileType) and value.type.memref is not None:
+            try:
+                same = mt.tile_buf_type(value.type, stmts[index].span) == home.type
+            except CodegenError:
+                same = False
+            if same:
+                ctx.redirects[value] = home
+
+
+def _mentions(node: Node, var: Var) -> bool:
+    return node is var or any(_mentions(child, var) for child in children(node))
+
+
+def _vec_copy() -> str:
+    """The instruction of the registry's copy within Vec (block.vec_move: pto.tmov)."""
+    for op in REGISTRY.with_role(Role.MOVE, "block"):
+        tile = op.expr_params[0] if op.expr_params else None
+        if tile is not None and tile.spaces == (MemorySpace.Vec,) and op.pto.instruction:
+            return op.pto.instruction
+    raise CodegenError("E900", "the registry has no Vec-to-Vec tile copy")
+
+
 def _yield(
     ctx: FunctionContext,
     stmt: YieldStmt | None,
-    types: Sequence[str] | None,
+    types: Sequence[str | None] | None,
     span: Span,
+    homes: Sequence[Value | None] = (),
 ) -> list[Value] | None:
     """Emit the terminator of a region; ``types`` (when known) are what it must yield.
+    Values with a home buffer (carried tiles) are copied there instead of yielded.
 
     Reports a failure in place and returns None instead of raising, so the enclosing
     construct is still closed properly.
     """
+    with ctx.out.statement(stmt.span if stmt is not None else span):
+        return _emit_yield(ctx, stmt, types, span, homes)
+
+
+def _emit_yield(
+    ctx: FunctionContext,
+    stmt: YieldStmt | None,
+    types: Sequence[str | None] | None,
+    span: Span,
+    homes: Sequence[Value | None],
+) -> list[Value] | None:
     ctx.out.begin("yield")
     try:
         exprs = stmt.values if stmt is not None else ()
@@ -190,10 +318,14 @@ def _yield(
         count = len(types) if types is not None else len(exprs)
         if len(exprs) != count:
             raise CodegenError("E400", f"this region yields {len(exprs)} values, expected {count}", at)
-        values = [
-            _yielded(ctx, expr, types[i] if types is not None else None, at)
-            for i, expr in enumerate(exprs)
-        ]
+        values: list[Value] = []
+        for i, expr in enumerate(exprs):
+            home = homes[i] if i < len(homes) else None
+            if home is not None:
+                _copy(ctx, _yielded(ctx, expr, None, at), home, at)
+                ctx.out.begin("yield")
+                continue
+            values.append(_yielded(ctx, expr, types[i] if types is not None else None, at))
     except CodegenError as error:
         ctx.report(error)
         return None
@@ -229,38 +361,52 @@ def _for(ctx: FunctionContext, stmt: ForStmt) -> None:
     start = scalars.index(ctx, stmt.start, span)
     stop = scalars.index(ctx, stmt.stop, span)
     step = scalars.index(ctx, stmt.step, span)
+    homes = _homes(ctx, stmt.iter_args, stmt.return_vars, span)
     inits = [_carried(ctx, ia.init_value, ia, span) for ia in stmt.iter_args]
-    prefix, results = _results(ctx, len(stmt.iter_args))
+    for init, home in zip(inits, homes, strict=True):
+        if home is not None:
+            _copy(ctx, init, home, span)
+    scf = [i for i, home in enumerate(homes) if home is None]
+    ctx.out.begin("control")
+    prefix, results = _results(ctx, len(scf))
     induction = ctx.names.unique(stmt.loop_var.name)
-    arg_names = [ctx.names.unique(ia.name) for ia in stmt.iter_args]
+    arg_names = {i: ctx.names.unique(stmt.iter_args[i].name) for i in scf}
     header = f"scf.for {induction} = {start.name} to {stop.name} step {step.name}"
-    if inits:
-        pairs = ", ".join(f"{name} = {init.name}" for name, init in zip(arg_names, inits, strict=True))
-        header += f" iter_args({pairs}) -> ({_types(inits)})"
+    if scf:
+        pairs = ", ".join(f"{arg_names[i]} = {inits[i].name}" for i in scf)
+        header += f" iter_args({pairs}) -> ({_types([inits[i] for i in scf])})"
     if stmt.kind is ForKind.Parallel:
         ctx.out.comment("parallel loop: iterations are independent")
     ctx.out.line(prefix + header + " {")
     ctx.bind(stmt.loop_var, Value(induction, mt.INDEX))
-    for ia, name, init in zip(stmt.iter_args, arg_names, inits, strict=True):
-        ctx.bind(ia, Value(name, init.type))
+    for i, (ia, home) in enumerate(zip(stmt.iter_args, homes, strict=True)):
+        ctx.bind(ia, home if home is not None else Value(arg_names[i], inits[i].type))
+    types = [inits[i].type if home is None else None for i, home in enumerate(homes)]
+    _redirect(ctx, stmt.body, stmt.iter_args, homes)
     with ctx.region() as body:
         found = emit_block(ctx, stmt.body)
         if inits:
-            _yield(ctx, found, [v.type for v in inits], span)
+            _yield(ctx, found, types, span, homes)
     ctx.out.splice(body)
     ctx.out.line("}")
-    _bind_results(ctx, stmt.return_vars, results, [v.type for v in inits], span)
+    _bind_carried(ctx, stmt.return_vars, homes, results, types)
 
 
-def _bind_results(
-    ctx: FunctionContext, variables: Sequence[Var], names: list[str], types: list[str], span: Span
+def _bind_carried(
+    ctx: FunctionContext,
+    variables: Sequence[Var],
+    homes: Sequence[Value | None],
+    names: list[str],
+    types: Sequence[str | None],
 ) -> None:
-    if len(variables) != len(names):
-        raise CodegenError(
-            "E400", f"{len(variables)} result variables for {len(names)} carried values", span
-        )
-    for var, name, type_ in zip(variables, names, types, strict=True):
-        ctx.bind(var, Value(name, type_))
+    """Results: a carried tile is its home buffer; the others are the construct's results."""
+    scf_results = iter(names)
+    for var, home, type_ in zip(variables, homes, types, strict=True):
+        if home is not None:
+            ctx.bind(var, home)
+        else:
+            assert type_ is not None
+            ctx.bind(var, Value(next(scf_results), type_))
 
 
 def _if(ctx: FunctionContext, stmt: IfStmt) -> None:
@@ -269,24 +415,29 @@ def _if(ctx: FunctionContext, stmt: IfStmt) -> None:
     count = len(stmt.return_vars)
     if count and stmt.else_body is None:
         raise CodegenError("E400", "an if with results needs an else branch (scf.if)", span)
+    homes = _homes(ctx, stmt.return_vars, stmt.return_vars, span)
     cond = scalars.condition(ctx, stmt.condition, span)
-    prefix, results = _results(ctx, count)
+    scf_count = sum(1 for home in homes if home is None)
+    prefix, results = _results(ctx, scf_count)
     with ctx.region() as then_lines:
         found = emit_block(ctx, stmt.then_body)
-        then_values = _yield(ctx, found, None, span) if count else None
-    types = [v.type for v in then_values] if then_values is not None else None
+        then_values = _yield(ctx, found, None, span, homes) if count else None
+    types: list[str | None] | None = None
+    if then_values is not None:
+        scf_types = iter(v.type for v in then_values)
+        types = [next(scf_types) if home is None else None for home in homes]
     else_lines: list[str] = []
     if stmt.else_body is not None:
         with ctx.region() as else_lines:
             found = emit_block(ctx, stmt.else_body)
             if count:
-                _yield(ctx, found, types, span)
+                _yield(ctx, found, types, span, homes)
     header = f"scf.if {cond.name}"
-    if types is not None and count:
-        header += " -> (" + ", ".join(types) + ")"
+    if types is not None and scf_count:
+        header += " -> (" + ", ".join(t for t in types if t is not None) + ")"
     ctx.out.line(prefix + header + " {")
     ctx.out.splice(then_lines)
-    if stmt.else_body is not None:
+    if stmt.else_body is not None and (else_lines or scf_count):
         ctx.out.line("} else {")
         ctx.out.splice(else_lines)
     ctx.out.line("}")
@@ -294,46 +445,58 @@ def _if(ctx: FunctionContext, stmt: IfStmt) -> None:
         for var in stmt.return_vars:
             ctx.bind(var, POISON)
     else:
-        _bind_results(ctx, stmt.return_vars, results, types, span)
+        _bind_carried(ctx, stmt.return_vars, homes, results, types)
 
 
 def _while(ctx: FunctionContext, stmt: WhileStmt) -> None:
     ctx.out.begin("control")
     span = stmt.span
+    homes = _homes(ctx, stmt.iter_args, stmt.return_vars, span)
     inits = [_carried(ctx, ia.init_value, ia, span) for ia in stmt.iter_args]
-    types = [v.type for v in inits]
-    prefix, results = _results(ctx, len(inits))
-    before = [ctx.names.unique(ia.name) for ia in stmt.iter_args]
-    after = [ctx.names.unique(ia.name) for ia in stmt.iter_args]
+    for init, home in zip(inits, homes, strict=True):
+        if home is not None:
+            _copy(ctx, init, home, span)
+    ctx.out.begin("control")
+    scf = [i for i, home in enumerate(homes) if home is None]
+    types = [inits[i].type for i in scf]
+    prefix, results = _results(ctx, len(scf))
+    before = {i: ctx.names.unique(stmt.iter_args[i].name) for i in scf}
+    after = {i: ctx.names.unique(stmt.iter_args[i].name) for i in scf}
     signature = f"({', '.join(types)}) -> ({', '.join(types)})"
-    if inits:
-        pairs = ", ".join(f"{b} = {i.name}" for b, i in zip(before, inits, strict=True))
+    if scf:
+        pairs = ", ".join(f"{before[i]} = {inits[i].name}" for i in scf)
         ctx.out.line(f"{prefix}scf.while ({pairs}) : {signature} {{")
     else:
         ctx.out.line(f"scf.while : {signature} {{")
-    _bind_iter_args(ctx, stmt.iter_args, before, types)
+    _bind_iter_args(ctx, stmt.iter_args, homes, before, inits)
     with ctx.region() as condition_lines:
-        _condition_region(ctx, stmt.condition, before, types, span)
+        _condition_region(ctx, stmt.condition, [before[i] for i in scf], types, span)
     ctx.out.splice(condition_lines)
     ctx.out.line("} do {")
-    _bind_iter_args(ctx, stmt.iter_args, after, types)
+    _bind_iter_args(ctx, stmt.iter_args, homes, after, inits)
+    all_types = [inits[i].type if home is None else None for i, home in enumerate(homes)]
+    _redirect(ctx, stmt.body, stmt.iter_args, homes)
     with ctx.region() as body:
-        if inits:
-            args = ", ".join(f"{a}: {t}" for a, t in zip(after, types, strict=True))
+        if scf:
+            args = ", ".join(f"{after[i]}: {inits[i].type}" for i in scf)
             ctx.out.label(f"^bb0({args}):")
         found = emit_block(ctx, stmt.body)
         if inits:
-            _yield(ctx, found, types, span)
+            _yield(ctx, found, all_types, span, homes)
     ctx.out.splice(body)
     ctx.out.line("}")
-    _bind_results(ctx, stmt.return_vars, results, types, span)
+    _bind_carried(ctx, stmt.return_vars, homes, results, all_types)
 
 
 def _bind_iter_args(
-    ctx: FunctionContext, iter_args: Sequence[IterArg], names: list[str], types: list[str]
+    ctx: FunctionContext,
+    iter_args: Sequence[IterArg],
+    homes: Sequence[Value | None],
+    names: dict[int, str],
+    inits: Sequence[Value],
 ) -> None:
-    for ia, name, type_ in zip(iter_args, names, types, strict=True):
-        ctx.bind(ia, Value(name, type_))
+    for i, (ia, home) in enumerate(zip(iter_args, homes, strict=True)):
+        ctx.bind(ia, home if home is not None else Value(names[i], inits[i].type))
 
 
 def _condition_region(

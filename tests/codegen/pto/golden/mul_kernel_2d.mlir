@@ -8,11 +8,11 @@ module {
     %c0 = arith.constant 0 : index
 
     // Tensor views
-    %3 = pto.make_tensor_view %arg0, shape = [%c32, %c32]
+    %3 = pto.make_tensor_view %arg0, shape = [%c32, %c32],
          strides = [%c32, %c1] : !pto.tensor_view<?x?xf32>
-    %4 = pto.make_tensor_view %arg1, shape = [%c32, %c32]
+    %4 = pto.make_tensor_view %arg1, shape = [%c32, %c32],
          strides = [%c32, %c1] : !pto.tensor_view<?x?xf32>
-    %5 = pto.make_tensor_view %arg2, shape = [%c32, %c32]
+    %5 = pto.make_tensor_view %arg2, shape = [%c32, %c32],
          strides = [%c32, %c1] : !pto.tensor_view<?x?xf32>
 
     // Allocations
@@ -33,7 +33,7 @@ module {
               outs(%1 : !pto.tile_buf<loc=vec, dtype=f32, rows=32, cols=32, v_row=32, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>)
 
     // Multiply
-    pto.tmul ins(%0 : !pto.tile_buf<loc=vec, dtype=f32, rows=32, cols=32, v_row=32, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>, %1 : !pto.tile_buf<loc=vec, dtype=f32, rows=32, cols=32, v_row=32, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>)
+    pto.tmul ins(%0, %1 : !pto.tile_buf<loc=vec, dtype=f32, rows=32, cols=32, v_row=32, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>, !pto.tile_buf<loc=vec, dtype=f32, rows=32, cols=32, v_row=32, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>)
              outs(%2 : !pto.tile_buf<loc=vec, dtype=f32, rows=32, cols=32, v_row=32, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>)
 
     // Store tile_c

@@ -1,0 +1,203 @@
+"""Running PTOAS, the PTO dialect's assembler, on generated MLIR.
+
+PTOAS parses and verifies PTO MLIR and lowers it to C++ on pto-isa; a non-zero exit with a
+located diagnostic (``loc("file":LINE:COL): error: ...``) means the MLIR is not valid PTO.
+ptoc never ships or links it: it is found at run time (``--ptoas``, ``$PTOAS``, the vendor
+copy beside the repository, or ``ptoas`` on PATH).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ...diagnostics import Diagnostic, Related, Severity
+from ...ir.function import Program
+from ...ir.span import Span
+from ..common import CodegenResult
+
+PTOAS_ENV = "PTOAS"
+TIMEOUT_SECONDS = 60
+INSTALL_HINT = (
+    "pass --ptoas PATH or set PTOAS to the PTOAS binary (hw-native-sys/PTOAS; it needs "
+    "libllvm19: apt-get install -y libllvm19 libz3-4)"
+)
+
+# ``loc("kernel.pto":12:58): error: expected ','`` (MLIR's located diagnostics; PTOAS also
+# prints its pass pipeline's debug lines, which carry no location and are ignored).
+_LOCATED = re.compile(
+    r'^loc\("(?P<file>[^"]*)":(?P<line>\d+):(?P<column>\d+)\): '
+    r"(?P<severity>error|warning|note|remark): (?P<message>.*)$"
+)
+# A diagnostic without a location (e.g. ``error: ...`` at the start of a line).
+_UNLOCATED = re.compile(r"^(?:Error|error): (?P<message>.*)$")
+
+
+class PtoasMissing(Exception):
+    """No PTOAS binary was found where it was asked for; the message says where to get it."""
+
+
+@dataclass(frozen=True, slots=True)
+class PtoasDiagnostic:
+    """One diagnostic PTOAS printed: 1-based line and column in the MLIR it was given (0
+    when PTOAS gave no location)."""
+
+    severity: str
+    message: str
+    line: int = 0
+    column: int = 0
+
+
+@dataclass
+class PtoasResult:
+    ok: bool
+    cpp: str  # the generated C++ (empty when PTOAS failed)
+    diagnostics: list[PtoasDiagnostic] = field(default_factory=list)
+    output: str = ""  # everything PTOAS printed, for a message when nothing was located
+
+
+def repository_root() -> Path:
+    """The checkout this package lives in (compiler/ptoc/codegen/pto -> the repository)."""
+    return Path(__file__).resolve().parents[4]
+
+
+def vendor_ptoas() -> Path:
+    return repository_root().parent / "shared" / "vendor" / "ptoas" / "ptoas"
+
+
+def find_ptoas(option: str | None = None) -> Path:
+    """``--ptoas PATH``, else ``$PTOAS``, else the vendor copy beside the repository
+    (``../shared/vendor/ptoas/ptoas``), else ``ptoas`` on PATH. Raises PtoasMissing."""
+    if option or os.environ.get(PTOAS_ENV):
+        origin = "--ptoas" if option else PTOAS_ENV
+        candidate = Path(option or os.environ[PTOAS_ENV])
+        if not (candidate.is_file() and os.access(candidate, os.X_OK)):
+            raise PtoasMissing(f"PTOAS not found at '{candidate}' ({origin}): {INSTALL_HINT}")
+        return candidate.resolve()
+    vendor = vendor_ptoas()
+    if vendor.is_file() and os.access(vendor, os.X_OK):
+        return vendor
+    on_path = shutil.which("ptoas")
+    if on_path is not None:
+        return Path(on_path)
+    raise PtoasMissing(f"PTOAS not found: {INSTALL_HINT}")
+
+
+def run_ptoas(mlir: str, ptoas: Path, *, name: str = "kernel.pto") -> PtoasResult:
+    """Assemble ``mlir`` with PTOAS in a scratch directory; never raises for what PTOAS
+    reports (a crash or a timeout is an unlocated error diagnostic)."""
+    with tempfile.TemporaryDirectory(prefix="ptoc-ptoas-") as scratch:
+        source, target = Path(scratch) / name, Path(scratch) / "kernel.cpp"
+        source.write_text(mlir, encoding="utf-8")
+        try:
+            done = subprocess.run(
+                [str(ptoas), str(source), "-o", str(target)],
+                capture_output=True, text=True, timeout=TIMEOUT_SECONDS, check=False,
+                cwd=scratch,
+            )
+        except subprocess.TimeoutExpired:
+            message = f"PTOAS did not finish within {TIMEOUT_SECONDS} s"
+            return PtoasResult(False, "", [PtoasDiagnostic("error", message)])
+        except OSError as exc:
+            return PtoasResult(False, "", [PtoasDiagnostic("error", f"cannot run PTOAS: {exc}")])
+        output = done.stderr + done.stdout
+        diagnostics = parse_diagnostics(output)
+        ok = done.returncode == 0 and target.is_file()
+        if not ok and not any(d.severity == "error" for d in diagnostics):
+            detail = output.strip().splitlines()[-1] if output.strip() else "no output"
+            diagnostics.append(PtoasDiagnostic(
+                "error", f"PTOAS failed (exit code {done.returncode}): {detail}"))
+        cpp = target.read_text(encoding="utf-8") if ok else ""
+        return PtoasResult(ok, cpp, diagnostics, output)
+
+
+def parse_diagnostics(output: str) -> list[PtoasDiagnostic]:
+    """The located diagnostics in PTOAS's output, in order, plus unlocated errors other
+    than its closing summary ("Failed to parse MLIR.", "Pass execution failed.")."""
+    found: list[PtoasDiagnostic] = []
+    for line in output.splitlines():
+        located = _LOCATED.match(line.strip())
+        if located is not None:
+            found.append(PtoasDiagnostic(
+                located["severity"], located["message"].strip(),
+                int(located["line"]), int(located["column"]),
+            ))
+            continue
+        unlocated = _UNLOCATED.match(line.strip())
+        if unlocated is not None and not _is_summary(unlocated["message"]):
+            found.append(PtoasDiagnostic("error", unlocated["message"].strip()))
+    return found
+
+
+def _is_summary(message: str) -> bool:
+    return message.strip() in ("Failed to parse MLIR.", "Pass execution failed.")
+
+
+# --- PTOAS's verdict as diagnostics on the kernel's source ----------------------------------
+
+_MEMO: dict[tuple[str, str], PtoasResult] = {}
+_MEMO_SIZE = 32
+
+
+def assemble(mlir: str, ptoas: Path) -> PtoasResult:
+    """``run_ptoas``, remembered per (binary, text): an unchanged preview costs nothing."""
+    key = (str(ptoas), mlir)
+    found = _MEMO.get(key)
+    if found is None:
+        found = run_ptoas(mlir, ptoas)
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.pop(next(iter(_MEMO)))
+        _MEMO[key] = found
+    return found
+
+
+def located(result: PtoasResult, line_spans: Sequence[Span | None], fallback: Span
+            ) -> list[Diagnostic]:
+    """PTOAS's errors and warnings as E405 diagnostics on the source the offending MLIR line
+    was generated for (``fallback``, e.g. the program, when the line has none); its notes
+    become related information of the diagnostic before them."""
+    out: list[Diagnostic] = []
+    for found in result.diagnostics:
+        span = fallback
+        if 0 < found.line <= len(line_spans):
+            span = line_spans[found.line - 1] or fallback
+        where = f" (MLIR line {found.line})" if found.line else ""
+        if found.severity == "note" and out:
+            last = out[-1]
+            note = Related(span, f"PTOAS note: {found.message}{where}")
+            out[-1] = replace(last, related=(*last.related, note))
+            continue
+        if found.severity not in ("error", "warning"):
+            continue
+        severity = Severity.ERROR if found.severity == "error" else Severity.WARNING
+        out.append(Diagnostic("E405", severity, f"PTOAS: {found.message}{where}", span))
+    return out
+
+
+def verify(generated: CodegenResult, ptoas: Path, fallback: Span
+           ) -> tuple[PtoasResult, list[Diagnostic]]:
+    """Assemble generated PTO MLIR; what PTOAS rejects, as diagnostics on the kernel."""
+    result = assemble(generated.text, ptoas)
+    return result, located(result, generated.line_spans, fallback)
+
+
+def generate_checked(program: Program, ptoas: Path, *, function: str | None = None,
+                     cpp: bool = False) -> tuple[str, list[Diagnostic]]:
+    """PTO MLIR checked by PTOAS (``ptoc compile --target pto --verify``), or with ``cpp``
+    the C++ PTOAS makes of it (``--target pto-cpp``): the text and every diagnostic, PTOAS's
+    on the kernel's lines. No C++ when generation or PTOAS failed."""
+    from . import generate_pto
+
+    generated = generate_pto(program, function=function)
+    diagnostics = list(generated.diagnostics)
+    if any(d.severity is Severity.ERROR for d in diagnostics):
+        return ("" if cpp else generated.text), diagnostics
+    result, found = verify(generated, ptoas, program.span)
+    diagnostics += found
+    return (result.cpp if cpp else generated.text), diagnostics

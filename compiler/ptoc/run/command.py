@@ -1,0 +1,260 @@
+"""``ptoc run KERNEL.py --function F [--seed S] [--inputs FILE.npz] [--sim] [--pto-isa DIR]
+[--keep DIR]``.
+
+Exit codes: 0 ran (and with ``--sim``, every output matched); 1 the kernel has errors, the
+interpreter or the simulator failed, or an output did not match; 2 a usage problem: unreadable
+files, bad inputs, or a missing tool (the message names the fix).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..cli import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    EXIT_USAGE,
+    InputError,
+    fail,
+    has_errors,
+    load_programs,
+    report,
+)
+from ..ir.function import Function, Program
+from .toolchain import ToolMissing
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .execute import Results
+    from .simulator import SimRun, Toolchain
+
+DESCRIPTION = (
+    "Run FUNCTION of FILE on seeded inputs with the reference interpreter; with --sim also "
+    "compile its generated CCE C++ against pto-isa's CPU simulator, run it, and compare every "
+    "tensor argument and scalar result with the interpreter's (exit 1 on a mismatch)."
+)
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="run a kernel with the reference interpreter (and the simulator)",
+        description=DESCRIPTION,
+    )
+    parser.add_argument("file", metavar="FILE")
+    parser.add_argument("--function", required=True, metavar="NAME", help="the function to run")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the generated inputs (default 0)"
+    )
+    parser.add_argument(
+        "--inputs", metavar="FILE.npz", help="arrays by parameter name (the rest are generated)"
+    )
+    parser.add_argument(
+        "--sim", action="store_true", help="also run the generated C++ on pto-isa's CPU simulator"
+    )
+    parser.add_argument(
+        "--pto-isa",
+        metavar="DIR",
+        help="pto-isa checkout (default: $PTO_ISA_ROOT, then ../shared/vendor/pto-isa)",
+    )
+    parser.add_argument(
+        "--keep", metavar="DIR", help="keep the C++, the inputs and both results in DIR"
+    )
+    parser.set_defaults(handler=run_command)
+
+
+def cache_dir() -> Path:
+    """``$PTOC_CACHE_DIR``, else ``$XDG_CACHE_HOME/ptoc/sim``, else ``~/.cache/ptoc/sim``."""
+    if os.environ.get("PTOC_CACHE_DIR"):
+        return Path(os.environ["PTOC_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
+    return Path(base) / "ptoc" / "sim"
+
+
+def find_function(path: str, function: str) -> tuple[Program, Function]:
+    loaded = load_programs(path)
+    report(loaded.diagnostics)
+    if has_errors(loaded.diagnostics):
+        raise _HasErrors
+    for program in loaded.programs:
+        found = program.function(function)
+        if found is not None:
+            return program, found
+    raise InputError(f"no function named '{function}' in '{path}'")
+
+
+class _HasErrors(Exception):
+    pass
+
+
+def run_command(args: argparse.Namespace) -> int:
+    from .inputs import InputProblem
+
+    try:
+        return _run(args)
+    except _HasErrors:
+        return EXIT_ERRORS
+    except (InputProblem, ToolMissing) as exc:
+        fail(str(exc))
+        return EXIT_USAGE
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        import numpy  # noqa: F401  (only to name the fix)
+    except ImportError:
+        raise ToolMissing("ptoc run needs numpy: pip install numpy") from None
+    from .execute import describe_failure
+    from .inputs import generate_inputs, load_npz
+
+    program, function = find_function(args.file, args.function)
+    toolchain = _toolchain(args.pto_isa) if args.sim else None  # missing tools: fail first
+    given = load_npz(args.inputs) if args.inputs else None
+    inputs = generate_inputs(program, function, args.seed, given)
+    keep = Path(args.keep) if args.keep else None
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+        _save(keep / "inputs.npz", inputs)
+
+    expected = _reference(program, function, inputs)
+    if expected is None:
+        return EXIT_ERRORS
+    if keep is not None:
+        _save(keep / "reference.npz", _flatten(expected))
+    if toolchain is None:
+        _print_results(function, expected)
+        return EXIT_OK
+
+    with tempfile.TemporaryDirectory(prefix="ptoc-run-") as scratch:
+        workdir = keep / "sim" if keep is not None else Path(scratch)
+        outcome = _simulate(args.file, program, function, inputs, toolchain, keep, workdir)
+        if outcome is None:
+            return EXIT_ERRORS
+        run, actual = outcome
+        if actual is None:
+            fail(describe_failure(run))
+            return EXIT_ERRORS
+    if keep is not None:
+        _save(keep / "simulator.npz", _flatten(actual))
+    return _report(function, actual, expected, run.returncode)
+
+
+def _toolchain(option: str | None) -> Toolchain:
+    from .simulator import Toolchain
+    from .toolchain import find_compiler, find_pto_isa
+
+    return Toolchain(find_compiler(), find_pto_isa(option), cache_dir())
+
+
+def _reference(
+    program: Program, function: Function, inputs: dict[str, np.ndarray]
+) -> Results | None:
+    from .execute import reference_results
+
+    try:
+        from ..interp import InterpError
+    except ImportError:
+        raise ToolMissing("the reference interpreter (ptoc.interp) is not installed") from None
+    try:
+        return reference_results(program, function, inputs)
+    except InterpError as exc:
+        fail(f"the reference interpreter stopped: {exc}")
+        return None
+
+
+def _simulate(
+    path: str,
+    program: Program,
+    function: Function,
+    inputs: dict[str, np.ndarray],
+    toolchain: Toolchain,
+    keep: Path | None,
+    workdir: Path,
+) -> tuple[SimRun, Results | None] | None:
+    from . import simulator
+    from .execute import cce_kernel, sim_arguments, sim_results
+    from .harness import translation_unit
+
+    text, diagnostics = cce_kernel(program, function.name)
+    report(d for d in diagnostics if d.span.file == path or not d.span.is_known)
+    if text is None:
+        return None
+    source = translation_unit([text])
+    if keep is not None:
+        (keep / "kernel.cpp").write_text(source, encoding="utf-8")
+    try:
+        executable = simulator.build(toolchain, source, label=function.name, progress=_progress)
+    except simulator.BuildFailed as exc:
+        fail(f"{exc}:\n" + "\n".join(exc.log.rstrip().splitlines()[:40]))
+        return None
+    run = simulator.run(
+        executable, 0, sim_arguments(function, inputs), len(function.return_types), workdir
+    )
+    if run.returncode not in (0, 3):
+        return run, None
+    return run, sim_results(function, inputs, run)
+
+
+def _progress(message: str) -> None:
+    print(f"ptoc: {message} ...", file=sys.stderr, flush=True)
+
+
+def _report(function: Function, actual: Results, expected: Results, returncode: int) -> int:
+    from .execute import compare_results
+
+    comparisons = compare_results(function, actual, expected)
+    for comparison in comparisons:
+        print(comparison.line())
+    if returncode == 3:
+        fail("the kernel wrote outside a tensor argument (guard bytes changed)")
+    mismatched = [c for c in comparisons if not c.ok]
+    if mismatched or returncode == 3:
+        print(f"{function.name}: simulator and reference interpreter DISAGREE")
+        return EXIT_ERRORS
+    print(
+        f"{function.name}: simulator and reference interpreter agree on {len(comparisons)} results"
+    )
+    return EXIT_OK
+
+
+def _print_results(function: Function, results: Results) -> None:
+    for name, array in results.outputs.items():
+        print(f"{name}: {_summary(array)}")
+    for position, value in results.returns.items():
+        print(f"return {position}: {value!r}")
+    print(f"{function.name}: ran on the reference interpreter (add --sim to compare with pto-isa)")
+
+
+def _summary(array: np.ndarray) -> str:
+    import numpy as np
+
+    if array.size == 0:
+        return f"{list(array.shape)} (empty)"
+    values = np.asarray(array, dtype=np.float64)
+    return (
+        f"{list(array.shape)} min {values.min():.6g} max {values.max():.6g} "
+        f"mean {values.mean():.6g}"
+    )
+
+
+def _flatten(results: Results) -> dict[str, np.ndarray]:
+    import numpy as np
+
+    flat = dict(results.outputs)
+    flat.update({f"return_{k}": np.asarray(v) for k, v in results.returns.items()})
+    return flat
+
+
+def _save(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    import numpy as np
+
+    try:
+        np.savez(path, **arrays)  # type: ignore[arg-type]
+    except OSError as exc:
+        raise InputError(f"cannot write '{path}': {exc.strerror or exc}") from None

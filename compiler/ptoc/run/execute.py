@@ -1,0 +1,130 @@
+"""What ``ptoc run`` does, as functions the tests share: the kernel's C++, the simulator's
+arguments and results, the reference interpreter's results, and their comparison."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..diagnostics import Diagnostic
+from ..ir.function import Function, Program
+from ..ir.types import ScalarType, TensorType
+from .compare import Comparison, compare
+from .simulator import (
+    SimArgument,
+    SimRun,
+    from_device_bytes,
+    scalar_slot,
+    slot_value,
+    to_device_bytes,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+@dataclass
+class Results:
+    """Final tensor contents by parameter name, and the scalar results by return position."""
+
+    outputs: dict[str, np.ndarray] = field(default_factory=dict)
+    returns: dict[int, np.ndarray] = field(default_factory=dict)
+
+
+def cce_kernel(program: Program, function: str) -> tuple[str | None, list[Diagnostic]]:
+    """The C++ ``ptoc compile --target cce --function F`` prints (through the driver: the
+    program narrowed to F and its callees, the ``default`` pipeline, the CCE generator), or
+    None when the pipeline or the generator reports an error."""
+    from .. import driver
+
+    result = driver.CompileResult("cce", driver.default_pipeline("cce"), function, "pl")
+    output = driver.compile_program(driver.narrow(program, function), result, program.span.file)
+    if result.has_errors or output.pipeline is None:
+        return None, result.diagnostics
+    return output.text, result.diagnostics
+
+
+def sim_arguments(function: Function, inputs: dict[str, np.ndarray]) -> list[SimArgument]:
+    arguments: list[SimArgument] = []
+    for param in function.params:
+        type_ = param.type
+        assert isinstance(type_, (ScalarType, TensorType))  # generate_inputs checked it
+        if isinstance(type_, ScalarType):
+            arguments.append(SimArgument(scalar_bits=scalar_slot(inputs[param.name], type_.dtype)))
+        else:
+            arguments.append(SimArgument(tensor=to_device_bytes(inputs[param.name], type_.dtype)))
+    return arguments
+
+
+def sim_results(function: Function, inputs: dict[str, np.ndarray], run: SimRun) -> Results:
+    results = Results()
+    for index, param in enumerate(function.params):
+        if isinstance(param.type, TensorType) and index in run.outputs:
+            shape = inputs[param.name].shape
+            data = from_device_bytes(run.outputs[index], param.type.dtype, shape)
+            results.outputs[param.name] = data
+    for position, type_ in enumerate(function.return_types):
+        if isinstance(type_, ScalarType) and position < len(run.returns):
+            results.returns[position] = slot_value(run.returns[position], type_.dtype)
+    return results
+
+
+def reference_results(
+    program: Program, function: Function, inputs: dict[str, np.ndarray]
+) -> Results:
+    """The reference interpreter's results on ``inputs`` (scalars passed as numpy scalars)."""
+    import numpy as np
+
+    from ..interp import run_function
+
+    arguments = {
+        name: (value[()] if value.ndim == 0 else value.copy()) for name, value in inputs.items()
+    }
+    result = run_function(program, function.name, arguments)
+    results = Results({name: np.asarray(value) for name, value in result.outputs.items()})
+    for position, type_ in enumerate(function.return_types):
+        if isinstance(type_, ScalarType) and position < len(result.returns):
+            results.returns[position] = np.asarray(result.returns[position])
+    return results
+
+
+def compare_results(function: Function, actual: Results, expected: Results) -> list[Comparison]:
+    """One comparison per tensor parameter, then per scalar result."""
+    comparisons: list[Comparison] = []
+    for param in function.params:
+        if isinstance(param.type, TensorType) and param.name in expected.outputs:
+            missing = param.name not in actual.outputs
+            got = (
+                expected.outputs[param.name] * float("nan")
+                if missing
+                else actual.outputs[param.name]
+            )
+            comparisons.append(
+                compare(param.name, param.type.dtype, got, expected.outputs[param.name])
+            )
+    for position, type_ in enumerate(function.return_types):
+        if isinstance(type_, ScalarType) and position in expected.returns:
+            got_value = actual.returns.get(position)
+            want = expected.returns[position]
+            comparisons.append(
+                compare(
+                    f"return {position}",
+                    type_.dtype,
+                    want * float("nan") if got_value is None else got_value,
+                    want,
+                )
+            )
+    return comparisons
+
+
+def describe_failure(run: SimRun) -> str:
+    """Why a simulator run produced no results (an assertion, a crash, a timeout)."""
+    tail = "\n".join(run.stderr.strip().splitlines()[-12:])
+    code = run.returncode
+    what = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
+    return f"the simulated kernel failed ({what})" + (f":\n{tail}" if tail else "")
+
+
+def worst(comparisons: Sequence[Comparison]) -> list[Comparison]:
+    return [c for c in comparisons if not c.ok]

@@ -1,0 +1,237 @@
+"""Building generated kernels against pto-isa's CPU simulator and running them.
+
+Builds are cached by content hash: the executable for a translation unit is
+``CACHE/exe-<sha256 of the source, the compiler, the flags and pto-isa's header files>``, so an
+unchanged kernel is never rebuilt; a source the compiler rejected is remembered the same way
+(``exe-<hash>.failed`` holds the compiler's output). With clang, pto-isa's headers are parsed once into a precompiled header
+(``CACHE/pto-inst-<hash>.pch``; about 3x faster per build). Files are written under a temporary
+name and renamed, so concurrent builders never see half-written results.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import re
+import subprocess
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..ir.dtype import DataType
+from .toolchain import SIM_FLAGS, UB_BYTES, Compiler
+
+if TYPE_CHECKING:
+    import numpy as np
+
+BUILD_TIMEOUT = 600
+# What clang says when a header changed after the precompiled header was made from it.
+STALE_PCH = re.compile(r"has been modified since the precompiled header|PCH file|precompiled file")
+RUN_TIMEOUT = 120
+
+
+class BuildFailed(Exception):
+    """The C++ compiler rejected the generated code; ``log`` is its output."""
+
+    def __init__(self, message: str, log: str) -> None:
+        super().__init__(message)
+        self.log = log
+
+
+@dataclass
+class Toolchain:
+    compiler: Compiler
+    pto_isa: Path
+    cache: Path
+
+    def flags(self) -> list[str]:
+        return [*SIM_FLAGS, "-I", str(self.pto_isa / "include")]
+
+    @functools.cached_property
+    def headers_fingerprint(self) -> str:
+        """Names, sizes and mtimes of pto-isa's headers: a changed checkout is a new key."""
+        digest = hashlib.sha256()
+        for directory, subdirs, files in sorted(os.walk(self.pto_isa / "include")):
+            subdirs.sort()
+            for name in sorted(files):
+                stat = os.stat(os.path.join(directory, name))
+                digest.update(f"{directory}/{name}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+        return digest.hexdigest()
+
+    def key(self, *parts: str) -> str:
+        digest = hashlib.sha256()
+        fixed = (self.compiler.version_text, " ".join(self.flags()), self.headers_fingerprint)
+        for part in (*fixed, *parts):
+            digest.update(part.encode("utf-8"))
+            digest.update(b"\0")
+        return digest.hexdigest()[:32]
+
+
+@dataclass
+class SimArgument:
+    """One kernel argument: a tensor's bytes, or a scalar's 64-bit slot."""
+
+    tensor: bytes | None = None
+    scalar_bits: int = 0
+
+
+@dataclass
+class SimRun:
+    returncode: int
+    stderr: str
+    outputs: dict[int, bytes] = field(default_factory=dict)  # argument index -> final bytes
+    returns: list[int] = field(default_factory=list)  # raw result slots
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".")
+    with os.fdopen(handle, "wb") as out:
+        out.write(data)
+    os.replace(temporary, path)
+
+
+def _compile(toolchain: Toolchain, arguments: list[str], output: Path) -> None:
+    """Run the compiler writing to a temporary name next to ``output``, then rename."""
+    temporary = output.with_name(f"{output.name}.{os.getpid()}.tmp")
+    command = [toolchain.compiler.command, *toolchain.flags(), *arguments, "-o", str(temporary)]
+    try:
+        result = subprocess.run(
+            command, capture_output=True, text=True, timeout=BUILD_TIMEOUT, check=False
+        )
+    except subprocess.TimeoutExpired:
+        raise BuildFailed(f"the C++ build timed out after {BUILD_TIMEOUT} s", "") from None
+    if result.returncode != 0:
+        temporary.unlink(missing_ok=True)
+        raise BuildFailed(
+            f"{toolchain.compiler.command} rejected the generated code", result.stderr
+        )
+    os.replace(temporary, output)
+
+
+def precompiled_header(toolchain: Toolchain) -> Path | None:
+    """pto-isa's main header, precompiled once per compiler/flags/pto-isa (clang only)."""
+    if toolchain.compiler.family != "clang":
+        return None
+    header = toolchain.pto_isa / "include" / "pto" / "pto-inst.hpp"
+    pch = toolchain.cache / f"pto-inst-{toolchain.key(str(header))}.pch"
+    if not pch.exists():
+        toolchain.cache.mkdir(parents=True, exist_ok=True)
+        _compile(toolchain, ["-x", "c++-header", str(header)], pch)
+    return pch
+
+
+def build(
+    toolchain: Toolchain,
+    source: str,
+    label: str = "kernels",
+    progress: Callable[[str], None] | None = None,
+) -> Path:
+    """The simulator executable for ``source`` (one translation unit), from the cache if there."""
+    toolchain.cache.mkdir(parents=True, exist_ok=True)
+    executable = toolchain.cache / f"exe-{toolchain.key(str(toolchain.pto_isa), source)}"
+    failure_log = executable.with_name(executable.name + ".failed")
+    if executable.exists():
+        return executable
+    if failure_log.exists():  # the same source failed before with the same tools
+        raise BuildFailed(f"{toolchain.compiler.command} rejected the generated code",
+                          failure_log.read_text(encoding="utf-8"))
+    if progress is not None:
+        progress(
+            f"building {label} with {toolchain.compiler.command} against pto-isa at "
+            f"{toolchain.pto_isa}"
+        )
+    source_file = toolchain.cache / f"{executable.name}.cpp"
+    atomic_write(source_file, source.encode("utf-8"))
+    pch = precompiled_header(toolchain)
+    extra = ["-include-pch", str(pch)] if pch is not None else []
+    try:
+        try:
+            _compile(toolchain, [*extra, str(source_file)], executable)
+        except BuildFailed as failure:
+            if pch is None or not STALE_PCH.search(failure.log):
+                raise
+            # pto-isa changed under the precompiled header: rebuild it once.
+            pch.unlink(missing_ok=True)
+            pch = precompiled_header(toolchain)
+            _compile(toolchain, ["-include-pch", str(pch), str(source_file)], executable)
+    except BuildFailed as failure:
+        if failure.log:  # a timeout (no log) is not a verdict on the source
+            atomic_write(failure_log, failure.log.encode("utf-8"))
+        raise
+    return executable
+
+
+def run(
+    executable: Path, kernel: int, arguments: Sequence[SimArgument], returns: int, workdir: Path
+) -> SimRun:
+    """Run kernel number ``kernel`` of ``executable`` on ``arguments`` in ``workdir``."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    lines: list[str] = []
+    for index, argument in enumerate(arguments):
+        if argument.tensor is None:
+            lines.append(f"scalar {argument.scalar_bits}")
+        else:
+            (workdir / f"arg{index}.bin").write_bytes(argument.tensor)
+            lines.append(f"tensor {len(argument.tensor)}")
+    lines.append(f"returns {returns}")
+    (workdir / "args.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    env = dict(os.environ, PTO_CPU_SIM_UB_BYTES=UB_BYTES)
+    try:
+        result = subprocess.run(
+            [str(executable), str(kernel), str(workdir)],
+            capture_output=True,
+            text=True,
+            timeout=RUN_TIMEOUT,
+            env=env,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return SimRun(-1, f"the simulated kernel ran longer than {RUN_TIMEOUT} s")
+    run_result = SimRun(result.returncode, result.stderr)
+    if result.returncode in (0, 3):
+        for index, argument in enumerate(arguments):
+            if argument.tensor is not None:
+                run_result.outputs[index] = (workdir / f"arg{index}.out").read_bytes()
+        slots = (workdir / "returns.bin").read_bytes()
+        run_result.returns = [
+            int.from_bytes(slots[i : i + 8], "little") for i in range(0, len(slots), 8)
+        ]
+    return run_result
+
+
+# --- element values as the kernel sees them --------------------------------------------------
+
+
+def to_device_bytes(values: np.ndarray, dtype: DataType) -> bytes:
+    """The bytes a kernel sees for ``values`` of ``dtype`` (little-endian, as on the CPU)."""
+    import numpy as np
+
+    from .inputs import numpy_dtype
+
+    element = np.dtype(numpy_dtype(dtype))
+    return np.ascontiguousarray(np.asarray(values).astype(element)).tobytes()
+
+
+def from_device_bytes(data: bytes, dtype: DataType, shape: tuple[int, ...]) -> np.ndarray:
+    import numpy as np
+
+    from .inputs import numpy_dtype
+
+    return np.frombuffer(data, dtype=numpy_dtype(dtype)).reshape(shape).copy()
+
+
+def scalar_slot(value: np.ndarray, dtype: DataType) -> int:
+    """A scalar's 64-bit argument slot: its bits in the low bytes, little-endian."""
+    return int.from_bytes(to_device_bytes(value.reshape(()), dtype).ljust(8, b"\0"), "little")
+
+
+def slot_value(bits: int, dtype: DataType) -> np.ndarray:
+    import numpy as np
+
+    from .inputs import numpy_dtype
+
+    width = np.dtype(numpy_dtype(dtype)).itemsize
+    return from_device_bytes(bits.to_bytes(8, "little")[:width], dtype, ())

@@ -1,0 +1,145 @@
+"""``ptoc run``: the reference interpreter, and ``--sim`` on pto-isa's CPU simulator."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ptoc.cli import main
+from ptoc.run.toolchain import ToolMissing, find_compiler, find_pto_isa
+
+ROOT = Path(__file__).resolve().parents[2]
+SIMPLE_ADD = str(ROOT / "examples" / "simple_add.py")
+
+
+def tools_or_skip() -> None:
+    try:
+        find_compiler()
+        find_pto_isa(None)
+    except ToolMissing as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true and a tool is missing: {exc}")
+        pytest.skip(str(exc))
+
+
+@pytest.fixture(autouse=True)
+def cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    shared = ROOT / ".cache" / "ptoc-exec"  # the execution suite's cache: builds are shared
+    monkeypatch.setenv("PTOC_CACHE_DIR", str(shared))
+
+
+def test_run_without_sim_prints_the_interpreters_results(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["run", SIMPLE_ADD, "--function", "simple_add", "--seed", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in out] == ["x", "y", "output", "simple_add"]
+    assert out[-1] == (
+        "simple_add: ran on the reference interpreter (add --sim to compare with pto-isa)"
+    )
+    assert out[2].startswith("output: [128, 64] min ")
+
+
+def test_given_inputs_are_used_and_the_rest_generated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    inputs = tmp_path / "in.npz"
+    np.savez(inputs, x=np.full((128, 64), 2.0), y=np.full((128, 64), 0.5))
+    assert main(["run", SIMPLE_ADD, "--function", "simple_add", "--inputs", str(inputs)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[2] == "output: [128, 64] min 2.5 max 2.5 mean 2.5"
+
+
+def test_bad_inputs_are_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    wrong_shape = tmp_path / "shape.npz"
+    np.savez(wrong_shape, x=np.zeros((4, 4)))
+    assert main(["run", SIMPLE_ADD, "--function", "simple_add", "--inputs", str(wrong_shape)]) == 2
+    assert capsys.readouterr().err == (
+        "ptoc: error: input 'x' has shape [4, 4], the parameter [128, 64]\n"
+    )
+    unknown = tmp_path / "unknown.npz"
+    np.savez(unknown, z=np.zeros(3))
+    assert main(["run", SIMPLE_ADD, "--function", "simple_add", "--inputs", str(unknown)]) == 2
+    assert capsys.readouterr().err == (
+        "ptoc: error: inputs that are not parameters of 'simple_add': z\n"
+    )
+    assert main(["run", SIMPLE_ADD, "--function", "nope"]) == 2
+    assert capsys.readouterr().err == f"ptoc: error: no function named 'nope' in '{SIMPLE_ADD}'\n"
+
+
+def test_missing_tools_name_the_fix(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        ["run", SIMPLE_ADD, "--function", "simple_add", "--sim", "--pto-isa", "/nonexistent"]
+    )
+    assert code == 2
+    assert capsys.readouterr().err == (
+        "ptoc: error: pto-isa not found at '/nonexistent' (--pto-isa): it has no "
+        "include/pto/pto-inst.hpp; pass --pto-isa DIR or set PTO_ISA_ROOT to a checkout of pto-isa\n"
+    )
+    monkeypatch.setenv("CXX", "no-such-compiler")
+    assert main(["run", SIMPLE_ADD, "--function", "simple_add", "--sim"]) == 2
+    assert capsys.readouterr().err == (
+        "ptoc: error: CXX='no-such-compiler' is not an executable; apt-get install -y clang-19 "
+        "(or set CXX to clang++ 17+ / g++ 13+)\n"
+    )
+
+
+def test_sim_agrees_on_the_readme_example(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tools_or_skip()
+    keep = tmp_path / "keep"
+    assert main(["run", SIMPLE_ADD, "--function", "simple_add", "--sim", "--keep", str(keep)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        "x (FP32): max abs error 0, max rel error 0 (rtol 0.0001, atol 1e-05): ok",
+        "y (FP32): max abs error 0, max rel error 0 (rtol 0.0001, atol 1e-05): ok",
+        "output (FP32): max abs error 0, max rel error 0 (rtol 0.0001, atol 1e-05): ok",
+        "simple_add: simulator and reference interpreter agree on 3 results",
+    ]
+    kept = sorted(p.name for p in keep.iterdir())
+    assert kept == ["inputs.npz", "kernel.cpp", "reference.npz", "sim", "simulator.npz"]
+    assert "runSimpleAdd" in (keep / "kernel.cpp").read_text(encoding="utf-8")
+
+
+def test_sim_reports_a_mismatch_with_exit_code_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tools_or_skip()
+    from ptoc.run import execute
+
+    real = execute.reference_results
+
+    def off_by_one(*args: object) -> execute.Results:
+        results = real(*args)  # type: ignore[arg-type]
+        results.outputs["output"] = results.outputs["output"] + 1
+        return results
+
+    monkeypatch.setattr(execute, "reference_results", off_by_one)
+    assert main(["run", SIMPLE_ADD, "--function", "simple_add", "--sim"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[2:] == [
+        "output (FP32): max abs error 1, max rel error 1.26e+03 (rtol 0.0001, atol 1e-05): "
+        "MISMATCH in 8192 of 8192, first at [0, 0]",
+        "simple_add: simulator and reference interpreter DISAGREE",
+    ]
+
+
+def test_check_and_compile_never_import_numpy() -> None:
+    script = (
+        "import sys\nfrom ptoc.cli import main\n"
+        f"main(['check', {SIMPLE_ADD!r}])\n"
+        f"main(['compile', {SIMPLE_ADD!r}, '-o', '/dev/null'])\n"
+        "print('numpy' in sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert result.stdout.strip() == "False"

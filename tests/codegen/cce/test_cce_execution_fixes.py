@@ -1,0 +1,78 @@
+"""What pto-isa requires of the generated C++, as exact text (each also has an execution test
+in tests/execution that failed before the fix)."""
+
+from __future__ import annotations
+
+from ptoc.frontend import analyze_source
+from ptoc.run.execute import cce_kernel
+
+HEADER = "import pypto.language as pl\n\n\n@pl.program\nclass P:\n"
+
+
+def generate(body: str, function: str) -> list[str]:
+    analysis = analyze_source(HEADER + body, "k.py")
+    assert not analysis.diagnostics
+    text, diagnostics = cce_kernel(analysis.all_programs()[0], function)
+    assert text is not None, diagnostics
+    return [line.strip() for line in text.splitlines()]
+
+
+def test_a_scalar_result_is_stored_in_the_slot_after_the_arguments() -> None:
+    lines = generate(
+        "    @pl.function\n"
+        "    def twice(self, x: pl.Scalar[pl.INT32], y: pl.Scalar[pl.FP32]) -> pl.Scalar[pl.FP32]:\n"
+        "        z: pl.Scalar[pl.FP32] = y * 2.0\n"
+        "        return z\n",
+        "twice",
+    )
+    assert lines[-3:] == [
+        "float z = (y * 2.0f);",
+        "*reinterpret_cast<__gm__ float*>(&args[2]) = z;",
+        "}",
+    ]
+
+
+def test_a_one_column_vector_tile_is_col_major() -> None:
+    lines = generate(
+        "    @pl.function(type=pl.FunctionType.InCore)\n"
+        "    def col(self, x: pl.Tensor[[32, 1], pl.FP32], y: pl.Tensor[[32, 1], pl.FP32]):\n"
+        "        t = pl.load(x, [0, 0], [32, 1])\n"
+        "        e = pl.exp(t)\n"
+        "        pl.store(e, [0, 0], [32, 1], y)\n",
+        "col",
+    )
+    assert "using tType = Tile<TileType::Vec, float, 32, 1, BLayout::ColMajor, -1, -1>;" in lines
+    assert "using eType = Tile<TileType::Vec, float, 32, 1, BLayout::ColMajor, -1, -1>;" in lines
+
+
+BROADCASTS = (
+    "    @pl.function(type=pl.FunctionType.InCore)\n"
+    "    def bc(self, x: pl.Tensor[[32, 64], pl.FP32], r: pl.Tensor[[32, 1], pl.FP32],\n"
+    "           c: pl.Tensor[[1, 64], pl.FP32], y: pl.Tensor[[32, 64], pl.FP32]):\n"
+    "        tx = pl.load(x, [0, 0], [32, 64])\n"
+    "        tr = pl.load(r, [0, 0], [32, 1])\n"
+    "        tc = pl.load(c, [0, 0], [1, 64])\n"
+    "        a = pl.sub(tx, tr)\n"
+    "        b = pl.maximum(a, tc)\n"
+    "        pl.store(b, [0, 0], [32, 64], y)\n"
+)
+
+
+def test_a_broadcast_rhs_vector_selects_the_row_or_column_expand_form() -> None:
+    lines = generate(BROADCASTS, "bc")
+    assert "TROWEXPANDSUB(a, tx, tr);" in lines
+    assert "TCOLEXPANDMAX(b, a, tc);" in lines
+
+
+def test_a_broadcast_lhs_has_no_instruction() -> None:
+    analysis = analyze_source(HEADER + BROADCASTS.replace("pl.sub(tx, tr)", "pl.sub(tr, tx)"), "k.py")
+    text, diagnostics = cce_kernel(analysis.all_programs()[0], "bc")
+    assert text is None
+    assert [(d.code, d.message) for d in diagnostics] == [
+        (
+            "E400",
+            "block.sub of a [32, 1] and a [32, 64] tile has no CCE instruction: only the rhs "
+            "may be broadcast, as a per-row [M, 1] or a per-column [1, N] vector (swap the "
+            "operands of a commutative op, or expand the lhs first)",
+        )
+    ]

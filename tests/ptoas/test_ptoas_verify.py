@@ -1,0 +1,122 @@
+"""``ptoc compile --target pto --verify`` and ``--target pto-cpp``: PTOAS's verdict as
+diagnostics on the kernel's source lines, and the C++ it makes."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from kernels_rejected import INT32_AND, INT32_AND_LINE, INT32_AND_MESSAGE
+
+from ptoc.cli import main
+from ptoc.codegen.pto.ptoas import (
+    PtoasDiagnostic,
+    PtoasMissing,
+    PtoasResult,
+    find_ptoas,
+    located,
+    parse_diagnostics,
+)
+from ptoc.diagnostics import Related, Severity
+from ptoc.ir.span import Span
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+# What PTOAS v0.27 prints for an op its verifier rejects (its pass pipeline's debug lines
+# around the diagnostic carry no location).
+OUTPUT = """DEBUG: Start PTOToEmitC Pass
+loc("kernel.pto":27:5): error: 'pto.tand' op expects i8/i16
+loc("kernel.pto":3:1): note: see current operation
+Error: Pass execution failed.
+"""
+
+
+def test_parse_diagnostics_reads_located_errors_and_notes() -> None:
+    assert parse_diagnostics(OUTPUT) == [
+        PtoasDiagnostic("error", "'pto.tand' op expects i8/i16", 27, 5),
+        PtoasDiagnostic("note", "see current operation", 3, 1),
+    ]
+    assert parse_diagnostics("Error: Failed to parse MLIR.\n") == []  # only the summary
+    assert parse_diagnostics("error: unknown option\n") == [
+        PtoasDiagnostic("error", "unknown option")]
+
+
+def test_located_maps_mlir_lines_to_the_statements_they_came_from() -> None:
+    statement, program = Span("k.py", 12, 8, 12, 60), Span("k.py", 5, 0, 14, 0)
+    spans: list[Span | None] = [None] * 30
+    spans[26] = statement  # MLIR line 27
+    result = PtoasResult(False, "", parse_diagnostics(OUTPUT))
+    (diagnostic,) = located(result, spans, program)
+    assert (diagnostic.code, diagnostic.severity, diagnostic.span) == (
+        "E405", Severity.ERROR, statement)
+    assert diagnostic.message == "PTOAS: 'pto.tand' op expects i8/i16 (MLIR line 27)"
+    # a line generated for no statement (line 3) falls back to the program
+    assert diagnostic.related == (Related(program, "PTOAS note: see current operation (MLIR line 3)"),)
+
+
+def test_find_ptoas_names_what_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(PtoasMissing, match=r"PTOAS not found at '/nonexistent' \(--ptoas\)"):
+        find_ptoas("/nonexistent")
+    monkeypatch.setenv("PTOAS", str(tmp_path))  # a directory is no binary
+    with pytest.raises(PtoasMissing, match=r"\(PTOAS\): pass --ptoas PATH or set PTOAS"):
+        find_ptoas()
+    binary = tmp_path / "ptoas"
+    binary.write_text("#!/bin/sh\n")
+    os.chmod(binary, 0o755)
+    monkeypatch.setenv("PTOAS", str(binary))
+    assert find_ptoas() == binary.resolve()
+
+
+def test_verify_without_ptoas_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["compile", str(EXAMPLES / "simple_add.py"), "--target", "pto", "--verify",
+                 "--ptoas", "/nonexistent"])
+    assert code == 2
+    assert capsys.readouterr().err.startswith(
+        "ptoc: error: PTOAS not found at '/nonexistent' (--ptoas): pass --ptoas PATH")
+
+
+def test_verify_is_for_pto_only(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compile", str(EXAMPLES / "simple_add.py"), "--target", "cce", "--verify"]) == 2
+    assert "--verify checks PTO MLIR: use it with --target pto" in capsys.readouterr().err
+
+
+def test_verify_accepts_a_valid_kernel(ptoas: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["compile", str(EXAMPLES / "simple_add.py"), "--target", "pto", "--verify",
+                 "--ptoas", str(ptoas)])
+    captured = capsys.readouterr()
+    assert (code, captured.err) == (0, "")
+    assert captured.out.startswith("module {\n  func.func @simple_add(")
+
+
+def test_verify_reports_ptoas_errors_on_the_kernel_line(
+    ptoas: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kernel = tmp_path / "bad.py"
+    kernel.write_text(INT32_AND)
+    code = main(["compile", str(kernel), "--target", "pto", "--verify", "--ptoas", str(ptoas)])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert captured.err.splitlines() == [
+        f"{kernel}:{INT32_AND_LINE}:9: error[E405]: {INT32_AND_MESSAGE} (MLIR line 27)"]
+    assert captured.out == ""  # no output for a kernel with errors, as for any error
+
+
+def test_pto_cpp_is_the_cpp_ptoas_makes(ptoas: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["compile", str(EXAMPLES / "simple_add.py"), "--target", "pto-cpp",
+                 "--ptoas", str(ptoas)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.startswith('#include "pto/pto-inst.hpp"\n')
+    assert "__global__ AICORE void simple_add(__gm__ float* v1, __gm__ float* v2, " in out
+    assert "  TADD(" in out
+
+
+def test_pto_cpp_without_ptoas_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ptoc import driver
+
+    monkeypatch.setenv("PTOAS", "/nonexistent")
+    result = driver.compile_source((EXAMPLES / "simple_add.py").read_text(), "pto-cpp")
+    assert result.diagnostics == [] and result.language == "cpp"
+    assert result.text.startswith("// PTOAS not found at '/nonexistent' (PTOAS): pass --ptoas PATH")
+    assert driver.available_ptoas() is None
