@@ -758,20 +758,14 @@ class ExpressionLowerer:
         if use_legacy and op.legacy is not None:
             exprs = op.legacy.convert(exprs)
             self.legacy_call_note(node, op, bound)
+        warnings: list[OpError] = []
         try:
-            result_type = op.deduce(exprs, attrs)
+            result_type = op.deduce(exprs, attrs, warnings)
         except OpError as error:
-            at_node = arg_nodes.get(error.at) if error.at else None
-            target: ast.AST | Span = at_node if at_node is not None else span
-            related: tuple[Related, ...] = ()
-            if at_node is not None:
-                source_value = exprs.get(error.at or "")
-                if isinstance(source_value, Var) and source_value.span.is_known and source_value.span != self.span(at_node):
-                    related = (
-                        Related(source_value.span, f"'{source_value.name}' is defined here as {source_value.type.short()}"),
-                    )
-            self.error(error.code, error.message, target, related=related)
+            self.report_op_error(error, arg_nodes, exprs, span)
             result_type = UNKNOWN
+        for warning in warnings:
+            self.report_op_error(warning, arg_nodes, exprs, span)
         args = tuple(exprs[p.name] for p in op.params if p.kind is ParamKind.EXPR and p.name in exprs)
         # Canonical attributes: every attribute present, defaults filled, in parameter order, so a
         # call spelled with or without an explicit default is the same IR.
@@ -780,6 +774,21 @@ class ExpressionLowerer:
                 attrs[p.name] = p.default
         kwargs = tuple((p.name, attrs[p.name]) for p in op.params if p.kind is ParamKind.ATTR and p.name in attrs)
         return Call(result_type, callee=Op(op.name), args=args, kwargs=kwargs, span=span)
+
+    def report_op_error(self, error: OpError, arg_nodes: dict[str, ast.expr], exprs: dict[str, Expr],
+                        span: Span) -> None:
+        """A type rule's error or warning, on the argument it names, with where that argument's
+        value was defined."""
+        at_node = arg_nodes.get(error.at) if error.at else None
+        target: ast.AST | Span = at_node if at_node is not None else span
+        related: tuple[Related, ...] = ()
+        if at_node is not None:
+            source_value = exprs.get(error.at or "")
+            if isinstance(source_value, Var) and source_value.span.is_known and source_value.span != self.span(at_node):
+                related = (
+                    Related(source_value.span, f"'{source_value.name}' is defined here as {source_value.type.short()}"),
+                )
+        self.error(error.code, error.message, target, related=related)
 
     def legacy_call_note(self, node: ast.Call, op: OpDef, bound: dict[str, ast.expr]) -> None:
         """An op's legacy positional form (seed 004's load/store): suggest the current form,

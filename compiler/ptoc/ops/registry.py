@@ -12,6 +12,7 @@ of op names.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -141,9 +142,14 @@ class DeduceContext:
     op: OpDef
     args: dict[str, Expr]
     attrs: dict[str, AttrValue]
+    # Problems that do not stop the rule (hardware behaviour defined but surprising): W codes.
+    warnings: list[OpError] = field(default_factory=list)
 
     def fail(self, message: str, *, at: str | None = None, code: str = "E306") -> NoReturn:
         raise OpError(message, code=code, at=at)
+
+    def warn(self, message: str, *, code: str, at: str | None = None) -> None:
+        self.warnings.append(OpError(message, code=code, at=at))
 
     def has(self, name: str) -> bool:
         return name in self.args
@@ -330,16 +336,34 @@ class OpDef:
     def signature(self) -> str:
         return f"{self.name}(" + ", ".join(p.signature() for p in self.params) + ")"
 
-    def deduce(self, args: dict[str, Expr], attrs: dict[str, AttrValue]) -> Type:
+    def deduce(self, args: dict[str, Expr], attrs: dict[str, AttrValue],
+               warnings: list[OpError] | None = None) -> Type:
         """Run the type rule. Raises OpError; an argument of unknown type (from an earlier
-        error) yields UNKNOWN without a new error, so one mistake is reported once."""
+        error) yields UNKNOWN without a new error, so one mistake is reported once. The
+        rule's warnings are appended to ``warnings``. A result tile records where it lives
+        (the op's result space; a view's is its source's)."""
         if any(isinstance(a.type, UnknownType) for a in args.values()):
             return UNKNOWN
         filled = dict(attrs)
         for p in self.params:
             if p.kind is ParamKind.ATTR and p.name not in filled and not p.required:
                 filled[p.name] = p.default
-        return self.rule(DeduceContext(self, args, filled))
+        ctx = DeduceContext(self, args, filled)
+        from .legality import check_operand_spaces
+
+        check_operand_spaces(ctx)
+        result = self.rule(ctx)
+        if warnings is not None:
+            warnings.extend(ctx.warnings)
+        if isinstance(result, TileType) and result.memref is None:
+            result = dataclasses.replace(result, memory=self._result_memory(args, filled))
+        return result
+
+    def _result_memory(self, args: dict[str, Expr], attrs: dict[str, AttrValue]) -> MemorySpace | None:
+        if self.role is Role.VIEW and self.result_space is None:
+            source = next((a.type for a in args.values() if isinstance(a.type, TileType)), None)
+            return source.memory_space if source is not None else None
+        return self.result_space_for(attrs)
 
 
 @dataclass

@@ -1,0 +1,156 @@
+"""Hardware legality: each mistake pto-isa rejects (or computes garbage from) gets exactly one
+diagnostic on its range; the header and line of the constraint are cited per test (paths under
+pto-isa/include/pto)."""
+
+from __future__ import annotations
+
+import textwrap
+
+from ptoc.frontend import analyze_source
+
+HEADER = "import pypto.language as pl\n\n"
+T16 = "pl.Tensor[[32, 32], pl.FP16]"
+T32 = "pl.Tensor[[32, 32], pl.FP32]"
+
+# A correct cube kernel: Mat loads, moves to Left / Right, matmul, accumulate, FIX-pipe store.
+PRELUDE = f"""
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, a: {T16}, b: {T16}, out: {T32}, out16: {T16}, o64: pl.Tensor[[64, 64], pl.FP32],
+          oi: pl.Tensor[[32, 32], pl.INT32]) -> {T32}:
+        ma = pl.load(a, [0, 0], [32, 32], target_memory=pl.MemorySpace.Mat)
+        mb = pl.load(b, [0, 0], [32, 32], target_memory=pl.MemorySpace.Mat)
+        la = pl.move(ma, target_memory=pl.MemorySpace.Left)
+        rb = pl.move(mb, target_memory=pl.MemorySpace.Right)
+        acc = pl.matmul(la, rb)
+        acc2 = pl.matmul_acc(acc, la, rb)
+        va = pl.load(a, [0, 0], [32, 32])
+        v32 = pl.load(out, [0, 0], [32, 32])
+"""
+EPILOGUE = """
+        out = pl.l0c_store(acc2, [0, 0], [32, 32], out)
+        return out
+"""
+
+
+def check(mistake: str) -> tuple[str, list[tuple[str, int, int, int, int, str]]]:
+    text = HEADER + textwrap.dedent(PRELUDE) + textwrap.indent(textwrap.dedent(mistake), " " * 8)
+    text += textwrap.dedent(EPILOGUE)
+    analysis = analyze_source(text, "k.py")
+    return text, [(d.code, d.span.line, d.span.column, d.span.end_line, d.span.end_column,
+                   d.message) for d in analysis.diagnostics]
+
+
+def at(text: str, needle: str) -> tuple[int, int, int, int]:
+    """Where ``needle`` first occurs in the mistake (after the prelude)."""
+    index = text.index(needle, len(HEADER + textwrap.dedent(PRELUDE)))
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1)
+    return (line, column, line, column + len(needle))
+
+
+def one(mistake: str, code: str, needle: str) -> str:
+    """The mistake gets exactly one diagnostic, ``code`` on ``needle``; returns its message."""
+    text, found = check(mistake)
+    assert [(c, *r) for c, *r, _ in found] == [(code, *at(text, needle))], found
+    return found[0][-1]
+
+
+def test_the_correct_kernel_gets_nothing() -> None:
+    assert check("")[1] == []
+
+
+def test_matmul_operands_in_vec() -> None:
+    # npu/a2a3/TMatmul.hpp:94: "TileLeft TileType must be set to TileType::Left."
+    message = one("c = pl.matmul(va, rb)", "E320", "va")
+    assert message == (
+        "block.matmul: argument 'lhs' must be a tile in Left, got one in Vec; load it into Mat "
+        "(target_memory=pl.MemorySpace.Mat), then pl.move(..., target_memory=pl.MemorySpace.Left)")
+    # npu/a2a3/TMatmul.hpp:95: "TileRight TileType must be set to TileType::Right."
+    one("c = pl.matmul(la, va)", "E320", "va")
+
+
+def test_matmul_operands_swapped_is_one_error() -> None:
+    # npu/a2a3/TMatmul.hpp:94-95 reject both operands; one mistake, one error.
+    message = one("c = pl.matmul(rb, la)", "E320", "rb")
+    assert "the operands are swapped" in message
+
+
+def test_vec_accumulator() -> None:
+    # npu/a2a3/TMatmul.hpp:96: "TileRes TileType must be set to TileType::Acc."
+    message = one("c = pl.matmul_acc(va, la, rb)", "E320", "va")
+    assert message.endswith("an Acc tile is the result of pl.matmul")
+
+
+def test_l0c_store_of_a_vec_tile() -> None:
+    # npu/a2a3/TStore.hpp:294: "Source TileType only support Acc!" (the FIX-pipe store)
+    message = one("o = pl.l0c_store(va, [0, 0], [32, 32], out16)", "E320", "va")
+    assert message.endswith("store a Vec tile with pl.store")
+
+
+def test_vector_op_on_an_acc_tile() -> None:
+    # npu/a2a3/TAdd.hpp:67: "TADD only support row major layout." (Acc is column-major)
+    one("d = pl.add(acc, acc)", "E320", "acc")
+    one("d = pl.exp(acc)", "E320", "acc")
+
+
+def test_store_of_an_acc_tile() -> None:
+    # pl.store runs on MTE3; an Acc tile leaves through the FIX pipe (npu/a2a3/TStore.hpp:294).
+    message = one("o = pl.store(acc, [0, 0], [32, 32], out)", "E320", "acc")
+    assert message.endswith("store an Acc tile with pl.l0c_store")
+
+
+def test_moves_the_hardware_cannot_do() -> None:
+    # npu/a2a3/TMov.hpp:142: "TMov: Invalid TileType." (Mat -> Left/Right, Vec -> Vec, Acc -> Mat)
+    message = one("x = pl.move(va, target_memory=pl.MemorySpace.Left)", "E320",
+                  "pl.MemorySpace.Left")
+    assert message.startswith("block.move: the hardware cannot move a tile Vec -> Left")
+    one("x = pl.move(la, target_memory=pl.MemorySpace.Right)", "E320", "pl.MemorySpace.Right")
+    one("x = pl.move(ma, target_memory=pl.MemorySpace.Vec)", "E320", "pl.MemorySpace.Vec")
+
+
+def test_moves_only_a5_does_are_warnings() -> None:
+    # npu/a5/TMov.hpp:770 moves Acc -> Vec, npu/a2a3/TMov.hpp:142 does not.
+    message = one("x = pl.move(acc, target_memory=pl.MemorySpace.Vec)", "W020",
+                  "pl.MemorySpace.Vec")
+    assert message.startswith("block.move: only A5 moves a tile Acc -> Vec directly")
+    one("x = pl.move(va, target_memory=pl.MemorySpace.Mat)", "W020", "pl.MemorySpace.Mat")
+
+
+def test_moves_the_hardware_does_are_accepted() -> None:
+    assert check("x = pl.move(va, target_memory=pl.MemorySpace.Vec)\n"
+                 "y = pl.move(acc, target_memory=pl.MemorySpace.Mat)")[1] == []
+
+
+def test_store_into_a_tensor_of_another_element_size() -> None:
+    # common/arch/memory/tstore_common.hpp:336: "Source dtype must be same with dst dtype!"
+    message = one("o = pl.store(v32, [0, 0], [32, 32], out16)", "E321", "out16")
+    assert message == (
+        "block.store: a FP32 tile cannot be stored into a FP16 tensor: the copy does not convert "
+        "elements; convert first: pl.cast(..., target_type=pl.FP16)")
+
+
+def test_store_into_a_tensor_of_the_same_size_reinterprets() -> None:
+    # tstore_common.hpp:336 compares sizes only: FP32 bits land in an INT32 tensor unconverted.
+    one("o = pl.store(v32, [0, 0], [32, 32], oi)", "W021", "oi")
+
+
+def test_l0c_store_converts() -> None:
+    # npu/a2a3/TStore.hpp:223: Acc FP32 -> half / bfloat16 / float / int32 outputs.
+    assert check("o = pl.l0c_store(acc, [0, 0], [32, 32], out16)")[1] == []
+
+
+def test_store_window_larger_than_the_tile() -> None:
+    # cpu/TStore.hpp:33 only asserts the window holds the tile: the rest is not written.
+    message = one("o = pl.store(v32, [0, 0], [64, 32], o64)", "W022", "[64, 32]")
+    assert message == ("block.store: the window [64, 32] is not the tile's shape [32, 32]: only "
+                       "the tile's 1024 elements are written, 1024 of the window's are left "
+                       "unchanged")
+
+
+def test_rank_one_tile_with_a_two_d_window() -> None:
+    text = "r = pl.row_sum(v32, v32)\nrr = pl.reshape(r, [32])\n"
+    one(text + "o = pl.store(rr, [0, 0], [32, 32], out)", "W022", "[32, 32]")
+    # [32] into a [1, 32] window is the same layout.
+    assert check(text + "o = pl.store(rr, [0, 0], [1, 32], out)")[1] == []
