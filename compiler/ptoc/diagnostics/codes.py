@@ -236,6 +236,9 @@ _ENTRIES = [
              "A store window whose shape is not the tile's: the store writes the tile's elements, so part of a larger window is left unchanged.",
              "out = pl.store(t_32x64, [0, 0], [64, 64], out)",
              "out = pl.store(t_32x64, [0, 0], [32, 64], out)"),
+    CodeInfo("W023", "IF_YIELD_WITHOUT_ELSE", _W,
+             "An if that yields a result but has no else: when the condition is false the result is never set (the generated code leaves it uninitialised).",
+             "if n > 0:\n    r = pl.yield_(u)", "if n > 0:\n    r = pl.yield_(u)\nelse:\n    r = pl.yield_(t)"),
     # --- internal ----------------------------------------------------------------------------
     CodeInfo("E900", "INTERNAL_ERROR", _E,
              "ptoc failed on this construct. Please report it with the file.", "", ""),

@@ -93,6 +93,9 @@ class YieldFrame:
     targets: list[YieldTarget] | None = None  # None: a bare `pl.yield_(...)`
     span: Span | None = None
     value_spans: list[Span] = field(default_factory=list)
+    # The yield was reported as wrong: its names are still defined (with unknown types), and
+    # nothing that follows from it is reported again.
+    broken: bool = False
 
 
 @dataclass

@@ -344,7 +344,9 @@ class FunctionLowerer(ExpressionLowerer):
         if call.keywords:
             self.error("E302", "pl.yield_ takes positional arguments only", call.keywords[0])
         values = [self.lower_expr(a) for a in call.args]
+        frame = self.state.frames[-1] if self.state.frames else None
         targets: list[YieldTarget] | None = None
+        broken = False
         if target is not None:
             if isinstance(target, ast.Name):
                 declared = None
@@ -356,20 +358,23 @@ class FunctionLowerer(ExpressionLowerer):
                         declared = None  # the deduced type stands
                 targets = [YieldTarget(target.id, self.span(target), declared)]
                 if len(values) > 1:
-                    self.error("E006", "Multiple yielded values must be unpacked: a, b = pl.yield_(x, y)", target)
-                    return []
+                    broken = True
+                    if frame is not None and frame.expected is not None:
+                        self.yield_count_error(frame, values, call)
+                    else:
+                        self.error("E006", "Multiple yielded values must be unpacked: a, b = pl.yield_(x, y)", target)
             elif isinstance(target, ast.Tuple | ast.List) and all(isinstance(e, ast.Name) for e in target.elts):
                 targets = [YieldTarget(e.id, self.span(e), None) for e in target.elts]  # type: ignore[attr-defined]
                 if len(targets) != len(values):
+                    broken = True
                     self.error("E006", f"pl.yield_ gives {len(values)} value(s) but {len(targets)} name(s) are assigned", target)
-                    return []
             else:
                 self.error("E002", "pl.yield_ results must be assigned to names", target)
-                return []
-        if not self.state.frames:
-            self.error("W005", "pl.yield_ outside a loop or if has no effect", call)
-            return [YieldStmt(values=tuple(values), span=span)]
-        frame = self.state.frames[-1]
+                broken = True
+        if frame is None:
+            if not broken:
+                self.error("W005", "pl.yield_ outside a loop or if has no effect", call)
+            return [YieldStmt(values=tuple(values), span=span)] if not broken else []
         if frame.found:
             self.error("E014", "A body can yield only once", call)
             return []
@@ -378,18 +383,26 @@ class FunctionLowerer(ExpressionLowerer):
         frame.targets = targets
         frame.span = span
         frame.value_spans = [self.span(a) for a in call.args]
+        frame.broken = broken
+        if broken:
+            return []
         if frame.expected is not None:
             self.check_yield_values(frame, call)
         return [YieldStmt(values=tuple(values), span=span)]
 
+    def yield_count_error(self, frame: YieldFrame, values: list[Expr], call: ast.Call) -> None:
+        assert frame.expected is not None
+        self.error(
+            "E009",
+            f"the loop carries {len(frame.expected)} value(s) but pl.yield_ gives {len(values)}",
+            call,
+        )
+
     def check_yield_values(self, frame: YieldFrame, call: ast.Call) -> None:
         assert frame.expected is not None
         if len(frame.values) != len(frame.expected):
-            self.error(
-                "E009",
-                f"the loop carries {len(frame.expected)} value(s) but pl.yield_ gives {len(frame.values)}",
-                call,
-            )
+            self.yield_count_error(frame, frame.values, call)
+            frame.broken = True
             return
         for value, expected, arg in zip(frame.values, frame.expected, call.args, strict=True):
             if not types_match(expected, value.type):
@@ -518,14 +531,23 @@ class FunctionLowerer(ExpressionLowerer):
     def if_results(self, node: ast.If, then_frame: YieldFrame, else_frame: YieldFrame, has_else: bool) -> list[Var]:
         first = then_frame if then_frame.found else else_frame
         other = else_frame if then_frame.found else then_frame
+        if first.broken or other.broken:  # reported already: define the names, say no more
+            named = first if first.targets is not None else other
+            return [Var(UNKNOWN, name=t.name, span=t.span) for t in named.targets or ()]
+        unknown = [Var(UNKNOWN, name=t.name, span=t.span) for t in first.targets or ()]
         if has_else and not other.found:
             which = "else" if then_frame.found else "then"
-            self.error("E010", f"the {which} branch must also end with pl.yield_ (the other branch yields)", self.statement_head(node))
-            return []
+            self.error("E010", f"the {which} branch must also end with pl.yield_ (the other branch yields)",
+                       self.else_head(node) if which == "else" else self.statement_head(node))
+            return unknown
         names = [t.name for t in first.targets] if first.targets is not None else None
         if names is None:
             self.error("E010", "pl.yield_ in an if branch must be assigned to result names (r = pl.yield_(v))", first.span or self.span(node))
             return []
+        if not has_else:
+            self.error("W023", f"this if yields {', '.join(names)} but has no else: when the condition "
+                       "is false the result is never set (add an else branch that yields)",
+                       self.statement_head(node))
         if other.found:
             if len(other.values) != len(first.values):
                 self.error("E009", f"the branches yield {len(first.values)} and {len(other.values)} values", other.span or self.span(node),
@@ -550,6 +572,18 @@ class FunctionLowerer(ExpressionLowerer):
                     )
             result.append(Var(result_type, name=target.name, span=target.span))
         return result
+
+    def else_head(self, node: ast.If) -> Span:
+        """The `else:` of an if (the line before its first statement that says so)."""
+        source = self.env.source
+        first = node.orelse[0]
+        for line in range(first.lineno - 1, node.lineno, -1):
+            text = source.line(line)
+            stripped = text.lstrip()
+            if stripped.startswith("else"):
+                column = len(text) - len(stripped)
+                return Span(self.span(node).file, line, column, line, column + len("else"))
+        return self.statement_head(first)
 
     # --- loops --------------------------------------------------------------------------------
     def lower_for(self, node: ast.For) -> list[Stmt]:
@@ -677,7 +711,8 @@ class FunctionLowerer(ExpressionLowerer):
             # a bare pl.yield_(...): results keep the iter-arg names (seed 003 style)
             return [Var(a.type, name=a.name, span=frame.span or a.span) for a in iter_args]
         if len(frame.targets) != len(iter_args):
-            return []
+            # already reported: the names still exist, of unknown type
+            return [Var(UNKNOWN, name=t.name, span=t.span) for t in frame.targets]
         return [Var(a.type, name=t.name, span=t.span) for a, t in zip(iter_args, frame.targets, strict=True)]
 
     def save_names(self, names: list[str]) -> dict[str, Binding | None]:
