@@ -154,3 +154,65 @@ def test_rank_one_tile_with_a_two_d_window() -> None:
     one(text + "o = pl.store(rr, [0, 0], [32, 32], out)", "W022", "[32, 32]")
     # [32] into a [1, 32] window is the same layout.
     assert check(text + "o = pl.store(rr, [0, 0], [1, 32], out)")[1] == []
+
+
+PROGRAM = f"""import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, a: {T32}, out: {T32}) -> {T32}:
+        t = pl.load(a, [0, 0], [32, 32])
+        out = pl.store(t, [0, 0], [32, 32], out)
+        return out
+"""
+
+
+def program_diagnostics(extra: str) -> tuple[str, list[tuple[str, int, int, int, int]]]:
+    text = PROGRAM + textwrap.indent(textwrap.dedent(extra), " " * 4)
+    return text, [(d.code, d.span.line, d.span.column, d.span.end_line, d.span.end_column)
+                  for d in analyze_source(text, "k.py").diagnostics]
+
+
+def last(text: str, needle: str) -> tuple[int, int, int, int]:
+    index = text.rindex(needle)
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1)
+    return (line, column, line, column + len(needle))
+
+
+def test_incore_calling_incore_is_one_error_on_the_call() -> None:
+    # Each InCore function is its own kernel; both generators report E400 for the call.
+    text, found = program_diagnostics(f"""
+        @pl.function(type=pl.FunctionType.InCore)
+        def k2(self, a: {T32}, out: {T32}) -> {T32}:
+            out_2 = self.k(a, out)
+            return out_2
+    """)
+    line, column, _, _ = last(text, "k(a, out)")
+    assert found == [("E400", line, column, line, column + 1)]
+
+
+def test_block_op_in_orchestration_is_a_warning() -> None:
+    text, found = program_diagnostics(f"""
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, a: {T32}, out: {T32}) -> {T32}:
+            t = pl.load(a, [0, 0], [32, 32])
+            out = self.k(a, out)
+            return out
+    """)
+    line, column, _, _ = last(text, "load(a, [0, 0]")
+    assert found == [("W024", line, column, line, column + len("load"))]
+
+
+def test_block_op_in_an_incore_scope_of_orchestration_is_fine() -> None:
+    _, found = program_diagnostics(f"""
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, a: {T32}, out: {T32}) -> {T32}:
+            with pl.incore():
+                t = pl.load(a, [0, 0], [32, 32])
+                out = pl.store(t, [0, 0], [32, 32], out)
+            return out
+    """)
+    assert found == []

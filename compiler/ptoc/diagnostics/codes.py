@@ -239,6 +239,10 @@ _ENTRIES = [
     CodeInfo("W023", "IF_YIELD_WITHOUT_ELSE", _W,
              "An if that yields a result but has no else: when the condition is false the result is never set (the generated code leaves it uninitialised).",
              "if n > 0:\n    r = pl.yield_(u)", "if n > 0:\n    r = pl.yield_(u)\nelse:\n    r = pl.yield_(t)"),
+    CodeInfo("W024", "BLOCK_OP_IN_ORCHESTRATION", _W,
+             "A block op in an Orchestration function outside `with pl.incore():`: code generation emits block ops only in InCore code, so it is not executed.",
+             "@pl.function(type=pl.FunctionType.Orchestration)\ndef main(self, a: pl.Tensor[[32, 32], pl.FP32]):\n    t = pl.load(a, [0, 0], [32, 32])",
+             "@pl.function(type=pl.FunctionType.Orchestration)\ndef main(self, a: pl.Tensor[[32, 32], pl.FP32]):\n    with pl.incore():\n        t = pl.load(a, [0, 0], [32, 32])"),
     # --- internal ----------------------------------------------------------------------------
     CodeInfo("E900", "INTERNAL_ERROR", _E,
              "ptoc failed on this construct. Please report it with the file.", "", ""),

@@ -107,5 +107,6 @@ class LoweringState:
     out_of_scope: dict[str, tuple[Span, str]] = field(default_factory=dict)  # name -> (def, hint)
     frames: list[YieldFrame] = field(default_factory=list)
     external_calls: list[str] = field(default_factory=list)
+    incore_scopes: int = 0  # depth of `with pl.incore():` blocks around the current statement
     inline_depth: int = 0
     tmp_counter: int = 0

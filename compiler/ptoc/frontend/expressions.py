@@ -40,7 +40,7 @@ from ..ir.types import (
     UnknownType,
 )
 from ..language import HELPER_NAMES, TYPE_NAMES
-from ..ops import OpDef, OpError, Param, ParamKind, resolve_op
+from ..ops import Category, OpDef, OpError, Param, ParamKind, resolve_op
 from .analysis import Occurrence, OccurrenceKind, SymbolIndex
 from .consteval import DynDim, NotConstant, dsl_enum_value
 from .context import FunctionSignature, LoweringState, ModuleEnv, ParamInfo
@@ -554,6 +554,12 @@ class ExpressionLowerer:
             return error_value(span)
         if external and name not in self.state.external_calls:
             self.state.external_calls.append(name)
+        if self.signature.func_type is FunctionType.InCore and sig.func_type is FunctionType.InCore:
+            # Each InCore function is its own kernel: neither generator can call one from another.
+            self.error("E400", f"the InCore kernel '{self.signature.name}' cannot call the InCore "
+                       f"function '{name}': make '{name}' a @pl.inline function, or call both "
+                       "from an Orchestration function", name_span,
+                       related=(Related(sig.name_span, f"'{name}' is defined here"),))
         self.occurrence(
             Occurrence(name_span, name, OccurrenceKind.FUNCTION, sig.result_type, definition=sig.name_span, detail=sig.describe())
         )
@@ -724,6 +730,11 @@ class ExpressionLowerer:
 
     def lower_op_call(self, node: ast.Call, op: OpDef, name_span: Span) -> Expr:
         span = self.span(node)
+        if (op.category is Category.BLOCK and self.signature.func_type is FunctionType.Orchestration
+                and not self.state.incore_scopes):
+            self.error("W024", f"{op.name} in the Orchestration function '{self.signature.name}' is "
+                       "not executed: code generation emits block ops only in InCore code; move it "
+                       "into an InCore function or a `with pl.incore():` block", name_span)
         params = op.params
         bound, problems = self.bind_arguments(node, params, op.name)  # type: ignore[misc]
         use_legacy = False

@@ -787,7 +787,11 @@ class FunctionLowerer(ExpressionLowerer):
         if item.optional_vars is not None:
             self.error("E013", "`with pl.incore()` does not bind a name", item.optional_vars)
         self.occurrence(Occurrence(self.span(expr), "incore", OccurrenceKind.HELPER, None))
-        body = self.lower_block(node.body)
+        self.state.incore_scopes += 1
+        try:
+            body = self.lower_block(node.body)
+        finally:
+            self.state.incore_scopes -= 1
         return [ScopeStmt(body, ScopeKind.InCore, span=self.span(node))]
 
     # --- inline functions -----------------------------------------------------------------------
