@@ -173,7 +173,7 @@ _ENTRIES = [
              "A unified pl.X op whose first argument's type selects no implementation.",
              "y = pl.add(1, 2)", "y = 1 + 2"),
     CodeInfo("E320", "MEMORY_SPACE_MISMATCH", _E,
-             "A tile in a buffer the instruction cannot read or write: matmul operands not in Left / Right, a Vec accumulator, vector ops or pl.store on an Acc tile, pl.l0c_store of a Vec tile, a pl.move between buffers TMOV does not connect.",
+             "A tile in a buffer the instruction cannot read or write: matmul operands not in Left / Right, a Vec accumulator, vector ops on an Acc tile, pl.l0c_store of a Vec tile, a pl.move between buffers TMOV does not connect.",
              "c = pl.matmul(a_vec, b_vec)",
              "a_l = pl.move(a_mat, target_memory=pl.MemorySpace.Left)\nb_r = pl.move(b_mat, target_memory=pl.MemorySpace.Right)\nc = pl.matmul(a_l, b_r)"),
     CodeInfo("E321", "STORE_DTYPE_MISMATCH", _E,
@@ -243,6 +243,9 @@ _ENTRIES = [
              "A block op in an Orchestration function outside `with pl.incore():`: code generation emits block ops only in InCore code, so it is not executed.",
              "@pl.function(type=pl.FunctionType.Orchestration)\ndef main(self, a: pl.Tensor[[32, 32], pl.FP32]):\n    t = pl.load(a, [0, 0], [32, 32])",
              "@pl.function(type=pl.FunctionType.Orchestration)\ndef main(self, a: pl.Tensor[[32, 32], pl.FP32]):\n    with pl.incore():\n        t = pl.load(a, [0, 0], [32, 32])"),
+    CodeInfo("W025", "STORE_FROM_ACC", _W,
+             "pl.store of an Acc tile: TSTORE takes it, but the copy out of Acc runs on the FIX pipe, which only pl.l0c_store synchronises with.",
+             "out = pl.store(acc, [0, 0], [32, 32], out)", "out = pl.l0c_store(acc, [0, 0], [32, 32], out)"),
     # --- internal ----------------------------------------------------------------------------
     CodeInfo("E900", "INTERNAL_ERROR", _E,
              "ptoc failed on this construct. Please report it with the file.", "", ""),

@@ -5,7 +5,7 @@ registry's traits and derived from pto-isa's own constraints (paths below are un
 - where a tile operand may live (``Param.spaces``): TMATMUL wants Left x Right -> Acc
   (``npu/a2a3/TMatmul.hpp:94-96``), vector instructions want row-major Vec tiles
   (``npu/a2a3/TAdd.hpp:67``: "TADD only support row major layout"), the FIX-pipe store takes
-  an Acc tile (``npu/a2a3/TStore.hpp:294``);
+  an Acc tile (``npu/a2a3/TStore.hpp:294``) and pl.store of one waits on the wrong pipe;
 - which buffers TMOV moves between (``npu/a2a3/TMov.hpp:142``; A5 adds Acc -> Vec and
   Vec -> Mat, ``npu/a5/TMov.hpp:764-790``);
 - what a store can convert: TSTORE from Vec or Mat copies bytes, so the element sizes must
@@ -62,6 +62,14 @@ def check_operand_spaces(ctx: DeduceContext) -> None:
         space = _space_of(ctx, param.name)
         if space is None or space in param.spaces:
             continue
+        if op.role is Role.STORE and space is _ACC:
+            # TSTORE itself takes an Acc tile (npu/a2a3/TStore.hpp:264) and the original
+            # accepts pl.store of one; but it runs on MTE3 where l0c_store runs on the FIX pipe
+            # that drains Acc, so the synchronisation waits on the wrong pipe.
+            ctx.warn(f"{op.name} of an Acc tile: the copy out of Acc runs on the FIX pipe, "
+                     "which pl.l0c_store synchronises with; use pl.l0c_store",
+                     at=param.name, code="W025")
+            continue
         wanted = _spaces_text(param.spaces)
         hint = _hint(op.role, space, param.spaces)
         ctx.fail(f"{op.name}: argument '{param.name}' must be a tile in {wanted}, got one in "
@@ -69,8 +77,6 @@ def check_operand_spaces(ctx: DeduceContext) -> None:
 
 
 def _hint(role: Role, space: MemorySpace, wanted: tuple[MemorySpace, ...]) -> str:
-    if role is Role.STORE and space is _ACC:
-        return "store an Acc tile with pl.l0c_store"
     if role is Role.STORE and wanted == (_ACC,):
         return "store a Vec tile with pl.store"
     if space is _ACC and _VEC in wanted:
