@@ -217,3 +217,77 @@ def test_block_op_in_an_incore_scope_of_orchestration_is_fine() -> None:
             return out
     """)
     assert found == []
+
+
+BUILDER = f"""import pypto.language as pl
+
+Q_TILE = 16
+
+
+def build_program(batch: int, num_heads: int, q_tile: int = Q_TILE, scale: float = 0.5):
+    \"\"\"The original's examples build parameterised programs so.\"\"\"
+    rows = batch * num_heads
+    BLOCK = 32
+    LOOPS = (num_heads + q_tile - 1) // q_tile
+
+    @pl.program
+    class Built:
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(self, a: pl.Tensor[[rows, 32], pl.FP32],
+              out: pl.Tensor[[rows, 32], pl.FP32]) -> pl.Tensor[[rows, 32], pl.FP32]:
+            for i in pl.range(LOOPS):
+                t = pl.load(a, [i * q_tile, 0], [Q_TILE, BLOCK])
+                u = pl.muls(t, scale)
+                out = pl.store(u, [i * q_tile, 0], [Q_TILE, BLOCK], out)
+            return out
+
+    return Built
+
+
+def build_kernel(n: int):
+    @pl.function(type=pl.FunctionType.InCore)
+    def kern(a: pl.Tensor[[n, 64], pl.FP32], out: {T32}) -> {T32}:
+        t = pl.load(a, [0, 0], [32, 32])
+        out = pl.store(t, [0, 0], [32, 32], out)
+        return out
+
+    return kern
+"""
+
+
+def test_a_program_built_by_a_function_is_analysed() -> None:
+    analysis = analyze_source(BUILDER, "k.py")
+    assert analysis.diagnostics == []
+    assert [p.name for p in analysis.all_programs()] == ["Built", "kern"]
+    assert analysis.built == {"Built", "kern"}
+    # The builder's values are symbolic there and leave scope after it.
+    k = analysis.all_programs()[0].functions[0]
+    assert k.params[0].type.short() == "Tensor[[rows, 32], FP32]"
+
+
+def test_a_mistake_in_a_built_program_is_reported() -> None:
+    text = BUILDER.replace("u = pl.muls(t, scale)", "u = pl.muls(t, sclae)")
+    found = [(d.code, d.span.line) for d in analyze_source(text, "k.py").diagnostics]
+    assert found == [("E200", text[:text.index("sclae")].count("\n") + 1)]
+
+
+def test_builder_values_do_not_leak_into_the_module() -> None:
+    text = BUILDER + """
+
+@pl.function(type=pl.FunctionType.InCore)
+def outside(a: pl.Tensor[[rows, 32], pl.FP32]) -> pl.Tensor[[rows, 32], pl.FP32]:
+    return a
+"""
+    found = [d.code for d in analyze_source(text, "k.py").diagnostics]
+    assert found == ["E104", "E104"]  # `rows` is unknown outside the builder
+
+
+def test_editing_a_builder_value_reanalyses_its_program() -> None:
+    from ptoc.frontend import AnalysisCache
+
+    cache = AnalysisCache()
+    assert analyze_source(BUILDER, "k.py", cache).diagnostics == []
+    wider = BUILDER.replace("BLOCK = 32", "BLOCK = 64")
+    found = analyze_source(wider, "k.py", cache).diagnostics
+    assert [d.code for d in found] == ["E308"]  # the load; what follows from it is not repeated
+    assert found == analyze_source(wider, "k.py").diagnostics
