@@ -1,0 +1,53 @@
+"""E401 / E402 in the editor: computed per function in the background, published with the
+front end's diagnostics once known, kept while the function is unchanged."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from lsp_helpers import KERNEL, open_document, position_of
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+# Three live 256x256 FP32 tiles (256 KiB each) cannot fit the 192 KiB of Vec.
+BIG = KERNEL.replace("[64, 64]", "[256, 256]")
+
+
+def change(client: LanguageClient, uri: str, version: int, text: str) -> None:
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            [types.TextDocumentContentChangeWholeDocument(text)],
+        )
+    )
+
+
+async def published_with(client: LanguageClient, uri: str, version: int, code: str,
+                         timeout: float = 20.0) -> list[types.Diagnostic]:
+    """The first diagnostics published for ``version`` that include ``code``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        for params in client.published:  # type: ignore[attr-defined]
+            if params.uri == uri and params.version == version and \
+                    any(d.code == code for d in params.diagnostics):
+                return params.diagnostics
+        await asyncio.sleep(0.01)
+    raise TimeoutError(f"no {code} for {uri} version {version}")
+
+
+async def test_capacity_overflow_is_a_live_diagnostic(client: LanguageClient, tmp_path: Path):
+    uri = await open_document(client, tmp_path / "k.py", BIG)
+    found = await published_with(client, uri, 1, "E402")
+    assert [d.code for d in found] == ["E402"]
+    start = position_of(BIG, "tile_a = pl.load")  # the first tile that does not fit
+    assert (found[0].range.start.line, found[0].range.start.character) == (start.line, start.character)
+    assert "need 786432 bytes, but the target's Vec capacity is 196608 bytes" in found[0].message
+    assert "buffers: " in found[0].message
+    # An edit in another function: the kernel is unchanged, its E402 comes with the first publish.
+    edited = BIG.replace("r = self.kernel(a, b, out)", "r = self.kernel(a, b, out)  # edited")
+    change(client, uri, 2, edited)
+    first = await published_with(client, uri, 2, "E402", timeout=5.0)
+    versions = [p.version for p in client.published if p.uri == uri]  # type: ignore[attr-defined]
+    assert versions.count(2) == 1 and first
