@@ -291,3 +291,71 @@ def test_editing_a_builder_value_reanalyses_its_program() -> None:
     found = analyze_source(wider, "k.py", cache).diagnostics
     assert [d.code for d in found] == ["E308"]  # the load; what follows from it is not repeated
     assert found == analyze_source(wider, "k.py").diagnostics
+
+
+T128 = "pl.Tensor[[128, 32], pl.FP32]"
+LOOPS = f"""import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, a: {T128}, out: {T128}) -> {T128}:
+        t0 = pl.load(a, [0, 0], [32, 32])
+"""
+
+
+def loop_diagnostics(body: str) -> tuple[str, list[tuple[str, int, int, int, int, str]]]:
+    text = LOOPS + textwrap.indent(textwrap.dedent(body), " " * 8) + "        return out\n"
+    return text, [(d.code, d.span.line, d.span.column, d.span.end_line, d.span.end_column,
+                   d.message) for d in analyze_source(text, "k.py").diagnostics]
+
+
+def test_out_of_bounds_window_in_a_loop_with_constant_bounds() -> None:
+    # The last iteration reads rows 128..160 of a 128-row tensor (cpu/TLoad.hpp asserts the
+    # window inside the global tensor).
+    text, found = loop_diagnostics("""
+        for i in pl.range(5):
+            t = pl.load(a, [i * 32, 0], [32, 32])
+            out = pl.store(t, [i * 32, 0], [32, 32], out)
+    """)
+    assert found == [("E308", *last(text, "[i * 32, 0], [32, 32])")[:2],
+                      last(text, "[i * 32, 0], [32, 32])")[0],
+                      last(text, "[i * 32, 0], [32, 32])")[1] + len("[i * 32, 0]"),
+                      "block.load: with i in 0..4 the window on dimension 0 reaches 128..160, "
+                      "outside the tensor's extent 128")]
+
+
+def test_nested_loops_and_steps() -> None:
+    text, found = loop_diagnostics("""
+        for k in pl.range(2):
+            for m in pl.range(0, 2, 1):
+                t = pl.load(a, [(k * 2 + m + 1) * 32, 0], [32, 32])
+    """)
+    assert [f[0] for f in found] == ["E308"]
+    assert "with k in 0..1, m in 0..1" in found[0][-1]
+
+
+def test_windows_inside_the_tensor_on_every_iteration_get_nothing() -> None:
+    _, found = loop_diagnostics("""
+        for i in pl.range(0, 128, 32):
+            t = pl.load(a, [i, 0], [32, 32])
+            out = pl.store(t, [i, 0], [32, 32], out)
+        for j in pl.range(4, 0, -1):
+            u = pl.load(a, [(j - 1) * 32, 0], [32, 32])
+        for n in pl.range(0):
+            v = pl.load(a, [n * 1000, 0], [32, 32])
+        for p in pl.range(5):
+            for q in pl.range(p, 4):  # never runs when p = 4
+                w = pl.load(a, [p * 32, 0], [32, 32])
+    """)
+    assert found == []
+
+
+def test_a_guarded_window_is_not_judged_by_the_loop_bounds() -> None:
+    _, found = loop_diagnostics("""
+        for j in pl.range(5):
+            if j < 4:
+                t = pl.load(a, [j * 32, 0], [32, 32])
+    """)
+    assert found == []

@@ -108,5 +108,8 @@ class LoweringState:
     frames: list[YieldFrame] = field(default_factory=list)
     external_calls: list[str] = field(default_factory=list)
     incore_scopes: int = 0  # depth of `with pl.incore():` blocks around the current statement
+    # Loop variables of the constant-bound loops that certainly run the current statement
+    # (no if in between): every value they take, (first, last).
+    loop_ranges: dict[Var, tuple[int, int]] = field(default_factory=dict)
     inline_depth: int = 0
     tmp_counter: int = 0

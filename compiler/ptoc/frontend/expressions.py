@@ -771,7 +771,7 @@ class ExpressionLowerer:
             self.legacy_call_note(node, op, bound)
         warnings: list[OpError] = []
         try:
-            result_type = op.deduce(exprs, attrs, warnings)
+            result_type = op.deduce(exprs, attrs, warnings, self.state.loop_ranges)
         except OpError as error:
             self.report_op_error(error, arg_nodes, exprs, span)
             result_type = UNKNOWN

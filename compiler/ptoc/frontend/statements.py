@@ -7,7 +7,7 @@ from typing import Any
 
 from ..diagnostics import DiagnosticBag, Fix, Related, Severity, TextEdit
 from ..ir.dtype import INDEX
-from ..ir.expr import Expr, IterArg, Var
+from ..ir.expr import ConstInt, Expr, IterArg, Var
 from ..ir.function import Function, ParamDirection
 from ..ir.span import Span
 from ..ir.stmt import (
@@ -492,10 +492,13 @@ class FunctionLowerer(ExpressionLowerer):
     def lower_branch(self, nodes: list[ast.stmt], kind: str) -> tuple[Stmt | None, YieldFrame]:
         frame = YieldFrame(kind)
         self.state.frames.append(frame)
+        # A branch may run in some iterations only: no loop's every value is certain in it.
+        ranges, self.state.loop_ranges = self.state.loop_ranges, {}
         try:
             body = self.lower_block(nodes) if nodes else None
         finally:
             self.state.frames.pop()
+            self.state.loop_ranges = ranges
         return body, frame
 
     def lower_if(self, node: ast.If) -> list[Stmt]:
@@ -669,7 +672,14 @@ class FunctionLowerer(ExpressionLowerer):
         loop_var = Var(ScalarType(INDEX), name=loop_name.id, span=self.span(loop_name))
         self.define(loop_name.id, loop_var, self.span(loop_name), OccurrenceKind.LOOP_VAR, check_ssa=False)
         iter_args = self.bind_iter_args(carried, inits)
-        body, return_vars = self.lower_loop_body("for", node.body, iter_args, head, saved)
+        # A loop that may not run (bounds not constant) makes no value of an outer loop certain.
+        values = loop_values(start, stop, step)
+        ranges = self.state.loop_ranges
+        self.state.loop_ranges = {**ranges, loop_var: values} if values is not None else {}
+        try:
+            body, return_vars = self.lower_loop_body("for", node.body, iter_args, head, saved)
+        finally:
+            self.state.loop_ranges = ranges
         for_kind = ForKind.Parallel if kind == "parallel" else ForKind.Sequential
         return [ForStmt(loop_var, start, stop, step, body, tuple(iter_args), tuple(return_vars), for_kind, span=span)]
 
@@ -689,10 +699,14 @@ class FunctionLowerer(ExpressionLowerer):
         and the names its pl.yield_ assigns become the loop's results."""
         frame = YieldFrame(kind, expected=[a.type for a in iter_args] if iter_args else None)
         self.state.frames.append(frame)
+        ranges = self.state.loop_ranges
+        if kind != "for":  # a while body may not run at all
+            self.state.loop_ranges = {}
         try:
             body = self.lower_block(nodes)
         finally:
             self.state.frames.pop()
+            self.state.loop_ranges = ranges
         return_vars = self.loop_results(frame, iter_args, head)
         self.restore_names(saved, "it is only defined inside the loop", return_vars)
         for var in return_vars:
@@ -851,6 +865,17 @@ class FunctionLowerer(ExpressionLowerer):
             self._cache = saved_cache
             self.state.inline_depth -= 1
         return result
+
+
+def loop_values(start: Expr, stop: Expr, step: Expr) -> tuple[int, int] | None:
+    """(first, last) value of a loop variable with constant bounds that runs at least once."""
+    if not all(isinstance(e, ConstInt) for e in (start, stop, step)):
+        return None
+    first, end, by = start.value, stop.value, step.value  # type: ignore[attr-defined]
+    if by == 0 or (by > 0 and first >= end) or (by < 0 and first <= end):
+        return None
+    last = first + (abs(end - first) - 1) // abs(by) * by
+    return (first, last) if by > 0 else (last, first)
 
 
 def lower_function(

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, NoReturn
 
-from ..ir.expr import AttrValue, Expr, MakeTuple
+from ..ir.expr import AttrValue, Expr, MakeTuple, Var
 from ..ir.types import (
     UNKNOWN,
     MemorySpace,
@@ -144,6 +144,9 @@ class DeduceContext:
     attrs: dict[str, AttrValue]
     # Problems that do not stop the rule (hardware behaviour defined but surprising): W codes.
     warnings: list[OpError] = field(default_factory=list)
+    # Every value a loop variable takes, for loops with constant bounds around the call that
+    # certainly run it (the front end's knowledge; empty elsewhere): (first, last).
+    ranges: Mapping[Var, tuple[int, int]] = field(default_factory=dict)
 
     def fail(self, message: str, *, at: str | None = None, code: str = "E306") -> NoReturn:
         raise OpError(message, code=code, at=at)
@@ -337,7 +340,8 @@ class OpDef:
         return f"{self.name}(" + ", ".join(p.signature() for p in self.params) + ")"
 
     def deduce(self, args: dict[str, Expr], attrs: dict[str, AttrValue],
-               warnings: list[OpError] | None = None) -> Type:
+               warnings: list[OpError] | None = None,
+               ranges: Mapping[Var, tuple[int, int]] | None = None) -> Type:
         """Run the type rule. Raises OpError; an argument of unknown type (from an earlier
         error) yields UNKNOWN without a new error, so one mistake is reported once. The
         rule's warnings are appended to ``warnings``. A result tile records where it lives
@@ -348,7 +352,7 @@ class OpDef:
         for p in self.params:
             if p.kind is ParamKind.ATTR and p.name not in filled and not p.required:
                 filled[p.name] = p.default
-        ctx = DeduceContext(self, args, filled)
+        ctx = DeduceContext(self, args, filled, ranges=ranges or {})
         from .legality import check_operand_spaces
 
         check_operand_spaces(ctx)
