@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcInternalError
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
 
 from . import __version__, protocol
@@ -275,8 +275,8 @@ def guarded(server: PtolsServer, name: str) -> Callable[[F], F]:
             async def run_async(*args: Any, **kwargs: Any) -> Any:
                 try:
                     return await fn(*args, **kwargs)
-                except asyncio.CancelledError:
-                    raise
+                except (asyncio.CancelledError, JsonRpcException):
+                    raise  # a cancellation, or an answer the handler chose (a refused rename)
                 except Exception as error:
                     server.log_error(name, error)
                     raise JsonRpcInternalError(f"ptols: {name} failed: {error}") from error
@@ -287,6 +287,8 @@ def guarded(server: PtolsServer, name: str) -> Callable[[F], F]:
         def run(*args: Any, **kwargs: Any) -> Any:
             try:
                 return fn(*args, **kwargs)
+            except JsonRpcException:
+                raise  # an answer the handler chose (a refused rename)
             except Exception as error:
                 server.log_error(name, error)
                 raise JsonRpcInternalError(f"ptols: {name} failed: {error}") from error
