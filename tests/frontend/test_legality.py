@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
+from ptoc.diagnostics.codes import CODES
 from ptoc.frontend import analyze_source
 
 HEADER = "import pypto.language as pl\n\n"
@@ -359,3 +362,32 @@ def test_a_guarded_window_is_not_judged_by_the_loop_bounds() -> None:
                 t = pl.load(a, [j * 32, 0], [32, 32])
     """)
     assert found == []
+
+
+CATALOG_PRELUDE = """import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, a: pl.Tensor[[32, 32], pl.FP16], out: pl.Tensor[[32, 32], pl.FP32],
+          out_fp16: pl.Tensor[[32, 32], pl.FP16], out_int32: pl.Tensor[[32, 32], pl.INT32],
+          out_64x64: pl.Tensor[[64, 64], pl.FP32], w: pl.Tensor[[32, 64], pl.FP32]) -> None:
+        a_vec = pl.load(a, [0, 0], [32, 32])
+        b_vec = pl.load(a, [0, 0], [32, 32])
+        a_mat = pl.load(a, [0, 0], [32, 32], target_memory=pl.MemorySpace.Mat)
+        b_mat = pl.load(a, [0, 0], [32, 32], target_memory=pl.MemorySpace.Mat)
+        acc = pl.matmul(pl.move(a_mat, target_memory=pl.MemorySpace.Left),
+                        pl.move(b_mat, target_memory=pl.MemorySpace.Right))
+        t_fp32 = pl.load(out, [0, 0], [32, 32])
+        t_32x64 = pl.load(w, [0, 0], [32, 64])
+"""
+
+
+@pytest.mark.parametrize("code", ["E320", "E321", "W020", "W021", "W022", "W025"])
+def test_catalog_example_and_fix_run(code: str) -> None:
+    """The catalog's example gets exactly its code, and its fix nothing."""
+    info = CODES[code]
+    for snippet, expected in ((info.example, [code]), (info.fix, [])):
+        text = CATALOG_PRELUDE + textwrap.indent(snippet, " " * 8) + "\n"
+        assert [d.code for d in analyze_source(text, "k.py").diagnostics] == expected, snippet
