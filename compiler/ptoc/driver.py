@@ -372,7 +372,9 @@ def buffer_types(
     """Definition span -> type after the pipeline (tiles then carry buffer and address).
 
     Each function runs through the pipeline alone (with its callees); ``memo`` keeps the result
-    per function so that after an edit only the changed function is compiled again.
+    per function so that after an edit only the changed function is compiled again. When the
+    pipeline fails (the buffers do not fit: E402), the buffers are kept without addresses: the
+    ones it assigned are not where a kernel could put them.
     """
     from .ir.equality import structural_hash
     from .ir.stmt import AssignStmt
@@ -394,13 +396,26 @@ def buffer_types(
             spans = memo.get(key)
             if spans is None:
                 collect = Definitions()
-                compiled = run_pipeline(narrow(program, fn.name), pipeline).program
-                compiled_fn = compiled.function(fn.name)
+                lowered = run_pipeline(narrow(program, fn.name), pipeline)
+                compiled_fn = lowered.program.function(fn.name)
                 if compiled_fn is not None:
                     collect.visit(compiled_fn)
+                if lowered.has_errors:
+                    collect.types = {span: _unplaced(t) for span, t in collect.types.items()}
                 spans = memo[key] = collect.types
             found.update(spans)
     return found
+
+
+def _unplaced(value_type: Any) -> Any:
+    """A type whose buffer has no address (allocation failed)."""
+    from .ir.types import ShapedType
+    from .ir.visitor import with_fields
+
+    memref = getattr(value_type, "memref", None)
+    if not isinstance(value_type, ShapedType) or memref is None or memref.addr is None:
+        return value_type
+    return with_fields(value_type, memref=with_fields(memref, addr=None))
 
 
 # --- what compiling would say about tiles, for check and the editor ---------------------------

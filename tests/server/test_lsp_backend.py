@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from lsp_helpers import KERNEL, open_document, position_of
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
 # Three live 256x256 FP32 tiles (256 KiB each) cannot fit the 192 KiB of Vec.
@@ -51,3 +53,52 @@ async def test_capacity_overflow_is_a_live_diagnostic(client: LanguageClient, tm
     first = await published_with(client, uri, 2, "E402", timeout=5.0)
     versions = [p.version for p in client.published if p.uri == uri]  # type: ignore[attr-defined]
     assert versions.count(2) == 1 and first
+
+
+async def hover_text(client: LanguageClient, uri: str, text: str, at: str) -> str:
+    found = ""
+    for _ in range(200):  # the pipeline runs in the background once the file is idle
+        hover = await client.text_document_hover_async(
+            types.HoverParams(types.TextDocumentIdentifier(uri), position_of(text, at)))
+        found = hover.contents.value if hover is not None else ""
+        if "after the pipeline" in found:
+            break
+        await asyncio.sleep(0.05)
+    return found
+
+
+async def test_hover_shows_no_address_when_allocation_failed(client: LanguageClient, tmp_path: Path):
+    uri = await open_document(client, tmp_path / "k.py", BIG)
+    text = await hover_text(client, uri, BIG, "tile_b = ")
+    assert "after the pipeline: buffer `Vec#4` (262144 B), no address: allocation did not " \
+        "succeed" in text, text
+    assert "@0x" not in text
+
+
+async def test_hover_shows_where_a_tile_lives(client: LanguageClient, tmp_path: Path):
+    text = KERNEL.replace("tile_b = pl.load(b, [0, 0], [64, 64])",
+                          "tile_b = pl.load(b, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat)")
+    text = text.replace("pl.add(tile_a, tile_b)", "pl.add(tile_a, tile_a)")
+    uri = await open_document(client, tmp_path / "k.py", text)
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), position_of(text, "tile_b = ")))
+    assert "memory: Mat" in hover.contents.value
+
+
+async def preview(client: LanguageClient, uri: str, **fields: object):
+    return await client.protocol.send_request_async(
+        "ptols/preview", {"textDocument": {"uri": uri}, **fields})
+
+
+async def test_preview_of_an_unknown_target_or_function_is_an_error(client: LanguageClient,
+                                                                   tmp_path: Path):
+    uri = await open_document(client, tmp_path / "k.py", KERNEL)
+    with pytest.raises(JsonRpcException) as target:
+        await preview(client, uri, target="wasm")
+    assert "unknown target 'wasm' (known: cce, pto, ir, pass:" in str(target.value)
+    assert "internal" not in str(target.value).lower()
+    with pytest.raises(JsonRpcException) as function:
+        await preview(client, uri, target="cce", function="kernl")
+    assert "no function 'kernl' in this document; did you mean 'kernel'?" in str(function.value)
+    result = await preview(client, uri, target="cce", function="kernel")
+    assert "TADD(tile_c, tile_a, tile_b);" in result.content
