@@ -160,17 +160,17 @@ def test_rank_one_tile_with_a_two_d_window() -> None:
     assert check(text + "o = pl.store(rr, [0, 0], [1, 32], out)")[1] == []
 
 
-PROGRAM = f"""import pypto.language as pl
+def incore(signature: str, body: str) -> str:
+    """A program with one InCore kernel ``k(self, <signature>)`` and its body."""
+    return (HEADER + "\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n"
+            f"    def k(self, {signature}:\n" + textwrap.indent(textwrap.dedent(body), " " * 8))
 
 
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.InCore)
-    def k(self, a: {T32}, out: {T32}) -> {T32}:
-        t = pl.load(a, [0, 0], [32, 32])
-        out = pl.store(t, [0, 0], [32, 32], out)
-        return out
-"""
+PROGRAM = incore(f"a: {T32}, out: {T32}) -> {T32}", """
+    t = pl.load(a, [0, 0], [32, 32])
+    out = pl.store(t, [0, 0], [32, 32], out)
+    return out
+""")
 
 
 def program_diagnostics(extra: str) -> tuple[str, list[tuple[str, int, int, int, int]]]:
@@ -297,15 +297,7 @@ def test_editing_a_builder_value_reanalyses_its_program() -> None:
 
 
 T128 = "pl.Tensor[[128, 32], pl.FP32]"
-LOOPS = f"""import pypto.language as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.InCore)
-    def k(self, a: {T128}, out: {T128}) -> {T128}:
-        t0 = pl.load(a, [0, 0], [32, 32])
-"""
+LOOPS = incore(f"a: {T128}, out: {T128}) -> {T128}", "t0 = pl.load(a, [0, 0], [32, 32])\n")
 
 
 def loop_diagnostics(body: str) -> tuple[str, list[tuple[str, int, int, int, int, str]]]:
