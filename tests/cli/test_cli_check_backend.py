@@ -50,9 +50,14 @@ def test_dynamic_window_is_one_error_naming_the_tensor(write: Write) -> None:
     checked = run_ptoc("check", str(path))
     assert checked.returncode == 1
     assert checked.stdout == (
-        f"{path}:{line_of(text, 't = pl.load')}:9: error[E401]: the window of 'a' has the dynamic shape [N, 32], but a tile "
-        "needs a static shape: give the window constant sizes and loop over the dynamic "
-        "dimension in steps of that size\n")
+        f"{path}:{line_of(text, 't = pl.load')}:9: error[E401]: the window of 'a' has the "
+        "dynamic shape [N, 32], but a tile needs a static shape: declare 'a' with constant "
+        "sizes and load windows of constant size\n")
+    # The fix it names compiles for both targets.
+    fixed = write("fixed.py", kernel("[128, 32]", "[32, 32]"))
+    for target in ("cce", "pto"):
+        compiled = run_ptoc("compile", str(fixed), "--target", target)
+        assert (compiled.returncode, compiled.stderr) == (0, ""), target
 
 
 def test_fitting_kernels_get_nothing(write: Write) -> None:

@@ -129,8 +129,8 @@ def test_a_dynamic_tile_shape_is_reported_at_its_assignment() -> None:
     result = run(fn, ["InitMemRef", "AllocateMemoryAddr"])
     assert [(d.code, d.message, d.span) for d in result.diagnostics] == [
         ("E401", "the window of 'a' has the dynamic shape [N, 64], but a tile needs a static "
-         "shape: give the window constant sizes and loop over the dynamic dimension in steps "
-         "of that size", tile.span),
+         "shape: give the window constant sizes and loop over the dimension in steps of that "
+         "size", tile.span),
     ]
     # The pipeline stops after the pass that reported the error.
     assert [name for name, _ in result.snapshots] == ["InitMemRef"]

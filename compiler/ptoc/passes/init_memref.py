@@ -134,10 +134,15 @@ class _Initializer:
         if source.name in self.reported:
             return
         self.reported.add(source.name)
+        assert isinstance(source.type, TensorType)
+        if byte_size(source.type) is None:  # the generators need the tensor's sizes too
+            fix = (f"declare '{source.name}' with constant sizes and load windows of constant "
+                   "size")
+        else:
+            fix = "give the window constant sizes and loop over the dimension in steps of that size"
         self.ctx.error(
             "E401", f"the window of '{source.name}' has the dynamic shape {shape}, but a tile "
-            "needs a static shape: give the window constant sizes and loop over the dynamic "
-            "dimension in steps of that size", stmt.span)
+            f"needs a static shape: {fix}", stmt.span)
 
 
 def _nth(stmt: object, i: int) -> Expr | None:

@@ -79,7 +79,7 @@ def test_dynamic_tile_shape_is_e401_at_the_assignment() -> None:
     result = generate_cce(fn)
     assert codes_and_spans(result) == [("E401", at(7))]
     assert section_lines(result.text, "Tile type definitions and allocations") == [
-        "// error: tile 't' has a dynamic shape; CCE code needs every dimension constant",
+        "// error: tile 't' has a dynamic shape; CCE code needs every dimension constant: declare it with constant sizes",
     ]
 
 
@@ -110,7 +110,7 @@ def test_dynamic_tensor_parameter_is_e401_at_the_parameter() -> None:
     result = generate_cce(fn)
     assert codes_and_spans(result) == [("E401", at(3))]
     assert section_lines(result.text, "Global tensor declarations") == [
-        "// error: tensor 'x' has a dynamic shape; CCE code needs every dimension constant",
+        "// error: tensor 'x' has a dynamic shape; CCE code needs every dimension constant: declare it with constant sizes",
     ]
 
 

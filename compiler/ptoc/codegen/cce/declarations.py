@@ -47,7 +47,8 @@ def static_dims(shape: tuple[Expr, ...], what: str, span: Span, *, follow_on: bo
     if dims is None:
         error = FollowOn if follow_on else CodegenError
         raise error(
-            "E401", f"{what} has a dynamic shape; CCE code needs every dimension constant", span
+            "E401", f"{what} has a dynamic shape; CCE code needs every dimension constant: "
+            "declare it with constant sizes", span
         )
     return dims
 
