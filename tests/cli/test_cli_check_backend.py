@@ -64,3 +64,10 @@ def test_fitting_kernels_get_nothing(write: Write) -> None:
     path = write("fine.py", kernel("[128, 64]", "[128, 64]"))
     checked = run_ptoc("check", str(path))
     assert (checked.returncode, checked.stdout) == (0, "")
+
+
+def test_a_function_with_a_front_end_error_gets_no_backend_diagnostic(write: Write) -> None:
+    text = kernel("[256, 256]", "[256, 256]").replace("u = pl.add(t, t)", "u = pl.add(t, tt)")
+    path = write("both.py", text)
+    checked = run_ptoc("check", str(path))
+    assert [line.split(": ")[1] for line in checked.stdout.splitlines()] == ["error[E200]"]
