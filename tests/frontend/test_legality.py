@@ -383,3 +383,10 @@ def test_catalog_example_and_fix_run(code: str) -> None:
     for snippet, expected in ((info.example, [code]), (info.fix, [])):
         text = CATALOG_PRELUDE + textwrap.indent(snippet, " " * 8) + "\n"
         assert [d.code for d in analyze_source(text, "k.py").diagnostics] == expected, snippet
+
+
+def test_vector_op_on_a_mat_tile() -> None:
+    # npu/a2a3/TAdd.hpp:67: a Mat tile is column-major; the vector unit reads Vec only.
+    message = one("d = pl.add(ma, ma)", "E320", "ma")
+    assert message == ("block.add: argument 'lhs' must be a tile in Vec, got one in Mat; vector "
+                       "instructions read Vec tiles: load it into Vec (the default target_memory)")
