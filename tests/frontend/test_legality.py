@@ -21,7 +21,7 @@ PRELUDE = f"""
 class P:
     @pl.function(type=pl.FunctionType.InCore)
     def k(self, a: {T16}, b: {T16}, out: {T32}, out16: {T16}, o64: pl.Tensor[[64, 64], pl.FP32],
-          oi: pl.Tensor[[32, 32], pl.INT32]) -> {T32}:
+          oi: pl.Tensor[[32, 32], pl.INT32], o1: pl.Tensor[[32], pl.FP32]) -> {T32}:
         ma = pl.load(a, [0, 0], [32, 32], target_memory=pl.MemorySpace.Mat)
         mb = pl.load(b, [0, 0], [32, 32], target_memory=pl.MemorySpace.Mat)
         la = pl.move(ma, target_memory=pl.MemorySpace.Left)
@@ -390,3 +390,12 @@ def test_vector_op_on_a_mat_tile() -> None:
     message = one("d = pl.add(ma, ma)", "E320", "ma")
     assert message == ("block.add: argument 'lhs' must be a tile in Vec, got one in Mat; vector "
                        "instructions read Vec tiles: load it into Vec (the default target_memory)")
+
+
+def test_rank_one_tile_with_an_equally_large_two_d_window() -> None:
+    text = "r = pl.row_sum(v32, v32)\nrr = pl.reshape(r, [32])\n"
+    message = one(text + "o = pl.store(rr, [0, 0], [8, 4], out)", "W022", "[8, 4]")
+    assert message.endswith("a rank-1 tile is one row, written along the window's last "
+                            "dimension only")
+    # A column stored as a vector holds the same elements in the same order.
+    assert check("r = pl.row_sum(v32, v32)\no = pl.store(r, [0], [32], o1)")[1] == []

@@ -235,7 +235,7 @@ _ENTRIES = [
              "o = pl.store(t_fp32, [0, 0], [32, 32], out_int32)",
              "o = pl.store(pl.cast(t_fp32, target_type=pl.INT32), [0, 0], [32, 32], out_int32)"),
     CodeInfo("W022", "STORE_WINDOW_SHAPE", _W,
-             "A store window whose shape is not the tile's: the store writes the tile's elements, so part of a larger window is left unchanged.",
+             "A store window whose shape is not the tile's: the store writes the tile's elements, so part of a larger window is left unchanged (and a rank-1 tile fills only the last dimension of a 2-D window).",
              "o = pl.store(t_32x64, [0, 0], [64, 64], out_64x64)",
              "o = pl.store(t_32x64, [0, 0], [32, 64], out_64x64)"),
     CodeInfo("W023", "IF_YIELD_WITHOUT_ELSE", _W,

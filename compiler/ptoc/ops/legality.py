@@ -123,7 +123,8 @@ def check_store_window(ctx: DeduceContext, tile: TileType, window: tuple[int | N
     tile_dims = [static_value(d) for d in tile.shape]
     if None in tile_dims or None in window:
         return
-    if _squeezed(tile_dims) == _squeezed(list(window)):
+    tile_shape, window_shape = _squeezed(tile_dims), _squeezed(list(window))
+    if tile_shape == window_shape:
         return
     tile_text = "[" + ", ".join(str(d) for d in tile_dims) + "]"
     window_text = "[" + ", ".join(str(d) for d in window) + "]"
@@ -133,8 +134,10 @@ def check_store_window(ctx: DeduceContext, tile: TileType, window: tuple[int | N
                 f"{window_count - tile_count} of the window's are left unchanged")
     elif window_count < tile_count:
         what = f"the tile's {tile_count} elements do not fit the window's {window_count}"
+    elif len(tile_shape) == 1 and len(window_shape) > 1:
+        what = "a rank-1 tile is one row, written along the window's last dimension only"
     else:
-        what = "the elements land in other positions than the tile's"
+        return  # the same elements in another arrangement (a [32, 1] column as [32]): fine
     ctx.warn(f"{ctx.op.name}: the window {window_text} is not the tile's shape {tile_text}: "
              f"{what}", at="shapes", code="W022")
 
