@@ -172,6 +172,8 @@ def summary_line(diagnostics: Sequence[Diagnostic], files: int) -> str:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from .driver import backend_diagnostics
+
     files, problems = discover(args.paths)
     diagnostics: list[Diagnostic] = []
     checked = 0
@@ -188,6 +190,7 @@ def run_check(args: argparse.Namespace) -> int:
             continue
         checked += 1
         diagnostics.extend(analysis.diagnostics)
+        diagnostics.extend(backend_diagnostics(analysis))
 
     ordered = sorted_diagnostics(diagnostics)
     if args.format == "json":

@@ -412,7 +412,9 @@ def buffer_types(
     """Definition span -> type after the pipeline (tiles then carry buffer and address).
 
     Each function runs through the pipeline alone (with its callees); ``memo`` keeps the result
-    per function so that after an edit only the changed function is compiled again.
+    per function so that after an edit only the changed function is compiled again. When the
+    pipeline fails (the buffers do not fit: E402), the buffers are kept without addresses: the
+    ones it assigned are not where a kernel could put them.
     """
     from .ir.equality import structural_hash
     from .ir.stmt import AssignStmt
@@ -434,17 +436,85 @@ def buffer_types(
             spans = memo.get(key)
             if spans is None:
                 collect = Definitions()
-                compiled = run_pipeline(narrow(program, fn.name), pipeline).program
-                compiled_fn = compiled.function(fn.name)
+                lowered = run_pipeline(narrow(program, fn.name), pipeline)
+                compiled_fn = lowered.program.function(fn.name)
                 if compiled_fn is not None:
                     collect.visit(compiled_fn)
+                if lowered.has_errors:
+                    collect.types = {span: _unplaced(t) for span, t in collect.types.items()}
                 spans = memo[key] = collect.types
             found.update(spans)
     return found
 
 
+def _unplaced(value_type: Any) -> Any:
+    """A type whose buffer has no address (allocation failed)."""
+    from .ir.types import ShapedType
+    from .ir.visitor import with_fields
+
+    memref = getattr(value_type, "memref", None)
+    if not isinstance(value_type, ShapedType) or memref is None or memref.addr is None:
+        return value_type
+    return with_fields(value_type, memref=with_fields(memref, addr=None))
+
+
+# --- what compiling would say about tiles, for check and the editor ---------------------------
+
+#: The back-end codes ``ptoc check`` and the editor report: a tile whose shape is not constant
+#: (E401) and on-chip memory beyond capacity (E402). Both come from passes every target runs
+#: (InitMemRef, MemoryReuse, AllocateMemoryAddr), so they are what ``ptoc compile`` reports.
+BACKEND_CODES = frozenset({"E401", "E402"})
+
+
+def _inside(span: Span, outer: Span) -> bool:
+    return (outer.line, outer.column) <= (span.line, span.column) and \
+        (span.end_line, span.end_column) <= (outer.end_line, outer.end_column)
+
+
+def function_backend_diagnostics(program: Program, function: str) -> tuple[Diagnostic, ...]:
+    """E401 / E402 of one function (run with its callees; theirs are their own)."""
+    fn = program.function(function)
+    if fn is None:
+        return ()
+    result = run_pipeline(narrow(program, function), "ptoas")  # sync changes no buffer
+    return tuple(d for d in result.diagnostics
+                 if d.code in BACKEND_CODES and _inside(d.span, fn.span))
+
+
+def backend_diagnostics(analysis: ModuleAnalysis, memo: dict[Any, Any] | None = None, *,
+                        compute: bool = True) -> list[Diagnostic]:
+    """E401 / E402 of every function in which the front end found no error. Programs a
+    builder function makes are left out: their sizes are known only when the builder runs.
+
+    ``memo`` keeps each function's result per function object: with the front end's analysis
+    cache an unchanged function is the same object after an edit, so only changed functions
+    run again. ``compute=False`` answers from ``memo`` alone (instantly: what is known)."""
+    memo = memo if memo is not None else {}
+    errors = [d.span for d in analysis.diagnostics if d.severity is Severity.ERROR]
+    found: list[Diagnostic] = []
+    for program in analysis.all_programs():
+        if program.name in analysis.built:
+            continue
+        for fn in program.functions:
+            if any(_inside(span, fn.span) for span in errors):
+                continue  # its IR is partly unknown; what it says about tiles would mislead
+            key = (program.name, id(fn))
+            entry = memo.get(key)
+            if entry is None or entry[0] is not fn:
+                if not compute:
+                    continue
+                try:
+                    entry = (fn, function_backend_diagnostics(program, fn.name))
+                except Exception:  # the passes must not raise; compile reports it if they do
+                    entry = (fn, ())
+                memo[key] = entry
+            found.extend(entry[1])
+    return found
+
+
 __all__ = [
-    "LANGUAGES", "PASS_TARGET", "PIPELINES", "SKIPPED_DIRS", "TARGETS", "CompileResult",
+    "BACKEND_CODES", "LANGUAGES", "PASS_TARGET", "PIPELINES", "SKIPPED_DIRS", "TARGETS",
+    "CompileResult", "backend_diagnostics", "function_backend_diagnostics",
     "ProgramOutput", "SourceError", "all_targets", "analyze", "available_ptoas", "buffer_types",
     "compile_file", "find_ptoas",
     "compile_source", "default_pipeline", "pass_descriptions", "preload", "is_pypto_source", "join_texts", "narrow", "pass_targets", "read_source", "read_text",

@@ -7,6 +7,7 @@ import importlib
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 
 from . import protocol
 from .config import Settings
@@ -258,6 +259,9 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
             from ptoc.driver import target_language
 
             return {"language": target_language(target), "content": "", "version": doc.version, "diagnostics": []}
+        problem = features.preview.request_problem(analysis, target, None if function is None else str(function))
+        if problem is not None:
+            raise JsonRpcInvalidParams(f"ptols: preview: {problem}")
         version = doc.analysis_version
         strict = ls.settings.strict_for(analysis.path)
         key = (version, target, function, pipeline, strict)

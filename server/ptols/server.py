@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcInternalError
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
 
 from . import __version__, protocol
@@ -58,6 +58,10 @@ class PtolsServer(LanguageServer):
         self.buffers: dict[str, tuple[int | None, dict[Any, Any]]] = {}
         self.buffer_tasks: dict[str, asyncio.Task[Any]] = {}
         self.buffer_memo: dict[str, dict[Any, Any]] = {}
+        # E401 / E402 per document (version, diagnostics), computed per function in the
+        # background; the memo keeps each function's result while it is unchanged.
+        self.backend: dict[str, tuple[int | None, list[Any]]] = {}
+        self.backend_memo: dict[str, dict[Any, Any]] = {}
 
     # --- helpers ------------------------------------------------------------------------------
     def log_error(self, where: str, error: BaseException) -> None:
@@ -114,6 +118,10 @@ class PtolsServer(LanguageServer):
             if not any(d.code == "E000" for d in result.diagnostics):
                 doc.last_clean, doc.last_clean_text = result, text
             doc.analysed.set()
+            from ptoc.driver import backend_diagnostics
+
+            known = backend_diagnostics(result, self.backend_memo.setdefault(doc.uri, {}), compute=False)
+            self.backend[doc.uri] = (version, known)
             self.publish(doc, result)
             self.notify(protocol.PREVIEW_CHANGED, {"uri": doc.uri, "version": version})
             self.notify(protocol.STATUS, {"state": "ready", "uri": doc.uri})
@@ -130,8 +138,11 @@ class PtolsServer(LanguageServer):
         items: list[types.Diagnostic] = []
         if analysis is not None and analysis.uses_pypto:
             positions = self.positions(doc, doc.analysis_text)
-            overrides = self.settings.overrides_for(doc.path, {d.code for d in analysis.diagnostics})
-            for diagnostic in analysis.diagnostics:
+            backend = self.backend.get(doc.uri)
+            extra = backend[1] if backend is not None and backend[0] == doc.analysis_version else []
+            found = [*analysis.diagnostics, *extra]
+            overrides = self.settings.overrides_for(doc.path, {d.code for d in found})
+            for diagnostic in found:
                 converted = to_lsp_diagnostic(diagnostic, doc.uri, positions, overrides)
                 if converted is not None:
                     items.append(converted)
@@ -141,6 +152,8 @@ class PtolsServer(LanguageServer):
         """Drop everything kept for a closed document (buffer hovers, their memo and task)."""
         self.buffers.pop(uri, None)
         self.buffer_memo.pop(uri, None)
+        self.backend.pop(uri, None)
+        self.backend_memo.pop(uri, None)
         task = self.buffer_tasks.pop(uri, None)
         if task is not None and not task.done():
             task.cancel()
@@ -155,9 +168,12 @@ class PtolsServer(LanguageServer):
         try:
             await asyncio.sleep(BUFFER_DELAY)
             analysis = doc.analysis
-            if doc.version != version or analysis is None or analysis.has_errors:
+            if doc.version != version or analysis is None:
                 return
             loop = asyncio.get_running_loop()
+            await self.compute_backend(doc, version, analysis)
+            if doc.version != version or analysis.has_errors:
+                return
             from ptoc import driver
 
             memo = self.buffer_memo.setdefault(doc.uri, {})
@@ -171,6 +187,20 @@ class PtolsServer(LanguageServer):
             pass
         except Exception as error:
             self.log_error("buffer computation", error)
+
+    async def compute_backend(self, doc: Document, version: int | None, analysis: ModuleAnalysis) -> None:
+        """E401 / E402 of the functions not known yet; published again when they add any."""
+        from ptoc.driver import backend_diagnostics
+
+        memo = self.backend_memo.setdefault(doc.uri, {})
+        found = await asyncio.get_running_loop().run_in_executor(
+            self.compile_pool, backend_diagnostics, analysis, memo)
+        if len(memo) > 4 * max(len(analysis.function_infos), 64):
+            memo.clear()
+        known = self.backend.get(doc.uri)
+        if doc.version == version and (known is None or known[1] != found):
+            self.backend[doc.uri] = (version, found)
+            self.publish(doc, analysis)
 
     async def current_analysis(self, doc: Document, timeout: float = 5.0) -> ModuleAnalysis | None:
         """The analysis of the document's current text (waits for a queued analysis)."""
@@ -245,8 +275,8 @@ def guarded(server: PtolsServer, name: str) -> Callable[[F], F]:
             async def run_async(*args: Any, **kwargs: Any) -> Any:
                 try:
                     return await fn(*args, **kwargs)
-                except asyncio.CancelledError:
-                    raise
+                except (asyncio.CancelledError, JsonRpcException):
+                    raise  # a cancellation, or an answer the handler chose (a refused rename)
                 except Exception as error:
                     server.log_error(name, error)
                     raise JsonRpcInternalError(f"ptols: {name} failed: {error}") from error
@@ -257,6 +287,8 @@ def guarded(server: PtolsServer, name: str) -> Callable[[F], F]:
         def run(*args: Any, **kwargs: Any) -> Any:
             try:
                 return fn(*args, **kwargs)
+            except JsonRpcException:
+                raise  # an answer the handler chose (a refused rename)
             except Exception as error:
                 server.log_error(name, error)
                 raise JsonRpcInternalError(f"ptols: {name} failed: {error}") from error

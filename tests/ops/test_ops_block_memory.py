@@ -183,7 +183,8 @@ def test_load_legacy_form() -> None:
 
 @pytest.mark.parametrize("name", ["block.store", "block.l0c_store"])
 def test_store(name: str) -> None:
-    out = tensor(128, 128, dtype=FP16, name="out")
+    # The FIX pipe converts an Acc tile's FP32 to FP16; a Vec store needs the same dtype.
+    out = tensor(128, 128, dtype=FP16 if name == "block.l0c_store" else FP32, name="out")
     result = deduce(
         name, tile=tile(32, 128), offsets=ints(96, 0), shapes=ints(32, 128), output_tensor=out
     )

@@ -128,11 +128,23 @@ def test_a_dynamic_tile_shape_is_reported_at_its_assignment() -> None:
     fn = P.function("k", [a, n], [tile])
     result = run(fn, ["InitMemRef", "AllocateMemoryAddr"])
     assert [(d.code, d.message, d.span) for d in result.diagnostics] == [
-        ("E401", "tile 't' has the dynamic shape [N, 64]; on-chip buffers need a static shape",
-         tile.span),
+        ("E401", "the window of 'a' has the dynamic shape [N, 64], but a tile needs a static "
+         "shape: give the window constant sizes and loop over the dimension in steps of that "
+         "size", tile.span),
     ]
     # The pipeline stops after the pass that reported the error.
     assert [name for name, _ in result.snapshots] == ["InitMemRef"]
+
+
+def test_a_tile_computed_from_a_dynamic_one_is_not_reported_again() -> None:
+    n = P.var("N", P.INDEX)
+    a = P.var("a", P.tensor_t([64, 64]))
+    tile = P.assign("t", P.op("block.load", a, P.ints(0, 0), P.ints(n, 64)))
+    twice = P.assign("u", P.op("block.add", tile.var, tile.var))
+    again = P.assign("v", P.op("block.load", a, P.ints(0, 0), P.ints(n, 64)))
+    fn = P.function("k", [a, n], [tile, twice, again])
+    result = run(fn, ["InitMemRef"])
+    assert [(d.code, d.span) for d in result.diagnostics] == [("E401", tile.span)]
 
 
 # --- AllocateMemoryAddr ----------------------------------------------------------------------
@@ -200,7 +212,8 @@ def test_capacity_overflow_is_reported_at_the_first_tile_that_does_not_fit() -> 
     result = run(fn, DEFAULT_PIPELINE)
     assert [(d.code, d.severity, d.message, d.span) for d in result.diagnostics] == [
         ("E402", Severity.ERROR,
-         "tiles live in Vec need 262144 bytes, but the target's Vec capacity is 196608 bytes",
+         "tiles live in Vec need 262144 bytes, but the target's Vec capacity is 196608 bytes; "
+         "buffers: t0 (32768 B), t1 (32768 B), t2 (32768 B), t3 (32768 B) and 4 more",
          spans[6]),  # six 32 KiB tiles fill the 192 KiB exactly
     ]
     # Addresses are still assigned, so the IR after the pass can be inspected.
@@ -214,7 +227,8 @@ def test_capacity_follows_the_target() -> None:
     result = run(fn, DEFAULT_PIPELINE, target=small)
     assert [(d.code, d.message, d.span) for d in result.diagnostics] == [
         ("E402", "tiles live in Vec need 262144 bytes, but the target's Vec capacity is "
-         "65536 bytes", spans[2]),
+         "65536 bytes; buffers: t0 (32768 B), t1 (32768 B), t2 (32768 B), t3 (32768 B) and 4 "
+         "more", spans[2]),
     ]
     roomy = Target(capacities={MemorySpace.Vec: 262144})
     assert run(fn, DEFAULT_PIPELINE, target=roomy).diagnostics == []

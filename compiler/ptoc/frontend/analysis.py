@@ -101,6 +101,9 @@ class ModuleAnalysis:
     function_infos: list[FunctionInfo] = field(default_factory=list)
     prefix: str = "pl"  # the alias the file imports pypto.language under
     reused_functions: int = 0  # functions whose analysis came from the cache
+    # Programs and functions defined inside a builder function (``def build(n): @pl.program
+    # class P ...``): their shapes may use the builder's values, known only when it runs.
+    built: set[str] = field(default_factory=set)
 
     def all_programs(self) -> list[Program]:
         """Programs, with each standalone function wrapped in a program of its own name, except

@@ -187,6 +187,12 @@ class ConstEvaluator:
                     self.definitions[element.id] = span_of(element)
         return names
 
+    def bind_symbolic(self, name: str, span: Span) -> None:
+        """A value known only at run time of the Python around the kernel (a builder function's
+        parameter): a symbolic dimension of its own name."""
+        self.values[name] = DynDim(Var(ScalarType(DTYPE_BY_NAME["INDEX"]), name=name, span=span))
+        self.definitions[name] = span
+
     def bind(self, name: str, node: ast.expr, span: Span) -> None:
         try:
             value = self.evaluate(node)

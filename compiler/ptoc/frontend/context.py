@@ -93,6 +93,9 @@ class YieldFrame:
     targets: list[YieldTarget] | None = None  # None: a bare `pl.yield_(...)`
     span: Span | None = None
     value_spans: list[Span] = field(default_factory=list)
+    # The yield was reported as wrong: its names are still defined (with unknown types), and
+    # nothing that follows from it is reported again.
+    broken: bool = False
 
 
 @dataclass
@@ -104,5 +107,9 @@ class LoweringState:
     out_of_scope: dict[str, tuple[Span, str]] = field(default_factory=dict)  # name -> (def, hint)
     frames: list[YieldFrame] = field(default_factory=list)
     external_calls: list[str] = field(default_factory=list)
+    incore_scopes: int = 0  # depth of `with pl.incore():` blocks around the current statement
+    # Loop variables of the constant-bound loops that certainly run the current statement
+    # (no if in between): every value they take, (first, last).
+    loop_ranges: dict[Var, tuple[int, int]] = field(default_factory=dict)
     inline_depth: int = 0
     tmp_counter: int = 0

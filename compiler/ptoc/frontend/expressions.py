@@ -40,7 +40,7 @@ from ..ir.types import (
     UnknownType,
 )
 from ..language import HELPER_NAMES, TYPE_NAMES
-from ..ops import OpDef, OpError, Param, ParamKind, resolve_op
+from ..ops import Category, OpDef, OpError, Param, ParamKind, resolve_op
 from .analysis import Occurrence, OccurrenceKind, SymbolIndex
 from .consteval import DynDim, NotConstant, dsl_enum_value
 from .context import FunctionSignature, LoweringState, ModuleEnv, ParamInfo
@@ -554,6 +554,12 @@ class ExpressionLowerer:
             return error_value(span)
         if external and name not in self.state.external_calls:
             self.state.external_calls.append(name)
+        if self.signature.func_type is FunctionType.InCore and sig.func_type is FunctionType.InCore:
+            # Each InCore function is its own kernel: neither generator can call one from another.
+            self.error("E400", f"the InCore kernel '{self.signature.name}' cannot call the InCore "
+                       f"function '{name}': make '{name}' a @pl.inline function, or call both "
+                       "from an Orchestration function", name_span,
+                       related=(Related(sig.name_span, f"'{name}' is defined here"),))
         self.occurrence(
             Occurrence(name_span, name, OccurrenceKind.FUNCTION, sig.result_type, definition=sig.name_span, detail=sig.describe())
         )
@@ -724,6 +730,11 @@ class ExpressionLowerer:
 
     def lower_op_call(self, node: ast.Call, op: OpDef, name_span: Span) -> Expr:
         span = self.span(node)
+        if (op.category is Category.BLOCK and self.signature.func_type is FunctionType.Orchestration
+                and not self.state.incore_scopes):
+            self.error("W024", f"{op.name} in the Orchestration function '{self.signature.name}' is "
+                       "not executed: code generation emits block ops only in InCore code; move it "
+                       "into an InCore function or a `with pl.incore():` block", name_span)
         params = op.params
         bound, problems = self.bind_arguments(node, params, op.name)  # type: ignore[misc]
         use_legacy = False
@@ -758,20 +769,14 @@ class ExpressionLowerer:
         if use_legacy and op.legacy is not None:
             exprs = op.legacy.convert(exprs)
             self.legacy_call_note(node, op, bound)
+        warnings: list[OpError] = []
         try:
-            result_type = op.deduce(exprs, attrs)
+            result_type = op.deduce(exprs, attrs, warnings, self.state.loop_ranges)
         except OpError as error:
-            at_node = arg_nodes.get(error.at) if error.at else None
-            target: ast.AST | Span = at_node if at_node is not None else span
-            related: tuple[Related, ...] = ()
-            if at_node is not None:
-                source_value = exprs.get(error.at or "")
-                if isinstance(source_value, Var) and source_value.span.is_known and source_value.span != self.span(at_node):
-                    related = (
-                        Related(source_value.span, f"'{source_value.name}' is defined here as {source_value.type.short()}"),
-                    )
-            self.error(error.code, error.message, target, related=related)
+            self.report_op_error(error, arg_nodes, exprs, span)
             result_type = UNKNOWN
+        for warning in warnings:
+            self.report_op_error(warning, arg_nodes, exprs, span)
         args = tuple(exprs[p.name] for p in op.params if p.kind is ParamKind.EXPR and p.name in exprs)
         # Canonical attributes: every attribute present, defaults filled, in parameter order, so a
         # call spelled with or without an explicit default is the same IR.
@@ -780,6 +785,21 @@ class ExpressionLowerer:
                 attrs[p.name] = p.default
         kwargs = tuple((p.name, attrs[p.name]) for p in op.params if p.kind is ParamKind.ATTR and p.name in attrs)
         return Call(result_type, callee=Op(op.name), args=args, kwargs=kwargs, span=span)
+
+    def report_op_error(self, error: OpError, arg_nodes: dict[str, ast.expr], exprs: dict[str, Expr],
+                        span: Span) -> None:
+        """A type rule's error or warning, on the argument it names, with where that argument's
+        value was defined."""
+        at_node = arg_nodes.get(error.at) if error.at else None
+        target: ast.AST | Span = at_node if at_node is not None else span
+        related: tuple[Related, ...] = ()
+        if at_node is not None:
+            source_value = exprs.get(error.at or "")
+            if isinstance(source_value, Var) and source_value.span.is_known and source_value.span != self.span(at_node):
+                related = (
+                    Related(source_value.span, f"'{source_value.name}' is defined here as {source_value.type.short()}"),
+                )
+        self.error(error.code, error.message, target, related=related)
 
     def legacy_call_note(self, node: ast.Call, op: OpDef, bound: dict[str, ast.expr]) -> None:
         """An op's legacy positional form (seed 004's load/store): suggest the current form,

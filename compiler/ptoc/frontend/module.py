@@ -30,6 +30,20 @@ def decorator_name(node: ast.expr) -> str | None:
     return chain[-1] if chain else None
 
 
+def builder_definitions(fn: ast.FunctionDef) -> list[ast.ClassDef | ast.FunctionDef]:
+    """The @pl.program classes and @pl.function functions a plain (builder) function defines
+    at the top of its body."""
+    if any(decorator_name(d) in ("function", "inline", "program") for d in fn.decorator_list):
+        return []
+    found: list[ast.ClassDef | ast.FunctionDef] = []
+    for node in fn.body:
+        if isinstance(node, ast.ClassDef) and any(decorator_name(d) == "program" for d in node.decorator_list):
+            found.append(node)
+        elif isinstance(node, ast.FunctionDef) and any(decorator_name(d) == "function" for d in node.decorator_list):
+            found.append(node)
+    return found
+
+
 def decorator_keyword(node: ast.expr, key: str) -> ast.expr | None:
     if isinstance(node, ast.Call):
         for keyword in node.keywords:
@@ -124,6 +138,7 @@ class ModuleAnalyzer:
         standalone: list[tuple[ast.FunctionDef, ast.expr | None]] = []
         module_defs: list[ast.FunctionDef] = []
         aliases: dict[str, ast.Name] = {}  # `aliased = original_fn`
+        builders: list[ast.FunctionDef] = []
         for node in tree.body:
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name | ast.Tuple | ast.List):
                 for bound in env.consts.bind_targets(node.targets[0], node.value, self.source.span):
@@ -146,6 +161,8 @@ class ModuleAnalyzer:
                     standalone.append((node, decorator))
                 elif is_printed and not node.decorator_list:
                     module_defs.append(node)
+                elif not is_printed and builder_definitions(node):
+                    builders.append(node)
         self.fingerprint_constants()
         # Signatures first, so calls in any order are typed.
         standalone_sigs = [self.signature(fn, deco, program=None, is_method=False) for fn, deco in standalone]
@@ -159,6 +176,8 @@ class ModuleAnalyzer:
                 self.result.functions.append(function)
         for cls in programs:
             self.lower_program_class(cls)
+        for builder in builders:
+            self.lower_builder(builder)
         if module_defs:
             program_name = header_name or "program"
             sigs = [self.signature(fn, None, program=program_name, is_method=False) for fn in module_defs]
@@ -184,6 +203,46 @@ class ModuleAnalyzer:
             return sig.name_span
         node = self.env.inline_defs.get(name)
         return self.name_span(node, "def") if node is not None else None
+
+    def lower_builder(self, builder: ast.FunctionDef) -> None:
+        """The programs and functions a builder function defines (the original's examples build
+        parameterised programs so). The builder's parameters, and its local values that are not
+        constants, are known only when it runs: they become symbolic dimensions (as
+        ``pl.dynamic``) while its definitions are analysed, then leave scope."""
+        consts = self.env.consts
+        saved = (dict(consts.values), dict(consts.definitions), self.consts_fingerprint, self.module_fingerprint)
+        try:
+            arguments = builder.args
+            for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:
+                consts.bind_symbolic(arg.arg, self.source.span(arg))
+            for node in builder.body:
+                if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                    target, value = node.targets[0], node.value
+                elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+                    target, value = node.target, node.value
+                else:
+                    continue
+                consts.bind(target.id, value, self.source.span(target))
+                if target.id not in consts.values:
+                    consts.bind_symbolic(target.id, self.source.span(target))
+                self.constant_occurrence(target.id, self.source.span(target))
+            self.fingerprint_constants()
+            self.fingerprint_module()
+            for definition in builder_definitions(builder):
+                if isinstance(definition, ast.ClassDef):
+                    self.lower_program_class(definition)
+                    self.result.built.add(definition.name)
+                    continue
+                kinds = [decorator_name(d) for d in definition.decorator_list]
+                sig = self.signature(definition, definition.decorator_list[kinds.index("function")],
+                                     program=None, is_method=False)
+                function = self.lower(sig, {sig.name: sig})
+                if function is not None:
+                    self.result.functions.append(function)
+                    self.result.built.add(function.name)
+        finally:
+            consts.values, consts.definitions = saved[0], saved[1]
+            self.consts_fingerprint, self.module_fingerprint = saved[2], saved[3]
 
     def constant_occurrence(self, name: str, span: Span) -> None:
         value = self.env.consts.values.get(name) if hasattr(self, "env") else None

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..diagnostics import DiagnosticBag, Fix, Related, Severity, TextEdit
 from ..ir.dtype import INDEX
-from ..ir.expr import Expr, IterArg, Var
+from ..ir.expr import ConstInt, Expr, IterArg, Var
 from ..ir.function import Function, ParamDirection
 from ..ir.span import Span
 from ..ir.stmt import (
@@ -344,7 +344,9 @@ class FunctionLowerer(ExpressionLowerer):
         if call.keywords:
             self.error("E302", "pl.yield_ takes positional arguments only", call.keywords[0])
         values = [self.lower_expr(a) for a in call.args]
+        frame = self.state.frames[-1] if self.state.frames else None
         targets: list[YieldTarget] | None = None
+        broken = False
         if target is not None:
             if isinstance(target, ast.Name):
                 declared = None
@@ -356,20 +358,23 @@ class FunctionLowerer(ExpressionLowerer):
                         declared = None  # the deduced type stands
                 targets = [YieldTarget(target.id, self.span(target), declared)]
                 if len(values) > 1:
-                    self.error("E006", "Multiple yielded values must be unpacked: a, b = pl.yield_(x, y)", target)
-                    return []
+                    broken = True
+                    if frame is not None and frame.expected is not None:
+                        self.yield_count_error(frame, values, call)
+                    else:
+                        self.error("E006", "Multiple yielded values must be unpacked: a, b = pl.yield_(x, y)", target)
             elif isinstance(target, ast.Tuple | ast.List) and all(isinstance(e, ast.Name) for e in target.elts):
                 targets = [YieldTarget(e.id, self.span(e), None) for e in target.elts]  # type: ignore[attr-defined]
                 if len(targets) != len(values):
+                    broken = True
                     self.error("E006", f"pl.yield_ gives {len(values)} value(s) but {len(targets)} name(s) are assigned", target)
-                    return []
             else:
                 self.error("E002", "pl.yield_ results must be assigned to names", target)
-                return []
-        if not self.state.frames:
-            self.error("W005", "pl.yield_ outside a loop or if has no effect", call)
-            return [YieldStmt(values=tuple(values), span=span)]
-        frame = self.state.frames[-1]
+                broken = True
+        if frame is None:
+            if not broken:
+                self.error("W005", "pl.yield_ outside a loop or if has no effect", call)
+            return [YieldStmt(values=tuple(values), span=span)] if not broken else []
         if frame.found:
             self.error("E014", "A body can yield only once", call)
             return []
@@ -378,18 +383,26 @@ class FunctionLowerer(ExpressionLowerer):
         frame.targets = targets
         frame.span = span
         frame.value_spans = [self.span(a) for a in call.args]
+        frame.broken = broken
+        if broken:
+            return []
         if frame.expected is not None:
             self.check_yield_values(frame, call)
         return [YieldStmt(values=tuple(values), span=span)]
 
+    def yield_count_error(self, frame: YieldFrame, values: list[Expr], call: ast.Call) -> None:
+        assert frame.expected is not None
+        self.error(
+            "E009",
+            f"the loop carries {len(frame.expected)} value(s) but pl.yield_ gives {len(values)}",
+            call,
+        )
+
     def check_yield_values(self, frame: YieldFrame, call: ast.Call) -> None:
         assert frame.expected is not None
         if len(frame.values) != len(frame.expected):
-            self.error(
-                "E009",
-                f"the loop carries {len(frame.expected)} value(s) but pl.yield_ gives {len(frame.values)}",
-                call,
-            )
+            self.yield_count_error(frame, frame.values, call)
+            frame.broken = True
             return
         for value, expected, arg in zip(frame.values, frame.expected, call.args, strict=True):
             if not types_match(expected, value.type):
@@ -479,10 +492,13 @@ class FunctionLowerer(ExpressionLowerer):
     def lower_branch(self, nodes: list[ast.stmt], kind: str) -> tuple[Stmt | None, YieldFrame]:
         frame = YieldFrame(kind)
         self.state.frames.append(frame)
+        # A branch may run in some iterations only: no loop's every value is certain in it.
+        ranges, self.state.loop_ranges = self.state.loop_ranges, {}
         try:
             body = self.lower_block(nodes) if nodes else None
         finally:
             self.state.frames.pop()
+            self.state.loop_ranges = ranges
         return body, frame
 
     def lower_if(self, node: ast.If) -> list[Stmt]:
@@ -518,14 +534,23 @@ class FunctionLowerer(ExpressionLowerer):
     def if_results(self, node: ast.If, then_frame: YieldFrame, else_frame: YieldFrame, has_else: bool) -> list[Var]:
         first = then_frame if then_frame.found else else_frame
         other = else_frame if then_frame.found else then_frame
+        if first.broken or other.broken:  # reported already: define the names, say no more
+            named = first if first.targets is not None else other
+            return [Var(UNKNOWN, name=t.name, span=t.span) for t in named.targets or ()]
+        unknown = [Var(UNKNOWN, name=t.name, span=t.span) for t in first.targets or ()]
         if has_else and not other.found:
             which = "else" if then_frame.found else "then"
-            self.error("E010", f"the {which} branch must also end with pl.yield_ (the other branch yields)", self.statement_head(node))
-            return []
+            self.error("E010", f"the {which} branch must also end with pl.yield_ (the other branch yields)",
+                       self.else_head(node) if which == "else" else self.statement_head(node))
+            return unknown
         names = [t.name for t in first.targets] if first.targets is not None else None
         if names is None:
             self.error("E010", "pl.yield_ in an if branch must be assigned to result names (r = pl.yield_(v))", first.span or self.span(node))
             return []
+        if not has_else:
+            self.error("W023", f"this if yields {', '.join(names)} but has no else: when the condition "
+                       "is false the result is never set (add an else branch that yields)",
+                       self.statement_head(node))
         if other.found:
             if len(other.values) != len(first.values):
                 self.error("E009", f"the branches yield {len(first.values)} and {len(other.values)} values", other.span or self.span(node),
@@ -550,6 +575,18 @@ class FunctionLowerer(ExpressionLowerer):
                     )
             result.append(Var(result_type, name=target.name, span=target.span))
         return result
+
+    def else_head(self, node: ast.If) -> Span:
+        """The `else:` of an if (the line before its first statement that says so)."""
+        source = self.env.source
+        first = node.orelse[0]
+        for line in range(first.lineno - 1, node.lineno, -1):
+            text = source.line(line)
+            stripped = text.lstrip()
+            if stripped.startswith("else"):
+                column = len(text) - len(stripped)
+                return Span(self.span(node).file, line, column, line, column + len("else"))
+        return self.statement_head(first)
 
     # --- loops --------------------------------------------------------------------------------
     def lower_for(self, node: ast.For) -> list[Stmt]:
@@ -635,7 +672,14 @@ class FunctionLowerer(ExpressionLowerer):
         loop_var = Var(ScalarType(INDEX), name=loop_name.id, span=self.span(loop_name))
         self.define(loop_name.id, loop_var, self.span(loop_name), OccurrenceKind.LOOP_VAR, check_ssa=False)
         iter_args = self.bind_iter_args(carried, inits)
-        body, return_vars = self.lower_loop_body("for", node.body, iter_args, head, saved)
+        # A loop that may not run (bounds not constant) makes no value of an outer loop certain.
+        values = loop_values(start, stop, step)
+        ranges = self.state.loop_ranges
+        self.state.loop_ranges = {**ranges, loop_var: values} if values is not None else {}
+        try:
+            body, return_vars = self.lower_loop_body("for", node.body, iter_args, head, saved)
+        finally:
+            self.state.loop_ranges = ranges
         for_kind = ForKind.Parallel if kind == "parallel" else ForKind.Sequential
         return [ForStmt(loop_var, start, stop, step, body, tuple(iter_args), tuple(return_vars), for_kind, span=span)]
 
@@ -655,10 +699,14 @@ class FunctionLowerer(ExpressionLowerer):
         and the names its pl.yield_ assigns become the loop's results."""
         frame = YieldFrame(kind, expected=[a.type for a in iter_args] if iter_args else None)
         self.state.frames.append(frame)
+        ranges = self.state.loop_ranges
+        if kind != "for":  # a while body may not run at all
+            self.state.loop_ranges = {}
         try:
             body = self.lower_block(nodes)
         finally:
             self.state.frames.pop()
+            self.state.loop_ranges = ranges
         return_vars = self.loop_results(frame, iter_args, head)
         self.restore_names(saved, "it is only defined inside the loop", return_vars)
         for var in return_vars:
@@ -677,7 +725,8 @@ class FunctionLowerer(ExpressionLowerer):
             # a bare pl.yield_(...): results keep the iter-arg names (seed 003 style)
             return [Var(a.type, name=a.name, span=frame.span or a.span) for a in iter_args]
         if len(frame.targets) != len(iter_args):
-            return []
+            # already reported: the names still exist, of unknown type
+            return [Var(UNKNOWN, name=t.name, span=t.span) for t in frame.targets]
         return [Var(a.type, name=t.name, span=t.span) for a, t in zip(iter_args, frame.targets, strict=True)]
 
     def save_names(self, names: list[str]) -> dict[str, Binding | None]:
@@ -752,7 +801,11 @@ class FunctionLowerer(ExpressionLowerer):
         if item.optional_vars is not None:
             self.error("E013", "`with pl.incore()` does not bind a name", item.optional_vars)
         self.occurrence(Occurrence(self.span(expr), "incore", OccurrenceKind.HELPER, None))
-        body = self.lower_block(node.body)
+        self.state.incore_scopes += 1
+        try:
+            body = self.lower_block(node.body)
+        finally:
+            self.state.incore_scopes -= 1
         return [ScopeStmt(body, ScopeKind.InCore, span=self.span(node))]
 
     # --- inline functions -----------------------------------------------------------------------
@@ -812,6 +865,17 @@ class FunctionLowerer(ExpressionLowerer):
             self._cache = saved_cache
             self.state.inline_depth -= 1
         return result
+
+
+def loop_values(start: Expr, stop: Expr, step: Expr) -> tuple[int, int] | None:
+    """(first, last) value of a loop variable with constant bounds that runs at least once."""
+    if not all(isinstance(e, ConstInt) for e in (start, stop, step)):
+        return None
+    first, end, by = start.value, stop.value, step.value  # type: ignore[attr-defined]
+    if by == 0 or (by > 0 and first >= end) or (by < 0 and first <= end):
+        return None
+    last = first + (abs(end - first) - 1) // abs(by) * by
+    return (first, last) if by > 0 else (last, first)
 
 
 def lower_function(

@@ -182,6 +182,10 @@ class TensorType(ShapedType):
 @dataclass(frozen=True, slots=True, eq=False)
 class TileType(ShapedType):
     tile_view: TileView | None = None
+    # Where the front end deduced the tile lives (the producing op's result space) before any
+    # buffer is assigned; None when unknown (a parameter, an annotation). Not part of equality:
+    # the printer does not print it, and a MemRef, once assigned, is authoritative.
+    memory: MemorySpace | None = None
 
     def short(self) -> str:
         return f"Tile[{self._shape_str()}, {self.dtype.name}]"
@@ -202,7 +206,8 @@ class TileType(ShapedType):
 
     @property
     def memory_space(self) -> MemorySpace | None:
-        return self.memref.memory_space if self.memref is not None else None
+        """The tile's memory space: its buffer's once assigned, else the deduced one."""
+        return self.memref.memory_space if self.memref is not None else self.memory
 
 
 def _views_equal(a: TileView | None, b: TileView | None) -> bool:

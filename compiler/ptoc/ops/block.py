@@ -14,6 +14,7 @@ from ..ir.expr import Expr, const_int, make_tuple
 from ..ir.shape import dim_str, static_value
 from ..ir.span import NO_SPAN, Span
 from ..ir.types import UNKNOWN, MemorySpace, ScalarType, TileType, Type
+from .legality import check_move, check_store_dtype, check_store_window
 from .registry import (
     Access,
     Category,
@@ -108,10 +109,12 @@ def _load(ctx: DeduceContext) -> Type:
 
 @rule
 def _store(ctx: DeduceContext) -> Type:
-    ctx.tile("tile")
+    tile = ctx.tile("tile")
     offsets, shapes = int_elements(ctx, "offsets"), int_elements(ctx, "shapes")
     output = ctx.tensor("output_tensor")
     check_window(ctx, output, offsets, shapes, ("offsets", "shapes"))
+    check_store_dtype(ctx, tile, output)
+    check_store_window(ctx, tile, tuple(static_value(d) for d in shapes))
     return output
 
 
@@ -119,6 +122,7 @@ def _store(ctx: DeduceContext) -> Type:
 def _move(ctx: DeduceContext) -> Type:
     tile = ctx.tile("tile")
     memory = attr_memory(ctx, "target_memory", _ON_CHIP[:4])
+    check_move(ctx, tile, memory)
     shape = tile.shape
     transpose = attr_bool(ctx, "transpose")
     if transpose:
@@ -173,7 +177,10 @@ _OUTPUT = p_tensor("output_tensor", "Tensor written to; the result has its type"
                    access=Access.WRITE)
 _OFFSETS = p_shape("offsets", "Start of the window in each dimension of the tensor")
 _SHAPES = p_shape("shapes", "Size of the window (the tile shape) in each dimension")
-_STORE_PARAMS = [p_tile("tile", "Tile to write", spaces=_IN_VEC), _OFFSETS, _SHAPES, _OUTPUT]
+# TSTORE copies out of Vec or Mat (MTE3); Acc goes through the FIX pipe: l0c_store
+# (pto-isa npu/a2a3/TStore.hpp:250).
+_STORE_PARAMS = [p_tile("tile", "Tile to write", spaces=(_VEC, _MAT)), _OFFSETS, _SHAPES,
+                 _OUTPUT]
 _L0C_STORE_PARAMS = [p_tile("tile", "Acc (L0C) tile to write", spaces=(MemorySpace.Acc,)),
                      _OFFSETS, _SHAPES, _OUTPUT]
 _STORE_LEGACY = LegacyForm((p_tile("tile", "Tile to write"), *_LEGACY_WINDOW, _OUTPUT),

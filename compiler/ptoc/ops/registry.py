@@ -12,13 +12,14 @@ of op names.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, NoReturn
 
-from ..ir.expr import AttrValue, Expr, MakeTuple
+from ..ir.expr import AttrValue, Expr, MakeTuple, Var
 from ..ir.types import (
     UNKNOWN,
     MemorySpace,
@@ -142,9 +143,17 @@ class DeduceContext:
     op: OpDef
     args: dict[str, Expr]
     attrs: dict[str, AttrValue]
+    # Problems that do not stop the rule (hardware behaviour defined but surprising): W codes.
+    warnings: list[OpError] = field(default_factory=list)
+    # Every value a loop variable takes, for loops with constant bounds around the call that
+    # certainly run it (the front end's knowledge; empty elsewhere): (first, last).
+    ranges: Mapping[Var, tuple[int, int]] = field(default_factory=dict)
 
     def fail(self, message: str, *, at: str | None = None, code: str = "E306") -> NoReturn:
         raise OpError(message, code=code, at=at)
+
+    def warn(self, message: str, *, code: str, at: str | None = None) -> None:
+        self.warnings.append(OpError(message, code=code, at=at))
 
     def has(self, name: str) -> bool:
         return name in self.args
@@ -365,16 +374,35 @@ class OpDef:
     def signature(self) -> str:
         return f"{self.name}(" + ", ".join(p.signature() for p in self.params) + ")"
 
-    def deduce(self, args: dict[str, Expr], attrs: dict[str, AttrValue]) -> Type:
+    def deduce(self, args: dict[str, Expr], attrs: dict[str, AttrValue],
+               warnings: list[OpError] | None = None,
+               ranges: Mapping[Var, tuple[int, int]] | None = None) -> Type:
         """Run the type rule. Raises OpError; an argument of unknown type (from an earlier
-        error) yields UNKNOWN without a new error, so one mistake is reported once."""
+        error) yields UNKNOWN without a new error, so one mistake is reported once. The
+        rule's warnings are appended to ``warnings``. A result tile records where it lives
+        (the op's result space; a view's is its source's)."""
         if any(isinstance(a.type, UnknownType) for a in args.values()):
             return UNKNOWN
         filled = dict(attrs)
         for p in self.params:
             if p.kind is ParamKind.ATTR and p.name not in filled and not p.required:
                 filled[p.name] = p.default
-        return self.rule(DeduceContext(self, args, filled))
+        ctx = DeduceContext(self, args, filled, ranges=ranges or {})
+        from .legality import check_operand_spaces
+
+        check_operand_spaces(ctx)
+        result = self.rule(ctx)
+        if warnings is not None:
+            warnings.extend(ctx.warnings)
+        if isinstance(result, TileType) and result.memref is None:
+            result = dataclasses.replace(result, memory=self._result_memory(args, filled))
+        return result
+
+    def _result_memory(self, args: dict[str, Expr], attrs: dict[str, AttrValue]) -> MemorySpace | None:
+        if self.role is Role.VIEW and self.result_space is None:
+            source = next((a.type for a in args.values() if isinstance(a.type, TileType)), None)
+            return source.memory_space if source is not None else None
+        return self.result_space_for(attrs)
 
 
 @dataclass

@@ -12,12 +12,23 @@ from __future__ import annotations
 import functools
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from ..ir.dtype import INDEX, DataType, promote
-from ..ir.expr import ConstFloat, ConstInt, Expr, MakeTuple, Unary, UnaryOp, const_int
+from ..ir.expr import (
+    Binary,
+    BinaryOp,
+    ConstFloat,
+    ConstInt,
+    Expr,
+    MakeTuple,
+    Unary,
+    UnaryOp,
+    Var,
+    const_int,
+)
 from ..ir.shape import dims_equal, num_elements, shape_str, static_value
 from ..ir.types import (
     UNKNOWN,
@@ -381,6 +392,64 @@ def check_window(ctx: DeduceContext, tensor: TensorType, offsets: Shape, sizes: 
                 at=offsets_name,
                 code="E308",
             )
+        if offset is None and ctx.ranges:
+            _check_window_in_loops(ctx, offset_expr, size, extent, axis, offsets_name)
+
+
+def _check_window_in_loops(ctx: DeduceContext, offset: Expr, size: int, extent: int, axis: int,
+                           at: str) -> None:
+    """An offset that moves with loops of constant bounds: its window at the loops' extreme
+    iterations must stay inside the tensor."""
+    span = value_range(offset, ctx.ranges)
+    if span is None:
+        return
+    low, high = span
+    loops = [v for v in ctx.ranges if any(v is u for u in expr_vars_of(offset))]
+    where = ", ".join(f"{v.name} in {ctx.ranges[v][0]}..{ctx.ranges[v][1]}" for v in loops)
+    if low < 0:
+        ctx.fail(f"{ctx.op.name}: with {where} the offset on dimension {axis} reaches {low}, "
+                 "before the tensor's start", at=at, code="E308")
+    if high + size > extent:
+        ctx.fail(f"{ctx.op.name}: with {where} the window on dimension {axis} reaches "
+                 f"{high}..{high + size}, outside the tensor's extent {extent}", at=at,
+                 code="E308")
+
+
+def expr_vars_of(expr: Expr) -> list[Var]:
+    if isinstance(expr, Var):
+        return [expr]
+    if isinstance(expr, Binary):
+        return expr_vars_of(expr.lhs) + expr_vars_of(expr.rhs)
+    if isinstance(expr, Unary):
+        return expr_vars_of(expr.operand)
+    return []
+
+
+def value_range(expr: Expr, ranges: Mapping[Var, tuple[int, int]]) -> tuple[int, int] | None:
+    """The least and greatest value of an integer expression of loop variables (interval
+    arithmetic over + - * and floor division by a positive constant); None when unknown."""
+    if isinstance(expr, ConstInt):
+        return expr.value, expr.value
+    if isinstance(expr, Var):
+        return next((r for v, r in ranges.items() if v is expr), None)
+    if isinstance(expr, Unary) and expr.op is UnaryOp.Neg:
+        inner = value_range(expr.operand, ranges)
+        return None if inner is None else (-inner[1], -inner[0])
+    if not isinstance(expr, Binary):
+        return None
+    lhs, rhs = value_range(expr.lhs, ranges), value_range(expr.rhs, ranges)
+    if lhs is None or rhs is None:
+        return None
+    if expr.op is BinaryOp.Add:
+        return lhs[0] + rhs[0], lhs[1] + rhs[1]
+    if expr.op is BinaryOp.Sub:
+        return lhs[0] - rhs[1], lhs[1] - rhs[0]
+    if expr.op is BinaryOp.Mul:
+        products = [a * b for a in lhs for b in rhs]
+        return min(products), max(products)
+    if expr.op is BinaryOp.FloorDiv and rhs[0] == rhs[1] and rhs[0] > 0:
+        return lhs[0] // rhs[0], lhs[1] // rhs[0]
+    return None
 
 
 # --------------------------------------------------------------------------------------------

@@ -27,11 +27,13 @@ class AllocateMemoryAddr(FunctionPass):
     def run_function(self, fn: Function, ctx: PassContext) -> Function:
         memrefs: dict[int, MemRef] = {}
         where: dict[int, Span] = {}
+        names: dict[int, list[str]] = {}
         for var, stmt in defined_vars(fn):
             memref = memref_of(var)
             if memref is None or memref.memory_space is MemorySpace.DDR:
                 continue
             memrefs.setdefault(memref.id, memref)
+            names.setdefault(memref.id, []).append(var.name)
             span = stmt.span if stmt is not None and stmt.span.is_known else fn.span
             where.setdefault(memref.id, span)
 
@@ -49,8 +51,8 @@ class AllocateMemoryAddr(FunctionPass):
                     first_misfit = memref.id
             if capacity is not None and first_misfit is not None:
                 ctx.error("E402", f"tiles live in {space.name} need {cursor} bytes, but the "
-                          f"target's {space.name} capacity is {capacity} bytes",
-                          where[first_misfit])
+                          f"target's {space.name} capacity is {capacity} bytes; "
+                          + _largest(space, memrefs, names), where[first_misfit])
 
         new_types: dict[Var, Type] = {}
         for var, _ in defined_vars(fn):
@@ -59,6 +61,16 @@ class AllocateMemoryAddr(FunctionPass):
                 assert isinstance(var.type, ShapedType)
                 new_types[var] = with_fields(var.type, memref=placed[memref.id])
         return retype_function(fn, new_types, _AddressRetyper(placed))
+
+
+def _largest(space: MemorySpace, memrefs: dict[int, MemRef], names: dict[int, list[str]],
+             shown: int = 4) -> str:
+    """The biggest buffers of a space, each with the tiles sharing it: what to shrink."""
+    buffers = sorted((m for m in memrefs.values() if m.memory_space is space),
+                     key=lambda m: (-m.size, m.id))
+    parts = [f"{' / '.join(dict.fromkeys(names[m.id]))} ({m.size} B)" for m in buffers[:shown]]
+    more = f" and {len(buffers) - shown} more" if len(buffers) > shown else ""
+    return f"buffers: {', '.join(parts)}{more}"
 
 
 class _AddressRetyper(IRMutator):

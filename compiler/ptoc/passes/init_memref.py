@@ -42,6 +42,8 @@ class _Initializer:
         self.next_id = 0
         self.memrefs: dict[Var, MemRef] = {}
         self.new_types: dict[Var, Type] = {}
+        self.dynamic: set[Var] = set()  # tiles of dynamic shape (reported at their origin)
+        self.reported: set[str] = set()  # tensors whose dynamic windows were reported
 
     def run(self) -> Function:
         for param in self.fn.params:
@@ -109,12 +111,38 @@ class _Initializer:
         elif isinstance(var.type, TileType):
             self.assign(var, self.fresh(tile_space(value), var.type))
             if byte_size(var.type) is None:
-                self.ctx.error(
-                    "E401", f"tile '{var.name}' has the dynamic shape {shape_str(var.type.shape)}; "
-                    "on-chip buffers need a static shape", stmt.span)
+                self.dynamic_tile(var, var.type, value, stmt)
         elif isinstance(var.type, TensorType):
             source = aliased_arg(value) if isinstance(value, Call) else None
             self.share_or_fresh(var, source)
+
+
+    def dynamic_tile(self, var: Var, tile: TileType, value: Expr, stmt: AssignStmt) -> None:
+        """E401 once where a dynamic shape enters (a window of a tensor, say), not again for
+        every tile computed from it; named by the user's tensor when there is one."""
+        self.dynamic.add(var)
+        args = value.args if isinstance(value, Call) else (value,)
+        if any(isinstance(a, Var) and a in self.dynamic for a in args):
+            return
+        shape = shape_str(tile.shape)
+        source = next((a for a in args if isinstance(a, Var) and isinstance(a.type, TensorType)),
+                      None)
+        if source is None:
+            self.ctx.error("E401", f"tile '{var.name}' has the dynamic shape {shape}; on-chip "
+                           "buffers need a static shape: give it constant dimensions", stmt.span)
+            return
+        if source.name in self.reported:
+            return
+        self.reported.add(source.name)
+        assert isinstance(source.type, TensorType)
+        if byte_size(source.type) is None:  # the generators need the tensor's sizes too
+            fix = (f"declare '{source.name}' with constant sizes and load windows of constant "
+                   "size")
+        else:
+            fix = "give the window constant sizes and loop over the dimension in steps of that size"
+        self.ctx.error(
+            "E401", f"the window of '{source.name}' has the dynamic shape {shape}, but a tile "
+            f"needs a static shape: {fix}", stmt.span)
 
 
 def _nth(stmt: object, i: int) -> Expr | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ptoc.frontend import ModuleAnalysis, Occurrence, OccurrenceKind
-from ptoc.ir.types import ShapedType, TileType, Type
+from ptoc.ir.types import MemorySpace, ShapedType, TileType, Type
 from ptoc.language import entry
 from ptoc.ops import REGISTRY, OpDef
 from ptoc.ops.describe import op_traits, param_traits
@@ -54,13 +54,20 @@ def value_markdown(occ: Occurrence, prefix: str, buffers: dict[object, Type] | N
         count = num_elements(t.shape)
         if count is not None:
             details.append(f"{count} elements · {int(count * t.dtype.bits / 8)} bytes")
-        space = "DDR" if not isinstance(t, TileType) else "Vec (default; an op may place it elsewhere)"
+        space = "DDR" if not isinstance(t, TileType) else (
+            t.memory_space.name if t.memory_space is not None else "Vec (default)")
         details.append(f"memory: {space}")
     if buffers is not None and occ.definition is not None:
         after = buffers.get(occ.definition)
         if isinstance(after, ShapedType) and after.memref is not None:
             details = [d for d in details if not d.startswith("memory:")]
-            details.append(f"after the pipeline: buffer `{after.memref.short()}`")
+            memref = after.memref
+            if memref.addr is None and memref.memory_space is not MemorySpace.DDR:
+                # no address: allocation did not succeed (see the E402), or the pipeline stops early
+                details.append(f"after the pipeline: buffer `{memref.memory_space.name}#{memref.id}` "
+                               f"({memref.size} B), no address: allocation did not succeed")
+            else:
+                details.append(f"after the pipeline: buffer `{memref.short()}`")
     if occ.kind is OccurrenceKind.CONSTANT and occ.detail:
         details.append(f"value: `{occ.detail}`")
     if details:

@@ -6,6 +6,7 @@ import keyword
 from pathlib import Path
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import from_fs_path
 
 from ptoc.frontend import ModuleAnalysis, Occurrence, OccurrenceKind
@@ -80,7 +81,60 @@ def rename(
 ) -> types.WorkspaceEdit | None:
     if occ.kind not in RENAMEABLE:
         return None
-    if not new_name.isidentifier() or keyword.iskeyword(new_name):
-        raise ValueError(f"'{new_name}' is not a valid Python identifier")
-    edits = [types.TextEdit(positions.range(span), new_name) for span in _same_symbol(analysis, occ)]
+    spans = _same_symbol(analysis, occ)
+    refusal = rename_refusal(analysis, occ, spans, new_name)
+    if refusal is not None:
+        raise JsonRpcInvalidParams(refusal)  # shown to the user as it stands
+    edits = [types.TextEdit(positions.range(span), new_name) for span in spans]
     return types.WorkspaceEdit(changes={uri: edits})
+
+
+# Names that mean something to the DSL wherever they appear.
+_MODULE_WIDE = (OccurrenceKind.FUNCTION, OccurrenceKind.CONSTANT, OccurrenceKind.PROGRAM)
+_BINDINGS = (*RENAMEABLE, OccurrenceKind.PROGRAM)
+
+
+def rename_refusal(analysis: ModuleAnalysis, occ: Occurrence, spans: list[Span], new_name: str) -> str | None:
+    """Why ``occ`` cannot be renamed to ``new_name`` (None: it can). A rename must not change
+    what any name refers to: the new name may not already name something else where the
+    renamed one is used (it would capture those uses, or be captured by them)."""
+    old = occ.name
+    if keyword.iskeyword(new_name) or keyword.issoftkeyword(new_name):
+        return f"cannot rename '{old}' to '{new_name}': '{new_name}' is a Python keyword"
+    if not new_name.isidentifier():
+        return f"cannot rename '{old}' to '{new_name}': it is not a Python identifier"
+    if new_name == old:
+        return None
+    if new_name == analysis.prefix:
+        return (f"cannot rename '{old}' to '{new_name}': '{new_name}' is the module's name for "
+                "pypto.language")
+    renamed = set(spans)
+    if occ.kind in _MODULE_WIDE:
+        scope: Span | None = None  # the whole file
+    else:
+        anchor = occ.definition or occ.span
+        scope = next((f.span for f in analysis.function_infos if _contains(f.span, anchor)), None)
+    for other in analysis.index.occurrences:
+        if other.name != new_name or other.kind not in _BINDINGS or other.span in renamed:
+            continue
+        if scope is not None and not _contains(scope, other.span):
+            continue  # outside the function: a module name it does not use stays unaffected
+        return (f"cannot rename '{old}' to '{new_name}': '{new_name}' already names "
+                f"{_what(other)} (line {other.span.line}), so the two would be confused")
+    return None
+
+
+def _contains(outer: Span, inner: Span) -> bool:
+    return (outer.line, outer.column) <= (inner.line, inner.column) and \
+        (inner.end_line, inner.end_column) <= (outer.end_line, outer.end_column)
+
+
+def _what(occ: Occurrence) -> str:
+    return {
+        OccurrenceKind.FUNCTION: "a function",
+        OccurrenceKind.CONSTANT: "a module constant",
+        OccurrenceKind.PROGRAM: "a program",
+        OccurrenceKind.PARAMETER: "a parameter",
+        OccurrenceKind.LOOP_VAR: "a loop variable",
+        OccurrenceKind.ITER_ARG: "a loop-carried value",
+    }.get(occ.kind, "another value")

@@ -6,6 +6,7 @@ byte for byte what the command line prints); this module only chooses what the c
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 
 from ptoc import driver
@@ -18,6 +19,25 @@ class PreviewResult:
     language: str
     content: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def request_problem(analysis: ModuleAnalysis, target: str, function: str | None) -> str | None:
+    """Why a preview of ``target`` / ``function`` cannot be made (None: it can): an unknown
+    target, or a function the document does not define, is the request's mistake, answered as
+    an error rather than as empty content."""
+    try:
+        driver.check_target(target)
+    except ValueError as error:
+        return str(error)
+    if function is None:
+        return None
+    names = [fn.name for program in analysis.all_programs() for fn in program.functions]
+    if function in names:
+        return None
+    close = difflib.get_close_matches(function, names, n=1)
+    hint = f"; did you mean '{close[0]}'?" if close else (
+        f" (it defines {', '.join(sorted(set(names)))})" if names else " (it defines none)")
+    return f"no function '{function}' in this document{hint}"
 
 
 def compile_preview(

@@ -14,6 +14,7 @@ from cce_ir import (
     load,
     op,
     section_lines,
+    seq,
     simple_add,
     store,
     tensor,
@@ -78,7 +79,7 @@ def test_dynamic_tile_shape_is_e401_at_the_assignment() -> None:
     result = generate_cce(fn)
     assert codes_and_spans(result) == [("E401", at(7))]
     assert section_lines(result.text, "Tile type definitions and allocations") == [
-        "// error: tile 't' has a dynamic shape; CCE code needs every dimension constant",
+        "// error: tile 't' has a dynamic shape; CCE code needs every dimension constant: declare it with constant sizes",
     ]
 
 
@@ -89,6 +90,19 @@ def load_dynamic(target: Var, source: Var, line: int) -> object:
     return assign(target, value, line)
 
 
+def test_windows_of_a_dynamic_tensor_are_not_reported_again() -> None:
+    n = var("n", INDEX, line=2)
+    x = Var(TensorType((n, i(64)), DataType.FP32), name="x", span=at(3))
+    out = Var(TensorType((n, i(64)), DataType.FP32), name="out", span=at(4))
+    t = var("t", tile(16, 64))
+    fn = function("k", [n, x, out], seq(load(t, x, (16, 0), line=5), store(None, t, (16, 0), out, line=6)))
+    result = generate_cce(fn)
+    # One E401 per tensor parameter; the GlobalTensors of its windows only carry the mark.
+    assert codes_and_spans(result) == [("E401", at(3)), ("E401", at(4))]
+    assert "// error: tensor 'xGlobal' has a dynamic shape; CCE code needs every dimension constant" \
+        in result.text
+
+
 def test_dynamic_tensor_parameter_is_e401_at_the_parameter() -> None:
     n = var("n", INDEX, line=2)
     x = Var(TensorType((n, i(64)), DataType.FP32), name="x", span=at(3))
@@ -96,7 +110,7 @@ def test_dynamic_tensor_parameter_is_e401_at_the_parameter() -> None:
     result = generate_cce(fn)
     assert codes_and_spans(result) == [("E401", at(3))]
     assert section_lines(result.text, "Global tensor declarations") == [
-        "// error: tensor 'x' has a dynamic shape; CCE code needs every dimension constant",
+        "// error: tensor 'x' has a dynamic shape; CCE code needs every dimension constant: declare it with constant sizes",
     ]
 
 

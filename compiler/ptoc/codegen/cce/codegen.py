@@ -54,7 +54,7 @@ from ...passes.op_info import op_def, stored_into
 from ..common import CodegenError
 from . import expressions
 from .context import CodeContext, sanitize_identifier
-from .declarations import Declarer, cpp_dtype, static_dims
+from .declarations import Declarer, FollowOn, cpp_dtype, static_dims
 from .emitter import CodeEmitter
 from .isa_mapper import ISAMapper, round_mode
 from .tile_collector import TileCollector
@@ -124,7 +124,8 @@ class CCECodegen(IRVisitor):
         for candidate in (span, self._fallback_span):
             if not at.is_known and candidate is not None:
                 at = candidate
-        self.bag.error(error.code, error.message, at)
+        if not isinstance(error, FollowOn):
+            self.bag.error(error.code, error.message, at)
         self.emitter.emit_line("// error: " + " ".join(error.message.split()))
 
     @contextmanager
@@ -655,7 +656,8 @@ class CCECodegen(IRVisitor):
         if not isinstance(shapes, MakeTuple):
             return None
         what = f"tensor '{global_name}'"
-        dims = static_dims(tensor.shape, what, call.span)
+        # A dynamic tensor here is a parameter's, reported at the parameter.
+        dims = static_dims(tensor.shape, what, call.span, follow_on=True)
         window = static_dims(shapes.elements, f"the window of {what}", call.span)
         if window == dims or len(window) != len(dims) or len(offsets) != len(dims):
             return None
@@ -694,7 +696,8 @@ class CCECodegen(IRVisitor):
         pointers = self.context.pointers(global_name)
         if zero and self._known_reseated is not None and pointers and not (pointers & self._known_reseated):
             return
-        dims = static_dims(tensor.shape, f"tensor '{global_name}'", span)
+        # A dynamic tensor here is a parameter's, reported at the parameter.
+        dims = static_dims(tensor.shape, f"tensor '{global_name}'", span, follow_on=True)
         if len(offsets) != len(dims):
             raise CodegenError(
                 "E400", f"{len(offsets)} offsets for a rank-{len(dims)} tensor '{global_name}'", span

@@ -37,11 +37,18 @@ def cpp_dtype(dtype: DataType, what: str, span: Span) -> str:
     return text
 
 
-def static_dims(shape: tuple[Expr, ...], what: str, span: Span) -> list[int]:
+class FollowOn(CodegenError):
+    """A failure that follows from one already reported (a window of a tensor parameter whose
+    shape is dynamic): the text marks it, but it is no new diagnostic."""
+
+
+def static_dims(shape: tuple[Expr, ...], what: str, span: Span, *, follow_on: bool = False) -> list[int]:
     dims = static_shape(shape)
     if dims is None:
-        raise CodegenError(
-            "E401", f"{what} has a dynamic shape; CCE code needs every dimension constant", span
+        error = FollowOn if follow_on else CodegenError
+        raise error(
+            "E401", f"{what} has a dynamic shape; CCE code needs every dimension constant: "
+            "declare it with constant sizes", span
         )
     return dims
 

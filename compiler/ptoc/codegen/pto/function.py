@@ -298,7 +298,8 @@ def _dim(ctx: FunctionContext, dim: Expr, param: Var, span: Span) -> Dim:
         raise CodegenError(
             "E401",
             f"tensor '{param.name}' has dynamic dimension '{free.name}', which is not a "
-            "scalar parameter of the function; PTO needs its value",
+            "scalar parameter of the function; PTO needs its value: declare the tensor with "
+            "constant sizes",
             dim.span if dim.span.is_known else span,
         )
     return scalars.index(ctx, dim, span)
