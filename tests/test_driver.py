@@ -16,8 +16,9 @@ KERNEL = (EXAMPLES / "mul_kernel_2d.py").read_text(encoding="utf-8")
 
 def test_targets_and_default_pipelines() -> None:
     assert driver.all_targets() == [
-        "cce", "pto", "ir", "pass:ConvertToSSA", "pass:FlattenCalls", "pass:Verifier",
-        "pass:InitMemRef", "pass:MemoryReuse", "pass:InsertSync", "pass:AllocateMemoryAddr",
+        "cce", "pto", "pto-cpp", "ir", "pass:ConvertToSSA", "pass:FlattenCalls", "pass:Verifier",
+        "pass:AddReductionScratch", "pass:InitMemRef", "pass:MemoryReuse", "pass:InsertSync",
+        "pass:AllocateMemoryAddr",
     ]
     assert [driver.default_pipeline(t) for t in ("cce", "pto", "ir", "pass:InsertSync")] == [
         "default", "ptoas", "default", "default"
