@@ -102,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('ptoc.showPreview', (resource?: unknown) => previews.show('default', resource)),
     vscode.commands.registerCommand('ptoc.showGeneratedCpp', (resource?: unknown) => previews.show('cce', resource)),
     vscode.commands.registerCommand('ptoc.showGeneratedMlir', (resource?: unknown) => previews.show('pto', resource)),
+    vscode.commands.registerCommand('ptoc.showPtoasCpp', (resource?: unknown) => previews.show('pto-cpp', resource)),
     vscode.commands.registerCommand('ptoc.showIrAfterPass', (resource?: unknown) => previews.show('pass', resource)),
   );
 

@@ -15,6 +15,7 @@ describe('preview targets', () => {
   it('parses the four kinds and rejects the rest', () => {
     assert.equal(parseTarget('cce'), 'cce');
     assert.equal(parseTarget('pto'), 'pto');
+    assert.equal(parseTarget('pto-cpp'), 'pto-cpp');
     assert.equal(parseTarget('ir'), 'ir');
     assert.equal(parseTarget('pass:InsertSync'), 'pass:InsertSync');
     assert.equal(parseTarget('pass:'), undefined);
@@ -24,10 +25,11 @@ describe('preview targets', () => {
   });
   it('maps targets to languages and labels', () => {
     assert.deepEqual(
-      (['cce', 'pto', 'ir', 'pass:ConvertToSSA'] as const).map((t) => [targetLanguage(t), targetLabel(t)]),
+      (['cce', 'pto', 'pto-cpp', 'ir', 'pass:ConvertToSSA'] as const).map((t) => [targetLanguage(t), targetLabel(t)]),
       [
         ['cpp', 'C++'],
         ['mlir', 'MLIR'],
+        ['cpp', 'PTOAS C++'],
         ['python', 'IR'],
         ['python', 'IR after ConvertToSSA'],
       ],

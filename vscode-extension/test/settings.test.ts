@@ -49,7 +49,7 @@ describe('toServerSettings', () => {
     assert.deepEqual(settings, { ...DEFAULT_SETTINGS, severityOverrides: { PTO3: 'hint' } });
     assert.deepEqual(problems, [
       'ptoc.trace.server: "loud" is not one of off, messages, verbose; using "off"',
-      'ptoc.preview.defaultTarget: "wasm" is not one of cce, pto, ir; using "cce"',
+      'ptoc.preview.defaultTarget: "wasm" is not one of cce, pto, pto-cpp, ir; using "cce"',
       'ptoc.pipeline: 3 is not one of auto, default, ptoas; using "auto"',
       'ptoc.inlayHints.enabled: "yes" is not true or false; using true',
       'ptoc.formatOnSave: "no" is not true or false; using false',

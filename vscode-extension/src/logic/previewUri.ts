@@ -17,7 +17,7 @@ export interface PreviewRequest {
 const PASS_NAME = /^[A-Za-z_][\w.-]*$/;
 
 export function parseTarget(value: string): PreviewTarget | undefined {
-  if (value === 'cce' || value === 'pto' || value === 'ir') {
+  if (value === 'cce' || value === 'pto' || value === 'pto-cpp' || value === 'ir') {
     return value;
   }
   if (value.startsWith('pass:') && PASS_NAME.test(value.slice('pass:'.length))) {
@@ -27,7 +27,7 @@ export function parseTarget(value: string): PreviewTarget | undefined {
 }
 
 export function targetLanguage(target: PreviewTarget): PreviewLanguage {
-  if (target === 'cce') {
+  if (target === 'cce' || target === 'pto-cpp') {
     return 'cpp';
   }
   return target === 'pto' ? 'mlir' : 'python';
@@ -39,6 +39,8 @@ export function targetLabel(target: PreviewTarget): string {
       return 'C++';
     case 'pto':
       return 'MLIR';
+    case 'pto-cpp':
+      return 'PTOAS C++';
     case 'ir':
       return 'IR';
     default:
@@ -52,6 +54,8 @@ function targetSuffix(target: PreviewTarget): string {
       return '.cpp';
     case 'pto':
       return '.mlir';
+    case 'pto-cpp':
+      return '.ptoas.cpp';
     case 'ir':
       return '.ir.py';
     default:

@@ -12,7 +12,7 @@ export const Methods = {
 } as const;
 
 /** `cce` = C++ on pto-isa, `pto` = MLIR in the PTO dialect, `ir` = IR as written, `pass:X` = IR after pass X. */
-export type PreviewTarget = 'cce' | 'pto' | 'ir' | `pass:${string}`;
+export type PreviewTarget = 'cce' | 'pto' | 'pto-cpp' | 'ir' | `pass:${string}`;
 export type PreviewLanguage = 'cpp' | 'mlir' | 'python';
 
 export interface LspPosition {

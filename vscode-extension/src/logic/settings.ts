@@ -8,7 +8,7 @@
 export const SECTION = 'ptoc';
 
 export type TraceLevel = 'off' | 'messages' | 'verbose';
-export type DefaultTarget = 'cce' | 'pto' | 'ir';
+export type DefaultTarget = 'cce' | 'pto' | 'pto-cpp' | 'ir';
 export type Pipeline = 'auto' | 'default' | 'ptoas';
 export type SeverityOverride = 'error' | 'warning' | 'information' | 'hint' | 'off';
 
@@ -35,7 +35,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
 };
 
 const TRACE_LEVELS: readonly TraceLevel[] = ['off', 'messages', 'verbose'];
-const TARGETS: readonly DefaultTarget[] = ['cce', 'pto', 'ir'];
+const TARGETS: readonly DefaultTarget[] = ['cce', 'pto', 'pto-cpp', 'ir'];
 const PIPELINES: readonly Pipeline[] = ['auto', 'default', 'ptoas'];
 const SEVERITIES: readonly SeverityOverride[] = ['error', 'warning', 'information', 'hint', 'off'];
 
