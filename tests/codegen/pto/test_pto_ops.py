@@ -415,3 +415,24 @@ def test_an_op_the_dialect_spells_differently_is_an_error_with_the_reason() -> N
     assert [(d.code, d.span) for d in diagnostics] == [("E400", at(4, 8, 30))]
     assert diagnostics[0].message.startswith(
         "block.sels has no PTO lowering (pto.tsels takes a mask tile, a source, a scratch tile")
+
+
+def test_a_promoting_scalar_op_converts_its_tile_into_the_destination_first() -> None:
+    """FP16 tile + an FP32 scalar is FP32: PTO's tadds keeps the element type, so the tile is
+    converted into the result's buffer (pto.tcvt) and the op runs there in place."""
+    a, out = tensor("a", [32, 32], DataType.FP16), tensor("out", [32, 32])
+    half = tile("half", [32, 32], memref(0), DataType.FP16)
+    wide = tile("wide", [32, 32], memref(1))
+    fn = function("k", [a, out], load(half, a, [0, 0]),
+                  assign(wide, "block.adds", half, ConstFloat(F32, value=1.5)))
+    text, diagnostics = generate(fn)
+    assert diagnostics == []
+    assert short(body_after_first_load(text)) == (
+        "// Adds\n"
+        f"pto.tcvt ins(%0 : {tile_buf(dtype='f16')})\n"
+        "         outs(%1 : TB)\n"
+        "pto.tadds ins(%1, %cst : TB, f32)\n"
+        "          outs(%1 : TB)\n"
+        "\n"
+        "return\n"
+    )

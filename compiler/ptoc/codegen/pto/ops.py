@@ -340,6 +340,7 @@ def _block_op(
         operands.append(ctx.scratch(source.type))
     if out is not None:
         target = out
+        operands = _promote_source(ctx, op, operands, out, span)
         if _on_column_vectors(op, call, result_type):
             assert isinstance(result_type, TileType)
             row = mt.row_view_type(result_type, span)
@@ -363,6 +364,30 @@ def _block_op(
     raise CodegenError(
         "E400", f"{call.op_name} returning {result_type.short()} has no PTO lowering", span
     )
+
+
+def _promote_source(
+    ctx: FunctionContext, op: OpDef, operands: list[Value], out: Value, span: Span
+) -> list[Value]:
+    """An element-wise op of one tile and scalars whose result type is promoted (an FP16
+    tile plus 1.5 is FP32): PTO's instructions keep the element type, so the tile is first
+    converted into the destination (the registry's cast instruction), and the op runs there
+    in place."""
+    tiles = [v for v in operands if v.type.startswith("!pto.tile_buf")]
+    if op.role is not Role.ELEMENTWISE or len(tiles) != 1 or tiles[0].type == out.type:
+        return operands
+    source = tiles[0]
+    if _dtype_of(source.type) == _dtype_of(out.type):
+        return operands
+    convert = REGISTRY.the(Role.CAST, "block").pto.instruction
+    if convert is None:
+        raise CodegenError("E900", "the registry has no PTO cast instruction", span)
+    _ins_outs(ctx, convert, _ins([source]), f"outs({out.typed()})")
+    return [out if v is source else v for v in operands]
+
+
+def _dtype_of(tile_buf: str) -> str:
+    return tile_buf.split("dtype=", 1)[1].split(",", 1)[0]
 
 
 def _on_column_vectors(op: OpDef, call: Call, result_type: Type) -> bool:
