@@ -422,3 +422,19 @@ def test_spaces_flow_through_loops_and_ifs() -> None:
     text, found = check(branches + "d = pl.add(s, s)")
     line, column, _, _ = last(text, "s, s)")
     assert [(c, *r) for c, *r, _ in found] == [("E320", line, column, line, column + 1)]
+
+
+def test_incore_calling_any_program_function_is_one_error() -> None:
+    # Neither generator emits a call inside a kernel (CCE and PTO both report E400 for it).
+    text, found = program_diagnostics(f"""
+        @pl.function
+        def helper(self, a: {T32}) -> {T32}:
+            return a
+
+        @pl.function(type=pl.FunctionType.InCore)
+        def k2(self, a: {T32}) -> {T32}:
+            b = self.helper(a)
+            return b
+    """)
+    line, column, _, _ = last(text, "helper(a)")
+    assert found == [("E400", line, column, line, column + len("helper"))]
