@@ -399,3 +399,42 @@ def test_rank_one_tile_with_an_equally_large_two_d_window() -> None:
                             "dimension only")
     # A column stored as a vector holds the same elements in the same order.
     assert check("r = pl.row_sum(v32, v32)\no = pl.store(r, [0], [32], o1)")[1] == []
+
+
+def test_spaces_flow_through_loops_and_ifs() -> None:
+    # The K loop of a matmul: the carried accumulator stays in Acc.
+    loop = textwrap.dedent("""
+        for kk, (c,) in pl.range(4, init_values=(acc,)):
+            c2 = pl.matmul_acc(c, la, rb)
+            c_out = pl.yield_(c2)
+    """)
+    assert check(loop + "o = pl.l0c_store(c_out, [0, 0], [32, 32], out)")[1] == []
+    text, found = check(loop + "d = pl.exp(c_out)")
+    assert [(c, *r) for c, *r, _ in found] == [("E320", *last(text, "c_out)")[:3],
+                                               last(text, "c_out)")[3] - 1)]
+    branches = textwrap.dedent("""
+        kk0 = 1
+        if kk0 > 0:
+            s = pl.yield_(acc)
+        else:
+            s = pl.yield_(acc2)
+    """)
+    text, found = check(branches + "d = pl.add(s, s)")
+    line, column, _, _ = last(text, "s, s)")
+    assert [(c, *r) for c, *r, _ in found] == [("E320", line, column, line, column + 1)]
+
+
+def test_incore_calling_any_program_function_is_one_error() -> None:
+    # Neither generator emits a call inside a kernel (CCE and PTO both report E400 for it).
+    text, found = program_diagnostics(f"""
+        @pl.function
+        def helper(self, a: {T32}) -> {T32}:
+            return a
+
+        @pl.function(type=pl.FunctionType.InCore)
+        def k2(self, a: {T32}) -> {T32}:
+            b = self.helper(a)
+            return b
+    """)
+    line, column, _, _ = last(text, "helper(a)")
+    assert found == [("E400", line, column, line, column + len("helper"))]

@@ -180,7 +180,7 @@ _ENTRIES = [
              "A store from Vec copies bytes: a tile whose element size differs from the tensor's cannot be stored without a cast.",
              "o = pl.store(t_fp32, [0, 0], [32, 32], out_fp16)",
              "o = pl.store(pl.cast(t_fp32, target_type=pl.FP16), [0, 0], [32, 32], out_fp16)"),
-    CodeInfo("E400", "NO_LOWERING", _E, "An op that the chosen target cannot generate code for.",
+    CodeInfo("E400", "NO_LOWERING", _E, "An op that the chosen target cannot generate code for, or a call to a program function inside an InCore kernel (no generator emits one; `ptoc check` reports it too).",
              "pl.tensor.matmul(...) in a kernel compiled for cce", "use block ops in InCore kernels"),
     CodeInfo("E401", "DYNAMIC_SHAPE_UNSUPPORTED", _E,
              "A dynamic dimension where code generation needs a constant: every tile (an on-chip buffer has a fixed size), and on CCE every tensor of a kernel. `ptoc check` reports the tiles; `ptoc compile` the tensors too.",

@@ -554,9 +554,10 @@ class ExpressionLowerer:
             return error_value(span)
         if external and name not in self.state.external_calls:
             self.state.external_calls.append(name)
-        if self.signature.func_type is FunctionType.InCore and sig.func_type is FunctionType.InCore:
-            # Each InCore function is its own kernel: neither generator can call one from another.
-            self.error("E400", f"the InCore kernel '{self.signature.name}' cannot call the InCore "
+        if self.signature.func_type is FunctionType.InCore:
+            # Each InCore function is a kernel of its own: neither generator emits a call in one.
+            kind = "InCore " if sig.func_type is FunctionType.InCore else ""
+            self.error("E400", f"the InCore kernel '{self.signature.name}' cannot call the {kind}"
                        f"function '{name}': make '{name}' a @pl.inline function, or call both "
                        "from an Orchestration function", name_span,
                        related=(Related(sig.name_span, f"'{name}' is defined here"),))
