@@ -23,7 +23,7 @@ from gen_kernel import generate  # noqa: E402  (the benchmarks folder is not a p
 
 from ptoc.codegen.cce import generate_cce  # noqa: E402
 from ptoc.codegen.pto import generate_pto  # noqa: E402
-from ptoc.driver import run_pipeline  # noqa: E402
+from ptoc.driver import run_pipelines  # noqa: E402
 from ptoc.frontend import analyze_source  # noqa: E402
 from ptoc.ir.function import Program  # noqa: E402
 
@@ -50,9 +50,9 @@ def compile_all(programs: list[Program]) -> dict[str, int]:
     """Both back ends over every program; returns how many diagnostics each produced."""
     counts = {"cce": 0, "pto": 0}
     for program in programs:
-        default = run_pipeline(program, pipeline="default")
+        lowered = run_pipelines(program, ["default", "ptoas"])
+        default, ptoas = lowered["default"], lowered["ptoas"]
         counts["cce"] += len(default.diagnostics) + len(generate_cce(default.program).diagnostics)
-        ptoas = run_pipeline(program, pipeline="ptoas")
         counts["pto"] += len(ptoas.diagnostics) + len(generate_pto(ptoas.program).diagnostics)
     return counts
 

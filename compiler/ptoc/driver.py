@@ -97,6 +97,17 @@ def run_pipeline(program: Program, pipeline: str | Sequence[str] = "default") ->
     return run_passes(program, pipeline)
 
 
+def run_pipelines(program: Program, pipelines: Sequence[str]) -> dict[str, PipelineResult]:
+    """Several named pipelines over one program, each result exactly ``run_pipeline``'s; the
+    passes they start with run once (``default`` and ``ptoas`` share all but InsertSync)."""
+    from .passes.manager import run_pipelines as run_shared
+
+    known = [name for name in pipelines if name in PIPELINES]
+    results = dict(zip(known, run_shared(program, [PIPELINES[name] for name in known]),
+                       strict=True))
+    return {name: results.get(name) or run_pipeline(program, name) for name in pipelines}
+
+
 # --- reading and recognising source files -------------------------------------------------------
 
 #: Directory walks never descend into these (nor into any hidden directory).
@@ -518,5 +529,5 @@ __all__ = [
     "ProgramOutput", "SourceError", "all_targets", "analyze", "available_ptoas", "buffer_types",
     "compile_file", "find_ptoas",
     "compile_source", "default_pipeline", "pass_descriptions", "preload", "is_pypto_source", "join_texts", "narrow", "pass_targets", "read_source", "read_text",
-    "run_pipeline", "select_programs", "target_language", "walk_python_files",
+    "run_pipeline", "run_pipelines", "select_programs", "target_language", "walk_python_files",
 ]

@@ -123,3 +123,36 @@ def test_a_pass_that_reports_an_error_stops_the_pipeline() -> None:
     result = driver.run_pipeline(P.program(P.function("k", [a], [early, later])), "default")
     assert [d.code for d in result.diagnostics] == ["E200"]
     assert [n for n, _ in result.snapshots] == ["ConvertToSSA"]
+
+
+def _outcome(result: driver.PipelineResult) -> list[object]:
+    """Diagnostics and every snapshot's IR as text, MemRefs included (new IR nodes compare by
+    identity, so two runs are compared by what they print)."""
+    return [result.diagnostics, P.lines(result.program.functions[0], memrefs=True)] + [
+        (name, P.lines(program.functions[0], memrefs=True)) for name, program in result.snapshots]
+
+
+def test_shared_pipelines_give_what_each_pipeline_gives_alone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    a = P.var("a", P.tile_t([8, 8]))
+    later = P.assign("later", P.op("block.exp", a))
+    early = P.assign("early", P.op("block.exp", later.var))
+    broken = P.program(P.function("k", [a], [early, later]))
+    for program in (P.program(P.simple_add()), P.program(P.loop_kernel()), broken):
+        shared = driver.run_pipelines(program, ["default", "ptoas", "fast"])
+        assert list(shared) == ["default", "ptoas", "fast"]
+        for name, result in shared.items():
+            assert _outcome(result) == _outcome(driver.run_pipeline(program, name))
+    # The passes both start with run once: an exploding InitMemRef fails once, then both stop.
+    calls: list[str] = []
+
+    class Counting(_Exploding):
+        def run_function(self, fn: P.Function, ctx: PassContext) -> P.Function:
+            calls.append(fn.name)
+            return fn
+
+    monkeypatch.setitem(PASSES, "InitMemRef", Counting)
+    shared = driver.run_pipelines(P.program(P.simple_add()), ["default", "ptoas"])
+    assert len(calls) == 1
+    assert [n for n, _ in shared["default"].snapshots] == DEFAULT
+    assert [n for n, _ in shared["ptoas"].snapshots] == list(PIPELINES["ptoas"])

@@ -57,6 +57,26 @@ def _error_count(bag: DiagnosticBag) -> int:
     return sum(1 for d in bag.items if d.severity is Severity.ERROR)
 
 
+@dataclass
+class _Progress:
+    """A pipeline part-way: the program so far, where passes report, whether it stopped."""
+
+    program: Program
+    ctx: PassContext
+    snapshots: list[tuple[str, Program]] = field(default_factory=list)
+    stopped: bool = False
+
+    def fork(self) -> _Progress:
+        """An independent copy to continue with other passes (programs are immutable)."""
+        ctx = PassContext(DiagnosticBag(), self.ctx.target)
+        for diagnostic in self.ctx.diagnostics.items:
+            ctx.diagnostics.add(diagnostic)
+        return _Progress(self.program, ctx, list(self.snapshots), self.stopped)
+
+    def result(self) -> PipelineResult:
+        return PipelineResult(self.program, self.ctx.diagnostics.sorted(), self.snapshots)
+
+
 class PassManager:
     """Runs a list of registered passes in order."""
 
@@ -65,9 +85,20 @@ class PassManager:
         self.target = target or DEFAULT_TARGET
 
     def run(self, program: Program, after_pass: AfterPass | None = None) -> PipelineResult:
-        ctx = PassContext(DiagnosticBag(), self.target)
-        result = PipelineResult(program)
-        for name in self.passes:
+        progress = _Progress(program, PassContext(DiagnosticBag(), self.target))
+        self.advance(progress, self.passes, after_pass)
+        return progress.result()
+
+    @staticmethod
+    def advance(
+        progress: _Progress, passes: Sequence[str], after_pass: AfterPass | None = None
+    ) -> None:
+        """Run ``passes`` on from ``progress`` unless it has stopped; stop at an error."""
+        ctx, program = progress.ctx, progress.program
+        for name in passes:
+            if progress.stopped:
+                break
+            progress.stopped = True
             pass_class = PASSES.get(name)
             if pass_class is None:
                 ctx.error("E404", f"unknown pass '{name}' (known: {', '.join(PASSES)})",
@@ -81,14 +112,11 @@ class PassManager:
                 where = ctx.focus or program.span
                 ctx.error("E404", f"pass {name} failed: {type(exc).__name__}: {exc}", where)
                 break
-            result.snapshots.append((name, program))
+            progress.snapshots.append((name, program))
             if after_pass is not None:
                 after_pass(name, program)
-            if _error_count(ctx.diagnostics) > errors:
-                break
-        result.program = program
-        result.diagnostics = ctx.diagnostics.sorted()
-        return result
+            progress.stopped = _error_count(ctx.diagnostics) > errors
+        progress.program = program
 
 
 def run_pipeline(
@@ -106,5 +134,27 @@ def run_pipeline(
         return PassManager(names, target).run(program, after_pass)
 
 
+def run_pipelines(
+    program: Program, pipelines: Sequence[Sequence[str]], target: Target | None = None
+) -> list[PipelineResult]:
+    """Several pass lists over one program, each result as ``run_pipeline`` would give it; the
+    passes all the lists start with run once (e.g. every pass but InsertSync when one program
+    is compiled for both CCE and ptoas)."""
+    lists = [list(names) for names in pipelines]
+    shared = 0
+    while lists and all(len(names) > shared and names[shared] == lists[0][shared]
+                        for names in lists):
+        shared += 1
+    with gc_paused():
+        common = _Progress(program, PassContext(DiagnosticBag(), target or DEFAULT_TARGET))
+        PassManager.advance(common, lists[0][:shared] if lists else [])
+        results = []
+        for names in lists:
+            progress = common.fork()
+            PassManager.advance(progress, names[shared:])
+            results.append(progress.result())
+        return results
+
+
 __all__ = ["AfterPass", "FunctionPass", "PASSES", "Pass", "PassContext",
-           "PassManager", "PipelineResult", "run_pipeline"]
+           "PassManager", "PipelineResult", "run_pipeline", "run_pipelines"]
