@@ -18,7 +18,6 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -280,8 +279,6 @@ def run_print(args: argparse.Namespace) -> int:
 
 
 def run_compile(args: argparse.Namespace) -> int:
-    from .printer import print_program
-
     analysis = analyze(read_source(args.file), args.file)
     if analysis.has_errors:
         report(analysis.diagnostics)
@@ -307,6 +304,8 @@ def run_compile(args: argparse.Namespace) -> int:
     result = driver.compile_source(analysis, args.target, args.function, args.pipeline,
                                    ptoas=ptoas)
     if args.dump_passes:
+        from .printer import print_program
+
         for output in result.programs:
             folder = args.dump_passes
             if len(result.programs) > 1:
@@ -357,7 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ptoc",
         description="ptoc: check, print and compile PyPTO kernels (import pypto.language as pl).",
     )
-    parser.add_argument("--version", action="version", version=f"ptoc {ptoc_version()}")
+    parser.add_argument("--version", action=VersionAction, nargs=0, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = commands.add_parser(
@@ -390,7 +389,7 @@ def build_parser() -> argparse.ArgumentParser:
     compile_.add_argument("file", metavar="FILE")
     compile_.add_argument(
         "--target",
-        choices=driver.all_targets(),
+        choices=LazyChoices(driver.all_targets),
         default="cce",
         metavar="TARGET",
         help="cce (C++ on pto-isa), pto (PTO MLIR), ir (the IR after the pipeline) or "
@@ -435,10 +434,42 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def ptoc_version() -> str:
+    from importlib import metadata  # tens of ms to import: only --version needs it
+
     try:
         return metadata.version("ptoc")
     except metadata.PackageNotFoundError:  # running from a source tree that is not installed
         return "unknown"
+
+
+class VersionAction(argparse.Action):
+    """``--version``: argparse's own wants the text up front, which costs every command the
+    package-metadata import."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(f"ptoc {ptoc_version()}")
+        parser.exit()
+
+
+class LazyChoices(Sequence[str]):
+    """Choices computed when argparse first looks at them (the pass targets name every
+    registered pass, and the passes are only worth importing for ``compile``)."""
+
+    def __init__(self, compute: Callable[[], list[str]]) -> None:
+        self.compute = compute
+
+    @functools.cached_property
+    def items(self) -> list[str]:
+        return self.compute()
+
+    def __getitem__(self, index: int) -> str:  # type: ignore[override]
+        return self.items[index]
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __contains__(self, value: object) -> bool:
+        return value in self.items
 
 
 def positive_int(text: str) -> int:

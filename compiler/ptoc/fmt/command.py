@@ -13,6 +13,7 @@ import difflib
 import re
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..cli import (
     EXIT_ERRORS,
@@ -24,9 +25,10 @@ from ..cli import (
     positive_int,
 )
 from ..filekind import is_pypto_source
-from .config import ConfigCache, ConfigError, effective_line_length
-from .files import FileProblem, read_text, write_atomic
-from .formatter import DEFAULT_LINE_LENGTH, FormatResult
+
+if TYPE_CHECKING:  # these load when a file is formatted: `ptoc check` registers fmt, no more
+    from .config import ConfigCache
+    from .formatter import FormatResult
 
 DESCRIPTION = (
     "Rewrite legacy spellings to their canonical form and format with black, writing a file "
@@ -80,6 +82,8 @@ class Tally:
 
 
 def run(args: argparse.Namespace) -> int:
+    from .config import ConfigCache
+
     files, problems = discover(args.paths)
     for problem in problems:
         fail(problem)
@@ -98,7 +102,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def format_one(path: str, explicit: bool, args: argparse.Namespace, configs: ConfigCache, tally: Tally) -> None:
-    from .formatter import format_source
+    from .config import ConfigError, effective_line_length
+    from .files import FileProblem, read_text
+    from .formatter import DEFAULT_LINE_LENGTH, format_source
 
     try:
         text = read_text(path)
@@ -126,6 +132,8 @@ def format_one(path: str, explicit: bool, args: argparse.Namespace, configs: Con
 
 
 def report_change(path: str, text: str, result: FormatResult, args: argparse.Namespace, tally: Tally) -> None:
+    from .files import FileProblem, write_atomic
+
     if args.diff:
         sys.stdout.write(unified_diff(path, text, result.text))
     if args.check:

@@ -13,8 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-import black
-
 DEFAULT_LINE_LENGTH = 88
 _HEADERS = ("def ", "for ", "if ", "elif ", "while ", "with ", "class ")
 
@@ -22,6 +20,8 @@ _HEADERS = ("def ", "for ", "if ", "elif ", "while ", "with ", "class ")
 def format_source(text: str, line_length: int = DEFAULT_LINE_LENGTH) -> str:
     """``text`` as black formats it; unchanged if black rejects it (the printer never
     raises, and unformatted text is still the right program)."""
+    import black  # ~100 ms to import: loaded only when a text needs it (never by check)
+
     try:
         return black.format_str(text, mode=black.Mode(line_length=line_length))
     except Exception:  # black.InvalidInput, or anything from malformed IR names
@@ -63,6 +63,8 @@ def _black_alone(text: str, width: int) -> str | None:
     else:
         tail = []
     source = "\n".join([text, *tail]) + "\n"
+    import black
+
     try:
         formatted = black.format_str(source, mode=black.Mode(line_length=width))
     except Exception:  # malformed names: the whole text goes to format_source instead
