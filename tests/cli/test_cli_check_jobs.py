@@ -1,0 +1,84 @@
+"""`ptoc check -j N`: files are checked on several processes, and the output (text, JSON,
+problems, summary) and exit code are exactly those of one process."""
+
+from __future__ import annotations
+
+import concurrent.futures
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_samples import BROKEN, EXAMPLES, PLAIN, run_ptoc
+
+from ptoc import cli
+
+Write = Callable[[str, str], Path]
+
+WARNS = """import pypto.language as pl
+
+
+@pl.function
+def f(a: pl.Scalar[pl.INT32]) -> pl.Scalar[pl.INT64]:
+    b: pl.Scalar[pl.INT16] = a + 1
+    return a
+"""
+
+
+def tree(write: Write) -> None:
+    """Kernels in several folders: clean, broken, warnings only, plain Python, not UTF-8."""
+    good = (EXAMPLES / "simple_add.py").read_text(encoding="utf-8")
+    for k in range(6):
+        write(f"tree/k{k}/good.py", good)
+        write(f"tree/k{k}/broken_{k}.py", BROKEN)
+        write(f"tree/k{k}/warns.py", WARNS)
+        write(f"tree/k{k}/plain.py", PLAIN)
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_many_jobs_give_exactly_the_output_of_one(write: Write, tmp_path: Path, fmt: str) -> None:
+    tree(write)
+    for k in (1, 4):  # problems are reported in file order, whichever worker finishes first
+        latin1 = tmp_path / "tree" / f"k{k}" / "latin1.py"
+        latin1.write_bytes(b"import pypto.language as pl\n# \xe9\n")
+    one = run_ptoc("check", "--format", fmt, "-j", "1", "tree", "absent.py", cwd=tmp_path)
+    assert one.returncode == 2  # a file that cannot be read outweighs the errors
+    assert one.stderr.endswith("6 errors, 12 warnings in 18 files\n")
+    problems = [line.split("'")[1] for line in one.stderr.splitlines() if "cannot read" in line]
+    assert problems == ["absent.py", "tree/k1/latin1.py", "tree/k4/latin1.py"]
+    for jobs in ("2", "5"):
+        many = run_ptoc("check", "--format", fmt, "-j", jobs, "tree", "absent.py", cwd=tmp_path)
+        assert (many.returncode, many.stdout, many.stderr) == (2, one.stdout, one.stderr)
+
+
+def test_errors_exit_1_and_warnings_exit_0_on_many_jobs(write: Write, tmp_path: Path) -> None:
+    tree(write)
+    assert run_ptoc("check", "-j", "2", "tree", cwd=tmp_path).returncode == 1
+    for k in range(6):
+        (tmp_path / "tree" / f"k{k}" / f"broken_{k}.py").unlink()
+    result = run_ptoc("check", "-j", "2", "tree", cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (0, "0 errors, 12 warnings in 12 files\n")
+
+
+def test_the_default_is_one_process_per_core_and_a_pool_only_when_it_helps(
+        write: Write, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pools: list[int] = []
+
+    class Recording(concurrent.futures.ProcessPoolExecutor):
+        def __init__(self, workers: int, **kwargs: Any) -> None:
+            pools.append(workers)
+            super().__init__(workers, **kwargs)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Recording)
+    monkeypatch.setattr(cli, "default_jobs", lambda: 2)
+    tree(write)
+    assert cli.main(["check", str(tmp_path / "tree")]) == 1
+    assert pools == [2]
+    assert cli.main(["check", "-j", "8", str(tmp_path / "tree" / "k0" / "good.py")]) == 0
+    assert cli.main(["check", "-j", "1", str(tmp_path / "tree")]) == 1
+    assert pools == [2]  # one file, or one job: no pool
+
+
+def test_jobs_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["check", "-j", "0", "x.py"]) == 2
+    assert "expected a positive integer, got '0'" in capsys.readouterr().err
