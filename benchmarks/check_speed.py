@@ -2,24 +2,25 @@
 
     .venv/bin/python benchmarks/check_speed.py [--runs 20] [--lines 2000]
 
-Reports p50 / p95 / min in milliseconds for
+Reports p50 / p95 / min in milliseconds, each next to CPython's own ``ast.parse`` of the same
+file timed in the same run (turn about), for
   * the front end (``analyze_source``: what ``ptoc check`` and every editor keystroke cost),
-  * the whole back end of every program in the file: ``run_pipeline`` default + CCE code
-    generation, and ``run_pipeline`` ptoas + PTO code generation.
+  * the back end of every program in the file: the ``default`` and ``ptoas`` pipelines (their
+    shared passes run once) with CCE and PTO code generation,
+  * both together: check, both pipelines and both generators.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
+import ast
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gen_kernel import generate  # noqa: E402  (the benchmarks folder is not a package)
+from yardstick import Figure, measure_interleaved, table  # noqa: E402
 
 from ptoc.codegen.cce import generate_cce  # noqa: E402
 from ptoc.codegen.pto import generate_pto  # noqa: E402
@@ -27,23 +28,7 @@ from ptoc.driver import run_pipelines  # noqa: E402
 from ptoc.frontend import analyze_source  # noqa: E402
 from ptoc.ir.function import Program  # noqa: E402
 
-
-def measure(action: Callable[[], object], runs: int) -> list[float]:
-    """Milliseconds per run, after one untimed warm-up run."""
-    action()
-    timings = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        action()
-        timings.append((time.perf_counter() - start) * 1000.0)
-    return timings
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    """Nearest-rank percentile."""
-    ordered = sorted(values)
-    rank = max(1, math.ceil(fraction * len(ordered)))
-    return ordered[rank - 1]
+PATH = "benchmark_kernel.py"
 
 
 def compile_all(programs: list[Program]) -> dict[str, int]:
@@ -57,6 +42,30 @@ def compile_all(programs: list[Program]) -> dict[str, int]:
     return counts
 
 
+def check_and_compile(text: str) -> None:
+    compile_all(analyze_source(text, PATH).all_programs())
+
+
+def figures(runs: int, lines: int) -> list[Figure]:
+    text = generate(lines)
+    programs = analyze_source(text, PATH).all_programs()
+    timings = measure_interleaved({
+        "parse": lambda: ast.parse(text),
+        "front": lambda: analyze_source(text, PATH),
+        "back": lambda: compile_all(programs),
+        "both": lambda: check_and_compile(text),
+    }, runs)
+    size = f"{text.count(chr(10)):,}-line kernel"
+    parse = ("`ast.parse`", timings["parse"])
+    return [
+        Figure(f"front end (`ptoc check`), {size}", timings["front"], *parse),
+        Figure(f"both pipelines + CCE + PTO generation, {size}", timings["back"], *parse,
+               target="≤ front end"),
+        Figure(f"check + both pipelines + both generators, {size}", timings["both"], *parse,
+               target="≤ 300 ms"),
+    ]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="Time ptoc on a generated kernel file.")
     parser.add_argument("--runs", type=int, default=20)
@@ -64,8 +73,7 @@ def main() -> int:
     args = parser.parse_args()
 
     text = generate(args.lines)
-    path = "benchmark_kernel.py"
-    analysis = analyze_source(text, path)
+    analysis = analyze_source(text, PATH)
     programs = analysis.all_programs()
     functions = sum(len(p.functions) for p in programs)
     print(
@@ -76,22 +84,8 @@ def main() -> int:
     print(f"back-end diagnostics: cce {counts['cce']}, pto {counts['pto']}")
     for diagnostic in analysis.diagnostics[:5]:
         print("  " + diagnostic.format())
-
-    rows = [
-        ("front end (analyze_source)", measure(lambda: analyze_source(text, path), args.runs)),
-        (
-            "pipeline + CCE + PTO codegen",
-            measure(lambda: compile_all(programs), args.runs),
-        ),
-    ]
     print()
-    print(f"| {'measurement':<30} | runs | p50 ms  | p95 ms  | min ms  |")
-    print(f"|{'-' * 32}|------|---------|---------|---------|")
-    for name, timings in rows:
-        print(
-            f"| {name:<30} | {len(timings):>4} | {percentile(timings, 0.5):>7.1f} "
-            f"| {percentile(timings, 0.95):>7.1f} | {min(timings):>7.1f} |"
-        )
+    print(table(figures(args.runs, args.lines)))
     return 0
 
 

@@ -1,0 +1,121 @@
+"""Whole-process figures, each next to a no-op ``python -c pass`` started in the same run (turn
+about). Not a test.
+
+    .venv/bin/python benchmarks/startup.py [--runs 20]
+
+  * ``ptoc check`` and ``ptoc compile --target cce`` of a small kernel (examples/simple_add.py),
+  * ``ptoc check -j 2`` of a folder of 40 generated kernels against ``-j 1`` (the speed-up),
+  * the language server: spawn to the answer of ``initialize`` over stdio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from gen_kernel import generate  # noqa: E402  (the benchmarks folder is not a package)
+from yardstick import NO_OP, Figure, measure_interleaved, python_env, run_quietly, table  # noqa: E402
+
+SMALL = str(Path(__file__).resolve().parents[1] / "examples" / "simple_add.py")
+PTOC = [sys.executable, "-m", "ptoc"]
+KERNELS = 40
+
+
+def kernel_folder(root: Path, count: int = KERNELS, lines: int = 150) -> str:
+    """``count`` generated kernels of about ``lines`` lines each."""
+    text = generate(lines)
+    for k in range(count):
+        (root / f"kernel_{k:02}.py").write_text(text, encoding="utf-8")
+    return str(root)
+
+
+def initialize_answer() -> Callable[[], object]:
+    """An action: spawn ptols, send ``initialize``, wait for its answer, then stop the server."""
+    request = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                          "params": {"processId": None, "rootUri": None, "capabilities": {}}})
+    framed = f"Content-Length: {len(request)}\r\n\r\n{request}".encode()
+
+    def action() -> object:
+        server = subprocess.Popen([sys.executable, "-m", "ptols"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                  env=python_env())
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.write(framed)
+        server.stdin.flush()
+        header = server.stdout.readline()  # blocks until the answer starts
+        server.kill()
+        server.wait()
+        if not header.startswith(b"Content-Length"):
+            raise RuntimeError(f"ptols did not answer initialize: {header!r}")
+        return header
+
+    return action
+
+
+BUSY = [sys.executable, "-c", "sum(i * i for i in range(2_000_000))"]
+
+
+def busy_pair(together: bool) -> Callable[[], object]:
+    """Two CPU-bound processes, at once or one after the other: what two cores give right now
+    (on a shared machine another load may take the second core, and then no -j can help)."""
+    env = python_env()
+
+    def action() -> object:
+        if not together:
+            return [subprocess.run(BUSY, env=env, check=True) for _ in range(2)]
+        pair = [subprocess.Popen(BUSY, env=env) for _ in range(2)]
+        return [process.wait() for process in pair]
+
+    return action
+
+
+def figures(runs: int) -> list[Figure]:
+    with tempfile.TemporaryDirectory() as folder:
+        kernels = kernel_folder(Path(folder))
+        processes = measure_interleaved({
+            "noop": run_quietly(NO_OP),
+            "check": run_quietly([*PTOC, "check", SMALL]),
+            "compile": run_quietly([*PTOC, "compile", "--target", "cce", SMALL]),
+            "initialize": initialize_answer(),
+        }, runs)
+        walks = measure_interleaved({
+            "j1": run_quietly([*PTOC, "check", "-j", "1", kernels]),
+            "j2": run_quietly([*PTOC, "check", "-j", "2", kernels]),
+            "apart": busy_pair(together=False),
+            "together": busy_pair(together=True),
+        }, max(3, runs // 4))
+    noop = ("`python -c pass`", processes["noop"])
+    return [
+        Figure("process: `ptoc check` small kernel", processes["check"], *noop,
+               target="≤ 80 ms"),
+        Figure("process: `ptoc compile --target cce` small kernel", processes["compile"], *noop,
+               target="≤ 120 ms"),
+        Figure("process: ptols spawn → `initialize` answered", processes["initialize"], *noop,
+               target="≤ 300 ms"),
+        Figure(f"`ptoc check -j 2` of {KERNELS} kernels", walks["j2"], "`-j 1`", walks["j1"],
+               target="≤ 0.59 × `-j 1` (1.7× faster)"),
+        Figure("two CPU-bound processes at once (what 2 cores give now)", walks["together"],
+               "one after the other", walks["apart"], target="0.5 on 2 idle cores"),
+    ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Time ptoc and ptols as processes.")
+    parser.add_argument("--runs", type=int, default=20)
+    args = parser.parse_args()
+    started = time.perf_counter()
+    print(table(figures(args.runs)))
+    print(f"\n({time.perf_counter() - started:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
