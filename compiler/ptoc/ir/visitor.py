@@ -208,8 +208,18 @@ def _mutator_method(mutator: type, node: type) -> Any:
         return _MUTATOR_METHODS[key]
     except KeyError:
         method = getattr(mutator, "mutate_" + node.__name__, None)
+        if method is None and node in _LEAVES:
+            method = _unchanged
         _MUTATOR_METHODS[key] = method
         return method
+
+
+#: Nodes without children: a mutator that does not override them returns them as they are.
+_LEAVES = frozenset((ConstInt, ConstFloat, ConstBool))
+
+
+def _unchanged(_mutator: IRMutator, node: Any) -> Any:
+    return node
 
 
 def with_fields(node: Any, **changes: Any) -> Any:

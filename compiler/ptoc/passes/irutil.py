@@ -3,7 +3,6 @@ function with new variable types, and fresh names."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Iterator
 
 from ..ir.expr import (
@@ -34,7 +33,7 @@ from ..ir.stmt import (
     body_stmts,
 )
 from ..ir.types import ShapedType, TupleType, Type, UnknownType
-from ..ir.visitor import IRMutator
+from ..ir.visitor import IRMutator, with_fields
 from ..ops.registry import REGISTRY, ParamKind
 
 # --- expressions ---------------------------------------------------------------------------
@@ -250,7 +249,7 @@ class _Retyper(IRMutator):
             return new
         if isinstance(deduced, UnknownType):
             return new
-        return dataclasses.replace(new, type=deduced)
+        return with_fields(new, type=deduced)
 
 
 def retype_function(fn: Function, new_types: dict[Var, Type], mutator: IRMutator | None = None) -> Function:
@@ -266,10 +265,10 @@ def retype_function(fn: Function, new_types: dict[Var, Type], mutator: IRMutator
         if isinstance(var, IterArg) and var.init_value is not None:
             init = mutator.mutate_expr(var.init_value)
             if new_type is not None or init is not var.init_value:
-                mutator.var_map[var] = dataclasses.replace(
+                mutator.var_map[var] = with_fields(
                     var, type=new_type or var.type, init_value=init)
         elif new_type is not None:
-            mutator.var_map[var] = dataclasses.replace(var, type=new_type)
+            mutator.var_map[var] = with_fields(var, type=new_type)
     result = mutator.mutate(fn)
     assert isinstance(result, Function)
     return result
