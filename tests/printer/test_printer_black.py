@@ -125,3 +125,11 @@ def test_a_shape_keeps_keywords_strings_and_other_numbers() -> None:
     laid_out = 'if aaa and a(\n    a, "name", 0, 1.5, 0x1F, 11, é\n):'
     assert shape.restore(laid_out) == 'if x_1 and f(\n    y, "name", 0, 1.5, 0x1F, 42, é\n):'
     assert shape.restore("if aaa and a(a):") is None  # a token lost: not restorable
+
+
+def test_wide_characters_count_as_black_counts_them() -> None:
+    # 43 characters but 73 columns: black splits it at 60, so the fast path must too.
+    lines = ['x = f("' + "中" * 30 + '", aaaa)', "y = 1"]
+    assert black_format.format_printed(lines, 60) == (
+        'x = f(\n    "' + "中" * 30 + '",\n    aaaa,\n)\ny = 1\n'
+    )

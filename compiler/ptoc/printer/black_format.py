@@ -35,7 +35,7 @@ def format_printed(lines: Sequence[str], line_length: int = DEFAULT_LINE_LENGTH)
     already where black puts them."""
     out: list[str] = []
     for line in lines:
-        if len(line) <= line_length:
+        if len(line) <= line_length and line.isascii():  # else black measures wide characters
             out.append(line)
             continue
         split = _split(line, line_length)
