@@ -9,9 +9,14 @@ reformat PATH``, diffs) go to stdout; ``reformatted PATH``, problems and the sum
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
+import os
 import re
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -83,22 +88,47 @@ class Tally:
 
 def run(args: argparse.Namespace) -> int:
     from .config import ConfigCache
+    from .files import remove_leftovers
 
     files, problems = discover(args.paths)
     for problem in problems:
         fail(problem)
     tally = Tally(failed=len(problems))
     configs = ConfigCache()
-    for path, named in files:
-        format_one(path, named and not args.pypto_only, args, configs, tally)
-
     dry_run = bool(args.check or args.diff)
+    folders: set[str] = set()
+    with terminate_as_exit():
+        for path, named in files:
+            folder = os.path.dirname(os.path.realpath(path))
+            if not dry_run and folder not in folders:  # what a killed run left behind
+                folders.add(folder)
+                remove_leftovers(folder)
+            format_one(path, named and not args.pypto_only, args, configs, tally)
+
     print(tally.summary(dry_run), file=sys.stderr)
     if tally.failed:
         return EXIT_USAGE
     if tally.refused or (args.check and tally.reformatted):
         return EXIT_ERRORS
     return EXIT_OK
+
+
+@contextlib.contextmanager
+def terminate_as_exit() -> Iterator[None]:
+    """SIGTERM raises SystemExit meanwhile, so a write in progress removes its temporary
+    (SIGKILL cannot be caught: the next run removes those)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def exit_now(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, exit_now)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def format_one(path: str, explicit: bool, args: argparse.Namespace, configs: ConfigCache, tally: Tally) -> None:

@@ -4,14 +4,16 @@ accepts it as is.
 Black costs about a millisecond per line (more on a long class), so printed lines do not all
 go through it: the printer already writes black's spellings, and a line that fits is left as
 it is; only a longer one is handed to black, on its own (dedented, at the width its
-indentation leaves, which is how black measures it too). Tests compare the result with
-black's on the whole text.
+indentation leaves, which is how black measures it too), and only once per shape (see
+``shapes``). Tests compare the result with black's on the whole text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+
+from .shapes import shape_of
 
 DEFAULT_LINE_LENGTH = 88
 _HEADERS = ("def ", "for ", "if ", "elif ", "while ", "with ", "class ")
@@ -33,7 +35,7 @@ def format_printed(lines: Sequence[str], line_length: int = DEFAULT_LINE_LENGTH)
     already where black puts them."""
     out: list[str] = []
     for line in lines:
-        if len(line) <= line_length:
+        if len(line) <= line_length and line.isascii():  # else black measures wide characters
             out.append(line)
             continue
         split = _split(line, line_length)
@@ -47,7 +49,12 @@ def _split(line: str, line_length: int) -> str | None:
     """Black's form of one long line, or None if it is not a statement black takes alone."""
     text = line.lstrip(" ")
     indent = line[: len(line) - len(text)]
-    formatted = _black_alone(text, line_length - len(indent))
+    width = line_length - len(indent)
+    shape = shape_of(text)
+    laid_out = _black_alone(shape.text, width) if shape is not None else None
+    formatted = shape.restore(laid_out) if shape is not None and laid_out is not None else None
+    if formatted is None:
+        formatted = _black_alone(text, width)
     if formatted is None:
         return None
     return "\n".join(indent + part if part else part for part in formatted.split("\n"))
