@@ -17,7 +17,8 @@ KERNEL = (EXAMPLES / "mul_kernel_2d.py").read_text(encoding="utf-8")
 def test_targets_and_default_pipelines() -> None:
     assert driver.all_targets() == [
         "cce", "pto", "pto-cpp", "ir", "pass:ConvertToSSA", "pass:FlattenCalls",
-        "pass:Verifier", "pass:AddReductionScratch", "pass:InitMemRef", "pass:MemoryReuse",
+        "pass:OutlineIncoreScopes", "pass:ConvertTensorToBlockOps", "pass:Verifier",
+        "pass:AddReductionScratch", "pass:InitMemRef", "pass:MemoryReuse",
         "pass:InsertSync", "pass:AllocateMemoryAddr",
     ]
     assert [driver.default_pipeline(t) for t in ("cce", "pto", "pto-cpp", "ir",

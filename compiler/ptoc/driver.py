@@ -35,8 +35,9 @@ PASS_TARGET = "pass:"
 #: The language of each target's text (for syntax highlighting); pass targets print IR.
 LANGUAGES: Mapping[str, str] = {"cce": "cpp", "pto": "mlir", "pto-cpp": "cpp", "ir": "python"}
 
-_ALL_PASSES = ("ConvertToSSA", "FlattenCalls", "Verifier", "AddReductionScratch", "InitMemRef",
-               "MemoryReuse", "InsertSync", "AllocateMemoryAddr")
+_ALL_PASSES = ("ConvertToSSA", "FlattenCalls", "OutlineIncoreScopes", "ConvertTensorToBlockOps",
+               "Verifier", "AddReductionScratch", "InitMemRef", "MemoryReuse", "InsertSync",
+               "AllocateMemoryAddr")
 PIPELINES: Mapping[str, tuple[str, ...]] = {
     # For the CCE C++ code generator: everything, sync included.
     "default": _ALL_PASSES,

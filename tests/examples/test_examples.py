@@ -19,6 +19,7 @@ EXPECTED = {
     "loop_sum.py",
     "mul_kernel_2d.py",
     "simple_add.py",
+    "tensor_add.py",
     "ir/my_program.py",
 }
 
@@ -62,6 +63,8 @@ def test_the_seed_ir_file_keeps_its_program_name() -> None:
         ("simple_add.py", "pto"),
         ("mul_kernel_2d.py", "pto"),
         ("block_computation.py", "cce"),
+        ("tensor_add.py", "cce"),
+        ("tensor_add.py", "pto"),
     ],
 )
 def test_kernel_compiles(example: str, target: str) -> None:

@@ -76,8 +76,7 @@ def load_kernel(
     errors = [d.format() for d in analysis.diagnostics if d.severity is Severity.ERROR]
     assert not errors, f"{key}: the front end rejects the kernel: {errors}"
     program = next(p for p in analysis.all_programs() if p.function(function) is not None)
-    found = program.function(function)
-    assert found is not None
+    program, found = tensor_level(program, function)
     kernel = Kernel(key, program, found, generate_inputs(program, found, seed, fixed), alone=alone)
     if not codegen:
         return kernel
@@ -86,6 +85,23 @@ def load_kernel(
         kernel.problem = "code generation failed: " + "; ".join(d.format() for d in diagnostics)
     kernel.text = text
     return kernel
+
+
+def tensor_level(program: Program, function: str) -> tuple[Program, Function]:
+    """The program and function the kernel is run as. A tensor-level kernel gains Out
+    parameters in ConvertTensorToBlockOps (its results are stored there): then the kernel is
+    run, and the reference interpreter computes, on the IR after that pass, with those
+    parameters (tests/interp checks that the passes keep the original's results)."""
+    from ptoc import driver
+
+    upto = ["ConvertToSSA", "FlattenCalls", "OutlineIncoreScopes", "ConvertTensorToBlockOps"]
+    original = program.function(function)
+    assert original is not None
+    converted = driver.run_pipeline(driver.narrow(program, function), upto)
+    after = converted.program.function(function)
+    if converted.has_errors or after is None or len(after.params) == len(original.params):
+        return program, original
+    return converted.program, after
 
 
 class Bench:

@@ -17,6 +17,8 @@ EXAMPLE_KEYS = example_functions()
 # Example functions with no PTO kernel by design.
 NOT_KERNELS = {
     "flash_attention.py::flash_attention": "an orchestration function: it runs on the host",
+    "tensor_add.py::main": "an orchestration function (after OutlineIncoreScopes): it runs on "
+                           "the host",
 }
 # Known failures of the PTO route, each with its reason (xfail strict: a fix must remove it).
 # PTOAS checks each instruction against the target (A2/A3 by default): what it rejects there.

@@ -231,6 +231,12 @@ _ENTRIES = [
              "InCore kernel parameter's. The original accepts it (the kernel sees the declared shape).",
              "self.kernel(x_64x128)  # kernel declares pl.Tensor[[16, 16], pl.FP32]",
              "pass a tensor of the declared shape, or declare the shape the kernel is given"),
+    CodeInfo("W010", "HOST_TENSOR_OP", _W,
+             "A tensor op that computes (add, exp, matmul, ...) in an Orchestration function. The host "
+             "code only creates, views and reads tensors and launches kernels, so the original leaves "
+             "the op out of the generated C++; so does ptoc, with this warning.",
+             "y = pl.add(a, b)  # directly in an Orchestration function",
+             "with pl.incore():\n    y = pl.add(a, b)"),
     CodeInfo("W020", "MOVE_NOT_ON_TARGET", _W,
              "A pl.move only A5 performs directly (Acc -> Vec, Vec -> Mat); A2/A3's TMOV does not.",
              "v = pl.move(acc, target_memory=pl.MemorySpace.Vec)",

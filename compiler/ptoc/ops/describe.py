@@ -52,6 +52,8 @@ def op_traits(op: OpDef) -> list[tuple[str, str]]:
         facts.append(("Result is", f"'{op.aliases}', updated in place"))
     if op.scalar_form is not None:
         facts.append(("Scalar form", op.scalar_form))
+    if op.block_form is not None:
+        facts.append(("In InCore functions", op.block_form))
     facts.append(("CCE", lowering_text(op.cce)))
     facts.append(("PTO", lowering_text(op.pto)))
     return facts

@@ -302,6 +302,9 @@ class OpDef:
     scratch_form: str | None = None
     # The unified ``pl.X`` spelling means this op whatever the argument types.
     unified_always: bool = False
+    # Tensor ops: the block op computing the same on tiles (tensor.add -> block.add), which
+    # ConvertTensorToBlockOps puts in its place inside InCore functions.
+    block_form: str | None = None
     # BARRIER ops: the pipe they order.
     barrier_pipe: PipeType | None = None
     cce: Lowering = Lowering(None)

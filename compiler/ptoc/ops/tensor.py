@@ -1,6 +1,7 @@
 """Tensor ops (``tensor.*``, spec dsl-surface.md section 7.1): whole N-D tensors in DDR.
 
-They run on the orchestration side, so neither kernel target lowers them.
+They run on the orchestration side, so neither kernel target lowers them; in an InCore
+function, ConvertTensorToBlockOps replaces each op that has a ``block_form`` by that block op.
 """
 
 from __future__ import annotations
@@ -162,7 +163,7 @@ register("tensor.reshape", Category.TENSOR, [
     p_shape("shape", "New shape; static element counts must match"),
 ], reshape_rule("tensor"), "The same elements under a new shape.",
     type_rule_doc="T(shape, tensor.dtype); same element count", role=Role.VIEW,
-    aliases="tensor", **_TENSOR)
+    aliases="tensor", block_form="block.reshape", **_TENSOR)
 
 register("tensor.transpose", Category.TENSOR, [
     p_tensor("tensor", "Tensor of rank 2 or more"),
@@ -170,14 +171,15 @@ register("tensor.transpose", Category.TENSOR, [
     Param("axis2", "Second constant axis to swap (different from axis1)", accepts=("scalar",)),
 ], transpose_rule("tensor"), "Swap two dimensions of a tensor.",
     type_rule_doc="T(shape with axis1 and axis2 swapped, tensor.dtype)", role=Role.VIEW,
-    aliases="tensor", **_TENSOR)
+    aliases="tensor", block_form="block.transpose", **_TENSOR)
 
 register("tensor.cast", Category.TENSOR, [
     p_tensor("input", "Tensor to convert"),
     p_attr("target_type", "Element type of the result", _DTYPE),
     p_attr("mode", "Rounding: none, rint, round, floor, ceil, trunc or odd", (str, int), "round"),
 ], cast_rule("tensor"), "Convert every element to another data type.",
-    type_rule_doc="T(input.shape, target_type)", role=Role.CAST, **_TENSOR)
+    type_rule_doc="T(input.shape, target_type)", role=Role.CAST, block_form="block.cast",
+    **_TENSOR)
 
 register("tensor.matmul", Category.TENSOR, [
     p_tensor("lhs", "Left operand [..., M, K] (or a 1-D vector [K])"),
@@ -213,26 +215,28 @@ _RHS_SCALAR = p_scalar("rhs", "Scalar operand applied to every element")
 
 for _row in (
     entry("add", "", "Element-wise addition of two tensors, with broadcasting.",
-          scalar_form="tensor.add_scalar"),
+          scalar_form="tensor.add_scalar", block_form="block.add"),
     entry("sub", "", "Element-wise subtraction of two tensors, with broadcasting.",
-          scalar_form="tensor.sub_scalar"),
+          scalar_form="tensor.sub_scalar", block_form="block.sub"),
     entry("mul", "", "Element-wise multiplication of two tensors, with broadcasting.",
-          scalar_form="tensor.mul_scalar"),
+          scalar_form="tensor.mul_scalar", block_form="block.mul"),
     entry("div", "", "Element-wise division of two tensors, with broadcasting.",
-          scalar_form="tensor.div_scalar"),
-    entry("maximum", "", "Element-wise maximum of two tensors, with broadcasting."),
+          scalar_form="tensor.div_scalar", block_form="block.div"),
+    entry("maximum", "", "Element-wise maximum of two tensors, with broadcasting.",
+          block_form="block.maximum"),
 ):
     _tensor_binary(_row, _TT, _RHS_TENSOR)
 
 # A scalar right operand of pl.add / pl.tensor.add resolves to these (printed without _scalar).
 for _row in (
-    entry("add_scalar", "", "Add a scalar to every element of a tensor.", unified_always=True),
+    entry("add_scalar", "", "Add a scalar to every element of a tensor.", unified_always=True,
+          block_form="block.adds"),
     entry("sub_scalar", "", "Subtract a scalar from every element of a tensor.",
-          unified_always=True),
+          unified_always=True, block_form="block.subs"),
     entry("mul_scalar", "", "Multiply every element of a tensor by a scalar.",
-          unified_always=True),
+          unified_always=True, block_form="block.muls"),
     entry("div_scalar", "", "Divide every element of a tensor by a scalar.",
-          unified_always=True),
+          unified_always=True, block_form="block.divs"),
 ):
     _tensor_binary(_row, _TS, _RHS_SCALAR)
 
@@ -240,11 +244,14 @@ _EXP = Elementwise("t", float_result=True)
 register("tensor.exp", Category.TENSOR, [p_tensor("input", "Tensor operand")],
          elementwise("tensor", _EXP),
          "Element-wise natural exponential; a non-float input gives an FP32 result.",
-         type_rule_doc=elementwise_doc("tensor", _EXP, ["input"]), **_TENSOR)
+         type_rule_doc=elementwise_doc("tensor", _EXP, ["input"]), block_form="block.exp",
+         **_TENSOR)
 
 for _row in (
-    entry("row_max", "", "Maximum of each row: the last dimension reduces to 1."),
-    entry("row_sum", "", "Sum of each row: the last dimension reduces to 1."),
+    entry("row_max", "", "Maximum of each row: the last dimension reduces to 1.",
+          block_form="block.row_max"),
+    entry("row_sum", "", "Sum of each row: the last dimension reduces to 1.",
+          block_form="block.row_sum"),
 ):
     register_entry(_row, f"tensor.{_row.name}", Category.TENSOR,
                    [p_tensor("input", "Tensor of rank 1 or more")], row_reduce_rule("tensor", 1),

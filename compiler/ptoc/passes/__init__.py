@@ -12,13 +12,16 @@ from .init_memref import InitMemRef
 from .insert_sync import InsertSync
 from .manager import PASSES, AfterPass, PassManager, PipelineResult, run_pipeline
 from .memory_reuse import MemoryReuse
+from .outline_incore import OutlineIncoreScopes
 from .reduction_scratch import AddReductionScratch
 from .target import DEFAULT_TARGET, Target
+from .tensor_to_block import ConvertTensorToBlockOps
 from .verifier import Verifier, verify_function, verify_ssa
 
 __all__ = [
-    "DEFAULT_TARGET", "PASSES", "AddReductionScratch", "AfterPass", "AllocateMemoryAddr", "ConvertToSSA",
-    "FlattenCalls", "FunctionPass", "InitMemRef", "InsertSync", "MemoryReuse", "Pass",
+    "DEFAULT_TARGET", "PASSES", "AddReductionScratch", "AfterPass", "AllocateMemoryAddr",
+    "ConvertTensorToBlockOps", "ConvertToSSA", "FlattenCalls", "FunctionPass", "InitMemRef",
+    "InsertSync", "MemoryReuse", "OutlineIncoreScopes", "Pass",
     "PassContext", "PassManager", "PipelineResult", "Target", "Verifier", "run_pipeline",
     "verify_function", "verify_ssa",
 ]

@@ -22,14 +22,17 @@ from .flatten_calls import FlattenCalls
 from .init_memref import InitMemRef
 from .insert_sync import InsertSync
 from .memory_reuse import MemoryReuse
+from .outline_incore import OutlineIncoreScopes
 from .reduction_scratch import AddReductionScratch
 from .target import DEFAULT_TARGET, Target
+from .tensor_to_block import ConvertTensorToBlockOps
 from .verifier import Verifier
 
 PASSES: dict[str, type[Pass]] = {
     cls.name: cls
-    for cls in (ConvertToSSA, FlattenCalls, Verifier, AddReductionScratch, InitMemRef,
-                MemoryReuse, InsertSync, AllocateMemoryAddr)
+    for cls in (ConvertToSSA, FlattenCalls, OutlineIncoreScopes, ConvertTensorToBlockOps,
+                Verifier, AddReductionScratch, InitMemRef, MemoryReuse, InsertSync,
+                AllocateMemoryAddr)
 }
 
 AfterPass = Callable[[str, Program], None]

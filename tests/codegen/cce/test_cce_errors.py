@@ -221,15 +221,16 @@ def test_function_filter_that_matches_nothing_is_e203() -> None:
     assert codes_and_spans(result) == [("E203", at(1, 0, 10))]
 
 
-def test_orchestration_functions_get_a_comment_not_a_kernel() -> None:
+def test_orchestration_functions_get_host_code_not_a_kernel() -> None:
     orchestrator = function("main", [], func_type=FunctionType.Orchestration)
     program = Program("P", (orchestrator, simple_add()))
     result = generate_cce(program)
     assert result.diagnostics == []
-    assert result.text.startswith(
-        "// main: orchestration function, runs on the host (no kernel)\n\n"
-        "__aicore__ __attribute__((always_inline)) void runSimpleAdd("
-    )
+    host, kernel = result.text.split("\n\n__aicore__ ", 1)
+    assert host.startswith("// Orchestration function main: runs on the AICPU")
+    assert "void aicpu_orchestration_entry(PTO2Runtime* rt, uint64_t* args, int arg_count)" in host
+    assert host.endswith("// KERNELS = [\n// ]")
+    assert kernel.startswith("__attribute__((always_inline)) void runSimpleAdd(")
 
 
 def test_duplicate_registration_is_an_internal_error_not_an_exception() -> None:

@@ -232,5 +232,8 @@ class P:
 '''
     (program,) = analyze_source(text, "o.py").programs
     result = generate_pto(run_pipeline(program, "ptoas").program)
-    assert result.diagnostics == []
-    assert result.text == "module {\n  // host: orchestration function, runs on the host (no kernel)\n}\n"
+    # Host code (as comments, the same C++ as the CCE target's); the add is left out (W010).
+    assert [d.code for d in result.diagnostics] == ["W010"]
+    assert result.text.startswith("module {\n  // // Orchestration function host: runs on the AICPU")
+    assert "  //     // not generated: b = tensor.add(...) computes on tensors (W010)\n" in result.text
+    assert result.text.endswith("  // // KERNELS = [\n  // // ]\n}\n")

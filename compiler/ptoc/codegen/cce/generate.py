@@ -11,6 +11,7 @@ from ...ops import Role
 from ...passes.op_info import op_def
 from ..common import CodegenError, CodegenResult
 from .codegen import CCECodegen
+from .orchestration import generate_orchestration, kernel_config
 
 
 def generate_function(func: Function) -> tuple[str, list[Diagnostic]]:
@@ -65,17 +66,29 @@ def _functions(
     return chosen
 
 
+def generate_host(program: Program | None, func: Function) -> tuple[str, list[Diagnostic]]:
+    """An orchestration function: its host C++ and, as a comment after it, the kernel
+    configuration file (``kernel_config.py``) that goes with it."""
+    result = generate_orchestration(program, func)
+    config = kernel_config(func, result.kernels)
+    commented = [f"// {line}" if line else "//" for line in config.rstrip().splitlines()]
+    text = result.code + "\n// ---- kernel_config.py ----\n" + "\n".join(commented) + "\n"
+    return text, result.diagnostics
+
+
 def generate_cce(program_or_function: Program | Function, function: str | None = None) -> CodegenResult:
     """C++ for each function (one kernel each, separated by a blank line), or only for
-    ``function``. Orchestration functions run on the host and get a comment instead."""
+    ``function``. Orchestration functions run on the host: they get host C++ on the PTO2
+    runtime and the kernel configuration (see ``orchestration.py``)."""
     bag = DiagnosticBag()
     kernels: list[str] = []
     for func in _functions(program_or_function, function, bag):
-        if func.func_type is FunctionType.Orchestration:
-            kernels.append(f"// {func.name}: orchestration function, runs on the host (no kernel)\n")
-            continue
+        program = program_or_function if isinstance(program_or_function, Program) else None
         try:
-            text, diagnostics = generate_function(func)
+            if func.func_type is FunctionType.Orchestration:
+                text, diagnostics = generate_host(program, func)
+            else:
+                text, diagnostics = generate_function(func)
         except CodegenError as error:
             span = error.span if error.span.is_known else func.span
             bag.error(error.code, error.message, span)

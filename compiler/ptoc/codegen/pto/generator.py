@@ -31,8 +31,9 @@ def generate_pto(program: Program, function: str | None = None) -> CodegenResult
         if i:
             lines.append("")
         if fn.func_type is FunctionType.Orchestration:
-            # host-side code: no kernel, as in the CCE generator
-            lines.append(f"{FUNC_INDENT}// {fn.name}: orchestration function, runs on the host (no kernel)")
+            # Host code, not a kernel: the same C++ and kernel configuration as for CCE (the
+            # original's PTO back end shared them), as comments in the module.
+            lines.extend(_host_comment(program, fn, bag))
             continue
         try:
             lines.extend(generate_function(fn, bag, program, helper=fn.name in callees))
@@ -71,3 +72,17 @@ def _with_callees(program: Program, function: str) -> set[str]:
             wanted.add(name)
             pending.extend(_calls(fn))
     return wanted
+
+
+def _host_comment(program: Program, fn: Function, bag: DiagnosticBag) -> list[str]:
+    from ..cce.generate import generate_host
+    from ..common import CodegenError
+
+    try:
+        text, diagnostics = generate_host(program, fn)
+    except CodegenError as error:
+        bag.error(error.code, error.message, error.span if error.span.is_known else fn.span)
+        return [f"{FUNC_INDENT}// error: {fn.name}: {error.message}"]
+    for diagnostic in diagnostics:
+        bag.add(diagnostic)
+    return [f"{FUNC_INDENT}// {line}".rstrip() for line in text.rstrip("\n").splitlines()]

@@ -1,0 +1,169 @@
+"""OutlineIncoreScopes: every ``with pl.incore():`` scope becomes an InCore function.
+
+In an Opaque or Orchestration function (SSA form), the body of each InCore scope moves into
+a new function ``<function>_incore_<n>`` (n counts the scopes of that function from 0):
+
+* its parameters are the variables the body reads but does not define, in order of first
+  use, each ``In``;
+* it returns the variables the body defines that the rest of the function reads, in
+  definition order;
+* the scope is replaced by a call of it: ``y = self.f_incore_0(a, b)`` for one result, a
+  ``_tuple_tmp`` and one ``tmp[i]`` per result for several, a bare call for none.
+
+An Opaque function that had a scope outlined becomes an Orchestration function: what is
+left of it runs on the host and launches the kernels. InCore functions are left alone.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..ir import stmt as st
+from ..ir.expr import Call, GlobalVar, TupleGetItem, Var
+from ..ir.function import Function, FunctionType, ParamDirection, Program
+from ..ir.types import UNKNOWN, TupleType, Type
+from ..ir.visitor import IRMutator, with_fields
+from . import irutil
+from .base import Pass, PassContext
+
+_OUTLINED_FROM = (FunctionType.Opaque, FunctionType.Orchestration)
+
+
+def _reads(stmt: st.Stmt) -> list[Var]:
+    """Variables a statement and its nested bodies read, in order, while conditions too."""
+    out: list[Var] = []
+    for s in irutil.walk_stmts(stmt):
+        for expr in irutil.direct_exprs(s):
+            out.extend(irutil.expr_vars(expr))
+        if isinstance(s, st.WhileStmt):
+            out.extend(irutil.expr_vars(s.condition))
+    return out
+
+
+def _defines(stmt: st.Stmt) -> list[Var]:
+    holder = Function("_", (), (), stmt)
+    return [v for v, _ in irutil.defined_vars(holder)]
+
+
+def _copy(var: Var) -> Var:
+    return Var(var.type, name=var.name, span=var.span)
+
+
+class _Outliner:
+    def __init__(self, fn: Function, taken: set[str], ctx: PassContext) -> None:
+        self.fn = fn
+        self.ctx = ctx
+        self.taken = taken
+        self.outlined: list[Function] = []
+        self.names = irutil.NameAllocator(v.name for v, _ in irutil.defined_vars(fn))
+        # A variable belongs to one function: the caller gets its own copy of each result.
+        self.results: dict[Var, Var] = {}
+        # How often the function reads each variable: a scope's result is read outside it
+        # when the function reads it more often than the scope does.
+        self.all_reads = Counter(_reads(fn.body))
+
+    def run(self) -> Function:
+        body = self.stmt(self.fn.body)
+        if not self.outlined:
+            return self.fn
+        rename = IRMutator()
+        rename.var_map = self.results
+        body = rename.mutate_stmt(body)
+        func_type = self.fn.func_type
+        if func_type is FunctionType.Opaque:
+            func_type = FunctionType.Orchestration
+        return with_fields(self.fn, body=body, func_type=func_type)
+
+    def stmt(self, stmt: st.Stmt) -> st.Stmt:
+        if isinstance(stmt, st.SeqStmts):
+            parts = [self.stmt(s) for s in stmt.stmts]
+            if all(new is old for new, old in zip(parts, stmt.stmts, strict=True)):
+                return stmt
+            return with_fields(stmt, stmts=tuple(irutil.flatten_seq(parts)))
+        if isinstance(stmt, st.ScopeStmt):
+            return self.outline(stmt)
+        if isinstance(stmt, st.IfStmt):
+            then_body = self.stmt(stmt.then_body)
+            else_body = self.stmt(stmt.else_body) if stmt.else_body is not None else None
+            if then_body is stmt.then_body and else_body is stmt.else_body:
+                return stmt
+            return with_fields(stmt, then_body=then_body, else_body=else_body)
+        if isinstance(stmt, st.ForStmt | st.WhileStmt):
+            body = self.stmt(stmt.body)
+            return stmt if body is stmt.body else with_fields(stmt, body=body)
+        return stmt
+
+    def function_name(self) -> str:
+        k = len(self.outlined)
+        while f"{self.fn.name}_incore_{k}" in self.taken:
+            k += 1
+        name = f"{self.fn.name}_incore_{k}"
+        self.taken.add(name)
+        return name
+
+    def outline(self, scope: st.ScopeStmt) -> st.Stmt:
+        self.ctx.at(scope.span)
+        body = self.stmt(scope.body)  # scopes nested in this one stay in it (already InCore)
+        inner = set(_defines(body))
+        inputs: list[Var] = []
+        for var in _reads(body):
+            if var not in inner and var not in inputs:
+                inputs.append(var)
+        inside = Counter(_reads(body))
+        outputs = [v for v in _defines(body) if self.all_reads[v] > inside[v]]
+        name = self.function_name()
+        span = scope.span
+        params = IRMutator()
+        params.var_map = {v: _copy(v) for v in inputs}
+        body = params.mutate_stmt(body)
+        returns = st.ReturnStmt(tuple(outputs), span=span)
+        function = Function(
+            name,
+            tuple(params.var_map[v] for v in inputs),
+            tuple(v.type for v in outputs),
+            irutil.seq([*irutil.flatten_seq([body]), returns], span),
+            FunctionType.InCore,
+            tuple(ParamDirection.In for _ in inputs),
+            span=span,
+        )
+        self.outlined.append(function)
+        # A call of a function without results has no type, as the front end reads it.
+        result_type: Type = UNKNOWN if not outputs else outputs[0].type if len(
+            outputs) == 1 else TupleType(tuple(v.type for v in outputs))
+        call = Call(result_type, callee=GlobalVar(name), args=tuple(inputs), span=span)
+        self.results.update((v, _copy(v)) for v in outputs)
+        if not outputs:
+            return st.EvalStmt(call, span=span)
+        if len(outputs) == 1:
+            return st.AssignStmt(outputs[0], call, span=span)
+        tmp = Var(result_type, name=self.names.fresh("_tuple_tmp"), span=span)
+        unpack: list[st.Stmt] = [st.AssignStmt(tmp, call, span=span)]
+        for i, var in enumerate(outputs):
+            item = TupleGetItem(var.type, tuple_value=tmp, index=i, span=span)
+            unpack.append(st.AssignStmt(var, item, span=span))
+        return st.SeqStmts(tuple(unpack), span=span)
+
+
+class OutlineIncoreScopes(Pass):
+    name = "OutlineIncoreScopes"
+    description = ("every `with pl.incore():` scope becomes an InCore function called in its "
+                   "place; an Opaque function with scopes becomes an Orchestration function")
+
+    def run(self, program: Program, ctx: PassContext) -> Program:
+        taken = {fn.name for fn in program.functions}
+        functions: list[Function] = []
+        changed = False
+        for fn in program.functions:
+            if fn.func_type not in _OUTLINED_FROM:
+                functions.append(fn)
+                continue
+            ctx.at(fn.span)
+            outliner = _Outliner(fn, taken, ctx)
+            new = outliner.run()
+            # Callees before their caller, as the printer orders them.
+            functions.extend(outliner.outlined)
+            functions.append(new)
+            changed = changed or new is not fn
+        if not changed:
+            return program
+        return Program(program.name, tuple(functions), span=program.span)

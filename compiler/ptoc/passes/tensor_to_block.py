@@ -1,0 +1,503 @@
+"""ConvertTensorToBlockOps: tensor ops in InCore functions become loads, block ops and stores.
+
+A kernel computes on tiles in the unified buffer, so inside each InCore function:
+
+* a tensor parameter a converted op reads is loaded whole at the top of the function
+  (``x_tile = pl.load(x, [0, 0], [M, N])``); a ``tensor.view`` of a parameter becomes a load
+  of that window where the view was;
+* each tensor op with a block form (the registry's ``block_form`` trait: ``tensor.add`` ->
+  ``block.add``, ``tensor.add_scalar`` -> ``block.adds``, ...) becomes that block op on the
+  tiles (``y_tile``); an op whose block form writes a scratch tile (row reductions) gets one
+  of its input's shape;
+* a returned tile is stored into a new ``Out`` parameter ``out_<k>`` (the k-th result) and the
+  stored tensor is returned; every caller creates that tensor (``tensor.create``) and passes it.
+
+When the tiles of a straight-line kernel would not fit the unified buffer together (the
+target's Vec capacity), and every tensor has the same leading dimension M (or 1, for a value
+broadcast along it) and only element-wise ops, casts and row reductions are involved, the
+iteration space is tiled along that dimension: the body runs in ``for i in pl.range(0, M, R)``
+on ``[R, ...]`` windows, R the largest divisor of M whose tiles fit, each step storing its
+window into the Out parameters (nothing is carried through the loop).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..ir.dtype import INDEX
+from ..ir.expr import Call, Expr, GlobalVar, MakeTuple, Op, Var, const_int, make_tuple
+from ..ir.function import Function, FunctionType, ParamDirection, Program
+from ..ir.shape import static_shape, static_value
+from ..ir.span import Span
+from ..ir.stmt import (
+    AssignStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+)
+from ..ir.types import MemorySpace, ScalarType, ShapedType, TensorType, TileType, Type
+from ..ir.visitor import IRMutator, with_fields
+from ..ops.registry import REGISTRY, Access, OpDef, OpError, ParamKind, PipeType, Role
+from .base import Pass, PassContext
+from .irutil import (
+    NameAllocator,
+    byte_size,
+    defined_vars,
+    direct_exprs,
+    expr_vars,
+    flatten_seq,
+    seq,
+    walk_stmts,
+)
+from .op_info import creator_op, op_def
+
+_TILEABLE_ROLES = (Role.ELEMENTWISE, Role.CAST, Role.REDUCTION)
+
+
+def _block_form(call: Call) -> OpDef | None:
+    op = op_def(call)
+    if op is None or op.block_form is None:
+        return None
+    return REGISTRY.get(op.block_form)
+
+
+def _is_view(call: Call) -> bool:
+    op = op_def(call)
+    return op is not None and op.namespace == "tensor" and op.role is Role.VIEW \
+        and op.block_form is None
+
+
+def _op_call(op: OpDef, args: Sequence[Expr], kwargs: tuple[tuple[str, object], ...],
+             span: Span) -> Call:
+    """A call of ``op`` typed by its rule, with its attributes as the front end records them:
+    every one present (defaults filled), in parameter order."""
+    names = [p.name for p in op.params if p.kind is ParamKind.EXPR]
+    given = dict(kwargs)
+    attrs = [p for p in op.params if p.kind is ParamKind.ATTR]
+    for p in attrs:
+        if p.name not in given and not p.required:
+            given[p.name] = p.default
+    canonical = tuple((p.name, given[p.name]) for p in attrs if p.name in given)
+    deduced = op.deduce(dict(zip(names, args, strict=False)), dict(canonical))  # type: ignore[arg-type]
+    return Call(deduced, callee=Op(op.name), args=tuple(args), kwargs=canonical,  # type: ignore[arg-type]
+                span=span)
+
+
+def _ints(values: Sequence[Expr | int], span: Span) -> MakeTuple:
+    return make_tuple(tuple(const_int(v, INDEX, span) if isinstance(v, int) else v
+                            for v in values), span)
+
+
+def _converts(fn: Function) -> bool:
+    return fn.func_type is FunctionType.InCore and any(
+        isinstance(s, AssignStmt) and isinstance(s.value, Call) and _block_form(s.value)
+        for s in walk_stmts(fn.body))
+
+
+@dataclass
+class _Window:
+    """Tiling along the leading dimension: rows per step and the loop variable."""
+
+    rows: int
+    full: int
+    offset: Var
+
+
+@dataclass
+class _Converted:
+    function: Function
+    out_types: list[TensorType] = field(default_factory=list)
+
+
+class _Converter:
+    def __init__(self, fn: Function, ctx: PassContext, window: _Window | None) -> None:
+        self.fn = fn
+        self.ctx = ctx
+        self.window = window
+        self.names = NameAllocator(v.name for v, _ in defined_vars(fn))
+        self.tiles: dict[Var, Expr] = {}
+        self.views: dict[Var, tuple[Var, MakeTuple, MakeTuple]] = {}
+        self.params = set(fn.params)
+        self.created: set[Var] = set()
+        self.stored: dict[Var, Var] = {}  # a returned store's result -> its Out parameter
+        self.top_loads: list[Stmt] = []
+        self.out_params: list[Var] = []
+        self.sub = IRMutator()
+        self.tile_bytes = 0
+
+    # --- windows of tensors --------------------------------------------------------------
+
+    def window_of(self, tensor: Var, span: Span) -> tuple[MakeTuple, MakeTuple]:
+        """Offsets and shape of the part of ``tensor`` one step works on."""
+        assert isinstance(tensor.type, ShapedType)
+        shape: list[Expr | int] = list(tensor.type.shape)
+        offsets: list[Expr | int] = [0] * len(shape)
+        w = self.window
+        if w is not None and shape and static_value(tensor.type.shape[0]) == w.full:
+            shape[0], offsets[0] = w.rows, w.offset
+        return _ints(offsets, span), _ints(shape, span)
+
+    def load(self, tensor: Var, span: Span) -> Var:
+        offsets, shapes = self.window_of(tensor, span)
+        call = _op_call(self.load_op(), [tensor, offsets, shapes], (), span)
+        tile = Var(call.type, name=self.names.fresh(f"{tensor.name}_tile"), span=span)
+        self.count(call.type)
+        self.top_loads.append(AssignStmt(tile, call, span=span))
+        self.tiles[tensor] = tile
+        return tile
+
+    @staticmethod
+    def load_op() -> OpDef:
+        return REGISTRY.the(Role.LOAD, "block")
+
+    @staticmethod
+    def store_op() -> OpDef:
+        """The store from the unified buffer (not the one from Acc)."""
+        return next(op for op in REGISTRY.with_role(Role.STORE, "block")
+                    if op.pipe is PipeType.MTE3)
+
+    def count(self, t: Type) -> None:
+        if isinstance(t, TileType):
+            self.tile_bytes += byte_size(t) or 0
+
+    # --- statements ----------------------------------------------------------------------
+
+    def run(self) -> _Converted:
+        body = self.stmts(flatten_seq([self.fn.body]))
+        params = (*self.fn.params, *self.out_params)
+        directions = (*(self.fn.direction(i) for i in range(len(self.fn.params))),
+                      *(ParamDirection.Out for _ in self.out_params))
+        stmts = self.without_unused_creations([*self.top_loads, *body])
+        new = with_fields(self.fn, params=params, param_directions=directions,
+                          body=seq(stmts, self.fn.body.span))
+        return _Converted(new, [p.type for p in self.out_params])  # type: ignore[misc]
+
+    def without_unused_creations(self, stmts: list[Stmt]) -> list[Stmt]:
+        """Drop a kernel's ``tensor.create`` whose every use became a tile (kernels have no
+        tensor creation)."""
+        used: set[Var] = set()
+        for stmt in walk_stmts(SeqStmts(tuple(stmts))):
+            for expr in direct_exprs(stmt):
+                used.update(expr_vars(expr))
+            if isinstance(stmt, WhileStmt):
+                used.update(expr_vars(stmt.condition))
+        return [s for s in stmts if not (isinstance(s, AssignStmt) and s.var in self.created
+                                         and s.var not in used)]
+
+    def stmts(self, stmts: list[Stmt]) -> list[Stmt]:
+        out: list[Stmt] = []
+        for stmt in stmts:
+            self.ctx.at(stmt.span)
+            out.extend(self.stmt(stmt))
+        return out
+
+    def value(self, expr: Expr) -> Expr:
+        if isinstance(expr, Var) and expr in self.tiles:
+            return self.tiles[expr]
+        self.sub.var_map = {k: v for k, v in self.tiles.items() if isinstance(v, Var)}
+        return self.sub.mutate_expr(expr)
+
+    def tile_arg(self, arg: Expr, span: Span) -> Expr:
+        if isinstance(arg, Var) and isinstance(arg.type, TensorType):
+            if arg in self.tiles:
+                return self.tiles[arg]
+            if arg in self.params:
+                return self.load(arg, span)
+            if arg in self.created:
+                # A tensor the kernel creates and computes on: an uninitialised tile instead.
+                create = _op_call(creator_op("block"), [make_tuple(arg.type.shape, span)],
+                                  (("dtype", arg.type.dtype),), span)
+                tile = Var(create.type, name=self.names.fresh(f"{arg.name}_tile"), span=span)
+                self.count(create.type)
+                self.top_loads.append(AssignStmt(tile, create, span=span))
+                self.tiles[arg] = tile
+                return tile
+        return self.value(arg)
+
+    def stmt(self, stmt: Stmt) -> list[Stmt]:
+        if isinstance(stmt, AssignStmt) and isinstance(stmt.value, Call):
+            converted = self.convert_call(stmt)
+            if converted is not None:
+                return converted
+        if isinstance(stmt, ReturnStmt):
+            return self.ret(stmt)
+        if isinstance(stmt, IfStmt):
+            then_body = seq(self.stmts(flatten_seq([stmt.then_body])), stmt.then_body.span)
+            else_body = None if stmt.else_body is None else seq(
+                self.stmts(flatten_seq([stmt.else_body])), stmt.else_body.span)
+            new_vars = self.retyped(stmt.return_vars, then_body)
+            return [with_fields(stmt, condition=self.value(stmt.condition), then_body=then_body,
+                                else_body=else_body, return_vars=new_vars)]
+        if isinstance(stmt, ForStmt | WhileStmt):
+            iter_args = []
+            for arg in stmt.iter_args:
+                init = self.value(arg.init_value) if arg.init_value is not None else None
+                if init is not None and init.type is not arg.type and isinstance(init.type, TileType):
+                    new_arg = dataclasses.replace(arg, type=init.type, init_value=init)
+                    self.tiles[arg] = new_arg
+                    self.names.taken.add(arg.name)
+                else:
+                    new_arg = dataclasses.replace(arg, init_value=init)
+                    self.tiles[arg] = new_arg
+                iter_args.append(new_arg)
+            body = seq(self.stmts(flatten_seq([stmt.body])), stmt.body.span)
+            new_vars = self.retyped(stmt.return_vars, body)
+            changes: dict[str, object] = {"body": body, "iter_args": tuple(iter_args),
+                                          "return_vars": new_vars}
+            if isinstance(stmt, ForStmt):
+                changes.update(start=self.value(stmt.start), stop=self.value(stmt.stop),
+                               step=self.value(stmt.step))
+            else:
+                changes["condition"] = self.value(stmt.condition)
+            return [with_fields(stmt, **changes)]
+        if isinstance(stmt, YieldStmt):
+            return [with_fields(stmt, values=tuple(self.value(v) for v in stmt.values))]
+        if isinstance(stmt, AssignStmt):
+            return [with_fields(stmt, value=self.value(stmt.value))]
+        if isinstance(stmt, EvalStmt):
+            return [with_fields(stmt, expr=self.value(stmt.expr))]
+        return [stmt]
+
+    def retyped(self, return_vars: tuple[Var, ...], body: Stmt) -> tuple[Var, ...]:
+        """Results of an if / loop whose yielded values became tiles become tiles too."""
+        from .irutil import final_yield
+
+        last = final_yield(body)
+        if last is None:
+            return return_vars
+        out = []
+        for var, value in zip(return_vars, last.values, strict=False):
+            if isinstance(value.type, TileType) and not isinstance(var.type, TileType):
+                new = dataclasses.replace(var, type=value.type)
+                self.tiles[var] = new
+                self.names.taken.add(var.name)  # the tile keeps the name; a store gets another
+                out.append(new)
+            else:
+                out.append(var)
+        return tuple(out)
+
+    def convert_call(self, stmt: AssignStmt) -> list[Stmt] | None:
+        call = stmt.value
+        assert isinstance(call, Call)
+        span = stmt.span
+        if call.callee == Op(creator_op("tensor").name):
+            self.created.add(stmt.var)
+            return None
+        if _is_view(call) and call.args and call.args[0] in self.params:
+            base = call.args[0]
+            assert isinstance(base, Var)
+            shape, offset = call.args[1], call.args[2]
+            assert isinstance(shape, MakeTuple) and isinstance(offset, MakeTuple)
+            self.views[stmt.var] = (base, offset, shape)
+            load = _op_call(self.load_op(), [base, self.value(offset), shape], (), span)
+            tile = Var(load.type, name=self.names.fresh(f"{stmt.var.name}_tile"), span=span)
+            self.count(load.type)
+            self.tiles[stmt.var] = tile
+            return [AssignStmt(tile, load, span=span)]
+        block = _block_form(call)
+        if block is None:
+            return None
+        args = [self.tile_arg(a, span) for a in call.args]
+        pre: list[Stmt] = []
+        given = len(args)
+        for param in block.expr_params[given:]:
+            if param.access is Access.WRITE and "tile" in param.accepts:
+                scratch = self.scratch(args[0], span)
+                pre.append(scratch)
+                args.append(scratch.var)
+        try:
+            new_call = _op_call(block, args, call.kwargs, span)
+        except OpError:
+            # An operand that did not become a tile (a tensor the kernel cannot load): the op
+            # stays a tensor op, which code generation reports (E400) at its own span.
+            return None
+        tile = Var(new_call.type, name=self.names.fresh(f"{stmt.var.name}_tile"), span=span)
+        self.count(new_call.type)
+        self.tiles[stmt.var] = tile
+        return [*pre, AssignStmt(tile, new_call, span=span)]
+
+    def scratch(self, like: Expr, span: Span) -> AssignStmt:
+        t = like.type
+        assert isinstance(t, TileType)
+        create = creator_op("block")
+        call = _op_call(create, [make_tuple(t.shape, span)], (("dtype", t.dtype),), span)
+        self.count(call.type)
+        return AssignStmt(Var(call.type, name=self.names.fresh("tmp_tile"), span=span), call,
+                          span=span)
+
+    def ret(self, stmt: ReturnStmt) -> list[Stmt]:
+        out: list[Stmt] = []
+        values: list[Expr] = []
+        for k, value in enumerate(stmt.values):
+            new = self.value(value)
+            if not isinstance(new.type, TileType) or k >= len(self.fn.return_types):
+                values.append(new)
+                continue
+            declared = self.fn.return_types[k]
+            assert isinstance(declared, TensorType)
+            param = Var(declared, name=self.names.fresh(f"out_{len(self.out_params)}"),
+                        span=stmt.span)
+            self.out_params.append(param)
+            offsets, shapes = self.window_of(param, stmt.span)
+            store = _op_call(self.store_op(), [new, offsets, shapes, param], (), stmt.span)
+            name = value.name if isinstance(value, Var) else param.name
+            result = Var(store.type, name=self.names.fresh(name), span=stmt.span)
+            out.append(AssignStmt(result, store, span=stmt.span))
+            values.append(result)
+            self.stored[result] = param
+        return [*out, with_fields(stmt, values=tuple(values))]
+
+
+# --- tiling ------------------------------------------------------------------------------
+
+
+def _leading_dim(fn: Function) -> int | None:
+    """M when every tensor of a straight-line kernel has leading dimension M (or 1) and only
+    element-wise ops, casts and row reductions are converted; None otherwise."""
+    stmts = flatten_seq([fn.body])
+    if not stmts or not isinstance(stmts[-1], ReturnStmt):
+        return None
+    leading: set[int] = set()
+    tensors = [p for p in fn.params if isinstance(p.type, TensorType)]
+    for stmt in stmts[:-1]:
+        if not isinstance(stmt, AssignStmt) or not isinstance(stmt.value, Call):
+            return None
+        block = _block_form(stmt.value)
+        if block is None or block.role not in _TILEABLE_ROLES:
+            return None
+        tensors.append(stmt.var)
+    for var in tensors:
+        t = var.type
+        if not isinstance(t, TensorType) or not t.shape:
+            return None
+        dims = static_shape(t.shape)
+        if dims is None:
+            return None
+        if dims[0] != 1:
+            leading.add(dims[0])
+    return leading.pop() if len(leading) == 1 else None
+
+
+def _tiled(fn: Function, ctx: PassContext, full: int, rows: int) -> Function:
+    """The kernel over ``[rows, ...]`` windows: each step stores its window straight into the
+    Out parameters (nothing is carried: PTOAS takes no tensor view as a loop-carried value),
+    and the function returns those parameters."""
+    span = fn.body.span
+    names = NameAllocator(v.name for v, _ in defined_vars(fn))
+    loop_var = Var(ScalarType(INDEX), name=names.fresh("i"), span=span)
+    converter = _Converter(fn, ctx, _Window(rows, full, loop_var))
+    converted = converter.run().function
+    stmts = flatten_seq([converted.body])
+    returned = stmts[-1]
+    assert isinstance(returned, ReturnStmt)
+    loop = ForStmt(loop_var, const_int(0, INDEX, span), const_int(full, INDEX, span),
+                   const_int(rows, INDEX, span), seq(stmts[:-1], span), span=span)
+    final = ReturnStmt(tuple(converter.stored.get(v, v) if isinstance(v, Var) else v
+                             for v in returned.values), span=returned.span)
+    return with_fields(converted, body=SeqStmts((loop, final), span=span))
+
+
+def _convert(fn: Function, ctx: PassContext) -> _Converted:
+    whole = _Converter(fn, ctx, None)
+    converted = whole.run()
+    capacity = ctx.target.capacity(MemorySpace.Vec)
+    full = _leading_dim(fn)
+    if capacity is None or whole.tile_bytes <= capacity or full is None:
+        return converted
+    for rows in range(full - 1, 0, -1):
+        if full % rows:
+            continue
+        trial = _Converter(fn, ctx, _Window(rows, full, Var(ScalarType(INDEX), name="i")))
+        trial.run()
+        if trial.tile_bytes <= capacity:
+            return _Converted(_tiled(fn, ctx, full, rows), converted.out_types)
+    return converted
+
+
+# --- callers -------------------------------------------------------------------------------
+
+
+class _CallSites(IRMutator):
+    """Callers create the new Out tensors and pass them."""
+
+    def __init__(self, fn: Function, outs: dict[str, list[TensorType]]) -> None:
+        super().__init__()
+        self.outs = outs
+        self.names = NameAllocator(v.name for v, _ in defined_vars(fn))
+
+    def mutate_SeqStmts(self, stmt: SeqStmts) -> Stmt:
+        out: list[Stmt] = []
+        for s in stmt.stmts:
+            out.extend(self.expand(s))
+        return with_fields(stmt, stmts=tuple(out))
+
+    def mutate_AssignStmt(self, stmt: AssignStmt) -> Stmt:
+        """A call that is a body of its own (not in a SeqStmts)."""
+        return self.body(stmt)
+
+    def mutate_EvalStmt(self, stmt: EvalStmt) -> Stmt:
+        return self.body(stmt)
+
+    def expand(self, stmt: Stmt) -> list[Stmt]:
+        value = stmt.value if isinstance(stmt, AssignStmt) else (
+            stmt.expr if isinstance(stmt, EvalStmt) else None)
+        if not (isinstance(value, Call) and isinstance(value.callee, GlobalVar)
+                and value.callee.name in self.outs):
+            return [stmt if isinstance(stmt, AssignStmt | EvalStmt) else self.mutate_stmt(stmt)]
+        creates: list[Stmt] = []
+        extra: list[Expr] = []
+        for k, t in enumerate(self.outs[value.callee.name]):
+            create = _op_call(creator_op("tensor"), [make_tuple(t.shape, stmt.span)],
+                              (("dtype", t.dtype),), stmt.span)
+            var = Var(create.type, name=self.names.fresh(f"out_{k}"), span=stmt.span)
+            creates.append(AssignStmt(var, create, span=stmt.span))
+            extra.append(var)
+        call = with_fields(value, args=(*value.args, *extra))
+        new = with_fields(stmt, value=call) if isinstance(stmt, AssignStmt) else with_fields(
+            stmt, expr=call)
+        return [*creates, new]
+
+    def body(self, stmt: Stmt) -> Stmt:
+        if not isinstance(stmt, SeqStmts):
+            parts = self.expand(stmt)
+            return parts[0] if len(parts) == 1 else SeqStmts(tuple(parts), span=stmt.span)
+        return self.mutate_stmt(stmt)
+
+
+class ConvertTensorToBlockOps(Pass):
+    name = "ConvertTensorToBlockOps"
+    description = ("tensor ops in InCore functions become loads, block ops and stores over "
+                   "tiles that fit the unified buffer (tiled along the leading dimension when "
+                   "they do not); callers pass the output tensors")
+
+    def run(self, program: Program, ctx: PassContext) -> Program:
+        outs: dict[str, list[TensorType]] = {}
+        functions: list[Function] = []
+        for fn in program.functions:
+            if _converts(fn):
+                ctx.at(fn.span)
+                converted = _convert(fn, ctx)
+                functions.append(converted.function)
+                if converted.out_types:
+                    outs[fn.name] = converted.out_types
+            else:
+                functions.append(fn)
+        if not outs and all(n is o for n, o in zip(functions, program.functions, strict=True)):
+            return program
+        if outs:
+            functions = [fn if fn.func_type is FunctionType.InCore and fn.name not in outs
+                         else self.callers(fn, outs) for fn in functions]
+        return Program(program.name, tuple(functions), span=program.span)
+
+    @staticmethod
+    def callers(fn: Function, outs: dict[str, list[TensorType]]) -> Function:
+        sites = _CallSites(fn, outs)
+        body = sites.body(fn.body)
+        return fn if body is fn.body else with_fields(fn, body=body)
