@@ -1,7 +1,7 @@
 """Conversions between ptoc's positions and LSP's, and ptoc diagnostics to LSP diagnostics.
 
 ptoc spans: 1-based lines, 0-based code-point columns. LSP: 0-based lines, columns in the
-negotiated encoding (UTF-16 by default); pygls' PositionCodec converts code points.
+negotiated encoding (UTF-16 by default); ptols.text converts code points.
 """
 
 from __future__ import annotations
@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from lsprotocol import types
-from pygls.workspace import PositionCodec
 
 from ptoc.diagnostics import Diagnostic, Severity, code_url
 from ptoc.ir.span import Span
+
+from .text import LineIndex, TextShift
 
 SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -30,25 +31,43 @@ OVERRIDE = {
 
 
 class Positions:
-    """Converts positions for one version of a document's text."""
+    """Converts between the spans of one analysed text and LSP positions in the document's
+    current text: the same text, or a newer one whose unchanged parts are mapped through a
+    TextShift (a position in changed text raises Stale: better no answer than a wrong place)."""
 
-    def __init__(self, lines: list[str], codec: PositionCodec) -> None:
-        self.lines = lines
-        self.codec = codec
+    def __init__(self, analysed: LineIndex, encoding: str, current: LineIndex | None = None) -> None:
+        self.analysed = analysed
+        self.current = current if current is not None else analysed
+        self.encoding = encoding
+        same = self.current is analysed or self.current.text == analysed.text
+        self.shift = None if same else TextShift(analysed.text, self.current.text)
 
     def range(self, span: Span) -> types.Range:
         if not span.is_known:
             return types.Range(types.Position(0, 0), types.Position(0, 0))
-        server = types.Range(
-            types.Position(span.line - 1, span.column),
-            types.Position(span.end_line - 1, span.end_column),
+        start = self.analysed.offset(span.line - 1, span.column)
+        end = self.analysed.offset(span.end_line - 1, span.end_column)
+        if self.shift is not None:
+            start, end = self.shift.forward(start, max(start, end))
+        return self.offset_range(start, end)
+
+    def offset_range(self, start: int, end: int) -> types.Range:
+        """A range of code-point offsets into the current text."""
+        return types.Range(
+            self.current.position_of(start, self.encoding), self.current.position_of(end, self.encoding)
         )
-        return self.codec.range_to_client_units(self.lines, server)
+
+    def offset(self, position: types.Position) -> int:
+        """An LSP position -> code-point offset into the current text."""
+        return self.current.offset_of(position, self.encoding)
 
     def position(self, position: types.Position) -> tuple[int, int]:
-        """An LSP position -> (1-based line, code-point column)."""
-        server = self.codec.position_from_client_units(self.lines, position)
-        return server.line + 1, server.character
+        """An LSP position -> (1-based line, code-point column) in the analysed text."""
+        offset = self.offset(position)
+        if self.shift is not None:
+            offset = self.shift.backward(offset)
+        row, column = self.analysed.row_column(offset)
+        return row + 1, column
 
     def location(self, uri: str, span: Span) -> types.Location:
         return types.Location(uri, self.range(span))

@@ -1,19 +1,34 @@
-"""What the server knows about each open document."""
+"""What the server knows about each open document.
+
+The server keeps the text itself (not pygls' workspace copy): edits are applied with LSP's line
+breaks and end-of-line rules (ptols.text), so its text is always the editor's.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from lsprotocol import types
 from pygls.uris import to_fs_path
-from pygls.workspace import PositionCodec
+
+from .text import BOM, LineIndex, apply_change
 
 if TYPE_CHECKING:
     from ptoc.frontend import AnalysisCache, ModuleAnalysis
 
     from .convert import Positions
     from .syntax import SyntaxTree
+
+# Above these a document gets one "too large" diagnostic instead of analysis (the compiler's
+# parse holds the interpreter lock for about a second per megabyte, stalling every request).
+MAX_LIVE_BYTES = 1_000_000
+MAX_LIVE_LINE = 100_000  # characters
+MAX_LIVE_LOOP_DEPTH = 12  # deeper loop nests are not compiled live (synchronisation is costly)
+LOOP_LINE = re.compile(r"^([ \t]*)(?:async[ \t]+)?(for|while)\b|^([ \t]*)\S", re.MULTILINE)
 
 
 def _new_cache() -> AnalysisCache:
@@ -23,10 +38,49 @@ def _new_cache() -> AnalysisCache:
 
 
 def mentions_pypto(text: str) -> bool:
-    """Cheap check before any analysis: is this a PyPTO file? (the compiler's own sniff)"""
+    """Cheap check before any analysis: is this a PyPTO file? (the compiler's own sniff, on
+    the text the compiler reads; a lone \r ends a line there too)"""
     from ptoc.filekind import is_pypto_source
 
-    return is_pypto_source(text)
+    text = analysable(text)
+    return is_pypto_source(text.replace("\r", "\n") if "\r" in text else text)
+
+
+def over_limit(text: str) -> tuple[str, int] | None:
+    """Why ``text`` is not analysed live (message, 0-based line), or None."""
+    size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_LIVE_BYTES:
+        return f"file too large for live analysis: {size / 1e6:.1f} MB > {MAX_LIVE_BYTES / 1e6:.1f} MB", 0
+    if len(text) > MAX_LIVE_LINE:
+        index = LineIndex(text)
+        ends = [*index.starts[1:], len(text)]
+        length, row = max((end - start, row) for row, (start, end) in enumerate(zip(index.starts, ends, strict=True)))
+        if length > MAX_LIVE_LINE:
+            return f"line {row + 1} too long for live analysis: {length:,} characters > {MAX_LIVE_LINE:,}", row
+    return None
+
+
+def too_large(text: str) -> bool:
+    return over_limit(text) is not None
+
+
+def loop_depth(text: str) -> int:
+    """How deep loops nest, from indentation alone (linear, no tree walk)."""
+    open_loops: list[int] = []  # indentation widths of the loops enclosing the current line
+    deepest = 0
+    for match in LOOP_LINE.finditer(text):
+        indent = len((match.group(1) if match.group(2) else match.group(3)).expandtabs(8))
+        while open_loops and open_loops[-1] >= indent:
+            open_loops.pop()
+        if match.group(2):
+            open_loops.append(indent)
+            deepest = max(deepest, len(open_loops))
+    return deepest
+
+
+def analysable(text: str) -> str:
+    """The text the compiler reads: without a leading byte order mark (positions map back)."""
+    return text[1:] if text.startswith(BOM) else text
 
 
 @dataclass
@@ -34,7 +88,6 @@ class Document:
     uri: str
     text: str
     version: int | None
-    syntax: SyntaxTree
     path: str = ""
     cache: AnalysisCache = field(default_factory=_new_cache)
     analysis: ModuleAnalysis | None = None  # the latest completed analysis
@@ -43,44 +96,95 @@ class Document:
     last_clean: ModuleAnalysis | None = None  # the latest analysis without syntax errors
     last_clean_text: str = ""
     last_duration: float = 0.0
+    published_version: int | None = None  # never publish an older version after a newer one
     pending: asyncio.Task[Any] | None = None
     analysed: asyncio.Event = field(default_factory=asyncio.Event)
     previews: dict[tuple[Any, ...], Any] = field(default_factory=dict)
-    _positions: tuple[str, Positions] | None = None  # converter for the last text asked about
+    preview_jobs: dict[tuple[Any, ...], asyncio.Future[Any]] = field(default_factory=dict)
+    _syntax: SyntaxTree | None = None
+    _index: LineIndex | None = None
+    _limit: tuple[str, tuple[str, int] | None] | None = None
+    _positions: dict[tuple[int, int, str], Positions] = field(default_factory=dict)
 
     @staticmethod
     def open(uri: str, text: str, version: int | None) -> Document:
         path = to_fs_path(uri) or uri
+        return Document(uri, text, version, path=path)
+
+    @property
+    def limit(self) -> tuple[str, int] | None:
+        """Why the current text is not analysed live (message, line), or None."""
+        if self._limit is None or self._limit[0] is not self.text:
+            self._limit = (self.text, over_limit(self.text))
+        return self._limit[1]
+
+    @property
+    def too_large(self) -> bool:
+        return self.limit is not None
+
+    @property
+    def index(self) -> LineIndex:
+        if self._index is None or self._index.text is not self.text:
+            self._index = LineIndex(self.text)
+        return self._index
+
+    def symbols_of(self, text: str, encoding: str) -> list[types.DocumentSymbol] | None:
+        """Document symbols of ``text`` (one version of this document), from the tree-sitter
+        tree brought up to date incrementally. Runs on the syntax thread only."""
+        if too_large(text):
+            self._syntax = None
+            return None
+        from .convert import Positions
+        from .features.symbols import document_symbols
         from .syntax import SyntaxTree  # tree-sitter loads with the first document, not at start-up
 
-        return Document(uri, text, version, SyntaxTree.parse(text), path=path)
+        tree = SyntaxTree.parse(text) if self._syntax is None else self._syntax.update(text)
+        self._syntax = tree
+        return document_symbols(tree, Positions(LineIndex(text), encoding))
+
+    def apply(self, changes: Sequence[types.TextDocumentContentChangeEvent], version: int | None, encoding: str) -> None:
+        text = self.text
+        for change in changes:
+            index = self.index if text is self.text else LineIndex(text)
+            text = apply_change(text, index, change, encoding)
+        self.change(text, version)
 
     def change(self, text: str, version: int | None) -> None:
         self.text = text
         self.version = version
-        self.syntax = self.syntax.update(text)
         self.analysed.clear()
         self.previews.clear()
 
     @property
     def is_pypto(self) -> bool:
-        if self.analysis is not None and self.analysis_text == self.text:
+        if self.analysis is not None and self.current:
             return self.analysis.uses_pypto
         return mentions_pypto(self.text)
 
     @property
     def current(self) -> bool:
-        return self.analysis is not None and self.analysis_version == self.version and self.analysis_text == self.text
+        """The latest analysis is of the current text and version."""
+        return (
+            self.analysis is not None
+            and self.analysis_version == self.version
+            and self.analysis_text == analysable(self.text)
+        )
 
-    def positions(self, codec: PositionCodec, text: str | None = None) -> Positions:
-        source = text if text is not None else self.analysis_text
-        cached = self._positions
-        if cached is not None and cached[0] is source:
-            return cached[1]
+    def positions(self, encoding: str, analysed: str | None = None) -> Positions:
+        """Converter from spans of ``analysed`` (default: the latest analysis' text) to positions
+        in the current text."""
         from .convert import Positions
 
-        positions = Positions(source.splitlines(True) or [""], codec)
-        self._positions = (source, positions)
+        source = analysed if analysed is not None else self.analysis_text
+        key = (id(source), id(self.text), encoding)
+        cached = self._positions.get(key)
+        if cached is not None and cached.analysed.text is source and cached.current.text is self.text:
+            return cached
+        analysed_index = self.index if source is self.text else LineIndex(source)
+        positions = Positions(analysed_index, encoding, self.index)
+        if len(self._positions) > 4:
+            self._positions.clear()
+        self._positions[key] = positions
         return positions
 
 
@@ -102,5 +206,5 @@ class DocumentStore:
             document.pending.cancel()
         return document
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Document]:
         return iter(list(self.documents.values()))

@@ -11,7 +11,9 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from . import protocol
 from .config import Settings
+from .documents import MAX_LIVE_LOOP_DEPTH, loop_depth
 from .server import PtolsServer, guarded
+from .text import Stale
 
 if TYPE_CHECKING:
     from ptoc.frontend import ModuleAnalysis, Occurrence
@@ -41,6 +43,10 @@ class Located(NamedTuple):
     analysis: ModuleAnalysis
 
 COMPLETION_TRIGGERS = [".", "(", ",", "="]
+PREVIEW_BUDGET = 0.8  # seconds a preview request may take; longer compilations answer "pending"
+MAX_FORMAT_LINE = 20_000  # characters: black's time grows too fast beyond
+FORMAT_BUDGET = 0.7
+SYMBOLS_BUDGET = 0.7
 SIGNATURE_TRIGGERS = ["(", ","]
 
 
@@ -53,6 +59,10 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         ls.warm_up()
         await ls.pull_configuration()
 
+    @feature(types.EXIT)
+    def on_exit(ls: PtolsServer, params: Any) -> None:
+        ls.terminate(ls.exit_code())
+
     @feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: PtolsServer, params: types.DidChangeConfigurationParams) -> None:
         settings = params.settings
@@ -62,56 +72,60 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         else:
             await ls.pull_configuration()
 
+    # Document notifications are plain functions: pygls runs them as they arrive, so a request
+    # right behind one sees its effect (an `async def` would run later, after that request).
     @feature(types.TEXT_DOCUMENT_DID_OPEN)
     @guarded(server, "didOpen")
-    async def did_open(ls: PtolsServer, params: types.DidOpenTextDocumentParams) -> None:
+    def did_open(ls: PtolsServer, params: types.DidOpenTextDocumentParams) -> None:
         item = params.text_document
         doc = ls.store.open(item.uri, item.text, item.version)
         ls.schedule(doc, immediate=True)
 
     @feature(types.TEXT_DOCUMENT_DID_CHANGE)
     @guarded(server, "didChange")
-    async def did_change(ls: PtolsServer, params: types.DidChangeTextDocumentParams) -> None:
+    def did_change(ls: PtolsServer, params: types.DidChangeTextDocumentParams) -> None:
         doc = ls.store.get(params.text_document.uri)
         if doc is None:
             return
-        text = ls.workspace.get_text_document(params.text_document.uri).source
-        doc.change(text, params.text_document.version)
+        doc.apply(params.content_changes, params.text_document.version, ls.encoding())
         ls.schedule(doc)
 
     @feature(types.TEXT_DOCUMENT_DID_SAVE)
     @guarded(server, "didSave")
-    async def did_save(ls: PtolsServer, params: types.DidSaveTextDocumentParams) -> None:
+    def did_save(ls: PtolsServer, params: types.DidSaveTextDocumentParams) -> None:
         doc = ls.store.get(params.text_document.uri)
         if doc is not None and not doc.current:
             ls.schedule(doc, immediate=True)
 
     @feature(types.TEXT_DOCUMENT_DID_CLOSE)
     @guarded(server, "didClose")
-    async def did_close(ls: PtolsServer, params: types.DidCloseTextDocumentParams) -> None:
+    def did_close(ls: PtolsServer, params: types.DidCloseTextDocumentParams) -> None:
         doc = ls.store.close(params.text_document.uri)
         ls.forget(params.text_document.uri)
         if doc is not None:
-            ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(doc.uri, [], None))
+            ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(doc.uri, []))
 
     # --- reading the analysis -----------------------------------------------------------------
     def locate(ls: PtolsServer, uri: str, position: types.Position) -> Located | None:
         """The occurrence under the cursor, with the analysis it comes from and the position
-        converter for that analysis' text."""
+        converter from that analysis' text to the current one. An analysis of an older text
+        answers only where the text has not changed since (Stale: no answer)."""
         doc = ls.lookup(uri)
         if doc is None or doc.analysis is None:
             return None
-        positions = ls.positions(doc)
-        occ = features.common.occurrence_at(doc.analysis, *positions.position(position))
-        if occ is not None:
-            return Located(doc, occ, positions, doc.analysis)
-        clean = doc.last_clean
-        if clean is not None and clean is not doc.analysis:
+        candidates = [(doc.analysis, doc.analysis_text)]
+        if doc.last_clean is not None and doc.last_clean is not doc.analysis:
             # While the text does not parse, the last good analysis still answers for intact parts.
-            clean_positions = ls.positions(doc, doc.last_clean_text)
-            occ = features.common.occurrence_at(clean, *clean_positions.position(position))
-            if occ is not None:
-                return Located(doc, occ, clean_positions, clean)
+            candidates.append((doc.last_clean, doc.last_clean_text))
+        for analysis, text in candidates:
+            positions = ls.positions(doc, text)
+            try:
+                occ = features.common.occurrence_at(analysis, *positions.position(position))
+                if occ is not None:
+                    positions.range(occ.span)  # the occurrence itself must be unchanged
+                    return Located(doc, occ, positions, analysis)
+            except Stale:
+                continue
         return None
 
     @feature(types.TEXT_DOCUMENT_HOVER)
@@ -156,24 +170,37 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
 
     @feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @guarded(server, "documentSymbol")
-    def on_document_symbol(ls: PtolsServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol] | None:
+    async def on_document_symbol(ls: PtolsServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol] | None:
         doc = ls.store.get(params.text_document.uri)
         if doc is None or not doc.is_pypto:
             return None
-        return features.symbols.document_symbols(doc.syntax, ls.positions(doc, doc.text))
+        try:
+            return await asyncio.wait_for(asyncio.shield(ls.symbols_job(doc)), SYMBOLS_BUDGET)
+        except TimeoutError:
+            return None  # still parsing: asking again for the same text takes the result
 
     @feature(types.WORKSPACE_SYMBOL)
     @guarded(server, "workspaceSymbol")
-    def on_workspace_symbol(ls: PtolsServer, params: types.WorkspaceSymbolParams) -> list[types.WorkspaceSymbol]:
-        open_docs = {d.uri: (d.syntax, ls.positions(d, d.text)) for d in ls.store if d.is_pypto}
-        folders = []
-        for folder in ls.workspace.folders.values():
-            from pygls.uris import to_fs_path
+    async def on_workspace_symbol(ls: PtolsServer, params: types.WorkspaceSymbolParams) -> list[types.WorkspaceSymbol]:
+        from pygls.uris import to_fs_path
 
-            path = to_fs_path(folder.uri)
-            if path:
-                folders.append(path)
-        return features.symbols.workspace_symbols(params.query, open_docs, folders)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + SYMBOLS_BUDGET
+        open_docs: dict[str, list[types.DocumentSymbol]] = {}
+        for d in ls.store:
+            if not d.is_pypto:
+                continue
+            try:
+                found = await asyncio.wait_for(asyncio.shield(ls.symbols_job(d)), max(deadline - loop.time(), 0.01))
+            except TimeoutError:
+                continue
+            open_docs[d.uri] = found or []
+        folders = [path for folder in ls.workspace.folders.values() if (path := to_fs_path(folder.uri))]
+        scan = loop.run_in_executor(ls.syntax_pool, features.symbols.workspace_symbols, params.query, open_docs, folders)
+        try:
+            return await asyncio.wait_for(scan, max(deadline - loop.time(), 0.2))
+        except TimeoutError:
+            return features.symbols.workspace_symbols(params.query, open_docs, [])
 
     @feature(types.COMPLETION_ITEM_RESOLVE)
     @guarded(server, "completionItem/resolve")
@@ -207,13 +234,11 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         doc = ls.lookup(params.text_document.uri)
         if doc is None or doc.analysis is None or not ls.settings.inlay_hints:
             return None
-        return features.inlay_hints.inlay_hints(
-            doc.analysis,
-            doc.analysis_text.splitlines(),
-            ls.positions(doc),
-            params.range.start.line + 1,
-            params.range.end.line + 1,
-        )
+        positions = ls.positions(doc)
+        first, last = 1, positions.analysed.line_count
+        if positions.shift is None:  # else: all lines, each hint mapped (or dropped) alone
+            first, last = params.range.start.line + 1, params.range.end.line + 1
+        return features.inlay_hints.inlay_hints(doc.analysis, text_lines(doc.analysis_text), positions, first, last)
 
     @feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
@@ -226,21 +251,36 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
             return None
         actions = features.code_actions.quick_fixes(doc.uri, list(params.context.diagnostics))
         positions = ls.positions(doc)
-        line, first = positions.position(params.range.start)
-        _, last = positions.position(params.range.end)
-        actions += features.code_actions.annotation_actions(doc.uri, doc.analysis, doc.analysis_text.splitlines(), positions, line, first, last)
+        try:
+            line, first = positions.position(params.range.start)
+            _, last = positions.position(params.range.end)
+            actions += features.code_actions.annotation_actions(
+                doc.uri, doc.analysis, text_lines(doc.analysis_text), positions, line, first, last
+            )
+        except Stale:
+            pass  # the text there changed since the analysis: only the diagnostics' fixes
         return actions
 
     @feature(types.TEXT_DOCUMENT_FORMATTING)
     @guarded(server, "formatting")
-    def on_formatting(ls: PtolsServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
+    async def on_formatting(ls: PtolsServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
         doc = ls.store.get(params.text_document.uri)
         if doc is None or not doc.is_pypto:
             return None
-        edits, problem = features.formatting.format_document(doc.text, doc.path, ls.settings.line_length)
+        longest = longest_line(doc)
+        if doc.too_large or longest > MAX_FORMAT_LINE:
+            reason = "the file is too large" if doc.too_large else f"a line has {longest:,} characters (limit {MAX_FORMAT_LINE:,})"
+            ls.window_show_message(types.ShowMessageParams(types.MessageType.Warning, f"ptoc fmt is not run in the editor: {reason}; run `ptoc fmt` on it"))
+            return None
+        job = ls.format_job(doc)
+        try:
+            edits, problem = await asyncio.wait_for(asyncio.shield(job), FORMAT_BUDGET)
+        except TimeoutError:
+            ls.window_show_message(types.ShowMessageParams(types.MessageType.Info, "ptoc fmt is still formatting this file: format again in a moment"))
+            return None
         if problem:
             ls.window_show_message(types.ShowMessageParams(types.MessageType.Warning, f"ptoc fmt left the file unchanged: {problem}"))
-        return edits
+        return list(edits)
 
     # --- custom requests ----------------------------------------------------------------------
     @feature(protocol.PREVIEW)
@@ -251,28 +291,44 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         function = protocol.field(params, "function")
         requested = protocol.field(params, "pipeline", default=ls.settings.pipeline)
         pipeline = None if requested is None else str(requested)  # None: the target's default
-        doc = ls.store.get(uri) if uri else None
+        if not isinstance(uri, str) or not isinstance(function, (str, type(None))):
+            raise JsonRpcInvalidParams("ptols/preview needs textDocument.uri (and a function name or none)")
+        doc = ls.store.get(uri)
         if doc is None:
             raise ValueError(f"document not open: {uri}")
-        analysis = await ls.current_analysis(doc)
-        if analysis is None:
-            from ptoc.driver import target_language
+        from ptoc.driver import target_language
 
-            return {"language": target_language(target), "content": "", "version": doc.version, "diagnostics": []}
+        language = target_language(target)
+        started = asyncio.get_running_loop().time()
+        analysis = await ls.current_analysis(doc, PREVIEW_BUDGET / 2)
+        if analysis is None:
+            return {"language": language, "content": "", "version": doc.version, "diagnostics": []}
         problem = features.preview.request_problem(analysis, target, None if function is None else str(function))
         if problem is not None:
             raise JsonRpcInvalidParams(f"ptols: preview: {problem}")
         version = doc.analysis_version
+        depth = loop_depth(doc.analysis_text)
+        if depth > MAX_LIVE_LOOP_DEPTH:
+            limit = too_deep_diagnostic(doc, depth)
+            return {"language": language, "content": "", "version": version, "diagnostics": [limit]}
         strict = ls.settings.strict_for(analysis.path)
         key = (version, target, function, pipeline, strict)
         result: PreviewResult | None = doc.previews.get(key)
         if result is None:
-            loop = asyncio.get_running_loop()
-            result = await loop.run_in_executor(ls.compile_pool, features.preview.compile_preview, analysis, target, function, pipeline, strict)
-            assert result is not None
-            if doc.analysis_version == version:
-                doc.previews[key] = result
-        positions = ls.positions(doc, doc.analysis_text)
+            job = ls.preview_job(doc, key, analysis)
+            left = PREVIEW_BUDGET - (asyncio.get_running_loop().time() - started)
+            try:
+                result = await asyncio.wait_for(asyncio.shield(job), max(left, 0.05))
+            except TimeoutError:
+                # still compiling: answer now; ptols/previewChanged follows when it is done
+                def changed(finished: asyncio.Future[Any]) -> None:
+                    if not finished.cancelled() and finished.exception() is None:
+                        ls.notify(protocol.PREVIEW_CHANGED, {"uri": doc.uri, "version": version})
+
+                job.add_done_callback(changed)
+                return {"language": language, "content": "", "version": version, "diagnostics": [], "pending": True}
+        assert result is not None
+        positions = ls.positions(doc)
         diagnostics = []
         for d in result.diagnostics:
             converted = to_lsp(ls, d, doc, positions)
@@ -293,12 +349,25 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         from .convert import range_json
 
         positions = ls.positions(doc)
-        return {
-            "functions": [
-                {"name": f.name, "program": f.program, "range": range_json(positions.range(f.span))}
-                for f in analysis.function_infos
-            ]
-        }
+        found = []
+        for f in analysis.function_infos:
+            try:
+                found.append({"name": f.name, "program": f.program, "range": range_json(positions.range(f.span))})
+            except Stale:
+                continue  # changed since the analysis
+        return {"functions": found}
+
+    @feature(protocol.TEXT_DIGEST)
+    @guarded(server, "textDigest")
+    def on_text_digest(ls: PtolsServer, params: Any) -> dict[str, Any] | None:
+        doc = ls.store.get(str(protocol.field(params, "textDocument", "uri", default="")))
+        if doc is None:
+            return None
+        import hashlib
+
+        data = doc.text.encode("utf-8", "surrogatepass")
+        length = len(doc.text.encode("utf-16-le", "surrogatepass")) // 2
+        return {"version": doc.version, "length": length, "sha256": hashlib.sha256(data).hexdigest()}
 
     @feature(protocol.PASSES)
     @guarded(server, "passes")
@@ -314,16 +383,44 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
 def cursor(ls: PtolsServer, doc: Any, position: types.Position) -> tuple[int, int, int]:
     """(1-based line, code-point column, offset into the current text) of an LSP position."""
     positions = ls.positions(doc, doc.text)
-    line, column = positions.position(position)
-    offset = sum(len(item) for item in positions.lines[: line - 1]) + column
-    return line, column, offset
+    offset = positions.offset(position)
+    row, column = positions.current.row_column(offset)
+    return row + 1, column, offset
+
+
+def too_deep_diagnostic(doc: Any, depth: int) -> dict[str, Any]:
+    return {
+        "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+        "severity": int(types.DiagnosticSeverity.Warning),
+        "code": "W900",
+        "message": (
+            f"loops nest {depth} deep: live previews stop at {MAX_LIVE_LOOP_DEPTH}"
+            " (`ptoc compile` still compiles it)"
+        ),
+    }
+
+
+def longest_line(doc: Any) -> int:
+    starts = doc.index.starts
+    ends = [*starts[1:], len(doc.text)]
+    return max(end - start for start, end in zip(starts, ends, strict=True))
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of a text without their breaks (LSP's line breaks only)."""
+    from ptoc.lines import split_lines
+
+    return [line.rstrip("\r\n") for line in split_lines(text)]
 
 
 def to_lsp(ls: PtolsServer, diagnostic: Any, doc: Any, positions: Any) -> dict[str, Any] | None:
     from .convert import range_json, to_lsp_diagnostic
 
     overrides = ls.settings.overrides_for(doc.path, {diagnostic.code})
-    converted = to_lsp_diagnostic(diagnostic, doc.uri, positions, overrides)
+    try:
+        converted = to_lsp_diagnostic(diagnostic, doc.uri, positions, overrides)
+    except Stale:
+        return None  # its text changed since the analysis
     if converted is None:
         return None
     return {

@@ -8,6 +8,7 @@ PREVIEW = "ptols/preview"  # request: {textDocument: {uri}, target, function?} -
 PREVIEW_CHANGED = "ptols/previewChanged"  # notification: {uri, version}
 FUNCTIONS = "ptols/functions"  # request: {textDocument: {uri}} -> {functions: [...]}
 PASSES = "ptols/passes"  # request: {} -> {passes: [...], pipelines: {...}}
+TEXT_DIGEST = "ptols/textDigest"  # request: {textDocument: {uri}} -> {version, length, sha256}
 STATUS = "ptols/status"  # notification: {state: "analysing"|"ready", uri?}
 
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import os
+import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInternalError
@@ -17,7 +20,9 @@ from pygls.lsp.server import LanguageServer
 
 from . import __version__, protocol
 from .config import Settings
-from .documents import Document, DocumentStore
+from .documents import MAX_LIVE_LOOP_DEPTH, Document, DocumentStore, analysable, loop_depth
+from .rpc import PtolsProtocol, QuietWriter, run_stdio
+from .text import UTF16, Stale
 
 if TYPE_CHECKING:  # the compiler loads after `initialize` (see warm_up): cold start stays short
     from ptoc.frontend import ModuleAnalysis
@@ -30,6 +35,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 MIN_DEBOUNCE = 0.005
 MAX_DEBOUNCE = 0.060
 BUFFER_DELAY = 0.400  # idle time before computing buffer/address hovers
+ANALYSIS_WAIT = 0.8  # how long a request waits for the analysis of the newest text
 WARM_UP_MODULES = (
     "ptoc.driver",
     "ptoc.fmt",
@@ -49,12 +55,18 @@ WARM_UP_MODULES = (
 
 
 class PtolsServer(LanguageServer):
+    protocol: PtolsProtocol
+
     def __init__(self) -> None:
-        super().__init__("ptols", __version__)
+        super().__init__("ptols", __version__, protocol_cls=PtolsProtocol)
         self.store = DocumentStore()
         self.settings = Settings()
         self.analysis_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-analysis")
         self.compile_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-compile")
+        self.format_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-format")
+        self.syntax_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-syntax")
+        self.symbol_jobs: dict[str, tuple[str, asyncio.Future[Any]]] = {}
+        self.format_jobs: dict[str, tuple[str, asyncio.Future[Any]]] = {}
         self.buffers: dict[str, tuple[int | None, dict[Any, Any]]] = {}
         self.buffer_tasks: dict[str, asyncio.Task[Any]] = {}
         self.buffer_memo: dict[str, dict[Any, Any]] = {}
@@ -62,6 +74,31 @@ class PtolsServer(LanguageServer):
         # background; the memo keeps each function's result while it is unchanged.
         self.backend: dict[str, tuple[int | None, list[Any]]] = {}
         self.backend_memo: dict[str, dict[Any, Any]] = {}
+
+    # --- lifecycle ----------------------------------------------------------------------------
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve on stdio until `exit` or the end of input; never returns."""
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(QuietWriter(stdout or sys.stdout.buffer, self.output_lost))
+        try:
+            run_stdio(self.protocol, self._stop_event, stdin)
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        self.terminate(self.exit_code())
+
+    def exit_code(self) -> int:
+        """0 after `shutdown`, else 1 (the LSP specification's rule for `exit`)."""
+        return 0 if self.protocol._shutdown else 1
+
+    def output_lost(self) -> None:
+        log.warning("the client closed the server's output stream: exiting")
+        self.terminate(1)
+
+    def terminate(self, code: int) -> None:
+        """End the process at once: busy worker threads are not waited for, and nothing is
+        written to streams that may be gone."""
+        logging.shutdown()
+        os._exit(code)
 
     # --- helpers ------------------------------------------------------------------------------
     def log_error(self, where: str, error: BaseException) -> None:
@@ -72,11 +109,15 @@ class PtolsServer(LanguageServer):
         except Exception:
             pass
 
-    def codec(self) -> Any:
-        return self.workspace.position_codec
+    def encoding(self) -> str:
+        try:
+            return str(self.workspace.position_encoding or UTF16)
+        except RuntimeError:  # not initialised yet
+            return UTF16
 
-    def positions(self, doc: Document, text: str | None = None) -> Positions:
-        return doc.positions(self.codec(), text)
+    def positions(self, doc: Document, analysed: str | None = None) -> Positions:
+        """Spans of ``analysed`` (default: the latest analysis' text) -> the current text."""
+        return doc.positions(self.encoding(), analysed)
 
     def notify(self, method: str, params: dict[str, Any]) -> None:
         try:
@@ -101,28 +142,36 @@ class PtolsServer(LanguageServer):
             if doc.version != version:
                 return
             if not doc.is_pypto:
-                self.publish(doc, None)
+                doc.analysis = None
+                self.publish(doc, [], version)
+                doc.analysed.set()
+                return
+            if doc.too_large:
+                doc.analysis = None
+                self.publish(doc, [too_large_diagnostic(doc)], version)
+                doc.analysed.set()
                 return
             self.notify(protocol.STATUS, {"state": "analysing", "uri": doc.uri})
             from ptoc.frontend import analyze_source
 
             loop = asyncio.get_running_loop()
             started = time.perf_counter()
+            source = analysable(text)
             result: ModuleAnalysis = await loop.run_in_executor(
-                self.analysis_pool, analyze_source, text, doc.path, doc.cache
+                self.analysis_pool, analyze_source, source, doc.path, doc.cache
             )
             doc.last_duration = time.perf_counter() - started
             if doc.version != version or doc.text != text:
                 return  # stale: a newer edit is already queued; never publish old results
-            doc.analysis, doc.analysis_version, doc.analysis_text = result, version, text
+            doc.analysis, doc.analysis_version, doc.analysis_text = result, version, source
             if not any(d.code == "E000" for d in result.diagnostics):
-                doc.last_clean, doc.last_clean_text = result, text
+                doc.last_clean, doc.last_clean_text = result, source
             doc.analysed.set()
             from ptoc.driver import backend_diagnostics
 
             known = backend_diagnostics(result, self.backend_memo.setdefault(doc.uri, {}), compute=False)
             self.backend[doc.uri] = (version, known)
-            self.publish(doc, result)
+            self.publish(doc, self.diagnostics_of(doc, result), version)
             self.notify(protocol.PREVIEW_CHANGED, {"uri": doc.uri, "version": version})
             self.notify(protocol.STATUS, {"state": "ready", "uri": doc.uri})
             self.schedule_buffers(doc)
@@ -132,11 +181,11 @@ class PtolsServer(LanguageServer):
             self.log_error(f"analysis of {doc.uri}", error)
             self.notify(protocol.STATUS, {"state": "ready", "uri": doc.uri})
 
-    def publish(self, doc: Document, analysis: ModuleAnalysis | None) -> None:
+    def diagnostics_of(self, doc: Document, analysis: ModuleAnalysis) -> list[types.Diagnostic]:
         from .convert import to_lsp_diagnostic
 
         items: list[types.Diagnostic] = []
-        if analysis is not None and analysis.uses_pypto:
+        if analysis.uses_pypto:
             positions = self.positions(doc, doc.analysis_text)
             backend = self.backend.get(doc.uri)
             extra = backend[1] if backend is not None and backend[0] == doc.analysis_version else []
@@ -146,7 +195,15 @@ class PtolsServer(LanguageServer):
                 converted = to_lsp_diagnostic(diagnostic, doc.uri, positions, overrides)
                 if converted is not None:
                     items.append(converted)
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(doc.uri, items, doc.analysis_version if analysis else doc.version))
+        return items
+
+    def publish(self, doc: Document, items: list[types.Diagnostic], version: int | None) -> None:
+        """Publish diagnostics of ``version``, unless a newer version has been published."""
+        last = doc.published_version
+        if version is not None and last is not None and version < last:
+            return
+        doc.published_version = version
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(doc.uri, items, version))
 
     def forget(self, uri: str) -> None:
         """Drop everything kept for a closed document (buffer hovers, their memo and task)."""
@@ -154,9 +211,59 @@ class PtolsServer(LanguageServer):
         self.buffer_memo.pop(uri, None)
         self.backend.pop(uri, None)
         self.backend_memo.pop(uri, None)
+        self.format_jobs.pop(uri, None)
+        self.symbol_jobs.pop(uri, None)
         task = self.buffer_tasks.pop(uri, None)
         if task is not None and not task.done():
             task.cancel()
+
+    def preview_job(self, doc: Document, key: tuple[Any, ...], analysis: ModuleAnalysis) -> asyncio.Future[Any]:
+        """The compilation for a preview, shared by requests for the same key; its result is
+        kept per (version, target, function, pipeline)."""
+        job = doc.preview_jobs.get(key)
+        if job is not None:
+            return job
+        from .features import preview
+
+        loop = asyncio.get_running_loop()
+        job = loop.run_in_executor(self.compile_pool, preview.compile_preview, analysis, *key[1:])
+        doc.preview_jobs[key] = job
+
+        def done(finished: asyncio.Future[Any]) -> None:
+            doc.preview_jobs.pop(key, None)
+            if finished.cancelled() or finished.exception() is not None:
+                return
+            if doc.analysis_version == key[0]:
+                doc.previews[key] = finished.result()
+
+        job.add_done_callback(done)
+        return job
+
+    def format_job(self, doc: Document) -> asyncio.Future[Any]:
+        """`ptoc fmt` of the document's current text on its own thread; a request that gives up
+        waiting leaves it running, and asking again for the same text takes its result."""
+        running = self.format_jobs.get(doc.uri)
+        if running is not None and running[0] is doc.text:
+            return running[1]
+        from .features import formatting
+
+        loop = asyncio.get_running_loop()
+        job = loop.run_in_executor(
+            self.format_pool, formatting.format_document, doc.text, doc.path, self.settings.line_length
+        )
+        self.format_jobs[doc.uri] = (doc.text, job)
+        return job
+
+    def symbols_job(self, doc: Document) -> asyncio.Future[Any]:
+        """Document symbols of the current text, computed on the syntax thread (tree-sitter and
+        the walk stay off the message loop); shared by requests for the same text."""
+        running = self.symbol_jobs.get(doc.uri)
+        if running is not None and running[0] is doc.text:
+            return running[1]
+        loop = asyncio.get_running_loop()
+        job = loop.run_in_executor(self.syntax_pool, doc.symbols_of, doc.text, self.encoding())
+        self.symbol_jobs[doc.uri] = (doc.text, job)
+        return job
 
     def schedule_buffers(self, doc: Document) -> None:
         task = self.buffer_tasks.get(doc.uri)
@@ -170,6 +277,8 @@ class PtolsServer(LanguageServer):
             analysis = doc.analysis
             if doc.version != version or analysis is None:
                 return
+            if loop_depth(doc.analysis_text) > MAX_LIVE_LOOP_DEPTH:
+                return  # compiling it could take minutes (synchronisation is costly in depth)
             loop = asyncio.get_running_loop()
             await self.compute_backend(doc, version, analysis)
             if doc.version != version or analysis.has_errors:
@@ -200,11 +309,12 @@ class PtolsServer(LanguageServer):
         known = self.backend.get(doc.uri)
         if doc.version == version and (known is None or known[1] != found):
             self.backend[doc.uri] = (version, found)
-            self.publish(doc, analysis)
+            self.publish(doc, self.diagnostics_of(doc, analysis), version)
 
-    async def current_analysis(self, doc: Document, timeout: float = 5.0) -> ModuleAnalysis | None:
-        """The analysis of the document's current text (waits for a queued analysis)."""
-        if not doc.current:
+    async def current_analysis(self, doc: Document, timeout: float = ANALYSIS_WAIT) -> ModuleAnalysis | None:
+        """The analysis of the document's current text, waiting a bounded time for a queued
+        one; else the latest analysis (the answer carries its version), or None."""
+        if not doc.current and doc.is_pypto and not doc.too_large:
             if doc.pending is None or doc.pending.done():
                 self.schedule(doc, immediate=True)
             try:
@@ -220,10 +330,13 @@ class PtolsServer(LanguageServer):
         return doc
 
     async def refresh_all(self) -> None:
+        """After a configuration change: re-publish what is current, re-analyse the rest."""
         for doc in self.store:
-            if doc.analysis is not None:
-                self.publish(doc, doc.analysis)
+            if doc.current and doc.analysis is not None:
+                self.publish(doc, self.diagnostics_of(doc, doc.analysis), doc.analysis_version)
                 self.notify(protocol.PREVIEW_CHANGED, {"uri": doc.uri, "version": doc.analysis_version})
+            else:
+                self.schedule(doc, immediate=True)
         caps = self.client_capabilities.workspace
         if caps is not None and caps.inlay_hint is not None and caps.inlay_hint.refresh_support:
             try:
@@ -265,6 +378,22 @@ class PtolsServer(LanguageServer):
             await self.refresh_all()
 
 
+def too_large_diagnostic(doc: Document) -> types.Diagnostic:
+    """The one diagnostic of a document above a live-analysis limit, on the line at fault."""
+    from ptoc.diagnostics import code_url
+
+    message, row = doc.limit or ("file too large for live analysis", 0)
+    end = min(len(doc.index.line(row)), 200)
+    return types.Diagnostic(
+        range=types.Range(types.Position(row, 0), doc.index.position_of(doc.index.offset(row, end), UTF16)),
+        message=f"{message} (run `ptoc check` on it)",
+        severity=types.DiagnosticSeverity.Warning,
+        code="W900",
+        code_description=types.CodeDescription(href=code_url("W900")),
+        source="ptoc",
+    )
+
+
 def guarded(server: PtolsServer, name: str) -> Callable[[F], F]:
     """An exception inside a handler is logged and answered as an LSP error; the server lives."""
 
@@ -276,7 +405,9 @@ def guarded(server: PtolsServer, name: str) -> Callable[[F], F]:
                 try:
                     return await fn(*args, **kwargs)
                 except (asyncio.CancelledError, JsonRpcException):
-                    raise  # a cancellation, or an answer the handler chose (a refused rename)
+                    raise  # a cancellation, or an answer the handler chose (InvalidParams, a refused rename)
+                except Stale:
+                    return None  # the answer would point into text changed since the analysis
                 except Exception as error:
                     server.log_error(name, error)
                     raise JsonRpcInternalError(f"ptols: {name} failed: {error}") from error
@@ -288,7 +419,9 @@ def guarded(server: PtolsServer, name: str) -> Callable[[F], F]:
             try:
                 return fn(*args, **kwargs)
             except JsonRpcException:
-                raise  # an answer the handler chose (a refused rename)
+                raise  # an answer the handler chose (InvalidParams, a refused rename)
+            except Stale:
+                return None  # the answer would point into text changed since the analysis
             except Exception as error:
                 server.log_error(name, error)
                 raise JsonRpcInternalError(f"ptols: {name} failed: {error}") from error

@@ -264,6 +264,9 @@ _ENTRIES = [
              "ptoc failed on this construct. Please report it with the file.", "", ""),
     CodeInfo("E901", "FILE_TOO_COMPLEX", _E,
              "The file nests deeper than the front end walks.", "", ""),
+    CodeInfo("W900", "TOO_LARGE_FOR_LIVE_ANALYSIS", _W,
+             "The language server does not analyse a file this large (over 1 MB, or a line over 100,000 characters) as you type, nor preview loops nested deeper than 12; `ptoc check` and `ptoc compile` still handle it.",
+             "a generated 5 MB kernel file", "split the file, or check it with `ptoc check`"),
 ]
 
 CODES: dict[str, CodeInfo] = {entry.code: entry for entry in _ENTRIES}

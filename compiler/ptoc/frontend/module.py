@@ -75,13 +75,17 @@ class AnalysisCache:
     functions: dict[tuple[object, ...], CachedFunction] = field(default_factory=dict)
     signatures: dict[tuple[object, ...], CachedSignature] = field(default_factory=dict)
     segments: SegmentCache = field(default_factory=SegmentCache)
-    max_entries: int = 4096
+    used: set[tuple[object, ...]] = field(default_factory=set)  # keys the current analysis read
+    used_before: set[tuple[object, ...]] = field(default_factory=set)  # ... and the one before
 
     def trim(self) -> None:
+        """Keep what the last two analyses used (an undo finds its entries again): every other
+        entry belongs to a text that is gone, and keeping them grew memory with every edit."""
+        keep = self.used | self.used_before
         for table in (self.functions, self.signatures):
-            if len(table) > self.max_entries:
-                for key in list(table)[: len(table) - self.max_entries]:
-                    del table[key]
+            for key in [key for key in table if key not in keep]:
+                del table[key]
+        self.used_before, self.used = self.used, set()
 
 
 class ModuleAnalyzer:
@@ -320,6 +324,8 @@ class ModuleAnalyzer:
         unchanged nodes) and the module constants and imports its annotations read are the same."""
         key = (fn, program, is_method, default_strict, self.consts_fingerprint)
         cached = self.cache.signatures.get(key) if self.cache is not None else None
+        if self.cache is not None:
+            self.cache.used.add(key)
         if cached is None:
             bag, index = DiagnosticBag(), SymbolIndex()
             saved = (self.bag, self.result.index, self.env.types.bag)
@@ -412,6 +418,8 @@ class ModuleAnalyzer:
         damaged = any(sig.span.line <= line <= sig.span.end_line for line in self.blanked)
         key = self.cache_key(sig, table, bare_calls)
         cached = self.cache.functions.get(key) if self.cache is not None and not damaged else None
+        if self.cache is not None:
+            self.cache.used.add(key)
         if cached is None:
             state = LoweringState(bag=DiagnosticBag())
             try:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, Fix, Severity, TextEdit
 from ..ir.span import Span
+from ..lines import PARSE_FILENAME, split_lines
 from .segments import SegmentCache, parse_segmented
 from .source import SourceText
 
@@ -138,11 +139,11 @@ def parse_module(source: SourceText, segments: SegmentCache | None = None) -> Pa
             )
         )
         result.seed_yields.add((line, col))
-    lines = text.splitlines(keepends=True)
+    lines = split_lines(text)
     modified: dict[int, int] = {}  # line -> how many times recovery rewrote it
     for _ in range(MAX_RECOVERIES):
         try:
-            result.tree = ast.parse("".join(lines), filename=source.path, type_comments=False)
+            result.tree = ast.parse("".join(lines), filename=PARSE_FILENAME, type_comments=False)
             return result
         except SyntaxError as error:
             bad = error.lineno or 1

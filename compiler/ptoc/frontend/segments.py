@@ -16,18 +16,21 @@ import copy
 import re
 from dataclasses import dataclass, field
 
+from ..lines import PARSE_FILENAME, split_lines
+
 DEFINITION = re.compile(r"(@|def\s|async\s+def\s|class\s)")
 
 
 @dataclass
 class SegmentCache:
     parsed: dict[tuple[str, int, str], list[ast.stmt]] = field(default_factory=dict)
-    max_entries: int = 8192
+    used_before: set[tuple[str, int, str]] = field(default_factory=set)
 
     def trim(self, keep: set[tuple[str, int, str]]) -> None:
-        if len(self.parsed) > self.max_entries:
-            for key in [k for k in self.parsed if k not in keep]:
-                del self.parsed[key]
+        """Keep the segments of the last two parses (memory stays flat over an edit session)."""
+        for key in [k for k in self.parsed if k not in keep and k not in self.used_before]:
+            del self.parsed[key]
+        self.used_before = keep
 
 
 def _starts(lines: list[str], first: int, last: int, indent: str) -> list[int]:
@@ -54,7 +57,7 @@ def _parse(text: str, first_line: int, wrapper: str, cache: SegmentCache, used: 
     if hit is not None:
         return hit
     padding = "\n" * (first_line - 1 - (1 if wrapper else 0))
-    tree = ast.parse(padding + wrapper + text)
+    tree = ast.parse(padding + wrapper + text, filename=PARSE_FILENAME)
     body = tree.body[0].body if wrapper else tree.body  # type: ignore[attr-defined]
     cache.parsed[key] = body
     return body
@@ -62,7 +65,7 @@ def _parse(text: str, first_line: int, wrapper: str, cache: SegmentCache, used: 
 
 def parse_segmented(text: str, cache: SegmentCache) -> ast.Module | None:
     """The module's AST from cached and fresh segments, or None to fall back to a full parse."""
-    lines = text.splitlines(keepends=True)
+    lines = split_lines(text)
     if not lines:
         return None
     used: set[tuple[str, int, str]] = set()

@@ -5,13 +5,14 @@ from __future__ import annotations
 import ast
 
 from ..ir.span import Span
+from ..lines import split_lines
 
 
 class SourceText:
     def __init__(self, text: str, path: str) -> None:
         self.text = text
         self.path = path
-        self.lines = text.splitlines(keepends=True) or [""]
+        self.lines = split_lines(text) or [""]
         self.ascii = text.isascii()
         self._ascii: dict[int, bool] = {}
         self._spans: dict[int, Span] = {}

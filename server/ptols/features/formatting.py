@@ -12,7 +12,8 @@ def format_document(text: str, path: str, line_length: int) -> tuple[list[types.
     result = format_source(text, path, line_length, explicit=True)
     if not result.changed:
         return [], result.reason if result.status in ("refused", "error") else ""
-    lines = text.splitlines(True)
-    end_line = len(lines)
+    from ptoc.lines import split_lines
+
+    end_line = len(split_lines(text))
     whole = types.Range(types.Position(0, 0), types.Position(end_line, 0))
     return [types.TextEdit(whole, result.text)], ""

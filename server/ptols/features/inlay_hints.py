@@ -10,6 +10,7 @@ from ptoc.frontend import ModuleAnalysis, OccurrenceKind
 from ptoc.ir.types import UnknownType
 
 from ..convert import Positions
+from ..text import Stale
 from .common import type_text
 
 OBVIOUS_VALUE = re.compile(r"\s*=\s*(-?[\d_]+(\.[\d_]*)?([eE][-+]?\d+)?|True|False|pl\.const\(.*\))\s*(#.*)?$")
@@ -36,7 +37,10 @@ def inlay_hints(
             continue  # annotated already
         if occ.kind is OccurrenceKind.VARIABLE and OBVIOUS_VALUE.match(rest):
             continue  # `n = 4`: the type is obvious
-        position = positions.range(occ.span).end
+        try:
+            position = positions.range(occ.span).end
+        except Stale:
+            continue  # its text changed since the analysis
         hints.append(
             types.InlayHint(
                 position=position,

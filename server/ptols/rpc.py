@@ -1,0 +1,242 @@
+"""The JSON-RPC layer under ptols: pygls' protocol with the gaps a long session exposes filled.
+
+* Every handler future leaves ``_request_futures`` when it is done (pygls keeps those of
+  notification handlers for ever: memory grew with every edit).
+* A request after ``shutdown`` is answered with InvalidRequest; a request whose params do not
+  fit its method is answered with InvalidParams (pygls answered neither).
+* Open, change and close do not copy documents into pygls' workspace: ptols keeps the text.
+* The stdio transport reads with its own framing, which finds the next ``Content-Length`` header
+  after a malformed or over-long message instead of losing the stream; output to a closed stream
+  ends the process quietly (no traceback per message).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import re
+import sys
+import threading
+from collections.abc import Callable, Generator
+from concurrent.futures import Future
+from typing import Any, BinaryIO
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+
+log = logging.getLogger("ptols")
+
+HEADER_END = b"\r\n\r\n"
+CONTENT_LENGTH = re.compile(rb"content-length:[ \t]*(\d+)", re.IGNORECASE)
+READ_SIZE = 1 << 16
+BODY_WAIT = 0.5  # how long an incomplete body may wait before a complete JSON prefix is taken
+
+
+class Answered:
+    """Stands for a message already answered while it was read (invalid params)."""
+
+    jsonrpc = ""
+
+
+ANSWERED = Answered()
+
+
+class PtolsProtocol(LanguageServerProtocol):
+    def __init__(self, server: Any, converter: Any) -> None:
+        super().__init__(server, converter)
+        self._finished: list[tuple[Any, Future[Any]]] = []
+
+    def _execute_handler(
+        self,
+        msg_id: Any,
+        handler: Any,
+        callback: Any,
+        args: tuple[Any, ...] | None = None,
+        kwargs: dict[str, Any] | None = None,
+    ) -> None:
+        super()._execute_handler(msg_id, handler, callback, args, kwargs)
+        future = self._request_futures.get(msg_id)
+        if future is not None:
+            future.add_done_callback(lambda done: self._forget(msg_id, done))
+
+    def _forget(self, msg_id: Any, future: Future[Any]) -> None:
+        # Removed on the next message, not here: pygls may be iterating over the futures
+        # (shutdown cancels them all, and a cancel runs this callback at once).
+        self._finished.append((msg_id, future))
+
+    def _release_finished(self) -> None:
+        finished, self._finished = self._finished, []
+        for msg_id, future in finished:
+            if self._request_futures.get(msg_id) is future:
+                del self._request_futures[msg_id]
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            if "id" in data and "method" in data and isinstance(data["id"], (int, str)):
+                reason = error.__cause__ or error
+                answer = JsonRpcInvalidParams(f"invalid params for {data['method']}: {reason}")
+                self._send_response(data["id"], error=answer.to_response_error())
+                return ANSWERED
+            raise
+
+    def handle_message(self, message: Any) -> None:
+        self._release_finished()
+        if message is ANSWERED:
+            return
+        method = getattr(message, "method", None)
+        if self._shutdown and method is not None and method != types.EXIT and hasattr(message, "id"):
+            error = JsonRpcInvalidRequest(f"the server is shut down: {method} is not accepted")
+            self._send_response(message.id, error=error.to_response_error())
+            return
+        super().handle_message(message)
+
+    # ptols keeps each document's text itself (documents.py): no second copy in the workspace
+    def _user_handler(self, method: str, params: Any) -> Generator[Any, Any, None]:
+        handler = self.fm.features.get(method)
+        if handler is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> Generator[Any, Any, None]:
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_OPEN, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Generator[Any, Any, None]:
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CHANGE, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> Generator[Any, Any, None]:
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CLOSE, params)
+
+
+class QuietWriter:
+    """stdout for the protocol; once the stream is gone, ``lost`` is called (once)."""
+
+    def __init__(self, stream: BinaryIO, lost: Callable[[], None]) -> None:
+        self.stream = stream
+        self.lost = lost
+        self.lock = threading.Lock()
+
+    def write(self, data: bytes) -> None:
+        try:
+            with self.lock:
+                self.stream.write(data)
+                self.stream.flush()
+        except (OSError, ValueError):  # broken pipe, or a closed file
+            self.lost()
+
+    def close(self) -> None:
+        try:
+            self.stream.close()
+        except (OSError, ValueError):
+            pass
+
+
+def start_reading(stream: BinaryIO, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[bytes]) -> None:
+    """Read the stream on a daemon thread (it never delays the process' exit); b"" at the end."""
+    fd = stream.fileno()
+
+    def pump() -> None:
+        while True:
+            try:
+                chunk = os.read(fd, READ_SIZE)
+            except OSError:
+                chunk = b""
+            loop.call_soon_threadsafe(queue.put_nowait, chunk)
+            if not chunk:
+                return
+
+    threading.Thread(target=pump, name="ptols-stdin", daemon=True).start()
+
+
+def _json_prefix(body: bytes) -> int:
+    """The length of a complete JSON value at the start of ``body`` (0: none)."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        text = body[: error.start].decode("utf-8")
+    try:
+        _, end = json.JSONDecoder().raw_decode(text)
+    except ValueError:
+        return 0
+    return len(text[:end].encode("utf-8"))
+
+
+def next_message(buffer: bytearray, waited: bool) -> tuple[bytes | None, bool]:
+    """Take the next message body off ``buffer``: (body or None, whether to wait for more bytes).
+
+    A header block without a Content-Length is dropped. A body whose declared length runs into
+    the next message, or past what has arrived when the input pauses (``waited``), is cut at
+    the end of its JSON value, so one wrong Content-Length costs at most that message.
+    """
+    while True:
+        end = buffer.find(HEADER_END)
+        if end < 0:
+            return None, True
+        lengths = CONTENT_LENGTH.findall(bytes(buffer[:end]))
+        if not lengths:
+            del buffer[: end + len(HEADER_END)]  # garbage or a header block without a length
+            continue
+        start = end + len(HEADER_END)
+        length = int(lengths[-1])
+        if len(buffer) - start >= length:
+            body = bytes(buffer[start : start + length])
+            if CONTENT_LENGTH.search(body) is None:
+                del buffer[: start + length]
+                return body, False
+            # the declared length swallowed the next message: keep only this one's JSON
+            cut = _json_prefix(body)
+            if cut:
+                del buffer[: start + cut]
+                return body[:cut], False
+            del buffer[: start + length]
+            return body, False
+        if waited:
+            available = bytes(buffer[start:])
+            cut = _json_prefix(available)
+            if cut:
+                del buffer[: start + cut]
+                return available[:cut], False
+        return None, True
+
+
+async def serve(
+    queue: asyncio.Queue[bytes], protocol: PtolsProtocol, stop: threading.Event
+) -> None:
+    """Read messages from ``queue`` (chunks; b"" at the end) and hand them to the protocol."""
+    buffer = bytearray()
+    waited = False
+    while not stop.is_set():
+        body, more = next_message(buffer, waited)
+        if body is not None:
+            waited = False
+            try:
+                message = json.loads(body, object_hook=protocol.structure_message)
+                protocol.handle_message(message)
+            except Exception as error:  # one bad message never ends the session
+                log.warning("dropped a message that could not be handled: %s", error)
+            continue
+        try:
+            chunk = await asyncio.wait_for(queue.get(), BODY_WAIT) if buffer else await queue.get()
+        except TimeoutError:
+            waited = True
+            continue
+        if not chunk:
+            return
+        buffer += chunk
+        waited = False
+
+
+def run_stdio(protocol: PtolsProtocol, stop: threading.Event, stdin: BinaryIO | None = None) -> None:
+    async def main() -> None:
+        queue: asyncio.Queue[bytes] = asyncio.Queue()
+        start_reading(stdin or sys.stdin.buffer, asyncio.get_running_loop(), queue)
+        await serve(queue, protocol, stop)
+
+    asyncio.run(main())

@@ -1,0 +1,91 @@
+"""Hostile files (issue #14): every request answered within a second, a clear diagnostic where a
+file is over a limit, and no recursion error anywhere."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hostile import HOSTILE
+from lsp_helpers import KERNEL, open_document, wait_for_diagnostics
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+BOUND = 1.0  # seconds, per request
+
+
+async def timed(call: Any) -> tuple[Any, float]:
+    started = time.monotonic()
+    result = await asyncio.wait_for(call, 10)
+    return result, time.monotonic() - started
+
+
+async def every_request(client: LanguageClient, uri: str) -> dict[str, Any]:
+    """Each request once, in turn; fails when one takes longer than BOUND."""
+    doc = types.TextDocumentIdentifier(uri)
+    at = types.Position(5, 8)
+    calls = {
+        "hover": lambda: client.text_document_hover_async(types.HoverParams(doc, at)),
+        "completion": lambda: client.text_document_completion_async(types.CompletionParams(doc, at)),
+        "definition": lambda: client.text_document_definition_async(types.DefinitionParams(doc, at)),
+        "references": lambda: client.text_document_references_async(types.ReferenceParams(context=types.ReferenceContext(True), text_document=doc, position=at)),
+        "documentSymbol": lambda: client.text_document_document_symbol_async(types.DocumentSymbolParams(doc)),
+        "inlayHint": lambda: client.text_document_inlay_hint_async(types.InlayHintParams(doc, types.Range(types.Position(0, 0), types.Position(60, 0)))),
+        "formatting": lambda: client.text_document_formatting_async(types.DocumentFormattingParams(doc, types.FormattingOptions(4, True))),
+        "preview": lambda: client.protocol.send_request_async("ptols/preview", {"textDocument": {"uri": uri}, "target": "cce"}),
+        "functions": lambda: client.protocol.send_request_async("ptols/functions", {"textDocument": {"uri": uri}}),
+        "workspaceSymbol": lambda: client.workspace_symbol_async(types.WorkspaceSymbolParams(query="f")),
+    }
+    answers: dict[str, Any] = {}
+    slow: dict[str, float] = {}
+    for name, call in calls.items():
+        answers[name], took = await timed(call())
+        if took > BOUND:
+            slow[name] = round(took, 2)
+    assert slow == {}
+    return answers
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+async def test_hostile_file_gets_answers_within_a_second(client: LanguageClient, tmp_path: Path, name: str):
+    await open_document(client, tmp_path / "warm.py", KERNEL)  # the compiler is loaded
+    text = HOSTILE[name]()
+    uri = (tmp_path / "h.py").as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", 1, text)))
+    answers = await every_request(client, uri)
+    diagnostics = await wait_for_diagnostics(client, uri, 1, timeout=60)
+    over = {
+        "5MB": "file too large for live analysis: 5.0 MB > 1.0 MB (run `ptoc check` on it)",
+        "10000 functions": "file too large for live analysis: 1.4 MB > 1.0 MB (run `ptoc check` on it)",
+        "1MB one-line list": "line 4 too long for live analysis: 990,009 characters > 100,000 (run `ptoc check` on it)",
+    }
+    if name in over:
+        assert [(d.code, d.message) for d in diagnostics] == [("W900", over[name])]
+    if name == "90 nested loops":
+        preview = answers["preview"]
+        assert preview.content == ""
+        assert [(d.code, d.message) for d in preview.diagnostics] == [
+            ("W900", "loops nest 90 deep: live previews stop at 12 (`ptoc compile` still compiles it)")
+        ]
+    # nothing went wrong inside the server, in particular no recursion error
+    assert [m.message for m in client.log_messages if m.type == types.MessageType.Error] == []
+    # and it still analyses an edit of a normal file at once
+    answers = await every_request(client, (tmp_path / "warm.py").as_uri())
+
+
+async def test_deep_loops_give_symbols_capped_at_a_fixed_depth(client: LanguageClient, tmp_path: Path):
+    uri = await open_document(client, tmp_path / "deep.py", HOSTILE["500 nested loops"]())
+    symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(types.TextDocumentIdentifier(uri)))
+    assert symbols is not None
+    depth, names = 0, []
+    level: list[Any] = list(symbols)
+    while level:
+        depth += 1
+        names.append(level[0].name)
+        level = list(level[0].children or [])
+    assert depth == 64
+    assert names[:3] == ["deep", "for i0 in pl.range(2)", "for i1 in pl.range(2)"]
+    assert names[-1] == "for i62 in pl.range(2)"
