@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from .lines import split_lines
+
 # `# pypto.program: NAME` before any code marks a printed IR file.
 HEADER = re.compile(r"^#\s*pypto\.program(?::\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*))?\s*$")
 # An import statement that names the DSL module (also as one of several imports on the line).
@@ -39,4 +41,4 @@ def imports_pypto(text: str) -> bool:
 
 def is_pypto_source(text: str) -> bool:
     """A printed IR file, or a file with an import of ``pypto.language``."""
-    return program_header(text.splitlines()[:HEADER_LINES])[0] or imports_pypto(text)
+    return program_header(split_lines(text[:20_000])[:HEADER_LINES])[0] or imports_pypto(text)
