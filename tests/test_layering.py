@@ -19,7 +19,7 @@ LSP = ("ptols", "lsprotocol", "pygls")
 # private submodules), plus any module of ptoc.ir (the IR is the shared data model). The passes
 # and the code generators are the driver's: ptols never imports them.
 PUBLIC_FOR_PTOLS = {
-    "ptoc", "ptoc.driver", "ptoc.diagnostics", "ptoc.filekind", "ptoc.fmt", "ptoc.fmt.config",
+    "ptoc", "ptoc.driver", "ptoc.diagnostics", "ptoc.filekind", "ptoc.fmt", "ptoc.fmt.config", "ptoc.lines",
     "ptoc.frontend", "ptoc.ir", "ptoc.language", "ptoc.ops", "ptoc.ops.describe", "ptoc.printer",
 }
 
