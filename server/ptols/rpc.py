@@ -80,7 +80,9 @@ class PtolsProtocol(LanguageServerProtocol):
         except JsonRpcException as error:
             if "id" in data and "method" in data and isinstance(data["id"], (int, str)):
                 reason = error.__cause__ or error
-                answer = JsonRpcInvalidParams(f"invalid params for {data['method']}: {reason}")
+                answer: JsonRpcException = JsonRpcInvalidParams(f"invalid params for {data['method']}: {reason}")
+                if self._shutdown and data["method"] != types.EXIT:
+                    answer = JsonRpcInvalidRequest(f"the server is shut down: {data['method']} is not accepted")
                 self._send_response(data["id"], error=answer.to_response_error())
                 return ANSWERED
             raise

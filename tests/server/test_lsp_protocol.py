@@ -59,6 +59,14 @@ def test_request_after_shutdown_is_an_invalid_request(raw: RawServer, tmp_path: 
     assert answer["error"]["message"] == "the server is shut down: textDocument/hover is not accepted"
 
 
+def test_invalid_params_after_shutdown_is_an_invalid_request(raw: RawServer, tmp_path: Path):
+    raw.initialize(tmp_path)
+    raw.request(1, "shutdown", None)
+    raw.response(1)
+    raw.request(2, "textDocument/hover", {"textDocument": {"uri": "file:///x.py"}})
+    assert raw.response(2, timeout=10)["error"]["code"] == INVALID_REQUEST
+
+
 @pytest.mark.parametrize(
     "method, params",
     [
