@@ -2,7 +2,8 @@
 
 Lines end at ``\\n``, ``\\r\\n`` or ``\\r`` (ptoc.lines). A position's character counts code units
 of the negotiated encoding; one past a line's end (or past the last line) means that end, as the
-LSP specification says, so the server's text stays what the editor shows.
+LSP specification says, so the server's text stays what the editor shows. A column inside a
+character's code units (half a surrogate pair: no editor sends one) means before that character.
 """
 
 from __future__ import annotations

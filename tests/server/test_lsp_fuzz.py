@@ -53,7 +53,8 @@ INVALID = [
 
 class ClientText:
     """The client's copy of the document, edited by LSP's rules: lines end at \\n, \\r\\n or
-    \\r; columns count UTF-16 code units; past a line's end (or the last line) means its end."""
+    \\r; columns count UTF-16 code units; past a line's end (or the last line) means its end; a
+    column inside a surrogate pair (no editor sends one) means before that character."""
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -84,9 +85,10 @@ class ClientText:
         start, content = lines[position.line]
         units = 0
         for count, char in enumerate(content):
-            if units >= position.character:
+            width = 2 if ord(char) > 0xFFFF else 1
+            if units + width > position.character:  # inside a surrogate pair: before the character
                 return start + count
-            units += 2 if ord(char) > 0xFFFF else 1
+            units += width
         return start + len(content)
 
     def position(self, offset: int, lines: list[tuple[int, str]]) -> types.Position:
