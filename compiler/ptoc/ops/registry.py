@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, NoReturn
@@ -333,6 +333,10 @@ class OpDef:
     def expr_params(self) -> tuple[Param, ...]:
         """The value parameters, in the order they bind ``Call.args``."""
         return tuple(p for p in self.params if p.kind is ParamKind.EXPR)
+
+    def bind(self, args: Sequence[Expr]) -> dict[str, Expr]:
+        """Positional value arguments (``Call.args``) by the name of the parameter each binds."""
+        return {p.name: arg for p, arg in zip(self.expr_params, args, strict=False)}
 
     @property
     def written_params(self) -> tuple[str, ...]:

@@ -34,7 +34,7 @@ from ..ir.stmt import (
 )
 from ..ir.types import ShapedType, TupleType, Type, UnknownType
 from ..ir.visitor import IRMutator, with_fields
-from ..ops.registry import REGISTRY, ParamKind
+from ..ops.registry import REGISTRY
 
 # --- expressions ---------------------------------------------------------------------------
 
@@ -242,9 +242,8 @@ class _Retyper(IRMutator):
         op = REGISTRY.get(new.callee.name)
         if op is None:
             return new
-        names = [p.name for p in op.params if p.kind is ParamKind.EXPR]
         try:
-            deduced = op.deduce(dict(zip(names, new.args, strict=False)), dict(new.kwargs))
+            deduced = op.deduce(op.bind(new.args), dict(new.kwargs))
         except Exception:  # keep the old type if the rule rejects what it once accepted
             return new
         if isinstance(deduced, UnknownType):

@@ -27,7 +27,7 @@ def bound_args(call: Call) -> dict[str, Expr]:
     op = op_def(call)
     if op is None:
         return {}
-    return {p.name: arg for p, arg in zip(op.expr_params, call.args, strict=False)}
+    return op.bind(call.args)
 
 
 def written_args(call: Call) -> list[Expr]:

@@ -78,14 +78,13 @@ def _op_call(op: OpDef, args: Sequence[Expr], kwargs: tuple[tuple[str, object], 
              span: Span) -> Call:
     """A call of ``op`` typed by its rule, with its attributes as the front end records them:
     every one present (defaults filled), in parameter order."""
-    names = [p.name for p in op.params if p.kind is ParamKind.EXPR]
     given = dict(kwargs)
     attrs = [p for p in op.params if p.kind is ParamKind.ATTR]
     for p in attrs:
         if p.name not in given and not p.required:
             given[p.name] = p.default
     canonical = tuple((p.name, given[p.name]) for p in attrs if p.name in given)
-    deduced = op.deduce(dict(zip(names, args, strict=False)), dict(canonical))  # type: ignore[arg-type]
+    deduced = op.deduce(op.bind(args), dict(canonical))  # type: ignore[arg-type]
     return Call(deduced, callee=Op(op.name), args=tuple(args), kwargs=canonical,  # type: ignore[arg-type]
                 span=span)
 

@@ -300,7 +300,7 @@ def _ins(operands: Sequence[Value], attrs: str = "") -> str:
 def _operand_args(op: OpDef, call: Call) -> list[tuple[str, Expr]]:
     """The call's value arguments the instruction takes, by parameter name, in its order:
     not those that only give the result's shape (``block.expands``' target)."""
-    bound = dict(zip((p.name for p in op.expr_params), call.args, strict=False))
+    bound = op.bind(call.args)
     shape_only = {p.name for p in op.expr_params if p.access is Access.SHAPE}
     names = op.pto.operands if op.pto.operands is not None else tuple(bound)
     return [(name, bound[name]) for name in names if name in bound and name not in shape_only]
