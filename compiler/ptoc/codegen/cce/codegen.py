@@ -64,6 +64,12 @@ from .type_converter import TypeConverter
 SHAPE_PARAMS = frozenset({"shape", "shapes"})
 
 
+def has_own_window(dims: list[int], window: list[int], offset_count: int) -> bool:
+    """Whether a load/store window gets a GlobalTensor of its own (it is smaller than its
+    tensor, of the same rank); otherwise the access moves the tensor's own GlobalTensor."""
+    return window != dims and len(window) == len(dims) == offset_count
+
+
 def kernel_name(function_name: str) -> str:
     """``simple_add`` -> ``runSimpleAdd``."""
     parts = [p for p in function_name.split("_") if p]
@@ -659,7 +665,7 @@ class CCECodegen(IRVisitor):
         # A dynamic tensor here is a parameter's, reported at the parameter.
         dims = static_dims(tensor.shape, what, call.span, follow_on=True)
         window = static_dims(shapes.elements, f"the window of {what}", call.span)
-        if window == dims or len(window) != len(dims) or len(offsets) != len(dims):
+        if not has_own_window(dims, window, len(offsets)):
             return None
         address = self._address(global_name, dims, offsets, call.span)
         element = cpp_dtype(tensor.dtype, what, call.span)

@@ -5,12 +5,14 @@ from __future__ import annotations
 from ...diagnostics import Diagnostic, DiagnosticBag
 from ...ir.expr import Call, ConstInt, MakeTuple
 from ...ir.function import Function, FunctionType, Program
+from ...ir.shape import static_shape
 from ...ir.span import NO_SPAN
+from ...ir.types import TensorType
 from ...ir.visitor import IRVisitor
 from ...ops import Role
-from ...passes.op_info import op_def
+from ...passes.op_info import op_def, stored_into
 from ..common import CodegenError, CodegenResult
-from .codegen import CCECodegen
+from .codegen import CCECodegen, has_own_window
 from .orchestration import generate_orchestration, kernel_config
 
 
@@ -29,7 +31,8 @@ def generate_function(func: Function) -> tuple[str, list[Diagnostic]]:
 
 
 class _OffsetScan(IRVisitor):
-    """Finds a load or store whose offsets are not all the constant 0."""
+    """Finds a load or store that moves its tensor's own GlobalTensor: offsets not all the
+    constant 0, and no GlobalTensor of its own for the window (``has_own_window``)."""
 
     def __init__(self) -> None:
         self.found = False
@@ -39,10 +42,21 @@ class _OffsetScan(IRVisitor):
         if op is not None and op.role in (Role.LOAD, Role.STORE) and len(node.args) > 1:
             offsets = node.args[1]
             elements = offsets.elements if isinstance(offsets, MakeTuple) else (offsets,)
-            if not all(isinstance(e, ConstInt) and e.value == 0 for e in elements):
+            moved = not all(isinstance(e, ConstInt) and e.value == 0 for e in elements)
+            if moved and not _own_window(node, op.role, len(elements)):
                 self.found = True
         if not self.found:
             self.generic_visit(node)
+
+
+def _own_window(call: Call, role: Role, offset_count: int) -> bool:
+    """Whether code generation gives this access's window a GlobalTensor of its own."""
+    tensor = stored_into(call) if role is Role.STORE else call.args[0]
+    shapes = call.args[2] if len(call.args) > 2 else None
+    if tensor is None or not isinstance(tensor.type, TensorType) or not isinstance(shapes, MakeTuple):
+        return False
+    dims, window = static_shape(tensor.type.shape), static_shape(shapes.elements)
+    return dims is not None and window is not None and has_own_window(dims, window, offset_count)
 
 
 def _moves_a_pointer(func: Function) -> bool:
