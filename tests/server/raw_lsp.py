@@ -4,11 +4,12 @@ library cannot produce."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,33 +31,53 @@ class RawServer:
         self.received: list[dict[str, Any]] = []
         self.arrived = threading.Condition()
         self.stderr = b""
+        self.output_closed = False
         threading.Thread(target=self._read, daemon=True).start()
         self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
         self._stderr_reader.start()
 
     def _read(self) -> None:
-        stream = self.proc.stdout
-        assert stream is not None
         try:
-            self._read_frames(stream)
+            self._read_frames()
         except (OSError, ValueError):  # the test closed the stream
             return
 
-    def _read_frames(self, stream: Any) -> None:
-        while True:
-            length = 0
+    def _chunks(self) -> Iterator[bytes]:
+        """The server's output, read from the raw descriptor: a blocked read holds no lock of
+        the file object, so the test can close it (``close_output``) at any time."""
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        while not self.output_closed:
+            chunk = os.read(fd, 65536)
+            if not chunk or self.output_closed:
+                return
+            yield chunk
+
+    def _read_frames(self) -> None:
+        buffer = b""
+        for chunk in self._chunks():
+            buffer += chunk
             while True:
-                line = stream.readline()
-                if not line:
-                    return
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-                if line == b"\r\n":
+                head, separator, rest = buffer.partition(b"\r\n\r\n")
+                if not separator:
                     break
-            message = json.loads(stream.read(length))
-            with self.arrived:
-                self.received.append(message)
-                self.arrived.notify_all()
+                length = 0
+                for line in head.split(b"\r\n"):
+                    if line.lower().startswith(b"content-length:"):
+                        length = int(line.split(b":")[1])
+                if len(rest) < length:
+                    break
+                message = json.loads(rest[:length])
+                buffer = rest[length:]
+                with self.arrived:
+                    self.received.append(message)
+                    self.arrived.notify_all()
+
+    def close_output(self) -> None:
+        """Stop reading the server's output and close it: its next write fails."""
+        assert self.proc.stdout is not None
+        self.output_closed = True
+        self.proc.stdout.close()
 
     def _read_stderr(self) -> None:
         assert self.proc.stderr is not None

@@ -142,8 +142,7 @@ def test_exit_while_busy_is_fast_and_quiet(raw: RawServer, tmp_path: Path):
 def test_closed_output_ends_the_server_quietly(raw: RawServer, tmp_path: Path):
     raw.initialize(tmp_path)
     uri = open_kernel(raw, tmp_path / "k.py")
-    assert raw.proc.stdout is not None
-    raw.proc.stdout.close()  # the client stops reading: every write of the server fails
+    raw.close_output()  # the client stops reading: every write of the server fails
     for version in range(2, 50):
         raw.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": KERNEL + "#" * version}]})
         hover(raw, version, uri, 12, 9)
