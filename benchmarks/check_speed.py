@@ -49,20 +49,31 @@ def check_and_compile(text: str) -> None:
 def figures(runs: int, lines: int) -> list[Figure]:
     text = generate(lines)
     programs = analyze_source(text, PATH).all_programs()
-    timings = measure_interleaved({
-        "parse": lambda: ast.parse(text),
-        "front": lambda: analyze_source(text, PATH),
-        "back": lambda: compile_all(programs),
-        "both": lambda: check_and_compile(text),
-    }, runs)
+    timings = measure_interleaved(
+        {
+            "parse": lambda: ast.parse(text),
+            "front": lambda: analyze_source(text, PATH),
+            "back": lambda: compile_all(programs),
+            "both": lambda: check_and_compile(text),
+        },
+        runs,
+    )
     size = f"{text.count(chr(10)):,}-line kernel"
     parse = ("`ast.parse`", timings["parse"])
     return [
         Figure(f"front end (`ptoc check`), {size}", timings["front"], *parse),
-        Figure(f"both pipelines + CCE + PTO generation, {size}", timings["back"], *parse,
-               target="≤ front end"),
-        Figure(f"check + both pipelines + both generators, {size}", timings["both"], *parse,
-               target="≤ 300 ms"),
+        Figure(
+            f"both pipelines + CCE + PTO generation, {size}",
+            timings["back"],
+            *parse,
+            target="≤ front end",
+        ),
+        Figure(
+            f"check + both pipelines + both generators, {size}",
+            timings["both"],
+            *parse,
+            target="≤ 300 ms",
+        ),
     ]
 
 

@@ -26,7 +26,13 @@ from pygls.lsp.client import LanguageClient
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_kernel import generate  # noqa: E402
 
-TARGETS = {"edit_to_diagnostics": 100.0, "hover": 10.0, "completion": 10.0, "definition": 10.0, "preview": 150.0}
+TARGETS = {
+    "edit_to_diagnostics": 100.0,
+    "hover": 10.0,
+    "completion": 10.0,
+    "definition": 10.0,
+    "preview": 150.0,
+}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -76,7 +82,9 @@ async def run(lines: int, rounds: int) -> dict[str, object]:
     cold_start = (time.perf_counter() - started) * 1000
     server_pid = client._server.pid  # type: ignore[union-attr]
 
-    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", 1, text)))
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", 1, text))
+    )
     while 1 not in published:
         await asyncio.sleep(0.002)
     first_analysis = (published[1] - started) * 1000 - cold_start
@@ -102,8 +110,11 @@ async def run(lines: int, rounds: int) -> dict[str, object]:
                 types.VersionedTextDocumentIdentifier(uri=uri, version=version),
                 [
                     types.TextDocumentContentChangePartial(
-                        range=types.Range(types.Position(anchor.line, len(body)), types.Position(anchor.line, len(body))),
-                        text=new_line.rstrip("\n")[len(body):],
+                        range=types.Range(
+                            types.Position(anchor.line, len(body)),
+                            types.Position(anchor.line, len(body)),
+                        ),
+                        text=new_line.rstrip("\n")[len(body) :],
                     )
                 ],
             )
@@ -118,7 +129,9 @@ async def run(lines: int, rounds: int) -> dict[str, object]:
         samples["hover"].append((time.perf_counter() - t0) * 1000)
 
         t0 = time.perf_counter()
-        await client.text_document_completion_async(types.CompletionParams(doc, types.Position(anchor.line, anchor.character + 3)))
+        await client.text_document_completion_async(
+            types.CompletionParams(doc, types.Position(anchor.line, anchor.character + 3))
+        )
         samples["completion"].append((time.perf_counter() - t0) * 1000)
 
         t0 = time.perf_counter()
@@ -128,7 +141,8 @@ async def run(lines: int, rounds: int) -> dict[str, object]:
         if round_ % 3 == 0:
             t0 = time.perf_counter()
             await client.protocol.send_request_async(
-                "ptols/preview", {"textDocument": {"uri": uri}, "target": "cce", "function": "elementwise_0"}
+                "ptols/preview",
+                {"textDocument": {"uri": uri}, "target": "cce", "function": "elementwise_0"},
             )
             samples["preview"].append((time.perf_counter() - t0) * 1000)
 
@@ -157,7 +171,9 @@ async def run(lines: int, rounds: int) -> dict[str, object]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--lines", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=60)
     parser.add_argument("--json", action="store_true", help="print the raw report as JSON")

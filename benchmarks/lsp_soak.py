@@ -61,11 +61,15 @@ async def soak(edits: int, lines: int, seed: int) -> dict[str, Any]:
         client.feature(method)(lambda ls, params: None)
 
     await client.start_io(sys.executable, "-m", "ptols")
-    await client.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities(), root_uri=folder.as_uri()))
+    await client.initialize_async(
+        types.InitializeParams(capabilities=types.ClientCapabilities(), root_uri=folder.as_uri())
+    )
     client.initialized(types.InitializedParams())
     pid = client._server.pid  # type: ignore[union-attr]
     version = 1
-    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", version, text)))
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", version, text))
+    )
 
     async def newest_diagnostics() -> None:
         deadline = time.monotonic() + 30
@@ -110,13 +114,20 @@ async def soak(edits: int, lines: int, seed: int) -> dict[str, Any]:
         try:
             if step % 50 == 0:
                 at = types.Position(rng.randrange(len(lines_of)), 8)
-                await asyncio.wait_for(client.text_document_hover_async(types.HoverParams(doc, at)), 10)
-                await asyncio.wait_for(client.text_document_completion_async(types.CompletionParams(doc, at)), 10)
+                await asyncio.wait_for(
+                    client.text_document_hover_async(types.HoverParams(doc, at)), 10
+                )
+                await asyncio.wait_for(
+                    client.text_document_completion_async(types.CompletionParams(doc, at)), 10
+                )
             if step % 200 == 0:
                 await newest_diagnostics()
             if step % 1000 == 0:
                 answer = await asyncio.wait_for(
-                    client.protocol.send_request_async("ptols/textDigest", {"textDocument": {"uri": uri}}), 10
+                    client.protocol.send_request_async(
+                        "ptols/textDigest", {"textDocument": {"uri": uri}}
+                    ),
+                    10,
                 )
                 if (answer.version, answer.sha256) != (version, sha("\n".join(lines_of))):
                     divergences += 1
@@ -161,7 +172,10 @@ def main() -> int:
         if key != "rss_mb":
             print(f"{key}: {value}")
     step_size = max(1, len(report["rss_mb"]) // 20)
-    print("RSS over time (edits: MB):", ", ".join(f"{s}: {mb}" for s, mb in report["rss_mb"][::step_size]))
+    print(
+        "RSS over time (edits: MB):",
+        ", ".join(f"{s}: {mb}" for s, mb in report["rss_mb"][::step_size]),
+    )
     return 0
 
 

@@ -37,9 +37,11 @@ def run(runs: int) -> str:
     before = load()
     figures = check_speed.figures(runs, 2000) + startup.figures(runs)
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    header = (f"Run {when}: {os.cpu_count()} cores, Python {platform.python_version()}, "
-              f"{runs} runs each (turn about with the yardstick); {before} before, {load()} "
-              "after.")
+    header = (
+        f"Run {when}: {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"{runs} runs each (turn about with the yardstick); {before} before, {load()} "
+        "after."
+    )
     return f"{header}\n\n{table(figures)}\n"
 
 
@@ -58,8 +60,9 @@ def main() -> int:
     print(block)
     if not args.dry_run:
         readme = Path(args.readme)
-        readme.write_text(replace_between(readme.read_text(encoding="utf-8"), block),
-                          encoding="utf-8")
+        readme.write_text(
+            replace_between(readme.read_text(encoding="utf-8"), block), encoding="utf-8"
+        )
     return 0
 
 

@@ -39,14 +39,24 @@ def kernel_folder(root: Path, count: int = KERNELS, lines: int = 150) -> str:
 
 def initialize_answer() -> Callable[[], object]:
     """An action: spawn ptols, send ``initialize``, wait for its answer, then stop the server."""
-    request = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                          "params": {"processId": None, "rootUri": None, "capabilities": {}}})
+    request = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {"processId": None, "rootUri": None, "capabilities": {}},
+        }
+    )
     framed = f"Content-Length: {len(request)}\r\n\r\n{request}".encode()
 
     def action() -> object:
-        server = subprocess.Popen([sys.executable, "-m", "ptols"], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                  env=python_env())
+        server = subprocess.Popen(
+            [sys.executable, "-m", "ptols"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=python_env(),
+        )
         assert server.stdin is not None and server.stdout is not None
         server.stdin.write(framed)
         server.stdin.flush()
@@ -80,30 +90,53 @@ def busy_pair(together: bool) -> Callable[[], object]:
 def figures(runs: int) -> list[Figure]:
     with tempfile.TemporaryDirectory() as folder:
         kernels = kernel_folder(Path(folder))
-        processes = measure_interleaved({
-            "noop": run_quietly(NO_OP),
-            "check": run_quietly([*PTOC, "check", SMALL]),
-            "compile": run_quietly([*PTOC, "compile", "--target", "cce", SMALL]),
-            "initialize": initialize_answer(),
-        }, runs)
-        walks = measure_interleaved({
-            "j1": run_quietly([*PTOC, "check", "-j", "1", kernels]),
-            "j2": run_quietly([*PTOC, "check", "-j", "2", kernels]),
-            "apart": busy_pair(together=False),
-            "together": busy_pair(together=True),
-        }, max(3, runs // 4))
+        processes = measure_interleaved(
+            {
+                "noop": run_quietly(NO_OP),
+                "check": run_quietly([*PTOC, "check", SMALL]),
+                "compile": run_quietly([*PTOC, "compile", "--target", "cce", SMALL]),
+                "initialize": initialize_answer(),
+            },
+            runs,
+        )
+        walks = measure_interleaved(
+            {
+                "j1": run_quietly([*PTOC, "check", "-j", "1", kernels]),
+                "j2": run_quietly([*PTOC, "check", "-j", "2", kernels]),
+                "apart": busy_pair(together=False),
+                "together": busy_pair(together=True),
+            },
+            max(3, runs // 4),
+        )
     noop = ("`python -c pass`", processes["noop"])
     return [
-        Figure("process: `ptoc check` small kernel", processes["check"], *noop,
-               target="≤ 80 ms"),
-        Figure("process: `ptoc compile --target cce` small kernel", processes["compile"], *noop,
-               target="≤ 120 ms"),
-        Figure("process: ptols spawn → `initialize` answered", processes["initialize"], *noop,
-               target="≤ 300 ms"),
-        Figure(f"`ptoc check -j 2` of {KERNELS} kernels", walks["j2"], "`-j 1`", walks["j1"],
-               target="≤ 0.59 × `-j 1` (1.7× faster)"),
-        Figure("two CPU-bound processes at once (what 2 cores give now)", walks["together"],
-               "one after the other", walks["apart"], target="0.5 on 2 idle cores"),
+        Figure("process: `ptoc check` small kernel", processes["check"], *noop, target="≤ 80 ms"),
+        Figure(
+            "process: `ptoc compile --target cce` small kernel",
+            processes["compile"],
+            *noop,
+            target="≤ 120 ms",
+        ),
+        Figure(
+            "process: ptols spawn → `initialize` answered",
+            processes["initialize"],
+            *noop,
+            target="≤ 300 ms",
+        ),
+        Figure(
+            f"`ptoc check -j 2` of {KERNELS} kernels",
+            walks["j2"],
+            "`-j 1`",
+            walks["j1"],
+            target="≤ 0.59 × `-j 1` (1.7× faster)",
+        ),
+        Figure(
+            "two CPU-bound processes at once (what 2 cores give now)",
+            walks["together"],
+            "one after the other",
+            walks["apart"],
+            target="0.5 on 2 idle cores",
+        ),
     ]
 
 

@@ -51,7 +51,9 @@ def measure(action: Callable[[], object], runs: int) -> list[float]:
     return timings
 
 
-def measure_interleaved(actions: dict[str, Callable[[], object]], runs: int) -> dict[str, list[float]]:
+def measure_interleaved(
+    actions: dict[str, Callable[[], object]], runs: int
+) -> dict[str, list[float]]:
     """Like ``measure``, but the actions take turns, so a change of load hits them alike."""
     for action in actions.values():
         action()
@@ -77,8 +79,14 @@ def run_quietly(command: Sequence[str], cwd: str | None = None) -> Callable[[], 
     env = python_env()
 
     def action() -> object:
-        return subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              env=env, cwd=cwd, check=False)
+        return subprocess.run(
+            command,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            cwd=cwd,
+            check=False,
+        )
 
     return action
 

@@ -55,6 +55,7 @@ echo "==> pytest"
 
 echo "==> ruff"
 .venv/bin/ruff check compiler server tests benchmarks
+.venv/bin/ruff format --check compiler server tests benchmarks
 
 echo "==> mypy"
 .venv/bin/mypy

@@ -7,6 +7,7 @@ import pytest
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
-        "--ptoas", default=None,
+        "--ptoas",
+        default=None,
         help="the PTOAS binary for tests/ptoas (default: $PTOAS, else ../shared/vendor/ptoas/ptoas)",
     )

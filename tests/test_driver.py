@@ -16,17 +16,29 @@ KERNEL = (EXAMPLES / "mul_kernel_2d.py").read_text(encoding="utf-8")
 
 def test_targets_and_default_pipelines() -> None:
     assert driver.all_targets() == [
-        "cce", "pto", "pto-cpp", "ir", "pass:ConvertToSSA", "pass:FlattenCalls",
-        "pass:OutlineIncoreScopes", "pass:ConvertTensorToBlockOps", "pass:Verifier",
-        "pass:AddReductionScratch", "pass:InitMemRef", "pass:MemoryReuse",
-        "pass:InsertSync", "pass:AllocateMemoryAddr",
+        "cce",
+        "pto",
+        "pto-cpp",
+        "ir",
+        "pass:ConvertToSSA",
+        "pass:FlattenCalls",
+        "pass:OutlineIncoreScopes",
+        "pass:ConvertTensorToBlockOps",
+        "pass:Verifier",
+        "pass:AddReductionScratch",
+        "pass:InitMemRef",
+        "pass:MemoryReuse",
+        "pass:InsertSync",
+        "pass:AllocateMemoryAddr",
     ]
-    assert [driver.default_pipeline(t) for t in ("cce", "pto", "pto-cpp", "ir",
-                                                 "pass:InsertSync")] == [
-        "default", "ptoas", "ptoas", "default", "default"
-    ]
+    assert [
+        driver.default_pipeline(t) for t in ("cce", "pto", "pto-cpp", "ir", "pass:InsertSync")
+    ] == ["default", "ptoas", "ptoas", "default", "default"]
     assert [driver.target_language(t) for t in ("cce", "pto", "ir", "pass:Verifier")] == [
-        "cpp", "mlir", "python", "python"
+        "cpp",
+        "mlir",
+        "python",
+        "python",
     ]
 
 
@@ -44,8 +56,9 @@ def test_an_unknown_pipeline_is_a_diagnostic_and_no_text() -> None:
 
 
 def test_front_end_errors_stop_before_the_passes() -> None:
-    result = driver.compile_source(KERNEL.replace("pl.mul(tile_a, tile_b)", "pl.mul(tile_a, nope)"),
-                                   "cce", path="k.py")
+    result = driver.compile_source(
+        KERNEL.replace("pl.mul(tile_a, tile_b)", "pl.mul(tile_a, nope)"), "cce", path="k.py"
+    )
     assert result.text == "" and result.programs == [] and result.back_end == []
     assert [d.code for d in result.front_end] == ["E200"]
 
@@ -105,7 +118,9 @@ def test_directory_walks_skip_hidden_and_tool_folders(tmp_path: Path) -> None:
         (tmp_path / folder).mkdir()
         (tmp_path / folder / "k.py").write_text("", encoding="utf-8")
     (tmp_path / "top.py").write_text("", encoding="utf-8")
-    found = [Path(p).relative_to(tmp_path).as_posix() for p in driver.walk_python_files(str(tmp_path))]
+    found = [
+        Path(p).relative_to(tmp_path).as_posix() for p in driver.walk_python_files(str(tmp_path))
+    ]
     assert found == ["top.py", "a/k.py"]
 
 

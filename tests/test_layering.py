@@ -19,8 +19,19 @@ LSP = ("ptols", "lsprotocol", "pygls")
 # private submodules), plus any module of ptoc.ir (the IR is the shared data model). The passes
 # and the code generators are the driver's: ptols never imports them.
 PUBLIC_FOR_PTOLS = {
-    "ptoc", "ptoc.driver", "ptoc.diagnostics", "ptoc.filekind", "ptoc.fmt", "ptoc.fmt.config", "ptoc.lines",
-    "ptoc.frontend", "ptoc.ir", "ptoc.language", "ptoc.ops", "ptoc.ops.describe", "ptoc.printer",
+    "ptoc",
+    "ptoc.driver",
+    "ptoc.diagnostics",
+    "ptoc.filekind",
+    "ptoc.fmt",
+    "ptoc.fmt.config",
+    "ptoc.lines",
+    "ptoc.frontend",
+    "ptoc.ir",
+    "ptoc.language",
+    "ptoc.ops",
+    "ptoc.ops.describe",
+    "ptoc.printer",
 }
 
 
@@ -62,8 +73,10 @@ def within(module: str, *packages: str) -> bool:
 def offenders(source: tuple[str, ...], forbidden: tuple[str, ...]) -> list[tuple[str, str]]:
     return sorted(
         (name, target)
-        for name, targets in MODULES.items() if within(name, *source)
-        for target in targets if within(target, *forbidden)
+        for name, targets in MODULES.items()
+        if within(name, *source)
+        for target in targets
+        if within(target, *forbidden)
     )
 
 
@@ -71,7 +84,9 @@ def test_the_scan_sees_the_imports() -> None:
     # the test cannot pass by reading nothing: known edges are there
     assert "ptoc.passes" in MODULES["ptoc.driver"] and "ptoc.codegen.cce" in MODULES["ptoc.driver"]
     assert "ptoc.ir.span" in MODULES["ptoc.frontend.source"]
-    assert "lsprotocol.types" in MODULES["ptols.handlers"] or "lsprotocol" in MODULES["ptols.handlers"]
+    assert (
+        "lsprotocol.types" in MODULES["ptols.handlers"] or "lsprotocol" in MODULES["ptols.handlers"]
+    )
 
 
 def test_the_compiler_knows_nothing_of_lsp() -> None:
@@ -79,8 +94,18 @@ def test_the_compiler_knows_nothing_of_lsp() -> None:
 
 
 def test_the_ir_imports_nothing_above_it() -> None:
-    above = ("ptoc.diagnostics", "ptoc.ops", "ptoc.language", "ptoc.frontend", "ptoc.printer",
-             "ptoc.passes", "ptoc.codegen", "ptoc.driver", "ptoc.cli", "ptoc.fmt")
+    above = (
+        "ptoc.diagnostics",
+        "ptoc.ops",
+        "ptoc.language",
+        "ptoc.frontend",
+        "ptoc.printer",
+        "ptoc.passes",
+        "ptoc.codegen",
+        "ptoc.driver",
+        "ptoc.cli",
+        "ptoc.fmt",
+    )
     assert offenders(("ptoc.ir",), above) == []
 
 
@@ -92,7 +117,10 @@ def test_the_ir_imports_nothing_above_it() -> None:
         ("ptoc.codegen", ("ptoc.frontend", "ptoc.driver", "ptoc.cli", "ptoc.fmt")),
         ("ptoc.ops", ("ptoc.frontend", "ptoc.passes", "ptoc.codegen", "ptoc.driver")),
         ("ptoc.printer", ("ptoc.frontend", "ptoc.passes", "ptoc.codegen", "ptoc.driver")),
-        ("ptoc.interp", ("ptoc.frontend", "ptoc.passes", "ptoc.codegen", "ptoc.driver", "ptoc.cli")),
+        (
+            "ptoc.interp",
+            ("ptoc.frontend", "ptoc.passes", "ptoc.codegen", "ptoc.driver", "ptoc.cli"),
+        ),
         ("ptoc.driver", ("ptoc.cli", "ptoc.fmt")),
     ],
 )
@@ -102,7 +130,8 @@ def test_data_flows_one_way(stage: str, forbidden: tuple[str, ...]) -> None:
 
 def test_only_the_driver_and_the_command_line_use_both_passes_and_code_generators() -> None:
     both = sorted(
-        name for name, targets in MODULES.items()
+        name
+        for name, targets in MODULES.items()
         if any(within(t, "ptoc.passes") for t in targets)
         and any(within(t, "ptoc.codegen") for t in targets)
         and not within(name, "ptoc.passes", "ptoc.codegen")
@@ -113,8 +142,10 @@ def test_only_the_driver_and_the_command_line_use_both_passes_and_code_generator
 def test_ptols_uses_the_compiler_through_public_modules_only() -> None:
     private = sorted(
         (name, target)
-        for name, targets in MODULES.items() if within(name, "ptols")
-        for target in targets if within(target, "ptoc")
+        for name, targets in MODULES.items()
+        if within(name, "ptols")
+        for target in targets
+        if within(target, "ptoc")
         and target not in PUBLIC_FOR_PTOLS
         and not within(target, "ptoc.ir")
         # `from ptoc.ops import REGISTRY` names ptoc.ops.REGISTRY: an attribute, not a module

@@ -118,6 +118,7 @@ def why_missing(path: str) -> str:
 
 def unreadable_into(problems: list[str]) -> Callable[[OSError], None]:
     """A walk's error handler: a directory that cannot be listed becomes a problem (exit 2)."""
+
     def unreadable(exc: OSError) -> None:
         problems.append(f"cannot read directory '{exc.filename}': {exc.strerror or exc}")
 
@@ -342,8 +343,7 @@ def run_compile(args: argparse.Namespace) -> int:
         except PtoasMissing as exc:
             fail(str(exc))
             return EXIT_USAGE
-    result = driver.compile_source(analysis, args.target, args.function, args.pipeline,
-                                   ptoas=ptoas)
+    result = driver.compile_source(analysis, args.target, args.function, args.pipeline, ptoas=ptoas)
     if args.dump_passes:
         from .printer import print_program
 
@@ -352,7 +352,9 @@ def run_compile(args: argparse.Namespace) -> int:
             if len(result.programs) > 1:
                 folder = os.path.join(folder, safe_file_name(output.source.name))
             snapshots = output.pipeline.snapshots if output.pipeline is not None else []
-            dump_passes(folder, output.source, snapshots, partial(print_program, prefix=result.prefix))
+            dump_passes(
+                folder, output.source, snapshots, partial(print_program, prefix=result.prefix)
+            )
 
     report(result.diagnostics)
     if result.has_errors:
@@ -397,7 +399,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ptoc",
         description="ptoc: check, print and compile PyPTO kernels (import pypto.language as pl).",
     )
-    parser.add_argument("--version", action=VersionAction, nargs=0, help="show the version and exit")
+    parser.add_argument(
+        "--version", action=VersionAction, nargs=0, help="show the version and exit"
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = commands.add_parser(
@@ -410,7 +414,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("paths", nargs="+", metavar="PATH")
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.add_argument(
-        "-j", "--jobs", type=positive_int, default=None, metavar="N",
+        "-j",
+        "--jobs",
+        type=positive_int,
+        default=None,
+        metavar="N",
         help="check files on N processes (default: one per core)",
     )
     check.set_defaults(handler=run_check)
@@ -452,11 +460,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     compile_.add_argument("-o", "--output", metavar="OUT", help="write the result to OUT")
     compile_.add_argument(
-        "--verify", action="store_true",
+        "--verify",
+        action="store_true",
         help="run PTOAS on the PTO MLIR and report what it rejects on the kernel's lines",
     )
     compile_.add_argument(
-        "--ptoas", metavar="PATH",
+        "--ptoas",
+        metavar="PATH",
         help="the PTOAS binary (default: $PTOAS, else ../shared/vendor/ptoas/ptoas beside the "
         "repository, else ptoas on PATH)",
     )

@@ -209,10 +209,13 @@ def render_op(op: OpDef) -> list[str]:
             doc = f"{p.doc} ({traits})" if traits else p.doc
             lines.append(f"| `{p.name}` | {describe_param(p)} | {default} | {cell(doc)} |")
         lines.append("")
-    lines.append(f"- Type rule: `{op.type_rule_doc}`" if op.type_rule_doc
-                 else "- Type rule: see description")
-    lines += [f"- {label}: `{value}`" if label in _CODE_FACTS else f"- {label}: {value}"
-              for label, value in op_traits(op)]
+    lines.append(
+        f"- Type rule: `{op.type_rule_doc}`" if op.type_rule_doc else "- Type rule: see description"
+    )
+    lines += [
+        f"- {label}: `{value}`" if label in _CODE_FACTS else f"- {label}: {value}"
+        for label, value in op_traits(op)
+    ]
     notes = [note for note in (op.cce.note, op.pto.note) if note]
     if op.legacy is not None:
         legacy = ", ".join(p.name for p in op.legacy.params)
@@ -264,8 +267,12 @@ def render_surface() -> list[str]:
     and hover explains)."""
     from .language import DECORATORS, HELPERS, TYPES
 
-    lines = ["## Helpers, types and decorators", "",
-             "The rest of the DSL, from ptoc's table of the language surface (`ptoc.language`).", ""]
+    lines = [
+        "## Helpers, types and decorators",
+        "",
+        "The rest of the DSL, from ptoc's table of the language surface (`ptoc.language`).",
+        "",
+    ]
     for title, entries in (("Helpers", HELPERS), ("Types", TYPES), ("Decorators", DECORATORS)):
         lines += [f"### {title}", "", "| Spelling | Meaning |", "|---|---|"]
         for item in entries:

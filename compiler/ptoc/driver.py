@@ -35,9 +35,18 @@ PASS_TARGET = "pass:"
 #: The language of each target's text (for syntax highlighting); pass targets print IR.
 LANGUAGES: Mapping[str, str] = {"cce": "cpp", "pto": "mlir", "pto-cpp": "cpp", "ir": "python"}
 
-_ALL_PASSES = ("ConvertToSSA", "FlattenCalls", "OutlineIncoreScopes", "ConvertTensorToBlockOps",
-               "Verifier", "AddReductionScratch", "InitMemRef", "MemoryReuse", "InsertSync",
-               "AllocateMemoryAddr")
+_ALL_PASSES = (
+    "ConvertToSSA",
+    "FlattenCalls",
+    "OutlineIncoreScopes",
+    "ConvertTensorToBlockOps",
+    "Verifier",
+    "AddReductionScratch",
+    "InitMemRef",
+    "MemoryReuse",
+    "InsertSync",
+    "AllocateMemoryAddr",
+)
 PIPELINES: Mapping[str, tuple[str, ...]] = {
     # For the CCE C++ code generator: everything, sync included.
     "default": _ALL_PASSES,
@@ -91,8 +100,11 @@ def run_pipeline(program: Program, pipeline: str | Sequence[str] = "default") ->
         names = PIPELINES.get(pipeline)
         if names is None:
             bag = DiagnosticBag()
-            bag.error("E404", f"unknown pipeline '{pipeline}' (known: {', '.join(PIPELINES)})",
-                      program.span)
+            bag.error(
+                "E404",
+                f"unknown pipeline '{pipeline}' (known: {', '.join(PIPELINES)})",
+                program.span,
+            )
             return PipelineResult(program, bag.sorted())
         return run_passes(program, names)
     return run_passes(program, pipeline)
@@ -104,8 +116,9 @@ def run_pipelines(program: Program, pipelines: Sequence[str]) -> dict[str, Pipel
     from .passes.manager import run_pipelines as run_shared
 
     known = [name for name in pipelines if name in PIPELINES]
-    results = dict(zip(known, run_shared(program, [PIPELINES[name] for name in known]),
-                       strict=True))
+    results = dict(
+        zip(known, run_shared(program, [PIPELINES[name] for name in known]), strict=True)
+    )
     return {name: results.get(name) or run_pipeline(program, name) for name in pipelines}
 
 
@@ -318,9 +331,14 @@ def compile_source(
     analysis = analyze(source, path) if isinstance(source, str) else source
     chosen = pipeline or default_pipeline(target)
     front_end = list(analysis.diagnostics)
-    result = CompileResult(target, chosen, function, analysis.prefix,
-                           front_end=strict_annotations(front_end) if strict else front_end,
-                           ptoas=ptoas)
+    result = CompileResult(
+        target,
+        chosen,
+        function,
+        analysis.prefix,
+        front_end=strict_annotations(front_end) if strict else front_end,
+        ptoas=ptoas,
+    )
     programs = analysis.all_programs()
     result.available = len(programs)
     if result.has_errors:
@@ -352,8 +370,9 @@ def compile_program(program: Program, result: CompileResult, path: str) -> Progr
         wanted = target.removeprefix(PASS_TARGET)
         snapshot = lowered.after(wanted)
         if snapshot is None:
-            return ProgramOutput(program, lowered,
-                                 f"# pass '{wanted}' is not in the '{result.pipeline}' pipeline\n")
+            return ProgramOutput(
+                program, lowered, f"# pass '{wanted}' is not in the '{result.pipeline}' pipeline\n"
+            )
         return ProgramOutput(program, lowered, print_ir(snapshot, result))
     if lowered.has_errors:
         return ProgramOutput(program, lowered, "")
@@ -389,8 +408,9 @@ def generate(target: str, program: Program, result: CompileResult) -> tuple[str,
             except PtoasMissing as exc:
                 return f"// {exc}\n", []
         if ptoas is not None:
-            return generate_checked(program, ptoas, function=result.function,
-                                    cpp=target == "pto-cpp")
+            return generate_checked(
+                program, ptoas, function=result.function, cpp=target == "pto-cpp"
+            )
         generated = generate_pto(program, function=result.function)
     else:
         return print_ir(program, result), []
@@ -479,8 +499,10 @@ BACKEND_CODES = frozenset({"E401", "E402"})
 
 
 def _inside(span: Span, outer: Span) -> bool:
-    return (outer.line, outer.column) <= (span.line, span.column) and \
-        (span.end_line, span.end_column) <= (outer.end_line, outer.end_column)
+    return (outer.line, outer.column) <= (span.line, span.column) and (
+        span.end_line,
+        span.end_column,
+    ) <= (outer.end_line, outer.end_column)
 
 
 def function_backend_diagnostics(program: Program, function: str) -> tuple[Diagnostic, ...]:
@@ -489,12 +511,14 @@ def function_backend_diagnostics(program: Program, function: str) -> tuple[Diagn
     if fn is None:
         return ()
     result = run_pipeline(narrow(program, function), "ptoas")  # sync changes no buffer
-    return tuple(d for d in result.diagnostics
-                 if d.code in BACKEND_CODES and _inside(d.span, fn.span))
+    return tuple(
+        d for d in result.diagnostics if d.code in BACKEND_CODES and _inside(d.span, fn.span)
+    )
 
 
-def backend_diagnostics(analysis: ModuleAnalysis, memo: dict[Any, Any] | None = None, *,
-                        compute: bool = True) -> list[Diagnostic]:
+def backend_diagnostics(
+    analysis: ModuleAnalysis, memo: dict[Any, Any] | None = None, *, compute: bool = True
+) -> list[Diagnostic]:
     """E401 / E402 of every function in which the front end found no error. Programs a
     builder function makes are left out: their sizes are known only when the builder runs.
 
@@ -525,10 +549,36 @@ def backend_diagnostics(analysis: ModuleAnalysis, memo: dict[Any, Any] | None = 
 
 
 __all__ = [
-    "BACKEND_CODES", "LANGUAGES", "PASS_TARGET", "PIPELINES", "SKIPPED_DIRS", "TARGETS",
-    "CompileResult", "backend_diagnostics", "function_backend_diagnostics",
-    "ProgramOutput", "SourceError", "all_targets", "analyze", "available_ptoas", "buffer_types",
-    "compile_file", "find_ptoas",
-    "compile_source", "default_pipeline", "pass_descriptions", "preload", "is_pypto_source", "join_texts", "narrow", "pass_targets", "read_source", "read_text",
-    "run_pipeline", "run_pipelines", "select_programs", "target_language", "walk_python_files",
+    "BACKEND_CODES",
+    "LANGUAGES",
+    "PASS_TARGET",
+    "PIPELINES",
+    "SKIPPED_DIRS",
+    "TARGETS",
+    "CompileResult",
+    "backend_diagnostics",
+    "function_backend_diagnostics",
+    "ProgramOutput",
+    "SourceError",
+    "all_targets",
+    "analyze",
+    "available_ptoas",
+    "buffer_types",
+    "compile_file",
+    "find_ptoas",
+    "compile_source",
+    "default_pipeline",
+    "pass_descriptions",
+    "preload",
+    "is_pypto_source",
+    "join_texts",
+    "narrow",
+    "pass_targets",
+    "read_source",
+    "read_text",
+    "run_pipeline",
+    "run_pipelines",
+    "select_programs",
+    "target_language",
+    "walk_python_files",
 ]

@@ -33,49 +33,126 @@ class SurfaceEntry:
 
 
 HELPERS = [
-    SurfaceEntry("range", SurfaceKind.HELPER, "range(stop) / range(start, stop, step=1, init_values=(...))",
-                 "A sequential loop. With init_values, the target is `i, (a, b)` and the body ends with `a2, b2 = pl.yield_(...)`.",
-                 loop=True),
-    SurfaceEntry("parallel", SurfaceKind.HELPER, "parallel(stop) / parallel(start, stop, step=1, init_values=(...))",
-                 "Like pl.range, but iterations may run in parallel.", loop=True),
-    SurfaceEntry("while_", SurfaceKind.HELPER, "while_(init_values=(...))",
-                 "A loop with carried values: `for (a, b) in pl.while_(init_values=(x, y)):` whose first statement is `pl.cond(expr)`.",
-                 loop=True),
-    SurfaceEntry("cond", SurfaceKind.HELPER, "cond(condition)", "The condition of a pl.while_ loop; must be its first statement."),
-    SurfaceEntry("yield_", SurfaceKind.HELPER, "yield_(*values)",
-                 "Ends a loop body or if branch, giving the carried values / results: `r = pl.yield_(v)`, `a, b = pl.yield_(x, y)`."),
-    SurfaceEntry("incore", SurfaceKind.HELPER, "incore()", "`with pl.incore():` marks an InCore scope."),
-    SurfaceEntry("const", SurfaceKind.HELPER, "const(value, dtype)", "A typed numeric literal, e.g. pl.const(1, pl.INT32)."),
-    SurfaceEntry("dynamic", SurfaceKind.HELPER, 'dynamic("N")',
-                 "A symbolic dimension (module level): every use of the same name is the same dimension."),
+    SurfaceEntry(
+        "range",
+        SurfaceKind.HELPER,
+        "range(stop) / range(start, stop, step=1, init_values=(...))",
+        "A sequential loop. With init_values, the target is `i, (a, b)` and the body ends with `a2, b2 = pl.yield_(...)`.",
+        loop=True,
+    ),
+    SurfaceEntry(
+        "parallel",
+        SurfaceKind.HELPER,
+        "parallel(stop) / parallel(start, stop, step=1, init_values=(...))",
+        "Like pl.range, but iterations may run in parallel.",
+        loop=True,
+    ),
+    SurfaceEntry(
+        "while_",
+        SurfaceKind.HELPER,
+        "while_(init_values=(...))",
+        "A loop with carried values: `for (a, b) in pl.while_(init_values=(x, y)):` whose first statement is `pl.cond(expr)`.",
+        loop=True,
+    ),
+    SurfaceEntry(
+        "cond",
+        SurfaceKind.HELPER,
+        "cond(condition)",
+        "The condition of a pl.while_ loop; must be its first statement.",
+    ),
+    SurfaceEntry(
+        "yield_",
+        SurfaceKind.HELPER,
+        "yield_(*values)",
+        "Ends a loop body or if branch, giving the carried values / results: `r = pl.yield_(v)`, `a, b = pl.yield_(x, y)`.",
+    ),
+    SurfaceEntry(
+        "incore", SurfaceKind.HELPER, "incore()", "`with pl.incore():` marks an InCore scope."
+    ),
+    SurfaceEntry(
+        "const",
+        SurfaceKind.HELPER,
+        "const(value, dtype)",
+        "A typed numeric literal, e.g. pl.const(1, pl.INT32).",
+    ),
+    SurfaceEntry(
+        "dynamic",
+        SurfaceKind.HELPER,
+        'dynamic("N")',
+        "A symbolic dimension (module level): every use of the same name is the same dimension.",
+    ),
 ]
 TYPES = [
-    SurfaceEntry("Tensor", SurfaceKind.TYPE, "Tensor[[d0, d1, ...], DTYPE(, LAYOUT)]", "An N-D tensor in global memory (DDR).",
-                 bare=True),
-    SurfaceEntry("Tile", SurfaceKind.TYPE, "Tile[[rows, cols], DTYPE]", "A tile in an on-chip buffer (Vec/UB by default).",
-                 bare=True),
+    SurfaceEntry(
+        "Tensor",
+        SurfaceKind.TYPE,
+        "Tensor[[d0, d1, ...], DTYPE(, LAYOUT)]",
+        "An N-D tensor in global memory (DDR).",
+        bare=True,
+    ),
+    SurfaceEntry(
+        "Tile",
+        SurfaceKind.TYPE,
+        "Tile[[rows, cols], DTYPE]",
+        "A tile in an on-chip buffer (Vec/UB by default).",
+        bare=True,
+    ),
     SurfaceEntry("Scalar", SurfaceKind.TYPE, "Scalar[DTYPE]", "A scalar value.", bare=True),
-    SurfaceEntry("InOut", SurfaceKind.TYPE, "InOut[Tensor[...]]", "A parameter the function reads and writes.", bare=True),
-    SurfaceEntry("Out", SurfaceKind.TYPE, "Out[Tensor[...]]", "A parameter the function writes.", bare=True),
-    SurfaceEntry("MemRef", SurfaceKind.TYPE, "MemRef(memory_space, addr, size[, id])",
-                 "The buffer of a tile or tensor, as printed IR writes it after InitMemRef: "
-                 "`pl.Tile[[64, 64], pl.FP32, pl.MemRef(pl.MemorySpace.Vec, 0, 16384, 3)]` "
-                 "(addr None until AllocateMemoryAddr)."),
-    SurfaceEntry("TileView", SurfaceKind.TYPE,
-                 "TileView(valid_shape=[...], stride=[...], start_offset=..., blayout=..., slayout=..., fractal=..., pad=...)",
-                 "A tile's layout, the extra argument of a Tile type: block and scalar layout (pl.BLayout), "
-                 "fractal size, pad mode (pl.PadMode), valid shape, stride and start offset."),
+    SurfaceEntry(
+        "InOut",
+        SurfaceKind.TYPE,
+        "InOut[Tensor[...]]",
+        "A parameter the function reads and writes.",
+        bare=True,
+    ),
+    SurfaceEntry(
+        "Out", SurfaceKind.TYPE, "Out[Tensor[...]]", "A parameter the function writes.", bare=True
+    ),
+    SurfaceEntry(
+        "MemRef",
+        SurfaceKind.TYPE,
+        "MemRef(memory_space, addr, size[, id])",
+        "The buffer of a tile or tensor, as printed IR writes it after InitMemRef: "
+        "`pl.Tile[[64, 64], pl.FP32, pl.MemRef(pl.MemorySpace.Vec, 0, 16384, 3)]` "
+        "(addr None until AllocateMemoryAddr).",
+    ),
+    SurfaceEntry(
+        "TileView",
+        SurfaceKind.TYPE,
+        "TileView(valid_shape=[...], stride=[...], start_offset=..., blayout=..., slayout=..., fractal=..., pad=...)",
+        "A tile's layout, the extra argument of a Tile type: block and scalar layout (pl.BLayout), "
+        "fractal size, pad mode (pl.PadMode), valid shape, stride and start offset.",
+    ),
 ]
 DECORATORS = [
-    SurfaceEntry("program", SurfaceKind.DECORATOR, "@pl.program", "A class whose @pl.function methods form one program."),
-    SurfaceEntry("function", SurfaceKind.DECORATOR, "@pl.function(type=pl.FunctionType.InCore, strict_ssa=False)",
-                 "A DSL function (a kernel when type=InCore)."),
-    SurfaceEntry("inline", SurfaceKind.DECORATOR, "@pl.inline", "A helper whose body is expanded at each call site."),
+    SurfaceEntry(
+        "program",
+        SurfaceKind.DECORATOR,
+        "@pl.program",
+        "A class whose @pl.function methods form one program.",
+    ),
+    SurfaceEntry(
+        "function",
+        SurfaceKind.DECORATOR,
+        "@pl.function(type=pl.FunctionType.InCore, strict_ssa=False)",
+        "A DSL function (a kernel when type=InCore).",
+    ),
+    SurfaceEntry(
+        "inline",
+        SurfaceKind.DECORATOR,
+        "@pl.inline",
+        "A helper whose body is expanded at each call site.",
+    ),
 ]
 NAMESPACES = [
     SurfaceEntry("block", SurfaceKind.NAMESPACE, "pl.block", "Tile (block) operations."),
     SurfaceEntry("tensor", SurfaceKind.NAMESPACE, "pl.tensor", "Tensor operations."),
-    SurfaceEntry("system", SurfaceKind.NAMESPACE, "pl.system", "Synchronisation operations (inserted by passes)."),
+    SurfaceEntry(
+        "system",
+        SurfaceKind.NAMESPACE,
+        "pl.system",
+        "Synchronisation operations (inserted by passes).",
+    ),
 ]
 ENUMS: dict[str, list[str]] = {
     "MemorySpace": [m.name for m in MemorySpace],
@@ -106,9 +183,15 @@ LAYOUTS = [t.name for t in TensorLayout]
 def top_level_entries() -> list[SurfaceEntry]:
     """Everything after `pl.` except ops."""
     entries = HELPERS + TYPES + DECORATORS + NAMESPACES
-    entries += [SurfaceEntry(name, SurfaceKind.ENUM, f"pl.{name}", ENUM_DOCS[name]) for name in ENUMS]
-    entries += [SurfaceEntry(name, SurfaceKind.DTYPE, f"pl.{name}", "Element data type.") for name in DTYPES]
-    entries += [SurfaceEntry(name, SurfaceKind.LAYOUT, f"pl.{name}", "Tensor layout.") for name in LAYOUTS]
+    entries += [
+        SurfaceEntry(name, SurfaceKind.ENUM, f"pl.{name}", ENUM_DOCS[name]) for name in ENUMS
+    ]
+    entries += [
+        SurfaceEntry(name, SurfaceKind.DTYPE, f"pl.{name}", "Element data type.") for name in DTYPES
+    ]
+    entries += [
+        SurfaceEntry(name, SurfaceKind.LAYOUT, f"pl.{name}", "Tensor layout.") for name in LAYOUTS
+    ]
     return entries
 
 

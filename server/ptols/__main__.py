@@ -11,17 +11,25 @@ from . import __version__
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ptols", description="PyPTO language server")
-    parser.add_argument("--stdio", action="store_true", help="speak LSP on stdin/stdout (the default)")
+    parser.add_argument(
+        "--stdio", action="store_true", help="speak LSP on stdin/stdout (the default)"
+    )
     parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead")
     parser.add_argument("--log-file", help="write the server log to this file")
-    parser.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    parser.add_argument(
+        "--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"]
+    )
     parser.add_argument("--version", action="version", version=f"ptols {__version__}")
     args, _unknown = parser.parse_known_args(argv)  # clients may add flags of their own
     log_format = "%(asctime)s %(name)s %(levelname)s %(message)s"
     if args.log_file:
-        logging.basicConfig(filename=args.log_file, level=getattr(logging, args.log_level), format=log_format)
+        logging.basicConfig(
+            filename=args.log_file, level=getattr(logging, args.log_level), format=log_format
+        )
     else:  # stdout carries the protocol: logs go to stderr
-        logging.basicConfig(stream=sys.stderr, level=getattr(logging, args.log_level), format=log_format)
+        logging.basicConfig(
+            stream=sys.stderr, level=getattr(logging, args.log_level), format=log_format
+        )
     from .server import create_server
 
     server = create_server()

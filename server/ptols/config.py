@@ -40,7 +40,11 @@ class Settings:
         if not isinstance(value, dict):
             return settings
         preview = value.get("preview")
-        target = preview.get("defaultTarget") if isinstance(preview, dict) else value.get("defaultTarget")
+        target = (
+            preview.get("defaultTarget")
+            if isinstance(preview, dict)
+            else value.get("defaultTarget")
+        )
         if target in TARGETS:
             settings.default_target = target
         if value.get("pipeline") in PIPELINES:

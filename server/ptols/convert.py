@@ -35,7 +35,9 @@ class Positions:
     current text: the same text, or a newer one whose unchanged parts are mapped through a
     TextShift (a position in changed text raises Stale: better no answer than a wrong place)."""
 
-    def __init__(self, analysed: LineIndex, encoding: str, current: LineIndex | None = None) -> None:
+    def __init__(
+        self, analysed: LineIndex, encoding: str, current: LineIndex | None = None
+    ) -> None:
         self.analysed = analysed
         self.current = current if current is not None else analysed
         self.encoding = encoding
@@ -54,7 +56,8 @@ class Positions:
     def offset_range(self, start: int, end: int) -> types.Range:
         """A range of code-point offsets into the current text."""
         return types.Range(
-            self.current.position_of(start, self.encoding), self.current.position_of(end, self.encoding)
+            self.current.position_of(start, self.encoding),
+            self.current.position_of(end, self.encoding),
         )
 
     def offset(self, position: types.Position) -> int:

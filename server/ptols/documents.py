@@ -50,13 +50,22 @@ def over_limit(text: str) -> tuple[str, int] | None:
     """Why ``text`` is not analysed live (message, 0-based line), or None."""
     size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_LIVE_BYTES:
-        return f"file too large for live analysis: {size / 1e6:.1f} MB > {MAX_LIVE_BYTES / 1e6:.1f} MB", 0
+        return (
+            f"file too large for live analysis: {size / 1e6:.1f} MB > {MAX_LIVE_BYTES / 1e6:.1f} MB",
+            0,
+        )
     if len(text) > MAX_LIVE_LINE:
         index = LineIndex(text)
         ends = [*index.starts[1:], len(text)]
-        length, row = max((end - start, row) for row, (start, end) in enumerate(zip(index.starts, ends, strict=True)))
+        length, row = max(
+            (end - start, row)
+            for row, (start, end) in enumerate(zip(index.starts, ends, strict=True))
+        )
         if length > MAX_LIVE_LINE:
-            return f"line {row + 1} too long for live analysis: {length:,} characters > {MAX_LIVE_LINE:,}", row
+            return (
+                f"line {row + 1} too long for live analysis: {length:,} characters > {MAX_LIVE_LINE:,}",
+                row,
+            )
     return None
 
 
@@ -142,7 +151,12 @@ class Document:
         self._syntax = tree
         return document_symbols(tree, Positions(LineIndex(text), encoding))
 
-    def apply(self, changes: Sequence[types.TextDocumentContentChangeEvent], version: int | None, encoding: str) -> None:
+    def apply(
+        self,
+        changes: Sequence[types.TextDocumentContentChangeEvent],
+        version: int | None,
+        encoding: str,
+    ) -> None:
         text = self.text
         for change in changes:
             index = self.index if text is self.text else LineIndex(text)
@@ -178,7 +192,11 @@ class Document:
         source = analysed if analysed is not None else self.analysis_text
         key = (id(source), id(self.text), encoding)
         cached = self._positions.get(key)
-        if cached is not None and cached.analysed.text is source and cached.current.text is self.text:
+        if (
+            cached is not None
+            and cached.analysed.text is source
+            and cached.current.text is self.text
+        ):
             return cached
         analysed_index = self.index if source is self.text else LineIndex(source)
         positions = Positions(analysed_index, encoding, self.index)

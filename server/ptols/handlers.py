@@ -42,6 +42,7 @@ class Located(NamedTuple):
     positions: Positions
     analysis: ModuleAnalysis
 
+
 COMPLETION_TRIGGERS = [".", "(", ",", "="]
 PREVIEW_BUDGET = 0.8  # seconds a preview request may take; longer compilations answer "pending"
 MAX_FORMAT_LINE = 20_000  # characters: black's time grows too fast beyond
@@ -64,7 +65,9 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         ls.terminate(ls.exit_code())
 
     @feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    async def did_change_configuration(ls: PtolsServer, params: types.DidChangeConfigurationParams) -> None:
+    async def did_change_configuration(
+        ls: PtolsServer, params: types.DidChangeConfigurationParams
+    ) -> None:
         settings = params.settings
         if isinstance(settings, dict) and isinstance(settings.get("ptoc"), dict):
             ls.settings = Settings.from_client(settings["ptoc"])
@@ -135,30 +138,48 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         if found is None:
             return None
         buffers = ls.buffers.get(found.doc.uri)
-        after = buffers[1] if buffers is not None and buffers[0] == found.doc.analysis_version else None
-        return features.hover.hover(found.analysis, found.occ, found.positions.range(found.occ.span), after)
+        after = (
+            buffers[1] if buffers is not None and buffers[0] == found.doc.analysis_version else None
+        )
+        return features.hover.hover(
+            found.analysis, found.occ, found.positions.range(found.occ.span), after
+        )
 
     @feature(types.TEXT_DOCUMENT_DEFINITION)
     @guarded(server, "definition")
     def on_definition(ls: PtolsServer, params: types.DefinitionParams) -> types.Location | None:
         found = locate(ls, params.text_document.uri, params.position)
-        return None if found is None else features.navigation.definition(found.occ, found.doc.uri, found.positions)
+        return (
+            None
+            if found is None
+            else features.navigation.definition(found.occ, found.doc.uri, found.positions)
+        )
 
     @feature(types.TEXT_DOCUMENT_REFERENCES)
     @guarded(server, "references")
-    def on_references(ls: PtolsServer, params: types.ReferenceParams) -> list[types.Location] | None:
+    def on_references(
+        ls: PtolsServer, params: types.ReferenceParams
+    ) -> list[types.Location] | None:
         found = locate(ls, params.text_document.uri, params.position)
         if found is None:
             return None
         return features.navigation.references(
-            found.analysis, found.occ, found.doc.uri, found.positions, params.context.include_declaration
+            found.analysis,
+            found.occ,
+            found.doc.uri,
+            found.positions,
+            params.context.include_declaration,
         )
 
     @feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
     @guarded(server, "prepareRename")
     def on_prepare_rename(ls: PtolsServer, params: types.PrepareRenameParams) -> types.Range | None:
         found = locate(ls, params.text_document.uri, params.position)
-        return None if found is None else features.navigation.prepare_rename(found.occ, found.positions)
+        return (
+            None
+            if found is None
+            else features.navigation.prepare_rename(found.occ, found.positions)
+        )
 
     @feature(types.TEXT_DOCUMENT_RENAME)
     @guarded(server, "rename")
@@ -166,11 +187,15 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         found = locate(ls, params.text_document.uri, params.position)
         if found is None:
             return None
-        return features.navigation.rename(found.analysis, found.occ, found.doc.uri, found.positions, params.new_name)
+        return features.navigation.rename(
+            found.analysis, found.occ, found.doc.uri, found.positions, params.new_name
+        )
 
     @feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @guarded(server, "documentSymbol")
-    async def on_document_symbol(ls: PtolsServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol] | None:
+    async def on_document_symbol(
+        ls: PtolsServer, params: types.DocumentSymbolParams
+    ) -> list[types.DocumentSymbol] | None:
         doc = ls.store.get(params.text_document.uri)
         if doc is None or not doc.is_pypto:
             return None
@@ -181,7 +206,9 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
 
     @feature(types.WORKSPACE_SYMBOL)
     @guarded(server, "workspaceSymbol")
-    async def on_workspace_symbol(ls: PtolsServer, params: types.WorkspaceSymbolParams) -> list[types.WorkspaceSymbol]:
+    async def on_workspace_symbol(
+        ls: PtolsServer, params: types.WorkspaceSymbolParams
+    ) -> list[types.WorkspaceSymbol]:
         from pygls.uris import to_fs_path
 
         loop = asyncio.get_running_loop()
@@ -191,12 +218,18 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
             if not d.is_pypto:
                 continue
             try:
-                found = await asyncio.wait_for(asyncio.shield(ls.symbols_job(d)), max(deadline - loop.time(), 0.01))
+                found = await asyncio.wait_for(
+                    asyncio.shield(ls.symbols_job(d)), max(deadline - loop.time(), 0.01)
+                )
             except TimeoutError:
                 continue
             open_docs[d.uri] = found or []
-        folders = [path for folder in ls.workspace.folders.values() if (path := to_fs_path(folder.uri))]
-        scan = loop.run_in_executor(ls.syntax_pool, features.symbols.workspace_symbols, params.query, open_docs, folders)
+        folders = [
+            path for folder in ls.workspace.folders.values() if (path := to_fs_path(folder.uri))
+        ]
+        scan = loop.run_in_executor(
+            ls.syntax_pool, features.symbols.workspace_symbols, params.query, open_docs, folders
+        )
         try:
             return await asyncio.wait_for(scan, max(deadline - loop.time(), 0.2))
         except TimeoutError:
@@ -212,16 +245,23 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS, resolve_provider=True),
     )
     @guarded(server, "completion")
-    def on_completion(ls: PtolsServer, params: types.CompletionParams) -> types.CompletionList | None:
+    def on_completion(
+        ls: PtolsServer, params: types.CompletionParams
+    ) -> types.CompletionList | None:
         doc = ls.store.get(params.text_document.uri)
         if doc is None or not doc.is_pypto:
             return None
         line, column, offset = cursor(ls, doc, params.position)
         return features.completion.complete(doc.text, offset, line, column, doc.analysis)
 
-    @feature(types.TEXT_DOCUMENT_SIGNATURE_HELP, types.SignatureHelpOptions(trigger_characters=SIGNATURE_TRIGGERS))
+    @feature(
+        types.TEXT_DOCUMENT_SIGNATURE_HELP,
+        types.SignatureHelpOptions(trigger_characters=SIGNATURE_TRIGGERS),
+    )
     @guarded(server, "signatureHelp")
-    def on_signature_help(ls: PtolsServer, params: types.SignatureHelpParams) -> types.SignatureHelp | None:
+    def on_signature_help(
+        ls: PtolsServer, params: types.SignatureHelpParams
+    ) -> types.SignatureHelp | None:
         doc = ls.store.get(params.text_document.uri)
         if doc is None or not doc.is_pypto:
             return None
@@ -230,7 +270,9 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
 
     @feature(types.TEXT_DOCUMENT_INLAY_HINT)
     @guarded(server, "inlayHint")
-    def on_inlay_hint(ls: PtolsServer, params: types.InlayHintParams) -> list[types.InlayHint] | None:
+    def on_inlay_hint(
+        ls: PtolsServer, params: types.InlayHintParams
+    ) -> list[types.InlayHint] | None:
         doc = ls.lookup(params.text_document.uri)
         if doc is None or doc.analysis is None or not ls.settings.inlay_hints:
             return None
@@ -238,14 +280,20 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         first, last = 1, positions.analysed.line_count
         if positions.shift is None:  # else: all lines, each hint mapped (or dropped) alone
             first, last = params.range.start.line + 1, params.range.end.line + 1
-        return features.inlay_hints.inlay_hints(doc.analysis, text_lines(doc.analysis_text), positions, first, last)
+        return features.inlay_hints.inlay_hints(
+            doc.analysis, text_lines(doc.analysis_text), positions, first, last
+        )
 
     @feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite]),
+        types.CodeActionOptions(
+            code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite]
+        ),
     )
     @guarded(server, "codeAction")
-    def on_code_action(ls: PtolsServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+    def on_code_action(
+        ls: PtolsServer, params: types.CodeActionParams
+    ) -> list[types.CodeAction] | None:
         doc = ls.lookup(params.text_document.uri)
         if doc is None or doc.analysis is None:
             return None
@@ -263,23 +311,43 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
 
     @feature(types.TEXT_DOCUMENT_FORMATTING)
     @guarded(server, "formatting")
-    async def on_formatting(ls: PtolsServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
+    async def on_formatting(
+        ls: PtolsServer, params: types.DocumentFormattingParams
+    ) -> list[types.TextEdit] | None:
         doc = ls.store.get(params.text_document.uri)
         if doc is None or not doc.is_pypto:
             return None
         longest = longest_line(doc)
         if doc.too_large or longest > MAX_FORMAT_LINE:
-            reason = "the file is too large" if doc.too_large else f"a line has {longest:,} characters (limit {MAX_FORMAT_LINE:,})"
-            ls.window_show_message(types.ShowMessageParams(types.MessageType.Warning, f"ptoc fmt is not run in the editor: {reason}; run `ptoc fmt` on it"))
+            reason = (
+                "the file is too large"
+                if doc.too_large
+                else f"a line has {longest:,} characters (limit {MAX_FORMAT_LINE:,})"
+            )
+            ls.window_show_message(
+                types.ShowMessageParams(
+                    types.MessageType.Warning,
+                    f"ptoc fmt is not run in the editor: {reason}; run `ptoc fmt` on it",
+                )
+            )
             return None
         job = ls.format_job(doc)
         try:
             edits, problem = await asyncio.wait_for(asyncio.shield(job), FORMAT_BUDGET)
         except TimeoutError:
-            ls.window_show_message(types.ShowMessageParams(types.MessageType.Info, "ptoc fmt is still formatting this file: format again in a moment"))
+            ls.window_show_message(
+                types.ShowMessageParams(
+                    types.MessageType.Info,
+                    "ptoc fmt is still formatting this file: format again in a moment",
+                )
+            )
             return None
         if problem:
-            ls.window_show_message(types.ShowMessageParams(types.MessageType.Warning, f"ptoc fmt left the file unchanged: {problem}"))
+            ls.window_show_message(
+                types.ShowMessageParams(
+                    types.MessageType.Warning, f"ptoc fmt left the file unchanged: {problem}"
+                )
+            )
         return list(edits)
 
     # --- custom requests ----------------------------------------------------------------------
@@ -292,7 +360,9 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         requested = protocol.field(params, "pipeline", default=ls.settings.pipeline)
         pipeline = None if requested is None else str(requested)  # None: the target's default
         if not isinstance(uri, str) or not isinstance(function, (str, type(None))):
-            raise JsonRpcInvalidParams("ptols/preview needs textDocument.uri (and a function name or none)")
+            raise JsonRpcInvalidParams(
+                "ptols/preview needs textDocument.uri (and a function name or none)"
+            )
         doc = ls.store.get(uri)
         if doc is None:
             raise ValueError(f"document not open: {uri}")
@@ -303,7 +373,9 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         analysis = await ls.current_analysis(doc, PREVIEW_BUDGET / 2)
         if analysis is None:
             return {"language": language, "content": "", "version": doc.version, "diagnostics": []}
-        problem = features.preview.request_problem(analysis, target, None if function is None else str(function))
+        problem = features.preview.request_problem(
+            analysis, target, None if function is None else str(function)
+        )
         if problem is not None:
             raise JsonRpcInvalidParams(f"ptols: preview: {problem}")
         version = doc.analysis_version
@@ -326,7 +398,13 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
                         ls.notify(protocol.PREVIEW_CHANGED, {"uri": doc.uri, "version": version})
 
                 job.add_done_callback(changed)
-                return {"language": language, "content": "", "version": version, "diagnostics": [], "pending": True}
+                return {
+                    "language": language,
+                    "content": "",
+                    "version": version,
+                    "diagnostics": [],
+                    "pending": True,
+                }
         assert result is not None
         positions = ls.positions(doc)
         diagnostics = []
@@ -334,7 +412,12 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
             converted = to_lsp(ls, d, doc, positions)
             if converted is not None:
                 diagnostics.append(converted)
-        return {"language": result.language, "content": result.content, "version": version, "diagnostics": diagnostics}
+        return {
+            "language": result.language,
+            "content": result.content,
+            "version": version,
+            "diagnostics": diagnostics,
+        }
 
     @feature(protocol.FUNCTIONS)
     @guarded(server, "functions")
@@ -352,7 +435,13 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
         found = []
         for f in analysis.function_infos:
             try:
-                found.append({"name": f.name, "program": f.program, "range": range_json(positions.range(f.span))})
+                found.append(
+                    {
+                        "name": f.name,
+                        "program": f.program,
+                        "range": range_json(positions.range(f.span)),
+                    }
+                )
             except Stale:
                 continue  # changed since the analysis
         return {"functions": found}
@@ -367,7 +456,11 @@ def register(server: PtolsServer) -> None:  # noqa: C901 - one place that lists 
 
         data = doc.text.encode("utf-8", "surrogatepass")
         length = len(doc.text.encode("utf-16-le", "surrogatepass")) // 2
-        return {"version": doc.version, "length": length, "sha256": hashlib.sha256(data).hexdigest()}
+        return {
+            "version": doc.version,
+            "length": length,
+            "sha256": hashlib.sha256(data).hexdigest(),
+        }
 
     @feature(protocol.PASSES)
     @guarded(server, "passes")
@@ -429,4 +522,3 @@ def to_lsp(ls: PtolsServer, diagnostic: Any, doc: Any, positions: Any) -> dict[s
         "code": converted.code,
         "message": converted.message,
     }
-

@@ -80,9 +80,13 @@ class PtolsProtocol(LanguageServerProtocol):
         except JsonRpcException as error:
             if "id" in data and "method" in data and isinstance(data["id"], (int, str)):
                 reason = error.__cause__ or error
-                answer: JsonRpcException = JsonRpcInvalidParams(f"invalid params for {data['method']}: {reason}")
+                answer: JsonRpcException = JsonRpcInvalidParams(
+                    f"invalid params for {data['method']}: {reason}"
+                )
                 if self._shutdown and data["method"] != types.EXIT:
-                    answer = JsonRpcInvalidRequest(f"the server is shut down: {data['method']} is not accepted")
+                    answer = JsonRpcInvalidRequest(
+                        f"the server is shut down: {data['method']} is not accepted"
+                    )
                 self._send_response(data["id"], error=answer.to_response_error())
                 return ANSWERED
             raise
@@ -92,7 +96,12 @@ class PtolsProtocol(LanguageServerProtocol):
         if message is ANSWERED:
             return
         method = getattr(message, "method", None)
-        if self._shutdown and method is not None and method != types.EXIT and hasattr(message, "id"):
+        if (
+            self._shutdown
+            and method is not None
+            and method != types.EXIT
+            and hasattr(message, "id")
+        ):
             error = JsonRpcInvalidRequest(f"the server is shut down: {method} is not accepted")
             self._send_response(message.id, error=error.to_response_error())
             return
@@ -105,15 +114,21 @@ class PtolsProtocol(LanguageServerProtocol):
             yield handler, (params,), None
 
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
-    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> Generator[Any, Any, None]:
+    def lsp_text_document__did_open(
+        self, params: types.DidOpenTextDocumentParams
+    ) -> Generator[Any, Any, None]:
         yield from self._user_handler(types.TEXT_DOCUMENT_DID_OPEN, params)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
-    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Generator[Any, Any, None]:
+    def lsp_text_document__did_change(
+        self, params: types.DidChangeTextDocumentParams
+    ) -> Generator[Any, Any, None]:
         yield from self._user_handler(types.TEXT_DOCUMENT_DID_CHANGE, params)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
-    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> Generator[Any, Any, None]:
+    def lsp_text_document__did_close(
+        self, params: types.DidCloseTextDocumentParams
+    ) -> Generator[Any, Any, None]:
         yield from self._user_handler(types.TEXT_DOCUMENT_DID_CLOSE, params)
 
 
@@ -140,7 +155,9 @@ class QuietWriter:
             pass
 
 
-def start_reading(stream: BinaryIO, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[bytes]) -> None:
+def start_reading(
+    stream: BinaryIO, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[bytes]
+) -> None:
     """Read the stream on a daemon thread (it never delays the process' exit); b"" at the end."""
     fd = stream.fileno()
 
@@ -235,7 +252,9 @@ async def serve(
         waited = False
 
 
-def run_stdio(protocol: PtolsProtocol, stop: threading.Event, stdin: BinaryIO | None = None) -> None:
+def run_stdio(
+    protocol: PtolsProtocol, stop: threading.Event, stdin: BinaryIO | None = None
+) -> None:
     async def main() -> None:
         queue: asyncio.Queue[bytes] = asyncio.Queue()
         start_reading(stdin or sys.stdin.buffer, asyncio.get_running_loop(), queue)

@@ -105,7 +105,11 @@ class PtolsServer(LanguageServer):
         text = "".join(traceback.format_exception(error))
         log.error("%s failed:\n%s", where, text)
         try:
-            self.window_log_message(types.LogMessageParams(types.MessageType.Error, f"ptols: {where} failed: {error}\n{text}"))
+            self.window_log_message(
+                types.LogMessageParams(
+                    types.MessageType.Error, f"ptols: {where} failed: {error}\n{text}"
+                )
+            )
         except Exception:
             pass
 
@@ -129,7 +133,9 @@ class PtolsServer(LanguageServer):
     def schedule(self, doc: Document, immediate: bool = False) -> None:
         if doc.pending is not None and not doc.pending.done():
             doc.pending.cancel()
-        doc.pending = asyncio.get_running_loop().create_task(self.analyse(doc, doc.version, doc.text, immediate))
+        doc.pending = asyncio.get_running_loop().create_task(
+            self.analyse(doc, doc.version, doc.text, immediate)
+        )
 
     def debounce(self, doc: Document) -> float:
         """Adaptive: short for files that analyse fast, longer (bounded) for slow ones."""
@@ -169,7 +175,9 @@ class PtolsServer(LanguageServer):
             doc.analysed.set()
             from ptoc.driver import backend_diagnostics
 
-            known = backend_diagnostics(result, self.backend_memo.setdefault(doc.uri, {}), compute=False)
+            known = backend_diagnostics(
+                result, self.backend_memo.setdefault(doc.uri, {}), compute=False
+            )
             self.backend[doc.uri] = (version, known)
             self.publish(doc, self.diagnostics_of(doc, result), version)
             self.notify(protocol.PREVIEW_CHANGED, {"uri": doc.uri, "version": version})
@@ -203,7 +211,9 @@ class PtolsServer(LanguageServer):
         if version is not None and last is not None and version < last:
             return
         doc.published_version = version
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(doc.uri, items, version))
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(doc.uri, items, version)
+        )
 
     def forget(self, uri: str) -> None:
         """Drop everything kept for a closed document (buffer hovers, their memo and task)."""
@@ -217,7 +227,9 @@ class PtolsServer(LanguageServer):
         if task is not None and not task.done():
             task.cancel()
 
-    def preview_job(self, doc: Document, key: tuple[Any, ...], analysis: ModuleAnalysis) -> asyncio.Future[Any]:
+    def preview_job(
+        self, doc: Document, key: tuple[Any, ...], analysis: ModuleAnalysis
+    ) -> asyncio.Future[Any]:
         """The compilation for a preview, shared by requests for the same key; its result is
         kept per (version, target, function, pipeline)."""
         job = doc.preview_jobs.get(key)
@@ -249,7 +261,11 @@ class PtolsServer(LanguageServer):
 
         loop = asyncio.get_running_loop()
         job = loop.run_in_executor(
-            self.format_pool, formatting.format_document, doc.text, doc.path, self.settings.line_length
+            self.format_pool,
+            formatting.format_document,
+            doc.text,
+            doc.path,
+            self.settings.line_length,
         )
         self.format_jobs[doc.uri] = (doc.text, job)
         return job
@@ -269,7 +285,9 @@ class PtolsServer(LanguageServer):
         task = self.buffer_tasks.get(doc.uri)
         if task is not None and not task.done():
             task.cancel()
-        self.buffer_tasks[doc.uri] = asyncio.get_running_loop().create_task(self.compute_buffers(doc, doc.version))
+        self.buffer_tasks[doc.uri] = asyncio.get_running_loop().create_task(
+            self.compute_buffers(doc, doc.version)
+        )
 
     async def compute_buffers(self, doc: Document, version: int | None) -> None:
         try:
@@ -286,8 +304,12 @@ class PtolsServer(LanguageServer):
             from ptoc import driver
 
             memo = self.buffer_memo.setdefault(doc.uri, {})
-            pipeline = self.settings.pipeline or driver.default_pipeline(self.settings.default_target)
-            found = await loop.run_in_executor(self.compile_pool, driver.buffer_types, analysis, pipeline, memo)
+            pipeline = self.settings.pipeline or driver.default_pipeline(
+                self.settings.default_target
+            )
+            found = await loop.run_in_executor(
+                self.compile_pool, driver.buffer_types, analysis, pipeline, memo
+            )
             if len(memo) > 4 * max(len(analysis.function_infos), 64):
                 memo.clear()
             if doc.version == version:
@@ -297,13 +319,16 @@ class PtolsServer(LanguageServer):
         except Exception as error:
             self.log_error("buffer computation", error)
 
-    async def compute_backend(self, doc: Document, version: int | None, analysis: ModuleAnalysis) -> None:
+    async def compute_backend(
+        self, doc: Document, version: int | None, analysis: ModuleAnalysis
+    ) -> None:
         """E401 / E402 of the functions not known yet; published again when they add any."""
         from ptoc.driver import backend_diagnostics
 
         memo = self.backend_memo.setdefault(doc.uri, {})
         found = await asyncio.get_running_loop().run_in_executor(
-            self.compile_pool, backend_diagnostics, analysis, memo)
+            self.compile_pool, backend_diagnostics, analysis, memo
+        )
         if len(memo) > 4 * max(len(analysis.function_infos), 64):
             memo.clear()
         known = self.backend.get(doc.uri)
@@ -311,7 +336,9 @@ class PtolsServer(LanguageServer):
             self.backend[doc.uri] = (version, found)
             self.publish(doc, self.diagnostics_of(doc, analysis), version)
 
-    async def current_analysis(self, doc: Document, timeout: float = ANALYSIS_WAIT) -> ModuleAnalysis | None:
+    async def current_analysis(
+        self, doc: Document, timeout: float = ANALYSIS_WAIT
+    ) -> ModuleAnalysis | None:
         """The analysis of the document's current text, waiting a bounded time for a queued
         one; else the latest analysis (the answer carries its version), or None."""
         if not doc.current and doc.is_pypto and not doc.too_large:
@@ -334,7 +361,9 @@ class PtolsServer(LanguageServer):
         for doc in self.store:
             if doc.current and doc.analysis is not None:
                 self.publish(doc, self.diagnostics_of(doc, doc.analysis), doc.analysis_version)
-                self.notify(protocol.PREVIEW_CHANGED, {"uri": doc.uri, "version": doc.analysis_version})
+                self.notify(
+                    protocol.PREVIEW_CHANGED, {"uri": doc.uri, "version": doc.analysis_version}
+                )
             else:
                 self.schedule(doc, immediate=True)
         caps = self.client_capabilities.workspace
@@ -385,7 +414,9 @@ def too_large_diagnostic(doc: Document) -> types.Diagnostic:
     message, row = doc.limit or ("file too large for live analysis", 0)
     end = min(len(doc.index.line(row)), 200)
     return types.Diagnostic(
-        range=types.Range(types.Position(row, 0), doc.index.position_of(doc.index.offset(row, end), UTF16)),
+        range=types.Range(
+            types.Position(row, 0), doc.index.position_of(doc.index.offset(row, end), UTF16)
+        ),
         message=f"{message} (run `ptoc check` on it)",
         severity=types.DiagnosticSeverity.Warning,
         code="W900",

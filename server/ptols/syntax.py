@@ -90,7 +90,9 @@ class SyntaxTree:
             byte_starts = [0] + [match.end() for match in BREAK.finditer(self.text)]
             point_starts = [0]
             for start, end in zip(byte_starts, byte_starts[1:], strict=False):
-                point_starts.append(point_starts[-1] + len(self.text[start:end].decode("utf-8", "replace")))
+                point_starts.append(
+                    point_starts[-1] + len(self.text[start:end].decode("utf-8", "replace"))
+                )
             self._lines = byte_starts, point_starts
         byte_starts, point_starts = self._lines
         row = bisect.bisect_right(byte_starts, byte) - 1

@@ -90,7 +90,9 @@ class LineIndex:
         return types.Position(row, units(line[:column], encoding))
 
 
-def apply_change(text: str, index: LineIndex, change: types.TextDocumentContentChangeEvent, encoding: str) -> str:
+def apply_change(
+    text: str, index: LineIndex, change: types.TextDocumentContentChangeEvent, encoding: str
+) -> str:
     """The text after one `didChange` content change."""
     if isinstance(change, types.TextDocumentContentChangePartial):
         start = index.offset_of(change.range.start, encoding)

@@ -25,7 +25,9 @@ from ptoc.ir.span import Span
 Write = Callable[[str, str], Path]
 
 
-def diag(path: str, line: int, column: int, code: str, severity: Severity, message: str) -> Diagnostic:
+def diag(
+    path: str, line: int, column: int, code: str, severity: Severity, message: str
+) -> Diagnostic:
     return Diagnostic(code, severity, message, Span(path, line, column, line, column + 3))
 
 
@@ -266,7 +268,9 @@ def test_unreadable_file_is_exit_2(
     k = write("k.py", "import pypto.language as pl\n")
     real_read_bytes = Path.read_bytes
 
-    def denied(self: Path) -> bytes:  # permissions do not stop root (CI), so the OS error is simulated
+    def denied(
+        self: Path,
+    ) -> bytes:  # permissions do not stop root (CI), so the OS error is simulated
         if self == k:
             raise PermissionError(13, "Permission denied")
         return real_read_bytes(self)
@@ -384,13 +388,21 @@ def test_broken_kernel_as_json(write: Write) -> None:
     objects = json.loads(result.stdout)
     analysis = analyze_source(BROKEN, str(broken))
     assert objects == [
-        d.to_json() for d in sorted(analysis.diagnostics, key=lambda d: (d.span.line, d.span.column))
+        d.to_json()
+        for d in sorted(analysis.diagnostics, key=lambda d: (d.span.line, d.span.column))
     ]
     assert objects[0]["code"] == "E200"
     assert (objects[0]["line"], objects[0]["column"]) == (BROKEN_LINE, BROKEN_COLUMN)
     assert objects[0]["end_column"] == BROKEN_COLUMN + len("missing")
     assert set(objects[0]) == {
-        "path", "line", "column", "end_line", "end_column", "severity", "code", "message",
+        "path",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "severity",
+        "code",
+        "message",
     }
 
 
@@ -452,7 +464,9 @@ def test_strict_annotations_turns_annotation_warnings_into_errors(
     )
 
 
-def test_strict_annotations_also_fails_print_and_compile(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+def test_strict_annotations_also_fails_print_and_compile(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
     write("proj/pyproject.toml", "[tool.ptoc]\nstrict-annotations = true\n")
     path = write("proj/k.py", ANNOTATION_MISTAKES)
     assert main(["print", str(path)]) == 1
@@ -460,7 +474,9 @@ def test_strict_annotations_also_fails_print_and_compile(write: Write, capsys: p
     assert capsys.readouterr().out == ""
 
 
-def test_a_bad_strict_annotations_value_is_a_usage_error(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_bad_strict_annotations_value_is_a_usage_error(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
     write("proj/pyproject.toml", "[tool.ptoc]\nstrict-annotations = 1\n")
     path = write("proj/k.py", ANNOTATION_MISTAKES)
 
@@ -468,4 +484,7 @@ def test_a_bad_strict_annotations_value_is_a_usage_error(write: Write, capsys: p
 
     captured = capsys.readouterr()
     assert captured.out.count("warning[") == 2  # the file is still checked, with the defaults
-    assert f"'{path.parent / 'pyproject.toml'}': [tool.ptoc] strict-annotations must be true or false, got 1" in captured.err
+    assert (
+        f"'{path.parent / 'pyproject.toml'}': [tool.ptoc] strict-annotations must be true or false, got 1"
+        in captured.err
+    )

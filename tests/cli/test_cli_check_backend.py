@@ -11,9 +11,8 @@ from cli_samples import run_ptoc
 Write = Callable[[str, str], Path]
 
 
-
 def line_of(text: str, needle: str) -> int:
-    return text[:text.index(needle)].count("\n") + 1
+    return text[: text.index(needle)].count("\n") + 1
 
 
 def kernel(shape: str, window: str, header: str = "") -> str:
@@ -39,7 +38,8 @@ def test_capacity_overflow_is_reported_by_check(write: Write) -> None:
     assert checked.returncode == 1
     assert checked.stdout == (
         f"{path}:{line_of(text, 't = pl.load')}:9: error[E402]: tiles live in Vec need 524288 bytes, but the target's Vec "
-        "capacity is 196608 bytes; buffers: t (262144 B), u (262144 B)\n")
+        "capacity is 196608 bytes; buffers: t (262144 B), u (262144 B)\n"
+    )
     compiled = run_ptoc("compile", str(path), "--target", "cce")
     assert compiled.stderr.splitlines()[0] == checked.stdout.rstrip("\n")
 
@@ -52,7 +52,8 @@ def test_dynamic_window_is_one_error_naming_the_tensor(write: Write) -> None:
     assert checked.stdout == (
         f"{path}:{line_of(text, 't = pl.load')}:9: error[E401]: the window of 'a' has the "
         "dynamic shape [N, 32], but a tile needs a static shape: declare 'a' with constant "
-        "sizes and load windows of constant size\n")
+        "sizes and load windows of constant size\n"
+    )
     # The fix it names compiles for both targets.
     fixed = write("fixed.py", kernel("[128, 32]", "[32, 32]"))
     for target in ("cce", "pto"):

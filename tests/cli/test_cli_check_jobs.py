@@ -61,7 +61,8 @@ def test_errors_exit_1_and_warnings_exit_0_on_many_jobs(write: Write, tmp_path: 
 
 
 def test_the_default_is_one_process_per_core_and_a_pool_only_when_it_helps(
-        write: Write, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write: Write, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     pools: list[int] = []
 
     class Recording(concurrent.futures.ProcessPoolExecutor):

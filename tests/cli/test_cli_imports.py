@@ -26,15 +26,23 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 
 
 def loaded_modules(*args: str) -> tuple[int, set[str]]:
-    done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True,
-                          timeout=120, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     report = json.loads(done.stdout)
     return report["code"], set(report["modules"])
 
 
 def heavy(modules: set[str]) -> list[str]:
-    return sorted(name for name in NEVER_ON_CHECK
-                  if any(m == name or m.startswith(name + ".") for m in modules))
+    return sorted(
+        name
+        for name in NEVER_ON_CHECK
+        if any(m == name or m.startswith(name + ".") for m in modules)
+    )
 
 
 def test_check_imports_neither_the_formatter_nor_the_server_libraries() -> None:
@@ -53,4 +61,3 @@ def test_compile_imports_no_formatter(target: str) -> None:
     assert code == 0
     assert heavy(modules) == []
     assert f"ptoc.codegen.{target}" in modules  # the probe really compiled
-

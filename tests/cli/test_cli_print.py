@@ -45,7 +45,9 @@ def test_printed_output_checks_clean_and_prints_identically(tmp_path: Path) -> N
     assert (second.returncode, second.stdout) == (0, first.stdout)
 
 
-def test_prefix_and_line_length_are_passed_to_the_printer(capsys: pytest.CaptureFixture[str]) -> None:
+def test_prefix_and_line_length_are_passed_to_the_printer(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     path = EXAMPLES / "simple_add.py"
     (program,) = programs_of(path)
 
@@ -67,7 +69,9 @@ def test_function_selects_one_function(write: Write, capsys: pytest.CaptureFixtu
     assert out.startswith("# pypto.program: Pair\n")
 
 
-def test_unknown_function_is_a_usage_error(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+def test_unknown_function_is_a_usage_error(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write("pair.py", TWO_KERNELS)
 
     assert main(["print", "--function", "cube", str(path)]) == 2
@@ -101,13 +105,19 @@ def test_a_directory_is_not_a_file(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 @pytest.mark.parametrize("value", ["0", "-3", "wide"])
-def test_line_length_must_be_a_positive_integer(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_line_length_must_be_a_positive_integer(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["print", "--line-length", value, str(EXAMPLES / "simple_add.py")]) == 2
     assert f"expected a positive integer, got '{value}'" in capsys.readouterr().err
 
 
-def test_a_standalone_function_a_program_calls_is_printed_once(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
-    path = write("shared.py", """import pypto.language as pl
+def test_a_standalone_function_a_program_calls_is_printed_once(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(
+        "shared.py",
+        """import pypto.language as pl
 
 
 @pl.function(type=pl.FunctionType.InCore)
@@ -126,7 +136,8 @@ class P:
     def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
         y = helper(x)
         return y
-""")
+""",
+    )
     assert main(["print", str(path)]) == 0
     out = capsys.readouterr().out
     assert [line for line in out.splitlines() if line.startswith("# pypto.program")] == [

@@ -75,8 +75,10 @@ def test_operator_sections_show_spellings_and_lowerings() -> None:
     add = text.split("\n### `block.add`\n", 1)[1].split("\n### ", 1)[0]
     assert "`pl.add`" in add and "`pl.block.add`" in add
     assert "- CCE: `TADD (row vector rhs: TROWEXPANDADD; column vector rhs: TCOLEXPANDADD)`" in add
-    assert "- PTO: `pto.tadd (row vector rhs: pto.trowexpandadd; column vector rhs: " \
+    assert (
+        "- PTO: `pto.tadd (row vector rhs: pto.trowexpandadd; column vector rhs: "
         "pto.tcolexpandadd)`" in add
+    )
     assert "- Role: elementwise" in add
     assert "- Scalar form: `block.adds`" in add
     assert "- Pipe: V" in add

@@ -63,9 +63,19 @@ def test_neovim_sees_diagnostic_and_hover(tmp_path: Path):
     env = dict(os.environ)
     for name in ("XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
         env[name] = str(tmp_path / name.lower())
-    env.update(PTOLS_PYTHON=sys.executable, PTOLS_ROOT=str(tmp_path), PTOLS_FILE=str(kernel), PTOLS_RESULT=str(result))
+    env.update(
+        PTOLS_PYTHON=sys.executable,
+        PTOLS_ROOT=str(tmp_path),
+        PTOLS_FILE=str(kernel),
+        PTOLS_RESULT=str(result),
+    )
     completed = subprocess.run(
-        ["nvim", "--headless", "-u", str(init)], env=env, cwd=tmp_path, timeout=90, capture_output=True, text=True
+        ["nvim", "--headless", "-u", str(init)],
+        env=env,
+        cwd=tmp_path,
+        timeout=90,
+        capture_output=True,
+        text=True,
     )
     output = result.read_text() if result.exists() else ""
     assert completed.returncode == 0, (completed.stdout, completed.stderr, output)

@@ -193,7 +193,8 @@ def scalar_cases() -> Iterator[Case]:
             (16, 64),
             promoted,
             lambda a, promoted=promoted, literal=literal: cast(
-                a["a"].astype(DTYPES[promoted]) + DTYPES[promoted](float(literal)), promoted),
+                a["a"].astype(DTYPES[promoted]) + DTYPES[promoted](float(literal)), promoted
+            ),
         )
 
 

@@ -18,11 +18,10 @@ NOT_KERNELS = {
     "flash_attention.py::flash_attention": "an orchestration function: it runs on the host",
     "ir/my_program.py::compute": "calls other functions, which a CCE kernel cannot (E400)",
     "tensor_add.py::main": "an orchestration function (after OutlineIncoreScopes): it runs on "
-                           "the host; its outlined scope main_incore_0 is not a source function",
+    "the host; its outlined scope main_incore_0 is not a source function",
 }
 # Functions that fail today because of a known code-generation defect.
-DEFECTS = {
-}
+DEFECTS = {}
 
 
 def example_functions() -> list[str]:

@@ -49,7 +49,9 @@ def test_fmt_rewrites_the_file_in_place(write: Write, capsys: pytest.CaptureFixt
     assert fmt(capsys, path) == (0, "", "0 files reformatted, 1 unchanged\n")
 
 
-def test_the_write_is_atomic_and_keeps_the_file_mode(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_write_is_atomic_and_keeps_the_file_mode(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write("k.py", MESSY)
     path.chmod(0o751)
     inode_before = path.stat().st_ino
@@ -79,7 +81,9 @@ def test_check_writes_nothing_and_exits_1(write: Write, capsys: pytest.CaptureFi
     assert fmt(capsys, "--check", clean) == (0, "", "0 files would be reformatted, 1 unchanged\n")
 
 
-def test_diff_prints_a_unified_diff_and_writes_nothing(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+def test_diff_prints_a_unified_diff_and_writes_nothing(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write("k.py", MESSY)
     expected_diff = (
         f"--- {path} (original)\n"
@@ -94,20 +98,28 @@ def test_diff_prints_a_unified_diff_and_writes_nothing(write: Write, capsys: pyt
         "+    b: pl.Tensor[[64, 64], pl.FP32] = pl.add(a, a)\n"
         "     return b\n"
     )
-    assert fmt(capsys, "--diff", path) == (0, expected_diff, "1 file would be reformatted, 0 unchanged\n")
+    assert fmt(capsys, "--diff", path) == (
+        0,
+        expected_diff,
+        "1 file would be reformatted, 0 unchanged\n",
+    )
     assert path.read_bytes() == MESSY.encode()
     code, out, _ = fmt(capsys, "--diff", "--check", path)
     assert (code, out) == (1, expected_diff + f"would reformat {path}\n")
 
 
-def test_diff_marks_a_missing_final_newline(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+def test_diff_marks_a_missing_final_newline(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write("k.py", CLEAN.rstrip("\n"))
     code, out, _ = fmt(capsys, "--diff", path)
     assert code == 0
     assert out.endswith("-    return b\n\\ No newline at end of file\n+    return b\n")
 
 
-def test_a_file_that_does_not_parse_is_untouched_and_exits_2(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_file_that_does_not_parse_is_untouched_and_exits_2(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
     broken, messy = write("broken.py", BROKEN), write("messy.py", MESSY)
     assert fmt(capsys, broken, messy) == (
         2,
@@ -139,7 +151,9 @@ def test_a_refused_file_is_untouched_and_exits_1(
     assert path.read_bytes() == MESSY.encode()
 
 
-def test_missing_and_undecodable_files_exit_2(write: Write, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_missing_and_undecodable_files_exit_2(
+    write: Write, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     latin = tmp_path / "latin.py"
     latin.write_bytes(b"import pypto.language as pl\nx = '\xe9'\n")
     code, out, err = fmt(capsys, tmp_path / "missing.py", latin)
@@ -151,7 +165,9 @@ def test_missing_and_undecodable_files_exit_2(write: Write, capsys: pytest.Captu
     )
 
 
-def test_a_directory_walk_formats_only_pypto_files(write: Write, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_a_directory_walk_formats_only_pypto_files(
+    write: Write, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     kernel = write("pkg/kernel.py", MESSY)
     write("pkg/sub/clean.py", CLEAN)
     plain = write("pkg/plain.py", PLAIN_MESSY)
@@ -168,7 +184,10 @@ def test_a_directory_walk_formats_only_pypto_files(write: Write, capsys: pytest.
         f"reformatted {kernel}\n1 file reformatted, 1 unchanged\n",
     )
     assert plain.read_text(encoding="utf-8") == PLAIN_MESSY
-    assert mentions.read_text(encoding="utf-8") == "KERNEL = 'import pypto.language as pl'\nx = [1,2]\n"
+    assert (
+        mentions.read_text(encoding="utf-8")
+        == "KERNEL = 'import pypto.language as pl'\nx = [1,2]\n"
+    )
     assert all(p.read_text(encoding="utf-8") == MESSY for p in hidden)
 
 
@@ -187,14 +206,22 @@ def test_a_directory_walk_reports_a_kernel_that_does_not_parse(
 def test_printed_ir_files_are_found_by_a_directory_walk(
     write: Write, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    printed = write("ir/p.py", "# pypto.program: p\ndef f(x: pl.INT64) -> pl.INT64:\n    return x+1\n")
-    assert fmt(capsys, tmp_path / "ir") == (0, "", f"reformatted {printed}\n1 file reformatted, 0 unchanged\n")
+    printed = write(
+        "ir/p.py", "# pypto.program: p\ndef f(x: pl.INT64) -> pl.INT64:\n    return x+1\n"
+    )
+    assert fmt(capsys, tmp_path / "ir") == (
+        0,
+        "",
+        f"reformatted {printed}\n1 file reformatted, 0 unchanged\n",
+    )
     assert printed.read_text(encoding="utf-8") == (
         "# pypto.program: p\ndef f(x: pl.INT64) -> pl.INT64:\n    return x + 1\n"
     )
 
 
-def test_a_file_named_explicitly_is_formatted_without_pypto(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_file_named_explicitly_is_formatted_without_pypto(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
     plain = write("plain.py", PLAIN_MESSY)
     assert fmt(capsys, "--pypto-only", plain) == (0, "", "0 files reformatted, 0 unchanged\n")
     assert plain.read_text(encoding="utf-8") == PLAIN_MESSY
@@ -214,7 +241,9 @@ LONG = "import pypto.language as pl\n\nSHAPE = [128, 128, 128, 128]\n"
 WRAPPED = "import pypto.language as pl\n\nSHAPE = [\n    128,\n    128,\n    128,\n    128,\n]\n"
 
 
-def test_line_length_comes_from_the_nearest_pyproject(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+def test_line_length_comes_from_the_nearest_pyproject(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
     write("proj/pyproject.toml", "[tool.ptoc]\nline-length = 20\nprefix = 'pl'\n")
     path = write("proj/src/deep/s.py", LONG)
     assert fmt(capsys, path)[0] == 0
@@ -227,14 +256,18 @@ def test_the_flag_beats_the_configuration(write: Write, capsys: pytest.CaptureFi
     assert fmt(capsys, "--line-length", "88", path) == (0, "", "0 files reformatted, 1 unchanged\n")
 
 
-def test_the_nearest_pyproject_wins_even_without_a_ptoc_table(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_nearest_pyproject_wins_even_without_a_ptoc_table(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
     write("proj/pyproject.toml", "[tool.ptoc]\nline-length = 20\n")
     write("proj/inner/pyproject.toml", "[project]\nname = 'inner'\n")
     path = write("proj/inner/s.py", LONG)
     assert fmt(capsys, path) == (0, "", "0 files reformatted, 1 unchanged\n")
 
 
-def test_a_repository_root_ends_the_search(write: Write, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_a_repository_root_ends_the_search(
+    write: Write, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     write("proj/pyproject.toml", "[tool.ptoc]\nline-length = 20\n")
     (tmp_path / "proj" / "repo" / ".git").mkdir(parents=True)
     path = write("proj/repo/s.py", LONG)
@@ -244,9 +277,18 @@ def test_a_repository_root_ends_the_search(write: Write, capsys: pytest.CaptureF
 @pytest.mark.parametrize(
     ("toml", "problem"),
     [
-        ("[tool.ptoc]\nline-length = 'wide'\n", "[tool.ptoc] line-length must be a positive integer, got 'wide'"),
-        ("[tool.ptoc]\nline-length = 0\n", "[tool.ptoc] line-length must be a positive integer, got 0"),
-        ("[tool.ptoc]\nprefix = 'not a name'\n", "[tool.ptoc] prefix must be a Python name, got 'not a name'"),
+        (
+            "[tool.ptoc]\nline-length = 'wide'\n",
+            "[tool.ptoc] line-length must be a positive integer, got 'wide'",
+        ),
+        (
+            "[tool.ptoc]\nline-length = 0\n",
+            "[tool.ptoc] line-length must be a positive integer, got 0",
+        ),
+        (
+            "[tool.ptoc]\nprefix = 'not a name'\n",
+            "[tool.ptoc] prefix must be a Python name, got 'not a name'",
+        ),
     ],
 )
 def test_a_bad_configuration_exits_2(

@@ -127,7 +127,9 @@ LEGACY_FORMATTED = dedent(
 def test_every_legacy_spelling_is_rewritten_and_proven() -> None:
     assert len(legacy_codes(LEGACY)) == 11
     result = format_source(LEGACY, "legacy.py")
-    assert result == FormatResult(True, LEGACY_FORMATTED, "formatted", "rewrote 11 legacy spellings")
+    assert result == FormatResult(
+        True, LEGACY_FORMATTED, "formatted", "rewrote 11 legacy spellings"
+    )
     assert legacy_codes(result.text) == []
     assert_same_ir(LEGACY, result.text)
 
@@ -222,7 +224,9 @@ def test_line_length_is_passed_to_black() -> None:
 def test_crlf_newlines_and_a_byte_order_mark_are_kept() -> None:
     text = "\ufeffimport pypto.language as pl\r\nX  =  1\r\n"
     result = format_source(text, "crlf.py")
-    assert result == FormatResult(True, "\ufeffimport pypto.language as pl\r\n\r\nX = 1\r\n", "formatted", "")
+    assert result == FormatResult(
+        True, "\ufeffimport pypto.language as pl\r\n\r\nX = 1\r\n", "formatted", ""
+    )
     assert format_source(result.text, "crlf.py").status == "unchanged"
 
 

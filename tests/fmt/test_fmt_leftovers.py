@@ -34,7 +34,9 @@ sys.exit(main(["fmt", sys.argv[1]]))
 def killed_while_writing(path: Path, signum: int) -> int:
     child = subprocess.Popen(
         [sys.executable, "-c", PAUSED_CHILD, str(path)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
     )
     assert child.stdout is not None
     assert child.stdout.readline() == "paused\n"

@@ -26,7 +26,9 @@ def nothing_runs(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_file_over_the_size_limit_is_refused(nothing_runs: None) -> None:
     text = HEADER + "x = 1\n" * 50_000  # 300,029 characters
     assert format_source(text, "big.py") == FormatResult(
-        False, text, "refused",
+        False,
+        text,
+        "refused",
         "the file has 300,029 characters; ptoc fmt formats at most 262,144 (black would take "
         "minutes)",
     )

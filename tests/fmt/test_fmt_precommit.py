@@ -55,7 +55,12 @@ def test_the_documented_config_names_the_hooks() -> None:
 
 def git(cwd: Path, *args: str) -> str:
     result = subprocess.run(
-        ["git", *GIT_IDENTITY, *args], cwd=cwd, capture_output=True, text=True, check=True, timeout=120
+        ["git", *GIT_IDENTITY, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
     )
     return result.stdout
 

@@ -78,8 +78,12 @@ def test_unstable_formatting_is_refused(monkeypatch: pytest.MonkeyPatch) -> None
     )
 
 
-def test_a_wrong_canonical_rewrite_is_caught_by_the_ir_proof(monkeypatch: pytest.MonkeyPatch) -> None:
-    def bad_canonicalise(text: str, path: str, analysis: object, analyze: Callable[..., object]) -> Canonicalised:
+def test_a_wrong_canonical_rewrite_is_caught_by_the_ir_proof(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def bad_canonicalise(
+        text: str, path: str, analysis: object, analyze: Callable[..., object]
+    ) -> Canonicalised:
         wrong = text.replace("pl.add(t, t)", "pl.mul(t, t)")
         return Canonicalised(wrong, analyze_source(wrong, path), 1, 0)
 
@@ -193,8 +197,12 @@ def test_a_bug_in_fmt_itself_is_a_refusal_not_a_crash(monkeypatch: pytest.Monkey
     assert format_source(KERNEL, "k.py") == refused("internal error: KeyError: 'oops'")
 
 
-def test_a_canonical_rewrite_that_breaks_the_syntax_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    def breaking_canonicalise(text: str, path: str, analysis: object, analyze: Callable[..., object]) -> Canonicalised:
+def test_a_canonical_rewrite_that_breaks_the_syntax_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def breaking_canonicalise(
+        text: str, path: str, analysis: object, analyze: Callable[..., object]
+    ) -> Canonicalised:
         wrong = text.replace("pl.add(t, t)", "pl.add(t, t")
         return Canonicalised(wrong, analyze_source(wrong, path), 1, 0)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ptoc.frontend import AnalysisCache, analyze_source
 from ptoc.ir import structural_equal
 
-SOURCE = '''import pypto.language as pl
+SOURCE = """import pypto.language as pl
 
 @pl.program
 class P:
@@ -23,7 +23,7 @@ class P:
     def c(self, x: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:
         w = pl.mul(x, x)
         return w
-'''
+"""
 
 
 def test_edit_inside_one_function_reuses_the_others():
@@ -74,19 +74,30 @@ def test_line_shift_recomputes_positions():
 
 def test_signature_diagnostics_survive_reuse():
     cache = AnalysisCache()
-    text = SOURCE.replace("def c(self, x: pl.Tensor[[64, 64], pl.FP32])", "def c(self, x, y: pl.Tensor[[64, 64], pl.FP31])")
+    text = SOURCE.replace(
+        "def c(self, x: pl.Tensor[[64, 64], pl.FP32])",
+        "def c(self, x, y: pl.Tensor[[64, 64], pl.FP31])",
+    )
     first = analyze_source(text, "k.py", cache)
     second = analyze_source(text.replace("y = pl.add(x, x)", "y = pl.sub(x, x)"), "k.py", cache)
     assert second.reused_functions == 2
-    assert [d.code for d in first.diagnostics] == [d.code for d in second.diagnostics] == ["E100", "E105"]
+    assert (
+        [d.code for d in first.diagnostics]
+        == [d.code for d in second.diagnostics]
+        == ["E100", "E105"]
+    )
 
 
 def test_constant_change_invalidates_signatures():
     cache = AnalysisCache()
-    text = "import pypto.language as pl\nN = 64\n\n" + SOURCE.split("\n", 1)[1].replace("[64, 64]", "[N, 64]")
+    text = "import pypto.language as pl\nN = 64\n\n" + SOURCE.split("\n", 1)[1].replace(
+        "[64, 64]", "[N, 64]"
+    )
     analyze_source(text, "k.py", cache)
     changed = analyze_source(text.replace("N = 64", "N = 32"), "k.py", cache)
     fresh = analyze_source(text.replace("N = 64", "N = 32"), "k.py")
     assert changed.reused_functions == 0
-    assert [str(p.type.short()) for p in changed.programs[0].functions[0].params] == ["Tensor[[32, 64], FP32]"]
+    assert [str(p.type.short()) for p in changed.programs[0].functions[0].params] == [
+        "Tensor[[32, 64], FP32]"
+    ]
     assert changed.diagnostics == fresh.diagnostics

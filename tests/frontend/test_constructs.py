@@ -304,7 +304,8 @@ def test_standalone_function_called_from_program_is_appended():
 
 
 def test_printed_ir_module_form_with_header():
-    a = analyze("""
+    a = analyze(
+        """
         # pypto.program: my_program
         import pypto.language as pl
 
@@ -316,7 +317,9 @@ def test_printed_ir_module_form_with_header():
             temp1: pl.INT64 = add(a, b)
             temp2: pl.INT64 = temp1 * 2
             return temp2
-    """, header=False)
+    """,
+        header=False,
+    )
     assert codes(a) == []
     (program,) = a.programs
     assert program.name == "my_program"
@@ -324,7 +327,8 @@ def test_printed_ir_module_form_with_header():
 
 
 def test_alias_and_from_imports():
-    a = analyze("""
+    a = analyze(
+        """
         import pypto.language as ptl
         from pypto.language import Tensor, FP32
 
@@ -332,16 +336,21 @@ def test_alias_and_from_imports():
         def f(a: Tensor[[8], FP32]) -> ptl.Tensor[[8], ptl.FP32]:
             b = ptl.tensor.add(a, a)
             return b
-    """, header=False)
+    """,
+        header=False,
+    )
     assert codes(a) == []
     assert a.prefix == "ptl"
 
 
 def test_plain_python_file_gets_nothing():
-    a = analyze("""
+    a = analyze(
+        """
         def f(x):
             return x +
-    """, header=False)
+    """,
+        header=False,
+    )
     assert a.uses_pypto is False
     assert a.diagnostics == []
 
@@ -358,7 +367,8 @@ def test_seq_stmts_for_multi_statement_bodies():
 
 
 def test_a_file_that_only_mentions_the_module_is_not_a_kernel_file():
-    a = analyze('''
+    a = analyze(
+        '''
         """Helpers for code that uses pypto.language elsewhere."""
         import modal
 
@@ -367,6 +377,8 @@ def test_a_file_that_only_mentions_the_module_is_not_a_kernel_file():
         @app.function
         def f(x):
             return x + 1
-    ''', header=False)
+    ''',
+        header=False,
+    )
     assert a.uses_pypto is False
     assert a.diagnostics == []

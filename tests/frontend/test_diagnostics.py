@@ -85,7 +85,9 @@ def test_e003_loop_target_must_be_tuple_with_init_values():
             for i in pl.range(n, init_values=(n,)):
                 j = pl.yield_(i)
     """)
-    assert found(a, "E003") == [where(text, "i in", 1)[:2] + (where(text, "i in")[0], where(text, "i in")[1] + 1)]
+    assert found(a, "E003") == [
+        where(text, "i in", 1)[:2] + (where(text, "i in")[0], where(text, "i in")[1] + 1)
+    ]
 
 
 def test_e004_range_without_arguments():
@@ -163,7 +165,9 @@ def test_e010_missing_yield_in_loop_with_init_values():
                 t = s + 1
     """)
     line, col, _, _ = where(text, "for i")
-    assert found(a, "E010") == [(line, col, line, col + len("for i, (s,) in pl.range(n, init_values=(n,)):"))]
+    assert found(a, "E010") == [
+        (line, col, line, col + len("for i, (s,) in pl.range(n, init_values=(n,)):"))
+    ]
 
 
 def test_e010_else_branch_must_yield():
@@ -239,7 +243,10 @@ def test_e102_inout_scalar_and_tuple_param():
         def f(a: pl.InOut[pl.Scalar[pl.INT32]], b: tuple[pl.Scalar[pl.INT32]]):
             k = a
     """)
-    assert found(a, "E102") == [where(text, "pl.InOut[pl.Scalar[pl.INT32]]"), where(text, "tuple[pl.Scalar[pl.INT32]]")]
+    assert found(a, "E102") == [
+        where(text, "pl.InOut[pl.Scalar[pl.INT32]]"),
+        where(text, "tuple[pl.Scalar[pl.INT32]]"),
+    ]
 
 
 def test_e103_bare_tensor():
@@ -315,7 +322,14 @@ def test_e108_yield_type_mismatch_between_branches():
             else:
                 r = pl.yield_(x)
     """)
-    assert found(a, "E108") == [where(text, "pl.yield_(x)")[:1] + (where(text, "pl.yield_(x)")[1] + 10, where(text, "pl.yield_(x)")[0], where(text, "pl.yield_(x)")[1] + 11)]
+    assert found(a, "E108") == [
+        where(text, "pl.yield_(x)")[:1]
+        + (
+            where(text, "pl.yield_(x)")[1] + 10,
+            where(text, "pl.yield_(x)")[0],
+            where(text, "pl.yield_(x)")[1] + 11,
+        )
+    ]
 
 
 def test_e108_loop_yield_type_mismatch():
@@ -336,7 +350,10 @@ def test_e109_tensor_in_scalar_arithmetic():
         def f(a: {T}):
             b = a + 1
     """)
-    assert found(a, "E109") == [where(text, "a + 1")[:1] + (where(text, "a + 1")[1], where(text, "a + 1")[0], where(text, "a + 1")[1] + 1)]
+    assert found(a, "E109") == [
+        where(text, "a + 1")[:1]
+        + (where(text, "a + 1")[1], where(text, "a + 1")[0], where(text, "a + 1")[1] + 1)
+    ]
     assert "pl.add" in message(a, "E109")
 
 
@@ -363,7 +380,10 @@ def test_e111_program_call_argument_type():
             def f(self, n: pl.Scalar[pl.INT64]):
                 y = self.g(n)
     """)
-    assert found(a, "E111") == [where(text, "(n)")[:1] + (where(text, "(n)")[1] + 1, where(text, "(n)")[0], where(text, "(n)")[1] + 2)]
+    assert found(a, "E111") == [
+        where(text, "(n)")[:1]
+        + (where(text, "(n)")[1] + 1, where(text, "(n)")[0], where(text, "(n)")[1] + 2)
+    ]
 
 
 def test_e200_undefined_variable_with_did_you_mean():
@@ -384,7 +404,9 @@ def test_e201_strict_ssa_redefinition_with_previous_location():
             x = n + 1
             x = n + 2
     """)
-    assert found(a, "E201") == [where(text, "x", 2)[:1] + (4, where(text, "x = n + 2")[0], 5)] or found(a, "E201")
+    assert found(a, "E201") == [
+        where(text, "x", 2)[:1] + (4, where(text, "x = n + 2")[0], 5)
+    ] or found(a, "E201")
     d = next(d for d in a.diagnostics if d.code == "E201")
     assert d.related[0].span.line == where(text, "x = n + 1")[0]
     assert d.span.line == where(text, "x = n + 2")[0]
@@ -614,7 +636,9 @@ def test_one_error_is_not_reported_again_downstream():
     assert [d.code for d in a.diagnostics] == ["E300"]
 
 
-@pytest.mark.parametrize("code", ["E000", "E001", "E106", "E200", "E300", "E307", "W006", "W007", "W008", "W009"])
+@pytest.mark.parametrize(
+    "code", ["E000", "E001", "E106", "E200", "E300", "E307", "W006", "W007", "W008", "W009"]
+)
 def test_codes_are_in_catalog(code):
     from ptoc.diagnostics import CODES
 
@@ -638,7 +662,10 @@ def test_w004_ignored_range_argument_and_keyword():
             for i in pl.range(0, n, 1, 7, unroll=2):
                 k = i
     """)
-    assert found(a, "W004") == [where(text, "7"), where(text, "2)")[:3] + (where(text, "2)")[1] + 1,)]
+    assert found(a, "W004") == [
+        where(text, "7"),
+        where(text, "2)")[:3] + (where(text, "2)")[1] + 1,),
+    ]
     assert all(d.severity.value == "warning" for d in a.diagnostics)
 
 

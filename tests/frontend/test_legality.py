@@ -41,8 +41,10 @@ def check(mistake: str) -> tuple[str, list[tuple[str, int, int, int, int, str]]]
     text = HEADER + textwrap.dedent(PRELUDE) + textwrap.indent(textwrap.dedent(mistake), " " * 8)
     text += textwrap.dedent(EPILOGUE)
     analysis = analyze_source(text, "k.py")
-    return text, [(d.code, d.span.line, d.span.column, d.span.end_line, d.span.end_column,
-                   d.message) for d in analysis.diagnostics]
+    return text, [
+        (d.code, d.span.line, d.span.column, d.span.end_line, d.span.end_column, d.message)
+        for d in analysis.diagnostics
+    ]
 
 
 def at(text: str, needle: str) -> tuple[int, int, int, int]:
@@ -69,7 +71,8 @@ def test_matmul_operands_in_vec() -> None:
     message = one("c = pl.matmul(va, rb)", "E320", "va")
     assert message == (
         "block.matmul: argument 'lhs' must be a tile in Left, got one in Vec; load it into Mat "
-        "(target_memory=pl.MemorySpace.Mat), then pl.move(..., target_memory=pl.MemorySpace.Left)")
+        "(target_memory=pl.MemorySpace.Mat), then pl.move(..., target_memory=pl.MemorySpace.Left)"
+    )
     # npu/a2a3/TMatmul.hpp:95: "TileRight TileType must be set to TileType::Right."
     one("c = pl.matmul(la, va)", "E320", "va")
 
@@ -107,8 +110,9 @@ def test_store_of_an_acc_tile_is_a_warning() -> None:
 
 def test_moves_the_hardware_cannot_do() -> None:
     # npu/a2a3/TMov.hpp:142: "TMov: Invalid TileType." (Mat -> Left/Right, Vec -> Vec, Acc -> Mat)
-    message = one("x = pl.move(va, target_memory=pl.MemorySpace.Left)", "E320",
-                  "pl.MemorySpace.Left")
+    message = one(
+        "x = pl.move(va, target_memory=pl.MemorySpace.Left)", "E320", "pl.MemorySpace.Left"
+    )
     assert message.startswith("block.move: the hardware cannot move a tile Vec -> Left")
     one("x = pl.move(la, target_memory=pl.MemorySpace.Right)", "E320", "pl.MemorySpace.Right")
     one("x = pl.move(ma, target_memory=pl.MemorySpace.Vec)", "E320", "pl.MemorySpace.Vec")
@@ -116,15 +120,21 @@ def test_moves_the_hardware_cannot_do() -> None:
 
 def test_moves_only_a5_does_are_warnings() -> None:
     # npu/a5/TMov.hpp:770 moves Acc -> Vec, npu/a2a3/TMov.hpp:142 does not.
-    message = one("x = pl.move(acc, target_memory=pl.MemorySpace.Vec)", "W020",
-                  "pl.MemorySpace.Vec")
+    message = one(
+        "x = pl.move(acc, target_memory=pl.MemorySpace.Vec)", "W020", "pl.MemorySpace.Vec"
+    )
     assert message.startswith("block.move: only A5 moves a tile Acc -> Vec directly")
     one("x = pl.move(va, target_memory=pl.MemorySpace.Mat)", "W020", "pl.MemorySpace.Mat")
 
 
 def test_moves_the_hardware_does_are_accepted() -> None:
-    assert check("x = pl.move(va, target_memory=pl.MemorySpace.Vec)\n"
-                 "y = pl.move(acc, target_memory=pl.MemorySpace.Mat)")[1] == []
+    assert (
+        check(
+            "x = pl.move(va, target_memory=pl.MemorySpace.Vec)\n"
+            "y = pl.move(acc, target_memory=pl.MemorySpace.Mat)"
+        )[1]
+        == []
+    )
 
 
 def test_store_into_a_tensor_of_another_element_size() -> None:
@@ -132,7 +142,8 @@ def test_store_into_a_tensor_of_another_element_size() -> None:
     message = one("o = pl.store(v32, [0, 0], [32, 32], out16)", "E321", "out16")
     assert message == (
         "block.store: a FP32 tile cannot be stored into a FP16 tensor: the copy does not convert "
-        "elements; convert first: pl.cast(..., target_type=pl.FP16)")
+        "elements; convert first: pl.cast(..., target_type=pl.FP16)"
+    )
 
 
 def test_store_into_a_tensor_of_the_same_size_reinterprets() -> None:
@@ -148,9 +159,11 @@ def test_l0c_store_converts() -> None:
 def test_store_window_larger_than_the_tile() -> None:
     # cpu/TStore.hpp:33 only asserts the window holds the tile: the rest is not written.
     message = one("o = pl.store(v32, [0, 0], [64, 32], o64)", "W022", "[64, 32]")
-    assert message == ("block.store: the window [64, 32] is not the tile's shape [32, 32]: only "
-                       "the tile's 1024 elements are written, 1024 of the window's are left "
-                       "unchanged")
+    assert message == (
+        "block.store: the window [64, 32] is not the tile's shape [32, 32]: only "
+        "the tile's 1024 elements are written, 1024 of the window's are left "
+        "unchanged"
+    )
 
 
 def test_rank_one_tile_with_a_two_d_window() -> None:
@@ -162,21 +175,28 @@ def test_rank_one_tile_with_a_two_d_window() -> None:
 
 def incore(signature: str, body: str) -> str:
     """A program with one InCore kernel ``k(self, <signature>)`` and its body."""
-    return (HEADER + "\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n"
-            f"    def k(self, {signature}:\n" + textwrap.indent(textwrap.dedent(body), " " * 8))
+    return (
+        HEADER + "\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n"
+        f"    def k(self, {signature}:\n" + textwrap.indent(textwrap.dedent(body), " " * 8)
+    )
 
 
-PROGRAM = incore(f"a: {T32}, out: {T32}) -> {T32}", """
+PROGRAM = incore(
+    f"a: {T32}, out: {T32}) -> {T32}",
+    """
     t = pl.load(a, [0, 0], [32, 32])
     out = pl.store(t, [0, 0], [32, 32], out)
     return out
-""")
+""",
+)
 
 
 def program_diagnostics(extra: str) -> tuple[str, list[tuple[str, int, int, int, int]]]:
     text = PROGRAM + textwrap.indent(textwrap.dedent(extra), " " * 4)
-    return text, [(d.code, d.span.line, d.span.column, d.span.end_line, d.span.end_column)
-                  for d in analyze_source(text, "k.py").diagnostics]
+    return text, [
+        (d.code, d.span.line, d.span.column, d.span.end_line, d.span.end_column)
+        for d in analyze_source(text, "k.py").diagnostics
+    ]
 
 
 def last(text: str, needle: str) -> tuple[int, int, int, int]:
@@ -271,16 +291,19 @@ def test_a_program_built_by_a_function_is_analysed() -> None:
 def test_a_mistake_in_a_built_program_is_reported() -> None:
     text = BUILDER.replace("u = pl.muls(t, scale)", "u = pl.muls(t, sclae)")
     found = [(d.code, d.span.line) for d in analyze_source(text, "k.py").diagnostics]
-    assert found == [("E200", text[:text.index("sclae")].count("\n") + 1)]
+    assert found == [("E200", text[: text.index("sclae")].count("\n") + 1)]
 
 
 def test_builder_values_do_not_leak_into_the_module() -> None:
-    text = BUILDER + """
+    text = (
+        BUILDER
+        + """
 
 @pl.function(type=pl.FunctionType.InCore)
 def outside(a: pl.Tensor[[rows, 32], pl.FP32]) -> pl.Tensor[[rows, 32], pl.FP32]:
     return a
 """
+    )
     found = [d.code for d in analyze_source(text, "k.py").diagnostics]
     assert found == ["E104", "E104"]  # `rows` is unknown outside the builder
 
@@ -302,8 +325,10 @@ LOOPS = incore(f"a: {T128}, out: {T128}) -> {T128}", "t0 = pl.load(a, [0, 0], [3
 
 def loop_diagnostics(body: str) -> tuple[str, list[tuple[str, int, int, int, int, str]]]:
     text = LOOPS + textwrap.indent(textwrap.dedent(body), " " * 8) + "        return out\n"
-    return text, [(d.code, d.span.line, d.span.column, d.span.end_line, d.span.end_column,
-                   d.message) for d in analyze_source(text, "k.py").diagnostics]
+    return text, [
+        (d.code, d.span.line, d.span.column, d.span.end_line, d.span.end_column, d.message)
+        for d in analyze_source(text, "k.py").diagnostics
+    ]
 
 
 def test_out_of_bounds_window_in_a_loop_with_constant_bounds() -> None:
@@ -314,11 +339,16 @@ def test_out_of_bounds_window_in_a_loop_with_constant_bounds() -> None:
             t = pl.load(a, [i * 32, 0], [32, 32])
             out = pl.store(t, [i * 32, 0], [32, 32], out)
     """)
-    assert found == [("E308", *last(text, "[i * 32, 0], [32, 32])")[:2],
-                      last(text, "[i * 32, 0], [32, 32])")[0],
-                      last(text, "[i * 32, 0], [32, 32])")[1] + len("[i * 32, 0]"),
-                      "block.load: with i in 0..4 the window on dimension 0 reaches 128..160, "
-                      "outside the tensor's extent 128")]
+    assert found == [
+        (
+            "E308",
+            *last(text, "[i * 32, 0], [32, 32])")[:2],
+            last(text, "[i * 32, 0], [32, 32])")[0],
+            last(text, "[i * 32, 0], [32, 32])")[1] + len("[i * 32, 0]"),
+            "block.load: with i in 0..4 the window on dimension 0 reaches 128..160, "
+            "outside the tensor's extent 128",
+        )
+    ]
 
 
 def test_nested_loops_and_steps() -> None:
@@ -388,15 +418,18 @@ def test_catalog_example_and_fix_run(code: str) -> None:
 def test_vector_op_on_a_mat_tile() -> None:
     # npu/a2a3/TAdd.hpp:67: a Mat tile is column-major; the vector unit reads Vec only.
     message = one("d = pl.add(ma, ma)", "E320", "ma")
-    assert message == ("block.add: argument 'lhs' must be a tile in Vec, got one in Mat; vector "
-                       "instructions read Vec tiles: load it into Vec (the default target_memory)")
+    assert message == (
+        "block.add: argument 'lhs' must be a tile in Vec, got one in Mat; vector "
+        "instructions read Vec tiles: load it into Vec (the default target_memory)"
+    )
 
 
 def test_rank_one_tile_with_an_equally_large_two_d_window() -> None:
     text = "r = pl.row_sum(v32, v32)\nrr = pl.reshape(r, [32])\n"
     message = one(text + "o = pl.store(rr, [0, 0], [8, 4], out)", "W022", "[8, 4]")
-    assert message.endswith("a rank-1 tile is one row, written along the window's last "
-                            "dimension only")
+    assert message.endswith(
+        "a rank-1 tile is one row, written along the window's last dimension only"
+    )
     # A column stored as a vector holds the same elements in the same order.
     assert check("r = pl.row_sum(v32, v32)\no = pl.store(r, [0], [32], o1)")[1] == []
 
@@ -410,8 +443,9 @@ def test_spaces_flow_through_loops_and_ifs() -> None:
     """)
     assert check(loop + "o = pl.l0c_store(c_out, [0, 0], [32, 32], out)")[1] == []
     text, found = check(loop + "d = pl.exp(c_out)")
-    assert [(c, *r) for c, *r, _ in found] == [("E320", *last(text, "c_out)")[:3],
-                                               last(text, "c_out)")[3] - 1)]
+    assert [(c, *r) for c, *r, _ in found] == [
+        ("E320", *last(text, "c_out)")[:3], last(text, "c_out)")[3] - 1)
+    ]
     branches = textwrap.dedent("""
         kk0 = 1
         if kk0 > 0:

@@ -21,8 +21,9 @@ class P:
 def run(body: str) -> tuple[str, list[tuple[str, int, int, int, int]]]:
     text = HEAD + textwrap.indent(textwrap.dedent(body), " " * 8)
     found = analyze_source(text, "k.py").diagnostics
-    return text, [(d.code, d.span.line, d.span.column, d.span.end_line, d.span.end_column)
-                  for d in found]
+    return text, [
+        (d.code, d.span.line, d.span.column, d.span.end_line, d.span.end_column) for d in found
+    ]
 
 
 def at(text: str, needle: str) -> tuple[int, int, int, int]:

@@ -24,7 +24,10 @@ def run(body: str) -> tuple[str, ModuleAnalysis]:
 
 
 def found(analysis: ModuleAnalysis) -> list[tuple[str, tuple[int, int, int, int]]]:
-    return [(d.code, (d.span.line, d.span.column, d.span.end_line, d.span.end_column)) for d in analysis.diagnostics]
+    return [
+        (d.code, (d.span.line, d.span.column, d.span.end_line, d.span.end_column))
+        for d in analysis.diagnostics
+    ]
 
 
 def only(analysis: ModuleAnalysis, code: str) -> Diagnostic:
@@ -97,7 +100,9 @@ def test_w006_reduction_annotated_with_a_kept_dimension() -> None:
             s: pl.Tile[[1, 32], pl.FP32] = pl.min(t, axis=0)
     """)
     assert found(a) == [("W006", where(text, "pl.Tile[[1, 32], pl.FP32]"))]
-    assert only(a, "W006").message.startswith("annotation says Tile[[1, 32], FP32] but the value is Tile[[32], FP32]")
+    assert only(a, "W006").message.startswith(
+        "annotation says Tile[[1, 32], FP32] but the value is Tile[[32], FP32]"
+    )
     assert isinstance(local_type(a, "k", "s"), TileType)
     assert local_type(a, "k", "s").short() == "Tile[[32], FP32]"
 
@@ -197,10 +202,16 @@ def test_strict_annotations_makes_the_annotation_warnings_errors() -> None:
             return a
     """)
     assert [(d.code, d.severity) for d in a.diagnostics] == [
-        ("W006", Severity.WARNING), ("W008", Severity.WARNING), ("W004", Severity.WARNING), ("W007", Severity.WARNING),
+        ("W006", Severity.WARNING),
+        ("W008", Severity.WARNING),
+        ("W004", Severity.WARNING),
+        ("W007", Severity.WARNING),
     ]
     assert [(d.code, d.severity) for d in strict_annotations(a.diagnostics)] == [
-        ("W006", Severity.ERROR), ("W008", Severity.ERROR), ("W004", Severity.WARNING), ("W007", Severity.ERROR),
+        ("W006", Severity.ERROR),
+        ("W008", Severity.ERROR),
+        ("W004", Severity.WARNING),
+        ("W007", Severity.ERROR),
     ]
 
 
@@ -220,37 +231,53 @@ def program(*bodies: str) -> str:
 
 
 def test_shape_read_at_run_time_is_not_an_error() -> None:
-    text, a = run(program(KERNEL_16x128, """
+    text, a = run(
+        program(
+            KERNEL_16x128,
+            """
         @pl.function(type=pl.FunctionType.Orchestration)
         def main(self, cfg: pl.Tensor[[4], pl.INT64], out: pl.Tensor[[16, 16], pl.FP32]) -> pl.Tensor[[16, 16], pl.FP32]:
             head_dim = pl.tensor.read(cfg, [0])
             q = pl.create_tensor([16, head_dim], dtype=pl.FP32)
             r = self.kernel(q, out)
             return r
-    """))
+    """,
+        )
+    )
     assert a.diagnostics == []
 
 
 def test_dynamic_parameter_accepts_a_static_shape() -> None:
-    text, a = run("N = pl.dynamic(\"N\")\n\n" + program("""
+    text, a = run(
+        'N = pl.dynamic("N")\n\n'
+        + program(
+            """
         @pl.function(type=pl.FunctionType.InCore)
         def kernel(self, x: pl.Tensor[[N, 128], pl.FP32]) -> pl.Tensor[[N, 128], pl.FP32]:
             return x
-    """, """
+    """,
+            """
         @pl.function(type=pl.FunctionType.Orchestration)
         def main(self, x: pl.Tensor[[64, 128], pl.FP32]):
             r = self.kernel(x)
-    """))
+    """,
+        )
+    )
     assert a.diagnostics == []
 
 
 def test_w009_static_shape_difference_from_orchestration_to_incore() -> None:
-    text, a = run(program(KERNEL_16x128, """
+    text, a = run(
+        program(
+            KERNEL_16x128,
+            """
         @pl.function(type=pl.FunctionType.Orchestration)
         def main(self, big: pl.Tensor[[64, 128], pl.FP32], out: pl.Tensor[[16, 16], pl.FP32]) -> pl.Tensor[[16, 16], pl.FP32]:
             r = self.kernel(big, out)
             return r
-    """))
+    """,
+        )
+    )
     assert found(a) == [("W009", where(text, "big, out")[:3] + (where(text, "big, out")[1] + 3,))]
     d = only(a, "W009")
     assert d.severity is Severity.WARNING
@@ -264,18 +291,27 @@ def test_w009_static_shape_difference_from_orchestration_to_incore() -> None:
 @pytest.mark.parametrize(
     ("caller_type", "argument", "code"),
     [
-        ("Opaque", "pl.Tensor[[64, 128], pl.FP32]", "E111"),  # a static difference, not orchestration
+        (
+            "Opaque",
+            "pl.Tensor[[64, 128], pl.FP32]",
+            "E111",
+        ),  # a static difference, not orchestration
         ("Orchestration", "pl.Tensor[[16, 128], pl.FP16]", "E111"),  # another dtype
         ("Orchestration", "pl.Tensor[[16, 128, 1], pl.FP32]", "W009"),  # another rank
         ("Orchestration", "pl.Scalar[pl.FP32]", "E111"),  # another kind
     ],
 )
 def test_other_argument_differences(caller_type: str, argument: str, code: str) -> None:
-    text, a = run(program(KERNEL_16x128, f"""
+    text, a = run(
+        program(
+            KERNEL_16x128,
+            f"""
         @pl.function(type=pl.FunctionType.{caller_type})
         def main(self, arg: {argument}, out: pl.Tensor[[16, 16], pl.FP32]):
             r = self.kernel(arg, out)
-    """))
+    """,
+        )
+    )
     assert found(a) == [(code, where(text, "arg, out")[:3] + (where(text, "arg, out")[1] + 3,))]
 
 
@@ -302,7 +338,10 @@ def test_tuple_unpacked_dict_and_list_constants_in_shapes_and_bodies() -> None:
     assert local_type(a, "k", "u").short() == "Tile[[32, 16], FP16]"
     assert local_type(a, "k", "n").short() == "Scalar[INT64]"
     (fn,) = a.functions
-    assert [p.type.short() for p in fn.params] == ["Tensor[[128, 64], FP32]", "Tensor[[16, 16], FP32]"]
+    assert [p.type.short() for p in fn.params] == [
+        "Tensor[[128, 64], FP32]",
+        "Tensor[[16, 16], FP32]",
+    ]
 
 
 def test_missing_dict_key_is_e205_on_the_subscript() -> None:
@@ -315,7 +354,10 @@ def test_missing_dict_key_is_e205_on_the_subscript() -> None:
             m = CFG["cols"] + n
     """)
     assert found(a) == [("E205", where(text, 'CFG["cols"]'))]
-    assert only(a, "E205").message == "`CFG[\"cols\"]` cannot be evaluated statically: no key 'cols' in the dict"
+    assert (
+        only(a, "E205").message
+        == "`CFG[\"cols\"]` cannot be evaluated statically: no key 'cols' in the dict"
+    )
 
 
 def test_unpacking_a_count_mismatch_leaves_the_names_undefined() -> None:
@@ -396,7 +438,10 @@ def where_span(text: str, needle: str):  # noqa: ANN201
             "pl.Tensor[[64, M], pl.FP32]",
             "malformed annotation: Unknown shape variable 'M'; the deduced type Tensor[[64, 1], FP32] is used",
         ),
-        ("int", "malformed annotation: `int` is not a PyPTO type; the deduced type Tensor[[64, 1], FP32] is used"),
+        (
+            "int",
+            "malformed annotation: `int` is not a PyPTO type; the deduced type Tensor[[64, 1], FP32] is used",
+        ),
     ],
 )
 def test_w008_malformed_local_annotation(annotation: str, message: str) -> None:
@@ -406,7 +451,9 @@ def test_w008_malformed_local_annotation(annotation: str, message: str) -> None:
             y: {annotation} = pl.add(a, a)
             z = pl.add(y, a)
     """)
-    assert found(a) == [("W008", where(text, annotation + " ")[:3] + (where(text, annotation + " ")[3] - 1,))]
+    assert found(a) == [
+        ("W008", where(text, annotation + " ")[:3] + (where(text, annotation + " ")[3] - 1,))
+    ]
     d = only(a, "W008")
     assert d.message == message
     assert d.fixes[0].edits[0].new_text == "pl.Tensor[[64, 1], pl.FP32]"
@@ -464,11 +511,16 @@ def test_e207_standalone_function_named_like_a_program_function() -> None:
         "the standalone function 'helper' conflicts with program function 'helper' of 'P'; "
         "call the method as self.helper(...) or rename one of them"
     )
-    assert [r.span.line for r in d.related] == [where(text, "def helper(x")[0], where(text, "def helper(self")[0]]
+    assert [r.span.line for r in d.related] == [
+        where(text, "def helper(x")[0],
+        where(text, "def helper(self")[0],
+    ]
 
 
 def test_e207_through_an_alias_and_no_conflict_for_self_calls() -> None:
-    aliased = CONFLICT.replace("    @pl.program", "    other = helper\n\n\n    @pl.program").replace("CALL", "other")
+    aliased = CONFLICT.replace(
+        "    @pl.program", "    other = helper\n\n\n    @pl.program"
+    ).replace("CALL", "other")
     text, a = run(aliased)
     assert found(a) == [("E207", where(text, "other(x)")[:3] + (where(text, "other(x)")[1] + 5,))]
     _, ok = run(CONFLICT.replace("CALL", "self.helper"))
@@ -496,9 +548,15 @@ def test_bare_category_op_names_are_the_ops_with_a_w003_note() -> None:
     assert found(a) == [("W003", where(text, "tensor_add")), ("W003", where(text, "tensor_mul"))]
     first = a.diagnostics[0]
     assert first.severity is Severity.INFO
-    assert first.message == "seed 003 bare op name `tensor_add`; the current spelling is `pl.tensor.add`"
+    assert (
+        first.message
+        == "seed 003 bare op name `tensor_add`; the current spelling is `pl.tensor.add`"
+    )
     assert first.fixes[0].edits[0].new_text == "pl.tensor.add"
-    modern = analyze_source(SEED_003.replace("CALL_ADD", "pl.tensor.add").replace("CALL_MUL", "pl.tensor.mul"), "seed.py")
+    modern = analyze_source(
+        SEED_003.replace("CALL_ADD", "pl.tensor.add").replace("CALL_MUL", "pl.tensor.mul"),
+        "seed.py",
+    )
     assert modern.diagnostics == []
     assert structural_equal(a.programs[0], modern.programs[0])
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ptoc.frontend import analyze_source
 
-KERNEL = '''import pypto.language as pl
+KERNEL = """import pypto.language as pl
 
 N = pl.dynamic("N")
 
@@ -31,7 +31,7 @@ class Robust:
     def main(self, a: pl.Tensor[[64, 64], pl.FP32], out: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:
         r = self.kernel(a, out)
         return r
-'''
+"""
 
 
 def test_kernel_is_clean():
@@ -47,7 +47,23 @@ def test_every_prefix_of_a_kernel_analyses_without_crashing():
 def test_random_line_deletions_and_garbage_never_crash():
     rng = random.Random(7)
     lines = KERNEL.splitlines(keepends=True)
-    garbage = ["(", ")", "[", "]", ":", "pl.", "=", "for", "if x", "\t", "yield", "pl.yield(", "'", '"""', "\\"]
+    garbage = [
+        "(",
+        ")",
+        "[",
+        "]",
+        ":",
+        "pl.",
+        "=",
+        "for",
+        "if x",
+        "\t",
+        "yield",
+        "pl.yield(",
+        "'",
+        '"""',
+        "\\",
+    ]
     for _ in range(300):
         mutated = lines[:]
         for _ in range(rng.randint(1, 3)):
@@ -63,13 +79,23 @@ def test_random_line_deletions_and_garbage_never_crash():
 
 def test_deeply_nested_expression_is_a_diagnostic():
     depth = 5000
-    text = "import pypto.language as pl\n\n@pl.function\ndef f(n: pl.Scalar[pl.INT64]):\n    x = " + "(" * depth + "n" + ")" * depth + "\n"
+    text = (
+        "import pypto.language as pl\n\n@pl.function\ndef f(n: pl.Scalar[pl.INT64]):\n    x = "
+        + "(" * depth
+        + "n"
+        + ")" * depth
+        + "\n"
+    )
     result = analyze_source(text, "k.py")
     assert result.diagnostics and all(d.code in ("E000", "E901") for d in result.diagnostics)
 
 
 def test_deeply_nested_arithmetic_is_handled():
-    text = "import pypto.language as pl\n\n@pl.function\ndef f(n: pl.Scalar[pl.INT64]):\n    x = " + " + ".join(["n"] * 3000) + "\n"
+    text = (
+        "import pypto.language as pl\n\n@pl.function\ndef f(n: pl.Scalar[pl.INT64]):\n    x = "
+        + " + ".join(["n"] * 3000)
+        + "\n"
+    )
     result = analyze_source(text, "k.py")
     assert all(d.code in ("E901",) for d in result.diagnostics)
 
@@ -86,14 +112,14 @@ def test_deeply_nested_blocks():
 
 
 def test_huge_file_of_many_functions():
-    fn = '''
+    fn = """
 @pl.function
 def f{i}(a: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:
     t = pl.load(a, [0, 0], [64, 64])
     u = pl.add(t, t)
     r = pl.store(u, [0, 0], [64, 64], a)
     return r
-'''
+"""
     text = "import pypto.language as pl\n" + "".join(fn.format(i=i) for i in range(400))
     result = analyze_source(text, "k.py")
     assert result.diagnostics == []
@@ -115,14 +141,14 @@ def test_nul_byte_is_a_diagnostic():
 
 def test_user_code_is_never_executed(tmp_path: Path):
     marker = tmp_path / "executed.txt"
-    text = f'''import pypto.language as pl
+    text = f"""import pypto.language as pl
 open({str(marker)!r}, "w").write("ran")
 N = __import__("os").system("touch {marker}")
 
 @pl.function
 def f(a: pl.Tensor[[N], pl.FP32]):
     k = a
-'''
+"""
     result = analyze_source(text, "k.py")
     assert not marker.exists()
     assert [d.code for d in result.diagnostics] == ["E205"]

@@ -17,7 +17,9 @@ def same_as_full_parse(text: str) -> bool:
     tree = parse_segmented(text, SegmentCache())
     if tree is None:
         return False
-    return ast.dump(tree, include_attributes=True) == ast.dump(ast.parse(text), include_attributes=True)
+    return ast.dump(tree, include_attributes=True) == ast.dump(
+        ast.parse(text), include_attributes=True
+    )
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "examples").rglob("*.py")), ids=lambda p: p.name)
@@ -48,7 +50,9 @@ def test_definition_lines_inside_a_string_fall_back():
 
 def test_a_cut_inside_a_string_falls_back():
     text = 'S = """\nclass Inner:\n    x = 1\n'
-    assert parse_segmented(text, SegmentCache()) is None  # unterminated string: full parse reports it
+    assert (
+        parse_segmented(text, SegmentCache()) is None
+    )  # unterminated string: full parse reports it
 
 
 def test_unchanged_segments_are_reused():

@@ -41,7 +41,8 @@ def only_return(source: str, inputs: dict[str, Any]) -> Any:
 def tile_kernel(body: str, params: str, result: str) -> str:
     """A standalone function with the given parameters, body and returned tile type."""
     return f"@pl.function\ndef f({params}) -> {result}:\n" + textwrap.indent(
-        textwrap.dedent(body), "    ")
+        textwrap.dedent(body), "    "
+    )
 
 
 def random_inputs(function: Function, seed: int = 0) -> dict[str, Any]:
@@ -65,16 +66,30 @@ def random_inputs(function: Function, seed: int = 0) -> dict[str, Any]:
 
 F32, F16, I32, I16, I8, U8 = np.float32, np.float16, np.int32, np.int16, np.int8, np.uint8
 BF16 = ml_dtypes.bfloat16
-PL = {F32: "pl.FP32", F16: "pl.FP16", I32: "pl.INT32", I16: "pl.INT16", I8: "pl.INT8",
-      U8: "pl.UINT8", BF16: "pl.BF16", np.int64: "pl.INT64"}
+PL = {
+    F32: "pl.FP32",
+    F16: "pl.FP16",
+    I32: "pl.INT32",
+    I16: "pl.INT16",
+    I8: "pl.INT8",
+    U8: "pl.UINT8",
+    BF16: "pl.BF16",
+    np.int64: "pl.INT64",
+}
 
 
 def _tensor(shape: tuple[int, ...], dtype: Any) -> str:
     return f"pl.Tensor[{list(shape)}, {PL[dtype]}]"
 
 
-def tile_op(expr: str, x: np.ndarray, y: np.ndarray | None = None, *, result: str,
-            z: np.ndarray | None = None) -> Any:
+def tile_op(
+    expr: str,
+    x: np.ndarray,
+    y: np.ndarray | None = None,
+    *,
+    result: str,
+    z: np.ndarray | None = None,
+) -> Any:
     """Load x (and y, z) as tiles a (b, c) of their full shape, return ``expr``."""
     arrays = {"x": x, "y": y, "z": z}
     names = {"x": "a", "y": "b", "z": "c"}

@@ -19,15 +19,18 @@ PROGRAMS = Path(__file__).parent / "programs" / "control.py"
 LOOPS, TILES = analyze_source(PROGRAMS.read_text(encoding="utf-8"), str(PROGRAMS)).programs
 
 
-@pytest.mark.parametrize(("name", "inputs", "expected"), [
-    ("total", {"n": 5}, 110),
-    ("total", {"n": 0}, 100),  # no iteration: the initial value
-    ("countdown", {"n": 9}, 4),  # 9 -> 4 -> 2 -> 1 -> 0
-    ("natural", {"n": 10}, 27),
-    ("reassigned", {"n": 4}, 19),  # 2, 4, 8 + 1, 18 + 1
-    ("pick", {"x": 3}, 6),
-    ("pick", {"x": -5}, -2),  # // floors, as in the DSL
-])
+@pytest.mark.parametrize(
+    ("name", "inputs", "expected"),
+    [
+        ("total", {"n": 5}, 110),
+        ("total", {"n": 0}, 100),  # no iteration: the initial value
+        ("countdown", {"n": 9}, 4),  # 9 -> 4 -> 2 -> 1 -> 0
+        ("natural", {"n": 10}, 27),
+        ("reassigned", {"n": 4}, 19),  # 2, 4, 8 + 1, 18 + 1
+        ("pick", {"x": 3}, 6),
+        ("pick", {"x": -5}, -2),  # // floors, as in the DSL
+    ],
+)
 def test_scalar_control_flow(name: str, inputs: dict[str, int], expected: int) -> None:
     (value,) = run_function(LOOPS, name, inputs).returns
     assert value == expected and isinstance(value, np.int64)
@@ -44,12 +47,10 @@ def test_int32_scalars_wrap() -> None:
     assert value == 0 and isinstance(value, np.int32)
 
 
-
-
 def test_nested_loops_carry_tiles_and_store_into_the_output_buffer() -> None:
     x = np.arange(32, dtype=F32).reshape(4, 8)
     result = run_function(TILES, "blocks", {"x": x, "out": np.zeros((2, 4), F32), "flag": 2})
-    blocks = [x[r:r + 2, c:c + 4] for r in (0, 2) for c in (0, 4)]
+    blocks = [x[r : r + 2, c : c + 4] for r in (0, 2) for c in (0, 4)]
     expected = 2 * (x[0:2, 0:4] + sum(blocks))
     unscaled = run_function(TILES, "blocks", {"x": x, "out": np.zeros((2, 4), F32), "flag": 0})
     np.testing.assert_array_equal(unscaled.outputs["out"], expected / 2)
@@ -135,16 +136,20 @@ def test_a_window_outside_the_tensor_is_an_error_at_the_load() -> None:
     np.testing.assert_array_equal(run(source, {"x": x, "n": 2}).returns[0], np.zeros((2, 4)))
     with pytest.raises(InterpError) as error:
         run(source, {"x": x, "n": 3})
-    assert str(error.value) == ("kernel.py:7:9: block.load: window 3..5 on dimension 0 is "
-                                "outside the extent 4")
+    assert str(error.value) == (
+        "kernel.py:7:9: block.load: window 3..5 on dimension 0 is outside the extent 4"
+    )
 
 
-@pytest.mark.parametrize(("inputs", "message"), [
-    ({"x": np.zeros((4, 4), F32)}, "no input for parameter 'n'"),
-    ({"x": np.zeros((4, 4), F32), "n": 0, "m": 1}, "'f' has no parameter 'm'"),
-    ({"x": np.zeros((4, 5), F32), "n": 0}, "'x' has 5 on a dimension of static size 4"),
-    ({"x": np.zeros(4, F32), "n": 0}, "'x' must be a 2-D array"),
-])
+@pytest.mark.parametrize(
+    ("inputs", "message"),
+    [
+        ({"x": np.zeros((4, 4), F32)}, "no input for parameter 'n'"),
+        ({"x": np.zeros((4, 4), F32), "n": 0, "m": 1}, "'f' has no parameter 'm'"),
+        ({"x": np.zeros((4, 5), F32), "n": 0}, "'x' has 5 on a dimension of static size 4"),
+        ({"x": np.zeros(4, F32), "n": 0}, "'x' must be a 2-D array"),
+    ],
+)
 def test_bad_inputs_are_errors(inputs: dict[str, object], message: str) -> None:
     source = """
     @pl.function
@@ -179,10 +184,13 @@ def test_block_idx_is_an_input_of_the_run() -> None:
 
 
 def test_numpy_is_not_imported_on_the_check_and_compile_path() -> None:
-    code = ("import sys, ptoc.cli, ptoc.frontend, ptoc.passes, ptoc.codegen, ptoc.ops; "
-            "print('numpy' in sys.modules)")
-    output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            check=True).stdout
+    code = (
+        "import sys, ptoc.cli, ptoc.frontend, ptoc.passes, ptoc.codegen, ptoc.ops; "
+        "print('numpy' in sys.modules)"
+    )
+    output = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert output.strip() == "False"
 
 

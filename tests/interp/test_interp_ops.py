@@ -81,8 +81,7 @@ def test_fp32_scalar_ops() -> None:
 def test_broadcasting_row_against_matrix() -> None:
     x = arange2((2, 3), F32)
     y = np.array([[10, 20, 30]], F32)
-    check(tile_op("pl.add(a, b)", x, y, result=t((2, 3), F32)),
-          [[10, 21, 32], [13, 24, 35]], F32)
+    check(tile_op("pl.add(a, b)", x, y, result=t((2, 3), F32)), [[10, 21, 32], [13, 24, 35]], F32)
 
 
 def arange2(shape: tuple[int, int], dtype: Any) -> np.ndarray:
@@ -94,8 +93,11 @@ def test_unary_ops() -> None:
     check(tile_op("pl.sqrt(a)", x, result=t((1, 3), F32)), [[2, 0.5, 1]], F32)
     check(tile_op("pl.rsqrt(a)", x, result=t((1, 3), F32)), [[0.5, 2, 1]], F32)
     check(tile_op("pl.recip(a)", x, result=t((1, 3), F32)), [[0.25, 4, 1]], F32)
-    check(tile_op("pl.log(a)", x, result=t((1, 3), F32)),
-          [[np.float32(np.log(4.0)), np.float32(np.log(0.25)), 0]], F32)
+    check(
+        tile_op("pl.log(a)", x, result=t((1, 3), F32)),
+        [[np.float32(np.log(4.0)), np.float32(np.log(0.25)), 0]],
+        F32,
+    )
     y = np.array([[-3, 0, 2]], F32)
     check(tile_op("pl.neg(a)", y, result=t((1, 3), F32)), [[3, 0, -2]], F32)
     check(tile_op("pl.abs(a)", y, result=t((1, 3), F32)), [[3, 0, 2]], F32)
@@ -118,8 +120,7 @@ def test_bitwise_and_shift_ops() -> None:
     y = np.array([[10, 3, 15]], I16)
     check(tile_op("pl.and_(a, b)", x, y, result=t((1, 3), I16)), [[8, 3, 1]], I16)
     check(tile_op("pl.or_(a, b)", x, y, result=t((1, 3), I16)), [[14, -1, 15]], I16)
-    check(tile_op("pl.block.shl(a, b)", x, y, result=t((1, 3), I16)), [[12288, -8, -32768]],
-          I16)
+    check(tile_op("pl.block.shl(a, b)", x, y, result=t((1, 3), I16)), [[12288, -8, -32768]], I16)
     check(tile_op("pl.block.shr(a, b)", x, y, result=t((1, 3), I16)), [[0, -1, 0]], I16)
     check(tile_op("pl.not_(a)", x, result=t((1, 3), I16)), [[-13, 0, -2]], I16)
 
@@ -152,20 +153,25 @@ def test_float_to_int_cast_modes(mode: str) -> None:
 
 
 def test_cast_mode_by_number() -> None:
-    check(tile_op("pl.cast(a, target_type=pl.INT32, mode=3)", CAST_INPUT,
-                  result=t((1, 5), I32)), [CAST_EXPECTED["floor"]], I32)
+    check(
+        tile_op("pl.cast(a, target_type=pl.INT32, mode=3)", CAST_INPUT, result=t((1, 5), I32)),
+        [CAST_EXPECTED["floor"]],
+        I32,
+    )
 
 
 def test_float_to_half_cast_rounds_to_nearest_even_and_overflows_to_inf() -> None:
     x = np.array([[1 + 2**-11, 1 + 3 * 2**-11, 70000]], F32)
-    check(tile_op("pl.cast(a, target_type=pl.FP16)", x, result=t((1, 3), F16)),
-          [[1, 1 + 2**-9, np.inf]], F16)
+    check(
+        tile_op("pl.cast(a, target_type=pl.FP16)", x, result=t((1, 3), F16)),
+        [[1, 1 + 2**-9, np.inf]],
+        F16,
+    )
 
 
 def test_int_to_int_cast_wraps() -> None:
     x = np.array([[300, -129, 127]], I32)
-    check(tile_op("pl.cast(a, target_type=pl.INT8)", x, result=t((1, 3), I8)),
-          [[44, 127, 127]], I8)
+    check(tile_op("pl.cast(a, target_type=pl.INT8)", x, result=t((1, 3), I8)), [[44, 127, 127]], I8)
 
 
 # --- comparison and selection ---------------------------------------------------------------
@@ -180,8 +186,10 @@ def test_cmp_packs_each_row_into_bits_as_tcmp_does() -> None:
     check(result, [[141, 1, 0, 0, 0, 0, 0, 0, 0], [8, 1, 0, 0, 0, 0, 0, 0, 0]], F32)
 
 
-@pytest.mark.parametrize(("cmp_type", "bits"), [(0, 0b0010), (1, 0b1101), (2, 0b0001),
-                                                (3, 0b0011), (4, 0b1100), (5, 0b1110)])
+@pytest.mark.parametrize(
+    ("cmp_type", "bits"),
+    [(0, 0b0010), (1, 0b1101), (2, 0b0001), (3, 0b0011), (4, 0b1100), (5, 0b1110)],
+)
 def test_every_compare_type(cmp_type: int, bits: int) -> None:
     x = np.array([[1, 2, 3, 4]], I32)
     y = np.array([[2, 2, 2, 2]], I32)
@@ -233,12 +241,10 @@ def test_sels_picks_lhs_only_for_mode_one() -> None:
 
 def test_sum_over_rows_and_columns() -> None:
     x = arange2((2, 3), F32)
-    check(tile_op("pl.sum(a, axis=1, keepdim=True)", x, result=t((2, 1), F32)), [[3], [12]],
-          F32)
+    check(tile_op("pl.sum(a, axis=1, keepdim=True)", x, result=t((2, 1), F32)), [[3], [12]], F32)
     check(tile_op("pl.sum(a, axis=0)", x, result=t((3,), F32)), [3, 5, 7], F32)
     check(tile_op("pl.max(a, axis=-1)", x, result=t((2,), F32)), [2, 5], F32)
-    check(tile_op("pl.min(a, axis=0, keepdim=True)", x, result=t((1, 3), F32)), [[0, 1, 2]],
-          F32)
+    check(tile_op("pl.min(a, axis=0, keepdim=True)", x, result=t((1, 3), F32)), [[0, 1, 2]], F32)
 
 
 def test_fp16_row_sum_accumulates_in_float_column_sum_in_half() -> None:
@@ -260,26 +266,45 @@ def test_row_and_column_expansions() -> None:
     x = arange2((2, 3), F32)
     rows = np.array([[10], [20]], F32)
     cols = np.array([[1, 2, 4]], F32)
-    check(tile_op("pl.row_expand_sub(a, b)", x, rows, result=t((2, 3), F32)),
-          [[-10, -9, -8], [-17, -16, -15]], F32)
-    check(tile_op("pl.row_expand_div(a, b)", x, rows, result=t((2, 3), F32)),
-          [[0, 0.1, 0.2], [0.15, 0.2, 0.25]], F32)
-    check(tile_op("pl.col_expand_mul(a, b)", x, cols, result=t((2, 3), F32)),
-          [[0, 2, 8], [3, 8, 20]], F32)
-    check(tile_op("pl.col_expand(a, b)", x, cols, result=t((2, 3), F32)),
-          [[1, 2, 4], [1, 2, 4]], F32)
+    check(
+        tile_op("pl.row_expand_sub(a, b)", x, rows, result=t((2, 3), F32)),
+        [[-10, -9, -8], [-17, -16, -15]],
+        F32,
+    )
+    check(
+        tile_op("pl.row_expand_div(a, b)", x, rows, result=t((2, 3), F32)),
+        [[0, 0.1, 0.2], [0.15, 0.2, 0.25]],
+        F32,
+    )
+    check(
+        tile_op("pl.col_expand_mul(a, b)", x, cols, result=t((2, 3), F32)),
+        [[0, 2, 8], [3, 8, 20]],
+        F32,
+    )
+    check(
+        tile_op("pl.col_expand(a, b)", x, cols, result=t((2, 3), F32)), [[1, 2, 4], [1, 2, 4]], F32
+    )
     check(tile_op("pl.row_expand(a)", x, result=t((2, 3), F32)), [[0, 0, 0], [3, 3, 3]], F32)
     check(tile_op("pl.expands(a, 7.0)", x, result=t((2, 3), F32)), np.full((2, 3), 7), F32)
 
 
 def test_tile_view_reshape_transpose() -> None:
     x = arange2((3, 4), F32)
-    check(tile_op("pl.block.view(a, [2, 2], [1, 2])", x, result=t((2, 2), F32)),
-          [[6, 7], [10, 11]], F32)
-    check(tile_op("pl.block.reshape(a, [2, 6])", x, result=t((2, 6), F32)),
-          np.arange(12).reshape(2, 6), F32)
-    check(tile_op("pl.block.transpose(a, 0, 1)", x, result=t((4, 3), F32)),
-          np.arange(12).reshape(3, 4).T, F32)
+    check(
+        tile_op("pl.block.view(a, [2, 2], [1, 2])", x, result=t((2, 2), F32)),
+        [[6, 7], [10, 11]],
+        F32,
+    )
+    check(
+        tile_op("pl.block.reshape(a, [2, 6])", x, result=t((2, 6), F32)),
+        np.arange(12).reshape(2, 6),
+        F32,
+    )
+    check(
+        tile_op("pl.block.transpose(a, 0, 1)", x, result=t((4, 3), F32)),
+        np.arange(12).reshape(3, 4).T,
+        F32,
+    )
 
 
 # --- matmul ---------------------------------------------------------------------------------
@@ -302,8 +327,9 @@ def f(x: pl.Tensor[[2, 3], {dt}], y: pl.Tensor[[3, 2], {dt}],
 def test_matmul_then_accumulate_and_store_from_acc() -> None:
     x = np.array([[1, 2, 3], [4, 5, 6]], F16)
     y = np.array([[1, 0], [0, 1], [1, 1]], F16)
-    value = only_return(MATMUL_KERNEL.format(dt="pl.FP16"),
-                        {"x": x, "y": y, "out": np.zeros((2, 2), F32)})
+    value = only_return(
+        MATMUL_KERNEL.format(dt="pl.FP16"), {"x": x, "y": y, "out": np.zeros((2, 2), F32)}
+    )
     check(value, 2 * np.array([[4, 5], [10, 11]]), F32)
 
 
@@ -311,8 +337,9 @@ def test_matmul_accumulates_in_float_with_one_fused_step_per_k() -> None:
     # 2**24 + 1 + 1: each step rounds in float, so the two ones are lost one at a time.
     x = np.array([[2**24, 1, 1], [0, 0, 0]], F32)
     y = np.array([[1, 0], [1, 0], [1, 0]], F32)
-    value = only_return(MATMUL_KERNEL.format(dt="pl.FP32"),
-                        {"x": x, "y": y, "out": np.zeros((2, 2), F32)})
+    value = only_return(
+        MATMUL_KERNEL.format(dt="pl.FP32"), {"x": x, "y": y, "out": np.zeros((2, 2), F32)}
+    )
     check(value, [[2 * 2**24, 0], [0, 0]], F32)
 
 

@@ -18,8 +18,10 @@ from ptoc.ir.function import Program
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAMS = Path(__file__).parent / "programs"
-SOURCES = sorted((ROOT / "examples").rglob("*.py")) + [PROGRAMS / "control.py",
-                                                       PROGRAMS / "kernels.py"]
+SOURCES = sorted((ROOT / "examples").rglob("*.py")) + [
+    PROGRAMS / "control.py",
+    PROGRAMS / "kernels.py",
+]
 
 
 def _cases() -> list[Any]:
@@ -63,9 +65,11 @@ def test_every_pass_keeps_the_results(program: Program, name: str) -> None:
         assert not result.has_errors, [d.format() for d in result.diagnostics]
         assert len(result.snapshots) >= 6
         for pass_name, snapshot in result.snapshots:
-            _assert_same(expected, run_function(snapshot, name, _with_added(snapshot, name,
-                                                                           inputs)),
-                         f"{pipeline}/{pass_name}")
+            _assert_same(
+                expected,
+                run_function(snapshot, name, _with_added(snapshot, name, inputs)),
+                f"{pipeline}/{pass_name}",
+            )
 
 
 def _with_added(snapshot: Program, name: str, inputs: dict[str, Any]) -> dict[str, Any]:
@@ -105,5 +109,6 @@ def test_the_kernels_compute_what_they_say() -> None:
     rows = inputs["x"].astype(np.float64).reshape(4, 16, 32).transpose(1, 0, 2).reshape(16, 128)
     peak = rows.max(axis=1, keepdims=True)
     np.testing.assert_array_equal(softmax.outputs["out_max"], peak.astype(np.float32))
-    np.testing.assert_allclose(softmax.outputs["out_sum"], np.exp(rows - peak).sum(axis=1,
-                               keepdims=True), rtol=1e-5)
+    np.testing.assert_allclose(
+        softmax.outputs["out_sum"], np.exp(rows - peak).sum(axis=1, keepdims=True), rtol=1e-5
+    )

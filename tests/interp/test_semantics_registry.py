@@ -17,4 +17,3 @@ def test_semantics_are_only_for_registered_ops() -> None:
     assert sorted(set(SEMANTICS) - registered) == []
     assert sorted(set(NO_SEMANTICS) - registered) == []
     assert sorted(set(SEMANTICS) & set(NO_SEMANTICS)) == []
-

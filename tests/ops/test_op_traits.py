@@ -77,13 +77,17 @@ class _Kernel:
     def tile(self, space: MemorySpace) -> Var:
         tile_type = TileType((const_int(16), const_int(16)), self.dtype)
         loaded = self.fresh("v", tile_type)
-        self.body.append(AssignStmt(loaded, self.call("block.load", [self.src, _shape(0, 0),
-                                                                   _shape(16, 16)]), span=SPAN))
+        self.body.append(
+            AssignStmt(
+                loaded, self.call("block.load", [self.src, _shape(0, 0), _shape(16, 16)]), span=SPAN
+            )
+        )
         if space is MemorySpace.Vec:
             return loaded
         moved = self.fresh("m", tile_type)
-        self.body.append(AssignStmt(
-            moved, self.call("block.move", [loaded], target_memory=space), span=SPAN))
+        self.body.append(
+            AssignStmt(moved, self.call("block.move", [loaded], target_memory=space), span=SPAN)
+        )
         return moved
 
     def call(self, name: str, args: list[Expr], **kwargs: object) -> Call:
@@ -93,11 +97,13 @@ class _Kernel:
             result: Type = op.deduce(bound, dict(kwargs))  # type: ignore[arg-type]
         except OpError:
             result = TileType((const_int(16), const_int(16)), self.dtype)
-        return Call(result, callee=Op(name), args=tuple(args),
-                    kwargs=tuple(kwargs.items()), span=SPAN)  # type: ignore[arg-type]
+        return Call(
+            result, callee=Op(name), args=tuple(args), kwargs=tuple(kwargs.items()), span=SPAN
+        )  # type: ignore[arg-type]
 
-    def argument(self, name: str, accepts: tuple[str, ...], spaces: tuple[MemorySpace, ...],
-                 access: Access) -> Expr:
+    def argument(
+        self, name: str, accepts: tuple[str, ...], spaces: tuple[MemorySpace, ...], access: Access
+    ) -> Expr:
         kind = accepts[0] if accepts else "scalar"
         if kind == "tensor":
             return self.dst if access is Access.WRITE else self.src
@@ -111,15 +117,26 @@ class _Kernel:
 
     def attributes(self) -> dict[str, object]:
         samples: dict[str, object] = {
-            "dtype": self.dtype, "target_type": DataType.FP16, "target_memory": MemorySpace.Vec,
-            "axis": 1, "set_pipe": PipeType.MTE2, "wait_pipe": PipeType.V, "event_id": 0,
+            "dtype": self.dtype,
+            "target_type": DataType.FP16,
+            "target_memory": MemorySpace.Vec,
+            "axis": 1,
+            "set_pipe": PipeType.MTE2,
+            "wait_pipe": PipeType.V,
+            "event_id": 0,
         }
-        return {p.name: samples[p.name] for p in self.op.params
-                if p.kind is ParamKind.ATTR and p.required}
+        return {
+            p.name: samples[p.name]
+            for p in self.op.params
+            if p.kind is ParamKind.ATTR and p.required
+        }
 
     def function(self) -> Function:
-        args = [self.argument(p.name, p.accepts, p.spaces, p.access)
-                for p in self.op.expr_params if p.required or p.access is Access.WRITE]
+        args = [
+            self.argument(p.name, p.accepts, p.spaces, p.access)
+            for p in self.op.expr_params
+            if p.required or p.access is Access.WRITE
+        ]
         call = self.call(self.op.name, args, **self.attributes())
         if isinstance(call.type, TileType):
             result = self.fresh("r", call.type)
@@ -129,14 +146,24 @@ class _Kernel:
         else:
             assert isinstance(call.type, UnknownType)
             self.body.append(EvalStmt(call, span=SPAN))
-        return Function("k", (self.src, self.dst), (), SeqStmts(tuple(self.body)),
-                        FunctionType.InCore, span=SPAN)
+        return Function(
+            "k",
+            (self.src, self.dst),
+            (),
+            SeqStmts(tuple(self.body)),
+            FunctionType.InCore,
+            span=SPAN,
+        )
 
 
 def _names(op: OpDef, target: str) -> list[str]:
     lowering = op.lowering(target)
-    names = [lowering.instruction, lowering.column_form, lowering.row_broadcast,
-             lowering.col_broadcast]
+    names = [
+        lowering.instruction,
+        lowering.column_form,
+        lowering.row_broadcast,
+        lowering.col_broadcast,
+    ]
     return [n for n in names if n is not None]
 
 
@@ -162,8 +189,9 @@ def test_every_op_is_handled_by_both_back_ends(op: OpDef, target: str) -> None:
         assert lowering.note
         assert any(e.startswith("E400") and op.name in e for e in errors), errors
         return
-    emitted = [n for n in _names(op, target) if re.search(rf"(?<![\w.]){re.escape(n)}\b",
-                                                             result.text)]
+    emitted = [
+        n for n in _names(op, target) if re.search(rf"(?<![\w.]){re.escape(n)}\b", result.text)
+    ]
     assert emitted, (errors, result.text)
 
 
@@ -175,9 +203,13 @@ def test_every_role_is_in_use_and_every_op_has_one() -> None:
 def test_written_operands_are_declared_on_the_registration() -> None:
     writers = {op.name: op.written_params for op in KERNEL_OPS if op.written_params}
     assert writers == {
-        "block.store": ("output_tensor",), "block.l0c_store": ("output_tensor",),
-        "block.xor": ("tmp",), "block.xors": ("tmp",), "block.prelu": ("tmp",),
-        "block.row_sum": ("tmp_tile",), "block.row_max": ("tmp_tile",),
+        "block.store": ("output_tensor",),
+        "block.l0c_store": ("output_tensor",),
+        "block.xor": ("tmp",),
+        "block.xors": ("tmp",),
+        "block.prelu": ("tmp",),
+        "block.row_sum": ("tmp_tile",),
+        "block.row_max": ("tmp_tile",),
         "block.row_min": ("tmp_tile",),
     }
 
@@ -191,8 +223,14 @@ def test_sync_insertion_sees_a_written_scratch_operand() -> None:
     kernel.body.append(AssignStmt(rows, kernel.call("block.row_sum", [a, tmp]), span=SPAN))
     doubled = kernel.fresh("d", TileType((const_int(16), const_int(16)), FP32))
     kernel.body.append(AssignStmt(doubled, kernel.call("block.add", [tmp, tmp]), span=SPAN))
-    function = Function("k", (kernel.src, kernel.dst), (), SeqStmts(tuple(kernel.body)),
-                        FunctionType.InCore, span=SPAN)
+    function = Function(
+        "k",
+        (kernel.src, kernel.dst),
+        (),
+        SeqStmts(tuple(kernel.body)),
+        FunctionType.InCore,
+        span=SPAN,
+    )
     text = generate_cce(run_pipeline(Program("p", (function,)), "default").program).text
     body = text.split("// Function body", 1)[1]
     row_sum, barrier, add = (body.index(s) for s in ("TROWSUM(", "pipe_barrier(PIPE_V)", "TADD("))
@@ -214,12 +252,18 @@ _OP_NAMES = {op.name for op in REGISTRY}
 
 def _string_literals(path: Path) -> list[tuple[int, str]]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return [(node.lineno, node.value) for node in ast.walk(tree)
-            if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    ]
 
 
 def test_no_op_name_is_a_string_literal_outside_the_registry() -> None:
-    sources = [*(ROOT / "compiler" / "ptoc").rglob("*.py"), *(ROOT / "server" / "ptols").rglob("*.py")]
+    sources = [
+        *(ROOT / "compiler" / "ptoc").rglob("*.py"),
+        *(ROOT / "server" / "ptols").rglob("*.py"),
+    ]
     ops_dir = ROOT / "compiler" / "ptoc" / "ops"
     found = []
     for path in sources:

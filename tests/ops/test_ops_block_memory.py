@@ -354,7 +354,11 @@ COL_BLOCKS = TileView(blayout=BLayout.col_major)
         (MemorySpace.Vec, None, COL_BLOCKS),
         (MemorySpace.Mat, None, COL_BLOCKS),
         (MemorySpace.Left, LEFT_VIEW, LEFT_VIEW),
-        (MemorySpace.Right, RIGHT_VIEW, TileView(blayout=BLayout.col_major, slayout=BLayout.row_major)),
+        (
+            MemorySpace.Right,
+            RIGHT_VIEW,
+            TileView(blayout=BLayout.col_major, slayout=BLayout.row_major),
+        ),
     ],
 )
 def test_move(memory: MemorySpace, view: TileView | None, transposed_view: TileView) -> None:
@@ -366,7 +370,9 @@ def test_move(memory: MemorySpace, view: TileView | None, transposed_view: TileV
 
 def test_move_ignores_the_source_view() -> None:
     mat = Var(tile_type(16, 32, view=MAT_VIEW), name="m")
-    assert_type(deduce("block.move", {"target_memory": MemorySpace.Vec}, tile=mat), tile_type(16, 32))
+    assert_type(
+        deduce("block.move", {"target_memory": MemorySpace.Vec}, tile=mat), tile_type(16, 32)
+    )
 
 
 def test_move_errors() -> None:

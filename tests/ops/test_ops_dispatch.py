@@ -11,16 +11,57 @@ from ptoc.ops.dispatch import Resolution, dsl_spellings
 
 # Unified names that always mean the tensor op / the block op, whatever the arguments (the
 # ops' ``unified_always`` trait; these lists pin the behaviour of spec section 5).
-TENSOR_ONLY = frozenset({
-    "create_tensor", "dim", "assemble", "add_scalar", "sub_scalar", "mul_scalar", "div_scalar",
-})
-BLOCK_ONLY = frozenset({
-    "load", "store", "l0c_store", "move", "neg", "sqrt", "rsqrt", "recip", "log", "relu", "abs",
-    "matmul_acc", "matmul_bias", "gemv", "gemv_acc", "gemv_bias", "minimum", "cmp", "cmps",
-    "adds", "subs", "muls", "divs", "sum", "row_min", "row_expand", "row_expand_add",
-    "row_expand_sub", "row_expand_mul", "row_expand_div", "col_expand", "col_expand_mul",
-    "col_expand_div", "col_expand_sub", "expands", "create_tile",
-})
+TENSOR_ONLY = frozenset(
+    {
+        "create_tensor",
+        "dim",
+        "assemble",
+        "add_scalar",
+        "sub_scalar",
+        "mul_scalar",
+        "div_scalar",
+    }
+)
+BLOCK_ONLY = frozenset(
+    {
+        "load",
+        "store",
+        "l0c_store",
+        "move",
+        "neg",
+        "sqrt",
+        "rsqrt",
+        "recip",
+        "log",
+        "relu",
+        "abs",
+        "matmul_acc",
+        "matmul_bias",
+        "gemv",
+        "gemv_acc",
+        "gemv_bias",
+        "minimum",
+        "cmp",
+        "cmps",
+        "adds",
+        "subs",
+        "muls",
+        "divs",
+        "sum",
+        "row_min",
+        "row_expand",
+        "row_expand_add",
+        "row_expand_sub",
+        "row_expand_mul",
+        "row_expand_div",
+        "col_expand",
+        "col_expand_mul",
+        "col_expand_div",
+        "col_expand_sub",
+        "expands",
+        "create_tile",
+    }
+)
 
 T = tensor_type(8, 8)
 t = tile_type(8, 8)
@@ -154,9 +195,7 @@ def test_block_only_names(name: str) -> None:
 
 def test_unified_always_trait_is_exactly_these_names() -> None:
     marked = {
-        (op.dsl_names or (op.short_name,))[0]: op.namespace
-        for op in REGISTRY
-        if op.unified_always
+        (op.dsl_names or (op.short_name,))[0]: op.namespace for op in REGISTRY if op.unified_always
     }
     assert {n for n, ns in marked.items() if ns == "tensor"} == TENSOR_ONLY
     assert {n for n, ns in marked.items() if ns == "block"} == BLOCK_ONLY

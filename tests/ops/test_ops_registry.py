@@ -166,7 +166,7 @@ def test_source_location_points_at_the_registration(definition: OpDef) -> None:
     path = Path(definition.source_file)
     assert path.parent == OPS_DIR and path.suffix == ".py"
     assert path.name in ("tensor.py", "block.py", "system.py")
-    line = path.read_text().splitlines()[definition.source_line - 1]
+    line = path.read_text().splitlines()[definition.name_line - 1]
     assert f'"{definition.short_name}"' in line or f'"{definition.name}"' in line, line
 
 
@@ -348,8 +348,12 @@ def _vendor(*parts: str) -> Path:
 
 def _lowering_names(definition: OpDef, target: str) -> set[str]:
     lowering = definition.lowering(target)
-    names = {lowering.instruction, lowering.column_form, lowering.row_broadcast,
-             lowering.col_broadcast}
+    names = {
+        lowering.instruction,
+        lowering.column_form,
+        lowering.row_broadcast,
+        lowering.col_broadcast,
+    }
     return {n for n in names if n is not None}
 
 

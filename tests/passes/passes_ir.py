@@ -72,8 +72,7 @@ def var(name: str, t: Type) -> Var:
 
 
 def ints(*values: int | Expr) -> MakeTuple:
-    return make_tuple(tuple(const_int(v) if isinstance(v, int) else v for v in values),
-                      span=span())
+    return make_tuple(tuple(const_int(v) if isinstance(v, int) else v for v in values), span=span())
 
 
 def mul(a: Expr, b: int) -> Expr:
@@ -103,10 +102,21 @@ def seq(*stmts: Stmt) -> SeqStmts:
     return SeqStmts(tuple(stmts), span=span())
 
 
-def function(name: str, params: Sequence[Var], body: Sequence[Stmt],
-             returns: Sequence[Type] = (), kind: FunctionType = FunctionType.InCore) -> Function:
-    return Function(name, tuple(params), tuple(returns), seq(*body), func_type=kind,
-                    span=span(column=0, width=60))
+def function(
+    name: str,
+    params: Sequence[Var],
+    body: Sequence[Stmt],
+    returns: Sequence[Type] = (),
+    kind: FunctionType = FunctionType.InCore,
+) -> Function:
+    return Function(
+        name,
+        tuple(params),
+        tuple(returns),
+        seq(*body),
+        func_type=kind,
+        span=span(column=0, width=60),
+    )
 
 
 def program(*functions: Function) -> Program:
@@ -123,9 +133,12 @@ def simple_add() -> Function:
     ty = assign("tile_y", op("block.load", y, ints(0, 0), ints(128, 64)))
     tz = assign("tile_z", op("block.add", tx.var, ty.var))
     result = assign("result", op("block.store", tz.var, ints(0, 0), ints(128, 64), output))
-    return function("simple_add", [x, y, output],
-                    [tx, ty, tz, result, ReturnStmt((result.var,), span=span())],
-                    [output.type])
+    return function(
+        "simple_add",
+        [x, y, output],
+        [tx, ty, tz, result, ReturnStmt((result.var,), span=span())],
+        [output.type],
+    )
 
 
 def loop_kernel() -> Function:
@@ -138,11 +151,19 @@ def loop_kernel() -> Function:
     tz = assign("tz", op("block.add", tx.var, ty.var))
     stored = assign("stored", op("block.store", tz.var, ints(mul(i, 128), 0), ints(128, 64), acc))
     result = var("result", out.type)
-    loop = ForStmt(i, const_int(0), const_int(4), const_int(1),
-                   seq(tx, ty, tz, stored, YieldStmt((stored.var,), span=span())),
-                   iter_args=(acc,), return_vars=(result,), span=span())
-    return function("loop_kernel", [x, y, out],
-                    [loop, ReturnStmt((result,), span=span())], [out.type])
+    loop = ForStmt(
+        i,
+        const_int(0),
+        const_int(4),
+        const_int(1),
+        seq(tx, ty, tz, stored, YieldStmt((stored.var,), span=span())),
+        iter_args=(acc,),
+        return_vars=(result,),
+        span=span(),
+    )
+    return function(
+        "loop_kernel", [x, y, out], [loop, ReturnStmt((result,), span=span())], [out.type]
+    )
 
 
 def if_kernel() -> Function:
@@ -155,11 +176,16 @@ def if_kernel() -> Function:
     t_prod = assign("t_prod", op("block.mul", tx.var, tx.var))
     s2 = assign("s2", op("block.store", t_prod.var, ints(0, 0), ints(128, 64), out))
     r = var("r", out.type)
-    branch = IfStmt(gt(n, 0), seq(t_sum, s1, YieldStmt((s1.var,), span=span())),
-                    seq(t_prod, s2, YieldStmt((s2.var,), span=span())),
-                    return_vars=(r,), span=span())
-    return function("if_kernel", [x, out, n], [tx, branch, ReturnStmt((r,), span=span())],
-                    [out.type])
+    branch = IfStmt(
+        gt(n, 0),
+        seq(t_sum, s1, YieldStmt((s1.var,), span=span())),
+        seq(t_prod, s2, YieldStmt((s2.var,), span=span())),
+        return_vars=(r,),
+        span=span(),
+    )
+    return function(
+        "if_kernel", [x, out, n], [tx, branch, ReturnStmt((r,), span=span())], [out.type]
+    )
 
 
 def accumulating_loop() -> tuple[Function, ForStmt]:
@@ -171,8 +197,7 @@ def accumulating_loop() -> tuple[Function, ForStmt]:
     part = assign("part", op("block.load", x, ints(mul(i, 32), 0), ints(32, 32)))
     acc1 = assign("acc", op("block.add", acc0.var, part.var))
     loop = ForStmt(i, const_int(0), const_int(4), const_int(1), seq(part, acc1), span=span())
-    fn = function("k", [x], [acc0, loop, ReturnStmt((acc1.var,), span=span())],
-                  [acc1.var.type])
+    fn = function("k", [x], [acc0, loop, ReturnStmt((acc1.var,), span=span())], [acc1.var.type])
     return fn, loop
 
 
@@ -227,8 +252,7 @@ def expr_text(e: Expr) -> str:
         kw: dict[str, Any] = dict(e.kwargs)
         if e.op_name in ("system.sync_src", "system.sync_dst"):
             short = e.op_name.split(".")[1]
-            return (f"{short}({kw['set_pipe'].name}->{kw['wait_pipe'].name}, "
-                    f"event={kw['event_id']})")
+            return f"{short}({kw['set_pipe'].name}->{kw['wait_pipe'].name}, event={kw['event_id']})"
         args = [expr_text(a) for a in e.args]
         args += [f"{k}={getattr(v, 'name', v)}" for k, v in e.kwargs]
         return f"{e.op_name}({', '.join(args)})"
@@ -237,6 +261,7 @@ def expr_text(e: Expr) -> str:
 
 def render(stmt: Stmt | None, memrefs: bool = False, indent: str = "") -> Iterator[str]:
     """One line per statement; nested bodies indented by two spaces."""
+
     def name(v: Var) -> str:
         return v.name + (_memref(v) if memrefs else "")
 
@@ -254,8 +279,11 @@ def render(stmt: Stmt | None, memrefs: bool = False, indent: str = "") -> Iterat
     elif isinstance(stmt, ReturnStmt):
         yield f"{indent}return {', '.join(expr_text(v) for v in stmt.values)}".rstrip()
     elif isinstance(stmt, ForStmt):
-        carried = ", ".join(f"{name(a)}={expr_text(a.init_value)}" for a in stmt.iter_args
-                            if a.init_value is not None)
+        carried = ", ".join(
+            f"{name(a)}={expr_text(a.init_value)}"
+            for a in stmt.iter_args
+            if a.init_value is not None
+        )
         results = ", ".join(name(v) for v in stmt.return_vars)
         head = f"for {stmt.loop_var.name} in {expr_text(stmt.start)}..{expr_text(stmt.stop)}"
         if carried:

@@ -46,8 +46,7 @@ def test_reassigned_names_get_versions() -> None:
     x, t0 = _tiles()
     t1 = P.assign("t", add(t0.var, t0.var))
     t2 = P.assign("t", add(t1.var, t1.var))
-    fn = P.function("k", [x], [t0, t1, t2, ReturnStmt((t2.var,), span=P.span())],
-                    [t2.var.type])
+    fn = P.function("k", [x], [t0, t1, t2, ReturnStmt((t2.var,), span=P.span())], [t2.var.type])
     assert converted(fn) == [
         "t = block.load(x, [0, 0], [32, 32])",
         "t_1 = block.add(t, t)",
@@ -98,8 +97,7 @@ def test_names_assigned_in_both_branches_merge_without_an_earlier_value() -> Non
     a = P.assign("m", add(t0.var, t0.var))
     b = P.assign("m", P.op("block.mul", t0.var, t0.var))
     branch = IfStmt(P.gt(n, 0), P.seq(a), P.seq(b), span=P.span())
-    fn = P.function("k", [x, n], [t0, branch, ReturnStmt((b.var,), span=P.span())],
-                    [b.var.type])
+    fn = P.function("k", [x, n], [t0, branch, ReturnStmt((b.var,), span=P.span())], [b.var.type])
     assert converted(fn) == [
         "t = block.load(x, [0, 0], [32, 32])",
         "if n > 0 -> m_2:",
@@ -117,8 +115,9 @@ def test_a_name_from_one_branch_only_gets_an_uninitialised_tile_on_the_other_pat
     n = P.var("n", P.INDEX)
     only = P.assign("only", add(t0.var, t0.var))
     branch = IfStmt(P.gt(n, 0), P.seq(only), span=P.span())
-    fn = P.function("k", [x, n], [t0, branch, ReturnStmt((only.var,), span=P.span())],
-                    [only.var.type])
+    fn = P.function(
+        "k", [x, n], [t0, branch, ReturnStmt((only.var,), span=P.span())], [only.var.type]
+    )
     result = convert(fn)
     assert result.diagnostics == []
     assert P.lines(result.program.functions[0]) == [
@@ -140,12 +139,15 @@ def test_a_dynamic_tile_from_one_branch_only_is_an_error_at_its_assignment() -> 
     n = P.var("n", P.INDEX)
     only = P.assign("only", P.op("block.load", x, P.ints(0, 0), P.ints(n, 32)))
     branch = IfStmt(P.gt(n, 0), P.seq(only), span=P.span())
-    fn = P.function("k", [x, n], [branch, ReturnStmt((only.var,), span=P.span())],
-                    [only.var.type])
+    fn = P.function("k", [x, n], [branch, ReturnStmt((only.var,), span=P.span())], [only.var.type])
     result = convert(fn)
     assert [(d.code, d.message, d.span) for d in result.diagnostics] == [
-        ("E202", "'only' is assigned in only one branch of this if but used after it; assign "
-         "it in both branches or before the if", only.span),
+        (
+            "E202",
+            "'only' is assigned in only one branch of this if but used after it; assign "
+            "it in both branches or before the if",
+            only.span,
+        ),
     ]
 
 
@@ -185,8 +187,7 @@ def test_a_name_overwritten_each_iteration_and_unused_after_is_not_carried() -> 
     i = P.var("i", P.INDEX)
     t1 = P.assign("t", P.op("block.load", x, P.ints(0, 0), P.ints(32, 32)))
     use = P.assign("u", add(t1.var, t1.var))
-    loop = ForStmt(i, P.const_int(0), P.const_int(2), P.const_int(1), P.seq(t1, use),
-                   span=P.span())
+    loop = ForStmt(i, P.const_int(0), P.const_int(2), P.const_int(1), P.seq(t1, use), span=P.span())
     fn = P.function("k", [x], [t0, loop])
     assert converted(fn) == [
         "t = block.load(x, [0, 0], [32, 32])",
@@ -201,8 +202,7 @@ def test_a_store_result_first_assigned_in_a_loop_starts_as_its_tensor() -> None:
     i = P.var("i", P.INDEX)
     t = P.assign("t", P.op("block.load", x, P.ints(P.mul(i, 32), 0), P.ints(32, 32)))
     r = P.assign("r", P.op("block.store", t.var, P.ints(P.mul(i, 32), 0), P.ints(32, 32), out))
-    loop = ForStmt(i, P.const_int(0), P.const_int(4), P.const_int(1), P.seq(t, r),
-                   span=P.span())
+    loop = ForStmt(i, P.const_int(0), P.const_int(4), P.const_int(1), P.seq(t, r), span=P.span())
     fn = P.function("k", [x, out], [loop, ReturnStmt((r.var,), span=P.span())], [out.type])
     assert converted(fn) == [
         "for i in 0..4 carry(r=out) -> r_2:",
@@ -217,10 +217,8 @@ def test_values_first_assigned_in_a_loop_and_used_after_start_undefined() -> Non
     x = P.var("x", P.tensor_t([128, 32]))
     i = P.var("i", P.INDEX)
     t = P.assign("t", P.op("block.load", x, P.ints(0, 0), P.ints(32, 32)))
-    k = P.assign("k", Binary(P.INDEX, op=BinaryOp.Add, lhs=i, rhs=P.const_int(1),
-                             span=P.span()))
-    loop = ForStmt(i, P.const_int(0), P.const_int(4), P.const_int(1), P.seq(t, k),
-                   span=P.span())
+    k = P.assign("k", Binary(P.INDEX, op=BinaryOp.Add, lhs=i, rhs=P.const_int(1), span=P.span()))
+    loop = ForStmt(i, P.const_int(0), P.const_int(4), P.const_int(1), P.seq(t, k), span=P.span())
     ret = ReturnStmt((t.var, k.var), span=P.span())
     fn = P.function("k", [x], [loop, ret], [t.var.type, k.var.type])
     # On the path that skips the loop the values are undefined; they start as an
@@ -240,12 +238,11 @@ def test_nested_loops_carry_through_both_levels() -> None:
     i, j = P.var("i", P.INDEX), P.var("j", P.INDEX)
     acc0 = P.assign("acc", P.op("block.load", x, P.ints(0, 0), P.ints(32, 32)))
     acc1 = P.assign("acc", P.op("block.exp", acc0.var))
-    inner = ForStmt(j, P.const_int(0), P.const_int(2), P.const_int(1), P.seq(acc1),
-                    span=P.span())
-    outer = ForStmt(i, P.const_int(0), P.const_int(3), P.const_int(1), P.seq(inner),
-                    span=P.span())
-    fn = P.function("k", [x], [acc0, outer, ReturnStmt((acc1.var,), span=P.span())],
-                    [acc1.var.type])
+    inner = ForStmt(j, P.const_int(0), P.const_int(2), P.const_int(1), P.seq(acc1), span=P.span())
+    outer = ForStmt(i, P.const_int(0), P.const_int(3), P.const_int(1), P.seq(inner), span=P.span())
+    fn = P.function(
+        "k", [x], [acc0, outer, ReturnStmt((acc1.var,), span=P.span())], [acc1.var.type]
+    )
     assert converted(fn) == [
         "acc = block.load(x, [0, 0], [32, 32])",
         "for i in 0..3 carry(acc_1=acc) -> acc_5:",
@@ -266,10 +263,12 @@ def test_explicit_ssa_input_is_left_alone() -> None:
 def test_a_while_condition_reads_the_carried_value() -> None:
     n = P.var("n", P.INDEX)
     k0 = P.assign("k", P.const_int(0))
-    k1 = P.assign("k", Binary(P.INDEX, op=BinaryOp.Add, lhs=k0.var, rhs=P.const_int(1),
-                              span=P.span()))
-    loop = WhileStmt(Binary(P.BOOL, op=BinaryOp.Lt, lhs=k0.var, rhs=n, span=P.span()),
-                     P.seq(k1), span=P.span())
+    k1 = P.assign(
+        "k", Binary(P.INDEX, op=BinaryOp.Add, lhs=k0.var, rhs=P.const_int(1), span=P.span())
+    )
+    loop = WhileStmt(
+        Binary(P.BOOL, op=BinaryOp.Lt, lhs=k0.var, rhs=n, span=P.span()), P.seq(k1), span=P.span()
+    )
     fn = P.function("k", [n], [k0, loop, ReturnStmt((k1.var,), span=P.span())], [P.INDEX])
     after = convert(fn)
     assert after.diagnostics == []
@@ -303,8 +302,10 @@ def test_printed_result_parses_back_under_strict_ssa() -> None:
     result = run_pipeline(analysis.programs[0], ["ConvertToSSA"])
     assert result.diagnostics == []
     text = print_program(result.program)
-    strict = text.replace("@pl.function(type=pl.FunctionType.InCore)",
-                          "@pl.function(type=pl.FunctionType.InCore, strict_ssa=True)")
+    strict = text.replace(
+        "@pl.function(type=pl.FunctionType.InCore)",
+        "@pl.function(type=pl.FunctionType.InCore, strict_ssa=True)",
+    )
     assert strict != text
     again = analyze_source(strict, "printed.py")
     assert again.diagnostics == []

@@ -24,8 +24,11 @@ def flattened(fn: Function) -> Function:
 
 
 def _tiles() -> tuple[Var, Var, Var]:
-    return (P.var("a", P.tile_t([16, 16])), P.var("b", P.tile_t([16, 16])),
-            P.var("c", P.tile_t([16, 16])))
+    return (
+        P.var("a", P.tile_t([16, 16])),
+        P.var("b", P.tile_t([16, 16])),
+        P.var("c", P.tile_t([16, 16])),
+    )
 
 
 def test_nested_arguments_are_evaluated_first_in_order() -> None:
@@ -66,8 +69,13 @@ def test_calls_in_conditions_yields_and_returns_are_hoisted() -> None:
     dim = P.op("tensor.dim", x, P.const_int(0))
     cond = P.Binary(P.BOOL, op=P.BinaryOp.Gt, lhs=dim, rhs=n, span=P.span())
     picked = P.var("picked", a.type)
-    branch = IfStmt(cond, YieldStmt((P.op("block.exp", a),), span=P.span()),
-                    YieldStmt((a,), span=P.span()), return_vars=(picked,), span=P.span())
+    branch = IfStmt(
+        cond,
+        YieldStmt((P.op("block.exp", a),), span=P.span()),
+        YieldStmt((a,), span=P.span()),
+        return_vars=(picked,),
+        span=P.span(),
+    )
     ret = ReturnStmt((P.op("block.sqrt", picked),), span=P.span())
     fn = flattened(P.function("k", [x, a, n], [branch, ret], [a.type]))
     assert P.lines(fn) == [
@@ -89,11 +97,17 @@ def test_loop_bounds_and_initial_values_are_hoisted_before_the_loop() -> None:
     acc = IterArg(a.type, name="acc", init_value=P.op("block.exp", a), span=P.span())
     step = P.assign("step", P.op("block.add", acc, acc))
     result = P.var("result", a.type)
-    loop = ForStmt(i, P.const_int(0), P.op("tensor.dim", x, P.const_int(1)), P.const_int(1),
-                   P.seq(step, YieldStmt((step.var,), span=P.span())), iter_args=(acc,),
-                   return_vars=(result,), span=P.span())
-    fn = flattened(P.function("k", [x, a], [loop, ReturnStmt((result,), span=P.span())],
-                              [a.type]))
+    loop = ForStmt(
+        i,
+        P.const_int(0),
+        P.op("tensor.dim", x, P.const_int(1)),
+        P.const_int(1),
+        P.seq(step, YieldStmt((step.var,), span=P.span())),
+        iter_args=(acc,),
+        return_vars=(result,),
+        span=P.span(),
+    )
+    fn = flattened(P.function("k", [x, a], [loop, ReturnStmt((result,), span=P.span())], [a.type]))
     assert P.lines(fn) == [
         "_t0 = tensor.dim(x, 1)",
         "_t1 = block.exp(a)",

@@ -43,8 +43,11 @@ def test_sync_statements_have_the_contract_shape() -> None:
         assert call.callee == Op(name)
         assert call.type is UNKNOWN
         assert call.args == ()
-        assert call.kwargs == (("set_pipe", PipeType.MTE2), ("wait_pipe", PipeType.V),
-                               ("event_id", 0))
+        assert call.kwargs == (
+            ("set_pipe", PipeType.MTE2),
+            ("wait_pipe", PipeType.V),
+            ("event_id", 0),
+        )
         # The pair takes the span of the statement it protects (the add).
         assert stmt.span == stmts[4].span and call.span == stmts[4].span
 
@@ -96,14 +99,21 @@ def test_if_branches_each_get_their_own_pairs() -> None:
 
 def test_after_an_if_the_merged_state_needs_a_pair_from_either_branch() -> None:
     # The store after the if reads a tile written by V in one branch and by MTE2 in the other.
-    x, out, n = P.var("x", P.tensor_t([64, 64])), P.var("out", P.tensor_t([64, 64])), \
-        P.var("n", P.INDEX)
+    x, out, n = (
+        P.var("x", P.tensor_t([64, 64])),
+        P.var("out", P.tensor_t([64, 64])),
+        P.var("n", P.INDEX),
+    )
     loaded = P.assign("loaded", P.op("block.load", x, P.ints(0, 0), P.ints(64, 64)))
     doubled = P.assign("doubled", P.op("block.add", loaded.var, loaded.var))
     picked = P.var("picked", loaded.var.type)
-    branch = P.IfStmt(P.gt(n, 0), P.seq(doubled, P.YieldStmt((doubled.var,), span=P.span())),
-                      P.seq(P.YieldStmt((loaded.var,), span=P.span())),
-                      return_vars=(picked,), span=P.span())
+    branch = P.IfStmt(
+        P.gt(n, 0),
+        P.seq(doubled, P.YieldStmt((doubled.var,), span=P.span())),
+        P.seq(P.YieldStmt((loaded.var,), span=P.span())),
+        return_vars=(picked,),
+        span=P.span(),
+    )
     store = P.assign("o", P.op("block.store", picked, P.ints(0, 0), P.ints(64, 64), out))
     fn = P.function("k", [x, out, n], [loaded, branch, store], [])
     assert P.lines(synced(fn))[-5:] == [
@@ -120,10 +130,12 @@ def test_dependency_on_work_before_a_loop_is_synced_once_before_the_loop() -> No
     i = P.var("i", P.INDEX)
     scale = P.assign("scale", P.op("block.load", x, P.ints(0, 0), P.ints(64, 64)))
     prod = P.assign("prod", P.op("block.mul", scale.var, scale.var))
-    store = P.EvalStmt(P.op("block.store", prod.var, P.ints(0, 0), P.ints(64, 64), out),
-                       span=P.span())
-    loop = ForStmt(i, P.const_int(0), P.const_int(4), P.const_int(1), P.seq(prod, store),
-                   span=P.span())
+    store = P.EvalStmt(
+        P.op("block.store", prod.var, P.ints(0, 0), P.ints(64, 64), out), span=P.span()
+    )
+    loop = ForStmt(
+        i, P.const_int(0), P.const_int(4), P.const_int(1), P.seq(prod, store), span=P.span()
+    )
     fn = P.function("k", [x, out], [scale, loop], [])
     assert P.lines(synced(fn)) == [
         "scale = block.load(x, [0, 0], [64, 64])",
@@ -146,8 +158,7 @@ def test_coverage_is_transitive_so_an_in_place_store_needs_no_extra_pair() -> No
     ta = P.assign("ta", P.op("block.load", a, P.ints(0, 0), P.ints(32, 32)))
     tb = P.assign("tb", P.op("block.load", b, P.ints(0, 0), P.ints(32, 32)))
     tc = P.assign("tc", P.op("block.mul", ta.var, tb.var))
-    store = P.EvalStmt(P.op("block.store", tc.var, P.ints(0, 0), P.ints(32, 32), a),
-                       span=P.span())
+    store = P.EvalStmt(P.op("block.store", tc.var, P.ints(0, 0), P.ints(32, 32), a), span=P.span())
     fn = P.function("k", [a, b], [ta, tb, tc, store], [])
     assert P.lines(synced(fn)) == [
         "ta = block.load(a, [0, 0], [32, 32])",
@@ -186,8 +197,9 @@ def _vector_chain() -> Function:
     d = P.assign("d", P.op("block.sub", ta.var, tb.var))  # independent of s
     root = P.assign("root", P.op("block.sqrt", s.var))  # reads what the add wrote
     both = P.assign("both", P.op("block.mul", root.var, d.var))
-    store = P.EvalStmt(P.op("block.store", both.var, P.ints(0, 0), P.ints(32, 128), out),
-                       span=P.span())
+    store = P.EvalStmt(
+        P.op("block.store", both.var, P.ints(0, 0), P.ints(32, 128), out), span=P.span()
+    )
     return P.function("k", [a, b, out], [ta, tb, s, d, root, both, store], [])
 
 
@@ -210,8 +222,11 @@ def test_targets_without_barrier_pipes_get_no_barriers() -> None:
 
 
 def test_cube_pipeline_syncs_every_hand_over() -> None:
-    a, b, c = P.var("a", P.tensor_t([64, 64], P.FP16)), P.var("b", P.tensor_t([64, 64], P.FP16)), \
-        P.var("c", P.tensor_t([64, 64]))
+    a, b, c = (
+        P.var("a", P.tensor_t([64, 64], P.FP16)),
+        P.var("b", P.tensor_t([64, 64], P.FP16)),
+        P.var("c", P.tensor_t([64, 64])),
+    )
     mat = {"target_memory": MemorySpace.Mat}
     la = P.assign("la", P.op("block.load", a, P.ints(0, 0), P.ints(64, 64), **mat))
     lb = P.assign("lb", P.op("block.load", b, P.ints(0, 0), P.ints(64, 64), **mat))
@@ -219,8 +234,9 @@ def test_cube_pipeline_syncs_every_hand_over() -> None:
     right = P.assign("right", P.op("block.move", lb.var, target_memory=MemorySpace.Right))
     prod = P.assign("prod", P.op("block.matmul", left.var, right.var))
     acc = P.assign("acc", P.op("block.matmul_acc", prod.var, left.var, right.var))
-    out = P.EvalStmt(P.op("block.l0c_store", acc.var, P.ints(0, 0), P.ints(64, 64), c),
-                     span=P.span())
+    out = P.EvalStmt(
+        P.op("block.l0c_store", acc.var, P.ints(0, 0), P.ints(64, 64), c), span=P.span()
+    )
     fn = P.function("mm", [a, b, c], [la, lb, left, right, prod, acc, out], [])
     assert P.lines(synced(fn)) == [
         "la = block.load(a, [0, 0], [64, 64], target_memory=Mat)",
@@ -243,8 +259,9 @@ def test_cube_pipeline_syncs_every_hand_over() -> None:
 def test_scalar_pipe_ops_are_not_tracked() -> None:
     out = P.var("out", P.tensor_t([16, 16]))
     tile = P.assign("tile", P.op("block.create_tile", P.ints(16, 16), dtype=P.FP32))
-    store = P.EvalStmt(P.op("block.store", tile.var, P.ints(0, 0), P.ints(16, 16), out),
-                       span=P.span())
+    store = P.EvalStmt(
+        P.op("block.store", tile.var, P.ints(0, 0), P.ints(16, 16), out), span=P.span()
+    )
     fn = P.function("k", [out], [tile, store], [])
     assert P.lines(synced(fn)) == [
         "tile = block.create_tile([16, 16], dtype=FP32)",

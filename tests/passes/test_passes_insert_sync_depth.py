@@ -105,8 +105,11 @@ class RandomKernel:
             kinds = ["load", "op", "store", "matmul"] + ["for", "if", "while"] * (depth > 0)
             kind = pick(kinds) if scope else "load"
             if kind in ("load", "op"):
-                call = ("pl.load(a, [0, 0], [32, 64])" if kind == "load"
-                        else f"pl.{pick(['add', 'mul'])}({pick(scope)}, {pick(scope)})")
+                call = (
+                    "pl.load(a, [0, 0], [32, 64])"
+                    if kind == "load"
+                    else f"pl.{pick(['add', 'mul'])}({pick(scope)}, {pick(scope)})"
+                )
                 scope.append(self.name("t"))
                 self.emit(indent, f"{scope[-1]}: {TILE} = {call}")
             elif kind == "store":
@@ -133,8 +136,11 @@ class RandomKernel:
                 scope.append(picked)
             else:
                 c, start = self.name("c"), self.name("k")
-                self.emit(indent, f"{start}: pl.Scalar[pl.INT64] = 0",
-                          f"for ({c},) in pl.while_(init_values=({start},)):")
+                self.emit(
+                    indent,
+                    f"{start}: pl.Scalar[pl.INT64] = 0",
+                    f"for ({c},) in pl.while_(init_values=({start},)):",
+                )
                 self.emit(inner, f"pl.cond({c} < n)")
                 self.block(inner, scope, depth - 1, 2)
                 self.emit(inner, f"{self.name('c')} = pl.yield_({c} + 1)")

@@ -20,9 +20,18 @@ from ptoc.passes import (
 )
 from ptoc.passes.irutil import walk_stmts
 
-DEFAULT = ["ConvertToSSA", "FlattenCalls", "OutlineIncoreScopes", "ConvertTensorToBlockOps",
-           "Verifier", "AddReductionScratch", "InitMemRef", "MemoryReuse", "InsertSync",
-           "AllocateMemoryAddr"]
+DEFAULT = [
+    "ConvertToSSA",
+    "FlattenCalls",
+    "OutlineIncoreScopes",
+    "ConvertTensorToBlockOps",
+    "Verifier",
+    "AddReductionScratch",
+    "InitMemRef",
+    "MemoryReuse",
+    "InsertSync",
+    "AllocateMemoryAddr",
+]
 
 
 def test_pipelines() -> None:
@@ -52,30 +61,41 @@ def test_snapshots_and_callback_follow_the_pipeline() -> None:
     # Each snapshot is the IR right after its pass: no addresses before the last one.
     before = result.after("InsertSync")
     assert before is not None
-    assert P.lines(before.functions[0], memrefs=True)[0] == \
-        "tile_x[Vec#3] = block.load(x, [0, 0], [128, 64])"
-    assert P.lines(result.program.functions[0], memrefs=True)[0] == \
-        "tile_x[Vec#3@0x0] = block.load(x, [0, 0], [128, 64])"
+    assert (
+        P.lines(before.functions[0], memrefs=True)[0]
+        == "tile_x[Vec#3] = block.load(x, [0, 0], [128, 64])"
+    )
+    assert (
+        P.lines(result.program.functions[0], memrefs=True)[0]
+        == "tile_x[Vec#3@0x0] = block.load(x, [0, 0], [128, 64])"
+    )
 
 
 def test_ptoas_pipeline_inserts_no_sync() -> None:
     result = driver.run_pipeline(P.program(P.loop_kernel()), "ptoas")
     assert result.diagnostics == []
-    calls = [s.expr for s in walk_stmts(result.program.functions[0].body)
-             if isinstance(s, EvalStmt) and isinstance(s.expr, Call)]
+    calls = [
+        s.expr
+        for s in walk_stmts(result.program.functions[0].body)
+        if isinstance(s, EvalStmt) and isinstance(s.expr, Call)
+    ]
     assert [c.op_name for c in calls] == []
-    assert P.lines(result.program.functions[0], memrefs=True)[1] == \
-        "  tx[Vec#3@0x0] = block.load(x, [i * 128, 0], [128, 64])"
+    assert (
+        P.lines(result.program.functions[0], memrefs=True)[1]
+        == "  tx[Vec#3@0x0] = block.load(x, [i * 128, 0], [128, 64])"
+    )
 
 
 def test_explicit_pass_list_and_manager() -> None:
     program = P.program(P.simple_add())
     by_list = run_pipeline(program, ["InitMemRef"])
     by_manager = PassManager(["InitMemRef"]).run(program)
-    assert [n for n, _ in by_list.snapshots] == [n for n, _ in by_manager.snapshots] == \
-        ["InitMemRef"]
-    assert P.lines(by_list.program.functions[0], True) == \
-        P.lines(by_manager.program.functions[0], True)
+    assert (
+        [n for n, _ in by_list.snapshots] == [n for n, _ in by_manager.snapshots] == ["InitMemRef"]
+    )
+    assert P.lines(by_list.program.functions[0], True) == P.lines(
+        by_manager.program.functions[0], True
+    )
     with pytest.raises(TypeError):  # names are the driver's: never read as a list of letters
         run_pipeline(program, "ptoas")
 
@@ -84,7 +104,8 @@ def test_unknown_pipeline_or_pass_is_a_diagnostic() -> None:
     program = P.program(P.simple_add())
     result = driver.run_pipeline(program, "fast")
     assert [(d.code, d.message, d.span) for d in result.diagnostics] == [
-        ("E404", "unknown pipeline 'fast' (known: default, ptoas)", program.span)]
+        ("E404", "unknown pipeline 'fast' (known: default, ptoas)", program.span)
+    ]
     assert result.program is program and result.snapshots == []
     result = run_pipeline(program, ["InitMemRef", "Inline"])
     assert [d.code for d in result.diagnostics] == ["E404"]
@@ -105,13 +126,15 @@ class _Exploding(FunctionPass):
 
 
 def test_an_internal_failure_is_one_e404_at_the_closest_span(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setitem(PASSES, "Exploding", _Exploding)
     fn = P.simple_add()
     third = fn.body.stmts[2]  # type: ignore[attr-defined]
     result = run_pipeline(P.program(fn), ["ConvertToSSA", "Exploding", "InitMemRef"])
     assert [(d.code, d.message, d.span) for d in result.diagnostics] == [
-        ("E404", "pass Exploding failed: ValueError: boom", third.span)]
+        ("E404", "pass Exploding failed: ValueError: boom", third.span)
+    ]
     # The pipeline stops with what it has: the program after ConvertToSSA.
     assert [n for n, _ in result.snapshots] == ["ConvertToSSA"]
     assert result.program is result.snapshots[0][1]
@@ -130,11 +153,13 @@ def _outcome(result: driver.PipelineResult) -> list[object]:
     """Diagnostics and every snapshot's IR as text, MemRefs included (new IR nodes compare by
     identity, so two runs are compared by what they print)."""
     return [result.diagnostics, P.lines(result.program.functions[0], memrefs=True)] + [
-        (name, P.lines(program.functions[0], memrefs=True)) for name, program in result.snapshots]
+        (name, P.lines(program.functions[0], memrefs=True)) for name, program in result.snapshots
+    ]
 
 
 def test_shared_pipelines_give_what_each_pipeline_gives_alone(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     a = P.var("a", P.tile_t([8, 8]))
     later = P.assign("later", P.op("block.exp", a))
     early = P.assign("early", P.op("block.exp", later.var))

@@ -19,8 +19,15 @@ from ptoc.ir import (
 )
 from ptoc.passes import DEFAULT_TARGET, PipelineResult, Target, run_pipeline
 
-DEFAULT_PIPELINE = ["ConvertToSSA", "FlattenCalls", "Verifier", "InitMemRef", "MemoryReuse",
-                    "InsertSync", "AllocateMemoryAddr"]
+DEFAULT_PIPELINE = [
+    "ConvertToSSA",
+    "FlattenCalls",
+    "Verifier",
+    "InitMemRef",
+    "MemoryReuse",
+    "InsertSync",
+    "AllocateMemoryAddr",
+]
 
 
 def run(fn: Function, passes: list[str], target: Target | None = None) -> PipelineResult:
@@ -70,15 +77,18 @@ def test_every_use_sees_the_new_buffer() -> None:
 def test_memory_space_comes_from_the_op() -> None:
     a = P.var("a", P.tensor_t([64, 32], P.FP16))
     b = P.var("b", P.tensor_t([32, 16], P.FP16))
-    mat_a = P.assign("mat_a", P.op("block.load", a, P.ints(0, 0), P.ints(64, 32),
-                                   target_memory=MemorySpace.Mat))
-    mat_b = P.assign("mat_b", P.op("block.load", b, P.ints(0, 0), P.ints(32, 16),
-                                   target_memory=MemorySpace.Mat))
+    mat_a = P.assign(
+        "mat_a", P.op("block.load", a, P.ints(0, 0), P.ints(64, 32), target_memory=MemorySpace.Mat)
+    )
+    mat_b = P.assign(
+        "mat_b", P.op("block.load", b, P.ints(0, 0), P.ints(32, 16), target_memory=MemorySpace.Mat)
+    )
     left = P.assign("left", P.op("block.move", mat_a.var, target_memory=MemorySpace.Left))
     right = P.assign("right", P.op("block.move", mat_b.var, target_memory=MemorySpace.Right))
     prod = P.assign("prod", P.op("block.matmul", left.var, right.var))
-    made = P.assign("made", P.op("block.create_tile", P.ints(8, 8), dtype=P.FP16,
-                                 target_memory=MemorySpace.Mat))
+    made = P.assign(
+        "made", P.op("block.create_tile", P.ints(8, 8), dtype=P.FP16, target_memory=MemorySpace.Mat)
+    )
     fn = P.function("mm", [a, b], [mat_a, mat_b, left, right, prod, made])
     assert laid_out(fn, ["InitMemRef"]) == [
         "mat_a[Mat#2] = block.load(a, [0, 0], [64, 32], target_memory=Mat)",
@@ -109,9 +119,16 @@ def test_a_carried_tile_shares_its_initial_tile() -> None:
     acc = IterArg(init.var.type, name="acc", init_value=init.var, span=P.span())
     nxt = P.assign("nxt", P.op("block.add", acc, acc))
     final = Var(init.var.type, name="final", span=P.span())
-    loop = ForStmt(i, P.const_int(0), P.const_int(2), P.const_int(1),
-                   P.seq(nxt, YieldStmt((nxt.var,), span=P.span())), iter_args=(acc,),
-                   return_vars=(final,), span=P.span())
+    loop = ForStmt(
+        i,
+        P.const_int(0),
+        P.const_int(2),
+        P.const_int(1),
+        P.seq(nxt, YieldStmt((nxt.var,), span=P.span())),
+        iter_args=(acc,),
+        return_vars=(final,),
+        span=P.span(),
+    )
     fn = P.function("k", [a], [init, loop])
     assert laid_out(fn, ["InitMemRef"]) == [
         "init[Vec#1] = block.load(a, [0, 0], [16, 16])",
@@ -128,9 +145,13 @@ def test_a_dynamic_tile_shape_is_reported_at_its_assignment() -> None:
     fn = P.function("k", [a, n], [tile])
     result = run(fn, ["InitMemRef", "AllocateMemoryAddr"])
     assert [(d.code, d.message, d.span) for d in result.diagnostics] == [
-        ("E401", "the window of 'a' has the dynamic shape [N, 64], but a tile needs a static "
-         "shape: give the window constant sizes and loop over the dimension in steps of that "
-         "size", tile.span),
+        (
+            "E401",
+            "the window of 'a' has the dynamic shape [N, 64], but a tile needs a static "
+            "shape: give the window constant sizes and loop over the dimension in steps of that "
+            "size",
+            tile.span,
+        ),
     ]
     # The pipeline stops after the pass that reported the error.
     assert [name for name, _ in result.snapshots] == ["InitMemRef"]
@@ -168,8 +189,9 @@ def test_addresses_are_32_byte_aligned_and_per_space() -> None:
     a = P.var("a", P.tensor_t([64, 64]))
     odd = P.assign("odd", P.op("block.load", a, P.ints(0, 0), P.ints(1, 3)))  # 12 bytes
     nxt = P.assign("nxt", P.op("block.load", a, P.ints(0, 0), P.ints(1, 9)))  # 36 bytes
-    mat = P.assign("mat", P.op("block.load", a, P.ints(0, 0), P.ints(4, 4),
-                               target_memory=MemorySpace.Mat))
+    mat = P.assign(
+        "mat", P.op("block.load", a, P.ints(0, 0), P.ints(4, 4), target_memory=MemorySpace.Mat)
+    )
     last = P.assign("last", P.op("block.load", a, P.ints(0, 0), P.ints(2, 2)))
     fn = P.function("k", [a], [odd, nxt, mat, last])
     assert laid_out(fn) == [
@@ -186,8 +208,7 @@ def test_a_shared_buffer_is_placed_once() -> None:
     t2 = P.assign("t2", P.op("block.exp", t1.var))
     t3 = P.assign("t3", P.op("block.exp", t2.var))  # takes t1's buffer
     t4 = P.assign("t4", P.op("block.exp", t3.var))  # takes t2's buffer
-    st = P.EvalStmt(P.op("block.store", t4.var, P.ints(0, 0), P.ints(16, 16), out),
-                    span=P.span())
+    st = P.EvalStmt(P.op("block.store", t4.var, P.ints(0, 0), P.ints(16, 16), out), span=P.span())
     fn = P.function("k", [a, out], [t1, t2, t3, t4, st])
     assert laid_out(fn, ["InitMemRef", "MemoryReuse", "AllocateMemoryAddr"])[:4] == [
         "t1[Vec#2@0x0] = block.load(a, [0, 0], [16, 16])",
@@ -200,10 +221,16 @@ def test_a_shared_buffer_is_placed_once() -> None:
 def _eight_live_tiles() -> tuple[Function, list[Span]]:
     """Eight 128x64 FP32 tiles (32 KiB each), all loaded before any is stored."""
     a, out = P.var("a", P.tensor_t([1024, 64])), P.var("out", P.tensor_t([1024, 64]))
-    loads = [P.assign(f"t{k}", P.op("block.load", a, P.ints(128 * k, 0), P.ints(128, 64)))
-             for k in range(8)]
-    stores = [P.EvalStmt(P.op("block.store", t.var, P.ints(128 * k, 0), P.ints(128, 64), out),
-                         span=P.span()) for k, t in enumerate(loads)]
+    loads = [
+        P.assign(f"t{k}", P.op("block.load", a, P.ints(128 * k, 0), P.ints(128, 64)))
+        for k in range(8)
+    ]
+    stores = [
+        P.EvalStmt(
+            P.op("block.store", t.var, P.ints(128 * k, 0), P.ints(128, 64), out), span=P.span()
+        )
+        for k, t in enumerate(loads)
+    ]
     return P.function("k", [a, out], [*loads, *stores]), [s.span for s in loads]
 
 
@@ -211,14 +238,19 @@ def test_capacity_overflow_is_reported_at_the_first_tile_that_does_not_fit() -> 
     fn, spans = _eight_live_tiles()
     result = run(fn, DEFAULT_PIPELINE)
     assert [(d.code, d.severity, d.message, d.span) for d in result.diagnostics] == [
-        ("E402", Severity.ERROR,
-         "tiles live in Vec need 262144 bytes, but the target's Vec capacity is 196608 bytes; "
-         "buffers: t0 (32768 B), t1 (32768 B), t2 (32768 B), t3 (32768 B) and 4 more",
-         spans[6]),  # six 32 KiB tiles fill the 192 KiB exactly
+        (
+            "E402",
+            Severity.ERROR,
+            "tiles live in Vec need 262144 bytes, but the target's Vec capacity is 196608 bytes; "
+            "buffers: t0 (32768 B), t1 (32768 B), t2 (32768 B), t3 (32768 B) and 4 more",
+            spans[6],
+        ),  # six 32 KiB tiles fill the 192 KiB exactly
     ]
     # Addresses are still assigned, so the IR after the pass can be inspected.
-    assert P.lines(result.program.functions[0], memrefs=True)[7] == \
-        "t7[Vec#9@0x38000] = block.load(a, [896, 0], [128, 64])"
+    assert (
+        P.lines(result.program.functions[0], memrefs=True)[7]
+        == "t7[Vec#9@0x38000] = block.load(a, [896, 0], [128, 64])"
+    )
 
 
 def test_capacity_follows_the_target() -> None:
@@ -226,9 +258,13 @@ def test_capacity_follows_the_target() -> None:
     small = Target(capacities={MemorySpace.Vec: 65536})
     result = run(fn, DEFAULT_PIPELINE, target=small)
     assert [(d.code, d.message, d.span) for d in result.diagnostics] == [
-        ("E402", "tiles live in Vec need 262144 bytes, but the target's Vec capacity is "
-         "65536 bytes; buffers: t0 (32768 B), t1 (32768 B), t2 (32768 B), t3 (32768 B) and 4 "
-         "more", spans[2]),
+        (
+            "E402",
+            "tiles live in Vec need 262144 bytes, but the target's Vec capacity is "
+            "65536 bytes; buffers: t0 (32768 B), t1 (32768 B), t2 (32768 B), t3 (32768 B) and 4 "
+            "more",
+            spans[2],
+        ),
     ]
     roomy = Target(capacities={MemorySpace.Vec: 262144})
     assert run(fn, DEFAULT_PIPELINE, target=roomy).diagnostics == []
@@ -237,7 +273,11 @@ def test_capacity_follows_the_target() -> None:
 def test_default_target() -> None:
     assert DEFAULT_TARGET.alignment == 32
     assert {s.name: DEFAULT_TARGET.capacity(s) for s in MemorySpace} == {
-        "DDR": None, "Vec": 196608, "Mat": 524288, "Left": 65536, "Right": 65536,
+        "DDR": None,
+        "Vec": 196608,
+        "Mat": 524288,
+        "Left": 65536,
+        "Right": 65536,
         "Acc": 131072,
     }
 

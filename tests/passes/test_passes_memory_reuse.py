@@ -22,8 +22,9 @@ def test_a_tile_takes_the_buffer_of_one_that_is_dead() -> None:
     sq = P.assign("sq", P.op("block.sqrt", ta.var))
     ex = P.assign("ex", P.op("block.exp", sq.var))
     total = P.assign("total", P.op("block.sum", ex.var, axis=1, keepdim=True))
-    store = P.EvalStmt(P.op("block.store", total.var, P.ints(0, 0), P.ints(32, 1), out),
-                       span=P.span())
+    store = P.EvalStmt(
+        P.op("block.store", total.var, P.ints(0, 0), P.ints(32, 1), out), span=P.span()
+    )
     fn = P.function("k", [a, out], [ta, sq, ex, total, store], [])
     assert reused(fn) == [
         "ta[Vec#2] = block.load(a, [0, 0], [32, 128])",
@@ -52,23 +53,31 @@ def test_a_larger_tile_does_not_take_a_smaller_buffer() -> None:
     small = P.assign("small", P.op("block.load", a, P.ints(0, 0), P.ints(16, 64)))
     once = P.assign("once", P.op("block.exp", small.var))
     big = P.assign("big", P.op("block.load", a, P.ints(0, 0), P.ints(64, 64)))
-    st1 = P.EvalStmt(P.op("block.store", once.var, P.ints(0, 0), P.ints(16, 64), out),
-                     span=P.span())
-    st2 = P.EvalStmt(P.op("block.store", big.var, P.ints(0, 0), P.ints(64, 64), out),
-                     span=P.span())
+    st1 = P.EvalStmt(
+        P.op("block.store", once.var, P.ints(0, 0), P.ints(16, 64), out), span=P.span()
+    )
+    st2 = P.EvalStmt(P.op("block.store", big.var, P.ints(0, 0), P.ints(64, 64), out), span=P.span())
     fn = P.function("k", [a, out], [small, once, big, st1, st2], [])
     assert reused(fn)[2] == "big[Vec#4] = block.load(a, [0, 0], [64, 64])"
 
 
 def test_memory_spaces_are_not_mixed() -> None:
     a, out = P.var("a", P.tensor_t([64, 64])), P.var("out", P.tensor_t([64, 64]))
-    in_mat = P.assign("in_mat", P.op("block.load", a, P.ints(0, 0), P.ints(64, 64),
-                                     target_memory=MemorySpace.Mat))
+    in_mat = P.assign(
+        "in_mat", P.op("block.load", a, P.ints(0, 0), P.ints(64, 64), target_memory=MemorySpace.Mat)
+    )
     left = P.assign("left", P.op("block.move", in_mat.var, target_memory=MemorySpace.Left))
     vec = P.assign("vec", P.op("block.load", a, P.ints(0, 0), P.ints(64, 64)))
-    st = P.EvalStmt(P.op("block.store", vec.var, P.ints(0, 0), P.ints(64, 64), out),
-                    span=P.span())
-    fn = P.function("k", [a, out, ], [in_mat, left, vec, st], [])
+    st = P.EvalStmt(P.op("block.store", vec.var, P.ints(0, 0), P.ints(64, 64), out), span=P.span())
+    fn = P.function(
+        "k",
+        [
+            a,
+            out,
+        ],
+        [in_mat, left, vec, st],
+        [],
+    )
     # in_mat is dead when vec is defined, but Mat and Vec are different memories.
     assert reused(fn)[:3] == [
         "in_mat[Mat#2] = block.load(a, [0, 0], [64, 64], target_memory=Mat)",
@@ -83,10 +92,12 @@ def test_a_tile_read_inside_a_loop_is_live_for_the_whole_loop() -> None:
     before = P.assign("before", P.op("block.load", a, P.ints(0, 0), P.ints(64, 64)))
     use = P.assign("use", P.op("block.exp", before.var))  # last textual use of `before`
     later = P.assign("later", P.op("block.exp", use.var))  # after it, in the same body
-    st = P.EvalStmt(P.op("block.store", later.var, P.ints(0, 0), P.ints(64, 64), out),
-                    span=P.span())
-    loop = ForStmt(i, P.const_int(0), P.const_int(2), P.const_int(1), P.seq(use, later, st),
-                   span=P.span())
+    st = P.EvalStmt(
+        P.op("block.store", later.var, P.ints(0, 0), P.ints(64, 64), out), span=P.span()
+    )
+    loop = ForStmt(
+        i, P.const_int(0), P.const_int(2), P.const_int(1), P.seq(use, later, st), span=P.span()
+    )
     fn = P.function("k", [a, out], [before, loop], [])
     # `later` may not take before's buffer: the next iteration reads `before` again. It may
     # not take use's buffer either (defined by the statement reading it).
@@ -102,10 +113,10 @@ def test_tiles_local_to_one_iteration_share_across_the_body() -> None:
     t1 = P.assign("t1", P.op("block.load", a, P.ints(0, 0), P.ints(64, 64)))
     t2 = P.assign("t2", P.op("block.exp", t1.var))
     t3 = P.assign("t3", P.op("block.exp", t2.var))
-    st = P.EvalStmt(P.op("block.store", t3.var, P.ints(0, 0), P.ints(64, 64), out),
-                    span=P.span())
-    loop = ForStmt(i, P.const_int(0), P.const_int(2), P.const_int(1), P.seq(t1, t2, t3, st),
-                   span=P.span())
+    st = P.EvalStmt(P.op("block.store", t3.var, P.ints(0, 0), P.ints(64, 64), out), span=P.span())
+    loop = ForStmt(
+        i, P.const_int(0), P.const_int(2), P.const_int(1), P.seq(t1, t2, t3, st), span=P.span()
+    )
     fn = P.function("k", [a, out], [loop], [])
     assert reused(fn)[1:4] == [
         "  t1[Vec#2] = block.load(a, [0, 0], [64, 64])",
@@ -122,11 +133,17 @@ def test_carried_tiles_keep_their_buffers_across_the_loop() -> None:
     step = P.assign("step", P.op("block.exp", acc))
     scratch = P.assign("scratch", P.op("block.exp", step.var))  # after acc's last use
     final = P.var("final", init.var.type)
-    loop = ForStmt(i, P.const_int(0), P.const_int(4), P.const_int(1),
-                   P.seq(step, scratch, YieldStmt((scratch.var,), span=P.span())),
-                   iter_args=(acc,), return_vars=(final,), span=P.span())
-    st = P.EvalStmt(P.op("block.store", final, P.ints(0, 0), P.ints(64, 64), out),
-                    span=P.span())
+    loop = ForStmt(
+        i,
+        P.const_int(0),
+        P.const_int(4),
+        P.const_int(1),
+        P.seq(step, scratch, YieldStmt((scratch.var,), span=P.span())),
+        iter_args=(acc,),
+        return_vars=(final,),
+        span=P.span(),
+    )
+    st = P.EvalStmt(P.op("block.store", final, P.ints(0, 0), P.ints(64, 64), out), span=P.span())
     fn = P.function("k", [a, out], [init, loop, st], [])
     assert reused(fn) == [
         "init[Vec#2] = block.load(a, [0, 0], [64, 64])",
@@ -146,15 +163,22 @@ def test_tiles_of_the_two_branches_of_an_if_share() -> None:
 
 
 def test_an_if_result_keeps_both_branch_buffers_live() -> None:
-    x, out, n = P.var("x", P.tensor_t([64, 64])), P.var("out", P.tensor_t([64, 64])), \
-        P.var("n", P.INDEX)
+    x, out, n = (
+        P.var("x", P.tensor_t([64, 64])),
+        P.var("out", P.tensor_t([64, 64])),
+        P.var("n", P.INDEX),
+    )
     a = P.assign("a", P.op("block.load", x, P.ints(0, 0), P.ints(64, 64)))
     b = P.assign("b", P.op("block.exp", a.var))
     c = P.assign("c", P.op("block.sqrt", a.var))
     picked = P.var("picked", a.var.type)
-    branch = IfStmt(P.gt(n, 0), P.seq(b, YieldStmt((b.var,), span=P.span())),
-                    P.seq(c, YieldStmt((c.var,), span=P.span())), return_vars=(picked,),
-                    span=P.span())
+    branch = IfStmt(
+        P.gt(n, 0),
+        P.seq(b, YieldStmt((b.var,), span=P.span())),
+        P.seq(c, YieldStmt((c.var,), span=P.span())),
+        return_vars=(picked,),
+        span=P.span(),
+    )
     fresh = P.assign("fresh", P.op("block.load", x, P.ints(0, 0), P.ints(64, 64)))
     both = P.assign("both", P.op("block.add", picked, fresh.var))
     fn = P.function("k", [x, out, n], [a, branch, fresh, both, ReturnStmt((), span=P.span())])

@@ -25,18 +25,22 @@ def _nested_calls() -> Function:
     a, b = P.var("a", P.tile_t([16, 16])), P.var("b", P.tile_t([16, 16]))
     n = P.var("n", P.INDEX)
     top = P.assign("r", P.op("block.add", P.op("block.exp", a), P.op("block.sqrt", b)))
-    branch = IfStmt(P.gt(n, 0), P.seq(P.assign("r", P.op("block.exp", top.var))),
-                    span=P.span())
-    return P.function("k", [a, b, n], [top, branch,
-                                       ReturnStmt((top.var,), span=P.span())], [a.type])
+    branch = IfStmt(P.gt(n, 0), P.seq(P.assign("r", P.op("block.exp", top.var))), span=P.span())
+    return P.function(
+        "k", [a, b, n], [top, branch, ReturnStmt((top.var,), span=P.span())], [a.type]
+    )
 
 
 def _programs() -> list[tuple[str, Program]]:
     leaky = analyze_source(P.LEAKY, "leaky.py").programs[0]
-    return [("simple_add", P.program(P.simple_add())), ("loop", P.program(P.loop_kernel())),
-            ("if", P.program(P.if_kernel())), ("leaky", leaky),
-            ("accumulate", P.program(P.accumulating_loop()[0])),
-            ("nested", P.program(_nested_calls()))]
+    return [
+        ("simple_add", P.program(P.simple_add())),
+        ("loop", P.program(P.loop_kernel())),
+        ("if", P.program(P.if_kernel())),
+        ("leaky", leaky),
+        ("accumulate", P.program(P.accumulating_loop()[0])),
+        ("nested", P.program(_nested_calls())),
+    ]
 
 
 def _unknown_spans(fn: Function) -> list[str]:

@@ -18,7 +18,7 @@ UP_TO_CONVERT = [*UP_TO_OUTLINE, "ConvertTensorToBlockOps"]
 
 HEADER = "import pypto.language as pl\n\n\n@pl.program\n"
 
-SCOPES = HEADER + textwrap.dedent('''\
+SCOPES = HEADER + textwrap.dedent("""\
     class P:
         @pl.function
         def main(
@@ -31,9 +31,9 @@ SCOPES = HEADER + textwrap.dedent('''\
                 c: pl.Tensor[[64], pl.FP32] = pl.add(b, a)
             z: pl.Tensor[[64], pl.FP32] = pl.add(c, b)
             return z
-    ''')
+    """)
 
-BIG = HEADER + textwrap.dedent('''\
+BIG = HEADER + textwrap.dedent("""\
     class Big:
         @pl.function(type=pl.FunctionType.InCore)
         def big_kernel(
@@ -43,7 +43,7 @@ BIG = HEADER + textwrap.dedent('''\
             s: pl.Tensor[[512, 1], pl.FP32] = pl.row_sum(z)
             w: pl.Tensor[[512, 1], pl.FP32] = pl.add(s, y)
             return w
-    ''')
+    """)
 
 
 def after(source: str, passes: list[str], target: Target | None = None) -> str:
@@ -55,7 +55,7 @@ def after(source: str, passes: list[str], target: Target | None = None) -> str:
 
 
 def test_a_scope_becomes_an_incore_function_and_its_caller_orchestration() -> None:
-    assert after(SCOPES, UP_TO_OUTLINE) == textwrap.dedent('''\
+    assert after(SCOPES, UP_TO_OUTLINE) == textwrap.dedent("""\
         class P:
             @pl.function(type=pl.FunctionType.InCore)
             def main_incore_0(
@@ -78,11 +78,11 @@ def test_a_scope_becomes_an_incore_function_and_its_caller_orchestration() -> No
                 c: pl.Tensor[[64], pl.FP32] = _tuple_tmp[1]
                 z: pl.Tensor[[64], pl.FP32] = pl.tensor.add(c, b)
                 return z
-        ''')
+        """)
 
 
 def test_tensor_ops_become_loads_block_ops_and_stores_into_out_parameters() -> None:
-    assert after(SCOPES, UP_TO_CONVERT) == textwrap.dedent('''\
+    assert after(SCOPES, UP_TO_CONVERT) == textwrap.dedent("""\
         class P:
             @pl.function(type=pl.FunctionType.InCore)
             def main_incore_0(
@@ -115,13 +115,13 @@ def test_tensor_ops_become_loads_block_ops_and_stores_into_out_parameters() -> N
                 c: pl.Tensor[[64], pl.FP32] = _tuple_tmp[1]
                 z: pl.Tensor[[64], pl.FP32] = pl.tensor.add(c, b)
                 return z
-        ''')
+        """)
 
 
 def test_a_kernel_too_big_for_the_unified_buffer_runs_over_row_windows() -> None:
     # 512 x 256 FP32 tiles are 512 KiB each; 32 rows keep every tile within 192 KiB. Each step
     # stores its window into the Out parameter, which the function returns.
-    assert after(BIG, UP_TO_CONVERT) == textwrap.dedent('''\
+    assert after(BIG, UP_TO_CONVERT) == textwrap.dedent("""\
         class Big:
             @pl.function(type=pl.FunctionType.InCore)
             def big_kernel(
@@ -143,7 +143,7 @@ def test_a_kernel_too_big_for_the_unified_buffer_runs_over_row_windows() -> None
                         w_tile, [i, 0], [32, 1], out_0
                     )
                 return out_0
-        ''')
+        """)
 
 
 def test_the_window_follows_the_targets_capacity() -> None:
@@ -155,7 +155,7 @@ def test_the_window_follows_the_targets_capacity() -> None:
 
 
 def test_block_level_programs_are_left_alone() -> None:
-    source = HEADER + textwrap.dedent('''\
+    source = HEADER + textwrap.dedent("""\
         class K:
             @pl.function(type=pl.FunctionType.InCore)
             def k(
@@ -164,7 +164,7 @@ def test_block_level_programs_are_left_alone() -> None:
                 t: pl.Tile[[16, 16], pl.FP32] = pl.load(x, [0, 0], [16, 16])
                 r: pl.Tensor[[16, 16], pl.FP32] = pl.store(t, [0, 0], [16, 16], out)
                 return r
-        ''')
+        """)
     (program,) = analyze_source(source, "k.py").all_programs()
     flat = run_pipeline(program, ["ConvertToSSA", "FlattenCalls"]).program
     assert run_pipeline(flat, ["OutlineIncoreScopes", "ConvertTensorToBlockOps"]).program is flat
@@ -185,7 +185,7 @@ def test_tensor_level_kernels_compile_for_both_targets() -> None:
     assert "pto.trowsum" in mlir.text
 
 
-EDGES = HEADER + textwrap.dedent('''\
+EDGES = HEADER + textwrap.dedent("""\
     class E:
         @pl.function(type=pl.FunctionType.InCore)
         def created(self, x: pl.Tensor[[16, 16], pl.FP32]) -> pl.Tensor[[16, 16], pl.FP32]:
@@ -219,14 +219,14 @@ EDGES = HEADER + textwrap.dedent('''\
                 y: pl.Tensor[[16, 16], pl.FP32] = self.window(x, i)
             r: pl.Tensor[[64, 16], pl.FP32] = self.branch(x, 0)
             return r
-''')
+""")
 
 
 def test_created_tensors_branches_views_and_calls_in_loops() -> None:
     # A tensor the kernel creates becomes an uninitialised tile; an if yielding tiles gets tile
     # results (the store a new name); a view of a parameter is a load of that window; a call in
     # a loop body gets its output tensor created in the loop.
-    assert after(EDGES, UP_TO_CONVERT) == textwrap.dedent('''\
+    assert after(EDGES, UP_TO_CONVERT) == textwrap.dedent("""\
     class E:
         @pl.function(type=pl.FunctionType.InCore)
         def created(
@@ -287,7 +287,7 @@ def test_created_tensors_branches_views_and_calls_in_loops() -> None:
             )
             r: pl.Tensor[[64, 16], pl.FP32] = self.branch(x, 0, out_0_1)
             return r
-''')
+""")
 
 
 def test_every_snapshot_of_these_programs_prints_and_parses_back() -> None:

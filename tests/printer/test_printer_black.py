@@ -61,8 +61,9 @@ SIMPLE_ADD = REPO / "examples" / "simple_add.py"
 CASES += [("nested", CORPUS[-1][1], 120), ("simple_add.py", SIMPLE_ADD.read_text, 24)]
 
 
-@pytest.mark.parametrize(("name", "source", "line_length"), CASES,
-                         ids=[f"{name}-{length}" for name, _, length in CASES])
+@pytest.mark.parametrize(
+    ("name", "source", "line_length"), CASES, ids=[f"{name}-{length}" for name, _, length in CASES]
+)
 def test_printed_text_is_what_black_makes_of_it(
     compared: list[str], name: str, source: Callable[[], str], line_length: int
 ) -> None:

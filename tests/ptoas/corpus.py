@@ -26,14 +26,20 @@ class Kernel:
 
 def kernel_files() -> list[Kernel]:
     here = Path(__file__).parent
-    examples = [Kernel(f.relative_to(ROOT).as_posix(), source=f)
-                for f in sorted((ROOT / "examples").rglob("*.py"))]
-    return examples + [Kernel(f.relative_to(here).as_posix(), source=f)
-                       for f in sorted((here / "kernels").glob("*.py"))]
+    examples = [
+        Kernel(f.relative_to(ROOT).as_posix(), source=f)
+        for f in sorted((ROOT / "examples").rglob("*.py"))
+    ]
+    return examples + [
+        Kernel(f.relative_to(here).as_posix(), source=f)
+        for f in sorted((here / "kernels").glob("*.py"))
+    ]
 
 
 def golden_files() -> list[Kernel]:
-    return [Kernel(f"golden/{f.name}", mlir=f) for f in sorted((PTO_TESTS / "golden").glob("*.mlir"))]
+    return [
+        Kernel(f"golden/{f.name}", mlir=f) for f in sorted((PTO_TESTS / "golden").glob("*.mlir"))
+    ]
 
 
 def ir_kernels() -> list[Kernel]:
@@ -45,8 +51,9 @@ def ir_kernels() -> list[Kernel]:
 
     return [
         Kernel("mul_kernel_2d (seed 002)", build=test_pto_golden.mul_kernel_2d),
-        Kernel("accumulate (carried tile, if with a result)",
-               build=test_pto_control.accumulate_kernel),
+        Kernel(
+            "accumulate (carried tile, if with a result)", build=test_pto_control.accumulate_kernel
+        ),
     ]
 
 
@@ -54,8 +61,11 @@ def language_reference() -> list[Kernel]:
     """The ```python blocks of docs/language.md that define something."""
     text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
-    return [Kernel(f"docs/language.md block {i}", text=block)
-            for i, block in enumerate(blocks) if "def " in block]
+    return [
+        Kernel(f"docs/language.md block {i}", text=block)
+        for i, block in enumerate(blocks)
+        if "def " in block
+    ]
 
 
 def everything() -> list[Kernel]:

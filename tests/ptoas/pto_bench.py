@@ -16,8 +16,15 @@ from execution.test_examples import EXAMPLES, example_functions  # noqa: E402
 
 from ptoc.run.pto_kernel import LauncherError, pto_kernel  # noqa: E402
 
-__all__ = ["EXAMPLES", "Bench", "Kernel", "example_functions", "expected_results", "matrix",
-           "pto_load"]
+__all__ = [
+    "EXAMPLES",
+    "Bench",
+    "Kernel",
+    "example_functions",
+    "expected_results",
+    "matrix",
+    "pto_load",
+]
 
 
 def pto_load(key: str, source: str, function: str, ptoas: Path, **options: object) -> Kernel:

@@ -18,7 +18,7 @@ EXAMPLE_KEYS = example_functions()
 NOT_KERNELS = {
     "flash_attention.py::flash_attention": "an orchestration function: it runs on the host",
     "tensor_add.py::main": "an orchestration function (after OutlineIncoreScopes): it runs on "
-                           "the host",
+    "the host",
 }
 # Known failures of the PTO route, each with its reason (xfail strict: a fix must remove it).
 # PTOAS checks each instruction against the target (A2/A3 by default): what it rejects there.
@@ -27,7 +27,9 @@ A3_BF16 = "PTOAS: A2/A3 tadd takes i32/i16/f16/f32 elements (no bf16)"
 A3_TCMP = "PTOAS: pto.tcmp writes an i8 mask; the IR's compare result has the operands' dtype"
 A3_PRELU = "PTOAS: A2/A3 tprelu's tmp tile must be u8"
 A3_TEXTRACT = "PTOAS: A2/A3 textract reads from loc=mat only (block.view of a Vec tile)"
-PTOAS_SCALAR_I32 = "PTOAS v0.27 cannot lower pto.tmaxs/tmins with an i32 scalar ('ins/outs are not memref yet')"
+PTOAS_SCALAR_I32 = (
+    "PTOAS v0.27 cannot lower pto.tmaxs/tmins with an i32 scalar ('ins/outs are not memref yet')"
+)
 # A literal that promotes the tile (the tile is converted first, then the op runs in place):
 A3_I64 = "PTOAS: A2/A3 tadds has no i64 form (INT32 + an INT64 literal is INT64)"
 PTO_DEFECTS: dict[str, str] = {
@@ -48,8 +50,16 @@ PTO_DEFECTS: dict[str, str] = {
 
 
 def params(keys: list[str]) -> list[object]:
-    return [pytest.param(key, id=key, marks=[pytest.mark.xfail(strict=True, reason=PTO_DEFECTS[key])]
-                         if key in PTO_DEFECTS else []) for key in keys]
+    return [
+        pytest.param(
+            key,
+            id=key,
+            marks=[pytest.mark.xfail(strict=True, reason=PTO_DEFECTS[key])]
+            if key in PTO_DEFECTS
+            else [],
+        )
+        for key in keys
+    ]
 
 
 _kernels: dict[str, Kernel] = {}
@@ -59,8 +69,9 @@ def kernel_for(key: str, ptoas: Path) -> Kernel:
     if key not in _kernels:
         if key in CASES:
             case = CASES[key]
-            _kernels[key] = pto_load(key, case.source, case.function, ptoas, fixed=case.inputs,
-                                     alone=key in PTO_DEFECTS)
+            _kernels[key] = pto_load(
+                key, case.source, case.function, ptoas, fixed=case.inputs, alone=key in PTO_DEFECTS
+            )
         else:
             relative, function = key.split("::")
             source = (EXAMPLES / relative).read_text(encoding="utf-8")
@@ -71,9 +82,13 @@ def kernel_for(key: str, ptoas: Path) -> Kernel:
 @pytest.fixture(scope="module")
 def bench(toolchain: Toolchain, ptoas: Path, request: pytest.FixtureRequest) -> Bench:
     """Every selected kernel, built in batches before the first test runs."""
-    selected = {item.callspec.params["key"] for item in request.session.items
-                if hasattr(item, "callspec") and "key" in item.callspec.params
-                and item.module is request.module}
+    selected = {
+        item.callspec.params["key"]
+        for item in request.session.items
+        if hasattr(item, "callspec")
+        and "key" in item.callspec.params
+        and item.module is request.module
+    }
     bench = Bench(toolchain)
     bench.build_all([kernel_for(key, ptoas) for key in sorted(selected)])
     return bench
@@ -92,7 +107,9 @@ def test_example_through_ptoas_matches_the_reference(key: str, bench: Bench, pto
 
 
 @pytest.mark.parametrize("key", params(sorted(CASES)))
-def test_matrix_kernel_through_ptoas_matches_the_reference(key: str, bench: Bench, ptoas: Path) -> None:
+def test_matrix_kernel_through_ptoas_matches_the_reference(
+    key: str, bench: Bench, ptoas: Path
+) -> None:
     run(key, bench, ptoas)
 
 

@@ -39,7 +39,8 @@ def test_parse_diagnostics_reads_located_errors_and_notes() -> None:
     ]
     assert parse_diagnostics("Error: Failed to parse MLIR.\n") == []  # only the summary
     assert parse_diagnostics("error: unknown option\n") == [
-        PtoasDiagnostic("error", "unknown option")]
+        PtoasDiagnostic("error", "unknown option")
+    ]
 
 
 def test_located_maps_mlir_lines_to_the_statements_they_came_from() -> None:
@@ -49,10 +50,15 @@ def test_located_maps_mlir_lines_to_the_statements_they_came_from() -> None:
     result = PtoasResult(False, "", parse_diagnostics(OUTPUT))
     (diagnostic,) = located(result, spans, program)
     assert (diagnostic.code, diagnostic.severity, diagnostic.span) == (
-        "E405", Severity.ERROR, statement)
+        "E405",
+        Severity.ERROR,
+        statement,
+    )
     assert diagnostic.message == "PTOAS: 'pto.tand' op expects i8/i16 (MLIR line 27)"
     # a line generated for no statement (line 3) falls back to the program
-    assert diagnostic.related == (Related(program, "PTOAS note: see current operation (MLIR line 3)"),)
+    assert diagnostic.related == (
+        Related(program, "PTOAS note: see current operation (MLIR line 3)"),
+    )
 
 
 def test_find_ptoas_names_what_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -69,11 +75,21 @@ def test_find_ptoas_names_what_is_missing(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_verify_without_ptoas_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["compile", str(EXAMPLES / "simple_add.py"), "--target", "pto", "--verify",
-                 "--ptoas", "/nonexistent"])
+    code = main(
+        [
+            "compile",
+            str(EXAMPLES / "simple_add.py"),
+            "--target",
+            "pto",
+            "--verify",
+            "--ptoas",
+            "/nonexistent",
+        ]
+    )
     assert code == 2
     assert capsys.readouterr().err.startswith(
-        "ptoc: error: PTOAS not found at '/nonexistent' (--ptoas): pass --ptoas PATH")
+        "ptoc: error: PTOAS not found at '/nonexistent' (--ptoas): pass --ptoas PATH"
+    )
 
 
 def test_verify_is_for_pto_only(capsys: pytest.CaptureFixture[str]) -> None:
@@ -82,8 +98,17 @@ def test_verify_is_for_pto_only(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_verify_accepts_a_valid_kernel(ptoas: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["compile", str(EXAMPLES / "simple_add.py"), "--target", "pto", "--verify",
-                 "--ptoas", str(ptoas)])
+    code = main(
+        [
+            "compile",
+            str(EXAMPLES / "simple_add.py"),
+            "--target",
+            "pto",
+            "--verify",
+            "--ptoas",
+            str(ptoas),
+        ]
+    )
     captured = capsys.readouterr()
     assert (code, captured.err) == (0, "")
     assert captured.out.startswith("module {\n  func.func @simple_add(")
@@ -98,13 +123,15 @@ def test_verify_reports_ptoas_errors_on_the_kernel_line(
     captured = capsys.readouterr()
     assert code == 1
     assert captured.err.splitlines() == [
-        f"{kernel}:{INT32_AND_LINE}:9: error[E405]: {INT32_AND_MESSAGE} (MLIR line 27)"]
+        f"{kernel}:{INT32_AND_LINE}:9: error[E405]: {INT32_AND_MESSAGE} (MLIR line 27)"
+    ]
     assert captured.out == ""  # no output for a kernel with errors, as for any error
 
 
 def test_pto_cpp_is_the_cpp_ptoas_makes(ptoas: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["compile", str(EXAMPLES / "simple_add.py"), "--target", "pto-cpp",
-                 "--ptoas", str(ptoas)])
+    code = main(
+        ["compile", str(EXAMPLES / "simple_add.py"), "--target", "pto-cpp", "--ptoas", str(ptoas)]
+    )
     out = capsys.readouterr().out
     assert code == 0
     assert out.startswith('#include "pto/pto-inst.hpp"\n')

@@ -41,5 +41,3 @@ async def client(lsp_client: LanguageClient, tmp_path: Path):
 
     yield
     await lsp_client.shutdown_session()
-
-

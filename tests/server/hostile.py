@@ -4,13 +4,13 @@ from __future__ import annotations
 
 HEAD = "import pypto.language as pl\n\n\n"
 
-SMALL_FUNCTION = '''@pl.function
+SMALL_FUNCTION = """@pl.function
 def f{i}(a: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
     b = pl.add(a, a)
     return b
 
 
-'''
+"""
 
 
 def functions(count: int) -> str:

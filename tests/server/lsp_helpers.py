@@ -5,7 +5,7 @@ from pathlib import Path
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-KERNEL = '''import pypto.language as pl
+KERNEL = """import pypto.language as pl
 
 
 @pl.program
@@ -27,7 +27,7 @@ class Demo:
     def main(self, a: pl.Tensor[[64, 64], pl.FP32], b: pl.Tensor[[64, 64], pl.FP32], out: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:
         r = self.kernel(a, b, out)
         return r
-'''
+"""
 
 
 def position_of(text: str, needle: str, offset: int = 0, occurrence: int = 1) -> types.Position:
@@ -42,12 +42,16 @@ def position_of(text: str, needle: str, offset: int = 0, occurrence: int = 1) ->
 async def open_document(client: LanguageClient, path: Path, text: str, version: int = 1) -> str:
     path.write_text(text)
     uri = path.as_uri()
-    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", version, text)))
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", version, text))
+    )
     await wait_for_diagnostics(client, uri, version)
     return uri
 
 
-async def wait_for_diagnostics(client: LanguageClient, uri: str, version: int, timeout: float = 20.0):
+async def wait_for_diagnostics(
+    client: LanguageClient, uri: str, version: int, timeout: float = 20.0
+):
     """The diagnostics published for exactly this version of the document."""
     import asyncio
 

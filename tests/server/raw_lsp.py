@@ -122,12 +122,18 @@ class RawServer:
     def diagnostics(self, uri: str, version: int, timeout: float = 20.0) -> list[dict[str, Any]]:
         def wanted(m: dict[str, Any]) -> bool:
             params = m.get("params") or {}
-            return m.get("method") == "textDocument/publishDiagnostics" and params.get("uri") == uri and params.get("version") == version
+            return (
+                m.get("method") == "textDocument/publishDiagnostics"
+                and params.get("uri") == uri
+                and params.get("version") == version
+            )
 
         return list(self.first(wanted, timeout)["params"]["diagnostics"])
 
     def initialize(self, root: Path) -> None:
-        self.request(0, "initialize", {"processId": None, "rootUri": root.as_uri(), "capabilities": {}})
+        self.request(
+            0, "initialize", {"processId": None, "rootUri": root.as_uri(), "capabilities": {}}
+        )
         assert "result" in self.response(0)
         self.notify("initialized", {})
 

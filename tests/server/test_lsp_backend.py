@@ -25,15 +25,19 @@ def change(client: LanguageClient, uri: str, version: int, text: str) -> None:
     )
 
 
-async def published_with(client: LanguageClient, uri: str, version: int, code: str,
-                         timeout: float = 20.0) -> list[types.Diagnostic]:
+async def published_with(
+    client: LanguageClient, uri: str, version: int, code: str, timeout: float = 20.0
+) -> list[types.Diagnostic]:
     """The first diagnostics published for ``version`` that include ``code``."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while loop.time() < deadline:
         for params in client.published:  # type: ignore[attr-defined]
-            if params.uri == uri and params.version == version and \
-                    any(d.code == code for d in params.diagnostics):
+            if (
+                params.uri == uri
+                and params.version == version
+                and any(d.code == code for d in params.diagnostics)
+            ):
                 return params.diagnostics
         await asyncio.sleep(0.01)
     raise TimeoutError(f"no {code} for {uri} version {version}")
@@ -44,7 +48,10 @@ async def test_capacity_overflow_is_a_live_diagnostic(client: LanguageClient, tm
     found = await published_with(client, uri, 1, "E402")
     assert [d.code for d in found] == ["E402"]
     start = position_of(BIG, "tile_a = pl.load")  # the first tile that does not fit
-    assert (found[0].range.start.line, found[0].range.start.character) == (start.line, start.character)
+    assert (found[0].range.start.line, found[0].range.start.character) == (
+        start.line,
+        start.character,
+    )
     assert "need 786432 bytes, but the target's Vec capacity is 196608 bytes" in found[0].message
     assert "buffers: " in found[0].message
     # An edit in another function: the kernel is unchanged, its E402 comes with the first publish.
@@ -59,7 +66,8 @@ async def hover_text(client: LanguageClient, uri: str, text: str, at: str) -> st
     found = ""
     for _ in range(200):  # the pipeline runs in the background once the file is idle
         hover = await client.text_document_hover_async(
-            types.HoverParams(types.TextDocumentIdentifier(uri), position_of(text, at)))
+            types.HoverParams(types.TextDocumentIdentifier(uri), position_of(text, at))
+        )
         found = hover.contents.value if hover is not None else ""
         if "after the pipeline" in found:
             break
@@ -67,31 +75,40 @@ async def hover_text(client: LanguageClient, uri: str, text: str, at: str) -> st
     return found
 
 
-async def test_hover_shows_no_address_when_allocation_failed(client: LanguageClient, tmp_path: Path):
+async def test_hover_shows_no_address_when_allocation_failed(
+    client: LanguageClient, tmp_path: Path
+):
     uri = await open_document(client, tmp_path / "k.py", BIG)
     text = await hover_text(client, uri, BIG, "tile_b = ")
-    assert "after the pipeline: buffer `Vec#4` (262144 B), no address: allocation did not " \
-        "succeed" in text, text
+    assert (
+        "after the pipeline: buffer `Vec#4` (262144 B), no address: allocation did not "
+        "succeed" in text
+    ), text
     assert "@0x" not in text
 
 
 async def test_hover_shows_where_a_tile_lives(client: LanguageClient, tmp_path: Path):
-    text = KERNEL.replace("tile_b = pl.load(b, [0, 0], [64, 64])",
-                          "tile_b = pl.load(b, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat)")
+    text = KERNEL.replace(
+        "tile_b = pl.load(b, [0, 0], [64, 64])",
+        "tile_b = pl.load(b, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat)",
+    )
     text = text.replace("pl.add(tile_a, tile_b)", "pl.add(tile_a, tile_a)")
     uri = await open_document(client, tmp_path / "k.py", text)
     hover = await client.text_document_hover_async(
-        types.HoverParams(types.TextDocumentIdentifier(uri), position_of(text, "tile_b = ")))
+        types.HoverParams(types.TextDocumentIdentifier(uri), position_of(text, "tile_b = "))
+    )
     assert "memory: Mat" in hover.contents.value
 
 
 async def preview(client: LanguageClient, uri: str, **fields: object):
     return await client.protocol.send_request_async(
-        "ptols/preview", {"textDocument": {"uri": uri}, **fields})
+        "ptols/preview", {"textDocument": {"uri": uri}, **fields}
+    )
 
 
-async def test_preview_of_an_unknown_target_or_function_is_an_error(client: LanguageClient,
-                                                                   tmp_path: Path):
+async def test_preview_of_an_unknown_target_or_function_is_an_error(
+    client: LanguageClient, tmp_path: Path
+):
     uri = await open_document(client, tmp_path / "k.py", KERNEL)
     with pytest.raises(JsonRpcException) as target:
         await preview(client, uri, target="wasm")

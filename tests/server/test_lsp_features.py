@@ -29,21 +29,27 @@ async def test_clean_kernel_has_no_diagnostics(client: LanguageClient, tmp_path:
 
 
 async def test_type_error_has_exact_range_code_and_link(client: LanguageClient, tmp_path: Path):
-    text = KERNEL.replace("tile_b = pl.load(b, [0, 0], [64, 64])", "tile_b = pl.load(b, [0, 0], [32, 32])")
+    text = KERNEL.replace(
+        "tile_b = pl.load(b, [0, 0], [64, 64])", "tile_b = pl.load(b, [0, 0], [32, 32])"
+    )
     uri = await open_document(client, tmp_path / "k.py", text)
     (diagnostic,) = await wait_for_diagnostics(client, uri, 1)
     assert diagnostic.code == "E307"
     assert diagnostic.severity == types.DiagnosticSeverity.Error
     start = position_of(text, "pl.add(tile_a, tile_b)")
     assert diagnostic.range.start.line == start.line
-    assert diagnostic.code_description is not None and diagnostic.code_description.href.endswith("#e307")
+    assert diagnostic.code_description is not None and diagnostic.code_description.href.endswith(
+        "#e307"
+    )
     assert diagnostic.source == "ptoc"
 
 
 async def test_plain_python_file_gets_nothing(client: LanguageClient, tmp_path: Path):
     uri = await open_document(client, tmp_path / "plain.py", "def f(x):\n    return x +\n")
     assert len(client.diagnostics[uri]) == 0
-    hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 4)))
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 4))
+    )
     assert hover is None
 
 
@@ -108,33 +114,53 @@ async def test_hover_op_shows_signature_rule_and_lowering(client: LanguageClient
 async def test_definition_of_variable_function_and_op(client: LanguageClient, tmp_path: Path):
     uri = await open_document(client, tmp_path / "k.py", KERNEL)
     location = await client.text_document_definition_async(
-        types.DefinitionParams(types.TextDocumentIdentifier(uri), position_of(KERNEL, "tile_a, tile_b)", 1))
+        types.DefinitionParams(
+            types.TextDocumentIdentifier(uri), position_of(KERNEL, "tile_a, tile_b)", 1)
+        )
     )
     assert location.uri == uri and location.range.start == position_of(KERNEL, "tile_a = ")
     location = await client.text_document_definition_async(
-        types.DefinitionParams(types.TextDocumentIdentifier(uri), position_of(KERNEL, "kernel(a, b, out)", 1))
+        types.DefinitionParams(
+            types.TextDocumentIdentifier(uri), position_of(KERNEL, "kernel(a, b, out)", 1)
+        )
     )
     assert location.range.start == position_of(KERNEL, "kernel(\n")
     location = await client.text_document_definition_async(
         types.DefinitionParams(types.TextDocumentIdentifier(uri), position_of(KERNEL, "pl.add", 4))
     )
     assert location.uri.endswith("/ptoc/ops/block.py")
-    source = Path(location.uri.removeprefix("file://")).read_text().splitlines()[location.range.start.line]
+    source = (
+        Path(location.uri.removeprefix("file://"))
+        .read_text()
+        .splitlines()[location.range.start.line]
+    )
     assert "add" in source
 
 
 async def test_references_and_rename(client: LanguageClient, tmp_path: Path):
     uri = await open_document(client, tmp_path / "k.py", KERNEL)
     refs = await client.text_document_references_async(
-        types.ReferenceParams(text_document=types.TextDocumentIdentifier(uri), position=position_of(KERNEL, "tile_a = "), context=types.ReferenceContext(include_declaration=True))
+        types.ReferenceParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            position=position_of(KERNEL, "tile_a = "),
+            context=types.ReferenceContext(include_declaration=True),
+        )
     )
     assert len(refs) == 2
     edit = await client.text_document_rename_async(
-        types.RenameParams(text_document=types.TextDocumentIdentifier(uri), position=position_of(KERNEL, "tile_a = "), new_name="left")
+        types.RenameParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            position=position_of(KERNEL, "tile_a = "),
+            new_name="left",
+        )
     )
     assert len(edit.changes[uri]) == 2 and all(e.new_text == "left" for e in edit.changes[uri])
     refs = await client.text_document_references_async(
-        types.ReferenceParams(text_document=types.TextDocumentIdentifier(uri), position=position_of(KERNEL, "kernel(\n"), context=types.ReferenceContext(include_declaration=True))
+        types.ReferenceParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            position=position_of(KERNEL, "kernel(\n"),
+            context=types.ReferenceContext(include_declaration=True),
+        )
     )
     assert len(refs) == 2  # the def and the self.kernel call
 
@@ -146,7 +172,9 @@ async def test_document_and_workspace_symbols(client: LanguageClient, tmp_path: 
         1,
     )
     uri = await open_document(client, tmp_path / "k.py", text)
-    symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(types.TextDocumentIdentifier(uri)))
+    symbols = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(types.TextDocumentIdentifier(uri))
+    )
     (program,) = symbols
     assert program.name == "Demo" and program.kind == types.SymbolKind.Module
     assert [c.name for c in program.children] == ["kernel", "main"]
@@ -158,18 +186,35 @@ async def test_document_and_workspace_symbols(client: LanguageClient, tmp_path: 
 async def test_symbols_survive_broken_code(client: LanguageClient, tmp_path: Path):
     broken = KERNEL.replace("tile_c = pl.add(tile_a, tile_b)", "tile_c = pl.add(tile_a, ")
     uri = await open_document(client, tmp_path / "k.py", broken)
-    symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(types.TextDocumentIdentifier(uri)))
+    symbols = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(types.TextDocumentIdentifier(uri))
+    )
     names = [c.name for c in symbols[0].children]
     assert "main" in names
 
 
-async def test_completion_after_prefix_namespaces_and_keywords(client: LanguageClient, tmp_path: Path):
+async def test_completion_after_prefix_namespaces_and_keywords(
+    client: LanguageClient, tmp_path: Path
+):
     text = KERNEL.replace("        return result\n", "        x = pl.\n        return result\n", 1)
     uri = await open_document(client, tmp_path / "k.py", text)
     position = position_of(text, "x = pl.", 7)
-    items = await client.text_document_completion_async(types.CompletionParams(types.TextDocumentIdentifier(uri), position))
+    items = await client.text_document_completion_async(
+        types.CompletionParams(types.TextDocumentIdentifier(uri), position)
+    )
     labels = {i.label for i in items.items}
-    assert {"load", "store", "add", "matmul", "range", "yield_", "Tensor", "FP32", "block", "MemorySpace"} <= labels
+    assert {
+        "load",
+        "store",
+        "add",
+        "matmul",
+        "range",
+        "yield_",
+        "Tensor",
+        "FP32",
+        "block",
+        "MemorySpace",
+    } <= labels
     version = 2
     for typed, expected, absent in [
         ("pl.block.", "row_sum", "create_tensor"),
@@ -180,31 +225,59 @@ async def test_completion_after_prefix_namespaces_and_keywords(client: LanguageC
         change(client, uri, version, new)
         await wait_for_diagnostics(client, uri, version)
         pos = position_of(new, f"x = {typed}", 4 + len(typed))
-        got = {i.label for i in (await client.text_document_completion_async(types.CompletionParams(types.TextDocumentIdentifier(uri), pos))).items}
+        got = {
+            i.label
+            for i in (
+                await client.text_document_completion_async(
+                    types.CompletionParams(types.TextDocumentIdentifier(uri), pos)
+                )
+            ).items
+        }
         assert expected in got and absent not in got, typed
         version += 1
     call = text.replace("x = pl.\n", "x = pl.load(a, [0, 0], [64, 64], \n")
     change(client, uri, version, call)
     await asyncio.sleep(0.05)
     pos = position_of(call, "[64, 64], \n", 10)
-    got = {i.label for i in (await client.text_document_completion_async(types.CompletionParams(types.TextDocumentIdentifier(uri), pos))).items}
+    got = {
+        i.label
+        for i in (
+            await client.text_document_completion_async(
+                types.CompletionParams(types.TextDocumentIdentifier(uri), pos)
+            )
+        ).items
+    }
     assert "target_memory=" in got
     assert "tile_a" in got  # names in scope
 
 
 async def test_self_completion_lists_program_functions(client: LanguageClient, tmp_path: Path):
-    text = KERNEL.replace("r = self.kernel(a, b, out)", "r = self.kernel(a, b, out)\n        q = self.")
+    text = KERNEL.replace(
+        "r = self.kernel(a, b, out)", "r = self.kernel(a, b, out)\n        q = self."
+    )
     uri = await open_document(client, tmp_path / "k.py", text)
     pos = position_of(text, "q = self.", 9)
-    got = {i.label for i in (await client.text_document_completion_async(types.CompletionParams(types.TextDocumentIdentifier(uri), pos))).items}
+    got = {
+        i.label
+        for i in (
+            await client.text_document_completion_async(
+                types.CompletionParams(types.TextDocumentIdentifier(uri), pos)
+            )
+        ).items
+    }
     assert {"kernel", "main"} <= got
 
 
 async def test_signature_help_for_op_call(client: LanguageClient, tmp_path: Path):
-    text = KERNEL.replace("tile_c = pl.add(tile_a, tile_b)", "tile_c = pl.add(tile_a, tile_b)\n        s = pl.load(a, [0, 0], ")
+    text = KERNEL.replace(
+        "tile_c = pl.add(tile_a, tile_b)",
+        "tile_c = pl.add(tile_a, tile_b)\n        s = pl.load(a, [0, 0], ",
+    )
     uri = await open_document(client, tmp_path / "k.py", text)
     pos = position_of(text, "pl.load(a, [0, 0], ", len("pl.load(a, [0, 0], "))
-    help_ = await client.text_document_signature_help_async(types.SignatureHelpParams(types.TextDocumentIdentifier(uri), pos))
+    help_ = await client.text_document_signature_help_async(
+        types.SignatureHelpParams(types.TextDocumentIdentifier(uri), pos)
+    )
     assert help_ is not None
     signature = help_.signatures[0]
     assert signature.label.startswith("pl.load(tensor, offsets, shapes")
@@ -215,7 +288,10 @@ async def test_inlay_hints_for_unannotated_assignments(client: LanguageClient, t
     uri = await open_document(client, tmp_path / "k.py", KERNEL)
     lines = KERNEL.count("\n")
     hints = await client.text_document_inlay_hint_async(
-        types.InlayHintParams(text_document=types.TextDocumentIdentifier(uri), range=types.Range(types.Position(0, 0), types.Position(lines, 0)))
+        types.InlayHintParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            range=types.Range(types.Position(0, 0), types.Position(lines, 0)),
+        )
     )
     labels = {(h.position.line, h.label) for h in hints}
     assert (position_of(KERNEL, "tile_c = ").line, ": pl.Tile[[64, 64], pl.FP32]") in labels
@@ -227,7 +303,11 @@ async def test_code_actions_offer_the_compiler_fixes(client: LanguageClient, tmp
     uri = await open_document(client, tmp_path / "k.py", text)
     diagnostics = await wait_for_diagnostics(client, uri, 1)
     actions = await client.text_document_code_action_async(
-        types.CodeActionParams(text_document=types.TextDocumentIdentifier(uri), range=diagnostics[0].range, context=types.CodeActionContext(diagnostics=list(diagnostics)))
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            range=diagnostics[0].range,
+            context=types.CodeActionContext(diagnostics=list(diagnostics)),
+        )
     )
     fix = next(a for a in actions if a.kind == types.CodeActionKind.QuickFix)
     assert fix.title == "Change to `add`" and fix.is_preferred
@@ -239,34 +319,48 @@ async def test_code_action_adds_annotation(client: LanguageClient, tmp_path: Pat
     uri = await open_document(client, tmp_path / "k.py", KERNEL)
     pos = position_of(KERNEL, "tile_c = ")
     actions = await client.text_document_code_action_async(
-        types.CodeActionParams(text_document=types.TextDocumentIdentifier(uri), range=types.Range(pos, pos), context=types.CodeActionContext(diagnostics=[]))
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            range=types.Range(pos, pos),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
     )
     titles = [a.title for a in actions]
     assert "Add type annotation `pl.Tile[[64, 64], pl.FP32]`" in titles
 
 
 async def test_seed_yield_spelling_quick_fix(client: LanguageClient, tmp_path: Path):
-    text = '''import pypto.language as pl
+    text = """import pypto.language as pl
 
 @pl.function
 def f(n: pl.Scalar[pl.INT64]) -> pl.Scalar[pl.INT64]:
     for i, (s,) in pl.range(n, init_values=(n,)):
         s2 = pl.yield(s + i)
     return s2
-'''
+"""
     uri = await open_document(client, tmp_path / "y.py", text)
     (diagnostic,) = await wait_for_diagnostics(client, uri, 1)
     assert diagnostic.code == "E008"
     actions = await client.text_document_code_action_async(
-        types.CodeActionParams(text_document=types.TextDocumentIdentifier(uri), range=diagnostic.range, context=types.CodeActionContext(diagnostics=[diagnostic]))
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            range=diagnostic.range,
+            context=types.CodeActionContext(diagnostics=[diagnostic]),
+        )
     )
     assert actions[0].edit.changes[uri][0].new_text == "yield_"
 
 
 async def test_preview_targets_and_refresh_notification(client: LanguageClient, tmp_path: Path):
     uri = await open_document(client, tmp_path / "k.py", KERNEL)
-    for target, language, needle in [("cce", "cpp", "TADD(tile_c, tile_a, tile_b);"), ("pto", "mlir", "pto.tadd"), ("ir", "python", "pl.block.add(tile_a, tile_b)")]:
-        result = await client.protocol.send_request_async("ptols/preview", {"textDocument": {"uri": uri}, "target": target, "function": "kernel"})
+    for target, language, needle in [
+        ("cce", "cpp", "TADD(tile_c, tile_a, tile_b);"),
+        ("pto", "mlir", "pto.tadd"),
+        ("ir", "python", "pl.block.add(tile_a, tile_b)"),
+    ]:
+        result = await client.protocol.send_request_async(
+            "ptols/preview", {"textDocument": {"uri": uri}, "target": target, "function": "kernel"}
+        )
         assert result.language == language, target
         assert needle in result.content, (target, result.content)
         assert result.version == 1
@@ -279,18 +373,24 @@ async def test_preview_targets_and_refresh_notification(client: LanguageClient, 
             break
         await asyncio.sleep(0.01)
     assert client.preview_changes[-1].version == 2  # type: ignore[attr-defined]
-    result = await client.protocol.send_request_async("ptols/preview", {"textDocument": {"uri": uri}, "target": "cce", "function": "kernel"})
+    result = await client.protocol.send_request_async(
+        "ptols/preview", {"textDocument": {"uri": uri}, "target": "cce", "function": "kernel"}
+    )
     assert "TMUL(tile_c, tile_a, tile_b);" in result.content and result.version == 2
 
 
-async def test_pto_preview_uses_the_ptoas_pipeline_like_ptoc_compile(client: LanguageClient, tmp_path: Path):
+async def test_pto_preview_uses_the_ptoas_pipeline_like_ptoc_compile(
+    client: LanguageClient, tmp_path: Path
+):
     path = tmp_path / "k.py"
     uri = await open_document(client, path, KERNEL)
     request = {"textDocument": {"uri": uri}, "target": "pto", "function": "kernel"}
     result = await client.protocol.send_request_async("ptols/preview", request)
     assert "pto.tadd" in result.content and "set_flag" not in result.content
     assert result.content == compile_file(str(path), "pto", "kernel").text
-    pinned = await client.protocol.send_request_async("ptols/preview", {**request, "pipeline": "default"})
+    pinned = await client.protocol.send_request_async(
+        "ptols/preview", {**request, "pipeline": "default"}
+    )
     assert "pto.set_flag" in pinned.content and "pto.wait_flag" in pinned.content
 
 
@@ -303,7 +403,9 @@ def test_the_pipeline_setting_is_optional() -> None:
 async def test_preview_shows_errors_instead_of_stale_code(client: LanguageClient, tmp_path: Path):
     text = KERNEL.replace("pl.add(tile_a, tile_b)", "pl.add(tile_a, nope)")
     uri = await open_document(client, tmp_path / "k.py", text)
-    result = await client.protocol.send_request_async("ptols/preview", {"textDocument": {"uri": uri}, "target": "cce"})
+    result = await client.protocol.send_request_async(
+        "ptols/preview", {"textDocument": {"uri": uri}, "target": "cce"}
+    )
     assert result.content == ""
     assert [d.code for d in result.diagnostics] == ["E200"]
 
@@ -313,45 +415,71 @@ async def test_preview_after_a_pass_and_pass_list(client: LanguageClient, tmp_pa
     passes = await client.protocol.send_request_async("ptols/passes", {})
     names = [p.name for p in passes.passes]
     assert "InitMemRef" in names and "InsertSync" in passes.pipelines.default
-    result = await client.protocol.send_request_async("ptols/preview", {"textDocument": {"uri": uri}, "target": "pass:InitMemRef", "function": "kernel"})
+    result = await client.protocol.send_request_async(
+        "ptols/preview",
+        {"textDocument": {"uri": uri}, "target": "pass:InitMemRef", "function": "kernel"},
+    )
     assert "pl.MemRef(" in result.content
-    functions = await client.protocol.send_request_async("ptols/functions", {"textDocument": {"uri": uri}})
+    functions = await client.protocol.send_request_async(
+        "ptols/functions", {"textDocument": {"uri": uri}}
+    )
     assert [f.name for f in functions.functions] == ["kernel", "main"]
 
 
-async def test_handler_errors_are_answered_and_the_server_keeps_serving(client: LanguageClient, tmp_path: Path):
+async def test_handler_errors_are_answered_and_the_server_keeps_serving(
+    client: LanguageClient, tmp_path: Path
+):
     uri = await open_document(client, tmp_path / "k.py", KERNEL)
     try:
-        await client.protocol.send_request_async("ptols/preview", {"textDocument": {"uri": "file:///not/open.py"}, "target": "cce"})
+        await client.protocol.send_request_async(
+            "ptols/preview", {"textDocument": {"uri": "file:///not/open.py"}, "target": "cce"}
+        )
         raised = False
     except Exception as error:  # answered as an LSP error
         raised = "not open" in str(error)
     assert raised
-    hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), position_of(KERNEL, "tile_c = ")))
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), position_of(KERNEL, "tile_c = "))
+    )
     assert hover is not None
 
 
-async def test_formatting_returns_one_whole_document_edit_or_none(client: LanguageClient, tmp_path: Path):
+async def test_formatting_returns_one_whole_document_edit_or_none(
+    client: LanguageClient, tmp_path: Path
+):
     messy = KERNEL.replace("tile_c = pl.add(tile_a, tile_b)", "tile_c = pl.add( tile_a,tile_b )")
     uri = await open_document(client, tmp_path / "k.py", messy)
     edits = await client.text_document_formatting_async(
-        types.DocumentFormattingParams(text_document=types.TextDocumentIdentifier(uri), options=types.FormattingOptions(tab_size=4, insert_spaces=True))
+        types.DocumentFormattingParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            options=types.FormattingOptions(tab_size=4, insert_spaces=True),
+        )
     )
-    assert len(edits) == 1 and "pl.add(tile_a, tile_b)" in edits[0].new_text, (client.messages, client.log_messages)
+    assert len(edits) == 1 and "pl.add(tile_a, tile_b)" in edits[0].new_text, (
+        client.messages,
+        client.log_messages,
+    )
     change(client, uri, 2, edits[0].new_text)
     await wait_for_diagnostics(client, uri, 2)
     edits = await client.text_document_formatting_async(
-        types.DocumentFormattingParams(text_document=types.TextDocumentIdentifier(uri), options=types.FormattingOptions(tab_size=4, insert_spaces=True))
+        types.DocumentFormattingParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            options=types.FormattingOptions(tab_size=4, insert_spaces=True),
+        )
     )
     assert not edits
 
 
-async def test_hover_shows_buffer_and_address_after_the_pipeline(client: LanguageClient, tmp_path: Path):
+async def test_hover_shows_buffer_and_address_after_the_pipeline(
+    client: LanguageClient, tmp_path: Path
+):
     uri = await open_document(client, tmp_path / "k.py", KERNEL)
     position = position_of(KERNEL, "tile_b = ")
     text = ""
     for _ in range(200):  # the pipeline runs in the background once the file is idle
-        hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), position))
+        hover = await client.text_document_hover_async(
+            types.HoverParams(types.TextDocumentIdentifier(uri), position)
+        )
         text = hover.contents.value if hover is not None else ""
         if "after the pipeline" in text:
             break
@@ -360,18 +488,33 @@ async def test_hover_shows_buffer_and_address_after_the_pipeline(client: Languag
 
 
 async def test_hover_on_any_expression(client: LanguageClient, tmp_path: Path):
-    text = KERNEL.replace("tile_c = pl.add(tile_a, tile_b)", "tile_c = pl.add(tile_a, tile_b)\n        n = (3 + 4) * 8")
+    text = KERNEL.replace(
+        "tile_c = pl.add(tile_a, tile_b)",
+        "tile_c = pl.add(tile_a, tile_b)\n        n = (3 + 4) * 8",
+    )
     uri = await open_document(client, tmp_path / "k.py", text)
-    hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), position_of(text, "3 + 4")))
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), position_of(text, "3 + 4"))
+    )
     assert hover is not None and "(expression) 3 + 4: pl.Scalar[pl.INT64]" in hover.contents.value
-    hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), position_of(text, "[0, 0], [64, 64])", 1)))
-    assert hover is not None and "(expression) [0, 0]: tuple[pl.Scalar[pl.INT64], pl.Scalar[pl.INT64]]" in hover.contents.value
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            types.TextDocumentIdentifier(uri), position_of(text, "[0, 0], [64, 64])", 1)
+        )
+    )
+    assert (
+        hover is not None
+        and "(expression) [0, 0]: tuple[pl.Scalar[pl.INT64], pl.Scalar[pl.INT64]]"
+        in hover.contents.value
+    )
 
 
 async def test_completion_item_docs_arrive_on_resolve(client: LanguageClient, tmp_path: Path):
     text = KERNEL.replace("        return result\n", "        x = pl.\n        return result\n", 1)
     uri = await open_document(client, tmp_path / "k.py", text)
-    items = await client.text_document_completion_async(types.CompletionParams(types.TextDocumentIdentifier(uri), position_of(text, "x = pl.", 7)))
+    items = await client.text_document_completion_async(
+        types.CompletionParams(types.TextDocumentIdentifier(uri), position_of(text, "x = pl.", 7))
+    )
     load = next(i for i in items.items if i.label == "load")
     assert load.documentation is None
     resolved = await client.completion_item_resolve_async(load)
@@ -404,7 +547,9 @@ async def test_annotation_mismatch_is_a_warning_and_strict_annotations_makes_it_
     assert (strict.code, strict.severity) == ("W006", types.DiagnosticSeverity.Error)
 
 
-async def test_the_project_strict_annotations_setting_reaches_the_editor(client: LanguageClient, tmp_path: Path):
+async def test_the_project_strict_annotations_setting_reaches_the_editor(
+    client: LanguageClient, tmp_path: Path
+):
     (tmp_path / "pyproject.toml").write_text("[tool.ptoc]\nstrict-annotations = true\n")
     path = tmp_path / "k.py"
     uri = await open_document(client, path, ANNOTATED_KERNEL)
@@ -434,18 +579,31 @@ def _require_ptoas() -> None:
         pytest.skip(str(exc))
 
 
-async def test_pto_preview_shows_what_ptoas_rejects_and_pto_cpp_what_it_makes(client: LanguageClient, tmp_path: Path):
+async def test_pto_preview_shows_what_ptoas_rejects_and_pto_cpp_what_it_makes(
+    client: LanguageClient, tmp_path: Path
+):
     _require_ptoas()
-    text = KERNEL.replace("pl.FP32", "pl.INT32").replace("pl.add(tile_a, tile_b)", "pl.block.and_(tile_a, tile_b)")
+    text = KERNEL.replace("pl.FP32", "pl.INT32").replace(
+        "pl.add(tile_a, tile_b)", "pl.block.and_(tile_a, tile_b)"
+    )
     uri = await open_document(client, tmp_path / "k.py", text)
-    result = await client.protocol.send_request_async("ptols/preview", {"textDocument": {"uri": uri}, "target": "pto", "function": "kernel"})
+    result = await client.protocol.send_request_async(
+        "ptols/preview", {"textDocument": {"uri": uri}, "target": "pto", "function": "kernel"}
+    )
     assert result.content == ""  # as for any error: no code that does not hold
     (diagnostic,) = result.diagnostics
     assert diagnostic.code == "E405"
-    assert diagnostic.message.startswith("PTOAS: 'pto.tand' op expects A2/A3 tand src0, src1, and dst element type to be i8/i16")
+    assert diagnostic.message.startswith(
+        "PTOAS: 'pto.tand' op expects A2/A3 tand src0, src1, and dst element type to be i8/i16"
+    )
     start = position_of(text, "tile_c = pl.block.and_")
-    assert (diagnostic.range.start.line, diagnostic.range.start.character) == (start.line, start.character)
+    assert (diagnostic.range.start.line, diagnostic.range.start.character) == (
+        start.line,
+        start.character,
+    )
     good = await open_document(client, tmp_path / "good.py", KERNEL)
-    cpp = await client.protocol.send_request_async("ptols/preview", {"textDocument": {"uri": good}, "target": "pto-cpp", "function": "kernel"})
+    cpp = await client.protocol.send_request_async(
+        "ptols/preview", {"textDocument": {"uri": good}, "target": "pto-cpp", "function": "kernel"}
+    )
     assert cpp.language == "cpp"
     assert "__global__ AICORE void kernel(" in cpp.content and "  TADD(" in cpp.content

@@ -30,22 +30,72 @@ from pytest_lsp import LanguageClient
 from raw_lsp import RawServer
 
 ROOT = Path(__file__).resolve().parents[2]
-SECONDS = float(os.environ.get("PTOLS_FUZZ_SECONDS", "60" if os.environ.get("CI") == "true" else "8"))
+SECONDS = float(
+    os.environ.get("PTOLS_FUZZ_SECONDS", "60" if os.environ.get("CI") == "true" else "8")
+)
 SEED = int(os.environ.get("PTOLS_FUZZ_SEED", "14"))
 ANSWER_BOUND = 2.0  # seconds for any answer, on a shared 2-core machine
-PASTES = [path.read_text(encoding="utf-8") for path in sorted((ROOT / "examples").glob("*.py"))] + [KERNEL]
+PASTES = [path.read_text(encoding="utf-8") for path in sorted((ROOT / "examples").glob("*.py"))] + [
+    KERNEL
+]
 FRAGMENTS = [
-    "(", ")", "[", "]", "{", "}", ":", ",", "=", " ", "    ", "\t", "\n", "\r\n", "\r", "pl.", "pl.add(",
-    "pl.load(a, [0, 0], [64, 64])", "pl.range(", "pl.yield_(", "for i in pl.range(4):\n", "if ", "else:\n",
-    "return ", "'", '"', "#", "\\", "😀", "𝔘", "é", "\x0c", "\x0b", "\x85", "\u2028", "\u2029", "\x1c",
-    "\ufeff", "def g(self):\n", "@pl.function\n", "self.", "tile_a", "pl.FP32", "pl.Tile[[64, 64], pl.FP32]",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    ":",
+    ",",
+    "=",
+    " ",
+    "    ",
+    "\t",
+    "\n",
+    "\r\n",
+    "\r",
+    "pl.",
+    "pl.add(",
+    "pl.load(a, [0, 0], [64, 64])",
+    "pl.range(",
+    "pl.yield_(",
+    "for i in pl.range(4):\n",
+    "if ",
+    "else:\n",
+    "return ",
+    "'",
+    '"',
+    "#",
+    "\\",
+    "😀",
+    "𝔘",
+    "é",
+    "\x0c",
+    "\x0b",
+    "\x85",
+    "\u2028",
+    "\u2029",
+    "\x1c",
+    "\ufeff",
+    "def g(self):\n",
+    "@pl.function\n",
+    "self.",
+    "tile_a",
+    "pl.FP32",
+    "pl.Tile[[64, 64], pl.FP32]",
 ]
 INVALID = [
     ("textDocument/hover", {"textDocument": {"uri": "file:///x.py"}}),
-    ("textDocument/hover", {"textDocument": {"uri": "file:///x.py"}, "position": {"line": -3, "character": 0}}),
+    (
+        "textDocument/hover",
+        {"textDocument": {"uri": "file:///x.py"}, "position": {"line": -3, "character": 0}},
+    ),
     ("textDocument/definition", {"textDocument": None, "position": {"line": 0, "character": 0}}),
     ("textDocument/completion", [1, 2]),
-    ("textDocument/rename", {"textDocument": {"uri": "file:///x.py"}, "position": {"line": 0, "character": 0}}),
+    (
+        "textDocument/rename",
+        {"textDocument": {"uri": "file:///x.py"}, "position": {"line": 0, "character": 0}},
+    ),
     ("textDocument/documentSymbol", {}),
     ("ptols/preview", {"target": "cce"}),
 ]
@@ -103,7 +153,9 @@ class ClientText:
         last = min(len(self.text), first + rng.choice([0, 0, 1, 2, 5, 30, 200]))
         start, end = self.position(first, lines), self.position(last, lines)
         if rng.random() < 0.15:  # past the end of the line, or of the document
-            end = types.Position(end.line + rng.choice([0, 0, 3]), end.character + rng.randint(1, 40))
+            end = types.Position(
+                end.line + rng.choice([0, 0, 3]), end.character + rng.randint(1, 40)
+            )
         return types.Range(start, end)
 
     def apply(self, change: types.Range, new: str) -> None:
@@ -128,13 +180,17 @@ def sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def send(client: LanguageClient, method: str, params: Any, msg_id: str | None = None) -> Future[Any]:
+def send(
+    client: LanguageClient, method: str, params: Any, msg_id: str | None = None
+) -> Future[Any]:
     """A request with params as plain JSON data, typed or not (invalid params stay invalid)."""
     protocol = client.protocol
     msg_id = msg_id or str(uuid.uuid4())
     future: Future[Any] = Future()
     protocol._request_futures[msg_id] = future
-    protocol._send_data(JsonRPCRequestMessage(id=msg_id, method=method, params=params, jsonrpc="2.0"))
+    protocol._send_data(
+        JsonRPCRequestMessage(id=msg_id, method=method, params=params, jsonrpc="2.0")
+    )
     return future
 
 
@@ -160,15 +216,27 @@ def random_request(rng: random.Random, uri: str, text: ClientText) -> tuple[str,
         ("textDocument/completion", {"textDocument": doc, "position": at}),
         ("textDocument/signatureHelp", {"textDocument": doc, "position": at}),
         ("textDocument/definition", {"textDocument": doc, "position": at}),
-        ("textDocument/references", {"textDocument": doc, "position": at, "context": {"includeDeclaration": True}}),
+        (
+            "textDocument/references",
+            {"textDocument": doc, "position": at, "context": {"includeDeclaration": True}},
+        ),
         ("textDocument/prepareRename", {"textDocument": doc, "position": at}),
         ("textDocument/rename", {"textDocument": doc, "position": at, "newName": "renamed"}),
         ("textDocument/documentSymbol", {"textDocument": doc}),
         ("textDocument/inlayHint", {"textDocument": doc, "range": whole}),
-        ("textDocument/codeAction", {"textDocument": doc, "range": whole, "context": {"diagnostics": []}}),
-        ("textDocument/formatting", {"textDocument": doc, "options": {"tabSize": 4, "insertSpaces": True}}),
+        (
+            "textDocument/codeAction",
+            {"textDocument": doc, "range": whole, "context": {"diagnostics": []}},
+        ),
+        (
+            "textDocument/formatting",
+            {"textDocument": doc, "options": {"tabSize": 4, "insertSpaces": True}},
+        ),
         ("workspace/symbol", {"query": "k"}),
-        ("ptols/preview", {"textDocument": doc, "target": rng.choice(["cce", "pto", "ir", "pass:InitMemRef"])}),
+        (
+            "ptols/preview",
+            {"textDocument": doc, "target": rng.choice(["cce", "pto", "ir", "pass:InitMemRef"])},
+        ),
         ("ptols/functions", {"textDocument": doc}),
         ("ptols/passes", {}),
     ]
@@ -179,7 +247,10 @@ def ptoc_check(text: str, tmp_path: Path) -> list[tuple[str, str, int, int]]:
     path = tmp_path / "final.py"
     path.write_bytes(text.encode("utf-8", "surrogatepass"))
     run = subprocess.run(
-        [sys.executable, "-m", "ptoc.cli", "check", str(path), "--format", "json"], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "ptoc.cli", "check", str(path), "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     found = json.loads(run.stdout or "[]")
     return sorted((d["code"], d["message"], d["line"] - 1, d["end_line"] - 1) for d in found)
@@ -190,8 +261,12 @@ async def test_edit_storm(client: LanguageClient, tmp_path: Path):
     uri = (tmp_path / "storm.py").as_uri()
     text = ClientText(KERNEL)
     version = 1
-    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", version, text.text)))
-    await wait_for_diagnostics(client, uri, version)  # the compiler is loaded (not part of the bound)
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", version, text.text))
+    )
+    await wait_for_diagnostics(
+        client, uri, version
+    )  # the compiler is loaded (not part of the bound)
     history = [text.text]
     slow: list[str] = []
     problems: list[str] = []
@@ -215,7 +290,9 @@ async def test_edit_storm(client: LanguageClient, tmp_path: Path):
                     text.text = KERNEL
                     event = types.TextDocumentContentChangeWholeDocument(text.text)
                 client.text_document_did_change(
-                    types.DidChangeTextDocumentParams(types.VersionedTextDocumentIdentifier(uri=uri, version=version), [event])
+                    types.DidChangeTextDocumentParams(
+                        types.VersionedTextDocumentIdentifier(uri=uri, version=version), [event]
+                    )
                 )
                 history = (history + [text.text])[-20:]
             answer = await request(client, "ptols/textDigest", {"textDocument": {"uri": uri}}, slow)
@@ -226,7 +303,9 @@ async def test_edit_storm(client: LanguageClient, tmp_path: Path):
             method, params = random_request(rng, uri, text)
             if method == "ptols/preview" and rng.random() < 0.3:  # cancelled at once
                 future = send(client, method, params, msg_id=f"cancel-{steps}")
-                client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id=f"cancel-{steps}"))
+                client.protocol.notify(
+                    types.CANCEL_REQUEST, types.CancelParams(id=f"cancel-{steps}")
+                )
                 try:
                     await asyncio.wait_for(asyncio.wrap_future(future), 10)
                 except JsonRpcException:
@@ -239,9 +318,15 @@ async def test_edit_storm(client: LanguageClient, tmp_path: Path):
             if not (isinstance(answer, JsonRpcException) and answer.code == -32602):
                 problems.append(f"step {steps}: {method} with invalid params answered {answer!r}")
         else:  # close and reopen
-            client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
+            client.text_document_did_close(
+                types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri))
+            )
             version += 1
-            client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", version, text.text)))
+            client.text_document_did_open(
+                types.DidOpenTextDocumentParams(
+                    types.TextDocumentItem(uri, "python", version, text.text)
+                )
+            )
     await wait_for_diagnostics(client, uri, version, timeout=30)
     await asyncio.sleep(1.0)  # back-end checks (E401 / E402) are published a moment later
     final = await wait_for_diagnostics(client, uri, version)
@@ -253,7 +338,9 @@ async def test_edit_storm(client: LanguageClient, tmp_path: Path):
     assert backwards == []
     assert errors == []
     assert steps > 20
-    assert sorted((d.code, d.message, d.range.start.line, d.range.end.line) for d in final) == ptoc_check(text.text, tmp_path)
+    assert sorted(
+        (d.code, d.message, d.range.start.line, d.range.end.line) for d in final
+    ) == ptoc_check(text.text, tmp_path)
 
 
 def test_lifecycle_sequences(tmp_path: Path):
@@ -272,7 +359,9 @@ def test_lifecycle_sequences(tmp_path: Path):
                     assert server.response(msg_id, 10)["result"] is None
                     shut = True
                     continue
-                method, params = rng.choice(INVALID + [("ptols/passes", {}), ("workspace/symbol", {"query": "x"})])
+                method, params = rng.choice(
+                    INVALID + [("ptols/passes", {}), ("workspace/symbol", {"query": "x"})]
+                )
                 server.request(msg_id, method, params)
                 answer = server.response(msg_id, 10)
                 if shut:

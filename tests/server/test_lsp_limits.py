@@ -29,15 +29,35 @@ async def every_request(client: LanguageClient, uri: str) -> dict[str, Any]:
     at = types.Position(5, 8)
     calls = {
         "hover": lambda: client.text_document_hover_async(types.HoverParams(doc, at)),
-        "completion": lambda: client.text_document_completion_async(types.CompletionParams(doc, at)),
-        "definition": lambda: client.text_document_definition_async(types.DefinitionParams(doc, at)),
-        "references": lambda: client.text_document_references_async(types.ReferenceParams(context=types.ReferenceContext(True), text_document=doc, position=at)),
-        "documentSymbol": lambda: client.text_document_document_symbol_async(types.DocumentSymbolParams(doc)),
-        "inlayHint": lambda: client.text_document_inlay_hint_async(types.InlayHintParams(doc, types.Range(types.Position(0, 0), types.Position(60, 0)))),
-        "formatting": lambda: client.text_document_formatting_async(types.DocumentFormattingParams(doc, types.FormattingOptions(4, True))),
-        "preview": lambda: client.protocol.send_request_async("ptols/preview", {"textDocument": {"uri": uri}, "target": "cce"}),
-        "functions": lambda: client.protocol.send_request_async("ptols/functions", {"textDocument": {"uri": uri}}),
-        "workspaceSymbol": lambda: client.workspace_symbol_async(types.WorkspaceSymbolParams(query="f")),
+        "completion": lambda: client.text_document_completion_async(
+            types.CompletionParams(doc, at)
+        ),
+        "definition": lambda: client.text_document_definition_async(
+            types.DefinitionParams(doc, at)
+        ),
+        "references": lambda: client.text_document_references_async(
+            types.ReferenceParams(
+                context=types.ReferenceContext(True), text_document=doc, position=at
+            )
+        ),
+        "documentSymbol": lambda: client.text_document_document_symbol_async(
+            types.DocumentSymbolParams(doc)
+        ),
+        "inlayHint": lambda: client.text_document_inlay_hint_async(
+            types.InlayHintParams(doc, types.Range(types.Position(0, 0), types.Position(60, 0)))
+        ),
+        "formatting": lambda: client.text_document_formatting_async(
+            types.DocumentFormattingParams(doc, types.FormattingOptions(4, True))
+        ),
+        "preview": lambda: client.protocol.send_request_async(
+            "ptols/preview", {"textDocument": {"uri": uri}, "target": "cce"}
+        ),
+        "functions": lambda: client.protocol.send_request_async(
+            "ptols/functions", {"textDocument": {"uri": uri}}
+        ),
+        "workspaceSymbol": lambda: client.workspace_symbol_async(
+            types.WorkspaceSymbolParams(query="f")
+        ),
     }
     answers: dict[str, Any] = {}
     slow: dict[str, float] = {}
@@ -50,11 +70,15 @@ async def every_request(client: LanguageClient, uri: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("name", list(HOSTILE))
-async def test_hostile_file_gets_answers_within_a_second(client: LanguageClient, tmp_path: Path, name: str):
+async def test_hostile_file_gets_answers_within_a_second(
+    client: LanguageClient, tmp_path: Path, name: str
+):
     await open_document(client, tmp_path / "warm.py", KERNEL)  # the compiler is loaded
     text = HOSTILE[name]()
     uri = (tmp_path / "h.py").as_uri()
-    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", 1, text)))
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", 1, text))
+    )
     answers = await every_request(client, uri)
     diagnostics = await wait_for_diagnostics(client, uri, 1, timeout=60)
     over = {
@@ -68,7 +92,10 @@ async def test_hostile_file_gets_answers_within_a_second(client: LanguageClient,
         preview = answers["preview"]
         assert preview.content == ""
         assert [(d.code, d.message) for d in preview.diagnostics] == [
-            ("W900", "loops nest 90 deep: live previews stop at 12 (`ptoc compile` still compiles it)")
+            (
+                "W900",
+                "loops nest 90 deep: live previews stop at 12 (`ptoc compile` still compiles it)",
+            )
         ]
     # nothing went wrong inside the server, in particular no recursion error
     assert [m.message for m in client.log_messages if m.type == types.MessageType.Error] == []
@@ -76,9 +103,13 @@ async def test_hostile_file_gets_answers_within_a_second(client: LanguageClient,
     answers = await every_request(client, (tmp_path / "warm.py").as_uri())
 
 
-async def test_deep_loops_give_symbols_capped_at_a_fixed_depth(client: LanguageClient, tmp_path: Path):
+async def test_deep_loops_give_symbols_capped_at_a_fixed_depth(
+    client: LanguageClient, tmp_path: Path
+):
     uri = await open_document(client, tmp_path / "deep.py", HOSTILE["500 nested loops"]())
-    symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(types.TextDocumentIdentifier(uri)))
+    symbols = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(types.TextDocumentIdentifier(uri))
+    )
     assert symbols is not None
     depth, names = 0, []
     level: list[Any] = list(symbols)

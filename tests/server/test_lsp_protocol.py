@@ -25,12 +25,19 @@ def raw(tmp_path: Path) -> Iterator[RawServer]:
 
 
 def hover(raw: RawServer, msg_id: int, uri: str, line: int = 0, character: int = 0) -> None:
-    raw.request(msg_id, "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
+    raw.request(
+        msg_id,
+        "textDocument/hover",
+        {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}},
+    )
 
 
 def open_kernel(raw: RawServer, path: Path, text: str = KERNEL) -> str:
     uri = path.as_uri()
-    raw.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}})
+    raw.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}},
+    )
     return uri
 
 
@@ -56,7 +63,9 @@ def test_request_after_shutdown_is_an_invalid_request(raw: RawServer, tmp_path: 
     hover(raw, 2, uri)
     answer = raw.response(2, timeout=10)
     assert answer["error"]["code"] == INVALID_REQUEST
-    assert answer["error"]["message"] == "the server is shut down: textDocument/hover is not accepted"
+    assert (
+        answer["error"]["message"] == "the server is shut down: textDocument/hover is not accepted"
+    )
 
 
 def test_invalid_params_after_shutdown_is_an_invalid_request(raw: RawServer, tmp_path: Path):
@@ -71,18 +80,38 @@ def test_invalid_params_after_shutdown_is_an_invalid_request(raw: RawServer, tmp
     "method, params",
     [
         ("textDocument/hover", {"textDocument": {"uri": "file:///x.py"}}),
-        ("textDocument/hover", {"textDocument": {"uri": "file:///x.py"}, "position": {"line": -1, "character": 0}}),
-        ("textDocument/hover", {"textDocument": {"uri": "file:///x.py"}, "position": {"line": "one", "character": 0}}),
-        ("textDocument/definition", {"textDocument": None, "position": {"line": 0, "character": 0}}),
+        (
+            "textDocument/hover",
+            {"textDocument": {"uri": "file:///x.py"}, "position": {"line": -1, "character": 0}},
+        ),
+        (
+            "textDocument/hover",
+            {"textDocument": {"uri": "file:///x.py"}, "position": {"line": "one", "character": 0}},
+        ),
+        (
+            "textDocument/definition",
+            {"textDocument": None, "position": {"line": 0, "character": 0}},
+        ),
         ("textDocument/completion", [1, 2, 3]),
-        ("textDocument/rename", {"textDocument": {"uri": "file:///x.py"}, "position": {"line": 0, "character": 0}}),
+        (
+            "textDocument/rename",
+            {"textDocument": {"uri": "file:///x.py"}, "position": {"line": 0, "character": 0}},
+        ),
         ("textDocument/documentSymbol", {}),
-        ("textDocument/references", {"textDocument": {"uri": "file:///x.py"}, "position": {"line": 0, "character": 0}}),
-        ("textDocument/inlayHint", {"textDocument": {"uri": "file:///x.py"}, "range": {"start": {"line": 0}}}),
+        (
+            "textDocument/references",
+            {"textDocument": {"uri": "file:///x.py"}, "position": {"line": 0, "character": 0}},
+        ),
+        (
+            "textDocument/inlayHint",
+            {"textDocument": {"uri": "file:///x.py"}, "range": {"start": {"line": 0}}},
+        ),
         ("ptols/preview", {"target": "cce"}),
     ],
 )
-def test_invalid_params_are_answered_with_invalid_params(raw: RawServer, tmp_path: Path, method: str, params: object):
+def test_invalid_params_are_answered_with_invalid_params(
+    raw: RawServer, tmp_path: Path, method: str, params: object
+):
     raw.initialize(tmp_path)
     raw.request(1, method, params)
     answer = raw.response(1, timeout=10)
@@ -98,14 +127,31 @@ def test_over_long_content_length_resynchronises(raw: RawServer, tmp_path: Path)
     assert raw.diagnostics(uri, 1) == []
     line = KERNEL[: KERNEL.index("tile_c = ")].count("\n")
     # The first request claims 40 bytes more than it has: they are the next message's start.
-    first = frame({"jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": {"textDocument": {"uri": uri}, "position": {"line": line, "character": 9}}}, 40)
-    second = frame({"jsonrpc": "2.0", "id": 2, "method": "textDocument/documentSymbol", "params": {"textDocument": {"uri": uri}}})
+    first = frame(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "textDocument/hover",
+            "params": {"textDocument": {"uri": uri}, "position": {"line": line, "character": 9}},
+        },
+        40,
+    )
+    second = frame(
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "textDocument/documentSymbol",
+            "params": {"textDocument": {"uri": uri}},
+        }
+    )
     raw.send_bytes(first + second)
     assert "tile_c" in raw.response(1)["result"]["contents"]["value"]
     assert [s["name"] for s in raw.response(2)["result"]] == ["Demo"]
 
 
-def test_over_long_content_length_of_the_last_message_is_answered_after_a_pause(raw: RawServer, tmp_path: Path):
+def test_over_long_content_length_of_the_last_message_is_answered_after_a_pause(
+    raw: RawServer, tmp_path: Path
+):
     raw.initialize(tmp_path)
     raw.send({"id": 1, "method": "shutdown", "params": None}, length_delta=25)
     assert raw.response(1, timeout=5)["result"] is None
@@ -124,12 +170,20 @@ def test_garbage_and_short_content_length_cost_only_their_message(raw: RawServer
 def test_exit_while_busy_is_fast_and_quiet(raw: RawServer, tmp_path: Path):
     raw.initialize(tmp_path)
     big = KERNEL + "".join(
-        KERNEL.split("@pl.program", 1)[1].replace("class Demo", f"class Demo{i}").join(["\n\n@pl.program", ""])
+        KERNEL.split("@pl.program", 1)[1]
+        .replace("class Demo", f"class Demo{i}")
+        .join(["\n\n@pl.program", ""])
         for i in range(150)
     )
     uri = open_kernel(raw, tmp_path / "big.py", big)
     for version in range(2, 12):  # an analysis, previews and buffer compilations under way
-        raw.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": big + "#" * version}]})
+        raw.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": uri, "version": version},
+                "contentChanges": [{"text": big + "#" * version}],
+            },
+        )
         raw.request(version, "ptols/preview", {"textDocument": {"uri": uri}, "target": "cce"})
     time.sleep(0.5)
     started = time.monotonic()
@@ -144,11 +198,22 @@ def test_closed_output_ends_the_server_quietly(raw: RawServer, tmp_path: Path):
     uri = open_kernel(raw, tmp_path / "k.py")
     raw.close_output()  # the client stops reading: every write of the server fails
     for version in range(2, 50):
-        raw.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": KERNEL + "#" * version}]})
+        raw.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": uri, "version": version},
+                "contentChanges": [{"text": KERNEL + "#" * version}],
+            },
+        )
         hover(raw, version, uri, 12, 9)
     assert raw.wait(10) == 1
     assert raw.error_output().count(b"Traceback") == 0
-    assert raw.stderr.decode().strip().splitlines()[-1].endswith("the client closed the server's output stream: exiting")
+    assert (
+        raw.stderr.decode()
+        .strip()
+        .splitlines()[-1]
+        .endswith("the client closed the server's output stream: exiting")
+    )
 
 
 async def test_notification_handler_futures_are_released():

@@ -36,12 +36,16 @@ async def test_tcp_transport_initializes_and_publishes(tmp_path):
                 break
             except OSError:
                 await asyncio.sleep(0.1)
-        result = await client.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities()))
+        result = await client.initialize_async(
+            types.InitializeParams(capabilities=types.ClientCapabilities())
+        )
         assert result.server_info.name == "ptols"
         client.initialized(types.InitializedParams())
         text = "import pypto.language as pl\n\n@pl.function\ndef f(n: pl.Scalar[pl.INT64]):\n    k = zz\n"
         uri = (tmp_path / "k.py").as_uri()
-        client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", 1, text)))
+        client.text_document_did_open(
+            types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", 1, text))
+        )
         for _ in range(200):
             if published:
                 break

@@ -91,13 +91,17 @@ def check_file(path: Path, capsys: pytest.CaptureFixture[str]) -> int:
             code, out = cli(capsys, str(path), "--target", target, *narrowing, *choice)
             where = (path.name, function, target, pipeline)
             assert preview.content == out, where
-            assert code == (1 if any(d.severity.value == "error" for d in preview.diagnostics) else 0), where
+            assert code == (
+                1 if any(d.severity.value == "error" for d in preview.diagnostics) else 0
+            ), where
             shown += bool(out)
     return shown
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
-def test_every_example_previews_as_ptoc_compile_prints(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_example_previews_as_ptoc_compile_prints(
+    path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert check_file(path, capsys) > 0
 
 

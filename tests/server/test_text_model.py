@@ -8,7 +8,9 @@ from lsprotocol import types
 from ptols.text import LineIndex, Stale, TextShift, apply_change
 
 
-def change(text: str, start: tuple[int, int], end: tuple[int, int], new: str, encoding: str = "utf-16") -> str:
+def change(
+    text: str, start: tuple[int, int], end: tuple[int, int], new: str, encoding: str = "utf-16"
+) -> str:
     edit = types.TextDocumentContentChangePartial(
         range=types.Range(types.Position(*start), types.Position(*end)), text=new
     )

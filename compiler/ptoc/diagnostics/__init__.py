@@ -11,4 +11,17 @@ from .diagnostic import (
     replacement_fixes,
 )
 
-__all__ = ["CODES", "STRICT_ANNOTATION_CODES", "CodeInfo", "Diagnostic", "DiagnosticBag", "Fix", "Related", "Severity", "TextEdit", "code_url", "replacement_fixes", "strict_annotations"]
+__all__ = [
+    "CODES",
+    "STRICT_ANNOTATION_CODES",
+    "CodeInfo",
+    "Diagnostic",
+    "DiagnosticBag",
+    "Fix",
+    "Related",
+    "Severity",
+    "TextEdit",
+    "code_url",
+    "replacement_fixes",
+    "strict_annotations",
+]

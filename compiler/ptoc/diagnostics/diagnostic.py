@@ -31,7 +31,7 @@ class Fix:
 
 
 def replacement_fixes(span: Span, names: list[str]) -> tuple[Fix, ...]:
-    """"Change to `name`" for each candidate (a did-you-mean); the first is the preferred one."""
+    """ "Change to `name`" for each candidate (a did-you-mean); the first is the preferred one."""
     return tuple(
         Fix(f"Change to `{name}`", (TextEdit(span, name),), preferred=index == 0)
         for index, name in enumerate(names)
@@ -107,6 +107,4 @@ class DiagnosticBag:
         return any(d.severity is Severity.ERROR for d in self.items)
 
     def sorted(self) -> list[Diagnostic]:
-        return sorted(
-            self.items, key=lambda d: (d.span.line, d.span.column, d.code, d.message)
-        )
+        return sorted(self.items, key=lambda d: (d.span.line, d.span.column, d.code, d.message))

@@ -138,7 +138,9 @@ def apply_edits(text: str, edits: Sequence[tuple[int, int, str]]) -> str:
     return text
 
 
-def canonicalise(text: str, path: str, analysis: ModuleAnalysis, analyze: Analyzer) -> Canonicalised:
+def canonicalise(
+    text: str, path: str, analysis: ModuleAnalysis, analyze: Analyzer
+) -> Canonicalised:
     """Apply W003 fixes round after round until none is left that can be applied."""
     applied = kept = 0
     for _ in range(MAX_ROUNDS):

@@ -45,20 +45,30 @@ DESCRIPTION = (
 )
 
 
-def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+def add_parser(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
     """Register ``fmt`` on the ``ptoc`` command's subparsers."""
     parser = subparsers.add_parser(
-        "fmt", help="format kernels (canonical spellings, then black), proven safe", description=DESCRIPTION
+        "fmt",
+        help="format kernels (canonical spellings, then black), proven safe",
+        description=DESCRIPTION,
     )
     parser.add_argument("paths", nargs="+", metavar="PATH")
     parser.add_argument(
-        "--check", action="store_true", help="write nothing; exit 1 if any file would be reformatted"
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 if any file would be reformatted",
     )
     parser.add_argument(
         "--diff", action="store_true", help="write nothing; print a unified diff of each change"
     )
     parser.add_argument(
-        "--line-length", type=positive_int, default=None, metavar="N", help="default: from pyproject.toml, else 88"
+        "--line-length",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="default: from pyproject.toml, else 88",
     )
     parser.add_argument(
         "--pypto-only",
@@ -131,7 +141,9 @@ def terminate_as_exit() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def format_one(path: str, explicit: bool, args: argparse.Namespace, configs: ConfigCache, tally: Tally) -> None:
+def format_one(
+    path: str, explicit: bool, args: argparse.Namespace, configs: ConfigCache, tally: Tally
+) -> None:
     from .config import ConfigError, effective_line_length
     from .files import FileProblem, read_text
     from .formatter import DEFAULT_LINE_LENGTH, format_source
@@ -161,7 +173,9 @@ def format_one(path: str, explicit: bool, args: argparse.Namespace, configs: Con
         report_change(path, text, result, args, tally)
 
 
-def report_change(path: str, text: str, result: FormatResult, args: argparse.Namespace, tally: Tally) -> None:
+def report_change(
+    path: str, text: str, result: FormatResult, args: argparse.Namespace, tally: Tally
+) -> None:
     from .files import FileProblem, write_atomic
 
     if args.diff:

@@ -91,7 +91,9 @@ def format_source(
     try:
         return format_text(text, path, line_length, explicit)
     except RecursionError:
-        return FormatResult(False, text, "refused", "the file nests too deeply to prove anything about it")
+        return FormatResult(
+            False, text, "refused", "the file nests too deeply to prove anything about it"
+        )
     except Exception as exc:  # a bug in fmt itself: say so, and never touch the file
         return FormatResult(False, text, "refused", f"internal error: {type(exc).__name__}: {exc}")
 
@@ -99,7 +101,9 @@ def format_source(
 def format_text(text: str, path: str, line_length: int, explicit: bool) -> FormatResult:
     bom, newline, source = split_encoding(text)
 
-    def untouched(status: FormatStatus, reason: str, line: int = 0, column: int = 0) -> FormatResult:
+    def untouched(
+        status: FormatStatus, reason: str, line: int = 0, column: int = 0
+    ) -> FormatResult:
         return FormatResult(False, text, status, reason, line, column)
 
     if not explicit and "pypto" not in source:  # cheap: no import of pypto.language
@@ -144,12 +148,16 @@ def size_problem(source: str) -> str | None:
     (20 s for 256 KiB, a minute for a 1 MB line) and cannot be made faster from outside, so
     larger texts are refused at once rather than blocking for minutes."""
     if len(source) > MAX_CHARS:
-        return (f"the file has {len(source):,} characters; ptoc fmt formats at most "
-                f"{MAX_CHARS:,} (black would take minutes)")
+        return (
+            f"the file has {len(source):,} characters; ptoc fmt formats at most "
+            f"{MAX_CHARS:,} (black would take minutes)"
+        )
     for number, line in enumerate(source.split("\n"), 1):
         if len(line) > MAX_LINE_CHARS:
-            return (f"line {number} has {len(line):,} characters; ptoc fmt formats lines of at "
-                    f"most {MAX_LINE_CHARS:,} (black would take minutes)")
+            return (
+                f"line {number} has {len(line):,} characters; ptoc fmt formats lines of at "
+                f"most {MAX_LINE_CHARS:,} (black would take minutes)"
+            )
     return None
 
 
@@ -210,4 +218,3 @@ def canonical_notes(applied: int, kept: int) -> str:
             f"kept {kept} legacy spelling{'s' if kept != 1 else ''} whose range holds a comment"
         )
     return "; ".join(notes)
-

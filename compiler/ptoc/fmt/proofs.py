@@ -89,7 +89,9 @@ def diagnostic_codes(analysis: ModuleAnalysis) -> Counter[str]:
 def describe_codes(codes: Counter[str]) -> str:
     if not codes:
         return "none"
-    return ", ".join(f"{code} x{count}" if count > 1 else code for code, count in sorted(codes.items()))
+    return ", ".join(
+        f"{code} x{count}" if count > 1 else code for code, count in sorted(codes.items())
+    )
 
 
 # --- (b) the Python AST and stability --------------------------------------------------------------

@@ -4,10 +4,19 @@ from .analysis import ModuleAnalysis, Occurrence, OccurrenceKind, SymbolIndex
 from .module import AnalysisCache, analyze_module
 
 
-def analyze_source(text: str, path: str = "<string>", cache: AnalysisCache | None = None) -> ModuleAnalysis:
+def analyze_source(
+    text: str, path: str = "<string>", cache: AnalysisCache | None = None
+) -> ModuleAnalysis:
     """Analyse one file's text. Pass the same ``cache`` for successive versions of a document
     to re-analyse only the functions an edit touched."""
     return analyze_module(text, path, cache)
 
 
-__all__ = ["AnalysisCache", "ModuleAnalysis", "Occurrence", "OccurrenceKind", "SymbolIndex", "analyze_source"]
+__all__ = [
+    "AnalysisCache",
+    "ModuleAnalysis",
+    "Occurrence",
+    "OccurrenceKind",
+    "SymbolIndex",
+    "analyze_source",
+]

@@ -109,7 +109,9 @@ class ModuleAnalysis:
         """Programs, with each standalone function wrapped in a program of its own name, except
         those a program calls: they are part of that program (and printed once, there)."""
         used = {id(fn) for program in self.programs for fn in program.functions}
-        wrapped = [Program(fn.name, (fn,), span=fn.span) for fn in self.functions if id(fn) not in used]
+        wrapped = [
+            Program(fn.name, (fn,), span=fn.span) for fn in self.functions if id(fn) not in used
+        ]
         return self.programs + wrapped
 
     @property

@@ -65,16 +65,24 @@ class TypeResolver:
     def dtype(self, node: ast.expr) -> DataType | None:
         path = self._path(node)
         if path is not None and len(path) >= 1:
-            value = dsl_enum_value(path[-1:]) if len(path) == 1 or path[0] != "DataType" else dsl_enum_value(path)
+            value = (
+                dsl_enum_value(path[-1:])
+                if len(path) == 1 or path[0] != "DataType"
+                else dsl_enum_value(path)
+            )
             if isinstance(value, DataType):
                 return value
-            self._error("E105", f"Unknown dtype: {'.'.join(path)}", node, self._dtype_fixes(node, path[-1]))
+            self._error(
+                "E105", f"Unknown dtype: {'.'.join(path)}", node, self._dtype_fixes(node, path[-1])
+            )
             return None
         if isinstance(node, ast.Attribute):
             # The base of a dtype attribute is not checked (`foo.FP32` works, as in the original).
             if node.attr in DTYPE_BY_NAME:
                 return DTYPE_BY_NAME[node.attr]
-            self._error("E105", f"Unknown dtype: {node.attr}", node, self._dtype_fixes(node, node.attr))
+            self._error(
+                "E105", f"Unknown dtype: {node.attr}", node, self._dtype_fixes(node, node.attr)
+            )
             return None
         if isinstance(node, ast.Name) and node.id in self.consts.values:
             value = self.consts.values[node.id]
@@ -140,7 +148,9 @@ class TypeResolver:
                 if var is not None:
                     if isinstance(var.type, ScalarType) and var.type.dtype.is_int:
                         return var
-                    self._error("E104", f"Shape dimension '{node.id}' must be an integer scalar", node)
+                    self._error(
+                        "E104", f"Shape dimension '{node.id}' must be an integer scalar", node
+                    )
                     return None
             if node.id not in self.consts.values:
                 if node.id in self.consts.definitions:
@@ -160,7 +170,9 @@ class TypeResolver:
         return self._dim_value(value, node)
 
     # --- types --------------------------------------------------------------------------------
-    def resolve(self, node: ast.expr, lookup: ScalarLookup | None = None, *, allow_tuple: bool = False) -> Type | None:
+    def resolve(
+        self, node: ast.expr, lookup: ScalarLookup | None = None, *, allow_tuple: bool = False
+    ) -> Type | None:
         """A Type, or None after reporting why not."""
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             self._error("E101", "String annotations are not supported; write the type itself", node)
@@ -173,7 +185,9 @@ class TypeResolver:
         if path is not None:
             if path[-1] in ("Tensor", "Tile", "Scalar"):
                 form = "[[64, 128], pl.FP32]" if path[-1] != "Scalar" else "[pl.FP32]"
-                self._error("E103", f"`{path[-1]}` needs its shape and dtype, e.g. {path[-1]}{form}", node)
+                self._error(
+                    "E103", f"`{path[-1]}` needs its shape and dtype, e.g. {path[-1]}{form}", node
+                )
                 return None
             value = dsl_enum_value(path) or dsl_enum_value(path[-1:])
             if isinstance(value, DataType):  # seed 003: `x: pl.INT64`
@@ -187,11 +201,15 @@ class TypeResolver:
         self._error("E101", f"`{self.source.segment(node)}` is not a PyPTO type", node)
         return None
 
-    def _subscript(self, node: ast.Subscript, lookup: ScalarLookup | None, allow_tuple: bool) -> Type | None:
+    def _subscript(
+        self, node: ast.Subscript, lookup: ScalarLookup | None, allow_tuple: bool
+    ) -> Type | None:
         path = self._path(node.value)
         head = path[-1] if path else (node.value.id if isinstance(node.value, ast.Name) else None)
         elements = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
-        if head == "tuple" or (isinstance(node.value, ast.Name) and node.value.id in ("tuple", "Tuple")):
+        if head == "tuple" or (
+            isinstance(node.value, ast.Name) and node.value.id in ("tuple", "Tuple")
+        ):
             if not allow_tuple:
                 self._error("E102", "A tuple type is only allowed as a return annotation", node)
                 return None
@@ -216,7 +234,9 @@ class TypeResolver:
             return ScalarType(dtype) if dtype is not None else None
         if head in ("Tensor", "Tile"):
             if len(elements) < 2:
-                self._error("E103", f"{head} requires [shape, dtype], e.g. {head}[[64, 128], pl.FP32]", node)
+                self._error(
+                    "E103", f"{head} requires [shape, dtype], e.g. {head}[[64, 128], pl.FP32]", node
+                )
                 return None
             shape = self.shape(elements[0], lookup)
             dtype = self.dtype(elements[1])
@@ -232,7 +252,9 @@ class TypeResolver:
     def _is_tuple(self, node: ast.Subscript) -> bool:
         return isinstance(node.value, ast.Name) and node.value.id in ("tuple", "Tuple")
 
-    def _tensor_extras(self, shape: tuple[Expr, ...], dtype: DataType, extras: list[ast.expr]) -> Type | None:
+    def _tensor_extras(
+        self, shape: tuple[Expr, ...], dtype: DataType, extras: list[ast.expr]
+    ) -> Type | None:
         layout: TensorLayout | None = None
         memref: MemRef | None = None
         for extra in extras:
@@ -247,7 +269,9 @@ class TypeResolver:
                 return None
         return TensorType(shape, dtype, memref, layout)
 
-    def _tile_extras(self, shape: tuple[Expr, ...], dtype: DataType, extras: list[ast.expr]) -> Type | None:
+    def _tile_extras(
+        self, shape: tuple[Expr, ...], dtype: DataType, extras: list[ast.expr]
+    ) -> Type | None:
         memref: MemRef | None = None
         view: TileView | None = None
         for extra in extras:
@@ -300,7 +324,11 @@ class TypeResolver:
         if space is None or type(space).__name__ != "MemorySpace":
             self._error("E101", "MemRef needs a memory space, e.g. pl.MemorySpace.Vec", args[0])
             return None
-        addr = None if isinstance(args[1], ast.Constant) and args[1].value is None else self._int(args[1])
+        addr = (
+            None
+            if isinstance(args[1], ast.Constant) and args[1].value is None
+            else self._int(args[1])
+        )
         size = self._int(args[2])
         ident = self._int(args[3]) if len(args) > 3 else 0
         if size is None:
@@ -314,7 +342,9 @@ class TypeResolver:
             if key in ("blayout", "slayout"):
                 name = value.attr if isinstance(value, ast.Attribute) else getattr(value, "id", "")
                 if name not in BLayout.__members__:
-                    self._error("E101", f"Unknown block layout: {self.source.segment(value)}", value)
+                    self._error(
+                        "E101", f"Unknown block layout: {self.source.segment(value)}", value
+                    )
                     return None
                 fields[key] = BLayout[name]
             elif key == "pad":
@@ -383,13 +413,21 @@ class TypeResolver:
             new = f"{func}[{shape}, {rest}]"
         span = self.source.span(node)
         fix = Fix(f"Rewrite as `{new}`", (TextEdit(span, new),), preferred=True)
-        self.bag.error("W003", f"legacy annotation form; the current spelling is `{new}`", span, fixes=(fix,))
+        self.bag.error(
+            "W003", f"legacy annotation form; the current spelling is `{new}`", span, fixes=(fix,)
+        )
 
     def right_form(self, node: ast.expr) -> str | None:
         """How a malformed Tensor / Tile / Scalar annotation is spelled correctly, reusing its
         own dims and dtype where they can be told apart (``pl.Tensor[pl.FP32, 64, 1]`` ->
         ``pl.Tensor[[64, 1], pl.FP32]``)."""
-        target = node.value if isinstance(node, ast.Subscript) else node.func if isinstance(node, ast.Call) else node
+        target = (
+            node.value
+            if isinstance(node, ast.Subscript)
+            else node.func
+            if isinstance(node, ast.Call)
+            else node
+        )
         path = self._path(target)
         head = path[-1] if path else None
         if head not in ("Tensor", "Tile", "Scalar"):
@@ -414,12 +452,20 @@ class TypeResolver:
             else:
                 dims.append(self.source.segment(element))
         form = f"{func}[{dtype}]" if head == "Scalar" else f"{func}[[{', '.join(dims)}], {dtype}]"
-        if (head != "Scalar" and not dims) or form.replace(" ", "") == self.source.segment(node).replace(" ", ""):
+        if (head != "Scalar" and not dims) or form.replace(" ", "") == self.source.segment(
+            node
+        ).replace(" ", ""):
             return None
         return form
 
     def _looks_like_dtype(self, node: ast.expr) -> bool:
-        name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+        name = (
+            node.attr
+            if isinstance(node, ast.Attribute)
+            else node.id
+            if isinstance(node, ast.Name)
+            else None
+        )
         return name in DTYPE_BY_NAME
 
     def param(self, node: ast.expr, lookup: ScalarLookup | None = None) -> ParamAnnotation:
@@ -437,4 +483,3 @@ class TypeResolver:
                 self._error("E102", "Parameter type cannot be a tuple", node)
                 return ParamAnnotation(None, ParamDirection.In)
         return ParamAnnotation(self.resolve(node, lookup), ParamDirection.In)
-

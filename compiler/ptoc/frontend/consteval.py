@@ -92,7 +92,11 @@ class ConstEvaluator:
             value = dsl_enum_value(path) if path is not None else None
             if value is not None:
                 return value
-            reason = f"'{node.id}' is not a known constant" if isinstance(node, ast.Name) else "not a constant attribute"
+            reason = (
+                f"'{node.id}' is not a known constant"
+                if isinstance(node, ast.Name)
+                else "not a constant attribute"
+            )
             raise NotConstant(reason, node)
         if isinstance(node, ast.List | ast.Tuple):
             return [self.evaluate(e) for e in node.elts]
@@ -110,7 +114,11 @@ class ConstEvaluator:
             if isinstance(left, bool) or isinstance(right, bool):
                 raise NotConstant("arithmetic on booleans", node)
             if not isinstance(left, int | float) or not isinstance(right, int | float):
-                if isinstance(node.op, ast.Add) and isinstance(left, list) and isinstance(right, list):
+                if (
+                    isinstance(node.op, ast.Add)
+                    and isinstance(left, list)
+                    and isinstance(right, list)
+                ):
                     return left + right
                 raise NotConstant("arithmetic needs numbers", node)
             if isinstance(node.op, ast.Pow):
@@ -135,8 +143,12 @@ class ConstEvaluator:
                     and node.args[0].value.isidentifier()
                 ):
                     name = node.args[0].value
-                    return DynDim(Var(ScalarType(DTYPE_BY_NAME["INDEX"]), name=name, span=self._span(node)))
-                raise NotConstant('pl.dynamic takes one identifier string, e.g. pl.dynamic("N")', node)
+                    return DynDim(
+                        Var(ScalarType(DTYPE_BY_NAME["INDEX"]), name=name, span=self._span(node))
+                    )
+                raise NotConstant(
+                    'pl.dynamic takes one identifier string, e.g. pl.dynamic("N")', node
+                )
         raise NotConstant("not a constant expression", node)
 
     def _dict(self, node: ast.Dict) -> dict[Any, Any]:

@@ -153,7 +153,14 @@ class ExpressionLowerer:
         if isinstance(node, _RECORDED) and not isinstance(result.type, UnknownType):
             # so hover can show the type of any expression, not only of names and calls
             text = self.env.source.segment(node)
-            self.occurrence(Occurrence(self.span(node), text if len(text) <= 60 else text[:57] + "...", OccurrenceKind.EXPRESSION, result.type))
+            self.occurrence(
+                Occurrence(
+                    self.span(node),
+                    text if len(text) <= 60 else text[:57] + "...",
+                    OccurrenceKind.EXPRESSION,
+                    result.type,
+                )
+            )
         return result
 
     def _lower_expr(self, node: ast.expr) -> Expr:
@@ -224,7 +231,9 @@ class ExpressionLowerer:
                     OccurrenceKind.CONSTANT,
                     expr.type,
                     definition=consts.definitions.get(node.id),
-                    detail=repr(value) if not isinstance(value, DynDim) else f'pl.dynamic("{value.var.name}")',
+                    detail=repr(value)
+                    if not isinstance(value, DynDim)
+                    else f'pl.dynamic("{value.var.name}")',
                 )
             )
             return expr
@@ -302,7 +311,12 @@ class ExpressionLowerer:
         for value, value_node in ((lhs, left_node or node), (rhs, right_node)):
             if not isinstance(value.type, ScalarType):
                 hint = ""
-                op_name = {BinaryOp.Add: "add", BinaryOp.Sub: "sub", BinaryOp.Mul: "mul", BinaryOp.FloatDiv: "div"}.get(op)
+                op_name = {
+                    BinaryOp.Add: "add",
+                    BinaryOp.Sub: "sub",
+                    BinaryOp.Mul: "mul",
+                    BinaryOp.FloatDiv: "div",
+                }.get(op)
                 if op_name and isinstance(value.type, ShapedType):
                     hint = f"; for element-wise {value.type.short().split('[')[0].lower()} arithmetic use pl.{op_name}(a, b)"
                 self.error(
@@ -321,7 +335,9 @@ class ExpressionLowerer:
             lhs, a = ConstFloat(ScalarType(b), value=float(lhs.value), span=lhs.span), b
         if op in _BOOL_ONLY:
             if not (a.is_bool and b.is_bool):
-                self.error("E109", f"`{op.symbol}` needs BOOL operands, got {a.name} and {b.name}", node)
+                self.error(
+                    "E109", f"`{op.symbol}` needs BOOL operands, got {a.name} and {b.name}", node
+                )
                 return error_value(span)
             return Binary(ScalarType(DataType.BOOL), op=op, lhs=lhs, rhs=rhs, span=span)
         if op.is_comparison:
@@ -337,7 +353,9 @@ class ExpressionLowerer:
             self.error("E109", f"`{op.symbol}` does not accept BOOL operands", node)
             return error_value(span)
         if op in _INT_ONLY and not (a.is_int and b.is_int):
-            self.error("E109", f"`{op.symbol}` needs integer operands, got {a.name} and {b.name}", node)
+            self.error(
+                "E109", f"`{op.symbol}` needs integer operands, got {a.name} and {b.name}", node
+            )
             return error_value(span)
         if a.is_float != b.is_float:
             self.error(
@@ -351,22 +369,34 @@ class ExpressionLowerer:
 
     def lower_compare(self, node: ast.Compare) -> Expr:
         if len(node.ops) != 1:
-            self.error("E305", "Only simple comparisons are supported (no chains like a < b < c)", node)
+            self.error(
+                "E305", "Only simple comparisons are supported (no chains like a < b < c)", node
+            )
             return error_value(self.span(node))
         cmp = type(node.ops[0])
         if cmp not in _CMPOPS:
-            name = {ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}.get(cmp, cmp.__name__)
+            name = {ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}.get(
+                cmp, cmp.__name__
+            )
             self.error("E305", f"Unsupported comparison operator `{name}`", node)
             return error_value(self.span(node))
         lhs = self.lower_expr(node.left)
         rhs = self.lower_expr(node.comparators[0])
-        return self.scalar_binary(_CMPOPS[cmp], lhs, rhs, node, node.comparators[0], left_node=node.left)
+        return self.scalar_binary(
+            _CMPOPS[cmp], lhs, rhs, node, node.comparators[0], left_node=node.left
+        )
 
     def lower_unary(self, node: ast.UnaryOp) -> Expr:
         span = self.span(node)
         if isinstance(node.op, ast.UAdd):
-            self.error("E304", "Unsupported unary operator `+`", node, fixes=(
-                Fix("Remove the `+`", (TextEdit(span, self.env.source.segment(node.operand)),)),))
+            self.error(
+                "E304",
+                "Unsupported unary operator `+`",
+                node,
+                fixes=(
+                    Fix("Remove the `+`", (TextEdit(span, self.env.source.segment(node.operand)),)),
+                ),
+            )
             return error_value(span)
         if isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
             value = node.operand.value
@@ -376,7 +406,11 @@ class ExpressionLowerer:
         if isinstance(operand.type, UnknownType):
             return error_value(span)
         if not isinstance(operand.type, ScalarType):
-            self.error("E109", f"unary operators need a scalar operand, got {operand.type.short()}", node.operand)
+            self.error(
+                "E109",
+                f"unary operators need a scalar operand, got {operand.type.short()}",
+                node.operand,
+            )
             return error_value(span)
         dtype = operand.type.dtype
         if isinstance(node.op, ast.USub):
@@ -400,7 +434,11 @@ class ExpressionLowerer:
         root = node.value
         while isinstance(root, ast.Subscript):
             root = root.value
-        return isinstance(root, ast.Name) and root.id not in self.state.scope and root.id in self.env.consts.values
+        return (
+            isinstance(root, ast.Name)
+            and root.id not in self.state.scope
+            and root.id in self.env.consts.values
+        )
 
     def lower_subscript(self, node: ast.Subscript) -> Expr:
         span = self.span(node)
@@ -408,7 +446,11 @@ class ExpressionLowerer:
             try:  # a module constant: CFG["rows"], SHAPE[0]
                 return self.const_to_expr(self.env.consts.evaluate(node), node)
             except NotConstant as problem:
-                self.error("E205", f"`{self.env.source.segment(node)}` cannot be evaluated statically: {problem.reason}", node)
+                self.error(
+                    "E205",
+                    f"`{self.env.source.segment(node)}` cannot be evaluated statically: {problem.reason}",
+                    node,
+                )
                 return error_value(span)
         value = self.lower_expr(node.value)
         if isinstance(value.type, UnknownType):
@@ -417,7 +459,11 @@ class ExpressionLowerer:
             self.error("E306", f"Subscript requires a tuple value, got {value.type.short()}", node)
             return error_value(span)
         index = node.slice
-        if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub) and isinstance(index.operand, ast.Constant):
+        if (
+            isinstance(index, ast.UnaryOp)
+            and isinstance(index.op, ast.USub)
+            and isinstance(index.operand, ast.Constant)
+        ):
             raw: Any = -index.operand.value if isinstance(index.operand.value, int) else None
         else:
             raw = index.value if isinstance(index, ast.Constant) else None
@@ -441,7 +487,9 @@ class ExpressionLowerer:
             and isinstance(func.value, ast.Name)
             and func.value.id == "self"
         ):
-            return self.lower_function_call(node, func.attr, self.env.source.attr_name_span(func), method=True)
+            return self.lower_function_call(
+                node, func.attr, self.env.source.attr_name_span(func), method=True
+            )
         path = self.path(func)
         if path is not None:
             return self.lower_dsl_call(node, path)
@@ -456,7 +504,9 @@ class ExpressionLowerer:
             if name in self.env.external_functions:
                 if self.signature.is_method and name in self.signatures:
                     return self.external_conflict(node, name)
-                return self.lower_function_call(node, name, self.span(func), method=False, external=True)
+                return self.lower_function_call(
+                    node, name, self.span(func), method=False, external=True
+                )
             if name in ("min", "max", "abs"):
                 return self.lower_builtin(node, name)
             if self.bare_function_calls and name not in self.state.scope:
@@ -488,7 +538,9 @@ class ExpressionLowerer:
     def lower_bare_op(self, node: ast.Call, bare_op: tuple[str, str]) -> Expr:
         category, op_name = bare_op
         new = f"{self.env.imports.prefix}.{category}.{op_name}"
-        self.legacy_spelling(f"seed 003 bare op name `{category}_{op_name}`", self.span(node.func), new)
+        self.legacy_spelling(
+            f"seed 003 bare op name `{category}_{op_name}`", self.span(node.func), new
+        )
         return self.lower_dsl_call(node, bare_op)
 
     def legacy_spelling(self, what: str, span: Span, new: str) -> None:
@@ -521,14 +573,22 @@ class ExpressionLowerer:
     def lower_builtin(self, node: ast.Call, name: str) -> Expr:
         span = self.span(node)
         if node.keywords or len(node.args) != (1 if name == "abs" else 2):
-            self.error("E302", f"{name}() takes {'one argument' if name == 'abs' else 'two arguments'}", node)
+            self.error(
+                "E302",
+                f"{name}() takes {'one argument' if name == 'abs' else 'two arguments'}",
+                node,
+            )
             return error_value(span)
         if name == "abs":
             operand = self.lower_expr(node.args[0])
             if isinstance(operand.type, UnknownType):
                 return error_value(span)
             if not isinstance(operand.type, ScalarType):
-                self.error("E109", f"abs() needs a scalar, got {operand.type.short()}; use pl.abs(tile)", node.args[0])
+                self.error(
+                    "E109",
+                    f"abs() needs a scalar, got {operand.type.short()}; use pl.abs(tile)",
+                    node.args[0],
+                )
                 return error_value(span)
             return Unary(operand.type, op=UnaryOp.Abs, operand=operand, span=span)
         lhs, rhs = self.lower_expr(node.args[0]), self.lower_expr(node.args[1])
@@ -557,12 +617,23 @@ class ExpressionLowerer:
         if self.signature.func_type is FunctionType.InCore:
             # Each InCore function is a kernel of its own: neither generator emits a call in one.
             kind = "InCore " if sig.func_type is FunctionType.InCore else ""
-            self.error("E400", f"the InCore kernel '{self.signature.name}' cannot call the {kind}"
-                       f"function '{name}': make '{name}' a @pl.inline function, or call both "
-                       "from an Orchestration function", name_span,
-                       related=(Related(sig.name_span, f"'{name}' is defined here"),))
+            self.error(
+                "E400",
+                f"the InCore kernel '{self.signature.name}' cannot call the {kind}"
+                f"function '{name}': make '{name}' a @pl.inline function, or call both "
+                "from an Orchestration function",
+                name_span,
+                related=(Related(sig.name_span, f"'{name}' is defined here"),),
+            )
         self.occurrence(
-            Occurrence(name_span, name, OccurrenceKind.FUNCTION, sig.result_type, definition=sig.name_span, detail=sig.describe())
+            Occurrence(
+                name_span,
+                name,
+                OccurrenceKind.FUNCTION,
+                sig.result_type,
+                definition=sig.name_span,
+                detail=sig.describe(),
+            )
         )
         if node.keywords:
             self.error("E302", f"'{name}' takes positional arguments only", node.keywords[0])
@@ -582,7 +653,9 @@ class ExpressionLowerer:
             result_type = UNKNOWN
         return Call(result_type, callee=GlobalVar(name), args=tuple(args), span=span)
 
-    def check_argument(self, actual: Type, arg_node: ast.expr, param: ParamInfo, callee: FunctionSignature) -> None:
+    def check_argument(
+        self, actual: Type, arg_node: ast.expr, param: ParamInfo, callee: FunctionSignature
+    ) -> None:
         """Kinds and dtypes must agree (E111). Shapes only when they provably differ: a dimension
         known only at run time may well be the declared one. An Orchestration function handing an
         InCore kernel a different static shape compiles in the original: W009."""
@@ -592,11 +665,24 @@ class ExpressionLowerer:
             return
         related = (Related(param.span, f"parameter '{param.name}' is declared here"),)
         message = f"argument '{param.name}' of '{callee.name}' must be {expected.short()}, got {actual.short()}"
-        if isinstance(expected, ShapedType) and isinstance(actual, ShapedType) and type(expected) is type(actual) and expected.dtype is actual.dtype:
+        if (
+            isinstance(expected, ShapedType)
+            and isinstance(actual, ShapedType)
+            and type(expected) is type(actual)
+            and expected.dtype is actual.dtype
+        ):
             if not shapes_provably_differ(expected.shape, actual.shape):
                 return
-            if self.signature.func_type is FunctionType.Orchestration and callee.func_type is FunctionType.InCore:
-                self.error("W009", message + "; the kernel sees the declared shape", arg_node, related=related)
+            if (
+                self.signature.func_type is FunctionType.Orchestration
+                and callee.func_type is FunctionType.InCore
+            ):
+                self.error(
+                    "W009",
+                    message + "; the kernel sees the declared shape",
+                    arg_node,
+                    related=related,
+                )
                 return
         self.error("E111", message, arg_node, related=related)
 
@@ -613,35 +699,60 @@ class ExpressionLowerer:
             self.error("E011", f"pl.{head}(...) is a type, not a value", node.func)
             return error_value(span)
         namespace = path[:-1]
-        if namespace not in ((), ("block",), ("tensor",), ("op", "block"), ("op", "tensor"), ("system",), ("op",)):
+        if namespace not in (
+            (),
+            ("block",),
+            ("tensor",),
+            ("op", "block"),
+            ("op", "tensor"),
+            ("system",),
+            ("op",),
+        ):
             self.error("E300", f"Unknown operation namespace `{'.'.join(path[:-1])}`", node.func)
             return error_value(span)
         if namespace == ("op",):
             namespace = ()
         first_types = [self.peek_type(a) for a in node.args[:2]]
         resolution = resolve_op(namespace, head, first_types)
-        name_span = self.env.source.attr_name_span(node.func) if isinstance(node.func, ast.Attribute) else self.span(node.func)
+        name_span = (
+            self.env.source.attr_name_span(node.func)
+            if isinstance(node.func, ast.Attribute)
+            else self.span(node.func)
+        )
         if resolution.scalar_binary is not None:
             if len(node.args) != 2 or node.keywords:
                 self.error("E302", f"pl.{head} on scalars takes exactly two arguments", node)
                 return error_value(span)
             lhs, rhs = self.lower_expr(node.args[0]), self.lower_expr(node.args[1])
-            return self.scalar_binary(resolution.scalar_binary, lhs, rhs, node, node.args[1], left_node=node.args[0])
+            return self.scalar_binary(
+                resolution.scalar_binary, lhs, rhs, node, node.args[1], left_node=node.args[0]
+            )
         op = resolution.op
         if op is None:
             if resolution.code:
                 fixes = replacement_fixes(name_span, resolution.suggestions)
                 message = resolution.message or f"Unknown operation '{head}'"
-                self.error(resolution.code, message, name_span if resolution.code == "E300" else node, fixes=fixes)
+                self.error(
+                    resolution.code,
+                    message,
+                    name_span if resolution.code == "E300" else node,
+                    fixes=fixes,
+                )
             for arg in node.args:
                 self.peek_type(arg)
             return error_value(span)
         if resolution.legacy and isinstance(node.func, ast.Attribute):
             # pl.op.block.X -> pl.block.X
             new = f"{self.env.source.segment(node.func).split('.')[0]}.{op.namespace}.{head}"
-            self.legacy_spelling(f"legacy namespace `{self.env.source.segment(node.func)}`", self.span(node.func), new)
+            self.legacy_spelling(
+                f"legacy namespace `{self.env.source.segment(node.func)}`",
+                self.span(node.func),
+                new,
+            )
         if not op.dsl_visible:
-            self.error("E301", f"'{op.name}' is internal and cannot be called from the DSL", name_span)
+            self.error(
+                "E301", f"'{op.name}' is internal and cannot be called from the DSL", name_span
+            )
             return error_value(span)
         result = self.lower_op_call(node, op, name_span)
         self.occurrence(
@@ -657,7 +768,11 @@ class ExpressionLowerer:
         path = self.path(node) if isinstance(node, ast.Attribute | ast.Name) else None
         if path is not None and dsl_enum_value(path) is not None:
             return UNKNOWN
-        if isinstance(node, ast.Name) and node.id not in self.state.scope and node.id in DTYPE_BY_NAME:
+        if (
+            isinstance(node, ast.Name)
+            and node.id not in self.state.scope
+            and node.id in DTYPE_BY_NAME
+        ):
             return UNKNOWN
         if isinstance(node, ast.Subscript) and self.constant_subscript(node):
             try:  # CFG["dtype"]: an attribute value, not an operand
@@ -713,10 +828,25 @@ class ExpressionLowerer:
                 keyword = next(k for k in node.keywords if k.arg == key)
                 names = [p.name for p in params]
                 matches = difflib.get_close_matches(key, names, n=1, cutoff=0.5)
-                kw_span = Span(self.env.source.path, keyword.lineno, self.env.source.char_column(keyword.lineno, keyword.col_offset), keyword.lineno, self.env.source.char_column(keyword.lineno, keyword.col_offset) + len(key))
+                kw_span = Span(
+                    self.env.source.path,
+                    keyword.lineno,
+                    self.env.source.char_column(keyword.lineno, keyword.col_offset),
+                    keyword.lineno,
+                    self.env.source.char_column(keyword.lineno, keyword.col_offset) + len(key),
+                )
                 fixes = replacement_fixes(kw_span, matches)
-                hint = f"; did you mean '{matches[0]}'?" if matches else f"; parameters: {', '.join(names)}"
-                self.error("E302", f"{op.name} got an unexpected keyword argument '{key}'{hint}", kw_span, fixes=fixes)
+                hint = (
+                    f"; did you mean '{matches[0]}'?"
+                    if matches
+                    else f"; parameters: {', '.join(names)}"
+                )
+                self.error(
+                    "E302",
+                    f"{op.name} got an unexpected keyword argument '{key}'{hint}",
+                    kw_span,
+                    fixes=fixes,
+                )
             elif problem.startswith("dup:"):
                 key = problem.split(":", 1)[1]
                 keyword = next(k for k in node.keywords if k.arg == key)
@@ -731,11 +861,18 @@ class ExpressionLowerer:
 
     def lower_op_call(self, node: ast.Call, op: OpDef, name_span: Span) -> Expr:
         span = self.span(node)
-        if (op.category is Category.BLOCK and self.signature.func_type is FunctionType.Orchestration
-                and not self.state.incore_scopes):
-            self.error("W024", f"{op.name} in the Orchestration function '{self.signature.name}' is "
-                       "not executed: code generation emits block ops only in InCore code; move it "
-                       "into an InCore function or a `with pl.incore():` block", name_span)
+        if (
+            op.category is Category.BLOCK
+            and self.signature.func_type is FunctionType.Orchestration
+            and not self.state.incore_scopes
+        ):
+            self.error(
+                "W024",
+                f"{op.name} in the Orchestration function '{self.signature.name}' is "
+                "not executed: code generation emits block ops only in InCore code; move it "
+                "into an InCore function or a `with pl.incore():` block",
+                name_span,
+            )
         params = op.params
         bound, problems = self.bind_arguments(node, params, op.name)  # type: ignore[misc]
         use_legacy = False
@@ -778,17 +915,24 @@ class ExpressionLowerer:
             result_type = UNKNOWN
         for warning in warnings:
             self.report_op_error(warning, arg_nodes, exprs, span)
-        args = tuple(exprs[p.name] for p in op.params if p.kind is ParamKind.EXPR and p.name in exprs)
+        args = tuple(
+            exprs[p.name] for p in op.params if p.kind is ParamKind.EXPR and p.name in exprs
+        )
         # Canonical attributes: every attribute present, defaults filled, in parameter order, so a
         # call spelled with or without an explicit default is the same IR.
         for p in op.params:
             if p.kind is ParamKind.ATTR and p.name not in attrs and not p.required:
                 attrs[p.name] = p.default
-        kwargs = tuple((p.name, attrs[p.name]) for p in op.params if p.kind is ParamKind.ATTR and p.name in attrs)
+        kwargs = tuple(
+            (p.name, attrs[p.name])
+            for p in op.params
+            if p.kind is ParamKind.ATTR and p.name in attrs
+        )
         return Call(result_type, callee=Op(op.name), args=args, kwargs=kwargs, span=span)
 
-    def report_op_error(self, error: OpError, arg_nodes: dict[str, ast.expr], exprs: dict[str, Expr],
-                        span: Span) -> None:
+    def report_op_error(
+        self, error: OpError, arg_nodes: dict[str, ast.expr], exprs: dict[str, Expr], span: Span
+    ) -> None:
         """A type rule's error or warning, on the argument it names, with where that argument's
         value was defined."""
         at_node = arg_nodes.get(error.at) if error.at else None
@@ -796,9 +940,16 @@ class ExpressionLowerer:
         related: tuple[Related, ...] = ()
         if at_node is not None:
             source_value = exprs.get(error.at or "")
-            if isinstance(source_value, Var) and source_value.span.is_known and source_value.span != self.span(at_node):
+            if (
+                isinstance(source_value, Var)
+                and source_value.span.is_known
+                and source_value.span != self.span(at_node)
+            ):
                 related = (
-                    Related(source_value.span, f"'{source_value.name}' is defined here as {source_value.type.short()}"),
+                    Related(
+                        source_value.span,
+                        f"'{source_value.name}' is defined here as {source_value.type.short()}",
+                    ),
                 )
         self.error(error.code, error.message, target, related=related)
 
@@ -810,15 +961,23 @@ class ExpressionLowerer:
         legacy = op.legacy
         if legacy is None or not legacy.regroup or len(args) != len(legacy.params):
             return
-        groups = [seg(args[g]) if isinstance(g, int) else "[" + ", ".join(seg(args[i]) for i in g) + "]"
-                  for g in legacy.regroup]
+        groups = [
+            seg(args[g]) if isinstance(g, int) else "[" + ", ".join(seg(args[i]) for i in g) + "]"
+            for g in legacy.regroup
+        ]
         new_args = ", ".join(groups)
         arg_span = self.span(args[0]).merge(self.span(args[-1]))
         self.error(
             "W003",
             f"legacy positional form of {op.name}; the current form is `({new_args})`",
             arg_span,
-            fixes=(Fix("Rewrite with offset and shape lists", (TextEdit(arg_span, new_args),), preferred=True),),
+            fixes=(
+                Fix(
+                    "Rewrite with offset and shape lists",
+                    (TextEdit(arg_span, new_args),),
+                    preferred=True,
+                ),
+            ),
         )
 
     def attr_value(self, node: ast.expr, param: Param, op: OpDef) -> tuple[bool, AttrValue]:
@@ -828,20 +987,38 @@ class ExpressionLowerer:
             value = self._attr_eval(node)
         except NotConstant as problem:
             if isinstance(node, ast.Name) and node.id in self.state.scope:
-                self.error("E309", f"{op.name}: '{param.name}' must be a compile-time constant, not the variable '{node.id}'", node)
+                self.error(
+                    "E309",
+                    f"{op.name}: '{param.name}' must be a compile-time constant, not the variable '{node.id}'",
+                    node,
+                )
             else:
-                self.error("E309", f"{op.name}: '{param.name}' must be a compile-time constant ({problem.reason})", node)
+                self.error(
+                    "E309",
+                    f"{op.name}: '{param.name}' must be a compile-time constant ({problem.reason})",
+                    node,
+                )
             return False, None
         if param.attr_types:
             ok = any(
-                isinstance(value, t) and not (isinstance(value, bool) and t is int and bool not in param.attr_types)
+                isinstance(value, t)
+                and not (isinstance(value, bool) and t is int and bool not in param.attr_types)
                 for t in param.attr_types
             )
-            if not ok and float in param.attr_types and isinstance(value, int) and not isinstance(value, bool):
+            if (
+                not ok
+                and float in param.attr_types
+                and isinstance(value, int)
+                and not isinstance(value, bool)
+            ):
                 value, ok = float(value), True
             if not ok:
                 wanted = " or ".join(t.__name__ for t in param.attr_types)
-                self.error("E306", f"{op.name}: '{param.name}' must be {wanted}, got {self.env.source.segment(node)}", node)
+                self.error(
+                    "E306",
+                    f"{op.name}: '{param.name}' must be {wanted}, got {self.env.source.segment(node)}",
+                    node,
+                )
                 return False, None
         return True, value
 
@@ -879,7 +1056,11 @@ class ExpressionLowerer:
             "W003",
             f"`{node.attr}` is the seed name of memory space `{value.name}`",
             name_span,
-            fixes=(Fix(f"Rename to `{value.name}`", (TextEdit(name_span, value.name),), preferred=True),),
+            fixes=(
+                Fix(
+                    f"Rename to `{value.name}`", (TextEdit(name_span, value.name),), preferred=True
+                ),
+            ),
         )
 
     def lower_helper_call(self, node: ast.Call, head: str) -> Expr:
@@ -889,13 +1070,25 @@ class ExpressionLowerer:
         if head in ("range", "parallel", "while_"):
             self.error("E004", f"pl.{head}(...) is only allowed as a for-loop iterator", node)
         elif head == "cond":
-            self.error("E014", "pl.cond(...) is only allowed as the first statement of a pl.while_ loop", node)
+            self.error(
+                "E014",
+                "pl.cond(...) is only allowed as the first statement of a pl.while_ loop",
+                node,
+            )
         elif head == "yield_":
-            self.error("E014", "pl.yield_(...) must be a statement of its own (optionally assigned to names)", node)
+            self.error(
+                "E014",
+                "pl.yield_(...) must be a statement of its own (optionally assigned to names)",
+                node,
+            )
         elif head == "incore":
             self.error("E013", "pl.incore() is only allowed as `with pl.incore():`", node)
         elif head == "dynamic":
-            self.error("E104", "pl.dynamic(...) is only allowed at module level (N = pl.dynamic(\"N\"))", node)
+            self.error(
+                "E104",
+                'pl.dynamic(...) is only allowed at module level (N = pl.dynamic("N"))',
+                node,
+            )
         return error_value(span)
 
     def lower_const(self, node: ast.Call) -> Expr:
@@ -907,9 +1100,17 @@ class ExpressionLowerer:
         raw: Any = None
         if isinstance(value_node, ast.Constant):
             raw = value_node.value
-        elif isinstance(value_node, ast.UnaryOp) and isinstance(value_node.op, ast.USub) and isinstance(value_node.operand, ast.Constant):
+        elif (
+            isinstance(value_node, ast.UnaryOp)
+            and isinstance(value_node.op, ast.USub)
+            and isinstance(value_node.operand, ast.Constant)
+        ):
             operand = value_node.operand.value
-            raw = -operand if isinstance(operand, int | float) and not isinstance(operand, bool) else None
+            raw = (
+                -operand
+                if isinstance(operand, int | float) and not isinstance(operand, bool)
+                else None
+            )
         if isinstance(raw, bool) or not isinstance(raw, int | float):
             self.error("E302", "pl.const needs a number literal as its first argument", value_node)
             return error_value(span)
@@ -921,7 +1122,10 @@ class ExpressionLowerer:
         if dtype.is_float:
             return ConstFloat(ScalarType(dtype), value=float(raw), span=span)
         if isinstance(raw, float):
-            self.error("E306", f"pl.const: {raw} is not an integer but the dtype is {dtype.name}", value_node)
+            self.error(
+                "E306",
+                f"pl.const: {raw} is not an integer but the dtype is {dtype.name}",
+                value_node,
+            )
             return error_value(span)
         return ConstInt(ScalarType(dtype), value=raw, span=span)
-

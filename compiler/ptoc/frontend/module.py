@@ -37,9 +37,13 @@ def builder_definitions(fn: ast.FunctionDef) -> list[ast.ClassDef | ast.Function
         return []
     found: list[ast.ClassDef | ast.FunctionDef] = []
     for node in fn.body:
-        if isinstance(node, ast.ClassDef) and any(decorator_name(d) == "program" for d in node.decorator_list):
+        if isinstance(node, ast.ClassDef) and any(
+            decorator_name(d) == "program" for d in node.decorator_list
+        ):
             found.append(node)
-        elif isinstance(node, ast.FunctionDef) and any(decorator_name(d) == "function" for d in node.decorator_list):
+        elif isinstance(node, ast.FunctionDef) and any(
+            decorator_name(d) == "function" for d in node.decorator_list
+        ):
             found.append(node)
     return found
 
@@ -104,7 +108,9 @@ class ModuleAnalyzer:
         except RecursionError:
             self.bag.error("E901", "the file nests too deeply to analyse", self.first_line())
         except Exception as exc:  # never escape: one diagnostic, the rest of the result stays
-            self.bag.error("E900", f"internal error: {type(exc).__name__}: {exc}", self.first_line())
+            self.bag.error(
+                "E900", f"internal error: {type(exc).__name__}: {exc}", self.first_line()
+            )
         self.result.diagnostics = self.bag.sorted()
         self.result.index.freeze()
         return self.result
@@ -119,7 +125,9 @@ class ModuleAnalyzer:
         imports = find_imports(tree) if tree is not None else DslImports()
         # Only an import (or a printed-IR header) makes a file a kernel file: a plain Python file
         # that merely mentions the module, in a docstring say, gets nothing.
-        self.result.uses_pypto = is_printed or imports.found or (tree is None and imports_pypto(self.source.text))
+        self.result.uses_pypto = (
+            is_printed or imports.found or (tree is None and imports_pypto(self.source.text))
+        )
         if not self.result.uses_pypto:
             return  # a plain Python file: nothing to say
         for diagnostic in parsed.diagnostics:
@@ -137,20 +145,30 @@ class ModuleAnalyzer:
         self.collect_module(tree, env, is_printed, header_name)
 
     # --- module level -------------------------------------------------------------------------
-    def collect_module(self, tree: ast.Module, env: ModuleEnv, is_printed: bool, header_name: str | None) -> None:
+    def collect_module(
+        self, tree: ast.Module, env: ModuleEnv, is_printed: bool, header_name: str | None
+    ) -> None:
         programs: list[ast.ClassDef] = []
         standalone: list[tuple[ast.FunctionDef, ast.expr | None]] = []
         module_defs: list[ast.FunctionDef] = []
         aliases: dict[str, ast.Name] = {}  # `aliased = original_fn`
         builders: list[ast.FunctionDef] = []
         for node in tree.body:
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name | ast.Tuple | ast.List):
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name | ast.Tuple | ast.List)
+            ):
                 for bound in env.consts.bind_targets(node.targets[0], node.value, self.source.span):
                     self.constant_occurrence(bound, env.consts.definitions[bound])
                     aliases.pop(bound, None)
                 if isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Name):
                     aliases[node.targets[0].id] = node.value
-            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            elif (
+                isinstance(node, ast.AnnAssign)
+                and isinstance(node.target, ast.Name)
+                and node.value is not None
+            ):
                 env.consts.bind(node.target.id, node.value, self.source.span(node.target))
                 self.constant_occurrence(node.target.id, self.source.span(node.target))
             elif isinstance(node, ast.ClassDef):
@@ -169,7 +187,9 @@ class ModuleAnalyzer:
                     builders.append(node)
         self.fingerprint_constants()
         # Signatures first, so calls in any order are typed.
-        standalone_sigs = [self.signature(fn, deco, program=None, is_method=False) for fn, deco in standalone]
+        standalone_sigs = [
+            self.signature(fn, deco, program=None, is_method=False) for fn, deco in standalone
+        ]
         for sig in standalone_sigs:
             env.external_functions[sig.name] = sig
         self.resolve_aliases(aliases)
@@ -184,8 +204,16 @@ class ModuleAnalyzer:
             self.lower_builder(builder)
         if module_defs:
             program_name = header_name or "program"
-            sigs = [self.signature(fn, None, program=program_name, is_method=False) for fn in module_defs]
-            self.lower_program(program_name, sigs, self.source.span(module_defs[0]).merge(self.source.span(module_defs[-1])), bare_calls=True)
+            sigs = [
+                self.signature(fn, None, program=program_name, is_method=False)
+                for fn in module_defs
+            ]
+            self.lower_program(
+                program_name,
+                sigs,
+                self.source.span(module_defs[0]).merge(self.source.span(module_defs[-1])),
+                bare_calls=True,
+            )
 
     def resolve_aliases(self, aliases: dict[str, ast.Name]) -> None:
         """``aliased = original_fn`` names a standalone or inline function: a call of ``aliased``
@@ -199,7 +227,15 @@ class ModuleAnalyzer:
             if target in env.external_functions or target in env.inline_defs:
                 env.function_aliases[alias] = target
                 env.consts.definitions.pop(alias, None)  # a function, not a failed constant
-                self.result.index.add(Occurrence(self.source.span(value), target, OccurrenceKind.FUNCTION, None, definition=self.function_span(target)))
+                self.result.index.add(
+                    Occurrence(
+                        self.source.span(value),
+                        target,
+                        OccurrenceKind.FUNCTION,
+                        None,
+                        definition=self.function_span(target),
+                    )
+                )
 
     def function_span(self, name: str) -> Span | None:
         sig = self.env.external_functions.get(name)
@@ -214,15 +250,28 @@ class ModuleAnalyzer:
         constants, are known only when it runs: they become symbolic dimensions (as
         ``pl.dynamic``) while its definitions are analysed, then leave scope."""
         consts = self.env.consts
-        saved = (dict(consts.values), dict(consts.definitions), self.consts_fingerprint, self.module_fingerprint)
+        saved = (
+            dict(consts.values),
+            dict(consts.definitions),
+            self.consts_fingerprint,
+            self.module_fingerprint,
+        )
         try:
             arguments = builder.args
             for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:
                 consts.bind_symbolic(arg.arg, self.source.span(arg))
             for node in builder.body:
-                if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                if (
+                    isinstance(node, ast.Assign)
+                    and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Name)
+                ):
                     target, value = node.targets[0], node.value
-                elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+                elif (
+                    isinstance(node, ast.AnnAssign)
+                    and isinstance(node.target, ast.Name)
+                    and node.value is not None
+                ):
                     target, value = node.target, node.value
                 else:
                     continue
@@ -238,8 +287,12 @@ class ModuleAnalyzer:
                     self.result.built.add(definition.name)
                     continue
                 kinds = [decorator_name(d) for d in definition.decorator_list]
-                sig = self.signature(definition, definition.decorator_list[kinds.index("function")],
-                                     program=None, is_method=False)
+                sig = self.signature(
+                    definition,
+                    definition.decorator_list[kinds.index("function")],
+                    program=None,
+                    is_method=False,
+                )
                 function = self.lower(sig, {sig.name: sig})
                 if function is not None:
                     self.result.functions.append(function)
@@ -250,7 +303,17 @@ class ModuleAnalyzer:
 
     def constant_occurrence(self, name: str, span: Span) -> None:
         value = self.env.consts.values.get(name) if hasattr(self, "env") else None
-        self.result.index.add(Occurrence(span, name, OccurrenceKind.CONSTANT, None, definition=span, is_definition=True, detail=repr(value) if value is not None else ""))
+        self.result.index.add(
+            Occurrence(
+                span,
+                name,
+                OccurrenceKind.CONSTANT,
+                None,
+                definition=span,
+                is_definition=True,
+                detail=repr(value) if value is not None else "",
+            )
+        )
 
     def lower_program_class(self, cls: ast.ClassDef) -> None:
         methods: list[tuple[ast.FunctionDef, ast.expr]] = []
@@ -262,14 +325,34 @@ class ModuleAnalyzer:
         name_span = self.name_span(cls, "class")
         program_deco = next(d for d in cls.decorator_list if decorator_name(d) == "program")
         program_strict = self.strict_flag(program_deco)
-        self.result.index.add(Occurrence(name_span, cls.name, OccurrenceKind.PROGRAM, None, definition=name_span, is_definition=True))
+        self.result.index.add(
+            Occurrence(
+                name_span,
+                cls.name,
+                OccurrenceKind.PROGRAM,
+                None,
+                definition=name_span,
+                is_definition=True,
+            )
+        )
         if not methods:
-            self.bag.error("E012", f"@pl.program class '{cls.name}' contains no @pl.function decorated methods", name_span)
+            self.bag.error(
+                "E012",
+                f"@pl.program class '{cls.name}' contains no @pl.function decorated methods",
+                name_span,
+            )
             return
-        sigs = [self.signature(fn, deco, program=cls.name, is_method=True, default_strict=program_strict) for fn, deco in methods]
+        sigs = [
+            self.signature(
+                fn, deco, program=cls.name, is_method=True, default_strict=program_strict
+            )
+            for fn, deco in methods
+        ]
         self.lower_program(cls.name, sigs, self.source.span(cls), bare_calls=False)
 
-    def lower_program(self, name: str, sigs: list[FunctionSignature], span: Span, *, bare_calls: bool) -> None:
+    def lower_program(
+        self, name: str, sigs: list[FunctionSignature], span: Span, *, bare_calls: bool
+    ) -> None:
         table: dict[str, FunctionSignature] = {}
         for sig in sigs:
             if sig.name in table:
@@ -331,7 +414,13 @@ class ModuleAnalyzer:
             saved = (self.bag, self.result.index, self.env.types.bag)
             self.bag, self.result.index, self.env.types.bag = bag, index, bag
             try:
-                sig = self._signature(fn, decorator, program=program, is_method=is_method, default_strict=default_strict)
+                sig = self._signature(
+                    fn,
+                    decorator,
+                    program=program,
+                    is_method=is_method,
+                    default_strict=default_strict,
+                )
             finally:
                 self.bag, self.result.index, self.env.types.bag = saved
             cached = CachedSignature(sig, tuple(bag.items), tuple(index.occurrences))
@@ -368,22 +457,48 @@ class ModuleAnalyzer:
             if args and args[0].arg == "self":
                 args = args[1:]
             else:
-                self.bag.error("E012", f"method '{fn.name}' of a program must take `self` first", self.name_span(fn, "def"))
+                self.bag.error(
+                    "E012",
+                    f"method '{fn.name}' of a program must take `self` first",
+                    self.name_span(fn, "def"),
+                )
         for extra in (fn.args.vararg, fn.args.kwarg):
             if extra is not None:
-                self.bag.error("E102", "*args / **kwargs parameters are not supported", self.source.span(extra))
+                self.bag.error(
+                    "E102", "*args / **kwargs parameters are not supported", self.source.span(extra)
+                )
         params: list[ParamInfo] = []
         for arg in args + list(fn.args.kwonlyargs):
             span = self.source.span(arg)
-            name_span = Span(span.file, span.line, span.column, span.line, span.column + len(arg.arg))
+            name_span = Span(
+                span.file, span.line, span.column, span.line, span.column + len(arg.arg)
+            )
             if arg.annotation is None:
-                self.bag.error("E100", f"Parameter '{arg.arg}' is missing a type annotation", name_span)
+                self.bag.error(
+                    "E100", f"Parameter '{arg.arg}' is missing a type annotation", name_span
+                )
                 params.append(ParamInfo(arg.arg, None, ParamDirection.In, span, name_span, None))
                 continue
             annotation = env.types.param(arg.annotation)
             if annotation.type is not None:
-                self.result.index.add(Occurrence(self.source.span(arg.annotation), arg.arg, OccurrenceKind.TYPE, annotation.type))
-            params.append(ParamInfo(arg.arg, annotation.type, annotation.direction, span, name_span, self.source.span(arg.annotation)))
+                self.result.index.add(
+                    Occurrence(
+                        self.source.span(arg.annotation),
+                        arg.arg,
+                        OccurrenceKind.TYPE,
+                        annotation.type,
+                    )
+                )
+            params.append(
+                ParamInfo(
+                    arg.arg,
+                    annotation.type,
+                    annotation.direction,
+                    span,
+                    name_span,
+                    self.source.span(arg.annotation),
+                )
+            )
         return_types: list[Type] | None = []
         return_span: Span | None = None
         if fn.returns is not None:
@@ -397,14 +512,37 @@ class ModuleAnalyzer:
                 else:
                     from ..ir.types import TupleType
 
-                    return_types = list(resolved.types) if isinstance(resolved, TupleType) else [resolved]
-                    self.result.index.add(Occurrence(return_span, fn.name, OccurrenceKind.TYPE, resolved))
+                    return_types = (
+                        list(resolved.types) if isinstance(resolved, TupleType) else [resolved]
+                    )
+                    self.result.index.add(
+                        Occurrence(return_span, fn.name, OccurrenceKind.TYPE, resolved)
+                    )
         name_span = self.name_span(fn, "def")
         sig = FunctionSignature(
-            fn.name, fn, params, return_types, return_span, name_span, self.source.span(fn),
-            func_type, strict, program, is_method,
+            fn.name,
+            fn,
+            params,
+            return_types,
+            return_span,
+            name_span,
+            self.source.span(fn),
+            func_type,
+            strict,
+            program,
+            is_method,
         )
-        self.result.index.add(Occurrence(name_span, fn.name, OccurrenceKind.FUNCTION, sig.result_type, definition=name_span, is_definition=True, detail=sig.describe()))
+        self.result.index.add(
+            Occurrence(
+                name_span,
+                fn.name,
+                OccurrenceKind.FUNCTION,
+                sig.result_type,
+                definition=name_span,
+                is_definition=True,
+                detail=sig.describe(),
+            )
+        )
         return sig
 
     def lower(
@@ -430,9 +568,15 @@ class ModuleAnalyzer:
                 self.bag.error("E901", f"'{sig.name}' nests too deeply to analyse", sig.name_span)
                 return None
             except Exception as exc:
-                self.bag.error("E900", f"internal error while analysing '{sig.name}': {type(exc).__name__}: {exc}", sig.name_span)
+                self.bag.error(
+                    "E900",
+                    f"internal error while analysing '{sig.name}': {type(exc).__name__}: {exc}",
+                    sig.name_span,
+                )
                 return None
-            cached = CachedFunction(function, tuple(state.bag.items), tuple(index.occurrences), tuple(calls))
+            cached = CachedFunction(
+                function, tuple(state.bag.items), tuple(index.occurrences), tuple(calls)
+            )
             if self.cache is not None and not damaged:
                 self.cache.functions[key] = cached
         else:
@@ -447,28 +591,50 @@ class ModuleAnalyzer:
             self.bag.add(diagnostic)
         return cached.function
 
-    def cache_key(self, sig: FunctionSignature, table: dict[str, FunctionSignature], bare_calls: bool) -> tuple[object, ...]:
+    def cache_key(
+        self, sig: FunctionSignature, table: dict[str, FunctionSignature], bare_calls: bool
+    ) -> tuple[object, ...]:
         """A function's analysis depends on its own text and position and on what it can see:
         module constants, imports, inline helpers, and the signatures of callable functions."""
         visible = self.visible.get(id(table))
         if visible is None:
-            visible = hash(tuple((s.name, s.describe(), s.func_type.name, s.strict_ssa) for s in table.values()))
+            visible = hash(
+                tuple(
+                    (s.name, s.describe(), s.func_type.name, s.strict_ssa) for s in table.values()
+                )
+            )
             self.visible[id(table)] = visible
-        return (self.source.segment(sig.node), sig.span, sig.func_type, sig.strict_ssa, bare_calls, visible, self.module_fingerprint)
+        return (
+            self.source.segment(sig.node),
+            sig.span,
+            sig.func_type,
+            sig.strict_ssa,
+            bare_calls,
+            visible,
+            self.module_fingerprint,
+        )
 
     def fingerprint_constants(self) -> None:
         """What annotations can read: module constants (and undefined module names) and imports."""
         env = self.env
         consts = tuple(sorted((name, repr(value)) for name, value in env.consts.values.items()))
         undefined = tuple(sorted(set(env.consts.definitions) - set(env.consts.values)))
-        imports = (tuple(sorted(env.imports.aliases)), env.imports.dotted, tuple(sorted(env.imports.from_names.items())), env.imports.star)
+        imports = (
+            tuple(sorted(env.imports.aliases)),
+            env.imports.dotted,
+            tuple(sorted(env.imports.from_names.items())),
+            env.imports.star,
+        )
         self.consts_fingerprint = hash((consts, undefined, imports))
 
     def fingerprint_module(self) -> None:
         """What a function body can see besides signatures: the above, inline helpers, and the
         module's standalone functions."""
         env = self.env
-        inline = tuple((name, self.source.segment(node), self.source.span(node)) for name, node in env.inline_defs.items())
+        inline = tuple(
+            (name, self.source.segment(node), self.source.span(node))
+            for name, node in env.inline_defs.items()
+        )
         external = tuple((s.name, s.describe()) for s in env.external_functions.values())
         aliases = tuple(sorted(env.function_aliases.items()))
         self.module_fingerprint = hash((self.consts_fingerprint, inline, external, aliases))

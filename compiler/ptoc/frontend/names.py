@@ -15,7 +15,9 @@ class DslImports:
 
     aliases: set[str] = field(default_factory=set)  # `import pypto.language as pl` -> {"pl"}
     dotted: bool = False  # `import pypto.language` -> chains start `pypto.language.`
-    from_names: dict[str, str] = field(default_factory=dict)  # `from pypto.language import Tensor as T`
+    from_names: dict[str, str] = field(
+        default_factory=dict
+    )  # `from pypto.language import Tensor as T`
     star: bool = False  # `from pypto.language import *`
 
     @property

@@ -31,7 +31,9 @@ MAX_RECOVERIES = 50
 class ParsedModule:
     tree: ast.Module | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    seed_yields: set[tuple[int, int]] = field(default_factory=set)  # (line, char column) of placeholders
+    seed_yields: set[tuple[int, int]] = field(
+        default_factory=set
+    )  # (line, char column) of placeholders
     blanked_lines: set[int] = field(default_factory=set)
 
 

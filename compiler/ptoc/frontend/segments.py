@@ -50,7 +50,9 @@ def _starts(lines: list[str], first: int, last: int, indent: str) -> list[int]:
     return found
 
 
-def _parse(text: str, first_line: int, wrapper: str, cache: SegmentCache, used: set[tuple[str, int, str]]) -> list[ast.stmt]:
+def _parse(
+    text: str, first_line: int, wrapper: str, cache: SegmentCache, used: set[tuple[str, int, str]]
+) -> list[ast.stmt]:
     key = (text, first_line, wrapper)
     used.add(key)
     hit = cache.parsed.get(key)
@@ -77,7 +79,9 @@ def parse_segmented(text: str, cache: SegmentCache) -> ast.Module | None:
     return ast.Module(body=body, type_ignores=[])
 
 
-def _parse_block(lines: list[str], first: int, last: int, cache: SegmentCache, used: set[tuple[str, int, str]]) -> list[ast.stmt]:
+def _parse_block(
+    lines: list[str], first: int, last: int, cache: SegmentCache, used: set[tuple[str, int, str]]
+) -> list[ast.stmt]:
     starts = _starts(lines, first, last, "")
     bounds = [first, *[s for s in starts if s > first], last]
     body: list[ast.stmt] = []
@@ -110,7 +114,9 @@ def _class_body_indent(lines: list[str], header_end: int, end: int) -> str | Non
     return None
 
 
-def _parse_class(lines: list[str], begin: int, end: int, cache: SegmentCache, used: set[tuple[str, int, str]]) -> list[ast.stmt]:
+def _parse_class(
+    lines: list[str], begin: int, end: int, cache: SegmentCache, used: set[tuple[str, int, str]]
+) -> list[ast.stmt]:
     header = begin
     while lines[header].startswith("@"):
         header += 1

@@ -57,7 +57,13 @@ class SourceText:
     def attr_name_span(self, node: ast.Attribute) -> Span:
         """The span of the final name of ``a.b.name``."""
         full = self.span(node)
-        return Span(self.path, full.end_line, full.end_column - len(node.attr), full.end_line, full.end_column)
+        return Span(
+            self.path,
+            full.end_line,
+            full.end_column - len(node.attr),
+            full.end_line,
+            full.end_column,
+        )
 
     def segment(self, node: ast.AST) -> str:
         """The source text of a node (``ast.get_source_segment`` re-splits the whole file on
@@ -71,4 +77,3 @@ class SourceText:
         parts.extend(self.lines[span.line : span.end_line - 1])
         parts.append(self.line(span.end_line)[: span.end_column])
         return "".join(parts)
-

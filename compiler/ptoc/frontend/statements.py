@@ -68,7 +68,9 @@ class FunctionLowerer(ExpressionLowerer):
         self.pending: list[Stmt] = []
         self.bare_function_calls = bare_function_calls
         self.prefix = env.imports.prefix
-        self.return_types: list[Type] | None = None  # what is returned, when the annotation disagrees
+        self.return_types: list[Type] | None = (
+            None  # what is returned, when the annotation disagrees
+        )
 
     # --- function -----------------------------------------------------------------------------
     def lower_function(self) -> Function:
@@ -81,7 +83,12 @@ class FunctionLowerer(ExpressionLowerer):
             directions.append(info.direction)
             self.define(info.name, var, info.name_span, OccurrenceKind.PARAMETER)
         body_nodes = list(sig.node.body)
-        if body_nodes and isinstance(body_nodes[0], ast.Expr) and isinstance(body_nodes[0].value, ast.Constant) and isinstance(body_nodes[0].value.value, str):
+        if (
+            body_nodes
+            and isinstance(body_nodes[0], ast.Expr)
+            and isinstance(body_nodes[0].value, ast.Constant)
+            and isinstance(body_nodes[0].value.value, str)
+        ):
             body_nodes = body_nodes[1:]  # docstring
         body = self.lower_block(body_nodes)
         return_types = self.return_types if self.return_types is not None else sig.return_types
@@ -96,9 +103,16 @@ class FunctionLowerer(ExpressionLowerer):
         )
 
     # --- scopes -------------------------------------------------------------------------------
-    def define(self, name: str, var: Var, span: Span, kind: OccurrenceKind, *, check_ssa: bool = True) -> None:
+    def define(
+        self, name: str, var: Var, span: Span, kind: OccurrenceKind, *, check_ssa: bool = True
+    ) -> None:
         previous = self.state.scope.get(name)
-        if check_ssa and self.signature.strict_ssa and previous is not None and kind is OccurrenceKind.VARIABLE:
+        if (
+            check_ssa
+            and self.signature.strict_ssa
+            and previous is not None
+            and kind is OccurrenceKind.VARIABLE
+        ):
             self.error(
                 "E201",
                 f"Variable '{name}' is already defined (strict_ssa)",
@@ -123,14 +137,22 @@ class FunctionLowerer(ExpressionLowerer):
                 self.error("E901", "This statement nests too deeply to analyse", node)
                 lowered = self.define_unknown_targets(node)
             except Exception as exc:  # an internal error never escapes: one diagnostic here
-                self.error("E900", f"internal error while analysing this statement: {type(exc).__name__}: {exc}", node)
+                self.error(
+                    "E900",
+                    f"internal error while analysing this statement: {type(exc).__name__}: {exc}",
+                    node,
+                )
                 lowered = self.define_unknown_targets(node)
             stmts.extend(self.pending)
             self.pending.clear()
             stmts.extend(lowered)
             if isinstance(node, ast.Return):
                 returned = self.span(node)
-        span = self.span(nodes[0]).merge(self.span(nodes[-1])) if nodes else Span.unknown(self.env.source.path)
+        span = (
+            self.span(nodes[0]).merge(self.span(nodes[-1]))
+            if nodes
+            else Span.unknown(self.env.source.path)
+        )
         if len(stmts) == 1:
             return stmts[0]
         return SeqStmts(stmts=tuple(stmts), span=span)
@@ -149,7 +171,11 @@ class FunctionLowerer(ExpressionLowerer):
             elif isinstance(target, ast.Tuple | ast.List):
                 names.extend(e for e in target.elts if isinstance(e, ast.Name))
         for name in names:
-            self.state.scope[name.id] = Binding(Var(UNKNOWN, name=name.id, span=self.span(name)), self.span(name), OccurrenceKind.VARIABLE)
+            self.state.scope[name.id] = Binding(
+                Var(UNKNOWN, name=name.id, span=self.span(name)),
+                self.span(name),
+                OccurrenceKind.VARIABLE,
+            )
         return []
 
     def lower_stmt(self, node: ast.stmt) -> list[Stmt]:
@@ -157,7 +183,11 @@ class FunctionLowerer(ExpressionLowerer):
             return self.lower_assign(node, node.targets, node.value, None)
         if isinstance(node, ast.AnnAssign):
             if node.value is None:
-                self.error("E001", "A declaration without a value is not supported (x: T needs `= value`)", node)
+                self.error(
+                    "E001",
+                    "A declaration without a value is not supported (x: T needs `= value`)",
+                    node,
+                )
                 return []
             return self.lower_assign(node, [node.target], node.value, node.annotation)
         if isinstance(node, ast.Expr):
@@ -189,7 +219,14 @@ class FunctionLowerer(ExpressionLowerer):
 
     def unsupported_augassign(self, node: ast.AugAssign) -> list[Stmt]:
         seg = self.env.source.segment
-        ops = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%"}
+        ops = {
+            ast.Add: "+",
+            ast.Sub: "-",
+            ast.Mult: "*",
+            ast.Div: "/",
+            ast.FloorDiv: "//",
+            ast.Mod: "%",
+        }
         symbol = ops.get(type(node.op))
         fixes: tuple[Fix, ...] = ()
         if symbol and isinstance(node.target, ast.Name):
@@ -198,14 +235,23 @@ class FunctionLowerer(ExpressionLowerer):
                 value = f"({value})"
             new = f"{node.target.id} = {node.target.id} {symbol} {value}"
             fixes = (Fix(f"Rewrite as `{new}`", (TextEdit(self.span(node), new),), preferred=True),)
-        self.error("E001", "Unsupported statement type: AugAssign (x op= y); write x = x op y", node, fixes=fixes)
+        self.error(
+            "E001",
+            "Unsupported statement type: AugAssign (x op= y); write x = x op y",
+            node,
+            fixes=fixes,
+        )
         return []
 
     # --- assignments ----------------------------------------------------------------------------
     def yield_call(self, value: ast.expr) -> ast.Call | None:
         if isinstance(value, ast.Call):
             path = self.path(value.func)
-            if path is not None and path[-1] in ("yield_", SEED_YIELD_PLACEHOLDER) and len(path) == 1:
+            if (
+                path is not None
+                and path[-1] in ("yield_", SEED_YIELD_PLACEHOLDER)
+                and len(path) == 1
+            ):
                 return value
         return None
 
@@ -224,7 +270,11 @@ class FunctionLowerer(ExpressionLowerer):
                 self.error("E002", "A tuple assignment cannot be annotated", annotation)
             return self.lower_unpack(node, target, value)
         if not isinstance(target, ast.Name):
-            self.error("E002", "Only simple variable assignments are supported (x = ... or a, b = ...)", target)
+            self.error(
+                "E002",
+                "Only simple variable assignments are supported (x = ... or a, b = ...)",
+                target,
+            )
             self.lower_expr(value)
             return []
         expr = self.lower_expr(value)
@@ -232,7 +282,9 @@ class FunctionLowerer(ExpressionLowerer):
         if annotation is not None:
             declared = self.local_annotation(annotation, expr.type)
             if declared is not None:
-                self.occurrence(Occurrence(self.span(annotation), target.id, OccurrenceKind.TYPE, declared))
+                self.occurrence(
+                    Occurrence(self.span(annotation), target.id, OccurrenceKind.TYPE, declared)
+                )
                 self.check_annotation(annotation, declared, expr)
         var_type = self.refine(expr.type, declared)
         var = Var(var_type, name=target.id, span=self.span(target))
@@ -247,15 +299,25 @@ class FunctionLowerer(ExpressionLowerer):
             return deduced
         if isinstance(deduced, UnknownType):
             return declared
-        if isinstance(deduced, TileType) and isinstance(declared, TileType) and types_match(declared, deduced):
+        if (
+            isinstance(deduced, TileType)
+            and isinstance(declared, TileType)
+            and types_match(declared, deduced)
+        ):
             from dataclasses import replace
 
             return replace(
                 deduced,
                 memref=declared.memref or deduced.memref,
-                tile_view=declared.tile_view if declared.tile_view is not None else deduced.tile_view,
+                tile_view=declared.tile_view
+                if declared.tile_view is not None
+                else deduced.tile_view,
             )
-        if isinstance(deduced, ShapedType) and isinstance(declared, ShapedType) and types_match(declared, deduced):
+        if (
+            isinstance(deduced, ShapedType)
+            and isinstance(declared, ShapedType)
+            and types_match(declared, deduced)
+        ):
             from dataclasses import replace
 
             return replace(deduced, memref=declared.memref or deduced.memref)
@@ -287,10 +349,18 @@ class FunctionLowerer(ExpressionLowerer):
         return None
 
     def annotation_fixes(self, annotation: ast.expr, deduced: Type) -> tuple[Fix, ...]:
-        text = print_type_text(deduced, self.prefix) if not isinstance(deduced, UnknownType) else None
+        text = (
+            print_type_text(deduced, self.prefix) if not isinstance(deduced, UnknownType) else None
+        )
         if text is None:
             return ()
-        return (Fix(f"Change the annotation to `{text}`", (TextEdit(self.span(annotation), text),), preferred=True),)
+        return (
+            Fix(
+                f"Change the annotation to `{text}`",
+                (TextEdit(self.span(annotation), text),),
+                preferred=True,
+            ),
+        )
 
     def check_annotation(self, annotation: ast.expr, declared: Type, expr: Expr) -> None:
         """The original ignores local annotations and uses the deduced type; one that disagrees
@@ -305,7 +375,9 @@ class FunctionLowerer(ExpressionLowerer):
             fixes=self.annotation_fixes(annotation, expr.type),
         )
 
-    def lower_unpack(self, node: ast.stmt, target: ast.Tuple | ast.List, value: ast.expr) -> list[Stmt]:
+    def lower_unpack(
+        self, node: ast.stmt, target: ast.Tuple | ast.List, value: ast.expr
+    ) -> list[Stmt]:
         names: list[ast.Name] = []
         for element in target.elts:
             if not isinstance(element, ast.Name):
@@ -316,13 +388,24 @@ class FunctionLowerer(ExpressionLowerer):
         span = self.span(node)
         if isinstance(expr.type, UnknownType):
             for name in names:
-                self.define(name.id, Var(UNKNOWN, name=name.id, span=self.span(name)), self.span(name), OccurrenceKind.VARIABLE)
+                self.define(
+                    name.id,
+                    Var(UNKNOWN, name=name.id, span=self.span(name)),
+                    self.span(name),
+                    OccurrenceKind.VARIABLE,
+                )
             return []
         if not isinstance(expr.type, TupleType):
-            self.error("E006", f"Cannot unpack a value of type {expr.type.short()} (not a tuple)", value)
+            self.error(
+                "E006", f"Cannot unpack a value of type {expr.type.short()} (not a tuple)", value
+            )
             return []
         if len(expr.type.types) != len(names):
-            self.error("E006", f"Cannot unpack {len(expr.type.types)} values into {len(names)} names", target)
+            self.error(
+                "E006",
+                f"Cannot unpack {len(expr.type.types)} values into {len(names)} names",
+                target,
+            )
             return []
         from ..ir.expr import TupleGetItem
 
@@ -353,7 +436,11 @@ class FunctionLowerer(ExpressionLowerer):
                 if annotation is not None:
                     first = values[0].type if values else UNKNOWN
                     declared = self.local_annotation(annotation, first)
-                    if declared is not None and len(values) == 1 and not types_match(declared, first):
+                    if (
+                        declared is not None
+                        and len(values) == 1
+                        and not types_match(declared, first)
+                    ):
                         self.check_annotation(annotation, declared, values[0])
                         declared = None  # the deduced type stands
                 targets = [YieldTarget(target.id, self.span(target), declared)]
@@ -362,12 +449,22 @@ class FunctionLowerer(ExpressionLowerer):
                     if frame is not None and frame.expected is not None:
                         self.yield_count_error(frame, values, call)
                     else:
-                        self.error("E006", "Multiple yielded values must be unpacked: a, b = pl.yield_(x, y)", target)
-            elif isinstance(target, ast.Tuple | ast.List) and all(isinstance(e, ast.Name) for e in target.elts):
+                        self.error(
+                            "E006",
+                            "Multiple yielded values must be unpacked: a, b = pl.yield_(x, y)",
+                            target,
+                        )
+            elif isinstance(target, ast.Tuple | ast.List) and all(
+                isinstance(e, ast.Name) for e in target.elts
+            ):
                 targets = [YieldTarget(e.id, self.span(e), None) for e in target.elts]  # type: ignore[attr-defined]
                 if len(targets) != len(values):
                     broken = True
-                    self.error("E006", f"pl.yield_ gives {len(values)} value(s) but {len(targets)} name(s) are assigned", target)
+                    self.error(
+                        "E006",
+                        f"pl.yield_ gives {len(values)} value(s) but {len(targets)} name(s) are assigned",
+                        target,
+                    )
             else:
                 self.error("E002", "pl.yield_ results must be assigned to names", target)
                 broken = True
@@ -421,7 +518,11 @@ class FunctionLowerer(ExpressionLowerer):
         if isinstance(node.value, ast.Call):
             path = self.path(node.value.func)
             if path == ("cond",):
-                self.error("E014", "pl.cond(...) is only allowed as the first statement of a pl.while_ loop", node)
+                self.error(
+                    "E014",
+                    "pl.cond(...) is only allowed as the first statement of a pl.while_ loop",
+                    node,
+                )
                 return []
         expr = self.lower_expr(node.value)
         return [EvalStmt(expr, span=self.span(node))]
@@ -440,11 +541,18 @@ class FunctionLowerer(ExpressionLowerer):
             values = [self.lower_expr(node.value)]
         expected = self.signature.return_types
         if expected is not None and self.signature.return_annotation_span is not None:
-            self.check_return(node, values, value_nodes, expected, self.signature.return_annotation_span)
+            self.check_return(
+                node, values, value_nodes, expected, self.signature.return_annotation_span
+            )
         return [ReturnStmt(values=tuple(values), span=span)]
 
     def check_return(
-        self, node: ast.Return, values: list[Expr], value_nodes: list[ast.expr], expected: list[Type], annotation: Span
+        self,
+        node: ast.Return,
+        values: list[Expr],
+        value_nodes: list[ast.expr],
+        expected: list[Type],
+        annotation: Span,
     ) -> None:
         """The original does not check returns against the annotation: a disagreement is W007, and
         the function's IR returns the deduced types (callers still see the annotation, as there)."""
@@ -466,7 +574,13 @@ class FunctionLowerer(ExpressionLowerer):
             fixes: tuple[Fix, ...] = ()
             text = print_type_text(value.type, self.prefix)
             if text and len(expected) == 1:
-                fixes = (Fix(f"Change the return annotation to `{text}`", (TextEdit(annotation, text),), preferred=True),)
+                fixes = (
+                    Fix(
+                        f"Change the return annotation to `{text}`",
+                        (TextEdit(annotation, text),),
+                        preferred=True,
+                    ),
+                )
             self.error(
                 "W007",
                 f"returns {value.type.short()} but '{name}' is annotated to return {want.short()}; "
@@ -505,7 +619,9 @@ class FunctionLowerer(ExpressionLowerer):
         span = self.span(node)
         cond = self.condition(node.test)
         then_body, then_frame = self.lower_branch(node.body, "if")
-        else_body, else_frame = self.lower_branch(node.orelse, "if") if node.orelse else (None, YieldFrame("if"))
+        else_body, else_frame = (
+            self.lower_branch(node.orelse, "if") if node.orelse else (None, YieldFrame("if"))
+        )
         # `elif` whose inner if yields the same names: the outer else yields the inner results.
         if (
             then_frame.found
@@ -520,7 +636,13 @@ class FunctionLowerer(ExpressionLowerer):
             else_frame.values = list(else_body.return_vars)
             else_frame.targets = then_frame.targets
             else_frame.value_spans = [v.span for v in else_body.return_vars]
-            else_body = SeqStmts(stmts=(else_body, YieldStmt(values=tuple(else_body.return_vars), span=else_body.span)), span=else_body.span)
+            else_body = SeqStmts(
+                stmts=(
+                    else_body,
+                    YieldStmt(values=tuple(else_body.return_vars), span=else_body.span),
+                ),
+                span=else_body.span,
+            )
         return_vars: list[Var] = []
         if then_frame.found or else_frame.found:
             return_vars = self.if_results(node, then_frame, else_frame, bool(node.orelse))
@@ -531,7 +653,9 @@ class FunctionLowerer(ExpressionLowerer):
             self.define(var.name, var, var.span, OccurrenceKind.VARIABLE)
         return [stmt]
 
-    def if_results(self, node: ast.If, then_frame: YieldFrame, else_frame: YieldFrame, has_else: bool) -> list[Var]:
+    def if_results(
+        self, node: ast.If, then_frame: YieldFrame, else_frame: YieldFrame, has_else: bool
+    ) -> list[Var]:
         first = then_frame if then_frame.found else else_frame
         other = else_frame if then_frame.found else then_frame
         if first.broken or other.broken:  # reported already: define the names, say no more
@@ -540,25 +664,45 @@ class FunctionLowerer(ExpressionLowerer):
         unknown = [Var(UNKNOWN, name=t.name, span=t.span) for t in first.targets or ()]
         if has_else and not other.found:
             which = "else" if then_frame.found else "then"
-            self.error("E010", f"the {which} branch must also end with pl.yield_ (the other branch yields)",
-                       self.else_head(node) if which == "else" else self.statement_head(node))
+            self.error(
+                "E010",
+                f"the {which} branch must also end with pl.yield_ (the other branch yields)",
+                self.else_head(node) if which == "else" else self.statement_head(node),
+            )
             return unknown
         names = [t.name for t in first.targets] if first.targets is not None else None
         if names is None:
-            self.error("E010", "pl.yield_ in an if branch must be assigned to result names (r = pl.yield_(v))", first.span or self.span(node))
+            self.error(
+                "E010",
+                "pl.yield_ in an if branch must be assigned to result names (r = pl.yield_(v))",
+                first.span or self.span(node),
+            )
             return []
         if not has_else:
-            self.error("W023", f"this if yields {', '.join(names)} but has no else: when the condition "
-                       "is false the result is never set (add an else branch that yields)",
-                       self.statement_head(node))
+            self.error(
+                "W023",
+                f"this if yields {', '.join(names)} but has no else: when the condition "
+                "is false the result is never set (add an else branch that yields)",
+                self.statement_head(node),
+            )
         if other.found:
             if len(other.values) != len(first.values):
-                self.error("E009", f"the branches yield {len(first.values)} and {len(other.values)} values", other.span or self.span(node),
-                           related=(Related(first.span, "the other branch yields here"),) if first.span else ())
+                self.error(
+                    "E009",
+                    f"the branches yield {len(first.values)} and {len(other.values)} values",
+                    other.span or self.span(node),
+                    related=(Related(first.span, "the other branch yields here"),)
+                    if first.span
+                    else (),
+                )
                 return []
             other_names = [t.name for t in other.targets] if other.targets is not None else names
             if other_names != names:
-                self.error("E009", f"the branches yield to different names: {', '.join(names)} vs {', '.join(other_names)}", other.span or self.span(node))
+                self.error(
+                    "E009",
+                    f"the branches yield to different names: {', '.join(names)} vs {', '.join(other_names)}",
+                    other.span or self.span(node),
+                )
         result: list[Var] = []
         assert first.targets is not None
         for index, target in enumerate(first.targets):
@@ -570,8 +714,12 @@ class FunctionLowerer(ExpressionLowerer):
                     self.error(
                         "E108",
                         f"the branches yield different types for '{target.name}': {result_type.short()} and {other_type.short()}",
-                        other.value_spans[index] if index < len(other.value_spans) else self.span(node),
-                        related=(Related(first.value_spans[index], "the other branch yields this"),) if index < len(first.value_spans) else (),
+                        other.value_spans[index]
+                        if index < len(other.value_spans)
+                        else self.span(node),
+                        related=(Related(first.value_spans[index], "the other branch yields this"),)
+                        if index < len(first.value_spans)
+                        else (),
                     )
             result.append(Var(result_type, name=target.name, span=target.span))
         return result
@@ -598,12 +746,20 @@ class FunctionLowerer(ExpressionLowerer):
         kind: str | None = None
         if isinstance(iterator, ast.Call):
             func = iterator.func
-            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+            name = (
+                func.attr
+                if isinstance(func, ast.Attribute)
+                else func.id
+                if isinstance(func, ast.Name)
+                else None
+            )
             if name in LOOP_HELPERS:
                 kind = name
                 self.occurrence(Occurrence(self.span(func), name, OccurrenceKind.HELPER, None))
         if kind is None:
-            self.error("E005", "For loop must use pl.range(), pl.parallel(), or pl.while_()", iterator)
+            self.error(
+                "E005", "For loop must use pl.range(), pl.parallel(), or pl.while_()", iterator
+            )
             return []
         assert isinstance(iterator, ast.Call)
         if kind == "while_":
@@ -613,7 +769,11 @@ class FunctionLowerer(ExpressionLowerer):
             self.error("E004", f"pl.{kind}() needs at least a stop value", iterator)
             return []
         if len(positional) > 3:
-            self.error("W004", f"pl.{kind} takes (start, stop, step); extra arguments are ignored", positional[3])
+            self.error(
+                "W004",
+                f"pl.{kind} takes (start, stop, step); extra arguments are ignored",
+                positional[3],
+            )
             positional = positional[:3]
         init_node: ast.expr | None = None
         for keyword in iterator.keywords:
@@ -623,8 +783,14 @@ class FunctionLowerer(ExpressionLowerer):
                 self.error("W004", f"pl.{kind} ignores the keyword '{keyword.arg}'", keyword.value)
         bounds = [self.lower_expr(a) for a in positional]
         for value, value_node in zip(bounds, positional, strict=True):
-            if not isinstance(value.type, UnknownType) and not (isinstance(value.type, ScalarType) and value.type.dtype.is_int):
-                self.error("E004", f"loop bounds must be integer scalars, got {value.type.short()}", value_node)
+            if not isinstance(value.type, UnknownType) and not (
+                isinstance(value.type, ScalarType) and value.type.dtype.is_int
+            ):
+                self.error(
+                    "E004",
+                    f"loop bounds must be integer scalars, got {value.type.short()}",
+                    value_node,
+                )
         from ..ir.expr import const_int
 
         start: Expr
@@ -641,11 +807,24 @@ class FunctionLowerer(ExpressionLowerer):
         loop_name: ast.Name | None = None
         carried: list[ast.Name] = []
         if init_node is not None:
-            if not (isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[0], ast.Name) and isinstance(target.elts[1], ast.Tuple | ast.List)):
+            if not (
+                isinstance(target, ast.Tuple)
+                and len(target.elts) == 2
+                and isinstance(target.elts[0], ast.Name)
+                and isinstance(target.elts[1], ast.Tuple | ast.List)
+            ):
                 if isinstance(target, ast.Name):
-                    self.error("E003", "For loop target must be a tuple when init_values is provided: for i, (a,) in ...", target)
+                    self.error(
+                        "E003",
+                        "For loop target must be a tuple when init_values is provided: for i, (a,) in ...",
+                        target,
+                    )
                 else:
-                    self.error("E003", "For loop target must be a simple name or: (loop_var, (iter_args...))", target)
+                    self.error(
+                        "E003",
+                        "For loop target must be a simple name or: (loop_var, (iter_args...))",
+                        target,
+                    )
                 return []
             loop_name = target.elts[0]  # type: ignore[assignment]
             inner = target.elts[1]
@@ -659,18 +838,32 @@ class FunctionLowerer(ExpressionLowerer):
                 self.error("E004", "init_values must be a list or tuple", init_node)
                 return []
             if len(init_node.elts) != len(carried):
-                self.error("E007", f"Mismatch: {len(carried)} iter_args but {len(init_node.elts)} init_values", inner)
+                self.error(
+                    "E007",
+                    f"Mismatch: {len(carried)} iter_args but {len(init_node.elts)} init_values",
+                    inner,
+                )
                 return []
         else:
             if not isinstance(target, ast.Name):
-                self.error("E003", "For loop target must be a simple name or: (loop_var, (iter_args...))", target)
+                self.error(
+                    "E003",
+                    "For loop target must be a simple name or: (loop_var, (iter_args...))",
+                    target,
+                )
                 return []
             loop_name = target
-        inits = [self.lower_expr(e) for e in init_node.elts] if isinstance(init_node, ast.Tuple | ast.List) else []
+        inits = (
+            [self.lower_expr(e) for e in init_node.elts]
+            if isinstance(init_node, ast.Tuple | ast.List)
+            else []
+        )
         assert loop_name is not None
         saved = self.save_names([loop_name.id] + [c.id for c in carried])
         loop_var = Var(ScalarType(INDEX), name=loop_name.id, span=self.span(loop_name))
-        self.define(loop_name.id, loop_var, self.span(loop_name), OccurrenceKind.LOOP_VAR, check_ssa=False)
+        self.define(
+            loop_name.id, loop_var, self.span(loop_name), OccurrenceKind.LOOP_VAR, check_ssa=False
+        )
         iter_args = self.bind_iter_args(carried, inits)
         # A loop that may not run (bounds not constant) makes no value of an outer loop certain.
         values = loop_values(start, stop, step)
@@ -681,7 +874,19 @@ class FunctionLowerer(ExpressionLowerer):
         finally:
             self.state.loop_ranges = ranges
         for_kind = ForKind.Parallel if kind == "parallel" else ForKind.Sequential
-        return [ForStmt(loop_var, start, stop, step, body, tuple(iter_args), tuple(return_vars), for_kind, span=span)]
+        return [
+            ForStmt(
+                loop_var,
+                start,
+                stop,
+                step,
+                body,
+                tuple(iter_args),
+                tuple(return_vars),
+                for_kind,
+                span=span,
+            )
+        ]
 
     def bind_iter_args(self, names: list[ast.Name], inits: list[Expr]) -> list[IterArg]:
         """The loop-carried values, in scope for the loop body."""
@@ -689,11 +894,18 @@ class FunctionLowerer(ExpressionLowerer):
         for name_node, init in zip(names, inits, strict=True):
             arg = IterArg(init.type, name=name_node.id, span=self.span(name_node), init_value=init)
             iter_args.append(arg)
-            self.define(name_node.id, arg, self.span(name_node), OccurrenceKind.ITER_ARG, check_ssa=False)
+            self.define(
+                name_node.id, arg, self.span(name_node), OccurrenceKind.ITER_ARG, check_ssa=False
+            )
         return iter_args
 
     def lower_loop_body(
-        self, kind: str, nodes: list[ast.stmt], iter_args: list[IterArg], head: Span, saved: dict[str, Binding | None]
+        self,
+        kind: str,
+        nodes: list[ast.stmt],
+        iter_args: list[IterArg],
+        head: Span,
+        saved: dict[str, Binding | None],
     ) -> tuple[Stmt, list[Var]]:
         """Lower a loop body against its carried values; then the loop's own names leave scope
         and the names its pl.yield_ assigns become the loop's results."""
@@ -716,10 +928,18 @@ class FunctionLowerer(ExpressionLowerer):
     def loop_results(self, frame: YieldFrame, iter_args: list[IterArg], head: Span) -> list[Var]:
         if not iter_args:
             if frame.found and frame.targets:
-                self.error("E009", "this loop carries no values (no init_values), so its pl.yield_ has no results", frame.span or head)
+                self.error(
+                    "E009",
+                    "this loop carries no values (no init_values), so its pl.yield_ has no results",
+                    frame.span or head,
+                )
             return []
         if not frame.found:
-            self.error("E010", "a loop with init_values must end with pl.yield_(...) giving the next values", head)
+            self.error(
+                "E010",
+                "a loop with init_values must end with pl.yield_(...) giving the next values",
+                head,
+            )
             return []
         if frame.targets is None:
             # a bare pl.yield_(...): results keep the iter-arg names (seed 003 style)
@@ -727,12 +947,17 @@ class FunctionLowerer(ExpressionLowerer):
         if len(frame.targets) != len(iter_args):
             # already reported: the names still exist, of unknown type
             return [Var(UNKNOWN, name=t.name, span=t.span) for t in frame.targets]
-        return [Var(a.type, name=t.name, span=t.span) for a, t in zip(iter_args, frame.targets, strict=True)]
+        return [
+            Var(a.type, name=t.name, span=t.span)
+            for a, t in zip(iter_args, frame.targets, strict=True)
+        ]
 
     def save_names(self, names: list[str]) -> dict[str, Binding | None]:
         return {name: self.state.scope.get(name) for name in names}
 
-    def restore_names(self, saved: dict[str, Binding | None], hint: str, results: list[Var]) -> None:
+    def restore_names(
+        self, saved: dict[str, Binding | None], hint: str, results: list[Var]
+    ) -> None:
         result_names = {v.name for v in results}
         for name, binding in saved.items():
             current = self.state.scope.get(name)
@@ -750,25 +975,47 @@ class FunctionLowerer(ExpressionLowerer):
         span = self.span(node)
         head = self.statement_head(node)
         if iterator.args:
-            self.error("E004", "pl.while_ takes no positional arguments: pl.while_(init_values=(...))", iterator.args[0])
+            self.error(
+                "E004",
+                "pl.while_ takes no positional arguments: pl.while_(init_values=(...))",
+                iterator.args[0],
+            )
         init_node = next((k.value for k in iterator.keywords if k.arg == "init_values"), None)
         if not isinstance(init_node, ast.Tuple | ast.List) or not init_node.elts:
             self.error("E004", "pl.while_ requires non-empty init_values=(...)", iterator)
             return []
         target = node.target
-        if not isinstance(target, ast.Tuple | ast.List) or not all(isinstance(e, ast.Name) for e in target.elts):
-            self.error("E003", "pl.while_ loop target must be a tuple of names: for (a, b) in pl.while_(...)", target)
+        if not isinstance(target, ast.Tuple | ast.List) or not all(
+            isinstance(e, ast.Name) for e in target.elts
+        ):
+            self.error(
+                "E003",
+                "pl.while_ loop target must be a tuple of names: for (a, b) in pl.while_(...)",
+                target,
+            )
             return []
         names: list[ast.Name] = list(target.elts)  # type: ignore[arg-type]
         if len(names) != len(init_node.elts):
-            self.error("E007", f"Mismatch: {len(names)} iter_args but {len(init_node.elts)} init_values", target)
+            self.error(
+                "E007",
+                f"Mismatch: {len(names)} iter_args but {len(init_node.elts)} init_values",
+                target,
+            )
             return []
         inits = [self.lower_expr(e) for e in init_node.elts]
         body_nodes = list(node.body)
         first = body_nodes[0] if body_nodes else None
-        cond_call = first.value if isinstance(first, ast.Expr) and isinstance(first.value, ast.Call) else None
+        cond_call = (
+            first.value
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Call)
+            else None
+        )
         if cond_call is None or self.path(cond_call.func) != ("cond",):
-            self.error("E004", "the first statement of a pl.while_ loop must be pl.cond(condition)", first or node)
+            self.error(
+                "E004",
+                "the first statement of a pl.while_ loop must be pl.cond(condition)",
+                first or node,
+            )
             return []
         if len(cond_call.args) != 1 or cond_call.keywords:
             self.error("E004", "pl.cond takes exactly one argument", cond_call)
@@ -785,18 +1032,33 @@ class FunctionLowerer(ExpressionLowerer):
         cond = self.condition(node.test)
         body, frame = self.lower_branch(node.body, "while")
         if frame.found:
-            self.error("E009", "a natural while loop carries no values; use pl.while_(init_values=...) to yield", frame.span or self.span(node))
+            self.error(
+                "E009",
+                "a natural while loop carries no values; use pl.while_(init_values=...) to yield",
+                frame.span or self.span(node),
+            )
         return [WhileStmt(cond, body or SeqStmts(stmts=()), span=self.span(node))]
 
     def lower_with(self, node: ast.With) -> list[Stmt]:
         if len(node.items) != 1:
-            self.error("E013", "Only one context manager is supported: with pl.incore():", node.items[1].context_expr)
+            self.error(
+                "E013",
+                "Only one context manager is supported: with pl.incore():",
+                node.items[1].context_expr,
+            )
             return []
         item = node.items[0]
         expr = item.context_expr
-        ok = isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "incore" and not expr.args
+        ok = (
+            isinstance(expr, ast.Call)
+            and isinstance(expr.func, ast.Attribute)
+            and expr.func.attr == "incore"
+            and not expr.args
+        )
         if not ok:
-            self.error("E013", "Unsupported context manager; only `with pl.incore():` is allowed", expr)
+            self.error(
+                "E013", "Unsupported context manager; only `with pl.incore():` is allowed", expr
+            )
             return []
         if item.optional_vars is not None:
             self.error("E013", "`with pl.incore()` does not bind a name", item.optional_vars)
@@ -814,7 +1076,11 @@ class FunctionLowerer(ExpressionLowerer):
         definition = self.env.inline_defs[name]
         params = [a.arg for a in definition.args.args]
         if node.keywords:
-            self.error("E302", f"inline function '{name}' takes positional arguments only", node.keywords[0])
+            self.error(
+                "E302",
+                f"inline function '{name}' takes positional arguments only",
+                node.keywords[0],
+            )
         if len(node.args) != len(params):
             self.error(
                 "E206",
@@ -824,10 +1090,22 @@ class FunctionLowerer(ExpressionLowerer):
             )
             return error_value(span)
         if self.state.inline_depth >= MAX_INLINE_DEPTH:
-            self.error("E901", f"inline expansion of '{name}' nests deeper than {MAX_INLINE_DEPTH} levels", node)
+            self.error(
+                "E901",
+                f"inline expansion of '{name}' nests deeper than {MAX_INLINE_DEPTH} levels",
+                node,
+            )
             return error_value(span)
         args = [self.lower_expr(a) for a in node.args]
-        self.occurrence(Occurrence(self.span(node.func), name, OccurrenceKind.FUNCTION, None, definition=self.span(definition)))
+        self.occurrence(
+            Occurrence(
+                self.span(node.func),
+                name,
+                OccurrenceKind.FUNCTION,
+                None,
+                definition=self.span(definition),
+            )
+        )
         saved_scope = dict(self.state.scope)
         saved_frames = self.state.frames
         saved_cache = self._cache
@@ -838,7 +1116,11 @@ class FunctionLowerer(ExpressionLowerer):
         try:
             self.state.scope = dict(self.state.scope)
             for param, value in zip(params, args, strict=True):
-                var = value if isinstance(value, Var) else Var(value.type, name=self.fresh_name(f"_{param}"), span=span)
+                var = (
+                    value
+                    if isinstance(value, Var)
+                    else Var(value.type, name=self.fresh_name(f"_{param}"), span=span)
+                )
                 if var is not value:
                     self.pending.append(AssignStmt(var, value, span=span))
                 self.state.scope[param] = Binding(var, var.span, OccurrenceKind.PARAMETER)
@@ -858,7 +1140,11 @@ class FunctionLowerer(ExpressionLowerer):
             if returned is not None and returned.value is not None:
                 result = self.lower_expr(returned.value)
             else:
-                self.error("E014", f"inline function '{name}' used as a value must end with `return <value>`", node)
+                self.error(
+                    "E014",
+                    f"inline function '{name}' used as a value must end with `return <value>`",
+                    node,
+                )
         finally:
             self.state.scope = saved_scope
             self.state.frames = saved_frames

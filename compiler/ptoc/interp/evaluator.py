@@ -77,8 +77,9 @@ class Frame:
 
 
 class Evaluator:
-    def __init__(self, program: Program, block_idx: int = 0,
-                 max_iterations: int = 10_000_000) -> None:
+    def __init__(
+        self, program: Program, block_idx: int = 0, max_iterations: int = 10_000_000
+    ) -> None:
         self.program = program
         self.block_idx = block_idx
         self.max_iterations = max_iterations
@@ -104,8 +105,10 @@ class Evaluator:
             returned = done.values
         finally:
             self.depth -= 1
-        return [self.conform(value, type_, function.span)
-                for value, type_ in zip(returned, function.return_types, strict=False)]
+        return [
+            self.conform(value, type_, function.span)
+            for value, type_ in zip(returned, function.return_types, strict=False)
+        ]
 
     def bind_param(self, frame: Frame, param: Var, value: Any) -> Any:
         """A parameter's value; a tensor's dynamic dimensions take their sizes from it."""
@@ -118,13 +121,15 @@ class Evaluator:
                     raise TypeError(f"got {type(value).__name__}")
                 return scalar(value, type_.dtype, param.span)
             except (TypeError, ValueError, OverflowError) as error:
-                raise InterpError(f"'{param.name}' must be a number for {type_.short()}: "
-                                  f"{error}", param.span) from error
+                raise InterpError(
+                    f"'{param.name}' must be a number for {type_.short()}: {error}", param.span
+                ) from error
         if isinstance(type_, ShapedType):
             array = value
             if not isinstance(array, np.ndarray) or array.ndim != type_.rank:
-                raise InterpError(f"'{param.name}' must be a {type_.rank}-D array for "
-                                  f"{type_.short()}", param.span)
+                raise InterpError(
+                    f"'{param.name}' must be a {type_.rank}-D array for {type_.short()}", param.span
+                )
             for axis, dim in enumerate(type_.shape):
                 self.bind_dim(frame, dim, array.shape[axis], param)
             return array
@@ -133,13 +138,17 @@ class Evaluator:
     def bind_dim(self, frame: Frame, dim: Expr, size: int, param: Var) -> None:
         if isinstance(dim, ConstInt):
             if dim.value != size:
-                raise InterpError(f"'{param.name}' has {size} on a dimension of static size "
-                                  f"{dim.value}", param.span)
+                raise InterpError(
+                    f"'{param.name}' has {size} on a dimension of static size {dim.value}",
+                    param.span,
+                )
         elif isinstance(dim, Var):
             bound = frame.dims.setdefault(dim.name, size)
             if bound != size:
-                raise InterpError(f"dimension '{dim.name}' is {bound} elsewhere but "
-                                  f"'{param.name}' has {size}", param.span)
+                raise InterpError(
+                    f"dimension '{dim.name}' is {bound} elsewhere but '{param.name}' has {size}",
+                    param.span,
+                )
 
     def conform(self, value: Any, type_: Type, span: Span) -> Any:
         """A scalar brought to the declared scalar type (other values stay as they are)."""
@@ -184,8 +193,9 @@ class Evaluator:
                 return self.exec(stmt.body, frame)
         raise InterpError(f"cannot run a {type(stmt).__name__}", stmt.span)
 
-    def bind_results(self, names: tuple[Var, ...], values: list[Any], frame: Frame,
-                     span: Span) -> None:
+    def bind_results(
+        self, names: tuple[Var, ...], values: list[Any], frame: Frame, span: Span
+    ) -> None:
         if len(values) != len(names):
             raise InterpError(f"{len(values)} value(s) yielded for {len(names)} result(s)", span)
         for var, value in zip(names, values, strict=True):
@@ -204,18 +214,29 @@ class Evaluator:
         if step == 0:
             raise InterpError("the loop step is zero", stmt.span)
         if len(range(start, stop, step)) > self.max_iterations:
-            raise InterpError(f"the loop would run {len(range(start, stop, step))} times (more "
-                              f"than {self.max_iterations})", stmt.span)
-        current = [self.eval(arg.init_value, frame) if arg.init_value is not None
-                   else frame.values.get(arg.name) for arg in stmt.iter_args]
+            raise InterpError(
+                f"the loop would run {len(range(start, stop, step))} times (more "
+                f"than {self.max_iterations})",
+                stmt.span,
+            )
+        current = [
+            self.eval(arg.init_value, frame)
+            if arg.init_value is not None
+            else frame.values.get(arg.name)
+            for arg in stmt.iter_args
+        ]
         for index in range(start, stop, step):
             frame.values[stmt.loop_var.name] = self.conform(index, stmt.loop_var.type, stmt.span)
             current = self.iteration(stmt, current, frame)
         self.bind_results(stmt.return_vars, current, frame, stmt.span)
 
     def exec_while(self, stmt: WhileStmt, frame: Frame) -> None:
-        current = [self.eval(arg.init_value, frame) if arg.init_value is not None
-                   else frame.values.get(arg.name) for arg in stmt.iter_args]
+        current = [
+            self.eval(arg.init_value, frame)
+            if arg.init_value is not None
+            else frame.values.get(arg.name)
+            for arg in stmt.iter_args
+        ]
         count = 0
         while True:
             for arg, value in zip(stmt.iter_args, current, strict=True):
@@ -224,13 +245,11 @@ class Evaluator:
                 break
             count += 1
             if count > self.max_iterations:
-                raise InterpError(f"the loop ran more than {self.max_iterations} times",
-                                  stmt.span)
+                raise InterpError(f"the loop ran more than {self.max_iterations} times", stmt.span)
             current = self.iteration(stmt, current, frame)
         self.bind_results(stmt.return_vars, current, frame, stmt.span)
 
-    def iteration(self, stmt: ForStmt | WhileStmt, current: list[Any], frame: Frame
-                  ) -> list[Any]:
+    def iteration(self, stmt: ForStmt | WhileStmt, current: list[Any], frame: Frame) -> list[Any]:
         for arg, value in zip(stmt.iter_args, current, strict=True):
             frame.values[arg.name] = self.conform(value, arg.type, stmt.span)
         signal = self.exec(stmt.body, frame)
@@ -239,8 +258,11 @@ class Evaluator:
         if signal is None:
             raise InterpError("the loop body yields no value", stmt.span)
         if len(signal.values) != len(stmt.iter_args):
-            raise InterpError(f"the loop body yields {len(signal.values)} value(s) for "
-                              f"{len(stmt.iter_args)} loop-carried value(s)", stmt.span)
+            raise InterpError(
+                f"the loop body yields {len(signal.values)} value(s) for "
+                f"{len(stmt.iter_args)} loop-carried value(s)",
+                stmt.span,
+            )
         return signal.values
 
     # -- expressions -------------------------------------------------------------------------
@@ -289,8 +311,10 @@ class Evaluator:
             if function is None:
                 raise InterpError(f"no function '{expr.callee.name}' in the program", expr.span)
             if len(args) != len(function.params):
-                raise InterpError(f"'{function.name}' takes {len(function.params)} argument(s), "
-                                  f"got {len(args)}", expr.span)
+                raise InterpError(
+                    f"'{function.name}' takes {len(function.params)} argument(s), got {len(args)}",
+                    expr.span,
+                )
             results = self.call_function(function, list(args), expr.span)
             if len(results) == 1:
                 return results[0]

@@ -52,8 +52,13 @@ def remainder(a: Array, b: Array, fail: Fail) -> Array:
     return np.asarray(np.where(fix, rest + b, rest).astype(a.dtype))
 
 
-def sequential(values: Array, axis: int, acc_dtype: np.dtype[Any],
-               step: Callable[[Array, Array], Array], start_zero: bool) -> Array:
+def sequential(
+    values: Array,
+    axis: int,
+    acc_dtype: np.dtype[Any],
+    step: Callable[[Array, Array], Array],
+    start_zero: bool,
+) -> Array:
     """Reduce one axis element by element in order, in ``acc_dtype`` (the simulator's loop;
     numpy's own sum is pairwise)."""
     moved = np.moveaxis(values, axis, 0).astype(acc_dtype)
@@ -109,7 +114,7 @@ def pack_rows(bits: Array, out_shape: tuple[int, ...], out_dtype: np.dtype[Any])
     rows = bits.reshape(-1, bits.shape[-1]) if bits.ndim else bits.reshape(1, 1)
     words = -(-rows.shape[1] // word)
     padded = np.zeros((rows.shape[0], words * word), np.uint64)
-    padded[:, :rows.shape[1]] = rows
+    padded[:, : rows.shape[1]] = rows
     weights = np.left_shift(np.uint64(1), np.arange(word, dtype=np.uint64))
     packed = (padded.reshape(rows.shape[0], words, word) * weights).sum(axis=-1)
     out = np.zeros(_as_2d(out_shape), np.uint64)
@@ -124,7 +129,7 @@ def pack_bytes(bits: Array, out_shape: tuple[int, ...], out_dtype: np.dtype[Any]
     rows = bits.reshape(-1, bits.shape[-1]) if bits.ndim else bits.reshape(1, 1)
     per_row = rows.shape[1] // 8
     weights = np.left_shift(np.uint64(1), np.arange(8, dtype=np.uint64))
-    cut = rows[:, :per_row * 8].astype(np.uint64).reshape(rows.shape[0], per_row, 8)
+    cut = rows[:, : per_row * 8].astype(np.uint64).reshape(rows.shape[0], per_row, 8)
     stream = (cut * weights).sum(axis=-1).reshape(-1)
     out = np.zeros(int(np.prod(out_shape)), np.uint64)
     count = min(out.size, stream.size)

@@ -49,9 +49,11 @@ def np_dtype(dtype: DataType, span: Span = NO_SPAN) -> np.dtype[Any]:
 
 
 def is_float(dtype: np.dtype[Any]) -> bool:
-    return dtype.kind == "f" or dtype in (np.dtype(ml_dtypes.bfloat16),
-                                         np.dtype(ml_dtypes.float8_e4m3fn),
-                                         np.dtype(ml_dtypes.float8_e5m2))
+    return dtype.kind == "f" or dtype in (
+        np.dtype(ml_dtypes.bfloat16),
+        np.dtype(ml_dtypes.float8_e4m3fn),
+        np.dtype(ml_dtypes.float8_e5m2),
+    )
 
 
 def is_integer(dtype: np.dtype[Any]) -> bool:
@@ -98,8 +100,9 @@ def round_to_integral(values: np.ndarray, mode: str) -> np.ndarray:
         low = np.floor(values)
         frac = values - low
         tie_up = np.mod(low, 2) == 0
-        return np.where(frac > 0.5, low + 1, np.where(frac < 0.5, low, np.where(tie_up, low + 1,
-                                                                                  low)))
+        return np.where(
+            frac > 0.5, low + 1, np.where(frac < 0.5, low, np.where(tie_up, low + 1, low))
+        )
     return values  # none: the conversion below truncates
 
 

@@ -21,16 +21,23 @@ class InterpResult:
     returns: list[Any] = field(default_factory=list)
 
 
-def run_function(program: Program, name: str, inputs: Mapping[str, Any], *,
-                 block_idx: int = 0, max_iterations: int = 10_000_000) -> InterpResult:
+def run_function(
+    program: Program,
+    name: str,
+    inputs: Mapping[str, Any],
+    *,
+    block_idx: int = 0,
+    max_iterations: int = 10_000_000,
+) -> InterpResult:
     """Evaluate ``program.name`` on ``inputs`` (keyed by parameter name; arrays for tensors
     and tiles, numbers for scalars). Inputs are copied, never changed; arrays of another
     dtype are converted to the parameter's. Raises InterpError for what cannot run."""
     function = program.function(name)
     if function is None:
         names = ", ".join(fn.name for fn in program.functions)
-        raise InterpError(f"no function '{name}' in program '{program.name}' (it has: {names})",
-                          program.span)
+        raise InterpError(
+            f"no function '{name}' in program '{program.name}' (it has: {names})", program.span
+        )
     args = _arguments(function, inputs)
     evaluator = Evaluator(program, block_idx, max_iterations)
     with np.errstate(all="ignore"):  # integers wrap and floats overflow, as on the hardware
@@ -39,11 +46,14 @@ def run_function(program: Program, name: str, inputs: Mapping[str, Any], *,
         except InterpError:
             raise
         except Exception as error:  # a defect here still points at the statement running
-            raise InterpError(f"internal error: {type(error).__name__}: {error}",
-                              evaluator.site) from error
-    outputs = {param.name: np.array(arg, copy=True)
-               for param, arg in zip(function.params, args, strict=True)
-               if isinstance(param.type, TensorType)}
+            raise InterpError(
+                f"internal error: {type(error).__name__}: {error}", evaluator.site
+            ) from error
+    outputs = {
+        param.name: np.array(arg, copy=True)
+        for param, arg in zip(function.params, args, strict=True)
+        if isinstance(param.type, TensorType)
+    }
     return InterpResult(outputs, [_snapshot(value) for value in returned])
 
 
@@ -51,8 +61,9 @@ def _arguments(function: Function, inputs: Mapping[str, Any]) -> list[Any]:
     names = {param.name for param in function.params}
     unknown = sorted(set(inputs) - names)
     if unknown:
-        raise InterpError(f"'{function.name}' has no parameter {', '.join(map(repr, unknown))}",
-                          function.span)
+        raise InterpError(
+            f"'{function.name}' has no parameter {', '.join(map(repr, unknown))}", function.span
+        )
     args: list[Any] = []
     for param in function.params:
         if param.name not in inputs:
@@ -65,8 +76,9 @@ def _arguments(function: Function, inputs: Mapping[str, Any]) -> list[Any]:
                 array = np.asarray(value)
                 args.append(convert(array, target) if array.dtype != target else array.copy())
             except (TypeError, ValueError) as error:
-                raise InterpError(f"'{param.name}' must be an array of numbers: {error}",
-                                  param.span) from error
+                raise InterpError(
+                    f"'{param.name}' must be an array of numbers: {error}", param.span
+                ) from error
         else:
             args.append(value)
     return args

@@ -150,4 +150,3 @@ def structural_hash(node: Node, *, names: bool = True) -> int:
 
     walk(node)
     return hash(tuple(parts))
-

@@ -183,4 +183,3 @@ def const_int(value: int, dtype: DataType = DataType.INT64, span: Span = NO_SPAN
 
 def make_tuple(elements: tuple[Expr, ...], span: Span = NO_SPAN) -> MakeTuple:
     return MakeTuple(TupleType(tuple(e.type for e in elements)), elements=elements, span=span)
-

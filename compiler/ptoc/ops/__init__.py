@@ -20,7 +20,21 @@ from .registry import (
 )
 
 __all__ = [
-    "REGISTRY", "REQUIRED", "Access", "Category", "DeduceContext", "LegacyForm", "Lowering", "OpDef",
-    "OpError", "Param", "ParamKind", "PipeType", "Resolution", "Role", "dsl_spellings", "register",
+    "REGISTRY",
+    "REQUIRED",
+    "Access",
+    "Category",
+    "DeduceContext",
+    "LegacyForm",
+    "Lowering",
+    "OpDef",
+    "OpError",
+    "Param",
+    "ParamKind",
+    "PipeType",
+    "Resolution",
+    "Role",
+    "dsl_spellings",
+    "register",
     "resolve_op",
 ]

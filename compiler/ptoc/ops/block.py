@@ -92,8 +92,11 @@ def _full(ctx: DeduceContext) -> Type:
     shape = static_positive_shape(ctx, "shape")
     dtype = attr_dtype(ctx, "dtype")
     if not is_number_literal(ctx.expr("value")):
-        ctx.fail(f"{ctx.op.name}: argument 'value' must be a number literal, got "
-                 f"{ctx.type('value').short()}", at="value")
+        ctx.fail(
+            f"{ctx.op.name}: argument 'value' must be a number literal, got "
+            f"{ctx.type('value').short()}",
+            at="value",
+        )
     assert dtype is not None
     return TileType(shape, dtype)
 
@@ -127,8 +130,11 @@ def _move(ctx: DeduceContext) -> Type:
     transpose = attr_bool(ctx, "transpose")
     if transpose:
         if tile.rank != 2:
-            ctx.fail(f"{ctx.op.name}: transpose=True needs a 2-D tile, got {tile.short()}",
-                     at="transpose", code="E309")
+            ctx.fail(
+                f"{ctx.op.name}: transpose=True needs a 2-D tile, got {tile.short()}",
+                at="transpose",
+                code="E309",
+            )
         shape = (shape[1], shape[0])
     return TileType(shape, tile.dtype, tile_view=moved_view(memory, transpose))
 
@@ -159,8 +165,9 @@ def _pair(elements: tuple[Expr, Expr]) -> Expr:
 
 def _window_from_legacy(args: dict[str, Expr]) -> dict[str, Expr]:
     """Seed 004's ``(x, row_offset, col_offset, height, width[, output_tensor])`` as lists."""
-    converted = {k: v for k, v in args.items()
-                 if k not in ("row_offset", "col_offset", "height", "width")}
+    converted = {
+        k: v for k, v in args.items() if k not in ("row_offset", "col_offset", "height", "width")
+    }
     converted["offsets"] = _pair((args["row_offset"], args["col_offset"]))
     converted["shapes"] = _pair((args["height"], args["width"]))
     return converted
@@ -173,101 +180,206 @@ _LEGACY_WINDOW = (
     p_scalar("width", "Number of columns"),
 )
 _LEGACY_NOTE = "seed 004 positional form; becomes offsets=[row, col], shapes=[height, width]"
-_OUTPUT = p_tensor("output_tensor", "Tensor written to; the result has its type",
-                   access=Access.WRITE)
+_OUTPUT = p_tensor(
+    "output_tensor", "Tensor written to; the result has its type", access=Access.WRITE
+)
 _OFFSETS = p_shape("offsets", "Start of the window in each dimension of the tensor")
 _SHAPES = p_shape("shapes", "Size of the window (the tile shape) in each dimension")
 # TSTORE copies out of Vec or Mat (MTE3); Acc goes through the FIX pipe: l0c_store
 # (pto-isa npu/a2a3/TStore.hpp:250).
-_STORE_PARAMS = [p_tile("tile", "Tile to write", spaces=(_VEC, _MAT)), _OFFSETS, _SHAPES,
-                 _OUTPUT]
-_L0C_STORE_PARAMS = [p_tile("tile", "Acc (L0C) tile to write", spaces=(MemorySpace.Acc,)),
-                     _OFFSETS, _SHAPES, _OUTPUT]
-_STORE_LEGACY = LegacyForm((p_tile("tile", "Tile to write"), *_LEGACY_WINDOW, _OUTPUT),
-                           _window_from_legacy, _LEGACY_NOTE, regroup=(0, (1, 2), (3, 4), 5))
-_ALLOCATION_ONLY = "allocation only: no instruction"
-
-register("block.create_tile", Category.BLOCK, [
-    p_shape("shape", "Static tile shape: positive integer literals"),
-    p_attr("dtype", "Element data type, e.g. pl.FP32", _DTYPE),
-    p_attr("target_memory", "Buffer the tile lives in", _MEMORY, MemorySpace.Vec),
-], _create_tile, "Declare an uninitialised tile in an on-chip buffer.",
-    pipe=PipeType.S, type_rule_doc="t(shape, dtype)", role=Role.CREATE,
-    result_space_attr="target_memory", unified_always=True,
-    cce=Lowering(None, _ALLOCATION_ONLY + "; the tile is declared for its MemRef", elided=True),
-    pto=Lowering(None, _ALLOCATION_ONLY + "; emitted as pto.alloc_tile for its MemRef",
-                 elided=True))
-
-register("block.load", Category.BLOCK, [
-    p_tensor("tensor", "Tensor in DDR to read"),
+_STORE_PARAMS = [p_tile("tile", "Tile to write", spaces=(_VEC, _MAT)), _OFFSETS, _SHAPES, _OUTPUT]
+_L0C_STORE_PARAMS = [
+    p_tile("tile", "Acc (L0C) tile to write", spaces=(MemorySpace.Acc,)),
     _OFFSETS,
     _SHAPES,
-    p_attr("target_memory", "Destination buffer: pl.MemorySpace.Vec or .Mat", _MEMORY,
-           MemorySpace.Vec),
-], _load,
+    _OUTPUT,
+]
+_STORE_LEGACY = LegacyForm(
+    (p_tile("tile", "Tile to write"), *_LEGACY_WINDOW, _OUTPUT),
+    _window_from_legacy,
+    _LEGACY_NOTE,
+    regroup=(0, (1, 2), (3, 4), 5),
+)
+_ALLOCATION_ONLY = "allocation only: no instruction"
+
+register(
+    "block.create_tile",
+    Category.BLOCK,
+    [
+        p_shape("shape", "Static tile shape: positive integer literals"),
+        p_attr("dtype", "Element data type, e.g. pl.FP32", _DTYPE),
+        p_attr("target_memory", "Buffer the tile lives in", _MEMORY, MemorySpace.Vec),
+    ],
+    _create_tile,
+    "Declare an uninitialised tile in an on-chip buffer.",
+    pipe=PipeType.S,
+    type_rule_doc="t(shape, dtype)",
+    role=Role.CREATE,
+    result_space_attr="target_memory",
+    unified_always=True,
+    cce=Lowering(None, _ALLOCATION_ONLY + "; the tile is declared for its MemRef", elided=True),
+    pto=Lowering(
+        None, _ALLOCATION_ONLY + "; emitted as pto.alloc_tile for its MemRef", elided=True
+    ),
+)
+
+register(
+    "block.load",
+    Category.BLOCK,
+    [
+        p_tensor("tensor", "Tensor in DDR to read"),
+        _OFFSETS,
+        _SHAPES,
+        p_attr(
+            "target_memory",
+            "Destination buffer: pl.MemorySpace.Vec or .Mat",
+            _MEMORY,
+            MemorySpace.Vec,
+        ),
+    ],
+    _load,
     "Copy a window of a DDR tensor into a tile (DDR -> Vec or Mat). A Mat tile gets a "
     "column-major block layout.",
-    pipe=PipeType.MTE2, type_rule_doc="t(shapes, tensor.dtype); window inside the tensor",
-    role=Role.LOAD, result_space_attr="target_memory", unified_always=True,
-    legacy=LegacyForm((p_tensor("tensor", "Tensor in DDR to read"), *_LEGACY_WINDOW),
-                      _window_from_legacy, _LEGACY_NOTE, regroup=(0, (1, 2), (3, 4))),
-    **isa("TLOAD", pto_note="with pto.partition_view for the window"))
+    pipe=PipeType.MTE2,
+    type_rule_doc="t(shapes, tensor.dtype); window inside the tensor",
+    role=Role.LOAD,
+    result_space_attr="target_memory",
+    unified_always=True,
+    legacy=LegacyForm(
+        (p_tensor("tensor", "Tensor in DDR to read"), *_LEGACY_WINDOW),
+        _window_from_legacy,
+        _LEGACY_NOTE,
+        regroup=(0, (1, 2), (3, 4)),
+    ),
+    **isa("TLOAD", pto_note="with pto.partition_view for the window"),
+)
 
-register("block.store", Category.BLOCK, _STORE_PARAMS, _store,
-         "Copy a tile into a window of a DDR tensor (Vec -> DDR); the result is the updated "
-         "tensor.",
-         pipe=PipeType.MTE3, type_rule_doc="type(output_tensor); window inside the tensor",
-         role=Role.STORE, aliases="output_tensor", unified_always=True,
-         legacy=_STORE_LEGACY, **isa("TSTORE", pto_note="with pto.partition_view for the window"))
+register(
+    "block.store",
+    Category.BLOCK,
+    _STORE_PARAMS,
+    _store,
+    "Copy a tile into a window of a DDR tensor (Vec -> DDR); the result is the updated tensor.",
+    pipe=PipeType.MTE3,
+    type_rule_doc="type(output_tensor); window inside the tensor",
+    role=Role.STORE,
+    aliases="output_tensor",
+    unified_always=True,
+    legacy=_STORE_LEGACY,
+    **isa("TSTORE", pto_note="with pto.partition_view for the window"),
+)
 
-register("block.l0c_store", Category.BLOCK, _L0C_STORE_PARAMS, _store,
-         "Copy an Acc (L0C) tile into a window of a DDR tensor; the result is the updated tensor.",
-         pipe=PipeType.FIX, type_rule_doc="type(output_tensor); window inside the tensor",
-         role=Role.STORE, aliases="output_tensor", unified_always=True, legacy=_STORE_LEGACY,
-         **isa("TSTORE", "from Acc through the FIX pipe",
-               "from Acc, with pto.partition_view for the window"))
+register(
+    "block.l0c_store",
+    Category.BLOCK,
+    _L0C_STORE_PARAMS,
+    _store,
+    "Copy an Acc (L0C) tile into a window of a DDR tensor; the result is the updated tensor.",
+    pipe=PipeType.FIX,
+    type_rule_doc="type(output_tensor); window inside the tensor",
+    role=Role.STORE,
+    aliases="output_tensor",
+    unified_always=True,
+    legacy=_STORE_LEGACY,
+    **isa(
+        "TSTORE",
+        "from Acc through the FIX pipe",
+        "from Acc, with pto.partition_view for the window",
+    ),
+)
 
-register("block.move", Category.BLOCK, [
-    p_tile("tile", "Tile to move"),
-    p_attr("target_memory", "Destination buffer: Vec, Mat, Left or Right", _MEMORY),
-    p_attr("transpose", "Swap the two dimensions of a 2-D tile on the way", (bool,), False),
-], _move, "Move a tile between on-chip buffers (e.g. Mat -> Left / Right), optionally transposed.",
-    pipe=PipeType.MTE1, type_rule_doc="t(tile.shape, or swapped if transpose, tile.dtype)",
-    role=Role.MOVE, result_space_attr="target_memory", unified_always=True, **isa("TMOV"))
+register(
+    "block.move",
+    Category.BLOCK,
+    [
+        p_tile("tile", "Tile to move"),
+        p_attr("target_memory", "Destination buffer: Vec, Mat, Left or Right", _MEMORY),
+        p_attr("transpose", "Swap the two dimensions of a 2-D tile on the way", (bool,), False),
+    ],
+    _move,
+    "Move a tile between on-chip buffers (e.g. Mat -> Left / Right), optionally transposed.",
+    pipe=PipeType.MTE1,
+    type_rule_doc="t(tile.shape, or swapped if transpose, tile.dtype)",
+    role=Role.MOVE,
+    result_space_attr="target_memory",
+    unified_always=True,
+    **isa("TMOV"),
+)
 
-register("block.vec_move", Category.BLOCK,
-         [p_tile("tile", "Tile in Vec to copy", spaces=_IN_VEC)], _same_tile,
-         "Copy a tile within the Vec buffer.", pipe=PipeType.V, type_rule_doc="type(tile)",
-         role=Role.MOVE, **isa("TMOV"))
+register(
+    "block.vec_move",
+    Category.BLOCK,
+    [p_tile("tile", "Tile in Vec to copy", spaces=_IN_VEC)],
+    _same_tile,
+    "Copy a tile within the Vec buffer.",
+    pipe=PipeType.V,
+    type_rule_doc="type(tile)",
+    role=Role.MOVE,
+    **isa("TMOV"),
+)
 
-register("block.full", Category.BLOCK, [
-    p_shape("shape", "Static tile shape: positive integer literals"),
-    p_attr("dtype", "Element data type, e.g. pl.FP32", _DTYPE),
-    Param("value", "Fill value: an int or float literal", accepts=("scalar",)),
-], _full, "A Vec tile with every element set to a constant.",
-    pipe=PipeType.V, type_rule_doc="t(shape, dtype)", role=Role.BROADCAST, **isa("TEXPANDS"))
+register(
+    "block.full",
+    Category.BLOCK,
+    [
+        p_shape("shape", "Static tile shape: positive integer literals"),
+        p_attr("dtype", "Element data type, e.g. pl.FP32", _DTYPE),
+        Param("value", "Fill value: an int or float literal", accepts=("scalar",)),
+    ],
+    _full,
+    "A Vec tile with every element set to a constant.",
+    pipe=PipeType.V,
+    type_rule_doc="t(shape, dtype)",
+    role=Role.BROADCAST,
+    **isa("TEXPANDS"),
+)
 
-register("block.fillpad", Category.BLOCK,
-         [p_tile("tile", "Tile whose padding is filled", spaces=_IN_VEC)],
-         _same_tile, "Fill the padding outside a tile's valid region with its pad value.",
-         pipe=PipeType.V, type_rule_doc="type(tile)", **isa("TFILLPAD"))
+register(
+    "block.fillpad",
+    Category.BLOCK,
+    [p_tile("tile", "Tile whose padding is filled", spaces=_IN_VEC)],
+    _same_tile,
+    "Fill the padding outside a tile's valid region with its pad value.",
+    pipe=PipeType.V,
+    type_rule_doc="type(tile)",
+    **isa("TFILLPAD"),
+)
 
-register("block.get_block_idx", Category.BLOCK, [], _block_idx,
-         "The index of the AI core block running this kernel.",
-         pipe=PipeType.S, type_rule_doc="s(UINT64)", role=Role.SCALAR,
-         cce=Lowering("get_block_idx", "a scalar intrinsic call"),
-         pto=Lowering("pto.get_block_idx"))
+register(
+    "block.get_block_idx",
+    Category.BLOCK,
+    [],
+    _block_idx,
+    "The index of the AI core block running this kernel.",
+    pipe=PipeType.S,
+    type_rule_doc="s(UINT64)",
+    role=Role.SCALAR,
+    cce=Lowering("get_block_idx", "a scalar intrinsic call"),
+    pto=Lowering("pto.get_block_idx"),
+)
 
-register("block.alloc", Category.BLOCK, [
-    p_scalar("memory_space", "Memory space code of the buffer"),
-    p_scalar("addr", "Byte address of the buffer"),
-    p_scalar("size", "Size of the buffer in bytes"),
-    p_scalar("id", "MemRef id"),
-], _alloc, "Allocate the buffer of a MemRef (inserted by passes; not callable from the DSL).",
-    pipe=PipeType.S, type_rule_doc="no value", dsl_visible=False, role=Role.ALLOC,
+register(
+    "block.alloc",
+    Category.BLOCK,
+    [
+        p_scalar("memory_space", "Memory space code of the buffer"),
+        p_scalar("addr", "Byte address of the buffer"),
+        p_scalar("size", "Size of the buffer in bytes"),
+        p_scalar("id", "MemRef id"),
+    ],
+    _alloc,
+    "Allocate the buffer of a MemRef (inserted by passes; not callable from the DSL).",
+    pipe=PipeType.S,
+    type_rule_doc="no value",
+    dsl_visible=False,
+    role=Role.ALLOC,
     cce=Lowering(None, "buffers are declared from MemRefs, not from this op", elided=True),
-    pto=Lowering(None, "buffers are declared from MemRefs (one pto.alloc_tile each), not from "
-                 "this op", elided=True))
+    pto=Lowering(
+        None,
+        "buffers are declared from MemRefs (one pto.alloc_tile each), not from this op",
+        elided=True,
+    ),
+)
 
 
 # =============================================================================================
@@ -278,31 +390,52 @@ register("block.alloc", Category.BLOCK, [
 _SPELLING = {"and": "and_", "or": "or_", "not": "not_"}
 
 
-def _family(rows: tuple[Entry, ...], params: list[Param], spec: Elementwise,
-            extra: Callable[[DeduceContext], None] | None = None, *,
-            role: Role = Role.ELEMENTWISE, **traits: object) -> None:
+def _family(
+    rows: tuple[Entry, ...],
+    params: list[Param],
+    spec: Elementwise,
+    extra: Callable[[DeduceContext], None] | None = None,
+    *,
+    role: Role = Role.ELEMENTWISE,
+    **traits: object,
+) -> None:
     """Register vector ops that share parameters, a rule and traits (one per table row)."""
     type_rule = elementwise("tile", spec, extra)
     doc = elementwise_doc("tile", spec, [p.name for p in params])
     for row in rows:
         spelling = _SPELLING.get(row.name)
-        register_entry(row, f"block.{row.name}", Category.BLOCK, params, type_rule,
-                       dsl_names=(spelling,) if spelling else (), pipe=PipeType.V,
-                       type_rule_doc=doc, role=role, **traits, **row.isa())
+        register_entry(
+            row,
+            f"block.{row.name}",
+            Category.BLOCK,
+            params,
+            type_rule,
+            dsl_names=(spelling,) if spelling else (),
+            pipe=PipeType.V,
+            type_rule_doc=doc,
+            role=role,
+            **traits,
+            **row.isa(),
+        )
 
 
 def _check_cmp_type(ctx: DeduceContext) -> None:
     value = attr_int(ctx, "cmp_type")
     if not 0 <= value <= 5:
-        ctx.fail(f"{ctx.op.name}: attribute 'cmp_type' must be 0..5 (EQ, NE, LT, LE, GT, GE), "
-                 f"got {value}", at="cmp_type", code="E309")
+        ctx.fail(
+            f"{ctx.op.name}: attribute 'cmp_type' must be 0..5 (EQ, NE, LT, LE, GT, GE), "
+            f"got {value}",
+            at="cmp_type",
+            code="E309",
+        )
 
 
 def _check_not_dtype(ctx: DeduceContext) -> None:
     dtype = ctx.tile("tile").dtype
     if dtype not in (DataType.INT16, DataType.UINT16):
-        ctx.fail(f"{ctx.op.name}: argument 'tile' must be INT16 or UINT16, got {dtype.name}",
-                 at="tile")
+        ctx.fail(
+            f"{ctx.op.name}: argument 'tile' must be INT16 or UINT16, got {dtype.name}", at="tile"
+        )
 
 
 def _check_row_vector(ctx: DeduceContext) -> None:
@@ -311,11 +444,18 @@ def _check_row_vector(ctx: DeduceContext) -> None:
     require_rank(ctx, "row_vec", row_vec, at_least=2)
     last = static_value(row_vec.shape[-1])
     if last is not None and last != 1:
-        ctx.fail(f"{ctx.op.name}: argument 'row_vec' must have last dimension 1, got "
-                 f"{row_vec.short()}", at="row_vec", code="E307")
+        ctx.fail(
+            f"{ctx.op.name}: argument 'row_vec' must have last dimension 1, got {row_vec.short()}",
+            at="row_vec",
+            code="E307",
+        )
     if dims_conflict(tile.shape[-2], row_vec.shape[-2]):
-        ctx.fail(f"{ctx.op.name}: 'tile' has {dim_str(tile.shape[-2])} rows but 'row_vec' has "
-                 f"{dim_str(row_vec.shape[-2])}", at="row_vec", code="E307")
+        ctx.fail(
+            f"{ctx.op.name}: 'tile' has {dim_str(tile.shape[-2])} rows but 'row_vec' has "
+            f"{dim_str(row_vec.shape[-2])}",
+            at="row_vec",
+            code="E307",
+        )
 
 
 def _vec_tile(name: str, doc: str, *, access: Access = Access.READ) -> Param:
@@ -331,147 +471,303 @@ _CMP_TYPE = p_attr("cmp_type", "Comparison: 0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE",
 _ONE_TILE = [_vec_tile("tile", "Tile operand")]
 _CMP_ARGS = ("cmp_type",)
 # PTO spells the compare type and the rounding mode as typed attributes (PTOAttrs.td).
-_CMP_MODE = TypedAttr("cmp_type", "cmpMode", "cmp",
-                      tuple(enumerate(("eq", "ne", "lt", "le", "gt", "ge"))))
+_CMP_MODE = TypedAttr(
+    "cmp_type", "cmpMode", "cmp", tuple(enumerate(("eq", "ne", "lt", "le", "gt", "ge")))
+)
 _ROUNDING = ("none", "rint", "round", "floor", "ceil", "trunc", "odd")
-_ROUND_MODE = TypedAttr("mode", "rmode", "round_mode",
-                        tuple((mode, mode.upper()) for mode in _ROUNDING)
-                        + tuple((i, mode.upper()) for i, mode in enumerate(_ROUNDING)))
+_ROUND_MODE = TypedAttr(
+    "mode",
+    "rmode",
+    "round_mode",
+    tuple((mode, mode.upper()) for mode in _ROUNDING)
+    + tuple((i, mode.upper()) for i, mode in enumerate(_ROUNDING)),
+)
 
-_family((
-    entry("add", "TADD", "Element-wise addition of two tiles, with broadcasting.",
-          "the seed's three-operand block.add(a, b, c) is block.addc (TADDC)",
-          broadcast="ADD", scalar_form="block.adds"),
-    entry("sub", "TSUB", "Element-wise subtraction of two tiles, with broadcasting.",
-          broadcast="SUB", scalar_form="block.subs"),
-    entry("mul", "TMUL", "Element-wise multiplication of two tiles, with broadcasting.",
-          broadcast="MUL", scalar_form="block.muls"),
-    entry("div", "TDIV", "Element-wise division of two tiles, with broadcasting.",
-          broadcast="DIV", scalar_form="block.divs"),
-    entry("maximum", "TMAX", "Element-wise maximum of two tiles, with broadcasting.",
-          broadcast="MAX"),
-    entry("minimum", "TMIN", "Element-wise minimum of two tiles, with broadcasting.",
-          broadcast="MIN", unified_always=True),
-    entry("rem", "TREM", "Element-wise remainder of two tiles, with broadcasting.",
-          scratch=True),
-), [_LHS, _RHS], Elementwise("tt"))
+_family(
+    (
+        entry(
+            "add",
+            "TADD",
+            "Element-wise addition of two tiles, with broadcasting.",
+            "the seed's three-operand block.add(a, b, c) is block.addc (TADDC)",
+            broadcast="ADD",
+            scalar_form="block.adds",
+        ),
+        entry(
+            "sub",
+            "TSUB",
+            "Element-wise subtraction of two tiles, with broadcasting.",
+            broadcast="SUB",
+            scalar_form="block.subs",
+        ),
+        entry(
+            "mul",
+            "TMUL",
+            "Element-wise multiplication of two tiles, with broadcasting.",
+            broadcast="MUL",
+            scalar_form="block.muls",
+        ),
+        entry(
+            "div",
+            "TDIV",
+            "Element-wise division of two tiles, with broadcasting.",
+            broadcast="DIV",
+            scalar_form="block.divs",
+        ),
+        entry(
+            "maximum",
+            "TMAX",
+            "Element-wise maximum of two tiles, with broadcasting.",
+            broadcast="MAX",
+        ),
+        entry(
+            "minimum",
+            "TMIN",
+            "Element-wise minimum of two tiles, with broadcasting.",
+            broadcast="MIN",
+            unified_always=True,
+        ),
+        entry(
+            "rem", "TREM", "Element-wise remainder of two tiles, with broadcasting.", scratch=True
+        ),
+    ),
+    [_LHS, _RHS],
+    Elementwise("tt"),
+)
 
-_family((
-    entry("and", "TAND", "Element-wise bitwise AND of two integer tiles."),
-    entry("or", "TOR", "Element-wise bitwise OR of two integer tiles."),
-), [_LHS, _RHS], Elementwise("tt", integer=True))
+_family(
+    (
+        entry("and", "TAND", "Element-wise bitwise AND of two integer tiles."),
+        entry("or", "TOR", "Element-wise bitwise OR of two integer tiles."),
+    ),
+    [_LHS, _RHS],
+    Elementwise("tt", integer=True),
+)
 
-_family((
-    entry("shl", "TSHL", "Shift each element of lhs left by the matching element of rhs."),
-    entry("shr", "TSHR", "Shift each element of lhs right by the matching element of rhs."),
-), [_LHS, _RHS], Elementwise("tt", integer=True, keep_lhs_dtype=True))
+_family(
+    (
+        entry("shl", "TSHL", "Shift each element of lhs left by the matching element of rhs."),
+        entry("shr", "TSHR", "Shift each element of lhs right by the matching element of rhs."),
+    ),
+    [_LHS, _RHS],
+    Elementwise("tt", integer=True, keep_lhs_dtype=True),
+)
 
-_family((entry("xor", "TXOR", "Element-wise bitwise XOR of two integer tiles."),),
-        [_LHS, _RHS, _TMP], Elementwise("ttx", integer=True))
+_family(
+    (entry("xor", "TXOR", "Element-wise bitwise XOR of two integer tiles."),),
+    [_LHS, _RHS, _TMP],
+    Elementwise("ttx", integer=True),
+)
 
-_family((entry("prelu", "TPRELU", "Parametric ReLU: x if x > 0 else slope * x, per element."),),
-        [_vec_tile("tile", "Input tile"), _vec_tile("slope", "Per-element slopes"), _TMP],
-        Elementwise("ttx"))
+_family(
+    (entry("prelu", "TPRELU", "Parametric ReLU: x if x > 0 else slope * x, per element."),),
+    [_vec_tile("tile", "Input tile"), _vec_tile("slope", "Per-element slopes"), _TMP],
+    Elementwise("ttx"),
+)
 
-_family((
-    entry("addc", "TADDC", "Element-wise sum of three tiles: lhs + rhs + rhs2."),
-    entry("subc", "TSUBC", "Element-wise lhs - rhs + rhs2 over three tiles."),
-), [_LHS, _RHS, _RHS2], Elementwise("ttt"))
+_family(
+    (
+        entry("addc", "TADDC", "Element-wise sum of three tiles: lhs + rhs + rhs2."),
+        entry("subc", "TSUBC", "Element-wise lhs - rhs + rhs2 over three tiles."),
+    ),
+    [_LHS, _RHS, _RHS2],
+    Elementwise("ttt"),
+)
 
-_family((
-    entry("adds", "TADDS", "Add a scalar to every element of a tile.", unified_always=True),
-    entry("subs", "TSUBS", "Subtract a scalar from every element of a tile.",
-          unified_always=True),
-    entry("muls", "TMULS", "Multiply every element of a tile by a scalar.", unified_always=True),
-    entry("divs", "TDIVS", "Divide every element of a tile by a scalar.", unified_always=True),
-    entry("rems", "TREMS", "Remainder of every element of a tile by a scalar.", scratch=True),
-    entry("maxs", "TMAXS", "Element-wise maximum of a tile and a scalar."),
-    entry("mins", "TMINS", "Element-wise minimum of a tile and a scalar."),
-), [_LHS, _SCALAR], Elementwise("ts"))
+_family(
+    (
+        entry("adds", "TADDS", "Add a scalar to every element of a tile.", unified_always=True),
+        entry(
+            "subs", "TSUBS", "Subtract a scalar from every element of a tile.", unified_always=True
+        ),
+        entry(
+            "muls", "TMULS", "Multiply every element of a tile by a scalar.", unified_always=True
+        ),
+        entry("divs", "TDIVS", "Divide every element of a tile by a scalar.", unified_always=True),
+        entry("rems", "TREMS", "Remainder of every element of a tile by a scalar.", scratch=True),
+        entry("maxs", "TMAXS", "Element-wise maximum of a tile and a scalar."),
+        entry("mins", "TMINS", "Element-wise minimum of a tile and a scalar."),
+    ),
+    [_LHS, _SCALAR],
+    Elementwise("ts"),
+)
 
-_family((entry("lrelu", "TLRELU", "Leaky ReLU: x if x > 0 else slope * x, per element."),),
-        [_vec_tile("tile", "Input tile"), p_scalar("slope", "Slope for negative elements")],
-        Elementwise("ts"))
+_family(
+    (entry("lrelu", "TLRELU", "Leaky ReLU: x if x > 0 else slope * x, per element."),),
+    [_vec_tile("tile", "Input tile"), p_scalar("slope", "Slope for negative elements")],
+    Elementwise("ts"),
+)
 
-_family((entry("expands", "TEXPANDS", "A tile shaped like target with every element = scalar."),),
-        [_vec_tile("target", "Tile giving the result shape", access=Access.SHAPE), _SCALAR],
-        Elementwise("ts"),
-        role=Role.BROADCAST, unified_always=True)
+_family(
+    (entry("expands", "TEXPANDS", "A tile shaped like target with every element = scalar."),),
+    [_vec_tile("target", "Tile giving the result shape", access=Access.SHAPE), _SCALAR],
+    Elementwise("ts"),
+    role=Role.BROADCAST,
+    unified_always=True,
+)
 
-_family((
-    entry("ands", "TANDS", "Bitwise AND of every element of an integer tile with a scalar."),
-    entry("ors", "TORS", "Bitwise OR of every element of an integer tile with a scalar."),
-    entry("shls", "TSHLS", "Shift every element of an integer tile left by a scalar."),
-    entry("shrs", "TSHRS", "Shift every element of an integer tile right by a scalar."),
-), [_LHS, _SCALAR], Elementwise("ts", integer=True, keep_lhs_dtype=True))
+_family(
+    (
+        entry("ands", "TANDS", "Bitwise AND of every element of an integer tile with a scalar."),
+        entry("ors", "TORS", "Bitwise OR of every element of an integer tile with a scalar."),
+        entry("shls", "TSHLS", "Shift every element of an integer tile left by a scalar."),
+        entry("shrs", "TSHRS", "Shift every element of an integer tile right by a scalar."),
+    ),
+    [_LHS, _SCALAR],
+    Elementwise("ts", integer=True, keep_lhs_dtype=True),
+)
 
-_family((entry("xors", "TXORS", "Bitwise XOR of every element of an integer tile with a scalar."),),
-        [_LHS, _SCALAR, _TMP], Elementwise("tsx", integer=True, keep_lhs_dtype=True))
+_family(
+    (entry("xors", "TXORS", "Bitwise XOR of every element of an integer tile with a scalar."),),
+    [_LHS, _SCALAR, _TMP],
+    Elementwise("tsx", integer=True, keep_lhs_dtype=True),
+)
 
-_family((
-    entry("addsc", "TADDSC", "Element-wise lhs + scalar + rhs2."),
-    entry("subsc", "TSUBSC", "Element-wise lhs - scalar + rhs2."),
-), [_LHS, _SCALAR, _RHS2], Elementwise("tst"))
+_family(
+    (
+        entry("addsc", "TADDSC", "Element-wise lhs + scalar + rhs2."),
+        entry("subsc", "TSUBSC", "Element-wise lhs - scalar + rhs2."),
+    ),
+    [_LHS, _SCALAR, _RHS2],
+    Elementwise("tst"),
+)
 
-_family((entry("sel", "TSEL", "Per element: lhs where mask is set, else rhs.", scratch=True),),
-        [_vec_tile("mask", "Selection mask tile"), _LHS, _RHS], Elementwise("xtt"))
+_family(
+    (entry("sel", "TSEL", "Per element: lhs where mask is set, else rhs.", scratch=True),),
+    [_vec_tile("mask", "Selection mask tile"), _LHS, _RHS],
+    Elementwise("xtt"),
+)
 
-_family((entry("sels", "TSELS", "Select between lhs and rhs by a scalar select mode.",
-                pto_unsupported="pto.tsels takes a mask tile, a source, a scratch tile and a "
-                "scalar; the (lhs, rhs, select_mode) form has no PTO spelling"),),
-        [_LHS, _RHS, p_scalar("select_mode", "Selection mode scalar")], Elementwise("ttm"))
+_family(
+    (
+        entry(
+            "sels",
+            "TSELS",
+            "Select between lhs and rhs by a scalar select mode.",
+            pto_unsupported="pto.tsels takes a mask tile, a source, a scratch tile and a "
+            "scalar; the (lhs, rhs, select_mode) form has no PTO spelling",
+        ),
+    ),
+    [_LHS, _RHS, p_scalar("select_mode", "Selection mode scalar")],
+    Elementwise("ttm"),
+)
 
-_family((entry("cmp", "TCMP", "Element-wise comparison of two tiles (promoted dtype, not BOOL).",
-              attr_args=_CMP_ARGS, pto_attrs=(_CMP_MODE,)),),
-        [_LHS, _RHS, _CMP_TYPE], Elementwise("tt"), _check_cmp_type, unified_always=True)
+_family(
+    (
+        entry(
+            "cmp",
+            "TCMP",
+            "Element-wise comparison of two tiles (promoted dtype, not BOOL).",
+            attr_args=_CMP_ARGS,
+            pto_attrs=(_CMP_MODE,),
+        ),
+    ),
+    [_LHS, _RHS, _CMP_TYPE],
+    Elementwise("tt"),
+    _check_cmp_type,
+    unified_always=True,
+)
 
-_family((entry("cmps", "TCMPS", "Compare every element of a tile with a scalar.",
-               attr_args=_CMP_ARGS, pto_attrs=(_CMP_MODE,)),),
-        [_LHS, _SCALAR, _CMP_TYPE], Elementwise("ts"), _check_cmp_type, unified_always=True)
+_family(
+    (
+        entry(
+            "cmps",
+            "TCMPS",
+            "Compare every element of a tile with a scalar.",
+            attr_args=_CMP_ARGS,
+            pto_attrs=(_CMP_MODE,),
+        ),
+    ),
+    [_LHS, _SCALAR, _CMP_TYPE],
+    Elementwise("ts"),
+    _check_cmp_type,
+    unified_always=True,
+)
 
-_family((
-    entry("neg", "TNEG", "Element-wise negation.", unified_always=True),
-    entry("exp", "TEXP", "Element-wise natural exponential (an integer tile stays integer)."),
-    entry("sqrt", "TSQRT", "Element-wise square root.", unified_always=True),
-    entry("rsqrt", "TRSQRT", "Element-wise reciprocal square root.", unified_always=True),
-    entry("recip", "TRECIP", "Element-wise reciprocal.", unified_always=True),
-    entry("log", "TLOG", "Element-wise natural logarithm.", unified_always=True),
-    entry("abs", "TABS", "Element-wise absolute value.", unified_always=True),
-    entry("relu", "TRELU", "Element-wise ReLU: max(x, 0).", unified_always=True),
-), _ONE_TILE, Elementwise("t"))
+_family(
+    (
+        entry("neg", "TNEG", "Element-wise negation.", unified_always=True),
+        entry("exp", "TEXP", "Element-wise natural exponential (an integer tile stays integer)."),
+        entry("sqrt", "TSQRT", "Element-wise square root.", unified_always=True),
+        entry("rsqrt", "TRSQRT", "Element-wise reciprocal square root.", unified_always=True),
+        entry("recip", "TRECIP", "Element-wise reciprocal.", unified_always=True),
+        entry("log", "TLOG", "Element-wise natural logarithm.", unified_always=True),
+        entry("abs", "TABS", "Element-wise absolute value.", unified_always=True),
+        entry("relu", "TRELU", "Element-wise ReLU: max(x, 0).", unified_always=True),
+    ),
+    _ONE_TILE,
+    Elementwise("t"),
+)
 
-_family((entry("not", "TNOT", "Element-wise bitwise NOT of an INT16 / UINT16 tile."),),
-        _ONE_TILE, Elementwise("t"), _check_not_dtype)
+_family(
+    (entry("not", "TNOT", "Element-wise bitwise NOT of an INT16 / UINT16 tile."),),
+    _ONE_TILE,
+    Elementwise("t"),
+    _check_not_dtype,
+)
 
-_family((
-    entry("row_expand_add", "TROWEXPANDADD", "Add row_vec[i] to every element of row i."),
-    entry("row_expand_sub", "TROWEXPANDSUB", "Subtract row_vec[i] from every element of row i."),
-    entry("row_expand_mul", "TROWEXPANDMUL", "Multiply every element of row i by row_vec[i]."),
-    entry("row_expand_div", "TROWEXPANDDIV", "Divide every element of row i by row_vec[i]."),
-), [_vec_tile("tile", "Tile of rank 2 or more"),
-    _vec_tile("row_vec", "Per-row values: same rows, last dimension 1")],
-    Elementwise("tv"), _check_row_vector, role=Role.BROADCAST, unified_always=True)
+_family(
+    (
+        entry("row_expand_add", "TROWEXPANDADD", "Add row_vec[i] to every element of row i."),
+        entry(
+            "row_expand_sub", "TROWEXPANDSUB", "Subtract row_vec[i] from every element of row i."
+        ),
+        entry("row_expand_mul", "TROWEXPANDMUL", "Multiply every element of row i by row_vec[i]."),
+        entry("row_expand_div", "TROWEXPANDDIV", "Divide every element of row i by row_vec[i]."),
+    ),
+    [
+        _vec_tile("tile", "Tile of rank 2 or more"),
+        _vec_tile("row_vec", "Per-row values: same rows, last dimension 1"),
+    ],
+    Elementwise("tv"),
+    _check_row_vector,
+    role=Role.BROADCAST,
+    unified_always=True,
+)
 
-_family((entry("col_expand", "TCOLEXPAND", "Broadcast col_vec down every row, shaped like target."),),
-        [_vec_tile("target", "Tile giving the result shape", access=Access.SHAPE),
-         _vec_tile("col_vec", "Per-column values")],
-        Elementwise("tv"), role=Role.BROADCAST, unified_always=True)
+_family(
+    (entry("col_expand", "TCOLEXPAND", "Broadcast col_vec down every row, shaped like target."),),
+    [
+        _vec_tile("target", "Tile giving the result shape", access=Access.SHAPE),
+        _vec_tile("col_vec", "Per-column values"),
+    ],
+    Elementwise("tv"),
+    role=Role.BROADCAST,
+    unified_always=True,
+)
 
-_family((
-    entry("col_expand_mul", "TCOLEXPANDMUL", "Multiply every row of target by col_vec."),
-    entry("col_expand_div", "TCOLEXPANDDIV", "Divide every row of target by col_vec."),
-    entry("col_expand_sub", "TCOLEXPANDSUB", "Subtract col_vec from every row of target."),
-), [_vec_tile("target", "Tile giving the result shape"),
-    _vec_tile("col_vec", "Per-column values")],
-    Elementwise("tv"), role=Role.BROADCAST, unified_always=True)
+_family(
+    (
+        entry("col_expand_mul", "TCOLEXPANDMUL", "Multiply every row of target by col_vec."),
+        entry("col_expand_div", "TCOLEXPANDDIV", "Divide every row of target by col_vec."),
+        entry("col_expand_sub", "TCOLEXPANDSUB", "Subtract col_vec from every row of target."),
+    ),
+    [
+        _vec_tile("target", "Tile giving the result shape"),
+        _vec_tile("col_vec", "Per-column values"),
+    ],
+    Elementwise("tv"),
+    role=Role.BROADCAST,
+    unified_always=True,
+)
 
-register("block.cast", Category.BLOCK, [
-    _vec_tile("tile", "Tile to convert"),
-    p_attr("target_type", "Element type of the result", _DTYPE),
-    p_attr("mode", "Rounding: none, rint, round, floor, ceil, trunc or odd", (str, int), "round"),
-], cast_rule("tile"), "Convert every element to another data type.",
-    pipe=PipeType.V, type_rule_doc="t(tile.shape, target_type)", role=Role.CAST,
-    **isa("TCVT", attr_args=("mode",), pto_attrs=(_ROUND_MODE,)))
+register(
+    "block.cast",
+    Category.BLOCK,
+    [
+        _vec_tile("tile", "Tile to convert"),
+        p_attr("target_type", "Element type of the result", _DTYPE),
+        p_attr(
+            "mode", "Rounding: none, rint, round, floor, ceil, trunc or odd", (str, int), "round"
+        ),
+    ],
+    cast_rule("tile"),
+    "Convert every element to another data type.",
+    pipe=PipeType.V,
+    type_rule_doc="t(tile.shape, target_type)",
+    role=Role.CAST,
+    **isa("TCVT", attr_args=("mode",), pto_attrs=(_ROUND_MODE,)),
+)
 
 
 # =============================================================================================
@@ -492,11 +788,18 @@ def _matmul_operands(ctx: DeduceContext, *, min_rank: int = 2) -> tuple[TileType
         else:
             require_rank(ctx, name, tile, at_least=2)
     if lhs.dtype is not rhs.dtype:
-        ctx.fail(f"{ctx.op.name}: 'lhs' and 'rhs' must have the same dtype, got "
-                 f"{lhs.dtype.name} and {rhs.dtype.name}", at="rhs")
+        ctx.fail(
+            f"{ctx.op.name}: 'lhs' and 'rhs' must have the same dtype, got "
+            f"{lhs.dtype.name} and {rhs.dtype.name}",
+            at="rhs",
+        )
     if dims_conflict(lhs.shape[-1], rhs.shape[-2]):
-        ctx.fail(f"{ctx.op.name}: inner dimensions differ: K of 'lhs' is {dim_str(lhs.shape[-1])} "
-                 f"but K of 'rhs' is {dim_str(rhs.shape[-2])}", at="rhs", code="E307")
+        ctx.fail(
+            f"{ctx.op.name}: inner dimensions differ: K of 'lhs' is {dim_str(lhs.shape[-1])} "
+            f"but K of 'rhs' is {dim_str(rhs.shape[-2])}",
+            at="rhs",
+            code="E307",
+        )
     return lhs, rhs
 
 
@@ -517,8 +820,12 @@ def _matmul_acc(ctx: DeduceContext) -> Type:
     lhs, rhs = _matmul_operands(ctx)
     for axis, label, dim in ((0, "M", lhs.shape[0]), (1, "N", rhs.shape[1])):
         if dims_conflict(acc.shape[axis], dim):
-            ctx.fail(f"{ctx.op.name}: {label} of 'acc' is {dim_str(acc.shape[axis])} but the "
-                     f"product has {label} = {dim_str(dim)}", at="acc", code="E307")
+            ctx.fail(
+                f"{ctx.op.name}: {label} of 'acc' is {dim_str(acc.shape[axis])} but the "
+                f"product has {label} = {dim_str(dim)}",
+                at="acc",
+                code="E307",
+            )
     return _acc_tile(acc.shape, _acc_dtype(lhs.dtype))
 
 
@@ -528,8 +835,11 @@ def _matmul_bias(ctx: DeduceContext) -> Type:
     bias = ctx.tile("bias")
     require_rank(ctx, "bias", bias, exactly=2)
     if static_value(bias.shape[0]) not in (None, 1) or dims_conflict(bias.shape[1], rhs.shape[1]):
-        ctx.fail(f"{ctx.op.name}: 'bias' must be [1, {dim_str(rhs.shape[1])}], got "
-                 f"{bias.short()}", at="bias", code="E307")
+        ctx.fail(
+            f"{ctx.op.name}: 'bias' must be [1, {dim_str(rhs.shape[1])}], got {bias.short()}",
+            at="bias",
+            code="E307",
+        )
     dtype = promote_all([lhs.dtype, rhs.dtype, bias.dtype])
     return _acc_tile((lhs.shape[0], rhs.shape[1]), dtype)
 
@@ -543,51 +853,102 @@ def _batch_matmul(ctx: DeduceContext) -> Type:
 
 _MM_LHS = p_tile("lhs", "Left matrix [M, K] (in Left)", spaces=(MemorySpace.Left,))
 _MM_RHS = p_tile("rhs", "Right matrix [K, N] (in Right)", spaces=(MemorySpace.Right,))
-_ACC_NOTE = ("Result in Acc with the Acc tile view (blayout col_major, slayout row_major, "
-             "fractal 1024).")
+_ACC_NOTE = (
+    "Result in Acc with the Acc tile view (blayout col_major, slayout row_major, fractal 1024)."
+)
 
 
-def _matmul_family(rows: tuple[Entry, ...], params: list[Param], type_rule: TypeRule,
-                   doc: str) -> None:
+def _matmul_family(
+    rows: tuple[Entry, ...], params: list[Param], type_rule: TypeRule, doc: str
+) -> None:
     for row in rows:
-        register_entry(row, f"block.{row.name}", Category.BLOCK, params, type_rule,
-                       pipe=PipeType.M, type_rule_doc=doc, role=Role.MATMUL,
-                       result_space=MemorySpace.Acc, **row.isa())
+        register_entry(
+            row,
+            f"block.{row.name}",
+            Category.BLOCK,
+            params,
+            type_rule,
+            pipe=PipeType.M,
+            type_rule_doc=doc,
+            role=Role.MATMUL,
+            result_space=MemorySpace.Acc,
+            **row.isa(),
+        )
 
 
-_matmul_family((
-    entry("matmul", "TMATMUL", "Matrix product lhs @ rhs of two 2-D tiles. " + _ACC_NOTE),
-    entry("gemv", "TGEMV", "Matrix-vector product lhs @ rhs of two 2-D tiles. " + _ACC_NOTE,
-          unified_always=True),
-), [_MM_LHS, _MM_RHS], _matmul, "t([M, N], FP32 if float else INT32); K must agree")
+_matmul_family(
+    (
+        entry("matmul", "TMATMUL", "Matrix product lhs @ rhs of two 2-D tiles. " + _ACC_NOTE),
+        entry(
+            "gemv",
+            "TGEMV",
+            "Matrix-vector product lhs @ rhs of two 2-D tiles. " + _ACC_NOTE,
+            unified_always=True,
+        ),
+    ),
+    [_MM_LHS, _MM_RHS],
+    _matmul,
+    "t([M, N], FP32 if float else INT32); K must agree",
+)
 
-_matmul_family((
-    entry("matmul_acc", "TMATMUL_ACC", "Accumulate: acc + lhs @ rhs. " + _ACC_NOTE,
-          unified_always=True),
-    entry("gemv_acc", "TGEMV_ACC", "Accumulating matrix-vector product: acc + lhs @ rhs. "
-          + _ACC_NOTE, unified_always=True),
-), [p_tile("acc", "Accumulator [M, N] (in Acc)", spaces=(MemorySpace.Acc,)), _MM_LHS, _MM_RHS],
+_matmul_family(
+    (
+        entry(
+            "matmul_acc",
+            "TMATMUL_ACC",
+            "Accumulate: acc + lhs @ rhs. " + _ACC_NOTE,
+            unified_always=True,
+        ),
+        entry(
+            "gemv_acc",
+            "TGEMV_ACC",
+            "Accumulating matrix-vector product: acc + lhs @ rhs. " + _ACC_NOTE,
+            unified_always=True,
+        ),
+    ),
+    [p_tile("acc", "Accumulator [M, N] (in Acc)", spaces=(MemorySpace.Acc,)), _MM_LHS, _MM_RHS],
     _matmul_acc,
-    "t(acc.shape, FP32 if float else INT32); M, N, K must agree")
+    "t(acc.shape, FP32 if float else INT32); M, N, K must agree",
+)
 
-_matmul_family((
-    entry("matmul_bias", "TMATMUL_BIAS", "Matrix product plus a bias row: lhs @ rhs + bias. "
-          + _ACC_NOTE, unified_always=True),
-    entry("gemv_bias", "TGEMV_BIAS", "Matrix-vector product plus a bias row. " + _ACC_NOTE,
-          unified_always=True),
-), [_MM_LHS, _MM_RHS, p_tile("bias", "Bias row [1, N]")], _matmul_bias,
-    "t([M, N], promote(lhs, rhs, bias)); bias is [1, N]")
+_matmul_family(
+    (
+        entry(
+            "matmul_bias",
+            "TMATMUL_BIAS",
+            "Matrix product plus a bias row: lhs @ rhs + bias. " + _ACC_NOTE,
+            unified_always=True,
+        ),
+        entry(
+            "gemv_bias",
+            "TGEMV_BIAS",
+            "Matrix-vector product plus a bias row. " + _ACC_NOTE,
+            unified_always=True,
+        ),
+    ),
+    [_MM_LHS, _MM_RHS, p_tile("bias", "Bias row [1, N]")],
+    _matmul_bias,
+    "t([M, N], promote(lhs, rhs, bias)); bias is [1, N]",
+)
 
-register("block.batch_matmul", Category.BLOCK, [
-    p_tile("lhs", "Left matrices [..., M, K]"),
-    p_tile("rhs", "Right matrices [..., K, N]"),
-], _batch_matmul,
+register(
+    "block.batch_matmul",
+    Category.BLOCK,
+    [
+        p_tile("lhs", "Left matrices [..., M, K]"),
+        p_tile("rhs", "Right matrices [..., K, N]"),
+    ],
+    _batch_matmul,
     "Batched matrix product with broadcast batch dims (internal; the DSL uses matmul). "
     + _ACC_NOTE,
-    pipe=PipeType.M, dsl_visible=False, role=Role.MATMUL, result_space=MemorySpace.Acc,
+    pipe=PipeType.M,
+    dsl_visible=False,
+    role=Role.MATMUL,
+    result_space=MemorySpace.Acc,
     type_rule_doc="t([*broadcast(batch), M, N], FP32 if float else INT32)",
     cce=Lowering(None, "expanded into one block.matmul per batch index before code generation"),
-    pto=Lowering(None, "expanded into one block.matmul per batch index before code generation"))
+    pto=Lowering(None, "expanded into one block.matmul per batch index before code generation"),
+)
 
 
 # =============================================================================================
@@ -626,57 +987,138 @@ _REDUCE_PARAMS = [
 _REDUCE_DOC = "t(tile.shape without axis, or with 1 if keepdim); a 0-D result is s(tile.dtype)"
 
 for _row in (
-    entry("sum", "TROWSUM", "Sum along one axis.", "axis=0 -> TCOLSUM, axis=1 -> TROWSUM",
-          column_form="TCOLSUM", unified_always=True, scratch_form="block.row_sum",
-          scratch=True),
-    entry("max", "TROWMAX", "Maximum along one axis.", "axis=0 -> TCOLMAX, axis=1 -> TROWMAX",
-          column_form="TCOLMAX", scratch_form="block.row_max", scratch=True),
-    entry("min", "TROWMIN", "Minimum along one axis.", "axis=0 -> TCOLMIN, axis=1 -> TROWMIN",
-          column_form="TCOLMIN", scratch_form="block.row_min", scratch=True),
+    entry(
+        "sum",
+        "TROWSUM",
+        "Sum along one axis.",
+        "axis=0 -> TCOLSUM, axis=1 -> TROWSUM",
+        column_form="TCOLSUM",
+        unified_always=True,
+        scratch_form="block.row_sum",
+        scratch=True,
+    ),
+    entry(
+        "max",
+        "TROWMAX",
+        "Maximum along one axis.",
+        "axis=0 -> TCOLMAX, axis=1 -> TROWMAX",
+        column_form="TCOLMAX",
+        scratch_form="block.row_max",
+        scratch=True,
+    ),
+    entry(
+        "min",
+        "TROWMIN",
+        "Minimum along one axis.",
+        "axis=0 -> TCOLMIN, axis=1 -> TROWMIN",
+        column_form="TCOLMIN",
+        scratch_form="block.row_min",
+        scratch=True,
+    ),
 ):
-    register_entry(_row, f"block.{_row.name}", Category.BLOCK, _REDUCE_PARAMS, _reduce,
-                   pipe=PipeType.V, type_rule_doc=_REDUCE_DOC, role=Role.REDUCTION, **_row.isa())
+    register_entry(
+        _row,
+        f"block.{_row.name}",
+        Category.BLOCK,
+        _REDUCE_PARAMS,
+        _reduce,
+        pipe=PipeType.V,
+        type_rule_doc=_REDUCE_DOC,
+        role=Role.REDUCTION,
+        **_row.isa(),
+    )
 
 _ROW_PARAMS = [
     _vec_tile("tile", "Tile of rank 2 or more"),
-    p_tile("tmp_tile", "Scratch tile the instruction needs (optional in the seed 004 form)",
-           default=None, spaces=_IN_VEC, access=Access.WRITE),
+    p_tile(
+        "tmp_tile",
+        "Scratch tile the instruction needs (optional in the seed 004 form)",
+        default=None,
+        spaces=_IN_VEC,
+        access=Access.WRITE,
+    ),
 ]
 for _row in (
-    entry("row_sum", "TROWSUM", "Sum of each row: the last dimension reduces to 1.",
-          scratch=True),
-    entry("row_max", "TROWMAX", "Maximum of each row: the last dimension reduces to 1.",
-          scratch=True),
-    entry("row_min", "TROWMIN", "Minimum of each row: the last dimension reduces to 1.",
-          unified_always=True, scratch=True),
+    entry("row_sum", "TROWSUM", "Sum of each row: the last dimension reduces to 1.", scratch=True),
+    entry(
+        "row_max", "TROWMAX", "Maximum of each row: the last dimension reduces to 1.", scratch=True
+    ),
+    entry(
+        "row_min",
+        "TROWMIN",
+        "Minimum of each row: the last dimension reduces to 1.",
+        unified_always=True,
+        scratch=True,
+    ),
 ):
-    register_entry(_row, f"block.{_row.name}", Category.BLOCK, _ROW_PARAMS,
-                   row_reduce_rule("tile", 2), pipe=PipeType.V, role=Role.REDUCTION,
-                   type_rule_doc="t([..., rows, 1], tile.dtype)", **_row.isa())
+    register_entry(
+        _row,
+        f"block.{_row.name}",
+        Category.BLOCK,
+        _ROW_PARAMS,
+        row_reduce_rule("tile", 2),
+        pipe=PipeType.V,
+        role=Role.REDUCTION,
+        type_rule_doc="t([..., rows, 1], tile.dtype)",
+        **_row.isa(),
+    )
 
-register("block.row_expand", Category.BLOCK, [_vec_tile("tile", "Tile of rank 2 or more")],
-         _row_expand, "Broadcast the first element of each row across the row.",
-         pipe=PipeType.V, type_rule_doc="t(tile.shape, tile.dtype)", role=Role.BROADCAST,
-         unified_always=True, **isa("TROWEXPAND"))
+register(
+    "block.row_expand",
+    Category.BLOCK,
+    [_vec_tile("tile", "Tile of rank 2 or more")],
+    _row_expand,
+    "Broadcast the first element of each row across the row.",
+    pipe=PipeType.V,
+    type_rule_doc="t(tile.shape, tile.dtype)",
+    role=Role.BROADCAST,
+    unified_always=True,
+    **isa("TROWEXPAND"),
+)
 
-register("block.view", Category.BLOCK, [
-    p_tile("tile", "Tile to take a window of"),
-    p_shape("shape", "Shape of the window (INT64 / UINT64 scalars)"),
-    p_shape("offset", "Start of the window in each dimension (INT64 / UINT64 scalars)"),
-], view_rule("tile"), "A window of a tile.",
-    pipe=PipeType.V, type_rule_doc="t(shape, tile.dtype)", role=Role.VIEW, **isa("TEXTRACT"))
+register(
+    "block.view",
+    Category.BLOCK,
+    [
+        p_tile("tile", "Tile to take a window of"),
+        p_shape("shape", "Shape of the window (INT64 / UINT64 scalars)"),
+        p_shape("offset", "Start of the window in each dimension (INT64 / UINT64 scalars)"),
+    ],
+    view_rule("tile"),
+    "A window of a tile.",
+    pipe=PipeType.V,
+    type_rule_doc="t(shape, tile.dtype)",
+    role=Role.VIEW,
+    **isa("TEXTRACT"),
+)
 
-register("block.reshape", Category.BLOCK, [
-    p_tile("tile", "Tile to reshape"),
-    p_shape("shape", "New shape; static element counts must match"),
-], reshape_rule("tile"), "The same elements of a tile under a new shape.",
-    pipe=PipeType.V, type_rule_doc="t(shape, tile.dtype); same element count", role=Role.VIEW,
-    **isa("TRESHAPE", pto_returns_value=True))
+register(
+    "block.reshape",
+    Category.BLOCK,
+    [
+        p_tile("tile", "Tile to reshape"),
+        p_shape("shape", "New shape; static element counts must match"),
+    ],
+    reshape_rule("tile"),
+    "The same elements of a tile under a new shape.",
+    pipe=PipeType.V,
+    type_rule_doc="t(shape, tile.dtype); same element count",
+    role=Role.VIEW,
+    **isa("TRESHAPE", pto_returns_value=True),
+)
 
-register("block.transpose", Category.BLOCK, [
-    p_tile("tile", "Tile of rank 2 or more"),
-    Param("axis1", "First constant axis to swap", accepts=("scalar",)),
-    Param("axis2", "Second constant axis to swap (different from axis1)", accepts=("scalar",)),
-], transpose_rule("tile"), "Swap two dimensions of a tile.",
-    pipe=PipeType.V, type_rule_doc="t(shape with axis1 and axis2 swapped, tile.dtype)",
-    role=Role.VIEW, **isa("TTRANS", operands=("tile",), scratch=True))
+register(
+    "block.transpose",
+    Category.BLOCK,
+    [
+        p_tile("tile", "Tile of rank 2 or more"),
+        Param("axis1", "First constant axis to swap", accepts=("scalar",)),
+        Param("axis2", "Second constant axis to swap (different from axis1)", accepts=("scalar",)),
+    ],
+    transpose_rule("tile"),
+    "Swap two dimensions of a tile.",
+    pipe=PipeType.V,
+    type_rule_doc="t(shape with axis1 and axis2 swapped, tile.dtype)",
+    role=Role.VIEW,
+    **isa("TTRANS", operands=("tile",), scratch=True),
+)

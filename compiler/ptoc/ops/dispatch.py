@@ -134,8 +134,7 @@ def _resolve_unified(name: str, arg_types: list[Type]) -> Resolution:
         hint = f" (use pl.{owners[0]}.{name})" if len(owners) == 1 else ""
         return Resolution(
             code="E310",
-            message=f"Operation '{name}' requires at least one argument for type dispatch"
-            + hint,
+            message=f"Operation '{name}' requires at least one argument for type dispatch" + hint,
         )
     if isinstance(first, (TensorType, TileType)):
         is_tensor = isinstance(first, TensorType)

@@ -19,8 +19,13 @@ from ..ir.shape import static_value
 from ..ir.types import MemorySpace, TensorType, TileType
 from .registry import DeduceContext, ParamKind, Role
 
-_VEC, _MAT, _LEFT, _RIGHT, _ACC = (MemorySpace.Vec, MemorySpace.Mat, MemorySpace.Left,
-                                   MemorySpace.Right, MemorySpace.Acc)
+_VEC, _MAT, _LEFT, _RIGHT, _ACC = (
+    MemorySpace.Vec,
+    MemorySpace.Mat,
+    MemorySpace.Left,
+    MemorySpace.Right,
+    MemorySpace.Acc,
+)
 
 # TMOV's source -> destination pairs on A2/A3 (npu/a2a3/TMov.hpp:142).
 MOVES_A2A3 = frozenset({(_MAT, _LEFT), (_MAT, _RIGHT), (_VEC, _VEC), (_ACC, _MAT)})
@@ -30,9 +35,9 @@ MOVES_A5_ONLY = frozenset({(_ACC, _VEC), (_VEC, _MAT)})
 # How a tile reaches each space, for the hints.
 _HOW_TO_REACH = {
     _LEFT: "load it into Mat (target_memory=pl.MemorySpace.Mat), then "
-           "pl.move(..., target_memory=pl.MemorySpace.Left)",
+    "pl.move(..., target_memory=pl.MemorySpace.Left)",
     _RIGHT: "load it into Mat (target_memory=pl.MemorySpace.Mat), then "
-            "pl.move(..., target_memory=pl.MemorySpace.Right)",
+    "pl.move(..., target_memory=pl.MemorySpace.Right)",
     _ACC: "an Acc tile is the result of pl.matmul",
     _VEC: "vector instructions read Vec tiles: load it into Vec (the default target_memory)",
 }
@@ -53,9 +58,17 @@ def check_operand_spaces(ctx: DeduceContext) -> None:
     """Every tile operand lives where its parameter says it may (``Param.spaces``); a tile
     whose space is unknown (a parameter, an annotation) is not checked."""
     op = ctx.op
-    if op.role is Role.MATMUL and _space_of(ctx, "lhs") is _RIGHT and _space_of(ctx, "rhs") is _LEFT:
-        ctx.fail(f"{op.name}: 'lhs' is a Right tile and 'rhs' a Left tile: the operands are "
-                 "swapped (TMATMUL multiplies Left [M, K] by Right [K, N])", at="lhs", code="E320")
+    if (
+        op.role is Role.MATMUL
+        and _space_of(ctx, "lhs") is _RIGHT
+        and _space_of(ctx, "rhs") is _LEFT
+    ):
+        ctx.fail(
+            f"{op.name}: 'lhs' is a Right tile and 'rhs' a Left tile: the operands are "
+            "swapped (TMATMUL multiplies Left [M, K] by Right [K, N])",
+            at="lhs",
+            code="E320",
+        )
     for param in op.params:
         if param.kind is not ParamKind.EXPR or not param.spaces:
             continue
@@ -66,22 +79,31 @@ def check_operand_spaces(ctx: DeduceContext) -> None:
             # TSTORE itself takes an Acc tile (npu/a2a3/TStore.hpp:264) and the original
             # accepts pl.store of one; but it runs on MTE3 where l0c_store runs on the FIX pipe
             # that drains Acc, so the synchronisation waits on the wrong pipe.
-            ctx.warn(f"{op.name} of an Acc tile: the copy out of Acc runs on the FIX pipe, "
-                     "which pl.l0c_store synchronises with; use pl.l0c_store",
-                     at=param.name, code="W025")
+            ctx.warn(
+                f"{op.name} of an Acc tile: the copy out of Acc runs on the FIX pipe, "
+                "which pl.l0c_store synchronises with; use pl.l0c_store",
+                at=param.name,
+                code="W025",
+            )
             continue
         wanted = _spaces_text(param.spaces)
         hint = _hint(op.role, space, param.spaces)
-        ctx.fail(f"{op.name}: argument '{param.name}' must be a tile in {wanted}, got one in "
-                 f"{space.name}; {hint}", at=param.name, code="E320")
+        ctx.fail(
+            f"{op.name}: argument '{param.name}' must be a tile in {wanted}, got one in "
+            f"{space.name}; {hint}",
+            at=param.name,
+            code="E320",
+        )
 
 
 def _hint(role: Role, space: MemorySpace, wanted: tuple[MemorySpace, ...]) -> str:
     if role is Role.STORE and wanted == (_ACC,):
         return "store a Vec tile with pl.store"
     if space is _ACC and _VEC in wanted:
-        return ("an Acc tile cannot feed vector instructions: store it with pl.l0c_store and "
-                "load the result into Vec")
+        return (
+            "an Acc tile cannot feed vector instructions: store it with pl.l0c_store and "
+            "load the result into Vec"
+        )
     return _HOW_TO_REACH[wanted[0]]
 
 
@@ -92,13 +114,20 @@ def check_move(ctx: DeduceContext, source: TileType, target: MemorySpace) -> Non
         return
     pair = f"{space.name} -> {target.name}"
     if (space, target) in MOVES_A5_ONLY:
-        ctx.warn(f"{ctx.op.name}: only A5 moves a tile {pair} directly; on A2/A3 TMOV "
-                 "cannot (it moves Mat -> Left/Right, Vec -> Vec and Acc -> Mat)",
-                 at="target_memory", code="W020")
+        ctx.warn(
+            f"{ctx.op.name}: only A5 moves a tile {pair} directly; on A2/A3 TMOV "
+            "cannot (it moves Mat -> Left/Right, Vec -> Vec and Acc -> Mat)",
+            at="target_memory",
+            code="W020",
+        )
         return
     hint = f"; {_HOW_TO_REACH[target]}" if target in (_LEFT, _RIGHT) else ""
-    ctx.fail(f"{ctx.op.name}: the hardware cannot move a tile {pair} (TMOV moves Mat -> "
-             f"Left/Right, Vec -> Vec and Acc -> Mat){hint}", at="target_memory", code="E320")
+    ctx.fail(
+        f"{ctx.op.name}: the hardware cannot move a tile {pair} (TMOV moves Mat -> "
+        f"Left/Right, Vec -> Vec and Acc -> Mat){hint}",
+        at="target_memory",
+        code="E320",
+    )
 
 
 def check_store_dtype(ctx: DeduceContext, tile: TileType, output: TensorType) -> None:
@@ -108,13 +137,20 @@ def check_store_dtype(ctx: DeduceContext, tile: TileType, output: TensorType) ->
     from_acc = tile_param is not None and tile_param.spaces == (_ACC,)
     if tile.dtype is output.dtype or from_acc or tile.memory_space is _ACC:
         return
-    cast = (f"convert first: pl.cast(..., target_type=pl.{output.dtype.name})")
+    cast = f"convert first: pl.cast(..., target_type=pl.{output.dtype.name})"
     if tile.dtype.bits != output.dtype.bits:
-        ctx.fail(f"{ctx.op.name}: a {tile.dtype.name} tile cannot be stored into a "
-                 f"{output.dtype.name} tensor: the copy does not convert elements; {cast}",
-                 at="output_tensor", code="E321")
-    ctx.warn(f"{ctx.op.name}: the {tile.dtype.name} tile's bits are copied unconverted into "
-             f"the {output.dtype.name} tensor; {cast}", at="output_tensor", code="W021")
+        ctx.fail(
+            f"{ctx.op.name}: a {tile.dtype.name} tile cannot be stored into a "
+            f"{output.dtype.name} tensor: the copy does not convert elements; {cast}",
+            at="output_tensor",
+            code="E321",
+        )
+    ctx.warn(
+        f"{ctx.op.name}: the {tile.dtype.name} tile's bits are copied unconverted into "
+        f"the {output.dtype.name} tensor; {cast}",
+        at="output_tensor",
+        code="W021",
+    )
 
 
 def check_store_window(ctx: DeduceContext, tile: TileType, window: tuple[int | None, ...]) -> None:
@@ -130,16 +166,21 @@ def check_store_window(ctx: DeduceContext, tile: TileType, window: tuple[int | N
     window_text = "[" + ", ".join(str(d) for d in window) + "]"
     tile_count, window_count = _count(tile_dims), _count(list(window))
     if window_count > tile_count:
-        what = (f"only the tile's {tile_count} elements are written, "
-                f"{window_count - tile_count} of the window's are left unchanged")
+        what = (
+            f"only the tile's {tile_count} elements are written, "
+            f"{window_count - tile_count} of the window's are left unchanged"
+        )
     elif window_count < tile_count:
         what = f"the tile's {tile_count} elements do not fit the window's {window_count}"
     elif len(tile_shape) == 1 and len(window_shape) > 1:
         what = "a rank-1 tile is one row, written along the window's last dimension only"
     else:
         return  # the same elements in another arrangement (a [32, 1] column as [32]): fine
-    ctx.warn(f"{ctx.op.name}: the window {window_text} is not the tile's shape {tile_text}: "
-             f"{what}", at="shapes", code="W022")
+    ctx.warn(
+        f"{ctx.op.name}: the window {window_text} is not the tile's shape {tile_text}: {what}",
+        at="shapes",
+        code="W022",
+    )
 
 
 def _squeezed(dims: list[int | None]) -> list[int | None]:

@@ -13,6 +13,7 @@ of op names.
 from __future__ import annotations
 
 import dataclasses
+import linecache
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -122,7 +123,11 @@ class Param:
 
 def _default_str(value: Any) -> str:
     if isinstance(value, Enum):
-        return f"pl.{type(value).__name__}.{value.name}" if type(value).__name__ == "MemorySpace" else f"pl.{value.name}"
+        return (
+            f"pl.{type(value).__name__}.{value.name}"
+            if type(value).__name__ == "MemorySpace"
+            else f"pl.{value.name}"
+        )
     return repr(value)
 
 
@@ -286,7 +291,9 @@ class OpDef:
     params: tuple[Param, ...]
     rule: TypeRule
     description: str
-    dsl_names: tuple[str, ...] = ()  # spellings after `pl.block.` / `pl.tensor.` (default: the short name)
+    dsl_names: tuple[
+        str, ...
+    ] = ()  # spellings after `pl.block.` / `pl.tensor.` (default: the short name)
     pipe: PipeType = PipeType.S
     role: Role = Role.ELEMENTWISE
     # Where the result tile lives: a fixed space, or the value of an attribute (e.g. a load's
@@ -311,7 +318,9 @@ class OpDef:
     pto: Lowering = Lowering(None)
     type_rule_doc: str = ""  # one line: "t(broadcast, promote)"
     legacy: LegacyForm | None = None
-    dsl_visible: bool = True  # False: registered (e.g. inserted by passes) but not callable from the DSL
+    dsl_visible: bool = (
+        True  # False: registered (e.g. inserted by passes) but not callable from the DSL
+    )
     source_file: str = ""
     source_line: int = 0
 
@@ -322,6 +331,17 @@ class OpDef:
     @property
     def namespace(self) -> str:
         return self.name.split(".", 1)[0]
+
+    @property
+    def name_line(self) -> int:
+        """The 1-based line of the registration that spells the op's name (a formatted call may
+        open on the line before it); the call's own line when no nearby line names it."""
+        quoted = (f'"{self.name}"', f'"{self.short_name}"')
+        for line in range(self.source_line, self.source_line + 4):
+            text = linecache.getline(self.source_file, line)
+            if any(q in text for q in quoted):
+                return line
+        return self.source_line
 
     def param(self, name: str) -> Param | None:
         for p in self.params:
@@ -381,9 +401,13 @@ class OpDef:
     def signature(self) -> str:
         return f"{self.name}(" + ", ".join(p.signature() for p in self.params) + ")"
 
-    def deduce(self, args: dict[str, Expr], attrs: dict[str, AttrValue],
-               warnings: list[OpError] | None = None,
-               ranges: Mapping[Var, tuple[int, int]] | None = None) -> Type:
+    def deduce(
+        self,
+        args: dict[str, Expr],
+        attrs: dict[str, AttrValue],
+        warnings: list[OpError] | None = None,
+        ranges: Mapping[Var, tuple[int, int]] | None = None,
+    ) -> Type:
         """Run the type rule. Raises OpError; an argument of unknown type (from an earlier
         error) yields UNKNOWN without a new error, so one mistake is reported once. The
         rule's warnings are appended to ``warnings``. A result tile records where it lives
@@ -405,7 +429,9 @@ class OpDef:
             result = dataclasses.replace(result, memory=self._result_memory(args, filled))
         return result
 
-    def _result_memory(self, args: dict[str, Expr], attrs: dict[str, AttrValue]) -> MemorySpace | None:
+    def _result_memory(
+        self, args: dict[str, Expr], attrs: dict[str, AttrValue]
+    ) -> MemorySpace | None:
         if self.role is Role.VIEW and self.result_space is None:
             source = next((a.type for a in args.values() if isinstance(a.type, TileType)), None)
             return source.memory_space if source is not None else None
@@ -437,8 +463,11 @@ class Registry:
         return [op for op in self.ops.values() if op.namespace == namespace]
 
     def with_role(self, role: Role, namespace: str | None = None) -> list[OpDef]:
-        return [op for op in self.ops.values()
-                if op.role is role and (namespace is None or op.namespace == namespace)]
+        return [
+            op
+            for op in self.ops.values()
+            if op.role is role and (namespace is None or op.namespace == namespace)
+        ]
 
     def the(self, role: Role, namespace: str | None = None) -> OpDef:
         """The one op of a role (in a namespace): e.g. the tile creator the passes insert."""

@@ -181,8 +181,9 @@ def require_integer(ctx: DeduceContext, name: str, dtype: DataType) -> None:
         )
 
 
-def require_rank(ctx: DeduceContext, name: str, shaped: ShapedType, *, exactly: int = 0,
-                 at_least: int = 0) -> None:
+def require_rank(
+    ctx: DeduceContext, name: str, shaped: ShapedType, *, exactly: int = 0, at_least: int = 0
+) -> None:
     if exactly and shaped.rank != exactly:
         ctx.fail(
             f"{ctx.op.name}: argument '{name}' must be {exactly}-D, got {shaped.rank}-D "
@@ -214,8 +215,9 @@ def _attr(ctx: DeduceContext, name: str, types: tuple[type, ...], what: str) -> 
     # bool is an int in Python; an int attribute must not silently take True/False.
     wrong_bool = isinstance(value, bool) and bool not in types
     if wrong_bool or not isinstance(value, types):
-        ctx.fail(f"{ctx.op.name}: attribute '{name}' must be {what}, got {value!r}", at=name,
-                 code="E309")
+        ctx.fail(
+            f"{ctx.op.name}: attribute '{name}' must be {what}, got {value!r}", at=name, code="E309"
+        )
     return value
 
 
@@ -255,8 +257,7 @@ def check_cast_mode(ctx: DeduceContext, name: str = "mode") -> None:
     valid = value in CAST_MODES if isinstance(value, str) else 0 <= value < len(CAST_MODES)
     if not valid:
         ctx.fail(
-            f"{ctx.op.name}: unknown cast mode {value!r}; expected one of "
-            + ", ".join(CAST_MODES),
+            f"{ctx.op.name}: unknown cast mode {value!r}; expected one of " + ", ".join(CAST_MODES),
             at=name,
             code="E309",
         )
@@ -345,8 +346,9 @@ def check_reshape(ctx: DeduceContext, source: Shape, target: Shape, at: str) -> 
         )
 
 
-def check_window(ctx: DeduceContext, tensor: TensorType, offsets: Shape, sizes: Shape,
-                 names: tuple[str, str]) -> None:
+def check_window(
+    ctx: DeduceContext, tensor: TensorType, offsets: Shape, sizes: Shape, names: tuple[str, str]
+) -> None:
     """Offsets / sizes of a load or store: equal length >= 1 (E307), and, where the tensor's
     dim and the window are constants, inside the tensor (E308)."""
     offsets_name, sizes_name = names
@@ -359,22 +361,30 @@ def check_window(ctx: DeduceContext, tensor: TensorType, offsets: Shape, sizes: 
             code="E307",
         )
     if not sizes:
-        ctx.fail(f"{op}: '{sizes_name}' must have at least one dimension", at=sizes_name,
-                 code="E307")
+        ctx.fail(
+            f"{op}: '{sizes_name}' must have at least one dimension", at=sizes_name, code="E307"
+        )
     for axis, size_expr in enumerate(sizes):
         size = const_int_value(size_expr)
         if size is not None and size <= 0:
-            ctx.fail(f"{op}: size {size} on dimension {axis} must be positive", at=sizes_name,
-                     code="E307")
+            ctx.fail(
+                f"{op}: size {size} on dimension {axis} must be positive",
+                at=sizes_name,
+                code="E307",
+            )
     for axis, offset_expr in enumerate(offsets):
         offset = const_int_value(offset_expr)
         if offset is not None and offset < 0:
-            ctx.fail(f"{op}: offset {offset} on dimension {axis} is negative", at=offsets_name,
-                     code="E308")
+            ctx.fail(
+                f"{op}: offset {offset} on dimension {axis} is negative",
+                at=offsets_name,
+                code="E308",
+            )
     if len(sizes) != tensor.rank:
         return  # the window does not map dimension by dimension onto the tensor
-    for axis, (offset_expr, size_expr, dim) in enumerate(zip(offsets, sizes, tensor.shape,
-                                                             strict=True)):
+    for axis, (offset_expr, size_expr, dim) in enumerate(
+        zip(offsets, sizes, tensor.shape, strict=True)
+    ):
         extent, size = static_value(dim), const_int_value(size_expr)
         if extent is None or size is None:
             continue
@@ -396,8 +406,9 @@ def check_window(ctx: DeduceContext, tensor: TensorType, offsets: Shape, sizes: 
             _check_window_in_loops(ctx, offset_expr, size, extent, axis, offsets_name)
 
 
-def _check_window_in_loops(ctx: DeduceContext, offset: Expr, size: int, extent: int, axis: int,
-                           at: str) -> None:
+def _check_window_in_loops(
+    ctx: DeduceContext, offset: Expr, size: int, extent: int, axis: int, at: str
+) -> None:
     """An offset that moves with loops of constant bounds: its window at the loops' extreme
     iterations must stay inside the tensor."""
     span = value_range(offset, ctx.ranges)
@@ -407,12 +418,19 @@ def _check_window_in_loops(ctx: DeduceContext, offset: Expr, size: int, extent: 
     loops = [v for v in ctx.ranges if any(v is u for u in expr_vars_of(offset))]
     where = ", ".join(f"{v.name} in {ctx.ranges[v][0]}..{ctx.ranges[v][1]}" for v in loops)
     if low < 0:
-        ctx.fail(f"{ctx.op.name}: with {where} the offset on dimension {axis} reaches {low}, "
-                 "before the tensor's start", at=at, code="E308")
+        ctx.fail(
+            f"{ctx.op.name}: with {where} the offset on dimension {axis} reaches {low}, "
+            "before the tensor's start",
+            at=at,
+            code="E308",
+        )
     if high + size > extent:
-        ctx.fail(f"{ctx.op.name}: with {where} the window on dimension {axis} reaches "
-                 f"{high}..{high + size}, outside the tensor's extent {extent}", at=at,
-                 code="E308")
+        ctx.fail(
+            f"{ctx.op.name}: with {where} the window on dimension {axis} reaches "
+            f"{high}..{high + size}, outside the tensor's extent {extent}",
+            at=at,
+            code="E308",
+        )
 
 
 def expr_vars_of(expr: Expr) -> list[Var]:
@@ -509,8 +527,9 @@ class Elementwise:
     float_result: bool = False  # a non-float result dtype becomes FP32 (tensor.exp)
 
 
-def elementwise(kind: Kind, spec: Elementwise, extra: Callable[[DeduceContext], None] | None = None
-                ) -> TypeRule:
+def elementwise(
+    kind: Kind, spec: Elementwise, extra: Callable[[DeduceContext], None] | None = None
+) -> TypeRule:
     """The rule of every element-wise op: kinds, dtype checks, broadcast, promotion."""
 
     def deduce(ctx: DeduceContext) -> Type:
@@ -546,8 +565,11 @@ def elementwise_doc(kind: Kind, spec: Elementwise, names: Sequence[str]) -> str:
     shaped = [n for n, r in roles if r == "t"]
     typed = [n for n, r in roles if r in "tsv"]
     shape = f"broadcast({', '.join(shaped)})" if len(shaped) > 1 else f"{shaped[0]}.shape"
-    dtype = f"{typed[0]}.dtype" if spec.keep_lhs_dtype or len(typed) == 1 else (
-        f"promote({', '.join(typed)})")
+    dtype = (
+        f"{typed[0]}.dtype"
+        if spec.keep_lhs_dtype or len(typed) == 1
+        else (f"promote({', '.join(typed)})")
+    )
     if spec.float_result:
         dtype = f"float({dtype})"
     return f"{'t' if kind == 'tile' else 'T'}({shape}, {dtype})"
@@ -583,8 +605,11 @@ def transpose_rule(kind: Kind) -> TypeRule:
         first = normalize_axis(ctx, const_int_arg(ctx, first_name), source.rank, first_name)
         second = normalize_axis(ctx, const_int_arg(ctx, second_name), source.rank, second_name)
         if first == second:
-            ctx.fail(f"{ctx.op.name}: the two axes must differ, got {first} twice",
-                     at=second_name, code="E309")
+            ctx.fail(
+                f"{ctx.op.name}: the two axes must differ, got {first} twice",
+                at=second_name,
+                code="E309",
+            )
         shape = list(source.shape)
         shape[first], shape[second] = shape[second], shape[first]
         return same_kind(source, tuple(shape), source.dtype)
@@ -628,8 +653,14 @@ INDEX_SCALAR = ScalarType(INDEX)
 # --------------------------------------------------------------------------------------------
 
 
-def p_tile(name: str, doc: str, default: Any = REQUIRED, *,
-           spaces: tuple[MemorySpace, ...] = (), access: Access = Access.READ) -> Param:
+def p_tile(
+    name: str,
+    doc: str,
+    default: Any = REQUIRED,
+    *,
+    spaces: tuple[MemorySpace, ...] = (),
+    access: Access = Access.READ,
+) -> Param:
     return Param(name, doc, default=default, accepts=("tile",), spaces=spaces, access=access)
 
 
@@ -662,12 +693,21 @@ def _pto_or_none(instruction: str | None) -> str | None:
     return pto_name(instruction) if instruction is not None else None
 
 
-def isa(instruction: str, note: str = "", pto_note: str | None = None, *,
-        column_form: str | None = None, row_broadcast: str | None = None,
-        col_broadcast: str | None = None, attr_args: tuple[str, ...] = (),
-        operands: tuple[str, ...] | None = None, scratch: bool = False,
-        pto_attrs: tuple[TypedAttr, ...] = (), pto_returns_value: bool = False,
-        pto_unsupported: str | None = None) -> dict[str, Lowering]:
+def isa(
+    instruction: str,
+    note: str = "",
+    pto_note: str | None = None,
+    *,
+    column_form: str | None = None,
+    row_broadcast: str | None = None,
+    col_broadcast: str | None = None,
+    attr_args: tuple[str, ...] = (),
+    operands: tuple[str, ...] | None = None,
+    scratch: bool = False,
+    pto_attrs: tuple[TypedAttr, ...] = (),
+    pto_returns_value: bool = False,
+    pto_unsupported: str | None = None,
+) -> dict[str, Lowering]:
     """Both lowerings of a block op from its pto-isa names: ``TADD`` and ``pto.tadd`` (and
     likewise for the column and broadcast forms). The PTO note defaults to the CCE note with
     instruction names in their dialect spelling. Operands and scratch are facts of the
@@ -676,14 +716,26 @@ def isa(instruction: str, note: str = "", pto_note: str | None = None, *,
     if pto_note is None:
         pto_note = _ISA_NAME.sub(lambda m: pto_name(m.group(0)), note)
     shared: dict[str, Any] = {"attr_args": attr_args, "operands": operands, "scratch": scratch}
-    cce = Lowering(instruction, note, column_form=column_form, row_broadcast=row_broadcast,
-                   col_broadcast=col_broadcast, **shared)
+    cce = Lowering(
+        instruction,
+        note,
+        column_form=column_form,
+        row_broadcast=row_broadcast,
+        col_broadcast=col_broadcast,
+        **shared,
+    )
     if pto_unsupported is not None:
         return {"cce": cce, "pto": Lowering(None, pto_unsupported)}
-    pto = Lowering(pto_name(instruction), pto_note, column_form=_pto_or_none(column_form),
-                   row_broadcast=_pto_or_none(row_broadcast),
-                   col_broadcast=_pto_or_none(col_broadcast), typed_attrs=pto_attrs,
-                   returns_value=pto_returns_value, **shared)
+    pto = Lowering(
+        pto_name(instruction),
+        pto_note,
+        column_form=_pto_or_none(column_form),
+        row_broadcast=_pto_or_none(row_broadcast),
+        col_broadcast=_pto_or_none(col_broadcast),
+        typed_attrs=pto_attrs,
+        returns_value=pto_returns_value,
+        **shared,
+    )
     return {"cce": cce, "pto": pto}
 
 
@@ -692,9 +744,19 @@ def isa(instruction: str, note: str = "", pto_note: str | None = None, *,
 # --------------------------------------------------------------------------------------------
 
 
-_LOWERING_TRAITS = frozenset({"column_form", "row_broadcast", "col_broadcast", "attr_args",
-                              "operands", "scratch", "pto_attrs", "pto_returns_value",
-                              "pto_unsupported"})
+_LOWERING_TRAITS = frozenset(
+    {
+        "column_form",
+        "row_broadcast",
+        "col_broadcast",
+        "attr_args",
+        "operands",
+        "scratch",
+        "pto_attrs",
+        "pto_returns_value",
+        "pto_unsupported",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -716,21 +778,44 @@ class Entry:
         return isa(self.instruction, self.note, **dict(self.lowering_traits))
 
 
-def entry(name: str, instruction: str, description: str, note: str = "", *,
-          broadcast: str | None = None, **traits: Any) -> Entry:
+def entry(
+    name: str,
+    instruction: str,
+    description: str,
+    note: str = "",
+    *,
+    broadcast: str | None = None,
+    **traits: Any,
+) -> Entry:
     """A family row. ``broadcast="ADD"`` names the TROWEXPAND/TCOLEXPAND forms of a binary
     op; other keywords are op traits or lowering options."""
     caller = sys._getframe(1)
     if broadcast is not None:
-        traits.update(row_broadcast="TROWEXPAND" + broadcast, col_broadcast="TCOLEXPAND" + broadcast)
+        traits.update(
+            row_broadcast="TROWEXPAND" + broadcast, col_broadcast="TCOLEXPAND" + broadcast
+        )
     lowering = tuple((k, v) for k, v in traits.items() if k in _LOWERING_TRAITS)
     op_traits = tuple((k, v) for k, v in traits.items() if k not in _LOWERING_TRAITS)
-    return Entry(name, instruction, description, caller.f_code.co_filename, caller.f_lineno,
-                 note, op_traits, lowering)
+    return Entry(
+        name,
+        instruction,
+        description,
+        caller.f_code.co_filename,
+        caller.f_lineno,
+        note,
+        op_traits,
+        lowering,
+    )
 
 
-def register_entry(row: Entry, ir_name: str, category: Category, params: list[Param],
-                   type_rule: TypeRule, **extra: Any) -> OpDef:
+def register_entry(
+    row: Entry,
+    ir_name: str,
+    category: Category,
+    params: list[Param],
+    type_rule: TypeRule,
+    **extra: Any,
+) -> OpDef:
     """Register a table row's op and point its definition at the row, not at this helper."""
     extra.update(row.traits)
     op = register(ir_name, category, params, type_rule, row.description, **extra)

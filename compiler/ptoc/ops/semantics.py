@@ -67,14 +67,16 @@ def _operands(op: OpCall, count: int, dtype: np.dtype[Any] | None = None) -> lis
     return [cast_to(value, target) for value in op.args[:count]]
 
 
-def _window(op: OpCall, extent: tuple[int, ...], offsets: tuple[int, ...],
-            sizes: tuple[int, ...]) -> tuple[slice, ...]:
+def _window(
+    op: OpCall, extent: tuple[int, ...], offsets: tuple[int, ...], sizes: tuple[int, ...]
+) -> tuple[slice, ...]:
     if len(offsets) != len(sizes) or len(sizes) != len(extent):
         op.fail(f"a {len(sizes)}-D window of a {len(extent)}-D value is not supported")
     for axis, (offset, size, dim) in enumerate(zip(offsets, sizes, extent, strict=True)):
         if offset < 0 or size <= 0 or offset + size > dim:
-            op.fail(f"window {offset}..{offset + size} on dimension {axis} is outside the "
-                    f"extent {dim}")
+            op.fail(
+                f"window {offset}..{offset + size} on dimension {axis} is outside the extent {dim}"
+            )
     return tuple(slice(o, o + s) for o, s in zip(offsets, sizes, strict=True))
 
 
@@ -82,8 +84,9 @@ def _fit(op: OpCall, values: Array, shape: tuple[int, ...]) -> Array:
     if values.shape == shape:
         return values
     if values.size != int(np.prod(shape)):
-        op.fail(f"a value of shape {list(values.shape)} does not fit a window of shape "
-                f"{list(shape)}")
+        op.fail(
+            f"a value of shape {list(values.shape)} does not fit a window of shape {list(shape)}"
+        )
     return values.reshape(shape)
 
 
@@ -196,13 +199,17 @@ def _alloc(op: OpCall) -> None:
 # =============================================================================================
 
 _define("block.add", "tensor.add", "block.adds", "tensor.add_scalar")(
-    _elementwise(lambda v: v[0] + v[1], 2))
+    _elementwise(lambda v: v[0] + v[1], 2)
+)
 _define("block.sub", "tensor.sub", "block.subs", "tensor.sub_scalar")(
-    _elementwise(lambda v: v[0] - v[1], 2))
+    _elementwise(lambda v: v[0] - v[1], 2)
+)
 _define("block.mul", "tensor.mul", "block.muls", "tensor.mul_scalar")(
-    _elementwise(lambda v: v[0] * v[1], 2))
+    _elementwise(lambda v: v[0] * v[1], 2)
+)
 _define("block.maximum", "tensor.maximum", "block.maxs")(
-    _elementwise(lambda v: kernels.maximum(v[0], v[1]), 2))
+    _elementwise(lambda v: kernels.maximum(v[0], v[1]), 2)
+)
 _define("block.minimum", "block.mins")(_elementwise(lambda v: kernels.minimum(v[0], v[1]), 2))
 _define("block.and", "block.ands")(_elementwise(lambda v: v[0] & v[1], 2))
 _define("block.or", "block.ors")(_elementwise(lambda v: v[0] | v[1], 2))
@@ -210,13 +217,15 @@ _define("block.xor", "block.xors")(_elementwise(lambda v: v[0] ^ v[1], 2))
 _define("block.shl", "block.shls")(_elementwise(lambda v: np.left_shift(v[0], v[1]), 2))
 _define("block.shr", "block.shrs")(_elementwise(lambda v: np.right_shift(v[0], v[1]), 2))
 _define("block.prelu", "block.lrelu")(
-    _elementwise(lambda v: np.where(v[0] > 0, v[0], v[0] * v[1]), 2))
+    _elementwise(lambda v: np.where(v[0] > 0, v[0], v[0] * v[1]), 2)
+)
 _define("block.addc")(_elementwise(lambda v: (v[0] + v[1]) + v[2], 3))
 _define("block.subc")(_elementwise(lambda v: (v[0] - v[1]) + v[2], 3))
 _define("block.addsc")(_elementwise(lambda v: (v[0] + v[1]) + v[2], 3))
 _define("block.subsc")(_elementwise(lambda v: (v[0] - v[1]) + v[2], 3))
 _define("block.div", "tensor.div", "tensor.div_scalar")(
-    _checked(lambda op, v: kernels.divide(v[0], v[1], op.fail), 2))
+    _checked(lambda op, v: kernels.divide(v[0], v[1], op.fail), 2)
+)
 _define("block.rem")(_checked(lambda op, v: kernels.remainder(v[0], v[1], op.fail), 2))
 
 
@@ -301,7 +310,11 @@ def _cast(op: OpCall) -> Array:
 # --- comparison and selection ---------------------------------------------------------------
 
 _COMPARE: dict[int, Callable[[Array, Array], Array]] = {
-    0: np.equal, 1: np.not_equal, 2: np.less, 3: np.less_equal, 4: np.greater,
+    0: np.equal,
+    1: np.not_equal,
+    2: np.less,
+    3: np.less_equal,
+    4: np.greater,
     5: np.greater_equal,
 }
 
@@ -518,7 +531,8 @@ def _tensor_read(op: OpCall) -> Any:
     tensor = np.asarray(op.args[0])
     indices = op.ints(1)
     if len(indices) != tensor.ndim or any(
-            not 0 <= i < d for i, d in zip(indices, tensor.shape, strict=True)):
+        not 0 <= i < d for i, d in zip(indices, tensor.shape, strict=True)
+    ):
         op.fail(f"index {list(indices)} is outside a tensor of shape {list(tensor.shape)}")
     return tensor[indices]
 

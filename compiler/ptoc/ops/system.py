@@ -21,8 +21,11 @@ def _check_pipe(ctx: DeduceContext, name: str) -> None:
         return
     # The seed spelling passes the pipe's integer code (set_pipe=2).
     if attr_int(ctx, name) not in _PIPE_VALUES:
-        ctx.fail(f"{ctx.op.name}: attribute '{name}' must be a pl.PipeType, got {value!r}",
-                 at=name, code="E309")
+        ctx.fail(
+            f"{ctx.op.name}: attribute '{name}' must be a pl.PipeType, got {value!r}",
+            at=name,
+            code="E309",
+        )
 
 
 @rule
@@ -31,8 +34,11 @@ def _flag(ctx: DeduceContext) -> Type:
     _check_pipe(ctx, "wait_pipe")
     event = attr_int(ctx, "event_id")
     if event not in _EVENT_IDS:
-        ctx.fail(f"{ctx.op.name}: attribute 'event_id' must be 0..7, got {event}",
-                 at="event_id", code="E309")
+        ctx.fail(
+            f"{ctx.op.name}: attribute 'event_id' must be 0..7, got {event}",
+            at="event_id",
+            code="E309",
+        )
     return UNKNOWN
 
 
@@ -49,26 +55,65 @@ _FLAG_PARAMS = [
 ]
 _SYNC = {"pipe": PipeType.S, "type_rule_doc": "no value"}
 
-register("system.sync_src", Category.SYNC, _FLAG_PARAMS, _flag,
-         "Signal an event from set_pipe to wait_pipe once set_pipe's earlier work is done.",
-         role=Role.SET_FLAG, cce=Lowering("set_flag"), pto=Lowering("pto.set_flag"), **_SYNC)
+register(
+    "system.sync_src",
+    Category.SYNC,
+    _FLAG_PARAMS,
+    _flag,
+    "Signal an event from set_pipe to wait_pipe once set_pipe's earlier work is done.",
+    role=Role.SET_FLAG,
+    cce=Lowering("set_flag"),
+    pto=Lowering("pto.set_flag"),
+    **_SYNC,
+)
 
-register("system.sync_dst", Category.SYNC, _FLAG_PARAMS, _flag,
-         "Make wait_pipe wait for the event signalled by the matching sync_src.",
-         role=Role.WAIT_FLAG, cce=Lowering("wait_flag"), pto=Lowering("pto.wait_flag"), **_SYNC)
+register(
+    "system.sync_dst",
+    Category.SYNC,
+    _FLAG_PARAMS,
+    _flag,
+    "Make wait_pipe wait for the event signalled by the matching sync_src.",
+    role=Role.WAIT_FLAG,
+    cce=Lowering("wait_flag"),
+    pto=Lowering("pto.wait_flag"),
+    **_SYNC,
+)
 
-register("system.bar_v", Category.SYNC, [], _barrier,
-         "Barrier on the vector pipe: later vector work waits for earlier vector work.",
-         role=Role.BARRIER, barrier_pipe=PipeType.V,
-         cce=Lowering("pipe_barrier", "PIPE_V"), pto=Lowering("pto.barrier", "PIPE_V"), **_SYNC)
+register(
+    "system.bar_v",
+    Category.SYNC,
+    [],
+    _barrier,
+    "Barrier on the vector pipe: later vector work waits for earlier vector work.",
+    role=Role.BARRIER,
+    barrier_pipe=PipeType.V,
+    cce=Lowering("pipe_barrier", "PIPE_V"),
+    pto=Lowering("pto.barrier", "PIPE_V"),
+    **_SYNC,
+)
 
-register("system.bar_m", Category.SYNC, [], _barrier,
-         "Barrier on the matrix pipe: later cube work waits for earlier cube work.",
-         role=Role.BARRIER, barrier_pipe=PipeType.M,
-         cce=Lowering("pipe_barrier", "PIPE_M"), pto=Lowering("pto.barrier", "PIPE_M"), **_SYNC)
+register(
+    "system.bar_m",
+    Category.SYNC,
+    [],
+    _barrier,
+    "Barrier on the matrix pipe: later cube work waits for earlier cube work.",
+    role=Role.BARRIER,
+    barrier_pipe=PipeType.M,
+    cce=Lowering("pipe_barrier", "PIPE_M"),
+    pto=Lowering("pto.barrier", "PIPE_M"),
+    **_SYNC,
+)
 
-register("system.bar_all", Category.SYNC, [], _barrier,
-         "Barrier on every pipe.",
-         role=Role.BARRIER, barrier_pipe=PipeType.ALL,
-         cce=Lowering("pipe_barrier", "PIPE_ALL"), pto=Lowering("pto.barrier", "PIPE_ALL"),
-         **_SYNC)
+register(
+    "system.bar_all",
+    Category.SYNC,
+    [],
+    _barrier,
+    "Barrier on every pipe.",
+    role=Role.BARRIER,
+    barrier_pipe=PipeType.ALL,
+    cce=Lowering("pipe_barrier", "PIPE_ALL"),
+    pto=Lowering("pto.barrier", "PIPE_ALL"),
+    **_SYNC,
+)

@@ -85,8 +85,9 @@ def _assemble(ctx: DeduceContext) -> Type:
     return TensorType(target.shape, target.dtype)
 
 
-def _matmul_operand(shaped: TensorType, transposed: bool, *, is_lhs: bool
-                    ) -> tuple[Shape, Shape, Expr]:
+def _matmul_operand(
+    shaped: TensorType, transposed: bool, *, is_lhs: bool
+) -> tuple[Shape, Shape, Expr]:
     """(batch dims, the M or N dim it contributes, its K dim). A 1-D operand is a vector:
     its only dim is K and it adds no M / N dim to the result."""
     if shaped.rank == 1:
@@ -123,77 +124,158 @@ def _matmul(ctx: DeduceContext) -> Type:
 
 _DTYPE = (DataType,)
 
-register("tensor.create", Category.TENSOR, [
-    p_shape("shape", "Shape of the new tensor: a list of integer scalars"),
-    p_attr("dtype", "Element data type, e.g. pl.FP32", _DTYPE),
-], _create, "Create a tensor of the given shape and element type (contents undefined).",
-    dsl_names=("create_tensor", "create"), type_rule_doc="T(shape, dtype)", role=Role.CREATE,
-    unified_always=True, **_TENSOR)
+register(
+    "tensor.create",
+    Category.TENSOR,
+    [
+        p_shape("shape", "Shape of the new tensor: a list of integer scalars"),
+        p_attr("dtype", "Element data type, e.g. pl.FP32", _DTYPE),
+    ],
+    _create,
+    "Create a tensor of the given shape and element type (contents undefined).",
+    dsl_names=("create_tensor", "create"),
+    type_rule_doc="T(shape, dtype)",
+    role=Role.CREATE,
+    unified_always=True,
+    **_TENSOR,
+)
 
-register("tensor.read", Category.TENSOR, [
-    p_tensor("tensor", "Tensor to read from"),
-    p_shape("indices", "One integer index per dimension"),
-], _read, "Read one element of a tensor as a scalar.",
-    type_rule_doc="s(tensor.dtype); len(indices) == rank", role=Role.SCALAR, **_TENSOR)
+register(
+    "tensor.read",
+    Category.TENSOR,
+    [
+        p_tensor("tensor", "Tensor to read from"),
+        p_shape("indices", "One integer index per dimension"),
+    ],
+    _read,
+    "Read one element of a tensor as a scalar.",
+    type_rule_doc="s(tensor.dtype); len(indices) == rank",
+    role=Role.SCALAR,
+    **_TENSOR,
+)
 
-register("tensor.dim", Category.TENSOR, [
-    p_tensor("tensor", "Tensor whose dimension is queried"),
-    Param("axis", "Constant axis, negative counts from the end", accepts=("scalar",)),
-], _dim, "The size of one dimension of a tensor, as an INDEX scalar.",
-    type_rule_doc="s(INDEX); axis in -rank..rank-1", role=Role.SCALAR, unified_always=True,
-    **_TENSOR)
+register(
+    "tensor.dim",
+    Category.TENSOR,
+    [
+        p_tensor("tensor", "Tensor whose dimension is queried"),
+        Param("axis", "Constant axis, negative counts from the end", accepts=("scalar",)),
+    ],
+    _dim,
+    "The size of one dimension of a tensor, as an INDEX scalar.",
+    type_rule_doc="s(INDEX); axis in -rank..rank-1",
+    role=Role.SCALAR,
+    unified_always=True,
+    **_TENSOR,
+)
 
-register("tensor.view", Category.TENSOR, [
-    p_tensor("tensor", "Tensor to take a window of"),
-    p_shape("shape", "Shape of the window (the rank may differ from the tensor's)"),
-    p_shape("offset", "Start of the window in each dimension of the tensor"),
-], view_rule("tensor"), "A window of a tensor, without copying.",
-    type_rule_doc="T(shape, tensor.dtype)", role=Role.VIEW, aliases="tensor", **_TENSOR)
+register(
+    "tensor.view",
+    Category.TENSOR,
+    [
+        p_tensor("tensor", "Tensor to take a window of"),
+        p_shape("shape", "Shape of the window (the rank may differ from the tensor's)"),
+        p_shape("offset", "Start of the window in each dimension of the tensor"),
+    ],
+    view_rule("tensor"),
+    "A window of a tensor, without copying.",
+    type_rule_doc="T(shape, tensor.dtype)",
+    role=Role.VIEW,
+    aliases="tensor",
+    **_TENSOR,
+)
 
-register("tensor.assemble", Category.TENSOR, [
-    p_tensor("target", "Tensor written into", access=Access.WRITE),
-    p_tensor("source", "Tensor whose contents are written"),
-    p_shape("offset", "Where in 'target' the 'source' starts, per dimension"),
-], _assemble, "Write a tensor into a region of a larger tensor; the result is the updated target.",
-    type_rule_doc="T(target.shape, target.dtype)", role=Role.STORE, aliases="target",
-    unified_always=True, **_TENSOR)
+register(
+    "tensor.assemble",
+    Category.TENSOR,
+    [
+        p_tensor("target", "Tensor written into", access=Access.WRITE),
+        p_tensor("source", "Tensor whose contents are written"),
+        p_shape("offset", "Where in 'target' the 'source' starts, per dimension"),
+    ],
+    _assemble,
+    "Write a tensor into a region of a larger tensor; the result is the updated target.",
+    type_rule_doc="T(target.shape, target.dtype)",
+    role=Role.STORE,
+    aliases="target",
+    unified_always=True,
+    **_TENSOR,
+)
 
-register("tensor.reshape", Category.TENSOR, [
-    p_tensor("tensor", "Tensor to reshape"),
-    p_shape("shape", "New shape; static element counts must match"),
-], reshape_rule("tensor"), "The same elements under a new shape.",
-    type_rule_doc="T(shape, tensor.dtype); same element count", role=Role.VIEW,
-    aliases="tensor", block_form="block.reshape", **_TENSOR)
+register(
+    "tensor.reshape",
+    Category.TENSOR,
+    [
+        p_tensor("tensor", "Tensor to reshape"),
+        p_shape("shape", "New shape; static element counts must match"),
+    ],
+    reshape_rule("tensor"),
+    "The same elements under a new shape.",
+    type_rule_doc="T(shape, tensor.dtype); same element count",
+    role=Role.VIEW,
+    aliases="tensor",
+    block_form="block.reshape",
+    **_TENSOR,
+)
 
-register("tensor.transpose", Category.TENSOR, [
-    p_tensor("tensor", "Tensor of rank 2 or more"),
-    Param("axis1", "First constant axis to swap", accepts=("scalar",)),
-    Param("axis2", "Second constant axis to swap (different from axis1)", accepts=("scalar",)),
-], transpose_rule("tensor"), "Swap two dimensions of a tensor.",
-    type_rule_doc="T(shape with axis1 and axis2 swapped, tensor.dtype)", role=Role.VIEW,
-    aliases="tensor", block_form="block.transpose", **_TENSOR)
+register(
+    "tensor.transpose",
+    Category.TENSOR,
+    [
+        p_tensor("tensor", "Tensor of rank 2 or more"),
+        Param("axis1", "First constant axis to swap", accepts=("scalar",)),
+        Param("axis2", "Second constant axis to swap (different from axis1)", accepts=("scalar",)),
+    ],
+    transpose_rule("tensor"),
+    "Swap two dimensions of a tensor.",
+    type_rule_doc="T(shape with axis1 and axis2 swapped, tensor.dtype)",
+    role=Role.VIEW,
+    aliases="tensor",
+    block_form="block.transpose",
+    **_TENSOR,
+)
 
-register("tensor.cast", Category.TENSOR, [
-    p_tensor("input", "Tensor to convert"),
-    p_attr("target_type", "Element type of the result", _DTYPE),
-    p_attr("mode", "Rounding: none, rint, round, floor, ceil, trunc or odd", (str, int), "round"),
-], cast_rule("tensor"), "Convert every element to another data type.",
-    type_rule_doc="T(input.shape, target_type)", role=Role.CAST, block_form="block.cast",
-    **_TENSOR)
+register(
+    "tensor.cast",
+    Category.TENSOR,
+    [
+        p_tensor("input", "Tensor to convert"),
+        p_attr("target_type", "Element type of the result", _DTYPE),
+        p_attr(
+            "mode", "Rounding: none, rint, round, floor, ceil, trunc or odd", (str, int), "round"
+        ),
+    ],
+    cast_rule("tensor"),
+    "Convert every element to another data type.",
+    type_rule_doc="T(input.shape, target_type)",
+    role=Role.CAST,
+    block_form="block.cast",
+    **_TENSOR,
+)
 
-register("tensor.matmul", Category.TENSOR, [
-    p_tensor("lhs", "Left operand [..., M, K] (or a 1-D vector [K])"),
-    p_tensor("rhs", "Right operand [..., K, N] (or a 1-D vector [K])"),
-    p_attr("out_dtype", "Result element type (default: promote(lhs, rhs))", (DataType, type(None)),
-           None),
-    p_attr("a_trans", "Use lhs transposed", (bool,), False),
-    p_attr("b_trans", "Use rhs transposed", (bool,), False),
-    p_attr("c_matrix_nz", "Produce the result in the NZ fractal layout", (bool,), False),
-], _matmul,
+register(
+    "tensor.matmul",
+    Category.TENSOR,
+    [
+        p_tensor("lhs", "Left operand [..., M, K] (or a 1-D vector [K])"),
+        p_tensor("rhs", "Right operand [..., K, N] (or a 1-D vector [K])"),
+        p_attr(
+            "out_dtype",
+            "Result element type (default: promote(lhs, rhs))",
+            (DataType, type(None)),
+            None,
+        ),
+        p_attr("a_trans", "Use lhs transposed", (bool,), False),
+        p_attr("b_trans", "Use rhs transposed", (bool,), False),
+        p_attr("c_matrix_nz", "Produce the result in the NZ fractal layout", (bool,), False),
+    ],
+    _matmul,
     "Matrix product with numpy-style batch broadcasting; 1-D operands act as vectors. "
     "Constant inner dimensions must agree.",
     type_rule_doc="T([*broadcast(batch), M, N], out_dtype or promote(lhs, rhs))",
-    role=Role.MATMUL, **_TENSOR)
+    role=Role.MATMUL,
+    **_TENSOR,
+)
 
 # --- registrations: element-wise and row reductions ------------------------------------------
 
@@ -204,7 +286,11 @@ _TS = Elementwise("ts")
 def _tensor_binary(row: Entry, spec: Elementwise, rhs: Param) -> None:
     params = [p_tensor("lhs", "Left tensor operand"), rhs]
     register_entry(
-        row, f"tensor.{row.name}", Category.TENSOR, params, elementwise("tensor", spec),
+        row,
+        f"tensor.{row.name}",
+        Category.TENSOR,
+        params,
+        elementwise("tensor", spec),
         type_rule_doc=elementwise_doc("tensor", spec, ["lhs", "rhs"]),
         **_TENSOR,
     )
@@ -214,45 +300,109 @@ _RHS_TENSOR = p_tensor("rhs", "Right tensor operand (broadcast against lhs)")
 _RHS_SCALAR = p_scalar("rhs", "Scalar operand applied to every element")
 
 for _row in (
-    entry("add", "", "Element-wise addition of two tensors, with broadcasting.",
-          scalar_form="tensor.add_scalar", block_form="block.add"),
-    entry("sub", "", "Element-wise subtraction of two tensors, with broadcasting.",
-          scalar_form="tensor.sub_scalar", block_form="block.sub"),
-    entry("mul", "", "Element-wise multiplication of two tensors, with broadcasting.",
-          scalar_form="tensor.mul_scalar", block_form="block.mul"),
-    entry("div", "", "Element-wise division of two tensors, with broadcasting.",
-          scalar_form="tensor.div_scalar", block_form="block.div"),
-    entry("maximum", "", "Element-wise maximum of two tensors, with broadcasting.",
-          block_form="block.maximum"),
+    entry(
+        "add",
+        "",
+        "Element-wise addition of two tensors, with broadcasting.",
+        scalar_form="tensor.add_scalar",
+        block_form="block.add",
+    ),
+    entry(
+        "sub",
+        "",
+        "Element-wise subtraction of two tensors, with broadcasting.",
+        scalar_form="tensor.sub_scalar",
+        block_form="block.sub",
+    ),
+    entry(
+        "mul",
+        "",
+        "Element-wise multiplication of two tensors, with broadcasting.",
+        scalar_form="tensor.mul_scalar",
+        block_form="block.mul",
+    ),
+    entry(
+        "div",
+        "",
+        "Element-wise division of two tensors, with broadcasting.",
+        scalar_form="tensor.div_scalar",
+        block_form="block.div",
+    ),
+    entry(
+        "maximum",
+        "",
+        "Element-wise maximum of two tensors, with broadcasting.",
+        block_form="block.maximum",
+    ),
 ):
     _tensor_binary(_row, _TT, _RHS_TENSOR)
 
 # A scalar right operand of pl.add / pl.tensor.add resolves to these (printed without _scalar).
 for _row in (
-    entry("add_scalar", "", "Add a scalar to every element of a tensor.", unified_always=True,
-          block_form="block.adds"),
-    entry("sub_scalar", "", "Subtract a scalar from every element of a tensor.",
-          unified_always=True, block_form="block.subs"),
-    entry("mul_scalar", "", "Multiply every element of a tensor by a scalar.",
-          unified_always=True, block_form="block.muls"),
-    entry("div_scalar", "", "Divide every element of a tensor by a scalar.",
-          unified_always=True, block_form="block.divs"),
+    entry(
+        "add_scalar",
+        "",
+        "Add a scalar to every element of a tensor.",
+        unified_always=True,
+        block_form="block.adds",
+    ),
+    entry(
+        "sub_scalar",
+        "",
+        "Subtract a scalar from every element of a tensor.",
+        unified_always=True,
+        block_form="block.subs",
+    ),
+    entry(
+        "mul_scalar",
+        "",
+        "Multiply every element of a tensor by a scalar.",
+        unified_always=True,
+        block_form="block.muls",
+    ),
+    entry(
+        "div_scalar",
+        "",
+        "Divide every element of a tensor by a scalar.",
+        unified_always=True,
+        block_form="block.divs",
+    ),
 ):
     _tensor_binary(_row, _TS, _RHS_SCALAR)
 
 _EXP = Elementwise("t", float_result=True)
-register("tensor.exp", Category.TENSOR, [p_tensor("input", "Tensor operand")],
-         elementwise("tensor", _EXP),
-         "Element-wise natural exponential; a non-float input gives an FP32 result.",
-         type_rule_doc=elementwise_doc("tensor", _EXP, ["input"]), block_form="block.exp",
-         **_TENSOR)
+register(
+    "tensor.exp",
+    Category.TENSOR,
+    [p_tensor("input", "Tensor operand")],
+    elementwise("tensor", _EXP),
+    "Element-wise natural exponential; a non-float input gives an FP32 result.",
+    type_rule_doc=elementwise_doc("tensor", _EXP, ["input"]),
+    block_form="block.exp",
+    **_TENSOR,
+)
 
 for _row in (
-    entry("row_max", "", "Maximum of each row: the last dimension reduces to 1.",
-          block_form="block.row_max"),
-    entry("row_sum", "", "Sum of each row: the last dimension reduces to 1.",
-          block_form="block.row_sum"),
+    entry(
+        "row_max",
+        "",
+        "Maximum of each row: the last dimension reduces to 1.",
+        block_form="block.row_max",
+    ),
+    entry(
+        "row_sum",
+        "",
+        "Sum of each row: the last dimension reduces to 1.",
+        block_form="block.row_sum",
+    ),
 ):
-    register_entry(_row, f"tensor.{_row.name}", Category.TENSOR,
-                   [p_tensor("input", "Tensor of rank 1 or more")], row_reduce_rule("tensor", 1),
-                   type_rule_doc="T([..., 1], input.dtype)", role=Role.REDUCTION, **_TENSOR)
+    register_entry(
+        _row,
+        f"tensor.{_row.name}",
+        Category.TENSOR,
+        [p_tensor("input", "Tensor of rank 1 or more")],
+        row_reduce_rule("tensor", 1),
+        type_rule_doc="T([..., 1], input.dtype)",
+        role=Role.REDUCTION,
+        **_TENSOR,
+    )

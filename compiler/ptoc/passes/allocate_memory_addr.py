@@ -21,8 +21,10 @@ from .irutil import defined_vars, retype_function
 
 class AllocateMemoryAddr(FunctionPass):
     name = "AllocateMemoryAddr"
-    description = ("Lay out each memory space's buffers from address 0 in MemRef id order, "
-                   "32-byte aligned; report spaces that exceed the target's capacity.")
+    description = (
+        "Lay out each memory space's buffers from address 0 in MemRef id order, "
+        "32-byte aligned; report spaces that exceed the target's capacity."
+    )
 
     def run_function(self, fn: Function, ctx: PassContext) -> Function:
         memrefs: dict[int, MemRef] = {}
@@ -42,17 +44,22 @@ class AllocateMemoryAddr(FunctionPass):
             cursor = 0
             first_misfit: int | None = None
             capacity = ctx.target.capacity(space)
-            for memref in sorted((m for m in memrefs.values() if m.memory_space is space),
-                                 key=lambda m: m.id):
+            for memref in sorted(
+                (m for m in memrefs.values() if m.memory_space is space), key=lambda m: m.id
+            ):
                 addr = ctx.target.align(cursor)
                 cursor = addr + memref.size
                 placed[memref.id] = with_fields(memref, addr=addr)
                 if capacity is not None and cursor > capacity and first_misfit is None:
                     first_misfit = memref.id
             if capacity is not None and first_misfit is not None:
-                ctx.error("E402", f"tiles live in {space.name} need {cursor} bytes, but the "
-                          f"target's {space.name} capacity is {capacity} bytes; "
-                          + _largest(space, memrefs, names), where[first_misfit])
+                ctx.error(
+                    "E402",
+                    f"tiles live in {space.name} need {cursor} bytes, but the "
+                    f"target's {space.name} capacity is {capacity} bytes; "
+                    + _largest(space, memrefs, names),
+                    where[first_misfit],
+                )
 
         new_types: dict[Var, Type] = {}
         for var, _ in defined_vars(fn):
@@ -63,11 +70,13 @@ class AllocateMemoryAddr(FunctionPass):
         return retype_function(fn, new_types, _AddressRetyper(placed))
 
 
-def _largest(space: MemorySpace, memrefs: dict[int, MemRef], names: dict[int, list[str]],
-             shown: int = 4) -> str:
+def _largest(
+    space: MemorySpace, memrefs: dict[int, MemRef], names: dict[int, list[str]], shown: int = 4
+) -> str:
     """The biggest buffers of a space, each with the tiles sharing it: what to shrink."""
-    buffers = sorted((m for m in memrefs.values() if m.memory_space is space),
-                     key=lambda m: (-m.size, m.id))
+    buffers = sorted(
+        (m for m in memrefs.values() if m.memory_space is space), key=lambda m: (-m.size, m.id)
+    )
     parts = [f"{' / '.join(dict.fromkeys(names[m.id]))} ({m.size} B)" for m in buffers[:shown]]
     more = f" and {len(buffers) - shown} more" if len(buffers) > shown else ""
     return f"buffers: {', '.join(parts)}{more}"

@@ -134,8 +134,11 @@ class _Liveness:
             return self.live_in(stmt.body, out)
         if isinstance(stmt, IfStmt):
             after = out - {v.name for v in stmt.return_vars}
-            return (self.live_in(stmt.then_body, after) | self.live_in(stmt.else_body, after)
-                    | _uses([stmt.condition]))
+            return (
+                self.live_in(stmt.then_body, after)
+                | self.live_in(stmt.else_body, after)
+                | _uses([stmt.condition])
+            )
         if isinstance(stmt, ForStmt | WhileStmt):
             after = out - {v.name for v in stmt.return_vars}
             top = self.loop_top(stmt, after)
@@ -188,8 +191,9 @@ def _zero(t: ScalarType, span: Span) -> Expr:
     return ConstInt(t, value=0, span=span)
 
 
-def _create(namespace: str, t: ShapedType, kwargs: tuple[tuple[str, AttrValue], ...],
-            span: Span) -> Call | None:
+def _create(
+    namespace: str, t: ShapedType, kwargs: tuple[tuple[str, AttrValue], ...], span: Span
+) -> Call | None:
     """A call creating an uninitialised value of type ``t`` (None if the op refuses it)."""
     op = creator_op(namespace)
     shape = make_tuple(t.shape, span)
@@ -239,15 +243,16 @@ class _Converter:
     def expr(self, expr: Expr, env: Env) -> Expr:
         return _Subst(env).mutate_expr(expr)
 
-    def entry_value(self, name: str, construct: Stmt, env: Env,
-                    prefix: list[Stmt]) -> Expr | None:
+    def entry_value(self, name: str, construct: Stmt, env: Env, prefix: list[Stmt]) -> Expr | None:
         """A value for ``name`` on the paths that skip ``construct``, where it is first
         assigned. A store result starts as the tensor it updates. Otherwise the value is
         undefined there (the DSL lets it leak anyway), and any value of the right type will
         do: zero for a scalar, a new uninitialised tile or tensor (created by a statement
         appended to ``prefix``, placed before the construct). None when neither applies."""
-        first = next((s for s in walk_stmts(construct)
-                      if isinstance(s, AssignStmt) and s.var.name == name), None)
+        first = next(
+            (s for s in walk_stmts(construct) if isinstance(s, AssignStmt) and s.var.name == name),
+            None,
+        )
         if first is None:
             return None
         target = stored_into(first.value) if isinstance(first.value, Call) else None
@@ -319,25 +324,31 @@ class _Converter:
             if name not in env and (name not in then_names or name not in else_names):
                 value = self.entry_value(name, stmt, env, prefix)
                 if value is None:
-                    self.fail(f"'{name}' is assigned in only one branch of this if but used "
-                              "after it; assign it in both branches or before the if",
-                              self.first_assignment_span(name, stmt))
+                    self.fail(
+                        f"'{name}' is assigned in only one branch of this if but used "
+                        "after it; assign it in both branches or before the if",
+                        self.first_assignment_span(name, stmt),
+                    )
                     continue
                 entry[name] = value
-        leaking = [n for n in leaking if n in env or n in entry
-                   or (n in then_names and n in else_names)]
+        leaking = [
+            n for n in leaking if n in env or n in entry or (n in then_names and n in else_names)
+        ]
         if leaking and stmt.else_body is None and stmt.return_vars:
-            self.fail("this if has results but no else branch, so the names its branch "
-                      f"assigns ({', '.join(leaking)}) cannot be merged after it; add an else "
-                      "branch", stmt.span)
+            self.fail(
+                "this if has results but no else branch, so the names its branch "
+                f"assigns ({', '.join(leaking)}) cannot be merged after it; add an else "
+                "branch",
+                stmt.span,
+            )
             leaking = []
 
         then_env, else_env = dict(env), dict(env)
         then_body = self.stmt(stmt.then_body, then_env, after)
-        else_body = (self.stmt(stmt.else_body, else_env, after)
-                     if stmt.else_body is not None else None)
-        merged = [(n, then_env.get(n) or entry[n], else_env.get(n) or entry[n])
-                  for n in leaking]
+        else_body = (
+            self.stmt(stmt.else_body, else_env, after) if stmt.else_body is not None else None
+        )
+        merged = [(n, then_env.get(n) or entry[n], else_env.get(n) or entry[n]) for n in leaking]
         if merged:
             then_body = _append_yield(then_body, [m[1] for m in merged], stmt.span)
             else_body = _append_yield(else_body, [m[2] for m in merged], stmt.span)
@@ -366,14 +377,20 @@ class _Converter:
             if start is None and name in after:
                 start = self.entry_value(name, stmt.body, env, prefix)
                 if start is None:
-                    self.fail(f"'{name}' is first assigned inside this loop and used after it; "
-                              "assign it before the loop", self.first_assignment_span(name, stmt))
+                    self.fail(
+                        f"'{name}' is first assigned inside this loop and used after it; "
+                        "assign it before the loop",
+                        self.first_assignment_span(name, stmt),
+                    )
             if start is not None:
                 carried.append((name, start))
 
         # Evaluated once, before the loop.
-        bounds = ([self.expr(e, env) for e in (stmt.start, stmt.stop, stmt.step)]
-                  if isinstance(stmt, ForStmt) else [])
+        bounds = (
+            [self.expr(e, env) for e in (stmt.start, stmt.stop, stmt.step)]
+            if isinstance(stmt, ForStmt)
+            else []
+        )
         body_env = dict(env)
         loop_var = self.define(stmt.loop_var, body_env) if isinstance(stmt, ForStmt) else None
         iter_args: list[IterArg] = []
@@ -383,8 +400,7 @@ class _Converter:
             body_env[arg.name] = new
             iter_args.append(new)
         for name, start in carried:
-            new = IterArg(start.type, name=self.names.fresh(name), init_value=start,
-                          span=stmt.span)
+            new = IterArg(start.type, name=self.names.fresh(name), init_value=start, span=stmt.span)
             body_env[name] = new
             iter_args.append(new)
 
@@ -394,7 +410,7 @@ class _Converter:
         if carried:
             body = _append_yield(body, [body_env[name] for name, _ in carried], stmt.span)
         results = [self.define(v, env) for v in stmt.return_vars]
-        for (name, _), arg in zip(carried, iter_args[len(stmt.iter_args):], strict=True):
+        for (name, _), arg in zip(carried, iter_args[len(stmt.iter_args) :], strict=True):
             result = Var(arg.type, name=self.names.fresh(name), span=stmt.span)
             env[name] = result
             results.append(result)
@@ -403,20 +419,34 @@ class _Converter:
         if isinstance(stmt, ForStmt):
             assert loop_var is not None
             loop = with_fields(
-                stmt, loop_var=loop_var, start=bounds[0], stop=bounds[1], step=bounds[2],
-                body=body, iter_args=tuple(iter_args), return_vars=tuple(results))
+                stmt,
+                loop_var=loop_var,
+                start=bounds[0],
+                stop=bounds[1],
+                step=bounds[2],
+                body=body,
+                iter_args=tuple(iter_args),
+                return_vars=tuple(results),
+            )
         else:
             assert condition is not None
-            loop = with_fields(stmt, condition=condition, body=body,
-                                       iter_args=tuple(iter_args), return_vars=tuple(results))
+            loop = with_fields(
+                stmt,
+                condition=condition,
+                body=body,
+                iter_args=tuple(iter_args),
+                return_vars=tuple(results),
+            )
         return SeqStmts((*prefix, loop), span=stmt.span) if prefix else loop
 
 
 class ConvertToSSA(FunctionPass):
     name = "ConvertToSSA"
-    description = ("Give every definition its own name (x, x_1, ...) and turn names that leak "
-                   "out of if branches and loop bodies into if results and loop-carried values; "
-                   "then verify that every variable is bound once.")
+    description = (
+        "Give every definition its own name (x, x_1, ...) and turn names that leak "
+        "out of if branches and loop bodies into if results and loop-carried values; "
+        "then verify that every variable is bound once."
+    )
 
     def run_function(self, fn: Function, ctx: PassContext) -> Function:
         converter = _Converter(fn, ctx)

@@ -60,12 +60,10 @@ class _Flattener:
             return expr if operand is expr.operand else with_fields(expr, operand=operand)
         if isinstance(expr, MakeTuple):
             elements = tuple(self.expr(e, out, span) for e in expr.elements)
-            return expr if _same(elements, expr.elements) else with_fields(
-                expr, elements=elements)
+            return expr if _same(elements, expr.elements) else with_fields(expr, elements=elements)
         if isinstance(expr, TupleGetItem):
             value = self.expr(expr.tuple_value, out, span)
-            return expr if value is expr.tuple_value else with_fields(
-                expr, tuple_value=value)
+            return expr if value is expr.tuple_value else with_fields(expr, tuple_value=value)
         return expr
 
     def body(self, stmt: Stmt) -> Stmt:
@@ -97,25 +95,41 @@ class _Flattener:
         elif isinstance(stmt, IfStmt):
             condition = self.expr(stmt.condition, out, span)
             new = with_fields(
-                stmt, condition=condition, then_body=self.body(stmt.then_body),
-                else_body=self.body(stmt.else_body) if stmt.else_body is not None else None)
+                stmt,
+                condition=condition,
+                then_body=self.body(stmt.then_body),
+                else_body=self.body(stmt.else_body) if stmt.else_body is not None else None,
+            )
         elif isinstance(stmt, ForStmt):
-            start, stop, step = (self.expr(e, out, span) for e in (stmt.start, stmt.stop, stmt.step))
+            start, stop, step = (
+                self.expr(e, out, span) for e in (stmt.start, stmt.stop, stmt.step)
+            )
             iter_args = self.iter_args(stmt.iter_args, out, span)
-            new = with_fields(stmt, start=start, stop=stop, step=step,
-                                      iter_args=iter_args, body=self.body(stmt.body))
+            new = with_fields(
+                stmt,
+                start=start,
+                stop=stop,
+                step=step,
+                iter_args=iter_args,
+                body=self.body(stmt.body),
+            )
         elif isinstance(stmt, WhileStmt):
             iter_args = self.iter_args(stmt.iter_args, out, span)
-            new = with_fields(stmt, iter_args=iter_args, body=self.body(stmt.body),
-                                      condition=self.rename(stmt.condition))
+            new = with_fields(
+                stmt,
+                iter_args=iter_args,
+                body=self.body(stmt.body),
+                condition=self.rename(stmt.condition),
+            )
         elif isinstance(stmt, ScopeStmt):
             new = with_fields(stmt, body=self.body(stmt.body))
         else:
             new = stmt
         return [*out, new]
 
-    def iter_args(self, args: tuple[IterArg, ...], out: list[Stmt],
-                  span: Span) -> tuple[IterArg, ...]:
+    def iter_args(
+        self, args: tuple[IterArg, ...], out: list[Stmt], span: Span
+    ) -> tuple[IterArg, ...]:
         result = []
         for arg in args:
             if arg.init_value is None:
@@ -143,8 +157,10 @@ def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
 
 class FlattenCalls(FunctionPass):
     name = "FlattenCalls"
-    description = ("Move calls nested in arguments, operands, conditions, bounds, yields and "
-                   "returns into temporaries (_t0, _t1, ...) so every op call is a statement.")
+    description = (
+        "Move calls nested in arguments, operands, conditions, bounds, yields and "
+        "returns into temporaries (_t0, _t1, ...) so every op call is a statement."
+    )
 
     def run_function(self, fn: Function, ctx: PassContext) -> Function:
         flattener = _Flattener(fn, ctx)

@@ -116,7 +116,6 @@ class _Initializer:
             source = aliased_arg(value) if isinstance(value, Call) else None
             self.share_or_fresh(var, source)
 
-
     def dynamic_tile(self, var: Var, tile: TileType, value: Expr, stmt: AssignStmt) -> None:
         """E401 once where a dynamic shape enters (a window of a tensor, say), not again for
         every tile computed from it; named by the user's tensor when there is one."""
@@ -125,24 +124,31 @@ class _Initializer:
         if any(isinstance(a, Var) and a in self.dynamic for a in args):
             return
         shape = shape_str(tile.shape)
-        source = next((a for a in args if isinstance(a, Var) and isinstance(a.type, TensorType)),
-                      None)
+        source = next(
+            (a for a in args if isinstance(a, Var) and isinstance(a.type, TensorType)), None
+        )
         if source is None:
-            self.ctx.error("E401", f"tile '{var.name}' has the dynamic shape {shape}; on-chip "
-                           "buffers need a static shape: give it constant dimensions", stmt.span)
+            self.ctx.error(
+                "E401",
+                f"tile '{var.name}' has the dynamic shape {shape}; on-chip "
+                "buffers need a static shape: give it constant dimensions",
+                stmt.span,
+            )
             return
         if source.name in self.reported:
             return
         self.reported.add(source.name)
         assert isinstance(source.type, TensorType)
         if byte_size(source.type) is None:  # the generators need the tensor's sizes too
-            fix = (f"declare '{source.name}' with constant sizes and load windows of constant "
-                   "size")
+            fix = f"declare '{source.name}' with constant sizes and load windows of constant size"
         else:
             fix = "give the window constant sizes and loop over the dimension in steps of that size"
         self.ctx.error(
-            "E401", f"the window of '{source.name}' has the dynamic shape {shape}, but a tile "
-            f"needs a static shape: {fix}", stmt.span)
+            "E401",
+            f"the window of '{source.name}' has the dynamic shape {shape}, but a tile "
+            f"needs a static shape: {fix}",
+            stmt.span,
+        )
 
 
 def _nth(stmt: object, i: int) -> Expr | None:
@@ -152,9 +158,11 @@ def _nth(stmt: object, i: int) -> Expr | None:
 
 class InitMemRef(FunctionPass):
     name = "InitMemRef"
-    description = ("Give every tile a buffer (MemRef) in its memory space - the op's "
-                   "target_memory, Acc for matmul results, else Vec - and tensor parameters a "
-                   "DDR buffer; addresses come later.")
+    description = (
+        "Give every tile a buffer (MemRef) in its memory space - the op's "
+        "target_memory, Acc for matmul results, else Vec - and tensor parameters a "
+        "DDR buffer; addresses come later."
+    )
 
     def run_function(self, fn: Function, ctx: PassContext) -> Function:
         return _Initializer(fn, ctx).run()

@@ -112,17 +112,21 @@ class _State:
     barrier: dict[PipeType, int] = field(default_factory=dict)
 
     def copy(self) -> _State:
-        return _State({b: dict(p) for b, p in self.writes.items()},
-                      {b: dict(p) for b, p in self.reads.items()},
-                      dict(self.synced), dict(self.barrier))
+        return _State(
+            {b: dict(p) for b, p in self.writes.items()},
+            {b: dict(p) for b, p in self.reads.items()},
+            dict(self.synced),
+            dict(self.barrier),
+        )
 
     def join(self, other: _State) -> _State:
         """Either path may have been taken: every access of both, only the sync of both."""
-        return _State(_merge(self.writes, other.writes), _merge(self.reads, other.reads),
-                      {k: min(v, other.synced[k]) for k, v in self.synced.items()
-                       if k in other.synced},
-                      {k: min(v, other.barrier[k]) for k, v in self.barrier.items()
-                       if k in other.barrier})
+        return _State(
+            _merge(self.writes, other.writes),
+            _merge(self.reads, other.reads),
+            {k: min(v, other.synced[k]) for k, v in self.synced.items() if k in other.synced},
+            {k: min(v, other.barrier[k]) for k, v in self.barrier.items() if k in other.barrier},
+        )
 
     def apply(self, entry: SyncEntry, time: int) -> None:
         if isinstance(entry, Barrier):
@@ -167,13 +171,22 @@ class _State:
     def relabel(self, label: Callable[[int], int]) -> _FrozenState:
         """The state with every time replaced by ``label(time)``, hashable and independent of
         dict order (empty per-buffer maps mean nothing and are dropped)."""
-        def accesses(table: dict[int, dict[PipeType, int]]) -> _FrozenAccesses:
-            return tuple(sorted((b, tuple(sorted((p.value, label(t)) for p, t in pipes.items())))
-                                for b, pipes in table.items() if pipes))
 
-        return (accesses(self.writes), accesses(self.reads),
-                tuple(sorted(((w.value, p.value), label(t)) for (w, p), t in self.synced.items())),
-                tuple(sorted((p.value, label(t)) for p, t in self.barrier.items())))
+        def accesses(table: dict[int, dict[PipeType, int]]) -> _FrozenAccesses:
+            return tuple(
+                sorted(
+                    (b, tuple(sorted((p.value, label(t)) for p, t in pipes.items())))
+                    for b, pipes in table.items()
+                    if pipes
+                )
+            )
+
+        return (
+            accesses(self.writes),
+            accesses(self.reads),
+            tuple(sorted(((w.value, p.value), label(t)) for (w, p), t in self.synced.items())),
+            tuple(sorted((p.value, label(t)) for p, t in self.barrier.items())),
+        )
 
     @staticmethod
     def thaw(frozen: _FrozenState, label: Callable[[int], int]) -> _State:
@@ -181,9 +194,12 @@ class _State:
             return {b: {PipeType(p): label(t) for p, t in pipes} for b, pipes in table}
 
         writes, reads, synced, barrier = frozen
-        return _State(accesses(writes), accesses(reads),
-                      {(PipeType(w), PipeType(p)): label(t) for (w, p), t in synced},
-                      {PipeType(p): label(t) for p, t in barrier})
+        return _State(
+            accesses(writes),
+            accesses(reads),
+            {(PipeType(w), PipeType(p)): label(t) for (w, p), t in synced},
+            {PipeType(p): label(t) for p, t in barrier},
+        )
 
     def needs_barrier(self, effects: Effects, target: Target) -> bool:
         pipe = effects.pipe
@@ -194,12 +210,17 @@ class _State:
 
 
 _FrozenAccesses = tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
-_FrozenState = tuple[_FrozenAccesses, _FrozenAccesses, tuple[tuple[tuple[int, int], int], ...],
-                     tuple[tuple[int, int], ...]]
+_FrozenState = tuple[
+    _FrozenAccesses,
+    _FrozenAccesses,
+    tuple[tuple[tuple[int, int], int], ...],
+    tuple[tuple[int, int], ...],
+]
 
 
-def _merge(a: dict[int, dict[PipeType, int]],
-           b: dict[int, dict[PipeType, int]]) -> dict[int, dict[PipeType, int]]:
+def _merge(
+    a: dict[int, dict[PipeType, int]], b: dict[int, dict[PipeType, int]]
+) -> dict[int, dict[PipeType, int]]:
     out = {k: dict(v) for k, v in a.items()}
     for buffer, pipes in b.items():
         into = out.setdefault(buffer, {})
@@ -219,8 +240,9 @@ class _Hoist:
 class _Planner:
     """Decides which sync entries go before which statement (keyed by statement identity)."""
 
-    def __init__(self, fn: Function, target: Target, ctx: PassContext,
-                 remember: bool = True) -> None:
+    def __init__(
+        self, fn: Function, target: Target, ctx: PassContext, remember: bool = True
+    ) -> None:
         self.target = target
         self.remember = remember  # False only to test that summaries change nothing
         self.ctx = ctx
@@ -320,6 +342,7 @@ class _Planner:
     @staticmethod
     def best_pair(effects: Effects, state: _State, pending: dict[PipeType, int]) -> Pair:
         """The pair leaving the fewest dependencies uncovered (lowest pipe on a tie)."""
+
         def remaining(signal: PipeType) -> tuple[int, int]:
             trial = state.copy()
             trial.apply(Pair(signal, effects.pipe), 1 << 60)
@@ -335,9 +358,13 @@ class _Planner:
         outer = self.hoist
         times = sorted(state.times() | ({outer.loop_start} if outer is not None else set()))
         rank = {t: i for i, t in enumerate(times)}
-        key = (id(stmt), self.recording, self.recorded,
-               rank[outer.loop_start] if outer is not None else -1,
-               state.relabel(rank.__getitem__))
+        key = (
+            id(stmt),
+            self.recording,
+            self.recorded,
+            rank[outer.loop_start] if outer is not None else -1,
+            state.relabel(rank.__getitem__),
+        )
         summary = self.summaries.get(key)
         if summary is None:
             start, recorded = self.time, self.recorded
@@ -349,7 +376,10 @@ class _Planner:
             # Old times become negative ranks, new ones offsets from the loop's start.
             summary = _LoopSummary(
                 exit_state.relabel(lambda t: ~rank[t] if t <= start else t - start),
-                self.time - start, tuple(found), self.ctx.focus)
+                self.time - start,
+                tuple(found),
+                self.ctx.focus,
+            )
             if self.remember and self.recorded == recorded:
                 self.summaries[key] = summary
         else:
@@ -402,8 +432,10 @@ class _LoopSummary:
 
 
 def _flag(op: OpDef, pair: Pair, span: Span) -> Stmt:
-    kwargs = cast(tuple[tuple[str, AttrValue], ...],
-                  (("set_pipe", pair.signal), ("wait_pipe", pair.wait), ("event_id", 0)))
+    kwargs = cast(
+        tuple[tuple[str, AttrValue], ...],
+        (("set_pipe", pair.signal), ("wait_pipe", pair.wait), ("event_id", 0)),
+    )
     call = Call(UNKNOWN, callee=Op(op.name), args=(), kwargs=kwargs, span=span)
     return EvalStmt(call, span=span)
 
@@ -436,8 +468,10 @@ class _Builder:
             return SeqStmts(tuple(flatten_seq(items)), span=stmt.span)
         if isinstance(stmt, IfStmt):
             return with_fields(
-                stmt, then_body=self.body(stmt.then_body),
-                else_body=self.body(stmt.else_body) if stmt.else_body is not None else None)
+                stmt,
+                then_body=self.body(stmt.then_body),
+                else_body=self.body(stmt.else_body) if stmt.else_body is not None else None,
+            )
         if isinstance(stmt, ForStmt | WhileStmt | ScopeStmt):
             return with_fields(stmt, body=self.body(stmt.body))
         return stmt
@@ -453,9 +487,12 @@ def _without_inserted_syncs(stmt: Stmt) -> Stmt:
         return SeqStmts(tuple(kept), span=stmt.span)
     if isinstance(stmt, IfStmt):
         return with_fields(
-            stmt, then_body=_without_inserted_syncs(stmt.then_body),
-            else_body=(_without_inserted_syncs(stmt.else_body)
-                       if stmt.else_body is not None else None))
+            stmt,
+            then_body=_without_inserted_syncs(stmt.then_body),
+            else_body=(
+                _without_inserted_syncs(stmt.else_body) if stmt.else_body is not None else None
+            ),
+        )
     if isinstance(stmt, ForStmt | WhileStmt | ScopeStmt):
         return with_fields(stmt, body=_without_inserted_syncs(stmt.body))
     if not keep(stmt):
@@ -465,9 +502,11 @@ def _without_inserted_syncs(stmt: Stmt) -> Stmt:
 
 class InsertSync(FunctionPass):
     name = "InsertSync"
-    description = ("Insert sync_src/sync_dst pairs between pipes (MTE2, V, M, MTE1, MTE3, FIX) "
-                   "where an op reads or overwrites a buffer another pipe used, and bar_v/bar_m "
-                   "between dependent ops of one pipe.")
+    description = (
+        "Insert sync_src/sync_dst pairs between pipes (MTE2, V, M, MTE1, MTE3, FIX) "
+        "where an op reads or overwrites a buffer another pipe used, and bar_v/bar_m "
+        "between dependent ops of one pipe."
+    )
 
     def run_function(self, fn: Function, ctx: PassContext) -> Function:
         return plan_sync(fn, ctx)[0]

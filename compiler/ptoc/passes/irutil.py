@@ -75,8 +75,11 @@ def contains_call(expr: Expr) -> bool:
 
 def op_call_of(stmt: Stmt) -> Call | None:
     """The call a statement evaluates at its top (``x = op(...)`` or ``op(...)``)."""
-    value = stmt.value if isinstance(stmt, AssignStmt) else (
-        stmt.expr if isinstance(stmt, EvalStmt) else None)
+    value = (
+        stmt.value
+        if isinstance(stmt, AssignStmt)
+        else (stmt.expr if isinstance(stmt, EvalStmt) else None)
+    )
     return value if isinstance(value, Call) else None
 
 
@@ -200,12 +203,16 @@ def types_compatible(a: Type, b: Type) -> bool:
         return False
     if isinstance(a, ShapedType):
         assert isinstance(b, ShapedType)
-        return (a.dtype is b.dtype and len(a.shape) == len(b.shape)
-                and all(dims_equal(x, y) for x, y in zip(a.shape, b.shape, strict=True)))
+        return (
+            a.dtype is b.dtype
+            and len(a.shape) == len(b.shape)
+            and all(dims_equal(x, y) for x, y in zip(a.shape, b.shape, strict=True))
+        )
     if isinstance(a, TupleType):
         assert isinstance(b, TupleType)
         return len(a.types) == len(b.types) and all(
-            types_compatible(x, y) for x, y in zip(a.types, b.types, strict=True))
+            types_compatible(x, y) for x, y in zip(a.types, b.types, strict=True)
+        )
     return a == b
 
 
@@ -251,7 +258,9 @@ class _Retyper(IRMutator):
         return with_fields(new, type=deduced)
 
 
-def retype_function(fn: Function, new_types: dict[Var, Type], mutator: IRMutator | None = None) -> Function:
+def retype_function(
+    fn: Function, new_types: dict[Var, Type], mutator: IRMutator | None = None
+) -> Function:
     """``fn`` with the listed variables' types replaced, at their definition and every use.
 
     By default every op call whose arguments changed has its type deduced again; a pass that
@@ -264,8 +273,7 @@ def retype_function(fn: Function, new_types: dict[Var, Type], mutator: IRMutator
         if isinstance(var, IterArg) and var.init_value is not None:
             init = mutator.mutate_expr(var.init_value)
             if new_type is not None or init is not var.init_value:
-                mutator.var_map[var] = with_fields(
-                    var, type=new_type or var.type, init_value=init)
+                mutator.var_map[var] = with_fields(var, type=new_type or var.type, init_value=init)
         elif new_type is not None:
             mutator.var_map[var] = with_fields(var, type=new_type)
     result = mutator.mutate(fn)

@@ -30,9 +30,18 @@ from .verifier import Verifier
 
 PASSES: dict[str, type[Pass]] = {
     cls.name: cls
-    for cls in (ConvertToSSA, FlattenCalls, OutlineIncoreScopes, ConvertTensorToBlockOps,
-                Verifier, AddReductionScratch, InitMemRef, MemoryReuse, InsertSync,
-                AllocateMemoryAddr)
+    for cls in (
+        ConvertToSSA,
+        FlattenCalls,
+        OutlineIncoreScopes,
+        ConvertTensorToBlockOps,
+        Verifier,
+        AddReductionScratch,
+        InitMemRef,
+        MemoryReuse,
+        InsertSync,
+        AllocateMemoryAddr,
+    )
 }
 
 AfterPass = Callable[[str, Program], None]
@@ -104,8 +113,9 @@ class PassManager:
             progress.stopped = True
             pass_class = PASSES.get(name)
             if pass_class is None:
-                ctx.error("E404", f"unknown pass '{name}' (known: {', '.join(PASSES)})",
-                          program.span)
+                ctx.error(
+                    "E404", f"unknown pass '{name}' (known: {', '.join(PASSES)})", program.span
+                )
                 break
             errors = _error_count(ctx.diagnostics)
             ctx.focus = None
@@ -145,8 +155,9 @@ def run_pipelines(
     is compiled for both CCE and ptoas)."""
     lists = [list(names) for names in pipelines]
     shared = 0
-    while lists and all(len(names) > shared and names[shared] == lists[0][shared]
-                        for names in lists):
+    while lists and all(
+        len(names) > shared and names[shared] == lists[0][shared] for names in lists
+    ):
         shared += 1
     with gc_paused():
         common = _Progress(program, PassContext(DiagnosticBag(), target or DEFAULT_TARGET))
@@ -159,5 +170,14 @@ def run_pipelines(
         return results
 
 
-__all__ = ["AfterPass", "FunctionPass", "PASSES", "Pass", "PassContext",
-           "PassManager", "PipelineResult", "run_pipeline", "run_pipelines"]
+__all__ = [
+    "AfterPass",
+    "FunctionPass",
+    "PASSES",
+    "Pass",
+    "PassContext",
+    "PassManager",
+    "PipelineResult",
+    "run_pipeline",
+    "run_pipelines",
+]

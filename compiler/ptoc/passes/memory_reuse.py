@@ -136,8 +136,9 @@ def buffer_lifetimes(fn: Function) -> dict[int, tuple[int, int]]:
     def widen(ids: frozenset[int], start: int, end: int) -> None:
         for memref_id in ids:
             old = spans.get(memref_id)
-            spans[memref_id] = (start, end) if old is None else (
-                min(old[0], start), max(old[1], end))
+            spans[memref_id] = (
+                (start, end) if old is None else (min(old[0], start), max(old[1], end))
+            )
 
     for var, ids in aliases.items():
         widen(ids, *lifetimes.interval(var))
@@ -183,8 +184,10 @@ def plan_reuse(fn: Function) -> dict[int, MemRef]:
 
 class MemoryReuse(FunctionPass):
     name = "MemoryReuse"
-    description = ("Let tiles whose lifetimes do not overlap share one buffer (same memory "
-                   "space, no larger than the buffer reused), first fit in definition order.")
+    description = (
+        "Let tiles whose lifetimes do not overlap share one buffer (same memory "
+        "space, no larger than the buffer reused), first fit in definition order."
+    )
 
     def run_function(self, fn: Function, ctx: PassContext) -> Function:
         plan = plan_reuse(fn)

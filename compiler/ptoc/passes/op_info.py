@@ -35,8 +35,9 @@ def written_args(call: Call) -> list[Expr]:
     op = op_def(call)
     if op is None:
         return []
-    return [arg for p, arg in zip(op.expr_params, call.args, strict=False)
-            if p.access is Access.WRITE]
+    return [
+        arg for p, arg in zip(op.expr_params, call.args, strict=False) if p.access is Access.WRITE
+    ]
 
 
 def aliased_arg(call: Call) -> Expr | None:
@@ -67,8 +68,10 @@ def tile_space(value: Expr) -> MemorySpace:
 def is_inserted_sync(call: Call) -> bool:
     """Sync statements InsertSync creates (and removes again when it re-runs)."""
     op = op_def(call)
-    return op is not None and op.is_sync and (
-        op.role is not Role.BARRIER or op.barrier_pipe is not PipeType.ALL
+    return (
+        op is not None
+        and op.is_sync
+        and (op.role is not Role.BARRIER or op.barrier_pipe is not PipeType.ALL)
     )
 
 

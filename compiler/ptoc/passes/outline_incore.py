@@ -128,8 +128,13 @@ class _Outliner:
         )
         self.outlined.append(function)
         # A call of a function without results has no type, as the front end reads it.
-        result_type: Type = UNKNOWN if not outputs else outputs[0].type if len(
-            outputs) == 1 else TupleType(tuple(v.type for v in outputs))
+        result_type: Type = (
+            UNKNOWN
+            if not outputs
+            else outputs[0].type
+            if len(outputs) == 1
+            else TupleType(tuple(v.type for v in outputs))
+        )
         call = Call(result_type, callee=GlobalVar(name), args=tuple(inputs), span=span)
         self.results.update((v, _copy(v)) for v in outputs)
         if not outputs:
@@ -146,8 +151,10 @@ class _Outliner:
 
 class OutlineIncoreScopes(Pass):
     name = "OutlineIncoreScopes"
-    description = ("every `with pl.incore():` scope becomes an InCore function called in its "
-                   "place; an Opaque function with scopes becomes an Orchestration function")
+    description = (
+        "every `with pl.incore():` scope becomes an InCore function called in its "
+        "place; an Opaque function with scopes becomes an Orchestration function"
+    )
 
     def run(self, program: Program, ctx: PassContext) -> Program:
         taken = {fn.name for fn in program.functions}

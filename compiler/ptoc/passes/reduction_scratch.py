@@ -43,17 +43,22 @@ class _AddScratch(IRMutator):
         # Every attribute spelled out, as the front end writes a create_tile call.
         kwargs = tuple(
             (p.name, source.type.dtype if p.name == "dtype" else p.default)
-            for p in creator.params if p.kind is ParamKind.ATTR
+            for p in creator.params
+            if p.kind is ParamKind.ATTR
         )
         scratch_type = creator.deduce({"shape": shape}, dict(kwargs))
-        create = Call(scratch_type, callee=Op(creator.name), args=(shape,), kwargs=kwargs,
-                      span=span)
+        create = Call(
+            scratch_type, callee=Op(creator.name), args=(shape,), kwargs=kwargs, span=span
+        )
         scratch = Var(scratch_type, name=self.names.fresh(f"{stmt.var.name}_tmp"), span=span)
         reduce = Call(value.type, callee=Op(scratch_op), args=(source, scratch), span=span)
-        return SeqStmts((
-            AssignStmt(scratch, create, span=stmt.span),
-            with_fields(stmt, value=reduce),
-        ), span=stmt.span)
+        return SeqStmts(
+            (
+                AssignStmt(scratch, create, span=stmt.span),
+                with_fields(stmt, value=reduce),
+            ),
+            span=stmt.span,
+        )
 
     @staticmethod
     def scratch_form(call: Call) -> tuple[str, Var] | None:

@@ -12,13 +12,15 @@ from ..ops.registry import PipeType
 
 KIB = 1024
 
-_DEFAULT_CAPACITIES: Mapping[MemorySpace, int] = MappingProxyType({
-    MemorySpace.Vec: 192 * KIB,  # UB
-    MemorySpace.Mat: 512 * KIB,  # L1
-    MemorySpace.Left: 64 * KIB,  # L0A
-    MemorySpace.Right: 64 * KIB,  # L0B
-    MemorySpace.Acc: 128 * KIB,  # L0C
-})
+_DEFAULT_CAPACITIES: Mapping[MemorySpace, int] = MappingProxyType(
+    {
+        MemorySpace.Vec: 192 * KIB,  # UB
+        MemorySpace.Mat: 512 * KIB,  # L1
+        MemorySpace.Left: 64 * KIB,  # L0A
+        MemorySpace.Right: 64 * KIB,  # L0B
+        MemorySpace.Acc: 128 * KIB,  # L0C
+    }
+)
 
 
 @dataclass(frozen=True)

@@ -70,12 +70,17 @@ def _block_form(call: Call) -> OpDef | None:
 
 def _is_view(call: Call) -> bool:
     op = op_def(call)
-    return op is not None and op.namespace == "tensor" and op.role is Role.VIEW \
+    return (
+        op is not None
+        and op.namespace == "tensor"
+        and op.role is Role.VIEW
         and op.block_form is None
+    )
 
 
-def _op_call(op: OpDef, args: Sequence[Expr], kwargs: tuple[tuple[str, object], ...],
-             span: Span) -> Call:
+def _op_call(
+    op: OpDef, args: Sequence[Expr], kwargs: tuple[tuple[str, object], ...], span: Span
+) -> Call:
     """A call of ``op`` typed by its rule, with its attributes as the front end records them:
     every one present (defaults filled), in parameter order."""
     given = dict(kwargs)
@@ -85,19 +90,26 @@ def _op_call(op: OpDef, args: Sequence[Expr], kwargs: tuple[tuple[str, object], 
             given[p.name] = p.default
     canonical = tuple((p.name, given[p.name]) for p in attrs if p.name in given)
     deduced = op.deduce(op.bind(args), dict(canonical))  # type: ignore[arg-type]
-    return Call(deduced, callee=Op(op.name), args=tuple(args), kwargs=canonical,  # type: ignore[arg-type]
-                span=span)
+    return Call(
+        deduced,
+        callee=Op(op.name),
+        args=tuple(args),
+        kwargs=canonical,  # type: ignore[arg-type]
+        span=span,
+    )
 
 
 def _ints(values: Sequence[Expr | int], span: Span) -> MakeTuple:
-    return make_tuple(tuple(const_int(v, INDEX, span) if isinstance(v, int) else v
-                            for v in values), span)
+    return make_tuple(
+        tuple(const_int(v, INDEX, span) if isinstance(v, int) else v for v in values), span
+    )
 
 
 def _converts(fn: Function) -> bool:
     return fn.func_type is FunctionType.InCore and any(
         isinstance(s, AssignStmt) and isinstance(s.value, Call) and _block_form(s.value)
-        for s in walk_stmts(fn.body))
+        for s in walk_stmts(fn.body)
+    )
 
 
 @dataclass
@@ -159,8 +171,9 @@ class _Converter:
     @staticmethod
     def store_op() -> OpDef:
         """The store from the unified buffer (not the one from Acc)."""
-        return next(op for op in REGISTRY.with_role(Role.STORE, "block")
-                    if op.pipe is PipeType.MTE3)
+        return next(
+            op for op in REGISTRY.with_role(Role.STORE, "block") if op.pipe is PipeType.MTE3
+        )
 
     def count(self, t: Type) -> None:
         if isinstance(t, TileType):
@@ -171,11 +184,14 @@ class _Converter:
     def run(self) -> _Converted:
         body = self.stmts(flatten_seq([self.fn.body]))
         params = (*self.fn.params, *self.out_params)
-        directions = (*(self.fn.direction(i) for i in range(len(self.fn.params))),
-                      *(ParamDirection.Out for _ in self.out_params))
+        directions = (
+            *(self.fn.direction(i) for i in range(len(self.fn.params))),
+            *(ParamDirection.Out for _ in self.out_params),
+        )
         stmts = self.without_unused_creations([*self.top_loads, *body])
-        new = with_fields(self.fn, params=params, param_directions=directions,
-                          body=seq(stmts, self.fn.body.span))
+        new = with_fields(
+            self.fn, params=params, param_directions=directions, body=seq(stmts, self.fn.body.span)
+        )
         return _Converted(new, [p.type for p in self.out_params])  # type: ignore[misc]
 
     def without_unused_creations(self, stmts: list[Stmt]) -> list[Stmt]:
@@ -187,8 +203,11 @@ class _Converter:
                 used.update(expr_vars(expr))
             if isinstance(stmt, WhileStmt):
                 used.update(expr_vars(stmt.condition))
-        return [s for s in stmts if not (isinstance(s, AssignStmt) and s.var in self.created
-                                         and s.var not in used)]
+        return [
+            s
+            for s in stmts
+            if not (isinstance(s, AssignStmt) and s.var in self.created and s.var not in used)
+        ]
 
     def stmts(self, stmts: list[Stmt]) -> list[Stmt]:
         out: list[Stmt] = []
@@ -211,8 +230,12 @@ class _Converter:
                 return self.load(arg, span)
             if arg in self.created:
                 # A tensor the kernel creates and computes on: an uninitialised tile instead.
-                create = _op_call(creator_op("block"), [make_tuple(arg.type.shape, span)],
-                                  (("dtype", arg.type.dtype),), span)
+                create = _op_call(
+                    creator_op("block"),
+                    [make_tuple(arg.type.shape, span)],
+                    (("dtype", arg.type.dtype),),
+                    span,
+                )
                 tile = Var(create.type, name=self.names.fresh(f"{arg.name}_tile"), span=span)
                 self.count(create.type)
                 self.top_loads.append(AssignStmt(tile, create, span=span))
@@ -229,16 +252,30 @@ class _Converter:
             return self.ret(stmt)
         if isinstance(stmt, IfStmt):
             then_body = seq(self.stmts(flatten_seq([stmt.then_body])), stmt.then_body.span)
-            else_body = None if stmt.else_body is None else seq(
-                self.stmts(flatten_seq([stmt.else_body])), stmt.else_body.span)
+            else_body = (
+                None
+                if stmt.else_body is None
+                else seq(self.stmts(flatten_seq([stmt.else_body])), stmt.else_body.span)
+            )
             new_vars = self.retyped(stmt.return_vars, then_body)
-            return [with_fields(stmt, condition=self.value(stmt.condition), then_body=then_body,
-                                else_body=else_body, return_vars=new_vars)]
+            return [
+                with_fields(
+                    stmt,
+                    condition=self.value(stmt.condition),
+                    then_body=then_body,
+                    else_body=else_body,
+                    return_vars=new_vars,
+                )
+            ]
         if isinstance(stmt, ForStmt | WhileStmt):
             iter_args = []
             for arg in stmt.iter_args:
                 init = self.value(arg.init_value) if arg.init_value is not None else None
-                if init is not None and init.type is not arg.type and isinstance(init.type, TileType):
+                if (
+                    init is not None
+                    and init.type is not arg.type
+                    and isinstance(init.type, TileType)
+                ):
                     new_arg = dataclasses.replace(arg, type=init.type, init_value=init)
                     self.tiles[arg] = new_arg
                     self.names.taken.add(arg.name)
@@ -248,11 +285,17 @@ class _Converter:
                 iter_args.append(new_arg)
             body = seq(self.stmts(flatten_seq([stmt.body])), stmt.body.span)
             new_vars = self.retyped(stmt.return_vars, body)
-            changes: dict[str, object] = {"body": body, "iter_args": tuple(iter_args),
-                                          "return_vars": new_vars}
+            changes: dict[str, object] = {
+                "body": body,
+                "iter_args": tuple(iter_args),
+                "return_vars": new_vars,
+            }
             if isinstance(stmt, ForStmt):
-                changes.update(start=self.value(stmt.start), stop=self.value(stmt.stop),
-                               step=self.value(stmt.step))
+                changes.update(
+                    start=self.value(stmt.start),
+                    stop=self.value(stmt.stop),
+                    step=self.value(stmt.step),
+                )
             else:
                 changes["condition"] = self.value(stmt.condition)
             return [with_fields(stmt, **changes)]
@@ -328,8 +371,9 @@ class _Converter:
         create = creator_op("block")
         call = _op_call(create, [make_tuple(t.shape, span)], (("dtype", t.dtype),), span)
         self.count(call.type)
-        return AssignStmt(Var(call.type, name=self.names.fresh("tmp_tile"), span=span), call,
-                          span=span)
+        return AssignStmt(
+            Var(call.type, name=self.names.fresh("tmp_tile"), span=span), call, span=span
+        )
 
     def ret(self, stmt: ReturnStmt) -> list[Stmt]:
         out: list[Stmt] = []
@@ -341,8 +385,9 @@ class _Converter:
                 continue
             declared = self.fn.return_types[k]
             assert isinstance(declared, TensorType)
-            param = Var(declared, name=self.names.fresh(f"out_{len(self.out_params)}"),
-                        span=stmt.span)
+            param = Var(
+                declared, name=self.names.fresh(f"out_{len(self.out_params)}"), span=stmt.span
+            )
             self.out_params.append(param)
             offsets, shapes = self.window_of(param, stmt.span)
             store = _op_call(self.store_op(), [new, offsets, shapes, param], (), stmt.span)
@@ -396,10 +441,18 @@ def _tiled(fn: Function, ctx: PassContext, full: int, rows: int) -> Function:
     stmts = flatten_seq([converted.body])
     returned = stmts[-1]
     assert isinstance(returned, ReturnStmt)
-    loop = ForStmt(loop_var, const_int(0, INDEX, span), const_int(full, INDEX, span),
-                   const_int(rows, INDEX, span), seq(stmts[:-1], span), span=span)
-    final = ReturnStmt(tuple(converter.stored.get(v, v) if isinstance(v, Var) else v
-                             for v in returned.values), span=returned.span)
+    loop = ForStmt(
+        loop_var,
+        const_int(0, INDEX, span),
+        const_int(full, INDEX, span),
+        const_int(rows, INDEX, span),
+        seq(stmts[:-1], span),
+        span=span,
+    )
+    final = ReturnStmt(
+        tuple(converter.stored.get(v, v) if isinstance(v, Var) else v for v in returned.values),
+        span=returned.span,
+    )
     return with_fields(converted, body=SeqStmts((loop, final), span=span))
 
 
@@ -445,22 +498,35 @@ class _CallSites(IRMutator):
         return self.body(stmt)
 
     def expand(self, stmt: Stmt) -> list[Stmt]:
-        value = stmt.value if isinstance(stmt, AssignStmt) else (
-            stmt.expr if isinstance(stmt, EvalStmt) else None)
-        if not (isinstance(value, Call) and isinstance(value.callee, GlobalVar)
-                and value.callee.name in self.outs):
+        value = (
+            stmt.value
+            if isinstance(stmt, AssignStmt)
+            else (stmt.expr if isinstance(stmt, EvalStmt) else None)
+        )
+        if not (
+            isinstance(value, Call)
+            and isinstance(value.callee, GlobalVar)
+            and value.callee.name in self.outs
+        ):
             return [stmt if isinstance(stmt, AssignStmt | EvalStmt) else self.mutate_stmt(stmt)]
         creates: list[Stmt] = []
         extra: list[Expr] = []
         for k, t in enumerate(self.outs[value.callee.name]):
-            create = _op_call(creator_op("tensor"), [make_tuple(t.shape, stmt.span)],
-                              (("dtype", t.dtype),), stmt.span)
+            create = _op_call(
+                creator_op("tensor"),
+                [make_tuple(t.shape, stmt.span)],
+                (("dtype", t.dtype),),
+                stmt.span,
+            )
             var = Var(create.type, name=self.names.fresh(f"out_{k}"), span=stmt.span)
             creates.append(AssignStmt(var, create, span=stmt.span))
             extra.append(var)
         call = with_fields(value, args=(*value.args, *extra))
-        new = with_fields(stmt, value=call) if isinstance(stmt, AssignStmt) else with_fields(
-            stmt, expr=call)
+        new = (
+            with_fields(stmt, value=call)
+            if isinstance(stmt, AssignStmt)
+            else with_fields(stmt, expr=call)
+        )
         return [*creates, new]
 
     def body(self, stmt: Stmt) -> Stmt:
@@ -472,9 +538,11 @@ class _CallSites(IRMutator):
 
 class ConvertTensorToBlockOps(Pass):
     name = "ConvertTensorToBlockOps"
-    description = ("tensor ops in InCore functions become loads, block ops and stores over "
-                   "tiles that fit the unified buffer (tiled along the leading dimension when "
-                   "they do not); callers pass the output tensors")
+    description = (
+        "tensor ops in InCore functions become loads, block ops and stores over "
+        "tiles that fit the unified buffer (tiled along the leading dimension when "
+        "they do not); callers pass the output tensors"
+    )
 
     def run(self, program: Program, ctx: PassContext) -> Program:
         outs: dict[str, list[TensorType]] = {}
@@ -491,8 +559,12 @@ class ConvertTensorToBlockOps(Pass):
         if not outs and all(n is o for n, o in zip(functions, program.functions, strict=True)):
             return program
         if outs:
-            functions = [fn if fn.func_type is FunctionType.InCore and fn.name not in outs
-                         else self.callers(fn, outs) for fn in functions]
+            functions = [
+                fn
+                if fn.func_type is FunctionType.InCore and fn.name not in outs
+                else self.callers(fn, outs)
+                for fn in functions
+            ]
         return Program(program.name, tuple(functions), span=program.span)
 
     @staticmethod

@@ -73,8 +73,9 @@ class _Checker:
                 continue  # a symbolic dimension or closure value, bound outside the function
             if var not in visible and var not in reported:
                 reported.add(var)
-                self.report("E200", f"'{var.name}' is used here but not defined at this point",
-                            stmt)
+                self.report(
+                    "E200", f"'{var.name}' is used here but not defined at this point", stmt
+                )
 
     def no_nested_calls(self, stmt: Stmt) -> None:
         if not self.flat_calls:
@@ -83,8 +84,12 @@ class _Checker:
             top_call = isinstance(stmt, AssignStmt | EvalStmt) and isinstance(expr, Call)
             inner = expr.args if top_call and isinstance(expr, Call) else (expr,)
             if any(contains_call(e) for e in inner):
-                self.report("E404", "a call is nested inside an expression; FlattenCalls "
-                            "should have made it a statement of its own", stmt)
+                self.report(
+                    "E404",
+                    "a call is nested inside an expression; FlattenCalls "
+                    "should have made it a statement of its own",
+                    stmt,
+                )
                 return
 
     # --- statements ---------------------------------------------------------------------
@@ -101,8 +106,12 @@ class _Checker:
         if isinstance(stmt, AssignStmt):
             self.uses(stmt.value, visible, stmt)
             if not types_compatible(stmt.var.type, stmt.value.type):
-                self.report("E404", f"'{stmt.var.name}' has type {stmt.var.type.short()} but "
-                            f"its value has type {stmt.value.type.short()}", stmt)
+                self.report(
+                    "E404",
+                    f"'{stmt.var.name}' has type {stmt.var.type.short()} but "
+                    f"its value has type {stmt.value.type.short()}",
+                    stmt,
+                )
             visible.add(stmt.var)
         elif isinstance(stmt, EvalStmt):
             self.uses(stmt.expr, visible, stmt)
@@ -153,21 +162,32 @@ class _Checker:
 
     def loop_carried(self, stmt: ForStmt | WhileStmt, visible: set[Var]) -> None:
         if len(stmt.iter_args) != len(stmt.return_vars):
-            self.report("E404", f"the loop carries {len(stmt.iter_args)} value(s) but has "
-                        f"{len(stmt.return_vars)} result(s)", stmt)
+            self.report(
+                "E404",
+                f"the loop carries {len(stmt.iter_args)} value(s) but has "
+                f"{len(stmt.return_vars)} result(s)",
+                stmt,
+            )
         for arg in stmt.iter_args:
             if arg.init_value is None:
                 self.report("E404", f"loop-carried '{arg.name}' has no initial value", stmt)
                 continue
             self.uses(arg.init_value, visible, stmt)
             if not types_compatible(arg.type, arg.init_value.type):
-                self.report("E108", f"loop-carried '{arg.name}' has type {arg.type.short()} "
-                            f"but starts as {arg.init_value.type.short()}", stmt)
+                self.report(
+                    "E108",
+                    f"loop-carried '{arg.name}' has type {arg.type.short()} "
+                    f"but starts as {arg.init_value.type.short()}",
+                    stmt,
+                )
         for arg, result in zip(stmt.iter_args, stmt.return_vars, strict=False):
             if not types_compatible(arg.type, result.type):
-                self.report("E108", f"loop result '{result.name}' has type "
-                            f"{result.type.short()} but the loop carries {arg.type.short()}",
-                            stmt)
+                self.report(
+                    "E108",
+                    f"loop result '{result.name}' has type "
+                    f"{result.type.short()} but the loop carries {arg.type.short()}",
+                    stmt,
+                )
 
     # --- checks -------------------------------------------------------------------------
 
@@ -179,30 +199,46 @@ class _Checker:
         last = final_yield(body)
         if last is None:
             if expected:
-                self.report("E010", f"the {where} must end with a yield of {len(expected)} "
-                            "value(s)", owner)
+                self.report(
+                    "E010", f"the {where} must end with a yield of {len(expected)} value(s)", owner
+                )
             return
         if len(last.values) != len(expected):
-            self.report("E009", f"the {where} yields {len(last.values)} value(s) but "
-                        f"{len(expected)} are expected", last)
+            self.report(
+                "E009",
+                f"the {where} yields {len(last.values)} value(s) but {len(expected)} are expected",
+                last,
+            )
             return
         for i, (value, t) in enumerate(zip(last.values, expected, strict=True)):
             if not types_compatible(value.type, t):
-                self.report("E108", f"yielded value {i + 1} has type {value.type.short()} but "
-                            f"{t.short()} is expected", last)
+                self.report(
+                    "E108",
+                    f"yielded value {i + 1} has type {value.type.short()} but "
+                    f"{t.short()} is expected",
+                    last,
+                )
 
     def check_return(self, stmt: ReturnStmt) -> None:
         expected = self.fn.return_types
         if not expected:
             return  # no return annotation: the DSL does not constrain what is returned
         if len(stmt.values) != len(expected):
-            self.report("E107", f"'{self.fn.name}' returns {len(stmt.values)} value(s) but its "
-                        f"type declares {len(expected)}", stmt)
+            self.report(
+                "E107",
+                f"'{self.fn.name}' returns {len(stmt.values)} value(s) but its "
+                f"type declares {len(expected)}",
+                stmt,
+            )
             return
         for value, t in zip(stmt.values, expected, strict=True):
             if not types_compatible(value.type, t):
-                self.report("E107", f"returned value has type {value.type.short()} but "
-                            f"'{self.fn.name}' returns {t.short()}", stmt)
+                self.report(
+                    "E107",
+                    f"returned value has type {value.type.short()} but "
+                    f"'{self.fn.name}' returns {t.short()}",
+                    stmt,
+                )
 
 
 def verify_function(fn: Function, ctx: PassContext, *, flat_calls: bool = False) -> int:
@@ -234,8 +270,10 @@ def verify_ssa(fn: Function, ctx: PassContext) -> int:
 
 class Verifier(FunctionPass):
     name = "Verifier"
-    description = ("Check structural invariants: every variable is defined before use, yields "
-                   "match results, types agree, every call is a statement of its own.")
+    description = (
+        "Check structural invariants: every variable is defined before use, yields "
+        "match results, types agree, every call is a statement of its own."
+    )
 
     def run_function(self, fn: Function, ctx: PassContext) -> Function:
         verify_function(fn, ctx, flat_calls=True)

@@ -77,7 +77,6 @@ def _black_alone(text: str, width: int) -> str | None:
     except Exception:  # malformed names: the whole text goes to format_source instead
         return None
     kept = formatted.split("\n")[: -1 - len(tail)]
-    if formatted.split("\n")[-1 - len(tail):] != [*tail, ""] or not kept:
+    if formatted.split("\n")[-1 - len(tail) :] != [*tail, ""] or not kept:
         return None
     return "\n".join(kept)
-

@@ -34,7 +34,7 @@ class Shape:
             if placeholder != _placeholder(token):
                 return None
             line = lines[row]
-            lines[row] = line[:column] + token + line[column + len(token):]
+            lines[row] = line[:column] + token + line[column + len(token) :]
         return "\n".join(lines)
 
 
@@ -48,7 +48,7 @@ def shape_of(text: str) -> Shape | None:
     for row, column, token in found:
         tokens.append(token)
         line = lines[row]
-        lines[row] = line[:column] + _placeholder(token) + line[column + len(token):]
+        lines[row] = line[:column] + _placeholder(token) + line[column + len(token) :]
     return Shape("\n".join(lines), tuple(tokens))
 
 
@@ -62,9 +62,12 @@ def _replaceable(text: str) -> list[tuple[int, int, str]] | None:
     try:
         for tok in tokenize.generate_tokens(io.StringIO(text).readline):
             kind, value = tok.type, tok.string
-            if (kind == tokenize.NAME and value.isascii() and not keyword.iskeyword(value)
-                    and not keyword.issoftkeyword(value)) or (
-                    kind == tokenize.NUMBER and _PLAIN_INT.fullmatch(value)):
+            if (
+                kind == tokenize.NAME
+                and value.isascii()
+                and not keyword.iskeyword(value)
+                and not keyword.issoftkeyword(value)
+            ) or (kind == tokenize.NUMBER and _PLAIN_INT.fullmatch(value)):
                 out.append((tok.start[0] - 1, tok.start[1], value))
     except (tokenize.TokenError, SyntaxError):
         return None

@@ -23,16 +23,15 @@ class LauncherError(Exception):
     """PTOAS's C++ has no function of the kernel's name (or an unreadable signature)."""
 
 
-def pto_kernel(
-    program: Program, function: str, ptoas: Path
-) -> tuple[str | None, list[Diagnostic]]:
+def pto_kernel(program: Program, function: str, ptoas: Path) -> tuple[str | None, list[Diagnostic]]:
     """The C++ ``ptoc compile --target pto-cpp --function F`` prints (through the driver: the
     program narrowed to F and its callees, the ``ptoas`` pipeline, the PTO generator, PTOAS),
     with a launcher for the harness; None when ptoc or PTOAS reports an error."""
     from .. import driver
 
-    result = driver.CompileResult("pto-cpp", driver.default_pipeline("pto-cpp"), function, "pl",
-                                  ptoas=ptoas)
+    result = driver.CompileResult(
+        "pto-cpp", driver.default_pipeline("pto-cpp"), function, "pl", ptoas=ptoas
+    )
     narrowed = driver.narrow(program, function)
     output = driver.compile_program(narrowed, result, program.span.file)
     if result.has_errors or output.pipeline is None or not output.text:

@@ -136,8 +136,10 @@ def build(
     if executable.exists():
         return executable
     if failure_log.exists():  # the same source failed before with the same tools
-        raise BuildFailed(f"{toolchain.compiler.command} rejected the generated code",
-                          failure_log.read_text(encoding="utf-8"))
+        raise BuildFailed(
+            f"{toolchain.compiler.command} rejected the generated code",
+            failure_log.read_text(encoding="utf-8"),
+        )
     if progress is not None:
         progress(
             f"building {label} with {toolchain.compiler.command} against pto-isa at "

@@ -59,9 +59,13 @@ def call_context(text: str, offset: int) -> CallContext | None:
                             keyword = m.group(1)
                         else:
                             used.append(m.group(1))
-                positional = sum(1 for a in args[:-1] if not re.match(r"\s*[A-Za-z_]\w*\s*=(?!=)", a))
+                positional = sum(
+                    1 for a in args[:-1] if not re.match(r"\s*[A-Za-z_]\w*\s*=(?!=)", a)
+                )
                 name_end = start + match.end(1)
-                return CallContext(callee, name_end - len(callee.split(".")[-1]), commas, keyword, used, positional)
+                return CallContext(
+                    callee, name_end - len(callee.split(".")[-1]), commas, keyword, used, positional
+                )
             depth -= 1
         elif ch == "," and depth == 0:
             commas += 1
@@ -76,7 +80,9 @@ def call_context(text: str, offset: int) -> CallContext | None:
     return None
 
 
-def op_for_callee(analysis: ModuleAnalysis | None, callee: str, prefix: str, line: int, column: int) -> OpDef | None:
+def op_for_callee(
+    analysis: ModuleAnalysis | None, callee: str, prefix: str, line: int, column: int
+) -> OpDef | None:
     """The op a callee spelling names: the analysed call at that place if any, else by name."""
     if analysis is not None:
         occ = analysis.index.at(line, column)

@@ -20,7 +20,10 @@ def quick_fixes(uri: str, diagnostics: list[types.Diagnostic]) -> list[types.Cod
         if not isinstance(data, dict):
             continue
         for fix in data.get("fixes", []):
-            edits = [types.TextEdit(range_from_json(e["range"]), e["newText"]) for e in fix.get("edits", [])]
+            edits = [
+                types.TextEdit(range_from_json(e["range"]), e["newText"])
+                for e in fix.get("edits", [])
+            ]
             if not edits:
                 continue
             actions.append(
@@ -36,12 +39,22 @@ def quick_fixes(uri: str, diagnostics: list[types.Diagnostic]) -> list[types.Cod
 
 
 def annotation_actions(
-    uri: str, analysis: ModuleAnalysis, text_lines: list[str], positions: Positions, line: int, first_col: int, last_col: int
+    uri: str,
+    analysis: ModuleAnalysis,
+    text_lines: list[str],
+    positions: Positions,
+    line: int,
+    first_col: int,
+    last_col: int,
 ) -> list[types.CodeAction]:
-    """"Add type annotation" for an unannotated assignment on the requested line."""
+    """ "Add type annotation" for an unannotated assignment on the requested line."""
     actions = []
     for occ in analysis.index.occurrences:
-        if not occ.is_definition or occ.kind is not OccurrenceKind.VARIABLE or occ.span.line != line:
+        if (
+            not occ.is_definition
+            or occ.kind is not OccurrenceKind.VARIABLE
+            or occ.span.line != line
+        ):
             continue
         if occ.type is None or isinstance(occ.type, UnknownType):
             continue
@@ -57,7 +70,9 @@ def annotation_actions(
             types.CodeAction(
                 title=f"Add type annotation `{annotation}`",
                 kind=types.CodeActionKind.RefactorRewrite,
-                edit=types.WorkspaceEdit(changes={uri: [types.TextEdit(types.Range(end, end), f": {annotation}")]}),
+                edit=types.WorkspaceEdit(
+                    changes={uri: [types.TextEdit(types.Range(end, end), f": {annotation}")]}
+                ),
             )
         )
     return actions

@@ -39,7 +39,9 @@ def _op_item(name: str, op: OpDef, prefix: str, sort: str) -> types.CompletionIt
         kind=types.CompletionItemKind.Function,
         detail=f"{name}({', '.join(p.signature() for p in op.params)})",
         sort_text=sort + name,
-        label_details=types.CompletionItemLabelDetails(detail=f"({', '.join(required)})", description=op.category.value),
+        label_details=types.CompletionItemLabelDetails(
+            detail=f"({', '.join(required)})", description=op.category.value
+        ),
         data={"op": op.name, "prefix": prefix},
     )
 
@@ -60,7 +62,8 @@ def _top_level(prefix: str) -> tuple[types.CompletionItem, ...]:
                 kind=SURFACE_KIND[item.kind],
                 detail=item.signature,
                 documentation=item.doc,
-                sort_text=("0" if item.kind in (SurfaceKind.HELPER, SurfaceKind.TYPE) else "2") + item.name,
+                sort_text=("0" if item.kind in (SurfaceKind.HELPER, SurfaceKind.TYPE) else "2")
+                + item.name,
             )
         )
     return tuple(items)
@@ -71,11 +74,15 @@ def resolve(item: types.CompletionItem) -> types.CompletionItem:
     data = item.data if isinstance(item.data, dict) else {}
     op = REGISTRY.get(str(data.get("op", "")))
     if op is not None and item.documentation is None:
-        item.documentation = types.MarkupContent(types.MarkupKind.Markdown, op_markdown(op, str(data.get("prefix", "pl"))))
+        item.documentation = types.MarkupContent(
+            types.MarkupKind.Markdown, op_markdown(op, str(data.get("prefix", "pl")))
+        )
     return item
 
 
-def attribute_items(chain: list[str], analysis: ModuleAnalysis | None, prefix: str, line: int) -> list[types.CompletionItem] | None:
+def attribute_items(
+    chain: list[str], analysis: ModuleAnalysis | None, prefix: str, line: int
+) -> list[types.CompletionItem] | None:
     if chain == ["self"] and analysis is not None:
         program = _enclosing_program(analysis, line)
         items = []
@@ -83,7 +90,11 @@ def attribute_items(chain: list[str], analysis: ModuleAnalysis | None, prefix: s
             if info.program == program and program is not None:
                 occ = analysis.index.at(info.name_span.line, info.name_span.column)
                 detail = occ.detail if occ is not None else info.name
-                items.append(types.CompletionItem(info.name, kind=types.CompletionItemKind.Method, detail=detail))
+                items.append(
+                    types.CompletionItem(
+                        info.name, kind=types.CompletionItemKind.Method, detail=detail
+                    )
+                )
         return items
     if not chain or chain[0] != prefix:
         return None
@@ -95,9 +106,17 @@ def attribute_items(chain: list[str], analysis: ModuleAnalysis | None, prefix: s
     if path in (["op", "block"], ["op", "tensor"]):
         return list(_ops((path[1],), prefix))
     if path == ["op"]:
-        return [types.CompletionItem(n, kind=types.CompletionItemKind.Module) for n in ("block", "tensor")]
+        return [
+            types.CompletionItem(n, kind=types.CompletionItemKind.Module)
+            for n in ("block", "tensor")
+        ]
     if len(path) == 1 and path[0] in ENUMS:
-        return [types.CompletionItem(m, kind=types.CompletionItemKind.EnumMember, detail=f"{prefix}.{path[0]}.{m}") for m in ENUMS[path[0]]]
+        return [
+            types.CompletionItem(
+                m, kind=types.CompletionItemKind.EnumMember, detail=f"{prefix}.{path[0]}.{m}"
+            )
+            for m in ENUMS[path[0]]
+        ]
     return []
 
 
@@ -118,7 +137,9 @@ def keyword_items(op: OpDef, used: list[str], positional: int) -> list[types.Com
     for index, param in enumerate(op.params):
         if param.name in used or index < positional:
             continue
-        detail = param.doc + ("" if param.required else f" (default {param.signature().split('=', 1)[1]})")
+        detail = param.doc + (
+            "" if param.required else f" (default {param.signature().split('=', 1)[1]})"
+        )
         items.append(
             types.CompletionItem(
                 f"{param.name}=",
@@ -132,7 +153,9 @@ def keyword_items(op: OpDef, used: list[str], positional: int) -> list[types.Com
 
 
 def scope_items(analysis: ModuleAnalysis, line: int, prefix: str) -> list[types.CompletionItem]:
-    function = next((f for f in analysis.function_infos if f.span.line <= line <= f.span.end_line), None)
+    function = next(
+        (f for f in analysis.function_infos if f.span.line <= line <= f.span.end_line), None
+    )
     seen: dict[str, types.CompletionItem] = {}
     # module constants (before any function) and the enclosing function's own definitions
     first_function = min((f.span.line for f in analysis.function_infos), default=line)
@@ -143,9 +166,19 @@ def scope_items(analysis: ModuleAnalysis, line: int, prefix: str) -> list[types.
         if not occ.is_definition:
             continue
         if occ.kind is OccurrenceKind.CONSTANT and occ.span.line < line:
-            seen[occ.name] = types.CompletionItem(occ.name, kind=types.CompletionItemKind.Constant, detail=occ.detail or None, sort_text="1" + occ.name)
+            seen[occ.name] = types.CompletionItem(
+                occ.name,
+                kind=types.CompletionItemKind.Constant,
+                detail=occ.detail or None,
+                sort_text="1" + occ.name,
+            )
             continue
-        if function is None or occ.kind not in (OccurrenceKind.VARIABLE, OccurrenceKind.PARAMETER, OccurrenceKind.ITER_ARG, OccurrenceKind.LOOP_VAR):
+        if function is None or occ.kind not in (
+            OccurrenceKind.VARIABLE,
+            OccurrenceKind.PARAMETER,
+            OccurrenceKind.ITER_ARG,
+            OccurrenceKind.LOOP_VAR,
+        ):
             continue
         if function.span.line <= occ.span.line <= line and (occ.span.line < line):
             seen[occ.name] = types.CompletionItem(
@@ -155,9 +188,18 @@ def scope_items(analysis: ModuleAnalysis, line: int, prefix: str) -> list[types.
                 sort_text="0" + occ.name,
             )
     items = list(seen.values())
-    items.append(types.CompletionItem(prefix, kind=types.CompletionItemKind.Module, detail="pypto.language", sort_text="2" + prefix))
+    items.append(
+        types.CompletionItem(
+            prefix,
+            kind=types.CompletionItemKind.Module,
+            detail="pypto.language",
+            sort_text="2" + prefix,
+        )
+    )
     if function is not None and function.program is not None:
-        items.append(types.CompletionItem("self", kind=types.CompletionItemKind.Variable, sort_text="2self"))
+        items.append(
+            types.CompletionItem("self", kind=types.CompletionItemKind.Variable, sort_text="2self")
+        )
     return items
 
 

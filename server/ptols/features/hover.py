@@ -25,14 +25,19 @@ KIND_LABEL = {
 
 def op_markdown(op: OpDef, prefix: str = "pl", result: Type | None = None) -> str:
     """The hover text of an op, straight from its registration."""
-    lines = [f"```python\n{prefix}.{op.namespace}.{(op.dsl_names or (op.short_name,))[0]}"
-             f"({', '.join(p.signature() for p in op.params)})\n```", op.description]
+    lines = [
+        f"```python\n{prefix}.{op.namespace}.{(op.dsl_names or (op.short_name,))[0]}"
+        f"({', '.join(p.signature() for p in op.params)})\n```",
+        op.description,
+    ]
     if result is not None:
         lines.append(f"**Result here:** `{type_text(result, prefix)}`")
     if op.type_rule_doc:
         lines.append(f"**Type rule:** `{op.type_rule_doc}`")
-    params = [f"- `{p.signature()}`: {p.doc}" + (f" _({t})_" if (t := param_traits(p)) else "")
-              for p in op.params]
+    params = [
+        f"- `{p.signature()}`: {p.doc}" + (f" _({t})_" if (t := param_traits(p)) else "")
+        for p in op.params
+    ]
     if params:
         lines.append("**Parameters**\n" + "\n".join(params))
     lines.append(" · ".join(f"{label}: `{value}`" for label, value in op_traits(op)))
@@ -54,8 +59,11 @@ def value_markdown(occ: Occurrence, prefix: str, buffers: dict[object, Type] | N
         count = num_elements(t.shape)
         if count is not None:
             details.append(f"{count} elements · {int(count * t.dtype.bits / 8)} bytes")
-        space = "DDR" if not isinstance(t, TileType) else (
-            t.memory_space.name if t.memory_space is not None else "Vec (default)")
+        space = (
+            "DDR"
+            if not isinstance(t, TileType)
+            else (t.memory_space.name if t.memory_space is not None else "Vec (default)")
+        )
         details.append(f"memory: {space}")
     if buffers is not None and occ.definition is not None:
         after = buffers.get(occ.definition)
@@ -64,8 +72,10 @@ def value_markdown(occ: Occurrence, prefix: str, buffers: dict[object, Type] | N
             memref = after.memref
             if memref.addr is None and memref.memory_space is not MemorySpace.DDR:
                 # no address: allocation did not succeed (see the E402), or the pipeline stops early
-                details.append(f"after the pipeline: buffer `{memref.memory_space.name}#{memref.id}` "
-                               f"({memref.size} B), no address: allocation did not succeed")
+                details.append(
+                    f"after the pipeline: buffer `{memref.memory_space.name}#{memref.id}` "
+                    f"({memref.size} B), no address: allocation did not succeed"
+                )
             else:
                 details.append(f"after the pipeline: buffer `{memref.short()}`")
     if occ.kind is OccurrenceKind.CONSTANT and occ.detail:
@@ -76,7 +86,10 @@ def value_markdown(occ: Occurrence, prefix: str, buffers: dict[object, Type] | N
 
 
 def hover(
-    analysis: ModuleAnalysis, occ: Occurrence, hover_range: types.Range, buffers: dict[object, Type] | None = None
+    analysis: ModuleAnalysis,
+    occ: Occurrence,
+    hover_range: types.Range,
+    buffers: dict[object, Type] | None = None,
 ) -> types.Hover | None:
     prefix = analysis.prefix
     if occ.kind is OccurrenceKind.OP and occ.op_name:

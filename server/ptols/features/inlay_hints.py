@@ -13,19 +13,32 @@ from ..convert import Positions
 from ..text import Stale
 from .common import type_text
 
-OBVIOUS_VALUE = re.compile(r"\s*=\s*(-?[\d_]+(\.[\d_]*)?([eE][-+]?\d+)?|True|False|pl\.const\(.*\))\s*(#.*)?$")
+OBVIOUS_VALUE = re.compile(
+    r"\s*=\s*(-?[\d_]+(\.[\d_]*)?([eE][-+]?\d+)?|True|False|pl\.const\(.*\))\s*(#.*)?$"
+)
 
 
 def inlay_hints(
-    analysis: ModuleAnalysis, text_lines: list[str], positions: Positions, first_line: int, last_line: int
+    analysis: ModuleAnalysis,
+    text_lines: list[str],
+    positions: Positions,
+    first_line: int,
+    last_line: int,
 ) -> list[types.InlayHint]:
     """Hints for definitions between 1-based ``first_line`` and ``last_line``."""
     hints: list[types.InlayHint] = []
     seen: set[tuple[int, int]] = set()
     for occ in analysis.index.occurrences:
-        if not occ.is_definition or occ.kind not in (OccurrenceKind.VARIABLE, OccurrenceKind.ITER_ARG):
+        if not occ.is_definition or occ.kind not in (
+            OccurrenceKind.VARIABLE,
+            OccurrenceKind.ITER_ARG,
+        ):
             continue
-        if not first_line <= occ.span.line <= last_line or occ.type is None or isinstance(occ.type, UnknownType):
+        if (
+            not first_line <= occ.span.line <= last_line
+            or occ.type is None
+            or isinstance(occ.type, UnknownType)
+        ):
             continue
         key = (occ.span.line, occ.span.end_column)
         if key in seen:

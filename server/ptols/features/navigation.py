@@ -33,7 +33,7 @@ def op_location(op_name: str) -> types.Location | None:
     uri = from_fs_path(str(Path(op.source_file).resolve()))
     if uri is None:
         return None
-    line = max(op.source_line - 1, 0)
+    line = max(op.name_line - 1, 0)
     return types.Location(uri, types.Range(types.Position(line, 0), types.Position(line, 0)))
 
 
@@ -62,7 +62,11 @@ def _same_symbol(analysis: ModuleAnalysis, occ: Occurrence) -> list[Span]:
 
 
 def references(
-    analysis: ModuleAnalysis, occ: Occurrence, uri: str, positions: Positions, include_declaration: bool
+    analysis: ModuleAnalysis,
+    occ: Occurrence,
+    uri: str,
+    positions: Positions,
+    include_declaration: bool,
 ) -> list[types.Location]:
     spans = _same_symbol(analysis, occ)
     if not include_declaration and occ.definition is not None:
@@ -94,7 +98,9 @@ _MODULE_WIDE = (OccurrenceKind.FUNCTION, OccurrenceKind.CONSTANT, OccurrenceKind
 _BINDINGS = (*RENAMEABLE, OccurrenceKind.PROGRAM)
 
 
-def rename_refusal(analysis: ModuleAnalysis, occ: Occurrence, spans: list[Span], new_name: str) -> str | None:
+def rename_refusal(
+    analysis: ModuleAnalysis, occ: Occurrence, spans: list[Span], new_name: str
+) -> str | None:
     """Why ``occ`` cannot be renamed to ``new_name`` (None: it can). A rename must not change
     what any name refers to: the new name may not already name something else where the
     renamed one is used (it would capture those uses, or be captured by them)."""
@@ -106,8 +112,10 @@ def rename_refusal(analysis: ModuleAnalysis, occ: Occurrence, spans: list[Span],
     if new_name == old:
         return None
     if new_name == analysis.prefix:
-        return (f"cannot rename '{old}' to '{new_name}': '{new_name}' is the module's name for "
-                "pypto.language")
+        return (
+            f"cannot rename '{old}' to '{new_name}': '{new_name}' is the module's name for "
+            "pypto.language"
+        )
     renamed = set(spans)
     if occ.kind in _MODULE_WIDE:
         scope: Span | None = None  # the whole file
@@ -119,14 +127,18 @@ def rename_refusal(analysis: ModuleAnalysis, occ: Occurrence, spans: list[Span],
             continue
         if scope is not None and not _contains(scope, other.span):
             continue  # outside the function: a module name it does not use stays unaffected
-        return (f"cannot rename '{old}' to '{new_name}': '{new_name}' already names "
-                f"{_what(other)} (line {other.span.line}), so the two would be confused")
+        return (
+            f"cannot rename '{old}' to '{new_name}': '{new_name}' already names "
+            f"{_what(other)} (line {other.span.line}), so the two would be confused"
+        )
     return None
 
 
 def _contains(outer: Span, inner: Span) -> bool:
-    return (outer.line, outer.column) <= (inner.line, inner.column) and \
-        (inner.end_line, inner.end_column) <= (outer.end_line, outer.end_column)
+    return (outer.line, outer.column) <= (inner.line, inner.column) and (
+        inner.end_line,
+        inner.end_column,
+    ) <= (outer.end_line, outer.end_column)
 
 
 def _what(occ: Occurrence) -> str:

@@ -35,13 +35,19 @@ def request_problem(analysis: ModuleAnalysis, target: str, function: str | None)
     if function in names:
         return None
     close = difflib.get_close_matches(function, names, n=1)
-    hint = f"; did you mean '{close[0]}'?" if close else (
-        f" (it defines {', '.join(sorted(set(names)))})" if names else " (it defines none)")
+    hint = (
+        f"; did you mean '{close[0]}'?"
+        if close
+        else (f" (it defines {', '.join(sorted(set(names)))})" if names else " (it defines none)")
+    )
     return f"no function '{function}' in this document{hint}"
 
 
 def compile_preview(
-    analysis: ModuleAnalysis, target: str, function: str | None, pipeline: str | None,
+    analysis: ModuleAnalysis,
+    target: str,
+    function: str | None,
+    pipeline: str | None,
     strict: bool = False,
 ) -> PreviewResult:
     """The driver's text for ``target`` (``pipeline`` None: the target's default; ``strict``:
@@ -49,7 +55,6 @@ def compile_preview(
     already published with the document, so only its errors are repeated here."""
     # PTO MLIR comes with PTOAS's verdict when PTOAS is found (as ``ptoc compile --verify``)
     ptoas = driver.available_ptoas() if target in ("pto", "pto-cpp") else None
-    result = driver.compile_source(analysis, target, function, pipeline, strict=strict,
-                                   ptoas=ptoas)
+    result = driver.compile_source(analysis, target, function, pipeline, strict=strict, ptoas=ptoas)
     errors = [d for d in result.front_end if d.severity is Severity.ERROR]
     return PreviewResult(result.language, result.text, errors + result.back_end)

@@ -27,10 +27,22 @@ def _header(tree: SyntaxTree, node: Node) -> str:
 
 # Statements that cannot hold a definition: without a syntax error inside, the walk skips them.
 SIMPLE_STATEMENTS = {
-    "expression_statement", "return_statement", "import_statement", "import_from_statement",
-    "future_import_statement", "assert_statement", "pass_statement", "break_statement",
-    "continue_statement", "global_statement", "nonlocal_statement", "delete_statement",
-    "raise_statement", "type_alias_statement", "comment", "decorator",
+    "expression_statement",
+    "return_statement",
+    "import_statement",
+    "import_from_statement",
+    "future_import_statement",
+    "assert_statement",
+    "pass_statement",
+    "break_statement",
+    "continue_statement",
+    "global_statement",
+    "nonlocal_statement",
+    "delete_statement",
+    "raise_statement",
+    "type_alias_statement",
+    "comment",
+    "decorator",
 }
 
 
@@ -54,7 +66,9 @@ def document_symbols(tree: SyntaxTree, positions: Positions) -> list[types.Docum
         elif action == "child":
             walk.child(node, scope, out)
         else:
-            walk.stack.extend(("child", child, scope, out) for child in reversed(node.named_children))
+            walk.stack.extend(
+                ("child", child, scope, out) for child in reversed(node.named_children)
+            )
     return walk.top
 
 
@@ -83,7 +97,9 @@ class _Walk:
     def lift(self, symbol: types.DocumentSymbol, out: list[types.DocumentSymbol]) -> None:
         children = symbol.children or []
         column = symbol.range.start.character
-        lifted = [c for c in children if id(c) in self.recovered and c.range.start.character <= column]
+        lifted = [
+            c for c in children if id(c) in self.recovered and c.range.start.character <= column
+        ]
         if lifted:
             symbol.children = [c for c in children if c not in lifted]
             out.extend(lifted)
@@ -105,8 +121,11 @@ class _Walk:
                 head = child.child_by_field_name("left") or child
                 out.append(
                     types.DocumentSymbol(
-                        name=_header(tree, child), kind=types.SymbolKind.Event, range=self.span(child),
-                        selection_range=self.span(head), children=inner,
+                        name=_header(tree, child),
+                        kind=types.SymbolKind.Event,
+                        range=self.span(child),
+                        selection_range=self.span(head),
+                        children=inner,
                     )
                 )
             target = inner if scope.depth < MAX_SYMBOL_DEPTH else out
@@ -119,7 +138,9 @@ class _Walk:
         if child.named_child_count and (child.has_error or child.type not in SIMPLE_STATEMENTS):
             # Any other node may hold definitions or syntax errors further down; a class body
             # is a block right under the class.
-            inner_scope = scope if child.type == "block" else _Scope(scope.in_function, False, scope.depth)
+            inner_scope = (
+                scope if child.type == "block" else _Scope(scope.in_function, False, scope.depth)
+            )
             self.stack.append(("visit", child, inner_scope, out))
 
     def recover(self, node: Node) -> list[types.DocumentSymbol]:
@@ -131,15 +152,23 @@ class _Walk:
 
         def is_keyword(child: Node) -> bool:
             # in an error region the keyword may be a keyword token or a bare identifier
-            return child.type in ("def", "class") or (child.type == "identifier" and tree.text_of(child) in ("def", "class"))
+            return child.type in ("def", "class") or (
+                child.type == "identifier" and tree.text_of(child) in ("def", "class")
+            )
 
-        starts = [i for i, child in enumerate(children[:-1]) if is_keyword(child) and children[i + 1].type == "identifier"]
+        starts = [
+            i
+            for i, child in enumerate(children[:-1])
+            if is_keyword(child) and children[i + 1].type == "identifier"
+        ]
         for n, i in enumerate(starts):
             name = children[i + 1]
             last = children[starts[n + 1] - 1] if n + 1 < len(starts) else children[-1]
             symbol = types.DocumentSymbol(
                 name=tree.text_of(name),
-                kind=types.SymbolKind.Class if tree.text_of(children[i]) == "class" else types.SymbolKind.Method,
+                kind=types.SymbolKind.Class
+                if tree.text_of(children[i]) == "class"
+                else types.SymbolKind.Method,
                 range=self.span(children[i], last),
                 selection_range=self.span(name),
             )
@@ -147,7 +176,14 @@ class _Walk:
             found.append(symbol)
         return found
 
-    def definition(self, node: Node, outer: Node, decorators: list[str], scope: _Scope, out: list[types.DocumentSymbol]) -> None:
+    def definition(
+        self,
+        node: Node,
+        outer: Node,
+        decorators: list[str],
+        scope: _Scope,
+        out: list[types.DocumentSymbol],
+    ) -> None:
         name_node = node.child_by_field_name("name")
         if name_node is None:
             return
@@ -158,11 +194,19 @@ class _Walk:
             kind = types.SymbolKind.Module
         elif not is_class and scope.in_class:
             kind = types.SymbolKind.Method
-        detail = "program" if is_program else ("kernel" if any("InCore" in d for d in decorators) else "")
+        detail = (
+            "program"
+            if is_program
+            else ("kernel" if any("InCore" in d for d in decorators) else "")
+        )
         inner: list[types.DocumentSymbol] = []
         symbol = types.DocumentSymbol(
-            name=self.tree.text_of(name_node), kind=kind, range=self.span(outer),
-            selection_range=self.span(name_node), detail=detail or None, children=inner,
+            name=self.tree.text_of(name_node),
+            kind=kind,
+            range=self.span(outer),
+            selection_range=self.span(name_node),
+            detail=detail or None,
+            children=inner,
         )
         out.append(symbol)
         # all children: error regions may hang off the definition; then lift recovered siblings
@@ -174,7 +218,10 @@ DEF = re.compile(r"^\s*(?:def|class)\s+([A-Za-z_]\w*)", re.MULTILINE)
 
 
 def workspace_symbols(
-    query: str, open_documents: dict[str, list[types.DocumentSymbol]], folders: list[str], limit: int = 500
+    query: str,
+    open_documents: dict[str, list[types.DocumentSymbol]],
+    folders: list[str],
+    limit: int = 500,
 ) -> list[types.WorkspaceSymbol]:
     """Functions and programs whose name contains the query (case-insensitive); the open
     documents' symbols come computed."""
@@ -187,7 +234,13 @@ def workspace_symbols(
             if symbol.kind is types.SymbolKind.Event:
                 continue
             if needle in symbol.name.lower():
-                found.append(types.WorkspaceSymbol(name=symbol.name, kind=symbol.kind, location=types.Location(uri=uri, range=symbol.selection_range)))
+                found.append(
+                    types.WorkspaceSymbol(
+                        name=symbol.name,
+                        kind=symbol.kind,
+                        location=types.Location(uri=uri, range=symbol.selection_range),
+                    )
+                )
     for folder in folders:
         for path, text in _pypto_files(folder):
             uri = from_fs_path(path)
@@ -197,9 +250,22 @@ def workspace_symbols(
                 if needle in match.group(1).lower():
                     line = text.count("\n", 0, match.start(1))
                     column = match.start(1) - (text.rfind("\n", 0, match.start(1)) + 1)
-                    rng = types.Range(types.Position(line, column), types.Position(line, column + len(match.group(1))))
-                    kind = types.SymbolKind.Class if text[match.start() : match.start(1)].strip() == "class" else types.SymbolKind.Function
-                    found.append(types.WorkspaceSymbol(name=match.group(1), kind=kind, location=types.Location(uri=uri, range=rng)))
+                    rng = types.Range(
+                        types.Position(line, column),
+                        types.Position(line, column + len(match.group(1))),
+                    )
+                    kind = (
+                        types.SymbolKind.Class
+                        if text[match.start() : match.start(1)].strip() == "class"
+                        else types.SymbolKind.Function
+                    )
+                    found.append(
+                        types.WorkspaceSymbol(
+                            name=match.group(1),
+                            kind=kind,
+                            location=types.Location(uri=uri, range=rng),
+                        )
+                    )
             if len(found) >= limit:
                 return found[:limit]
     return found[:limit]

@@ -107,14 +107,20 @@ def assign(target: Var, value: Expr, line: int = 0) -> AssignStmt:
 def load(target: Var, source: Var, offs: tuple[int | Expr, ...], line: int = 0) -> AssignStmt:
     assert isinstance(target.type, TileType)
     shape = tuple(d.value for d in target.type.shape)  # type: ignore[attr-defined]
-    value = call("block.load", source, offsets(*offs), offsets(*shape), type_=target.type, line=line)
+    value = call(
+        "block.load", source, offsets(*offs), offsets(*shape), type_=target.type, line=line
+    )
     return assign(target, value, line)
 
 
-def store(result: Var | None, tile_var: Var, offs: tuple[int | Expr, ...], out: Var, line: int = 0) -> Stmt:
+def store(
+    result: Var | None, tile_var: Var, offs: tuple[int | Expr, ...], out: Var, line: int = 0
+) -> Stmt:
     assert isinstance(tile_var.type, TileType)
     shape = tuple(d.value for d in tile_var.type.shape)  # type: ignore[attr-defined]
-    value = call("block.store", tile_var, offsets(*offs), offsets(*shape), out, type_=out.type, line=line)
+    value = call(
+        "block.store", tile_var, offsets(*offs), offsets(*shape), out, type_=out.type, line=line
+    )
     if result is None:
         return EvalStmt(value, span=value.span)
     return assign(result, value, line)
@@ -144,7 +150,10 @@ def seq(*stmts: Stmt | list[Stmt]) -> SeqStmts:
 
 
 def function(
-    name: str, params: list[Var], *body: Stmt | list[Stmt], func_type: FunctionType = FunctionType.InCore
+    name: str,
+    params: list[Var],
+    *body: Stmt | list[Stmt],
+    func_type: FunctionType = FunctionType.InCore,
 ) -> Function:
     return Function(name, tuple(params), (), seq(*body), func_type, span=at(1, 4, 30))
 

@@ -25,7 +25,9 @@ def test_emitter_indents_four_spaces_per_level_and_blocks_close() -> None:
     emitter.emit_line()
     emitter.dedent()
     emitter.emit_line("}")
-    assert emitter.code() == "void f() {\n    int x = 42;\n    if (x) {\n        x = 0;\n    }\n\n}\n"
+    assert (
+        emitter.code() == "void f() {\n    int x = 42;\n    if (x) {\n        x = 0;\n    }\n\n}\n"
+    )
 
 
 def test_emitter_refuses_to_dedent_below_zero() -> None:
@@ -35,7 +37,14 @@ def test_emitter_refuses_to_dedent_below_zero() -> None:
 
 @pytest.mark.parametrize(
     ("name", "expected"),
-    [("tile_x", "tile_x"), ("x.1", "x_1"), ("1st", "_1st"), ("int", "int_"), ("args", "args_"), ("", "_")],
+    [
+        ("tile_x", "tile_x"),
+        ("x.1", "x_1"),
+        ("1st", "_1st"),
+        ("int", "int_"),
+        ("args", "args_"),
+        ("", "_"),
+    ],
 )
 def test_sanitize_identifier(name: str, expected: str) -> None:
     assert sanitize_identifier(name) == expected
@@ -80,11 +89,21 @@ def test_context_pointer_tracking() -> None:
 @pytest.mark.parametrize(
     ("dtype", "cpp"),
     [
-        (DataType.FP32, "float"), (DataType.FP16, "half"), (DataType.BF16, "bfloat16_t"),
-        (DataType.INT8, "int8_t"), (DataType.INT16, "int16_t"), (DataType.INT32, "int32_t"),
-        (DataType.INT64, "int64_t"), (DataType.UINT8, "uint8_t"), (DataType.UINT16, "uint16_t"),
-        (DataType.UINT32, "uint32_t"), (DataType.UINT64, "uint64_t"), (DataType.BOOL, "bool"),
-        (DataType.FP8E4M3FN, None), (DataType.INT4, None), (DataType.HF8, None),
+        (DataType.FP32, "float"),
+        (DataType.FP16, "half"),
+        (DataType.BF16, "bfloat16_t"),
+        (DataType.INT8, "int8_t"),
+        (DataType.INT16, "int16_t"),
+        (DataType.INT32, "int32_t"),
+        (DataType.INT64, "int64_t"),
+        (DataType.UINT8, "uint8_t"),
+        (DataType.UINT16, "uint16_t"),
+        (DataType.UINT32, "uint32_t"),
+        (DataType.UINT64, "uint64_t"),
+        (DataType.BOOL, "bool"),
+        (DataType.FP8E4M3FN, None),
+        (DataType.INT4, None),
+        (DataType.HF8, None),
     ],
 )
 def test_dtype_table(dtype: DataType, cpp: str | None) -> None:

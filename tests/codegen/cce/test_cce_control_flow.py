@@ -56,14 +56,18 @@ def test_loop_over_windows_with_a_tensor_iter_arg_inherits_the_output_pointer() 
     out_final = var("out_final", tensor(128, 64))
     row = mul(i_, i(32))
     loop = ForStmt(
-        i_, i(0), i(4), i(1),
+        i_,
+        i(0),
+        i(4),
+        i(1),
         seq(
             load(t, x, (row, 0)),
             op(u, "block.adds", t, f32(1.0)),
             store(out_new, u, (row, 0), out_iter),
             yield_(out_new),
         ),
-        (out_iter,), (out_final,),
+        (out_iter,),
+        (out_final,),
     )
     tail = var("tail", tensor(128, 64))
     fn = function("windows", [x, out], loop, store(tail, u, (0, 0), out_final), ReturnStmt((tail,)))
@@ -95,18 +99,26 @@ def test_nested_loops_carry_a_tile_and_a_scalar() -> None:
     acc_i, count_i = var("acc_i", zero.type), var("count_i", INDEX)
     bumped = var("bumped", INDEX)
     inner = ForStmt(
-        j_, i(0), i(2), i(1),
+        j_,
+        i(0),
+        i(2),
+        i(1),
         seq(
             load(t, x, (mul(i_, i(32)), mul(j_, i(32)))),
             op(nxt, "block.add", acc_in, t),
             yield_(nxt),
         ),
-        (acc_in,), (acc_j,),
+        (acc_in,),
+        (acc_j,),
     )
     outer = ForStmt(
-        i_, i(0), i(4), i(1),
+        i_,
+        i(0),
+        i(4),
+        i(1),
         seq(inner, assign(bumped, add(count, i(1))), yield_(acc_j, bumped)),
-        (acc, count), (acc_i, count_i),
+        (acc, count),
+        (acc_i, count_i),
     )
     fn = function("nested", [x], load(zero, x, (0, 0)), outer)
     assert gen_body(fn) == [
@@ -135,9 +147,17 @@ def test_sibling_loops_keep_their_loop_variable_name_and_parallel_is_marked() ->
     first, second = var("i", INDEX), var("i", INDEX)
     s1, s2 = var("s", INDEX), var("s", INDEX)
     fn = function(
-        "k", [n],
+        "k",
+        [n],
         ForStmt(first, i(0), n, i(1), seq(assign(s1, mul(first, i(2))))),
-        ForStmt(second, i(1), mul(n, i(2)), i(2), seq(assign(s2, add(second, i(1)))), kind=ForKind.Parallel),
+        ForStmt(
+            second,
+            i(1),
+            mul(n, i(2)),
+            i(2),
+            seq(assign(s2, add(second, i(1)))),
+            kind=ForKind.Parallel,
+        ),
     )
     assert gen_body(fn) == [
         "for (int64_t i = 0; i < n; i += 1) {",
@@ -181,14 +201,20 @@ def test_if_else_declares_results_before_the_if_and_assigns_them_in_each_branch(
     cond = Binary(BOOL, op=BinaryOp.Gt, lhs=n, rhs=i(0))
     branch = IfStmt(
         cond,
-        seq(op(a2, "block.adds", a, f32(1.0)), store(stored, a2, (0, 0), out), yield_(a2, stored, n)),
+        seq(
+            op(a2, "block.adds", a, f32(1.0)), store(stored, a2, (0, 0), out), yield_(a2, stored, n)
+        ),
         seq(op(a3, "block.muls", a, f32(2.0)), yield_(a3, out, i(0))),
         (r_tile, r_out, r_n),
     )
     final = var("final", tensor(32, 32))
     fn = function(
-        "branchy", [x, out, n],
-        load(a, x, (0, 0)), branch, store(final, r_tile, (16, 0), r_out), ReturnStmt((final,)),
+        "branchy",
+        [x, out, n],
+        load(a, x, (0, 0)),
+        branch,
+        store(final, r_tile, (16, 0), r_out),
+        ReturnStmt((final,)),
     )
     result = generate_cce(fn)
     assert result.diagnostics == []
@@ -237,7 +263,8 @@ def test_while_with_carried_values() -> None:
     k2 = var("k2", INDEX)
     done = var("done", INDEX)
     fn = function(
-        "k", [],
+        "k",
+        [],
         WhileStmt(lt(k, i(10)), seq(assign(k2, add(k, i(3))), yield_(k2)), (k,), (done,)),
     )
     assert gen_body(fn) == [
@@ -258,7 +285,9 @@ def test_if_inside_a_loop_passes_the_tensor_pointer_through_both() -> None:
     s1 = var("s1", tensor(64, 16))
     picked = var("picked", tensor(64, 16))
     result = var("result", tensor(64, 16))
-    even = Binary(BOOL, op=BinaryOp.Eq, lhs=Binary(INDEX, op=BinaryOp.FloorMod, lhs=i_, rhs=i(2)), rhs=i(0))
+    even = Binary(
+        BOOL, op=BinaryOp.Eq, lhs=Binary(INDEX, op=BinaryOp.FloorMod, lhs=i_, rhs=i(2)), rhs=i(0)
+    )
     body = seq(
         load(t, x, (mul(i_, i(16)), 0)),
         IfStmt(

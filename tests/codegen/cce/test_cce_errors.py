@@ -53,7 +53,8 @@ def test_tensor_op_has_no_lowering_and_the_rest_is_generated() -> None:
     b = var("b", tile(16, 16, addr=0x400))
     y = var("y", tensor(16, 16))
     fn = function(
-        "k", [x],
+        "k",
+        [x],
         assign(y, call("tensor.add", x, x, type_=x.type, line=4), line=4),
         load(a, x, (0, 0), line=5),
         op(b, "block.exp", a, line=6),
@@ -95,12 +96,16 @@ def test_windows_of_a_dynamic_tensor_are_not_reported_again() -> None:
     x = Var(TensorType((n, i(64)), DataType.FP32), name="x", span=at(3))
     out = Var(TensorType((n, i(64)), DataType.FP32), name="out", span=at(4))
     t = var("t", tile(16, 64))
-    fn = function("k", [n, x, out], seq(load(t, x, (16, 0), line=5), store(None, t, (16, 0), out, line=6)))
+    fn = function(
+        "k", [n, x, out], seq(load(t, x, (16, 0), line=5), store(None, t, (16, 0), out, line=6))
+    )
     result = generate_cce(fn)
     # One E401 per tensor parameter; the GlobalTensors of its windows only carry the mark.
     assert codes_and_spans(result) == [("E401", at(3)), ("E401", at(4))]
-    assert "// error: tensor 'xGlobal' has a dynamic shape; CCE code needs every dimension constant" \
+    assert (
+        "// error: tensor 'xGlobal' has a dynamic shape; CCE code needs every dimension constant"
         in result.text
+    )
 
 
 def test_dynamic_tensor_parameter_is_e401_at_the_parameter() -> None:
@@ -174,7 +179,8 @@ def test_unassigned_tile_op_and_nested_call_are_e400() -> None:
     b = var("b", tile(16, 16, addr=0x400))
     nested = call("block.exp", a, type_=a.type, line=6)
     fn = function(
-        "k", [x],
+        "k",
+        [x],
         load(a, x, (0, 0)),
         EvalStmt(call("block.exp", a, type_=a.type, line=5), span=at(5)),
         assign(b, call("block.add", a, nested, type_=a.type, line=7), line=7),
@@ -195,7 +201,8 @@ def test_a_tensor_that_may_be_either_of_two_cannot_be_addressed() -> None:
     done = var("done", tensor(32, 32))
     flag = ConstBool(ScalarType(DataType.BOOL), value=True)
     fn = function(
-        "k", [a, b],
+        "k",
+        [a, b],
         load(t, a, (0, 0)),
         IfStmt(flag, SeqStmts((yield_(a),)), SeqStmts((yield_(b),)), (r,)),
         store(done, t, (16, 0), r, line=9),

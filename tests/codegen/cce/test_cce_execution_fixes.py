@@ -65,7 +65,9 @@ def test_a_broadcast_rhs_vector_selects_the_row_or_column_expand_form() -> None:
 
 
 def test_a_broadcast_lhs_has_no_instruction() -> None:
-    analysis = analyze_source(HEADER + BROADCASTS.replace("pl.sub(tx, tr)", "pl.sub(tr, tx)"), "k.py")
+    analysis = analyze_source(
+        HEADER + BROADCASTS.replace("pl.sub(tx, tr)", "pl.sub(tr, tx)"), "k.py"
+    )
     text, diagnostics = cce_kernel(analysis.all_programs()[0], "bc")
     assert text is None
     assert [(d.code, d.message) for d in diagnostics] == [

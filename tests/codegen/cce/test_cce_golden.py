@@ -115,8 +115,10 @@ def _binary_kernel(name: str, *extra: object) -> list[str]:
     b = var("b", tile(32, 32, addr=0x1000))
     c = var("c", tile(32, 32, addr=0x2000))
     fn = function(
-        "k", [x, out],
-        load(a, x, (0, 0)), load(b, x, (0, 0)),
+        "k",
+        [x, out],
+        load(a, x, (0, 0)),
+        load(b, x, (0, 0)),
         op(c, name, a, b, *extra),  # type: ignore[arg-type]
         store(None, c, (0, 0), out),
     )
@@ -125,8 +127,15 @@ def _binary_kernel(name: str, *extra: object) -> list[str]:
 
 @pytest.mark.parametrize(
     ("name", "instruction"),
-    [("block.add", "TADD"), ("block.sub", "TSUB"), ("block.mul", "TMUL"), ("block.div", "TDIV"),
-     ("block.maximum", "TMAX"), ("block.minimum", "TMIN"), ("block.and", "TAND")],
+    [
+        ("block.add", "TADD"),
+        ("block.sub", "TSUB"),
+        ("block.mul", "TMUL"),
+        ("block.div", "TDIV"),
+        ("block.maximum", "TMAX"),
+        ("block.minimum", "TMIN"),
+        ("block.and", "TAND"),
+    ],
 )
 def test_elementwise_tile_tile(name: str, instruction: str) -> None:
     assert _binary_kernel(name) == [
@@ -141,12 +150,18 @@ def test_three_operand_forms_pass_every_tile() -> None:
     x = var("x", tensor(16, 16))
     a, b, c, d = (var(n, tile(16, 16, addr=k * 0x400)) for k, n in enumerate("abcd"))
     fn = function(
-        "k", [x],
-        load(a, x, (0, 0)), load(b, x, (0, 0)), load(c, x, (0, 0)),
+        "k",
+        [x],
+        load(a, x, (0, 0)),
+        load(b, x, (0, 0)),
+        load(c, x, (0, 0)),
         op(d, "block.addc", a, b, c),
         op(var("e", tile(16, 16, addr=0x1000)), "block.sel", a, b, c),
     )
-    assert body_lines(clean(generate_cce(fn)).text)[3:] == ["TADDC(d, a, b, c);", "TSEL(e, a, b, c);"]
+    assert body_lines(clean(generate_cce(fn)).text)[3:] == [
+        "TADDC(d, a, b, c);",
+        "TSEL(e, a, b, c);",
+    ]
 
 
 def test_tile_scalar_ops_take_inline_scalars() -> None:
@@ -155,7 +170,8 @@ def test_tile_scalar_ops_take_inline_scalars() -> None:
     n = var("n", ScalarType(DataType.INT64))
     a, b, c, d = (var(v, tile(32, 32, addr=k * 0x1000)) for k, v in enumerate("abcd"))
     fn = function(
-        "scale_kernel", [x, scale, n],
+        "scale_kernel",
+        [x, scale, n],
         load(a, x, (0, 0)),
         op(b, "block.adds", a, f32(1.5)),
         op(c, "block.muls", b, scale),
@@ -177,15 +193,24 @@ def test_tile_scalar_ops_take_inline_scalars() -> None:
 
 @pytest.mark.parametrize(
     ("name", "instruction"),
-    [("block.sqrt", "TSQRT"), ("block.exp", "TEXP"), ("block.neg", "TNEG"), ("block.recip", "TRECIP"),
-     ("block.abs", "TABS"), ("block.relu", "TRELU")],
+    [
+        ("block.sqrt", "TSQRT"),
+        ("block.exp", "TEXP"),
+        ("block.neg", "TNEG"),
+        ("block.recip", "TRECIP"),
+        ("block.abs", "TABS"),
+        ("block.relu", "TRELU"),
+    ],
 )
 def test_unary(name: str, instruction: str) -> None:
     x = var("x", tensor(8, 64))
     a = var("a", tile(8, 64, addr=0x0))
     b = var("b", tile(8, 64, addr=0x800))
     fn = function("k", [x], load(a, x, (0, 0)), op(b, name, a))
-    assert body_lines(clean(generate_cce(fn)).text) == ["TLOAD(a, xGlobal);", f"{instruction}(b, a);"]
+    assert body_lines(clean(generate_cce(fn)).text) == [
+        "TLOAD(a, xGlobal);",
+        f"{instruction}(b, a);",
+    ]
 
 
 def test_reductions_choose_row_or_column_by_axis() -> None:
@@ -198,7 +223,8 @@ def test_reductions_choose_row_or_column_by_axis() -> None:
     mx = var("mx", tile(32, 1, addr=0xC000))
     rs = var("rs", tile(32, 1, addr=0xC100))
     fn = function(
-        "reduce", [x],
+        "reduce",
+        [x],
         load(t, x, (0, 0)),
         op(rows, "block.sum", t, axis=1, keepdim=True),
         op(cols, "block.sum", t, axis=0, keepdim=True),
@@ -225,7 +251,8 @@ def test_cast_and_compare_render_their_modes() -> None:
     m = var("m", tile(16, 16, addr=0x600))
     s = var("s", tile(16, 16, addr=0xA00))
     fn = function(
-        "k", [x],
+        "k",
+        [x],
         load(a, x, (0, 0)),
         op(h, "block.cast", a, target_type=DataType.FP16, mode="rint"),
         op(m, "block.cmp", a, a, cmp_type=4),
@@ -242,11 +269,14 @@ def test_cast_and_compare_render_their_modes() -> None:
 
 def test_sync_and_barriers() -> None:
     fn = function(
-        "k", [],
+        "k",
+        [],
         sync(PipeType.MTE2, PipeType.V, 0),
         sync(PipeType.M, PipeType.FIX, 3),
         EvalStmt(call("system.sync_src", set_pipe=1, wait_pipe=4, event_id=1)),
-        barrier("v"), barrier("m"), barrier("all"),
+        barrier("v"),
+        barrier("m"),
+        barrier("all"),
     )
     assert body_lines(clean(generate_cce(fn)).text) == [
         "set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);",
@@ -267,17 +297,54 @@ def matmul_kernel() -> Function:
     c = var("c", tensor(64, 64), line=2)
     col_major = TileView(blayout=BLayout.col_major, slayout=BLayout.row_major)
     a_mat = var("a_mat", tile(64, 64, dtype=fp16, space=MemorySpace.Mat, addr=0x0, view=col_major))
-    b_mat = var("b_mat", tile(64, 64, dtype=fp16, space=MemorySpace.Mat, addr=0x2000, view=col_major))
-    a_left = var("a_left", tile(64, 64, dtype=fp16, space=MemorySpace.Left, addr=0x0,
-                                view=TileView(blayout=BLayout.row_major, slayout=BLayout.row_major)))
-    b_right = var("b_right", tile(64, 64, dtype=fp16, space=MemorySpace.Right, addr=0x0,
-                                  view=TileView(blayout=BLayout.row_major, slayout=BLayout.col_major)))
-    acc = var("acc", tile(64, 64, space=MemorySpace.Acc, addr=0x0,
-                          view=TileView(blayout=BLayout.col_major, slayout=BLayout.row_major, fractal=1024)))
-    acc2 = var("acc2", tile(64, 64, space=MemorySpace.Acc, addr=0x0,
-                            view=TileView(blayout=BLayout.col_major, slayout=BLayout.row_major, fractal=1024)))
+    b_mat = var(
+        "b_mat", tile(64, 64, dtype=fp16, space=MemorySpace.Mat, addr=0x2000, view=col_major)
+    )
+    a_left = var(
+        "a_left",
+        tile(
+            64,
+            64,
+            dtype=fp16,
+            space=MemorySpace.Left,
+            addr=0x0,
+            view=TileView(blayout=BLayout.row_major, slayout=BLayout.row_major),
+        ),
+    )
+    b_right = var(
+        "b_right",
+        tile(
+            64,
+            64,
+            dtype=fp16,
+            space=MemorySpace.Right,
+            addr=0x0,
+            view=TileView(blayout=BLayout.row_major, slayout=BLayout.col_major),
+        ),
+    )
+    acc = var(
+        "acc",
+        tile(
+            64,
+            64,
+            space=MemorySpace.Acc,
+            addr=0x0,
+            view=TileView(blayout=BLayout.col_major, slayout=BLayout.row_major, fractal=1024),
+        ),
+    )
+    acc2 = var(
+        "acc2",
+        tile(
+            64,
+            64,
+            space=MemorySpace.Acc,
+            addr=0x0,
+            view=TileView(blayout=BLayout.col_major, slayout=BLayout.row_major, fractal=1024),
+        ),
+    )
     return function(
-        "matmul_kernel", [a, b, c],
+        "matmul_kernel",
+        [a, b, c],
         load(a_mat, a, (0, 0)),
         load(b_mat, b, (0, 0)),
         sync(PipeType.MTE2, PipeType.MTE1),
@@ -301,7 +368,8 @@ def test_windows_get_a_global_tensor_of_their_own_shape_with_the_tensors_strides
     t0 = var("t0", tile(32, 64, addr=0x0))
     t1 = var("t1", tile(32, 64, addr=0x2000))
     fn = function(
-        "windows", [x, out],
+        "windows",
+        [x, out],
         load(t0, x, (32, 0)),
         load(t1, x, (0, 0)),
         store(None, t1, (0, 0), out),
@@ -375,7 +443,8 @@ def test_scalar_valued_op_and_scalar_assignments() -> None:
     row = var("row", ScalarType(DataType.INT64))
     t = var("t", tile(32, 64, addr=0x0))
     fn = function(
-        "k", [x],
+        "k",
+        [x],
         assign(idx, call("block.get_block_idx", type_=ScalarType(DataType.UINT64))),
         assign(row, mul(idx, i(32))),
         load(t, x, (row, 0)),
@@ -394,7 +463,8 @@ def test_view_passes_its_offsets_and_full_its_value() -> None:
     v = var("v", tile(16, 16, addr=0x1000))
     z = var("z", tile(16, 16, addr=0x2000))
     fn = function(
-        "k", [x],
+        "k",
+        [x],
         load(t, x, (0, 0)),
         op(v, "block.view", t, offsets(16, 16), offsets(0, 16)),
         op(z, "block.full", offsets(16, 16), f32(0.0), dtype=DataType.FP32),
@@ -410,8 +480,15 @@ def test_allocation_only_ops_generate_nothing_beyond_the_declaration() -> None:
     t = var("t", tile(16, 16, addr=0x200))
     u = var("u", tile(16, 16, addr=0x600))
     fn = function(
-        "k", [x],
-        op(t, "block.create_tile", offsets(16, 16), dtype=DataType.FP32, target_memory=MemorySpace.Vec),
+        "k",
+        [x],
+        op(
+            t,
+            "block.create_tile",
+            offsets(16, 16),
+            dtype=DataType.FP32,
+            target_memory=MemorySpace.Vec,
+        ),
         EvalStmt(call("block.alloc", i(1), i(0x600), i(1024), i(3))),
         op(u, "block.exp", t),
     )

@@ -99,7 +99,12 @@ def load(var: Var, source: Var, offsets: list[int | Expr], span: Span = NO_SPAN)
     assert isinstance(var.type, TileType)
     shape = [d.value for d in var.type.shape]  # type: ignore[attr-defined]
     return assign(
-        var, "block.load", source, ints(*offsets), ints(*shape), span=span,
+        var,
+        "block.load",
+        source,
+        ints(*offsets),
+        ints(*shape),
+        span=span,
         target_memory=MemorySpace.Vec,
     )
 
@@ -133,8 +138,11 @@ def body_of(text: str) -> str:
     dedented to column 0."""
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.endswith("{")) + 1
-    titles = [i for i, line in enumerate(lines)
-              if line.strip() in ("// Constants", "// Tensor views", "// Allocations")]
+    titles = [
+        i
+        for i, line in enumerate(lines)
+        if line.strip() in ("// Constants", "// Tensor views", "// Allocations")
+    ]
     if titles:
         start = lines.index("", titles[-1]) + 1
     body = lines[start:-2]  # drop the closing "  }" and "}"

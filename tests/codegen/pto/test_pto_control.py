@@ -67,14 +67,18 @@ def accumulate_kernel():
     acc = IterArg(acc0.type, name="acc", init_value=acc0)
     acc_out, r = Var(acc0.type, name="acc_out"), Var(acc0.type, name="r")
     loop = ForStmt(
-        i, const_int(0), const_int(4), const_int(1),
+        i,
+        const_int(0),
+        const_int(4),
+        const_int(1),
         seq(
             AssignStmt(off, binary(I64, BinaryOp.Mul, i, const_int(32))),
             load(t, a, [off, 0]),
             assign(acc_next, "block.add", acc, t),
             YieldStmt((acc_next,)),
         ),
-        iter_args=(acc,), return_vars=(acc_out,),
+        iter_args=(acc,),
+        return_vars=(acc_out,),
     )
     branch = IfStmt(
         binary(BOOL, BinaryOp.Gt, n, const_int(0)),
@@ -83,9 +87,12 @@ def accumulate_kernel():
         return_vars=(r,),
     )
     return function(
-        "accumulate", [a, n, out],
+        "accumulate",
+        [a, n, out],
         assign(acc0, "block.full", ints(32, 32), ConstFloat(F32, value=0.0), dtype=DataType.FP32),
-        loop, branch, store(r, [0, 0], out),
+        loop,
+        branch,
+        store(r, [0, 0], out),
     )
 
 
@@ -156,19 +163,30 @@ def test_a_carried_tile_in_another_buffer_is_copied_home() -> None:
     i = Var(I64, name="i")
     acc = IterArg(tile_type([32, 32], home), name="acc", init_value=init)
     result = Var(tile_type([32, 32], home), name="result")
-    loop = ForStmt(i, const_int(0), const_int(2), const_int(1),
-                   seq(assign(step, "block.exp", acc), YieldStmt((step,))),
-                   iter_args=(acc,), return_vars=(result,))
-    text, diagnostics = generate(function("k", [a, out], load(init, a, [0, 0]), loop,
-                                          store(result, [0, 0], out)))
+    loop = ForStmt(
+        i,
+        const_int(0),
+        const_int(2),
+        const_int(1),
+        seq(assign(step, "block.exp", acc), YieldStmt((step,))),
+        iter_args=(acc,),
+        return_vars=(result,),
+    )
+    text, diagnostics = generate(
+        function("k", [a, out], load(init, a, [0, 0]), loop, store(result, [0, 0], out))
+    )
     assert diagnostics == []
     body = short(body_of(text))
     # buffers in order of first definition: init %0, the home (result) %1, s %2
-    copy_in = "// carried tile: into its home buffer\npto.tmov ins(%0 : TB)\n         outs(%1 : TB)\n"
+    copy_in = (
+        "// carried tile: into its home buffer\npto.tmov ins(%0 : TB)\n         outs(%1 : TB)\n"
+    )
     assert copy_in + "\nscf.for %i = %c0 to %c2 step %c1 {\n" in body
-    assert ("  pto.texp ins(%1 : TB)\n           outs(%2 : TB)\n\n"
-            "  // carried tile: into its home buffer\n"
-            "  pto.tmov ins(%2 : TB)\n           outs(%1 : TB)\n}\n") in body
+    assert (
+        "  pto.texp ins(%1 : TB)\n           outs(%2 : TB)\n\n"
+        "  // carried tile: into its home buffer\n"
+        "  pto.tmov ins(%2 : TB)\n           outs(%1 : TB)\n}\n"
+    ) in body
     assert "pto.tstore ins(%1 : TB)" in body
 
 
@@ -180,9 +198,14 @@ def test_nested_loops_without_results_and_a_carried_tensor() -> None:
     o2, o_final = tensor("o2", [64, 64]), tensor("o_final", [64, 64])
     inner = ForStmt(j, const_int(0), const_int(64), const_int(32), seq(load(t, a, [i, j])))
     outer = ForStmt(
-        i, const_int(0), const_int(64), const_int(32),
+        i,
+        const_int(0),
+        const_int(64),
+        const_int(32),
         seq(inner, store(t, [i, 0], o, result=o2), YieldStmt((o2,))),
-        iter_args=(o,), return_vars=(o_final,), kind=ForKind.Parallel,
+        iter_args=(o,),
+        return_vars=(o_final,),
+        kind=ForKind.Parallel,
     )
     text, diagnostics = generate(function("tiles", [a, out], outer))
     assert diagnostics == []
@@ -235,12 +258,14 @@ def test_while_loop_and_scalar_arithmetic() -> None:
     loop = WhileStmt(
         binary(BOOL, BinaryOp.Lt, k, n),
         seq(AssignStmt(k2, binary(I64, BinaryOp.Add, k, const_int(1))), YieldStmt((k2,))),
-        iter_args=(k,), return_vars=(k_out,),
+        iter_args=(k,),
+        return_vars=(k_out,),
     )
     q, r, f = Var(I64, name="q"), Var(I64, name="r"), Var(F32, name="f")
     g, neg = Var(I32, name="g"), Var(I64, name="neg")
     fn = function(
-        "scalars", [n, m, x],
+        "scalars",
+        [n, m, x],
         loop,
         AssignStmt(q, binary(I64, BinaryOp.FloorDiv, k_out, m)),
         AssignStmt(r, binary(I64, BinaryOp.FloorMod, q, const_int(3))),
@@ -298,9 +323,16 @@ def test_conversion_is_reused_within_its_region_only() -> None:
     n = scalar("n")
     i = Var(I64, name="i")
     x, y, z = Var(I64, name="x"), Var(I64, name="y"), Var(I64, name="z")
-    loop = ForStmt(i, const_int(0), const_int(2), const_int(1),
-                   seq(AssignStmt(x, binary(I64, BinaryOp.Add, n, i)),
-                       AssignStmt(y, binary(I64, BinaryOp.Mul, n, i))))
+    loop = ForStmt(
+        i,
+        const_int(0),
+        const_int(2),
+        const_int(1),
+        seq(
+            AssignStmt(x, binary(I64, BinaryOp.Add, n, i)),
+            AssignStmt(y, binary(I64, BinaryOp.Mul, n, i)),
+        ),
+    )
     fn = function("casts", [n], loop, AssignStmt(z, binary(I64, BinaryOp.Sub, n, const_int(1))))
     text, _ = generate(fn)
     assert body_of(text) == (
@@ -321,7 +353,8 @@ def test_float_and_unsigned_comparisons_and_conversions() -> None:
     x, u = scalar("x", DataType.FP16), scalar("u", DataType.UINT32)
     b1, b2, w = Var(BOOL, name="b1"), Var(BOOL, name="b2"), Var(F32, name="w")
     fn = function(
-        "cmp", [x, u],
+        "cmp",
+        [x, u],
         AssignStmt(b1, binary(BOOL, BinaryOp.Le, x, ConstFloat(F32, value=2.0))),
         AssignStmt(b2, binary(BOOL, BinaryOp.Lt, u, const_int(7, DataType.UINT32))),
         AssignStmt(w, binary(F32, BinaryOp.Add, x, u)),
@@ -409,13 +442,33 @@ def _acc_loop(read_after: bool):
     result = Var(tile_type([16, 16], home, view=acc_view), name="result")
     body = [assign(nxt, "block.matmul_acc", acc, left, right)]
     if read_after:
-        body.append(assign(tile("again", [16, 16], memref(4, MemorySpace.Acc), view=acc_view),
-                           "block.matmul_acc", acc, left, right))
-    loop = ForStmt(Var(I64, name="i"), const_int(0), const_int(2), const_int(1),
-                   seq(*body, YieldStmt((nxt,))), iter_args=(acc,), return_vars=(result,))
+        body.append(
+            assign(
+                tile("again", [16, 16], memref(4, MemorySpace.Acc), view=acc_view),
+                "block.matmul_acc",
+                acc,
+                left,
+                right,
+            )
+        )
+    loop = ForStmt(
+        Var(I64, name="i"),
+        const_int(0),
+        const_int(2),
+        const_int(1),
+        seq(*body, YieldStmt((nxt,))),
+        iter_args=(acc,),
+        return_vars=(result,),
+    )
     a, b = tensor("a", [16, 16], DataType.FP16), tensor("b", [16, 16], DataType.FP16)
-    return function("k", [a, b], load(left, a, [0, 0]), load(right, b, [0, 0]),
-                    assign(first, "block.matmul", left, right), loop)
+    return function(
+        "k",
+        [a, b],
+        load(left, a, [0, 0]),
+        load(right, b, [0, 0]),
+        assign(first, "block.matmul", left, right),
+        loop,
+    )
 
 
 def test_a_carried_acc_tile_is_accumulated_in_its_home_buffer() -> None:
@@ -430,7 +483,11 @@ def test_a_carried_acc_tile_is_accumulated_in_its_home_buffer() -> None:
 
 def test_a_carried_acc_tile_read_after_its_update_is_an_error() -> None:
     _, diagnostics = generate(_acc_loop(read_after=True))
-    assert [(d.code, d.message) for d in diagnostics] == [(
-        "E400", "a carried tile outside Vec is updated in place (PTO copies tiles only vec -> "
-        "vec): yield the result of the op that updates it, and read the carried value only up "
-        "to that op")]
+    assert [(d.code, d.message) for d in diagnostics] == [
+        (
+            "E400",
+            "a carried tile outside Vec is updated in place (PTO copies tiles only vec -> "
+            "vec): yield the result of the op that updates it, and read the carried value only up "
+            "to that op",
+        )
+    ]

@@ -56,7 +56,9 @@ def codes(diagnostics):
 def test_op_without_pto_lowering() -> None:
     a = tensor("a", [32, 32])
     b = tensor("b", [32, 32])
-    fn = function("k", [a], AssignStmt(b, call("tensor.add", a, a, type_=b.type, span=at(4, 8, 26))))
+    fn = function(
+        "k", [a], AssignStmt(b, call("tensor.add", a, a, type_=b.type, span=at(4, 8, 26)))
+    )
     text, diagnostics = generate(fn)
     assert codes(diagnostics) == [("E400", 4, 8, 26)]
     assert diagnostics[0].message.startswith("tensor.add has no PTO lowering")
@@ -67,8 +69,13 @@ def test_tile_without_memref_is_reported_once() -> None:
     a, out = tensor("a", [32, 32]), tensor("out", [32, 32])
     t0 = tile("t0", [32, 32], None, span=at(3, 4, 6))
     t1 = tile("t1", [32, 32], memref(1))
-    fn = function("k", [a, out], load(t0, a, [0, 0], span=at(3, 4, 30)),
-                  assign(t1, "block.exp", t0), store(t1, [0, 0], out))
+    fn = function(
+        "k",
+        [a, out],
+        load(t0, a, [0, 0], span=at(3, 4, 30)),
+        assign(t1, "block.exp", t0),
+        store(t1, [0, 0], out),
+    )
     text, diagnostics = generate(fn)
     assert codes(diagnostics) == [("E403", 3, 4, 6)]
     assert body_of(text) == (
@@ -90,8 +97,11 @@ def test_dynamic_tile_shape() -> None:
     n = scalar("n")
     t_type = tile("t", [32, 32], memref(0)).type
     dyn_dim = Var(I64, name="n", span=at(5, 20, 21))
-    t = Var(type(t_type)((dyn_dim, const_int(32)), DataType.FP32, memref=memref(0)), name="t",
-            span=at(5, 4, 5))
+    t = Var(
+        type(t_type)((dyn_dim, const_int(32)), DataType.FP32, memref=memref(0)),
+        name="t",
+        span=at(5, 4, 5),
+    )
     fn = function("k", [n, a], assign(t, "block.load", a, ints(0, 0), ints(dyn_dim, 32)))
     text, diagnostics = generate(fn)
     assert codes(diagnostics) == [("E401", 5, 20, 21)]
@@ -129,8 +139,9 @@ def test_tile_parameter_and_unsupported_dtype() -> None:
 
 def test_bad_sync_attribute() -> None:
     stmt = sync("system.sync_src", set_pipe="MTE9", wait_pipe=4, event_id=0)
-    stmt = EvalStmt(Call(UnknownType(), callee=stmt.expr.callee, kwargs=stmt.expr.kwargs,
-                         span=at(7, 4, 50)))
+    stmt = EvalStmt(
+        Call(UnknownType(), callee=stmt.expr.callee, kwargs=stmt.expr.kwargs, span=at(7, 4, 50))
+    )
     text, diagnostics = generate(function("k", [], stmt))
     assert codes(diagnostics) == [("E309", 7, 4, 50)]
     assert diagnostics[0].message == "system.sync_src: 'set_pipe' must be a pipe, got 'MTE9'"
@@ -148,7 +159,8 @@ def test_call_to_a_program_function() -> None:
     assert codes(diagnostics) == [("E400", 3, 4, 20)]
     assert diagnostics[0].message == (
         "a call passing Tensor[[32, 32], FP32] 't' to 'helper' has no PTO lowering (only "
-        "scalars can be passed to a function)")
+        "scalars can be passed to a function)"
+    )
 
 
 def test_unknown_function_name() -> None:
@@ -162,10 +174,20 @@ def test_return_inside_a_loop_and_if_without_else() -> None:
     n = scalar("n")
     i = Var(I64, name="i")
     r = Var(I64, name="r")
-    loop = ForStmt(i, const_int(0), const_int(4), const_int(1),
-                   SeqStmts((ReturnStmt((i,), span=at(4, 8, 16)),)))
-    branch = IfStmt(Binary(ScalarType(DataType.BOOL), op=BinaryOp.Gt, lhs=n, rhs=const_int(0)),
-                    SeqStmts((YieldStmt((n,)),)), None, return_vars=(r,), span=at(5, 4, 20))
+    loop = ForStmt(
+        i,
+        const_int(0),
+        const_int(4),
+        const_int(1),
+        SeqStmts((ReturnStmt((i,), span=at(4, 8, 16)),)),
+    )
+    branch = IfStmt(
+        Binary(ScalarType(DataType.BOOL), op=BinaryOp.Gt, lhs=n, rhs=const_int(0)),
+        SeqStmts((YieldStmt((n,)),)),
+        None,
+        return_vars=(r,),
+        span=at(5, 4, 20),
+    )
     text, diagnostics = generate(function("k", [n], loop, branch))
     assert codes(diagnostics) == [("E400", 4, 8, 16), ("E400", 5, 4, 20)]
     assert diagnostics[0].message == "a return inside a loop or branch has no PTO lowering"
@@ -220,7 +242,7 @@ def test_orchestration_functions_get_a_comment_not_errors():
     from ptoc.driver import run_pipeline
     from ptoc.frontend import analyze_source
 
-    text = '''import pypto.language as pl
+    text = """import pypto.language as pl
 
 
 @pl.program
@@ -229,11 +251,15 @@ class P:
     def host(self, a: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:
         b = pl.add(a, a)
         return b
-'''
+"""
     (program,) = analyze_source(text, "o.py").programs
     result = generate_pto(run_pipeline(program, "ptoas").program)
     # Host code (as comments, the same C++ as the CCE target's); the add is left out (W010).
     assert [d.code for d in result.diagnostics] == ["W010"]
-    assert result.text.startswith("module {\n  // // Orchestration function host: runs on the AICPU")
-    assert "  //     // not generated: b = tensor.add(...) computes on tensors (W010)\n" in result.text
+    assert result.text.startswith(
+        "module {\n  // // Orchestration function host: runs on the AICPU"
+    )
+    assert (
+        "  //     // not generated: b = tensor.add(...) computes on tensors (W010)\n" in result.text
+    )
     assert result.text.endswith("  // // KERNELS = [\n  // // ]\n}\n")

@@ -82,19 +82,33 @@ def test_loop_variable_named_like_a_constant() -> None:
     n = scalar("n")
     c32 = Var(ScalarType(DataType.INT64), name="c32")
     x = Var(ScalarType(DataType.INT64), name="x")
-    loop = ForStmt(c32, const_int(0), n, const_int(1),
-                   AssignStmt(x, Binary(ScalarType(DataType.INT64), op=BinaryOp.Add, lhs=c32,
-                                        rhs=const_int(32))))
+    loop = ForStmt(
+        c32,
+        const_int(0),
+        n,
+        const_int(1),
+        AssignStmt(
+            x, Binary(ScalarType(DataType.INT64), op=BinaryOp.Add, lhs=c32, rhs=const_int(32))
+        ),
+    )
     text, _ = generate(function("k", [n], loop))
     assert "%c32_1 = arith.constant 32 : index" in text
-    assert "scf.for %c32 = %c0 to %0 step %c1 {\n  %1 = arith.addi %c32, %c32_1 : index\n" in body_of(text)
+    assert (
+        "scf.for %c32 = %c0 to %0 step %c1 {\n  %1 = arith.addi %c32, %c32_1 : index\n"
+        in body_of(text)
+    )
 
 
 def test_tile_buf_type_reads_the_tile_view() -> None:
-    view = TileView(blayout=BLayout.col_major, slayout=BLayout.row_major, fractal=1024,
-                    pad=PadMode.max)
-    tile_type = TileType((const_int(16), const_int(8)), DataType.BF16,
-                         memref=MemRef(MemorySpace.Mat, 0, 256, 0), tile_view=view)
+    view = TileView(
+        blayout=BLayout.col_major, slayout=BLayout.row_major, fractal=1024, pad=PadMode.max
+    )
+    tile_type = TileType(
+        (const_int(16), const_int(8)),
+        DataType.BF16,
+        memref=MemRef(MemorySpace.Mat, 0, 256, 0),
+        tile_view=view,
+    )
     assert tile_buf_type(tile_type, NO_SPAN) == (
         "!pto.tile_buf<loc=mat, dtype=bf16, rows=16, cols=8, v_row=16, v_col=8, "
         "blayout=col_major, slayout=row_major, fractal=1024, pad=2>"
@@ -116,9 +130,16 @@ def test_tile_buf_type_errors(shape: list[int], buffer: MemRef | None, code: str
 
 @pytest.mark.parametrize(
     ("dtype", "element"),
-    [(DataType.UINT8, "ui8"), (DataType.INT16, "i16"), (DataType.BOOL, "i1"),
-     (DataType.UINT64, "ui64"), (DataType.INT8, "i8")],
+    [
+        (DataType.UINT8, "ui8"),
+        (DataType.INT16, "i16"),
+        (DataType.BOOL, "i1"),
+        (DataType.UINT64, "ui64"),
+        (DataType.INT8, "i8"),
+    ],
 )
 def test_element_types(dtype: DataType, element: str) -> None:
-    tile_type = TileType((const_int(8), const_int(8)), dtype, memref=MemRef(MemorySpace.Vec, 0, 64, 0))
+    tile_type = TileType(
+        (const_int(8), const_int(8)), dtype, memref=MemRef(MemorySpace.Vec, 0, 64, 0)
+    )
     assert f"dtype={element}," in tile_buf_type(tile_type, NO_SPAN)

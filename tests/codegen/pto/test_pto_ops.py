@@ -55,11 +55,7 @@ def test_tile_tile_op_writes_the_result_buffer() -> None:
     text, diagnostics = generate(kernel(lambda a, out, t0: [assign(t1, "block.add", t0, t0)]))
     assert diagnostics == []
     assert short(body_after_first_load(text)) == (
-        "// Add\n"
-        "pto.tadd ins(%0, %0 : TB, TB)\n"
-        "         outs(%1 : TB)\n"
-        "\n"
-        "return\n"
+        "// Add\npto.tadd ins(%0, %0 : TB, TB)\n         outs(%1 : TB)\n\nreturn\n"
     )
 
 
@@ -72,10 +68,14 @@ def test_three_operand_add_is_taddc() -> None:
 def test_scalar_literals_take_the_element_type_of_the_result() -> None:
     t1 = tile("t1", [32, 32], memref(1))
     half = ConstFloat(F32, value=1.5)
-    text, diagnostics = generate(kernel(lambda a, out, t0: [
-        assign(t1, "block.adds", t0, half),
-        assign(t1, "block.muls", t0, const_int(2)),  # an INT64 literal on an f32 tile
-    ]))
+    text, diagnostics = generate(
+        kernel(
+            lambda a, out, t0: [
+                assign(t1, "block.adds", t0, half),
+                assign(t1, "block.muls", t0, const_int(2)),  # an INT64 literal on an f32 tile
+            ]
+        )
+    )
     assert diagnostics == []
     assert "    %cst = arith.constant 1.5 : f32\n    %cst_1 = arith.constant 2.0 : f32\n" in text
     assert short(body_after_first_load(text)) == (
@@ -108,10 +108,14 @@ def test_scalar_parameter_operand_keeps_its_type() -> None:
 def test_unary_and_row_reduction_with_scratch_tile() -> None:
     t1 = tile("t1", [32, 32], memref(1))
     row = tile("row", [32, 1], memref(2))
-    text, _ = generate(kernel(lambda a, out, t0: [
-        assign(t1, "block.exp", t0),
-        assign(row, "block.row_sum", t1, t0),
-    ]))
+    text, _ = generate(
+        kernel(
+            lambda a, out, t0: [
+                assign(t1, "block.exp", t0),
+                assign(row, "block.row_sum", t1, t0),
+            ]
+        )
+    )
     assert short(body_after_first_load(text)) == (
         "// Exp\n"
         "pto.texp ins(%0 : TB)\n"
@@ -128,14 +132,21 @@ def test_unary_and_row_reduction_with_scratch_tile() -> None:
 def test_axis_reduction_picks_row_or_column_instruction() -> None:
     cols = tile("cols", [1, 32], memref(1))
     rows = tile("rows", [32, 1], memref(2))
-    text, _ = generate(kernel(lambda a, out, t0: [
-        assign(cols, "block.sum", t0, axis=0, keepdim=True),
-        assign(rows, "block.max", t0, axis=-1, keepdim=True),
-    ]))
+    text, _ = generate(
+        kernel(
+            lambda a, out, t0: [
+                assign(cols, "block.sum", t0, axis=0, keepdim=True),
+                assign(rows, "block.max", t0, axis=-1, keepdim=True),
+            ]
+        )
+    )
     body = short(body_after_first_load(text))
     assert f"pto.tcolsum ins(%0 : TB)\n            outs(%1 : {tile_buf(1, 32)})\n" in body
     # the row form takes a scratch tile, allocated with the buffers when the IR has none
-    assert f"pto.trowmax ins(%0, %scratch : TB, TB)\n            outs(%2 : {tile_buf(32, 1)})\n" in body
+    assert (
+        f"pto.trowmax ins(%0, %scratch : TB, TB)\n            outs(%2 : {tile_buf(32, 1)})\n"
+        in body
+    )
     assert "axis" not in body  # the instruction states the axis
     assert "    %scratch = pto.alloc_tile : " + tile_buf() + "\n\n" in text
 
@@ -143,28 +154,49 @@ def test_axis_reduction_picks_row_or_column_instruction() -> None:
 def test_attributes_become_typed_dialect_attributes() -> None:
     half = tile("half", [32, 32], memref(1), DataType.FP16)
     mask = tile("mask", [32, 32], memref(2))
-    text, _ = generate(kernel(lambda a, out, t0: [
-        assign(half, "block.cast", t0, target_type=DataType.FP16, mode="round"),
-        assign(mask, "block.cmp", t0, t0, cmp_type=2),
-    ]))
+    text, _ = generate(
+        kernel(
+            lambda a, out, t0: [
+                assign(half, "block.cast", t0, target_type=DataType.FP16, mode="round"),
+                assign(mask, "block.cmp", t0, t0, cmp_type=2),
+            ]
+        )
+    )
     body = short(body_after_first_load(text))
     # target_type is stated by the outs buffer's dtype; mode and cmp_type are the typed
     # attributes PTOAttrs.td defines, where each op's assembly format puts its attr-dict
-    assert (f"pto.tcvt ins(%0 {{rmode = #pto<round_mode ROUND>}} : TB)\n"
-            f"         outs(%1 : {tile_buf(dtype='f16')})\n") in body
-    assert "pto.tcmp ins(%0, %0 {cmpMode = #pto<cmp lt>} : TB, TB)\n         outs(%2 : TB)\n" in body
+    assert (
+        f"pto.tcvt ins(%0 {{rmode = #pto<round_mode ROUND>}} : TB)\n"
+        f"         outs(%1 : {tile_buf(dtype='f16')})\n"
+    ) in body
+    assert (
+        "pto.tcmp ins(%0, %0 {cmpMode = #pto<cmp lt>} : TB, TB)\n         outs(%2 : TB)\n" in body
+    )
 
 
 def test_an_attribute_the_dialect_cannot_spell_is_an_error() -> None:
     moved = tile("moved", [32, 32], memref(1))
-    text, diagnostics = generate(kernel(lambda a, out, t0: [
-        assign(moved, "block.move", t0, target_memory=MemorySpace.Vec, transpose=True,
-               span=at(5, 8, 40)),
-    ]))
-    assert [(d.code, d.message, d.span) for d in diagnostics] == [(
-        "E400", "block.move: transpose=true has no PTO form (pto.tmov has no such attribute)",
-        at(5, 8, 40),
-    )]
+    text, diagnostics = generate(
+        kernel(
+            lambda a, out, t0: [
+                assign(
+                    moved,
+                    "block.move",
+                    t0,
+                    target_memory=MemorySpace.Vec,
+                    transpose=True,
+                    span=at(5, 8, 40),
+                ),
+            ]
+        )
+    )
+    assert [(d.code, d.message, d.span) for d in diagnostics] == [
+        (
+            "E400",
+            "block.move: transpose=true has no PTO form (pto.tmov has no such attribute)",
+            at(5, 8, 40),
+        )
+    ]
 
 
 def test_matmul_buffers_use_their_memory_space_and_tile_view() -> None:
@@ -174,8 +206,13 @@ def test_matmul_buffers_use_their_memory_space_and_tile_view() -> None:
     rhs = tile("rhs", [32, 16], memref(2, MemorySpace.Right), DataType.FP16)
     acc = tile("acc", [16, 16], memref(3, MemorySpace.Acc), DataType.FP32, acc_view)
     a16, b16 = tensor("a", [16, 32], DataType.FP16), tensor("b", [32, 16], DataType.FP16)
-    fn = function("mm", [a16, b16], load(lhs, a16, [0, 0]), load(rhs, b16, [0, 0]),
-                  assign(acc, "block.matmul", lhs, rhs))
+    fn = function(
+        "mm",
+        [a16, b16],
+        load(lhs, a16, [0, 0]),
+        load(rhs, b16, [0, 0]),
+        assign(acc, "block.matmul", lhs, rhs),
+    )
     text, diagnostics = generate(fn)
     assert diagnostics == []
     assert (
@@ -192,9 +229,19 @@ def test_matmul_buffers_use_their_memory_space_and_tile_view() -> None:
 def test_tiles_sharing_a_memref_share_one_allocation() -> None:
     a, out = tensor("a", [32, 32]), tensor("out", [32, 32])
     shared = memref(0)
-    t0, t1, t2 = tile("t0", [32, 32], shared), tile("t1", [32, 32], memref(1)), tile("t2", [32, 32], shared)
-    fn = function("k", [a, out], load(t0, a, [0, 0]), assign(t1, "block.exp", t0),
-                  assign(t2, "block.exp", t1), store(t2, [0, 0], out))
+    t0, t1, t2 = (
+        tile("t0", [32, 32], shared),
+        tile("t1", [32, 32], memref(1)),
+        tile("t2", [32, 32], shared),
+    )
+    fn = function(
+        "k",
+        [a, out],
+        load(t0, a, [0, 0]),
+        assign(t1, "block.exp", t0),
+        assign(t2, "block.exp", t1),
+        store(t2, [0, 0], out),
+    )
     text, _ = generate(fn)
     assert text.count("pto.alloc_tile") == 2
     body = short(body_of(text))
@@ -223,14 +270,18 @@ def test_one_dimensional_tile_is_one_row() -> None:
 
 
 def test_sync_ops_use_the_ptoas_flag_and_barrier_syntax() -> None:
-    text, diagnostics = generate(kernel(lambda a, out, t0: [
-        sync("system.sync_src", set_pipe=PipeType.MTE2, wait_pipe=PipeType.V, event_id=0),
-        sync("system.sync_dst", set_pipe=PipeType.MTE2, wait_pipe=PipeType.V, event_id=0),
-        sync("system.bar_v"),
-        sync("system.sync_src", set_pipe=4, wait_pipe=2, event_id=3),  # seed integer codes
-        sync("system.bar_all"),
-        store(t0, [0, 0], out),
-    ]))
+    text, diagnostics = generate(
+        kernel(
+            lambda a, out, t0: [
+                sync("system.sync_src", set_pipe=PipeType.MTE2, wait_pipe=PipeType.V, event_id=0),
+                sync("system.sync_dst", set_pipe=PipeType.MTE2, wait_pipe=PipeType.V, event_id=0),
+                sync("system.bar_v"),
+                sync("system.sync_src", set_pipe=4, wait_pipe=2, event_id=3),  # seed integer codes
+                sync("system.bar_all"),
+                store(t0, [0, 0], out),
+            ]
+        )
+    )
     assert diagnostics == []
     assert short(body_after_first_load(text)) == (
         "pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n"
@@ -254,9 +305,15 @@ def test_create_tile_is_just_its_allocation() -> None:
     acc = tile("acc", [32, 32], memref(0))
     t1 = tile("t1", [32, 32], memref(1))
     fn = function(
-        "k", [a, out],
-        assign(acc, "block.create_tile", ints(32, 32), dtype=DataType.FP32,
-               target_memory=MemorySpace.Vec),
+        "k",
+        [a, out],
+        assign(
+            acc,
+            "block.create_tile",
+            ints(32, 32),
+            dtype=DataType.FP32,
+            target_memory=MemorySpace.Vec,
+        ),
         assign(t1, "block.exp", acc),
     )
     text, diagnostics = generate(fn)
@@ -271,8 +328,13 @@ def test_store_result_is_the_output_tensor_view() -> None:
     t0 = tile("t0", [32, 32], memref(0))
     t1 = tile("t1", [32, 32], memref(1))
     out2 = tensor("out2", [32, 32])
-    fn = function("k", [a, out], load(t0, a, [0, 0]), store(t0, [0, 0], out, result=out2),
-                  load(t1, out2, [0, 0]))
+    fn = function(
+        "k",
+        [a, out],
+        load(t0, a, [0, 0]),
+        store(t0, [0, 0], out, result=out2),
+        load(t1, out2, [0, 0]),
+    )
     text, _ = generate(fn)
     assert "    %5 = pto.partition_view %3, offsets" in text  # the store, into out's view
     assert "    %6 = pto.partition_view %3, offsets" in text  # the reload reads the same view
@@ -286,10 +348,12 @@ def test_block_op_with_scalar_result() -> None:
 
     row = Var(ScalarType(DataType.INT64), name="row")
     fn = function(
-        "k", [a],
+        "k",
+        [a],
         AssignStmt(idx, call("block.get_block_idx", type_=idx.type)),
-        AssignStmt(row, Binary(ScalarType(DataType.INT64), op=BinaryOp.Mul, lhs=idx,
-                               rhs=const_int(32))),
+        AssignStmt(
+            row, Binary(ScalarType(DataType.INT64), op=BinaryOp.Mul, lhs=idx, rhs=const_int(32))
+        ),
         load(t0, a, [row, 0], span=at(3, 4, 40)),
     )
     text, diagnostics = generate(fn)
@@ -316,7 +380,8 @@ def test_seed_004_positional_load_and_store() -> None:
     t0 = tile("t0", [32, 64], memref(0))
     c = const_int
     fn = function(
-        "k", [a, out],
+        "k",
+        [a, out],
         assign(t0, "block.load", a, c(32), c(0), c(32), c(64)),
         EvalStmt(call("block.store", t0, c(0), c(0), c(32), c(64), out, type_=out.type)),
     )
@@ -332,8 +397,13 @@ def test_reused_memref_with_a_different_tile_type_gets_its_own_allocation() -> N
     a, out = tensor("a", [32, 32]), tensor("out", [32, 1])
     t0 = tile("t0", [32, 32], memref(0))
     row = tile("row", [32, 1], memref(0))  # the same MemRef
-    fn = function("k", [a, out], load(t0, a, [0, 0]), assign(row, "block.row_sum", t0),
-                  store(row, [0, 0], out))
+    fn = function(
+        "k",
+        [a, out],
+        load(t0, a, [0, 0]),
+        assign(row, "block.row_sum", t0),
+        store(row, [0, 0], out),
+    )
     text, diagnostics = generate(fn)
     assert diagnostics == []
     assert (
@@ -344,15 +414,21 @@ def test_reused_memref_with_a_different_tile_type_gets_its_own_allocation() -> N
         "\n"
     ) in text
     body = body_of(text)
-    assert (f"pto.trowsum ins(%0, %scratch : {tile_buf()}, {tile_buf()})\n"
-            f"            outs(%1 : {tile_buf(32, 1)})\n") in body
+    assert (
+        f"pto.trowsum ins(%0, %scratch : {tile_buf()}, {tile_buf()})\n"
+        f"            outs(%1 : {tile_buf(32, 1)})\n"
+    ) in body
     assert f"pto.tstore ins(%1 : {tile_buf(32, 1)})\n" in body
 
 
-COLUMN = ("!pto.tile_buf<loc=vec, dtype=f32, rows=32, cols=1, v_row=32, v_col=1, "
-          "blayout=col_major, slayout=none_box, fractal=512, pad=0>")
-ROW_VIEW = ("!pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=32, v_row=1, v_col=32, "
-            "blayout=row_major, slayout=none_box, fractal=512, pad=0>")
+COLUMN = (
+    "!pto.tile_buf<loc=vec, dtype=f32, rows=32, cols=1, v_row=32, v_col=1, "
+    "blayout=col_major, slayout=none_box, fractal=512, pad=0>"
+)
+ROW_VIEW = (
+    "!pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=32, v_row=1, v_col=32, "
+    "blayout=row_major, slayout=none_box, fractal=512, pad=0>"
+)
 
 
 def test_a_one_column_tile_is_a_col_major_column_vector() -> None:
@@ -360,11 +436,15 @@ def test_a_one_column_tile_is_a_col_major_column_vector() -> None:
     take row-major tiles only, so those run on [1, M] reinterpretations (pto.treshape)."""
     t1 = tile("t1", [32, 32], memref(1))
     rows, rows2 = tile("rows", [32, 1], memref(2)), tile("rows2", [32, 1], memref(3))
-    text, diagnostics = generate(kernel(lambda a, out, t0: [
-        assign(rows, "block.max", t0, axis=1, keepdim=True),
-        assign(rows2, "block.exp", rows),
-        assign(t1, "block.sub", t0, rows2),  # a per-row rhs: the row-broadcast instruction
-    ]))
+    text, diagnostics = generate(
+        kernel(
+            lambda a, out, t0: [
+                assign(rows, "block.max", t0, axis=1, keepdim=True),
+                assign(rows2, "block.exp", rows),
+                assign(t1, "block.sub", t0, rows2),  # a per-row rhs: the row-broadcast instruction
+            ]
+        )
+    )
     assert diagnostics == []
     assert short(body_after_first_load(text)) == (
         "// Max\n"  # buffers by first definition: t0 %0, rows %1, rows2 %2, t1 %3
@@ -390,15 +470,22 @@ def test_a_narrow_row_major_tile_is_padded_to_whole_32_byte_rows() -> None:
 
 
 def test_operands_scratch_and_value_forms_follow_the_registry() -> None:
-    t1, t2, t3 = tile("t1", [32, 32], memref(1)), tile("t2", [32, 32], memref(2)), tile(
-        "t3", [32, 32], memref(3))
+    t1, t2, t3 = (
+        tile("t1", [32, 32], memref(1)),
+        tile("t2", [32, 32], memref(2)),
+        tile("t3", [32, 32], memref(3)),
+    )
     flat = tile("flat", [16, 64], memref(4))
-    text, diagnostics = generate(kernel(lambda a, out, t0: [
-        assign(t1, "block.expands", t0, ConstFloat(F32, value=2.0)),  # only the scalar
-        assign(t2, "block.transpose", t1, const_int(0), const_int(1)),  # tile + scratch
-        assign(t3, "block.sel", t0, t1, t2),  # mask, lhs, rhs + scratch
-        assign(flat, "block.reshape", t3, ints(16, 64)),  # returns its result
-    ]))
+    text, diagnostics = generate(
+        kernel(
+            lambda a, out, t0: [
+                assign(t1, "block.expands", t0, ConstFloat(F32, value=2.0)),  # only the scalar
+                assign(t2, "block.transpose", t1, const_int(0), const_int(1)),  # tile + scratch
+                assign(t3, "block.sel", t0, t1, t2),  # mask, lhs, rhs + scratch
+                assign(flat, "block.reshape", t3, ints(16, 64)),  # returns its result
+            ]
+        )
+    )
     assert diagnostics == []
     body = short(body_after_first_load(text))
     assert "pto.texpands ins(%cst : f32)\n             outs(%1 : TB)\n" in body
@@ -409,12 +496,17 @@ def test_operands_scratch_and_value_forms_follow_the_registry() -> None:
 
 def test_an_op_the_dialect_spells_differently_is_an_error_with_the_reason() -> None:
     t1 = tile("t1", [32, 32], memref(1))
-    _, diagnostics = generate(kernel(lambda a, out, t0: [
-        assign(t1, "block.sels", t0, t0, const_int(1), span=at(4, 8, 30)),
-    ]))
+    _, diagnostics = generate(
+        kernel(
+            lambda a, out, t0: [
+                assign(t1, "block.sels", t0, t0, const_int(1), span=at(4, 8, 30)),
+            ]
+        )
+    )
     assert [(d.code, d.span) for d in diagnostics] == [("E400", at(4, 8, 30))]
     assert diagnostics[0].message.startswith(
-        "block.sels has no PTO lowering (pto.tsels takes a mask tile, a source, a scratch tile")
+        "block.sels has no PTO lowering (pto.tsels takes a mask tile, a source, a scratch tile"
+    )
 
 
 def test_a_promoting_scalar_op_converts_its_tile_into_the_destination_first() -> None:
@@ -423,8 +515,12 @@ def test_a_promoting_scalar_op_converts_its_tile_into_the_destination_first() ->
     a, out = tensor("a", [32, 32], DataType.FP16), tensor("out", [32, 32])
     half = tile("half", [32, 32], memref(0), DataType.FP16)
     wide = tile("wide", [32, 32], memref(1))
-    fn = function("k", [a, out], load(half, a, [0, 0]),
-                  assign(wide, "block.adds", half, ConstFloat(F32, value=1.5)))
+    fn = function(
+        "k",
+        [a, out],
+        load(half, a, [0, 0]),
+        assign(wide, "block.adds", half, ConstFloat(F32, value=1.5)),
+    )
     text, diagnostics = generate(fn)
     assert diagnostics == []
     assert short(body_after_first_load(text)) == (

@@ -8,7 +8,7 @@ from ptoc.codegen.pto import generate_pto
 from ptoc.driver import run_pipeline
 from ptoc.frontend import analyze_source
 
-MUL_KERNEL_2D = '''import pypto.language as pl
+MUL_KERNEL_2D = """import pypto.language as pl
 
 @pl.program
 class MulKernel:
@@ -26,7 +26,7 @@ class MulKernel:
 
         # Store result
         pl.store(tile_c, [0, 0], [32, 32], c)
-'''
+"""
 
 
 def compile_source(text: str, pipeline: str = "ptoas") -> str:
@@ -50,7 +50,7 @@ def test_sync_inserted_by_the_default_pipeline_lowers_to_flags() -> None:
     assert "    pto.wait_flag[<PIPE_V>, <PIPE_MTE3>, <EVENT_ID0>]\n" in text
 
 
-CALLS = '''import pypto.language as pl
+CALLS = """import pypto.language as pl
 
 
 @pl.program
@@ -63,7 +63,7 @@ class Calls:
     def kernel(self, a: pl.Scalar[pl.INT64]) -> pl.Scalar[pl.INT64]:
         y: pl.Scalar[pl.INT64] = self.twice(a)
         return y + 1
-'''
+"""
 
 
 def test_a_called_function_returns_its_result_and_a_kernel_stores_it() -> None:

@@ -171,7 +171,9 @@ class CCECodegen(IRVisitor):
                     if separate:
                         self.emitter.emit_line()
                     separate = True
-                    for line in self.declarer.global_tensor(base, instance, param.type, base, param.span):
+                    for line in self.declarer.global_tensor(
+                        base, instance, param.type, base, param.span
+                    ):
                         self.emitter.emit_line(line)
             self.emitter.emit_line()
 
@@ -293,7 +295,9 @@ class CCECodegen(IRVisitor):
         if not text:
             return
         if isinstance(var.type, ScalarType) and declare:
-            self.emitter.emit_line(f"{cpp_dtype(var.type.dtype, var.name, var.span)} {name} = {text};")
+            self.emitter.emit_line(
+                f"{cpp_dtype(var.type.dtype, var.name, var.span)} {name} = {text};"
+            )
         elif isinstance(var.type, TileType) or not declare:
             # Tiles are declared in the prologue; this rebinds the handle.
             if text != name:
@@ -322,7 +326,9 @@ class CCECodegen(IRVisitor):
             names.append(name)
             init = iter_arg.init_value
             if init is None:
-                raise CodegenError("E900", f"internal: iter_arg '{iter_arg.name}' has no init value", iter_arg.span)
+                raise CodegenError(
+                    "E900", f"internal: iter_arg '{iter_arg.name}' has no init value", iter_arg.span
+                )
             text = self.operand(init)
             if isinstance(iter_arg.type, ScalarType):
                 ctype = cpp_dtype(iter_arg.type.dtype, iter_arg.name, iter_arg.span)
@@ -358,7 +364,9 @@ class CCECodegen(IRVisitor):
                 continue
             init = iter_arg.init_value
             source = value.type.memref
-            target = init.type.memref if init is not None and isinstance(init.type, TileType) else None
+            target = (
+                init.type.memref if init is not None and isinstance(init.type, TileType) else None
+            )
             if source is None or target is None or source.addr is None or target.addr is None:
                 return False
             if MemorySpace.Vec not in (source.memory_space, target.memory_space) or (
@@ -415,13 +423,17 @@ class CCECodegen(IRVisitor):
                 self.emitter.emit_line(f"{n} = {text};")
         for n, text, value in pairs:
             if isinstance(value.type, TensorType) and n != text:
-                self.context.register_pointer(n, self.context.pointers(n) | self.context.pointers(text))
+                self.context.register_pointer(
+                    n, self.context.pointers(n) | self.context.pointers(text)
+                )
 
     def _bind_results(self, return_vars: tuple[Var, ...], names: list[str], span: Span) -> None:
         """Loop results are the final state of the carried values: same C++ names."""
         if len(return_vars) != len(names):
             raise CodegenError(
-                "E900", f"internal: {len(return_vars)} loop results for {len(names)} carried values", span
+                "E900",
+                f"internal: {len(return_vars)} loop results for {len(names)} carried values",
+                span,
             )
         for var, name in zip(return_vars, names, strict=True):
             self.context.register_var(var, name)
@@ -549,7 +561,9 @@ class CCECodegen(IRVisitor):
                 f"the result of {name} is not assigned; its instruction needs a destination tile",
                 call.span,
             )
-        self.emitter.emit_line(f"{mapping.instruction}({', '.join([target, *operands, *mapping.attr_args])});")
+        self.emitter.emit_line(
+            f"{mapping.instruction}({', '.join([target, *operands, *mapping.attr_args])});"
+        )
         return ""
 
     def _lower_transposing_move(self, call: Call, instruction: str, target: str) -> bool:
@@ -566,8 +580,9 @@ class CCECodegen(IRVisitor):
         if {result.memref.memory_space, source.type.memref.memory_space} != {MemorySpace.Vec}:
             return False
         view = self.context.reserve(target + "SourceView")
-        declaration = self.declarer.tile(view, with_fields(source.type, memref=result.memref),
-                                         call.span)
+        declaration = self.declarer.tile(
+            view, with_fields(source.type, memref=result.memref), call.span
+        )
         if declaration.error is not None:
             raise declaration.error
         with self.emitter.block("{"):
@@ -625,7 +640,9 @@ class CCECodegen(IRVisitor):
 
     def _tensor_operand(self, expr: Expr, op_name: str, span: Span) -> tuple[str, TensorType]:
         if not isinstance(expr, Var) or not isinstance(expr.type, TensorType):
-            raise CodegenError("E400", f"{op_name}: the tensor operand must be a tensor variable", span)
+            raise CodegenError(
+                "E400", f"{op_name}: the tensor operand must be a tensor variable", span
+            )
         return self.context.get_var_name(expr), expr.type
 
     def _lower_load(self, call: Call, instruction: str, target: str) -> None:
@@ -633,7 +650,9 @@ class CCECodegen(IRVisitor):
             raise CodegenError("E900", "internal: block.load without arguments", call.span)
         global_name, tensor = self._tensor_operand(call.args[0], call.op_name, call.span)
         if not target:
-            raise CodegenError("E400", "the result of block.load is not assigned to a tile", call.span)
+            raise CodegenError(
+                "E400", "the result of block.load is not assigned to a tile", call.span
+            )
         offsets = self._window_offsets(call, 1)
         window = self._window_global(global_name, tensor, offsets, call)
         if window is None:
@@ -642,7 +661,9 @@ class CCECodegen(IRVisitor):
 
     def _lower_store(self, call: Call, instruction: str) -> None:
         if len(call.args) < 2:
-            raise CodegenError("E900", f"internal: {call.callee.name} with too few arguments", call.span)
+            raise CodegenError(
+                "E900", f"internal: {call.callee.name} with too few arguments", call.span
+            )
         tile = self.operand(call.args[0])
         global_name, tensor = self._tensor_operand(call.args[-1], call.callee.name, call.span)
         offsets = self._window_offsets(call, 1)
@@ -692,7 +713,9 @@ class CCECodegen(IRVisitor):
             terms.append(self.value(offsets[-1]))
         return " + ".join([pointer, *terms])
 
-    def _seat(self, global_name: str, tensor: TensorType, offsets: tuple[Expr, ...], span: Span) -> None:
+    def _seat(
+        self, global_name: str, tensor: TensorType, offsets: tuple[Expr, ...], span: Span
+    ) -> None:
         """Point ``global_name`` at the window: ``TASSIGN(xGlobal, x + row * stride + col);``.
 
         Skipped when the offset is statically zero and the GlobalTensor still sits at its
@@ -700,13 +723,20 @@ class CCECodegen(IRVisitor):
         (the seed's simple_add has no TASSIGN on its tensors)."""
         zero = _is_static_zero(offsets)
         pointers = self.context.pointers(global_name)
-        if zero and self._known_reseated is not None and pointers and not (pointers & self._known_reseated):
+        if (
+            zero
+            and self._known_reseated is not None
+            and pointers
+            and not (pointers & self._known_reseated)
+        ):
             return
         # A dynamic tensor here is a parameter's, reported at the parameter.
         dims = static_dims(tensor.shape, f"tensor '{global_name}'", span, follow_on=True)
         if len(offsets) != len(dims):
             raise CodegenError(
-                "E400", f"{len(offsets)} offsets for a rank-{len(dims)} tensor '{global_name}'", span
+                "E400",
+                f"{len(offsets)} offsets for a rank-{len(dims)} tensor '{global_name}'",
+                span,
             )
         address = self._address(global_name, dims, offsets, span)
         pointer = self.context.get_pointer(global_name)
@@ -722,14 +752,18 @@ class CCECodegen(IRVisitor):
             self._target = ""
         text = self.visit(expr)
         if not isinstance(text, str) or not text:
-            raise CodegenError("E400", f"this {type(expr).__name__} has no C++ value form", expr.span)
+            raise CodegenError(
+                "E400", f"this {type(expr).__name__} has no C++ value form", expr.span
+            )
         return text
 
     def operand(self, expr: Expr) -> str:
         """An instruction operand: a variable's C++ name or an inline scalar expression."""
         if isinstance(expr, Call):
             raise CodegenError(
-                "E400", "a nested op call must be assigned to a variable before it is used", expr.span
+                "E400",
+                "a nested op call must be assigned to a variable before it is used",
+                expr.span,
             )
         return self.value(expr)
 

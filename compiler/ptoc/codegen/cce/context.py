@@ -44,7 +44,9 @@ def sanitize_identifier(name: str) -> str:
 class CodeContext:
     def __init__(self) -> None:
         self._names: dict[Var, str] = {}  # registered: usable in expressions
-        self._chosen: dict[Var, str] = {}  # picked by sanitize_name (declared, maybe not yet registered)
+        self._chosen: dict[
+            Var, str
+        ] = {}  # picked by sanitize_name (declared, maybe not yet registered)
         self._pointers: dict[str, frozenset[str]] = {}
         self._scopes: list[set[str]] = [set()]
 

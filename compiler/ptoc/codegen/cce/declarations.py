@@ -42,13 +42,17 @@ class FollowOn(CodegenError):
     shape is dynamic): the text marks it, but it is no new diagnostic."""
 
 
-def static_dims(shape: tuple[Expr, ...], what: str, span: Span, *, follow_on: bool = False) -> list[int]:
+def static_dims(
+    shape: tuple[Expr, ...], what: str, span: Span, *, follow_on: bool = False
+) -> list[int]:
     dims = static_shape(shape)
     if dims is None:
         error = FollowOn if follow_on else CodegenError
         raise error(
-            "E401", f"{what} has a dynamic shape; CCE code needs every dimension constant: "
-            "declare it with constant sizes", span
+            "E401",
+            f"{what} has a dynamic shape; CCE code needs every dimension constant: "
+            "declare it with constant sizes",
+            span,
         )
     return dims
 
@@ -68,7 +72,9 @@ class Declarer:
         self.context = context
         self.types = types
 
-    def unpack_tensor(self, pointer: str, index: int, tensor: TensorType, what: str, span: Span) -> str:
+    def unpack_tensor(
+        self, pointer: str, index: int, tensor: TensorType, what: str, span: Span
+    ) -> str:
         element = cpp_dtype(tensor.dtype, what, span)
         return f"__gm__ {element}* {pointer} = reinterpret_cast<__gm__ {element}*>(args[{index}]);"
 
@@ -88,7 +94,9 @@ class Declarer:
         dims = static_dims(tensor.shape, what, span)
         if len(dims) > GLOBAL_RANK:
             raise CodegenError(
-                "E400", f"{what} has rank {len(dims)}; GlobalTensor allows at most {GLOBAL_RANK}", span
+                "E400",
+                f"{what} has rank {len(dims)}; GlobalTensor allows at most {GLOBAL_RANK}",
+                span,
             )
         shape_alias = self.context.reserve(base + "ShapeDim5")
         stride_alias = self.context.reserve(base + "StrideDim5")
@@ -120,15 +128,21 @@ class Declarer:
         error: CodegenError | None = None
         if memref is None:
             error = CodegenError(
-                "E403", f"{what} has no MemRef (run the default pass pipeline); TASSIGN skipped", span
+                "E403",
+                f"{what} has no MemRef (run the default pass pipeline); TASSIGN skipped",
+                span,
             )
         elif memref.memory_space is MemorySpace.DDR:
-            error = CodegenError("E403", f"{what} is placed in DDR; tiles live in on-chip buffers", span)
+            error = CodegenError(
+                "E403", f"{what} is placed in DDR; tiles live in on-chip buffers", span
+            )
         else:
             location = self.types.tile_location(memref.memory_space) or "Vec"
             if memref.addr is None:
                 error = CodegenError(
-                    "E403", f"{what} has a buffer without an address (run AllocateMemoryAddr); TASSIGN skipped", span
+                    "E403",
+                    f"{what} has a buffer without an address (run AllocateMemoryAddr); TASSIGN skipped",
+                    span,
                 )
 
         blayout = view.blayout
@@ -145,7 +159,11 @@ class Declarer:
         ]
         # Fractal parameters only when they differ from pto-isa's defaults, so plain
         # vector tiles read exactly as in the seed.
-        if view.slayout is not TileView().slayout or view.fractal != 512 or view.pad is not PadMode.null:
+        if (
+            view.slayout is not TileView().slayout
+            or view.fractal != 512
+            or view.pad is not PadMode.null
+        ):
             params += [f"SLayout::{SLAYOUT_TO_CPP[view.slayout]}", str(view.fractal)]
             if view.pad is not PadMode.null:
                 params.append(f"PadValue::{PAD_TO_CPP[view.pad]}")

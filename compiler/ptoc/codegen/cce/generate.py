@@ -53,7 +53,11 @@ def _own_window(call: Call, role: Role, offset_count: int) -> bool:
     """Whether code generation gives this access's window a GlobalTensor of its own."""
     tensor = stored_into(call) if role is Role.STORE else call.args[0]
     shapes = call.args[2] if len(call.args) > 2 else None
-    if tensor is None or not isinstance(tensor.type, TensorType) or not isinstance(shapes, MakeTuple):
+    if (
+        tensor is None
+        or not isinstance(tensor.type, TensorType)
+        or not isinstance(shapes, MakeTuple)
+    ):
         return False
     dims, window = static_shape(tensor.type.shape), static_shape(shapes.elements)
     return dims is not None and window is not None and has_own_window(dims, window, offset_count)
@@ -90,7 +94,9 @@ def generate_host(program: Program | None, func: Function) -> tuple[str, list[Di
     return text, result.diagnostics
 
 
-def generate_cce(program_or_function: Program | Function, function: str | None = None) -> CodegenResult:
+def generate_cce(
+    program_or_function: Program | Function, function: str | None = None
+) -> CodegenResult:
     """C++ for each function (one kernel each, separated by a blank line), or only for
     ``function``. Orchestration functions run on the host: they get host C++ on the PTO2
     runtime and the kernel configuration (see ``orchestration.py``)."""

@@ -99,9 +99,11 @@ class ISAMapper:
         op = REGISTRY.get(name)
         instruction = op.cce.instruction if op is not None else None
         if op is None or instruction is None:
-            hint = " (tensor ops run on the host side; use block ops in kernels)" if (
-                op is not None and op.category is Category.TENSOR
-            ) else ""
+            hint = (
+                " (tensor ops run on the host side; use block ops in kernels)"
+                if (op is not None and op.category is Category.TENSOR)
+                else ""
+            )
             raise CodegenError("E400", f"'{name}' has no CCE lowering{hint}", span)
 
         if op.role in (Role.SET_FLAG, Role.WAIT_FLAG):
@@ -118,8 +120,9 @@ class ISAMapper:
             instruction = axis_instruction(op, "cce", call)
         if op.cce.row_broadcast is not None:
             instruction = _broadcast_instruction(op, call, instruction)
-        attrs = tuple(_ATTR_RENDERERS[name](_attr(op, call, name), span)
-                      for name in op.cce.attr_args)
+        attrs = tuple(
+            _ATTR_RENDERERS[name](_attr(op, call, name), span) for name in op.cce.attr_args
+        )
         return ISAMapping(op, instruction, attrs)
 
 

@@ -34,7 +34,6 @@ def symbol(name: str) -> str:
     return "@" + name if _SYMBOL.fullmatch(name) else "@" + '"' + name.replace('"', '\\"') + '"'
 
 
-
 class Names:
     """Function-wide SSA names: ``%argN`` params, ``%N`` results, named values made unique.
 
@@ -213,7 +212,11 @@ class Emitter:
         if kind in _ATTACHED:
             top.pending_kind = None
             return
-        if top.lines and not top.after_label and (kind in _ALWAYS_SEPARATE or kind != top.last_kind):
+        if (
+            top.lines
+            and not top.after_label
+            and (kind in _ALWAYS_SEPARATE or kind != top.last_kind)
+        ):
             top.lines.append("")
         top.last_kind = kind
         top.pending_kind = None

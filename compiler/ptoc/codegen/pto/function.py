@@ -238,7 +238,9 @@ def _parameter_type(param: Var, span: Span) -> str:
             "pass a tensor and load it",
             span,
         )
-    raise CodegenError("E400", f"parameter '{param.name}' of type {t.short()} has no PTO form", span)
+    raise CodegenError(
+        "E400", f"parameter '{param.name}' of type {t.short()} has no PTO form", span
+    )
 
 
 # --- tensor views ---------------------------------------------------------------------------

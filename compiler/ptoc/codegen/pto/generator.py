@@ -24,7 +24,9 @@ def generate_pto(program: Program, function: str | None = None) -> CodegenResult
         wanted = _with_callees(program, function)
         functions = [fn for fn in program.functions if fn.name in wanted]
         if not functions:
-            bag.error("E203", f"program '{program.name}' has no function '{function}'", program.span)
+            bag.error(
+                "E203", f"program '{program.name}' has no function '{function}'", program.span
+            )
     callees = {name for fn in functions for name in _calls(fn)}
     lines = ["module {"]
     for i, fn in enumerate(functions):

@@ -119,10 +119,16 @@ def is_column_vector(tile: TileType) -> bool:
     dims = [static_value(d) for d in tile.shape]
     view = tile.tile_view
     default_layout = view is None or (view.blayout.value, view.slayout.value) == (
-        "row_major", "none_box")
+        "row_major",
+        "none_box",
+    )
     return (
-        len(dims) == 2 and dims[1] == 1 and (dims[0] or 0) > 1 and default_layout
-        and tile.memref is not None and tile.memref.memory_space.mlir_name == "vec"
+        len(dims) == 2
+        and dims[1] == 1
+        and (dims[0] or 0) > 1
+        and default_layout
+        and tile.memref is not None
+        and tile.memref.memory_space.mlir_name == "vec"
         and (view is None or view.valid_shape is None)
     )
 

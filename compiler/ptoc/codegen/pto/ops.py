@@ -132,14 +132,20 @@ def _func_call(ctx: FunctionContext, name: str, call: Call, span: Span) -> Bindi
     if callee is None:
         raise CodegenError("E400", f"'{name}' is not a function of this program", span)
     if len(call.args) != len(callee.params):
-        raise CodegenError("E400", f"'{name}' takes {len(callee.params)} arguments, "
-                           f"this call passes {len(call.args)}", span)
+        raise CodegenError(
+            "E400",
+            f"'{name}' takes {len(callee.params)} arguments, this call passes {len(call.args)}",
+            span,
+        )
     values: list[Value] = []
     for param, arg in zip(callee.params, call.args, strict=True):
         if not isinstance(param.type, ScalarType):
             raise CodegenError(
-                "E400", f"a call passing {param.type.short()} '{param.name}' to '{name}' has no "
-                "PTO lowering (only scalars can be passed to a function)", span)
+                "E400",
+                f"a call passing {param.type.short()} '{param.name}' to '{name}' has no "
+                "PTO lowering (only scalars can be passed to a function)",
+                span,
+            )
         values.append(scalars.scalar(ctx, arg, span, mt.scalar_type(param.type.dtype, span)))
     results: list[str] = []
     for type_ in callee.return_types:
@@ -147,7 +153,10 @@ def _func_call(ctx: FunctionContext, name: str, call: Call, span: Span) -> Bindi
             continue  # written into the caller's tensor: the helper returns nothing for it
         if not isinstance(type_, ScalarType):
             raise CodegenError(
-                "E400", f"'{name}' returns {type_.short()}: only scalar results have a PTO form", span)
+                "E400",
+                f"'{name}' returns {type_.short()}: only scalar results have a PTO form",
+                span,
+            )
         results.append(mt.scalar_type(type_.dtype, span))
     names = ", ".join(v.name for v in values)
     arrow = results[0] if len(results) == 1 else "(" + ", ".join(results) + ")"
@@ -251,7 +260,9 @@ def _result_buffer(ctx: FunctionContext, call: Call, result: Var | None, span: S
         return ctx.redirects[result]
     name = result.name if result is not None else call.op_name
     at = result.span if result is not None and result.span.is_known else span
-    candidates = [t for t in (result.type if result else None, call.type) if isinstance(t, TileType)]
+    candidates = [
+        t for t in (result.type if result else None, call.type) if isinstance(t, TileType)
+    ]
     if not candidates:
         raise CodegenError("E400", f"the result of {call.op_name} is not a tile", at)
     tile = next((t for t in candidates if t.memref is not None), None)

@@ -98,7 +98,10 @@ def run_ptoas(mlir: str, ptoas: Path, *, name: str = "kernel.pto") -> PtoasResul
         try:
             done = subprocess.run(
                 [str(ptoas), str(source), "-o", str(target)],
-                capture_output=True, text=True, timeout=TIMEOUT_SECONDS, check=False,
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT_SECONDS,
+                check=False,
                 cwd=scratch,
             )
         except subprocess.TimeoutExpired:
@@ -111,8 +114,9 @@ def run_ptoas(mlir: str, ptoas: Path, *, name: str = "kernel.pto") -> PtoasResul
         ok = done.returncode == 0 and target.is_file()
         if not ok and not any(d.severity == "error" for d in diagnostics):
             detail = output.strip().splitlines()[-1] if output.strip() else "no output"
-            diagnostics.append(PtoasDiagnostic(
-                "error", f"PTOAS failed (exit code {done.returncode}): {detail}"))
+            diagnostics.append(
+                PtoasDiagnostic("error", f"PTOAS failed (exit code {done.returncode}): {detail}")
+            )
         cpp = target.read_text(encoding="utf-8") if ok else ""
         return PtoasResult(ok, cpp, diagnostics, output)
 
@@ -124,10 +128,14 @@ def parse_diagnostics(output: str) -> list[PtoasDiagnostic]:
     for line in output.splitlines():
         located = _LOCATED.match(line.strip())
         if located is not None:
-            found.append(PtoasDiagnostic(
-                located["severity"], located["message"].strip(),
-                int(located["line"]), int(located["column"]),
-            ))
+            found.append(
+                PtoasDiagnostic(
+                    located["severity"],
+                    located["message"].strip(),
+                    int(located["line"]),
+                    int(located["column"]),
+                )
+            )
             continue
         unlocated = _UNLOCATED.match(line.strip())
         if unlocated is not None and not _is_summary(unlocated["message"]):
@@ -157,8 +165,9 @@ def assemble(mlir: str, ptoas: Path) -> PtoasResult:
     return found
 
 
-def located(result: PtoasResult, line_spans: Sequence[Span | None], fallback: Span
-            ) -> list[Diagnostic]:
+def located(
+    result: PtoasResult, line_spans: Sequence[Span | None], fallback: Span
+) -> list[Diagnostic]:
     """PTOAS's errors and warnings as E405 diagnostics on the source the offending MLIR line
     was generated for (``fallback``, e.g. the program, when the line has none); its notes
     become related information of the diagnostic before them."""
@@ -180,15 +189,17 @@ def located(result: PtoasResult, line_spans: Sequence[Span | None], fallback: Sp
     return out
 
 
-def verify(generated: CodegenResult, ptoas: Path, fallback: Span
-           ) -> tuple[PtoasResult, list[Diagnostic]]:
+def verify(
+    generated: CodegenResult, ptoas: Path, fallback: Span
+) -> tuple[PtoasResult, list[Diagnostic]]:
     """Assemble generated PTO MLIR; what PTOAS rejects, as diagnostics on the kernel."""
     result = assemble(generated.text, ptoas)
     return result, located(result, generated.line_spans, fallback)
 
 
-def generate_checked(program: Program, ptoas: Path, *, function: str | None = None,
-                     cpp: bool = False) -> tuple[str, list[Diagnostic]]:
+def generate_checked(
+    program: Program, ptoas: Path, *, function: str | None = None, cpp: bool = False
+) -> tuple[str, list[Diagnostic]]:
     """PTO MLIR checked by PTOAS (``ptoc compile --target pto --verify``), or with ``cpp``
     the C++ PTOAS makes of it (``--target pto-cpp``): the text and every diagnostic, PTOAS's
     on the kernel's lines. No C++ when generation or PTOAS failed."""

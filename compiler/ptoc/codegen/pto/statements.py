@@ -135,12 +135,16 @@ def _binding(ctx: FunctionContext, expr: Expr, span: Span) -> Binding:
         return tuple(_binding(ctx, e, span) for e in expr.elements)
     if isinstance(expr.type, ScalarType):
         return scalars.scalar(ctx, expr, span)
-    raise CodegenError("E400", f"{type(expr).__name__} of {expr.type.short()} has no PTO lowering", span)
+    raise CodegenError(
+        "E400", f"{type(expr).__name__} of {expr.type.short()} has no PTO lowering", span
+    )
 
 
 def _return(ctx: FunctionContext, stmt: ReturnStmt) -> None:
     if ctx.depth > 0:
-        raise CodegenError("E400", "a return inside a loop or branch has no PTO lowering", stmt.span)
+        raise CodegenError(
+            "E400", "a return inside a loop or branch has no PTO lowering", stmt.span
+        )
     pointers = iter(ctx.result_pointers)
     ctx.returned = []
     for expr in stmt.values:
@@ -157,8 +161,9 @@ def _return(ctx: FunctionContext, stmt: ReturnStmt) -> None:
             continue
         pointer = next(pointers, None)
         if pointer is None:
-            raise CodegenError("E400", "this return has more scalars than the function's result "
-                               "types", expr.span)
+            raise CodegenError(
+                "E400", "this return has more scalars than the function's result types", expr.span
+            )
         ctx.out.begin("scalar")
         want = mt.scalar_type(scalars.scalar_dtype(expr, stmt.span), stmt.span)
         value = scalars.scalar(ctx, expr, stmt.span, want)
@@ -166,8 +171,10 @@ def _return(ctx: FunctionContext, stmt: ReturnStmt) -> None:
         if element != value.type:
             value = scalars.coerce(ctx, value, element, stmt.span)
         zero = ctx.constants.integer(0)
-        ctx.out.line(f"pto.store_scalar {value.name}, {pointer.name}[{zero.name}] "
-                     f": {pointer.type}, {value.type}")
+        ctx.out.line(
+            f"pto.store_scalar {value.name}, {pointer.name}[{zero.name}] "
+            f": {pointer.type}, {value.type}"
+        )
 
 
 # --- loop-carried values -------------------------------------------------------------------------
@@ -261,8 +268,9 @@ def _redirect(
     for var, home, value in zip(carried, homes, stmts[-1].values, strict=False):
         if home is None or "loc=vec" in home.type or not isinstance(value, Var):
             continue
-        index = next((i for i, s in enumerate(stmts)
-                      if isinstance(s, AssignStmt) and s.var is value), None)
+        index = next(
+            (i for i, s in enumerate(stmts) if isinstance(s, AssignStmt) and s.var is value), None
+        )
         if index is None or any(_mentions(s, var) for s in stmts[index + 1 : -1]):
             continue
         if isinstance(value.type, TileType) and value.type.memref is not None:
@@ -317,7 +325,9 @@ def _emit_yield(
         at = stmt.span if stmt is not None and stmt.span.is_known else span
         count = len(types) if types is not None else len(exprs)
         if len(exprs) != count:
-            raise CodegenError("E400", f"this region yields {len(exprs)} values, expected {count}", at)
+            raise CodegenError(
+                "E400", f"this region yields {len(exprs)} values, expected {count}", at
+            )
         values: list[Value] = []
         for i, expr in enumerate(exprs):
             home = homes[i] if i < len(homes) else None
