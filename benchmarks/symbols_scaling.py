@@ -19,7 +19,8 @@ from ptols.text import LineIndex
 
 HEAD = "import pypto.language as pl\n\n\n@pl.program\nclass Many:\n"
 FUNCTION = (
-    "    @pl.function\n    def f{i}(self, a: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n"
+    "    @pl.function\n    def f{i}(self, a: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], "
+    "pl.FP32]:\n"
     "        for k in pl.range(4):\n            b = pl.add(a, a)\n        return b\n\n"
 )
 

@@ -9,5 +9,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--ptoas",
         default=None,
-        help="the PTOAS binary for tests/ptoas (default: $PTOAS, else ../shared/vendor/ptoas/ptoas)",
+        help="the PTOAS binary for tests/ptoas (default: $PTOAS, else "
+        "../shared/vendor/ptoas/ptoas)",
     )

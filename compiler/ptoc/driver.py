@@ -133,7 +133,8 @@ class SourceError(Exception):
 
 
 def read_text(path: str) -> str:
-    """The file decoded as UTF-8, exactly (a BOM and ``\\r\\n`` kept: ``ptoc fmt`` writes them back)."""
+    """The file decoded as UTF-8, exactly (a BOM and ``\\r\\n`` kept: ``ptoc fmt`` writes them
+    back)."""
     try:
         data = Path(path).read_bytes()
     except FileNotFoundError:

@@ -14,7 +14,8 @@ from .lines import split_lines
 HEADER = re.compile(r"^#\s*pypto\.program(?::\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*))?\s*$")
 # An import statement that names the DSL module (also as one of several imports on the line).
 IMPORT_LINE = re.compile(
-    r"^[ \t]*(import[ \t]+[^\n#]*\bpypto\.(language|ir)\b|from[ \t]+pypto(\.language)?[ \t]+import\b)",
+    r"^[ \t]*(import[ \t]+[^\n#]*\bpypto\.(language|ir)\b"
+    r"|from[ \t]+pypto(\.language)?[ \t]+import\b)",
     re.MULTILINE,
 )
 HEADER_LINES = 20

@@ -37,7 +37,8 @@ HELPERS = [
         "range",
         SurfaceKind.HELPER,
         "range(stop) / range(start, stop, step=1, init_values=(...))",
-        "A sequential loop. With init_values, the target is `i, (a, b)` and the body ends with `a2, b2 = pl.yield_(...)`.",
+        "A sequential loop. With init_values, the target is `i, (a, b)` and the body ends with "
+        "`a2, b2 = pl.yield_(...)`.",
         loop=True,
     ),
     SurfaceEntry(
@@ -51,7 +52,8 @@ HELPERS = [
         "while_",
         SurfaceKind.HELPER,
         "while_(init_values=(...))",
-        "A loop with carried values: `for (a, b) in pl.while_(init_values=(x, y)):` whose first statement is `pl.cond(expr)`.",
+        "A loop with carried values: `for (a, b) in pl.while_(init_values=(x, y)):` whose first "
+        "statement is `pl.cond(expr)`.",
         loop=True,
     ),
     SurfaceEntry(
@@ -64,7 +66,8 @@ HELPERS = [
         "yield_",
         SurfaceKind.HELPER,
         "yield_(*values)",
-        "Ends a loop body or if branch, giving the carried values / results: `r = pl.yield_(v)`, `a, b = pl.yield_(x, y)`.",
+        "Ends a loop body or if branch, giving the carried values / results: `r = pl.yield_(v)`, "
+        "`a, b = pl.yield_(x, y)`.",
     ),
     SurfaceEntry(
         "incore", SurfaceKind.HELPER, "incore()", "`with pl.incore():` marks an InCore scope."
@@ -119,7 +122,8 @@ TYPES = [
     SurfaceEntry(
         "TileView",
         SurfaceKind.TYPE,
-        "TileView(valid_shape=[...], stride=[...], start_offset=..., blayout=..., slayout=..., fractal=..., pad=...)",
+        "TileView(valid_shape=[...], stride=[...], start_offset=..., blayout=..., slayout=..., "
+        "fractal=..., pad=...)",
         "A tile's layout, the extra argument of a Tile type: block and scalar layout (pl.BLayout), "
         "fractal size, pad mode (pl.PadMode), valid shape, stride and start offset.",
     ),
@@ -163,7 +167,8 @@ ENUMS: dict[str, list[str]] = {
     "PadMode": [p.name for p in PadMode],
 }
 ENUM_DOCS = {
-    "MemorySpace": "Where a buffer lives: DDR, Vec (UB), Mat (L1), Left (L0A), Right (L0B), Acc (L0C).",
+    "MemorySpace": "Where a buffer lives: DDR, Vec (UB), Mat (L1), Left (L0A), Right (L0B), Acc "
+    "(L0C).",
     "FunctionType": "Opaque (default), Orchestration (host side) or InCore (AICore kernel).",
     "PipeType": "Hardware pipes, for sync ops.",
     "TensorLayout": "ND, DN or NZ.",

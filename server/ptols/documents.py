@@ -51,7 +51,8 @@ def over_limit(text: str) -> tuple[str, int] | None:
     size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_LIVE_BYTES:
         return (
-            f"file too large for live analysis: {size / 1e6:.1f} MB > {MAX_LIVE_BYTES / 1e6:.1f} MB",
+            f"file too large for live analysis: {size / 1e6:.1f} MB > {MAX_LIVE_BYTES / 1e6:.1f} "
+            f"MB",
             0,
         )
     if len(text) > MAX_LIVE_LINE:
@@ -63,7 +64,8 @@ def over_limit(text: str) -> tuple[str, int] | None:
         )
         if length > MAX_LIVE_LINE:
             return (
-                f"line {row + 1} too long for live analysis: {length:,} characters > {MAX_LIVE_LINE:,}",
+                f"line {row + 1} too long for live analysis: {length:,} characters > "
+                f"{MAX_LIVE_LINE:,}",
                 row,
             )
     return None

@@ -436,7 +436,9 @@ def guarded(server: PtolsServer, name: str) -> Callable[[F], F]:
                 try:
                     return await fn(*args, **kwargs)
                 except (asyncio.CancelledError, JsonRpcException):
-                    raise  # a cancellation, or an answer the handler chose (InvalidParams, a refused rename)
+                    # A cancellation, or an answer the handler chose (InvalidParams, a
+                    # refused rename).
+                    raise
                 except Stale:
                     return None  # the answer would point into text changed since the analysis
                 except Exception as error:

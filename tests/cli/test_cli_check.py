@@ -53,7 +53,7 @@ def _position(span: Span) -> tuple[int, int, int, int]:
     return span.line, span.column, span.end_line, span.end_column
 
 
-# --- exact output, with a stand-in front end --------------------------------------------------
+# --- exact output, with a stand-in front end ------------------------------------------------------
 
 
 def test_text_output_is_sorted_by_file_then_position(
@@ -223,7 +223,7 @@ def test_a_crash_in_the_front_end_is_an_internal_error_diagnostic(
     assert err == "1 error, 0 warnings in 1 file\n"
 
 
-# --- input problems: exit 2 ---------------------------------------------------------------------
+# --- input problems: exit 2 -----------------------------------------------------------------------
 
 
 def test_missing_file_is_exit_2_and_the_other_files_are_still_checked(
@@ -348,7 +348,7 @@ def test_help_and_version_exit_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.startswith("ptoc ")
 
 
-# --- end to end: the real front end, through `python -m ptoc` ----------------------------------
+# --- end to end: the real front end, through `python -m ptoc` -------------------------------------
 
 
 def expected_text(path: Path) -> str:
@@ -426,7 +426,7 @@ def test_missing_file_end_to_end(tmp_path: Path) -> None:
     assert f"cannot read '{tmp_path / 'absent.py'}'" in result.stderr
 
 
-# --- [tool.ptoc] strict-annotations ----------------------------------------------------------------
+# --- [tool.ptoc] strict-annotations ---------------------------------------------------------------
 
 ANNOTATION_MISTAKES = """import pypto.language as pl
 
@@ -457,7 +457,8 @@ def test_strict_annotations_turns_annotation_warnings_into_errors(
 
     out = capsys.readouterr().out
     assert out == (
-        f"{path}:6:8: {severity}[W006]: annotation says Scalar[INT16] but the value is Scalar[INT64]; "
+        f"{path}:6:8: {severity}[W006]: annotation says Scalar[INT16] but the value is "
+        f"Scalar[INT64]; "
         "the deduced type is used\n"
         f"{path}:7:12: {severity}[W007]: returns Scalar[INT32] but 'f' is annotated to return "
         "Scalar[INT64]; the deduced type is used\n"
@@ -485,6 +486,6 @@ def test_a_bad_strict_annotations_value_is_a_usage_error(
     captured = capsys.readouterr()
     assert captured.out.count("warning[") == 2  # the file is still checked, with the defaults
     assert (
-        f"'{path.parent / 'pyproject.toml'}': [tool.ptoc] strict-annotations must be true or false, got 1"
-        in captured.err
+        f"'{path.parent / 'pyproject.toml'}': [tool.ptoc] strict-annotations must be true or "
+        f"false, got 1" in captured.err
     )

@@ -37,7 +37,8 @@ def test_capacity_overflow_is_reported_by_check(write: Write) -> None:
     checked = run_ptoc("check", str(path))
     assert checked.returncode == 1
     assert checked.stdout == (
-        f"{path}:{line_of(text, 't = pl.load')}:9: error[E402]: tiles live in Vec need 524288 bytes, but the target's Vec "
+        f"{path}:{line_of(text, 't = pl.load')}:9: error[E402]: tiles live in Vec need 524288 "
+        f"bytes, but the target's Vec "
         "capacity is 196608 bytes; buffers: t (262144 B), u (262144 B)\n"
     )
     compiled = run_ptoc("compile", str(path), "--target", "cce")

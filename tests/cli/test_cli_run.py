@@ -81,7 +81,8 @@ def test_missing_tools_name_the_fix(
     assert code == 2
     assert capsys.readouterr().err == (
         "ptoc: error: pto-isa not found at '/nonexistent' (--pto-isa): it has no "
-        "include/pto/pto-inst.hpp; pass --pto-isa DIR or set PTO_ISA_ROOT to a checkout of pto-isa\n"
+        "include/pto/pto-inst.hpp; pass --pto-isa DIR or set PTO_ISA_ROOT to a checkout of "
+        "pto-isa\n"
     )
     monkeypatch.setenv("CXX", "no-such-compiler")
     assert main(["run", SIMPLE_ADD, "--function", "simple_add", "--sim"]) == 2

@@ -42,7 +42,10 @@ if not ok then out:write("no diagnostics\n"); finish(2) return end
 for _, d in ipairs(vim.diagnostic.get(bufnr)) do
   out:write(string.format("diagnostic %s %d:%d %s\n", d.code, d.lnum, d.col, d.message))
 end
-local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, position = { line = 5, character = 5 } }
+local params = {
+  textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+  position = { line = 5, character = 5 },
+}
 local responses = vim.lsp.buf_request_sync(bufnr, "textDocument/hover", params, 10000)
 for _, response in pairs(responses or {}) do
   if response.result and response.result.contents then

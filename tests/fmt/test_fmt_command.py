@@ -235,7 +235,7 @@ def test_crlf_files_keep_their_newlines(write: Write, capsys: pytest.CaptureFixt
     assert path.read_bytes() == CLEAN.replace("\n", "\r\n").encode()
 
 
-# --- configuration ---------------------------------------------------------------------------------
+# --- configuration --------------------------------------------------------------------------------
 
 LONG = "import pypto.language as pl\n\nSHAPE = [128, 128, 128, 128]\n"
 WRAPPED = "import pypto.language as pl\n\nSHAPE = [\n    128,\n    128,\n    128,\n    128,\n]\n"
@@ -312,7 +312,7 @@ def test_invalid_toml_exits_2(write: Write, capsys: pytest.CaptureFixture[str]) 
     assert err.startswith(f"ptoc: error: '{config}' is not valid TOML: ")
 
 
-# --- the installed command -------------------------------------------------------------------------
+# --- the installed command ------------------------------------------------------------------------
 
 
 def test_python_dash_m_ptoc_fmt(write: Write) -> None:

@@ -122,7 +122,8 @@ def test_docstring_proof() -> None:
     assert prove_same_comments(before, reindented) is None
     reworded = 'def f():\n    """Doc string.\n\n    More."""\n'
     assert prove_same_comments(before, reworded) == (
-        "the docstrings changed (number 1 was 'Doc  string.\\n\\nMore.', is 'Doc string.\\n\\nMore.')"
+        "the docstrings changed (number 1 was 'Doc  string.\\n\\nMore.', is 'Doc "
+        "string.\\n\\nMore.')"
     )
 
 

@@ -285,7 +285,8 @@ def test_w006_local_annotation_mismatch_with_fix():
     """)
     assert found(a, "W006") == [where(text, "pl.Tile[[32, 32], pl.FP16]")]
     assert message(a, "W006") == (
-        "annotation says Tile[[32, 32], FP16] but the value is Tile[[32, 32], FP32]; the deduced type is used"
+        "annotation says Tile[[32, 32], FP16] but the value is Tile[[32, 32], FP32]; the deduced "
+        "type is used"
     )
     assert a.diagnostics[0].severity.value == "warning"
     assert a.diagnostics[0].fixes[0].edits[0].new_text == "pl.Tile[[32, 32], pl.FP32]"

@@ -70,7 +70,8 @@ def test_w006_loop_index_promotes_the_annotated_int32() -> None:
     d = only(a, "W006")
     assert d.severity is Severity.WARNING
     assert d.message == (
-        "annotation says Tensor[[1], INT32] but the value is Tensor[[1], INT64]; the deduced type is used"
+        "annotation says Tensor[[1], INT32] but the value is Tensor[[1], INT64]; the deduced type "
+        "is used"
     )
     assert [(f.title, f.edits[0].new_text, f.preferred) for f in d.fixes] == [
         ("Change the annotation to `pl.Tensor[[1], pl.INT64]`", "pl.Tensor[[1], pl.INT64]", True)
@@ -422,25 +423,30 @@ def where_span(text: str, needle: str):  # noqa: ANN201
         (
             "pl.Tensor[pl.FP32, 64, 1]",
             "malformed annotation: Shape must be a list or tuple, e.g. [64, 128]; "
-            "the form is `pl.Tensor[[64, 1], pl.FP32]`; the deduced type Tensor[[64, 1], FP32] is used",
+            "the form is `pl.Tensor[[64, 1], pl.FP32]`; the deduced type Tensor[[64, 1], FP32] is "
+            "used",
         ),
         (
             "pl.Tensor[64, 1, pl.FP32]",
             "malformed annotation: Shape must be a list or tuple, e.g. [64, 128]; "
-            "the form is `pl.Tensor[[64, 1], pl.FP32]`; the deduced type Tensor[[64, 1], FP32] is used",
+            "the form is `pl.Tensor[[64, 1], pl.FP32]`; the deduced type Tensor[[64, 1], FP32] is "
+            "used",
         ),
         (
             "pl.Tensor[[64, 1]]",
-            "malformed annotation: Tensor requires [shape, dtype], e.g. Tensor[[64, 128], pl.FP32]; "
+            "malformed annotation: Tensor requires [shape, dtype], e.g. Tensor[[64, 128], "
+            "pl.FP32]; "
             "the deduced type Tensor[[64, 1], FP32] is used",
         ),
         (
             "pl.Tensor[[64, M], pl.FP32]",
-            "malformed annotation: Unknown shape variable 'M'; the deduced type Tensor[[64, 1], FP32] is used",
+            "malformed annotation: Unknown shape variable 'M'; the deduced type Tensor[[64, 1], "
+            "FP32] is used",
         ),
         (
             "int",
-            "malformed annotation: `int` is not a PyPTO type; the deduced type Tensor[[64, 1], FP32] is used",
+            "malformed annotation: `int` is not a PyPTO type; the deduced type Tensor[[64, 1], "
+            "FP32] is used",
         ),
     ],
 )

@@ -127,7 +127,10 @@ def f{i}(a: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:
 
 
 def test_non_ascii_columns_are_code_points():
-    text = "import pypto.language as pl\n\n@pl.function\ndef f(n: pl.Scalar[pl.INT64]):\n    s = 'é' ; k = zz\n"
+    text = (
+        "import pypto.language as pl\n\n@pl.function\ndef f(n: pl.Scalar[pl.INT64]):\n    s = "
+        "'é' ; k = zz\n"
+    )
     result = analyze_source(text, "k.py")
     d = next(d for d in result.diagnostics if d.code == "E200")
     line = text.splitlines()[d.span.line - 1]

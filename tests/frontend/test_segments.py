@@ -28,11 +28,14 @@ def test_examples_parse_identically(path: Path):
 
 
 TRICKY = {
-    "def_in_docstring": 'import pypto.language as pl\n\nX = """\ndef not_a_function():\n@decorator\n"""\n\ndef f():\n    return 1\n',
-    "decorators_and_comments": "import x\n\n# comment\n@a\n@b(1)\ndef f():\n    pass\n\n\n@c\nclass K:\n    '''doc'''\n    attr = 1\n\n    @d\n    def m(self):\n        return 2\n\n    # trailing\n",
+    "def_in_docstring": 'import pypto.language as pl\n\nX = """\ndef '
+    'not_a_function():\n@decorator\n"""\n\ndef f():\n    return 1\n',
+    "decorators_and_comments": "import x\n\n# comment\n@a\n@b(1)\ndef f():\n    "
+    "pass\n\n\n@c\nclass K:\n    '''doc'''\n    attr = 1\n\n    @d\n    def m(self):\n        return 2\n\n    # trailing\n",
     "continued_call": "y = f(\n1,\n)\ndef g():\n    pass\n",
     "backslash": "x = 1 + \\\n2\ndef g():\n    pass\n",
-    "nested_class": "class A:\n    class B:\n        def m(self):\n            pass\n    def n(self):\n        pass\n",
+    "nested_class": "class A:\n    class B:\n        def m(self):\n            pass\n    def "
+    "n(self):\n        pass\n",
     "tabs": "class A:\n\tdef m(self):\n\t\treturn 1\n\tdef n(self):\n\t\treturn 2\n",
     "async": "async def f():\n    pass\nclass A:\n    async def g(self):\n        pass\n",
 }

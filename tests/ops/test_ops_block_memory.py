@@ -28,7 +28,7 @@ from ptoc.ir import UNKNOWN, MemorySpace, ScalarType, Span, TileView, Var, struc
 from ptoc.ir.types import BLayout, TileType, TupleType
 from ptoc.ops.rules import ACC_VIEW, LEFT_VIEW, MAT_VIEW, RIGHT_VIEW
 
-# --- block.load ------------------------------------------------------------------------------
+# --- block.load -----------------------------------------------------------------------------------
 
 
 def test_load_vec() -> None:
@@ -178,7 +178,7 @@ def test_load_legacy_form() -> None:
     assert_type(op("block.load").deduce(converted, {}), tile_type(32, w))
 
 
-# --- block.store / l0c_store -----------------------------------------------------------------
+# --- block.store / l0c_store ----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("name", ["block.store", "block.l0c_store"])
@@ -260,7 +260,7 @@ def test_store_legacy_form() -> None:
     assert op("block.store").deduce(converted, {}) is out.type
 
 
-# --- create_tile / full ------------------------------------------------------------------------
+# --- create_tile / full ---------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -340,7 +340,7 @@ def test_full_errors() -> None:
     )
 
 
-# --- move / vec_move / fillpad / get_block_idx / alloc ---------------------------------------------
+# --- move / vec_move / fillpad / get_block_idx / alloc --------------------------------------------
 
 
 COL_BLOCKS = TileView(blayout=BLayout.col_major)

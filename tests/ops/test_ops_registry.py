@@ -415,7 +415,8 @@ def test_internal_ops() -> None:
         ("tensor.create", "tensor.create(shape, dtype)"),
         (
             "tensor.matmul",
-            "tensor.matmul(lhs, rhs, out_dtype=None, a_trans=False, b_trans=False, c_matrix_nz=False)",
+            "tensor.matmul(lhs, rhs, out_dtype=None, a_trans=False, b_trans=False, "
+            "c_matrix_nz=False)",
         ),
         ("tensor.view", "tensor.view(tensor, shape, offset)"),
         ("system.sync_src", "system.sync_src(set_pipe, wait_pipe, event_id)"),

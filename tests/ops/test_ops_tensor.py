@@ -276,7 +276,8 @@ def test_cast_errors() -> None:
         error("tensor.cast", {"target_type": FP16, "mode": "nearest"}, input=tensor(4)),
         "E309",
         "mode",
-        "tensor.cast: unknown cast mode 'nearest'; expected one of none, rint, round, floor, ceil, trunc, odd",
+        "tensor.cast: unknown cast mode 'nearest'; expected one of none, rint, round, floor, "
+        "ceil, trunc, odd",
     )
     assert_error(
         error("tensor.cast", {"target_type": FP16, "mode": 7}, input=tensor(4)),

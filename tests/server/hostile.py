@@ -21,7 +21,8 @@ def functions(count: int) -> str:
 def program(count: int) -> str:
     """One program of ``count`` functions."""
     body = "".join(
-        f"    @pl.function\n    def f{i}(self, a: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n"
+        f"    @pl.function\n    def f{i}(self, a: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], "
+        f"pl.FP32]:\n"
         "        b = pl.add(a, a)\n        return b\n\n"
         for i in range(count)
     )

@@ -83,8 +83,11 @@ async def test_hostile_file_gets_answers_within_a_second(
     diagnostics = await wait_for_diagnostics(client, uri, 1, timeout=60)
     over = {
         "5MB": "file too large for live analysis: 5.0 MB > 1.0 MB (run `ptoc check` on it)",
-        "10000 functions": "file too large for live analysis: 1.4 MB > 1.0 MB (run `ptoc check` on it)",
-        "1MB one-line list": "line 4 too long for live analysis: 990,009 characters > 100,000 (run `ptoc check` on it)",
+        "10000 functions": "file too large for live analysis: 1.4 MB > 1.0 MB (run `ptoc check` "
+        "on it)",
+        "1MB one-line "
+        "list": "line 4 too long for live analysis: 990,009 characters > 100,000 (run `ptoc "
+        "check` on it)",
     }
     if name in over:
         assert [(d.code, d.message) for d in diagnostics] == [("W900", over[name])]

@@ -41,7 +41,10 @@ async def test_tcp_transport_initializes_and_publishes(tmp_path):
         )
         assert result.server_info.name == "ptols"
         client.initialized(types.InitializedParams())
-        text = "import pypto.language as pl\n\n@pl.function\ndef f(n: pl.Scalar[pl.INT64]):\n    k = zz\n"
+        text = (
+            "import pypto.language as pl\n\n@pl.function\ndef f(n: pl.Scalar[pl.INT64]):\n    "
+            "k = zz\n"
+        )
         uri = (tmp_path / "k.py").as_uri()
         client.text_document_did_open(
             types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", 1, text))

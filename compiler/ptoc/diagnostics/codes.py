@@ -96,7 +96,8 @@ _ENTRIES = [
         "E008",
         "SEED_YIELD_SPELLING",
         _E,
-        "`pl.yield(...)` is not valid Python (`yield` is a keyword); the language spells it `pl.yield_(...)`.",
+        "`pl.yield(...)` is not valid Python (`yield` is a keyword); the language spells it "
+        "`pl.yield_(...)`.",
         "acc2 = pl.yield(acc)",
         "acc2 = pl.yield_(acc)",
     ),
@@ -104,7 +105,8 @@ _ENTRIES = [
         "E009",
         "YIELD_COUNT_MISMATCH",
         _E,
-        "A yield gives a different number of values than the loop carries or the other branch yields.",
+        "A yield gives a different number of values than the loop carries or the other branch "
+        "yields.",
         "r = pl.yield_(a, b)  # loop carries one value",
         "r = pl.yield_(a)",
     ),
@@ -112,15 +114,18 @@ _ENTRIES = [
         "E010",
         "MISSING_YIELD",
         _E,
-        "A loop with init_values whose body does not end with pl.yield_, or an if whose results are not yielded by every branch.",
+        "A loop with init_values whose body does not end with pl.yield_, or an if whose results "
+        "are not yielded by every branch.",
         "for i, (acc,) in pl.range(4, init_values=(x,)):\n    y = pl.add(acc, acc)",
-        "for i, (acc,) in pl.range(4, init_values=(x,)):\n    y = pl.add(acc, acc)\n    acc2 = pl.yield_(y)",
+        "for i, (acc,) in pl.range(4, init_values=(x,)):\n    y = pl.add(acc, acc)\n    acc2 = "
+        "pl.yield_(y)",
     ),
     CodeInfo(
         "E011",
         "UNSUPPORTED_EXPRESSION",
         _E,
-        "An expression kind the DSL does not accept (lambda, comprehension, f-string, ternary, ...).",
+        "An expression kind the DSL does not accept (lambda, comprehension, f-string, ternary, "
+        "...).",
         "n = 4 if big else 2",
         "use an if statement with pl.yield_",
     ),
@@ -128,7 +133,8 @@ _ENTRIES = [
         "E012",
         "INVALID_DECORATOR",
         _E,
-        "A decorator or program class the front end cannot read (e.g. a program with no functions).",
+        "A decorator or program class the front end cannot read (e.g. a program with no "
+        "functions).",
         "@pl.program\nclass Empty:\n    pass",
         "add at least one @pl.function method",
     ),
@@ -243,7 +249,8 @@ _ENTRIES = [
         "CALL_ARGUMENT_TYPE",
         _E,
         "An argument to a program function whose kind, dtype or (provably) shape differs from the "
-        "parameter's. Shapes that cannot be proven equal or different (a dimension read at run time) "
+        "parameter's. Shapes that cannot be proven equal or different (a dimension read at run "
+        "time) "
         "are accepted; an Orchestration function passing a different static shape to an InCore "
         "kernel is W009.",
         "self.kernel(x_fp16)  # kernel takes FP32",
@@ -338,7 +345,8 @@ _ENTRIES = [
         "E302",
         "INVALID_OPERATION_ARGS",
         _E,
-        "Wrong number of arguments, an unknown or repeated keyword, or a missing required argument.",
+        "Wrong number of arguments, an unknown or repeated keyword, or a missing required "
+        "argument.",
         "t = pl.load(a, [0, 0])",
         "t = pl.load(a, [0, 0], [32, 32])",
     ),
@@ -370,7 +378,8 @@ _ENTRIES = [
         "E306",
         "OPERAND_TYPE_ERROR",
         _E,
-        "An op argument of the wrong kind or dtype (a tensor where a tile is required, a float where an integer is).",
+        "An op argument of the wrong kind or dtype (a tensor where a tile is required, a float "
+        "where an integer is).",
         "t = pl.block.add(a_tensor, b_tensor)",
         "t = pl.add(a_tensor, b_tensor)",
     ),
@@ -378,7 +387,8 @@ _ENTRIES = [
         "E307",
         "SHAPE_MISMATCH",
         _E,
-        "Shapes that do not broadcast, matmul dimensions that disagree, element counts that differ.",
+        "Shapes that do not broadcast, matmul dimensions that disagree, element counts that "
+        "differ.",
         "c = pl.add(t_32x32, t_16x16)",
         "c = pl.add(t_32x32, u_32x32)",
     ),
@@ -394,7 +404,8 @@ _ENTRIES = [
         "E309",
         "INVALID_ATTRIBUTE",
         _E,
-        "An op attribute with a bad value (axis out of range, unknown cast mode, wrong memory space).",
+        "An op attribute with a bad value (axis out of range, unknown cast mode, wrong memory "
+        "space).",
         "s = pl.sum(t, axis=2)  # t is 2-D",
         "s = pl.sum(t, axis=1)",
     ),
@@ -410,15 +421,19 @@ _ENTRIES = [
         "E320",
         "MEMORY_SPACE_MISMATCH",
         _E,
-        "A tile in a buffer the instruction cannot read or write: matmul operands not in Left / Right, a Vec accumulator, vector ops on an Acc tile, pl.l0c_store of a Vec tile, a pl.move between buffers TMOV does not connect.",
+        "A tile in a buffer the instruction cannot read or write: matmul operands not in Left / "
+        "Right, a Vec accumulator, vector ops on an Acc tile, pl.l0c_store of a Vec tile, a "
+        "pl.move between buffers TMOV does not connect.",
         "c = pl.matmul(a_vec, b_vec)",
-        "c = pl.matmul(pl.move(a_mat, target_memory=pl.MemorySpace.Left), pl.move(b_mat, target_memory=pl.MemorySpace.Right))",
+        "c = pl.matmul(pl.move(a_mat, target_memory=pl.MemorySpace.Left), pl.move(b_mat, "
+        "target_memory=pl.MemorySpace.Right))",
     ),
     CodeInfo(
         "E321",
         "STORE_DTYPE_MISMATCH",
         _E,
-        "A store from Vec copies bytes: a tile whose element size differs from the tensor's cannot be stored without a cast.",
+        "A store from Vec copies bytes: a tile whose element size differs from the tensor's "
+        "cannot be stored without a cast.",
         "o = pl.store(t_fp32, [0, 0], [32, 32], out_fp16)",
         "o = pl.store(pl.cast(t_fp32, target_type=pl.FP16), [0, 0], [32, 32], out_fp16)",
     ),
@@ -426,7 +441,8 @@ _ENTRIES = [
         "E400",
         "NO_LOWERING",
         _E,
-        "An op that the chosen target cannot generate code for, or a call to a program function inside an InCore kernel (no generator emits one; `ptoc check` reports it too).",
+        "An op that the chosen target cannot generate code for, or a call to a program function "
+        "inside an InCore kernel (no generator emits one; `ptoc check` reports it too).",
         "pl.tensor.matmul(...) in a kernel compiled for cce",
         "use block ops in InCore kernels",
     ),
@@ -434,15 +450,21 @@ _ENTRIES = [
         "E401",
         "DYNAMIC_SHAPE_UNSUPPORTED",
         _E,
-        "A dynamic dimension where code generation needs a constant: every tile (an on-chip buffer has a fixed size), and on CCE every tensor of a kernel. `ptoc check` reports the tiles; `ptoc compile` the tensors too.",
-        'def k(self, a: pl.Tensor[[N, 64], pl.FP32]):  # N = pl.dynamic("N")\n    t = pl.load(a, [0, 0], [N, 64])',
-        "def k(self, a: pl.Tensor[[256, 64], pl.FP32]):\n    for i in pl.range(4):\n        t = pl.load(a, [i * 64, 0], [64, 64])",
+        "A dynamic dimension where code generation needs a constant: every tile (an on-chip "
+        "buffer has a fixed size), and on CCE every tensor of a kernel. `ptoc check` reports the "
+        "tiles; `ptoc compile` the tensors too.",
+        'def k(self, a: pl.Tensor[[N, 64], pl.FP32]):  # N = pl.dynamic("N")\n    t = pl.load(a, '
+        "[0, 0], [N, 64])",
+        "def k(self, a: pl.Tensor[[256, 64], pl.FP32]):\n    for i in pl.range(4):\n        t = "
+        "pl.load(a, [i * 64, 0], [64, 64])",
     ),
     CodeInfo(
         "E402",
         "MEMORY_CAPACITY_EXCEEDED",
         _E,
-        "The tiles live at one point need more of an on-chip memory than the target has (Vec 192 KiB, Mat 512 KiB, Left / Right 64 KiB, Acc 128 KiB); the message names the bytes needed and the largest buffers.",
+        "The tiles live at one point need more of an on-chip memory than the target has (Vec 192 "
+        "KiB, Mat 512 KiB, Left / Right 64 KiB, Acc 128 KiB); the message names the bytes needed "
+        "and the largest buffers.",
         "t = pl.load(a, [0, 0], [256, 256])  # 256 KiB of FP32 in the 192 KiB Vec",
         "for i in pl.range(4):\n    t = pl.load(a, [i * 64, 0], [64, 256])",
     ),
@@ -469,7 +491,8 @@ _ENTRIES = [
         "W003",
         "LEGACY_SPELLING",
         Severity.INFO,
-        "A legacy spelling the tool accepts but rewrites (pl.op.block.X, seed memory-space names, legacy annotations).",
+        "A legacy spelling the tool accepts but rewrites (pl.op.block.X, seed memory-space names, "
+        "legacy annotations).",
         "pl.op.block.load(a, 0, 0, 32, 32)",
         "pl.block.load(a, [0, 0], [32, 32])",
     ),
@@ -477,7 +500,8 @@ _ENTRIES = [
         "W004",
         "IGNORED_ARGUMENT",
         _W,
-        "An argument the original compiler silently ignored (a 4th pl.range argument, an unknown pl.range keyword).",
+        "An argument the original compiler silently ignored (a 4th pl.range argument, an unknown "
+        "pl.range keyword).",
         "for i in pl.range(0, 8, 1, 2):",
         "for i in pl.range(0, 8, 1):",
     ),
@@ -513,7 +537,8 @@ _ENTRIES = [
         "W008",
         "MALFORMED_ANNOTATION",
         _W,
-        "A local annotation that is not a well-formed PyPTO type. The original never reads it, so the "
+        "A local annotation that is not a well-formed PyPTO type. The original never reads it, so "
+        "the "
         "deduced type is used. An error with `strict-annotations`.",
         "y: pl.Tensor[pl.FP32, 64, 1] = pl.add(a, b)",
         "y: pl.Tensor[[64, 1], pl.FP32] = pl.add(a, b)",
@@ -549,7 +574,8 @@ _ENTRIES = [
         "W021",
         "STORE_REINTERPRETS",
         _W,
-        "A store of a tile into a tensor of another element type of the same size: the bits are copied, not converted.",
+        "A store of a tile into a tensor of another element type of the same size: the bits are "
+        "copied, not converted.",
         "o = pl.store(t_fp32, [0, 0], [32, 32], out_int32)",
         "o = pl.store(pl.cast(t_fp32, target_type=pl.INT32), [0, 0], [32, 32], out_int32)",
     ),
@@ -557,7 +583,9 @@ _ENTRIES = [
         "W022",
         "STORE_WINDOW_SHAPE",
         _W,
-        "A store window whose shape is not the tile's: the store writes the tile's elements, so part of a larger window is left unchanged (and a rank-1 tile fills only the last dimension of a 2-D window).",
+        "A store window whose shape is not the tile's: the store writes the tile's elements, so "
+        "part of a larger window is left unchanged (and a rank-1 tile fills only the last "
+        "dimension of a 2-D window).",
         "o = pl.store(t_32x64, [0, 0], [64, 64], out_64x64)",
         "o = pl.store(t_32x64, [0, 0], [32, 64], out_64x64)",
     ),
@@ -565,7 +593,8 @@ _ENTRIES = [
         "W023",
         "IF_YIELD_WITHOUT_ELSE",
         _W,
-        "An if that yields a result but has no else: when the condition is false the result is never set (the generated code leaves it uninitialised).",
+        "An if that yields a result but has no else: when the condition is false the result is "
+        "never set (the generated code leaves it uninitialised).",
         "if n > 0:\n    r = pl.yield_(u)",
         "if n > 0:\n    r = pl.yield_(u)\nelse:\n    r = pl.yield_(t)",
     ),
@@ -573,15 +602,19 @@ _ENTRIES = [
         "W024",
         "BLOCK_OP_IN_ORCHESTRATION",
         _W,
-        "A block op in an Orchestration function outside `with pl.incore():`: code generation emits block ops only in InCore code, so it is not executed.",
-        "@pl.function(type=pl.FunctionType.Orchestration)\ndef main(self, a: pl.Tensor[[32, 32], pl.FP32]):\n    t = pl.load(a, [0, 0], [32, 32])",
-        "@pl.function(type=pl.FunctionType.Orchestration)\ndef main(self, a: pl.Tensor[[32, 32], pl.FP32]):\n    with pl.incore():\n        t = pl.load(a, [0, 0], [32, 32])",
+        "A block op in an Orchestration function outside `with pl.incore():`: code generation "
+        "emits block ops only in InCore code, so it is not executed.",
+        "@pl.function(type=pl.FunctionType.Orchestration)\ndef main(self, a: pl.Tensor[[32, 32], "
+        "pl.FP32]):\n    t = pl.load(a, [0, 0], [32, 32])",
+        "@pl.function(type=pl.FunctionType.Orchestration)\ndef main(self, a: pl.Tensor[[32, 32], "
+        "pl.FP32]):\n    with pl.incore():\n        t = pl.load(a, [0, 0], [32, 32])",
     ),
     CodeInfo(
         "W025",
         "STORE_FROM_ACC",
         _W,
-        "pl.store of an Acc tile: TSTORE takes it, but the copy out of Acc runs on the FIX pipe, which only pl.l0c_store synchronises with.",
+        "pl.store of an Acc tile: TSTORE takes it, but the copy out of Acc runs on the FIX pipe, "
+        "which only pl.l0c_store synchronises with.",
         "o = pl.store(acc, [0, 0], [32, 32], out)",
         "o = pl.l0c_store(acc, [0, 0], [32, 32], out)",
     ),
@@ -600,7 +633,9 @@ _ENTRIES = [
         "W900",
         "TOO_LARGE_FOR_LIVE_ANALYSIS",
         _W,
-        "The language server does not analyse a file this large (over 1 MB, or a line over 100,000 characters) as you type, nor preview loops nested deeper than 12; `ptoc check` and `ptoc compile` still handle it.",
+        "The language server does not analyse a file this large (over 1 MB, or a line over "
+        "100,000 characters) as you type, nor preview loops nested deeper than 12; `ptoc check` "
+        "and `ptoc compile` still handle it.",
         "a generated 5 MB kernel file",
         "split the file, or check it with `ptoc check`",
     ),

@@ -23,7 +23,7 @@ from .canonical import LEGACY_CODE
 
 INTERNAL_CODES = frozenset({"E900", "E901"})
 
-# --- (a) the IR ----------------------------------------------------------------------------------
+# --- (a) the IR -----------------------------------------------------------------------------------
 
 
 def prove_same_ir(before: ModuleAnalysis, after: ModuleAnalysis) -> str | None:
@@ -31,7 +31,10 @@ def prove_same_ir(before: ModuleAnalysis, after: ModuleAnalysis) -> str | None:
     its error-free functions are compared, and the result must have the same diagnostics."""
     internal = sorted(INTERNAL_CODES & {d.code for d in before.diagnostics})
     if internal:
-        return f"the front end could not analyse the original ({internal[0]}), so its IR cannot be compared"
+        return (
+            f"the front end could not analyse the original ({internal[0]}), so its IR cannot "
+            f"be compared"
+        )
     codes_before = diagnostic_codes(before)
     codes_after = diagnostic_codes(after)
     if codes_before != codes_after:
@@ -62,7 +65,10 @@ def compare_program(old: Program, new: Program, errors: Sequence[Span]) -> str |
     old_names = [f.name for f in old.functions]
     new_names = [f.name for f in new.functions]
     if old_names != new_names:
-        return f"the functions of program '{old.name}' changed (before: {old_names}; after: {new_names})"
+        return (
+            f"the functions of program '{old.name}' changed (before: {old_names}; after: "
+            f"{new_names})"
+        )
     for a, b in zip(old.functions, new.functions, strict=True):
         if has_error(a, errors):
             continue  # its IR holds error placeholders; the diagnostics were compared instead
@@ -94,7 +100,7 @@ def describe_codes(codes: Counter[str]) -> str:
     )
 
 
-# --- (b) the Python AST and stability --------------------------------------------------------------
+# --- (b) the Python AST and stability -------------------------------------------------------------
 
 
 def prove_same_python(source: str, formatted: str) -> str | None:
@@ -111,7 +117,10 @@ def prove_same_python(source: str, formatted: str) -> str | None:
         return f"black's output does not parse ({exc})"
     line = first_different_statement(old.body, new.body)
     if line is not None:
-        return f"black changed the meaning of the code (the statement at line {line} of its output differs)"
+        return (
+            f"black changed the meaning of the code (the statement at line {line} of its "
+            f"output differs)"
+        )
     return None
 
 
@@ -181,7 +190,7 @@ def prove_stable(formatted: str, reformat: Callable[[str], str]) -> str | None:
     return None
 
 
-# --- (c) comments and docstrings -------------------------------------------------------------------
+# --- (c) comments and docstrings ------------------------------------------------------------------
 
 
 def prove_same_comments(original: str, formatted: str) -> str | None:

@@ -103,7 +103,8 @@ class Param:
     default: Any = REQUIRED
     # For EXPR params: what it accepts, for docs/completion ("tensor", "tile", "scalar", "shape").
     accepts: tuple[str, ...] = ()
-    # For ATTR params: the Python type(s) of the value (int, float, bool, str, DataType, MemorySpace).
+    # For ATTR params: the Python type(s) of the value (int, float, bool, str, DataType,
+    # MemorySpace).
     attr_types: tuple[type, ...] = ()
     # For EXPR params: whether the op reads or writes the operand.
     access: Access = Access.READ
@@ -206,7 +207,8 @@ class DeduceContext:
             et = element.type
             if not (isinstance(et, ScalarType) and (et.dtype.is_int)):
                 self.fail(
-                    f"{self.op.name}: elements of '{name}' must be integer scalars, got {et.short()}",
+                    f"{self.op.name}: elements of '{name}' must be integer scalars, got "
+                    f"{et.short()}",
                     at=name,
                 )
         return value.elements

@@ -1,9 +1,9 @@
 """The pass registry and the manager that runs a list of passes.
 
 ``run_pipeline(program, passes)`` runs the passes (all of them by default) and returns the final
-program, the diagnostics, and a snapshot of the IR after every pass (for ``ptoc compile --dump-passes``
-and the server's ``pass:<name>`` preview). A pass that reports an error stops the pipeline
-after its snapshot; a pass that fails internally is reported as one E404 diagnostic at the
+program, the diagnostics, and a snapshot of the IR after every pass (for ``ptoc compile
+--dump-passes`` and the server's ``pass:<name>`` preview). A pass that reports an error stops the
+pipeline after its snapshot; a pass that fails internally is reported as one E404 diagnostic at the
 closest span it was working on, and the pipeline stops with the last program it had.
 """
 

@@ -1,11 +1,11 @@
 """Building generated kernels against pto-isa's CPU simulator and running them.
 
-Builds are cached by content hash: the executable for a translation unit is
-``CACHE/exe-<sha256 of the source, the compiler, the flags and pto-isa's header files>``, so an
-unchanged kernel is never rebuilt; a source the compiler rejected is remembered the same way
-(``exe-<hash>.failed`` holds the compiler's output). With clang, pto-isa's headers are parsed once into a precompiled header
-(``CACHE/pto-inst-<hash>.pch``; about 3x faster per build). Files are written under a temporary
-name and renamed, so concurrent builders never see half-written results.
+Builds are cached by content hash: the executable for a translation unit is ``CACHE/exe-<sha256 of
+the source, the compiler, the flags and pto-isa's header files>``, so an unchanged kernel is never
+rebuilt; a source the compiler rejected is remembered the same way (``exe-<hash>.failed`` holds the
+compiler's output). With clang, pto-isa's headers are parsed once into a precompiled header
+(``CACHE/pto-inst-<hash>.pch``; about 3x faster per build). Files are written under a temporary name
+and renamed, so concurrent builders never see half-written results.
 """
 
 from __future__ import annotations

@@ -74,14 +74,17 @@ def test_loop_over_windows_with_a_tensor_iter_arg_inherits_the_output_pointer() 
     assert gen_body(fn) == [
         "auto out_iter = outGlobal;",
         "for (int64_t i = 0; i < 4; i += 1) {",
-        "    GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> xGlobalWindow(x + (i * 32) * 64 + 0);",
+        "    GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> xGlobalWindow(x "
+        "+ (i * 32) * 64 + 0);",
         "    TLOAD(t, xGlobalWindow);",
         "    TADDS(u, t, 1.0f);",
-        "    GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> out_iterWindow(out + (i * 32) * 64 + 0);",
+        "    GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> "
+        "out_iterWindow(out + (i * 32) * 64 + 0);",
         "    TSTORE(out_iterWindow, u);",
         "}",
         # The loop result is the iter arg; its pointer is out's.
-        "GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> out_iterWindow(out + 0 * 64 + 0);",
+        "GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> out_iterWindow(out + "
+        "0 * 64 + 0);",
         "TSTORE(out_iterWindow, u);",
     ]
 
@@ -122,14 +125,16 @@ def test_nested_loops_carry_a_tile_and_a_scalar() -> None:
     )
     fn = function("nested", [x], load(zero, x, (0, 0)), outer)
     assert gen_body(fn) == [
-        "GlobalTensor<float, Shape<1, 1, 1, 32, 32>, Stride<1, 1, 1, 64, 1>> xGlobalWindow(x + 0 * 64 + 0);",
+        "GlobalTensor<float, Shape<1, 1, 1, 32, 32>, Stride<1, 1, 1, 64, 1>> xGlobalWindow(x + 0 "
+        "* 64 + 0);",
         "TLOAD(zero, xGlobalWindow);",
         "auto acc = zero;",
         "int64_t count = 0;",
         "for (int64_t i = 0; i < 4; i += 1) {",
         "    auto acc_in = acc;",
         "    for (int64_t j = 0; j < 2; j += 1) {",
-        "        GlobalTensor<float, Shape<1, 1, 1, 32, 32>, Stride<1, 1, 1, 64, 1>> xGlobalWindow_1(x + (i * 32) * 64 + (j * 32));",
+        "        GlobalTensor<float, Shape<1, 1, 1, 32, 32>, Stride<1, 1, 1, 64, 1>> "
+        "xGlobalWindow_1(x + (i * 32) * 64 + (j * 32));",
         "        TLOAD(t, xGlobalWindow_1);",
         "        TADD(nxt, acc_in, t);",
         # The carried tile stays in its buffer (zero's): the yielded one is copied into it.
@@ -302,7 +307,8 @@ def test_if_inside_a_loop_passes_the_tensor_pointer_through_both() -> None:
     assert gen_body(fn) == [
         "auto acc = outGlobal;",
         "for (int64_t i = 0; i < 4; i += 1) {",
-        "    GlobalTensor<float, Shape<1, 1, 1, 16, 16>, Stride<1, 1, 1, 16, 1>> xGlobalWindow(x + (i * 16) * 16 + 0);",
+        "    GlobalTensor<float, Shape<1, 1, 1, 16, 16>, Stride<1, 1, 1, 16, 1>> xGlobalWindow(x "
+        "+ (i * 16) * 16 + 0);",
         "    TLOAD(t, xGlobalWindow);",
         "    using pickedShapeDim5 = Shape<1, 1, 1, 64, 16>;",
         "    using pickedStrideDim5 = Stride<1, 1, 1, 16, 1>;",

@@ -62,10 +62,12 @@ def test_tensor_op_has_no_lowering_and_the_rest_is_generated() -> None:
     result = generate_cce(fn)
     assert codes_and_spans(result) == [("E400", at(4))]
     assert result.diagnostics[0].message == (
-        "'tensor.add' has no CCE lowering (tensor ops run on the host side; use block ops in kernels)"
+        "'tensor.add' has no CCE lowering (tensor ops run on the host side; use block ops in "
+        "kernels)"
     )
     assert body_lines(result.text) == [
-        "// error: 'tensor.add' has no CCE lowering (tensor ops run on the host side; use block ops in kernels)",
+        "// error: 'tensor.add' has no CCE lowering (tensor ops run on the host side; use block "
+        "ops in kernels)",
         "TLOAD(a, xGlobal);",
         "TEXP(b, a);",
     ]
@@ -80,7 +82,8 @@ def test_dynamic_tile_shape_is_e401_at_the_assignment() -> None:
     result = generate_cce(fn)
     assert codes_and_spans(result) == [("E401", at(7))]
     assert section_lines(result.text, "Tile type definitions and allocations") == [
-        "// error: tile 't' has a dynamic shape; CCE code needs every dimension constant: declare it with constant sizes",
+        "// error: tile 't' has a dynamic shape; CCE code needs every dimension constant: declare "
+        "it with constant sizes",
     ]
 
 
@@ -115,7 +118,8 @@ def test_dynamic_tensor_parameter_is_e401_at_the_parameter() -> None:
     result = generate_cce(fn)
     assert codes_and_spans(result) == [("E401", at(3))]
     assert section_lines(result.text, "Global tensor declarations") == [
-        "// error: tensor 'x' has a dynamic shape; CCE code needs every dimension constant: declare it with constant sizes",
+        "// error: tensor 'x' has a dynamic shape; CCE code needs every dimension constant: "
+        "declare it with constant sizes",
     ]
 
 

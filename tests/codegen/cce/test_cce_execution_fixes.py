@@ -20,7 +20,8 @@ def generate(body: str, function: str) -> list[str]:
 def test_a_scalar_result_is_stored_in_the_slot_after_the_arguments() -> None:
     lines = generate(
         "    @pl.function\n"
-        "    def twice(self, x: pl.Scalar[pl.INT32], y: pl.Scalar[pl.FP32]) -> pl.Scalar[pl.FP32]:\n"
+        "    def twice(self, x: pl.Scalar[pl.INT32], y: pl.Scalar[pl.FP32]) -> "
+        "pl.Scalar[pl.FP32]:\n"
         "        z: pl.Scalar[pl.FP32] = y * 2.0\n"
         "        return z\n",
         "twice",

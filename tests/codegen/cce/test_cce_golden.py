@@ -377,13 +377,17 @@ def test_windows_get_a_global_tensor_of_their_own_shape_with_the_tensors_strides
     )
     # pto-isa's TLOAD/TSTORE assert that the global shape equals the tile's valid shape.
     assert body_lines(clean(generate_cce(fn)).text) == [
-        "GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> xGlobalWindow(x + 32 * 64 + 0);",
+        "GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> xGlobalWindow(x + 32 "
+        "* 64 + 0);",
         "TLOAD(t0, xGlobalWindow);",
-        "GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> xGlobalWindow_1(x + 0 * 64 + 0);",
+        "GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> xGlobalWindow_1(x + "
+        "0 * 64 + 0);",
         "TLOAD(t1, xGlobalWindow_1);",
-        "GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> outGlobalWindow(out + 0 * 64 + 0);",
+        "GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> outGlobalWindow(out "
+        "+ 0 * 64 + 0);",
         "TSTORE(outGlobalWindow, t1);",
-        "GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> outGlobalWindow_1(out + 96 * 64 + 0);",
+        "GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> "
+        "outGlobalWindow_1(out + 96 * 64 + 0);",
         "TSTORE(outGlobalWindow_1, t0);",
     ]
 
@@ -452,7 +456,8 @@ def test_scalar_valued_op_and_scalar_assignments() -> None:
     assert body_lines(clean(generate_cce(fn)).text) == [
         "uint64_t idx = get_block_idx();",
         "int64_t row = (idx * 32);",
-        "GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> xGlobalWindow(x + row * 64 + 0);",
+        "GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> xGlobalWindow(x + "
+        "row * 64 + 0);",
         "TLOAD(t, xGlobalWindow);",
     ]
 

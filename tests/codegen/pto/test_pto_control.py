@@ -211,7 +211,8 @@ def test_nested_loops_without_results_and_a_carried_tensor() -> None:
     assert diagnostics == []
     assert short(body_of(text)) == (
         "// parallel loop: iterations are independent\n"
-        "%3 = scf.for %i = %c0 to %c64 step %c32 iter_args(%o = %2) -> (!pto.tensor_view<?x?xf32>) {\n"
+        "%3 = scf.for %i = %c0 to %c64 step %c32 iter_args(%o = %2) -> "
+        "(!pto.tensor_view<?x?xf32>) {\n"
         "  scf.for %i_1 = %c0 to %c64 step %c32 {\n"
         "    // Load t\n"
         "    %4 = pto.partition_view %1, offsets = [%i, %i_1], sizes = [%c32, %c32]\n"
@@ -476,7 +477,10 @@ def test_a_carried_acc_tile_is_accumulated_in_its_home_buffer() -> None:
     text, diagnostics = generate(_acc_loop(read_after=False))
     assert diagnostics == []
     assert "pto.tmov" not in text
-    acc = "!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=1024, pad=0>"
+    acc = (
+        "!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, "
+        "blayout=col_major, slayout=row_major, fractal=1024, pad=0>"
+    )
     assert f"      pto.tmatmul.acc ins(%2, %0, %1 : {acc}," in text
     assert f"                      outs(%2 : {acc})\n    }}\n" in text
 

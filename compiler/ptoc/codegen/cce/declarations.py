@@ -141,7 +141,8 @@ class Declarer:
             if memref.addr is None:
                 error = CodegenError(
                     "E403",
-                    f"{what} has a buffer without an address (run AllocateMemoryAddr); TASSIGN skipped",
+                    f"{what} has a buffer without an address (run AllocateMemoryAddr); TASSIGN "
+                    f"skipped",
                     span,
                 )
 
