@@ -62,10 +62,13 @@ class ModuleEnv:
     source: SourceText
     imports: DslImports
     consts: ConstEvaluator
-    types: TypeResolver
     inline_defs: dict[str, ast.FunctionDef] = field(default_factory=dict)
     external_functions: dict[str, FunctionSignature] = field(default_factory=dict)
     function_aliases: dict[str, str] = field(default_factory=dict)  # `aliased = original_fn`
+
+    def type_resolver(self, bag: DiagnosticBag) -> TypeResolver:
+        """A reader of annotations that reports into ``bag`` (each analysis passes its own)."""
+        return TypeResolver(self.source, self.imports, self.consts, bag)
 
 
 @dataclass
@@ -100,9 +103,8 @@ class YieldFrame:
 
 @dataclass
 class LoweringState:
-    """Per-function mutable state that the expression and statement lowerers share."""
+    """Per-function mutable state: what is in scope, the enclosing yields and loops."""
 
-    bag: DiagnosticBag
     scope: dict[str, Binding] = field(default_factory=dict)
     out_of_scope: dict[str, tuple[Span, str]] = field(default_factory=dict)  # name -> (def, hint)
     frames: list[YieldFrame] = field(default_factory=list)

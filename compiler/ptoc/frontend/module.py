@@ -6,28 +6,20 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from ..diagnostics import Diagnostic, DiagnosticBag, Related
+from ..diagnostics import DiagnosticBag, Related
 from ..filekind import imports_pypto, program_header
-from ..ir.function import Function, FunctionType, ParamDirection, Program
+from ..ir.function import Function, Program
 from ..ir.span import Span
-from ..ir.types import Type
 from ..perf import gc_paused
 from .analysis import FunctionInfo, ModuleAnalysis, Occurrence, OccurrenceKind, SymbolIndex
-from .annotations import TypeResolver
+from .cache import AnalysisCache, constants_fingerprint, module_fingerprint
 from .consteval import ConstEvaluator
-from .context import FunctionSignature, LoweringState, ModuleEnv, ParamInfo
-from .names import DslImports, attribute_chain, find_imports
+from .context import FunctionSignature, ModuleEnv
+from .lower import LoweredFunction, lower_function
+from .names import DslImports, find_imports
 from .preprocess import parse_module
-from .segments import SegmentCache
+from .signatures import SignatureReader, decorator_name, name_span, strict_flag
 from .source import SourceText
-from .statements import lower_function
-
-
-def decorator_name(node: ast.expr) -> str | None:
-    """`pl.function`, `function`, `pl.function(...)` -> "function" (recognised by name only)."""
-    target = node.func if isinstance(node, ast.Call) else node
-    chain = attribute_chain(target)
-    return chain[-1] if chain else None
 
 
 def builder_definitions(fn: ast.FunctionDef) -> list[ast.ClassDef | ast.FunctionDef]:
@@ -48,48 +40,20 @@ def builder_definitions(fn: ast.FunctionDef) -> list[ast.ClassDef | ast.Function
     return found
 
 
-def decorator_keyword(node: ast.expr, key: str) -> ast.expr | None:
-    if isinstance(node, ast.Call):
-        for keyword in node.keywords:
-            if keyword.arg == key:
-                return keyword.value
-    return None
-
-
-@dataclass(frozen=True)
-class CachedFunction:
-    function: Function
-    diagnostics: tuple[Diagnostic, ...]
-    occurrences: tuple[Occurrence, ...]
-    calls: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class CachedSignature:
-    signature: FunctionSignature
-    diagnostics: tuple[Diagnostic, ...]
-    occurrences: tuple[Occurrence, ...]
+def function_decorator(fn: ast.FunctionDef) -> ast.expr | None:
+    """The `@pl.function` decorator of a definition, if it has one."""
+    return next((d for d in fn.decorator_list if decorator_name(d) == "function"), None)
 
 
 @dataclass
-class AnalysisCache:
-    """Per-function results of earlier analyses of one document (the server keeps one per
-    open file): an edit inside one function re-analyses only that function."""
+class ModuleParts:
+    """The top-level definitions of a module, by what they are."""
 
-    functions: dict[tuple[object, ...], CachedFunction] = field(default_factory=dict)
-    signatures: dict[tuple[object, ...], CachedSignature] = field(default_factory=dict)
-    segments: SegmentCache = field(default_factory=SegmentCache)
-    used: set[tuple[object, ...]] = field(default_factory=set)  # keys the current analysis read
-    used_before: set[tuple[object, ...]] = field(default_factory=set)  # ... and the one before
-
-    def trim(self) -> None:
-        """Keep what the last two analyses used (an undo finds its entries again): every other
-        entry belongs to a text that is gone, and keeping them grew memory with every edit."""
-        keep = self.used | self.used_before
-        for table in (self.functions, self.signatures):
-            for key in [key for key in table if key not in keep]:
-                del table[key]
-        self.used_before, self.used = self.used, set()
+    programs: list[ast.ClassDef] = field(default_factory=list)
+    standalone: list[tuple[ast.FunctionDef, ast.expr]] = field(default_factory=list)
+    module_defs: list[ast.FunctionDef] = field(default_factory=list)  # printed IR's functions
+    aliases: dict[str, ast.Name] = field(default_factory=dict)  # `aliased = original_fn`
+    builders: list[ast.FunctionDef] = field(default_factory=list)
 
 
 class ModuleAnalyzer:
@@ -138,8 +102,7 @@ class ModuleAnalyzer:
             imports.aliases.add("pl")
         self.result.prefix = imports.prefix
         consts = ConstEvaluator(imports, self.source.span)
-        types = TypeResolver(self.source, imports, consts, self.bag)
-        env = ModuleEnv(self.source, imports, consts, types)
+        env = ModuleEnv(self.source, imports, consts)
         self.env = env
         self.blanked = parsed.blanked_lines
         self.collect_module(tree, env, is_printed, header_name)
@@ -148,11 +111,37 @@ class ModuleAnalyzer:
     def collect_module(
         self, tree: ast.Module, env: ModuleEnv, is_printed: bool, header_name: str | None
     ) -> None:
-        programs: list[ast.ClassDef] = []
-        standalone: list[tuple[ast.FunctionDef, ast.expr | None]] = []
-        module_defs: list[ast.FunctionDef] = []
-        aliases: dict[str, ast.Name] = {}  # `aliased = original_fn`
-        builders: list[ast.FunctionDef] = []
+        parts = self.scan_module(tree, env, is_printed)
+        self.fingerprint_constants()
+        # Signatures first, so calls in any order are typed.
+        standalone_sigs = [
+            self.signature(fn, deco, program=None, is_method=False) for fn, deco in parts.standalone
+        ]
+        for sig in standalone_sigs:
+            env.external_functions[sig.name] = sig
+        self.resolve_aliases(parts.aliases)
+        self.fingerprint_module()
+        for sig in standalone_sigs:
+            function = self.lower(sig, {sig.name: sig})
+            if function is not None:
+                self.result.functions.append(function)
+        for cls in parts.programs:
+            self.lower_program_class(cls)
+        for builder in parts.builders:
+            self.lower_builder(builder)
+        if parts.module_defs:
+            program_name = header_name or "program"
+            sigs = [
+                self.signature(fn, None, program=program_name, is_method=False)
+                for fn in parts.module_defs
+            ]
+            first, last = parts.module_defs[0], parts.module_defs[-1]
+            span = self.source.span(first).merge(self.source.span(last))
+            self.lower_program(program_name, sigs, span, bare_calls=True)
+
+    def scan_module(self, tree: ast.Module, env: ModuleEnv, is_printed: bool) -> ModuleParts:
+        """Sort the top-level statements; bind module constants and inline helpers on the way."""
+        parts = ModuleParts()
         for node in tree.body:
             if (
                 isinstance(node, ast.Assign)
@@ -161,9 +150,9 @@ class ModuleAnalyzer:
             ):
                 for bound in env.consts.bind_targets(node.targets[0], node.value, self.source.span):
                     self.constant_occurrence(bound, env.consts.definitions[bound])
-                    aliases.pop(bound, None)
+                    parts.aliases.pop(bound, None)
                 if isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Name):
-                    aliases[node.targets[0].id] = node.value
+                    parts.aliases[node.targets[0].id] = node.value
             elif (
                 isinstance(node, ast.AnnAssign)
                 and isinstance(node.target, ast.Name)
@@ -173,47 +162,23 @@ class ModuleAnalyzer:
                 self.constant_occurrence(node.target.id, self.source.span(node.target))
             elif isinstance(node, ast.ClassDef):
                 if any(decorator_name(d) == "program" for d in node.decorator_list):
-                    programs.append(node)
+                    parts.programs.append(node)
             elif isinstance(node, ast.FunctionDef):
-                kinds = [decorator_name(d) for d in node.decorator_list]
-                if "inline" in kinds:
-                    env.inline_defs[node.name] = node
-                elif "function" in kinds:
-                    decorator = node.decorator_list[kinds.index("function")]
-                    standalone.append((node, decorator))
-                elif is_printed and not node.decorator_list:
-                    module_defs.append(node)
-                elif not is_printed and builder_definitions(node):
-                    builders.append(node)
-        self.fingerprint_constants()
-        # Signatures first, so calls in any order are typed.
-        standalone_sigs = [
-            self.signature(fn, deco, program=None, is_method=False) for fn, deco in standalone
-        ]
-        for sig in standalone_sigs:
-            env.external_functions[sig.name] = sig
-        self.resolve_aliases(aliases)
-        self.fingerprint_module()
-        for sig in standalone_sigs:
-            function = self.lower(sig, {sig.name: sig})
-            if function is not None:
-                self.result.functions.append(function)
-        for cls in programs:
-            self.lower_program_class(cls)
-        for builder in builders:
-            self.lower_builder(builder)
-        if module_defs:
-            program_name = header_name or "program"
-            sigs = [
-                self.signature(fn, None, program=program_name, is_method=False)
-                for fn in module_defs
-            ]
-            self.lower_program(
-                program_name,
-                sigs,
-                self.source.span(module_defs[0]).merge(self.source.span(module_defs[-1])),
-                bare_calls=True,
-            )
+                self.scan_function(node, env, is_printed, parts)
+        return parts
+
+    def scan_function(
+        self, node: ast.FunctionDef, env: ModuleEnv, is_printed: bool, parts: ModuleParts
+    ) -> None:
+        kinds = [decorator_name(d) for d in node.decorator_list]
+        if "inline" in kinds:
+            env.inline_defs[node.name] = node
+        elif "function" in kinds:
+            parts.standalone.append((node, node.decorator_list[kinds.index("function")]))
+        elif is_printed and not node.decorator_list:
+            parts.module_defs.append(node)
+        elif not is_printed and builder_definitions(node):
+            parts.builders.append(node)
 
     def resolve_aliases(self, aliases: dict[str, ast.Name]) -> None:
         """``aliased = original_fn`` names a standalone or inline function: a call of ``aliased``
@@ -242,7 +207,7 @@ class ModuleAnalyzer:
         if sig is not None:
             return sig.name_span
         node = self.env.inline_defs.get(name)
-        return self.name_span(node, "def") if node is not None else None
+        return name_span(self.source, node, "def") if node is not None else None
 
     def lower_builder(self, builder: ast.FunctionDef) -> None:
         """The programs and functions a builder function defines (the original's examples build
@@ -257,28 +222,7 @@ class ModuleAnalyzer:
             self.module_fingerprint,
         )
         try:
-            arguments = builder.args
-            for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:
-                consts.bind_symbolic(arg.arg, self.source.span(arg))
-            for node in builder.body:
-                if (
-                    isinstance(node, ast.Assign)
-                    and len(node.targets) == 1
-                    and isinstance(node.targets[0], ast.Name)
-                ):
-                    target, value = node.targets[0], node.value
-                elif (
-                    isinstance(node, ast.AnnAssign)
-                    and isinstance(node.target, ast.Name)
-                    and node.value is not None
-                ):
-                    target, value = node.target, node.value
-                else:
-                    continue
-                consts.bind(target.id, value, self.source.span(target))
-                if target.id not in consts.values:
-                    consts.bind_symbolic(target.id, self.source.span(target))
-                self.constant_occurrence(target.id, self.source.span(target))
+            self.bind_builder_locals(builder)
             self.fingerprint_constants()
             self.fingerprint_module()
             for definition in builder_definitions(builder):
@@ -286,13 +230,8 @@ class ModuleAnalyzer:
                     self.lower_program_class(definition)
                     self.result.built.add(definition.name)
                     continue
-                kinds = [decorator_name(d) for d in definition.decorator_list]
-                sig = self.signature(
-                    definition,
-                    definition.decorator_list[kinds.index("function")],
-                    program=None,
-                    is_method=False,
-                )
+                decorator = function_decorator(definition)
+                sig = self.signature(definition, decorator, program=None, is_method=False)
                 function = self.lower(sig, {sig.name: sig})
                 if function is not None:
                     self.result.functions.append(function)
@@ -301,8 +240,34 @@ class ModuleAnalyzer:
             consts.values, consts.definitions = saved[0], saved[1]
             self.consts_fingerprint, self.module_fingerprint = saved[2], saved[3]
 
+    def bind_builder_locals(self, builder: ast.FunctionDef) -> None:
+        """A builder's parameters and simple local assignments, as constants or symbols."""
+        consts = self.env.consts
+        arguments = builder.args
+        for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:
+            consts.bind_symbolic(arg.arg, self.source.span(arg))
+        for node in builder.body:
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+            ):
+                target, value = node.targets[0], node.value
+            elif (
+                isinstance(node, ast.AnnAssign)
+                and isinstance(node.target, ast.Name)
+                and node.value is not None
+            ):
+                target, value = node.target, node.value
+            else:
+                continue
+            consts.bind(target.id, value, self.source.span(target))
+            if target.id not in consts.values:
+                consts.bind_symbolic(target.id, self.source.span(target))
+            self.constant_occurrence(target.id, self.source.span(target))
+
     def constant_occurrence(self, name: str, span: Span) -> None:
-        value = self.env.consts.values.get(name) if hasattr(self, "env") else None
+        value = self.env.consts.values.get(name)
         self.result.index.add(
             Occurrence(
                 span,
@@ -319,19 +284,19 @@ class ModuleAnalyzer:
         methods: list[tuple[ast.FunctionDef, ast.expr]] = []
         for node in cls.body:
             if isinstance(node, ast.FunctionDef):
-                kinds = [decorator_name(d) for d in node.decorator_list]
-                if "function" in kinds:
-                    methods.append((node, node.decorator_list[kinds.index("function")]))
-        name_span = self.name_span(cls, "class")
+                decorator = function_decorator(node)
+                if decorator is not None:
+                    methods.append((node, decorator))
+        class_span = name_span(self.source, cls, "class")
         program_deco = next(d for d in cls.decorator_list if decorator_name(d) == "program")
-        program_strict = self.strict_flag(program_deco)
+        program_strict = strict_flag(program_deco)
         self.result.index.add(
             Occurrence(
-                name_span,
+                class_span,
                 cls.name,
                 OccurrenceKind.PROGRAM,
                 None,
-                definition=name_span,
+                definition=class_span,
                 is_definition=True,
             )
         )
@@ -339,7 +304,7 @@ class ModuleAnalyzer:
             self.bag.error(
                 "E012",
                 f"@pl.program class '{cls.name}' contains no @pl.function decorated methods",
-                name_span,
+                class_span,
             )
             return
         sigs = [
@@ -382,18 +347,7 @@ class ModuleAnalyzer:
                 functions.append(match)
         self.result.programs.append(Program(name, tuple(functions), span=span))
 
-    def name_span(self, node: ast.FunctionDef | ast.ClassDef, keyword: str) -> Span:
-        line = node.lineno
-        text = self.source.line(line)
-        index = text.find(node.name, text.find(keyword) + len(keyword) if keyword in text else 0)
-        if index < 0:
-            return self.source.span(node)
-        return Span(self.source.path, line, index, line, index + len(node.name))
-
-    def strict_flag(self, decorator: ast.expr | None) -> bool:
-        value = decorator_keyword(decorator, "strict_ssa") if decorator is not None else None
-        return isinstance(value, ast.Constant) and value.value is True
-
+    # --- functions ----------------------------------------------------------------------------
     def signature(
         self,
         fn: ast.FunctionDef,
@@ -410,20 +364,9 @@ class ModuleAnalyzer:
         if self.cache is not None:
             self.cache.used.add(key)
         if cached is None:
-            bag, index = DiagnosticBag(), SymbolIndex()
-            saved = (self.bag, self.result.index, self.env.types.bag)
-            self.bag, self.result.index, self.env.types.bag = bag, index, bag
-            try:
-                sig = self._signature(
-                    fn,
-                    decorator,
-                    program=program,
-                    is_method=is_method,
-                    default_strict=default_strict,
-                )
-            finally:
-                self.bag, self.result.index, self.env.types.bag = saved
-            cached = CachedSignature(sig, tuple(bag.items), tuple(index.occurrences))
+            cached = SignatureReader(self.env).read(
+                fn, decorator, program=program, is_method=is_method, default_strict=default_strict
+            )
             if self.cache is not None:
                 self.cache.signatures[key] = cached
         for diagnostic in cached.diagnostics:
@@ -432,117 +375,6 @@ class ModuleAnalyzer:
             self.result.index.add(occurrence)
         sig = cached.signature
         self.result.function_infos.append(FunctionInfo(sig.name, sig.span, sig.name_span, program))
-        return sig
-
-    def _signature(
-        self,
-        fn: ast.FunctionDef,
-        decorator: ast.expr | None,
-        *,
-        program: str | None,
-        is_method: bool,
-        default_strict: bool = False,
-    ) -> FunctionSignature:
-        env = self.env
-        func_type = FunctionType.Opaque
-        type_node = decorator_keyword(decorator, "type") if decorator is not None else None
-        if type_node is not None:
-            chain = attribute_chain(type_node)
-            last = chain[-1] if chain else None
-            if last is not None and last in FunctionType.__members__:
-                func_type = FunctionType[last]
-        strict = self.strict_flag(decorator) or default_strict
-        args = list(fn.args.args)
-        if is_method:
-            if args and args[0].arg == "self":
-                args = args[1:]
-            else:
-                self.bag.error(
-                    "E012",
-                    f"method '{fn.name}' of a program must take `self` first",
-                    self.name_span(fn, "def"),
-                )
-        for extra in (fn.args.vararg, fn.args.kwarg):
-            if extra is not None:
-                self.bag.error(
-                    "E102", "*args / **kwargs parameters are not supported", self.source.span(extra)
-                )
-        params: list[ParamInfo] = []
-        for arg in args + list(fn.args.kwonlyargs):
-            span = self.source.span(arg)
-            name_span = Span(
-                span.file, span.line, span.column, span.line, span.column + len(arg.arg)
-            )
-            if arg.annotation is None:
-                self.bag.error(
-                    "E100", f"Parameter '{arg.arg}' is missing a type annotation", name_span
-                )
-                params.append(ParamInfo(arg.arg, None, ParamDirection.In, span, name_span, None))
-                continue
-            annotation = env.types.param(arg.annotation)
-            if annotation.type is not None:
-                self.result.index.add(
-                    Occurrence(
-                        self.source.span(arg.annotation),
-                        arg.arg,
-                        OccurrenceKind.TYPE,
-                        annotation.type,
-                    )
-                )
-            params.append(
-                ParamInfo(
-                    arg.arg,
-                    annotation.type,
-                    annotation.direction,
-                    span,
-                    name_span,
-                    self.source.span(arg.annotation),
-                )
-            )
-        return_types: list[Type] | None = []
-        return_span: Span | None = None
-        if fn.returns is not None:
-            return_span = self.source.span(fn.returns)
-            if isinstance(fn.returns, ast.Constant) and fn.returns.value is None:
-                return_types = []
-            else:
-                resolved = env.types.resolve(fn.returns, allow_tuple=True)
-                if resolved is None:
-                    return_types = None
-                else:
-                    from ..ir.types import TupleType
-
-                    return_types = (
-                        list(resolved.types) if isinstance(resolved, TupleType) else [resolved]
-                    )
-                    self.result.index.add(
-                        Occurrence(return_span, fn.name, OccurrenceKind.TYPE, resolved)
-                    )
-        name_span = self.name_span(fn, "def")
-        sig = FunctionSignature(
-            fn.name,
-            fn,
-            params,
-            return_types,
-            return_span,
-            name_span,
-            self.source.span(fn),
-            func_type,
-            strict,
-            program,
-            is_method,
-        )
-        self.result.index.add(
-            Occurrence(
-                name_span,
-                fn.name,
-                OccurrenceKind.FUNCTION,
-                sig.result_type,
-                definition=name_span,
-                is_definition=True,
-                detail=sig.describe(),
-            )
-        )
         return sig
 
     def lower(
@@ -559,24 +391,9 @@ class ModuleAnalyzer:
         if self.cache is not None:
             self.cache.used.add(key)
         if cached is None:
-            state = LoweringState(bag=DiagnosticBag())
-            try:
-                function, calls, index = lower_function(
-                    self.env, sig, table, state, bare_function_calls=bare_calls
-                )
-            except RecursionError:
-                self.bag.error("E901", f"'{sig.name}' nests too deeply to analyse", sig.name_span)
+            cached = self.lower_uncached(sig, table, bare_calls)
+            if cached is None:
                 return None
-            except Exception as exc:
-                self.bag.error(
-                    "E900",
-                    f"internal error while analysing '{sig.name}': {type(exc).__name__}: {exc}",
-                    sig.name_span,
-                )
-                return None
-            cached = CachedFunction(
-                function, tuple(state.bag.items), tuple(index.occurrences), tuple(calls)
-            )
             if self.cache is not None and not damaged:
                 self.cache.functions[key] = cached
         else:
@@ -590,6 +407,22 @@ class ModuleAnalyzer:
         for diagnostic in cached.diagnostics:
             self.bag.add(diagnostic)
         return cached.function
+
+    def lower_uncached(
+        self, sig: FunctionSignature, table: dict[str, FunctionSignature], bare_calls: bool
+    ) -> LoweredFunction | None:
+        """Lower one function; an internal failure is one diagnostic on its name (None)."""
+        try:
+            return lower_function(self.env, sig, table, bare_function_calls=bare_calls)
+        except RecursionError:
+            self.bag.error("E901", f"'{sig.name}' nests too deeply to analyse", sig.name_span)
+        except Exception as exc:
+            self.bag.error(
+                "E900",
+                f"internal error while analysing '{sig.name}': {type(exc).__name__}: {exc}",
+                sig.name_span,
+            )
+        return None
 
     def cache_key(
         self, sig: FunctionSignature, table: dict[str, FunctionSignature], bare_calls: bool
@@ -615,29 +448,10 @@ class ModuleAnalyzer:
         )
 
     def fingerprint_constants(self) -> None:
-        """What annotations can read: module constants (and undefined module names) and imports."""
-        env = self.env
-        consts = tuple(sorted((name, repr(value)) for name, value in env.consts.values.items()))
-        undefined = tuple(sorted(set(env.consts.definitions) - set(env.consts.values)))
-        imports = (
-            tuple(sorted(env.imports.aliases)),
-            env.imports.dotted,
-            tuple(sorted(env.imports.from_names.items())),
-            env.imports.star,
-        )
-        self.consts_fingerprint = hash((consts, undefined, imports))
+        self.consts_fingerprint = constants_fingerprint(self.env)
 
     def fingerprint_module(self) -> None:
-        """What a function body can see besides signatures: the above, inline helpers, and the
-        module's standalone functions."""
-        env = self.env
-        inline = tuple(
-            (name, self.source.segment(node), self.source.span(node))
-            for name, node in env.inline_defs.items()
-        )
-        external = tuple((s.name, s.describe()) for s in env.external_functions.values())
-        aliases = tuple(sorted(env.function_aliases.items()))
-        self.module_fingerprint = hash((self.consts_fingerprint, inline, external, aliases))
+        self.module_fingerprint = module_fingerprint(self.env, self.consts_fingerprint)
 
 
 def analyze_module(text: str, path: str, cache: AnalysisCache | None = None) -> ModuleAnalysis:
@@ -648,4 +462,4 @@ def analyze_module(text: str, path: str, cache: AnalysisCache | None = None) -> 
     return result
 
 
-__all__ = ["analyze_module", "SymbolIndex"]
+__all__ = ["AnalysisCache", "analyze_module", "SymbolIndex"]

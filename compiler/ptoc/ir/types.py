@@ -224,3 +224,24 @@ class TupleType(Type):
 
 
 UNKNOWN = UnknownType()
+
+
+def types_compatible(expected: Type, actual: Type) -> bool:
+    """Whether ``actual`` satisfies ``expected``: the same kind, element type and shape.
+    Buffers (MemRef), views and layouts are not part of it, and an unknown type (from an
+    earlier error) is compatible with everything. The front end and the passes both ask this."""
+    if isinstance(expected, UnknownType) or isinstance(actual, UnknownType):
+        return True
+    if type(expected) is not type(actual):
+        return False
+    if isinstance(expected, ShapedType):
+        from .shape import shapes_equal  # shape reads expressions, which read types
+
+        assert isinstance(actual, ShapedType)
+        return expected.dtype is actual.dtype and shapes_equal(expected.shape, actual.shape)
+    if isinstance(expected, TupleType):
+        assert isinstance(actual, TupleType)
+        return len(expected.types) == len(actual.types) and all(
+            types_compatible(a, b) for a, b in zip(expected.types, actual.types, strict=True)
+        )
+    return expected == actual

@@ -52,7 +52,7 @@ from ..ir.stmt import (
     YieldStmt,
     body_stmts,
 )
-from ..ir.types import ScalarType, ShapedType, TensorType, TileType
+from ..ir.types import ScalarType, ShapedType, TensorType, TileType, types_compatible
 from ..ir.visitor import IRMutator, with_fields
 from ..ops.registry import OpError
 from .base import FunctionPass, PassContext
@@ -63,7 +63,6 @@ from .irutil import (
     expr_vars,
     flatten_seq,
     seq,
-    types_compatible,
     walk_stmts,
 )
 from .op_info import creator_op, stored_into, tile_space

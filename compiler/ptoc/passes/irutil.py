@@ -17,7 +17,7 @@ from ..ir.expr import (
     Var,
 )
 from ..ir.function import Function
-from ..ir.shape import dims_equal, num_elements
+from ..ir.shape import num_elements
 from ..ir.span import Span
 from ..ir.stmt import (
     AssignStmt,
@@ -192,28 +192,6 @@ def flatten_seq(stmts: Iterable[Stmt]) -> list[Stmt]:
 
 
 # --- types ---------------------------------------------------------------------------------
-
-
-def types_compatible(a: Type, b: Type) -> bool:
-    """Same kind, element type and shape; buffers (MemRef), views and layouts are ignored.
-    Unknown types (from earlier errors) are compatible with everything."""
-    if isinstance(a, UnknownType) or isinstance(b, UnknownType):
-        return True
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, ShapedType):
-        assert isinstance(b, ShapedType)
-        return (
-            a.dtype is b.dtype
-            and len(a.shape) == len(b.shape)
-            and all(dims_equal(x, y) for x, y in zip(a.shape, b.shape, strict=True))
-        )
-    if isinstance(a, TupleType):
-        assert isinstance(b, TupleType)
-        return len(a.types) == len(b.types) and all(
-            types_compatible(x, y) for x, y in zip(a.types, b.types, strict=True)
-        )
-    return a == b
 
 
 def byte_size(t: ShapedType) -> int | None:

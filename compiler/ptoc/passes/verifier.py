@@ -28,7 +28,7 @@ from ..ir.stmt import (
     WhileStmt,
     YieldStmt,
 )
-from ..ir.types import ScalarType, Type, UnknownType
+from ..ir.types import ScalarType, Type, UnknownType, types_compatible
 from .base import FunctionPass, PassContext
 from .irutil import (
     contains_call,
@@ -37,7 +37,6 @@ from .irutil import (
     expr_vars,
     final_yield,
     shape_vars,
-    types_compatible,
 )
 
 

@@ -1,0 +1,150 @@
+"""Simple statements: assignments (plain, annotated, unpacking), expression statements,
+``pass``, and the statements the DSL does not have."""
+
+from __future__ import annotations
+
+import ast
+
+from ...diagnostics import Fix, TextEdit
+from ...ir.expr import TupleGetItem, Var
+from ...ir.stmt import AssignStmt, EvalStmt, Stmt
+from ...ir.types import UNKNOWN, TupleType, Type, UnknownType
+from ..analysis import Occurrence, OccurrenceKind
+from .annotations import check_annotation, local_annotation, refine
+from .core import Lowerer
+from .yields import lower_yield, yield_call
+
+_AUGMENTED: dict[type[ast.operator], str] = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+}
+
+
+def lower_assign_stmt(lw: Lowerer, node: ast.Assign) -> list[Stmt]:
+    return lower_assign(lw, node, node.targets, node.value, None)
+
+
+def lower_annotated_assign(lw: Lowerer, node: ast.AnnAssign) -> list[Stmt]:
+    if node.value is None:
+        lw.error(
+            "E001", "A declaration without a value is not supported (x: T needs `= value`)", node
+        )
+        return []
+    return lower_assign(lw, node, [node.target], node.value, node.annotation)
+
+
+def lower_assign(
+    lw: Lowerer,
+    node: ast.stmt,
+    targets: list[ast.expr],
+    value: ast.expr,
+    annotation: ast.expr | None,
+) -> list[Stmt]:
+    if len(targets) != 1:
+        lw.error("E002", "Chained assignment (a = b = ...) is not supported", node)
+        return []
+    target = targets[0]
+    call = yield_call(lw, value)
+    if call is not None:
+        return lower_yield(lw, node, call, target, annotation)
+    if isinstance(target, ast.Tuple | ast.List):
+        if annotation is not None:
+            lw.error("E002", "A tuple assignment cannot be annotated", annotation)
+        return lower_unpack(lw, node, target, value)
+    if not isinstance(target, ast.Name):
+        lw.error(
+            "E002", "Only simple variable assignments are supported (x = ... or a, b = ...)", target
+        )
+        lw.lower_expr(value)
+        return []
+    expr = lw.lower_expr(value)
+    declared: Type | None = None
+    if annotation is not None:
+        declared = local_annotation(lw, annotation, expr.type)
+        if declared is not None:
+            lw.occurrence(Occurrence(lw.span(annotation), target.id, OccurrenceKind.TYPE, declared))
+            check_annotation(lw, annotation, declared, expr)
+    var = Var(refine(expr.type, declared), name=target.id, span=lw.span(target))
+    lw.define(target.id, var, lw.span(target), OccurrenceKind.VARIABLE)
+    return [AssignStmt(var, expr, span=lw.span(node))]
+
+
+def lower_unpack(
+    lw: Lowerer, node: ast.stmt, target: ast.Tuple | ast.List, value: ast.expr
+) -> list[Stmt]:
+    names: list[ast.Name] = []
+    for element in target.elts:
+        if not isinstance(element, ast.Name):
+            lw.error("E006", "Tuple unpacking targets must be plain names", element)
+            return []
+        names.append(element)
+    expr = lw.lower_expr(value)
+    span = lw.span(node)
+    if isinstance(expr.type, UnknownType):
+        for name in names:
+            var = Var(UNKNOWN, name=name.id, span=lw.span(name))
+            lw.define(name.id, var, lw.span(name), OccurrenceKind.VARIABLE)
+        return []
+    if not isinstance(expr.type, TupleType):
+        lw.error("E006", f"Cannot unpack a value of type {expr.type.short()} (not a tuple)", value)
+        return []
+    if len(expr.type.types) != len(names):
+        lw.error(
+            "E006", f"Cannot unpack {len(expr.type.types)} values into {len(names)} names", target
+        )
+        return []
+    tmp = Var(expr.type, name=lw.fresh_name("_tuple_tmp"), span=span)
+    stmts: list[Stmt] = [AssignStmt(tmp, expr, span=span)]
+    for index, (name, element_type) in enumerate(zip(names, expr.type.types, strict=True)):
+        item = TupleGetItem(element_type, tuple_value=tmp, index=index, span=lw.span(name))
+        var = Var(element_type, name=name.id, span=lw.span(name))
+        lw.define(name.id, var, lw.span(name), OccurrenceKind.VARIABLE)
+        stmts.append(AssignStmt(var, item, span=span))
+    return stmts
+
+
+def lower_expr_stmt(lw: Lowerer, node: ast.Expr) -> list[Stmt]:
+    call = yield_call(lw, node.value)
+    if call is not None:
+        return lower_yield(lw, node, call, None, None)
+    if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+        return []  # a string statement (comment-like) has no effect
+    if isinstance(node.value, ast.Call) and lw.path(node.value.func) == ("cond",):
+        lw.error(
+            "E014", "pl.cond(...) is only allowed as the first statement of a pl.while_ loop", node
+        )
+        return []
+    expr = lw.lower_expr(node.value)
+    return [EvalStmt(expr, span=lw.span(node))]
+
+
+def lower_pass(lw: Lowerer, node: ast.Pass) -> list[Stmt]:
+    return []  # accepted (the original rejects it); prints back where a body is empty
+
+
+def unsupported_augassign(lw: Lowerer, node: ast.AugAssign) -> list[Stmt]:
+    symbol = _AUGMENTED.get(type(node.op))
+    fixes: tuple[Fix, ...] = ()
+    if symbol and isinstance(node.target, ast.Name):
+        value = lw.env.source.segment(node.value)
+        if isinstance(node.value, ast.BinOp | ast.BoolOp | ast.Compare):
+            value = f"({value})"
+        new = f"{node.target.id} = {node.target.id} {symbol} {value}"
+        fixes = (Fix(f"Rewrite as `{new}`", (TextEdit(lw.span(node), new),), preferred=True),)
+    lw.error(
+        "E001",
+        "Unsupported statement type: AugAssign (x op= y); write x = x op y",
+        node,
+        fixes=fixes,
+    )
+    return []
+
+
+def unsupported_statement(lw: Lowerer, node: ast.stmt) -> list[Stmt]:
+    kind = type(node).__name__
+    lw.error("E001", f"Unsupported statement type: {kind}", lw.statement_head(node))
+    return []

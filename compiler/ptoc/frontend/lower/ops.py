@@ -1,0 +1,334 @@
+"""Calls of registered operators (``pl.add``, ``pl.block.load``, ...): resolve the op, bind
+and lower its arguments, and type the call with the op's rule."""
+
+from __future__ import annotations
+
+import ast
+import difflib
+from enum import Enum
+
+from ...diagnostics import Fix, Related, TextEdit, replacement_fixes
+from ...ir.dtype import DTYPE_BY_NAME
+from ...ir.expr import AttrValue, Call, Expr, Op, Var
+from ...ir.function import FunctionType
+from ...ir.span import Span
+from ...ir.types import UNKNOWN, Type
+from ...language import HELPER_NAMES, TYPE_NAMES
+from ...ops import Category, OpDef, OpError, Param, ParamKind, resolve_op
+from ..analysis import Occurrence, OccurrenceKind
+from ..consteval import NotConstant, dsl_enum_value
+from .attributes import attr_value
+from .core import Lowerer, error_value
+from .helpers import lower_helper_call
+from .names import constant_subscript
+from .operators import scalar_binary
+
+_OP_NAMESPACES = (
+    (),
+    ("block",),
+    ("tensor",),
+    ("op", "block"),
+    ("op", "tensor"),
+    ("system",),
+    ("op",),
+)
+
+
+def lower_dsl_call(lw: Lowerer, node: ast.Call, path: tuple[str, ...]) -> Expr:
+    span = lw.span(node)
+    head = path[-1]
+    if len(path) == 1 and head in HELPER_NAMES:
+        return lower_helper_call(lw, node, head)
+    if len(path) == 1 and head in TYPE_NAMES:
+        lw.error("E011", f"pl.{head}(...) is a type, not a value", node.func)
+        return error_value(span)
+    namespace = path[:-1]
+    if namespace not in _OP_NAMESPACES:
+        lw.error("E300", f"Unknown operation namespace `{'.'.join(path[:-1])}`", node.func)
+        return error_value(span)
+    if namespace == ("op",):
+        namespace = ()
+    first_types = [peek_type(lw, a) for a in node.args[:2]]
+    resolution = resolve_op(namespace, head, first_types)
+    name_span = (
+        lw.env.source.attr_name_span(node.func)
+        if isinstance(node.func, ast.Attribute)
+        else lw.span(node.func)
+    )
+    if resolution.scalar_binary is not None:
+        if len(node.args) != 2 or node.keywords:
+            lw.error("E302", f"pl.{head} on scalars takes exactly two arguments", node)
+            return error_value(span)
+        lhs, rhs = lw.lower_expr(node.args[0]), lw.lower_expr(node.args[1])
+        return scalar_binary(
+            lw, resolution.scalar_binary, lhs, rhs, node, node.args[1], left_node=node.args[0]
+        )
+    op = resolution.op
+    if op is None:
+        if resolution.code:
+            fixes = replacement_fixes(name_span, resolution.suggestions)
+            message = resolution.message or f"Unknown operation '{head}'"
+            at = name_span if resolution.code == "E300" else node
+            lw.error(resolution.code, message, at, fixes=fixes)
+        for arg in node.args:
+            peek_type(lw, arg)
+        return error_value(span)
+    if resolution.legacy and isinstance(node.func, ast.Attribute):
+        # pl.op.block.X -> pl.block.X
+        spelled = lw.env.source.segment(node.func)
+        new = f"{spelled.split('.')[0]}.{op.namespace}.{head}"
+        legacy_spelling(lw, f"legacy namespace `{spelled}`", lw.span(node.func), new)
+    if not op.dsl_visible:
+        lw.error("E301", f"'{op.name}' is internal and cannot be called from the DSL", name_span)
+        return error_value(span)
+    result = lower_op_call(lw, node, op, name_span)
+    lw.occurrence(
+        Occurrence(lw.span(node.func), head, OccurrenceKind.OP, result.type, op_name=op.name)
+    )
+    return result
+
+
+def legacy_spelling(lw: Lowerer, what: str, span: Span, new: str) -> None:
+    """The W003 note on an older spelling, with the fix that writes the current one."""
+    lw.error(
+        "W003",
+        f"{what}; the current spelling is `{new}`",
+        span,
+        fixes=(Fix(f"Rewrite as `{new}`", (TextEdit(span, new),), preferred=True),),
+    )
+
+
+def peek_type(lw: Lowerer, node: ast.expr) -> Type:
+    """The type of a positional argument for dispatch; attribute-like arguments (dtypes,
+    strings, enums) have none and are not lowered as values."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return UNKNOWN
+    path = lw.path(node) if isinstance(node, ast.Attribute | ast.Name) else None
+    if path is not None and dsl_enum_value(path) is not None:
+        return UNKNOWN
+    if isinstance(node, ast.Name) and node.id not in lw.state.scope and node.id in DTYPE_BY_NAME:
+        return UNKNOWN
+    if isinstance(node, ast.Subscript) and constant_subscript(lw, node):
+        try:  # CFG["dtype"]: an attribute value, not an operand
+            value = lw.env.consts.evaluate(node)
+        except NotConstant:
+            value = None
+        if isinstance(value, Enum):  # a dtype, memory space, layout ...
+            return UNKNOWN
+    return lw.lower_expr(node).type
+
+
+def bind_arguments(
+    node: ast.Call, params: tuple[Param, ...]
+) -> tuple[dict[str, ast.expr], list[str]]:
+    """Bind call arguments to parameters like Python does. Returns (bound, problems)."""
+    bound: dict[str, ast.expr] = {}
+    problems: list[str] = []
+    if len(node.args) > len(params):
+        problems.append("too_many")
+    for param, arg in zip(params, node.args, strict=False):
+        bound[param.name] = arg
+    names = [p.name for p in params]
+    for keyword in node.keywords:
+        if keyword.arg is None:
+            problems.append("starstar")
+            continue
+        if keyword.arg not in names:
+            problems.append(f"unknown:{keyword.arg}")
+            continue
+        if keyword.arg in bound:
+            problems.append(f"dup:{keyword.arg}")
+            continue
+        bound[keyword.arg] = keyword.value
+    for param in params:
+        if param.required and param.name not in bound:
+            problems.append(f"missing:{param.name}")
+    return bound, problems
+
+
+def report_binding(lw: Lowerer, node: ast.Call, op: OpDef, problems: list[str]) -> None:
+    params = op.params
+    for problem in problems:
+        kind, _, key = problem.partition(":")
+        if kind == "too_many":
+            extra = node.args[len(params)]
+            lw.error(
+                "E302",
+                f"{op.name} takes at most {len(params)} positional argument(s), got {len(node.args)}; "
+                f"signature: {op.signature()}",
+                lw.span(extra).merge(lw.span(node.args[-1])),
+            )
+        elif kind == "starstar":
+            lw.error("E302", "**kwargs is not supported in op calls", node)
+        elif kind == "unknown":
+            unknown_keyword(lw, node, op, key)
+        elif kind == "dup":
+            keyword = next(k for k in node.keywords if k.arg == key)
+            lw.error("E302", f"{op.name} got multiple values for argument '{key}'", keyword)
+        elif kind == "missing":
+            lw.error(
+                "E302",
+                f"{op.name} is missing required argument '{key}'; signature: {op.signature()}",
+                node,
+            )
+
+
+def unknown_keyword(lw: Lowerer, node: ast.Call, op: OpDef, key: str) -> None:
+    keyword = next(k for k in node.keywords if k.arg == key)
+    names = [p.name for p in op.params]
+    matches = difflib.get_close_matches(key, names, n=1, cutoff=0.5)
+    source = lw.env.source
+    column = source.char_column(keyword.lineno, keyword.col_offset)
+    kw_span = Span(source.path, keyword.lineno, column, keyword.lineno, column + len(key))
+    fixes = replacement_fixes(kw_span, matches)
+    hint = f"; did you mean '{matches[0]}'?" if matches else f"; parameters: {', '.join(names)}"
+    lw.error(
+        "E302",
+        f"{op.name} got an unexpected keyword argument '{key}'{hint}",
+        kw_span,
+        fixes=fixes,
+    )
+
+
+def lower_op_call(lw: Lowerer, node: ast.Call, op: OpDef, name_span: Span) -> Expr:
+    span = lw.span(node)
+    if (
+        op.category is Category.BLOCK
+        and lw.signature.func_type is FunctionType.Orchestration
+        and not lw.state.incore_scopes
+    ):
+        lw.error(
+            "W024",
+            f"{op.name} in the Orchestration function '{lw.signature.name}' is "
+            "not executed: code generation emits block ops only in InCore code; move it "
+            "into an InCore function or a `with pl.incore():` block",
+            name_span,
+        )
+    params = op.params
+    bound, problems = bind_arguments(node, params)
+    use_legacy = False
+    if problems and op.legacy is not None:
+        legacy_bound, legacy_problems = bind_arguments(node, op.legacy.params)
+        if not legacy_problems:
+            bound, problems, params, use_legacy = legacy_bound, [], op.legacy.params, True
+    if problems:
+        report_binding(lw, node, op, problems)
+        for arg in node.args:
+            peek_type(lw, arg)
+        return error_value(span)
+    lowered = lower_arguments(lw, op, params, bound)
+    if lowered is None:
+        return error_value(span)
+    arg_nodes, exprs, attrs = lowered
+    if use_legacy and op.legacy is not None:
+        exprs = op.legacy.convert(exprs)
+        legacy_call_note(lw, node, op)
+    return typed_call(lw, op, arg_nodes, exprs, attrs, span)
+
+
+def lower_arguments(
+    lw: Lowerer, op: OpDef, params: tuple[Param, ...], bound: dict[str, ast.expr]
+) -> tuple[dict[str, ast.expr], dict[str, Expr], dict[str, AttrValue]] | None:
+    """Values lowered as expressions, attributes evaluated at compile time (None: one failed)."""
+    arg_nodes: dict[str, ast.expr] = {}
+    exprs: dict[str, Expr] = {}
+    attrs: dict[str, AttrValue] = {}
+    failed = False
+    for param in params:
+        if param.name not in bound:
+            continue
+        arg_node = bound[param.name]
+        arg_nodes[param.name] = arg_node
+        if param.kind is ParamKind.ATTR:
+            ok, value = attr_value(lw, arg_node, param, op)
+            if not ok:
+                failed = True
+                continue
+            attrs[param.name] = value
+        else:
+            exprs[param.name] = lw.lower_expr(arg_node)
+    return None if failed else (arg_nodes, exprs, attrs)
+
+
+def typed_call(
+    lw: Lowerer,
+    op: OpDef,
+    arg_nodes: dict[str, ast.expr],
+    exprs: dict[str, Expr],
+    attrs: dict[str, AttrValue],
+    span: Span,
+) -> Call:
+    warnings: list[OpError] = []
+    try:
+        result_type = op.deduce(exprs, attrs, warnings, lw.state.loop_ranges)
+    except OpError as error:
+        report_op_error(lw, error, arg_nodes, exprs, span)
+        result_type = UNKNOWN
+    for warning in warnings:
+        report_op_error(lw, warning, arg_nodes, exprs, span)
+    args = tuple(exprs[p.name] for p in op.params if p.kind is ParamKind.EXPR and p.name in exprs)
+    # Canonical attributes: every attribute present, defaults filled, in parameter order, so a
+    # call spelled with or without an explicit default is the same IR.
+    for p in op.params:
+        if p.kind is ParamKind.ATTR and p.name not in attrs and not p.required:
+            attrs[p.name] = p.default
+    kwargs = tuple(
+        (p.name, attrs[p.name]) for p in op.params if p.kind is ParamKind.ATTR and p.name in attrs
+    )
+    return Call(result_type, callee=Op(op.name), args=args, kwargs=kwargs, span=span)
+
+
+def report_op_error(
+    lw: Lowerer,
+    error: OpError,
+    arg_nodes: dict[str, ast.expr],
+    exprs: dict[str, Expr],
+    span: Span,
+) -> None:
+    """A type rule's error or warning, on the argument it names, with where that argument's
+    value was defined."""
+    at_node = arg_nodes.get(error.at) if error.at else None
+    target: ast.AST | Span = at_node if at_node is not None else span
+    related: tuple[Related, ...] = ()
+    if at_node is not None:
+        source_value = exprs.get(error.at or "")
+        if (
+            isinstance(source_value, Var)
+            and source_value.span.is_known
+            and source_value.span != lw.span(at_node)
+        ):
+            related = (
+                Related(
+                    source_value.span,
+                    f"'{source_value.name}' is defined here as {source_value.type.short()}",
+                ),
+            )
+    lw.error(error.code, error.message, target, related=related)
+
+
+def legacy_call_note(lw: Lowerer, node: ast.Call, op: OpDef) -> None:
+    """An op's legacy positional form (seed 004's load/store): suggest the current form,
+    regrouping the arguments as the op's ``LegacyForm.regroup`` says."""
+    seg = lw.env.source.segment
+    args = list(node.args)
+    legacy = op.legacy
+    if legacy is None or not legacy.regroup or len(args) != len(legacy.params):
+        return
+    groups = [
+        seg(args[g]) if isinstance(g, int) else "[" + ", ".join(seg(args[i]) for i in g) + "]"
+        for g in legacy.regroup
+    ]
+    new_args = ", ".join(groups)
+    arg_span = lw.span(args[0]).merge(lw.span(args[-1]))
+    lw.error(
+        "W003",
+        f"legacy positional form of {op.name}; the current form is `({new_args})`",
+        arg_span,
+        fixes=(
+            Fix(
+                "Rewrite with offset and shape lists",
+                (TextEdit(arg_span, new_args),),
+                preferred=True,
+            ),
+        ),
+    )
