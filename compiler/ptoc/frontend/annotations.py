@@ -11,10 +11,7 @@ from ..ir.dtype import DTYPE_BY_NAME, DataType
 from ..ir.expr import Expr, Var, const_int
 from ..ir.function import ParamDirection
 from ..ir.types import (
-    MEMORY_SPACE_BY_NAME,
-    BLayout,
     MemRef,
-    PadMode,
     ScalarType,
     TensorLayout,
     TensorType,
@@ -24,6 +21,7 @@ from ..ir.types import (
     Type,
 )
 from ..language import BARE_TYPE_NAMES
+from .buffers import read_memref, read_tile_view
 from .consteval import ConstEvaluator, DynDim, NotConstant, dsl_enum_value
 from .names import DslImports, dsl_path
 from .source import SourceText
@@ -59,7 +57,7 @@ class TypeResolver:
             return (node.id,)
         return None
 
-    def _error(self, code: str, message: str, node: ast.AST, fixes: tuple[Fix, ...] = ()) -> None:
+    def error(self, code: str, message: str, node: ast.AST, fixes: tuple[Fix, ...] = ()) -> None:
         self.bag.error(code, message, self.source.span(node), fixes=fixes)
 
     def dtype(self, node: ast.expr) -> DataType | None:
@@ -72,7 +70,7 @@ class TypeResolver:
             )
             if isinstance(value, DataType):
                 return value
-            self._error(
+            self.error(
                 "E105", f"Unknown dtype: {'.'.join(path)}", node, self._dtype_fixes(node, path[-1])
             )
             return None
@@ -80,7 +78,7 @@ class TypeResolver:
             # The base of a dtype attribute is not checked (`foo.FP32` works, as in the original).
             if node.attr in DTYPE_BY_NAME:
                 return DTYPE_BY_NAME[node.attr]
-            self._error(
+            self.error(
                 "E105", f"Unknown dtype: {node.attr}", node, self._dtype_fixes(node, node.attr)
             )
             return None
@@ -88,9 +86,9 @@ class TypeResolver:
             value = self.consts.values[node.id]
             if isinstance(value, DataType):
                 return value
-            self._error("E105", f"Dtype variable '{node.id}' must be a DataType", node)
+            self.error("E105", f"Dtype variable '{node.id}' must be a DataType", node)
             return None
-        self._error("E105", f"Unknown dtype: {self.source.segment(node)}", node)
+        self.error("E105", f"Unknown dtype: {self.source.segment(node)}", node)
         return None
 
     def _dtype_fixes(self, node: ast.expr, name: str) -> tuple[Fix, ...]:
@@ -126,19 +124,19 @@ class TypeResolver:
                         return None
                     dims.append(dim)
                 return tuple(dims)
-        self._error("E104", "Shape must be a list or tuple, e.g. [64, 128]", node)
+        self.error("E104", "Shape must be a list or tuple, e.g. [64, 128]", node)
         return None
 
     def _dim_value(self, value: object, node: ast.expr) -> Expr | None:
         span = self.source.span(node)
         if isinstance(value, bool):
-            self._error("E104", "Shape dimension must be int or pl.dynamic()", node)
+            self.error("E104", "Shape dimension must be int or pl.dynamic()", node)
             return None
         if isinstance(value, int):
             return const_int(value, span=span)
         if isinstance(value, DynDim):
             return value.var
-        self._error("E104", "Shape dimension must be int or pl.dynamic()", node)
+        self.error("E104", "Shape dimension must be int or pl.dynamic()", node)
         return None
 
     def dim(self, node: ast.expr, lookup: ScalarLookup | None) -> Expr | None:
@@ -148,24 +146,25 @@ class TypeResolver:
                 if var is not None:
                     if isinstance(var.type, ScalarType) and var.type.dtype.is_int:
                         return var
-                    self._error(
+                    self.error(
                         "E104", f"Shape dimension '{node.id}' must be an integer scalar", node
                     )
                     return None
             if node.id not in self.consts.values:
                 if node.id in self.consts.definitions:
-                    self._error(
+                    self.error(
                         "E205",
-                        f"'{node.id}' cannot be evaluated statically, so it cannot be used as a dimension",
+                        f"'{node.id}' cannot be evaluated statically, "
+                        "so it cannot be used as a dimension",
                         node,
                     )
                 else:
-                    self._error("E104", f"Unknown shape variable '{node.id}'", node)
+                    self.error("E104", f"Unknown shape variable '{node.id}'", node)
                 return None
         try:
             value = self.consts.evaluate(node)
         except NotConstant:
-            self._error("E104", "Shape dimension must be int or pl.dynamic()", node)
+            self.error("E104", "Shape dimension must be int or pl.dynamic()", node)
             return None
         return self._dim_value(value, node)
 
@@ -175,7 +174,7 @@ class TypeResolver:
     ) -> Type | None:
         """A Type, or None after reporting why not."""
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            self._error("E101", "String annotations are not supported; write the type itself", node)
+            self.error("E101", "String annotations are not supported; write the type itself", node)
             return None
         if isinstance(node, ast.Subscript):
             return self._subscript(node, lookup, allow_tuple)
@@ -185,7 +184,7 @@ class TypeResolver:
         if path is not None:
             if path[-1] in ("Tensor", "Tile", "Scalar"):
                 form = "[[64, 128], pl.FP32]" if path[-1] != "Scalar" else "[pl.FP32]"
-                self._error(
+                self.error(
                     "E103", f"`{path[-1]}` needs its shape and dtype, e.g. {path[-1]}{form}", node
                 )
                 return None
@@ -198,7 +197,7 @@ class TypeResolver:
             value = self.consts.values[node.id]
             if isinstance(value, DataType):
                 return ScalarType(value)
-        self._error("E101", f"`{self.source.segment(node)}` is not a PyPTO type", node)
+        self.error("E101", f"`{self.source.segment(node)}` is not a PyPTO type", node)
         return None
 
     def _subscript(
@@ -211,12 +210,12 @@ class TypeResolver:
             isinstance(node.value, ast.Name) and node.value.id in ("tuple", "Tuple")
         ):
             if not allow_tuple:
-                self._error("E102", "A tuple type is only allowed as a return annotation", node)
+                self.error("E102", "A tuple type is only allowed as a return annotation", node)
                 return None
             types: list[Type] = []
             for element in elements:
                 if isinstance(element, ast.Subscript) and self._is_tuple(element):
-                    self._error("E102", "Nested tuple types are not supported", element)
+                    self.error("E102", "Nested tuple types are not supported", element)
                     return None
                 t = self.resolve(element, lookup)
                 if t is None:
@@ -224,17 +223,17 @@ class TypeResolver:
                 types.append(t)
             return TupleType(tuple(types))
         if head in ("InOut", "Out"):
-            self._error("E102", f"`{head}[...]` is only allowed on a function parameter", node)
+            self.error("E102", f"`{head}[...]` is only allowed on a function parameter", node)
             return None
         if head == "Scalar":
             if len(elements) != 1:
-                self._error("E101", "Scalar takes one dtype: pl.Scalar[pl.INT32]", node)
+                self.error("E101", "Scalar takes one dtype: pl.Scalar[pl.INT32]", node)
                 return None
             dtype = self.dtype(elements[0])
             return ScalarType(dtype) if dtype is not None else None
         if head in ("Tensor", "Tile"):
             if len(elements) < 2:
-                self._error(
+                self.error(
                     "E103", f"{head} requires [shape, dtype], e.g. {head}[[64, 128], pl.FP32]", node
                 )
                 return None
@@ -246,7 +245,7 @@ class TypeResolver:
             if head == "Tensor":
                 return self._tensor_extras(shape, dtype, extras)
             return self._tile_extras(shape, dtype, extras)
-        self._error("E101", f"`{self.source.segment(node)}` is not a PyPTO type", node)
+        self.error("E101", f"`{self.source.segment(node)}` is not a PyPTO type", node)
         return None
 
     def _is_tuple(self, node: ast.Subscript) -> bool:
@@ -259,13 +258,13 @@ class TypeResolver:
         memref: MemRef | None = None
         for extra in extras:
             if isinstance(extra, ast.Call) and self._call_name(extra) == "MemRef":
-                memref = self._memref(extra)
+                memref = read_memref(self, extra)
                 continue
-            value = self._enum(extra)
+            value = self.enum(extra)
             if isinstance(value, TensorLayout):
                 layout = value
             else:
-                self._error("E101", f"Unknown layout: {self.source.segment(extra)}", extra)
+                self.error("E101", f"Unknown layout: {self.source.segment(extra)}", extra)
                 return None
         return TensorType(shape, dtype, memref, layout)
 
@@ -278,12 +277,12 @@ class TypeResolver:
             name = self._call_name(extra) if isinstance(extra, ast.Call) else None
             if name == "MemRef":
                 assert isinstance(extra, ast.Call)
-                memref = self._memref(extra)
+                memref = read_memref(self, extra)
             elif name == "TileView":
                 assert isinstance(extra, ast.Call)
-                view = self._tile_view(extra)
+                view = read_tile_view(self, extra)
             else:
-                self._error("E102", "Layout is only supported for Tensor", extra)
+                self.error("E102", "Layout is only supported for Tensor", extra)
                 return None
         return TileType(shape, dtype, memref, view)
 
@@ -291,7 +290,7 @@ class TypeResolver:
         path = self._path(node.func)
         return path[-1] if path else None
 
-    def _enum(self, node: ast.expr) -> object:
+    def enum(self, node: ast.expr) -> object:
         path = self._path(node)
         if path is not None:
             return dsl_enum_value(path) or dsl_enum_value(path[-1:])
@@ -301,7 +300,7 @@ class TypeResolver:
             return self.consts.values.get(node.id)
         return None
 
-    def _int(self, node: ast.expr) -> int | None:
+    def int_constant(self, node: ast.expr) -> int | None:
         try:
             value = self.consts.evaluate(node)
         except NotConstant:
@@ -310,75 +309,18 @@ class TypeResolver:
             return value
         if isinstance(node, ast.Constant) and node.value is None:
             return None
-        self._error("E101", "expected an integer constant", node)
+        self.error("E101", "expected an integer constant", node)
         return None
-
-    def _memref(self, node: ast.Call) -> MemRef | None:
-        args = list(node.args)
-        if len(args) < 3:
-            self._error("E101", "MemRef takes (memory_space, addr, size[, id])", node)
-            return None
-        space = self._enum(args[0])
-        if isinstance(args[0], ast.Attribute) and args[0].attr in MEMORY_SPACE_BY_NAME:
-            space = MEMORY_SPACE_BY_NAME[args[0].attr]
-        if space is None or type(space).__name__ != "MemorySpace":
-            self._error("E101", "MemRef needs a memory space, e.g. pl.MemorySpace.Vec", args[0])
-            return None
-        addr = (
-            None
-            if isinstance(args[1], ast.Constant) and args[1].value is None
-            else self._int(args[1])
-        )
-        size = self._int(args[2])
-        ident = self._int(args[3]) if len(args) > 3 else 0
-        if size is None:
-            return None
-        return MemRef(space, addr, size, ident or 0)  # type: ignore[arg-type]
-
-    def _tile_view(self, node: ast.Call) -> TileView | None:
-        fields: dict[str, object] = {}
-        for keyword in node.keywords:
-            key, value = keyword.arg, keyword.value
-            if key in ("blayout", "slayout"):
-                name = value.attr if isinstance(value, ast.Attribute) else getattr(value, "id", "")
-                if name not in BLayout.__members__:
-                    self._error(
-                        "E101", f"Unknown block layout: {self.source.segment(value)}", value
-                    )
-                    return None
-                fields[key] = BLayout[name]
-            elif key == "pad":
-                name = value.attr if isinstance(value, ast.Attribute) else getattr(value, "id", "")
-                if name not in PadMode.__members__:
-                    self._error("E101", f"Unknown pad mode: {self.source.segment(value)}", value)
-                    return None
-                fields[key] = PadMode[name]
-            elif key == "fractal":
-                fields[key] = self._int(value)
-            elif key in ("valid_shape", "stride"):
-                dims = self.shape(value, None)
-                if dims is None:
-                    return None
-                fields[key] = dims
-            elif key == "start_offset":
-                dim = self.dim(value, None)
-                if dim is None:
-                    return None
-                fields[key] = dim
-            else:
-                self._error("E101", f"Unknown TileView field '{key}'", keyword)
-                return None
-        return TileView(**fields)  # type: ignore[arg-type]
 
     def _legacy_call(self, node: ast.Call, lookup: ScalarLookup | None) -> Type | None:
         """``pl.Tensor((64, 128), pl.FP16)``: still accepted, with a fix to the subscript form."""
         head = self._call_name(node)
         if head not in ("Tensor", "Tile", "Scalar"):
-            self._error("E101", f"`{self.source.segment(node)}` is not a PyPTO type", node)
+            self.error("E101", f"`{self.source.segment(node)}` is not a PyPTO type", node)
             return None
         need = 1 if head == "Scalar" else 2
         if len(node.args) < need:
-            self._error("E103", f"{head}(...) requires shape and dtype arguments", node)
+            self.error("E103", f"{head}(...) requires shape and dtype arguments", node)
             return None
         result: Type | None
         if head == "Scalar":
@@ -445,7 +387,7 @@ class TypeResolver:
         dtype = self.source.segment(dtypes[0])
         dims: list[str] = []
         for element in elements:
-            if element is dtypes[0] or isinstance(self._enum(element), TensorLayout):
+            if element is dtypes[0] or isinstance(self.enum(element), TensorLayout):
                 continue
             if isinstance(element, ast.List | ast.Tuple):
                 dims.extend(self.source.segment(e) for e in element.elts)
@@ -477,9 +419,9 @@ class TypeResolver:
                 inner = self.resolve(node.slice, lookup)
                 direction = ParamDirection.InOut if head == "InOut" else ParamDirection.Out
                 if isinstance(inner, ScalarType) and direction is ParamDirection.InOut:
-                    self._error("E102", "Scalar parameters cannot have InOut direction", node)
+                    self.error("E102", "Scalar parameters cannot have InOut direction", node)
                 return ParamAnnotation(inner, direction)
             if head == "tuple" or (isinstance(node.value, ast.Name) and node.value.id == "tuple"):
-                self._error("E102", "Parameter type cannot be a tuple", node)
+                self.error("E102", "Parameter type cannot be a tuple", node)
                 return ParamAnnotation(None, ParamDirection.In)
         return ParamAnnotation(self.resolve(node, lookup), ParamDirection.In)

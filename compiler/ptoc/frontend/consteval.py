@@ -110,45 +110,47 @@ class ConstEvaluator:
                 raise NotConstant("unary minus needs a number", node)
             return -value if isinstance(node.op, ast.USub) else value
         if isinstance(node, ast.BinOp):
-            left, right = self.evaluate(node.left), self.evaluate(node.right)
-            if isinstance(left, bool) or isinstance(right, bool):
-                raise NotConstant("arithmetic on booleans", node)
-            if not isinstance(left, int | float) or not isinstance(right, int | float):
-                if (
-                    isinstance(node.op, ast.Add)
-                    and isinstance(left, list)
-                    and isinstance(right, list)
-                ):
-                    return left + right
-                raise NotConstant("arithmetic needs numbers", node)
-            if isinstance(node.op, ast.Pow):
-                if isinstance(right, int) and abs(right) <= MAX_POWER and abs(left) <= 2**64:
-                    return left**right
-                raise NotConstant("power too large", node)
-            op = _BINOPS.get(type(node.op))
-            if op is None:
-                raise NotConstant("unsupported operator", node)
-            try:
-                return op(left, right)
-            except ZeroDivisionError as error:
-                raise NotConstant("division by zero", node) from error
+            return self._binop(node)
         if isinstance(node, ast.Call):
-            path = dsl_path(node.func, self.imports)
-            if path == ("dynamic",):
-                if (
-                    len(node.args) == 1
-                    and not node.keywords
-                    and isinstance(node.args[0], ast.Constant)
-                    and isinstance(node.args[0].value, str)
-                    and node.args[0].value.isidentifier()
-                ):
-                    name = node.args[0].value
-                    return DynDim(
-                        Var(ScalarType(DTYPE_BY_NAME["INDEX"]), name=name, span=self._span(node))
-                    )
-                raise NotConstant(
-                    'pl.dynamic takes one identifier string, e.g. pl.dynamic("N")', node
+            return self._call(node)
+        raise NotConstant("not a constant expression", node)
+
+    def _binop(self, node: ast.BinOp) -> Any:
+        left, right = self.evaluate(node.left), self.evaluate(node.right)
+        if isinstance(left, bool) or isinstance(right, bool):
+            raise NotConstant("arithmetic on booleans", node)
+        if not isinstance(left, int | float) or not isinstance(right, int | float):
+            if isinstance(node.op, ast.Add) and isinstance(left, list) and isinstance(right, list):
+                return left + right
+            raise NotConstant("arithmetic needs numbers", node)
+        if isinstance(node.op, ast.Pow):
+            if isinstance(right, int) and abs(right) <= MAX_POWER and abs(left) <= 2**64:
+                return left**right
+            raise NotConstant("power too large", node)
+        op = _BINOPS.get(type(node.op))
+        if op is None:
+            raise NotConstant("unsupported operator", node)
+        try:
+            return op(left, right)
+        except ZeroDivisionError as error:
+            raise NotConstant("division by zero", node) from error
+
+    def _call(self, node: ast.Call) -> Any:
+        """``pl.dynamic("N")``: a symbolic dimension; no other call is a constant."""
+        path = dsl_path(node.func, self.imports)
+        if path == ("dynamic",):
+            if (
+                len(node.args) == 1
+                and not node.keywords
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+                and node.args[0].value.isidentifier()
+            ):
+                name = node.args[0].value
+                return DynDim(
+                    Var(ScalarType(DTYPE_BY_NAME["INDEX"]), name=name, span=self._span(node))
                 )
+            raise NotConstant('pl.dynamic takes one identifier string, e.g. pl.dynamic("N")', node)
         raise NotConstant("not a constant expression", node)
 
     def _dict(self, node: ast.Dict) -> dict[Any, Any]:

@@ -135,7 +135,8 @@ def parse_module(source: SourceText, segments: SegmentCache | None = None) -> Pa
             Diagnostic(
                 "E008",
                 Severity.ERROR,
-                "`pl.yield(...)` is not valid Python (`yield` is a keyword); write `pl.yield_(...)`",
+                "`pl.yield(...)` is not valid Python (`yield` is a keyword); "
+                "write `pl.yield_(...)`",
                 span,
                 fixes=(fix,),
             )

@@ -22,7 +22,8 @@ def attr_value(lw: Lowerer, node: ast.expr, param: Param, op: OpDef) -> tuple[bo
         if isinstance(node, ast.Name) and node.id in lw.state.scope:
             lw.error(
                 "E309",
-                f"{op.name}: '{param.name}' must be a compile-time constant, not the variable '{node.id}'",
+                f"{op.name}: '{param.name}' must be a compile-time constant, "
+                f"not the variable '{node.id}'",
                 node,
             )
         else:

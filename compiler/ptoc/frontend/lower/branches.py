@@ -129,7 +129,8 @@ def branches_agree(
     if other_names != names:
         lw.error(
             "E009",
-            f"the branches yield to different names: {', '.join(names)} vs {', '.join(other_names)}",
+            "the branches yield to different names: "
+            f"{', '.join(names)} vs {', '.join(other_names)}",
             other.span or lw.span(node),
         )
     return True
@@ -147,7 +148,8 @@ def result_vars(lw: Lowerer, node: ast.If, first: YieldFrame, other: YieldFrame)
             if not types_compatible(result_type, other_type):
                 lw.error(
                     "E108",
-                    f"the branches yield different types for '{target.name}': {result_type.short()} and {other_type.short()}",
+                    f"the branches yield different types for '{target.name}': "
+                    f"{result_type.short()} and {other_type.short()}",
                     other.value_spans[index] if index < len(other.value_spans) else lw.span(node),
                     related=(Related(first.value_spans[index], "the other branch yields this"),)
                     if index < len(first.value_spans)

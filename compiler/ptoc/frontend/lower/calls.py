@@ -220,7 +220,10 @@ def check_argument(
     if types_compatible(expected, actual):
         return
     related = (Related(param.span, f"parameter '{param.name}' is declared here"),)
-    message = f"argument '{param.name}' of '{callee.name}' must be {expected.short()}, got {actual.short()}"
+    message = (
+        f"argument '{param.name}' of '{callee.name}' must be {expected.short()}, "
+        f"got {actual.short()}"
+    )
     if (
         isinstance(expected, ShapedType)
         and isinstance(actual, ShapedType)

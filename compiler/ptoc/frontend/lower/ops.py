@@ -154,7 +154,8 @@ def report_binding(lw: Lowerer, node: ast.Call, op: OpDef, problems: list[str]) 
             extra = node.args[len(params)]
             lw.error(
                 "E302",
-                f"{op.name} takes at most {len(params)} positional argument(s), got {len(node.args)}; "
+                f"{op.name} takes at most {len(params)} positional argument(s), "
+                f"got {len(node.args)}; "
                 f"signature: {op.signature()}",
                 lw.span(extra).merge(lw.span(node.args[-1])),
             )

@@ -47,7 +47,8 @@ def check_return(
         if expected or values:
             lw.error(
                 "W007",
-                f"'{name}' is annotated to return {len(expected)} value(s) but this returns {len(values)}",
+                f"'{name}' is annotated to return {len(expected)} value(s) "
+                f"but this returns {len(values)}",
                 node,
                 related=related,
             )

@@ -90,7 +90,8 @@ def yield_targets(
     if isinstance(target, ast.Tuple | ast.List) and all(
         isinstance(e, ast.Name) for e in target.elts
     ):
-        targets = [YieldTarget(e.id, lw.span(e), None) for e in target.elts]  # type: ignore[attr-defined]
+        names: list[ast.Name] = target.elts  # type: ignore[assignment]  # all names (above)
+        targets = [YieldTarget(e.id, lw.span(e), None) for e in names]
         if len(targets) == len(values):
             return targets, False
         lw.error(
@@ -122,6 +123,7 @@ def check_yield_values(lw: Lowerer, frame: YieldFrame, call: ast.Call) -> None:
         if not types_compatible(expected, value.type):
             lw.error(
                 "E108",
-                f"yielded value is {value.type.short()} but the loop-carried value is {expected.short()}",
+                f"yielded value is {value.type.short()} "
+                f"but the loop-carried value is {expected.short()}",
                 arg,
             )
