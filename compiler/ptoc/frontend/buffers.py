@@ -39,18 +39,13 @@ def read_tile_view(types: TypeResolver, node: ast.Call) -> TileView | None:
     fields: dict[str, object] = {}
     for keyword in node.keywords:
         key, value = keyword.arg, keyword.value
-        if key in ("blayout", "slayout"):
+        if key in ("blayout", "slayout", "pad"):
+            enum, what = (PadMode, "pad mode") if key == "pad" else (BLayout, "block layout")
             name = value.attr if isinstance(value, ast.Attribute) else getattr(value, "id", "")
-            if name not in BLayout.__members__:
-                types.error("E101", f"Unknown block layout: {types.source.segment(value)}", value)
+            if name not in enum.__members__:
+                types.error("E101", f"Unknown {what}: {types.source.segment(value)}", value)
                 return None
-            fields[key] = BLayout[name]
-        elif key == "pad":
-            name = value.attr if isinstance(value, ast.Attribute) else getattr(value, "id", "")
-            if name not in PadMode.__members__:
-                types.error("E101", f"Unknown pad mode: {types.source.segment(value)}", value)
-                return None
-            fields[key] = PadMode[name]
+            fields[key] = enum[name]
         elif key == "fractal":
             fields[key] = types.int_constant(value)
         elif key in ("valid_shape", "stride"):

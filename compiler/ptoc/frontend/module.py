@@ -18,7 +18,7 @@ from .context import FunctionSignature, ModuleEnv
 from .lower import LoweredFunction, lower_function
 from .names import DslImports, find_imports
 from .preprocess import parse_module
-from .signatures import SignatureReader, decorator_name, name_span, strict_flag
+from .signatures import Definition, SignatureReader, decorator_name, name_span, strict_flag
 from .source import SourceText
 
 
@@ -114,9 +114,7 @@ class ModuleAnalyzer:
         parts = self.scan_module(tree, env, is_printed)
         self.fingerprint_constants()
         # Signatures first, so calls in any order are typed.
-        standalone_sigs = [
-            self.signature(fn, deco, program=None, is_method=False) for fn, deco in parts.standalone
-        ]
+        standalone_sigs = [self.signature(Definition(fn, deco)) for fn, deco in parts.standalone]
         for sig in standalone_sigs:
             env.external_functions[sig.name] = sig
         self.resolve_aliases(parts.aliases)
@@ -131,10 +129,7 @@ class ModuleAnalyzer:
             self.lower_builder(builder)
         if parts.module_defs:
             program_name = header_name or "program"
-            sigs = [
-                self.signature(fn, None, program=program_name, is_method=False)
-                for fn in parts.module_defs
-            ]
+            sigs = [self.signature(Definition(fn, None, program_name)) for fn in parts.module_defs]
             first, last = parts.module_defs[0], parts.module_defs[-1]
             span = self.source.span(first).merge(self.source.span(last))
             self.lower_program(program_name, sigs, span, bare_calls=True)
@@ -231,7 +226,7 @@ class ModuleAnalyzer:
                     self.result.built.add(definition.name)
                     continue
                 decorator = function_decorator(definition)
-                sig = self.signature(definition, decorator, program=None, is_method=False)
+                sig = self.signature(Definition(definition, decorator))
                 function = self.lower(sig, {sig.name: sig})
                 if function is not None:
                     self.result.functions.append(function)
@@ -308,9 +303,7 @@ class ModuleAnalyzer:
             )
             return
         sigs = [
-            self.signature(
-                fn, deco, program=cls.name, is_method=True, default_strict=program_strict
-            )
+            self.signature(Definition(fn, deco, cls.name, True, program_strict))
             for fn, deco in methods
         ]
         self.lower_program(cls.name, sigs, self.source.span(cls), bare_calls=False)
@@ -348,25 +341,15 @@ class ModuleAnalyzer:
         self.result.programs.append(Program(name, tuple(functions), span=span))
 
     # --- functions ----------------------------------------------------------------------------
-    def signature(
-        self,
-        fn: ast.FunctionDef,
-        decorator: ast.expr | None,
-        *,
-        program: str | None,
-        is_method: bool,
-        default_strict: bool = False,
-    ) -> FunctionSignature:
+    def signature(self, definition: Definition) -> FunctionSignature:
         """A function's signature, reused while its definition node is (the segment cache keeps
         unchanged nodes) and the module constants and imports its annotations read are the same."""
-        key = (fn, program, is_method, default_strict, self.consts_fingerprint)
+        key = (definition, self.consts_fingerprint)
         cached = self.cache.signatures.get(key) if self.cache is not None else None
         if self.cache is not None:
             self.cache.used.add(key)
         if cached is None:
-            cached = SignatureReader(self.env).read(
-                fn, decorator, program=program, is_method=is_method, default_strict=default_strict
-            )
+            cached = SignatureReader(self.env).read(definition)
             if self.cache is not None:
                 self.cache.signatures[key] = cached
         for diagnostic in cached.diagnostics:
@@ -374,7 +357,9 @@ class ModuleAnalyzer:
         for occurrence in cached.occurrences:
             self.result.index.add(occurrence)
         sig = cached.signature
-        self.result.function_infos.append(FunctionInfo(sig.name, sig.span, sig.name_span, program))
+        self.result.function_infos.append(
+            FunctionInfo(sig.name, sig.span, sig.name_span, definition.program)
+        )
         return sig
 
     def lower(

@@ -18,6 +18,18 @@ from .source import SourceText
 
 
 @dataclass(frozen=True)
+class Definition:
+    """A function definition and what its place says about it (a cache key: the segment cache
+    keeps an unchanged definition's node, and nodes compare by identity)."""
+
+    fn: ast.FunctionDef
+    decorator: ast.expr | None  # its @pl.function, if any
+    program: str | None = None  # the program it belongs to
+    is_method: bool = False  # takes `self` first
+    default_strict: bool = False  # its program's strict_ssa
+
+
+@dataclass(frozen=True)
 class ReadSignature:
     signature: FunctionSignature
     diagnostics: tuple[Diagnostic, ...]
@@ -64,15 +76,8 @@ class SignatureReader:
         self.index = SymbolIndex()
         self.types: TypeResolver = env.type_resolver(self.bag)
 
-    def read(
-        self,
-        fn: ast.FunctionDef,
-        decorator: ast.expr | None,
-        *,
-        program: str | None,
-        is_method: bool,
-        default_strict: bool = False,
-    ) -> ReadSignature:
+    def read(self, definition: Definition) -> ReadSignature:
+        fn, decorator, program = definition.fn, definition.decorator, definition.program
         func_type = FunctionType.Opaque
         type_node = decorator_keyword(decorator, "type") if decorator is not None else None
         if type_node is not None:
@@ -80,8 +85,8 @@ class SignatureReader:
             last = chain[-1] if chain else None
             if last is not None and last in FunctionType.__members__:
                 func_type = FunctionType[last]
-        strict = strict_flag(decorator) or default_strict
-        params = self.params(fn, is_method)
+        strict = strict_flag(decorator) or definition.default_strict
+        params = self.params(fn, definition.is_method)
         return_types, return_span = self.returns(fn)
         fn_name_span = name_span(self.source, fn, "def")
         sig = FunctionSignature(
@@ -95,7 +100,7 @@ class SignatureReader:
             func_type,
             strict,
             program,
-            is_method,
+            definition.is_method,
         )
         self.index.add(
             Occurrence(

@@ -4,20 +4,19 @@ Python's ``min``/``max``/``abs``, and (through ``ops``) the DSL's operators."""
 from __future__ import annotations
 
 import ast
-import difflib
 
-from ...diagnostics import Fix, Related, replacement_fixes
+from ...diagnostics import Related
 from ...ir.expr import BinaryOp, Call, Expr, GlobalVar, Unary, UnaryOp
 from ...ir.function import FunctionType
 from ...ir.shape import static_value
 from ...ir.span import Span
-from ...ir.types import UNKNOWN, ScalarType, ShapedType, Type, UnknownType, types_compatible
+from ...ir.types import UNKNOWN, ShapedType, Type, types_compatible
 from ...ops import resolve_op
 from ..analysis import Occurrence, OccurrenceKind
 from ..context import FunctionSignature, ParamInfo
 from .core import Lowerer, error_value
 from .inline import expand_inline
-from .operators import scalar_binary
+from .operators import scalar_binary, scalar_operand
 from .ops import legacy_spelling, lower_dsl_call
 
 
@@ -121,15 +120,8 @@ def lower_builtin(lw: Lowerer, node: ast.Call, name: str) -> Expr:
         )
         return error_value(span)
     if name == "abs":
-        operand = lw.lower_expr(node.args[0])
-        if isinstance(operand.type, UnknownType):
-            return error_value(span)
-        if not isinstance(operand.type, ScalarType):
-            lw.error(
-                "E109",
-                f"abs() needs a scalar, got {operand.type.short()}; use pl.abs(tile)",
-                node.args[0],
-            )
+        operand = scalar_operand(lw, node.args[0], "abs() needs a scalar, got {}; use pl.abs(tile)")
+        if operand is None:
             return error_value(span)
         return Unary(operand.type, op=UnaryOp.Abs, operand=operand, span=span)
     lhs, rhs = lw.lower_expr(node.args[0]), lw.lower_expr(node.args[1])
@@ -187,13 +179,8 @@ def lower_function_call(
 
 
 def undefined_function(lw: Lowerer, node: ast.Call, name: str, name_span: Span) -> Expr:
-    matches = difflib.get_close_matches(name, list(lw.signatures), n=3, cutoff=0.6)
     message = f"Function '{name}' is not defined in this program"
-    fixes: tuple[Fix, ...] = ()
-    if matches:
-        message += f"; did you mean '{matches[0]}'?"
-        fixes = replacement_fixes(name_span, matches)
-    lw.error("E203", message, name_span, fixes=fixes)
+    lw.unknown_name("E203", message, name_span, name, list(lw.signatures))
     for arg in node.args:
         lw.lower_expr(arg)
     return error_value(lw.span(node))

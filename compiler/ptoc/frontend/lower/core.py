@@ -5,11 +5,12 @@ tables of ``tables.py`` by the node's type; the rules live in one module per con
 from __future__ import annotations
 
 import ast
+import difflib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...diagnostics import DiagnosticBag, Related
+from ...diagnostics import DiagnosticBag, Fix, Related, replacement_fixes
 from ...ir.expr import Expr, Var
 from ...ir.span import Span
 from ...ir.stmt import SeqStmts, Stmt
@@ -95,6 +96,17 @@ class Lowerer:
     def fresh_name(self, base: str) -> str:
         self.state.tmp_counter += 1
         return base if self.state.tmp_counter == 1 else f"{base}_{self.state.tmp_counter - 1}"
+
+    def unknown_name(
+        self, code: str, message: str, span: Span, name: str, candidates: list[str]
+    ) -> None:
+        """An undefined name, with the closest candidates as "did you mean" and quick fixes."""
+        matches = difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
+        fixes: tuple[Fix, ...] = ()
+        if matches:
+            message += f"; did you mean '{matches[0]}'?"
+            fixes = replacement_fixes(span, matches)
+        self.error(code, message, span, fixes=fixes)
 
     def statement_head(self, node: ast.stmt) -> Span:
         span = self.span(node)

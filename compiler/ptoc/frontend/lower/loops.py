@@ -38,13 +38,7 @@ def loop_kind(lw: Lowerer, iterator: ast.expr) -> str | None:
     if not isinstance(iterator, ast.Call):
         return None
     func = iterator.func
-    name = (
-        func.attr
-        if isinstance(func, ast.Attribute)
-        else func.id
-        if isinstance(func, ast.Name)
-        else None
-    )
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
     if name not in LOOP_HELPERS:
         return None
     lw.occurrence(Occurrence(lw.span(func), name, OccurrenceKind.HELPER, None))

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import ast
-import difflib
 from typing import Any
 
-from ...diagnostics import Fix, Related, replacement_fixes
+from ...diagnostics import Related
 from ...ir.dtype import DataType
 from ...ir.expr import ConstBool, ConstFloat, ConstInt, Expr, TupleGetItem, make_tuple
 from ...ir.types import ScalarType, TupleType, UnknownType
@@ -65,13 +64,7 @@ def undefined_name(lw: Lowerer, node: ast.Name) -> Expr:
         )
         return error_value(span)
     candidates = list(lw.state.scope) + list(consts.values)
-    matches = difflib.get_close_matches(node.id, candidates, n=3, cutoff=0.6)
-    message = f"Undefined variable '{node.id}'"
-    fixes: tuple[Fix, ...] = ()
-    if matches:
-        message += f"; did you mean '{matches[0]}'?"
-        fixes = replacement_fixes(span, matches)
-    lw.error("E200", message, node, fixes=fixes)
+    lw.unknown_name("E200", f"Undefined variable '{node.id}'", span, node.id, candidates)
     return error_value(span)
 
 

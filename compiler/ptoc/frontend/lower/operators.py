@@ -160,16 +160,10 @@ def lower_unary(lw: Lowerer, node: ast.UnaryOp) -> Expr:
         value = node.operand.value
         if isinstance(value, int | float) and not isinstance(value, bool):
             return const_to_expr(lw, -value, node)
-    operand = lw.lower_expr(node.operand)
-    if isinstance(operand.type, UnknownType):
+    operand = scalar_operand(lw, node.operand, "unary operators need a scalar operand, got {}")
+    if operand is None:
         return error_value(span)
-    if not isinstance(operand.type, ScalarType):
-        lw.error(
-            "E109",
-            f"unary operators need a scalar operand, got {operand.type.short()}",
-            node.operand,
-        )
-        return error_value(span)
+    assert isinstance(operand.type, ScalarType)
     dtype = operand.type.dtype
     if isinstance(node.op, ast.USub):
         if dtype.is_bool:
@@ -186,3 +180,15 @@ def lower_unary(lw: Lowerer, node: ast.UnaryOp) -> Expr:
         lw.error("E109", f"`not` needs a BOOL or integer operand, got {dtype.name}", node)
         return error_value(span)
     return Unary(operand.type, op=UnaryOp.Not, operand=operand, span=span)
+
+
+def scalar_operand(lw: Lowerer, node: ast.expr, wrong_kind: str) -> Expr | None:
+    """The value of a one-operand operation's operand when it is a scalar (None: it is not,
+    reported as ``wrong_kind`` with its type, or it is unknown)."""
+    operand = lw.lower_expr(node)
+    if isinstance(operand.type, UnknownType):
+        return None
+    if not isinstance(operand.type, ScalarType):
+        lw.error("E109", wrong_kind.format(operand.type.short()), node)
+        return None
+    return operand
