@@ -52,8 +52,9 @@ def test_no_diagnostic_sink_is_swapped_into_an_object(path: Path) -> None:
         if not isinstance(node, ast.FunctionDef) or node.name == "__init__":
             continue
         for inner in ast.walk(node):
-            targets = inner.targets if isinstance(inner, ast.Assign) else []
-            for target in targets:
+            if not isinstance(inner, ast.Assign):
+                continue
+            for target in inner.targets:
                 for element in target.elts if isinstance(target, ast.Tuple) else [target]:
                     if isinstance(element, ast.Attribute) and element.attr in ("bag", "index"):
                         swapped.append(inner.lineno)
@@ -71,30 +72,75 @@ def test_every_statement_and_expression_kind_has_a_table_entry_or_the_fallback()
             assert list(inspect.signature(rule).parameters)[:1] == ["lw"]
 
 
-def test_the_rule_modules_pick_no_statement_or_expression_kind_by_isinstance_chain() -> None:
-    """The tables dispatch: no function tests its node against several statement kinds (or
-    several expression kinds) in a row, as the one-class lowerer did."""
-    statement_kinds = {t.__name__ for t in tables.STATEMENTS}
-    expression_kinds = {t.__name__ for t in tables.EXPRESSIONS}
-    chains: list[str] = []
-    for path in sorted((FRONTEND / "lower").glob("*.py")):
-        for function in ast.walk(parsed(path)):
-            if not isinstance(function, ast.FunctionDef):
+AST_KINDS = {
+    name
+    for name, value in vars(ast).items()
+    if isinstance(value, type) and issubclass(value, ast.stmt | ast.expr)
+}
+
+
+def kind_test_subject(test: ast.expr) -> str | None:
+    """``x`` in ``isinstance(x, ast.Name)`` (or ``ast.List | ast.Tuple``), also as the first
+    operand of an ``and``."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        test = test.values[0]
+    if not (
+        isinstance(test, ast.Call)
+        and isinstance(test.func, ast.Name)
+        and test.func.id == "isinstance"
+        and len(test.args) == 2
+    ):
+        return None
+    kinds = {
+        node.attr
+        for node in ast.walk(test.args[1])
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+    }
+    return ast.unparse(test.args[0]) if kinds and kinds <= AST_KINDS else None
+
+
+def kind_chains(function: ast.FunctionDef) -> list[str]:
+    """Subjects tested against statement or expression kinds in five or more branches of one
+    block (a run of ifs, or an if/elif chain)."""
+    found: list[str] = []
+    for node in ast.walk(function):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list):
                 continue
-            tested: dict[str, set[str]] = {}
-            for call in ast.walk(function):
-                if not (
-                    isinstance(call, ast.Call)
-                    and isinstance(call.func, ast.Name)
-                    and call.func.id == "isinstance"
-                    and len(call.args) == 2
-                    and isinstance(call.args[0], ast.Name)
-                    and isinstance(call.args[1], ast.Attribute)
-                ):
-                    continue
-                kinds = tested.setdefault(call.args[0].id, set())
-                kinds.add(call.args[1].attr)
-            for subject, kinds in tested.items():
-                if len(kinds & statement_kinds) > 2 or len(kinds & expression_kinds) > 3:
-                    chains.append(f"{path.name}:{function.name}({subject})")
+            branches: dict[str, int] = {}
+            for stmt in block:
+                branch: ast.stmt | None = stmt
+                while isinstance(branch, ast.If):
+                    subject = kind_test_subject(branch.test)
+                    if subject is not None:
+                        branches[subject] = branches.get(subject, 0) + 1
+                    branch = branch.orelse[0] if len(branch.orelse) == 1 else None
+            found += [subject for subject, count in branches.items() if count >= 5]
+    return found
+
+
+def test_the_one_class_lowerer_would_fail_the_chain_check() -> None:
+    chain = ast.parse(
+        "def lower(node):\n"
+        + "".join(
+            f"    if isinstance(node, ast.{kind}):\n        return {n}\n"
+            for n, kind in enumerate(["Name", "Constant", "Call", "BinOp", "Compare"])
+        )
+    )
+    function = chain.body[0]
+    assert isinstance(function, ast.FunctionDef)
+    assert kind_chains(function) == ["node"]
+
+
+def test_no_statement_or_expression_kind_is_picked_by_an_isinstance_chain() -> None:
+    """The tables dispatch: no function tests its node against kind after kind, as the
+    one-class lowerer did (and the constant evaluator and the module scan did)."""
+    chains = [
+        f"{path.relative_to(FRONTEND)}:{function.name}({subject})"
+        for path in SOURCES
+        for function in ast.walk(parsed(path))
+        if isinstance(function, ast.FunctionDef)
+        for subject in kind_chains(function)
+    ]
     assert chains == []

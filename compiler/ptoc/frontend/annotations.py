@@ -191,10 +191,10 @@ class TypeResolver:
             value = dsl_enum_value(path) or dsl_enum_value(path[-1:])
             if isinstance(value, DataType):  # seed 003: `x: pl.INT64`
                 return ScalarType(value)
-        if isinstance(node, ast.Name) and node.id in DTYPE_BY_NAME:
-            return ScalarType(DTYPE_BY_NAME[node.id])
-        if isinstance(node, ast.Name) and node.id in self.consts.values:
-            value = self.consts.values[node.id]
+        if isinstance(node, ast.Name):
+            if node.id in DTYPE_BY_NAME:
+                return ScalarType(DTYPE_BY_NAME[node.id])
+            value = self.consts.values.get(node.id)
             if isinstance(value, DataType):
                 return ScalarType(value)
         self.error("E101", f"`{self.source.segment(node)}` is not a PyPTO type", node)

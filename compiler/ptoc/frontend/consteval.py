@@ -11,6 +11,7 @@ Anything else is "not a constant" (the name simply is not a usable closure value
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,42 +79,46 @@ class ConstEvaluator:
         self._span = source_span  # callable ast node -> Span
 
     def evaluate(self, node: ast.expr) -> Any:
-        if isinstance(node, ast.Constant):
-            if isinstance(node.value, bool | int | float | str):
-                return node.value
-            raise NotConstant("unsupported literal", node)
-        if isinstance(node, ast.Name):
-            if node.id in self.values:
-                return self.values[node.id]
-            if node.id in ("True", "False"):
-                return node.id == "True"
-        if isinstance(node, ast.Name | ast.Attribute):
-            path = dsl_path(node, self.imports)
-            value = dsl_enum_value(path) if path is not None else None
-            if value is not None:
-                return value
-            reason = (
-                f"'{node.id}' is not a known constant"
-                if isinstance(node, ast.Name)
-                else "not a constant attribute"
-            )
-            raise NotConstant(reason, node)
-        if isinstance(node, ast.List | ast.Tuple):
-            return [self.evaluate(e) for e in node.elts]
-        if isinstance(node, ast.Dict):
-            return self._dict(node)
-        if isinstance(node, ast.Subscript):
-            return self._subscript(node)
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
-            value = self.evaluate(node.operand)
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise NotConstant("unary minus needs a number", node)
-            return -value if isinstance(node.op, ast.USub) else value
-        if isinstance(node, ast.BinOp):
-            return self._binop(node)
-        if isinstance(node, ast.Call):
-            return self._call(node)
-        raise NotConstant("not a constant expression", node)
+        rule = _EVALUATORS.get(type(node))
+        if rule is None:
+            raise NotConstant("not a constant expression", node)
+        return rule(self, node)
+
+    def _constant(self, node: ast.Constant) -> Any:
+        if isinstance(node.value, bool | int | float | str):
+            return node.value
+        raise NotConstant("unsupported literal", node)
+
+    def _name(self, node: ast.Name) -> Any:
+        if node.id in self.values:
+            return self.values[node.id]
+        if node.id in ("True", "False"):
+            return node.id == "True"
+        return self._named(node)
+
+    def _named(self, node: ast.Name | ast.Attribute) -> Any:
+        """A DSL enum value (``pl.FP32``, ``pl.MemorySpace.Vec``); nothing else named is."""
+        path = dsl_path(node, self.imports)
+        value = dsl_enum_value(path) if path is not None else None
+        if value is not None:
+            return value
+        reason = (
+            f"'{node.id}' is not a known constant"
+            if isinstance(node, ast.Name)
+            else "not a constant attribute"
+        )
+        raise NotConstant(reason, node)
+
+    def _sequence(self, node: ast.List | ast.Tuple) -> list[Any]:
+        return [self.evaluate(e) for e in node.elts]
+
+    def _unary(self, node: ast.UnaryOp) -> Any:
+        if not isinstance(node.op, ast.USub | ast.UAdd):
+            raise NotConstant("not a constant expression", node)
+        value = self.evaluate(node.operand)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise NotConstant("unary minus needs a number", node)
+        return -value if isinstance(node.op, ast.USub) else value
 
     def _binop(self, node: ast.BinOp) -> Any:
         left, right = self.evaluate(node.left), self.evaluate(node.right)
@@ -225,3 +230,18 @@ class ConstEvaluator:
                     break
         self.values[name] = value
         self.definitions[name] = span
+
+
+# The rule for each kind of expression a constant may be; any other kind is not a constant.
+_EVALUATORS: dict[type[ast.expr], Callable[[ConstEvaluator, Any], Any]] = {
+    ast.Constant: ConstEvaluator._constant,
+    ast.Name: ConstEvaluator._name,
+    ast.Attribute: ConstEvaluator._named,
+    ast.List: ConstEvaluator._sequence,
+    ast.Tuple: ConstEvaluator._sequence,
+    ast.Dict: ConstEvaluator._dict,
+    ast.Subscript: ConstEvaluator._subscript,
+    ast.UnaryOp: ConstEvaluator._unary,
+    ast.BinOp: ConstEvaluator._binop,
+    ast.Call: ConstEvaluator._call,
+}

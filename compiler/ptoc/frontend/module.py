@@ -4,7 +4,9 @@ function independently (one function's errors never stop another's analysis)."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..diagnostics import DiagnosticBag, Related
 from ..filekind import imports_pypto, program_header
@@ -138,29 +140,37 @@ class ModuleAnalyzer:
         """Sort the top-level statements; bind module constants and inline helpers on the way."""
         parts = ModuleParts()
         for node in tree.body:
-            if (
-                isinstance(node, ast.Assign)
-                and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name | ast.Tuple | ast.List)
-            ):
-                for bound in env.consts.bind_targets(node.targets[0], node.value, self.source.span):
-                    self.constant_occurrence(bound, env.consts.definitions[bound])
-                    parts.aliases.pop(bound, None)
-                if isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Name):
-                    parts.aliases[node.targets[0].id] = node.value
-            elif (
-                isinstance(node, ast.AnnAssign)
-                and isinstance(node.target, ast.Name)
-                and node.value is not None
-            ):
-                env.consts.bind(node.target.id, node.value, self.source.span(node.target))
-                self.constant_occurrence(node.target.id, self.source.span(node.target))
-            elif isinstance(node, ast.ClassDef):
-                if any(decorator_name(d) == "program" for d in node.decorator_list):
-                    parts.programs.append(node)
-            elif isinstance(node, ast.FunctionDef):
-                self.scan_function(node, env, is_printed, parts)
+            scan = _SCANNERS.get(type(node))
+            if scan is not None:
+                scan(self, node, env, is_printed, parts)
         return parts
+
+    def scan_assign(
+        self, node: ast.Assign, env: ModuleEnv, is_printed: bool, parts: ModuleParts
+    ) -> None:
+        """`N = 64`, `ROWS, COLS = SHAPE`: constants; `aliased = original_fn`: maybe an alias."""
+        if len(node.targets) != 1 or not isinstance(
+            node.targets[0], ast.Name | ast.Tuple | ast.List
+        ):
+            return
+        for bound in env.consts.bind_targets(node.targets[0], node.value, self.source.span):
+            self.constant_occurrence(bound, env.consts.definitions[bound])
+            parts.aliases.pop(bound, None)
+        if isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Name):
+            parts.aliases[node.targets[0].id] = node.value
+
+    def scan_annotated(
+        self, node: ast.AnnAssign, env: ModuleEnv, is_printed: bool, parts: ModuleParts
+    ) -> None:
+        if isinstance(node.target, ast.Name) and node.value is not None:
+            env.consts.bind(node.target.id, node.value, self.source.span(node.target))
+            self.constant_occurrence(node.target.id, self.source.span(node.target))
+
+    def scan_class(
+        self, node: ast.ClassDef, env: ModuleEnv, is_printed: bool, parts: ModuleParts
+    ) -> None:
+        if any(decorator_name(d) == "program" for d in node.decorator_list):
+            parts.programs.append(node)
 
     def scan_function(
         self, node: ast.FunctionDef, env: ModuleEnv, is_printed: bool, parts: ModuleParts
@@ -437,6 +447,17 @@ class ModuleAnalyzer:
 
     def fingerprint_module(self) -> None:
         self.module_fingerprint = module_fingerprint(self.env, self.consts_fingerprint)
+
+
+# What each kind of top-level statement contributes; other statements contribute nothing.
+_SCANNERS: dict[
+    type[ast.stmt], Callable[[ModuleAnalyzer, Any, ModuleEnv, bool, ModuleParts], None]
+] = {
+    ast.Assign: ModuleAnalyzer.scan_assign,
+    ast.AnnAssign: ModuleAnalyzer.scan_annotated,
+    ast.ClassDef: ModuleAnalyzer.scan_class,
+    ast.FunctionDef: ModuleAnalyzer.scan_function,
+}
 
 
 def analyze_module(text: str, path: str, cache: AnalysisCache | None = None) -> ModuleAnalysis:
