@@ -3,8 +3,43 @@
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+
+class _GcPause:
+    """One process-wide pause of the cyclic collector, shared by every thread that asks.
+
+    The collector is global, so the server's analysis and compile threads must not flip it
+    under each other: the first holder disables it, the last one resumes it (counted under a
+    lock), and a collector disabled before the first holder stays disabled.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.holders = 0
+        self.resume = False
+
+    def enter(self) -> None:
+        with self.lock:
+            if self.holders == 0:
+                self.resume = gc.isenabled()
+                gc.disable()
+            self.holders += 1
+
+    def leave(self) -> None:
+        with self.lock:
+            self.holders -= 1
+            if self.holders == 0 and self.resume:
+                # Move what the holders allocated to the oldest generation unscanned: resuming
+                # would otherwise scan all of it (tens of ms after a whole-file pipeline).
+                gc.freeze()
+                gc.unfreeze()
+                gc.enable()
+
+
+_PAUSE = _GcPause()
 
 
 @contextmanager
@@ -13,17 +48,12 @@ def gc_paused() -> Iterator[None]:
 
     Analysing a large file allocates hundreds of thousands of short-lived objects and almost
     none form cycles, so the collector's generation-0 passes are pure overhead (about 10-25%).
-    Reference counting still frees everything; the collector resumes afterwards. Resuming
-    would scan every object the step allocated (tens of ms after a whole-file pipeline), so
-    they are first moved to the oldest generation unscanned (``freeze`` then ``unfreeze``):
-    a cycle among them is still freed by the next full collection.
+    Reference counting still frees everything; the collector resumes when the last step that
+    paused it (on any thread) ends, and a cycle among the step's objects is still freed by the
+    next full collection.
     """
-    was_enabled = gc.isenabled()
-    gc.disable()
+    _PAUSE.enter()
     try:
         yield
     finally:
-        if was_enabled:
-            gc.freeze()
-            gc.unfreeze()
-            gc.enable()
+        _PAUSE.leave()
