@@ -112,6 +112,17 @@ class Document:
     analysed: asyncio.Event = field(default_factory=asyncio.Event)
     previews: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     preview_jobs: dict[tuple[Any, ...], asyncio.Future[Any]] = field(default_factory=dict)
+    # Background work on one text, shared by the requests for that same text: (text, job).
+    symbols_job: tuple[str, asyncio.Future[Any]] | None = None
+    format_job: tuple[str, asyncio.Future[Any]] | None = None
+    # Buffer / address hovers of an analysed version, and their memo per function.
+    buffers: tuple[int | None, dict[Any, Any]] | None = None
+    buffer_task: asyncio.Task[Any] | None = None
+    buffer_memo: dict[Any, Any] = field(default_factory=dict)
+    # E401 / E402 (version, diagnostics), computed per function in the background; the memo
+    # keeps each function's result while it is unchanged.
+    backend: tuple[int | None, list[Any]] | None = None
+    backend_memo: dict[Any, Any] = field(default_factory=dict)
     _syntax: SyntaxTree | None = None
     _index: LineIndex | None = None
     _limit: tuple[str, tuple[str, int] | None] | None = None
@@ -121,6 +132,12 @@ class Document:
     def open(uri: str, text: str, version: int | None) -> Document:
         path = to_fs_path(uri) or uri
         return Document(uri, text, version, path=path)
+
+    def close(self) -> None:
+        """Stop the document's queued analysis and background computations."""
+        for task in (self.pending, self.buffer_task):
+            if task is not None and not task.done():
+                task.cancel()
 
     @property
     def limit(self) -> tuple[str, int] | None:
@@ -216,14 +233,17 @@ class DocumentStore:
         return self.documents.get(uri)
 
     def open(self, uri: str, text: str, version: int | None) -> Document:
+        replaced = self.documents.get(uri)
+        if replaced is not None:  # opened again without a close: the new text starts afresh
+            replaced.close()
         document = Document.open(uri, text, version)
         self.documents[uri] = document
         return document
 
     def close(self, uri: str) -> Document | None:
         document = self.documents.pop(uri, None)
-        if document is not None and document.pending is not None:
-            document.pending.cancel()
+        if document is not None:
+            document.close()
         return document
 
     def __iter__(self) -> Iterator[Document]:

@@ -1,25 +1,124 @@
-"""The custom LSP extensions of ptols (documented in docs/lsp-extensions.md)."""
+"""The custom LSP extensions of ptols (docs/lsp-extensions.md): method names and typed payloads.
+
+The payloads are attrs classes, as lsprotocol's own types are, so pygls' converter reads and
+writes them: fields are snake_case here and camelCase on the wire, a field with a default is
+optional (left out of the JSON when None), a field without one is always written (``null``
+included). tests/server/test_protocol_types.py checks every class against the document and the
+extension's `logic/protocol.ts`.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-PREVIEW = "ptols/preview"  # request: {textDocument: {uri}, target, function?} -> preview
-PREVIEW_CHANGED = "ptols/previewChanged"  # notification: {uri, version}
-FUNCTIONS = "ptols/functions"  # request: {textDocument: {uri}} -> {functions: [...]}
-PASSES = "ptols/passes"  # request: {} -> {passes: [...], pipelines: {...}}
-TEXT_DIGEST = "ptols/textDigest"  # request: {textDocument: {uri}} -> {version, length, sha256}
-STATUS = "ptols/status"  # notification: {state: "analysing"|"ready", uri?}
+import attrs
+from lsprotocol import types
+
+PREVIEW = "ptols/preview"
+PREVIEW_CHANGED = "ptols/previewChanged"
+FUNCTIONS = "ptols/functions"
+PASSES = "ptols/passes"
+TEXT_DIGEST = "ptols/textDigest"
+STATUS = "ptols/status"
 
 
-def field(params: Any, *path: str, default: Any = None) -> Any:
-    """Read a field of custom params, which arrive as plain data (dict) or attribute objects."""
-    value = params
-    for key in path:
-        if value is None:
-            return default
-        if isinstance(value, dict):
-            value = value.get(key)
-        else:
-            value = getattr(value, key, None)
-    return default if value is None else value
+@attrs.define
+class PreviewParams:
+    text_document: types.TextDocumentIdentifier
+    target: str | None = None  # None: the `preview.defaultTarget` setting
+    function: str | None = None
+    pipeline: str | None = None  # None: the `pipeline` setting, else the target's own
+
+
+@attrs.define
+class PreviewDiagnostic:
+    range: types.Range
+    severity: int
+    code: str
+    message: str
+
+
+@attrs.define
+class PreviewResult:
+    language: str
+    content: str
+    version: int | None
+    diagnostics: list[PreviewDiagnostic]
+    pending: bool | None = None  # True: still compiling, ptols/previewChanged follows
+
+
+@attrs.define
+class PreviewChangedParams:
+    uri: str
+    version: int | None
+
+
+@attrs.define
+class FunctionsParams:
+    text_document: types.TextDocumentIdentifier
+
+
+@attrs.define
+class FunctionEntry:
+    name: str
+    program: str | None
+    range: types.Range
+
+
+@attrs.define
+class FunctionsResult:
+    functions: list[FunctionEntry]
+
+
+@attrs.define
+class PassEntry:
+    name: str
+    description: str
+
+
+@attrs.define
+class PassesResult:
+    passes: list[PassEntry]
+    pipelines: dict[str, list[str]]
+
+
+@attrs.define
+class TextDigestParams:
+    text_document: types.TextDocumentIdentifier
+
+
+@attrs.define
+class TextDigestResult:
+    version: int | None
+    length: int
+    sha256: str
+
+
+@attrs.define
+class StatusParams:
+    state: str  # "analysing" | "ready"
+    uri: str | None = None
+
+
+def request_class(method: str, params: type) -> type:
+    """The JSON-RPC request message of a custom method, for pygls to read its params into
+    ``params`` (a request that does not fit is answered with InvalidParams)."""
+    message_id: Any = int | str  # a union: attrs takes it, its stubs say `type`
+    fields = {
+        "id": attrs.field(type=message_id),
+        "params": attrs.field(type=params),
+        "method": attrs.field(type=str, default=method),
+        "jsonrpc": attrs.field(type=str, default="2.0"),
+    }
+    return attrs.make_class(f"{params.__name__}Request", fields)
+
+
+# Custom requests whose params pygls reads into a class (ptols/passes takes none).
+REQUEST_PARAMS: dict[str, type] = {
+    PREVIEW: PreviewParams,
+    FUNCTIONS: FunctionsParams,
+    TEXT_DIGEST: TextDigestParams,
+}
+REQUESTS: dict[str, type] = {
+    method: request_class(method, params) for method, params in REQUEST_PARAMS.items()
+}

@@ -28,6 +28,8 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInva
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
+from . import protocol
+
 log = logging.getLogger("ptols")
 
 HEADER_END = b"\r\n\r\n"
@@ -73,6 +75,10 @@ class PtolsProtocol(LanguageServerProtocol):
         for msg_id, future in finished:
             if self._request_futures.get(msg_id) is future:
                 del self._request_futures[msg_id]
+
+    def get_message_type(self, method: str) -> type | None:  # type: ignore[override]
+        # the custom requests' params are read into their classes, as lsprotocol's are
+        return protocol.REQUESTS.get(method) or super().get_message_type(method)
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:

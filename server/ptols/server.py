@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import os
 import sys
@@ -15,14 +14,13 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
 
 from . import __version__, protocol
 from .config import Settings
 from .documents import MAX_LIVE_LOOP_DEPTH, Document, DocumentStore, analysable, loop_depth
 from .rpc import PtolsProtocol, QuietWriter, run_stdio
-from .text import UTF16, Stale
+from .text import UTF16
 
 if TYPE_CHECKING:  # the compiler loads after `initialize` (see warm_up): cold start stays short
     from ptoc.frontend import ModuleAnalysis
@@ -65,15 +63,6 @@ class PtolsServer(LanguageServer):
         self.compile_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-compile")
         self.format_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-format")
         self.syntax_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-syntax")
-        self.symbol_jobs: dict[str, tuple[str, asyncio.Future[Any]]] = {}
-        self.format_jobs: dict[str, tuple[str, asyncio.Future[Any]]] = {}
-        self.buffers: dict[str, tuple[int | None, dict[Any, Any]]] = {}
-        self.buffer_tasks: dict[str, asyncio.Task[Any]] = {}
-        self.buffer_memo: dict[str, dict[Any, Any]] = {}
-        # E401 / E402 per document (version, diagnostics), computed per function in the
-        # background; the memo keeps each function's result while it is unchanged.
-        self.backend: dict[str, tuple[int | None, list[Any]]] = {}
-        self.backend_memo: dict[str, dict[Any, Any]] = {}
 
     # --- lifecycle ----------------------------------------------------------------------------
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
@@ -123,7 +112,7 @@ class PtolsServer(LanguageServer):
         """Spans of ``analysed`` (default: the latest analysis' text) -> the current text."""
         return doc.positions(self.encoding(), analysed)
 
-    def notify(self, method: str, params: dict[str, Any]) -> None:
+    def notify(self, method: str, params: Any) -> None:
         try:
             self.protocol.notify(method, params)
         except Exception as error:  # a closed stream must not take the server down
@@ -157,7 +146,7 @@ class PtolsServer(LanguageServer):
                 self.publish(doc, [too_large_diagnostic(doc)], version)
                 doc.analysed.set()
                 return
-            self.notify(protocol.STATUS, {"state": "analysing", "uri": doc.uri})
+            self.notify(protocol.STATUS, protocol.StatusParams("analysing", doc.uri))
             from ptoc.frontend import analyze_source
 
             loop = asyncio.get_running_loop()
@@ -175,19 +164,17 @@ class PtolsServer(LanguageServer):
             doc.analysed.set()
             from ptoc.driver import backend_diagnostics
 
-            known = backend_diagnostics(
-                result, self.backend_memo.setdefault(doc.uri, {}), compute=False
-            )
-            self.backend[doc.uri] = (version, known)
+            known = backend_diagnostics(result, doc.backend_memo, compute=False)
+            doc.backend = (version, known)
             self.publish(doc, self.diagnostics_of(doc, result), version)
-            self.notify(protocol.PREVIEW_CHANGED, {"uri": doc.uri, "version": version})
-            self.notify(protocol.STATUS, {"state": "ready", "uri": doc.uri})
+            self.notify(protocol.PREVIEW_CHANGED, protocol.PreviewChangedParams(doc.uri, version))
+            self.notify(protocol.STATUS, protocol.StatusParams("ready", doc.uri))
             self.schedule_buffers(doc)
         except asyncio.CancelledError:
             pass
         except Exception as error:
             self.log_error(f"analysis of {doc.uri}", error)
-            self.notify(protocol.STATUS, {"state": "ready", "uri": doc.uri})
+            self.notify(protocol.STATUS, protocol.StatusParams("ready", doc.uri))
 
     def diagnostics_of(self, doc: Document, analysis: ModuleAnalysis) -> list[types.Diagnostic]:
         from .convert import to_lsp_diagnostic
@@ -195,7 +182,7 @@ class PtolsServer(LanguageServer):
         items: list[types.Diagnostic] = []
         if analysis.uses_pypto:
             positions = self.positions(doc, doc.analysis_text)
-            backend = self.backend.get(doc.uri)
+            backend = doc.backend
             extra = backend[1] if backend is not None and backend[0] == doc.analysis_version else []
             found = [*analysis.diagnostics, *extra]
             overrides = self.settings.overrides_for(doc.path, {d.code for d in found})
@@ -214,18 +201,6 @@ class PtolsServer(LanguageServer):
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(doc.uri, items, version)
         )
-
-    def forget(self, uri: str) -> None:
-        """Drop everything kept for a closed document (buffer hovers, their memo and task)."""
-        self.buffers.pop(uri, None)
-        self.buffer_memo.pop(uri, None)
-        self.backend.pop(uri, None)
-        self.backend_memo.pop(uri, None)
-        self.format_jobs.pop(uri, None)
-        self.symbol_jobs.pop(uri, None)
-        task = self.buffer_tasks.pop(uri, None)
-        if task is not None and not task.done():
-            task.cancel()
 
     def preview_job(
         self, doc: Document, key: tuple[Any, ...], analysis: ModuleAnalysis
@@ -254,7 +229,7 @@ class PtolsServer(LanguageServer):
     def format_job(self, doc: Document) -> asyncio.Future[Any]:
         """`ptoc fmt` of the document's current text on its own thread; a request that gives up
         waiting leaves it running, and asking again for the same text takes its result."""
-        running = self.format_jobs.get(doc.uri)
+        running = doc.format_job
         if running is not None and running[0] is doc.text:
             return running[1]
         from .features import formatting
@@ -267,25 +242,25 @@ class PtolsServer(LanguageServer):
             doc.path,
             self.settings.line_length,
         )
-        self.format_jobs[doc.uri] = (doc.text, job)
+        doc.format_job = (doc.text, job)
         return job
 
     def symbols_job(self, doc: Document) -> asyncio.Future[Any]:
         """Document symbols of the current text, computed on the syntax thread (tree-sitter and
         the walk stay off the message loop); shared by requests for the same text."""
-        running = self.symbol_jobs.get(doc.uri)
+        running = doc.symbols_job
         if running is not None and running[0] is doc.text:
             return running[1]
         loop = asyncio.get_running_loop()
         job = loop.run_in_executor(self.syntax_pool, doc.symbols_of, doc.text, self.encoding())
-        self.symbol_jobs[doc.uri] = (doc.text, job)
+        doc.symbols_job = (doc.text, job)
         return job
 
     def schedule_buffers(self, doc: Document) -> None:
-        task = self.buffer_tasks.get(doc.uri)
+        task = doc.buffer_task
         if task is not None and not task.done():
             task.cancel()
-        self.buffer_tasks[doc.uri] = asyncio.get_running_loop().create_task(
+        doc.buffer_task = asyncio.get_running_loop().create_task(
             self.compute_buffers(doc, doc.version)
         )
 
@@ -303,7 +278,7 @@ class PtolsServer(LanguageServer):
                 return
             from ptoc import driver
 
-            memo = self.buffer_memo.setdefault(doc.uri, {})
+            memo = doc.buffer_memo
             pipeline = self.settings.pipeline or driver.default_pipeline(
                 self.settings.default_target
             )
@@ -313,7 +288,7 @@ class PtolsServer(LanguageServer):
             if len(memo) > 4 * max(len(analysis.function_infos), 64):
                 memo.clear()
             if doc.version == version:
-                self.buffers[doc.uri] = (version, found)
+                doc.buffers = (version, found)
         except asyncio.CancelledError:
             pass
         except Exception as error:
@@ -325,15 +300,15 @@ class PtolsServer(LanguageServer):
         """E401 / E402 of the functions not known yet; published again when they add any."""
         from ptoc.driver import backend_diagnostics
 
-        memo = self.backend_memo.setdefault(doc.uri, {})
+        memo = doc.backend_memo
         found = await asyncio.get_running_loop().run_in_executor(
             self.compile_pool, backend_diagnostics, analysis, memo
         )
         if len(memo) > 4 * max(len(analysis.function_infos), 64):
             memo.clear()
-        known = self.backend.get(doc.uri)
+        known = doc.backend
         if doc.version == version and (known is None or known[1] != found):
-            self.backend[doc.uri] = (version, found)
+            doc.backend = (version, found)
             self.publish(doc, self.diagnostics_of(doc, analysis), version)
 
     async def current_analysis(
@@ -361,9 +336,8 @@ class PtolsServer(LanguageServer):
         for doc in self.store:
             if doc.current and doc.analysis is not None:
                 self.publish(doc, self.diagnostics_of(doc, doc.analysis), doc.analysis_version)
-                self.notify(
-                    protocol.PREVIEW_CHANGED, {"uri": doc.uri, "version": doc.analysis_version}
-                )
+                changed = protocol.PreviewChangedParams(doc.uri, doc.analysis_version)
+                self.notify(protocol.PREVIEW_CHANGED, changed)
             else:
                 self.schedule(doc, immediate=True)
         caps = self.client_capabilities.workspace
@@ -423,45 +397,6 @@ def too_large_diagnostic(doc: Document) -> types.Diagnostic:
         code_description=types.CodeDescription(href=code_url("W900")),
         source="ptoc",
     )
-
-
-def guarded(server: PtolsServer, name: str) -> Callable[[F], F]:
-    """An exception inside a handler is logged and answered as an LSP error; the server lives."""
-
-    def wrap(fn: F) -> F:
-        if asyncio.iscoroutinefunction(fn):
-
-            @functools.wraps(fn)
-            async def run_async(*args: Any, **kwargs: Any) -> Any:
-                try:
-                    return await fn(*args, **kwargs)
-                except (asyncio.CancelledError, JsonRpcException):
-                    # A cancellation, or an answer the handler chose (InvalidParams, a
-                    # refused rename).
-                    raise
-                except Stale:
-                    return None  # the answer would point into text changed since the analysis
-                except Exception as error:
-                    server.log_error(name, error)
-                    raise JsonRpcInternalError(f"ptols: {name} failed: {error}") from error
-
-            return run_async  # type: ignore[return-value]
-
-        @functools.wraps(fn)
-        def run(*args: Any, **kwargs: Any) -> Any:
-            try:
-                return fn(*args, **kwargs)
-            except JsonRpcException:
-                raise  # an answer the handler chose (InvalidParams, a refused rename)
-            except Stale:
-                return None  # the answer would point into text changed since the analysis
-            except Exception as error:
-                server.log_error(name, error)
-                raise JsonRpcInternalError(f"ptols: {name} failed: {error}") from error
-
-        return run  # type: ignore[return-value]
-
-    return wrap
 
 
 def create_server() -> PtolsServer:

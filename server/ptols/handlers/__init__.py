@@ -1,0 +1,124 @@
+"""Every LSP method ptols answers, in one table: method -> module-level handler (+ options).
+
+Handlers are plain module functions ``handler(ls, params)`` in this package's modules, grouped
+by what they serve; each is wrapped by ``guarded`` when registered, so an exception inside one
+is logged and answered as an LSP error while the server lives. Adding a method is one entry
+here and one function (docs/architecture.md, "Adding a handler").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError
+
+from .. import protocol
+from ..text import Stale
+from . import editing, extensions, lifecycle, navigation, symbols
+
+if TYPE_CHECKING:
+    from ..server import PtolsServer
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class Handler:
+    method: str
+    function: Callable[..., Any]
+    options: Any = None  # the method's registration options (trigger characters, kinds)
+    guard: bool = True  # False: lifecycle methods, whose errors pygls reports itself
+    label: str = ""  # the name errors are reported under; default: the method's last part
+
+    @property
+    def name(self) -> str:
+        return self.label or self.method.rsplit("/", 1)[-1]
+
+
+HANDLERS: tuple[Handler, ...] = (
+    Handler(types.INITIALIZED, lifecycle.initialized, guard=False),
+    Handler(types.EXIT, lifecycle.exit_session, guard=False),
+    Handler(
+        types.WORKSPACE_DID_CHANGE_CONFIGURATION, lifecycle.did_change_configuration, guard=False
+    ),
+    Handler(types.TEXT_DOCUMENT_DID_OPEN, lifecycle.did_open),
+    Handler(types.TEXT_DOCUMENT_DID_CHANGE, lifecycle.did_change),
+    Handler(types.TEXT_DOCUMENT_DID_SAVE, lifecycle.did_save),
+    Handler(types.TEXT_DOCUMENT_DID_CLOSE, lifecycle.did_close),
+    Handler(types.TEXT_DOCUMENT_HOVER, navigation.hover),
+    Handler(types.TEXT_DOCUMENT_DEFINITION, navigation.definition),
+    Handler(types.TEXT_DOCUMENT_REFERENCES, navigation.references),
+    Handler(types.TEXT_DOCUMENT_PREPARE_RENAME, navigation.prepare_rename),
+    Handler(types.TEXT_DOCUMENT_RENAME, navigation.rename),
+    Handler(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, symbols.document_symbol),
+    Handler(types.WORKSPACE_SYMBOL, symbols.workspace_symbol, label="workspaceSymbol"),
+    Handler(
+        types.COMPLETION_ITEM_RESOLVE, editing.completion_resolve, label="completionItem/resolve"
+    ),
+    Handler(types.TEXT_DOCUMENT_COMPLETION, editing.completion, editing.COMPLETION_OPTIONS),
+    Handler(types.TEXT_DOCUMENT_SIGNATURE_HELP, editing.signature_help, editing.SIGNATURE_OPTIONS),
+    Handler(types.TEXT_DOCUMENT_INLAY_HINT, editing.inlay_hint),
+    Handler(types.TEXT_DOCUMENT_CODE_ACTION, editing.code_action, editing.CODE_ACTION_OPTIONS),
+    Handler(types.TEXT_DOCUMENT_FORMATTING, editing.formatting),
+    Handler(protocol.PREVIEW, extensions.preview),
+    Handler(protocol.FUNCTIONS, extensions.functions),
+    Handler(protocol.TEXT_DIGEST, extensions.text_digest),
+    Handler(protocol.PASSES, extensions.passes),
+)
+
+
+def register(server: PtolsServer) -> None:
+    for handler in HANDLERS:
+        function = handler.function
+        if handler.guard:
+            function = guarded(server, handler.name)(function)
+        if handler.options is None:
+            server.feature(handler.method)(function)
+        else:
+            server.feature(handler.method, handler.options)(function)
+
+
+def guarded(server: PtolsServer, name: str) -> Callable[[F], F]:
+    """An exception inside a handler is logged and answered as an LSP error; the server lives.
+    A JsonRpcException is an answer the handler chose (InvalidParams, a refused rename); Stale
+    means the answer would point into text changed since the analysis: no answer."""
+
+    def failed(error: Exception) -> JsonRpcInternalError:
+        server.log_error(name, error)
+        return JsonRpcInternalError(f"ptols: {name} failed: {error}")
+
+    def wrap(fn: F) -> F:
+        if asyncio.iscoroutinefunction(fn):
+
+            @functools.wraps(fn)
+            async def run_async(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    return await fn(*args, **kwargs)
+                except (asyncio.CancelledError, JsonRpcException):
+                    raise
+                except Stale:
+                    return None
+                except Exception as error:
+                    raise failed(error) from error
+
+            return run_async  # type: ignore[return-value]
+
+        @functools.wraps(fn)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except JsonRpcException:
+                raise
+            except Stale:
+                return None
+            except Exception as error:
+                raise failed(error) from error
+
+        return run  # type: ignore[return-value]
+
+    return wrap

@@ -1,0 +1,124 @@
+"""Help while typing and editing: completion, signature help, inlay hints, code actions,
+formatting."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from ..text import Stale
+from .common import cursor, features, text_lines
+
+if TYPE_CHECKING:
+    from ..documents import Document
+    from ..server import PtolsServer
+
+COMPLETION_OPTIONS = types.CompletionOptions(
+    trigger_characters=[".", "(", ",", "="], resolve_provider=True
+)
+SIGNATURE_OPTIONS = types.SignatureHelpOptions(trigger_characters=["(", ","])
+CODE_ACTION_OPTIONS = types.CodeActionOptions(
+    code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite]
+)
+MAX_FORMAT_LINE = 20_000  # characters: black's time grows too fast beyond
+FORMAT_BUDGET = 0.7
+
+
+def completion_resolve(ls: PtolsServer, item: types.CompletionItem) -> types.CompletionItem:
+    return features.completion.resolve(item)
+
+
+def completion(ls: PtolsServer, params: types.CompletionParams) -> types.CompletionList | None:
+    doc = ls.store.get(params.text_document.uri)
+    if doc is None or not doc.is_pypto:
+        return None
+    line, column, offset = cursor(ls, doc, params.position)
+    return features.completion.complete(doc.text, offset, line, column, doc.analysis)
+
+
+def signature_help(
+    ls: PtolsServer, params: types.SignatureHelpParams
+) -> types.SignatureHelp | None:
+    doc = ls.store.get(params.text_document.uri)
+    if doc is None or not doc.is_pypto:
+        return None
+    _, _, offset = cursor(ls, doc, params.position)
+    return features.signature_help.signature_help(doc.text, offset, doc.analysis)
+
+
+def inlay_hint(ls: PtolsServer, params: types.InlayHintParams) -> list[types.InlayHint] | None:
+    doc = ls.lookup(params.text_document.uri)
+    if doc is None or doc.analysis is None or not ls.settings.inlay_hints:
+        return None
+    positions = ls.positions(doc)
+    first, last = 1, positions.analysed.line_count
+    if positions.shift is None:  # else: all lines, each hint mapped (or dropped) alone
+        first, last = params.range.start.line + 1, params.range.end.line + 1
+    return features.inlay_hints.inlay_hints(
+        doc.analysis, text_lines(doc.analysis_text), positions, first, last
+    )
+
+
+def code_action(ls: PtolsServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+    doc = ls.lookup(params.text_document.uri)
+    if doc is None or doc.analysis is None:
+        return None
+    actions = features.code_actions.quick_fixes(doc.uri, list(params.context.diagnostics))
+    positions = ls.positions(doc)
+    try:
+        line, first = positions.position(params.range.start)
+        _, last = positions.position(params.range.end)
+        actions += features.code_actions.annotation_actions(
+            doc.uri, doc.analysis, text_lines(doc.analysis_text), positions, line, first, last
+        )
+    except Stale:
+        pass  # the text there changed since the analysis: only the diagnostics' fixes
+    return actions
+
+
+async def formatting(
+    ls: PtolsServer, params: types.DocumentFormattingParams
+) -> list[types.TextEdit] | None:
+    doc = ls.store.get(params.text_document.uri)
+    if doc is None or not doc.is_pypto:
+        return None
+    refusal = format_refusal(doc)
+    if refusal is not None:
+        show(ls, types.MessageType.Warning, f"ptoc fmt is not run in the editor: {refusal}")
+        return None
+    try:
+        edits, problem = await asyncio.wait_for(asyncio.shield(ls.format_job(doc)), FORMAT_BUDGET)
+    except TimeoutError:
+        show(
+            ls,
+            types.MessageType.Info,
+            "ptoc fmt is still formatting this file: format again in a moment",
+        )
+        return None
+    if problem:
+        show(ls, types.MessageType.Warning, f"ptoc fmt left the file unchanged: {problem}")
+    return list(edits)
+
+
+def format_refusal(doc: Document) -> str | None:
+    """Why the editor does not format this document (None: it does)."""
+    if doc.too_large:
+        return "the file is too large; run `ptoc fmt` on it"
+    longest = longest_line(doc)
+    if longest > MAX_FORMAT_LINE:
+        return (
+            f"a line has {longest:,} characters (limit {MAX_FORMAT_LINE:,}); run `ptoc fmt` on it"
+        )
+    return None
+
+
+def show(ls: PtolsServer, kind: types.MessageType, message: str) -> None:
+    ls.window_show_message(types.ShowMessageParams(kind, message))
+
+
+def longest_line(doc: Document) -> int:
+    starts = doc.index.starts
+    ends = [*starts[1:], len(doc.text)]
+    return max(end - start for start, end in zip(starts, ends, strict=True))
