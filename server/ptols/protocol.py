@@ -113,12 +113,18 @@ def request_class(method: str, params: type) -> type:
     return attrs.make_class(f"{params.__name__}Request", fields)
 
 
-# Custom requests whose params pygls reads into a class (ptols/passes takes none).
-REQUEST_PARAMS: dict[str, type] = {
-    PREVIEW: PreviewParams,
-    FUNCTIONS: FunctionsParams,
-    TEXT_DIGEST: TextDigestParams,
+# Every custom method: (params class, result class); no result class: a notification from the
+# server. pygls reads a request's params into its class (REQUESTS); ptols/passes takes none.
+METHODS: dict[str, tuple[type | None, type | None]] = {
+    PREVIEW: (PreviewParams, PreviewResult),
+    PREVIEW_CHANGED: (PreviewChangedParams, None),
+    FUNCTIONS: (FunctionsParams, FunctionsResult),
+    PASSES: (None, PassesResult),
+    TEXT_DIGEST: (TextDigestParams, TextDigestResult),
+    STATUS: (StatusParams, None),
 }
 REQUESTS: dict[str, type] = {
-    method: request_class(method, params) for method, params in REQUEST_PARAMS.items()
+    method: request_class(method, params)
+    for method, (params, result) in METHODS.items()
+    if params is not None and result is not None
 }
