@@ -1,9 +1,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+
+if TYPE_CHECKING:
+    from ptoc.frontend import ModuleAnalysis
+    from ptols.convert import Positions
 
 KERNEL = """import pypto.language as pl
 
@@ -63,3 +68,35 @@ async def wait_for_diagnostics(
                 return params.diagnostics
         await asyncio.sleep(0.005)
     raise TimeoutError(f"no diagnostics for {uri} version {version}")
+
+
+def change(client: LanguageClient, uri: str, version: int, text: str) -> None:
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            [types.TextDocumentContentChangeWholeDocument(text)],
+        )
+    )
+
+
+class Analysed(NamedTuple):
+    """A text analysed as the server analyses it, for calling the feature modules directly."""
+
+    text: str
+    analysis: ModuleAnalysis
+    positions: Positions
+
+    def at(self, needle: str, offset: int = 0, occurrence: int = 1) -> tuple[int, int]:
+        """(1-based line, code-point column) of ``needle`` (+ ``offset``) in the text."""
+        return self.positions.position(position_of(self.text, needle, offset, occurrence))
+
+    def offset(self, needle: str, offset: int = 0) -> int:
+        return self.text.index(needle) + offset
+
+
+def analysed(text: str = KERNEL) -> Analysed:
+    from ptoc.frontend import analyze_source
+    from ptols.convert import Positions
+    from ptols.text import LineIndex
+
+    return Analysed(text, analyze_source(text, "k.py"), Positions(LineIndex(text), "utf-16"))

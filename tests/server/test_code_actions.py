@@ -1,0 +1,102 @@
+"""Code actions: the compiler's quick fixes and annotation rewrites."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsp_helpers import KERNEL, analysed, open_document, position_of, wait_for_diagnostics
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from ptols.features import code_actions
+from ptols.handlers.common import text_lines
+
+
+async def test_code_actions_offer_the_compiler_fixes(client: LanguageClient, tmp_path: Path):
+    text = KERNEL.replace("tile_c = pl.add(tile_a, tile_b)", "tile_c = pl.ad(tile_a, tile_b)")
+    uri = await open_document(client, tmp_path / "k.py", text)
+    diagnostics = await wait_for_diagnostics(client, uri, 1)
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            range=diagnostics[0].range,
+            context=types.CodeActionContext(diagnostics=list(diagnostics)),
+        )
+    )
+    fix = next(a for a in actions if a.kind == types.CodeActionKind.QuickFix)
+    assert fix.title == "Change to `add`" and fix.is_preferred
+    (edit,) = fix.edit.changes[uri]
+    assert edit.new_text == "add"
+
+
+async def test_code_action_adds_annotation(client: LanguageClient, tmp_path: Path):
+    uri = await open_document(client, tmp_path / "k.py", KERNEL)
+    pos = position_of(KERNEL, "tile_c = ")
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            range=types.Range(pos, pos),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    titles = [a.title for a in actions]
+    assert "Add type annotation `pl.Tile[[64, 64], pl.FP32]`" in titles
+
+
+async def test_seed_yield_spelling_quick_fix(client: LanguageClient, tmp_path: Path):
+    text = """import pypto.language as pl
+
+@pl.function
+def f(n: pl.Scalar[pl.INT64]) -> pl.Scalar[pl.INT64]:
+    for i, (s,) in pl.range(n, init_values=(n,)):
+        s2 = pl.yield(s + i)
+    return s2
+"""
+    uri = await open_document(client, tmp_path / "y.py", text)
+    (diagnostic,) = await wait_for_diagnostics(client, uri, 1)
+    assert diagnostic.code == "E008"
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            range=diagnostic.range,
+            context=types.CodeActionContext(diagnostics=[diagnostic]),
+        )
+    )
+    assert actions[0].edit.changes[uri][0].new_text == "yield_"
+
+
+# --- ptols.features.code_actions called directly, without a client -------------------------------
+
+
+URI = "file:///k.py"
+
+
+def test_code_actions_module_turns_diagnostic_fixes_into_quick_fixes():
+    where = {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 3}}
+    fix = {"title": "Use y", "preferred": True, "edits": [{"range": where, "newText": "y"}]}
+    diagnostic = types.Diagnostic(
+        types.Range(types.Position(1, 0), types.Position(1, 3)), "m", data={"fixes": [fix]}
+    )
+    (action,) = code_actions.quick_fixes(URI, [diagnostic])
+    assert (action.title, action.kind, action.is_preferred) == (
+        "Use y",
+        types.CodeActionKind.QuickFix,
+        True,
+    )
+    assert action.edit == types.WorkspaceEdit(
+        changes={URI: [types.TextEdit(diagnostic.range, "y")]}
+    )
+    assert code_actions.quick_fixes(URI, [types.Diagnostic(diagnostic.range, "no data")]) == []
+
+
+def test_code_actions_module_offers_the_deduced_annotation():
+    a = analysed()
+    line, column = a.at("tile_c = ")
+    (action,) = code_actions.annotation_actions(
+        URI, a.analysis, text_lines(a.text), a.positions, line, column, column
+    )
+    assert action.title == "Add type annotation `pl.Tile[[64, 64], pl.FP32]`"
+    end = types.Position(14, 14)
+    assert action.edit == types.WorkspaceEdit(
+        changes={URI: [types.TextEdit(types.Range(end, end), ": pl.Tile[[64, 64], pl.FP32]")]}
+    )

@@ -1,0 +1,52 @@
+"""Document formatting through ptoc fmt."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsp_helpers import KERNEL, change, open_document, wait_for_diagnostics
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from ptols.features.formatting import format_document
+
+
+async def test_formatting_returns_one_whole_document_edit_or_none(
+    client: LanguageClient, tmp_path: Path
+):
+    messy = KERNEL.replace("tile_c = pl.add(tile_a, tile_b)", "tile_c = pl.add( tile_a,tile_b )")
+    uri = await open_document(client, tmp_path / "k.py", messy)
+    edits = await client.text_document_formatting_async(
+        types.DocumentFormattingParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            options=types.FormattingOptions(tab_size=4, insert_spaces=True),
+        )
+    )
+    assert len(edits) == 1 and "pl.add(tile_a, tile_b)" in edits[0].new_text, (
+        client.messages,
+        client.log_messages,
+    )
+    change(client, uri, 2, edits[0].new_text)
+    await wait_for_diagnostics(client, uri, 2)
+    edits = await client.text_document_formatting_async(
+        types.DocumentFormattingParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            options=types.FormattingOptions(tab_size=4, insert_spaces=True),
+        )
+    )
+    assert not edits
+
+
+# --- ptols.features.formatting called directly, without a client ---------------------------------
+
+
+def test_formatting_module_gives_one_whole_document_edit():
+    messy = KERNEL.replace("pl.add(tile_a, tile_b)", "pl.add( tile_a,tile_b )")
+    edits, problem = format_document(messy, "k.py", 88)
+    assert problem == ""
+    assert len(edits) == 1
+    end = messy.count("\n")
+    assert edits[0].range == types.Range(types.Position(0, 0), types.Position(end, 0))
+    assert "tile_c = pl.add(tile_a, tile_b)" in edits[0].new_text
+    again, _ = format_document(edits[0].new_text, "k.py", 88)
+    assert again == []

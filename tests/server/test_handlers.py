@@ -1,0 +1,63 @@
+"""The handler table and module-level handlers, called directly without a client."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
+
+from ptols import protocol
+from ptols.handlers import HANDLERS, extensions, guarded
+from ptols.server import PtolsServer, create_server
+from ptols.text import Stale
+
+
+def test_every_method_is_registered_once_from_the_table():
+    server = create_server()
+    methods = [handler.method for handler in HANDLERS]
+    assert len(methods) == len(set(methods))
+    assert set(methods) <= set(server.protocol.fm.features)
+    completion = server.protocol.fm.feature_options[types.TEXT_DOCUMENT_COMPLETION]
+    assert completion.trigger_characters == [".", "(", ",", "="]
+
+
+def test_a_handler_is_a_function_called_without_a_client():
+    server = PtolsServer()
+    server.store.open("file:///k.py", "x = 1\n", 3)
+    ask = protocol.TextDigestParams(types.TextDocumentIdentifier("file:///k.py"))
+    assert extensions.text_digest(server, ask) == protocol.TextDigestResult(
+        3, 6, hashlib.sha256(b"x = 1\n").hexdigest()
+    )
+    other = protocol.TextDigestParams(types.TextDocumentIdentifier("file:///other.py"))
+    assert extensions.text_digest(server, other) is None
+
+
+def test_guarded_answers_a_failure_as_an_internal_error_and_stale_as_nothing():
+    server = PtolsServer()
+
+    def fails(ls: PtolsServer, params: object) -> None:
+        raise ZeroDivisionError("division by zero")
+
+    def stale(ls: PtolsServer, params: object) -> None:
+        raise Stale
+
+    def refuses(ls: PtolsServer, params: object) -> None:
+        raise JsonRpcInvalidParams("no")
+
+    with pytest.raises(JsonRpcInternalError, match=r"^ptols: hover failed: division by zero$"):
+        guarded(server, "hover")(fails)(server, None)
+    assert guarded(server, "hover")(stale)(server, None) is None
+    with pytest.raises(JsonRpcInvalidParams):
+        guarded(server, "hover")(refuses)(server, None)
+
+
+def test_closing_a_document_drops_its_state_with_it():
+    server = PtolsServer()
+    doc = server.store.open("file:///k.py", "x = 1\n", 1)
+    doc.buffer_memo["f"] = "kept"
+    again = server.store.open("file:///k.py", "x = 2\n", 2)
+    assert again.buffer_memo == {} and again.backend is None
+    assert server.store.close("file:///k.py") is again
+    assert server.store.get("file:///k.py") is None

@@ -1,0 +1,99 @@
+"""Hover: deduced types, op docs, buffers and addresses after the pipeline."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from lsp_helpers import KERNEL, analysed, open_document, position_of
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from ptols.features import hover
+from ptols.features.common import occurrence_at
+
+
+async def test_hover_variable_shows_deduced_type(client: LanguageClient, tmp_path: Path):
+    uri = await open_document(client, tmp_path / "k.py", KERNEL)
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), position_of(KERNEL, "tile_c = ", 2))
+    )
+    assert hover is not None
+    assert "(variable) tile_c: pl.Tile[[64, 64], pl.FP32]" in hover.contents.value
+
+
+async def test_hover_op_shows_signature_rule_and_lowering(client: LanguageClient, tmp_path: Path):
+    uri = await open_document(client, tmp_path / "k.py", KERNEL)
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), position_of(KERNEL, "pl.add", 4))
+    )
+    assert hover is not None
+    text = hover.contents.value
+    assert "pl.block.add(lhs, rhs)" in text
+    assert "CCE: `TADD (row vector rhs: TROWEXPANDADD; column vector rhs: TCOLEXPANDADD)`" in text
+    assert "PTO: `pto.tadd (row vector rhs: pto.trowexpandadd;" in text
+    assert "Role: `elementwise` · Pipe: `V` · Scalar form: `block.adds`" in text
+    assert "- `lhs`: Left tile operand _(in Vec)_" in text
+    assert "Tile[[64, 64], FP32]" in text or "pl.Tile[[64, 64], pl.FP32]" in text
+
+
+async def test_hover_shows_buffer_and_address_after_the_pipeline(
+    client: LanguageClient, tmp_path: Path
+):
+    uri = await open_document(client, tmp_path / "k.py", KERNEL)
+    position = position_of(KERNEL, "tile_b = ")
+    text = ""
+    for _ in range(200):  # the pipeline runs in the background once the file is idle
+        hover = await client.text_document_hover_async(
+            types.HoverParams(types.TextDocumentIdentifier(uri), position)
+        )
+        text = hover.contents.value if hover is not None else ""
+        if "after the pipeline" in text:
+            break
+        await asyncio.sleep(0.05)
+    assert "after the pipeline: buffer `Vec#4 @0x4000 (16384 B)`" in text, text
+
+
+async def test_hover_on_any_expression(client: LanguageClient, tmp_path: Path):
+    text = KERNEL.replace(
+        "tile_c = pl.add(tile_a, tile_b)",
+        "tile_c = pl.add(tile_a, tile_b)\n        n = (3 + 4) * 8",
+    )
+    uri = await open_document(client, tmp_path / "k.py", text)
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), position_of(text, "3 + 4"))
+    )
+    assert hover is not None and "(expression) 3 + 4: pl.Scalar[pl.INT64]" in hover.contents.value
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            types.TextDocumentIdentifier(uri), position_of(text, "[0, 0], [64, 64])", 1)
+        )
+    )
+    assert (
+        hover is not None
+        and "(expression) [0, 0]: tuple[pl.Scalar[pl.INT64], pl.Scalar[pl.INT64]]"
+        in hover.contents.value
+    )
+
+
+# --- ptols.features.hover called directly --------------------------------------------------------
+
+
+def test_hover_module_shows_a_variable_with_its_type_size_and_memory():
+    a = analysed()
+    occ = occurrence_at(a.analysis, *a.at("tile_c = ", 2))
+    assert occ is not None
+    found = hover.hover(a.analysis, occ, a.positions.range(occ.span))
+    assert found is not None and isinstance(found.contents, types.MarkupContent)
+    assert found.contents.value == (
+        "```python\n(variable) tile_c: pl.Tile[[64, 64], pl.FP32]\n```\n\n"
+        "4096 elements · 16384 bytes\n\nmemory: Vec"
+    )
+    assert found.range == types.Range(types.Position(14, 8), types.Position(14, 14))
+
+
+def test_a_cursor_just_after_a_name_still_finds_it():
+    a = analysed()
+    after = occurrence_at(a.analysis, *a.at("tile_c = ", 6))
+    inside = occurrence_at(a.analysis, *a.at("tile_c = ", 2))
+    assert after is not None and after is inside

@@ -1,0 +1,175 @@
+"""The ptols/preview, ptols/passes requests and ptols/previewChanged, against `ptoc compile`."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from lsp_helpers import KERNEL, analysed, change, open_document, position_of, wait_for_diagnostics
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from ptoc.driver import compile_file
+from ptols.config import Settings
+from ptols.features import preview
+
+
+async def test_preview_targets_and_refresh_notification(client: LanguageClient, tmp_path: Path):
+    uri = await open_document(client, tmp_path / "k.py", KERNEL)
+    for target, language, needle in [
+        ("cce", "cpp", "TADD(tile_c, tile_a, tile_b);"),
+        ("pto", "mlir", "pto.tadd"),
+        ("ir", "python", "pl.block.add(tile_a, tile_b)"),
+    ]:
+        result = await client.protocol.send_request_async(
+            "ptols/preview", {"textDocument": {"uri": uri}, "target": target, "function": "kernel"}
+        )
+        assert result.language == language, target
+        assert needle in result.content, (target, result.content)
+        assert result.version == 1
+    changes_before = len(client.preview_changes)  # type: ignore[attr-defined]
+    edited = KERNEL.replace("pl.add(tile_a, tile_b)", "pl.mul(tile_a, tile_b)")
+    change(client, uri, 2, edited)
+    await wait_for_diagnostics(client, uri, 2)
+    for _ in range(100):
+        if len(client.preview_changes) > changes_before:  # type: ignore[attr-defined]
+            break
+        await asyncio.sleep(0.01)
+    assert client.preview_changes[-1].version == 2  # type: ignore[attr-defined]
+    result = await client.protocol.send_request_async(
+        "ptols/preview", {"textDocument": {"uri": uri}, "target": "cce", "function": "kernel"}
+    )
+    assert "TMUL(tile_c, tile_a, tile_b);" in result.content and result.version == 2
+
+
+async def test_pto_preview_uses_the_ptoas_pipeline_like_ptoc_compile(
+    client: LanguageClient, tmp_path: Path
+):
+    path = tmp_path / "k.py"
+    uri = await open_document(client, path, KERNEL)
+    request = {"textDocument": {"uri": uri}, "target": "pto", "function": "kernel"}
+    result = await client.protocol.send_request_async("ptols/preview", request)
+    assert "pto.tadd" in result.content and "set_flag" not in result.content
+    assert result.content == compile_file(str(path), "pto", "kernel").text
+    pinned = await client.protocol.send_request_async(
+        "ptols/preview", {**request, "pipeline": "default"}
+    )
+    assert "pto.set_flag" in pinned.content and "pto.wait_flag" in pinned.content
+
+
+def test_the_pipeline_setting_is_optional() -> None:
+    assert Settings().pipeline is None
+    assert Settings.from_client({"pipeline": "auto"}).pipeline is None  # VS Code's default
+    assert Settings.from_client({"pipeline": "ptoas"}).pipeline == "ptoas"
+
+
+async def test_preview_shows_errors_instead_of_stale_code(client: LanguageClient, tmp_path: Path):
+    text = KERNEL.replace("pl.add(tile_a, tile_b)", "pl.add(tile_a, nope)")
+    uri = await open_document(client, tmp_path / "k.py", text)
+    result = await client.protocol.send_request_async(
+        "ptols/preview", {"textDocument": {"uri": uri}, "target": "cce"}
+    )
+    assert result.content == ""
+    assert [d.code for d in result.diagnostics] == ["E200"]
+
+
+async def test_preview_after_a_pass_and_pass_list(client: LanguageClient, tmp_path: Path):
+    uri = await open_document(client, tmp_path / "k.py", KERNEL)
+    passes = await client.protocol.send_request_async("ptols/passes", {})
+    names = [p.name for p in passes.passes]
+    assert "InitMemRef" in names and "InsertSync" in passes.pipelines.default
+    result = await client.protocol.send_request_async(
+        "ptols/preview",
+        {"textDocument": {"uri": uri}, "target": "pass:InitMemRef", "function": "kernel"},
+    )
+    assert "pl.MemRef(" in result.content
+    functions = await client.protocol.send_request_async(
+        "ptols/functions", {"textDocument": {"uri": uri}}
+    )
+    assert [f.name for f in functions.functions] == ["kernel", "main"]
+
+
+async def test_handler_errors_are_answered_and_the_server_keeps_serving(
+    client: LanguageClient, tmp_path: Path
+):
+    uri = await open_document(client, tmp_path / "k.py", KERNEL)
+    try:
+        await client.protocol.send_request_async(
+            "ptols/preview", {"textDocument": {"uri": "file:///not/open.py"}, "target": "cce"}
+        )
+        raised = False
+    except Exception as error:  # answered as an LSP error
+        raised = "not open" in str(error)
+    assert raised
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), position_of(KERNEL, "tile_c = "))
+    )
+    assert hover is not None
+
+
+def _require_ptoas() -> None:
+    import os
+
+    import pytest
+
+    from ptoc.codegen.pto.ptoas import PtoasMissing, find_ptoas
+
+    try:
+        find_ptoas()
+    except PtoasMissing as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true and PTOAS is missing: {exc}")
+        pytest.skip(str(exc))
+
+
+async def test_pto_preview_shows_what_ptoas_rejects_and_pto_cpp_what_it_makes(
+    client: LanguageClient, tmp_path: Path
+):
+    _require_ptoas()
+    text = KERNEL.replace("pl.FP32", "pl.INT32").replace(
+        "pl.add(tile_a, tile_b)", "pl.block.and_(tile_a, tile_b)"
+    )
+    uri = await open_document(client, tmp_path / "k.py", text)
+    result = await client.protocol.send_request_async(
+        "ptols/preview", {"textDocument": {"uri": uri}, "target": "pto", "function": "kernel"}
+    )
+    assert result.content == ""  # as for any error: no code that does not hold
+    (diagnostic,) = result.diagnostics
+    assert diagnostic.code == "E405"
+    assert diagnostic.message.startswith(
+        "PTOAS: 'pto.tand' op expects A2/A3 tand src0, src1, and dst element type to be i8/i16"
+    )
+    start = position_of(text, "tile_c = pl.block.and_")
+    assert (diagnostic.range.start.line, diagnostic.range.start.character) == (
+        start.line,
+        start.character,
+    )
+    good = await open_document(client, tmp_path / "good.py", KERNEL)
+    cpp = await client.protocol.send_request_async(
+        "ptols/preview", {"textDocument": {"uri": good}, "target": "pto-cpp", "function": "kernel"}
+    )
+    assert cpp.language == "cpp"
+    assert "__global__ AICORE void kernel(" in cpp.content and "  TADD(" in cpp.content
+
+
+# --- ptols.features.preview called directly, without a client ------------------------------------
+
+
+def test_preview_module_names_a_request_s_mistake():
+    a = analysed()
+    assert preview.request_problem(a.analysis, "cce", "kernel") is None
+    assert preview.request_problem(a.analysis, "cce", "kernal") == (
+        "no function 'kernal' in this document; did you mean 'kernel'?"
+    )
+    assert preview.request_problem(a.analysis, "nope", None).startswith(
+        "unknown target 'nope' (known: cce, pto, pto-cpp, ir, pass:"
+    )
+
+
+def test_preview_module_gives_the_driver_s_text(tmp_path: Path):
+    a = analysed()
+    path = tmp_path / "k.py"
+    path.write_text(a.text)
+    result = preview.compile_preview(a.analysis, "ir", "kernel", None)
+    assert (result.language, result.diagnostics) == ("python", [])
+    assert result.content == compile_file(str(path), "ir", "kernel").text
