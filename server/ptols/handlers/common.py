@@ -61,6 +61,12 @@ def locate(ls: PtolsServer, uri: str, position: types.Position) -> Located | Non
     return None
 
 
+def pypto_document(ls: PtolsServer, uri: str) -> Document | None:
+    """The open document at ``uri`` if it is a PyPTO file (analysed or not yet)."""
+    doc = ls.store.get(uri)
+    return doc if doc is not None and doc.is_pypto else None
+
+
 def cursor(ls: PtolsServer, doc: Document, position: types.Position) -> tuple[int, int, int]:
     """(1-based line, code-point column, offset into the current text) of an LSP position."""
     positions = ls.positions(doc, doc.text)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from ..text import Stale
-from .common import cursor, features, text_lines
+from .common import cursor, features, pypto_document, text_lines
 
 if TYPE_CHECKING:
     from ..documents import Document
@@ -31,8 +31,8 @@ def completion_resolve(ls: PtolsServer, item: types.CompletionItem) -> types.Com
 
 
 def completion(ls: PtolsServer, params: types.CompletionParams) -> types.CompletionList | None:
-    doc = ls.store.get(params.text_document.uri)
-    if doc is None or not doc.is_pypto:
+    doc = pypto_document(ls, params.text_document.uri)
+    if doc is None:
         return None
     line, column, offset = cursor(ls, doc, params.position)
     return features.completion.complete(doc.text, offset, line, column, doc.analysis)
@@ -41,8 +41,8 @@ def completion(ls: PtolsServer, params: types.CompletionParams) -> types.Complet
 def signature_help(
     ls: PtolsServer, params: types.SignatureHelpParams
 ) -> types.SignatureHelp | None:
-    doc = ls.store.get(params.text_document.uri)
-    if doc is None or not doc.is_pypto:
+    doc = pypto_document(ls, params.text_document.uri)
+    if doc is None:
         return None
     _, _, offset = cursor(ls, doc, params.position)
     return features.signature_help.signature_help(doc.text, offset, doc.analysis)
@@ -81,8 +81,8 @@ def code_action(ls: PtolsServer, params: types.CodeActionParams) -> list[types.C
 async def formatting(
     ls: PtolsServer, params: types.DocumentFormattingParams
 ) -> list[types.TextEdit] | None:
-    doc = ls.store.get(params.text_document.uri)
-    if doc is None or not doc.is_pypto:
+    doc = pypto_document(ls, params.text_document.uri)
+    if doc is None:
         return None
     refusal = format_refusal(doc)
     if refusal is not None:

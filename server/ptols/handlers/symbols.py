@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from .common import features
+from .common import features, pypto_document
 
 if TYPE_CHECKING:
     from ..server import PtolsServer
@@ -18,8 +18,8 @@ SYMBOLS_BUDGET = 0.7
 async def document_symbol(
     ls: PtolsServer, params: types.DocumentSymbolParams
 ) -> list[types.DocumentSymbol] | None:
-    doc = ls.store.get(params.text_document.uri)
-    if doc is None or not doc.is_pypto:
+    doc = pypto_document(ls, params.text_document.uri)
+    if doc is None:
         return None
     try:
         return await asyncio.wait_for(asyncio.shield(ls.symbols_job(doc)), SYMBOLS_BUDGET)
