@@ -3,7 +3,7 @@
 The payloads are attrs classes, as lsprotocol's own types are, so pygls' converter reads and
 writes them: fields are snake_case here and camelCase on the wire, a field with a default is
 optional (left out of the JSON when None), a field without one is always written (``null``
-included). tests/server/test_protocol_types.py checks every class against the document and the
+included). tests/server/test_lsp_protocol_types.py checks every class against the document and the
 extension's `logic/protocol.ts`.
 """
 
