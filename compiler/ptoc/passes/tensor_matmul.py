@@ -51,9 +51,9 @@ class MatmulLowering:
         self.span = stmt.span
         self.out: list[Stmt] = []
 
-    def error(self, message: str, at: Expr | None = None) -> None:
-        span = at.span if at is not None and at.span.is_known else self.span
-        self.conv.ctx.error("E400", f"tensor.matmul in a kernel: {message}", span)
+    def error(self, message: str) -> None:
+        """An E400 at the matmul's statement (an operand variable's span is its definition)."""
+        self.conv.ctx.error("E400", f"tensor.matmul in a kernel: {message}", self.span)
 
     def run(self) -> list[Stmt] | None:
         """The statements replacing the matmul; None (after an E400) when it stays."""
@@ -71,7 +71,7 @@ class MatmulLowering:
         (a, a_off, (m, k)), (b, b_off, (_, n)) = lhs, rhs
         dtype = a.type.dtype if isinstance(a.type, TensorType) else None
         if not isinstance(b.type, TensorType) or b.type.dtype is not dtype or dtype is None:
-            self.error("both operands must have the same element type", call.args[1])
+            self.error("both operands must have the same element type")
             return None
         size = max(dtype.bits // 8, 1)
         target = self.conv.ctx.target
@@ -120,18 +120,16 @@ class MatmulLowering:
             self.error(
                 f"operand '{getattr(arg, 'name', arg)}' is computed in the kernel; the cube "
                 "unit reads its operands from memory (A2/A3 moves no Vec tile into Mat): pass "
-                "it as a parameter (or a tensor.view of one), computed by another kernel",
-                arg,
+                "it as a parameter (or a tensor.view of one), computed by another kernel"
             )
             return None
         if dims is None or len(dims) != 2 or not isinstance(base.type, TensorType):
             self.error(
-                f"operand '{getattr(arg, 'name', arg)}' must be a 2-D tensor of constant shape",
-                arg,
+                f"operand '{getattr(arg, 'name', arg)}' must be a 2-D tensor of constant shape"
             )
             return None
         if base.type.rank != 2:
-            self.error(f"operand '{base.name}' must be a window of a 2-D tensor", arg)
+            self.error(f"operand '{base.name}' must be a window of a 2-D tensor")
             return None
         return base, offsets, (dims[0], dims[1])
 
