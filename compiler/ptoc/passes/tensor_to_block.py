@@ -10,7 +10,11 @@ A kernel computes on tiles in the unified buffer, so inside each InCore function
   tiles (``y_tile``); an op whose block form writes a scratch tile (row reductions) gets one
   of its input's shape;
 * a returned tile is stored into a new ``Out`` parameter ``out_<k>`` (the k-th result) and the
-  stored tensor is returned; every caller creates that tensor (``tensor.create``) and passes it.
+  stored tensor is returned; every caller creates that tensor (``tensor.create``) and passes it;
+* a ``tensor.matmul`` becomes cube instructions over slices of K (``tensor_matmul.py``), its
+  product stored from Acc;
+* a loop whose body computes a carried tensor carries a tile, starting as a copy of the
+  initial tensor's tile (each yield overwrites the carried tile's buffer).
 
 When the tiles of a straight-line kernel would not fit the unified buffer together (the
 target's Vec capacity), and every tensor has the same leading dimension M (or 1, for a value
