@@ -13,8 +13,8 @@ A kernel computes on tiles in the unified buffer, so inside each InCore function
   stored tensor is returned; every caller creates that tensor (``tensor.create``) and passes it;
 * a ``tensor.matmul`` becomes cube instructions over slices of K (``tensor_matmul.py``), its
   product stored from Acc;
-* a loop whose body computes a carried tensor carries a tile, starting as a copy of the
-  initial tensor's tile (each yield overwrites the carried tile's buffer).
+* a loop whose body computes a carried tensor carries a tile, starting as the initial
+  tensor's tile.
 
 When the tiles of a straight-line kernel would not fit the unified buffer together (the
 target's Vec capacity), and every tensor has the same leading dimension M (or 1, for a value
@@ -315,10 +315,9 @@ class _Converter:
             for k, arg in enumerate(stmt.iter_args):
                 init = self.value(arg.init_value) if arg.init_value is not None else None
                 if k in computed and init is not None and isinstance(init.type, TensorType):
-                    # The body computes the carried value on tiles: carry a tile from the start,
-                    # a copy of the tensor's tile (the loop's yields overwrite the carried
-                    # buffer, and the tensor's tile may be read again).
-                    init = self.carried_copy(self.tile_arg(init, stmt.span), arg, stmt.span)
+                    # The body computes the carried value on tiles: carry a tile from the start
+                    # (InitMemRef copies it when the tensor's tile is read elsewhere too).
+                    init = self.tile_arg(init, stmt.span)
                 if (
                     init is not None
                     and init.type is not arg.type
@@ -355,18 +354,6 @@ class _Converter:
         if isinstance(stmt, EvalStmt):
             return [with_fields(stmt, expr=self.value(stmt.expr))]
         return [stmt]
-
-    def carried_copy(self, tile: Expr, arg: Var, span: Span) -> Expr:
-        if not isinstance(tile.type, TileType):
-            return tile
-        copy_op = next(
-            op for op in REGISTRY.with_role(Role.MOVE, "block") if op.result_space_attr is None
-        )
-        call = op_call(copy_op, [tile], (), span)
-        copy = Var(call.type, name=self.names.fresh(f"{arg.name}_init"), span=span)
-        self.count(call.type)
-        self.pending.append(AssignStmt(copy, call, span=span))
-        return copy
 
     def retyped(self, return_vars: tuple[Var, ...], body: Stmt) -> tuple[Var, ...]:
         """Results of an if / loop whose yielded values became tiles become tiles too."""
