@@ -194,7 +194,9 @@ static void pto2_rt_submit_task(PTO2Runtime* rt, int func_id, int worker, PTOPar
         size_t elements = 1;
         for (int64_t d : t.shape) elements *= static_cast<size_t>(d);
         buffer.resize(elements * size);
-        ptoc_each(t, [&](size_t at, size_t n) { std::memcpy(&buffer[n * size], t.base + at, size); });
+        ptoc_each(t, [&](size_t at, size_t n) {
+            std::memcpy(&buffer[n * size], t.base + at, size);
+        });
         args.push_back(reinterpret_cast<int64_t>(buffer.data()));
     }
     rt->kernels[func_id](args.data());

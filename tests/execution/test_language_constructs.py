@@ -33,7 +33,9 @@ class Constructs:
         return c
 
     @pl.function(type=pl.FunctionType.InCore)
-    def loops(self, x: pl.Tensor[[64, 64], pl.FP32], y: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:
+    def loops(
+        self, x: pl.Tensor[[64, 64], pl.FP32], y: pl.Tensor[[64, 64], pl.FP32]
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
         for i in pl.range(4):
             t = pl.load(x, [i * 16, 0], [16, 64])
             pl.store(t, [i * 16, 0], [16, 64], y)
