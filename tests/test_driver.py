@@ -23,6 +23,7 @@ def test_targets_and_default_pipelines() -> None:
         "pass:ConvertToSSA",
         "pass:FlattenCalls",
         "pass:OutlineIncoreScopes",
+        "pass:InlineCalls",
         "pass:ConvertTensorToBlockOps",
         "pass:Verifier",
         "pass:AddReductionScratch",

@@ -39,6 +39,7 @@ _ALL_PASSES = (
     "ConvertToSSA",
     "FlattenCalls",
     "OutlineIncoreScopes",
+    "InlineCalls",
     "ConvertTensorToBlockOps",
     "Verifier",
     "AddReductionScratch",
@@ -50,8 +51,9 @@ _ALL_PASSES = (
 PIPELINES: Mapping[str, tuple[str, ...]] = {
     # For the CCE C++ code generator: everything, sync included.
     "default": _ALL_PASSES,
-    # For PTO MLIR: ptoas schedules its own synchronisation (seed 002).
-    "ptoas": tuple(name for name in _ALL_PASSES if name != "InsertSync"),
+    # For PTO MLIR: ptoas schedules its own synchronisation (seed 002), and func.call keeps
+    # calls between functions.
+    "ptoas": tuple(name for name in _ALL_PASSES if name not in ("InsertSync", "InlineCalls")),
 }
 
 
@@ -112,7 +114,7 @@ def run_pipeline(program: Program, pipeline: str | Sequence[str] = "default") ->
 
 def run_pipelines(program: Program, pipelines: Sequence[str]) -> dict[str, PipelineResult]:
     """Several named pipelines over one program, each result exactly ``run_pipeline``'s; the
-    passes they start with run once (``default`` and ``ptoas`` share all but InsertSync)."""
+    passes they start with run once (``default`` and ``ptoas`` share those before InlineCalls)."""
     from .passes.manager import run_pipelines as run_shared
 
     known = [name for name in pipelines if name in PIPELINES]

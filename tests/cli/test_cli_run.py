@@ -133,6 +133,32 @@ def test_sim_reports_a_mismatch_with_exit_code_1(
     ]
 
 
+TENSOR_ADD = str(ROOT / "examples" / "tensor_add.py")
+
+
+def test_sim_runs_a_tensor_level_kernel_with_its_out_parameter(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    tools_or_skip()
+    assert main(["run", TENSOR_ADD, "--function", "scaled_sum", "--sim"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2:] == [
+        "out_0 (FP32): max abs error 0, max rel error 0 (rtol 0.0001, atol 1e-05): ok",
+        "scaled_sum: simulator and reference interpreter agree on 3 results",
+    ]
+
+
+def test_sim_of_an_orchestration_function_says_what_to_run(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    tools_or_skip()
+    assert main(["run", TENSOR_ADD, "--function", "main", "--sim"]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "ptoc: error: 'main' is an orchestration function (host code launching kernels); "
+        "--sim runs one kernel: name one of the kernels it launches"
+    )
+
+
 def test_check_and_compile_never_import_numpy() -> None:
     script = (
         "import sys\nfrom ptoc.cli import main\n"

@@ -20,6 +20,8 @@ EXPECTED = {
     "mul_kernel_2d.py",
     "simple_add.py",
     "tensor_add.py",
+    "tensor_attention.py",
+    "tensor_flash_attention.py",
     "ir/my_program.py",
 }
 
@@ -65,6 +67,10 @@ def test_the_seed_ir_file_keeps_its_program_name() -> None:
         ("block_computation.py", "cce"),
         ("tensor_add.py", "cce"),
         ("tensor_add.py", "pto"),
+        ("tensor_attention.py", "cce"),
+        ("tensor_attention.py", "pto"),
+        ("tensor_flash_attention.py", "cce"),
+        ("tensor_flash_attention.py", "pto"),
     ],
 )
 def test_kernel_compiles(example: str, target: str) -> None:

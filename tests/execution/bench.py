@@ -32,6 +32,7 @@ from ptoc.run.execute import (
     reference_results,
     sim_arguments,
     sim_results,
+    tensor_level,
 )
 from ptoc.run.harness import translation_unit
 from ptoc.run.inputs import generate_inputs
@@ -85,23 +86,6 @@ def load_kernel(
         kernel.problem = "code generation failed: " + "; ".join(d.format() for d in diagnostics)
     kernel.text = text
     return kernel
-
-
-def tensor_level(program: Program, function: str) -> tuple[Program, Function]:
-    """The program and function the kernel is run as. A tensor-level kernel gains Out
-    parameters in ConvertTensorToBlockOps (its results are stored there): then the kernel is
-    run, and the reference interpreter computes, on the IR after that pass, with those
-    parameters (tests/interp checks that the passes keep the original's results)."""
-    from ptoc import driver
-
-    upto = ["ConvertToSSA", "FlattenCalls", "OutlineIncoreScopes", "ConvertTensorToBlockOps"]
-    original = program.function(function)
-    assert original is not None
-    converted = driver.run_pipeline(driver.narrow(program, function), upto)
-    after = converted.program.function(function)
-    if converted.has_errors or after is None or len(after.params) == len(original.params):
-        return program, original
-    return converted.program, after
 
 
 class Bench:

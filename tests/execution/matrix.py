@@ -623,6 +623,22 @@ def control_flow_cases() -> Iterator[Case]:
         lambda a: {"out": a["x"].reshape(4, 16, 64).sum(axis=0, dtype=np.float32)},
     )
     yield Case(
+        "loop_carried_from_a_tile_the_body_reads",
+        loop_program(
+            [("x", out), ("y", out)],
+            [
+                "first = pl.load(x, [0, 0], [16, 64])",
+                "for i, (acc,) in pl.range(4, init_values=(first,)):",
+                "    total = pl.add(first, acc)",
+                "    acc_next = pl.yield_(total)",
+                "done = pl.store(acc_next, [0, 0], [16, 64], y)",
+                "return done",
+            ],
+            out,
+        ),
+        lambda a: {"y": a["x"] * np.float32(5)},
+    )
+    yield Case(
         "loop_stores_windows_at_offsets",
         loop_program(
             [("x", x), ("y", x)],

@@ -16,7 +16,10 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 # Functions that have no CCE kernel by design.
 NOT_KERNELS = {
     "flash_attention.py::flash_attention": "an orchestration function: it runs on the host",
-    "ir/my_program.py::compute": "calls other functions, which a CCE kernel cannot (E400)",
+    "tensor_attention.py::attention": "an orchestration function (after OutlineIncoreScopes): "
+    "it runs on the host; tests/execution/test_orchestration.py runs it with its kernels",
+    "tensor_flash_attention.py::flash_attention": "an orchestration function (after "
+    "OutlineIncoreScopes): it runs on the host; test_orchestration.py runs it with its kernels",
     "tensor_add.py::main": "an orchestration function (after OutlineIncoreScopes): it runs on "
     "the host; its outlined scope main_incore_0 is not a source function",
 }

@@ -17,6 +17,10 @@ EXAMPLE_KEYS = example_functions()
 # Example functions with no PTO kernel by design.
 NOT_KERNELS = {
     "flash_attention.py::flash_attention": "an orchestration function: it runs on the host",
+    "tensor_attention.py::attention": "an orchestration function (after OutlineIncoreScopes): "
+    "it runs on the host; tests/execution/test_orchestration.py runs it with its kernels",
+    "tensor_flash_attention.py::flash_attention": "an orchestration function (after "
+    "OutlineIncoreScopes): it runs on the host; test_orchestration.py runs it with its kernels",
     "tensor_add.py::main": "an orchestration function (after OutlineIncoreScopes): it runs on "
     "the host",
 }

@@ -563,6 +563,20 @@ _ENTRIES = [
         "with pl.incore():\n    y = pl.add(a, b)",
     ),
     CodeInfo(
+        "W011",
+        "RETURN_MADE_IN_LOOP",
+        _W,
+        "An Orchestration function returns, after a loop, a tensor the loop body made (each step "
+        "a kernel writes a tensor created in the step). The host C++ names that tensor, but "
+        "nothing copies it into the buffer the caller passed for the result; the original "
+        "generates the same code. Keep the result in one tensor created before the loop.",
+        "for i, (acc,) in pl.range(4, init_values=(x,)):\n"
+        "    nxt = self.step(x, acc)  # step's result is created in the loop\n"
+        "    out = pl.yield_(nxt)\nreturn out",
+        "res = pl.create_tensor([64], dtype=pl.FP32)\n"
+        "for i in pl.range(4):\n    res = self.step_inout(x, res)  # res: pl.InOut\nreturn res",
+    ),
+    CodeInfo(
         "W020",
         "MOVE_NOT_ON_TARGET",
         _W,

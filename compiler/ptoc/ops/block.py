@@ -878,7 +878,12 @@ def _matmul_family(
 
 _matmul_family(
     (
-        entry("matmul", "TMATMUL", "Matrix product lhs @ rhs of two 2-D tiles. " + _ACC_NOTE),
+        entry(
+            "matmul",
+            "TMATMUL",
+            "Matrix product lhs @ rhs of two 2-D tiles. " + _ACC_NOTE,
+            acc_form="block.matmul_acc",
+        ),
         entry(
             "gemv",
             "TGEMV",

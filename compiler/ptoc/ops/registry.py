@@ -314,6 +314,9 @@ class OpDef:
     # Tensor ops: the block op computing the same on tiles (tensor.add -> block.add), which
     # ConvertTensorToBlockOps puts in its place inside InCore functions.
     block_form: str | None = None
+    # Matmul ops: the op adding the product to an Acc tile (block.matmul -> block.matmul_acc),
+    # which ConvertTensorToBlockOps uses to accumulate over K tiles.
+    acc_form: str | None = None
     # BARRIER ops: the pipe they order.
     barrier_pipe: PipeType | None = None
     cce: Lowering = Lowering(None)

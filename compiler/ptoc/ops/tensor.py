@@ -274,6 +274,7 @@ register(
     "Constant inner dimensions must agree.",
     type_rule_doc="T([*broadcast(batch), M, N], out_dtype or promote(lhs, rhs))",
     role=Role.MATMUL,
+    block_form="block.matmul",
     **_TENSOR,
 )
 

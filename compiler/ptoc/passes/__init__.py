@@ -9,6 +9,7 @@ from .base import FunctionPass, Pass, PassContext
 from .convert_to_ssa import ConvertToSSA
 from .flatten_calls import FlattenCalls
 from .init_memref import InitMemRef
+from .inline_calls import InlineCalls
 from .insert_sync import InsertSync
 from .manager import PASSES, AfterPass, PassManager, PipelineResult, run_pipeline
 from .memory_reuse import MemoryReuse
@@ -29,6 +30,7 @@ __all__ = [
     "FlattenCalls",
     "FunctionPass",
     "InitMemRef",
+    "InlineCalls",
     "InsertSync",
     "MemoryReuse",
     "OutlineIncoreScopes",

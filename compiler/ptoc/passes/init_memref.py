@@ -8,7 +8,8 @@
   that of its source); other tensors get a fresh DDR MemRef;
 * a plain copy ``y = x`` shares x's MemRef; loop-carried values and loop results share the
   MemRef of the initial value, if results that of the value the then branch yields (see
-  buffers.py for how the passes account for the other values flowing in).
+  buffers.py for how the passes account for the other values flowing in); a carried Vec tile
+  whose initial tile is read elsewhere starts from a copy first (carried_copies.py).
 
 MemRef ids are sequential in definition order within each function, parameters first.
 """
@@ -31,6 +32,7 @@ from ..ir.types import MemorySpace, MemRef, ShapedType, TensorType, TileType, Ty
 from ..ir.visitor import with_fields
 from .base import FunctionPass, PassContext
 from .buffers import memref_of
+from .carried_copies import copy_shared_loop_inits
 from .irutil import byte_size, final_yield, retype_function
 from .op_info import aliased_arg, tile_space
 
@@ -165,4 +167,4 @@ class InitMemRef(FunctionPass):
     )
 
     def run_function(self, fn: Function, ctx: PassContext) -> Function:
-        return _Initializer(fn, ctx).run()
+        return _Initializer(copy_shared_loop_inits(fn), ctx).run()

@@ -20,6 +20,7 @@ from .base import FunctionPass, Pass, PassContext
 from .convert_to_ssa import ConvertToSSA
 from .flatten_calls import FlattenCalls
 from .init_memref import InitMemRef
+from .inline_calls import InlineCalls
 from .insert_sync import InsertSync
 from .memory_reuse import MemoryReuse
 from .outline_incore import OutlineIncoreScopes
@@ -34,6 +35,7 @@ PASSES: dict[str, type[Pass]] = {
         ConvertToSSA,
         FlattenCalls,
         OutlineIncoreScopes,
+        InlineCalls,
         ConvertTensorToBlockOps,
         Verifier,
         AddReductionScratch,

@@ -10,7 +10,11 @@ A kernel computes on tiles in the unified buffer, so inside each InCore function
   tiles (``y_tile``); an op whose block form writes a scratch tile (row reductions) gets one
   of its input's shape;
 * a returned tile is stored into a new ``Out`` parameter ``out_<k>`` (the k-th result) and the
-  stored tensor is returned; every caller creates that tensor (``tensor.create``) and passes it.
+  stored tensor is returned; every caller creates that tensor (``tensor.create``) and passes it;
+* a ``tensor.matmul`` becomes cube instructions over slices of K (``tensor_matmul.py``), its
+  product stored from Acc;
+* a loop whose body computes a carried tensor carries a tile, starting as the initial
+  tensor's tile.
 
 When the tiles of a straight-line kernel would not fit the unified buffer together (the
 target's Vec capacity), and every tensor has the same leading dimension M (or 1, for a value
@@ -23,7 +27,6 @@ window into the Out parameters (nothing is carried through the loop).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..ir.dtype import INDEX
@@ -44,19 +47,22 @@ from ..ir.stmt import (
 )
 from ..ir.types import MemorySpace, ScalarType, ShapedType, TensorType, TileType, Type
 from ..ir.visitor import IRMutator, with_fields
-from ..ops.registry import REGISTRY, Access, OpDef, OpError, ParamKind, PipeType, Role
+from ..ops.registry import REGISTRY, Access, OpDef, OpError, PipeType, Role
 from .base import Pass, PassContext
+from .build import index_tuple, op_call
 from .irutil import (
     NameAllocator,
     byte_size,
     defined_vars,
     direct_exprs,
     expr_vars,
+    final_yield,
     flatten_seq,
     seq,
     walk_stmts,
 )
 from .op_info import creator_op, op_def
+from .tensor_matmul import MatmulLowering
 
 _TILEABLE_ROLES = (Role.ELEMENTWISE, Role.CAST, Role.REDUCTION)
 
@@ -78,31 +84,47 @@ def _is_view(call: Call) -> bool:
     )
 
 
-def _op_call(
-    op: OpDef, args: Sequence[Expr], kwargs: tuple[tuple[str, object], ...], span: Span
-) -> Call:
-    """A call of ``op`` typed by its rule, with its attributes as the front end records them:
-    every one present (defaults filled), in parameter order."""
-    given = dict(kwargs)
-    attrs = [p for p in op.params if p.kind is ParamKind.ATTR]
-    for p in attrs:
-        if p.name not in given and not p.required:
-            given[p.name] = p.default
-    canonical = tuple((p.name, given[p.name]) for p in attrs if p.name in given)
-    deduced = op.deduce(op.bind(args), dict(canonical))  # type: ignore[arg-type]
-    return Call(
-        deduced,
-        callee=Op(op.name),
-        args=tuple(args),
-        kwargs=canonical,  # type: ignore[arg-type]
-        span=span,
-    )
+def _in_acc(value: Expr) -> bool:
+    return isinstance(value.type, TileType) and value.type.memory_space is MemorySpace.Acc
 
 
-def _ints(values: Sequence[Expr | int], span: Span) -> MakeTuple:
-    return make_tuple(
-        tuple(const_int(v, INDEX, span) if isinstance(v, int) else v for v in values), span
-    )
+def _matmul_operands(fn: Function) -> set[Var]:
+    """Variables a tensor-level matmul of ``fn`` multiplies."""
+    found: set[Var] = set()
+    for stmt in walk_stmts(fn.body):
+        if isinstance(stmt, AssignStmt) and isinstance(stmt.value, Call):
+            block = _block_form(stmt.value)
+            if block is not None and block.role is Role.MATMUL:
+                found.update(a for a in stmt.value.args[:2] if isinstance(a, Var))
+    return found
+
+
+def _computed_yields(loop: ForStmt | WhileStmt) -> set[int]:
+    """Positions whose yielded value the loop body computes with a tensor op that has a block
+    form (so it becomes a tile, and the carried value must start as one)."""
+    last = final_yield(loop.body)
+    if last is None:
+        return set()
+    computed = {
+        s.var
+        for s in walk_stmts(loop.body)
+        if isinstance(s, AssignStmt) and isinstance(s.value, Call) and _block_form(s.value)
+    }
+    return {k for k, v in enumerate(last.values) if isinstance(v, Var) and v in computed}
+
+
+class _DropAssignments(IRMutator):
+    def __init__(self, dropped: set[Var]) -> None:
+        super().__init__()
+        self.dropped = dropped
+
+    def mutate_SeqStmts(self, stmt: SeqStmts) -> Stmt:
+        kept = tuple(
+            self.mutate_stmt(s)
+            for s in stmt.stmts
+            if not (isinstance(s, AssignStmt) and s.var in self.dropped)
+        )
+        return with_fields(stmt, stmts=kept)
 
 
 def _converts(fn: Function) -> bool:
@@ -142,6 +164,8 @@ class _Converter:
         self.out_params: list[Var] = []
         self.sub = IRMutator()
         self.tile_bytes = 0
+        self.matmul_operands = _matmul_operands(fn)
+        self.pending: list[Stmt] = []  # loads a converted op needs right before it
 
     # --- windows of tensors --------------------------------------------------------------
 
@@ -153,11 +177,11 @@ class _Converter:
         w = self.window
         if w is not None and shape and static_value(tensor.type.shape[0]) == w.full:
             shape[0], offsets[0] = w.rows, w.offset
-        return _ints(offsets, span), _ints(shape, span)
+        return index_tuple(offsets, span), index_tuple(shape, span)
 
     def load(self, tensor: Var, span: Span) -> Var:
         offsets, shapes = self.window_of(tensor, span)
-        call = _op_call(self.load_op(), [tensor, offsets, shapes], (), span)
+        call = op_call(self.load_op(), [tensor, offsets, shapes], (), span)
         tile = Var(call.type, name=self.names.fresh(f"{tensor.name}_tile"), span=span)
         self.count(call.type)
         self.top_loads.append(AssignStmt(tile, call, span=span))
@@ -175,8 +199,14 @@ class _Converter:
             op for op in REGISTRY.with_role(Role.STORE, "block") if op.pipe is PipeType.MTE3
         )
 
+    @staticmethod
+    def acc_store_op() -> OpDef:
+        """The store from Acc (through the FIX pipe, which converts to the tensor's type)."""
+        return next(op for op in REGISTRY.with_role(Role.STORE, "block") if op.pipe is PipeType.FIX)
+
     def count(self, t: Type) -> None:
-        if isinstance(t, TileType):
+        """Add a unified-buffer tile to the bytes the kernel needs at once."""
+        if isinstance(t, TileType) and t.memory_space in (None, MemorySpace.Vec):
             self.tile_bytes += byte_size(t) or 0
 
     # --- statements ----------------------------------------------------------------------
@@ -196,17 +226,21 @@ class _Converter:
 
     def without_unused_creations(self, stmts: list[Stmt]) -> list[Stmt]:
         """Drop a kernel's ``tensor.create`` whose every use became a tile (kernels have no
-        tensor creation)."""
+        tensor creation), in nested bodies too."""
         used: set[Var] = set()
         for stmt in walk_stmts(SeqStmts(tuple(stmts))):
             for expr in direct_exprs(stmt):
                 used.update(expr_vars(expr))
             if isinstance(stmt, WhileStmt):
                 used.update(expr_vars(stmt.condition))
+        unused = {v for v in self.created if v not in used}
+        if not unused:
+            return stmts
+        dropper = _DropAssignments(unused)
         return [
-            s
+            dropper.mutate_stmt(s)
             for s in stmts
-            if not (isinstance(s, AssignStmt) and s.var in self.created and s.var not in used)
+            if not (isinstance(s, AssignStmt) and s.var in unused)
         ]
 
     def stmts(self, stmts: list[Stmt]) -> list[Stmt]:
@@ -228,9 +262,17 @@ class _Converter:
                 return self.tiles[arg]
             if arg in self.params:
                 return self.load(arg, span)
+            if arg in self.views:  # a view loaded for a matmul that a vector op reads too
+                base, offset, shape = self.views[arg]
+                load = op_call(self.load_op(), [base, self.value(offset), shape], (), span)
+                tile = Var(load.type, name=self.names.fresh(f"{arg.name}_tile"), span=span)
+                self.count(load.type)
+                self.pending.append(AssignStmt(tile, load, span=span))
+                self.tiles[arg] = tile
+                return tile
             if arg in self.created:
                 # A tensor the kernel creates and computes on: an uninitialised tile instead.
-                create = _op_call(
+                create = op_call(
                     creator_op("block"),
                     [make_tuple(arg.type.shape, span)],
                     (("dtype", arg.type.dtype),),
@@ -269,8 +311,13 @@ class _Converter:
             ]
         if isinstance(stmt, ForStmt | WhileStmt):
             iter_args = []
-            for arg in stmt.iter_args:
+            computed = _computed_yields(stmt)
+            for k, arg in enumerate(stmt.iter_args):
                 init = self.value(arg.init_value) if arg.init_value is not None else None
+                if k in computed and init is not None and isinstance(init.type, TensorType):
+                    # The body computes the carried value on tiles: carry a tile from the start
+                    # (InitMemRef copies it when the tensor's tile is read elsewhere too).
+                    init = self.tile_arg(init, stmt.span)
                 if (
                     init is not None
                     and init.type is not arg.type
@@ -283,6 +330,7 @@ class _Converter:
                     new_arg = dataclasses.replace(arg, init_value=init)
                     self.tiles[arg] = new_arg
                 iter_args.append(new_arg)
+            loads, self.pending = self.pending, []
             body = seq(self.stmts(flatten_seq([stmt.body])), stmt.body.span)
             new_vars = self.retyped(stmt.return_vars, body)
             changes: dict[str, object] = {
@@ -298,7 +346,7 @@ class _Converter:
                 )
             else:
                 changes["condition"] = self.value(stmt.condition)
-            return [with_fields(stmt, **changes)]
+            return [*loads, with_fields(stmt, **changes)]
         if isinstance(stmt, YieldStmt):
             return [with_fields(stmt, values=tuple(self.value(v) for v in stmt.values))]
         if isinstance(stmt, AssignStmt):
@@ -309,8 +357,6 @@ class _Converter:
 
     def retyped(self, return_vars: tuple[Var, ...], body: Stmt) -> tuple[Var, ...]:
         """Results of an if / loop whose yielded values became tiles become tiles too."""
-        from .irutil import final_yield
-
         last = final_yield(body)
         if last is None:
             return return_vars
@@ -338,7 +384,9 @@ class _Converter:
             shape, offset = call.args[1], call.args[2]
             assert isinstance(shape, MakeTuple) and isinstance(offset, MakeTuple)
             self.views[stmt.var] = (base, offset, shape)
-            load = _op_call(self.load_op(), [base, self.value(offset), shape], (), span)
+            if stmt.var in self.matmul_operands:
+                return []  # loaded into Mat where the matmul is (matmul.py)
+            load = op_call(self.load_op(), [base, self.value(offset), shape], (), span)
             tile = Var(load.type, name=self.names.fresh(f"{stmt.var.name}_tile"), span=span)
             self.count(load.type)
             self.tiles[stmt.var] = tile
@@ -346,7 +394,22 @@ class _Converter:
         block = _block_form(call)
         if block is None:
             return None
+        if block.role is Role.MATMUL:
+            return MatmulLowering(self, stmt, call, block).run()
         args = [self.tile_arg(a, span) for a in call.args]
+        acc = next((a for a in args if _in_acc(a)), None)
+        if acc is not None:
+            self.ctx.error(
+                "E400",
+                f"'{call.op_name}' reads the result of a matmul in the same kernel: the "
+                "product is in the cube unit's Acc buffer, which vector instructions cannot "
+                "read (A2/A3 has no Acc -> Vec move, and the cube and vector units are "
+                "separate cores); compute the matmul in a kernel of its own (its own "
+                "InCore function or `with pl.incore():` scope) and pass its result",
+                span,
+            )
+            return None
+        loads, self.pending = self.pending, []
         pre: list[Stmt] = []
         given = len(args)
         for param in block.expr_params[given:]:
@@ -355,21 +418,21 @@ class _Converter:
                 pre.append(scratch)
                 args.append(scratch.var)
         try:
-            new_call = _op_call(block, args, call.kwargs, span)
+            new_call = op_call(block, args, call.kwargs, span)
         except OpError:
             # An operand that did not become a tile (a tensor the kernel cannot load): the op
             # stays a tensor op, which code generation reports (E400) at its own span.
-            return None
+            return [*loads, with_fields(stmt, value=self.value(call))]
         tile = Var(new_call.type, name=self.names.fresh(f"{stmt.var.name}_tile"), span=span)
         self.count(new_call.type)
         self.tiles[stmt.var] = tile
-        return [*pre, AssignStmt(tile, new_call, span=span)]
+        return [*loads, *pre, AssignStmt(tile, new_call, span=span)]
 
     def scratch(self, like: Expr, span: Span) -> AssignStmt:
         t = like.type
         assert isinstance(t, TileType)
         create = creator_op("block")
-        call = _op_call(create, [make_tuple(t.shape, span)], (("dtype", t.dtype),), span)
+        call = op_call(create, [make_tuple(t.shape, span)], (("dtype", t.dtype),), span)
         self.count(call.type)
         return AssignStmt(
             Var(call.type, name=self.names.fresh("tmp_tile"), span=span), call, span=span
@@ -390,7 +453,8 @@ class _Converter:
             )
             self.out_params.append(param)
             offsets, shapes = self.window_of(param, stmt.span)
-            store = _op_call(self.store_op(), [new, offsets, shapes, param], (), stmt.span)
+            store_op = self.acc_store_op() if _in_acc(new) else self.store_op()
+            store = op_call(store_op, [new, offsets, shapes, param], (), stmt.span)
             name = value.name if isinstance(value, Var) else param.name
             result = Var(store.type, name=self.names.fresh(name), span=stmt.span)
             out.append(AssignStmt(result, store, span=stmt.span))
@@ -512,7 +576,7 @@ class _CallSites(IRMutator):
         creates: list[Stmt] = []
         extra: list[Expr] = []
         for k, t in enumerate(self.outs[value.callee.name]):
-            create = _op_call(
+            create = op_call(
                 creator_op("tensor"),
                 [make_tuple(t.shape, stmt.span)],
                 (("dtype", t.dtype),),

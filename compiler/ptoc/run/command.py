@@ -110,11 +110,13 @@ def _run(args: argparse.Namespace) -> int:
         import numpy  # noqa: F401  (only to name the fix)
     except ImportError:
         raise ToolMissing("ptoc run needs numpy: pip install numpy") from None
-    from .execute import describe_failure
+    from .execute import describe_failure, tensor_level
     from .inputs import generate_inputs, load_npz
 
     program, function = find_function(args.file, args.function)
     toolchain = _toolchain(args.pto_isa) if args.sim else None  # missing tools: fail first
+    if toolchain is not None:
+        program, function = tensor_level(program, function.name)
     given = load_npz(args.inputs) if args.inputs else None
     inputs = generate_inputs(program, function, args.seed, given)
     keep = Path(args.keep) if args.keep else None
@@ -179,13 +181,21 @@ def _simulate(
 ) -> tuple[SimRun, Results | None] | None:
     from . import simulator
     from .execute import cce_kernel, sim_arguments, sim_results
-    from .harness import translation_unit
+    from .harness import HarnessError, translation_unit
 
     text, diagnostics = cce_kernel(program, function.name)
     report(d for d in diagnostics if d.span.file == path or not d.span.is_known)
     if text is None:
         return None
-    source = translation_unit([text])
+    try:
+        source = translation_unit([text])
+    except HarnessError:
+        # An orchestration function: host code, no kernel entry of its own.
+        fail(
+            f"'{function.name}' is an orchestration function (host code launching kernels); "
+            "--sim runs one kernel: name one of the kernels it launches"
+        )
+        return None
     if keep is not None:
         (keep / "kernel.cpp").write_text(source, encoding="utf-8")
     try:

@@ -45,6 +45,23 @@ def cce_kernel(program: Program, function: str) -> tuple[str | None, list[Diagno
     return output.text, result.diagnostics
 
 
+def tensor_level(program: Program, function: str) -> tuple[Program, Function]:
+    """The program and function a kernel is run as on the simulator. A tensor-level kernel
+    gains Out parameters in ConvertTensorToBlockOps (its results are stored there): then the
+    kernel is run, and the reference interpreter computes, on the IR after that pass, with
+    those parameters (tests/interp checks that the passes keep the original's results)."""
+    from .. import driver
+
+    upto = ["ConvertToSSA", "FlattenCalls", "OutlineIncoreScopes", "ConvertTensorToBlockOps"]
+    original = program.function(function)
+    assert original is not None
+    converted = driver.run_pipeline(driver.narrow(program, function), upto)
+    after = converted.program.function(function)
+    if converted.has_errors or after is None or len(after.params) == len(original.params):
+        return program, original
+    return converted.program, after
+
+
 def sim_arguments(function: Function, inputs: dict[str, np.ndarray]) -> list[SimArgument]:
     arguments: list[SimArgument] = []
     for param in function.params:

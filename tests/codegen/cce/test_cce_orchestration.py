@@ -243,3 +243,54 @@ def test_a_block_op_outside_a_scope_is_left_out_as_the_front_end_warned() -> Non
     result = generate_cce(run_pipeline(program, "default").program)
     assert result.diagnostics == []
     assert "    // not generated: t = block.load(...) runs in kernels only\n" in result.text
+
+
+CARRIED = """\
+import pypto.language as pl
+
+
+@pl.program
+class Carried:
+    @pl.function(type=pl.FunctionType.InCore)
+    def step(
+        self, x: pl.Tensor[[16, 16], pl.FP32], acc: pl.Tensor[[16, 16], pl.FP32]
+    ) -> pl.Tensor[[16, 16], pl.FP32]:
+        y: pl.Tensor[[16, 16], pl.FP32] = pl.add(x, acc)
+        return y
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def update(
+        self, x: pl.Tensor[[16, 16], pl.FP32], acc: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]
+    ) -> pl.Tensor[[16, 16], pl.FP32]:
+        t: pl.Tile[[16, 16], pl.FP32] = pl.load(x, [0, 0], [16, 16])
+        r: pl.Tensor[[16, 16], pl.FP32] = pl.store(t, [0, 0], [16, 16], acc)
+        return r
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def fresh(self, x: pl.Tensor[[16, 16], pl.FP32]) -> pl.Tensor[[16, 16], pl.FP32]:
+        for i, (acc,) in pl.range(4, init_values=(x,)):
+            nxt: pl.Tensor[[16, 16], pl.FP32] = self.step(x, acc)
+            out = pl.yield_(nxt)
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def in_place(self, x: pl.Tensor[[16, 16], pl.FP32]) -> pl.Tensor[[16, 16], pl.FP32]:
+        res: pl.Tensor[[16, 16], pl.FP32] = pl.create_tensor([16, 16], dtype=pl.FP32)
+        for i, (acc,) in pl.range(4, init_values=(res,)):
+            nxt: pl.Tensor[[16, 16], pl.FP32] = self.update(x, acc)
+            out = pl.yield_(nxt)
+        return out
+"""
+
+
+def test_a_result_the_loop_body_makes_is_w011_and_one_updated_in_place_is_not() -> None:
+    (program,) = analyze_source(CARRIED, "p.py").all_programs()
+    result = generate_cce(run_pipeline(program, "default").program)
+    assert [(d.code, d.span.line, d.span.column) for d in result.diagnostics] == [("W011", 26, 8)]
+    assert result.diagnostics[0].message.startswith(
+        "'out' is returned after a loop whose body yields a tensor it made (a kernel's output "
+        "created in the loop): the host code has no copy into the caller's buffer"
+    )
+    # The in-place loop's result is the caller's buffer, updated by every task.
+    assert "Tensor ext_out = make_tensor_external(arg_out_ptr, out_shapes, 2," in result.text
+    assert "make_inout_param(acc)," in result.text

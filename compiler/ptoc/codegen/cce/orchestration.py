@@ -155,6 +155,8 @@ class OrchestrationCodegen:
         self.external: dict[ex.Var, str] = {}  # created tensors the caller provides (returned)
         self.tasks = 0
         self.diagnostics = DiagnosticBag()
+        # A loop's result -> its carried value and what the body yields for it.
+        self.yielded: dict[ex.Var, tuple[ex.IterArg, ex.Expr]] = {}
 
     # --- analysis ------------------------------------------------------------------------
 
@@ -181,6 +183,43 @@ class OrchestrationCodegen:
             var = value
         return var
 
+    def step(self, var: ex.Var) -> ex.Expr | None:
+        """What a variable is defined as, one step towards the tensor it names."""
+        value = self.defs.get(var)
+        if isinstance(value, ex.TupleGetItem):
+            return self.result_arg(value.tuple_value, value.index)
+        if isinstance(value, ex.Call) and isinstance(value.callee, ex.GlobalVar):
+            return self.result_arg(value, 0)
+        return value
+
+    def check_carried_return(self, returned: ex.Expr, span: object) -> None:
+        """W011 when a returned tensor is, after a loop, one the loop body made: the host
+        code names it, but nothing writes it into the caller's buffer."""
+        seen: set[int] = set()
+        var: ex.Expr | None = returned
+        while isinstance(var, ex.Var) and id(var) not in seen:
+            seen.add(id(var))
+            if var in self.yielded:
+                carried, value = self.yielded[var]
+                inner: ex.Expr | None = value
+                while isinstance(inner, ex.Var) and inner is not carried and inner in self.defs:
+                    inner = self.step(inner)
+                if inner is not carried:
+                    name = returned.name if isinstance(returned, ex.Var) else "the result"
+                    self.diagnostics.error(
+                        "W011",
+                        f"'{name}' is returned after a loop whose body yields a tensor it "
+                        "made (a kernel's output created in the loop): the host code has no "
+                        "copy into the caller's buffer, so the caller does not get it (the "
+                        "original's neither); create the tensor before the loop and let the "
+                        "kernel update it (an InOut parameter) instead",
+                        span,  # type: ignore[arg-type]
+                    )
+                    return
+                var = carried.init_value
+                continue
+            var = self.step(var) if var in self.defs else None
+
     def result_arg(self, value: ex.Expr, index: int) -> ex.Expr | None:
         call = self.defs.get(value) if isinstance(value, ex.Var) else value
         if not (isinstance(call, ex.Call) and isinstance(call.callee, ex.GlobalVar)):
@@ -198,8 +237,13 @@ class OrchestrationCodegen:
             elif isinstance(stmt, st.ForStmt | st.WhileStmt):
                 for var, arg in zip(stmt.return_vars, stmt.iter_args, strict=False):
                     self.defs[var] = arg
+                last = final_yield(stmt.body)
+                for k, var in enumerate(stmt.return_vars):
+                    if last is not None and k < len(last.values) and k < len(stmt.iter_args):
+                        self.yielded[var] = (stmt.iter_args[k], last.values[k])
             elif isinstance(stmt, st.ReturnStmt):
                 for returned in stmt.values:
+                    self.check_carried_return(returned, stmt.span)
                     root = self.root(returned)
                     if (
                         isinstance(root, ex.Var)

@@ -1,0 +1,255 @@
+"""A tensor-level matmul in an InCore function as cube instructions (ConvertTensorToBlockOps).
+
+``c = tensor.matmul(a, b)``, ``a`` [M, K] and ``b`` [K, N] read from memory (parameters or
+``tensor.view`` windows of them), becomes: a K-slice of each loaded into Mat, moved to Left /
+Right, ``block.matmul`` into Acc; when K does not fit at once, a loop over the remaining slices
+adds each product with the registry's ``acc_form`` (``block.matmul_acc``). The slice is the
+largest divisor of K whose tiles fit Left, Right and Mat together (the target's capacities)
+and keeps whole 32-byte rows. The product stays in Acc: a returned product is stored with the
+store from Acc (the FIX pipe converts it to the result's type).
+
+What the hardware cannot do is an E400 at the matmul: an operand computed in the kernel (a Vec
+tile cannot reach Mat on A2/A3), a product larger than Acc. What ptoc does not lower yet is an
+E400 too: transposed operands (``a_trans`` / ``b_trans``), ranks other than 2.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..ir.dtype import INDEX
+from ..ir.expr import (
+    Binary,
+    BinaryOp,
+    Call,
+    ConstInt,
+    Expr,
+    IterArg,
+    MakeTuple,
+    Var,
+    const_int,
+)
+from ..ir.shape import static_shape
+from ..ir.stmt import AssignStmt, ForStmt, SeqStmts, Stmt, YieldStmt
+from ..ir.types import MemorySpace, ScalarType, TensorType
+from ..ops.registry import REGISTRY, OpDef, OpError, Role
+from .build import index_tuple, op_call
+
+if TYPE_CHECKING:
+    from .tensor_to_block import _Converter
+
+_ACC_BYTES = 4  # an Acc element is FP32 or INT32
+_ROW_BYTES = 32  # a tile row is a whole number of 32-byte blocks
+
+
+class MatmulLowering:
+    def __init__(self, converter: _Converter, stmt: AssignStmt, call: Call, block: OpDef) -> None:
+        self.conv = converter
+        self.stmt = stmt
+        self.call = call
+        self.block = block
+        self.span = stmt.span
+        self.out: list[Stmt] = []
+
+    def error(self, message: str) -> None:
+        """An E400 at the matmul's statement (an operand variable's span is its definition)."""
+        self.conv.ctx.error("E400", f"tensor.matmul in a kernel: {message}", self.span)
+
+    def run(self) -> list[Stmt] | None:
+        """The statements replacing the matmul; None (after an E400) when it stays."""
+        call = self.call
+        for attr in ("a_trans", "b_trans", "c_matrix_nz"):
+            if call.kwarg(attr) is True:
+                self.error(
+                    f"{attr}=True is not lowered to block ops yet (operands are loaded in "
+                    "their stored layout); pass the operand already transposed"
+                )
+                return None
+        lhs, rhs = self.operand(call.args[0]), self.operand(call.args[1])
+        if lhs is None or rhs is None:
+            return None
+        (a, a_off, (m, k)), (b, b_off, (_, n)) = lhs, rhs
+        dtype = a.type.dtype if isinstance(a.type, TensorType) else None
+        if not isinstance(b.type, TensorType) or b.type.dtype is not dtype or dtype is None:
+            self.error("both operands must have the same element type")
+            return None
+        size = max(dtype.bits // 8, 1)
+        target = self.conv.ctx.target
+        acc_capacity = target.capacity(MemorySpace.Acc)
+        if acc_capacity is not None and m * n * _ACC_BYTES > acc_capacity:
+            self.error(
+                f"the product [{m}, {n}] needs {m * n * _ACC_BYTES} bytes of Acc, more than "
+                f"its {acc_capacity}; split the rows or columns with tensor.view"
+            )
+            return None
+        step = self.k_slice(m, k, n, size)
+        if step is None:
+            self.error(
+                f"no slice of K = {k} fits Left, Right and Mat together for [{m}, K] x [K, {n}]"
+            )
+            return None
+        try:
+            first, stmts = self.product(a, a_off, b, b_off, (m, n, step), None, _zero())
+            self.out.extend(stmts)
+            result = first
+            if step < k:
+                result = self.accumulate(first, a, a_off, b, b_off, (m, n, step), k)
+        except OpError as exc:
+            self.error(str(exc))
+            return None
+        self.conv.tiles[self.stmt.var] = result
+        return self.out
+
+    # --- operands ------------------------------------------------------------------------
+
+    def operand(self, arg: Expr) -> tuple[Var, list[Expr], tuple[int, int]] | None:
+        """The tensor a matmul operand is read from, the window's offsets and its [rows, cols]."""
+        conv = self.conv
+        base: Var | None = None
+        offsets: list[Expr] = []
+        dims: list[int] | None = None
+        if isinstance(arg, Var) and arg in conv.views:
+            base, offset, shape = conv.views[arg]
+            moved = conv.value(offset)
+            assert isinstance(moved, MakeTuple)
+            offsets, dims = list(moved.elements), static_shape(shape.elements)
+        elif isinstance(arg, Var) and arg in conv.params and isinstance(arg.type, TensorType):
+            base, dims = arg, static_shape(arg.type.shape)
+            offsets = [const_int(0, INDEX, self.span) for _ in arg.type.shape]
+        if base is None:
+            self.error(
+                f"operand '{getattr(arg, 'name', arg)}' is computed in the kernel; the cube "
+                "unit reads its operands from memory (A2/A3 moves no Vec tile into Mat): pass "
+                "it as a parameter (or a tensor.view of one), computed by another kernel"
+            )
+            return None
+        if dims is None or len(dims) != 2 or not isinstance(base.type, TensorType):
+            self.error(
+                f"operand '{getattr(arg, 'name', arg)}' must be a 2-D tensor of constant shape"
+            )
+            return None
+        if base.type.rank != 2:
+            self.error(f"operand '{base.name}' must be a window of a 2-D tensor")
+            return None
+        return base, offsets, (dims[0], dims[1])
+
+    def k_slice(self, m: int, k: int, n: int, size: int) -> int | None:
+        target = self.conv.ctx.target
+        left = target.capacity(MemorySpace.Left)
+        right = target.capacity(MemorySpace.Right)
+        mat = target.capacity(MemorySpace.Mat)
+        for step in range(k, 0, -1):
+            if k % step or (step < k and (step * size) % _ROW_BYTES):
+                continue
+            fits = (
+                (left is None or m * step * size <= left)
+                and (right is None or step * n * size <= right)
+                and (mat is None or (m * step + step * n) * size <= mat)
+            )
+            if fits:
+                return step
+        return None
+
+    # --- statements ----------------------------------------------------------------------
+
+    def assign(self, name: str, call: Call, into: list[Stmt]) -> Var:
+        var = Var(call.type, name=self.conv.names.fresh(name), span=self.span)
+        into.append(AssignStmt(var, call, span=self.span))
+        return var
+
+    def cube_tile(
+        self, tensor: Var, offsets: list[Expr], shape: tuple[int, int], space: MemorySpace
+    ) -> tuple[Var, list[Stmt]]:
+        """Load a window into Mat and move it to Left or Right."""
+        stmts: list[Stmt] = []
+        load = op_call(
+            REGISTRY.the(Role.LOAD, "block"),
+            [tensor, index_tuple(offsets, self.span), index_tuple(shape, self.span)],
+            (("target_memory", MemorySpace.Mat),),
+            self.span,
+        )
+        mat = self.assign(f"{tensor.name}_mat", load, stmts)
+        move = op_call(_move_op(), [mat], (("target_memory", space),), self.span)
+        side = "left" if space is MemorySpace.Left else "right"
+        return self.assign(f"{tensor.name}_{side}", move, stmts), stmts
+
+    def product(
+        self,
+        a: Var,
+        a_off: list[Expr],
+        b: Var,
+        b_off: list[Expr],
+        sizes: tuple[int, int, int],
+        acc: Var | None,
+        k_offset: Expr,
+    ) -> tuple[Var, list[Stmt]]:
+        """One K slice: load both operands and multiply (adding to ``acc`` when given)."""
+        m, n, step = sizes
+        into: list[Stmt] = []
+        a_window = [a_off[0], _plus(a_off[1], k_offset)]
+        b_window = [_plus(b_off[0], k_offset), b_off[1]]
+        left, stmts = self.cube_tile(a, a_window, (m, step), MemorySpace.Left)
+        into.extend(stmts)
+        right, stmts = self.cube_tile(b, b_window, (step, n), MemorySpace.Right)
+        into.extend(stmts)
+        name = self.stmt.var.name
+        if acc is None:
+            product = op_call(self.block, [left, right], (), self.span)
+            return self.assign(f"{name}_tile", product, into), into
+        accumulate = REGISTRY.get(self.block.acc_form or "")
+        assert accumulate is not None, f"{self.block.name} has no acc_form"
+        total = op_call(accumulate, [acc, left, right], (), self.span)
+        return self.assign(f"{name}_acc", total, into), into
+
+    def accumulate(
+        self,
+        first: Var,
+        a: Var,
+        a_off: list[Expr],
+        b: Var,
+        b_off: list[Expr],
+        sizes: tuple[int, int, int],
+        k: int,
+    ) -> Var:
+        """``for kk in range(step, K, step)`` adding each slice's product to the carried Acc."""
+        step = sizes[2]
+        span = self.span
+        names = self.conv.names
+        kk = Var(ScalarType(INDEX), name=names.fresh("kk"), span=span)
+        carried = IterArg(
+            first.type, name=names.fresh(f"{first.name}_sum"), span=span, init_value=first
+        )
+        total, stmts = self.product(a, a_off, b, b_off, sizes, carried, kk)
+        body: list[Stmt] = [*stmts, YieldStmt((total,), span=span)]
+        result = Var(first.type, name=names.fresh(f"{self.stmt.var.name}_tile"), span=span)
+        loop = ForStmt(
+            kk,
+            const_int(step, INDEX, span),
+            const_int(k, INDEX, span),
+            const_int(step, INDEX, span),
+            SeqStmts(tuple(body), span=span),
+            iter_args=(carried,),
+            return_vars=(result,),
+            span=span,
+        )
+        self.out.append(loop)
+        return result
+
+
+def _move_op() -> OpDef:
+    """The move between on-chip buffers (Mat -> Left / Right), not the Vec copy."""
+    return next(
+        op for op in REGISTRY.with_role(Role.MOVE, "block") if op.result_space_attr is not None
+    )
+
+
+def _zero() -> ConstInt:
+    return const_int(0, INDEX)
+
+
+def _plus(offset: Expr, delta: Expr) -> Expr:
+    if isinstance(delta, ConstInt) and delta.value == 0:
+        return offset
+    if isinstance(offset, ConstInt) and offset.value == 0:
+        return delta
+    return Binary(offset.type, op=BinaryOp.Add, lhs=offset, rhs=delta, span=delta.span)
