@@ -126,3 +126,8 @@ def body_stmts(stmt: Stmt | None) -> tuple[Stmt, ...]:
     if isinstance(stmt, SeqStmts):
         return stmt.stmts
     return (stmt,)
+
+
+#: The statements whose body runs repeatedly, carrying ``iter_args`` into ``return_vars``
+#: (usable with ``isinstance``; name it instead of listing the loop classes).
+LoopStmt = ForStmt | WhileStmt

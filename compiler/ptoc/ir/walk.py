@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .expr import Call, Expr, Var
-from .fields import BODY, CONDITION, DEFINING, OPERAND, RESULT, layout
+from .fields import BINDS, BODY, CONDITION, DEFINING, OPERAND, RESULT, layout
 from .function import Function
 from .stmt import Stmt
 
@@ -88,6 +88,11 @@ def stmt_defs(stmt: Stmt) -> list[Var]:
     """Variables a statement binds in its enclosing scope, excluding nested bodies: the target
     of an assignment, or the results of an if / loop."""
     return list(_fields(stmt, RESULT))
+
+
+def stmt_binds(stmt: Stmt) -> list[Var]:
+    """Variables a statement binds for its own body (a loop variable, carried values)."""
+    return list(_fields(stmt, BINDS))
 
 
 def stmt_reads(stmt: Stmt) -> Iterator[Var]:

@@ -20,6 +20,7 @@ from ..ir.walk import (
     defined_vars,
     direct_exprs,
     expr_vars,
+    stmt_binds,
     stmt_definitions,
     stmt_defs,
     stmt_reads,
@@ -42,12 +43,13 @@ __all__ = [
     "retype_function",
     "seq",
     "shape_vars",
+    "stmt_binds",
     "stmt_definitions",
     "stmt_defs",
     "stmt_reads",
-    "types_compatible",
     "walk_stmts",
 ]
+
 
 def op_call_of(stmt: Stmt) -> Call | None:
     """The call a statement evaluates at its top (``x = op(...)`` or ``op(...)``)."""

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from ..ir.dtype import INDEX
 from ..ir.expr import Call, Expr, GlobalVar, MakeTuple, Op, Var, const_int, make_tuple
+from ..ir.fields import CONDITION, OPERAND, layout
 from ..ir.function import Function, FunctionType, ParamDirection, Program
 from ..ir.shape import static_shape, static_value
 from ..ir.span import Span
@@ -36,10 +37,10 @@ from ..ir.stmt import (
     EvalStmt,
     ForStmt,
     IfStmt,
+    LoopStmt,
     ReturnStmt,
     SeqStmts,
     Stmt,
-    WhileStmt,
     YieldStmt,
 )
 from ..ir.types import MemorySpace, ScalarType, ShapedType, TensorType, TileType, Type
@@ -50,10 +51,9 @@ from .irutil import (
     NameAllocator,
     byte_size,
     defined_vars,
-    direct_exprs,
-    expr_vars,
     flatten_seq,
     seq,
+    stmt_reads,
     walk_stmts,
 )
 from .op_info import creator_op, op_def
@@ -197,12 +197,7 @@ class _Converter:
     def without_unused_creations(self, stmts: list[Stmt]) -> list[Stmt]:
         """Drop a kernel's ``tensor.create`` whose every use became a tile (kernels have no
         tensor creation)."""
-        used: set[Var] = set()
-        for stmt in walk_stmts(SeqStmts(tuple(stmts))):
-            for expr in direct_exprs(stmt):
-                used.update(expr_vars(expr))
-            if isinstance(stmt, WhileStmt):
-                used.update(expr_vars(stmt.condition))
+        used = set(stmt_reads(SeqStmts(tuple(stmts))))
         return [
             s
             for s in stmts
@@ -267,7 +262,7 @@ class _Converter:
                     return_vars=new_vars,
                 )
             ]
-        if isinstance(stmt, ForStmt | WhileStmt):
+        if isinstance(stmt, LoopStmt):
             iter_args = []
             for arg in stmt.iter_args:
                 init = self.value(arg.init_value) if arg.init_value is not None else None
@@ -290,14 +285,8 @@ class _Converter:
                 "iter_args": tuple(iter_args),
                 "return_vars": new_vars,
             }
-            if isinstance(stmt, ForStmt):
-                changes.update(
-                    start=self.value(stmt.start),
-                    stop=self.value(stmt.stop),
-                    step=self.value(stmt.step),
-                )
-            else:
-                changes["condition"] = self.value(stmt.condition)
+            for name in layout(type(stmt)).of_role(OPERAND, CONDITION):  # bounds, condition
+                changes[name] = self.value(getattr(stmt, name))
             return [with_fields(stmt, **changes)]
         if isinstance(stmt, YieldStmt):
             return [with_fields(stmt, values=tuple(self.value(v) for v in stmt.values))]
