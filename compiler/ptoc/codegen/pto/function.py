@@ -16,10 +16,7 @@ from ...diagnostics import DiagnosticBag
 from ...ir.expr import ConstInt, Expr, Var
 from ...ir.function import Function, Program
 from ...ir.span import Span
-from ...ir.stmt import (
-    ReturnStmt,
-    Stmt,
-)
+from ...ir.stmt import ReturnStmt, Stmt
 from ...ir.types import MemRef, ScalarType, TensorType, TileType
 from ...ir.visitor import children
 from ...ir.walk import stmt_defs, walk_stmts
