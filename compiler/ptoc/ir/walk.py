@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .expr import Call, Expr, Var
-from .fields import BINDS, BODY, CONDITION, DEFINING, OPERAND, RESULT, layout
+from .fields import BINDS, CONDITION, OPERAND, RESULT, layout
 from .function import Function
 from .stmt import Stmt
 
@@ -20,11 +20,16 @@ def _spread(value: Any) -> tuple[Any, ...]:
     return () if value is None else (value,)
 
 
-def _fields(node: Any, *roles: Any) -> Iterator[Any]:
-    """The nodes in ``node``'s fields of the given roles, in declaration order."""
-    for name, role in layout(type(node)).fields:
-        if role in roles:
-            yield from _spread(getattr(node, name))
+def _nodes(node: Any, names: tuple[str, ...]) -> list[Any]:
+    """The nodes held by the named fields of ``node``, in order."""
+    out: list[Any] = []
+    for name in names:
+        value = getattr(node, name)
+        if type(value) is tuple:
+            out.extend(value)
+        elif value is not None:
+            out.append(value)
+    return out
 
 
 # --- expressions ---------------------------------------------------------------------------
@@ -36,7 +41,7 @@ def expr_vars(expr: Expr) -> Iterator[Var]:
     if isinstance(expr, Var):
         yield expr
         return
-    for child in _fields(expr, OPERAND):
+    for child in _nodes(expr, layout(type(expr)).operands):
         yield from expr_vars(child)
 
 
@@ -45,7 +50,7 @@ def contains_call(expr: Expr) -> bool:
         return True
     if isinstance(expr, Var):
         return False
-    return any(contains_call(child) for child in _fields(expr, OPERAND))
+    return any(contains_call(child) for child in _nodes(expr, layout(type(expr)).operands))
 
 
 # --- statements ----------------------------------------------------------------------------
@@ -59,20 +64,20 @@ def direct_exprs(stmt: Stmt) -> list[Expr]:
     for name, role in layout(type(stmt)).fields:
         if role is OPERAND:
             out.extend(_spread(getattr(stmt, name)))
-        elif role in DEFINING:
+        elif role is BINDS or role is RESULT:
             for var in _spread(getattr(stmt, name)):
-                out.extend(_fields(var, OPERAND))
+                out.extend(_nodes(var, layout(type(var)).operands))
     return out
 
 
 def conditions(stmt: Stmt) -> list[Expr]:
     """The expressions a statement evaluates before each run of its body."""
-    return list(_fields(stmt, CONDITION))
+    return _nodes(stmt, layout(type(stmt)).conditions)
 
 
 def bodies(stmt: Stmt) -> list[Stmt]:
     """The statements directly nested in ``stmt`` (the bodies it holds), in order."""
-    return list(_fields(stmt, BODY))
+    return _nodes(stmt, layout(type(stmt)).bodies)
 
 
 def walk_stmts(stmt: Stmt | None) -> Iterator[Stmt]:
@@ -80,19 +85,19 @@ def walk_stmts(stmt: Stmt | None) -> Iterator[Stmt]:
     if stmt is None:
         return
     yield stmt
-    for body in _fields(stmt, BODY):
+    for body in _nodes(stmt, layout(type(stmt)).bodies):
         yield from walk_stmts(body)
 
 
 def stmt_defs(stmt: Stmt) -> list[Var]:
     """Variables a statement binds in its enclosing scope, excluding nested bodies: the target
     of an assignment, or the results of an if / loop."""
-    return list(_fields(stmt, RESULT))
+    return _nodes(stmt, layout(type(stmt)).results)
 
 
 def stmt_binds(stmt: Stmt) -> list[Var]:
     """Variables a statement binds for its own body (a loop variable, carried values)."""
-    return list(_fields(stmt, BINDS))
+    return _nodes(stmt, layout(type(stmt)).binds)
 
 
 def stmt_reads(stmt: Stmt) -> Iterator[Var]:
@@ -102,9 +107,9 @@ def stmt_reads(stmt: Stmt) -> Iterator[Var]:
             if role is OPERAND or role is CONDITION:
                 for expr in _spread(getattr(s, name)):
                     yield from expr_vars(expr)
-            elif role in DEFINING:
+            elif role is BINDS or role is RESULT:
                 for var in _spread(getattr(s, name)):
-                    for init in _fields(var, OPERAND):
+                    for init in _nodes(var, layout(type(var)).operands):
                         yield from expr_vars(init)
 
 
@@ -124,9 +129,15 @@ def stmt_definitions(stmt: Stmt) -> list[Var]:
 
 
 def _definitions(stmt: Stmt, out: list[tuple[Var, Stmt | None]]) -> None:
-    for name, role in layout(type(stmt)).fields:
-        if role is BODY:
-            for body in _spread(getattr(stmt, name)):
-                _definitions(body, out)
-        elif role in DEFINING:
-            out.extend((var, stmt) for var in _spread(getattr(stmt, name)))
+    for name, is_body in layout(type(stmt)).scopes:
+        value = getattr(stmt, name)
+        if is_body:
+            if type(value) is tuple:
+                for body in value:
+                    _definitions(body, out)
+            elif value is not None:
+                _definitions(value, out)
+        elif type(value) is tuple:
+            out.extend((var, stmt) for var in value)
+        else:
+            out.append((value, stmt))

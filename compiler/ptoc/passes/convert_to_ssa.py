@@ -39,7 +39,7 @@ from ..ir.expr import (
     Var,
     make_tuple,
 )
-from ..ir.fields import BINDS, CONDITION, OPERAND, layout
+from ..ir.fields import BINDS, OPERAND, layout
 from ..ir.function import Function
 from ..ir.span import Span
 from ..ir.stmt import (
@@ -408,7 +408,7 @@ class _Converter:
             iter_args.append(new)
 
         # A while condition is evaluated at the top of every iteration.
-        for field_name in layout(type(stmt)).of_role(CONDITION):
+        for field_name in layout(type(stmt)).conditions:
             changes[field_name] = self.expr(getattr(stmt, field_name), body_env)
         body = self.stmt(stmt.body, body_env, after | top)
         if carried:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from ..ir.dtype import INDEX
 from ..ir.expr import Call, Expr, GlobalVar, MakeTuple, Op, Var, const_int, make_tuple
-from ..ir.fields import CONDITION, OPERAND, layout
+from ..ir.fields import layout
 from ..ir.function import Function, FunctionType, ParamDirection, Program
 from ..ir.shape import static_shape, static_value
 from ..ir.span import Span
@@ -285,7 +285,10 @@ class _Converter:
                 "iter_args": tuple(iter_args),
                 "return_vars": new_vars,
             }
-            for name in layout(type(stmt)).of_role(OPERAND, CONDITION):  # bounds, condition
+            for name in (
+                *layout(type(stmt)).operands,
+                *layout(type(stmt)).conditions,
+            ):  # bounds, condition
                 changes[name] = self.value(getattr(stmt, name))
             return [with_fields(stmt, **changes)]
         if isinstance(stmt, YieldStmt):

@@ -15,7 +15,7 @@ within a function (so the printed IR parses back under strict SSA).
 from __future__ import annotations
 
 from ..ir.expr import Call, Expr, Var
-from ..ir.fields import OPERAND, layout
+from ..ir.fields import layout
 from ..ir.function import Function
 from ..ir.stmt import AssignStmt, EvalStmt, IfStmt, LoopStmt, ReturnStmt, SeqStmts, Stmt, YieldStmt
 from ..ir.types import ScalarType, Type, UnknownType, types_compatible
@@ -133,7 +133,7 @@ class _Checker:
         visible.update(stmt.return_vars)
 
     def loop(self, stmt: LoopStmt, visible: set[Var]) -> None:
-        for bound in layout(type(stmt)).of_role(OPERAND):  # a for loop's bounds
+        for bound in layout(type(stmt)).operands:  # a for loop's bounds
             value = getattr(stmt, bound)
             self.uses(value, visible, stmt)
             self.condition_type(value.type, stmt, what="loop bound")
