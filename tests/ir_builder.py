@@ -7,7 +7,7 @@ constant dimension or an ``Expr`` for a symbolic one; ``call`` builds a call of 
 with the type you give, ``op`` one typed by the op's own type rule.
 
 The module-level functions build nodes without spans. A module whose tests check spans
-makes its own ``Builder(spans=...)`` (``fresh_lines`` puts every node on a line of its own)
+makes its own ``Builder(spans=...)`` (``FreshLines`` puts every node on a line of its own)
 and uses that builder's methods instead.
 """
 
@@ -77,15 +77,17 @@ def at(line: int, column: int = 4, end_column: int = 34, file: str = FILE) -> Sp
     return Span(file, line, column, line, end_column)
 
 
-def fresh_lines(file: str = FILE, column: int = 4, width: int = 30) -> Callable[[], Span]:
-    """A span policy putting each node on the next line of ``file`` (1, 2, 3, ...)."""
-    lines = itertools.count(1)
+class FreshLines:
+    """A span policy putting each node on the next line of ``file`` (1, 2, 3, ...); called
+    with a line, it gives a span on that line instead."""
 
-    def span() -> Span:
-        line = next(lines)
-        return Span(file, line, column, line, column + width)
+    def __init__(self, file: str = FILE) -> None:
+        self.file = file
+        self.lines = itertools.count(1)
 
-    return span
+    def __call__(self, line: int | None = None, column: int = 4, width: int = 30) -> Span:
+        line = next(self.lines) if line is None else line
+        return Span(self.file, line, column, line, column + width)
 
 
 def dim(value: Dim) -> Expr:
