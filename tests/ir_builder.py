@@ -14,6 +14,7 @@ and uses that builder's methods instead.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Sequence
 
 from ptoc.ir import (
@@ -72,7 +73,7 @@ Dim = int | Expr
 Body = Stmt | Sequence[Stmt]
 
 
-def at(line: int, column: int = 4, end_column: int = 34, file: str = FILE) -> Span:
+def at(line: int, column: int = 8, end_column: int = 40, file: str = FILE) -> Span:
     """A one-line span of the pretend source file."""
     return Span(file, line, column, line, end_column)
 
@@ -123,6 +124,21 @@ def tile_t(
     **extra: object,
 ) -> TileType:
     return TileType(dims(shape), dtype, memref, view, **extra)  # type: ignore[arg-type]
+
+
+def placed_t(
+    *shape: int,
+    dtype: DataType = FP32,
+    space: MemorySpace | None = MemorySpace.Vec,
+    addr: int | None = 0,
+    mem_id: int = 0,
+    view: TileView | None = None,
+) -> TileType:
+    """A tile type as memory allocation leaves it: in a buffer of ``space`` at ``addr``, as
+    large as the tile (no buffer when ``space`` is None)."""
+    size = -(-math.prod(shape) * dtype.bits // 8)
+    memref = None if space is None else MemRef(space, addr, size, mem_id)
+    return tile_t(*shape, dtype=dtype, memref=memref, view=view)
 
 
 def buffer(
