@@ -259,6 +259,14 @@ class Builder:
             target = Var(value.type, name=target, span=where)
         return AssignStmt(target, value, span=where)
 
+    def define(
+        self, target: Var, name: str, /, *args: Expr, span: Span | None = None, **kwargs: AttrValue
+    ) -> AssignStmt:
+        """``target = name(args)``, the call typed as its target (as after the passes)."""
+        where = self.span(span)
+        value = self.call(name, *args, type_=target.type, span=where, **kwargs)
+        return AssignStmt(target, value, span=where)
+
     def eval_(self, expr: Expr, span: Span | None = None) -> EvalStmt:
         if span is None and expr.span.is_known:
             span = expr.span
@@ -385,6 +393,7 @@ ints, binary, add, mul, lt, gt, unary = (
     PLAIN.unary,
 )
 call, op, fn_call = PLAIN.call, PLAIN.op, PLAIN.fn_call
-assign, eval_, seq, yield_, ret = PLAIN.assign, PLAIN.eval_, PLAIN.seq, PLAIN.yield_, PLAIN.ret
+assign, define, eval_, seq = PLAIN.assign, PLAIN.define, PLAIN.eval_, PLAIN.seq
+yield_, ret = PLAIN.yield_, PLAIN.ret
 for_, while_, if_, scope = PLAIN.for_, PLAIN.while_, PLAIN.if_, PLAIN.scope
 function, program = PLAIN.function, PLAIN.program

@@ -25,15 +25,9 @@ from ptoc.ops import PipeType
 
 #: Nodes not given a span have an unknown one in the kernel's file.
 _BUILD = Builder(spans=lambda: Span.unknown(FILE))
-var, call, assign, seq, iter_arg, yield_ = (
-    _BUILD.var,
-    _BUILD.call,
-    _BUILD.assign,
-    _BUILD.seq,
-    _BUILD.iter_arg,
-    _BUILD.yield_,
-)
-__all__ = ["at", "f32", "var", "call", "assign", "seq", "iter_arg", "yield_"]
+var, call, assign, define = _BUILD.var, _BUILD.call, _BUILD.assign, _BUILD.define
+seq, iter_arg, yield_ = _BUILD.seq, _BUILD.iter_arg, _BUILD.yield_
+__all__ = ["at", "f32", "var", "call", "assign", "define", "seq", "iter_arg", "yield_"]
 
 
 def offsets(*values: Dim) -> Expr:
@@ -83,11 +77,6 @@ def store(
     return assign(result, value, span)
 
 
-def op(target: Var, name: str, *args: Expr, span: Span | None = None, **kwargs: Any) -> AssignStmt:
-    """``target = name(args)``, typed as the target."""
-    return assign(target, call(name, *args, type_=target.type, span=span, **kwargs), span)
-
-
 def sync(set_pipe: PipeType, wait_pipe: PipeType, event: int = 0) -> list[Stmt]:
     kwargs: dict[str, Any] = {"set_pipe": set_pipe, "wait_pipe": wait_pipe, "event_id": event}
     return [
@@ -114,7 +103,7 @@ def simple_add() -> Function:
         load(tile_x, x, (0, 0), at(3)),
         load(tile_y, y, (0, 0), at(4)),
         sync(PipeType.MTE2, PipeType.V),
-        op(tile_z, "block.add", tile_x, tile_y, span=at(5)),
+        define(tile_z, "block.add", tile_x, tile_y, span=at(5)),
         sync(PipeType.V, PipeType.MTE3),
         store(result, tile_z, (0, 0), output, at(6)),
         ReturnStmt((result,)),

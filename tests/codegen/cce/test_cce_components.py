@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from cce_ir import load, op, seq, var
+from cce_ir import define, load, seq, var
 from ir_builder import placed_t, tensor_t
 
 from ptoc.codegen import CodegenError
@@ -153,7 +153,7 @@ def test_kernel_name_is_camel_case() -> None:
 def test_tile_collector_takes_assigned_tiles_in_body_order_but_not_if_results() -> None:
     x = var("x", tensor_t(16, 16))
     a, b, c, r = (var(n, placed_t(16, 16)) for n in ("a", "b", "c", "r"))
-    inner = seq(op(c, "block.add", a, b))
+    inner = seq(define(c, "block.add", a, b))
     body = seq(
         load(a, x, (0, 0)),
         IfStmt(ConstBool(ScalarType(DataType.BOOL), value=True), inner, None, (r,)),

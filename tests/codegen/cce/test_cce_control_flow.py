@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from cce_ir import assign, body_lines, f32, function, iter_arg, load, op, seq, store, var, yield_
+from cce_ir import (
+    assign,
+    body_lines,
+    define,
+    f32,
+    function,
+    iter_arg,
+    load,
+    seq,
+    store,
+    var,
+    yield_,
+)
 from ir_builder import INDEX, add, i, lt, mul, placed_t, tensor_t
 
 from ptoc.codegen.cce import generate_cce
@@ -44,7 +56,7 @@ def test_loop_over_windows_with_a_tensor_iter_arg_inherits_the_output_pointer() 
         i(1),
         seq(
             load(t, x, (row, 0)),
-            op(u, "block.adds", t, f32(1.0)),
+            define(u, "block.adds", t, f32(1.0)),
             store(out_new, u, (row, 0), out_iter),
             yield_(out_new),
         ),
@@ -90,7 +102,7 @@ def test_nested_loops_carry_a_tile_and_a_scalar() -> None:
         i(1),
         seq(
             load(t, x, (mul(i_, i(32)), mul(j_, i(32)))),
-            op(nxt, "block.add", acc_in, t),
+            define(nxt, "block.add", acc_in, t),
             yield_(nxt),
         ),
         (acc_in,),
@@ -189,9 +201,11 @@ def test_if_else_declares_results_before_the_if_and_assigns_them_in_each_branch(
     branch = IfStmt(
         cond,
         seq(
-            op(a2, "block.adds", a, f32(1.0)), store(stored, a2, (0, 0), out), yield_(a2, stored, n)
+            define(a2, "block.adds", a, f32(1.0)),
+            store(stored, a2, (0, 0), out),
+            yield_(a2, stored, n),
         ),
-        seq(op(a3, "block.muls", a, f32(2.0)), yield_(a3, out, i(0))),
+        seq(define(a3, "block.muls", a, f32(2.0)), yield_(a3, out, i(0))),
         (r_tile, r_out, r_n),
     )
     final = var("final", tensor_t(32, 32))

@@ -8,10 +8,10 @@ from cce_ir import (
     at,
     body_lines,
     call,
+    define,
     function,
     load,
     offsets,
-    op,
     section_lines,
     seq,
     simple_add,
@@ -55,7 +55,7 @@ def test_tensor_op_has_no_lowering_and_the_rest_is_generated() -> None:
         [x],
         assign(y, call("tensor.add", x, x, type_=x.type, span=at(4)), span=at(4)),
         load(a, x, (0, 0), span=at(5)),
-        op(b, "block.exp", a, span=at(6)),
+        define(b, "block.exp", a, span=at(6)),
     )
     result = generate_cce(fn)
     assert codes_and_spans(result) == [("E400", at(4))]
@@ -139,7 +139,7 @@ def test_tile_with_an_unallocated_buffer_or_in_ddr_is_e403() -> None:
     x = var("x", tensor_t(16, 16))
     t = var("t", placed_t(16, 16, addr=None))
     u = var("u", placed_t(16, 16, space=MemorySpace.DDR))
-    fn = function("k", [x], load(t, x, (0, 0), span=at(5)), op(u, "block.exp", t, span=at(6)))
+    fn = function("k", [x], load(t, x, (0, 0), span=at(5)), define(u, "block.exp", t, span=at(6)))
     assert codes_and_spans(generate_cce(fn)) == [("E403", at(5)), ("E403", at(6))]
 
 
@@ -218,7 +218,7 @@ def test_reduction_over_a_leading_axis_is_e400() -> None:
     x = var("x", tensor_t(4, 16, 16))
     t = var("t", placed_t(4, 16, 16, addr=0x0))
     s = var("s", placed_t(16, 16, addr=0x2000))
-    fn = function("k", [x], load(t, x, (0, 0, 0)), op(s, "block.sum", t, axis=0, span=at(8)))
+    fn = function("k", [x], load(t, x, (0, 0, 0)), define(s, "block.sum", t, axis=0, span=at(8)))
     result = generate_cce(fn)
     assert codes_and_spans(result) == [("E400", at(8))]
 

@@ -12,11 +12,11 @@ from cce_ir import (
     barrier,
     body_lines,
     call,
+    define,
     f32,
     function,
     load,
     offsets,
-    op,
     section_lines,
     simple_add,
     store,
@@ -117,7 +117,7 @@ def _binary_kernel(name: str, *extra: object) -> list[str]:
         [x, out],
         load(a, x, (0, 0)),
         load(b, x, (0, 0)),
-        op(c, name, a, b, *extra),  # type: ignore[arg-type]
+        define(c, name, a, b, *extra),  # type: ignore[arg-type]
         store(None, c, (0, 0), out),
     )
     return body_lines(clean(generate_cce(fn)).text)
@@ -153,8 +153,8 @@ def test_three_operand_forms_pass_every_tile() -> None:
         load(a, x, (0, 0)),
         load(b, x, (0, 0)),
         load(c, x, (0, 0)),
-        op(d, "block.addc", a, b, c),
-        op(var("e", placed_t(16, 16, addr=0x1000)), "block.sel", a, b, c),
+        define(d, "block.addc", a, b, c),
+        define(var("e", placed_t(16, 16, addr=0x1000)), "block.sel", a, b, c),
     )
     assert body_lines(clean(generate_cce(fn)).text)[3:] == [
         "TADDC(d, a, b, c);",
@@ -171,9 +171,9 @@ def test_tile_scalar_ops_take_inline_scalars() -> None:
         "scale_kernel",
         [x, scale, n],
         load(a, x, (0, 0)),
-        op(b, "block.adds", a, f32(1.5)),
-        op(c, "block.muls", b, scale),
-        op(d, "block.divs", c, mul(n, i(2))),
+        define(b, "block.adds", a, f32(1.5)),
+        define(c, "block.muls", b, scale),
+        define(d, "block.divs", c, mul(n, i(2))),
     )
     text = clean(generate_cce(fn)).text
     assert section_lines(text, "Unpack arguments") == [
@@ -204,7 +204,7 @@ def test_unary(name: str, instruction: str) -> None:
     x = var("x", tensor_t(8, 64))
     a = var("a", placed_t(8, 64, addr=0x0))
     b = var("b", placed_t(8, 64, addr=0x800))
-    fn = function("k", [x], load(a, x, (0, 0)), op(b, name, a))
+    fn = function("k", [x], load(a, x, (0, 0)), define(b, name, a))
     assert body_lines(clean(generate_cce(fn)).text) == [
         "TLOAD(a, xGlobal);",
         f"{instruction}(b, a);",
@@ -224,12 +224,12 @@ def test_reductions_choose_row_or_column_by_axis() -> None:
         "reduce",
         [x],
         load(t, x, (0, 0)),
-        op(rows, "block.sum", t, axis=1, keepdim=True),
-        op(cols, "block.sum", t, axis=0, keepdim=True),
-        op(last, "block.sum", t, axis=-1, keepdim=True),
-        op(mx, "block.max", t, axis=1, keepdim=True),
+        define(rows, "block.sum", t, axis=1, keepdim=True),
+        define(cols, "block.sum", t, axis=0, keepdim=True),
+        define(last, "block.sum", t, axis=-1, keepdim=True),
+        define(mx, "block.max", t, axis=1, keepdim=True),
         load(tmp, x, (0, 0)),
-        op(rs, "block.row_sum", t, tmp),
+        define(rs, "block.row_sum", t, tmp),
     )
     assert body_lines(clean(generate_cce(fn)).text) == [
         "TLOAD(t, xGlobal);",
@@ -252,9 +252,9 @@ def test_cast_and_compare_render_their_modes() -> None:
         "k",
         [x],
         load(a, x, (0, 0)),
-        op(h, "block.cast", a, target_type=DataType.FP16, mode="rint"),
-        op(m, "block.cmp", a, a, cmp_type=4),
-        op(s, "block.cmps", a, f32(0.0), cmp_type=0),
+        define(h, "block.cast", a, target_type=DataType.FP16, mode="rint"),
+        define(m, "block.cmp", a, a, cmp_type=4),
+        define(s, "block.cmps", a, f32(0.0), cmp_type=0),
     )
     text = clean(generate_cce(fn)).text
     assert "using hType = Tile<TileType::Vec, half, 16, 16, BLayout::RowMajor, -1, -1>;" in text
@@ -348,11 +348,11 @@ def matmul_kernel() -> Function:
         load(a_mat, a, (0, 0)),
         load(b_mat, b, (0, 0)),
         sync(PipeType.MTE2, PipeType.MTE1),
-        op(a_left, "block.move", a_mat, target_memory=MemorySpace.Left),
-        op(b_right, "block.move", b_mat, target_memory=MemorySpace.Right),
+        define(a_left, "block.move", a_mat, target_memory=MemorySpace.Left),
+        define(b_right, "block.move", b_mat, target_memory=MemorySpace.Right),
         sync(PipeType.MTE1, PipeType.M),
-        op(acc, "block.matmul", a_left, b_right),
-        op(acc2, "block.matmul_acc", acc, a_left, b_right),
+        define(acc, "block.matmul", a_left, b_right),
+        define(acc2, "block.matmul_acc", acc, a_left, b_right),
         sync(PipeType.M, PipeType.FIX),
         EvalStmt(call("block.l0c_store", acc2, offsets(0, 0), offsets(64, 64), c, type_=c.type)),
     )
@@ -415,7 +415,7 @@ def test_memory_reuse_declares_each_tile_at_the_shared_address() -> None:
     x = var("x", tensor_t(16, 16))
     a = var("a", placed_t(16, 16, addr=0x100, mem_id=7))
     b = var("b", placed_t(16, 16, addr=0x100, mem_id=7))
-    fn = function("k", [x], load(a, x, (0, 0)), op(b, "block.exp", a))
+    fn = function("k", [x], load(a, x, (0, 0)), define(b, "block.exp", a))
     assert section_lines(clean(generate_cce(fn)).text, "Tile type definitions and allocations") == [
         "using aType = Tile<TileType::Vec, float, 16, 16, BLayout::RowMajor, -1, -1>;",
         "aType a(16, 16);",
@@ -471,8 +471,8 @@ def test_view_passes_its_offsets_and_full_its_value() -> None:
         "k",
         [x],
         load(t, x, (0, 0)),
-        op(v, "block.view", t, offsets(16, 16), offsets(0, 16)),
-        op(z, "block.full", offsets(16, 16), f32(0.0), dtype=DataType.FP32),
+        define(v, "block.view", t, offsets(16, 16), offsets(0, 16)),
+        define(z, "block.full", offsets(16, 16), f32(0.0), dtype=DataType.FP32),
     )
     assert body_lines(clean(generate_cce(fn)).text)[1:] == [
         "TEXTRACT(v, t, 0, 16);",
@@ -487,7 +487,7 @@ def test_allocation_only_ops_generate_nothing_beyond_the_declaration() -> None:
     fn = function(
         "k",
         [x],
-        op(
+        define(
             t,
             "block.create_tile",
             offsets(16, 16),
@@ -495,7 +495,7 @@ def test_allocation_only_ops_generate_nothing_beyond_the_declaration() -> None:
             target_memory=MemorySpace.Vec,
         ),
         EvalStmt(call("block.alloc", i(1), i(0x600), i(1024), i(3))),
-        op(u, "block.exp", t),
+        define(u, "block.exp", t),
     )
     text = clean(generate_cce(fn)).text
     assert "TASSIGN(t, 0x200);" in section_lines(text, "Tile type definitions and allocations")
