@@ -109,8 +109,13 @@ def _derive(cls: type) -> Layout:
 
 def child_values(node: Any) -> list[Any]:
     """The direct children of a node, in declaration order (``None`` skipped, tuples spread)."""
+    return field_nodes(node, layout(type(node)).names)
+
+
+def field_nodes(node: Any, names: tuple[str, ...]) -> list[Any]:
+    """The nodes held by the named fields of ``node``, in order."""
     out: list[Any] = []
-    for name in layout(type(node)).names:
+    for name in names:
         value = getattr(node, name)
         if type(value) is tuple:
             out.extend(value)

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .expr import Call, Expr, Var
-from .fields import BINDS, CONDITION, OPERAND, RESULT, layout
+from .fields import BINDS, CONDITION, OPERAND, RESULT, field_nodes, layout
 from .function import Function
 from .stmt import Stmt
 
@@ -20,18 +20,6 @@ def _spread(value: Any) -> tuple[Any, ...]:
     return () if value is None else (value,)
 
 
-def _nodes(node: Any, names: tuple[str, ...]) -> list[Any]:
-    """The nodes held by the named fields of ``node``, in order."""
-    out: list[Any] = []
-    for name in names:
-        value = getattr(node, name)
-        if type(value) is tuple:
-            out.extend(value)
-        elif value is not None:
-            out.append(value)
-    return out
-
-
 # --- expressions ---------------------------------------------------------------------------
 
 
@@ -41,7 +29,7 @@ def expr_vars(expr: Expr) -> Iterator[Var]:
     if isinstance(expr, Var):
         yield expr
         return
-    for child in _nodes(expr, layout(type(expr)).operands):
+    for child in field_nodes(expr, layout(type(expr)).operands):
         yield from expr_vars(child)
 
 
@@ -50,7 +38,7 @@ def contains_call(expr: Expr) -> bool:
         return True
     if isinstance(expr, Var):
         return False
-    return any(contains_call(child) for child in _nodes(expr, layout(type(expr)).operands))
+    return any(contains_call(child) for child in field_nodes(expr, layout(type(expr)).operands))
 
 
 # --- statements ----------------------------------------------------------------------------
@@ -66,18 +54,18 @@ def direct_exprs(stmt: Stmt) -> list[Expr]:
             out.extend(_spread(getattr(stmt, name)))
         elif role is BINDS or role is RESULT:
             for var in _spread(getattr(stmt, name)):
-                out.extend(_nodes(var, layout(type(var)).operands))
+                out.extend(field_nodes(var, layout(type(var)).operands))
     return out
 
 
 def conditions(stmt: Stmt) -> list[Expr]:
     """The expressions a statement evaluates before each run of its body."""
-    return _nodes(stmt, layout(type(stmt)).conditions)
+    return field_nodes(stmt, layout(type(stmt)).conditions)
 
 
 def bodies(stmt: Stmt) -> list[Stmt]:
     """The statements directly nested in ``stmt`` (the bodies it holds), in order."""
-    return _nodes(stmt, layout(type(stmt)).bodies)
+    return field_nodes(stmt, layout(type(stmt)).bodies)
 
 
 def walk_stmts(stmt: Stmt | None) -> Iterator[Stmt]:
@@ -85,19 +73,19 @@ def walk_stmts(stmt: Stmt | None) -> Iterator[Stmt]:
     if stmt is None:
         return
     yield stmt
-    for body in _nodes(stmt, layout(type(stmt)).bodies):
+    for body in field_nodes(stmt, layout(type(stmt)).bodies):
         yield from walk_stmts(body)
 
 
 def stmt_defs(stmt: Stmt) -> list[Var]:
     """Variables a statement binds in its enclosing scope, excluding nested bodies: the target
     of an assignment, or the results of an if / loop."""
-    return _nodes(stmt, layout(type(stmt)).results)
+    return field_nodes(stmt, layout(type(stmt)).results)
 
 
 def stmt_binds(stmt: Stmt) -> list[Var]:
     """Variables a statement binds for its own body (a loop variable, carried values)."""
-    return _nodes(stmt, layout(type(stmt)).binds)
+    return field_nodes(stmt, layout(type(stmt)).binds)
 
 
 def stmt_reads(stmt: Stmt) -> Iterator[Var]:
@@ -109,7 +97,7 @@ def stmt_reads(stmt: Stmt) -> Iterator[Var]:
                     yield from expr_vars(expr)
             elif role is BINDS or role is RESULT:
                 for var in _spread(getattr(s, name)):
-                    for init in _nodes(var, layout(type(var)).operands):
+                    for init in field_nodes(var, layout(type(var)).operands):
                         yield from expr_vars(init)
 
 
