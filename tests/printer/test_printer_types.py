@@ -37,7 +37,10 @@ N, M = scalar("N"), scalar("M")
             tensor_t(64, 128, dtype=DataType.FP16, layout=TensorLayout.NZ),
             "pl.Tensor[[64, 128], pl.FP16, pl.NZ]",
         ),
-        (tensor_t(8, dtype=DataType.INT8, layout=TensorLayout.ND), "pl.Tensor[[8], pl.INT8, pl.ND]"),
+        (
+            tensor_t(8, dtype=DataType.INT8, layout=TensorLayout.ND),
+            "pl.Tensor[[8], pl.INT8, pl.ND]",
+        ),
         (tensor_t(N, 64, dtype=DataType.BF16), "pl.Tensor[[N, 64], pl.BF16]"),
         (tensor_t(binary(BinaryOp.Mul, N, i(2)), M), "pl.Tensor[[N * 2, M], pl.FP32]"),
         (tensor_t(i(4, DataType.INT32)), "pl.Tensor[[4], pl.FP32]"),
