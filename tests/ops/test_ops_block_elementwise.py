@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from ops_ir import (
+from ir_builder import (
     FP16,
     FP32,
     INT8,
@@ -11,17 +11,14 @@ from ops_ir import (
     INT32,
     INT64,
     UINT16,
-    assert_error,
-    assert_type,
-    deduce,
-    error,
-    flit,
-    lit,
+    f,
+    i,
     scalar,
     tensor,
     tile,
-    tile_type,
+    tile_t,
 )
+from ops_ir import assert_error, assert_type, deduce, error
 
 from ptoc.ir import DataType
 
@@ -33,7 +30,7 @@ UNARY = ["neg", "exp", "sqrt", "rsqrt", "recip", "log", "abs", "relu"]
 @pytest.mark.parametrize("name", TILE_BINARY)
 def test_tile_binary(name: str) -> None:
     result = deduce(f"block.{name}", lhs=tile(32, 1, dtype=FP16), rhs=tile(1, 64, dtype=FP32))
-    assert_type(result, tile_type(32, 64, dtype=FP32))
+    assert_type(result, tile_t(32, 64, dtype=FP32))
 
 
 @pytest.mark.parametrize("name", TILE_BINARY)
@@ -61,7 +58,7 @@ def test_tile_binary_errors(name: str) -> None:
 @pytest.mark.parametrize("name", ["and", "or"])
 def test_bitwise(name: str) -> None:
     result = deduce(f"block.{name}", lhs=tile(8, 8, dtype=INT16), rhs=tile(8, 8, dtype=INT32))
-    assert_type(result, tile_type(8, 8, dtype=INT32))
+    assert_type(result, tile_t(8, 8, dtype=INT32))
     assert_error(
         error(f"block.{name}", lhs=tile(8, 8, dtype=FP16), rhs=tile(8, 8, dtype=INT32)),
         "E306",
@@ -79,7 +76,7 @@ def test_bitwise(name: str) -> None:
 @pytest.mark.parametrize("name", ["shl", "shr"])
 def test_shifts_keep_lhs_dtype(name: str) -> None:
     result = deduce(f"block.{name}", lhs=tile(8, 8, dtype=INT16), rhs=tile(1, 8, dtype=INT32))
-    assert_type(result, tile_type(8, 8, dtype=INT16))
+    assert_type(result, tile_t(8, 8, dtype=INT16))
     assert_error(
         error(f"block.{name}", lhs=tile(8, dtype=INT16), rhs=tile(8, dtype=FP32)),
         "E306",
@@ -91,7 +88,7 @@ def test_shifts_keep_lhs_dtype(name: str) -> None:
 def test_xor() -> None:
     tmp = tile(8, 8, dtype=INT16, name="tmp")
     result = deduce("block.xor", lhs=tile(8, 8, dtype=INT16), rhs=tile(8, 8, dtype=UINT16), tmp=tmp)
-    assert_type(result, tile_type(8, 8, dtype=INT16))
+    assert_type(result, tile_t(8, 8, dtype=INT16))
     assert_error(
         error("block.xor", lhs=tile(8, dtype=INT16), rhs=tile(8, dtype=INT16), tmp=scalar()),
         "E306",
@@ -110,9 +107,9 @@ def test_prelu() -> None:
     result = deduce(
         "block.prelu", tile=tile(8, 16, dtype=FP16), slope=tile(1, 16, dtype=FP32), tmp=tile(8, 16)
     )
-    assert_type(result, tile_type(8, 16, dtype=FP32))
+    assert_type(result, tile_t(8, 16, dtype=FP32))
     assert_error(
-        error("block.prelu", tile=tile(8, 16), slope=scalar(FP32), tmp=tile(8, 16)),
+        error("block.prelu", tile=tile(8, 16), slope=scalar(dtype=FP32), tmp=tile(8, 16)),
         "E306",
         "slope",
         "argument 'slope' must be a tile",
@@ -133,7 +130,7 @@ def test_three_tile_ops(name: str) -> None:
         rhs=tile(1, 16, dtype=FP16),
         rhs2=tile(8, 16, dtype=FP32),
     )
-    assert_type(result, tile_type(8, 16, dtype=FP32))
+    assert_type(result, tile_t(8, 16, dtype=FP32))
     assert_error(
         error(f"block.{name}", lhs=tile(8, 16), rhs=tile(8, 16), rhs2=tile(4, 16)),
         "E307",
@@ -145,12 +142,12 @@ def test_three_tile_ops(name: str) -> None:
 @pytest.mark.parametrize("name", TILE_SCALAR)
 def test_tile_scalar(name: str) -> None:
     assert_type(
-        deduce(f"block.{name}", lhs=tile(8, 16, dtype=FP16), scalar=flit(2.0)),
-        tile_type(8, 16, dtype=FP32),
+        deduce(f"block.{name}", lhs=tile(8, 16, dtype=FP16), scalar=f(2.0)),
+        tile_t(8, 16, dtype=FP32),
     )
     assert_type(
-        deduce(f"block.{name}", lhs=tile(8, 16, dtype=FP16), scalar=scalar(INT32)),
-        tile_type(8, 16, dtype=FP16),
+        deduce(f"block.{name}", lhs=tile(8, 16, dtype=FP16), scalar=scalar(dtype=INT32)),
+        tile_t(8, 16, dtype=FP16),
     )
     assert_error(
         error(f"block.{name}", lhs=tile(8), scalar=tile(8)),
@@ -159,41 +156,41 @@ def test_tile_scalar(name: str) -> None:
         f"block.{name}: argument 'scalar' must be a scalar, got Tile[[8], FP32]",
     )
     assert_error(
-        error(f"block.{name}", lhs=scalar(FP32), scalar=lit(1)), "E306", "lhs", "must be a tile"
+        error(f"block.{name}", lhs=scalar(dtype=FP32), scalar=i(1)), "E306", "lhs", "must be a tile"
     )
 
 
 def test_lrelu_and_expands() -> None:
     assert_type(
-        deduce("block.lrelu", tile=tile(8, 8, dtype=FP16), slope=flit(0.1)),
-        tile_type(8, 8, dtype=FP32),
+        deduce("block.lrelu", tile=tile(8, 8, dtype=FP16), slope=f(0.1)),
+        tile_t(8, 8, dtype=FP32),
     )
     assert_error(
         error("block.lrelu", tile=tile(8, 8), slope=tile(8, 8)), "E306", "slope", "must be a scalar"
     )
     assert_type(
-        deduce("block.expands", target=tile(8, 8, dtype=INT32), scalar=lit(0)),
-        tile_type(8, 8, dtype=INT64),
+        deduce("block.expands", target=tile(8, 8, dtype=INT32), scalar=i(0)),
+        tile_t(8, 8, dtype=INT64),
     )
     assert_error(
-        error("block.expands", target=tensor(8), scalar=lit(0)), "E306", "target", "must be a tile"
+        error("block.expands", target=tensor(8), scalar=i(0)), "E306", "target", "must be a tile"
     )
 
 
 @pytest.mark.parametrize("name", ["ands", "ors", "shls", "shrs"])
 def test_integer_tile_scalar(name: str) -> None:
     assert_type(
-        deduce(f"block.{name}", lhs=tile(8, 8, dtype=INT16), scalar=lit(3)),
-        tile_type(8, 8, dtype=INT16),
+        deduce(f"block.{name}", lhs=tile(8, 8, dtype=INT16), scalar=i(3)),
+        tile_t(8, 8, dtype=INT16),
     )
     assert_error(
-        error(f"block.{name}", lhs=tile(8, dtype=FP32), scalar=lit(3)),
+        error(f"block.{name}", lhs=tile(8, dtype=FP32), scalar=i(3)),
         "E306",
         "lhs",
         f"block.{name}: argument 'lhs' must have an integer dtype, got FP32",
     )
     assert_error(
-        error(f"block.{name}", lhs=tile(8, dtype=INT16), scalar=flit(1.0)),
+        error(f"block.{name}", lhs=tile(8, dtype=INT16), scalar=f(1.0)),
         "E306",
         "scalar",
         "argument 'scalar' must have an integer dtype, got FP32",
@@ -201,16 +198,16 @@ def test_integer_tile_scalar(name: str) -> None:
 
 
 def test_xors() -> None:
-    result = deduce("block.xors", lhs=tile(8, dtype=INT8), scalar=lit(1), tmp=tile(8, dtype=INT8))
-    assert_type(result, tile_type(8, dtype=INT8))
+    result = deduce("block.xors", lhs=tile(8, dtype=INT8), scalar=i(1), tmp=tile(8, dtype=INT8))
+    assert_type(result, tile_t(8, dtype=INT8))
     assert_error(
-        error("block.xors", lhs=tile(8, dtype=INT8), scalar=lit(1), tmp=lit(0)),
+        error("block.xors", lhs=tile(8, dtype=INT8), scalar=i(1), tmp=i(0)),
         "E306",
         "tmp",
         "argument 'tmp' must be a tile",
     )
     assert_error(
-        error("block.xors", lhs=tile(8, dtype=FP16), scalar=lit(1), tmp=tile(8)),
+        error("block.xors", lhs=tile(8, dtype=FP16), scalar=i(1), tmp=tile(8)),
         "E306",
         "lhs",
         "integer dtype",
@@ -220,9 +217,9 @@ def test_xors() -> None:
 @pytest.mark.parametrize("name", ["addsc", "subsc"])
 def test_tile_scalar_tile(name: str) -> None:
     result = deduce(
-        f"block.{name}", lhs=tile(8, 1, dtype=FP16), scalar=flit(1.0), rhs2=tile(8, 16, dtype=FP16)
+        f"block.{name}", lhs=tile(8, 1, dtype=FP16), scalar=f(1.0), rhs2=tile(8, 16, dtype=FP16)
     )
-    assert_type(result, tile_type(8, 16, dtype=FP32))
+    assert_type(result, tile_t(8, 16, dtype=FP32))
     assert_error(
         error(f"block.{name}", lhs=tile(8, 16), scalar=tile(8, 16), rhs2=tile(8, 16)),
         "E306",
@@ -230,7 +227,7 @@ def test_tile_scalar_tile(name: str) -> None:
         "must be a scalar",
     )
     assert_error(
-        error(f"block.{name}", lhs=tile(8, 16), scalar=lit(1), rhs2=tile(16, 8)),
+        error(f"block.{name}", lhs=tile(8, 16), scalar=i(1), rhs2=tile(16, 8)),
         "E307",
         "rhs2",
         "but got [8, 16] and [16, 8]",
@@ -240,7 +237,7 @@ def test_tile_scalar_tile(name: str) -> None:
 def test_sel() -> None:
     mask = tile(8, 8, dtype=DataType.BOOL, name="mask")
     result = deduce("block.sel", mask=mask, lhs=tile(8, 8, dtype=FP16), rhs=tile(8, 8, dtype=FP32))
-    assert_type(result, tile_type(8, 8, dtype=FP32))
+    assert_type(result, tile_t(8, 8, dtype=FP32))
     assert_error(
         error("block.sel", mask=scalar(), lhs=tile(8, 8), rhs=tile(8, 8)),
         "E306",
@@ -257,9 +254,9 @@ def test_sel() -> None:
 
 def test_sels() -> None:
     result = deduce(
-        "block.sels", lhs=tile(8, 8, dtype=FP16), rhs=tile(8, 8, dtype=FP16), select_mode=lit(1)
+        "block.sels", lhs=tile(8, 8, dtype=FP16), rhs=tile(8, 8, dtype=FP16), select_mode=i(1)
     )
-    assert_type(result, tile_type(8, 8, dtype=FP16))  # the mode does not join the promotion
+    assert_type(result, tile_t(8, 8, dtype=FP16))  # the mode does not join the promotion
     assert_error(
         error("block.sels", lhs=tile(8, 8), rhs=tile(8, 8), select_mode=tile(8, 8)),
         "E306",
@@ -272,9 +269,9 @@ def test_cmp_keeps_the_promoted_dtype() -> None:
     result = deduce(
         "block.cmp", {"cmp_type": 2}, lhs=tile(8, 8, dtype=FP16), rhs=tile(8, 8, dtype=FP32)
     )
-    assert_type(result, tile_type(8, 8, dtype=FP32))  # not BOOL: the original's checked behaviour
+    assert_type(result, tile_t(8, 8, dtype=FP32))  # not BOOL: the original's checked behaviour
     assert_type(
-        deduce("block.cmp", lhs=tile(8, 8), rhs=tile(1, 8)), tile_type(8, 8)
+        deduce("block.cmp", lhs=tile(8, 8), rhs=tile(1, 8)), tile_t(8, 8)
     )  # cmp_type defaults to 0
 
 
@@ -304,11 +301,11 @@ def test_cmp_errors() -> None:
 
 def test_cmps() -> None:
     assert_type(
-        deduce("block.cmps", {"cmp_type": 5}, lhs=tile(8, dtype=INT32), scalar=lit(0)),
-        tile_type(8, dtype=INT64),
+        deduce("block.cmps", {"cmp_type": 5}, lhs=tile(8, dtype=INT32), scalar=i(0)),
+        tile_t(8, dtype=INT64),
     )
     assert_error(
-        error("block.cmps", {"cmp_type": -1}, lhs=tile(8), scalar=lit(0)),
+        error("block.cmps", {"cmp_type": -1}, lhs=tile(8), scalar=i(0)),
         "E309",
         "cmp_type",
         "got -1",
@@ -320,7 +317,7 @@ def test_cmps() -> None:
 
 @pytest.mark.parametrize("name", UNARY)
 def test_unary(name: str) -> None:
-    assert_type(deduce(f"block.{name}", tile=tile(8, 16, dtype=FP16)), tile_type(8, 16, dtype=FP16))
+    assert_type(deduce(f"block.{name}", tile=tile(8, 16, dtype=FP16)), tile_t(8, 16, dtype=FP16))
     assert_error(
         error(f"block.{name}", tile=tensor(8)),
         "E306",
@@ -330,12 +327,12 @@ def test_unary(name: str) -> None:
 
 
 def test_block_exp_keeps_an_integer_dtype() -> None:
-    assert_type(deduce("block.exp", tile=tile(8, dtype=INT32)), tile_type(8, dtype=INT32))
+    assert_type(deduce("block.exp", tile=tile(8, dtype=INT32)), tile_t(8, dtype=INT32))
 
 
 @pytest.mark.parametrize("dtype", [INT16, UINT16])
 def test_not(dtype: DataType) -> None:
-    assert_type(deduce("block.not", tile=tile(8, 8, dtype=dtype)), tile_type(8, 8, dtype=dtype))
+    assert_type(deduce("block.not", tile=tile(8, 8, dtype=dtype)), tile_t(8, 8, dtype=dtype))
 
 
 def test_not_dtype() -> None:
@@ -350,7 +347,7 @@ def test_not_dtype() -> None:
 def test_cast() -> None:
     assert_type(
         deduce("block.cast", {"target_type": INT32, "mode": "floor"}, tile=tile(8, 8)),
-        tile_type(8, 8, dtype=INT32),
+        tile_t(8, 8, dtype=INT32),
     )
     assert_error(
         error("block.cast", {"target_type": INT32, "mode": "up"}, tile=tile(8)),
@@ -371,7 +368,7 @@ def test_cast() -> None:
 )
 def test_row_expand_binary(name: str) -> None:
     result = deduce(f"block.{name}", tile=tile(16, 64, dtype=FP16), row_vec=tile(16, 1, dtype=FP32))
-    assert_type(result, tile_type(16, 64, dtype=FP32))
+    assert_type(result, tile_t(16, 64, dtype=FP32))
 
 
 @pytest.mark.parametrize(
@@ -412,9 +409,9 @@ def test_col_expand(name: str) -> None:
     result = deduce(
         f"block.{name}", target=tile(16, 64, dtype=FP16), col_vec=tile(3, 64, dtype=FP32)
     )
-    assert_type(result, tile_type(16, 64, dtype=FP32))
+    assert_type(result, tile_t(16, 64, dtype=FP32))
     assert_error(
-        error(f"block.{name}", target=tile(16, 64), col_vec=scalar(FP32)),
+        error(f"block.{name}", target=tile(16, 64), col_vec=scalar(dtype=FP32)),
         "E306",
         "col_vec",
         "must be a tile",

@@ -3,25 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from ops_ir import (
-    FP16,
-    FP32,
-    INT8,
-    INT32,
-    INT64,
-    UINT64,
-    assert_error,
-    assert_type,
-    deduce,
-    error,
-    ints,
-    lit,
-    scalar,
-    sym,
-    tensor,
-    tile,
-    tile_type,
-)
+from ir_builder import FP16, FP32, INT8, INT32, INT64, UINT64, i, ints, scalar, tensor, tile, tile_t
+from ops_ir import assert_error, assert_type, deduce, error
 
 from ptoc.ir import ScalarType
 from ptoc.ops.rules import ACC_VIEW
@@ -32,9 +15,9 @@ from ptoc.ops.rules import ACC_VIEW
 @pytest.mark.parametrize("name", ["matmul", "gemv"])
 def test_matmul(name: str) -> None:
     result = deduce(f"block.{name}", lhs=tile(16, 64, dtype=FP16), rhs=tile(64, 32, dtype=FP16))
-    assert_type(result, tile_type(16, 32, dtype=FP32, view=ACC_VIEW))
+    assert_type(result, tile_t(16, 32, dtype=FP32, view=ACC_VIEW))
     result = deduce(f"block.{name}", lhs=tile(16, 64, dtype=INT8), rhs=tile(64, 32, dtype=INT8))
-    assert_type(result, tile_type(16, 32, dtype=INT32, view=ACC_VIEW))
+    assert_type(result, tile_t(16, 32, dtype=INT32, view=ACC_VIEW))
 
 
 @pytest.mark.parametrize("name", ["matmul", "gemv"])
@@ -59,8 +42,8 @@ def test_matmul_errors(name: str) -> None:
         f"{op}: argument 'lhs' must be 2-D, got 3-D",
     )
     assert_error(error(op, lhs=tile(16, 64), rhs=tensor(64, 32)), "E306", "rhs", "must be a tile")
-    k = sym("K")  # a symbolic K cannot be checked
-    assert_type(deduce(op, lhs=tile(16, k), rhs=tile(64, 32)), tile_type(16, 32, view=ACC_VIEW))
+    k = scalar("K")  # a symbolic K cannot be checked
+    assert_type(deduce(op, lhs=tile(16, k), rhs=tile(64, 32)), tile_t(16, 32, view=ACC_VIEW))
 
 
 @pytest.mark.parametrize("name", ["matmul_acc", "gemv_acc"])
@@ -69,7 +52,7 @@ def test_matmul_acc(name: str) -> None:
     result = deduce(
         f"block.{name}", acc=acc, lhs=tile(16, 64, dtype=FP16), rhs=tile(64, 32, dtype=FP16)
     )
-    assert_type(result, tile_type(16, 32, dtype=FP32, view=ACC_VIEW))
+    assert_type(result, tile_t(16, 32, dtype=FP32, view=ACC_VIEW))
 
 
 @pytest.mark.parametrize("name", ["matmul_acc", "gemv_acc"])
@@ -107,7 +90,7 @@ def test_matmul_bias(name: str) -> None:
         rhs=tile(64, 32, dtype=FP16),
         bias=tile(1, 32, dtype=FP32),
     )
-    assert_type(result, tile_type(16, 32, dtype=FP32, view=ACC_VIEW))
+    assert_type(result, tile_t(16, 32, dtype=FP32, view=ACC_VIEW))
 
 
 @pytest.mark.parametrize("name", ["matmul_bias", "gemv_bias"])
@@ -136,7 +119,7 @@ def test_batch_matmul() -> None:
     result = deduce(
         "block.batch_matmul", lhs=tile(4, 1, 16, 64, dtype=FP16), rhs=tile(3, 64, 32, dtype=FP16)
     )
-    assert_type(result, tile_type(4, 3, 16, 32, dtype=FP32, view=ACC_VIEW))
+    assert_type(result, tile_t(4, 3, 16, 32, dtype=FP32, view=ACC_VIEW))
     assert_error(
         error("block.batch_matmul", lhs=tile(2, 16, 64), rhs=tile(3, 64, 32)),
         "E307",
@@ -167,13 +150,13 @@ def test_reduce(name: str, axis: int, keepdim: bool, expected: tuple[int, ...]) 
     result = deduce(
         f"block.{name}", {"axis": axis, "keepdim": keepdim}, tile=tile(32, 64, dtype=FP16)
     )
-    assert_type(result, tile_type(*expected, dtype=FP16))
+    assert_type(result, tile_t(*expected, dtype=FP16))
 
 
 @pytest.mark.parametrize("name", ["sum", "max", "min"])
 def test_reduce_to_scalar(name: str) -> None:
     assert deduce(f"block.{name}", {"axis": 0}, tile=tile(64, dtype=INT32)) == ScalarType(INT32)
-    assert_type(deduce(f"block.{name}", {"axis": 0, "keepdim": True}, tile=tile(64)), tile_type(1))
+    assert_type(deduce(f"block.{name}", {"axis": 0, "keepdim": True}, tile=tile(64)), tile_t(1))
 
 
 @pytest.mark.parametrize("name", ["sum", "max", "min"])
@@ -214,9 +197,9 @@ def test_row_reductions(name: str) -> None:
     op = f"block.{name}"
     assert_type(
         deduce(op, tile=tile(16, 64, dtype=FP16), tmp_tile=tile(16, 64)),
-        tile_type(16, 1, dtype=FP16),
+        tile_t(16, 1, dtype=FP16),
     )
-    assert_type(deduce(op, tile=tile(2, 16, 64)), tile_type(2, 16, 1))  # seed 004: no tmp tile
+    assert_type(deduce(op, tile=tile(2, 16, 64)), tile_t(2, 16, 1))  # seed 004: no tmp tile
     assert_error(
         error(op, tile=tile(64), tmp_tile=tile(64)),
         "E307",
@@ -230,7 +213,7 @@ def test_row_reductions(name: str) -> None:
 
 def test_row_expand() -> None:
     assert_type(
-        deduce("block.row_expand", tile=tile(16, 64, dtype=FP16)), tile_type(16, 64, dtype=FP16)
+        deduce("block.row_expand", tile=tile(16, 64, dtype=FP16)), tile_t(16, 64, dtype=FP16)
     )
     assert_error(error("block.row_expand", tile=tile(64)), "E307", "tile", "at least 2-D")
 
@@ -239,17 +222,17 @@ def test_row_expand() -> None:
 
 
 def test_view() -> None:
-    i = scalar(INT64, "i")
+    i = scalar("i", INT64)
     result = deduce(
         "block.view", tile=tile(64, 64, dtype=FP16), shape=ints(16, 64), offset=ints(i, 0)
     )
-    assert_type(result, tile_type(16, 64, dtype=FP16))
-    j = scalar(UINT64, "j")
-    assert_type(deduce("block.view", tile=tile(64), shape=ints(16), offset=ints(j)), tile_type(16))
+    assert_type(result, tile_t(16, 64, dtype=FP16))
+    j = scalar("j", UINT64)
+    assert_type(deduce("block.view", tile=tile(64), shape=ints(16), offset=ints(j)), tile_t(16))
 
 
 def test_view_index_dtypes() -> None:
-    narrow = scalar(INT32, "k")
+    narrow = scalar("k", INT32)
     assert_error(
         error("block.view", tile=tile(64, 64), shape=ints(16, 64), offset=ints(narrow, 0)),
         "E306",
@@ -257,7 +240,7 @@ def test_view_index_dtypes() -> None:
         "block.view: elements of 'offset' must be INT64 or UINT64 scalars, got Scalar[INT32]",
     )
     assert_error(
-        error("block.view", tile=tile(64), shape=lit(16), offset=ints(0)),
+        error("block.view", tile=tile(64), shape=i(16), offset=ints(0)),
         "E306",
         "shape",
         "must be a list of integers",
@@ -265,7 +248,7 @@ def test_view_index_dtypes() -> None:
 
 
 def test_reshape() -> None:
-    assert_type(deduce("block.reshape", tile=tile(16, 64), shape=ints(64, 16)), tile_type(64, 16))
+    assert_type(deduce("block.reshape", tile=tile(16, 64), shape=ints(64, 16)), tile_t(64, 16))
     assert_error(
         error("block.reshape", tile=tile(16, 64), shape=ints(64, 64)),
         "E307",
@@ -276,16 +259,16 @@ def test_reshape() -> None:
 
 def test_transpose() -> None:
     assert_type(
-        deduce("block.transpose", tile=tile(16, 64), axis1=lit(0), axis2=lit(1)), tile_type(64, 16)
+        deduce("block.transpose", tile=tile(16, 64), axis1=i(0), axis2=i(1)), tile_t(64, 16)
     )
     assert_error(
-        error("block.transpose", tile=tile(16, 64), axis1=lit(0), axis2=lit(-2)),
+        error("block.transpose", tile=tile(16, 64), axis1=i(0), axis2=i(-2)),
         "E309",
         "axis2",
         "block.transpose: the two axes must differ, got 0 twice",
     )
     assert_error(
-        error("block.transpose", tile=tile(16), axis1=lit(0), axis2=lit(1)),
+        error("block.transpose", tile=tile(16), axis1=i(0), axis2=i(1)),
         "E307",
         "tile",
         "at least 2-D",

@@ -3,26 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from ops_ir import (
-    FP16,
-    FP32,
-    INT32,
-    INT64,
-    UINT64,
-    assert_error,
-    assert_type,
-    deduce,
-    error,
-    flit,
-    ints,
-    lit,
-    op,
-    scalar,
-    sym,
-    tensor,
-    tile,
-    tile_type,
-)
+from ir_builder import FP16, FP32, INT32, INT64, UINT64, f, i, ints, scalar, tensor, tile, tile_t
+from ops_ir import assert_error, assert_type, deduce, error, opdef
 
 from ptoc.ir import UNKNOWN, MemorySpace, ScalarType, Span, TileView, Var, structural_equal
 from ptoc.ir.types import BLayout, TileType, TupleType
@@ -32,11 +14,11 @@ from ptoc.ops.rules import ACC_VIEW, LEFT_VIEW, MAT_VIEW, RIGHT_VIEW
 
 
 def test_load_vec() -> None:
-    i = scalar(INT64, "i")
+    i = scalar("i", INT64)
     result = deduce(
         "block.load", tensor=tensor(128, 64, dtype=FP16), offsets=ints(i, 0), shapes=ints(32, 64)
     )
-    assert_type(result, tile_type(32, 64, dtype=FP16))
+    assert_type(result, tile_t(32, 64, dtype=FP16))
     assert isinstance(result, TileType) and result.tile_view is None
 
 
@@ -48,8 +30,8 @@ def test_load_mat_is_column_major() -> None:
         offsets=ints(0, 0),
         shapes=ints(64, 64),
     )
-    assert_type(result, tile_type(64, 64, view=MAT_VIEW))
-    assert result != tile_type(64, 64)  # the view is part of the type
+    assert_type(result, tile_t(64, 64, view=MAT_VIEW))
+    assert result != tile_t(64, 64)  # the view is part of the type
 
 
 @pytest.mark.parametrize(
@@ -102,19 +84,19 @@ def test_load_window_out_of_bounds(
 
 
 def test_load_window_with_symbolic_parts_is_not_checked() -> None:
-    i, n = scalar(INT64, "i"), sym("N")
+    i, n = scalar("i", INT64), scalar("N")
     assert_type(
         deduce("block.load", tensor=tensor(64, 64), offsets=ints(i, 32), shapes=ints(32, 32)),
-        tile_type(32, 32),
+        tile_t(32, 32),
     )
     assert_type(
         deduce("block.load", tensor=tensor(n, 64), offsets=ints(1000, 0), shapes=ints(32, 64)),
-        tile_type(32, 64),
+        tile_t(32, 64),
     )
     # The window reaching exactly the end is inside.
     assert_type(
         deduce("block.load", tensor=tensor(64, 64), offsets=ints(32, 0), shapes=ints(32, 64)),
-        tile_type(32, 64),
+        tile_t(32, 64),
     )
 
 
@@ -144,7 +126,7 @@ def test_load_shape_errors() -> None:
         "block.load: argument 'tensor' must be a tensor, got Tile[[64, 64], FP32]",
     )
     assert_error(
-        error("block.load", tensor=tensor(64, 64), offsets=ints(flit(0.0), 0), shapes=ints(32, 32)),
+        error("block.load", tensor=tensor(64, 64), offsets=ints(f(0.0), 0), shapes=ints(32, 32)),
         "E306",
         "offsets",
         "elements of 'offsets' must be integer scalars, got Scalar[FP32]",
@@ -152,7 +134,7 @@ def test_load_shape_errors() -> None:
 
 
 def test_load_legacy_form() -> None:
-    legacy = op("block.load").legacy
+    legacy = opdef("block.load").legacy
     assert legacy is not None
     assert [p.name for p in legacy.params] == [
         "tensor",
@@ -163,8 +145,8 @@ def test_load_legacy_form() -> None:
     ]
     x = tensor(128, 128)
     row = Var(ScalarType(INT64), name="r", span=Span("k.py", 3, 10, 3, 11))
-    col = lit(0)
-    h, w = lit(32), Var(ScalarType(INT64), name="w", span=Span("k.py", 3, 20, 3, 21))
+    col = i(0)
+    h, w = i(32), Var(ScalarType(INT64), name="w", span=Span("k.py", 3, 20, 3, 21))
     converted = legacy.convert(
         {"tensor": x, "row_offset": row, "col_offset": col, "height": h, "width": w}
     )
@@ -175,7 +157,7 @@ def test_load_legacy_form() -> None:
     assert converted["offsets"].span == Span("k.py", 3, 10, 3, 11)  # only r has a known span
     assert converted["shapes"].span == Span("k.py", 3, 20, 3, 21)
     assert isinstance(converted["shapes"].type, TupleType)
-    assert_type(op("block.load").deduce(converted, {}), tile_type(32, w))
+    assert_type(opdef("block.load").deduce(converted, {}), tile_t(32, w))
 
 
 # --- block.store / l0c_store ----------------------------------------------------------------------
@@ -232,7 +214,7 @@ def test_store_errors(name: str) -> None:
 
 def test_store_legacy_form() -> None:
     for name in ("block.store", "block.l0c_store"):
-        legacy = op(name).legacy
+        legacy = opdef(name).legacy
         assert legacy is not None
         assert [p.name for p in legacy.params] == [
             "tile",
@@ -243,21 +225,21 @@ def test_store_legacy_form() -> None:
             "output_tensor",
         ]
     t, out = tile(32, 128), tensor(128, 128, name="out")
-    store_legacy = op("block.store").legacy
+    store_legacy = opdef("block.store").legacy
     assert store_legacy is not None
     converted = store_legacy.convert(
         {
             "tile": t,
-            "row_offset": lit(0),
-            "col_offset": lit(0),
-            "height": lit(32),
-            "width": lit(128),
+            "row_offset": i(0),
+            "col_offset": i(0),
+            "height": i(32),
+            "width": i(128),
             "output_tensor": out,
         }
     )
     assert sorted(converted) == ["offsets", "output_tensor", "shapes", "tile"]
     assert structural_equal(converted["shapes"], ints(32, 128))
-    assert op("block.store").deduce(converted, {}) is out.type
+    assert opdef("block.store").deduce(converted, {}) is out.type
 
 
 # --- create_tile / full ---------------------------------------------------------------------------
@@ -277,7 +259,7 @@ def test_create_tile(memory: MemorySpace, view: TileView | None) -> None:
     result = deduce(
         "block.create_tile", {"dtype": FP16, "target_memory": memory}, shape=ints(16, 32)
     )
-    assert_type(result, tile_type(16, 32, dtype=FP16, view=view))
+    assert_type(result, tile_t(16, 32, dtype=FP16, view=view))
     assert isinstance(result, TileType) and result.tile_view == view
 
 
@@ -316,24 +298,24 @@ def test_create_tile_errors() -> None:
 
 def test_full() -> None:
     assert_type(
-        deduce("block.full", {"dtype": FP16}, shape=ints(8, 16), value=flit(0.5)),
-        tile_type(8, 16, dtype=FP16),
+        deduce("block.full", {"dtype": FP16}, shape=ints(8, 16), value=f(0.5)),
+        tile_t(8, 16, dtype=FP16),
     )
     assert_type(
-        deduce("block.full", {"dtype": INT32}, shape=ints(8), value=lit(-1)),
-        tile_type(8, dtype=INT32),
+        deduce("block.full", {"dtype": INT32}, shape=ints(8), value=i(-1)),
+        tile_t(8, dtype=INT32),
     )
 
 
 def test_full_errors() -> None:
     assert_error(
-        error("block.full", {"dtype": FP32}, shape=ints(8), value=scalar(FP32, "v")),
+        error("block.full", {"dtype": FP32}, shape=ints(8), value=scalar("v", FP32)),
         "E306",
         "value",
         "block.full: argument 'value' must be a number literal, got Scalar[FP32]",
     )
     assert_error(
-        error("block.full", {"dtype": FP32}, shape=ints(-8), value=lit(0)),
+        error("block.full", {"dtype": FP32}, shape=ints(-8), value=i(0)),
         "E307",
         "shape",
         "must be positive, got -8",
@@ -363,16 +345,14 @@ COL_BLOCKS = TileView(blayout=BLayout.col_major)
 )
 def test_move(memory: MemorySpace, view: TileView | None, transposed_view: TileView) -> None:
     result = deduce("block.move", {"target_memory": memory}, tile=tile(16, 32, dtype=FP16))
-    assert_type(result, tile_type(16, 32, dtype=FP16, view=view))
+    assert_type(result, tile_t(16, 32, dtype=FP16, view=view))
     swapped = deduce("block.move", {"target_memory": memory, "transpose": True}, tile=tile(16, 32))
-    assert_type(swapped, tile_type(32, 16, view=transposed_view))
+    assert_type(swapped, tile_t(32, 16, view=transposed_view))
 
 
 def test_move_ignores_the_source_view() -> None:
-    mat = Var(tile_type(16, 32, view=MAT_VIEW), name="m")
-    assert_type(
-        deduce("block.move", {"target_memory": MemorySpace.Vec}, tile=mat), tile_type(16, 32)
-    )
+    mat = Var(tile_t(16, 32, view=MAT_VIEW), name="m")
+    assert_type(deduce("block.move", {"target_memory": MemorySpace.Vec}, tile=mat), tile_t(16, 32))
 
 
 def test_move_errors() -> None:
@@ -408,8 +388,8 @@ def test_move_errors() -> None:
 
 @pytest.mark.parametrize("name", ["block.vec_move", "block.fillpad"])
 def test_same_tile_ops(name: str) -> None:
-    source = Var(TileType((lit(16), lit(16)), FP16, tile_view=MAT_VIEW), name="t")
-    assert_type(deduce(name, tile=source), tile_type(16, 16, dtype=FP16, view=MAT_VIEW))
+    source = Var(TileType((i(16), i(16)), FP16, tile_view=MAT_VIEW), name="t")
+    assert_type(deduce(name, tile=source), tile_t(16, 16, dtype=FP16, view=MAT_VIEW))
     assert_error(
         error(name, tile=tensor(16)), "E306", "tile", f"{name}: argument 'tile' must be a tile"
     )
@@ -420,10 +400,10 @@ def test_get_block_idx() -> None:
 
 
 def test_alloc() -> None:
-    result = deduce("block.alloc", memory_space=lit(1), addr=lit(0), size=lit(4096), id=lit(0))
+    result = deduce("block.alloc", memory_space=i(1), addr=i(0), size=i(4096), id=i(0))
     assert result == UNKNOWN
     assert_error(
-        error("block.alloc", memory_space=lit(1), addr=tile(4), size=lit(4096), id=lit(0)),
+        error("block.alloc", memory_space=i(1), addr=tile(4), size=i(4096), id=i(0)),
         "E306",
         "addr",
         "must be a scalar",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from ops_ir import FP32, INT64, tensor_type, tile_type
+from ir_builder import FP32, INT64, tensor_t, tile_t
 
 from ptoc.ir import UNKNOWN, BinaryOp, ScalarType, TupleType, Type
 from ptoc.ops import REGISTRY, resolve_op
@@ -63,8 +63,8 @@ BLOCK_ONLY = frozenset(
     }
 )
 
-T = tensor_type(8, 8)
-t = tile_type(8, 8)
+T = tensor_t(8, 8)
+t = tile_t(8, 8)
 S = ScalarType(INT64)
 F = ScalarType(FP32)
 

@@ -7,12 +7,12 @@ import re
 from pathlib import Path
 
 import pytest
-from ops_ir import op
+from ops_ir import opdef
 
 from ptoc.ir import DataType, MemorySpace
 from ptoc.ops import REGISTRY, REQUIRED, Category, OpDef, ParamKind, PipeType
 
-OPS_DIR = Path(op("block.add").source_file).parent
+OPS_DIR = Path(opdef("block.add").source_file).parent
 
 TENSOR_OPS = {
     "create",
@@ -196,7 +196,7 @@ def test_pipes() -> None:
         "block.get_block_idx": PipeType.S,
     }
     for name, pipe in expected.items():
-        assert op(name).pipe is pipe, name
+        assert opdef(name).pipe is pipe, name
     for definition in REGISTRY:
         if definition.namespace in ("tensor", "system"):
             assert definition.pipe is PipeType.S, definition.name
@@ -314,26 +314,28 @@ def test_cce_lowerings() -> None:
     kernel_ops = {o.name for o in REGISTRY if o.namespace != "tensor"}
     assert set(CCE) == kernel_ops
     for name, instruction in CCE.items():
-        assert op(name).cce.instruction == instruction, name
-    assert op("block.sum").cce.note == "axis=0 -> TCOLSUM, axis=1 -> TROWSUM"
-    assert op("block.max").cce.note == "axis=0 -> TCOLMAX, axis=1 -> TROWMAX"
-    assert op("system.bar_m").cce.note == "PIPE_M"
+        assert opdef(name).cce.instruction == instruction, name
+    assert opdef("block.sum").cce.note == "axis=0 -> TCOLSUM, axis=1 -> TROWSUM"
+    assert opdef("block.max").cce.note == "axis=0 -> TCOLMAX, axis=1 -> TROWMAX"
+    assert opdef("system.bar_m").cce.note == "PIPE_M"
 
 
 def test_pto_lowerings() -> None:
     for name, instruction in PTO.items():
-        assert op(name).pto.instruction == instruction, name
-    assert op("block.load").pto.note == "with pto.partition_view for the window"
-    assert op("block.sum").pto.note == "axis=0 -> pto.tcolsum, axis=1 -> pto.trowsum"
-    assert op("block.matmul_acc").pto.instruction == "pto.tmatmul.acc"  # the dialect's dots
-    assert op("block.gemv_bias").pto.instruction == "pto.tgemv.bias"
+        assert opdef(name).pto.instruction == instruction, name
+    assert opdef("block.load").pto.note == "with pto.partition_view for the window"
+    assert opdef("block.sum").pto.note == "axis=0 -> pto.tcolsum, axis=1 -> pto.trowsum"
+    assert opdef("block.matmul_acc").pto.instruction == "pto.tmatmul.acc"  # the dialect's dots
+    assert opdef("block.gemv_bias").pto.instruction == "pto.tgemv.bias"
     for definition in REGISTRY:  # a block instruction's dialect op: lower case, variants dotted
         cce, pto = definition.cce.instruction, definition.pto.instruction
         if cce is not None and cce.startswith("T") and pto is not None:
             assert pto == "pto." + cce.lower().replace("_", "."), definition.name
     # an instruction the dialect spells differently says why it has no PTO form
-    assert op("block.sels").pto.instruction is None
-    assert "tmp" not in op("block.sels").pto.note and "scratch tile" in op("block.sels").pto.note
+    assert opdef("block.sels").pto.instruction is None
+    assert (
+        "tmp" not in opdef("block.sels").pto.note and "scratch tile" in opdef("block.sels").pto.note
+    )
 
 
 def _vendor(*parts: str) -> Path:
@@ -384,11 +386,11 @@ def test_tensor_ops_have_no_kernel_lowering() -> None:
 
 
 def test_dsl_names() -> None:
-    assert op("block.and").dsl_names == ("and_",)
-    assert op("block.or").dsl_names == ("or_",)
-    assert op("block.not").dsl_names == ("not_",)
-    assert op("tensor.create").dsl_names == ("create_tensor", "create")
-    assert op("block.add").dsl_names == ()  # the short name
+    assert opdef("block.and").dsl_names == ("and_",)
+    assert opdef("block.or").dsl_names == ("or_",)
+    assert opdef("block.not").dsl_names == ("not_",)
+    assert opdef("tensor.create").dsl_names == ("create_tensor", "create")
+    assert opdef("block.add").dsl_names == ()  # the short name
 
 
 def test_internal_ops() -> None:
@@ -424,34 +426,34 @@ def test_internal_ops() -> None:
     ],
 )
 def test_signatures(name: str, signature: str) -> None:
-    assert op(name).signature() == signature
+    assert opdef(name).signature() == signature
 
 
 def test_attribute_params() -> None:
-    load_memory = op("block.load").param("target_memory")
+    load_memory = opdef("block.load").param("target_memory")
     assert load_memory is not None
     assert (load_memory.kind, load_memory.default, load_memory.attr_types) == (
         ParamKind.ATTR,
         MemorySpace.Vec,
         (MemorySpace,),
     )
-    axis = op("block.sum").param("axis")
+    axis = opdef("block.sum").param("axis")
     assert axis is not None and (axis.kind, axis.default, axis.attr_types) == (
         ParamKind.ATTR,
         REQUIRED,
         (int,),
     )
-    target = op("tensor.cast").param("target_type")
+    target = opdef("tensor.cast").param("target_type")
     assert target is not None and target.attr_types == (DataType,)
     for name in ("block.create_tile", "block.full", "tensor.create"):
-        dtype = op(name).param("dtype")
+        dtype = opdef(name).param("dtype")
         assert (
             dtype is not None and dtype.kind is ParamKind.ATTR and dtype.attr_types == (DataType,)
         )
-    shape = op("block.create_tile").param("shape")
+    shape = opdef("block.create_tile").param("shape")
     assert shape is not None and (shape.kind, shape.accepts) == (ParamKind.EXPR, ("shape",))
 
 
 def test_matmul_descriptions_state_the_acc_view() -> None:
     for name in ("block.matmul", "block.gemv_acc", "block.matmul_bias", "block.batch_matmul"):
-        assert "blayout col_major, slayout row_major, fractal 1024" in op(name).description
+        assert "blayout col_major, slayout row_major, fractal 1024" in opdef(name).description

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from ops_ir import (
+from ir_builder import (
     BF16,
     FP16,
     FP32,
@@ -11,19 +11,15 @@ from ops_ir import (
     INT32,
     INT64,
     UINT16,
-    assert_error,
-    assert_type,
-    deduce,
-    error,
+    i,
     ints,
-    lit,
     scalar,
-    sym,
     tensor,
-    tensor_type,
+    tensor_t,
     tile,
-    tile_type,
+    tile_t,
 )
+from ops_ir import assert_error, assert_type, deduce, error
 
 from ptoc.ir import UNKNOWN, DataType, MemorySpace, TileView, Var, make_tuple
 from ptoc.ir.types import BLayout
@@ -49,8 +45,8 @@ def test_promotion(dtypes: tuple[DataType, ...], expected: DataType) -> None:
 def test_int32_tile_plus_int_literal_is_int64() -> None:
     # The original's checked behaviour: a literal is INT64, so the promotion widens.
     assert_type(
-        deduce("block.adds", lhs=tile(8, 8, dtype=INT32), scalar=lit(1)),
-        tile_type(8, 8, dtype=INT64),
+        deduce("block.adds", lhs=tile(8, 8, dtype=INT32), scalar=i(1)),
+        tile_t(8, 8, dtype=INT64),
     )
 
 
@@ -68,7 +64,7 @@ def test_int32_tile_plus_int_literal_is_int64() -> None:
 def test_broadcast_shapes(
     lhs: tuple[int, ...], rhs: tuple[int, ...], expected: tuple[int, ...]
 ) -> None:
-    assert_type(deduce("tensor.add", lhs=tensor(*lhs), rhs=tensor(*rhs)), tensor_type(*expected))
+    assert_type(deduce("tensor.add", lhs=tensor(*lhs), rhs=tensor(*rhs)), tensor_t(*expected))
 
 
 def test_broadcast_failure_message() -> None:
@@ -83,25 +79,25 @@ def test_broadcast_failure_message() -> None:
 
 def test_same_dynamic_name_is_the_same_dim() -> None:
     # Each annotation builds its own Var for pl.dynamic("M"); the name makes them one dim.
-    first, second = sym("M"), sym("M")
+    first, second = scalar("M"), scalar("M")
     assert first is not second
     result = deduce("tensor.add", lhs=tensor(first, 64), rhs=tensor(second, 64))
-    assert_type(result, tensor_type(first, 64))
+    assert_type(result, tensor_t(first, 64))
 
 
 def test_different_dynamic_names_do_not_broadcast() -> None:
-    failure = error("tensor.add", lhs=tensor(sym("M"), 64), rhs=tensor(sym("N"), 64))
+    failure = error("tensor.add", lhs=tensor(scalar("M"), 64), rhs=tensor(scalar("N"), 64))
     assert_error(failure, "E307", "rhs", "but got [M, 64] and [N, 64]")
 
 
 def test_symbolic_dim_broadcasts_against_one() -> None:
-    n = sym("N")
-    assert_type(deduce("block.add", lhs=tile(n, 64), rhs=tile(1, 64)), tile_type(n, 64))
+    n = scalar("N")
+    assert_type(deduce("block.add", lhs=tile(n, 64), rhs=tile(1, 64)), tile_t(n, 64))
 
 
 def test_unknown_list_element_is_silent() -> None:
     # A list element whose type is unknown comes from an earlier error: no second error.
-    window = make_tuple((Var(UNKNOWN, name="bad"), lit(0)))
+    window = make_tuple((Var(UNKNOWN, name="bad"), i(0)))
     assert (
         deduce("block.load", tensor=tensor(64, 64), offsets=window, shapes=ints(32, 32)) == UNKNOWN
     )
@@ -114,7 +110,7 @@ def test_unknown_operand_is_silent() -> None:
 def test_negated_literal_is_a_constant() -> None:
     from ptoc.ir import Unary, UnaryOp
 
-    negated = Unary(scalar().type, op=UnaryOp.Neg, operand=lit(3))
+    negated = Unary(scalar().type, op=UnaryOp.Neg, operand=i(3))
     assert const_int_value(negated) == -3
     assert const_int_value(scalar()) is None
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from ops_ir import assert_error, deduce, error, op
+from ops_ir import assert_error, deduce, error, opdef
 
 from ptoc.ir import UNKNOWN
 from ptoc.ops import Category, ParamKind, PipeType
@@ -15,7 +15,7 @@ def test_flags(name: str) -> None:
     assert deduce(name, attrs) == UNKNOWN
     # The seed's integer pipe codes (sync_src(set_pipe=2, wait_pipe=4, event_id=0)).
     assert deduce(name, {"set_pipe": 2, "wait_pipe": 4, "event_id": 7}) == UNKNOWN
-    params = op(name).params
+    params = opdef(name).params
     assert [(p.name, p.kind, p.required) for p in params] == [
         ("set_pipe", ParamKind.ATTR, True),
         ("wait_pipe", ParamKind.ATTR, True),
@@ -53,7 +53,7 @@ def test_flag_errors(name: str) -> None:
 @pytest.mark.parametrize("name", ["system.bar_v", "system.bar_m", "system.bar_all"])
 def test_barriers(name: str) -> None:
     assert deduce(name) == UNKNOWN
-    definition = op(name)
+    definition = opdef(name)
     assert definition.params == ()
     assert definition.category is Category.SYNC
     assert definition.dsl_visible  # the printer writes pl.system.bar_v() and it parses back

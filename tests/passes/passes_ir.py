@@ -1,126 +1,52 @@
-"""Hand-built IR for the pass tests, and a compact text rendering to assert on.
-
-Every node gets a span on its own line of a pretend file ``kernel.py`` so tests can check
-that passes keep (and derive) spans.
-"""
+"""Sample kernels for the pass tests, built with ``ir_builder`` (every node on a line of its
+own), and a compact text rendering to assert on."""
 
 from __future__ import annotations
 
-import itertools
 import textwrap
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
+
+from ir_builder import (
+    BOOL,
+    FP16,
+    FP32,
+    INDEX,
+    INT64,
+    Builder,
+    FreshLines,
+    tensor_t,
+    tile_t,
+)
 
 from ptoc.ir import (
     AssignStmt,
-    AttrValue,
     Binary,
-    BinaryOp,
     Call,
     ConstInt,
-    DataType,
     EvalStmt,
     Expr,
     ForStmt,
     Function,
-    FunctionType,
     IfStmt,
     IterArg,
     MakeTuple,
-    Op,
-    Program,
     ReturnStmt,
-    ScalarType,
     SeqStmts,
-    Span,
     Stmt,
-    TensorType,
-    TileType,
-    Type,
     Var,
     YieldStmt,
     const_int,
-    make_tuple,
 )
 from ptoc.ir.types import ShapedType
-from ptoc.ops import REGISTRY, ParamKind
 
-FILE = "kernel.py"
-FP32, FP16, INT64 = DataType.FP32, DataType.FP16, DataType.INT64
-INDEX = ScalarType(DataType.INT64)
-BOOL = ScalarType(DataType.BOOL)
+__all__ = ["BOOL", "FP16", "FP32", "INDEX", "INT64", "tensor_t", "tile_t"]
 
-_lines = itertools.count(1)
-
-
-def span(line: int | None = None, column: int = 4, width: int = 30) -> Span:
-    """A span on its own line (a fresh line unless given)."""
-    line = next(_lines) if line is None else line
-    return Span(FILE, line, column, line, column + width)
-
-
-def tensor_t(shape: Sequence[int], dtype: DataType = FP32) -> TensorType:
-    return TensorType(tuple(const_int(d) for d in shape), dtype)
-
-
-def tile_t(shape: Sequence[int], dtype: DataType = FP32) -> TileType:
-    return TileType(tuple(const_int(d) for d in shape), dtype)
-
-
-def var(name: str, t: Type) -> Var:
-    return Var(t, name=name, span=span())
-
-
-def ints(*values: int | Expr) -> MakeTuple:
-    return make_tuple(tuple(const_int(v) if isinstance(v, int) else v for v in values), span=span())
-
-
-def mul(a: Expr, b: int) -> Expr:
-    return Binary(INDEX, op=BinaryOp.Mul, lhs=a, rhs=const_int(b), span=span())
-
-
-def gt(a: Expr, b: int) -> Expr:
-    return Binary(BOOL, op=BinaryOp.Gt, lhs=a, rhs=const_int(b), span=span())
-
-
-def op(name: str, *args: Expr, **attrs: AttrValue) -> Call:
-    """A call of a registered op, typed by the op's own type rule."""
-    opdef = REGISTRY.get(name)
-    assert opdef is not None, f"{name} is not registered"
-    names = [p.name for p in opdef.params if p.kind is ParamKind.EXPR]
-    result = opdef.deduce(dict(zip(names, args, strict=False)), dict(attrs))
-    return Call(result, callee=Op(name), args=args, kwargs=tuple(attrs.items()), span=span())
-
-
-def assign(name: str, value: Expr) -> AssignStmt:
-    """``name = value`` with a fresh variable of the value's type."""
-    s = span()
-    return AssignStmt(Var(value.type, name=name, span=s), value, span=s)
-
-
-def seq(*stmts: Stmt) -> SeqStmts:
-    return SeqStmts(tuple(stmts), span=span())
-
-
-def function(
-    name: str,
-    params: Sequence[Var],
-    body: Sequence[Stmt],
-    returns: Sequence[Type] = (),
-    kind: FunctionType = FunctionType.InCore,
-) -> Function:
-    return Function(
-        name,
-        tuple(params),
-        tuple(returns),
-        seq(*body),
-        func_type=kind,
-        span=span(column=0, width=60),
-    )
-
-
-def program(*functions: Function) -> Program:
-    return Program("P", tuple(functions), span=span(column=0, width=60))
+#: Every node on a line of its own, so tests can check that passes keep (and derive) spans.
+span = FreshLines()
+_BUILD = Builder(spans=span)
+var, ints, mul, gt, op = _BUILD.var, _BUILD.ints, _BUILD.mul, _BUILD.gt, _BUILD.op
+assign, seq, function, program = _BUILD.assign, _BUILD.seq, _BUILD.function, _BUILD.program
 
 
 # --- the three kernels -------------------------------------------------------------------------
@@ -128,7 +54,7 @@ def program(*functions: Function) -> Program:
 
 def simple_add() -> Function:
     """Seed 000's simple_add: load x, load y, add, store."""
-    x, y, output = (var(n, tensor_t([128, 64])) for n in ("x", "y", "output"))
+    x, y, output = (var(n, tensor_t(128, 64)) for n in ("x", "y", "output"))
     tx = assign("tile_x", op("block.load", x, ints(0, 0), ints(128, 64)))
     ty = assign("tile_y", op("block.load", y, ints(0, 0), ints(128, 64)))
     tz = assign("tile_z", op("block.add", tx.var, ty.var))
@@ -137,13 +63,13 @@ def simple_add() -> Function:
         "simple_add",
         [x, y, output],
         [tx, ty, tz, result, ReturnStmt((result.var,), span=span())],
-        [output.type],
+        returns=[output.type],
     )
 
 
 def loop_kernel() -> Function:
     """Four 128-row blocks: load, load, add, store into the loop-carried output tensor."""
-    x, y, out = (var(n, tensor_t([512, 64])) for n in ("x", "y", "out"))
+    x, y, out = (var(n, tensor_t(512, 64)) for n in ("x", "y", "out"))
     i = var("i", INDEX)
     acc = IterArg(out.type, name="acc", init_value=out, span=span())
     tx = assign("tx", op("block.load", x, ints(mul(i, 128), 0), ints(128, 64)))
@@ -162,13 +88,13 @@ def loop_kernel() -> Function:
         span=span(),
     )
     return function(
-        "loop_kernel", [x, y, out], [loop, ReturnStmt((result,), span=span())], [out.type]
+        "loop_kernel", [x, y, out], [loop, ReturnStmt((result,), span=span())], returns=[out.type]
     )
 
 
 def if_kernel() -> Function:
     """Load once; add or multiply depending on n; store in both branches."""
-    x, out = var("x", tensor_t([128, 64])), var("out", tensor_t([128, 64]))
+    x, out = var("x", tensor_t(128, 64)), var("out", tensor_t(128, 64))
     n = var("n", INDEX)
     tx = assign("tx", op("block.load", x, ints(0, 0), ints(128, 64)))
     t_sum = assign("t_sum", op("block.add", tx.var, tx.var))
@@ -184,20 +110,22 @@ def if_kernel() -> Function:
         span=span(),
     )
     return function(
-        "if_kernel", [x, out, n], [tx, branch, ReturnStmt((r,), span=span())], [out.type]
+        "if_kernel", [x, out, n], [tx, branch, ReturnStmt((r,), span=span())], returns=[out.type]
     )
 
 
 def accumulating_loop() -> tuple[Function, ForStmt]:
     """acc = load; for i: part = load; acc = add(acc, part) -- in the leaking DSL form, where
     the body refers to the first acc."""
-    x = var("x", tensor_t([128, 32]))
+    x = var("x", tensor_t(128, 32))
     i = var("i", INDEX)
     acc0 = assign("acc", op("block.load", x, ints(0, 0), ints(32, 32)))
     part = assign("part", op("block.load", x, ints(mul(i, 32), 0), ints(32, 32)))
     acc1 = assign("acc", op("block.add", acc0.var, part.var))
     loop = ForStmt(i, const_int(0), const_int(4), const_int(1), seq(part, acc1), span=span())
-    fn = function("k", [x], [acc0, loop, ReturnStmt((acc1.var,), span=span())], [acc1.var.type])
+    fn = function(
+        "k", [x], [acc0, loop, ReturnStmt((acc1.var,), span=span())], returns=[acc1.var.type]
+    )
     return fn, loop
 
 

@@ -38,7 +38,7 @@ def add(a: Var, b: Var) -> P.Call:
 
 
 def _tiles() -> tuple[Var, P.AssignStmt]:
-    x = P.var("x", P.tensor_t([32, 32]))
+    x = P.var("x", P.tensor_t(32, 32))
     return x, P.assign("t", P.op("block.load", x, P.ints(0, 0), P.ints(32, 32)))
 
 
@@ -46,7 +46,9 @@ def test_reassigned_names_get_versions() -> None:
     x, t0 = _tiles()
     t1 = P.assign("t", add(t0.var, t0.var))
     t2 = P.assign("t", add(t1.var, t1.var))
-    fn = P.function("k", [x], [t0, t1, t2, ReturnStmt((t2.var,), span=P.span())], [t2.var.type])
+    fn = P.function(
+        "k", [x], [t0, t1, t2, ReturnStmt((t2.var,), span=P.span())], returns=[t2.var.type]
+    )
     assert converted(fn) == [
         "t = block.load(x, [0, 0], [32, 32])",
         "t_1 = block.add(t, t)",
@@ -97,7 +99,9 @@ def test_names_assigned_in_both_branches_merge_without_an_earlier_value() -> Non
     a = P.assign("m", add(t0.var, t0.var))
     b = P.assign("m", P.op("block.mul", t0.var, t0.var))
     branch = IfStmt(P.gt(n, 0), P.seq(a), P.seq(b), span=P.span())
-    fn = P.function("k", [x, n], [t0, branch, ReturnStmt((b.var,), span=P.span())], [b.var.type])
+    fn = P.function(
+        "k", [x, n], [t0, branch, ReturnStmt((b.var,), span=P.span())], returns=[b.var.type]
+    )
     assert converted(fn) == [
         "t = block.load(x, [0, 0], [32, 32])",
         "if n > 0 -> m_2:",
@@ -116,7 +120,7 @@ def test_a_name_from_one_branch_only_gets_an_uninitialised_tile_on_the_other_pat
     only = P.assign("only", add(t0.var, t0.var))
     branch = IfStmt(P.gt(n, 0), P.seq(only), span=P.span())
     fn = P.function(
-        "k", [x, n], [t0, branch, ReturnStmt((only.var,), span=P.span())], [only.var.type]
+        "k", [x, n], [t0, branch, ReturnStmt((only.var,), span=P.span())], returns=[only.var.type]
     )
     result = convert(fn)
     assert result.diagnostics == []
@@ -135,11 +139,13 @@ def test_a_name_from_one_branch_only_gets_an_uninitialised_tile_on_the_other_pat
 
 
 def test_a_dynamic_tile_from_one_branch_only_is_an_error_at_its_assignment() -> None:
-    x = P.var("x", P.tensor_t([32, 32]))
+    x = P.var("x", P.tensor_t(32, 32))
     n = P.var("n", P.INDEX)
     only = P.assign("only", P.op("block.load", x, P.ints(0, 0), P.ints(n, 32)))
     branch = IfStmt(P.gt(n, 0), P.seq(only), span=P.span())
-    fn = P.function("k", [x, n], [branch, ReturnStmt((only.var,), span=P.span())], [only.var.type])
+    fn = P.function(
+        "k", [x, n], [branch, ReturnStmt((only.var,), span=P.span())], returns=[only.var.type]
+    )
     result = convert(fn)
     assert [(d.code, d.message, d.span) for d in result.diagnostics] == [
         (
@@ -198,12 +204,12 @@ def test_a_name_overwritten_each_iteration_and_unused_after_is_not_carried() -> 
 
 
 def test_a_store_result_first_assigned_in_a_loop_starts_as_its_tensor() -> None:
-    x, out = P.var("x", P.tensor_t([128, 32])), P.var("out", P.tensor_t([128, 32]))
+    x, out = P.var("x", P.tensor_t(128, 32)), P.var("out", P.tensor_t(128, 32))
     i = P.var("i", P.INDEX)
     t = P.assign("t", P.op("block.load", x, P.ints(P.mul(i, 32), 0), P.ints(32, 32)))
     r = P.assign("r", P.op("block.store", t.var, P.ints(P.mul(i, 32), 0), P.ints(32, 32), out))
     loop = ForStmt(i, P.const_int(0), P.const_int(4), P.const_int(1), P.seq(t, r), span=P.span())
-    fn = P.function("k", [x, out], [loop, ReturnStmt((r.var,), span=P.span())], [out.type])
+    fn = P.function("k", [x, out], [loop, ReturnStmt((r.var,), span=P.span())], returns=[out.type])
     assert converted(fn) == [
         "for i in 0..4 carry(r=out) -> r_2:",
         "  t = block.load(x, [i * 32, 0], [32, 32])",
@@ -214,13 +220,13 @@ def test_a_store_result_first_assigned_in_a_loop_starts_as_its_tensor() -> None:
 
 
 def test_values_first_assigned_in_a_loop_and_used_after_start_undefined() -> None:
-    x = P.var("x", P.tensor_t([128, 32]))
+    x = P.var("x", P.tensor_t(128, 32))
     i = P.var("i", P.INDEX)
     t = P.assign("t", P.op("block.load", x, P.ints(0, 0), P.ints(32, 32)))
     k = P.assign("k", Binary(P.INDEX, op=BinaryOp.Add, lhs=i, rhs=P.const_int(1), span=P.span()))
     loop = ForStmt(i, P.const_int(0), P.const_int(4), P.const_int(1), P.seq(t, k), span=P.span())
     ret = ReturnStmt((t.var, k.var), span=P.span())
-    fn = P.function("k", [x], [loop, ret], [t.var.type, k.var.type])
+    fn = P.function("k", [x], [loop, ret], returns=[t.var.type, k.var.type])
     # On the path that skips the loop the values are undefined; they start as an
     # uninitialised tile and as zero.
     assert converted(fn) == [
@@ -234,14 +240,14 @@ def test_values_first_assigned_in_a_loop_and_used_after_start_undefined() -> Non
 
 
 def test_nested_loops_carry_through_both_levels() -> None:
-    x = P.var("x", P.tensor_t([32, 32]))
+    x = P.var("x", P.tensor_t(32, 32))
     i, j = P.var("i", P.INDEX), P.var("j", P.INDEX)
     acc0 = P.assign("acc", P.op("block.load", x, P.ints(0, 0), P.ints(32, 32)))
     acc1 = P.assign("acc", P.op("block.exp", acc0.var))
     inner = ForStmt(j, P.const_int(0), P.const_int(2), P.const_int(1), P.seq(acc1), span=P.span())
     outer = ForStmt(i, P.const_int(0), P.const_int(3), P.const_int(1), P.seq(inner), span=P.span())
     fn = P.function(
-        "k", [x], [acc0, outer, ReturnStmt((acc1.var,), span=P.span())], [acc1.var.type]
+        "k", [x], [acc0, outer, ReturnStmt((acc1.var,), span=P.span())], returns=[acc1.var.type]
     )
     assert converted(fn) == [
         "acc = block.load(x, [0, 0], [32, 32])",
@@ -269,7 +275,7 @@ def test_a_while_condition_reads_the_carried_value() -> None:
     loop = WhileStmt(
         Binary(P.BOOL, op=BinaryOp.Lt, lhs=k0.var, rhs=n, span=P.span()), P.seq(k1), span=P.span()
     )
-    fn = P.function("k", [n], [k0, loop, ReturnStmt((k1.var,), span=P.span())], [P.INDEX])
+    fn = P.function("k", [n], [k0, loop, ReturnStmt((k1.var,), span=P.span())], returns=[P.INDEX])
     after = convert(fn)
     assert after.diagnostics == []
     new_loop = after.program.functions[0].body.stmts[1]  # type: ignore[attr-defined]

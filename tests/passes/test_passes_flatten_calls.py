@@ -25,9 +25,9 @@ def flattened(fn: Function) -> Function:
 
 def _tiles() -> tuple[Var, Var, Var]:
     return (
-        P.var("a", P.tile_t([16, 16])),
-        P.var("b", P.tile_t([16, 16])),
-        P.var("c", P.tile_t([16, 16])),
+        P.var("a", P.tile_t(16, 16)),
+        P.var("b", P.tile_t(16, 16)),
+        P.var("c", P.tile_t(16, 16)),
     )
 
 
@@ -63,11 +63,11 @@ def test_temporaries_avoid_names_in_use() -> None:
 
 
 def test_calls_in_conditions_yields_and_returns_are_hoisted() -> None:
-    x = P.var("x", P.tensor_t([16, 16]))
+    x = P.var("x", P.tensor_t(16, 16))
     a, _, _ = _tiles()
     n = P.var("n", P.INDEX)
     dim = P.op("tensor.dim", x, P.const_int(0))
-    cond = P.Binary(P.BOOL, op=P.BinaryOp.Gt, lhs=dim, rhs=n, span=P.span())
+    cond = P.gt(dim, n)
     picked = P.var("picked", a.type)
     branch = IfStmt(
         cond,
@@ -77,7 +77,7 @@ def test_calls_in_conditions_yields_and_returns_are_hoisted() -> None:
         span=P.span(),
     )
     ret = ReturnStmt((P.op("block.sqrt", picked),), span=P.span())
-    fn = flattened(P.function("k", [x, a, n], [branch, ret], [a.type]))
+    fn = flattened(P.function("k", [x, a, n], [branch, ret], returns=[a.type]))
     assert P.lines(fn) == [
         "_t0 = tensor.dim(x, 0)",
         "if _t0 > n -> picked:",
@@ -91,7 +91,7 @@ def test_calls_in_conditions_yields_and_returns_are_hoisted() -> None:
 
 
 def test_loop_bounds_and_initial_values_are_hoisted_before_the_loop() -> None:
-    x = P.var("x", P.tensor_t([16, 16]))
+    x = P.var("x", P.tensor_t(16, 16))
     a, _, _ = _tiles()
     i = P.var("i", P.INDEX)
     acc = IterArg(a.type, name="acc", init_value=P.op("block.exp", a), span=P.span())
@@ -107,7 +107,9 @@ def test_loop_bounds_and_initial_values_are_hoisted_before_the_loop() -> None:
         return_vars=(result,),
         span=P.span(),
     )
-    fn = flattened(P.function("k", [x, a], [loop, ReturnStmt((result,), span=P.span())], [a.type]))
+    fn = flattened(
+        P.function("k", [x, a], [loop, ReturnStmt((result,), span=P.span())], returns=[a.type])
+    )
     assert P.lines(fn) == [
         "_t0 = tensor.dim(x, 1)",
         "_t1 = block.exp(a)",

@@ -100,8 +100,8 @@ def test_if_branches_each_get_their_own_pairs() -> None:
 def test_after_an_if_the_merged_state_needs_a_pair_from_either_branch() -> None:
     # The store after the if reads a tile written by V in one branch and by MTE2 in the other.
     x, out, n = (
-        P.var("x", P.tensor_t([64, 64])),
-        P.var("out", P.tensor_t([64, 64])),
+        P.var("x", P.tensor_t(64, 64)),
+        P.var("out", P.tensor_t(64, 64)),
         P.var("n", P.INDEX),
     )
     loaded = P.assign("loaded", P.op("block.load", x, P.ints(0, 0), P.ints(64, 64)))
@@ -115,7 +115,7 @@ def test_after_an_if_the_merged_state_needs_a_pair_from_either_branch() -> None:
         span=P.span(),
     )
     store = P.assign("o", P.op("block.store", picked, P.ints(0, 0), P.ints(64, 64), out))
-    fn = P.function("k", [x, out, n], [loaded, branch, store], [])
+    fn = P.function("k", [x, out, n], [loaded, branch, store], returns=[])
     assert P.lines(synced(fn))[-5:] == [
         "sync_src(MTE2->MTE3, event=0)",
         "sync_dst(MTE2->MTE3, event=0)",
@@ -126,7 +126,7 @@ def test_after_an_if_the_merged_state_needs_a_pair_from_either_branch() -> None:
 
 
 def test_dependency_on_work_before_a_loop_is_synced_once_before_the_loop() -> None:
-    x, out = P.var("x", P.tensor_t([64, 64])), P.var("out", P.tensor_t([64, 64]))
+    x, out = P.var("x", P.tensor_t(64, 64)), P.var("out", P.tensor_t(64, 64))
     i = P.var("i", P.INDEX)
     scale = P.assign("scale", P.op("block.load", x, P.ints(0, 0), P.ints(64, 64)))
     prod = P.assign("prod", P.op("block.mul", scale.var, scale.var))
@@ -136,7 +136,7 @@ def test_dependency_on_work_before_a_loop_is_synced_once_before_the_loop() -> No
     loop = ForStmt(
         i, P.const_int(0), P.const_int(4), P.const_int(1), P.seq(prod, store), span=P.span()
     )
-    fn = P.function("k", [x, out], [scale, loop], [])
+    fn = P.function("k", [x, out], [scale, loop], returns=[])
     assert P.lines(synced(fn)) == [
         "scale = block.load(x, [0, 0], [64, 64])",
         "sync_src(MTE2->V, event=0)",
@@ -154,12 +154,12 @@ def test_dependency_on_work_before_a_loop_is_synced_once_before_the_loop() -> No
 def test_coverage_is_transitive_so_an_in_place_store_needs_no_extra_pair() -> None:
     # Storing into the tensor that was loaded is a WAR on DDR (MTE2 read, MTE3 write), but
     # MTE2 -> V followed by V -> MTE3 already orders the load before the store.
-    a, b = P.var("a", P.tensor_t([32, 32])), P.var("b", P.tensor_t([32, 32]))
+    a, b = P.var("a", P.tensor_t(32, 32)), P.var("b", P.tensor_t(32, 32))
     ta = P.assign("ta", P.op("block.load", a, P.ints(0, 0), P.ints(32, 32)))
     tb = P.assign("tb", P.op("block.load", b, P.ints(0, 0), P.ints(32, 32)))
     tc = P.assign("tc", P.op("block.mul", ta.var, tb.var))
     store = P.EvalStmt(P.op("block.store", tc.var, P.ints(0, 0), P.ints(32, 32), a), span=P.span())
-    fn = P.function("k", [a, b], [ta, tb, tc, store], [])
+    fn = P.function("k", [a, b], [ta, tb, tc, store], returns=[])
     assert P.lines(synced(fn)) == [
         "ta = block.load(a, [0, 0], [32, 32])",
         "tb = block.load(b, [0, 0], [32, 32])",
@@ -173,11 +173,11 @@ def test_coverage_is_transitive_so_an_in_place_store_needs_no_extra_pair() -> No
 
 
 def test_loading_what_was_stored_needs_mte3_to_mte2() -> None:
-    a, t = P.var("a", P.tensor_t([32, 32])), P.var("t", P.tensor_t([32, 32]))
+    a, t = P.var("a", P.tensor_t(32, 32)), P.var("t", P.tensor_t(32, 32))
     ta = P.assign("ta", P.op("block.load", a, P.ints(0, 0), P.ints(32, 32)))
     written = P.assign("written", P.op("block.store", ta.var, P.ints(0, 0), P.ints(32, 32), t))
     back = P.assign("back", P.op("block.load", written.var, P.ints(0, 0), P.ints(32, 32)))
-    fn = P.function("k", [a, t], [ta, written, back], [])
+    fn = P.function("k", [a, t], [ta, written, back], returns=[])
     assert P.lines(synced(fn)) == [
         "ta = block.load(a, [0, 0], [32, 32])",
         "sync_src(MTE2->MTE3, event=0)",
@@ -190,7 +190,7 @@ def test_loading_what_was_stored_needs_mte3_to_mte2() -> None:
 
 
 def _vector_chain() -> Function:
-    a, b, out = (P.var(n, P.tensor_t([32, 128])) for n in ("a", "b", "out"))
+    a, b, out = (P.var(n, P.tensor_t(32, 128)) for n in ("a", "b", "out"))
     ta = P.assign("ta", P.op("block.load", a, P.ints(0, 0), P.ints(32, 128)))
     tb = P.assign("tb", P.op("block.load", b, P.ints(0, 0), P.ints(32, 128)))
     s = P.assign("s", P.op("block.add", ta.var, tb.var))
@@ -200,7 +200,7 @@ def _vector_chain() -> Function:
     store = P.EvalStmt(
         P.op("block.store", both.var, P.ints(0, 0), P.ints(32, 128), out), span=P.span()
     )
-    return P.function("k", [a, b, out], [ta, tb, s, d, root, both, store], [])
+    return P.function("k", [a, b, out], [ta, tb, s, d, root, both, store], returns=[])
 
 
 def test_bar_v_only_between_dependent_vector_ops() -> None:
@@ -223,9 +223,9 @@ def test_targets_without_barrier_pipes_get_no_barriers() -> None:
 
 def test_cube_pipeline_syncs_every_hand_over() -> None:
     a, b, c = (
-        P.var("a", P.tensor_t([64, 64], P.FP16)),
-        P.var("b", P.tensor_t([64, 64], P.FP16)),
-        P.var("c", P.tensor_t([64, 64])),
+        P.var("a", P.tensor_t(64, 64, dtype=P.FP16)),
+        P.var("b", P.tensor_t(64, 64, dtype=P.FP16)),
+        P.var("c", P.tensor_t(64, 64)),
     )
     mat = {"target_memory": MemorySpace.Mat}
     la = P.assign("la", P.op("block.load", a, P.ints(0, 0), P.ints(64, 64), **mat))
@@ -237,7 +237,7 @@ def test_cube_pipeline_syncs_every_hand_over() -> None:
     out = P.EvalStmt(
         P.op("block.l0c_store", acc.var, P.ints(0, 0), P.ints(64, 64), c), span=P.span()
     )
-    fn = P.function("mm", [a, b, c], [la, lb, left, right, prod, acc, out], [])
+    fn = P.function("mm", [a, b, c], [la, lb, left, right, prod, acc, out], returns=[])
     assert P.lines(synced(fn)) == [
         "la = block.load(a, [0, 0], [64, 64], target_memory=Mat)",
         "lb = block.load(b, [0, 0], [64, 64], target_memory=Mat)",
@@ -257,12 +257,12 @@ def test_cube_pipeline_syncs_every_hand_over() -> None:
 
 
 def test_scalar_pipe_ops_are_not_tracked() -> None:
-    out = P.var("out", P.tensor_t([16, 16]))
+    out = P.var("out", P.tensor_t(16, 16))
     tile = P.assign("tile", P.op("block.create_tile", P.ints(16, 16), dtype=P.FP32))
     store = P.EvalStmt(
         P.op("block.store", tile.var, P.ints(0, 0), P.ints(16, 16), out), span=P.span()
     )
-    fn = P.function("k", [out], [tile, store], [])
+    fn = P.function("k", [out], [tile, store], returns=[])
     assert P.lines(synced(fn)) == [
         "tile = block.create_tile([16, 16], dtype=FP32)",
         "block.store(tile, [0, 0], [16, 16], out)",
@@ -277,6 +277,6 @@ def test_running_twice_gives_the_same_program() -> None:
 
 def test_a_function_without_tracked_ops_is_unchanged() -> None:
     n = P.var("n", P.INDEX)
-    fn = P.function("f", [n], [ReturnStmt((n,), span=P.span())], [P.INDEX])
+    fn = P.function("f", [n], [ReturnStmt((n,), span=P.span())], returns=[P.INDEX])
     after = InsertSync().run(P.program(fn), PassContext()).functions[0]
     assert P.lines(after) == ["return n"]

@@ -142,7 +142,7 @@ def test_an_internal_failure_is_one_e404_at_the_closest_span(
 
 
 def test_a_pass_that_reports_an_error_stops_the_pipeline() -> None:
-    a = P.var("a", P.tile_t([8, 8]))
+    a = P.var("a", P.tile_t(8, 8))
     later = P.assign("later", P.op("block.exp", a))
     early = P.assign("early", P.op("block.exp", later.var))
     result = driver.run_pipeline(P.program(P.function("k", [a], [early, later])), "default")
@@ -161,7 +161,7 @@ def _outcome(result: driver.PipelineResult) -> list[object]:
 def test_shared_pipelines_give_what_each_pipeline_gives_alone(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    a = P.var("a", P.tile_t([8, 8]))
+    a = P.var("a", P.tile_t(8, 8))
     later = P.assign("later", P.op("block.exp", a))
     early = P.assign("early", P.op("block.exp", later.var))
     broken = P.program(P.function("k", [a], [early, later]))

@@ -75,8 +75,8 @@ def test_every_use_sees_the_new_buffer() -> None:
 
 
 def test_memory_space_comes_from_the_op() -> None:
-    a = P.var("a", P.tensor_t([64, 32], P.FP16))
-    b = P.var("b", P.tensor_t([32, 16], P.FP16))
+    a = P.var("a", P.tensor_t(64, 32, dtype=P.FP16))
+    b = P.var("b", P.tensor_t(32, 16, dtype=P.FP16))
     mat_a = P.assign(
         "mat_a", P.op("block.load", a, P.ints(0, 0), P.ints(64, 32), target_memory=MemorySpace.Mat)
     )
@@ -113,7 +113,7 @@ def test_carried_values_and_results_share_the_initial_buffer() -> None:
 
 
 def test_a_carried_tile_shares_its_initial_tile() -> None:
-    a = P.var("a", P.tensor_t([16, 16]))
+    a = P.var("a", P.tensor_t(16, 16))
     i = P.var("i", P.INDEX)
     init = P.assign("init", P.op("block.load", a, P.ints(0, 0), P.ints(16, 16)))
     acc = IterArg(init.var.type, name="acc", init_value=init.var, span=P.span())
@@ -140,7 +140,7 @@ def test_a_carried_tile_shares_its_initial_tile() -> None:
 
 def test_a_dynamic_tile_shape_is_reported_at_its_assignment() -> None:
     n = P.var("N", P.INDEX)
-    a = P.var("a", P.tensor_t([64, 64]))
+    a = P.var("a", P.tensor_t(64, 64))
     tile = P.assign("t", P.op("block.load", a, P.ints(0, 0), P.ints(n, 64)))
     fn = P.function("k", [a, n], [tile])
     result = run(fn, ["InitMemRef", "AllocateMemoryAddr"])
@@ -159,7 +159,7 @@ def test_a_dynamic_tile_shape_is_reported_at_its_assignment() -> None:
 
 def test_a_tile_computed_from_a_dynamic_one_is_not_reported_again() -> None:
     n = P.var("N", P.INDEX)
-    a = P.var("a", P.tensor_t([64, 64]))
+    a = P.var("a", P.tensor_t(64, 64))
     tile = P.assign("t", P.op("block.load", a, P.ints(0, 0), P.ints(n, 64)))
     twice = P.assign("u", P.op("block.add", tile.var, tile.var))
     again = P.assign("v", P.op("block.load", a, P.ints(0, 0), P.ints(n, 64)))
@@ -186,7 +186,7 @@ def test_ddr_buffers_get_no_address() -> None:
 
 
 def test_addresses_are_32_byte_aligned_and_per_space() -> None:
-    a = P.var("a", P.tensor_t([64, 64]))
+    a = P.var("a", P.tensor_t(64, 64))
     odd = P.assign("odd", P.op("block.load", a, P.ints(0, 0), P.ints(1, 3)))  # 12 bytes
     nxt = P.assign("nxt", P.op("block.load", a, P.ints(0, 0), P.ints(1, 9)))  # 36 bytes
     mat = P.assign(
@@ -203,7 +203,7 @@ def test_addresses_are_32_byte_aligned_and_per_space() -> None:
 
 
 def test_a_shared_buffer_is_placed_once() -> None:
-    a, out = P.var("a", P.tensor_t([16, 16])), P.var("out", P.tensor_t([16, 16]))
+    a, out = P.var("a", P.tensor_t(16, 16)), P.var("out", P.tensor_t(16, 16))
     t1 = P.assign("t1", P.op("block.load", a, P.ints(0, 0), P.ints(16, 16)))
     t2 = P.assign("t2", P.op("block.exp", t1.var))
     t3 = P.assign("t3", P.op("block.exp", t2.var))  # takes t1's buffer
@@ -220,7 +220,7 @@ def test_a_shared_buffer_is_placed_once() -> None:
 
 def _eight_live_tiles() -> tuple[Function, list[Span]]:
     """Eight 128x64 FP32 tiles (32 KiB each), all loaded before any is stored."""
-    a, out = P.var("a", P.tensor_t([1024, 64])), P.var("out", P.tensor_t([1024, 64]))
+    a, out = P.var("a", P.tensor_t(1024, 64)), P.var("out", P.tensor_t(1024, 64))
     loads = [
         P.assign(f"t{k}", P.op("block.load", a, P.ints(128 * k, 0), P.ints(128, 64)))
         for k in range(8)

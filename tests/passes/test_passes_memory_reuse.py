@@ -17,7 +17,7 @@ def reused(fn: Function) -> list[str]:
 
 
 def test_a_tile_takes_the_buffer_of_one_that_is_dead() -> None:
-    a, out = P.var("a", P.tensor_t([32, 128])), P.var("out", P.tensor_t([32, 1]))
+    a, out = P.var("a", P.tensor_t(32, 128)), P.var("out", P.tensor_t(32, 1))
     ta = P.assign("ta", P.op("block.load", a, P.ints(0, 0), P.ints(32, 128)))
     sq = P.assign("sq", P.op("block.sqrt", ta.var))
     ex = P.assign("ex", P.op("block.exp", sq.var))
@@ -25,7 +25,7 @@ def test_a_tile_takes_the_buffer_of_one_that_is_dead() -> None:
     store = P.EvalStmt(
         P.op("block.store", total.var, P.ints(0, 0), P.ints(32, 1), out), span=P.span()
     )
-    fn = P.function("k", [a, out], [ta, sq, ex, total, store], [])
+    fn = P.function("k", [a, out], [ta, sq, ex, total, store], returns=[])
     assert reused(fn) == [
         "ta[Vec#2] = block.load(a, [0, 0], [32, 128])",
         # sq is defined by the statement that last reads ta: no in-place reuse.
@@ -49,7 +49,7 @@ def test_live_tiles_keep_their_own_buffers() -> None:
 
 
 def test_a_larger_tile_does_not_take_a_smaller_buffer() -> None:
-    a, out = P.var("a", P.tensor_t([64, 64])), P.var("out", P.tensor_t([64, 64]))
+    a, out = P.var("a", P.tensor_t(64, 64)), P.var("out", P.tensor_t(64, 64))
     small = P.assign("small", P.op("block.load", a, P.ints(0, 0), P.ints(16, 64)))
     once = P.assign("once", P.op("block.exp", small.var))
     big = P.assign("big", P.op("block.load", a, P.ints(0, 0), P.ints(64, 64)))
@@ -57,12 +57,12 @@ def test_a_larger_tile_does_not_take_a_smaller_buffer() -> None:
         P.op("block.store", once.var, P.ints(0, 0), P.ints(16, 64), out), span=P.span()
     )
     st2 = P.EvalStmt(P.op("block.store", big.var, P.ints(0, 0), P.ints(64, 64), out), span=P.span())
-    fn = P.function("k", [a, out], [small, once, big, st1, st2], [])
+    fn = P.function("k", [a, out], [small, once, big, st1, st2], returns=[])
     assert reused(fn)[2] == "big[Vec#4] = block.load(a, [0, 0], [64, 64])"
 
 
 def test_memory_spaces_are_not_mixed() -> None:
-    a, out = P.var("a", P.tensor_t([64, 64])), P.var("out", P.tensor_t([64, 64]))
+    a, out = P.var("a", P.tensor_t(64, 64)), P.var("out", P.tensor_t(64, 64))
     in_mat = P.assign(
         "in_mat", P.op("block.load", a, P.ints(0, 0), P.ints(64, 64), target_memory=MemorySpace.Mat)
     )
@@ -76,7 +76,7 @@ def test_memory_spaces_are_not_mixed() -> None:
             out,
         ],
         [in_mat, left, vec, st],
-        [],
+        returns=[],
     )
     # in_mat is dead when vec is defined, but Mat and Vec are different memories.
     assert reused(fn)[:3] == [
@@ -87,7 +87,7 @@ def test_memory_spaces_are_not_mixed() -> None:
 
 
 def test_a_tile_read_inside_a_loop_is_live_for_the_whole_loop() -> None:
-    a, out = P.var("a", P.tensor_t([64, 64])), P.var("out", P.tensor_t([64, 64]))
+    a, out = P.var("a", P.tensor_t(64, 64)), P.var("out", P.tensor_t(64, 64))
     i = P.var("i", P.INDEX)
     before = P.assign("before", P.op("block.load", a, P.ints(0, 0), P.ints(64, 64)))
     use = P.assign("use", P.op("block.exp", before.var))  # last textual use of `before`
@@ -98,7 +98,7 @@ def test_a_tile_read_inside_a_loop_is_live_for_the_whole_loop() -> None:
     loop = ForStmt(
         i, P.const_int(0), P.const_int(2), P.const_int(1), P.seq(use, later, st), span=P.span()
     )
-    fn = P.function("k", [a, out], [before, loop], [])
+    fn = P.function("k", [a, out], [before, loop], returns=[])
     # `later` may not take before's buffer: the next iteration reads `before` again. It may
     # not take use's buffer either (defined by the statement reading it).
     assert reused(fn)[2:4] == [
@@ -108,7 +108,7 @@ def test_a_tile_read_inside_a_loop_is_live_for_the_whole_loop() -> None:
 
 
 def test_tiles_local_to_one_iteration_share_across_the_body() -> None:
-    a, out = P.var("a", P.tensor_t([64, 64])), P.var("out", P.tensor_t([64, 64]))
+    a, out = P.var("a", P.tensor_t(64, 64)), P.var("out", P.tensor_t(64, 64))
     i = P.var("i", P.INDEX)
     t1 = P.assign("t1", P.op("block.load", a, P.ints(0, 0), P.ints(64, 64)))
     t2 = P.assign("t2", P.op("block.exp", t1.var))
@@ -117,7 +117,7 @@ def test_tiles_local_to_one_iteration_share_across_the_body() -> None:
     loop = ForStmt(
         i, P.const_int(0), P.const_int(2), P.const_int(1), P.seq(t1, t2, t3, st), span=P.span()
     )
-    fn = P.function("k", [a, out], [loop], [])
+    fn = P.function("k", [a, out], [loop], returns=[])
     assert reused(fn)[1:4] == [
         "  t1[Vec#2] = block.load(a, [0, 0], [64, 64])",
         "  t2[Vec#3] = block.exp(t1)",
@@ -126,7 +126,7 @@ def test_tiles_local_to_one_iteration_share_across_the_body() -> None:
 
 
 def test_carried_tiles_keep_their_buffers_across_the_loop() -> None:
-    a, out = P.var("a", P.tensor_t([64, 64])), P.var("out", P.tensor_t([64, 64]))
+    a, out = P.var("a", P.tensor_t(64, 64)), P.var("out", P.tensor_t(64, 64))
     i = P.var("i", P.INDEX)
     init = P.assign("init", P.op("block.load", a, P.ints(0, 0), P.ints(64, 64)))
     acc = IterArg(init.var.type, name="acc", init_value=init.var, span=P.span())
@@ -144,7 +144,7 @@ def test_carried_tiles_keep_their_buffers_across_the_loop() -> None:
         span=P.span(),
     )
     st = P.EvalStmt(P.op("block.store", final, P.ints(0, 0), P.ints(64, 64), out), span=P.span())
-    fn = P.function("k", [a, out], [init, loop, st], [])
+    fn = P.function("k", [a, out], [init, loop, st], returns=[])
     assert reused(fn) == [
         "init[Vec#2] = block.load(a, [0, 0], [64, 64])",
         "for i in 0..4 carry(acc[Vec#2]=init) -> final[Vec#2]:",
@@ -164,8 +164,8 @@ def test_tiles_of_the_two_branches_of_an_if_share() -> None:
 
 def test_an_if_result_keeps_both_branch_buffers_live() -> None:
     x, out, n = (
-        P.var("x", P.tensor_t([64, 64])),
-        P.var("out", P.tensor_t([64, 64])),
+        P.var("x", P.tensor_t(64, 64)),
+        P.var("out", P.tensor_t(64, 64)),
         P.var("n", P.INDEX),
     )
     a = P.assign("a", P.op("block.load", x, P.ints(0, 0), P.ints(64, 64)))

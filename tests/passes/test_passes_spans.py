@@ -22,12 +22,12 @@ def _calls(expr: Expr) -> Iterator[Call]:
 
 
 def _nested_calls() -> Function:
-    a, b = P.var("a", P.tile_t([16, 16])), P.var("b", P.tile_t([16, 16]))
+    a, b = P.var("a", P.tile_t(16, 16)), P.var("b", P.tile_t(16, 16))
     n = P.var("n", P.INDEX)
     top = P.assign("r", P.op("block.add", P.op("block.exp", a), P.op("block.sqrt", b)))
     branch = IfStmt(P.gt(n, 0), P.seq(P.assign("r", P.op("block.exp", top.var))), span=P.span())
     return P.function(
-        "k", [a, b, n], [top, branch, ReturnStmt((top.var,), span=P.span())], [a.type]
+        "k", [a, b, n], [top, branch, ReturnStmt((top.var,), span=P.span())], returns=[a.type]
     )
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import passes_ir as P
 
-from ptoc.ir import ForStmt, Function, IfStmt, IterArg, ReturnStmt, YieldStmt
+from ptoc.ir import ForStmt, Function, IfStmt, IterArg, ReturnStmt, Span, Type, YieldStmt
 from ptoc.passes import run_pipeline
 
 
-def problems(fn: Function) -> list[tuple[str, str, P.Span]]:
+def problems(fn: Function) -> list[tuple[str, str, Span]]:
     result = run_pipeline(P.program(fn), ["Verifier"])
     return [(d.code, d.message, d.span) for d in result.diagnostics]
 
@@ -19,7 +19,7 @@ def test_the_three_kernels_are_clean() -> None:
 
 
 def test_use_before_definition() -> None:
-    a = P.var("a", P.tile_t([8, 8]))
+    a = P.var("a", P.tile_t(8, 8))
     later = P.assign("later", P.op("block.exp", a))
     early = P.assign("early", P.op("block.exp", later.var))
     fn = P.function("k", [a], [early, later])
@@ -29,23 +29,23 @@ def test_use_before_definition() -> None:
 
 
 def test_a_loop_body_value_is_not_visible_after_the_loop() -> None:
-    a = P.var("a", P.tile_t([8, 8]))
+    a = P.var("a", P.tile_t(8, 8))
     i = P.var("i", P.INDEX)
     inside = P.assign("inside", P.op("block.exp", a))
     loop = ForStmt(i, P.const_int(0), P.const_int(2), P.const_int(1), P.seq(inside), span=P.span())
     ret = ReturnStmt((inside.var,), span=P.span())
-    fn = P.function("k", [a], [loop, ret], [a.type])
+    fn = P.function("k", [a], [loop, ret], returns=[a.type])
     assert problems(fn) == [
         ("E200", "'inside' is used here but not defined at this point", ret.span)
     ]
 
 
 def _if(
-    then_n: int, else_n: int, results: int, value_type: P.Type | None = None
+    then_n: int, else_n: int, results: int, value_type: Type | None = None
 ) -> tuple[Function, list[YieldStmt]]:
     """``if n > 0`` yielding ``then_n`` / ``else_n`` copies of a value, with ``results``
     results of the 8x8 tile type."""
-    a = P.var("a", P.tile_t([8, 8]))
+    a = P.var("a", P.tile_t(8, 8))
     value = P.var("v", value_type or a.type)
     n = P.var("n", P.INDEX)
     yields = [
@@ -65,7 +65,7 @@ def test_yield_count_must_match_the_results() -> None:
 
 
 def test_yield_types_must_match_the_results() -> None:
-    fn, yields = _if(1, 1, 1, P.tile_t([4, 4]))
+    fn, yields = _if(1, 1, 1, P.tile_t(4, 4))
     assert problems(fn) == [
         (
             "E108",
@@ -81,7 +81,7 @@ def test_yield_types_must_match_the_results() -> None:
 
 
 def test_a_branch_without_yield_when_results_are_expected() -> None:
-    a = P.var("a", P.tile_t([8, 8]))
+    a = P.var("a", P.tile_t(8, 8))
     n = P.var("n", P.INDEX)
     step = P.assign("s", P.op("block.exp", a))
     r = P.var("r", a.type)
@@ -99,8 +99,8 @@ def test_a_branch_without_yield_when_results_are_expected() -> None:
 
 
 def test_loop_carried_types_must_agree() -> None:
-    a = P.var("a", P.tile_t([8, 8]))
-    small = P.var("small", P.tile_t([4, 4]))
+    a = P.var("a", P.tile_t(8, 8))
+    small = P.var("small", P.tile_t(4, 4))
     i = P.var("i", P.INDEX)
     acc = IterArg(a.type, name="acc", init_value=small, span=P.span())
     r = P.var("r", a.type)
@@ -126,10 +126,10 @@ def test_loop_carried_types_must_agree() -> None:
 
 
 def test_assignment_and_return_types() -> None:
-    a = P.var("a", P.tile_t([8, 8]))
-    bad = P.AssignStmt(P.var("bad", P.tile_t([2, 2])), P.op("block.exp", a), span=P.span())
+    a = P.var("a", P.tile_t(8, 8))
+    bad = P.AssignStmt(P.var("bad", P.tile_t(2, 2)), P.op("block.exp", a), span=P.span())
     ret = ReturnStmt((a,), span=P.span())
-    fn = P.function("k", [a], [bad, ret], [P.tile_t([8, 8], P.FP16)])
+    fn = P.function("k", [a], [bad, ret], returns=[P.tile_t(8, 8, dtype=P.FP16)])
     assert problems(fn) == [
         (
             "E404",
@@ -145,7 +145,7 @@ def test_assignment_and_return_types() -> None:
 
 
 def test_conditions_must_be_scalars() -> None:
-    a = P.var("a", P.tile_t([8, 8]))
+    a = P.var("a", P.tile_t(8, 8))
     stmt = IfStmt(a, P.seq(), span=P.span())
     fn = P.function("k", [a], [stmt])
     assert problems(fn) == [
@@ -155,7 +155,7 @@ def test_conditions_must_be_scalars() -> None:
 
 def test_a_symbolic_dimension_needs_no_definition_but_a_local_does() -> None:
     m = P.var("M", P.INDEX)  # pl.dynamic("M"), bound outside the function
-    a = P.var("a", P.tile_t([8, 8]))
+    a = P.var("a", P.tile_t(8, 8))
     i = P.var("i", P.INDEX)
     inner = P.assign("inner", P.op("block.exp", a))
     loop = ForStmt(i, P.const_int(0), m, P.const_int(1), P.seq(inner), span=P.span())

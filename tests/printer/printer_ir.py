@@ -1,4 +1,4 @@
-"""Small builders for hand-made IR in the printer tests."""
+"""Op registrations for the printer tests (hand-made IR comes from ``ir_builder``)."""
 
 from __future__ import annotations
 
@@ -7,77 +7,11 @@ from contextlib import contextmanager
 
 from ptoc.ir import (
     UNKNOWN,
-    AttrValue,
-    Binary,
-    BinaryOp,
-    Call,
-    ConstFloat,
-    ConstInt,
     DataType,
-    Expr,
-    GlobalVar,
-    Op,
-    ScalarType,
-    TensorType,
-    TileType,
     Type,
-    Unary,
-    UnaryOp,
-    Var,
 )
 from ptoc.ir.types import MemorySpace
 from ptoc.ops.registry import REGISTRY, Category, DeduceContext, OpDef, Param, ParamKind
-
-INT64 = ScalarType(DataType.INT64)
-FP32 = ScalarType(DataType.FP32)
-BOOL = ScalarType(DataType.BOOL)
-
-
-def scalar(name: str, dtype: DataType = DataType.INT64) -> Var:
-    return Var(ScalarType(dtype), name=name)
-
-
-def var(name: str, type_: Type) -> Var:
-    return Var(type_, name=name)
-
-
-def i(value: int, dtype: DataType = DataType.INT64) -> ConstInt:
-    return ConstInt(ScalarType(dtype), value=value)
-
-
-def f(value: float, dtype: DataType = DataType.FP32) -> ConstFloat:
-    return ConstFloat(ScalarType(dtype), value=value)
-
-
-def dims(*values: int | Expr) -> tuple[Expr, ...]:
-    return tuple(i(v) if isinstance(v, int) else v for v in values)
-
-
-def tensor(
-    shape: tuple[int | Expr, ...], dtype: DataType = DataType.FP32, **kw: object
-) -> TensorType:
-    return TensorType(dims(*shape), dtype, **kw)  # type: ignore[arg-type]
-
-
-def tile(shape: tuple[int | Expr, ...], dtype: DataType = DataType.FP32, **kw: object) -> TileType:
-    return TileType(dims(*shape), dtype, **kw)  # type: ignore[arg-type]
-
-
-def binary(op: BinaryOp, lhs: Expr, rhs: Expr) -> Binary:
-    type_ = BOOL if op.is_comparison else lhs.type
-    return Binary(type_, op=op, lhs=lhs, rhs=rhs)
-
-
-def unary(op: UnaryOp, operand: Expr) -> Unary:
-    return Unary(operand.type, op=op, operand=operand)
-
-
-def op(name: str, /, *args: Expr, type_: Type = UNKNOWN, **kwargs: AttrValue) -> Call:
-    return Call(type_, callee=Op(name), args=args, kwargs=tuple(kwargs.items()))
-
-
-def call(name: str, *args: Expr, type_: Type = UNKNOWN) -> Call:
-    return Call(type_, callee=GlobalVar(name), args=args)
 
 
 def sample_ops() -> list[OpDef]:

@@ -8,20 +8,8 @@ from typing import Any
 
 import black
 import pytest
-from printer_ir import (
-    BOOL,
-    binary,
-    call,
-    f,
-    i,
-    op,
-    registered,
-    sample_ops,
-    scalar,
-    tensor,
-    unary,
-    var,
-)
+from ir_builder import BOOL, binary, call, f, fn_call, i, scalar, tensor_t, unary, var
+from printer_ir import registered, sample_ops
 
 from ptoc.ir import (
     BinaryOp,
@@ -249,42 +237,42 @@ def ir_shape(e: Expr) -> Any:
 
 # --- calls ---------------------------------------------------------------------------------
 
-T = tensor((64, 128))
+T = tensor_t(64, 128)
 t, u = var("t", T), var("u", T)
 
 
 def test_op_call_uses_namespace_and_name() -> None:
-    assert print_expr(op("block.add", t, u)) == "pl.block.add(t, u)"
+    assert print_expr(call("block.add", t, u)) == "pl.block.add(t, u)"
 
 
 def test_op_call_uses_first_dsl_name() -> None:
-    assert print_expr(op("block.and", t, u)) == "pl.block.and_(t, u)"
+    assert print_expr(call("block.and", t, u)) == "pl.block.and_(t, u)"
     shape = make_tuple((i(64), i(128)))
-    created = op("tensor.create", shape, dtype=DataType.FP32)
+    created = call("tensor.create", shape, dtype=DataType.FP32)
     assert print_expr(created) == "pl.tensor.create_tensor([64, 128], dtype=pl.FP32)"
 
 
 def test_tensor_scalar_op_prints_without_suffix() -> None:
-    assert print_expr(op("tensor.add_scalar", t, f(1.5))) == "pl.tensor.add(t, 1.5)"
+    assert print_expr(call("tensor.add_scalar", t, f(1.5))) == "pl.tensor.add(t, 1.5)"
 
 
 def test_unregistered_tensor_scalar_op_also_drops_the_suffix() -> None:
-    assert print_expr(op("tensor.mul_scalar", t, i(2))) == "pl.tensor.mul(t, 2)"
+    assert print_expr(call("tensor.mul_scalar", t, i(2))) == "pl.tensor.mul(t, 2)"
 
 
 def test_unregistered_op_keeps_short_name_and_all_kwargs() -> None:
-    text = print_expr(op("block.frobnicate", t, mode=1, scale=0.5))
+    text = print_expr(call("block.frobnicate", t, mode=1, scale=0.5))
     assert text == "pl.block.frobnicate(t, mode=1, scale=0.5)"
 
 
 def test_unregistered_keyword_named_op_gets_an_underscore() -> None:
-    assert print_expr(op("block.not", t)) == "pl.block.not_(t)"
+    assert print_expr(call("block.not", t)) == "pl.block.not_(t)"
 
 
 def test_attribute_equal_to_default_is_omitted() -> None:
     offsets, shapes = make_tuple((i(0), i(0))), make_tuple((i(32), i(32)))
-    load_vec = op("block.load", t, offsets, shapes, target_memory=MemorySpace.Vec)
-    load_mat = op("block.load", t, offsets, shapes, target_memory=MemorySpace.Mat)
+    load_vec = call("block.load", t, offsets, shapes, target_memory=MemorySpace.Vec)
+    load_mat = call("block.load", t, offsets, shapes, target_memory=MemorySpace.Mat)
     assert print_expr(load_vec) == "pl.block.load(t, [0, 0], [32, 32])"
     assert print_expr(load_mat) == (
         "pl.block.load(t, [0, 0], [32, 32], target_memory=pl.MemorySpace.Mat)"
@@ -292,20 +280,20 @@ def test_attribute_equal_to_default_is_omitted() -> None:
 
 
 def test_required_attribute_is_always_printed() -> None:
-    cast = op("block.cast", t, target_type=DataType.FP16, mode="round")
+    cast = call("block.cast", t, target_type=DataType.FP16, mode="round")
     assert print_expr(cast) == "pl.block.cast(t, target_type=pl.FP16)"
-    cast = op("block.cast", t, target_type=DataType.FP16, mode="floor")
+    cast = call("block.cast", t, target_type=DataType.FP16, mode="floor")
     assert print_expr(cast) == 'pl.block.cast(t, target_type=pl.FP16, mode="floor")'
 
 
 def test_bool_is_not_taken_for_an_int_default() -> None:
-    assert print_expr(op("block.flagged", t, count=True)) == "pl.block.flagged(t, count=True)"
-    assert print_expr(op("block.flagged", t, count=1)) == "pl.block.flagged(t)"
+    assert print_expr(call("block.flagged", t, count=True)) == "pl.block.flagged(t, count=True)"
+    assert print_expr(call("block.flagged", t, count=1)) == "pl.block.flagged(t)"
 
 
 def test_attribute_value_kinds() -> None:
     text = print_expr(
-        op(
+        call(
             "block.frobnicate",
             t,
             n=-3,
@@ -328,15 +316,15 @@ def test_attribute_value_kinds() -> None:
 
 
 def test_sync_op_in_system_namespace() -> None:
-    sync = op("system.sync_src", set_pipe=PipeType.MTE2, wait_pipe=PipeType.V, event_id=0)  # type: ignore[arg-type]
+    sync = call("system.sync_src", set_pipe=PipeType.MTE2, wait_pipe=PipeType.V, event_id=0)  # type: ignore[arg-type]
     assert print_expr(sync) == (
         "pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)"
     )
-    assert print_expr(op("system.bar_all")) == "pl.system.bar_all()"
+    assert print_expr(call("system.bar_all")) == "pl.system.bar_all()"
 
 
 def test_function_call_goes_through_self() -> None:
-    assert print_expr(call("helper", t, a)) == "self.helper(t, a)"
+    assert print_expr(fn_call("helper", t, a)) == "self.helper(t, a)"
 
 
 def test_make_tuple_is_a_list() -> None:
@@ -347,14 +335,14 @@ def test_make_tuple_is_a_list() -> None:
 def test_tuple_get_item() -> None:
     pair = var("_t", TupleType((T, T)))
     assert print_expr(TupleGetItem(T, tuple_value=pair, index=1)) == "_t[1]"
-    result = call("split", t, type_=TupleType((T, T)))
+    result = fn_call("split", t, type_=TupleType((T, T)))
     assert print_expr(TupleGetItem(T, tuple_value=result, index=0)) == "self.split(t)[0]"
 
 
 def test_nested_calls_and_scalar_arguments() -> None:
-    inner = op("block.add", t, u)
+    inner = call("block.add", t, u)
     offset = binary(B.Mul, a, i(32))
-    outer = op("block.load", inner, make_tuple((offset, i(0))), make_tuple((i(32), i(32))))
+    outer = call("block.load", inner, make_tuple((offset, i(0))), make_tuple((i(32), i(32))))
     assert print_expr(outer) == "pl.block.load(pl.block.add(t, u), [a * 32, 0], [32, 32])"
 
 
@@ -362,7 +350,7 @@ def test_nested_calls_and_scalar_arguments() -> None:
 
 
 def test_prefix_applies_everywhere() -> None:
-    expr = op(
+    expr = call(
         "block.load",
         t,
         make_tuple((i(0, DataType.INT32), i(0))),

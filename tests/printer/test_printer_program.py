@@ -9,7 +9,8 @@ from collections.abc import Iterator
 
 import black
 import pytest
-from printer_ir import INT64, binary, call, i, op, registered, sample_ops, scalar, tensor, tile, var
+from ir_builder import INDEX, binary, call, fn_call, i, scalar, tensor_t, tile_t, var
+from printer_ir import registered, sample_ops
 
 from ptoc.ir import (
     UNKNOWN,
@@ -40,8 +41,8 @@ from ptoc.printer import print_function, print_program
 
 B = BinaryOp
 N, M = scalar("N"), scalar("M")
-TN = tensor((N, 128))
-TILE = tile((32, 128))
+TN = tensor_t(N, 128)
+TILE = tile_t(32, 128)
 
 
 @pytest.fixture(autouse=True)
@@ -62,7 +63,7 @@ def fn(
 
 
 def calls(*names: str) -> Stmt:
-    return SeqStmts(tuple(EvalStmt(call(n)) for n in names))
+    return SeqStmts(tuple(EvalStmt(fn_call(n)) for n in names))
 
 
 def method_order(text: str) -> list[str]:
@@ -72,7 +73,7 @@ def method_order(text: str) -> list[str]:
 def kernel_program() -> Program:
     """A tile kernel called from an orchestration function, with a loop and a scope."""
     a, b, out = var("a", TN), var("b", TN), var("out", TN)
-    row = var("i", INT64)
+    row = var("i", INDEX)
     offsets = make_tuple((binary(B.Mul, row, i(32)), i(0)))
     shapes = make_tuple((i(32), i(128)))
     ta, tb, tc = var("ta", TILE), var("tb", TILE), var("tc", TILE)
@@ -80,10 +81,10 @@ def kernel_program() -> Program:
     stored = var("stored", TN)
     loop_body = SeqStmts(
         (
-            AssignStmt(ta, op("block.load", a, offsets, shapes, type_=TILE)),
-            AssignStmt(tb, op("block.load", b, offsets, shapes, type_=TILE)),
-            AssignStmt(tc, op("block.add", ta, tb, type_=TILE)),
-            AssignStmt(stored, op("block.store", tc, offsets, shapes, acc, type_=TN)),
+            AssignStmt(ta, call("block.load", a, offsets, shapes, type_=TILE)),
+            AssignStmt(tb, call("block.load", b, offsets, shapes, type_=TILE)),
+            AssignStmt(tc, call("block.add", ta, tb, type_=TILE)),
+            AssignStmt(stored, call("block.store", tc, offsets, shapes, acc, type_=TN)),
             YieldStmt(values=(stored,)),
         )
     )
@@ -109,8 +110,8 @@ def kernel_program() -> Program:
     summed = var("summed", TN)
     main_body = SeqStmts(
         (
-            AssignStmt(created, op("tensor.create", shape, type_=TN, dtype=DataType.FP32)),
-            ScopeStmt(AssignStmt(summed, call("tile_add", x, y, created, type_=TN))),
+            AssignStmt(created, call("tensor.create", shape, type_=TN, dtype=DataType.FP32)),
+            ScopeStmt(AssignStmt(summed, fn_call("tile_add", x, y, created, type_=TN))),
             ReturnStmt(values=(summed,)),
         )
     )
@@ -224,13 +225,13 @@ def test_single_and_missing_return_annotation() -> None:
 
 
 def test_tuple_results_of_a_call() -> None:
-    pair_type = TupleType((TN, INT64))
+    pair_type = TupleType((TN, INDEX))
     k = scalar("k")
-    split = fn("split", ReturnStmt(values=(var("t", TN), k)), (var("t", TN), k), (TN, INT64))
+    split = fn("split", ReturnStmt(values=(var("t", TN), k)), (var("t", TN), k), (TN, INDEX))
     tmp = var("_t", pair_type)
     body = SeqStmts(
         (
-            AssignStmt(tmp, call("split", var("t", TN), k, type_=pair_type)),
+            AssignStmt(tmp, fn_call("split", var("t", TN), k, type_=pair_type)),
             AssignStmt(var("first", TN), TupleGetItem(TN, tuple_value=tmp, index=0)),
             ReturnStmt(values=(var("first", TN),)),
         )
@@ -247,7 +248,7 @@ def test_standalone_function() -> None:
     a = var("a", TILE)
     body = SeqStmts(
         (
-            AssignStmt(var("b", TILE), call("helper", a, type_=TILE)),
+            AssignStmt(var("b", TILE), fn_call("helper", a, type_=TILE)),
             ReturnStmt(values=(var("b", TILE),)),
         )
     )
@@ -264,7 +265,7 @@ def test_standalone_function() -> None:
 
 
 def test_standalone_function_declares_its_dimensions() -> None:
-    a = var("a", tensor((M, N)))
+    a = var("a", tensor_t(M, N))
     text = print_function(fn("g", ReturnStmt(), (a,)), prefix="pi")
     assert text == (
         "import pypto.language as pi\n"
@@ -292,7 +293,7 @@ def test_empty_program() -> None:
 
 
 def test_memref_types_after_allocation() -> None:
-    placed = tile((32, 128), memref=MemRef(MemorySpace.Vec, 0x4000, 16384, 2))
+    placed = tile_t(32, 128, memref=MemRef(MemorySpace.Vec, 0x4000, 16384, 2))
     t = var("t", placed)
     f = fn("f", ReturnStmt(values=(t,)), (t,), (placed,), FunctionType.InCore)
     text = print_program(Program("P", (f,)))
@@ -334,7 +335,7 @@ def test_already_ordered_program_is_unchanged() -> None:
 
 
 def test_calls_nested_in_control_flow_count() -> None:
-    loop = ForStmt(var("i", INT64), i(0), i(4), i(1), ScopeStmt(calls("deep")))
+    loop = ForStmt(var("i", INDEX), i(0), i(4), i(1), ScopeStmt(calls("deep")))
     program = Program("P", (fn("main", loop), fn("deep", calls())))
     assert method_order(print_program(program)) == ["deep", "main"]
 
@@ -357,8 +358,8 @@ def header(text: str) -> str:
 
 
 def test_dimensions_declared_in_order_of_first_use() -> None:
-    x = var("x", tensor((M, 64)))
-    y = var("y", tensor((N, M)))
+    x = var("x", tensor_t(M, 64))
+    y = var("y", tensor_t(N, M))
     program = Program("P", (fn("f", ReturnStmt(), (y,)), fn("g", ReturnStmt(), (x,))))
     assert header(print_program(program)) == (
         "# pypto.program: P\n"
@@ -372,19 +373,19 @@ def test_dimensions_declared_in_order_of_first_use() -> None:
 
 
 def test_no_dimensions_no_declarations() -> None:
-    x = var("x", tensor((4, 4)))
+    x = var("x", tensor_t(4, 4))
     program = Program("P", (fn("f", ReturnStmt(), (x,)),))
     assert header(print_program(program)) == "# pypto.program: P\nimport pypto.language as pl\n\n\n"
 
 
 def test_dimension_bound_as_a_parameter_is_not_declared() -> None:
     n = scalar("n")
-    local = var("t", tile((n, 64)))
+    local = var("t", tile_t(n, 64))
     body = SeqStmts(
         (
             AssignStmt(
                 local,
-                op(
+                call(
                     "block.load",
                     var("x", TN),
                     make_tuple((i(0), i(0))),
@@ -402,9 +403,9 @@ def test_dimension_bound_as_a_parameter_is_not_declared() -> None:
 
 
 def test_dimension_used_as_a_value_is_declared() -> None:
-    k = var("k", INT64)
+    k = var("k", INDEX)
     body = SeqStmts((AssignStmt(k, binary(B.Mul, N, i(2))), ReturnStmt(values=(k,))))
-    program = Program("P", (fn("f", body, (), (INT64,)),))
+    program = Program("P", (fn("f", body, (), (INDEX,)),))
     text = print_program(program)
     assert 'N = pl.dynamic("N")\n' in header(text)
     assert "        k: pl.Scalar[pl.INT64] = N * 2\n" in text
@@ -414,7 +415,7 @@ def test_dimensions_inside_tile_views_and_expressions_are_declared() -> None:
     from ptoc.ir import TileView
 
     view = TileView(valid_shape=(M, i(16)))
-    t = var("t", tile((binary(B.Mul, N, i(2)), 16), tile_view=view))
+    t = var("t", tile_t(binary(B.Mul, N, i(2)), 16, view=view))
     text = print_program(Program("P", (fn("f", ReturnStmt(), (t,)),)))
     assert header(text).splitlines()[3:5] == ['N = pl.dynamic("N")', 'M = pl.dynamic("M")']
     assert "t: pl.Tile[[N * 2, 16], pl.FP32, pl.TileView(valid_shape=[M, 16])]" in text
@@ -426,18 +427,18 @@ def test_dimensions_inside_tile_views_and_expressions_are_declared() -> None:
 def odd_program() -> Program:
     """Things that stress formatting: long lines, many iter args, deep nesting."""
     names = [f"accumulator_{k}" for k in range(5)]
-    inits = [var(f"init_{k}", INT64) for k in range(5)]
+    inits = [var(f"init_{k}", INDEX) for k in range(5)]
     iter_args = tuple(
-        IterArg(INT64, name=n, init_value=v) for n, v in zip(names, inits, strict=True)
+        IterArg(INDEX, name=n, init_value=v) for n, v in zip(names, inits, strict=True)
     )
-    outs = tuple(var(f"{n}_out", INT64) for n in names)
-    loop_var = var("i", INT64)
+    outs = tuple(var(f"{n}_out", INDEX) for n in names)
+    loop_var = var("i", INDEX)
     body = YieldStmt(values=tuple(binary(B.Add, a, loop_var) for a in iter_args))
     loop = ForStmt(loop_var, i(0), i(1000), i(1), body, iter_args=iter_args, return_vars=outs)
     f = fn(
-        "many", SeqStmts((loop, ReturnStmt(values=outs))), tuple(inits), tuple(INT64 for _ in outs)
+        "many", SeqStmts((loop, ReturnStmt(values=outs))), tuple(inits), tuple(INDEX for _ in outs)
     )
-    unknown = fn("broken", AssignStmt(var("u", UNKNOWN), call("many", *inits)), tuple(inits))
+    unknown = fn("broken", AssignStmt(var("u", UNKNOWN), fn_call("many", *inits)), tuple(inits))
     return Program("Odd", (f, unknown))
 
 

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 import black
 import pytest
-from printer_ir import INT64, binary, call, f, i, op, registered, sample_ops, scalar, tensor, var
+from ir_builder import INDEX, binary, call, f, fn_call, i, scalar, tensor_t, var
+from printer_ir import registered, sample_ops
 
 from ptoc.ir import (
     UNKNOWN,
@@ -30,7 +31,7 @@ from ptoc.ir import (
 from ptoc.printer import print_stmt
 
 B = BinaryOp
-T = tensor((64, 128))
+T = tensor_t(64, 128)
 a, b, n = scalar("a"), scalar("b"), scalar("n")
 t, u = var("t", T), var("u", T)
 
@@ -60,29 +61,29 @@ def check(stmt: Stmt, expected: str, prefix: str = "pl") -> None:
 
 def test_assignment_is_annotated() -> None:
     check(
-        AssignStmt(var("x", INT64), binary(B.Add, a, i(1))),
+        AssignStmt(var("x", INDEX), binary(B.Add, a, i(1))),
         "x: pl.Scalar[pl.INT64] = a + 1\n",
     )
 
 
 def test_assignment_of_an_op_call() -> None:
     check(
-        AssignStmt(var("c", T), op("block.add", t, u, type_=T)),
+        AssignStmt(var("c", T), call("block.add", t, u, type_=T)),
         "c: pl.Tensor[[64, 128], pl.FP32] = pl.block.add(t, u)\n",
     )
 
 
 def test_value_without_a_type_is_assigned_unannotated() -> None:
-    check(AssignStmt(var("s", UNKNOWN), op("system.bar_v")), "s = pl.system.bar_v()\n")
+    check(AssignStmt(var("s", UNKNOWN), call("system.bar_v")), "s = pl.system.bar_v()\n")
 
 
 def test_tuple_value_then_items() -> None:
-    pair = TupleType((T, INT64))
+    pair = TupleType((T, INDEX))
     tmp = var("_t", pair)
     stmt = seq(
-        AssignStmt(tmp, call("split", t, type_=pair)),
+        AssignStmt(tmp, fn_call("split", t, type_=pair)),
         AssignStmt(var("x", T), TupleGetItem(T, tuple_value=tmp, index=0)),
-        AssignStmt(var("k", INT64), TupleGetItem(INT64, tuple_value=tmp, index=1)),
+        AssignStmt(var("k", INDEX), TupleGetItem(INDEX, tuple_value=tmp, index=1)),
     )
     check(
         stmt,
@@ -93,7 +94,7 @@ def test_tuple_value_then_items() -> None:
 
 
 def test_evaluation_statement() -> None:
-    check(EvalStmt(op("system.bar_all")), "pl.system.bar_all()\n")
+    check(EvalStmt(call("system.bar_all")), "pl.system.bar_all()\n")
 
 
 @pytest.mark.parametrize(
@@ -105,7 +106,7 @@ def test_return(values: tuple[Var, ...], text: str) -> None:
 
 
 def test_long_statement_is_wrapped_by_black() -> None:
-    long_call = op("block.add", op("block.add", t, u), op("block.add", u, t), type_=T)
+    long_call = call("block.add", call("block.add", t, u), call("block.add", u, t), type_=T)
     check(
         AssignStmt(var("result_with_a_long_name", T), long_call),
         "result_with_a_long_name: pl.Tensor[[64, 128], pl.FP32] = pl.block.add(\n"
@@ -115,7 +116,7 @@ def test_long_statement_is_wrapped_by_black() -> None:
 
 
 def test_line_length_is_configurable() -> None:
-    stmt = AssignStmt(var("c", T), op("block.add", t, u, type_=T))
+    stmt = AssignStmt(var("c", T), call("block.add", t, u, type_=T))
     text = print_stmt(stmt, line_length=40)
     assert text == "c: pl.Tensor[[64, 128], pl.FP32] = (\n    pl.block.add(t, u)\n)\n"
     assert black.format_str(text, mode=black.Mode(line_length=40)) == text
@@ -124,7 +125,7 @@ def test_line_length_is_configurable() -> None:
 
 def test_prefix() -> None:
     check(
-        AssignStmt(var("x", INT64), op("block.add", a, i(1, INT64.dtype))),
+        AssignStmt(var("x", INDEX), call("block.add", a, i(1, INDEX.dtype))),
         "x: pi.Scalar[pi.INT64] = pi.block.add(a, 1)\n",
         prefix="pi",
     )
@@ -136,14 +137,14 @@ def test_prefix() -> None:
 def test_if_else_without_results() -> None:
     stmt = IfStmt(
         binary(B.Gt, a, i(0)),
-        EvalStmt(op("system.bar_v")),
-        EvalStmt(op("system.bar_m")),
+        EvalStmt(call("system.bar_v")),
+        EvalStmt(call("system.bar_m")),
     )
     check(stmt, "if a > 0:\n    pl.system.bar_v()\nelse:\n    pl.system.bar_m()\n")
 
 
 def test_if_with_one_result_yields_into_an_annotated_variable() -> None:
-    r = var("r", INT64)
+    r = var("r", INDEX)
     stmt = IfStmt(
         binary(B.Lt, a, b),
         YieldStmt(values=(binary(B.Mul, a, i(2)),)),
@@ -160,9 +161,9 @@ def test_if_with_one_result_yields_into_an_annotated_variable() -> None:
 
 
 def test_if_with_several_results_unpacks_without_annotations() -> None:
-    r1, r2 = var("r1", T), var("r2", INT64)
+    r1, r2 = var("r1", T), var("r2", INDEX)
     then = seq(
-        AssignStmt(var("s", T), op("block.add", t, u, type_=T)),
+        AssignStmt(var("s", T), call("block.add", t, u, type_=T)),
         YieldStmt(values=(var("s", T), a)),
     )
     stmt = IfStmt(binary(B.Eq, a, i(1)), then, YieldStmt(values=(t, b)), return_vars=(r1, r2))
@@ -177,7 +178,7 @@ def test_if_with_several_results_unpacks_without_annotations() -> None:
 
 
 def test_if_without_else() -> None:
-    stmt = IfStmt(binary(B.Ne, a, b), YieldStmt(values=(a,)), return_vars=(var("r", INT64),))
+    stmt = IfStmt(binary(B.Ne, a, b), YieldStmt(values=(a,)), return_vars=(var("r", INDEX),))
     check(stmt, "if a != b:\n    r: pl.Scalar[pl.INT64] = pl.yield_(a)\n")
 
 
@@ -187,8 +188,8 @@ def test_empty_branches_print_pass() -> None:
 
 
 def test_nested_if_in_else_is_not_turned_into_elif() -> None:
-    inner = IfStmt(binary(B.Gt, b, i(0)), EvalStmt(op("system.bar_v")))
-    stmt = IfStmt(binary(B.Gt, a, i(0)), EvalStmt(op("system.bar_m")), inner)
+    inner = IfStmt(binary(B.Gt, b, i(0)), EvalStmt(call("system.bar_v")))
+    stmt = IfStmt(binary(B.Gt, a, i(0)), EvalStmt(call("system.bar_m")), inner)
     check(
         stmt,
         "if a > 0:\n    pl.system.bar_m()\nelse:\n    if b > 0:\n        pl.system.bar_v()\n",
@@ -199,8 +200,8 @@ def test_nested_if_in_else_is_not_turned_into_elif() -> None:
 
 
 def test_for_range_always_has_three_bounds() -> None:
-    loop_var = var("i", INT64)
-    body = AssignStmt(var("x", INT64), binary(B.Mul, loop_var, i(32)))
+    loop_var = var("i", INDEX)
+    body = AssignStmt(var("x", INDEX), binary(B.Mul, loop_var, i(32)))
     check(
         ForStmt(loop_var, i(0), n, i(1), body),
         "for i in pl.range(0, n, 1):\n    x: pl.Scalar[pl.INT64] = i * 32\n",
@@ -208,22 +209,24 @@ def test_for_range_always_has_three_bounds() -> None:
 
 
 def test_parallel_for() -> None:
-    loop_var = var("k", INT64)
-    stmt = ForStmt(loop_var, i(2), i(16), i(2), EvalStmt(op("system.bar_v")), kind=ForKind.Parallel)
+    loop_var = var("k", INDEX)
+    stmt = ForStmt(
+        loop_var, i(2), i(16), i(2), EvalStmt(call("system.bar_v")), kind=ForKind.Parallel
+    )
     check(stmt, "for k in pl.parallel(2, 16, 2):\n    pl.system.bar_v()\n")
 
 
 def test_for_with_empty_body() -> None:
     check(
-        ForStmt(var("i", INT64), i(0), i(4), i(1), seq()), "for i in pl.range(0, 4, 1):\n    pass\n"
+        ForStmt(var("i", INDEX), i(0), i(4), i(1), seq()), "for i in pl.range(0, 4, 1):\n    pass\n"
     )
 
 
 def test_for_with_one_iter_arg() -> None:
-    loop_var, acc = var("i", INT64), iter_arg("acc", a)
+    loop_var, acc = var("i", INDEX), iter_arg("acc", a)
     body = YieldStmt(values=(binary(B.Add, acc, loop_var),))
     stmt = ForStmt(
-        loop_var, i(0), i(10), i(1), body, iter_args=(acc,), return_vars=(var("total", INT64),)
+        loop_var, i(0), i(10), i(1), body, iter_args=(acc,), return_vars=(var("total", INDEX),)
     )
     check(
         stmt,
@@ -233,10 +236,10 @@ def test_for_with_one_iter_arg() -> None:
 
 
 def test_for_with_several_iter_args() -> None:
-    loop_var = var("i", INT64)
+    loop_var = var("i", INDEX)
     acc, tile_acc = iter_arg("acc", a), iter_arg("o", t)
     body = seq(
-        AssignStmt(var("o2", T), op("block.add", tile_acc, u, type_=T)),
+        AssignStmt(var("o2", T), call("block.add", tile_acc, u, type_=T)),
         YieldStmt(values=(binary(B.Add, acc, i(1)), var("o2", T))),
     )
     stmt = ForStmt(
@@ -246,7 +249,7 @@ def test_for_with_several_iter_args() -> None:
         i(1),
         body,
         iter_args=(acc, tile_acc),
-        return_vars=(var("acc_out", INT64), var("o_out", T)),
+        return_vars=(var("acc_out", INDEX), var("o_out", T)),
         kind=ForKind.Parallel,
     )
     check(
@@ -260,8 +263,8 @@ def test_for_with_several_iter_args() -> None:
 def test_yields_belong_to_the_innermost_construct() -> None:
     """An if inside a loop yields into the if's variable; the loop's own yield, after it,
     into the loop's; a scope is transparent."""
-    loop_var, acc = var("i", INT64), iter_arg("acc", a)
-    picked = var("picked", INT64)
+    loop_var, acc = var("i", INDEX), iter_arg("acc", a)
+    picked = var("picked", INDEX)
     branch = IfStmt(
         binary(B.Gt, loop_var, i(4)),
         YieldStmt(values=(loop_var,)),
@@ -270,7 +273,7 @@ def test_yields_belong_to_the_innermost_construct() -> None:
     )
     body = seq(branch, ScopeStmt(YieldStmt(values=(binary(B.Add, acc, picked),))))
     stmt = ForStmt(
-        loop_var, i(0), i(8), i(1), body, iter_args=(acc,), return_vars=(var("out", INT64),)
+        loop_var, i(0), i(8), i(1), body, iter_args=(acc,), return_vars=(var("out", INDEX),)
     )
     check(
         stmt,
@@ -299,7 +302,7 @@ def test_while_with_iter_args_uses_while_and_cond() -> None:
         binary(B.Lt, x, n),
         body,
         iter_args=(x, y),
-        return_vars=(var("x_out", INT64), var("y_out", y.type)),
+        return_vars=(var("x_out", INDEX), var("y_out", y.type)),
     )
     # black drops the redundant parentheses of a tuple target: (x, y) -> x, y
     check(
@@ -316,7 +319,7 @@ def test_while_with_one_iter_arg() -> None:
         binary(B.Lt, x, i(100)),
         YieldStmt(values=(binary(B.Mul, x, i(2)),)),
         iter_args=(x,),
-        return_vars=(var("x_out", INT64),),
+        return_vars=(var("x_out", INDEX),),
     )
     check(
         stmt,
@@ -327,7 +330,7 @@ def test_while_with_one_iter_arg() -> None:
 
 
 def test_natural_while() -> None:
-    stmt = WhileStmt(binary(B.Lt, a, b), AssignStmt(var("a", INT64), binary(B.Add, a, i(1))))
+    stmt = WhileStmt(binary(B.Lt, a, b), AssignStmt(var("a", INDEX), binary(B.Add, a, i(1))))
     check(stmt, "while a < b:\n    a: pl.Scalar[pl.INT64] = a + 1\n")
 
 
@@ -340,8 +343,8 @@ def test_natural_while_with_empty_body() -> None:
 
 def test_incore_scope() -> None:
     body = seq(
-        AssignStmt(var("c", T), op("block.add", t, u, type_=T)),
-        EvalStmt(op("system.bar_all")),
+        AssignStmt(var("c", T), call("block.add", t, u, type_=T)),
+        EvalStmt(call("system.bar_all")),
     )
     check(
         ScopeStmt(body),

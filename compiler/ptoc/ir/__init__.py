@@ -30,6 +30,7 @@ from .stmt import (
     ForKind,
     ForStmt,
     IfStmt,
+    LoopStmt,
     ReturnStmt,
     ScopeKind,
     ScopeStmt,

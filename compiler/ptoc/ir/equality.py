@@ -8,10 +8,10 @@ the formatter and the printer round trip need; ``names=False`` gives alpha-equiv
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
-from .expr import Call, ConstBool, ConstFloat, ConstInt, Expr, Var
+from .expr import Expr, Var
+from .fields import layout
 from .function import Function, Program
 from .shape import dims_equal
 from .stmt import Stmt
@@ -111,20 +111,9 @@ class _Equal:
         return True
 
     def attrs(self, a: Any, b: Any) -> bool:
-        """Non-child fields: constants' values, call targets and attributes, enum kinds."""
-        if isinstance(a, ConstInt | ConstFloat | ConstBool):
-            return bool(a.value == b.value)
-        if isinstance(a, Call):
-            return a.callee == b.callee and a.kwargs == b.kwargs
-        for f in dataclasses.fields(a):
-            if f.name in ("span", "type"):
-                continue
-            va, vb = getattr(a, f.name), getattr(b, f.name)
-            if isinstance(va, Expr | Stmt | tuple) or va is None:
-                continue
-            if va != vb:
-                return False
-        return True
+        """The fields that are not children (constants' values, call targets and attributes,
+        operators, kinds), as the node's layout lists them."""
+        return all(getattr(a, name) == getattr(b, name) for name in layout(type(a)).attributes)
 
 
 def structural_equal(a: Node, b: Node, *, names: bool = True) -> bool:
@@ -139,12 +128,10 @@ def structural_hash(node: Node, *, names: bool = True) -> int:
         parts.append(type(n).__name__)
         if isinstance(n, Var):
             parts.append(n.name if names else "")
-        elif isinstance(n, ConstInt | ConstFloat | ConstBool):
-            parts.append(n.value)
-        elif isinstance(n, Call):
-            parts.append(n.callee.name)
         elif isinstance(n, Function):
-            parts.append(n.name)
+            parts.append(n.name)  # its other attributes compare through normalisation
+        elif not isinstance(n, Program):
+            parts.extend(getattr(n, name) for name in layout(type(n)).attributes)
         for child in children(n):
             walk(child)
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Union
+from typing import ClassVar, Union
 
 from .dtype import DataType
+from .fields import OPERAND, ChildFields, declare
 from .span import NO_SPAN, Span
 from .types import MemorySpace, ScalarType, TupleType, Type
 
@@ -16,6 +17,9 @@ from .types import MemorySpace, ScalarType, TupleType, Type
 class Expr:
     type: Type
     span: Span = field(default=NO_SPAN, kw_only=True)
+
+    #: The fields holding child nodes, with their roles (see ``ptoc.ir.fields``).
+    CHILDREN: ClassVar[ChildFields] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -33,6 +37,8 @@ class IterArg(Var):
     """A loop-carried value: bound to ``init_value`` on entry, to the yielded value after."""
 
     init_value: Expr | None = None
+
+    CHILDREN = declare(init_value=OPERAND)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -123,11 +129,15 @@ class Binary(Expr):
     lhs: Expr = None  # type: ignore[assignment]
     rhs: Expr = None  # type: ignore[assignment]
 
+    CHILDREN = declare(lhs=OPERAND, rhs=OPERAND)
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Unary(Expr):
     op: UnaryOp = UnaryOp.Neg
     operand: Expr = None  # type: ignore[assignment]
+
+    CHILDREN = declare(operand=OPERAND)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +165,8 @@ class Call(Expr):
     args: tuple[Expr, ...] = ()
     kwargs: tuple[tuple[str, AttrValue], ...] = ()
 
+    CHILDREN = declare(args=OPERAND)
+
     def kwarg(self, name: str, default: AttrValue = None) -> AttrValue:
         for key, value in self.kwargs:
             if key == name:
@@ -170,11 +182,15 @@ class Call(Expr):
 class MakeTuple(Expr):
     elements: tuple[Expr, ...] = ()
 
+    CHILDREN = declare(elements=OPERAND)
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class TupleGetItem(Expr):
     tuple_value: Expr = None  # type: ignore[assignment]
     index: int = 0
+
+    CHILDREN = declare(tuple_value=OPERAND)
 
 
 def const_int(value: int, dtype: DataType = DataType.INT64, span: Span = NO_SPAN) -> ConstInt:

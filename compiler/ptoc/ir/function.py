@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from .expr import Var
+from .fields import BINDS, BODY, declare
 from .span import NO_SPAN, Span
 from .stmt import Stmt
 from .types import Type
@@ -33,6 +34,8 @@ class Function:
     param_directions: tuple[ParamDirection, ...] = ()
     span: Span = field(default=NO_SPAN, kw_only=True)
 
+    CHILDREN = declare(params=BINDS, body=BODY)
+
     def direction(self, index: int) -> ParamDirection:
         if index < len(self.param_directions):
             return self.param_directions[index]
@@ -44,6 +47,8 @@ class Program:
     name: str
     functions: tuple[Function, ...]
     span: Span = field(default=NO_SPAN, kw_only=True)
+
+    CHILDREN = declare(functions=BODY)
 
     def function(self, name: str) -> Function | None:
         for fn in self.functions:

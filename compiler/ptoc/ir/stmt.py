@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import ClassVar
 
 from .expr import Expr, IterArg, Var
+from .fields import BINDS, BODY, CONDITION, OPERAND, RESULT, ChildFields, declare
 from .span import NO_SPAN, Span
 
 
@@ -14,11 +16,16 @@ from .span import NO_SPAN, Span
 class Stmt:
     span: Span = field(default=NO_SPAN, kw_only=True)
 
+    #: The fields holding child nodes, with their roles (see ``ptoc.ir.fields``).
+    CHILDREN: ClassVar[ChildFields] = ()
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class AssignStmt(Stmt):
     var: Var
     value: Expr
+
+    CHILDREN = declare(value=OPERAND, var=RESULT)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -27,20 +34,28 @@ class EvalStmt(Stmt):
 
     expr: Expr
 
+    CHILDREN = declare(expr=OPERAND)
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class SeqStmts(Stmt):
     stmts: tuple[Stmt, ...] = ()
+
+    CHILDREN = declare(stmts=BODY)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class YieldStmt(Stmt):
     values: tuple[Expr, ...] = ()
 
+    CHILDREN = declare(values=OPERAND)
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class ReturnStmt(Stmt):
     values: tuple[Expr, ...] = ()
+
+    CHILDREN = declare(values=OPERAND)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -49,6 +64,8 @@ class IfStmt(Stmt):
     then_body: Stmt
     else_body: Stmt | None = None
     return_vars: tuple[Var, ...] = ()
+
+    CHILDREN = declare(condition=OPERAND, then_body=BODY, else_body=BODY, return_vars=RESULT)
 
 
 class ForKind(Enum):
@@ -67,6 +84,16 @@ class ForStmt(Stmt):
     return_vars: tuple[Var, ...] = ()
     kind: ForKind = ForKind.Sequential
 
+    CHILDREN = declare(
+        start=OPERAND,
+        stop=OPERAND,
+        step=OPERAND,
+        loop_var=BINDS,
+        iter_args=BINDS,
+        body=BODY,
+        return_vars=RESULT,
+    )
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class WhileStmt(Stmt):
@@ -76,6 +103,8 @@ class WhileStmt(Stmt):
     body: Stmt
     iter_args: tuple[IterArg, ...] = ()
     return_vars: tuple[Var, ...] = ()
+
+    CHILDREN = declare(iter_args=BINDS, condition=CONDITION, body=BODY, return_vars=RESULT)
 
 
 class ScopeKind(Enum):
@@ -87,6 +116,8 @@ class ScopeStmt(Stmt):
     body: Stmt
     kind: ScopeKind = ScopeKind.InCore
 
+    CHILDREN = declare(body=BODY)
+
 
 def body_stmts(stmt: Stmt | None) -> tuple[Stmt, ...]:
     """The statements of a body, flattening a SeqStmts."""
@@ -95,3 +126,8 @@ def body_stmts(stmt: Stmt | None) -> tuple[Stmt, ...]:
     if isinstance(stmt, SeqStmts):
         return stmt.stmts
     return (stmt,)
+
+
+#: The statements whose body runs repeatedly, carrying ``iter_args`` into ``return_vars``
+#: (usable with ``isinstance``; name it instead of listing the loop classes).
+LoopStmt = ForStmt | WhileStmt

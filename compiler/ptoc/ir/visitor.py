@@ -9,99 +9,20 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .expr import (
-    Binary,
-    Call,
-    ConstBool,
-    ConstFloat,
-    ConstInt,
-    Expr,
-    IterArg,
-    MakeTuple,
-    TupleGetItem,
-    Unary,
-    Var,
-)
+from .expr import Expr, IterArg, Var
+from .fields import child_values, layout
 from .function import Function, Program
-from .stmt import (
-    AssignStmt,
-    EvalStmt,
-    ForStmt,
-    IfStmt,
-    ReturnStmt,
-    ScopeStmt,
-    SeqStmts,
-    Stmt,
-    WhileStmt,
-    YieldStmt,
-)
+from .stmt import Stmt
 
 Node = Expr | Stmt | Function | Program
 
 
 def children(node: Node) -> list[Node]:
-    """Direct children in evaluation / definition order (the order equality walks them)."""
-    match node:
-        case IterArg():
-            return [node.init_value] if node.init_value is not None else []
-        case Var() | ConstInt() | ConstFloat() | ConstBool():
-            return []
-        case Binary():
-            return [node.lhs, node.rhs]
-        case Unary():
-            return [node.operand]
-        case Call():
-            return list(node.args)
-        case MakeTuple():
-            return list(node.elements)
-        case TupleGetItem():
-            return [node.tuple_value]
-        case AssignStmt():
-            return [node.value, node.var]
-        case EvalStmt():
-            return [node.expr]
-        case SeqStmts():
-            return list(node.stmts)
-        case YieldStmt() | ReturnStmt():
-            return list(node.values)
-        case IfStmt():
-            out: list[Node] = [node.condition, node.then_body]
-            if node.else_body is not None:
-                out.append(node.else_body)
-            return out + list(node.return_vars)
-        case ForStmt():
-            return [
-                node.start,
-                node.stop,
-                node.step,
-                node.loop_var,
-                *node.iter_args,
-                node.body,
-                *node.return_vars,
-            ]
-        case WhileStmt():
-            return [*node.iter_args, node.condition, node.body, *node.return_vars]
-        case ScopeStmt():
-            return [node.body]
-        case Function():
-            return [*node.params, node.body]
-        case Program():
-            return list(node.functions)
-    raise TypeError(f"not an IR node: {type(node).__name__}")
-
-
-_NOT_CHILDREN = frozenset(("span", "type", "callee", "kwargs", "op", "index", "name", "kind"))
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
-_ALL_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _child_fields(cls: type) -> tuple[str, ...]:
-    """Fields of a node class that may hold child nodes (cached: the mutator is hot)."""
-    names = _CHILD_FIELDS.get(cls)
-    if names is None:
-        names = tuple(f.name for f in dataclasses.fields(cls) if f.name not in _NOT_CHILDREN)
-        _CHILD_FIELDS[cls] = names
-    return names
+    """Direct children in evaluation / definition order (the order equality walks them), as
+    each node class declares them (``CHILDREN``)."""
+    if not isinstance(node, _NODE_CLASSES + (Program,)):
+        raise TypeError(f"not an IR node: {type(node).__name__}")
+    return child_values(node)
 
 
 def rebuild(node: Any, changes: dict[str, Any]) -> Any:
@@ -116,6 +37,9 @@ def rebuild(node: Any, changes: dict[str, Any]) -> Any:
     for name in names:
         object.__setattr__(new, name, changes[name] if name in changes else getattr(node, name))
     return new
+
+
+_ALL_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 class IRVisitor:
@@ -175,11 +99,11 @@ class IRMutator:
     def generic_mutate(self, node: Any) -> Any:
         changes: dict[str, Any] | None = None
         mutate = self.mutate
-        for name in _child_fields(type(node)):
+        for name in layout(type(node)).names:
             value = getattr(node, name)
-            if isinstance(value, _NODE_CLASSES):
-                new_value = mutate(value)
-            elif isinstance(value, tuple) and value and isinstance(value[0], _NODE_CLASSES):
+            if value is None:
+                continue
+            if type(value) is tuple:
                 items = [mutate(v) for v in value]
                 new_value = value
                 for a, b in zip(items, value):  # noqa: B905 (same length by construction)
@@ -187,7 +111,7 @@ class IRMutator:
                         new_value = tuple(items)
                         break
             else:
-                continue
+                new_value = mutate(value)
             if new_value is not value:
                 if changes is None:
                     changes = {}
@@ -196,7 +120,7 @@ class IRMutator:
 
 
 #: isinstance against a tuple of classes is several times cheaper than against a union.
-_NODE_CLASSES = (Expr, Stmt, Function)
+_NODE_CLASSES: tuple[type, ...] = (Expr, Stmt, Function)
 _MUTATOR_METHODS: dict[tuple[type, type], Any] = {}
 
 
@@ -208,14 +132,10 @@ def _mutator_method(mutator: type, node: type) -> Any:
         return _MUTATOR_METHODS[key]
     except KeyError:
         method = getattr(mutator, "mutate_" + node.__name__, None)
-        if method is None and node in _LEAVES:
+        if method is None and not layout(node).names:
             method = _unchanged
         _MUTATOR_METHODS[key] = method
         return method
-
-
-#: Nodes without children: a mutator that does not override them returns them as they are.
-_LEAVES = frozenset((ConstInt, ConstFloat, ConstBool))
 
 
 def _unchanged(_mutator: IRMutator, node: Any) -> Any:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..ir.expr import Expr, Var
 from ..ir.function import Function
-from ..ir.stmt import AssignStmt, ForStmt, IfStmt, WhileStmt
+from ..ir.stmt import AssignStmt, IfStmt, LoopStmt
 from ..ir.types import MemRef, ShapedType
 from .irutil import defined_vars, final_yield, walk_stmts
 
@@ -25,7 +25,7 @@ def _flows(fn: Function) -> list[tuple[Var, Expr]]:
     for stmt in walk_stmts(fn.body):
         if isinstance(stmt, AssignStmt) and isinstance(stmt.value, Var):
             flows.append((stmt.var, stmt.value))
-        elif isinstance(stmt, ForStmt | WhileStmt):
+        elif isinstance(stmt, LoopStmt):
             last = final_yield(stmt.body)
             for i, arg in enumerate(stmt.iter_args):
                 if arg.init_value is not None:

@@ -25,6 +25,8 @@ bound to ``x`` on the path to it. Liveness is computed on names, on the input IR
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..ir.expr import (
     AttrValue,
     Call,
@@ -37,18 +39,18 @@ from ..ir.expr import (
     Var,
     make_tuple,
 )
+from ..ir.fields import BINDS, OPERAND, layout
 from ..ir.function import Function
 from ..ir.span import Span
 from ..ir.stmt import (
     AssignStmt,
     EvalStmt,
-    ForStmt,
     IfStmt,
+    LoopStmt,
     ReturnStmt,
     ScopeStmt,
     SeqStmts,
     Stmt,
-    WhileStmt,
     YieldStmt,
     body_stmts,
 )
@@ -58,11 +60,13 @@ from ..ops.registry import OpError
 from .base import FunctionPass, PassContext
 from .irutil import (
     NameAllocator,
+    conditions,
     defined_vars,
     direct_exprs,
     expr_vars,
     flatten_seq,
     seq,
+    stmt_binds,
     walk_stmts,
 )
 from .op_info import creator_op, stored_into, tile_space
@@ -94,10 +98,8 @@ def assigned_names(stmt: Stmt | None) -> list[str]:
     if isinstance(stmt, IfStmt):
         inner = assigned_names(stmt.then_body) + assigned_names(stmt.else_body)
         return _ordered(inner + [v.name for v in stmt.return_vars])
-    if isinstance(stmt, ForStmt | WhileStmt):
-        own = {a.name for a in stmt.iter_args}
-        if isinstance(stmt, ForStmt):
-            own.add(stmt.loop_var.name)
+    if isinstance(stmt, LoopStmt):
+        own = {v.name for v in stmt_binds(stmt)}
         inner = [n for n in assigned_names(stmt.body) if n not in own]
         return _ordered(inner + [v.name for v in stmt.return_vars])
     return []
@@ -138,12 +140,10 @@ class _Liveness:
                 | self.live_in(stmt.else_body, after)
                 | _uses([stmt.condition])
             )
-        if isinstance(stmt, ForStmt | WhileStmt):
+        if isinstance(stmt, LoopStmt):
             after = out - {v.name for v in stmt.return_vars}
             top = self.loop_top(stmt, after)
-            own = {a.name for a in stmt.iter_args}
-            if isinstance(stmt, ForStmt):
-                own.add(stmt.loop_var.name)
+            own = {v.name for v in stmt_binds(stmt)}
             return after | (top - own) | _uses(direct_exprs(stmt))
         return out
 
@@ -156,10 +156,10 @@ class _Liveness:
             live = self.live_in(stmts[i], live)
         return outs
 
-    def loop_top(self, loop: ForStmt | WhileStmt, after: Names) -> Names:
+    def loop_top(self, loop: LoopStmt, after: Names) -> Names:
         """Names live at the top of the loop body: read by some iteration before being
         assigned in it (a while loop's condition counts as the top of the body)."""
-        cond = _uses([loop.condition]) if isinstance(loop, WhileStmt) else set()
+        cond = _uses(conditions(loop))
         top: Names = frozenset()
         while True:
             new = self.live_in(loop.body, after | top) | cond
@@ -306,9 +306,21 @@ class _Converter:
             return with_fields(stmt, body=self.stmt(stmt.body, env, out))
         if isinstance(stmt, IfStmt):
             return self.if_stmt(stmt, env, out)
-        if isinstance(stmt, ForStmt | WhileStmt):
+        if isinstance(stmt, LoopStmt):
             return self.loop(stmt, env, out)
         return stmt
+
+    def loop_header(self, stmt: LoopStmt, env: Env, body_env: Env) -> dict[str, Any]:
+        """A loop's operands (for bounds), evaluated once before it, and its loop variable,
+        defined for the body (carried values are the caller's)."""
+        changes: dict[str, Any] = {}
+        for name, role in layout(type(stmt)).fields:
+            value = getattr(stmt, name)
+            if role is OPERAND:
+                changes[name] = self.expr(value, env)
+            elif role is BINDS and isinstance(value, Var):
+                changes[name] = self.define(value, body_env)
+        return changes
 
     def if_stmt(self, stmt: IfStmt, env: Env, out: Names) -> Stmt:
         condition = self.expr(stmt.condition, env)
@@ -360,12 +372,10 @@ class _Converter:
         new = IfStmt(condition, then_body, else_body, tuple(results), span=stmt.span)
         return SeqStmts((*prefix, new), span=stmt.span) if prefix else new
 
-    def loop(self, stmt: ForStmt | WhileStmt, env: Env, out: Names) -> Stmt:
+    def loop(self, stmt: LoopStmt, env: Env, out: Names) -> Stmt:
         after = out - {v.name for v in stmt.return_vars}
         top = self.live.loop_top(stmt, after)
-        own = {a.name for a in stmt.iter_args}
-        if isinstance(stmt, ForStmt):
-            own.add(stmt.loop_var.name)
+        own = {v.name for v in stmt_binds(stmt)}
 
         prefix: list[Stmt] = []
         carried: list[tuple[str, Expr]] = []  # name, value before the loop
@@ -384,14 +394,8 @@ class _Converter:
             if start is not None:
                 carried.append((name, start))
 
-        # Evaluated once, before the loop.
-        bounds = (
-            [self.expr(e, env) for e in (stmt.start, stmt.stop, stmt.step)]
-            if isinstance(stmt, ForStmt)
-            else []
-        )
         body_env = dict(env)
-        loop_var = self.define(stmt.loop_var, body_env) if isinstance(stmt, ForStmt) else None
+        changes = self.loop_header(stmt, env, body_env)
         iter_args: list[IterArg] = []
         for arg in stmt.iter_args:
             init = self.expr(arg.init_value, env) if arg.init_value is not None else None
@@ -404,7 +408,8 @@ class _Converter:
             iter_args.append(new)
 
         # A while condition is evaluated at the top of every iteration.
-        condition = self.expr(stmt.condition, body_env) if isinstance(stmt, WhileStmt) else None
+        for field_name in layout(type(stmt)).conditions:
+            changes[field_name] = self.expr(getattr(stmt, field_name), body_env)
         body = self.stmt(stmt.body, body_env, after | top)
         if carried:
             body = _append_yield(body, [body_env[name] for name, _ in carried], stmt.span)
@@ -413,29 +418,9 @@ class _Converter:
             result = Var(arg.type, name=self.names.fresh(name), span=stmt.span)
             env[name] = result
             results.append(result)
-
-        loop: Stmt
-        if isinstance(stmt, ForStmt):
-            assert loop_var is not None
-            loop = with_fields(
-                stmt,
-                loop_var=loop_var,
-                start=bounds[0],
-                stop=bounds[1],
-                step=bounds[2],
-                body=body,
-                iter_args=tuple(iter_args),
-                return_vars=tuple(results),
-            )
-        else:
-            assert condition is not None
-            loop = with_fields(
-                stmt,
-                condition=condition,
-                body=body,
-                iter_args=tuple(iter_args),
-                return_vars=tuple(results),
-            )
+        loop = with_fields(
+            stmt, body=body, iter_args=tuple(iter_args), return_vars=tuple(results), **changes
+        )
         return SeqStmts((*prefix, loop), span=stmt.span) if prefix else loop
 
 

@@ -19,21 +19,13 @@ from __future__ import annotations
 from ..ir.expr import Call, Expr, Var
 from ..ir.function import Function
 from ..ir.shape import shape_str
-from ..ir.stmt import (
-    AssignStmt,
-    ForStmt,
-    IfStmt,
-    ScopeStmt,
-    SeqStmts,
-    Stmt,
-    WhileStmt,
-)
+from ..ir.stmt import AssignStmt, IfStmt, LoopStmt, Stmt
 from ..ir.types import MemorySpace, MemRef, ShapedType, TensorType, TileType, Type
 from ..ir.visitor import with_fields
 from .base import FunctionPass, PassContext
 from .buffers import memref_of
 from .carried_copies import copy_shared_loop_inits
-from .irutil import byte_size, final_yield, retype_function
+from .irutil import bodies, byte_size, final_yield, retype_function
 from .op_info import aliased_arg, tile_space
 
 
@@ -86,10 +78,7 @@ class _Initializer:
         if stmt is None:
             return
         self.ctx.at(stmt.span)
-        if isinstance(stmt, SeqStmts):
-            for s in stmt.stmts:
-                self.stmt(s)
-        elif isinstance(stmt, AssignStmt):
+        if isinstance(stmt, AssignStmt):
             self.define(stmt)
         elif isinstance(stmt, IfStmt):
             self.stmt(stmt.then_body)
@@ -97,14 +86,15 @@ class _Initializer:
             then_yield, else_yield = final_yield(stmt.then_body), final_yield(stmt.else_body)
             for i, result in enumerate(stmt.return_vars):
                 self.share_or_fresh(result, _nth(then_yield, i), _nth(else_yield, i))
-        elif isinstance(stmt, ForStmt | WhileStmt):
+        elif isinstance(stmt, LoopStmt):
             for arg in stmt.iter_args:
                 self.share_or_fresh(arg, arg.init_value)
             self.stmt(stmt.body)
             for arg, result in zip(stmt.iter_args, stmt.return_vars, strict=False):
                 self.share_or_fresh(result, arg)
-        elif isinstance(stmt, ScopeStmt):
-            self.stmt(stmt.body)
+        else:
+            for body in bodies(stmt):
+                self.stmt(body)
 
     def define(self, stmt: AssignStmt) -> None:
         var, value = stmt.var, stmt.value

@@ -50,16 +50,7 @@ from typing import cast
 from ..ir.expr import AttrValue, Call, Op, Var
 from ..ir.function import Function
 from ..ir.span import Span
-from ..ir.stmt import (
-    AssignStmt,
-    EvalStmt,
-    ForStmt,
-    IfStmt,
-    ScopeStmt,
-    SeqStmts,
-    Stmt,
-    WhileStmt,
-)
+from ..ir.stmt import AssignStmt, EvalStmt, IfStmt, LoopStmt, ScopeStmt, SeqStmts, Stmt
 from ..ir.types import UNKNOWN
 from ..ir.visitor import with_fields
 from ..ops.registry import REGISTRY, OpDef, PipeType
@@ -67,6 +58,7 @@ from .base import FunctionPass, PassContext
 from .buffers import buffer_aliases, memref_of, var_buffers
 from .irutil import expr_vars, flatten_seq, op_call_of
 from .op_info import is_inserted_sync, op_pipe, set_flag_op, wait_flag_op, written_args
+from .rewriter import map_bodies
 from .target import Target
 
 _UNTRACKED = frozenset({PipeType.S, PipeType.ALL})
@@ -310,7 +302,7 @@ class _Planner:
             then_state = self.run(stmt.then_body, state.copy())
             else_state = self.run(stmt.else_body, state.copy())
             return then_state.join(else_state)
-        if isinstance(stmt, ForStmt | WhileStmt):
+        if isinstance(stmt, LoopStmt):
             return self.loop(stmt, state)
         if isinstance(stmt, ScopeStmt):
             return self.run(stmt.body, state)
@@ -350,7 +342,7 @@ class _Planner:
 
         return Pair(min(pending, key=remaining), effects.pipe)
 
-    def loop(self, stmt: ForStmt | WhileStmt, state: _State) -> _State:
+    def loop(self, stmt: LoopStmt, state: _State) -> _State:
         """``analyse_loop``, remembered: its outcome depends only on the order of the times in
         ``state`` (and the enclosing probe's start), never on their values, so a loop entered
         again in an equivalent state while the plan is unchanged replays its summary. Without
@@ -391,7 +383,7 @@ class _Planner:
         end = self.time - summary.ticks
         return _State.thaw(summary.exit_state, lambda t: times[~t] if t < 0 else end + t)
 
-    def analyse_loop(self, stmt: ForStmt | WhileStmt, state: _State) -> _State:
+    def analyse_loop(self, stmt: LoopStmt, state: _State) -> _State:
         self.apply_planned(stmt, state)
         if not self.recording:
             # Probing an enclosing loop: one pass through the body is enough to see which
@@ -466,15 +458,7 @@ class _Builder:
                 items.extend(self.before(s))
                 items.append(self.stmt(s))
             return SeqStmts(tuple(flatten_seq(items)), span=stmt.span)
-        if isinstance(stmt, IfStmt):
-            return with_fields(
-                stmt,
-                then_body=self.body(stmt.then_body),
-                else_body=self.body(stmt.else_body) if stmt.else_body is not None else None,
-            )
-        if isinstance(stmt, ForStmt | WhileStmt | ScopeStmt):
-            return with_fields(stmt, body=self.body(stmt.body))
-        return stmt
+        return map_bodies(stmt, self.body)
 
 
 def _without_inserted_syncs(stmt: Stmt) -> Stmt:
@@ -485,19 +469,9 @@ def _without_inserted_syncs(stmt: Stmt) -> Stmt:
     if isinstance(stmt, SeqStmts):
         kept = [_without_inserted_syncs(s) for s in stmt.stmts if keep(s)]
         return SeqStmts(tuple(kept), span=stmt.span)
-    if isinstance(stmt, IfStmt):
-        return with_fields(
-            stmt,
-            then_body=_without_inserted_syncs(stmt.then_body),
-            else_body=(
-                _without_inserted_syncs(stmt.else_body) if stmt.else_body is not None else None
-            ),
-        )
-    if isinstance(stmt, ForStmt | WhileStmt | ScopeStmt):
-        return with_fields(stmt, body=_without_inserted_syncs(stmt.body))
     if not keep(stmt):
         return SeqStmts((), span=stmt.span)
-    return stmt
+    return map_bodies(stmt, _without_inserted_syncs)
 
 
 class InsertSync(FunctionPass):

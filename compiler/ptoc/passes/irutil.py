@@ -1,76 +1,54 @@
-"""IR helpers the passes share: walking definitions and uses, comparing types, rebuilding a
-function with new variable types, and fresh names."""
+"""IR helpers the passes share: walking definitions and uses (the walkers themselves live in
+``ptoc.ir.walk``, derived from the nodes' declarations), comparing types, rebuilding a function
+with new variable types, and fresh names."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from ..ir.expr import (
-    Binary,
-    Call,
-    Expr,
-    IterArg,
-    MakeTuple,
-    Op,
-    TupleGetItem,
-    Unary,
-    Var,
-)
+from ..ir.expr import Call, Expr, IterArg, Op, Var
 from ..ir.function import Function
 from ..ir.shape import num_elements
 from ..ir.span import Span
-from ..ir.stmt import (
-    AssignStmt,
-    EvalStmt,
-    ForStmt,
-    IfStmt,
-    ReturnStmt,
-    ScopeStmt,
-    SeqStmts,
-    Stmt,
-    WhileStmt,
-    YieldStmt,
-    body_stmts,
-)
+from ..ir.stmt import AssignStmt, EvalStmt, SeqStmts, Stmt, YieldStmt, body_stmts
 from ..ir.types import ShapedType, TupleType, Type, UnknownType
 from ..ir.visitor import IRMutator, with_fields
+from ..ir.walk import (
+    bodies,
+    conditions,
+    contains_call,
+    defined_vars,
+    direct_exprs,
+    expr_vars,
+    stmt_binds,
+    stmt_definitions,
+    stmt_defs,
+    stmt_reads,
+    walk_stmts,
+)
 from ..ops.registry import REGISTRY
 
-# --- expressions ---------------------------------------------------------------------------
-
-
-def expr_vars(expr: Expr) -> Iterator[Var]:
-    """Every variable an expression reads, in evaluation order (a loop-carried variable used
-    as a value is a use of the variable, not of its initial value)."""
-    if isinstance(expr, Var):
-        yield expr
-    elif isinstance(expr, Binary):
-        yield from expr_vars(expr.lhs)
-        yield from expr_vars(expr.rhs)
-    elif isinstance(expr, Unary):
-        yield from expr_vars(expr.operand)
-    elif isinstance(expr, Call):
-        for arg in expr.args:
-            yield from expr_vars(arg)
-    elif isinstance(expr, MakeTuple):
-        for element in expr.elements:
-            yield from expr_vars(element)
-    elif isinstance(expr, TupleGetItem):
-        yield from expr_vars(expr.tuple_value)
-
-
-def contains_call(expr: Expr) -> bool:
-    if isinstance(expr, Call):
-        return True
-    if isinstance(expr, Binary):
-        return contains_call(expr.lhs) or contains_call(expr.rhs)
-    if isinstance(expr, Unary):
-        return contains_call(expr.operand)
-    if isinstance(expr, MakeTuple):
-        return any(contains_call(e) for e in expr.elements)
-    if isinstance(expr, TupleGetItem):
-        return contains_call(expr.tuple_value)
-    return False
+__all__ = [
+    "NameAllocator",
+    "bodies",
+    "byte_size",
+    "conditions",
+    "contains_call",
+    "defined_vars",
+    "direct_exprs",
+    "expr_vars",
+    "final_yield",
+    "flatten_seq",
+    "op_call_of",
+    "retype_function",
+    "seq",
+    "shape_vars",
+    "stmt_binds",
+    "stmt_definitions",
+    "stmt_defs",
+    "stmt_reads",
+    "walk_stmts",
+]
 
 
 def op_call_of(stmt: Stmt) -> Call | None:
@@ -83,84 +61,7 @@ def op_call_of(stmt: Stmt) -> Call | None:
     return value if isinstance(value, Call) else None
 
 
-def direct_exprs(stmt: Stmt) -> list[Expr]:
-    """The expressions a statement itself evaluates (not those of nested bodies). Loop
-    conditions are evaluated inside the loop and are not listed here."""
-    if isinstance(stmt, AssignStmt):
-        return [stmt.value]
-    if isinstance(stmt, EvalStmt):
-        return [stmt.expr]
-    if isinstance(stmt, YieldStmt | ReturnStmt):
-        return list(stmt.values)
-    if isinstance(stmt, IfStmt):
-        return [stmt.condition]
-    if isinstance(stmt, ForStmt):
-        inits = [a.init_value for a in stmt.iter_args if a.init_value is not None]
-        return [stmt.start, stmt.stop, stmt.step, *inits]
-    if isinstance(stmt, WhileStmt):
-        return [a.init_value for a in stmt.iter_args if a.init_value is not None]
-    return []
-
-
 # --- statements ----------------------------------------------------------------------------
-
-
-def walk_stmts(stmt: Stmt | None) -> Iterator[Stmt]:
-    """Every statement in pre-order, nested bodies included."""
-    if stmt is None:
-        return
-    yield stmt
-    if isinstance(stmt, SeqStmts):
-        for s in stmt.stmts:
-            yield from walk_stmts(s)
-    elif isinstance(stmt, IfStmt):
-        yield from walk_stmts(stmt.then_body)
-        yield from walk_stmts(stmt.else_body)
-    elif isinstance(stmt, ForStmt | WhileStmt | ScopeStmt):
-        yield from walk_stmts(stmt.body)
-
-
-def stmt_defs(stmt: Stmt) -> list[Var]:
-    """Variables a statement binds in its enclosing scope, excluding nested bodies: the target
-    of an assignment, or the results of an if / loop."""
-    if isinstance(stmt, AssignStmt):
-        return [stmt.var]
-    if isinstance(stmt, IfStmt | ForStmt | WhileStmt):
-        return list(stmt.return_vars)
-    return []
-
-
-def defined_vars(fn: Function) -> list[tuple[Var, Stmt | None]]:
-    """Every variable the function binds, in definition order, with the statement binding it
-    (None for parameters)."""
-    out: list[tuple[Var, Stmt | None]] = [(p, None) for p in fn.params]
-
-    def visit(stmt: Stmt | None) -> None:
-        if stmt is None:
-            return
-        if isinstance(stmt, SeqStmts):
-            for s in stmt.stmts:
-                visit(s)
-        elif isinstance(stmt, AssignStmt):
-            out.append((stmt.var, stmt))
-        elif isinstance(stmt, IfStmt):
-            visit(stmt.then_body)
-            visit(stmt.else_body)
-            out.extend((v, stmt) for v in stmt.return_vars)
-        elif isinstance(stmt, ForStmt):
-            out.append((stmt.loop_var, stmt))
-            out.extend((a, stmt) for a in stmt.iter_args)
-            visit(stmt.body)
-            out.extend((v, stmt) for v in stmt.return_vars)
-        elif isinstance(stmt, WhileStmt):
-            out.extend((a, stmt) for a in stmt.iter_args)
-            visit(stmt.body)
-            out.extend((v, stmt) for v in stmt.return_vars)
-        elif isinstance(stmt, ScopeStmt):
-            visit(stmt.body)
-
-    visit(fn.body)
-    return out
 
 
 def final_yield(body: Stmt | None) -> YieldStmt | None:

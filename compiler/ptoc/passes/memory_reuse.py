@@ -24,22 +24,19 @@ from dataclasses import dataclass, field
 
 from ..ir.expr import Expr, Var
 from ..ir.function import Function
-from ..ir.stmt import (
-    AssignStmt,
-    EvalStmt,
-    ForStmt,
-    IfStmt,
-    ReturnStmt,
-    ScopeStmt,
-    SeqStmts,
-    Stmt,
-    WhileStmt,
-    YieldStmt,
-)
+from ..ir.stmt import AssignStmt, EvalStmt, IfStmt, LoopStmt, ReturnStmt, Stmt, YieldStmt
 from ..ir.types import MemorySpace, MemRef, ShapedType, Type
 from .base import FunctionPass, PassContext
 from .buffers import buffer_aliases, memref_of
-from .irutil import defined_vars, direct_exprs, expr_vars, retype_function
+from .irutil import (
+    bodies,
+    conditions,
+    defined_vars,
+    direct_exprs,
+    expr_vars,
+    retype_function,
+    stmt_binds,
+)
 
 
 @dataclass
@@ -78,10 +75,7 @@ class _Lifetimes:
     def walk(self, stmt: Stmt | None, loops: tuple[_Loop, ...]) -> None:
         if stmt is None:
             return
-        if isinstance(stmt, SeqStmts):
-            for s in stmt.stmts:
-                self.walk(s, loops)
-        elif isinstance(stmt, AssignStmt):
+        if isinstance(stmt, AssignStmt):
             here = self.tick()
             self.use([stmt.value], here, loops)
             self.define(stmt.var, here)
@@ -94,24 +88,22 @@ class _Lifetimes:
             end = self.tick()
             for result in stmt.return_vars:
                 self.define(result, end)
-        elif isinstance(stmt, ForStmt | WhileStmt):
+        elif isinstance(stmt, LoopStmt):
             here = self.tick()
             self.use(direct_exprs(stmt), here, loops)
             loop = _Loop(here)
             inner = (*loops, loop)
-            if isinstance(stmt, ForStmt):
-                self.define(stmt.loop_var, here)
-            else:
-                self.use([stmt.condition], here, inner)
-            for arg in stmt.iter_args:
-                self.define(arg, here)
-                self.carried.append((arg, loop))
+            for var in stmt_binds(stmt):  # the loop variable, carried values
+                self.define(var, here)
+            self.use(conditions(stmt), here, inner)
+            self.carried.extend((arg, loop) for arg in stmt.iter_args)
             self.walk(stmt.body, inner)
             loop.end = self.tick()
             for result in stmt.return_vars:
                 self.define(result, loop.end)
-        elif isinstance(stmt, ScopeStmt):
-            self.walk(stmt.body, loops)
+        else:
+            for body in bodies(stmt):
+                self.walk(body, loops)
 
     def interval(self, var: Var) -> tuple[int, int]:
         start = self.defs.get(var, 0)

@@ -25,31 +25,27 @@ from ..ir.types import UNKNOWN, TupleType, Type
 from ..ir.visitor import IRMutator, with_fields
 from . import irutil
 from .base import Pass, PassContext
+from .rewriter import StmtRewriter
 
 _OUTLINED_FROM = (FunctionType.Opaque, FunctionType.Orchestration)
 
 
 def _reads(stmt: st.Stmt) -> list[Var]:
     """Variables a statement and its nested bodies read, in order, while conditions too."""
-    out: list[Var] = []
-    for s in irutil.walk_stmts(stmt):
-        for expr in irutil.direct_exprs(s):
-            out.extend(irutil.expr_vars(expr))
-        if isinstance(s, st.WhileStmt):
-            out.extend(irutil.expr_vars(s.condition))
-    return out
+    return list(irutil.stmt_reads(stmt))
 
 
 def _defines(stmt: st.Stmt) -> list[Var]:
-    holder = Function("_", (), (), stmt)
-    return [v for v, _ in irutil.defined_vars(holder)]
+    return irutil.stmt_definitions(stmt)
 
 
 def _copy(var: Var) -> Var:
     return Var(var.type, name=var.name, span=var.span)
 
 
-class _Outliner:
+class _Outliner(StmtRewriter):
+    """Replaces each scope by a call; every other statement only has its bodies rewritten."""
+
     def __init__(self, fn: Function, taken: set[str], ctx: PassContext) -> None:
         self.fn = fn
         self.ctx = ctx
@@ -63,7 +59,7 @@ class _Outliner:
         self.all_reads = Counter(_reads(fn.body))
 
     def run(self) -> Function:
-        body = self.stmt(self.fn.body)
+        body = self.rewrite(self.fn.body)
         if not self.outlined:
             return self.fn
         rename = IRMutator()
@@ -74,25 +70,6 @@ class _Outliner:
             func_type = FunctionType.Orchestration
         return with_fields(self.fn, body=body, func_type=func_type)
 
-    def stmt(self, stmt: st.Stmt) -> st.Stmt:
-        if isinstance(stmt, st.SeqStmts):
-            parts = [self.stmt(s) for s in stmt.stmts]
-            if all(new is old for new, old in zip(parts, stmt.stmts, strict=True)):
-                return stmt
-            return with_fields(stmt, stmts=tuple(irutil.flatten_seq(parts)))
-        if isinstance(stmt, st.ScopeStmt):
-            return self.outline(stmt)
-        if isinstance(stmt, st.IfStmt):
-            then_body = self.stmt(stmt.then_body)
-            else_body = self.stmt(stmt.else_body) if stmt.else_body is not None else None
-            if then_body is stmt.then_body and else_body is stmt.else_body:
-                return stmt
-            return with_fields(stmt, then_body=then_body, else_body=else_body)
-        if isinstance(stmt, st.ForStmt | st.WhileStmt):
-            body = self.stmt(stmt.body)
-            return stmt if body is stmt.body else with_fields(stmt, body=body)
-        return stmt
-
     def function_name(self) -> str:
         k = len(self.outlined)
         while f"{self.fn.name}_incore_{k}" in self.taken:
@@ -101,9 +78,9 @@ class _Outliner:
         self.taken.add(name)
         return name
 
-    def outline(self, scope: st.ScopeStmt) -> st.Stmt:
+    def rewrite_ScopeStmt(self, scope: st.ScopeStmt) -> st.Stmt:
         self.ctx.at(scope.span)
-        body = self.stmt(scope.body)  # scopes nested in this one stay in it (already InCore)
+        body = self.rewrite(scope.body)  # scopes nested in this one stay in it (already InCore)
         inner = set(_defines(body))
         inputs: list[Var] = []
         for var in _reads(body):

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from ..ir.dtype import INDEX
 from ..ir.expr import Call, Expr, GlobalVar, MakeTuple, Op, Var, const_int, make_tuple
+from ..ir.fields import layout
 from ..ir.function import Function, FunctionType, ParamDirection, Program
 from ..ir.shape import static_shape, static_value
 from ..ir.span import Span
@@ -39,10 +40,10 @@ from ..ir.stmt import (
     EvalStmt,
     ForStmt,
     IfStmt,
+    LoopStmt,
     ReturnStmt,
     SeqStmts,
     Stmt,
-    WhileStmt,
     YieldStmt,
 )
 from ..ir.types import MemorySpace, ScalarType, ShapedType, TensorType, TileType, Type
@@ -54,11 +55,10 @@ from .irutil import (
     NameAllocator,
     byte_size,
     defined_vars,
-    direct_exprs,
-    expr_vars,
     final_yield,
     flatten_seq,
     seq,
+    stmt_reads,
     walk_stmts,
 )
 from .op_info import creator_op, op_def
@@ -99,7 +99,7 @@ def _matmul_operands(fn: Function) -> set[Var]:
     return found
 
 
-def _computed_yields(loop: ForStmt | WhileStmt) -> set[int]:
+def _computed_yields(loop: LoopStmt) -> set[int]:
     """Positions whose yielded value the loop body computes with a tensor op that has a block
     form (so it becomes a tile, and the carried value must start as one)."""
     last = final_yield(loop.body)
@@ -227,12 +227,7 @@ class _Converter:
     def without_unused_creations(self, stmts: list[Stmt]) -> list[Stmt]:
         """Drop a kernel's ``tensor.create`` whose every use became a tile (kernels have no
         tensor creation), in nested bodies too."""
-        used: set[Var] = set()
-        for stmt in walk_stmts(SeqStmts(tuple(stmts))):
-            for expr in direct_exprs(stmt):
-                used.update(expr_vars(expr))
-            if isinstance(stmt, WhileStmt):
-                used.update(expr_vars(stmt.condition))
+        used = set(stmt_reads(SeqStmts(tuple(stmts))))
         unused = {v for v in self.created if v not in used}
         if not unused:
             return stmts
@@ -309,7 +304,7 @@ class _Converter:
                     return_vars=new_vars,
                 )
             ]
-        if isinstance(stmt, ForStmt | WhileStmt):
+        if isinstance(stmt, LoopStmt):
             iter_args = []
             computed = _computed_yields(stmt)
             for k, arg in enumerate(stmt.iter_args):
@@ -338,14 +333,11 @@ class _Converter:
                 "iter_args": tuple(iter_args),
                 "return_vars": new_vars,
             }
-            if isinstance(stmt, ForStmt):
-                changes.update(
-                    start=self.value(stmt.start),
-                    stop=self.value(stmt.stop),
-                    step=self.value(stmt.step),
-                )
-            else:
-                changes["condition"] = self.value(stmt.condition)
+            for name in (
+                *layout(type(stmt)).operands,
+                *layout(type(stmt)).conditions,
+            ):  # bounds, condition
+                changes[name] = self.value(getattr(stmt, name))
             return [*loads, with_fields(stmt, **changes)]
         if isinstance(stmt, YieldStmt):
             return [with_fields(stmt, values=tuple(self.value(v) for v in stmt.values))]

@@ -15,28 +15,21 @@ within a function (so the printed IR parses back under strict SSA).
 from __future__ import annotations
 
 from ..ir.expr import Call, Expr, Var
+from ..ir.fields import layout
 from ..ir.function import Function
-from ..ir.stmt import (
-    AssignStmt,
-    EvalStmt,
-    ForStmt,
-    IfStmt,
-    ReturnStmt,
-    ScopeStmt,
-    SeqStmts,
-    Stmt,
-    WhileStmt,
-    YieldStmt,
-)
+from ..ir.stmt import AssignStmt, EvalStmt, IfStmt, LoopStmt, ReturnStmt, SeqStmts, Stmt, YieldStmt
 from ..ir.types import ScalarType, Type, UnknownType, types_compatible
 from .base import FunctionPass, PassContext
 from .irutil import (
+    bodies,
+    conditions,
     contains_call,
     defined_vars,
     direct_exprs,
     expr_vars,
     final_yield,
     shape_vars,
+    stmt_binds,
 )
 
 
@@ -123,12 +116,11 @@ class _Checker:
             self.check_return(stmt)
         elif isinstance(stmt, IfStmt):
             self.if_stmt(stmt, visible)
-        elif isinstance(stmt, ForStmt):
-            self.for_stmt(stmt, visible)
-        elif isinstance(stmt, WhileStmt):
-            self.while_stmt(stmt, visible)
-        elif isinstance(stmt, ScopeStmt):
-            self.block(stmt.body, visible)
+        elif isinstance(stmt, LoopStmt):
+            self.loop(stmt, visible)
+        else:
+            for body in bodies(stmt):  # a scope closes nothing
+                self.block(body, visible)
 
     def if_stmt(self, stmt: IfStmt, visible: set[Var]) -> None:
         self.uses(stmt.condition, visible, stmt)
@@ -140,26 +132,21 @@ class _Checker:
             self.check_yield(branch, [v.type for v in stmt.return_vars], stmt, "if branch")
         visible.update(stmt.return_vars)
 
-    def for_stmt(self, stmt: ForStmt, visible: set[Var]) -> None:
-        for bound in (stmt.start, stmt.stop, stmt.step):
-            self.uses(bound, visible, stmt)
-            self.condition_type(bound.type, stmt, what="loop bound")
+    def loop(self, stmt: LoopStmt, visible: set[Var]) -> None:
+        for bound in layout(type(stmt)).operands:  # a for loop's bounds
+            value = getattr(stmt, bound)
+            self.uses(value, visible, stmt)
+            self.condition_type(value.type, stmt, what="loop bound")
         self.loop_carried(stmt, visible)
-        inner = set(visible) | {stmt.loop_var} | set(stmt.iter_args)
+        inner = set(visible) | set(stmt_binds(stmt))
+        for condition in conditions(stmt):  # a while loop's, read at each iteration's top
+            self.uses(condition, inner, stmt)
+            self.condition_type(condition.type, stmt)
         self.block(stmt.body, inner)
         self.check_yield(stmt.body, [a.type for a in stmt.iter_args], stmt, "loop body")
         visible.update(stmt.return_vars)
 
-    def while_stmt(self, stmt: WhileStmt, visible: set[Var]) -> None:
-        self.loop_carried(stmt, visible)
-        inner = set(visible) | set(stmt.iter_args)
-        self.uses(stmt.condition, inner, stmt)
-        self.condition_type(stmt.condition.type, stmt)
-        self.block(stmt.body, inner)
-        self.check_yield(stmt.body, [a.type for a in stmt.iter_args], stmt, "loop body")
-        visible.update(stmt.return_vars)
-
-    def loop_carried(self, stmt: ForStmt | WhileStmt, visible: set[Var]) -> None:
+    def loop_carried(self, stmt: LoopStmt, visible: set[Var]) -> None:
         if len(stmt.iter_args) != len(stmt.return_vars):
             self.report(
                 "E404",

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..ir.expr import IterArg, Var
+from ..ir.expr import Var
 from ..ir.function import Function
-from ..ir.stmt import AssignStmt, ForStmt, IfStmt, WhileStmt
-from ..ir.visitor import IRVisitor
+from ..ir.walk import defined_vars
 
 
 @dataclass
@@ -24,38 +23,6 @@ class FreeNames:
             self.names.setdefault(var.name, None)
 
 
-class _Definitions(IRVisitor):
-    """Collects the names of every variable a function defines."""
-
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-
-    def define(self, *variables: Var) -> None:
-        self.names.update(v.name for v in variables)
-
-    def visit_AssignStmt(self, node: AssignStmt) -> None:
-        self.define(node.var)
-        self.generic_visit(node)
-
-    def visit_ForStmt(self, node: ForStmt) -> None:
-        self.define(node.loop_var, *node.iter_args, *node.return_vars)
-        self.generic_visit(node)
-
-    def visit_WhileStmt(self, node: WhileStmt) -> None:
-        self.define(*node.iter_args, *node.return_vars)
-        self.generic_visit(node)
-
-    def visit_IfStmt(self, node: IfStmt) -> None:
-        self.define(*node.return_vars)
-        self.generic_visit(node)
-
-    def visit_IterArg(self, node: IterArg) -> None:
-        self.define(node)
-        self.generic_visit(node)
-
-
 def bound_names(fn: Function) -> set[str]:
-    collector = _Definitions()
-    collector.define(*fn.params)
-    collector.visit(fn.body)
-    return collector.names
+    """The names of every variable ``fn`` defines (parameters included)."""
+    return {var.name for var, _ in defined_vars(fn)}

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from cce_ir import load, op, seq, tensor, tile, var
+from cce_ir import define, load, seq, var
+from ir_builder import placed_t, tensor_t
 
 from ptoc.codegen import CodegenError
 from ptoc.codegen.cce import CodeContext, CodeEmitter, TileCollector, TypeConverter, kernel_name
@@ -52,14 +53,14 @@ def test_sanitize_identifier(name: str, expected: str) -> None:
 
 def test_context_registers_once_and_looks_up() -> None:
     context = CodeContext()
-    x = var("x", tensor(4))
+    x = var("x", tensor_t(4))
     context.register_var(x, "xGlobal")
     assert context.get_var_name(x) == "xGlobal"
     with pytest.raises(CodegenError) as info:
         context.register_var(x, "xGlobal")
     assert info.value.code == "E900"
     with pytest.raises(CodegenError):
-        context.get_var_name(var("y", tensor(4)))
+        context.get_var_name(var("y", tensor_t(4)))
 
 
 def test_context_makes_distinct_vars_unique_in_scope_but_reuses_closed_scopes() -> None:
@@ -150,9 +151,9 @@ def test_kernel_name_is_camel_case() -> None:
 
 
 def test_tile_collector_takes_assigned_tiles_in_body_order_but_not_if_results() -> None:
-    x = var("x", tensor(16, 16))
-    a, b, c, r = (var(n, tile(16, 16)) for n in ("a", "b", "c", "r"))
-    inner = seq(op(c, "block.add", a, b))
+    x = var("x", tensor_t(16, 16))
+    a, b, c, r = (var(n, placed_t(16, 16)) for n in ("a", "b", "c", "r"))
+    inner = seq(define(c, "block.add", a, b))
     body = seq(
         load(a, x, (0, 0)),
         IfStmt(ConstBool(ScalarType(DataType.BOOL), value=True), inner, None, (r,)),

@@ -3,25 +3,19 @@
 from __future__ import annotations
 
 from cce_ir import (
-    INDEX,
-    add,
     assign,
     body_lines,
+    define,
     f32,
     function,
-    i,
     iter_arg,
     load,
-    lt,
-    mul,
-    op,
     seq,
     store,
-    tensor,
-    tile,
     var,
     yield_,
 )
+from ir_builder import INDEX, add, i, lt, mul, placed_t, tensor_t
 
 from ptoc.codegen.cce import generate_cce
 from ptoc.ir import (
@@ -46,14 +40,14 @@ def gen_body(fn: object) -> list[str]:
 
 
 def test_loop_over_windows_with_a_tensor_iter_arg_inherits_the_output_pointer() -> None:
-    x = var("x", tensor(128, 64))
-    out = var("out", tensor(128, 64))
+    x = var("x", tensor_t(128, 64))
+    out = var("out", tensor_t(128, 64))
     i_ = var("i", INDEX)
-    t = var("t", tile(32, 64, addr=0x0))
-    u = var("u", tile(32, 64, addr=0x2000))
-    out_iter = iter_arg("out_iter", tensor(128, 64), out)
-    out_new = var("out_new", tensor(128, 64))
-    out_final = var("out_final", tensor(128, 64))
+    t = var("t", placed_t(32, 64, addr=0x0))
+    u = var("u", placed_t(32, 64, addr=0x2000))
+    out_iter = iter_arg("out_iter", tensor_t(128, 64), out)
+    out_new = var("out_new", tensor_t(128, 64))
+    out_final = var("out_final", tensor_t(128, 64))
     row = mul(i_, i(32))
     loop = ForStmt(
         i_,
@@ -62,14 +56,14 @@ def test_loop_over_windows_with_a_tensor_iter_arg_inherits_the_output_pointer() 
         i(1),
         seq(
             load(t, x, (row, 0)),
-            op(u, "block.adds", t, f32(1.0)),
+            define(u, "block.adds", t, f32(1.0)),
             store(out_new, u, (row, 0), out_iter),
             yield_(out_new),
         ),
         (out_iter,),
         (out_final,),
     )
-    tail = var("tail", tensor(128, 64))
+    tail = var("tail", tensor_t(128, 64))
     fn = function("windows", [x, out], loop, store(tail, u, (0, 0), out_final), ReturnStmt((tail,)))
     assert gen_body(fn) == [
         "auto out_iter = outGlobal;",
@@ -90,10 +84,10 @@ def test_loop_over_windows_with_a_tensor_iter_arg_inherits_the_output_pointer() 
 
 
 def test_nested_loops_carry_a_tile_and_a_scalar() -> None:
-    x = var("x", tensor(128, 64))
-    zero = var("zero", tile(32, 32, addr=0x0))
-    t = var("t", tile(32, 32, addr=0x1000))
-    nxt = var("nxt", tile(32, 32, addr=0x2000))
+    x = var("x", tensor_t(128, 64))
+    zero = var("zero", placed_t(32, 32, addr=0x0))
+    t = var("t", placed_t(32, 32, addr=0x1000))
+    nxt = var("nxt", placed_t(32, 32, addr=0x2000))
     i_, j_ = var("i", INDEX), var("j", INDEX)
     acc = iter_arg("acc", zero.type, zero)
     count = iter_arg("count", INDEX, i(0))
@@ -108,7 +102,7 @@ def test_nested_loops_carry_a_tile_and_a_scalar() -> None:
         i(1),
         seq(
             load(t, x, (mul(i_, i(32)), mul(j_, i(32)))),
-            op(nxt, "block.add", acc_in, t),
+            define(nxt, "block.add", acc_in, t),
             yield_(nxt),
         ),
         (acc_in,),
@@ -193,26 +187,28 @@ def test_swapping_yield_goes_through_temporaries() -> None:
 
 
 def test_if_else_declares_results_before_the_if_and_assigns_them_in_each_branch() -> None:
-    x = var("x", tensor(32, 32))
-    out = var("out", tensor(32, 32))
+    x = var("x", tensor_t(32, 32))
+    out = var("out", tensor_t(32, 32))
     n = var("n", INDEX)
-    a = var("a", tile(32, 32, addr=0x0))
-    a2 = var("a2", tile(32, 32, addr=0x1000))
-    a3 = var("a3", tile(32, 32, addr=0x2000))
-    stored = var("stored", tensor(32, 32))
-    r_tile = var("r_tile", tile(32, 32, addr=0x3000))
-    r_out = var("r_out", tensor(32, 32))
+    a = var("a", placed_t(32, 32, addr=0x0))
+    a2 = var("a2", placed_t(32, 32, addr=0x1000))
+    a3 = var("a3", placed_t(32, 32, addr=0x2000))
+    stored = var("stored", tensor_t(32, 32))
+    r_tile = var("r_tile", placed_t(32, 32, addr=0x3000))
+    r_out = var("r_out", tensor_t(32, 32))
     r_n = var("r_n", INDEX)
     cond = Binary(BOOL, op=BinaryOp.Gt, lhs=n, rhs=i(0))
     branch = IfStmt(
         cond,
         seq(
-            op(a2, "block.adds", a, f32(1.0)), store(stored, a2, (0, 0), out), yield_(a2, stored, n)
+            define(a2, "block.adds", a, f32(1.0)),
+            store(stored, a2, (0, 0), out),
+            yield_(a2, stored, n),
         ),
-        seq(op(a3, "block.muls", a, f32(2.0)), yield_(a3, out, i(0))),
+        seq(define(a3, "block.muls", a, f32(2.0)), yield_(a3, out, i(0))),
         (r_tile, r_out, r_n),
     )
-    final = var("final", tensor(32, 32))
+    final = var("final", tensor_t(32, 32))
     fn = function(
         "branchy",
         [x, out, n],
@@ -282,14 +278,14 @@ def test_while_with_carried_values() -> None:
 
 
 def test_if_inside_a_loop_passes_the_tensor_pointer_through_both() -> None:
-    out = var("out", tensor(64, 16))
-    t = var("t", tile(16, 16, addr=0x0))
-    x = var("x", tensor(64, 16))
+    out = var("out", tensor_t(64, 16))
+    t = var("t", placed_t(16, 16, addr=0x0))
+    x = var("x", tensor_t(64, 16))
     i_ = var("i", INDEX)
     acc = iter_arg("acc", out.type, out)
-    s1 = var("s1", tensor(64, 16))
-    picked = var("picked", tensor(64, 16))
-    result = var("result", tensor(64, 16))
+    s1 = var("s1", tensor_t(64, 16))
+    picked = var("picked", tensor_t(64, 16))
+    result = var("result", tensor_t(64, 16))
     even = Binary(
         BOOL, op=BinaryOp.Eq, lhs=Binary(INDEX, op=BinaryOp.FloorMod, lhs=i_, rhs=i(2)), rhs=i(0)
     )

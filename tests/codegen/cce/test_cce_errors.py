@@ -4,24 +4,22 @@
 from __future__ import annotations
 
 from cce_ir import (
-    INDEX,
     assign,
     at,
     body_lines,
     call,
+    define,
     function,
-    i,
     load,
-    op,
+    offsets,
     section_lines,
     seq,
     simple_add,
     store,
-    tensor,
-    tile,
     var,
     yield_,
 )
+from ir_builder import INDEX, i, placed_t, tensor_t
 
 from ptoc.codegen.cce import generate_cce
 from ptoc.ir import (
@@ -48,16 +46,16 @@ def codes_and_spans(result: object) -> list[tuple[str, Span]]:
 
 
 def test_tensor_op_has_no_lowering_and_the_rest_is_generated() -> None:
-    x = var("x", tensor(16, 16))
-    a = var("a", tile(16, 16, addr=0x0))
-    b = var("b", tile(16, 16, addr=0x400))
-    y = var("y", tensor(16, 16))
+    x = var("x", tensor_t(16, 16))
+    a = var("a", placed_t(16, 16, addr=0x0))
+    b = var("b", placed_t(16, 16, addr=0x400))
+    y = var("y", tensor_t(16, 16))
     fn = function(
         "k",
         [x],
-        assign(y, call("tensor.add", x, x, type_=x.type, line=4), line=4),
-        load(a, x, (0, 0), line=5),
-        op(b, "block.exp", a, line=6),
+        assign(y, call("tensor.add", x, x, type_=x.type, span=at(4)), span=at(4)),
+        load(a, x, (0, 0), span=at(5)),
+        define(b, "block.exp", a, span=at(6)),
     )
     result = generate_cce(fn)
     assert codes_and_spans(result) == [("E400", at(4))]
@@ -74,11 +72,11 @@ def test_tensor_op_has_no_lowering_and_the_rest_is_generated() -> None:
 
 
 def test_dynamic_tile_shape_is_e401_at_the_assignment() -> None:
-    x = var("x", tensor(64, 64))
+    x = var("x", tensor_t(64, 64))
     n = var("n", INDEX)
-    dyn = TileType((n, i(64)), DataType.FP32, tile(1, 1).memref)
+    dyn = TileType((n, i(64)), DataType.FP32, placed_t(1, 1).memref)
     t = var("t", dyn)
-    fn = function("k", [x, n], load_dynamic(t, x, line=7))
+    fn = function("k", [x, n], load_dynamic(t, x, span=at(7)))
     result = generate_cce(fn)
     assert codes_and_spans(result) == [("E401", at(7))]
     assert section_lines(result.text, "Tile type definitions and allocations") == [
@@ -87,20 +85,20 @@ def test_dynamic_tile_shape_is_e401_at_the_assignment() -> None:
     ]
 
 
-def load_dynamic(target: Var, source: Var, line: int) -> object:
-    from cce_ir import offsets
-
-    value = call("block.load", source, offsets(0, 0), offsets(16, 64), type_=target.type, line=line)
-    return assign(target, value, line)
+def load_dynamic(target: Var, source: Var, span: Span) -> object:
+    value = call("block.load", source, offsets(0, 0), offsets(16, 64), type_=target.type, span=span)
+    return assign(target, value, span)
 
 
 def test_windows_of_a_dynamic_tensor_are_not_reported_again() -> None:
-    n = var("n", INDEX, line=2)
+    n = var("n", INDEX, span=at(2))
     x = Var(TensorType((n, i(64)), DataType.FP32), name="x", span=at(3))
     out = Var(TensorType((n, i(64)), DataType.FP32), name="out", span=at(4))
-    t = var("t", tile(16, 64))
+    t = var("t", placed_t(16, 64))
     fn = function(
-        "k", [n, x, out], seq(load(t, x, (16, 0), line=5), store(None, t, (16, 0), out, line=6))
+        "k",
+        [n, x, out],
+        seq(load(t, x, (16, 0), span=at(5)), store(None, t, (16, 0), out, span=at(6))),
     )
     result = generate_cce(fn)
     # One E401 per tensor parameter; the GlobalTensors of its windows only carry the mark.
@@ -112,7 +110,7 @@ def test_windows_of_a_dynamic_tensor_are_not_reported_again() -> None:
 
 
 def test_dynamic_tensor_parameter_is_e401_at_the_parameter() -> None:
-    n = var("n", INDEX, line=2)
+    n = var("n", INDEX, span=at(2))
     x = Var(TensorType((n, i(64)), DataType.FP32), name="x", span=at(3))
     fn = function("k", [n, x])
     result = generate_cce(fn)
@@ -124,9 +122,9 @@ def test_dynamic_tensor_parameter_is_e401_at_the_parameter() -> None:
 
 
 def test_tile_without_memref_is_declared_without_tassign_and_reported_e403() -> None:
-    x = var("x", tensor(16, 16))
-    t = var("t", tile(16, 16, space=None))
-    fn = function("k", [x], load(t, x, (0, 0), line=5))
+    x = var("x", tensor_t(16, 16))
+    t = var("t", placed_t(16, 16, space=None))
+    fn = function("k", [x], load(t, x, (0, 0), span=at(5)))
     result = generate_cce(fn)
     assert codes_and_spans(result) == [("E403", at(5))]
     assert section_lines(result.text, "Tile type definitions and allocations") == [
@@ -138,17 +136,17 @@ def test_tile_without_memref_is_declared_without_tassign_and_reported_e403() -> 
 
 
 def test_tile_with_an_unallocated_buffer_or_in_ddr_is_e403() -> None:
-    x = var("x", tensor(16, 16))
-    t = var("t", tile(16, 16, addr=None))
-    u = var("u", tile(16, 16, space=MemorySpace.DDR))
-    fn = function("k", [x], load(t, x, (0, 0), line=5), op(u, "block.exp", t, line=6))
+    x = var("x", tensor_t(16, 16))
+    t = var("t", placed_t(16, 16, addr=None))
+    u = var("u", placed_t(16, 16, space=MemorySpace.DDR))
+    fn = function("k", [x], load(t, x, (0, 0), span=at(5)), define(u, "block.exp", t, span=at(6)))
     assert codes_and_spans(generate_cce(fn)) == [("E403", at(5)), ("E403", at(6))]
 
 
 def test_unsupported_dtype_is_e400_on_the_parameter_and_on_the_tile() -> None:
-    x = var("x", tensor(16, 16, dtype=DataType.FP8E4M3FN), line=2)
-    t = var("t", tile(16, 16, dtype=DataType.FP8E4M3FN))
-    fn = function("k", [x], load(t, x, (0, 0), line=6))
+    x = var("x", tensor_t(16, 16, dtype=DataType.FP8E4M3FN), span=at(2))
+    t = var("t", placed_t(16, 16, dtype=DataType.FP8E4M3FN))
+    fn = function("k", [x], load(t, x, (0, 0), span=at(6)))
     result = generate_cce(fn)
     assert codes_and_spans(result) == [("E400", at(2)), ("E400", at(6))]
     assert result.diagnostics[0].message == (
@@ -160,17 +158,17 @@ def test_unsupported_dtype_is_e400_on_the_parameter_and_on_the_tile() -> None:
 
 
 def test_tile_parameter_is_rejected() -> None:
-    t = var("t", tile(16, 16), line=2)
+    t = var("t", placed_t(16, 16), span=at(2))
     result = generate_cce(function("k", [t]))
     assert codes_and_spans(result) == [("E400", at(2))]
     assert "cannot be passed to a CCE kernel" in result.diagnostics[0].message
 
 
 def test_call_to_another_function_is_e400() -> None:
-    x = var("x", tensor(16, 16))
-    y = var("y", tensor(16, 16))
+    x = var("x", tensor_t(16, 16))
+    y = var("y", tensor_t(16, 16))
     value = Call(x.type, callee=GlobalVar("helper"), args=(x,), span=at(4))
-    result = generate_cce(function("k", [x], assign(y, value, line=4)))
+    result = generate_cce(function("k", [x], assign(y, value, span=at(4))))
     assert codes_and_spans(result) == [("E400", at(4))]
     assert result.diagnostics[0].message == (
         "call to function 'helper' cannot be generated inside a CCE kernel"
@@ -178,16 +176,16 @@ def test_call_to_another_function_is_e400() -> None:
 
 
 def test_unassigned_tile_op_and_nested_call_are_e400() -> None:
-    x = var("x", tensor(16, 16))
-    a = var("a", tile(16, 16, addr=0x0))
-    b = var("b", tile(16, 16, addr=0x400))
-    nested = call("block.exp", a, type_=a.type, line=6)
+    x = var("x", tensor_t(16, 16))
+    a = var("a", placed_t(16, 16, addr=0x0))
+    b = var("b", placed_t(16, 16, addr=0x400))
+    nested = call("block.exp", a, type_=a.type, span=at(6))
     fn = function(
         "k",
         [x],
         load(a, x, (0, 0)),
-        EvalStmt(call("block.exp", a, type_=a.type, line=5), span=at(5)),
-        assign(b, call("block.add", a, nested, type_=a.type, line=7), line=7),
+        EvalStmt(call("block.exp", a, type_=a.type, span=at(5)), span=at(5)),
+        assign(b, call("block.add", a, nested, type_=a.type, span=at(7)), span=at(7)),
     )
     result = generate_cce(fn)
     assert codes_and_spans(result) == [("E400", at(5)), ("E400", at(6))]
@@ -198,18 +196,18 @@ def test_unassigned_tile_op_and_nested_call_are_e400() -> None:
 
 
 def test_a_tensor_that_may_be_either_of_two_cannot_be_addressed() -> None:
-    a = var("a", tensor(32, 32))
-    b = var("b", tensor(32, 32))
-    t = var("t", tile(16, 32, addr=0x0))
-    r = var("r", tensor(32, 32))
-    done = var("done", tensor(32, 32))
+    a = var("a", tensor_t(32, 32))
+    b = var("b", tensor_t(32, 32))
+    t = var("t", placed_t(16, 32, addr=0x0))
+    r = var("r", tensor_t(32, 32))
+    done = var("done", tensor_t(32, 32))
     flag = ConstBool(ScalarType(DataType.BOOL), value=True)
     fn = function(
         "k",
         [a, b],
         load(t, a, (0, 0)),
         IfStmt(flag, SeqStmts((yield_(a),)), SeqStmts((yield_(b),)), (r,)),
-        store(done, t, (16, 0), r, line=9),
+        store(done, t, (16, 0), r, span=at(9)),
     )
     result = generate_cce(fn)
     assert codes_and_spans(result) == [("E400", at(9))]
@@ -217,10 +215,10 @@ def test_a_tensor_that_may_be_either_of_two_cannot_be_addressed() -> None:
 
 
 def test_reduction_over_a_leading_axis_is_e400() -> None:
-    x = var("x", tensor(4, 16, 16))
-    t = var("t", tile(4, 16, 16, addr=0x0))
-    s = var("s", tile(16, 16, addr=0x2000))
-    fn = function("k", [x], load(t, x, (0, 0, 0)), op(s, "block.sum", t, axis=0, line=8))
+    x = var("x", tensor_t(4, 16, 16))
+    t = var("t", placed_t(4, 16, 16, addr=0x0))
+    s = var("s", placed_t(16, 16, addr=0x2000))
+    fn = function("k", [x], load(t, x, (0, 0, 0)), define(s, "block.sum", t, axis=0, span=at(8)))
     result = generate_cce(fn)
     assert codes_and_spans(result) == [("E400", at(8))]
 
@@ -233,7 +231,7 @@ def test_function_filter_that_matches_nothing_is_e203() -> None:
 
 
 def test_orchestration_functions_get_host_code_not_a_kernel() -> None:
-    orchestrator = function("main", [], func_type=FunctionType.Orchestration)
+    orchestrator = function("main", [], kind=FunctionType.Orchestration)
     program = Program("P", (orchestrator, simple_add()))
     result = generate_cce(program)
     assert result.diagnostics == []
@@ -245,7 +243,7 @@ def test_orchestration_functions_get_host_code_not_a_kernel() -> None:
 
 
 def test_duplicate_registration_is_an_internal_error_not_an_exception() -> None:
-    x = var("x", tensor(16, 16), line=2)
+    x = var("x", tensor_t(16, 16), span=at(2))
     result = generate_cce(function("k", [x, x]))
     assert [d.code for d in result.diagnostics] == ["E900"]
     assert result.diagnostics[0].message.startswith("internal: variable 'x' registered twice")

@@ -8,24 +8,22 @@ from pathlib import Path
 import pytest
 from cce_ir import (
     assign,
+    at,
     barrier,
     body_lines,
     call,
+    define,
     f32,
     function,
-    i,
     load,
-    mul,
     offsets,
-    op,
     section_lines,
     simple_add,
     store,
     sync,
-    tensor,
-    tile,
     var,
 )
+from ir_builder import i, mul, placed_t, tensor_t
 
 from ptoc.codegen import CodegenResult
 from ptoc.codegen.cce import generate_cce
@@ -109,17 +107,17 @@ def test_a_single_function_and_a_function_filter() -> None:
 
 
 def _binary_kernel(name: str, *extra: object) -> list[str]:
-    x = var("x", tensor(32, 32))
-    out = var("out", tensor(32, 32))
-    a = var("a", tile(32, 32, addr=0x0))
-    b = var("b", tile(32, 32, addr=0x1000))
-    c = var("c", tile(32, 32, addr=0x2000))
+    x = var("x", tensor_t(32, 32))
+    out = var("out", tensor_t(32, 32))
+    a = var("a", placed_t(32, 32, addr=0x0))
+    b = var("b", placed_t(32, 32, addr=0x1000))
+    c = var("c", placed_t(32, 32, addr=0x2000))
     fn = function(
         "k",
         [x, out],
         load(a, x, (0, 0)),
         load(b, x, (0, 0)),
-        op(c, name, a, b, *extra),  # type: ignore[arg-type]
+        define(c, name, a, b, *extra),  # type: ignore[arg-type]
         store(None, c, (0, 0), out),
     )
     return body_lines(clean(generate_cce(fn)).text)
@@ -147,16 +145,16 @@ def test_elementwise_tile_tile(name: str, instruction: str) -> None:
 
 
 def test_three_operand_forms_pass_every_tile() -> None:
-    x = var("x", tensor(16, 16))
-    a, b, c, d = (var(n, tile(16, 16, addr=k * 0x400)) for k, n in enumerate("abcd"))
+    x = var("x", tensor_t(16, 16))
+    a, b, c, d = (var(n, placed_t(16, 16, addr=k * 0x400)) for k, n in enumerate("abcd"))
     fn = function(
         "k",
         [x],
         load(a, x, (0, 0)),
         load(b, x, (0, 0)),
         load(c, x, (0, 0)),
-        op(d, "block.addc", a, b, c),
-        op(var("e", tile(16, 16, addr=0x1000)), "block.sel", a, b, c),
+        define(d, "block.addc", a, b, c),
+        define(var("e", placed_t(16, 16, addr=0x1000)), "block.sel", a, b, c),
     )
     assert body_lines(clean(generate_cce(fn)).text)[3:] == [
         "TADDC(d, a, b, c);",
@@ -165,17 +163,17 @@ def test_three_operand_forms_pass_every_tile() -> None:
 
 
 def test_tile_scalar_ops_take_inline_scalars() -> None:
-    x = var("x", tensor(32, 32))
+    x = var("x", tensor_t(32, 32))
     scale = var("scale", ScalarType(DataType.FP32))
     n = var("n", ScalarType(DataType.INT64))
-    a, b, c, d = (var(v, tile(32, 32, addr=k * 0x1000)) for k, v in enumerate("abcd"))
+    a, b, c, d = (var(v, placed_t(32, 32, addr=k * 0x1000)) for k, v in enumerate("abcd"))
     fn = function(
         "scale_kernel",
         [x, scale, n],
         load(a, x, (0, 0)),
-        op(b, "block.adds", a, f32(1.5)),
-        op(c, "block.muls", b, scale),
-        op(d, "block.divs", c, mul(n, i(2))),
+        define(b, "block.adds", a, f32(1.5)),
+        define(c, "block.muls", b, scale),
+        define(d, "block.divs", c, mul(n, i(2))),
     )
     text = clean(generate_cce(fn)).text
     assert section_lines(text, "Unpack arguments") == [
@@ -203,10 +201,10 @@ def test_tile_scalar_ops_take_inline_scalars() -> None:
     ],
 )
 def test_unary(name: str, instruction: str) -> None:
-    x = var("x", tensor(8, 64))
-    a = var("a", tile(8, 64, addr=0x0))
-    b = var("b", tile(8, 64, addr=0x800))
-    fn = function("k", [x], load(a, x, (0, 0)), op(b, name, a))
+    x = var("x", tensor_t(8, 64))
+    a = var("a", placed_t(8, 64, addr=0x0))
+    b = var("b", placed_t(8, 64, addr=0x800))
+    fn = function("k", [x], load(a, x, (0, 0)), define(b, name, a))
     assert body_lines(clean(generate_cce(fn)).text) == [
         "TLOAD(a, xGlobal);",
         f"{instruction}(b, a);",
@@ -214,24 +212,24 @@ def test_unary(name: str, instruction: str) -> None:
 
 
 def test_reductions_choose_row_or_column_by_axis() -> None:
-    x = var("x", tensor(32, 128))
-    t = var("t", tile(32, 128, addr=0x0))
-    rows = var("rows", tile(32, 1, addr=0x4000))
-    cols = var("cols", tile(1, 128, addr=0x4100))
-    last = var("last", tile(32, 1, addr=0x4300))
-    tmp = var("tmp", tile(32, 128, addr=0x8000))
-    mx = var("mx", tile(32, 1, addr=0xC000))
-    rs = var("rs", tile(32, 1, addr=0xC100))
+    x = var("x", tensor_t(32, 128))
+    t = var("t", placed_t(32, 128, addr=0x0))
+    rows = var("rows", placed_t(32, 1, addr=0x4000))
+    cols = var("cols", placed_t(1, 128, addr=0x4100))
+    last = var("last", placed_t(32, 1, addr=0x4300))
+    tmp = var("tmp", placed_t(32, 128, addr=0x8000))
+    mx = var("mx", placed_t(32, 1, addr=0xC000))
+    rs = var("rs", placed_t(32, 1, addr=0xC100))
     fn = function(
         "reduce",
         [x],
         load(t, x, (0, 0)),
-        op(rows, "block.sum", t, axis=1, keepdim=True),
-        op(cols, "block.sum", t, axis=0, keepdim=True),
-        op(last, "block.sum", t, axis=-1, keepdim=True),
-        op(mx, "block.max", t, axis=1, keepdim=True),
+        define(rows, "block.sum", t, axis=1, keepdim=True),
+        define(cols, "block.sum", t, axis=0, keepdim=True),
+        define(last, "block.sum", t, axis=-1, keepdim=True),
+        define(mx, "block.max", t, axis=1, keepdim=True),
         load(tmp, x, (0, 0)),
-        op(rs, "block.row_sum", t, tmp),
+        define(rs, "block.row_sum", t, tmp),
     )
     assert body_lines(clean(generate_cce(fn)).text) == [
         "TLOAD(t, xGlobal);",
@@ -245,18 +243,18 @@ def test_reductions_choose_row_or_column_by_axis() -> None:
 
 
 def test_cast_and_compare_render_their_modes() -> None:
-    x = var("x", tensor(16, 16))
-    a = var("a", tile(16, 16, addr=0x0))
-    h = var("h", tile(16, 16, dtype=DataType.FP16, addr=0x400))
-    m = var("m", tile(16, 16, addr=0x600))
-    s = var("s", tile(16, 16, addr=0xA00))
+    x = var("x", tensor_t(16, 16))
+    a = var("a", placed_t(16, 16, addr=0x0))
+    h = var("h", placed_t(16, 16, dtype=DataType.FP16, addr=0x400))
+    m = var("m", placed_t(16, 16, addr=0x600))
+    s = var("s", placed_t(16, 16, addr=0xA00))
     fn = function(
         "k",
         [x],
         load(a, x, (0, 0)),
-        op(h, "block.cast", a, target_type=DataType.FP16, mode="rint"),
-        op(m, "block.cmp", a, a, cmp_type=4),
-        op(s, "block.cmps", a, f32(0.0), cmp_type=0),
+        define(h, "block.cast", a, target_type=DataType.FP16, mode="rint"),
+        define(m, "block.cmp", a, a, cmp_type=4),
+        define(s, "block.cmps", a, f32(0.0), cmp_type=0),
     )
     text = clean(generate_cce(fn)).text
     assert "using hType = Tile<TileType::Vec, half, 16, 16, BLayout::RowMajor, -1, -1>;" in text
@@ -292,17 +290,19 @@ def test_sync_and_barriers() -> None:
 
 def matmul_kernel() -> Function:
     fp16 = DataType.FP16
-    a = var("a", tensor(64, 64, dtype=fp16), line=2)
-    b = var("b", tensor(64, 64, dtype=fp16), line=2)
-    c = var("c", tensor(64, 64), line=2)
+    a = var("a", tensor_t(64, 64, dtype=fp16), span=at(2))
+    b = var("b", tensor_t(64, 64, dtype=fp16), span=at(2))
+    c = var("c", tensor_t(64, 64), span=at(2))
     col_major = TileView(blayout=BLayout.col_major, slayout=BLayout.row_major)
-    a_mat = var("a_mat", tile(64, 64, dtype=fp16, space=MemorySpace.Mat, addr=0x0, view=col_major))
+    a_mat = var(
+        "a_mat", placed_t(64, 64, dtype=fp16, space=MemorySpace.Mat, addr=0x0, view=col_major)
+    )
     b_mat = var(
-        "b_mat", tile(64, 64, dtype=fp16, space=MemorySpace.Mat, addr=0x2000, view=col_major)
+        "b_mat", placed_t(64, 64, dtype=fp16, space=MemorySpace.Mat, addr=0x2000, view=col_major)
     )
     a_left = var(
         "a_left",
-        tile(
+        placed_t(
             64,
             64,
             dtype=fp16,
@@ -313,7 +313,7 @@ def matmul_kernel() -> Function:
     )
     b_right = var(
         "b_right",
-        tile(
+        placed_t(
             64,
             64,
             dtype=fp16,
@@ -324,7 +324,7 @@ def matmul_kernel() -> Function:
     )
     acc = var(
         "acc",
-        tile(
+        placed_t(
             64,
             64,
             space=MemorySpace.Acc,
@@ -334,7 +334,7 @@ def matmul_kernel() -> Function:
     )
     acc2 = var(
         "acc2",
-        tile(
+        placed_t(
             64,
             64,
             space=MemorySpace.Acc,
@@ -348,11 +348,11 @@ def matmul_kernel() -> Function:
         load(a_mat, a, (0, 0)),
         load(b_mat, b, (0, 0)),
         sync(PipeType.MTE2, PipeType.MTE1),
-        op(a_left, "block.move", a_mat, target_memory=MemorySpace.Left),
-        op(b_right, "block.move", b_mat, target_memory=MemorySpace.Right),
+        define(a_left, "block.move", a_mat, target_memory=MemorySpace.Left),
+        define(b_right, "block.move", b_mat, target_memory=MemorySpace.Right),
         sync(PipeType.MTE1, PipeType.M),
-        op(acc, "block.matmul", a_left, b_right),
-        op(acc2, "block.matmul_acc", acc, a_left, b_right),
+        define(acc, "block.matmul", a_left, b_right),
+        define(acc2, "block.matmul_acc", acc, a_left, b_right),
         sync(PipeType.M, PipeType.FIX),
         EvalStmt(call("block.l0c_store", acc2, offsets(0, 0), offsets(64, 64), c, type_=c.type)),
     )
@@ -363,17 +363,17 @@ def test_matmul_with_mat_left_right_acc_tiles() -> None:
 
 
 def test_windows_get_a_global_tensor_of_their_own_shape_with_the_tensors_strides() -> None:
-    x = var("x", tensor(128, 64))
-    out = var("out", tensor(128, 64))
-    t0 = var("t0", tile(32, 64, addr=0x0))
-    t1 = var("t1", tile(32, 64, addr=0x2000))
+    x = var("x", tensor_t(128, 64))
+    out = var("out", tensor_t(128, 64))
+    t0 = var("t0", placed_t(32, 64, addr=0x0))
+    t1 = var("t1", placed_t(32, 64, addr=0x2000))
     fn = function(
         "windows",
         [x, out],
         load(t0, x, (32, 0)),
         load(t1, x, (0, 0)),
         store(None, t1, (0, 0), out),
-        store(None, t0, (96, 0), out, line=9),
+        store(None, t0, (96, 0), out, span=at(9)),
     )
     # pto-isa's TLOAD/TSTORE assert that the global shape equals the tile's valid shape.
     assert body_lines(clean(generate_cce(fn)).text) == [
@@ -393,8 +393,8 @@ def test_windows_get_a_global_tensor_of_their_own_shape_with_the_tensors_strides
 
 
 def test_three_dimensional_tensor_offsets_use_row_major_strides() -> None:
-    x = var("x", tensor(4, 32, 64))
-    t = var("t", tile(1, 32, 64, addr=0x0))
+    x = var("x", tensor_t(4, 32, 64))
+    t = var("t", placed_t(1, 32, 64, addr=0x0))
     fn = function("k", [x], load(t, x, (2, 0, 16)))
     text = clean(generate_cce(fn)).text
     assert section_lines(text, "Global tensor declarations") == [
@@ -412,10 +412,10 @@ def test_three_dimensional_tensor_offsets_use_row_major_strides() -> None:
 
 
 def test_memory_reuse_declares_each_tile_at_the_shared_address() -> None:
-    x = var("x", tensor(16, 16))
-    a = var("a", tile(16, 16, addr=0x100, mem_id=7))
-    b = var("b", tile(16, 16, addr=0x100, mem_id=7))
-    fn = function("k", [x], load(a, x, (0, 0)), op(b, "block.exp", a))
+    x = var("x", tensor_t(16, 16))
+    a = var("a", placed_t(16, 16, addr=0x100, mem_id=7))
+    b = var("b", placed_t(16, 16, addr=0x100, mem_id=7))
+    fn = function("k", [x], load(a, x, (0, 0)), define(b, "block.exp", a))
     assert section_lines(clean(generate_cce(fn)).text, "Tile type definitions and allocations") == [
         "using aType = Tile<TileType::Vec, float, 16, 16, BLayout::RowMajor, -1, -1>;",
         "aType a(16, 16);",
@@ -428,9 +428,9 @@ def test_memory_reuse_declares_each_tile_at_the_shared_address() -> None:
 
 
 def test_valid_shape_sets_the_tile_constructor_and_1d_tiles_are_one_row() -> None:
-    x = var("x", tensor(64))
+    x = var("x", tensor_t(64))
     view = TileView(valid_shape=(i(48),))
-    t = var("t", tile(64, addr=0x0, view=view))
+    t = var("t", placed_t(64, addr=0x0, view=view))
     fn = function("k", [x], load(t, x, (0,)))
     text = clean(generate_cce(fn)).text
     assert section_lines(text, "Tile type definitions and allocations") == [
@@ -442,10 +442,10 @@ def test_valid_shape_sets_the_tile_constructor_and_1d_tiles_are_one_row() -> Non
 
 
 def test_scalar_valued_op_and_scalar_assignments() -> None:
-    x = var("x", tensor(1024, 64))
+    x = var("x", tensor_t(1024, 64))
     idx = var("idx", ScalarType(DataType.UINT64))
     row = var("row", ScalarType(DataType.INT64))
-    t = var("t", tile(32, 64, addr=0x0))
+    t = var("t", placed_t(32, 64, addr=0x0))
     fn = function(
         "k",
         [x],
@@ -463,16 +463,16 @@ def test_scalar_valued_op_and_scalar_assignments() -> None:
 
 
 def test_view_passes_its_offsets_and_full_its_value() -> None:
-    x = var("x", tensor(32, 32))
-    t = var("t", tile(32, 32, addr=0x0))
-    v = var("v", tile(16, 16, addr=0x1000))
-    z = var("z", tile(16, 16, addr=0x2000))
+    x = var("x", tensor_t(32, 32))
+    t = var("t", placed_t(32, 32, addr=0x0))
+    v = var("v", placed_t(16, 16, addr=0x1000))
+    z = var("z", placed_t(16, 16, addr=0x2000))
     fn = function(
         "k",
         [x],
         load(t, x, (0, 0)),
-        op(v, "block.view", t, offsets(16, 16), offsets(0, 16)),
-        op(z, "block.full", offsets(16, 16), f32(0.0), dtype=DataType.FP32),
+        define(v, "block.view", t, offsets(16, 16), offsets(0, 16)),
+        define(z, "block.full", offsets(16, 16), f32(0.0), dtype=DataType.FP32),
     )
     assert body_lines(clean(generate_cce(fn)).text)[1:] == [
         "TEXTRACT(v, t, 0, 16);",
@@ -481,13 +481,13 @@ def test_view_passes_its_offsets_and_full_its_value() -> None:
 
 
 def test_allocation_only_ops_generate_nothing_beyond_the_declaration() -> None:
-    x = var("x", tensor(16, 16))
-    t = var("t", tile(16, 16, addr=0x200))
-    u = var("u", tile(16, 16, addr=0x600))
+    x = var("x", tensor_t(16, 16))
+    t = var("t", placed_t(16, 16, addr=0x200))
+    u = var("u", placed_t(16, 16, addr=0x600))
     fn = function(
         "k",
         [x],
-        op(
+        define(
             t,
             "block.create_tile",
             offsets(16, 16),
@@ -495,7 +495,7 @@ def test_allocation_only_ops_generate_nothing_beyond_the_declaration() -> None:
             target_memory=MemorySpace.Vec,
         ),
         EvalStmt(call("block.alloc", i(1), i(0x600), i(1024), i(3))),
-        op(u, "block.exp", t),
+        define(u, "block.exp", t),
     )
     text = clean(generate_cce(fn)).text
     assert "TASSIGN(t, 0x200);" in section_lines(text, "Tile type definitions and allocations")

@@ -1,6 +1,9 @@
-"""Hand-built post-pass IR for the PTO code generator tests (TileTypes carry MemRefs)."""
+"""Post-pass IR for the PTO code generator tests, built with ``ir_builder`` (TileTypes carry
+MemRefs), and helpers that cut the generated text."""
 
 from __future__ import annotations
+
+from ir_builder import Builder, Dim, at, ints
 
 from ptoc.codegen.pto import generate_pto
 from ptoc.diagnostics import Diagnostic
@@ -8,124 +11,53 @@ from ptoc.ir import (
     NO_SPAN,
     AssignStmt,
     AttrValue,
-    Call,
-    DataType,
     EvalStmt,
-    Expr,
     Function,
+    FunctionType,
     MemorySpace,
-    MemRef,
-    Op,
     Program,
-    ScalarType,
-    SeqStmts,
     Span,
     Stmt,
-    TensorType,
     TileType,
-    TileView,
-    Type,
-    UnknownType,
     Var,
-    const_int,
-    make_tuple,
 )
 
-F32 = DataType.FP32
-FILE = "kernel.py"
+#: The PTO tests' functions are Opaque unless they say otherwise.
+_BUILD = Builder(kind=FunctionType.Opaque)
+define, function = _BUILD.define, _BUILD.function
+__all__ = ["at", "define", "function"]
 
 
-def at(line: int, column: int, end_column: int) -> Span:
-    return Span(FILE, line, column, line, end_column)
+def program(*functions: Function) -> Program:
+    return _BUILD.program(*functions, name="kernels", span=NO_SPAN)
 
 
-def dims(shape: tuple[int, ...] | list[int]) -> tuple[Expr, ...]:
-    return tuple(const_int(d) for d in shape)
+def _shape(tile: Var) -> list[int]:
+    assert isinstance(tile.type, TileType)
+    return [d.value for d in tile.type.shape]  # type: ignore[attr-defined]
 
 
-def ints(*values: int | Expr) -> Expr:
-    return make_tuple(tuple(const_int(v) if isinstance(v, int) else v for v in values))
-
-
-def tensor(name: str, shape: list[int], dtype: DataType = F32, span: Span = NO_SPAN) -> Var:
-    return Var(TensorType(dims(shape), dtype), name=name, span=span)
-
-
-def scalar(name: str, dtype: DataType = DataType.INT64, span: Span = NO_SPAN) -> Var:
-    return Var(ScalarType(dtype), name=name, span=span)
-
-
-def memref(ident: int, space: MemorySpace = MemorySpace.Vec, size: int = 4096) -> MemRef:
-    return MemRef(space, ident * size, size, ident)
-
-
-def tile_type(
-    shape: list[int],
-    buffer: MemRef | None,
-    dtype: DataType = F32,
-    view: TileView | None = None,
-) -> TileType:
-    return TileType(dims(shape), dtype, memref=buffer, tile_view=view)
-
-
-def tile(
-    name: str,
-    shape: list[int],
-    buffer: MemRef | None,
-    dtype: DataType = F32,
-    view: TileView | None = None,
-    span: Span = NO_SPAN,
-) -> Var:
-    return Var(tile_type(shape, buffer, dtype, view), name=name, span=span)
-
-
-def call(
-    op: str, *args: Expr, type_: Type | None = None, span: Span = NO_SPAN, **kwargs: AttrValue
-) -> Call:
-    return Call(
-        type_ if type_ is not None else UnknownType(),
-        callee=Op(op),
-        args=tuple(args),
-        kwargs=tuple(kwargs.items()),
-        span=span,
-    )
-
-
-def assign(var: Var, op: str, *args: Expr, span: Span = NO_SPAN, **kwargs: AttrValue) -> AssignStmt:
-    return AssignStmt(var, call(op, *args, type_=var.type, span=span, **kwargs), span=span)
-
-
-def load(var: Var, source: Var, offsets: list[int | Expr], span: Span = NO_SPAN) -> AssignStmt:
-    assert isinstance(var.type, TileType)
-    shape = [d.value for d in var.type.shape]  # type: ignore[attr-defined]
-    return assign(
+def load(var: Var, source: Var, offsets: list[Dim], span: Span = NO_SPAN) -> AssignStmt:
+    return define(
         var,
         "block.load",
         source,
         ints(*offsets),
-        ints(*shape),
+        ints(*_shape(var)),
         span=span,
         target_memory=MemorySpace.Vec,
     )
 
 
-def store(value: Var, offsets: list[int | Expr], target: Var, result: Var | None = None) -> Stmt:
-    assert isinstance(value.type, TileType)
-    shape = [d.value for d in value.type.shape]  # type: ignore[attr-defined]
-    expr = call("block.store", value, ints(*offsets), ints(*shape), target, type_=target.type)
+def store(value: Var, offsets: list[Dim], target: Var, result: Var | None = None) -> Stmt:
+    expr = _BUILD.call(
+        "block.store", value, ints(*offsets), ints(*_shape(value)), target, type_=target.type
+    )
     return AssignStmt(result, expr) if result is not None else EvalStmt(expr)
 
 
 def sync(op: str, **kwargs: AttrValue) -> EvalStmt:
-    return EvalStmt(call(op, **kwargs))
-
-
-def function(name: str, params: list[Var], *body: Stmt, span: Span = NO_SPAN) -> Function:
-    return Function(name, tuple(params), (), SeqStmts(tuple(body)), span=span)
-
-
-def program(*functions: Function) -> Program:
-    return Program("kernels", tuple(functions))
+    return EvalStmt(_BUILD.call(op, **kwargs))
 
 
 def generate(*functions: Function) -> tuple[str, list[Diagnostic]]:

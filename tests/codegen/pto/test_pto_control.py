@@ -3,21 +3,8 @@ arith ops in index or the scalar's own type, and the conversions between them.""
 
 from __future__ import annotations
 
-from pto_irb import (
-    assign,
-    body_of,
-    function,
-    generate,
-    ints,
-    load,
-    memref,
-    scalar,
-    short,
-    store,
-    tensor,
-    tile,
-    tile_type,
-)
+from ir_builder import buffer, ints, scalar, tensor, tile, tile_t
+from pto_irb import body_of, define, function, generate, load, short, store
 
 from ptoc.ir import (
     AssignStmt,
@@ -58,11 +45,11 @@ def seq(*stmts):
 
 def accumulate_kernel():
     """acc = 0-tile; for i in 0..4: acc += load(a[i*32:, :]); if n > 0: exp(acc) else acc."""
-    a, out, n = tensor("a", [128, 32]), tensor("out", [32, 32]), scalar("n")
-    acc0 = tile("acc0", [32, 32], memref(0))
-    t = tile("t", [32, 32], memref(1))
-    acc_next = tile("acc_next", [32, 32], memref(0))
-    res = tile("res", [32, 32], memref(2))
+    a, out, n = tensor(128, 32, name="a"), tensor(32, 32, name="out"), scalar("n")
+    acc0 = tile(32, 32, memref=buffer(0), name="acc0")
+    t = tile(32, 32, memref=buffer(1), name="t")
+    acc_next = tile(32, 32, memref=buffer(0), name="acc_next")
+    res = tile(32, 32, memref=buffer(2), name="res")
     i, off = Var(I64, name="i"), Var(I64, name="off")
     acc = IterArg(acc0.type, name="acc", init_value=acc0)
     acc_out, r = Var(acc0.type, name="acc_out"), Var(acc0.type, name="r")
@@ -74,7 +61,7 @@ def accumulate_kernel():
         seq(
             AssignStmt(off, binary(I64, BinaryOp.Mul, i, const_int(32))),
             load(t, a, [off, 0]),
-            assign(acc_next, "block.add", acc, t),
+            define(acc_next, "block.add", acc, t),
             YieldStmt((acc_next,)),
         ),
         iter_args=(acc,),
@@ -82,14 +69,14 @@ def accumulate_kernel():
     )
     branch = IfStmt(
         binary(BOOL, BinaryOp.Gt, n, const_int(0)),
-        seq(assign(res, "block.exp", acc_out), YieldStmt((res,))),
+        seq(define(res, "block.exp", acc_out), YieldStmt((res,))),
         seq(YieldStmt((acc_out,))),
         return_vars=(r,),
     )
     return function(
         "accumulate",
         [a, n, out],
-        assign(acc0, "block.full", ints(32, 32), ConstFloat(F32, value=0.0), dtype=DataType.FP32),
+        define(acc0, "block.full", ints(32, 32), ConstFloat(F32, value=0.0), dtype=DataType.FP32),
         loop,
         branch,
         store(r, [0, 0], out),
@@ -158,17 +145,21 @@ def test_loop_with_a_carried_tile_and_an_if_with_a_result() -> None:
 def test_a_carried_tile_in_another_buffer_is_copied_home() -> None:
     """The loop's result lives in %0; an initial value and a yield in other buffers are
     copied into it (before the loop, at the end of each iteration)."""
-    a, out = tensor("a", [32, 32]), tensor("out", [32, 32])
-    init, home, step = tile("init", [32, 32], memref(1)), memref(0), tile("s", [32, 32], memref(2))
+    a, out = tensor(32, 32, name="a"), tensor(32, 32, name="out")
+    init, home, step = (
+        tile(32, 32, memref=buffer(1), name="init"),
+        buffer(0),
+        tile(32, 32, memref=buffer(2), name="s"),
+    )
     i = Var(I64, name="i")
-    acc = IterArg(tile_type([32, 32], home), name="acc", init_value=init)
-    result = Var(tile_type([32, 32], home), name="result")
+    acc = IterArg(tile_t(32, 32, memref=home), name="acc", init_value=init)
+    result = Var(tile_t(32, 32, memref=home), name="result")
     loop = ForStmt(
         i,
         const_int(0),
         const_int(2),
         const_int(1),
-        seq(assign(step, "block.exp", acc), YieldStmt((step,))),
+        seq(define(step, "block.exp", acc), YieldStmt((step,))),
         iter_args=(acc,),
         return_vars=(result,),
     )
@@ -191,11 +182,11 @@ def test_a_carried_tile_in_another_buffer_is_copied_home() -> None:
 
 
 def test_nested_loops_without_results_and_a_carried_tensor() -> None:
-    a, out = tensor("a", [64, 64]), tensor("out", [64, 64])
-    t = tile("t", [32, 32], memref(0))
+    a, out = tensor(64, 64, name="a"), tensor(64, 64, name="out")
+    t = tile(32, 32, memref=buffer(0), name="t")
     i, j = Var(I64, name="i"), Var(I64, name="i")  # the same name twice: made unique
     o = IterArg(out.type, name="o", init_value=out)
-    o2, o_final = tensor("o2", [64, 64]), tensor("o_final", [64, 64])
+    o2, o_final = tensor(64, 64, name="o2"), tensor(64, 64, name="o_final")
     inner = ForStmt(j, const_int(0), const_int(64), const_int(32), seq(load(t, a, [i, j])))
     outer = ForStmt(
         i,
@@ -234,8 +225,8 @@ def test_nested_loops_without_results_and_a_carried_tensor() -> None:
 
 
 def test_if_without_results_and_a_scope() -> None:
-    a, flag = tensor("a", [32, 32]), scalar("flag", DataType.BOOL)
-    t = tile("t", [32, 32], memref(0))
+    a, flag = tensor(32, 32, name="a"), scalar("flag", DataType.BOOL)
+    t = tile(32, 32, memref=buffer(0), name="t")
     body = IfStmt(flag, ScopeStmt(seq(load(t, a, [0, 0]))))
     text, diagnostics = generate(function("maybe", [a, flag], body))
     assert diagnostics == []
@@ -434,18 +425,18 @@ def _acc_loop(read_after: bool):
     from ptoc.ir import BLayout, MemorySpace, TileView
 
     acc_view = TileView(blayout=BLayout.col_major, slayout=BLayout.row_major, fractal=1024)
-    home, other = memref(0, MemorySpace.Acc), memref(1, MemorySpace.Acc)
-    left = tile("l", [16, 16], memref(2, MemorySpace.Left), DataType.FP16)
-    right = tile("r", [16, 16], memref(3, MemorySpace.Right), DataType.FP16)
-    first = tile("first", [16, 16], home, view=acc_view)
-    acc = IterArg(tile_type([16, 16], home, view=acc_view), name="acc", init_value=first)
-    nxt = tile("nxt", [16, 16], other, view=acc_view)
-    result = Var(tile_type([16, 16], home, view=acc_view), name="result")
-    body = [assign(nxt, "block.matmul_acc", acc, left, right)]
+    home, other = buffer(0, MemorySpace.Acc), buffer(1, MemorySpace.Acc)
+    left = tile(16, 16, memref=buffer(2, MemorySpace.Left), dtype=DataType.FP16, name="l")
+    right = tile(16, 16, memref=buffer(3, MemorySpace.Right), dtype=DataType.FP16, name="r")
+    first = tile(16, 16, memref=home, view=acc_view, name="first")
+    acc = IterArg(tile_t(16, 16, memref=home, view=acc_view), name="acc", init_value=first)
+    nxt = tile(16, 16, memref=other, view=acc_view, name="nxt")
+    result = Var(tile_t(16, 16, memref=home, view=acc_view), name="result")
+    body = [define(nxt, "block.matmul_acc", acc, left, right)]
     if read_after:
         body.append(
-            assign(
-                tile("again", [16, 16], memref(4, MemorySpace.Acc), view=acc_view),
+            define(
+                tile(16, 16, memref=buffer(4, MemorySpace.Acc), view=acc_view, name="again"),
                 "block.matmul_acc",
                 acc,
                 left,
@@ -461,13 +452,16 @@ def _acc_loop(read_after: bool):
         iter_args=(acc,),
         return_vars=(result,),
     )
-    a, b = tensor("a", [16, 16], DataType.FP16), tensor("b", [16, 16], DataType.FP16)
+    a, b = (
+        tensor(16, 16, dtype=DataType.FP16, name="a"),
+        tensor(16, 16, dtype=DataType.FP16, name="b"),
+    )
     return function(
         "k",
         [a, b],
         load(left, a, [0, 0]),
         load(right, b, [0, 0]),
-        assign(first, "block.matmul", left, right),
+        define(first, "block.matmul", left, right),
         loop,
     )
 

@@ -4,24 +4,8 @@ and never an exception out of generate_pto."""
 
 from __future__ import annotations
 
-from pto_irb import (
-    FILE,
-    assign,
-    at,
-    body_of,
-    call,
-    function,
-    generate,
-    ints,
-    load,
-    memref,
-    program,
-    scalar,
-    store,
-    sync,
-    tensor,
-    tile,
-)
+from ir_builder import FILE, buffer, call, ints, scalar, tensor, tile
+from pto_irb import at, body_of, define, function, generate, load, program, store, sync
 
 from ptoc.codegen.pto import generate_pto
 from ptoc.ir import (
@@ -54,8 +38,8 @@ def codes(diagnostics):
 
 
 def test_op_without_pto_lowering() -> None:
-    a = tensor("a", [32, 32])
-    b = tensor("b", [32, 32])
+    a = tensor(32, 32, name="a")
+    b = tensor(32, 32, name="b")
     fn = function(
         "k", [a], AssignStmt(b, call("tensor.add", a, a, type_=b.type, span=at(4, 8, 26)))
     )
@@ -66,14 +50,14 @@ def test_op_without_pto_lowering() -> None:
 
 
 def test_tile_without_memref_is_reported_once() -> None:
-    a, out = tensor("a", [32, 32]), tensor("out", [32, 32])
-    t0 = tile("t0", [32, 32], None, span=at(3, 4, 6))
-    t1 = tile("t1", [32, 32], memref(1))
+    a, out = tensor(32, 32, name="a"), tensor(32, 32, name="out")
+    t0 = tile(32, 32, memref=None, span=at(3, 4, 6), name="t0")
+    t1 = tile(32, 32, memref=buffer(1), name="t1")
     fn = function(
         "k",
         [a, out],
         load(t0, a, [0, 0], span=at(3, 4, 30)),
-        assign(t1, "block.exp", t0),
+        define(t1, "block.exp", t0),
         store(t1, [0, 0], out),
     )
     text, diagnostics = generate(fn)
@@ -93,16 +77,16 @@ def test_tile_without_memref_is_reported_once() -> None:
 
 
 def test_dynamic_tile_shape() -> None:
-    a = tensor("a", [64, 64])
+    a = tensor(64, 64, name="a")
     n = scalar("n")
-    t_type = tile("t", [32, 32], memref(0)).type
+    t_type = tile(32, 32, memref=buffer(0), name="t").type
     dyn_dim = Var(I64, name="n", span=at(5, 20, 21))
     t = Var(
-        type(t_type)((dyn_dim, const_int(32)), DataType.FP32, memref=memref(0)),
+        type(t_type)((dyn_dim, const_int(32)), DataType.FP32, memref=buffer(0)),
         name="t",
         span=at(5, 4, 5),
     )
-    fn = function("k", [n, a], assign(t, "block.load", a, ints(0, 0), ints(dyn_dim, 32)))
+    fn = function("k", [n, a], define(t, "block.load", a, ints(0, 0), ints(dyn_dim, 32)))
     text, diagnostics = generate(fn)
     assert codes(diagnostics) == [("E401", 5, 20, 21)]
     assert "    // Allocations\n    // error: tile 't' must have a constant shape for PTO\n" in text
@@ -112,7 +96,7 @@ def test_dynamic_tile_shape() -> None:
 def test_tensor_with_a_free_dynamic_dimension() -> None:
     big_n = Var(I64, name="N", span=at(2, 30, 31))
     a = Var(TensorType((big_n, const_int(32)), DataType.FP32), name="a", span=at(2, 20, 40))
-    t = tile("t", [32, 32], memref(0))
+    t = tile(32, 32, memref=buffer(0), name="t")
     text, diagnostics = generate(function("k", [a], load(t, a, [0, 0])))
     assert codes(diagnostics) == [("E401", 2, 30, 31)]
     assert "dynamic dimension 'N'" in diagnostics[0].message
@@ -121,8 +105,8 @@ def test_tensor_with_a_free_dynamic_dimension() -> None:
 
 
 def test_tile_parameter_and_unsupported_dtype() -> None:
-    t = tile("t", [32, 32], memref(0), span=at(2, 10, 11))
-    f8 = tensor("f8", [32], DataType.FP8, span=at(2, 40, 42))
+    t = tile(32, 32, memref=buffer(0), span=at(2, 10, 11), name="t")
+    f8 = tensor(32, dtype=DataType.FP8, span=at(2, 40, 42), name="f8")
     text, diagnostics = generate(function("k", [t, f8]))
     assert codes(diagnostics) == [("E400", 2, 10, 11), ("E400", 2, 40, 42)]
     assert diagnostics[1].message == "data type FP8 has no PTO MLIR equivalent"
@@ -149,13 +133,13 @@ def test_bad_sync_attribute() -> None:
 
 
 def test_call_to_a_program_function() -> None:
-    a = tensor("a", [32, 32])
+    a = tensor(32, 32, name="a")
     stmt = EvalStmt(Call(UnknownType(), callee=GlobalVar("helper"), args=(a,), span=at(3, 4, 20)))
     _, diagnostics = generate(function("k", [a], stmt))
     assert codes(diagnostics) == [("E400", 3, 4, 20)]
     assert diagnostics[0].message == "'helper' is not a function of this program"
     # a helper that takes a tensor: only scalars can be passed to a function
-    helper = function("helper", [tensor("t", [32, 32])])
+    helper = function("helper", [tensor(32, 32, name="t")])
     _, diagnostics = generate(function("k", [a], stmt), helper)
     assert codes(diagnostics) == [("E400", 3, 4, 20)]
     assert diagnostics[0].message == (
@@ -206,17 +190,17 @@ def test_float_floor_division() -> None:
 
 
 def test_broken_ir_becomes_an_internal_error_not_an_exception() -> None:
-    a = tensor("a", [32, 32])
+    a = tensor(32, 32, name="a")
     broken = EvalStmt(Call(UnknownType(), callee=None, span=at(6, 4, 9)), span=at(6, 4, 9))  # type: ignore[arg-type]
-    t = tile("t", [32, 32], memref(0))
+    t = tile(32, 32, memref=buffer(0), name="t")
     text, diagnostics = generate(function("k", [a], broken, load(t, a, [0, 0])))
     assert codes(diagnostics) == [("E900", 6, 4, 9)]
     assert "pto.tload" in text  # the statements after it still lower
 
 
 def test_every_diagnostic_is_in_the_source_file() -> None:
-    a = tensor("a", [32, 32], span=at(2, 1, 2))
-    t = tile("t", [32, 32], None, span=at(3, 4, 5))
+    a = tensor(32, 32, span=at(2, 1, 2), name="a")
+    t = tile(32, 32, memref=None, span=at(3, 4, 5), name="t")
     _, diagnostics = generate(function("k", [a], load(t, a, [0, 0])))
     assert diagnostics and all(d.span.file == FILE for d in diagnostics)
     assert all(isinstance(d.span, Span) for d in diagnostics)
@@ -224,8 +208,8 @@ def test_every_diagnostic_is_in_the_source_file() -> None:
 
 def test_load_into_a_memory_space_without_tile_view() -> None:
     """An Acc tile loaded without a tile view still lowers: defaults fill the type."""
-    a = tensor("a", [16, 16])
-    t = tile("t", [16, 16], memref(0, MemorySpace.Mat))
+    a = tensor(16, 16, name="a")
+    t = tile(16, 16, memref=buffer(0, MemorySpace.Mat), name="t")
     text, diagnostics = generate(function("k", [a], load(t, a, [0, 0])))
     assert diagnostics == []
     assert "loc=mat, dtype=f32, rows=16, cols=16" in text

@@ -21,22 +21,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pto_irb import assign, function, generate, load, memref, store, tensor, tile
+from ir_builder import buffer, tensor, tile
+from pto_irb import define, function, generate, load, store
 
 GOLDEN = Path(__file__).parent / "golden"
 
 
 def mul_kernel_2d():
-    a, b, c = tensor("a", [32, 32]), tensor("b", [32, 32]), tensor("c", [32, 32])
-    tile_a = tile("tile_a", [32, 32], memref(0))
-    tile_b = tile("tile_b", [32, 32], memref(1))
-    tile_c = tile("tile_c", [32, 32], memref(2))
+    a, b, c = tensor(32, 32, name="a"), tensor(32, 32, name="b"), tensor(32, 32, name="c")
+    tile_a = tile(32, 32, memref=buffer(0), name="tile_a")
+    tile_b = tile(32, 32, memref=buffer(1), name="tile_b")
+    tile_c = tile(32, 32, memref=buffer(2), name="tile_c")
     return function(
         "mul_kernel_2d",
         [a, b, c],
         load(tile_a, a, [0, 0]),
         load(tile_b, b, [0, 0]),
-        assign(tile_c, "block.mul", tile_a, tile_b),
+        define(tile_c, "block.mul", tile_a, tile_b),
         store(tile_c, [0, 0], c),
     )
 

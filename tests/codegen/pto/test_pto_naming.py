@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from pto_irb import body_of, function, generate, scalar, tile
+from ir_builder import scalar, tile
+from pto_irb import body_of, function, generate
 
 from ptoc.codegen.common import CodegenError
 from ptoc.codegen.pto.emitter import Constants, Names, float_literal
@@ -124,7 +125,7 @@ def test_tile_buf_type_reads_the_tile_view() -> None:
 )
 def test_tile_buf_type_errors(shape: list[int], buffer: MemRef | None, code: str) -> None:
     with pytest.raises(CodegenError) as raised:
-        tile_buf_type(tile("t", shape, buffer).type, NO_SPAN)  # type: ignore[arg-type]
+        tile_buf_type(tile(*shape, name="t", memref=buffer).type, NO_SPAN)  # type: ignore[arg-type]
     assert raised.value.code == code
 
 

@@ -3,24 +3,8 @@ scalar operands, attributes, axis-dependent reductions, sync ops and buffer shar
 
 from __future__ import annotations
 
-from pto_irb import (
-    assign,
-    at,
-    body_of,
-    call,
-    function,
-    generate,
-    ints,
-    load,
-    memref,
-    scalar,
-    short,
-    store,
-    sync,
-    tensor,
-    tile,
-    tile_buf,
-)
+from ir_builder import buffer, call, ints, scalar, tensor, tile
+from pto_irb import at, body_of, define, function, generate, load, short, store, sync, tile_buf
 
 from ptoc.ir import (
     BLayout,
@@ -40,8 +24,8 @@ F32 = ScalarType(DataType.FP32)
 def kernel(body):
     """A kernel over tensors a, out (32x32 f32): it loads a into t0 (buffer %0), then
     ``body(a, out, t0)``."""
-    a, out = tensor("a", [32, 32]), tensor("out", [32, 32])
-    t0 = tile("t0", [32, 32], memref(0))
+    a, out = tensor(32, 32, name="a"), tensor(32, 32, name="out")
+    t0 = tile(32, 32, memref=buffer(0), name="t0")
     return function("k", [a, out], load(t0, a, [0, 0]), *body(a, out, t0))
 
 
@@ -51,8 +35,8 @@ def body_after_first_load(text: str) -> str:
 
 
 def test_tile_tile_op_writes_the_result_buffer() -> None:
-    t1 = tile("t1", [32, 32], memref(1))
-    text, diagnostics = generate(kernel(lambda a, out, t0: [assign(t1, "block.add", t0, t0)]))
+    t1 = tile(32, 32, memref=buffer(1), name="t1")
+    text, diagnostics = generate(kernel(lambda a, out, t0: [define(t1, "block.add", t0, t0)]))
     assert diagnostics == []
     assert short(body_after_first_load(text)) == (
         "// Add\npto.tadd ins(%0, %0 : TB, TB)\n         outs(%1 : TB)\n\nreturn\n"
@@ -60,19 +44,19 @@ def test_tile_tile_op_writes_the_result_buffer() -> None:
 
 
 def test_three_operand_add_is_taddc() -> None:
-    t1 = tile("t1", [32, 32], memref(1))
-    text, _ = generate(kernel(lambda a, out, t0: [assign(t1, "block.addc", t0, t0, t0)]))
+    t1 = tile(32, 32, memref=buffer(1), name="t1")
+    text, _ = generate(kernel(lambda a, out, t0: [define(t1, "block.addc", t0, t0, t0)]))
     assert "pto.taddc ins(%0, %0, %0 : TB, TB, TB)\n" in short(text)
 
 
 def test_scalar_literals_take_the_element_type_of_the_result() -> None:
-    t1 = tile("t1", [32, 32], memref(1))
+    t1 = tile(32, 32, memref=buffer(1), name="t1")
     half = ConstFloat(F32, value=1.5)
     text, diagnostics = generate(
         kernel(
             lambda a, out, t0: [
-                assign(t1, "block.adds", t0, half),
-                assign(t1, "block.muls", t0, const_int(2)),  # an INT64 literal on an f32 tile
+                define(t1, "block.adds", t0, half),
+                define(t1, "block.muls", t0, const_int(2)),  # an INT64 literal on an f32 tile
             ]
         )
     )
@@ -92,9 +76,9 @@ def test_scalar_literals_take_the_element_type_of_the_result() -> None:
 
 
 def test_scalar_parameter_operand_keeps_its_type() -> None:
-    a, out, s = tensor("a", [32, 32]), tensor("out", [32, 32]), scalar("s", DataType.FP32)
-    t0, t1 = tile("t0", [32, 32], memref(0)), tile("t1", [32, 32], memref(1))
-    fn = function("k", [a, s, out], load(t0, a, [0, 0]), assign(t1, "block.subs", t0, s))
+    a, out, s = tensor(32, 32, name="a"), tensor(32, 32, name="out"), scalar("s", DataType.FP32)
+    t0, t1 = tile(32, 32, memref=buffer(0), name="t0"), tile(32, 32, memref=buffer(1), name="t1")
+    fn = function("k", [a, s, out], load(t0, a, [0, 0]), define(t1, "block.subs", t0, s))
     text, _ = generate(fn)
     assert text.startswith(
         "module {\n"
@@ -106,13 +90,13 @@ def test_scalar_parameter_operand_keeps_its_type() -> None:
 
 
 def test_unary_and_row_reduction_with_scratch_tile() -> None:
-    t1 = tile("t1", [32, 32], memref(1))
-    row = tile("row", [32, 1], memref(2))
+    t1 = tile(32, 32, memref=buffer(1), name="t1")
+    row = tile(32, 1, memref=buffer(2), name="row")
     text, _ = generate(
         kernel(
             lambda a, out, t0: [
-                assign(t1, "block.exp", t0),
-                assign(row, "block.row_sum", t1, t0),
+                define(t1, "block.exp", t0),
+                define(row, "block.row_sum", t1, t0),
             ]
         )
     )
@@ -130,13 +114,13 @@ def test_unary_and_row_reduction_with_scratch_tile() -> None:
 
 
 def test_axis_reduction_picks_row_or_column_instruction() -> None:
-    cols = tile("cols", [1, 32], memref(1))
-    rows = tile("rows", [32, 1], memref(2))
+    cols = tile(1, 32, memref=buffer(1), name="cols")
+    rows = tile(32, 1, memref=buffer(2), name="rows")
     text, _ = generate(
         kernel(
             lambda a, out, t0: [
-                assign(cols, "block.sum", t0, axis=0, keepdim=True),
-                assign(rows, "block.max", t0, axis=-1, keepdim=True),
+                define(cols, "block.sum", t0, axis=0, keepdim=True),
+                define(rows, "block.max", t0, axis=-1, keepdim=True),
             ]
         )
     )
@@ -152,13 +136,13 @@ def test_axis_reduction_picks_row_or_column_instruction() -> None:
 
 
 def test_attributes_become_typed_dialect_attributes() -> None:
-    half = tile("half", [32, 32], memref(1), DataType.FP16)
-    mask = tile("mask", [32, 32], memref(2))
+    half = tile(32, 32, memref=buffer(1), dtype=DataType.FP16, name="half")
+    mask = tile(32, 32, memref=buffer(2), name="mask")
     text, _ = generate(
         kernel(
             lambda a, out, t0: [
-                assign(half, "block.cast", t0, target_type=DataType.FP16, mode="round"),
-                assign(mask, "block.cmp", t0, t0, cmp_type=2),
+                define(half, "block.cast", t0, target_type=DataType.FP16, mode="round"),
+                define(mask, "block.cmp", t0, t0, cmp_type=2),
             ]
         )
     )
@@ -175,11 +159,11 @@ def test_attributes_become_typed_dialect_attributes() -> None:
 
 
 def test_an_attribute_the_dialect_cannot_spell_is_an_error() -> None:
-    moved = tile("moved", [32, 32], memref(1))
+    moved = tile(32, 32, memref=buffer(1), name="moved")
     text, diagnostics = generate(
         kernel(
             lambda a, out, t0: [
-                assign(
+                define(
                     moved,
                     "block.move",
                     t0,
@@ -202,16 +186,23 @@ def test_an_attribute_the_dialect_cannot_spell_is_an_error() -> None:
 def test_matmul_buffers_use_their_memory_space_and_tile_view() -> None:
     left_view = TileView(blayout=BLayout.row_major, slayout=BLayout.row_major, fractal=512)
     acc_view = TileView(blayout=BLayout.col_major, slayout=BLayout.row_major, fractal=1024)
-    lhs = tile("lhs", [16, 32], memref(1, MemorySpace.Left), DataType.FP16, left_view)
-    rhs = tile("rhs", [32, 16], memref(2, MemorySpace.Right), DataType.FP16)
-    acc = tile("acc", [16, 16], memref(3, MemorySpace.Acc), DataType.FP32, acc_view)
-    a16, b16 = tensor("a", [16, 32], DataType.FP16), tensor("b", [32, 16], DataType.FP16)
+    lhs = tile(
+        16, 32, memref=buffer(1, MemorySpace.Left), dtype=DataType.FP16, view=left_view, name="lhs"
+    )
+    rhs = tile(32, 16, memref=buffer(2, MemorySpace.Right), dtype=DataType.FP16, name="rhs")
+    acc = tile(
+        16, 16, memref=buffer(3, MemorySpace.Acc), dtype=DataType.FP32, view=acc_view, name="acc"
+    )
+    a16, b16 = (
+        tensor(16, 32, dtype=DataType.FP16, name="a"),
+        tensor(32, 16, dtype=DataType.FP16, name="b"),
+    )
     fn = function(
         "mm",
         [a16, b16],
         load(lhs, a16, [0, 0]),
         load(rhs, b16, [0, 0]),
-        assign(acc, "block.matmul", lhs, rhs),
+        define(acc, "block.matmul", lhs, rhs),
     )
     text, diagnostics = generate(fn)
     assert diagnostics == []
@@ -227,19 +218,19 @@ def test_matmul_buffers_use_their_memory_space_and_tile_view() -> None:
 
 
 def test_tiles_sharing_a_memref_share_one_allocation() -> None:
-    a, out = tensor("a", [32, 32]), tensor("out", [32, 32])
-    shared = memref(0)
+    a, out = tensor(32, 32, name="a"), tensor(32, 32, name="out")
+    shared = buffer(0)
     t0, t1, t2 = (
-        tile("t0", [32, 32], shared),
-        tile("t1", [32, 32], memref(1)),
-        tile("t2", [32, 32], shared),
+        tile(32, 32, memref=shared, name="t0"),
+        tile(32, 32, memref=buffer(1), name="t1"),
+        tile(32, 32, memref=shared, name="t2"),
     )
     fn = function(
         "k",
         [a, out],
         load(t0, a, [0, 0]),
-        assign(t1, "block.exp", t0),
-        assign(t2, "block.exp", t1),
+        define(t1, "block.exp", t0),
+        define(t2, "block.exp", t1),
         store(t2, [0, 0], out),
     )
     text, _ = generate(fn)
@@ -253,15 +244,15 @@ def test_tiles_sharing_a_memref_share_one_allocation() -> None:
 
 def test_valid_shape_of_the_tile_view_sets_v_row_and_v_col() -> None:
     view = TileView(valid_shape=(const_int(30), const_int(17)))
-    t0 = tile("t0", [32, 32], memref(0), view=view)
-    a = tensor("a", [32, 32])
+    t0 = tile(32, 32, memref=buffer(0), view=view, name="t0")
+    a = tensor(32, 32, name="a")
     text, _ = generate(function("k", [a], load(t0, a, [0, 0])))
     assert "rows=32, cols=32, v_row=30, v_col=17, blayout=row_major" in text
 
 
 def test_one_dimensional_tile_is_one_row() -> None:
-    a = tensor("a", [64])
-    t0 = tile("t0", [64], memref(0))
+    a = tensor(64, name="a")
+    t0 = tile(64, memref=buffer(0), name="t0")
     text, _ = generate(function("k", [a], load(t0, a, [0])))
     assert tile_buf(1, 64) in text
     assert "pto.make_tensor_view %arg0, shape = [%c64],\n         strides = [%c1]" in text
@@ -301,20 +292,20 @@ def test_sync_ops_use_the_ptoas_flag_and_barrier_syntax() -> None:
 
 
 def test_create_tile_is_just_its_allocation() -> None:
-    a, out = tensor("a", [32, 32]), tensor("out", [32, 32])
-    acc = tile("acc", [32, 32], memref(0))
-    t1 = tile("t1", [32, 32], memref(1))
+    a, out = tensor(32, 32, name="a"), tensor(32, 32, name="out")
+    acc = tile(32, 32, memref=buffer(0), name="acc")
+    t1 = tile(32, 32, memref=buffer(1), name="t1")
     fn = function(
         "k",
         [a, out],
-        assign(
+        define(
             acc,
             "block.create_tile",
             ints(32, 32),
             dtype=DataType.FP32,
             target_memory=MemorySpace.Vec,
         ),
-        assign(t1, "block.exp", acc),
+        define(t1, "block.exp", acc),
     )
     text, diagnostics = generate(fn)
     assert diagnostics == []
@@ -324,10 +315,10 @@ def test_create_tile_is_just_its_allocation() -> None:
 
 
 def test_store_result_is_the_output_tensor_view() -> None:
-    a, out = tensor("a", [32, 32]), tensor("out", [32, 32])
-    t0 = tile("t0", [32, 32], memref(0))
-    t1 = tile("t1", [32, 32], memref(1))
-    out2 = tensor("out2", [32, 32])
+    a, out = tensor(32, 32, name="a"), tensor(32, 32, name="out")
+    t0 = tile(32, 32, memref=buffer(0), name="t0")
+    t1 = tile(32, 32, memref=buffer(1), name="t1")
+    out2 = tensor(32, 32, name="out2")
     fn = function(
         "k",
         [a, out],
@@ -341,9 +332,9 @@ def test_store_result_is_the_output_tensor_view() -> None:
 
 
 def test_block_op_with_scalar_result() -> None:
-    a = tensor("a", [32, 32])
+    a = tensor(32, 32, name="a")
     idx = scalar("idx", DataType.UINT64)
-    t0 = tile("t0", [32, 32], memref(0))
+    t0 = tile(32, 32, memref=buffer(0), name="t0")
     from ptoc.ir import AssignStmt, Binary, BinaryOp, Var
 
     row = Var(ScalarType(DataType.INT64), name="row")
@@ -376,13 +367,13 @@ def test_block_op_with_scalar_result() -> None:
 
 
 def test_seed_004_positional_load_and_store() -> None:
-    a, out = tensor("a", [64, 64]), tensor("out", [64, 64])
-    t0 = tile("t0", [32, 64], memref(0))
+    a, out = tensor(64, 64, name="a"), tensor(64, 64, name="out")
+    t0 = tile(32, 64, memref=buffer(0), name="t0")
     c = const_int
     fn = function(
         "k",
         [a, out],
-        assign(t0, "block.load", a, c(32), c(0), c(32), c(64)),
+        define(t0, "block.load", a, c(32), c(0), c(32), c(64)),
         EvalStmt(call("block.store", t0, c(0), c(0), c(32), c(64), out, type_=out.type)),
     )
     text, diagnostics = generate(fn)
@@ -394,14 +385,14 @@ def test_seed_004_positional_load_and_store() -> None:
 def test_reused_memref_with_a_different_tile_type_gets_its_own_allocation() -> None:
     """MemoryReuse puts a [32, 1] tile into a [32, 32] tile's buffer; an SSA value has one
     type, so the smaller tile gets an alloc_tile of its own type."""
-    a, out = tensor("a", [32, 32]), tensor("out", [32, 1])
-    t0 = tile("t0", [32, 32], memref(0))
-    row = tile("row", [32, 1], memref(0))  # the same MemRef
+    a, out = tensor(32, 32, name="a"), tensor(32, 1, name="out")
+    t0 = tile(32, 32, memref=buffer(0), name="t0")
+    row = tile(32, 1, memref=buffer(0), name="row")  # the same MemRef
     fn = function(
         "k",
         [a, out],
         load(t0, a, [0, 0]),
-        assign(row, "block.row_sum", t0),
+        define(row, "block.row_sum", t0),
         store(row, [0, 0], out),
     )
     text, diagnostics = generate(fn)
@@ -434,14 +425,17 @@ ROW_VIEW = (
 def test_a_one_column_tile_is_a_col_major_column_vector() -> None:
     """PTOAS's TROWSUM / TROWEXPANDADD take per-row vectors col_major; its element-wise ops
     take row-major tiles only, so those run on [1, M] reinterpretations (pto.treshape)."""
-    t1 = tile("t1", [32, 32], memref(1))
-    rows, rows2 = tile("rows", [32, 1], memref(2)), tile("rows2", [32, 1], memref(3))
+    t1 = tile(32, 32, memref=buffer(1), name="t1")
+    rows, rows2 = (
+        tile(32, 1, memref=buffer(2), name="rows"),
+        tile(32, 1, memref=buffer(3), name="rows2"),
+    )
     text, diagnostics = generate(
         kernel(
             lambda a, out, t0: [
-                assign(rows, "block.max", t0, axis=1, keepdim=True),
-                assign(rows2, "block.exp", rows),
-                assign(t1, "block.sub", t0, rows2),  # a per-row rhs: the row-broadcast instruction
+                define(rows, "block.max", t0, axis=1, keepdim=True),
+                define(rows2, "block.exp", rows),
+                define(t1, "block.sub", t0, rows2),  # a per-row rhs: the row-broadcast instruction
             ]
         )
     )
@@ -463,26 +457,26 @@ def test_a_one_column_tile_is_a_col_major_column_vector() -> None:
 
 
 def test_a_narrow_row_major_tile_is_padded_to_whole_32_byte_rows() -> None:
-    a = tensor("a", [16, 4])
-    t0 = tile("t0", [16, 4], memref(0))
+    a = tensor(16, 4, name="a")
+    t0 = tile(16, 4, memref=buffer(0), name="t0")
     text, _ = generate(function("k", [a], load(t0, a, [0, 0])))
     assert "rows=16, cols=8, v_row=16, v_col=4, blayout=row_major" in text  # 4 x f32 = 16 B
 
 
 def test_operands_scratch_and_value_forms_follow_the_registry() -> None:
     t1, t2, t3 = (
-        tile("t1", [32, 32], memref(1)),
-        tile("t2", [32, 32], memref(2)),
-        tile("t3", [32, 32], memref(3)),
+        tile(32, 32, memref=buffer(1), name="t1"),
+        tile(32, 32, memref=buffer(2), name="t2"),
+        tile(32, 32, memref=buffer(3), name="t3"),
     )
-    flat = tile("flat", [16, 64], memref(4))
+    flat = tile(16, 64, memref=buffer(4), name="flat")
     text, diagnostics = generate(
         kernel(
             lambda a, out, t0: [
-                assign(t1, "block.expands", t0, ConstFloat(F32, value=2.0)),  # only the scalar
-                assign(t2, "block.transpose", t1, const_int(0), const_int(1)),  # tile + scratch
-                assign(t3, "block.sel", t0, t1, t2),  # mask, lhs, rhs + scratch
-                assign(flat, "block.reshape", t3, ints(16, 64)),  # returns its result
+                define(t1, "block.expands", t0, ConstFloat(F32, value=2.0)),  # only the scalar
+                define(t2, "block.transpose", t1, const_int(0), const_int(1)),  # tile + scratch
+                define(t3, "block.sel", t0, t1, t2),  # mask, lhs, rhs + scratch
+                define(flat, "block.reshape", t3, ints(16, 64)),  # returns its result
             ]
         )
     )
@@ -495,11 +489,11 @@ def test_operands_scratch_and_value_forms_follow_the_registry() -> None:
 
 
 def test_an_op_the_dialect_spells_differently_is_an_error_with_the_reason() -> None:
-    t1 = tile("t1", [32, 32], memref(1))
+    t1 = tile(32, 32, memref=buffer(1), name="t1")
     _, diagnostics = generate(
         kernel(
             lambda a, out, t0: [
-                assign(t1, "block.sels", t0, t0, const_int(1), span=at(4, 8, 30)),
+                define(t1, "block.sels", t0, t0, const_int(1), span=at(4, 8, 30)),
             ]
         )
     )
@@ -512,14 +506,14 @@ def test_an_op_the_dialect_spells_differently_is_an_error_with_the_reason() -> N
 def test_a_promoting_scalar_op_converts_its_tile_into_the_destination_first() -> None:
     """FP16 tile + an FP32 scalar is FP32: PTO's tadds keeps the element type, so the tile is
     converted into the result's buffer (pto.tcvt) and the op runs there in place."""
-    a, out = tensor("a", [32, 32], DataType.FP16), tensor("out", [32, 32])
-    half = tile("half", [32, 32], memref(0), DataType.FP16)
-    wide = tile("wide", [32, 32], memref(1))
+    a, out = tensor(32, 32, dtype=DataType.FP16, name="a"), tensor(32, 32, name="out")
+    half = tile(32, 32, memref=buffer(0), dtype=DataType.FP16, name="half")
+    wide = tile(32, 32, memref=buffer(1), name="wide")
     fn = function(
         "k",
         [a, out],
         load(half, a, [0, 0]),
-        assign(wide, "block.adds", half, ConstFloat(F32, value=1.5)),
+        define(wide, "block.adds", half, ConstFloat(F32, value=1.5)),
     )
     text, diagnostics = generate(fn)
     assert diagnostics == []

@@ -16,18 +16,10 @@ from ...diagnostics import DiagnosticBag
 from ...ir.expr import ConstInt, Expr, Var
 from ...ir.function import Function, Program
 from ...ir.span import Span
-from ...ir.stmt import (
-    AssignStmt,
-    ForStmt,
-    IfStmt,
-    ReturnStmt,
-    ScopeStmt,
-    SeqStmts,
-    Stmt,
-    WhileStmt,
-)
+from ...ir.stmt import ReturnStmt, Stmt
 from ...ir.types import MemRef, ScalarType, TensorType, TileType
 from ...ir.visitor import children
+from ...ir.walk import stmt_defs, walk_stmts
 from ..common import CodegenError
 from . import mlir_types as mt
 from . import scalars, statements
@@ -77,27 +69,9 @@ def collect_buffers(body: Stmt) -> list[Buffer]:
 def _defined(body: Stmt) -> Iterator[tuple[Stmt, Var]]:
     """Every variable a statement defines: assignments, and the results of loops and
     branches (a carried tile's home buffer is its result's MemRef)."""
-    for stmt in _walk(body):
-        if isinstance(stmt, AssignStmt):
-            yield stmt, stmt.var
-        elif isinstance(stmt, ForStmt | WhileStmt | IfStmt):
-            for var in stmt.return_vars:
-                yield stmt, var
-
-
-def _walk(stmt: Stmt | None) -> Iterator[Stmt]:
-    if stmt is None:
-        return
-    yield stmt
-    match stmt:
-        case SeqStmts():
-            for inner in stmt.stmts:
-                yield from _walk(inner)
-        case ForStmt() | WhileStmt() | ScopeStmt():
-            yield from _walk(stmt.body)
-        case IfStmt():
-            yield from _walk(stmt.then_body)
-            yield from _walk(stmt.else_body)
+    for stmt in walk_stmts(body):
+        for var in stmt_defs(stmt):
+            yield stmt, var
 
 
 def generate_function(

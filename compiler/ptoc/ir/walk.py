@@ -1,0 +1,131 @@
+"""Walkers over the IR, derived from each node class's child-field roles (``ptoc.ir.fields``):
+what a statement reads, what it defines, which statements it nests. None of them names a
+node class beyond ``Var`` and ``Call``, so a new node needs no change here."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from .expr import Call, Expr, Var
+from .fields import BINDS, CONDITION, OPERAND, RESULT, field_nodes, layout
+from .function import Function
+from .stmt import Stmt
+
+
+def _spread(value: Any) -> tuple[Any, ...]:
+    """A field's nodes: a tuple as it is, one node alone, ``None`` as nothing."""
+    if type(value) is tuple:
+        return value
+    return () if value is None else (value,)
+
+
+# --- expressions ---------------------------------------------------------------------------
+
+
+def expr_vars(expr: Expr) -> Iterator[Var]:
+    """Every variable an expression reads, in evaluation order (a loop-carried variable used
+    as a value is a use of the variable, not of its initial value)."""
+    if isinstance(expr, Var):
+        yield expr
+        return
+    for child in field_nodes(expr, layout(type(expr)).operands):
+        yield from expr_vars(child)
+
+
+def contains_call(expr: Expr) -> bool:
+    if isinstance(expr, Call):
+        return True
+    if isinstance(expr, Var):
+        return False
+    return any(contains_call(child) for child in field_nodes(expr, layout(type(expr)).operands))
+
+
+# --- statements ----------------------------------------------------------------------------
+
+
+def direct_exprs(stmt: Stmt) -> list[Expr]:
+    """The expressions a statement itself evaluates once, in order (not those of nested
+    bodies): its operands and the initial values of the variables it binds. Loop conditions,
+    evaluated again on every iteration, are not listed (see ``conditions``)."""
+    out: list[Expr] = []
+    for name, role in layout(type(stmt)).fields:
+        if role is OPERAND:
+            out.extend(_spread(getattr(stmt, name)))
+        elif role is BINDS or role is RESULT:
+            for var in _spread(getattr(stmt, name)):
+                out.extend(field_nodes(var, layout(type(var)).operands))
+    return out
+
+
+def conditions(stmt: Stmt) -> list[Expr]:
+    """The expressions a statement evaluates before each run of its body."""
+    return field_nodes(stmt, layout(type(stmt)).conditions)
+
+
+def bodies(stmt: Stmt) -> list[Stmt]:
+    """The statements directly nested in ``stmt`` (the bodies it holds), in order."""
+    return field_nodes(stmt, layout(type(stmt)).bodies)
+
+
+def walk_stmts(stmt: Stmt | None) -> Iterator[Stmt]:
+    """Every statement in pre-order, nested bodies included."""
+    if stmt is None:
+        return
+    yield stmt
+    for body in field_nodes(stmt, layout(type(stmt)).bodies):
+        yield from walk_stmts(body)
+
+
+def stmt_defs(stmt: Stmt) -> list[Var]:
+    """Variables a statement binds in its enclosing scope, excluding nested bodies: the target
+    of an assignment, or the results of an if / loop."""
+    return field_nodes(stmt, layout(type(stmt)).results)
+
+
+def stmt_binds(stmt: Stmt) -> list[Var]:
+    """Variables a statement binds for its own body (a loop variable, carried values)."""
+    return field_nodes(stmt, layout(type(stmt)).binds)
+
+
+def stmt_reads(stmt: Stmt) -> Iterator[Var]:
+    """Variables a statement and its nested bodies read, in order, loop conditions included."""
+    for s in walk_stmts(stmt):
+        for name, role in layout(type(s)).fields:
+            if role is OPERAND or role is CONDITION:
+                for expr in _spread(getattr(s, name)):
+                    yield from expr_vars(expr)
+            elif role is BINDS or role is RESULT:
+                for var in _spread(getattr(s, name)):
+                    for init in field_nodes(var, layout(type(var)).operands):
+                        yield from expr_vars(init)
+
+
+def defined_vars(fn: Function) -> list[tuple[Var, Stmt | None]]:
+    """Every variable the function binds, in definition order, with the statement binding it
+    (None for parameters)."""
+    out: list[tuple[Var, Stmt | None]] = [(p, None) for p in fn.params]
+    _definitions(fn.body, out)
+    return out
+
+
+def stmt_definitions(stmt: Stmt) -> list[Var]:
+    """Every variable a statement and its nested bodies bind, in definition order."""
+    out: list[tuple[Var, Stmt | None]] = []
+    _definitions(stmt, out)
+    return [var for var, _ in out]
+
+
+def _definitions(stmt: Stmt, out: list[tuple[Var, Stmt | None]]) -> None:
+    for name, is_body in layout(type(stmt)).scopes:
+        value = getattr(stmt, name)
+        if is_body:
+            if type(value) is tuple:
+                for body in value:
+                    _definitions(body, out)
+            elif value is not None:
+                _definitions(value, out)
+        elif type(value) is tuple:
+            out.extend((var, stmt) for var in value)
+        else:
+            out.append((value, stmt))
