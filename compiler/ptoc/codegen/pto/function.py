@@ -75,11 +75,17 @@ def _defined(body: Stmt) -> Iterator[tuple[Stmt, Var]]:
 
 
 def generate_function(
-    fn: Function, bag: DiagnosticBag, program: Program | None = None, *, helper: bool = False
+    fn: Function,
+    bag: DiagnosticBag,
+    program: Program | None = None,
+    *,
+    helper: bool = False,
+    entry: bool = False,
 ) -> list[str]:
     """``helper``: a function other functions of the module call, which returns its scalar
     results (``func.call``); every other function is a kernel, whose scalar results go
-    through pointer parameters (PTOAS entry functions return nothing)."""
+    through pointer parameters (PTOAS entry functions return nothing). ``entry``: the
+    kernel is marked ``attributes {pto.entry}`` (needed in a module of several functions)."""
     buffers = collect_buffers(fn.body)
     tensors = [p for p in fn.params if isinstance(p.type, TensorType)]
     ctx = FunctionContext(bag, first_number=len(buffers) + len(tensors))
@@ -108,7 +114,7 @@ def generate_function(
         body,
         [indent + _return_line(ctx.returned)],
     ]
-    lines = _signature(fn, params, [v.type for v in ctx.returned])
+    lines = _signature(fn, params, [v.type for v in ctx.returned], entry)
     first = True
     for section in sections:
         if section:
@@ -140,7 +146,9 @@ def _return_line(values: list[Value]) -> str:
     return f"return {', '.join(v.name for v in values)} : {', '.join(v.type for v in values)}"
 
 
-def _signature(fn: Function, params: list[str], results: list[str]) -> list[str]:
+def _signature(
+    fn: Function, params: list[str], results: list[str], entry: bool = False
+) -> list[str]:
     """``func.func @name(%arg0: T0,`` with further parameters aligned under the ``(``.
     Only helpers have results: kernels store theirs through pointers."""
     head = f"{FUNC_INDENT}func.func {symbol(fn.name)}("
@@ -149,6 +157,8 @@ def _signature(fn: Function, params: list[str], results: list[str]) -> list[str]
         tail += f" -> {results[0]}"
     elif results:
         tail += " -> (" + ", ".join(results) + ")"
+    if entry:
+        tail += " attributes {pto.entry}"
     tail += " {"
     if not params:
         return [head + tail]

@@ -27,7 +27,16 @@ def generate_pto(program: Program, function: str | None = None) -> CodegenResult
             bag.error(
                 "E203", f"program '{program.name}' has no function '{function}'", program.span
             )
-    callees = {name for fn in functions for name in _calls(fn)}
+    # Helpers: functions other kernels call (an orchestration function's calls launch kernels).
+    callees = {
+        name
+        for fn in functions
+        if fn.func_type is not FunctionType.Orchestration
+        for name in _calls(fn)
+    }
+    # PTOAS makes the only function of a module its entry (``__global__``); in a module of
+    # several, only those marked ``pto.entry``: the kernels, not the helpers they call.
+    several = sum(fn.func_type is not FunctionType.Orchestration for fn in functions) > 1
     lines = ["module {"]
     for i, fn in enumerate(functions):
         if i:
@@ -38,7 +47,10 @@ def generate_pto(program: Program, function: str | None = None) -> CodegenResult
             lines.extend(_host_comment(program, fn, bag))
             continue
         try:
-            lines.extend(generate_function(fn, bag, program, helper=fn.name in callees))
+            helper = fn.name in callees
+            lines.extend(
+                generate_function(fn, bag, program, helper=helper, entry=several and not helper)
+            )
         except Exception as exc:  # a generator bug becomes a diagnostic, never an escape
             message = f"PTO code generator failed on function '{fn.name}': {exc!r}"
             bag.error("E900", message, fn.span)
