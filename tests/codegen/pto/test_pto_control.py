@@ -405,13 +405,14 @@ def test_several_functions_and_selecting_one() -> None:
     first, second = function("first", []), function("second", [scalar("s")])
     text, diagnostics = generate(first, second)
     assert diagnostics == []
+    # PTOAS makes no function of a module of several its entry unless it is marked so
     assert text == (
         "module {\n"
-        "  func.func @first() {\n"
+        "  func.func @first() attributes {pto.entry} {\n"
         "    return\n"
         "  }\n"
         "\n"
-        "  func.func @second(%arg0: i64) {\n"
+        "  func.func @second(%arg0: i64) attributes {pto.entry} {\n"
         "    return\n"
         "  }\n"
         "}\n"
