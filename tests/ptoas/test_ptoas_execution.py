@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from pto_bench import EXAMPLES, Bench, Kernel, example_functions, expected_results, matrix, pto_load
 
+from ptoc.frontend import analyze_source
+from ptoc.run.pto_kernel import pto_kernel
 from ptoc.run.simulator import Toolchain
 
 CASES = {case.name: case for case in matrix.all_cases()}
@@ -25,31 +27,32 @@ NOT_KERNELS = {
     "the host",
 }
 # Known failures of the PTO route, each with its reason (xfail strict: a fix must remove it).
-# PTOAS checks each instruction against the target (A2/A3 by default): what it rejects there.
-A3_BITWISE = "PTOAS: A2/A3 tand/tor/txor/tands/tors take i8/i16 elements only"
-A3_BF16 = "PTOAS: A2/A3 tadd takes i32/i16/f16/f32 elements (no bf16)"
 A3_TCMP = "PTOAS: pto.tcmp writes an i8 mask; the IR's compare result has the operands' dtype"
-A3_PRELU = "PTOAS: A2/A3 tprelu's tmp tile must be u8"
-A3_TEXTRACT = "PTOAS: A2/A3 textract reads from loc=mat only (block.view of a Vec tile)"
-PTOAS_SCALAR_I32 = (
-    "PTOAS v0.27 cannot lower pto.tmaxs/tmins with an i32 scalar ('ins/outs are not memref yet')"
-)
-# A literal that promotes the tile (the tile is converted first, then the op runs in place):
-A3_I64 = "PTOAS: A2/A3 tadds has no i64 form (INT32 + an INT64 literal is INT64)"
 PTO_DEFECTS: dict[str, str] = {
-    "add_BF16_16x64": A3_BF16,
-    "adds_INT32_literal_promotes": A3_I64,
-    "and_INT32": A3_BITWISE,
-    "ands_INT32_parameter": A3_BITWISE,
-    "or_INT32": A3_BITWISE,
-    "ors_INT32_parameter": A3_BITWISE,
-    "xor_INT32_with_tmp": A3_BITWISE,
     **{f"cmp_FP32_{mode}": A3_TCMP for mode in ("EQ", "NE", "LT", "LE", "GT", "GE")},
-    "maxs_INT32_parameter": PTOAS_SCALAR_I32,
-    "mins_INT32_parameter": PTOAS_SCALAR_I32,
-    "prelu_FP32_with_tmp": A3_PRELU,
-    "view_FP32_at_offset": A3_TEXTRACT,
-    "move_transpose_FP32": "block.move(transpose=True) has no PTO form (E400)",
+}
+# Kernels with no PTO form on A2/A3 (PTOAS's default target, whose limits ptoc checks itself
+# from the registry's traits): the diagnostic ptoc reports on the op's call, before PTOAS runs.
+# (line, first column, last column) are 1-based, 0-based, 0-based as Span keeps them.
+PTO_REJECTS: dict[str, tuple[str, tuple[int, int, int], str]] = {
+    "add_BF16_16x64": (
+        "E400",
+        (15, 14, 30),
+        "block.add: pto.tadd takes INT16, UINT16, INT32, UINT32, FP16, FP32 elements on A2/A3 "
+        "(PTOAS), not BF16; convert with pl.cast(..., target_type=pl.FP32) first",
+    ),
+    "adds_INT32_literal_promotes": (
+        "E400",
+        (13, 14, 28),
+        "block.adds: pto.tadds takes INT16, UINT16, INT32, UINT32, FP16, FP32 elements on "
+        "A2/A3 (PTOAS), not INT64 (a literal makes the INT32 tile's result INT64); use a "
+        "pl.Scalar[pl.INT32] value instead of the literal",
+    ),
+    "move_transpose_FP32": (
+        "E400",
+        (13, 14, 76),
+        "block.move: transpose=true has no PTO form (pto.tmov has no such attribute)",
+    ),
 }
 
 
@@ -110,14 +113,27 @@ def test_example_through_ptoas_matches_the_reference(key: str, bench: Bench, pto
     run(key, bench, ptoas)
 
 
-@pytest.mark.parametrize("key", params(sorted(CASES)))
+@pytest.mark.parametrize("key", params(sorted(set(CASES) - set(PTO_REJECTS))))
 def test_matrix_kernel_through_ptoas_matches_the_reference(
     key: str, bench: Bench, ptoas: Path
 ) -> None:
     run(key, bench, ptoas)
 
 
+@pytest.mark.parametrize("key", sorted(PTO_REJECTS))
+def test_kernel_without_an_a2a3_form_is_rejected_by_ptoc(key: str, ptoas: Path) -> None:
+    case = CASES[key]
+    program = analyze_source(case.source, "kernel.py").programs[0]
+    text, diagnostics = pto_kernel(program, case.function, ptoas)
+    code, (line, start, end), message = PTO_REJECTS[key]
+    assert text is None
+    assert [(d.code, d.message) for d in diagnostics] == [(code, message)]
+    span = diagnostics[0].span
+    assert (span.line, span.column, span.end_line, span.end_column) == (line, start, line, end)
+
+
 def test_the_lists_name_existing_kernels() -> None:
     assert set(NOT_KERNELS) <= set(EXAMPLE_KEYS)
     assert set(PTO_DEFECTS) <= set(EXAMPLE_KEYS) | set(CASES)
+    assert set(PTO_REJECTS) <= set(CASES) and not set(PTO_REJECTS) & set(PTO_DEFECTS)
     assert len(CASES) >= 150

@@ -72,6 +72,16 @@ _ON_CHIP = (MemorySpace.Vec, MemorySpace.Mat, MemorySpace.Left, MemorySpace.Righ
 _DTYPE = (DataType,)
 _MEMORY = (MemorySpace,)
 
+# The element types PTO instructions take on A2/A3, as PTOAS v0.27's verifier states them
+# (each table checked by running PTOAS; docs/codegen-pto.md): what the PTO generator reports
+# as E400 before PTOAS runs.
+_D = DataType
+_PTO_ARITH = (_D.INT16, _D.UINT16, _D.INT32, _D.UINT32, _D.FP16, _D.FP32)
+_PTO_FLOAT = (_D.FP16, _D.FP32)
+_PTO_BITWISE = (_D.INT8, _D.UINT8, _D.INT16, _D.UINT16)
+_PTO_SHIFT = (*_PTO_BITWISE, _D.INT32, _D.UINT32)
+_PTO_REM = (_D.INT32, _D.FP32)
+
 
 # =============================================================================================
 # Memory ops (7.2)
@@ -492,6 +502,7 @@ _family(
             "the seed's three-operand block.add(a, b, c) is block.addc (TADDC)",
             broadcast="ADD",
             scalar_form="block.adds",
+            pto_dtypes=_PTO_ARITH,
         ),
         entry(
             "sub",
@@ -499,6 +510,7 @@ _family(
             "Element-wise subtraction of two tiles, with broadcasting.",
             broadcast="SUB",
             scalar_form="block.subs",
+            pto_dtypes=_PTO_ARITH,
         ),
         entry(
             "mul",
@@ -506,6 +518,7 @@ _family(
             "Element-wise multiplication of two tiles, with broadcasting.",
             broadcast="MUL",
             scalar_form="block.muls",
+            pto_dtypes=_PTO_ARITH,
         ),
         entry(
             "div",
@@ -513,12 +526,14 @@ _family(
             "Element-wise division of two tiles, with broadcasting.",
             broadcast="DIV",
             scalar_form="block.divs",
+            pto_dtypes=_PTO_FLOAT,
         ),
         entry(
             "maximum",
             "TMAX",
             "Element-wise maximum of two tiles, with broadcasting.",
             broadcast="MAX",
+            pto_dtypes=_PTO_ARITH,
         ),
         entry(
             "minimum",
@@ -526,9 +541,14 @@ _family(
             "Element-wise minimum of two tiles, with broadcasting.",
             broadcast="MIN",
             unified_always=True,
+            pto_dtypes=_PTO_ARITH,
         ),
         entry(
-            "rem", "TREM", "Element-wise remainder of two tiles, with broadcasting.", scratch=True
+            "rem",
+            "TREM",
+            "Element-wise remainder of two tiles, with broadcasting.",
+            scratch=True,
+            pto_dtypes=_PTO_REM,
         ),
     ),
     [_LHS, _RHS],
@@ -537,8 +557,20 @@ _family(
 
 _family(
     (
-        entry("and", "TAND", "Element-wise bitwise AND of two integer tiles."),
-        entry("or", "TOR", "Element-wise bitwise OR of two integer tiles."),
+        entry(
+            "and",
+            "TAND",
+            "Element-wise bitwise AND of two integer tiles.",
+            pto_dtypes=_PTO_BITWISE,
+            pto_bitwise=True,
+        ),
+        entry(
+            "or",
+            "TOR",
+            "Element-wise bitwise OR of two integer tiles.",
+            pto_dtypes=_PTO_BITWISE,
+            pto_bitwise=True,
+        ),
     ),
     [_LHS, _RHS],
     Elementwise("tt", integer=True),
@@ -546,21 +578,47 @@ _family(
 
 _family(
     (
-        entry("shl", "TSHL", "Shift each element of lhs left by the matching element of rhs."),
-        entry("shr", "TSHR", "Shift each element of lhs right by the matching element of rhs."),
+        entry(
+            "shl",
+            "TSHL",
+            "Shift each element of lhs left by the matching element of rhs.",
+            pto_dtypes=_PTO_SHIFT,
+        ),
+        entry(
+            "shr",
+            "TSHR",
+            "Shift each element of lhs right by the matching element of rhs.",
+            pto_dtypes=_PTO_SHIFT,
+        ),
     ),
     [_LHS, _RHS],
     Elementwise("tt", integer=True, keep_lhs_dtype=True),
 )
 
 _family(
-    (entry("xor", "TXOR", "Element-wise bitwise XOR of two integer tiles."),),
+    (
+        entry(
+            "xor",
+            "TXOR",
+            "Element-wise bitwise XOR of two integer tiles.",
+            pto_dtypes=_PTO_BITWISE,
+            pto_bitwise=True,
+        ),
+    ),
     [_LHS, _RHS, _TMP],
     Elementwise("ttx", integer=True),
 )
 
 _family(
-    (entry("prelu", "TPRELU", "Parametric ReLU: x if x > 0 else slope * x, per element."),),
+    (
+        entry(
+            "prelu",
+            "TPRELU",
+            "Parametric ReLU: x if x > 0 else slope * x, per element.",
+            pto_dtypes=_PTO_FLOAT,
+            pto_byte_scratch=True,
+        ),
+    ),
     [_vec_tile("tile", "Input tile"), _vec_tile("slope", "Per-element slopes"), _TMP],
     Elementwise("ttx"),
 )
@@ -576,30 +634,85 @@ _family(
 
 _family(
     (
-        entry("adds", "TADDS", "Add a scalar to every element of a tile.", unified_always=True),
         entry(
-            "subs", "TSUBS", "Subtract a scalar from every element of a tile.", unified_always=True
+            "adds",
+            "TADDS",
+            "Add a scalar to every element of a tile.",
+            unified_always=True,
+            pto_dtypes=_PTO_ARITH,
         ),
         entry(
-            "muls", "TMULS", "Multiply every element of a tile by a scalar.", unified_always=True
+            "subs",
+            "TSUBS",
+            "Subtract a scalar from every element of a tile.",
+            unified_always=True,
+            pto_dtypes=_PTO_ARITH,
         ),
-        entry("divs", "TDIVS", "Divide every element of a tile by a scalar.", unified_always=True),
-        entry("rems", "TREMS", "Remainder of every element of a tile by a scalar.", scratch=True),
-        entry("maxs", "TMAXS", "Element-wise maximum of a tile and a scalar."),
-        entry("mins", "TMINS", "Element-wise minimum of a tile and a scalar."),
+        entry(
+            "muls",
+            "TMULS",
+            "Multiply every element of a tile by a scalar.",
+            unified_always=True,
+            pto_dtypes=_PTO_ARITH,
+        ),
+        entry(
+            "divs",
+            "TDIVS",
+            "Divide every element of a tile by a scalar.",
+            unified_always=True,
+            pto_dtypes=_PTO_ARITH,
+        ),
+        entry(
+            "rems",
+            "TREMS",
+            "Remainder of every element of a tile by a scalar.",
+            scratch=True,
+            pto_dtypes=_PTO_REM,
+        ),
+        entry(
+            "maxs",
+            "TMAXS",
+            "Element-wise maximum of a tile and a scalar.",
+            pto_dtypes=_PTO_ARITH,
+            pto_scalar_dtypes=_PTO_FLOAT,
+            pto_tile_form="block.maximum",
+        ),
+        entry(
+            "mins",
+            "TMINS",
+            "Element-wise minimum of a tile and a scalar.",
+            pto_dtypes=_PTO_ARITH,
+            pto_scalar_dtypes=_PTO_FLOAT,
+            pto_tile_form="block.minimum",
+        ),
     ),
     [_LHS, _SCALAR],
     Elementwise("ts"),
 )
 
 _family(
-    (entry("lrelu", "TLRELU", "Leaky ReLU: x if x > 0 else slope * x, per element."),),
+    (
+        entry(
+            "lrelu",
+            "TLRELU",
+            "Leaky ReLU: x if x > 0 else slope * x, per element.",
+            pto_dtypes=_PTO_FLOAT,
+            pto_scalar_dtype=_D.FP32,
+        ),
+    ),
     [_vec_tile("tile", "Input tile"), p_scalar("slope", "Slope for negative elements")],
     Elementwise("ts"),
 )
 
 _family(
-    (entry("expands", "TEXPANDS", "A tile shaped like target with every element = scalar."),),
+    (
+        entry(
+            "expands",
+            "TEXPANDS",
+            "A tile shaped like target with every element = scalar.",
+            pto_dtypes=(_D.INT16, _D.INT32, _D.FP16, _D.FP32),
+        ),
+    ),
     [_vec_tile("target", "Tile giving the result shape", access=Access.SHAPE), _SCALAR],
     Elementwise("ts"),
     role=Role.BROADCAST,
@@ -608,17 +721,50 @@ _family(
 
 _family(
     (
-        entry("ands", "TANDS", "Bitwise AND of every element of an integer tile with a scalar."),
-        entry("ors", "TORS", "Bitwise OR of every element of an integer tile with a scalar."),
-        entry("shls", "TSHLS", "Shift every element of an integer tile left by a scalar."),
-        entry("shrs", "TSHRS", "Shift every element of an integer tile right by a scalar."),
+        entry(
+            "ands",
+            "TANDS",
+            "Bitwise AND of every element of an integer tile with a scalar.",
+            pto_dtypes=_PTO_BITWISE,
+            pto_scalar_dtypes=_PTO_BITWISE,
+            pto_tile_form="block.and",
+        ),
+        entry(
+            "ors",
+            "TORS",
+            "Bitwise OR of every element of an integer tile with a scalar.",
+            pto_dtypes=_PTO_BITWISE,
+            pto_scalar_dtypes=_PTO_BITWISE,
+            pto_tile_form="block.or",
+        ),
+        entry(
+            "shls",
+            "TSHLS",
+            "Shift every element of an integer tile left by a scalar.",
+            pto_dtypes=(*_PTO_SHIFT, _D.INT64),
+        ),
+        entry(
+            "shrs",
+            "TSHRS",
+            "Shift every element of an integer tile right by a scalar.",
+            pto_dtypes=_PTO_SHIFT[2:],
+        ),
     ),
     [_LHS, _SCALAR],
     Elementwise("ts", integer=True, keep_lhs_dtype=True),
 )
 
 _family(
-    (entry("xors", "TXORS", "Bitwise XOR of every element of an integer tile with a scalar."),),
+    (
+        entry(
+            "xors",
+            "TXORS",
+            "Bitwise XOR of every element of an integer tile with a scalar.",
+            pto_dtypes=_PTO_BITWISE,
+            pto_scalar_dtypes=_PTO_BITWISE,
+            pto_tile_form="block.xor",
+        ),
+    ),
     [_LHS, _SCALAR, _TMP],
     Elementwise("tsx", integer=True, keep_lhs_dtype=True),
 )
@@ -686,14 +832,51 @@ _family(
 
 _family(
     (
-        entry("neg", "TNEG", "Element-wise negation.", unified_always=True),
-        entry("exp", "TEXP", "Element-wise natural exponential (an integer tile stays integer)."),
-        entry("sqrt", "TSQRT", "Element-wise square root.", unified_always=True),
-        entry("rsqrt", "TRSQRT", "Element-wise reciprocal square root.", unified_always=True),
-        entry("recip", "TRECIP", "Element-wise reciprocal.", unified_always=True),
-        entry("log", "TLOG", "Element-wise natural logarithm.", unified_always=True),
-        entry("abs", "TABS", "Element-wise absolute value.", unified_always=True),
-        entry("relu", "TRELU", "Element-wise ReLU: max(x, 0).", unified_always=True),
+        entry("neg", "TNEG", "Element-wise negation.", unified_always=True, pto_dtypes=_PTO_ARITH),
+        entry(
+            "exp",
+            "TEXP",
+            "Element-wise natural exponential (an integer tile stays integer).",
+            pto_dtypes=_PTO_FLOAT,
+        ),
+        entry(
+            "sqrt", "TSQRT", "Element-wise square root.", unified_always=True, pto_dtypes=_PTO_FLOAT
+        ),
+        entry(
+            "rsqrt",
+            "TRSQRT",
+            "Element-wise reciprocal square root.",
+            unified_always=True,
+            pto_dtypes=_PTO_FLOAT,
+        ),
+        entry(
+            "recip",
+            "TRECIP",
+            "Element-wise reciprocal.",
+            unified_always=True,
+            pto_dtypes=_PTO_FLOAT,
+        ),
+        entry(
+            "log",
+            "TLOG",
+            "Element-wise natural logarithm.",
+            unified_always=True,
+            pto_dtypes=_PTO_FLOAT,
+        ),
+        entry(
+            "abs",
+            "TABS",
+            "Element-wise absolute value.",
+            unified_always=True,
+            pto_dtypes=_PTO_FLOAT,
+        ),
+        entry(
+            "relu",
+            "TRELU",
+            "Element-wise ReLU: max(x, 0).",
+            unified_always=True,
+            pto_dtypes=(_D.INT32, _D.UINT32, _D.FP16, _D.FP32),
+        ),
     ),
     _ONE_TILE,
     Elementwise("t"),
@@ -1094,7 +1277,7 @@ register(
     pipe=PipeType.V,
     type_rule_doc="t(shape, tile.dtype)",
     role=Role.VIEW,
-    **isa("TEXTRACT"),
+    **isa("TEXTRACT", pto_vec_window="pto.subset"),
 )
 
 register(

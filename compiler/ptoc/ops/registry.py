@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, NoReturn
 
+from ..ir.dtype import DataType
 from ..ir.expr import AttrValue, Expr, MakeTuple, Var
 from ..ir.types import (
     UNKNOWN,
@@ -284,6 +285,25 @@ class Lowering:
     # The instruction returns its result (``%r = pto.treshape %s : T1 -> T2``) instead of
     # writing a destination buffer.
     returns_value: bool = False
+    # The element types the instruction takes on the target's hardware (PTO: A2/A3, as
+    # PTOAS's verifier states them; empty: any). The PTO generator reports another as E400
+    # at the call, before PTOAS runs, unless one of the forms below computes the same.
+    dtypes: tuple[DataType, ...] = ()
+    # A bit-wise instruction: a tile of wider integers runs on its INT16 reinterpretation
+    # (``pto.treshape``, no data moves), which computes the same bits.
+    bitwise: bool = False
+    # A scalar form that takes only these element types (empty: any): for another, the op
+    # ``tile_form`` names computes the same with the scalar expanded into a tile
+    # (``pto.texpands``) — PTOAS v0.27 cannot lower ``pto.tmaxs`` with an integer scalar.
+    scalar_dtypes: tuple[DataType, ...] = ()
+    tile_form: str | None = None
+    # The type of the scalar operand whatever the tile's (``pto.tlrelu``'s slope is f32).
+    scalar_dtype: DataType | None = None
+    # The scratch operand is a byte mask (UINT8 on A2/A3): the given tile, reinterpreted.
+    byte_scratch: bool = False
+    # A window of a Vec tile (A2/A3's ``pto.textract`` reads Mat only): this aliasing view
+    # (``pto.subset``) copied into the result's buffer with ``pto.tmov``; whole rows only.
+    vec_window: str | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -707,12 +707,15 @@ def isa(
     pto_attrs: tuple[TypedAttr, ...] = (),
     pto_returns_value: bool = False,
     pto_unsupported: str | None = None,
+    **pto_only: Any,
 ) -> dict[str, Lowering]:
     """Both lowerings of a block op from its pto-isa names: ``TADD`` and ``pto.tadd`` (and
     likewise for the column and broadcast forms). The PTO note defaults to the CCE note with
     instruction names in their dialect spelling. Operands and scratch are facts of the
     instruction (both targets); ``pto_*`` options are the dialect's own spelling;
-    ``pto_unsupported`` says why the dialect has no form of this op."""
+    ``pto_unsupported`` says why the dialect has no form of this op. Any other ``pto_X``
+    option is the PTO lowering's field X (``pto_dtypes``: the element types the dialect's
+    instruction takes on A2/A3)."""
     if pto_note is None:
         pto_note = _ISA_NAME.sub(lambda m: pto_name(m.group(0)), note)
     shared: dict[str, Any] = {"attr_args": attr_args, "operands": operands, "scratch": scratch}
@@ -734,6 +737,7 @@ def isa(
         col_broadcast=_pto_or_none(col_broadcast),
         typed_attrs=pto_attrs,
         returns_value=pto_returns_value,
+        **{name.removeprefix("pto_"): value for name, value in pto_only.items()},
         **shared,
     )
     return {"cce": cce, "pto": pto}
@@ -755,6 +759,13 @@ _LOWERING_TRAITS = frozenset(
         "pto_attrs",
         "pto_returns_value",
         "pto_unsupported",
+        "pto_dtypes",
+        "pto_bitwise",
+        "pto_scalar_dtypes",
+        "pto_tile_form",
+        "pto_scalar_dtype",
+        "pto_byte_scratch",
+        "pto_vec_window",
     }
 )
 

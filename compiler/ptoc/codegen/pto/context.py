@@ -101,12 +101,15 @@ class FunctionContext:
             raise Poisoned(name)
         return found
 
-    def scratch(self, tile_buf: str) -> Value:
-        """The scratch tile of this type, allocated with the function's buffers."""
-        found = self.scratches.get(tile_buf)
+    def scratch(self, tile_buf: str, purpose: str = "") -> Value:
+        """The scratch tile of this type (and purpose: an instruction's scratch and a scalar
+        expanded for the same instruction must differ), allocated with the function's
+        buffers."""
+        key = f"{purpose}:{tile_buf}"
+        found = self.scratches.get(key)
         if found is None:
             found = Value(self.names.unique("scratch"), tile_buf)
-            self.scratches[tile_buf] = found
+            self.scratches[key] = found
         return found
 
     # --- emitted conversions ---------------------------------------------------------------

@@ -25,6 +25,7 @@ MemRef. Axis reductions pick the row or column instruction from ``axis``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from enum import Enum
 
@@ -35,8 +36,8 @@ from ...ir.span import Span
 from ...ir.types import MemorySpace, ScalarType, TensorType, TileType, Type, UnknownType
 from ...ops.registry import REGISTRY, Access, OpDef, ParamKind, PipeType, Role
 from ..common import CodegenError, axis_instruction
+from . import forms, scalars
 from . import mlir_types as mt
-from . import scalars
 from .context import Binding, FunctionContext
 from .emitter import Value, float_literal
 from .emitter import symbol as _symbol
@@ -94,6 +95,8 @@ def lower_call(ctx: FunctionContext, call: Call, result: Var | None, span: Span)
         return _load(ctx, instruction, call, result, at)
     if op.role is Role.STORE:
         return _store(ctx, instruction, call, at)
+    if op.pto.vec_window is not None and _in_vec(call):
+        return _vec_window(ctx, op, op.pto.vec_window, call, result, at)
     scratch = op.pto.scratch
     implied: tuple[str, ...] = ()
     if op.pto.column_form is not None:
@@ -122,6 +125,64 @@ def _broadcast_form(op: OpDef, call: Call, instruction: str) -> str:
     if rows == 1 and op.pto.col_broadcast is not None:
         return op.pto.col_broadcast
     return instruction
+
+
+def _in_vec(call: Call) -> bool:
+    source = call.args[0].type if call.args else None
+    return isinstance(source, TileType) and source.memory_space is MemorySpace.Vec
+
+
+def _vec_window(
+    ctx: FunctionContext, op: OpDef, instruction: str, call: Call, result: Var | None, span: Span
+) -> Value:
+    """A window of a Vec tile: A2/A3's ``pto.textract`` reads Mat only, so the window is an
+    aliasing view (``%w = pto.subset %src[%r, %c] sizes [R, C] : T``) copied into the
+    result's buffer (``pto.tmov``). The view keeps the source's row stride, so it must be
+    whole rows: a window of part of each row has no A2/A3 form (E400)."""
+    bound = op.bind(call.args)
+    shape, offset = bound.get("shape"), bound.get("offset")
+    source = _operand(ctx, call.args[0], None, span)
+    fields = dict(re.findall(r"(\w+)=([\w?]+)", source.type))
+    if not isinstance(shape, MakeTuple) or not isinstance(offset, MakeTuple):
+        raise CodegenError("E400", f"{op.name}: cannot read the window's shape and offset", span)
+    sizes = mt.static_dims(shape.elements, "the window", span)
+    whole_rows = (
+        len(sizes) == 2
+        and len(offset.elements) == 2
+        and sizes[1] == int(fields["cols"])
+        and static_value(offset.elements[1]) == 0
+        and (fields["blayout"], fields["slayout"]) == ("row_major", "none_box")
+    )
+    if not whole_rows:
+        raise CodegenError(
+            "E400",
+            f"{op.name}: this window of a Vec tile has no A2/A3 PTO form: pto.textract reads "
+            f"Mat tiles only, and pto.subset views whole rows of a row-major tile (here "
+            f"{fields['cols']} columns from column 0)",
+            span,
+        )
+    out = _result_buffer(ctx, call, result, span)
+    starts = [scalars.index(ctx, o, span) for o in offset.elements]
+    valid: list[str] = []
+    limits = (fields["v_row"], fields["v_col"])
+    for size, start, limit in zip(sizes, offset.elements, limits, strict=True):
+        first = static_value(start)
+        if first is None or not limit.isdigit():
+            valid.append("?")  # PTOAS infers a dynamic valid size
+        else:
+            valid.append(str(max(0, min(size, int(limit) - first))))
+    fields.update(rows=str(sizes[0]), cols=str(sizes[1]), v_row=valid[0], v_col=valid[1])
+    view_type = "!pto.tile_buf<" + ", ".join(f"{k}={v}" for k, v in fields.items()) + ">"
+    names = ", ".join(v.name for v in starts)
+    view = ctx.emit_result(
+        view_type,
+        f"{instruction} {source.name}[{names}] sizes [{sizes[0]}, {sizes[1]}] : {source.type}",
+    )
+    move = REGISTRY.get("block.move")
+    if move is None or move.pto.instruction is None:
+        raise CodegenError("E900", "the registry has no PTO tile move", span)
+    _ins_outs(ctx, move.pto.instruction, f"ins({view.typed()})", f"outs({out.typed()})")
+    return out
 
 
 def _func_call(ctx: FunctionContext, name: str, call: Call, span: Span) -> Binding | None:
@@ -334,21 +395,36 @@ def _block_op(
         return _value_op(ctx, instruction, call, result_type, attrs, span)
     out: Value | None = None
     literal_type: str | None = None
+    form = forms.Form(instruction)
     if isinstance(result_type, TileType):
+        form = forms.choose(op, instruction, call, result_type, span)
+        instruction = form.instruction
         out = _result_buffer(ctx, call, result, span)
-        literal_type = mt.scalar_type(result_type.dtype, span)
+        literal_type = mt.scalar_type(op.pto.scalar_dtype or result_type.dtype, span)
     operands: list[Value] = []
     given = _operand_args(op, call)
-    for _, arg in given:
+    for name, arg in given:
         if isinstance(arg, MakeTuple):
             operands.extend(_list_operand(ctx, arg, result_type, span))
-        else:
-            operands.append(_operand(ctx, arg, literal_type, span))
+            continue
+        value = _operand(ctx, arg, literal_type, span)
+        if op.pto.scalar_dtype is not None and isinstance(arg.type, ScalarType):
+            value = scalars.coerce(ctx, value, literal_type or value.type, span)
+        if out is not None and name == form.expand:
+            value = forms.expanded(ctx, value, out)
+        elif op.pto.byte_scratch and name in op.written_params:
+            value = forms.byte_mask(ctx, value, span)
+        operands.append(value)
     if scratch and not any(name in op.written_params for name, _ in given):
         source = next((v for v in operands if v.type.startswith("!pto.tile_buf")), None)
         if source is None:
             raise CodegenError("E400", f"{instruction} needs a source tile for its scratch", span)
         operands.append(ctx.scratch(source.type))
+    if out is not None and form.narrow is not None:
+        operands = [_narrowed(ctx, v, form.narrow, span) for v in operands]
+        target = forms.reinterpret(ctx, out, form.narrow, span)
+        _ins_outs(ctx, instruction, _ins(operands, attrs), f"outs({target.typed()})")
+        return out
     if out is not None:
         target = out
         operands = _promote_source(ctx, op, operands, out, span)
@@ -375,6 +451,13 @@ def _block_op(
     raise CodegenError(
         "E400", f"{call.op_name} returning {result_type.short()} has no PTO lowering", span
     )
+
+
+def _narrowed(ctx: FunctionContext, value: Value, dtype: DataType, span: Span) -> Value:
+    """A tile operand reinterpreted as ``dtype`` (scalars stay)."""
+    if not value.type.startswith("!pto.tile_buf"):
+        return value
+    return forms.reinterpret(ctx, value, dtype, span)
 
 
 def _promote_source(
@@ -413,15 +496,9 @@ def _on_column_vectors(op: OpDef, call: Call, result_type: Type) -> bool:
 
 def _row_view(ctx: FunctionContext, column: Value, row_type: str) -> Value:
     """``%r = pto.treshape %col : [M, 1] col_major -> [1, M] row_major`` (no data moves)."""
-    return ctx.emit_result(row_type, f"{_reshape()} {column.name} : {column.type} -> {row_type}")
-
-
-def _reshape() -> str:
-    """The registry's reinterpreting view instruction (block.reshape: pto.treshape)."""
-    for candidate in REGISTRY.with_role(Role.VIEW, "block"):
-        if candidate.pto.returns_value and candidate.pto.instruction is not None:
-            return candidate.pto.instruction
-    raise CodegenError("E900", "the registry has no reinterpreting tile view")
+    return ctx.emit_result(
+        row_type, f"{forms.reshape_instruction()} {column.name} : {column.type} -> {row_type}"
+    )
 
 
 def _value_op(

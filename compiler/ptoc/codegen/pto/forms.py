@@ -1,0 +1,136 @@
+"""The legal PTO form of a vector op on A2/A3, the target PTOAS checks by default.
+
+The registry's ``pto`` lowering says which element types an instruction takes there (as
+PTOAS's verifier states them) and which other form computes the same when it does not take
+the op's: a bit-wise op on its INT16 reinterpretation, a scalar form as its tile form with
+the scalar expanded into a tile, a scratch operand as a byte mask. What has no legal form is
+an E400 on the op's call, reported before PTOAS runs (docs/codegen-pto.md).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...ir.dtype import DataType
+from ...ir.expr import Call
+from ...ir.span import Span
+from ...ir.types import ScalarType, TileType
+from ...ops.registry import REGISTRY, Lowering, OpDef, Role
+from ..common import CodegenError
+from . import mlir_types as mt
+from .context import FunctionContext
+from .emitter import Value
+
+# Bit-wise instructions on wider integers run on this reinterpretation.
+NARROW = DataType.INT16
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    """How an op call is emitted: the instruction, the scalar parameter expanded into a tile
+    (None: none), and the element type every tile is reinterpreted as (None: their own)."""
+
+    instruction: str
+    expand: str | None = None
+    narrow: DataType | None = None
+
+
+def choose(op: OpDef, instruction: str, call: Call, result: TileType, span: Span) -> Form:
+    """The form of ``call`` whose instruction takes ``result``'s element type, or E400."""
+    lowering, dtype, expand = op.pto, result.dtype, None
+    if lowering.tile_form is not None and dtype not in lowering.scalar_dtypes:
+        tile_op = REGISTRY.get(lowering.tile_form)
+        expand = _scalar_param(op, call)
+        if tile_op is not None and tile_op.pto.instruction is not None and expand is not None:
+            lowering, instruction = tile_op.pto, tile_op.pto.instruction
+    if not lowering.dtypes or dtype in lowering.dtypes:
+        return Form(instruction, expand)
+    if lowering.bitwise and dtype.is_int and dtype.bits > NARROW.bits and dtype.bits % 16 == 0:
+        return Form(instruction, expand, NARROW)
+    raise CodegenError("E400", _not_taken(op, instruction, lowering, call, dtype), span)
+
+
+def _scalar_param(op: OpDef, call: Call) -> str | None:
+    return next(
+        (name for name, arg in op.bind(call.args).items() if isinstance(arg.type, ScalarType)),
+        None,
+    )
+
+
+def _not_taken(op: OpDef, instruction: str, lowering: Lowering, call: Call, dtype: DataType) -> str:
+    names = ", ".join(d.name for d in lowering.dtypes)
+    sources = {a.type.dtype for a in call.args if isinstance(a.type, TileType)}
+    promoted = ""
+    hint = f"convert with pl.cast(..., target_type=pl.{lowering.dtypes[-1].name}) first"
+    if sources and dtype not in sources:
+        source = next(iter(sources)).name
+        promoted = f" (a literal makes the {source} tile's result {dtype.name})"
+        hint = f"use a pl.Scalar[pl.{source}] value instead of the literal"
+    return (
+        f"{op.name}: {instruction} takes {names} elements on A2/A3 (PTOAS), not "
+        f"{dtype.name}{promoted}; {hint}"
+    )
+
+
+def reinterpret(ctx: FunctionContext, value: Value, dtype: DataType, span: Span) -> Value:
+    """``%r = pto.treshape %v : T -> T'``: the same bytes as ``dtype`` elements (rows keep
+    their bytes, so a row has proportionally more or fewer columns)."""
+    target = retyped(value.type, dtype, span)
+    if target == value.type:
+        return value
+    text = f"{reshape_instruction()} {value.name} : {value.type} -> {target}"
+    return ctx.emit_result(target, text)
+
+
+def reshape_instruction() -> str:
+    """The registry's reinterpreting view instruction (block.reshape: pto.treshape)."""
+    for candidate in REGISTRY.with_role(Role.VIEW, "block"):
+        if candidate.pto.returns_value and candidate.pto.instruction is not None:
+            return candidate.pto.instruction
+    raise CodegenError("E900", "the registry has no reinterpreting tile view")
+
+
+def retyped(tile_buf: str, dtype: DataType, span: Span) -> str:
+    """A row-major tile_buf type with ``dtype`` elements over the same bytes."""
+    fields = dict(re.findall(r"(\w+)=([\w?]+)", tile_buf))
+    old = next((d for d, name in mt.ELEMENT_TYPES.items() if name == fields.get("dtype")), None)
+    if old is None or fields.get("blayout") != "row_major":
+        raise CodegenError("E400", f"cannot reinterpret {tile_buf} as {dtype.name}", span)
+    scale = old.bits / dtype.bits
+    cols, v_col = (int(fields[k]) * scale for k in ("cols", "v_col"))
+    if not (cols.is_integer() and v_col.is_integer()):
+        raise CodegenError("E400", f"cannot reinterpret {tile_buf} as {dtype.name}", span)
+    fields.update(dtype=mt.ELEMENT_TYPES[dtype], cols=str(int(cols)), v_col=str(int(v_col)))
+    return "!pto.tile_buf<" + ", ".join(f"{k}={v}" for k, v in fields.items()) + ">"
+
+
+def byte_mask(ctx: FunctionContext, value: Value, span: Span) -> Value:
+    """``%m = pto.bitcast %tmp : T -> T(ui8)``: a scratch tile as the UINT8 mask A2/A3's
+    instruction wants, same shape (PTOAS: tmp is shaped like the sources)."""
+    fields = dict(re.findall(r"(\w+)=([\w?]+)", value.type))
+    if fields.get("dtype") == "ui8":
+        return value
+    if int(fields.get("cols", "0")) % int(mt.ROW_ALIGN_BYTES):
+        raise CodegenError(
+            "E400",
+            f"the scratch tile's {fields.get('cols')} columns are no whole 32-byte rows as "
+            "the UINT8 mask A2/A3 wants: give it a multiple of 32 columns",
+            span,
+        )
+    fields["dtype"] = "ui8"
+    target = "!pto.tile_buf<" + ", ".join(f"{k}={v}" for k, v in fields.items()) + ">"
+    return ctx.emit_result(target, f"pto.bitcast {value.name} : {value.type} -> {target}")
+
+
+def expanded(ctx: FunctionContext, scalar: Value, like: Value) -> Value:
+    """The scalar in every element of a scratch tile typed like ``like`` (pto.texpands)."""
+    instruction = REGISTRY.get("block.expands")
+    name = instruction.pto.instruction if instruction is not None else None
+    if name is None:
+        raise CodegenError("E900", "the registry has no PTO scalar expansion")
+    tile = ctx.scratch(like.type, "expanded")
+    ctx.out.line(
+        f"{name} ins({scalar.name} : {scalar.type})", f"outs({tile.typed()})", hang=len(name) + 1
+    )
+    return tile
