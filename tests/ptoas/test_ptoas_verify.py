@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from kernels_rejected import INT32_AND, INT32_AND_LINE, INT32_AND_MESSAGE
+from kernels_rejected import INT8_COLUMN_SUM, INT8_COLUMN_SUM_LINE, INT8_COLUMN_SUM_MESSAGE
 
 from ptoc.cli import main
 from ptoc.codegen.pto.ptoas import (
@@ -118,12 +118,12 @@ def test_verify_reports_ptoas_errors_on_the_kernel_line(
     ptoas: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     kernel = tmp_path / "bad.py"
-    kernel.write_text(INT32_AND)
+    kernel.write_text(INT8_COLUMN_SUM)
     code = main(["compile", str(kernel), "--target", "pto", "--verify", "--ptoas", str(ptoas)])
     captured = capsys.readouterr()
     assert code == 1
     assert captured.err.splitlines() == [
-        f"{kernel}:{INT32_AND_LINE}:9: error[E405]: {INT32_AND_MESSAGE} (MLIR line 27)"
+        f"{kernel}:{INT8_COLUMN_SUM_LINE}:9: error[E405]: {INT8_COLUMN_SUM_MESSAGE} (MLIR line 27)"
     ]
     assert captured.out == ""  # no output for a kernel with errors, as for any error
 

@@ -138,8 +138,13 @@ async def test_pto_preview_shows_what_ptoas_rejects_and_pto_cpp_what_it_makes(
     client: LanguageClient, tmp_path: Path
 ):
     _require_ptoas()
-    text = KERNEL.replace("pl.FP32", "pl.INT32").replace(
-        "pl.add(tile_a, tile_b)", "pl.block.and_(tile_a, tile_b)"
+    # a limit ptoc does not model (PTOAS's A2/A3 tcolsum takes no INT8)
+    text = (
+        KERNEL.replace("pl.FP32", "pl.INT8")
+        .replace("pl.add(tile_a, tile_b)", "pl.block.sum(tile_a, axis=0, keepdim=True)")
+        .replace(
+            "pl.store(tile_c, [0, 0], [64, 64], out)", "pl.store(tile_c, [0, 0], [1, 64], out)"
+        )
     )
     uri = await open_document(client, tmp_path / "k.py", text)
     result = await settled_preview(
@@ -149,9 +154,9 @@ async def test_pto_preview_shows_what_ptoas_rejects_and_pto_cpp_what_it_makes(
     (diagnostic,) = result.diagnostics
     assert diagnostic.code == "E405"
     assert diagnostic.message.startswith(
-        "PTOAS: 'pto.tand' op expects A2/A3 tand src0, src1, and dst element type to be i8/i16"
+        "PTOAS: 'pto.tcolsum' op expects A2/A3 tcolsum element type to be f16/f32/i16/i32"
     )
-    start = position_of(text, "tile_c = pl.block.and_")
+    start = position_of(text, "tile_c = pl.block.sum")
     assert (diagnostic.range.start.line, diagnostic.range.start.character) == (
         start.line,
         start.character,
