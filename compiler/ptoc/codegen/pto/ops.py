@@ -421,7 +421,11 @@ def _block_op(
             raise CodegenError("E400", f"{instruction} needs a source tile for its scratch", span)
         operands.append(ctx.scratch(source.type))
     if out is not None and form.narrow is not None:
-        operands = [_narrowed(ctx, v, form.narrow, span) for v in operands]
+        views: dict[str, Value] = {}  # one view per tile: and(t, t) reads one
+        for value in operands:
+            if value.name not in views:
+                views[value.name] = _narrowed(ctx, value, form.narrow, span)
+        operands = [views[v.name] for v in operands]
         target = forms.reinterpret(ctx, out, form.narrow, span)
         _ins_outs(ctx, instruction, _ins(operands, attrs), f"outs({target.typed()})")
         return out

@@ -1,0 +1,235 @@
+"""The legal PTO forms on A2/A3 (PTOAS's default target): element types an instruction does
+not take are an E400 on the op's call, unless another form computes the same (INT16 views for
+bit-wise ops, an expanded scalar for integer maxs / 32-bit ands, a UINT8 mask for prelu's tmp,
+an f32 slope for lrelu, pto.subset + pto.tmov for a window of whole rows of a Vec tile)."""
+
+from __future__ import annotations
+
+import textwrap
+
+from ptoc.codegen.pto import generate_pto
+from ptoc.diagnostics import Diagnostic
+from ptoc.driver import run_pipeline
+from ptoc.frontend import analyze_source
+
+
+def kernel(params: str, body: str) -> str:
+    lines = "".join(f"        {line}\n" for line in textwrap.dedent(body).strip().splitlines())
+    return (
+        "import pypto.language as pl\n\n\n@pl.program\nclass P:\n"
+        "    @pl.function(type=pl.FunctionType.InCore)\n"
+        f"    def k(self, {params}):\n{lines}"
+    )
+
+
+def compile_pto(text: str) -> tuple[str, list[Diagnostic]]:
+    analysis = analyze_source(text, "k.py")
+    assert analysis.diagnostics == []
+    lowered = run_pipeline(analysis.programs[0], "ptoas")
+    assert lowered.diagnostics == []
+    generated = generate_pto(lowered.program)
+    return generated.text, list(generated.diagnostics)
+
+
+def tile(dtype: str, rows: int = 16, cols: int = 64, v_row: object = None) -> str:
+    return (
+        f"!pto.tile_buf<loc=vec, dtype={dtype}, rows={rows}, cols={cols}, "
+        f"v_row={rows if v_row is None else v_row}, v_col={cols}, blayout=row_major, "
+        "slayout=none_box, fractal=512, pad=0>"
+    )
+
+
+def where(diagnostic: Diagnostic) -> tuple[str, int, int, int, int]:
+    span = diagnostic.span
+    return diagnostic.code, span.line, span.column, span.end_line, span.end_column
+
+
+def tensors(dtype: str, *names: str, shape: str = "[16, 64]") -> str:
+    return ", ".join(f"{n}: pl.Tensor[{shape}, pl.{dtype}]" for n in names)
+
+
+def test_an_element_type_the_instruction_does_not_take_is_e400_on_the_call() -> None:
+    text, diagnostics = compile_pto(
+        kernel(
+            tensors("BF16", "a", "out"),
+            """
+            t = pl.load(a, [0, 0], [16, 64])
+            u = pl.add(t, t)
+            pl.store(u, [0, 0], [16, 64], out)
+            """,
+        )
+    )
+    message = (
+        "block.add: pto.tadd takes INT16, UINT16, INT32, UINT32, FP16, FP32 elements on A2/A3 "
+        "(PTOAS), not BF16; convert with pl.cast(..., target_type=pl.FP32) first"
+    )
+    assert [(where(d), d.message) for d in diagnostics] == [(("E400", 9, 12, 9, 24), message)]
+    assert f"// error: {message}" in text
+
+
+def test_a_literal_that_promotes_to_int64_says_why() -> None:
+    _, diagnostics = compile_pto(
+        kernel(
+            tensors("INT32", "a") + ", out: pl.Tensor[[16, 64], pl.INT64]",
+            """
+            t = pl.load(a, [0, 0], [16, 64])
+            u = pl.add(t, 3)
+            pl.store(u, [0, 0], [16, 64], out)
+            """,
+        )
+    )
+    assert [(where(d), d.message) for d in diagnostics] == [
+        (
+            ("E400", 9, 12, 9, 24),
+            "block.adds: pto.tadds takes INT16, UINT16, INT32, UINT32, FP16, FP32 elements on "
+            "A2/A3 (PTOAS), not INT64 (a literal makes the INT32 tile's result INT64); use a "
+            "pl.Scalar[pl.INT32] value instead of the literal",
+        )
+    ]
+
+
+def test_a_bitwise_op_on_int32_runs_on_int16_views() -> None:
+    text, diagnostics = compile_pto(
+        kernel(
+            tensors("INT32", "a", "out"),
+            """
+            t = pl.load(a, [0, 0], [16, 64])
+            u = pl.block.and_(t, t)
+            pl.store(u, [0, 0], [16, 64], out)
+            """,
+        )
+    )
+    assert diagnostics == []
+    i32, i16 = tile("i32"), tile("i16", cols=128)
+    assert (
+        f"    %5 = pto.treshape %0 : {i32} -> {i16}\n"
+        f"    %6 = pto.treshape %1 : {i32} -> {i16}\n"
+        f"    pto.tand ins(%5, %5 : {i16}, {i16})\n"
+        f"             outs(%6 : {i16})\n"
+    ) in text
+
+
+def test_an_int32_scalar_is_expanded_for_maxs_and_for_ands() -> None:
+    text, diagnostics = compile_pto(
+        kernel(
+            tensors("INT32", "a", "out") + ", s: pl.Scalar[pl.INT32]",
+            """
+            t = pl.load(a, [0, 0], [16, 64])
+            u = pl.maxs(t, s)
+            v = pl.block.ands(u, s)
+            pl.store(v, [0, 0], [16, 64], out)
+            """,
+        )
+    )
+    assert diagnostics == []
+    i32, i16 = tile("i32"), tile("i16", cols=128)
+    assert f"    %scratch = pto.alloc_tile : {i32}\n" in text
+    assert (
+        f"    pto.texpands ins(%arg2 : i32)\n"
+        f"                 outs(%scratch : {i32})\n"
+        f"    pto.tmax ins(%0, %scratch : {i32}, {i32})\n"
+    ) in text
+    assert f"    %6 = pto.treshape %scratch : {i32} -> {i16}\n" in text
+    assert "pto.tmaxs" not in text and "pto.tands" not in text
+
+
+def test_prelu_takes_its_tmp_as_a_uint8_mask() -> None:
+    text, diagnostics = compile_pto(
+        kernel(
+            tensors("FP32", "a", "out"),
+            """
+            t = pl.load(a, [0, 0], [16, 64])
+            tmp = pl.create_tile([16, 64], dtype=pl.FP32)
+            u = pl.prelu(t, t, tmp)
+            pl.store(u, [0, 0], [16, 64], out)
+            """,
+        )
+    )
+    assert diagnostics == []
+    f32, u8 = tile("f32"), tile("ui8")
+    assert f"    %6 = pto.bitcast %1 : {f32} -> {u8}\n" in text
+    assert f"    pto.tprelu ins(%0, %0, %6 : {f32}, {f32}, {u8})\n" in text
+
+
+def test_a_prelu_tmp_of_no_whole_32_byte_mask_rows_is_e400() -> None:
+    _, diagnostics = compile_pto(
+        kernel(
+            tensors("FP32", "a", "out", shape="[16, 8]"),
+            """
+            t = pl.load(a, [0, 0], [16, 8])
+            tmp = pl.create_tile([16, 8], dtype=pl.FP32)
+            u = pl.prelu(t, t, tmp)
+            pl.store(u, [0, 0], [16, 8], out)
+            """,
+        )
+    )
+    assert [(where(d), d.message) for d in diagnostics] == [
+        (
+            ("E400", 10, 12, 10, 31),
+            "the scratch tile's 8 columns are no whole 32-byte rows as the UINT8 mask A2/A3 "
+            "wants: give it a multiple of 32 columns",
+        )
+    ]
+
+
+def test_lrelu_slope_is_f32_whatever_the_tile() -> None:
+    text, diagnostics = compile_pto(
+        kernel(
+            tensors("FP16", "a", "out") + ", s: pl.Scalar[pl.FP16]",
+            """
+            t = pl.load(a, [0, 0], [16, 64])
+            u = pl.lrelu(t, s)
+            pl.store(u, [0, 0], [16, 64], out)
+            """,
+        )
+    )
+    assert diagnostics == []
+    f16 = tile("f16")
+    assert "    %5 = arith.extf %arg2 : f16 to f32\n" in text
+    assert f"    pto.tlrelu ins(%0, %5 : {f16}, f32)\n" in text
+
+
+def test_a_window_of_whole_rows_of_a_vec_tile_is_a_subset_copied_with_tmov() -> None:
+    text, diagnostics = compile_pto(
+        kernel(
+            tensors("FP32", "a") + ", out: pl.Tensor[[8, 64], pl.FP32], i: pl.Scalar[pl.INT64]",
+            """
+            t = pl.load(a, [0, 0], [16, 64])
+            u = pl.view(t, [8, 64], [8, 0])
+            w = pl.view(t, [8, 64], [i, 0])
+            pl.store(u, [0, 0], [8, 64], out)
+            pl.store(w, [0, 0], [8, 64], out)
+            """,
+        )
+    )
+    assert diagnostics == []
+    whole, part = tile("f32"), tile("f32", rows=8)
+    assert (
+        f"    %6 = pto.subset %0[%c8, %c0] sizes [8, 64] : {whole}\n"
+        f"    pto.tmov ins(%6 : {part})\n"
+        f"             outs(%1 : {part})\n"
+    ) in text
+    assert f"    %8 = pto.subset %0[%7, %c0] sizes [8, 64] : {whole}\n" in text
+    assert f"pto.tmov ins(%8 : {tile('f32', rows=8, v_row='?')})\n" in text
+    assert "pto.textract" not in text
+
+
+def test_a_window_of_part_of_each_row_of_a_vec_tile_is_e400() -> None:
+    _, diagnostics = compile_pto(
+        kernel(
+            tensors("FP32", "a") + ", out: pl.Tensor[[16, 32], pl.FP32]",
+            """
+            t = pl.load(a, [0, 0], [16, 64])
+            u = pl.view(t, [16, 32], [0, 32])
+            pl.store(u, [0, 0], [16, 32], out)
+            """,
+        )
+    )
+    assert [(where(d), d.message) for d in diagnostics] == [
+        (
+            ("E400", 9, 12, 9, 41),
+            "block.view: this window of a Vec tile has no A2/A3 PTO form: pto.textract reads "
+            "Mat tiles only, and pto.subset views whole rows of a row-major tile (here 64 "
+            "columns from column 0)",
+        )
+    ]
