@@ -77,7 +77,12 @@ def test_operator_sections_show_spellings_and_lowerings() -> None:
     assert "- CCE: `TADD (row vector rhs: TROWEXPANDADD; column vector rhs: TCOLEXPANDADD)`" in add
     assert (
         "- PTO: `pto.tadd (row vector rhs: pto.trowexpandadd; column vector rhs: "
-        "pto.tcolexpandadd)`" in add
+        "pto.tcolexpandadd; A2/A3 elements: INT16, UINT16, INT32, UINT32, FP16, FP32)`" in add
+    )
+    ands = text.split("\n### `block.ands`\n", 1)[1].split("\n### ", 1)[0]
+    assert (
+        "- PTO: `pto.tands (A2/A3 elements: INT8, UINT8, INT16, UINT16; other than INT8, "
+        "UINT8, INT16, UINT16: block.and of the expanded scalar)`" in ands
     )
     assert "- Role: elementwise" in add
     assert "- Scalar form: `block.adds`" in add

@@ -38,7 +38,27 @@ def lowering_text(lowering: Lowering) -> str:
     shown += [f"{a.param} as {a.name} = #pto<{a.enum} ..>" for a in lowering.typed_attrs]
     if lowering.returns_value:
         shown.append("returns its result")
+    shown += _a2a3_forms(lowering)
     return f"{text} ({'; '.join(shown)})" if shown else text
+
+
+def _a2a3_forms(lowering: Lowering) -> list[str]:
+    """What the PTO lowering takes on A2/A3, and the forms it uses for the rest."""
+    shown: list[str] = []
+    if lowering.dtypes:
+        shown.append("A2/A3 elements: " + ", ".join(d.name for d in lowering.dtypes))
+    if lowering.bitwise:
+        shown.append("wider integers on INT16 views")
+    if lowering.tile_form is not None:
+        kept = ", ".join(d.name for d in lowering.scalar_dtypes)
+        shown.append(f"other than {kept}: {lowering.tile_form} of the expanded scalar")
+    if lowering.scalar_dtype is not None:
+        shown.append(f"scalar as {lowering.scalar_dtype.name}")
+    if lowering.byte_scratch:
+        shown.append("scratch as a UINT8 mask")
+    if lowering.vec_window is not None:
+        shown.append(f"a Vec source: {lowering.vec_window} + copy, whole rows only")
+    return shown
 
 
 def op_traits(op: OpDef) -> list[tuple[str, str]]:
