@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from pto_bench import EXAMPLES, Bench, Kernel, example_functions, expected_results, matrix, pto_load
 
@@ -13,7 +14,85 @@ from ptoc.frontend import analyze_source
 from ptoc.run.pto_kernel import pto_kernel
 from ptoc.run.simulator import Toolchain
 
-CASES = {case.name: case for case in matrix.all_cases()}
+
+def pto_forms() -> list[matrix.Case]:
+    """Kernels of the PTO route's own A2/A3 forms (docs/codegen-pto.md) beyond the matrix:
+    bit-wise ops on INT16 views, expanded scalars, an f32 slope, a dynamic window of rows."""
+    simple, cast = matrix.simple, matrix.cast
+    scalar_kernels = (
+        ("ors_UINT16_parameter", "pl.block.ors(t_a, s)", "UINT16", 0x8003, np.bitwise_or),
+        ("ands_INT16_parameter", "pl.block.ands(t_a, s)", "INT16", 0x0F0F, np.bitwise_and),
+        ("maxs_INT16_parameter", "pl.maxs(t_a, s)", "INT16", 3, np.maximum),
+        ("mins_UINT16_parameter", "pl.mins(t_a, s)", "UINT16", 9, np.minimum),
+    )
+    cases = [
+        simple(
+            name,
+            [("a", (16, 64), dtype)],
+            [f"t_c = {call}"],
+            "t_c",
+            (16, 64),
+            dtype,
+            lambda a, fn=fn, dtype=dtype: cast(fn(a["a"], a["s"]), dtype),
+            scalars=[("s", f"pl.Scalar[pl.{dtype}]")],
+            fixed={"s": np.array(value, dtype=matrix.DTYPES[dtype])},
+        )
+        for name, call, dtype, value, fn in scalar_kernels
+    ]
+    cases.append(
+        simple(
+            "xors_INT32_parameter_with_tmp",
+            [("a", (16, 64), "INT32")],
+            ["t_tmp = pl.create_tile([16, 64], dtype=pl.INT32)", "t_c = pl.xors(t_a, s, t_tmp)"],
+            "t_c",
+            (16, 64),
+            "INT32",
+            lambda a: cast(np.bitwise_xor(a["a"], a["s"]), "INT32"),
+            scalars=[("s", "pl.Scalar[pl.INT32]")],
+            fixed={"s": np.array(-77, dtype=np.int32)},
+        )
+    )
+    cases.append(
+        simple(
+            "and_INT64",
+            [("a", (16, 64), "INT64"), ("b", (16, 64), "INT64")],
+            ["t_c = pl.block.and_(t_a, t_b)"],
+            "t_c",
+            (16, 64),
+            "INT64",
+            lambda a: cast(np.bitwise_and(a["a"], a["b"]), "INT64"),
+        )
+    )
+    cases.append(
+        simple(
+            "lrelu_FP16_parameter",
+            [("a", (16, 64), "FP16")],
+            ["t_c = pl.lrelu(t_a, s)"],
+            "t_c",
+            (16, 64),
+            "FP16",
+            lambda a: cast(np.where(a["a"] > 0, a["a"], a["a"] * np.float16(0.25)), "FP16"),
+            scalars=[("s", "pl.Scalar[pl.FP16]")],
+            fixed={"s": np.array(0.25, dtype=np.float16)},
+        )
+    )
+    cases.append(
+        simple(
+            "view_FP32_rows_at_a_parameter",
+            [("a", (16, 64), "FP32")],
+            ["t_c = pl.view(t_a, [8, 64], [i, 0])"],
+            "t_c",
+            (8, 64),
+            "FP32",
+            lambda a: cast(a["a"][4:12], "FP32"),
+            scalars=[("i", "pl.Scalar[pl.INT64]")],
+            fixed={"i": np.array(4, dtype=np.int64)},
+        )
+    )
+    return cases
+
+
+CASES = {case.name: case for case in [*matrix.all_cases(), *pto_forms()]}
 EXAMPLE_KEYS = example_functions()
 
 # Example functions with no PTO kernel by design.

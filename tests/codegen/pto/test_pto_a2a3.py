@@ -233,3 +233,36 @@ def test_a_window_of_part_of_each_row_of_a_vec_tile_is_e400() -> None:
             "columns from column 0)",
         )
     ]
+
+
+def test_an_unsigned_scalar_expands_as_the_signed_type_of_its_width() -> None:
+    """texpands takes signed integers: the expanded tile is viewed as the unsigned type for
+    pto.tmin, and is viewed as INT16 directly for pto.tor (PTOAS lowers no view of a view)."""
+    text, diagnostics = compile_pto(
+        kernel(
+            tensors("UINT16", "a", "out") + ", " + tensors("UINT32", "b", "o2") + ", "
+            "s: pl.Scalar[pl.UINT16], w: pl.Scalar[pl.UINT32]",
+            """
+            t = pl.load(a, [0, 0], [16, 64])
+            u = pl.mins(t, s)
+            pl.store(u, [0, 0], [16, 64], out)
+            x = pl.load(b, [0, 0], [16, 64])
+            y = pl.block.ors(x, w)
+            pl.store(y, [0, 0], [16, 64], o2)
+            """,
+        )
+    )
+    assert diagnostics == []
+    i16, u16, i32 = tile("i16"), tile("ui16"), tile("i32")
+    assert (
+        f"    pto.texpands ins(%arg4 : i16)\n"
+        f"                 outs(%scratch : {i16})\n"
+        f"    %9 = pto.bitcast %scratch : {i16} -> {u16}\n"
+        f"    pto.tmin ins(%0, %9 : {u16}, {u16})\n"
+    ) in text
+    assert (
+        f"    pto.texpands ins(%arg5 : i32)\n"
+        f"                 outs(%scratch_1 : {i32})\n"
+        f"    %12 = pto.treshape %2 : {tile('ui32')} -> {tile('i16', cols=128)}\n"
+        f"    %13 = pto.treshape %scratch_1 : {i32} -> {tile('i16', cols=128)}\n"
+    ) in text

@@ -29,26 +29,55 @@ NARROW = DataType.INT16
 @dataclass(frozen=True, slots=True)
 class Form:
     """How an op call is emitted: the instruction, the scalar parameter expanded into a tile
-    (None: none), and the element type every tile is reinterpreted as (None: their own)."""
+    of ``expand_as`` elements (None: none), and the element type every tile is
+    reinterpreted as (None: their own)."""
 
     instruction: str
     expand: str | None = None
+    expand_as: DataType | None = None
     narrow: DataType | None = None
 
 
 def choose(op: OpDef, instruction: str, call: Call, result: TileType, span: Span) -> Form:
     """The form of ``call`` whose instruction takes ``result``'s element type, or E400."""
-    lowering, dtype, expand = op.pto, result.dtype, None
-    if lowering.tile_form is not None and dtype not in lowering.scalar_dtypes:
-        tile_op = REGISTRY.get(lowering.tile_form)
-        expand = _scalar_param(op, call)
-        if tile_op is not None and tile_op.pto.instruction is not None and expand is not None:
-            lowering, instruction = tile_op.pto, tile_op.pto.instruction
-    if not lowering.dtypes or dtype in lowering.dtypes:
-        return Form(instruction, expand)
-    if lowering.bitwise and dtype.is_int and dtype.bits > NARROW.bits and dtype.bits % 16 == 0:
-        return Form(instruction, expand, NARROW)
-    raise CodegenError("E400", _not_taken(op, instruction, lowering, call, dtype), span)
+    dtype = result.dtype
+    tile_form = _tile_form(op, call, dtype)
+    if tile_form is not None:
+        return tile_form
+    narrow = _narrow(op.pto, dtype)
+    if not op.pto.dtypes or dtype in op.pto.dtypes or narrow is not None:
+        return Form(instruction, narrow=narrow)
+    raise CodegenError("E400", _not_taken(op, instruction, op.pto, call, dtype), span)
+
+
+def _narrow(lowering: Lowering, dtype: DataType) -> DataType | None:
+    """INT16 for a bit-wise instruction that does not take wider integers ``dtype``."""
+    if not lowering.bitwise or dtype in lowering.dtypes or not dtype.is_int:
+        return None
+    return NARROW if dtype.bits > NARROW.bits and dtype.bits % NARROW.bits == 0 else None
+
+
+def _tile_form(op: OpDef, call: Call, dtype: DataType) -> Form | None:
+    """The tile form of a scalar op whose scalar form does not take ``dtype``, when it
+    takes ``dtype`` (or its INT16 view) and the scalar can be expanded into a tile."""
+    lowering = op.pto
+    if lowering.tile_form is None or dtype in lowering.scalar_dtypes:
+        return None
+    tile_op, scalar = REGISTRY.get(lowering.tile_form), _scalar_param(op, call)
+    if tile_op is None or tile_op.pto.instruction is None or scalar is None:
+        return None
+    narrow = _narrow(tile_op.pto, dtype)
+    if tile_op.pto.dtypes and dtype not in tile_op.pto.dtypes and narrow is None:
+        return None
+    expands = REGISTRY.get("block.expands")
+    takes = expands.pto.dtypes if expands is not None else ()
+    # texpands takes signed integers only: an unsigned scalar expands as the signed type of
+    # its width, whose tile is then viewed as the unsigned one (the same bits).
+    signless = DataType.__members__.get(dtype.name.removeprefix("U"), dtype)
+    expand_as = next((d for d in (dtype, signless) if not takes or d in takes), None)
+    if expand_as is None:
+        return None
+    return Form(tile_op.pto.instruction, scalar, expand_as, narrow)
 
 
 def _scalar_param(op: OpDef, call: Call) -> str | None:
@@ -123,14 +152,20 @@ def byte_mask(ctx: FunctionContext, value: Value, span: Span) -> Value:
     return ctx.emit_result(target, f"pto.bitcast {value.name} : {value.type} -> {target}")
 
 
-def expanded(ctx: FunctionContext, scalar: Value, like: Value) -> Value:
-    """The scalar in every element of a scratch tile typed like ``like`` (pto.texpands)."""
+def expanded(ctx: FunctionContext, scalar: Value, like: Value, form: Form, span: Span) -> Value:
+    """The scalar in every element of a scratch tile shaped like ``like`` with the form's
+    ``expand_as`` elements of the same width (pto.texpands), viewed as ``like``'s type
+    unless the form views every tile as INT16 anyway (PTOAS lowers no view of a view)."""
+    dtype = form.expand_as
+    assert dtype is not None
     instruction = REGISTRY.get("block.expands")
     name = instruction.pto.instruction if instruction is not None else None
     if name is None:
         raise CodegenError("E900", "the registry has no PTO scalar expansion")
-    tile = ctx.scratch(like.type, "expanded")
+    tile = ctx.scratch(retyped(like.type, dtype, span), "expanded")
     ctx.out.line(
         f"{name} ins({scalar.name} : {scalar.type})", f"outs({tile.typed()})", hang=len(name) + 1
     )
-    return tile
+    if tile.type == like.type or form.narrow is not None:
+        return tile
+    return ctx.emit_result(like.type, f"pto.bitcast {tile.name} : {tile.type} -> {like.type}")

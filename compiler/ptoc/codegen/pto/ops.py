@@ -410,8 +410,8 @@ def _block_op(
         value = _operand(ctx, arg, literal_type, span)
         if op.pto.scalar_dtype is not None and isinstance(arg.type, ScalarType):
             value = scalars.coerce(ctx, value, literal_type or value.type, span)
-        if out is not None and name == form.expand:
-            value = forms.expanded(ctx, value, out)
+        if out is not None and name == form.expand and form.expand_as is not None:
+            value = forms.expanded(ctx, value, out, form, span)
         elif op.pto.byte_scratch and name in op.written_params:
             value = forms.byte_mask(ctx, value, span)
         operands.append(value)
