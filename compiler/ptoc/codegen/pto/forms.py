@@ -9,7 +9,6 @@ an E400 on the op's call, reported before PTOAS runs (docs/codegen-pto.md).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from ...ir.dtype import DataType
@@ -122,7 +121,7 @@ def reshape_instruction() -> str:
 
 def retyped(tile_buf: str, dtype: DataType, span: Span) -> str:
     """A row-major tile_buf type with ``dtype`` elements over the same bytes."""
-    fields = dict(re.findall(r"(\w+)=([\w?]+)", tile_buf))
+    fields = mt.tile_buf_fields(tile_buf)
     old = next((d for d, name in mt.ELEMENT_TYPES.items() if name == fields.get("dtype")), None)
     if old is None or fields.get("blayout") != "row_major":
         raise CodegenError("E400", f"cannot reinterpret {tile_buf} as {dtype.name}", span)
@@ -131,13 +130,13 @@ def retyped(tile_buf: str, dtype: DataType, span: Span) -> str:
     if not (cols.is_integer() and v_col.is_integer()):
         raise CodegenError("E400", f"cannot reinterpret {tile_buf} as {dtype.name}", span)
     fields.update(dtype=mt.ELEMENT_TYPES[dtype], cols=str(int(cols)), v_col=str(int(v_col)))
-    return "!pto.tile_buf<" + ", ".join(f"{k}={v}" for k, v in fields.items()) + ">"
+    return mt.tile_buf_of(fields)
 
 
 def byte_mask(ctx: FunctionContext, value: Value, span: Span) -> Value:
     """``%m = pto.bitcast %tmp : T -> T(ui8)``: a scratch tile as the UINT8 mask A2/A3's
     instruction wants, same shape (PTOAS: tmp is shaped like the sources)."""
-    fields = dict(re.findall(r"(\w+)=([\w?]+)", value.type))
+    fields = mt.tile_buf_fields(value.type)
     if fields.get("dtype") == "ui8":
         return value
     if int(fields.get("cols", "0")) % int(mt.ROW_ALIGN_BYTES):
@@ -148,7 +147,7 @@ def byte_mask(ctx: FunctionContext, value: Value, span: Span) -> Value:
             span,
         )
     fields["dtype"] = "ui8"
-    target = "!pto.tile_buf<" + ", ".join(f"{k}={v}" for k, v in fields.items()) + ">"
+    target = mt.tile_buf_of(fields)
     return ctx.emit_result(target, f"pto.bitcast {value.name} : {value.type} -> {target}")
 
 

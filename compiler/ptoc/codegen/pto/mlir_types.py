@@ -9,6 +9,7 @@ arithmetic is done in ``index``; ``arith.index_cast`` converts at the boundaries
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ...ir.dtype import DataType
@@ -187,3 +188,13 @@ def tile_buf_type(tile: TileType, span: Span, name: str = "") -> str:
         f"rows={rows}, cols={cols}, v_row={v_row}, v_col={v_col}, blayout={blayout}, "
         f"slayout={slayout}, fractal={fractal}, pad={pad}>"
     )
+
+
+def tile_buf_fields(tile_buf: str) -> dict[str, str]:
+    """The ``key=value`` fields of a ``!pto.tile_buf<...>`` type, in order."""
+    return dict(re.findall(r"(\w+)=([\w?]+)", tile_buf))
+
+
+def tile_buf_of(fields: dict[str, str]) -> str:
+    """The ``!pto.tile_buf<...>`` type of ``tile_buf_fields``' fields (changed or not)."""
+    return "!pto.tile_buf<" + ", ".join(f"{k}={v}" for k, v in fields.items()) + ">"

@@ -25,7 +25,6 @@ MemRef. Axis reductions pick the row or column instruction from ``axis``.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from enum import Enum
 
@@ -142,7 +141,7 @@ def _vec_window(
     bound = op.bind(call.args)
     shape, offset = bound.get("shape"), bound.get("offset")
     source = _operand(ctx, call.args[0], None, span)
-    fields = dict(re.findall(r"(\w+)=([\w?]+)", source.type))
+    fields = mt.tile_buf_fields(source.type)
     if not isinstance(shape, MakeTuple) or not isinstance(offset, MakeTuple):
         raise CodegenError("E400", f"{op.name}: cannot read the window's shape and offset", span)
     sizes = mt.static_dims(shape.elements, "the window", span)
@@ -172,7 +171,7 @@ def _vec_window(
         else:
             valid.append(str(max(0, min(size, int(limit) - first))))
     fields.update(rows=str(sizes[0]), cols=str(sizes[1]), v_row=valid[0], v_col=valid[1])
-    view_type = "!pto.tile_buf<" + ", ".join(f"{k}={v}" for k, v in fields.items()) + ">"
+    view_type = mt.tile_buf_of(fields)
     names = ", ".join(v.name for v in starts)
     view = ctx.emit_result(
         view_type,
