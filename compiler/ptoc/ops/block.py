@@ -313,7 +313,11 @@ register(
     role=Role.MOVE,
     result_space_attr="target_memory",
     unified_always=True,
-    **isa("TMOV"),
+    **isa(
+        "TMOV",
+        pto_note="transpose=True has no PTO form (E400): pto.tmov does not transpose; "
+        "pl.transpose (pto.ttrans) transposes a Vec tile",
+    ),
 )
 
 register(

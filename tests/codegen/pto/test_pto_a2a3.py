@@ -266,3 +266,23 @@ def test_an_unsigned_scalar_expands_as_the_signed_type_of_its_width() -> None:
         f"    %12 = pto.treshape %2 : {tile('ui32')} -> {tile('i16', cols=128)}\n"
         f"    %13 = pto.treshape %scratch_1 : {i32} -> {tile('i16', cols=128)}\n"
     ) in text
+
+
+def test_a_bitwise_op_on_int32_column_vectors_has_no_int16_view() -> None:
+    _, diagnostics = compile_pto(
+        kernel(
+            tensors("INT32", "a", "out", shape="[32, 1]"),
+            """
+            t = pl.load(a, [0, 0], [32, 1])
+            u = pl.block.and_(t, t)
+            pl.store(u, [0, 0], [32, 1], out)
+            """,
+        )
+    )
+    assert [(where(d), d.message) for d in diagnostics] == [
+        (
+            ("E400", 9, 12, 9, 31),
+            "a tile of i32 elements in col_major layout has no INT16 view on A2/A3 "
+            "(pto.treshape reinterprets the rows of row-major tiles)",
+        )
+    ]

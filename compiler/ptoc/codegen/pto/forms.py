@@ -123,12 +123,20 @@ def retyped(tile_buf: str, dtype: DataType, span: Span) -> str:
     """A row-major tile_buf type with ``dtype`` elements over the same bytes."""
     fields = mt.tile_buf_fields(tile_buf)
     old = next((d for d, name in mt.ELEMENT_TYPES.items() if name == fields.get("dtype")), None)
-    if old is None or fields.get("blayout") != "row_major":
-        raise CodegenError("E400", f"cannot reinterpret {tile_buf} as {dtype.name}", span)
+    layout, what = fields.get("blayout"), f"a tile of {fields.get('dtype')} elements"
+    if old is None or layout != "row_major":
+        raise CodegenError(
+            "E400",
+            f"{what} in {layout} layout has no {dtype.name} view on A2/A3 (pto.treshape "
+            "reinterprets the rows of row-major tiles)",
+            span,
+        )
     scale = old.bits / dtype.bits
     cols, v_col = (int(fields[k]) * scale for k in ("cols", "v_col"))
     if not (cols.is_integer() and v_col.is_integer()):
-        raise CodegenError("E400", f"cannot reinterpret {tile_buf} as {dtype.name}", span)
+        raise CodegenError(
+            "E400", f"{what}'s {fields['v_col']} columns have no whole {dtype.name} view", span
+        )
     fields.update(dtype=mt.ELEMENT_TYPES[dtype], cols=str(int(cols)), v_col=str(int(v_col)))
     return mt.tile_buf_of(fields)
 
