@@ -64,7 +64,9 @@ class _Kernel:
     def __init__(self, op: OpDef) -> None:
         self.op = op
         self.dtype = _dtype_for(op)
-        tensor = TensorType((const_int(16), const_int(16)), self.dtype)
+        # A2/A3 wants a UINT8 mask of whole 32-byte rows (prelu's tmp, viewed as UINT8)
+        self.cols = 32 if op.pto.byte_scratch else 16
+        tensor = TensorType((const_int(16), const_int(self.cols)), self.dtype)
         self.src = Var(tensor, name="src")
         self.dst = Var(tensor, name="dst")
         self.body: list[Stmt] = []
@@ -75,11 +77,13 @@ class _Kernel:
         return Var(type_, name=f"{stem}{self.count}", span=SPAN)
 
     def tile(self, space: MemorySpace) -> Var:
-        tile_type = TileType((const_int(16), const_int(16)), self.dtype)
+        tile_type = TileType((const_int(16), const_int(self.cols)), self.dtype)
         loaded = self.fresh("v", tile_type)
         self.body.append(
             AssignStmt(
-                loaded, self.call("block.load", [self.src, _shape(0, 0), _shape(16, 16)]), span=SPAN
+                loaded,
+                self.call("block.load", [self.src, _shape(0, 0), _shape(16, self.cols)]),
+                span=SPAN,
             )
         )
         if space is MemorySpace.Vec:
@@ -96,7 +100,7 @@ class _Kernel:
         try:
             result: Type = op.deduce(bound, dict(kwargs))  # type: ignore[arg-type]
         except OpError:
-            result = TileType((const_int(16), const_int(16)), self.dtype)
+            result = TileType((const_int(16), const_int(self.cols)), self.dtype)
         return Call(
             result, callee=Op(name), args=tuple(args), kwargs=tuple(kwargs.items()), span=SPAN
         )  # type: ignore[arg-type]
@@ -110,7 +114,7 @@ class _Kernel:
         if kind == "tile":
             return self.tile(spaces[0] if spaces else MemorySpace.Vec)
         if kind == "shape":
-            return _shape(0, 0) if "offset" in name else _shape(16, 16)
+            return _shape(0, 0) if "offset" in name else _shape(16, self.cols)
         if self.dtype.is_float:
             return ConstFloat(ScalarType(FP32), value=2.0)
         return const_int(2)
@@ -158,11 +162,15 @@ class _Kernel:
 
 def _names(op: OpDef, target: str) -> list[str]:
     lowering = op.lowering(target)
+    # a scalar form's legal A2/A3 form: its tile form with the scalar expanded (pto.tand)
+    tile_form = REGISTRY.ops[lowering.tile_form] if lowering.tile_form else None
     names = [
         lowering.instruction,
         lowering.column_form,
         lowering.row_broadcast,
         lowering.col_broadcast,
+        tile_form.lowering(target).instruction if tile_form is not None else None,
+        lowering.vec_window,  # a window of a Vec tile on A2/A3 (pto.subset)
     ]
     return [n for n in names if n is not None]
 

@@ -15,7 +15,7 @@ from ...ir.dtype import DataType
 from ...ir.expr import Call
 from ...ir.span import Span
 from ...ir.types import ScalarType, TileType
-from ...ops.registry import REGISTRY, Lowering, OpDef, Role
+from ...ops.registry import REGISTRY, Access, Lowering, OpDef, Role
 from ..common import CodegenError
 from . import mlir_types as mt
 from .context import FunctionContext
@@ -68,8 +68,7 @@ def _tile_form(op: OpDef, call: Call, dtype: DataType) -> Form | None:
     narrow = _narrow(tile_op.pto, dtype)
     if tile_op.pto.dtypes and dtype not in tile_op.pto.dtypes and narrow is None:
         return None
-    expands = REGISTRY.get("block.expands")
-    takes = expands.pto.dtypes if expands is not None else ()
+    takes = scalar_expansion().pto.dtypes
     # texpands takes signed integers only: an unsigned scalar expands as the signed type of
     # its width, whose tile is then viewed as the unsigned one (the same bits).
     signless = DataType.__members__.get(dtype.name.removeprefix("U"), dtype)
@@ -165,10 +164,9 @@ def expanded(ctx: FunctionContext, scalar: Value, like: Value, form: Form, span:
     unless the form views every tile as INT16 anyway (PTOAS lowers no view of a view)."""
     dtype = form.expand_as
     assert dtype is not None
-    instruction = REGISTRY.get("block.expands")
-    name = instruction.pto.instruction if instruction is not None else None
+    name = scalar_expansion().pto.instruction
     if name is None:
-        raise CodegenError("E900", "the registry has no PTO scalar expansion")
+        raise CodegenError("E900", "the registry's scalar expansion has no PTO instruction")
     tile = ctx.scratch(retyped(like.type, dtype, span), "expanded")
     ctx.out.line(
         f"{name} ins({scalar.name} : {scalar.type})", f"outs({tile.typed()})", hang=len(name) + 1
@@ -176,3 +174,20 @@ def expanded(ctx: FunctionContext, scalar: Value, like: Value, form: Form, span:
     if tile.type == like.type or form.narrow is not None:
         return tile
     return ctx.emit_result(like.type, f"pto.bitcast {tile.name} : {tile.type} -> {like.type}")
+
+
+def scalar_expansion() -> OpDef:
+    """The op that fills a tile shaped like its target with a scalar (block.expands)."""
+    for op in REGISTRY.with_role(Role.BROADCAST, "block"):
+        params = op.expr_params
+        if params and params[0].access is Access.SHAPE and "scalar" in params[-1].accepts:
+            return op
+    raise CodegenError("E900", "the registry has no scalar expansion")
+
+
+def tile_copy() -> str:
+    """The instruction copying a tile between buffers (block.move's pto.tmov)."""
+    for op in REGISTRY.with_role(Role.MOVE, "block"):
+        if op.pto.instruction is not None:
+            return op.pto.instruction
+    raise CodegenError("E900", "the registry has no PTO tile copy")

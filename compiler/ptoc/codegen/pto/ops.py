@@ -177,10 +177,7 @@ def _vec_window(
         view_type,
         f"{instruction} {source.name}[{names}] sizes [{sizes[0]}, {sizes[1]}] : {source.type}",
     )
-    move = REGISTRY.get("block.move")
-    if move is None or move.pto.instruction is None:
-        raise CodegenError("E900", "the registry has no PTO tile move", span)
-    _ins_outs(ctx, move.pto.instruction, f"ins({view.typed()})", f"outs({out.typed()})")
+    _ins_outs(ctx, forms.tile_copy(), f"ins({view.typed()})", f"outs({out.typed()})")
     return out
 
 
