@@ -73,14 +73,14 @@ _DTYPE = (DataType,)
 _MEMORY = (MemorySpace,)
 
 # The element types PTO instructions take on A2/A3, as PTOAS v0.27's verifier states them
-# (each table checked by running PTOAS; docs/codegen-pto.md): what the PTO generator reports
-# as E400 before PTOAS runs.
+# (tests/ptoas/test_ptoas_dtypes.py runs PTOAS on every element type of one op per table):
+# what the PTO generator reports as E400 before PTOAS runs (docs/codegen-pto.md).
 _D = DataType
 _PTO_ARITH = (_D.INT16, _D.UINT16, _D.INT32, _D.UINT32, _D.FP16, _D.FP32)
 _PTO_FLOAT = (_D.FP16, _D.FP32)
 _PTO_BITWISE = (_D.INT8, _D.UINT8, _D.INT16, _D.UINT16)
 _PTO_SHIFT = (*_PTO_BITWISE, _D.INT32, _D.UINT32)
-_PTO_REM = (_D.INT32, _D.FP32)
+_PTO_REM = (_D.INT32, _D.UINT32, _D.FP32)
 
 
 # =============================================================================================
