@@ -745,6 +745,57 @@ def control_flow_cases() -> Iterator[Case]:
     )
 
 
+def floor_division_cases() -> Iterator[Case]:
+    """Scalar // and % floor (the DSL's meaning), where C++'s / and % truncate: negative
+    parameters and loop indices tell them apart."""
+    t = tensor((16, 64), "FP32")
+    n = ("n", "pl.Scalar[pl.INT64]")
+    for name, count, value, iterations in (
+        ("floordiv", "n // 2 + 6", -7, 2),  # floor(-3.5) = -4; truncation gives 3 iterations
+        ("floormod", "n % 3", -7, 2),  # -7 % 3 = 2; C's -1 runs no iteration
+        ("floordiv_negative_divisor", "n // -2 + 4", 7, 0),  # -4 + 4; truncation: -3 + 4
+    ):
+        yield Case(
+            f"scalar_{name}_as_loop_count",
+            loop_program(
+                [("a", t), n, ("out", t)],
+                [
+                    "ta = pl.load(a, [0, 0], [16, 64])",
+                    f"for i, (acc,) in pl.range({count}, init_values=(ta,)):",
+                    "    f = pl.add(acc, 1.0)",
+                    "    acc_next = pl.yield_(f)",
+                    "done = pl.store(acc_next, [0, 0], [16, 64], out)",
+                    "return done",
+                ],
+                t,
+            ),
+            lambda a, iterations=iterations: {"out": a["a"] + np.float32(iterations)},
+            inputs={"n": np.array(value, dtype=np.int64)},
+        )
+    # j // 4 < 0 holds for j = -6..-1 (6 times); truncation makes it -6..-4 only.
+    yield Case(
+        "loop_index_floordiv_in_condition",
+        loop_program(
+            [("a", t), ("out", t)],
+            [
+                "ta = pl.load(a, [0, 0], [16, 64])",
+                "for j, (acc,) in pl.range(-6, 6, init_values=(ta,)):",
+                "    if j // 4 < 0:",
+                "        e = pl.add(acc, 10.0)",
+                "        r = pl.yield_(e)",
+                "    else:",
+                "        g = pl.add(acc, 100.0)",
+                "        r = pl.yield_(g)",
+                "    acc_next = pl.yield_(r)",
+                "done = pl.store(acc_next, [0, 0], [16, 64], out)",
+                "return done",
+            ],
+            t,
+        ),
+        lambda a: {"out": a["a"] + np.float32(6 * 10 + 6 * 100)},
+    )
+
+
 def all_cases() -> list[Case]:
     cases = [
         *binary_cases(),
@@ -758,6 +809,7 @@ def all_cases() -> list[Case]:
         *misc_cases(),
         *matmul_cases(),
         *control_flow_cases(),
+        *floor_division_cases(),
     ]
     names = [c.name for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"

@@ -9,8 +9,9 @@ from ir_builder import placed_t, tensor_t
 from ptoc.codegen import CodegenError
 from ptoc.codegen.cce import CodeContext, CodeEmitter, TileCollector, TypeConverter, kernel_name
 from ptoc.codegen.cce.context import sanitize_identifier
+from ptoc.codegen.cce.expressions import floor_division
 from ptoc.codegen.cce.isa_mapper import cmp_mode, event_name, pipe_name, round_mode
-from ptoc.ir import ConstBool, DataType, IfStmt, MemorySpace, ScalarType, Span
+from ptoc.ir import BinaryOp, ConstBool, DataType, IfStmt, MemorySpace, ScalarType, Span
 from ptoc.ops import PipeType
 
 SPAN = Span.unknown()
@@ -160,3 +161,23 @@ def test_tile_collector_takes_assigned_tiles_in_body_order_but_not_if_results() 
         load(b, x, (0, 0)),
     )
     assert [stmt.var for stmt, _ in TileCollector.collect(body)] == [a, c, b]
+
+
+@pytest.mark.parametrize(
+    ("op", "dtype", "positive", "expected"),
+    [
+        (BinaryOp.FloorDiv, DataType.INT64, False, "(a / b - (a % b != 0 && (a < 0) != (b < 0)))"),
+        (BinaryOp.FloorDiv, DataType.INT32, True, "(a / b - (a % b < 0))"),
+        (BinaryOp.FloatDiv, DataType.INT64, True, "(a / b - (a % b < 0))"),
+        (BinaryOp.FloorMod, DataType.INT64, False, "(((a % b) + b) % b)"),
+        (BinaryOp.FloorDiv, DataType.FP32, False, "floor(a / b)"),
+        (BinaryOp.FloorMod, DataType.FP32, False, "(a - floor(a / b) * b)"),
+        (BinaryOp.FloorDiv, DataType.UINT32, False, None),  # C++'s / floors there
+        (BinaryOp.FloatDiv, DataType.FP32, False, None),
+        (BinaryOp.Add, DataType.INT64, False, None),
+    ],
+)
+def test_floor_division_forms(
+    op: BinaryOp, dtype: DataType, positive: bool, expected: str | None
+) -> None:
+    assert floor_division(op, "a", "b", dtype, positive) == expected

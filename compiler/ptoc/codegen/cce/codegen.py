@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from ...diagnostics import Diagnostic, DiagnosticBag
 from ...ir.expr import (
     Binary,
+    BinaryOp,
     Call,
     ConstBool,
     ConstFloat,
@@ -70,6 +71,20 @@ def has_own_window(dims: list[int], window: list[int], offset_count: int) -> boo
     return window != dims and len(window) == len(dims) == offset_count
 
 
+_CLOSED_ON_NON_NEGATIVE = (
+    BinaryOp.Add,
+    BinaryOp.Mul,
+    BinaryOp.FloorDiv,
+    BinaryOp.FloorMod,
+    BinaryOp.Min,
+    BinaryOp.Max,
+)
+
+
+def _positive_constant(expr: Expr) -> bool:
+    return isinstance(expr, ConstInt) and expr.value > 0
+
+
 def kernel_name(function_name: str) -> str:
     """``simple_add`` -> ``runSimpleAdd``."""
     parts = [p for p in function_name.split("_") if p]
@@ -99,6 +114,8 @@ class CCECodegen(IRVisitor):
         self._fallback_span: Span | None = None
         self._param_count = 0
         self._target_type: Type | None = None  # the IR type of the variable _target names
+        # Loop variables that count up from a non-negative start: // and % need no floor form.
+        self._non_negative_vars: set[Var] = set()
 
     # -- entry -------------------------------------------------------------------------------
 
@@ -445,6 +462,8 @@ class CCECodegen(IRVisitor):
         try:
             loop_var = self.context.sanitize_name(stmt.loop_var)
             self.context.register_var(stmt.loop_var, loop_var)
+            if self._non_negative(stmt.start) and _positive_constant(stmt.step):
+                self._non_negative_vars.add(stmt.loop_var)
             if stmt.kind is ForKind.Parallel:
                 self.emitter.emit_line("// parallel loop: iterations are independent")
             header = (
@@ -786,7 +805,24 @@ class CCECodegen(IRVisitor):
         return expressions.bool_literal(expr.value)
 
     def visit_Binary(self, expr: Binary) -> str:
-        return expressions.binary(expr.op, self.value(expr.lhs), self.value(expr.rhs))
+        lhs, rhs = self.value(expr.lhs), self.value(expr.rhs)
+        dtype = expr.type.dtype if isinstance(expr.type, ScalarType) else None
+        positive = _positive_constant(expr.rhs)
+        if positive and self._non_negative(expr.lhs):  # truncation and flooring agree
+            return expressions.binary(expr.op, lhs, rhs)
+        floored = expressions.floor_division(expr.op, lhs, rhs, dtype, positive)
+        return floored if floored is not None else expressions.binary(expr.op, lhs, rhs)
+
+    def _non_negative(self, expr: Expr) -> bool:
+        """Whether an integer expression is certainly >= 0: constants, loop variables counting
+        up from such a start, and sums, products, quotients and remainders of those."""
+        if isinstance(expr, ConstInt):
+            return expr.value >= 0
+        if isinstance(expr, Var):
+            return expr in self._non_negative_vars
+        if isinstance(expr, Binary) and expr.op in _CLOSED_ON_NON_NEGATIVE:
+            return self._non_negative(expr.lhs) and self._non_negative(expr.rhs)
+        return False
 
     def visit_Unary(self, expr: Unary) -> str:
         return expressions.unary(expr.op, self.value(expr.operand))

@@ -7,8 +7,8 @@ import math
 from ...ir.dtype import DataType
 from ...ir.expr import BinaryOp, UnaryOp
 
-# Operators written infix, parenthesised: (lhs op rhs). Integer // and % are C++ / and %:
-# index arithmetic is non-negative, where truncation and flooring agree.
+# Operators written infix, parenthesised: (lhs op rhs). // and % floor (the DSL's meaning),
+# so on signed integers and floats they have forms of their own (``floor_division``).
 INFIX: dict[BinaryOp, str] = {
     BinaryOp.Add: "+",
     BinaryOp.Sub: "-",
@@ -41,6 +41,31 @@ def binary(op: BinaryOp, lhs: str, rhs: str) -> str:
     if op in CALLS:
         return f"{CALLS[op]}({lhs}, {rhs})"
     return f"({lhs} {INFIX[op]} {rhs})"
+
+
+def floor_division(
+    op: BinaryOp, lhs: str, rhs: str, dtype: DataType | None, positive_divisor: bool = False
+) -> str | None:
+    """``//`` and ``%`` as the DSL means them (rounding toward minus infinity; the remainder
+    takes the divisor's sign), where C++'s ``/`` and ``%`` truncate: None when C++'s own
+    operator agrees (unsigned integers). ``/`` on integers floors too (the interpreter's
+    reading). ``positive_divisor``: rhs is a constant > 0 (the common ``i // 2``), which
+    allows a shorter form. The operands are pure scalar expressions: repeating them is safe."""
+    floors = op in (BinaryOp.FloorDiv, BinaryOp.FloorMod) or (
+        op is BinaryOp.FloatDiv and dtype is not None and dtype.is_int
+    )
+    if dtype is None or not floors or dtype.is_unsigned:
+        return None
+    if dtype.is_float:
+        if op is BinaryOp.FloorDiv:
+            return f"floor({lhs} / {rhs})"
+        return f"({lhs} - floor({lhs} / {rhs}) * {rhs})"
+    if op is BinaryOp.FloorMod:
+        return f"((({lhs} % {rhs}) + {rhs}) % {rhs})"
+    # The truncated quotient, one less when the division is inexact and the signs differ.
+    if positive_divisor:
+        return f"({lhs} / {rhs} - ({lhs} % {rhs} < 0))"
+    return f"({lhs} / {rhs} - ({lhs} % {rhs} != 0 && ({lhs} < 0) != ({rhs} < 0)))"
 
 
 def unary(op: UnaryOp, operand: str) -> str:
