@@ -15,11 +15,9 @@ import numpy as np
 Arrays = dict[str, np.ndarray]
 
 # Known CCE code-generation defects (issue #10). A case names the one that breaks it.
-TCMP_DTYPE = "TCMP writes a float tile (pto-isa needs a uint8/uint32 mask)"
 # Not a code-generation defect: with -std=c++20 pto-isa's CPU simulator declares bfloat16_t as
 # a _Float16 placeholder (real BF16 needs C++23 <stdfloat>), so BF16 results cannot match.
 NO_SIM_BF16 = "the CPU simulator's bfloat16_t is a _Float16 placeholder under C++20"
-TRANSPOSE_TMP = "TTRANS is emitted with the axes instead of the tmp tile it takes (new)"
 
 DTYPES = {
     "FP32": np.float32,
@@ -336,20 +334,18 @@ COMPARE = {
 }
 
 
-def packed_rows(bits: np.ndarray) -> np.ndarray:
-    """TCMP's mask: each row's bits packed little-endian into bytes at the row's start."""
-    out = np.zeros(bits.shape, dtype=np.float32)
-    packed = np.packbits(bits, axis=-1, bitorder="little")
-    out[:, : packed.shape[1]] = packed
-    return out
-
-
 def packed_stream(bits: np.ndarray) -> np.ndarray:
     """TCMPS's mask: the rows' packed bytes as one stream, written row-major."""
     out = np.zeros(bits.size, dtype=np.float32)
     stream = np.packbits(bits, axis=-1, bitorder="little").reshape(-1)
     out[: stream.size] = stream
     return out.reshape(bits.shape)
+
+
+def overlapping(period: int, dtype: str) -> np.ndarray:
+    """Values from a short cycle, so two such tiles are equal in some places (random floats
+    never are: EQ would be all 0, NE all 1, and LT would equal LE)."""
+    return cast((np.arange(16 * 64).reshape(16, 64) % period) - period // 2, dtype)
 
 
 def compare_cases() -> Iterator[Case]:
@@ -361,9 +357,31 @@ def compare_cases() -> Iterator[Case]:
             "t_c",
             (16, 64),
             "FP32",
-            lambda a, fn=fn: packed_rows(fn(a["a"], a["b"])),
-            TCMP_DTYPE,
+            lambda a, fn=fn: cast(fn(a["a"], a["b"]), "FP32"),
+            fixed={"a": overlapping(7, "FP32"), "b": overlapping(5, "FP32")},
         )
+    for dtype, number, mode in (("FP16", 4, "GT"), ("INT32", 0, "EQ"), ("INT32", 3, "LE")):
+        yield simple(
+            f"cmp_{dtype}_{mode}",
+            [("a", (16, 64), dtype), ("b", (16, 64), dtype)],
+            [f"t_c = pl.cmp(t_a, t_b, cmp_type={number})"],
+            "t_c",
+            (16, 64),
+            dtype,
+            lambda a, fn=COMPARE[mode], dtype=dtype: cast(fn(a["a"], a["b"]), dtype),
+            fixed={"a": overlapping(7, dtype), "b": overlapping(5, dtype)},
+        )
+    # The 1 / 0 result is a value like any other: here it masks a tile (a ReLU), and the
+    # mask's scratch tiles share buffers with the dead operands.
+    yield simple(
+        "cmp_FP32_result_masks_a_tile",
+        [("a", (16, 64), "FP32"), ("b", (16, 64), "FP32")],
+        ["t_m = pl.cmp(t_a, t_b, cmp_type=4)", "t_c = pl.mul(t_a, t_m)"],
+        "t_c",
+        (16, 64),
+        "FP32",
+        lambda a: cast(np.where(a["a"] > a["b"], a["a"], 0), "FP32"),
+    )
     for number, mode in ((2, "LT"), (5, "GE")):
         yield simple(
             f"cmps_FP32_{mode}",
@@ -470,7 +488,6 @@ def misc_cases() -> Iterator[Case]:
         (64, 16),
         "FP32",
         lambda a: np.ascontiguousarray(a["a"].T),
-        TRANSPOSE_TMP,
     )
     yield simple(
         "move_transpose_FP32",

@@ -6,9 +6,27 @@ from typing import Any
 
 import numpy as np
 import pytest
-from interp_support import BF16, F16, F32, I8, I16, I32, U8, check, only_return, t, tile_op
+from interp_support import (
+    BF16,
+    F16,
+    F32,
+    I8,
+    I16,
+    I32,
+    U8,
+    check,
+    only_return,
+    program_of,
+    t,
+    tile_kernel,
+    tile_op,
+)
 
+from ptoc.driver import run_pipeline
 from ptoc.interp import InterpError
+from ptoc.interp.opcall import OpCall
+from ptoc.ir.stmt import AssignStmt, SeqStmts, Stmt
+from ptoc.ops.semantics import SEMANTICS
 
 # --- arithmetic and rounding ----------------------------------------------------------------
 
@@ -177,24 +195,65 @@ def test_int_to_int_cast_wraps() -> None:
 # --- comparison and selection ---------------------------------------------------------------
 
 
-def test_cmp_packs_each_row_into_bits_as_tcmp_does() -> None:
-    x = np.array([[1, 5, 3, 0, 1, 1, 1, 1, 1], [9, 9, 9, 9, 9, 9, 9, 9, 0]], F32)
-    y = np.array([[2, 2, 4, 1, 0, 0, 0, 2, 2], [0, 0, 0, 10, 0, 0, 0, 0, 1]], F32)
-    # LT per row: bits 0, 2, 3, 7, 8 of row 0 -> bytes 0b10001101 = 141 and 1; row 1: bit 3
-    # and bit 8 -> 8 and 1. The rest of each row is zero.
-    result = tile_op("pl.cmp(a, b, cmp_type=2)", x, y, result=t((2, 9), F32))
-    check(result, [[141, 1, 0, 0, 0, 0, 0, 0, 0], [8, 1, 0, 0, 0, 0, 0, 0, 0]], F32)
+def test_cmp_is_one_where_the_comparison_holds_in_the_promoted_dtype() -> None:
+    x = np.array([[1, 5, 3, 0], [9, 9, 9, 9]], F32)
+    y = np.array([[2, 2, 4, 1], [0, 9, 10, 1]], F32)
+    result = tile_op("pl.cmp(a, b, cmp_type=2)", x, y, result=t((2, 4), F32))
+    check(result, [[1, 0, 1, 1], [0, 0, 1, 0]], F32)
 
 
 @pytest.mark.parametrize(
-    ("cmp_type", "bits"),
-    [(0, 0b0010), (1, 0b1101), (2, 0b0001), (3, 0b0011), (4, 0b1100), (5, 0b1110)],
+    ("cmp_type", "values"),
+    [
+        (0, [0, 1, 0, 0]),
+        (1, [1, 0, 1, 1]),
+        (2, [1, 0, 0, 0]),
+        (3, [1, 1, 0, 0]),
+        (4, [0, 0, 1, 1]),
+        (5, [0, 1, 1, 1]),
+    ],
 )
-def test_every_compare_type(cmp_type: int, bits: int) -> None:
+def test_every_compare_type(cmp_type: int, values: list[int]) -> None:
     x = np.array([[1, 2, 3, 4]], I32)
     y = np.array([[2, 2, 2, 2]], I32)
     result = tile_op(f"pl.cmp(a, b, cmp_type={cmp_type})", x, y, result=t((1, 4), I32))
-    check(result, [[bits, 0, 0, 0]], I32)
+    check(result, [values], I32)
+
+
+def test_cmp_mask_packs_each_row_into_bits_as_tcmp_does_and_select_scalar_reads_them() -> None:
+    # What block.cmp is computed with after AddReductionScratch. LT per row: bits 0, 2, 3,
+    # 7, 8 of row 0 -> bytes 0b10001101 = 141 and 1; row 1: bits 3 and 8 -> 8 and 1; the rest
+    # of each 32-byte mask row is zero. select_scalar reads row r's bit c from byte c // 8.
+    x = np.array([[1, 5, 3, 0, 1, 1, 1, 1, 1], [9, 9, 9, 9, 9, 9, 9, 9, 0]], F32)
+    y = np.array([[2, 2, 4, 1, 0, 0, 0, 2, 2], [0, 0, 0, 10, 0, 0, 0, 0, 1]], F32)
+    source = tile_kernel(
+        "a = pl.load(x, [0, 0], [2, 9])\n"
+        "b = pl.load(y, [0, 0], [2, 9])\n"
+        "r = pl.cmp(a, b, cmp_type=2)\n"
+        "return r",
+        "x: pl.Tensor[[2, 9], pl.FP32], y: pl.Tensor[[2, 9], pl.FP32]",
+        t((2, 9), F32),
+    )
+    program = program_of(source)
+    rewritten = run_pipeline(program, ["ConvertToSSA", "AddReductionScratch"]).program
+    function = rewritten.function("f")
+    assert function is not None
+    calls = {s.var.name: s.value for s in _assignments(function.body)}
+    mask = SEMANTICS["block.cmp_mask"](OpCall(calls["r_mask"], (x, y)))
+    expected = np.zeros((2, 32), U8)
+    expected[0, :2], expected[1, :2] = [141, 1], [8, 1]
+    check(mask, expected, U8)
+    tmp = np.zeros((1, 8), F32)
+    picked = SEMANTICS["block.select_scalar"](
+        OpCall(calls["r"], (mask, np.full(x.shape, 7, F32), tmp, 0.0))
+    )
+    check(picked, np.where(x < y, 7, 0), F32)
+
+
+def _assignments(stmt: Stmt) -> list[AssignStmt]:
+    if isinstance(stmt, SeqStmts):
+        return [a for inner in stmt.stmts for a in _assignments(inner)]
+    return [stmt] if isinstance(stmt, AssignStmt) else []
 
 
 def test_cmps_writes_the_byte_stream_row_major_as_tcmps_does() -> None:
@@ -212,10 +271,10 @@ def test_cmps_equality_is_within_1e_9_in_double() -> None:
     check(result, [[0b01111101, 0, 0, 0, 0, 0, 0, 0]], F32)
 
 
-def test_sel_reads_the_mask_bits_cmp_writes() -> None:
+def test_sel_reads_the_mask_bits_cmps_writes() -> None:
     x = np.array([[1, 5, 3, 0, 9, 9, 9, 9, 1, 1, 1, 1, 1, 1, 1, 8]], F32)
-    y = np.array([[2, 2, 4, 1, 0, 0, 0, 10, 2, 2, 2, 2, 2, 2, 2, 2]], F32)
-    result = tile_op("pl.sel(pl.cmp(a, b, cmp_type=2), a, b)", x, y, result=t((1, 16), F32))
+    y = np.array([[2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2]], F32)
+    result = tile_op("pl.sel(pl.cmps(a, 2.0, cmp_type=2), a, b)", x, y, result=t((1, 16), F32))
     check(result, np.minimum(x, y), F32)
 
 

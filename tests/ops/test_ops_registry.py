@@ -84,6 +84,10 @@ BLOCK_OPS = {
     "sels",
     "cmp",
     "cmps",
+    # inserted by AddReductionScratch: what block.cmp and block.transpose are computed with
+    "cmp_mask",
+    "select_scalar",
+    "transpose_scratch",
     "neg",
     "exp",
     "sqrt",
@@ -259,6 +263,8 @@ CCE = {
     "block.sel": "TSEL",
     "block.sels": "TSELS",
     "block.cmp": "TCMP",
+    "block.cmp_mask": "TCMP",
+    "block.select_scalar": "TSELS",
     "block.cmps": "TCMPS",
     "block.cast": "TCVT",
     "block.matmul": "TMATMUL",
@@ -282,6 +288,7 @@ CCE = {
     "block.expands": "TEXPANDS",
     "block.full": "TEXPANDS",
     "block.transpose": "TTRANS",
+    "block.transpose_scratch": "TTRANS",
     "block.reshape": "TRESHAPE",
     "block.move": "TMOV",
     "block.vec_move": "TMOV",
@@ -395,7 +402,13 @@ def test_dsl_names() -> None:
 
 def test_internal_ops() -> None:
     hidden = {o.name for o in REGISTRY if not o.dsl_visible}
-    assert hidden == {"block.alloc", "block.batch_matmul"}
+    assert hidden == {
+        "block.alloc",
+        "block.batch_matmul",
+        "block.cmp_mask",
+        "block.select_scalar",
+        "block.transpose_scratch",
+    }
 
 
 @pytest.mark.parametrize(

@@ -106,12 +106,10 @@ NOT_KERNELS = {
     "the host",
 }
 # Known failures of the PTO route, each with its reason (xfail strict: a fix must remove it).
-A3_TCMP = "PTOAS: pto.tcmp writes an i8 mask; the IR's compare result has the operands' dtype"
 PTOAS_NEGATIVE_LOOP = (
     "PTOAS v0.27 declares an index loop's counter size_t: scf.for from -6 to 6 never runs"
 )
 PTO_DEFECTS: dict[str, str] = {
-    **{f"cmp_FP32_{mode}": A3_TCMP for mode in ("EQ", "NE", "LT", "LE", "GT", "GE")},
     "loop_index_floordiv_in_condition": PTOAS_NEGATIVE_LOOP,
 }
 # Kernels with no PTO form on A2/A3 (PTOAS's default target, whose limits ptoc checks itself

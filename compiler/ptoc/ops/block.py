@@ -7,6 +7,8 @@ its own source line.
 
 from __future__ import annotations
 
+import dataclasses
+import sys
 from collections.abc import Callable
 
 from ..ir.dtype import DataType
@@ -16,11 +18,13 @@ from ..ir.span import NO_SPAN, Span
 from ..ir.types import UNKNOWN, MemorySpace, ScalarType, TileType, Type
 from .legality import check_move, check_store_dtype, check_store_window
 from .registry import (
+    REGISTRY,
     Access,
     Category,
     DeduceContext,
     LegacyForm,
     Lowering,
+    MaskForm,
     Param,
     PipeType,
     Role,
@@ -807,15 +811,107 @@ _family(
         entry(
             "cmp",
             "TCMP",
-            "Element-wise comparison of two tiles (promoted dtype, not BOOL).",
+            "Element-wise comparison of two tiles: 1 where it holds, else 0, in the promoted "
+            "dtype (not BOOL).",
+            "computed as TCMP into a uint8 bit mask, TEXPANDS of ones and TSELS of 0 where a "
+            "bit is clear (same-dtype FP32 / FP16 / INT32 2-D tiles of one shape)",
             attr_args=_CMP_ARGS,
             pto_attrs=(_CMP_MODE,),
+            mask_form=MaskForm("block.cmp_mask", "block.full", "block.select_scalar"),
         ),
     ),
     [_LHS, _RHS, _CMP_TYPE],
     Elementwise("tt"),
     _check_cmp_type,
     unified_always=True,
+)
+
+# The mask a comparison writes (pto-isa include/pto/cpu/TCmp.h, TCMP_IMPL): per row, bit
+# c % 8 of byte c // 8 holds column c's result. TCMP takes FP32 / FP16 / INT32 sources of
+# one type into a uint8 mask (TCmpCheck); the mask's rows are padded to 32 bytes, the
+# alignment of a row-major tile.
+_MASK_DTYPES = (DataType.FP32, DataType.FP16, DataType.INT32)
+_MASK_ROW_BYTES = 32
+
+
+@rule
+def _cmp_mask(ctx: DeduceContext) -> Type:
+    _check_cmp_type(ctx)
+    lhs, rhs = ctx.tile("lhs"), ctx.tile("rhs")
+    dims = [static_value(d) for d in lhs.shape]
+    if len(dims) != 2 or None in dims or dims != [static_value(d) for d in rhs.shape]:
+        ctx.fail(f"{ctx.op.name}: the operands must be 2-D tiles of one static shape", at="rhs")
+    if lhs.dtype is not rhs.dtype or lhs.dtype not in _MASK_DTYPES:
+        ctx.fail(f"{ctx.op.name}: the operands must both be FP32, FP16 or INT32", at="rhs")
+    rows, cols = dims
+    assert rows is not None and cols is not None
+    width = -(-cols // 8)
+    width = -(-width // _MASK_ROW_BYTES) * _MASK_ROW_BYTES
+    return TileType((const_int(rows), const_int(width)), DataType.UINT8)
+
+
+@rule
+def _select_scalar(ctx: DeduceContext) -> Type:
+    ctx.tile("mask")
+    ctx.tile("tmp")
+    ctx.scalar("scalar")
+    src = ctx.tile("src")
+    return TileType(src.shape, src.dtype)
+
+
+def _pass_inserted(
+    name: str,
+    params: list[Param],
+    type_rule: TypeRule,
+    description: str,
+    type_rule_doc: str,
+    role: Role,
+    lowerings: dict[str, Lowering],
+) -> None:
+    """An op AddReductionScratch puts in place of a DSL op, which the DSL cannot call; its
+    definition is the line calling this."""
+    caller = sys._getframe(1)
+    op = register(
+        name,
+        Category.BLOCK,
+        params,
+        type_rule,
+        description + " (inserted by AddReductionScratch; not callable from the DSL).",
+        pipe=PipeType.V,
+        type_rule_doc=type_rule_doc,
+        dsl_visible=False,
+        role=role,
+        **lowerings,
+    )
+    REGISTRY.ops[name] = dataclasses.replace(
+        op, source_file=caller.f_code.co_filename, source_line=caller.f_lineno
+    )
+
+
+_pass_inserted(
+    "block.cmp_mask",
+    [_LHS, _vec_tile("rhs", "Right tile operand, shaped like lhs"), _CMP_TYPE],
+    _cmp_mask,
+    "Compare two tiles into a bit mask: in each row, bit c % 8 of byte c // 8 is column c's "
+    "result (what block.cmp is computed with)",
+    "t([rows, ceil(cols / 8) padded to 32], UINT8)",
+    Role.ELEMENTWISE,
+    isa("TCMP", attr_args=_CMP_ARGS, pto_attrs=(_CMP_MODE,)),
+)
+_pass_inserted(
+    "block.select_scalar",
+    [
+        _vec_tile("mask", "Bit mask as block.cmp_mask writes it"),
+        _vec_tile("src", "Values kept where the mask bit is set"),
+        _TMP,
+        p_scalar("scalar", "Value where the mask bit is clear"),
+    ],
+    _select_scalar,
+    "Per element: src where the row's mask bit is set, else the scalar (what block.cmp is "
+    "computed with)",
+    "t(src.shape, src.dtype)",
+    Role.ELEMENTWISE,
+    isa("TSELS"),
 )
 
 _family(
@@ -1312,5 +1408,31 @@ register(
     pipe=PipeType.V,
     type_rule_doc="t(shape with axis1 and axis2 swapped, tile.dtype)",
     role=Role.VIEW,
+    scratch_form="block.transpose_scratch",
     **isa("TTRANS", operands=("tile",), scratch=True),
+)
+
+
+@rule
+def _transpose_scratch(ctx: DeduceContext) -> Type:
+    tile = ctx.tile("tile")
+    ctx.tile("tmp")
+    require_rank(ctx, "tile", tile, at_least=2)
+    if tile.rank != 2:
+        ctx.fail(f"{ctx.op.name}: argument 'tile' must be 2-D, got {tile.short()}", at="tile")
+    return TileType((tile.shape[1], tile.shape[0]), tile.dtype)
+
+
+_pass_inserted(
+    "block.transpose_scratch",
+    [
+        _vec_tile("tile", "2-D tile to transpose"),
+        _vec_tile("tmp", "Scratch tile the instruction needs", access=Access.WRITE),
+    ],
+    _transpose_scratch,
+    "Transpose of a 2-D tile through the scratch tile TTRANS needs (what block.transpose is "
+    "computed with)",
+    "t([cols, rows], tile.dtype)",
+    Role.VIEW,
+    isa("TTRANS"),
 )

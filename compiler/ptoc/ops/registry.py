@@ -306,6 +306,19 @@ class Lowering:
     vec_window: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class MaskForm:
+    """How a comparison is computed where its instruction writes a bit mask, not values
+    (pto-isa's TCMP and PTO's pto.tcmp write a uint8 / i8 mask): ``compare`` writes the mask,
+    ``fill`` makes a tile of ones and ``select`` keeps the ones where a bit is set and puts 0
+    elsewhere (TSELS), so the result has the comparison's dtype and 1 / 0 values. The
+    AddReductionScratch pass performs the rewrite."""
+
+    compare: str
+    fill: str
+    select: str
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class OpDef:
     name: str  # IR name, e.g. "block.add"
@@ -326,9 +339,12 @@ class OpDef:
     aliases: str | None = None
     # The op a scalar second operand turns this one into (block.add -> block.adds).
     scalar_form: str | None = None
-    # The op computing the same along the last axis with a scratch tile, which the target
-    # instructions need (block.sum -> block.row_sum); the AddReductionScratch pass uses it.
+    # The op computing the same with the scratch tile the target instructions need
+    # (block.sum along the last axis -> block.row_sum, block.transpose ->
+    # block.transpose_scratch); the AddReductionScratch pass rewrites calls into it.
     scratch_form: str | None = None
+    # Comparisons whose instruction writes a bit mask: how the 1 / 0 result is computed.
+    mask_form: MaskForm | None = None
     # The unified ``pl.X`` spelling means this op whatever the argument types.
     unified_always: bool = False
     # Tensor ops: the block op computing the same on tiles (tensor.add -> block.add), which

@@ -10,8 +10,10 @@ it lowers to (``include/pto/cpu``), since generated C++ is judged against that s
   maximum / minimum are std::max / std::min; sqrt, rsqrt, log and exp compute in double and
   round once (FP16 exp through float), and an integer exp truncates;
 * ``rem`` is the C remainder moved into the divisor's sign when the signs differ (TREM);
-* ``cmp`` packs each row's results into bits, eight per element of the result (32 for a
-  UINT32 result), from the left of the row, the rest zero (TCMP); ``cmps`` packs cols // 8
+* ``cmp`` is 1 where the comparison holds, else 0, in the result dtype (computed through
+  ``cmp_mask``, which packs each row's results into bits, eight per byte of the mask from the
+  left of the row, the rest zero, as TCMP does, and ``select_scalar``, which reads a row's
+  bit c from byte c // 8, as TSELS does); ``cmps`` packs cols // 8
   bytes per row and writes that byte stream row-major into the result (TCMPS), comparing EQ
   and NE in double within 1e-9; ``sel`` reads its mask as such a bit stream (TSEL) and
   ``sels`` picks lhs when the select mode is 1 (TSELS);
@@ -340,11 +342,33 @@ def _result_shape(op: OpCall, fallback: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(int(v) for v in values)  # type: ignore[arg-type]
 
 
+def _compare(op: OpCall) -> Array:
+    lhs, rhs = np.broadcast_arrays(*_operands(op, 2, _compare_dtype(op)))
+    return _COMPARE[_cmp_type(op)](lhs, rhs)
+
+
 @_define("block.cmp")
 def _cmp(op: OpCall) -> Array:
-    lhs, rhs = np.broadcast_arrays(*_operands(op, 2, _compare_dtype(op)))
-    bits = _COMPARE[_cmp_type(op)](lhs, rhs)
+    return _compare(op).astype(op.result_dtype())
+
+
+@_define("block.cmp_mask")
+def _cmp_mask(op: OpCall) -> Array:
+    bits = _compare(op)
     return kernels.pack_rows(bits, _result_shape(op, bits.shape), op.result_dtype())
+
+
+@_define("block.select_scalar")
+def _select_scalar(op: OpCall) -> Array:
+    mask, src = np.asarray(op.args[0]), np.asarray(op.args[1])
+    dtype = op.result_dtype()
+    columns = np.arange(src.shape[-1])
+    if mask.ndim != 2 or src.ndim != 2 or mask.shape[0] != src.shape[0]:
+        op.fail(f"a {list(mask.shape)} mask cannot select a {list(src.shape)} tile")
+    if mask.shape[1] * 8 < src.shape[1]:
+        op.fail(f"the mask holds {mask.shape[1] * 8} bits a row but {src.shape[1]} are selected")
+    bits = (mask.astype(np.int64)[:, columns // 8] >> (columns % 8)) & 1
+    return np.where(bits.astype(bool), src, cast_to(op.args[3], dtype)).astype(dtype)
 
 
 @_define("block.cmps")
@@ -507,6 +531,11 @@ def _tile_view(op: OpCall) -> Array:
 def _tile_reshape(op: OpCall) -> Array:
     tile = np.asarray(op.args[0])
     return _fit(op, tile, op.ints(1)).copy()
+
+
+@_define("block.transpose_scratch")
+def _tile_transpose_2d(op: OpCall) -> Array:
+    return np.asarray(op.args[0]).T.copy()
 
 
 @_define("block.transpose")

@@ -1,22 +1,38 @@
-"""AddReductionScratch: a reduction along the last axis gets the scratch tile its instruction
-needs (pto-isa's TROWSUM / TROWMAX / TROWMIN and PTO's trowsum ... take one).
+"""AddReductionScratch: give each instruction the scratch tiles it needs, as IR tiles, so the
+later passes give them buffers, reuse and synchronisation like any other tile.
 
-``r = block.sum(t, axis=-1, keepdim=True)`` becomes ``tmp = block.create_tile(t.shape, t.dtype);
-r = block.row_sum(t, tmp)``: the registration names the scratch form (``OpDef.scratch_form``).
-Later passes then give the scratch tile a buffer like any other tile. A reduction without
-keepdim keeps its form (its rank-reduced result is not the scratch form's [rows, 1])."""
+* A reduction along the last axis (keepdim): pto-isa's TROWSUM / TROWMAX / TROWMIN and PTO's
+  trowsum ... take a scratch tile. ``r = block.sum(t, axis=-1, keepdim=True)`` becomes
+  ``tmp = block.create_tile(t.shape, t.dtype); r = block.row_sum(t, tmp)``: the registration
+  names the scratch form (``OpDef.scratch_form``). A reduction without keepdim keeps its form
+  (its rank-reduced result is not the scratch form's [rows, 1]).
+* A transpose of a 2-D tile: TTRANS takes a scratch tile, ``block.transpose_scratch(t, tmp)``.
+* A comparison: TCMP writes a bit mask, not values (``OpDef.mask_form``).
+  ``c = block.cmp(a, b, cmp_type=k)`` becomes ``c_mask = block.cmp_mask(a, b, cmp_type=k);
+  c_ones = block.full(c.shape, dtype=c.dtype, value=1); c_tmp = block.create_tile(..);
+  c = block.select_scalar(c_mask, c_ones, c_tmp, 0)``, so ``c`` keeps its dtype and holds 1
+  where the comparison holds, else 0. Operands the mask instruction does not take (other
+  dtypes, broadcasting, dynamic shapes) keep the call, which code generation then reports.
+"""
 
 from __future__ import annotations
 
-from ..ir.expr import Call, Op, Var, make_tuple
+from ..ir.dtype import DataType
+from ..ir.expr import AttrValue, Call, ConstFloat, Expr, Op, Var, const_int, make_tuple
 from ..ir.function import Function
+from ..ir.shape import static_shape
+from ..ir.span import Span
 from ..ir.stmt import AssignStmt, SeqStmts, Stmt
-from ..ir.types import TileType
+from ..ir.types import ScalarType, TileType
 from ..ir.visitor import IRMutator, with_fields
-from ..ops import REGISTRY, ParamKind
+from ..ops import REGISTRY, OpDef, OpError, ParamKind, Role
 from .base import FunctionPass, PassContext
 from .irutil import NameAllocator, defined_vars, flatten_seq
 from .op_info import creator_op, op_def
+
+# Bytes of a row-major tile row's alignment, and of TSELS' scratch (one scalar on A2/A3:
+# pto-isa include/pto/npu/a2a3/TSels.hpp writes the scalar into it).
+_ROW_BYTES = 32
 
 
 class _AddScratch(IRMutator):
@@ -32,59 +48,143 @@ class _AddScratch(IRMutator):
 
     def mutate_AssignStmt(self, stmt: AssignStmt) -> Stmt:
         value = stmt.value
-        rewritten = self.scratch_form(value) if isinstance(value, Call) else None
-        if rewritten is None:
+        op = op_def(value) if isinstance(value, Call) else None
+        if op is None or not isinstance(value, Call):
             return self.generic_mutate(stmt)
-        scratch_op, source = rewritten
+        if op.mask_form is not None:
+            rewritten = self.through_mask(stmt, value, op)
+            if rewritten is not None:
+                return rewritten
+        found = self.scratch_form(value)
+        if found is None:
+            return self.generic_mutate(stmt)
+        scratch_op, source, shape = found
         assert isinstance(source.type, TileType)
         span = value.span
-        creator = creator_op("block")
-        shape = make_tuple(source.type.shape, span)
-        # Every attribute spelled out, as the front end writes a create_tile call.
-        kwargs = tuple(
-            (p.name, source.type.dtype if p.name == "dtype" else p.default)
-            for p in creator.params
-            if p.kind is ParamKind.ATTR
-        )
-        scratch_type = creator.deduce({"shape": shape}, dict(kwargs))
-        create = Call(
-            scratch_type, callee=Op(creator.name), args=(shape,), kwargs=kwargs, span=span
-        )
-        scratch = Var(scratch_type, name=self.names.fresh(f"{stmt.var.name}_tmp"), span=span)
-        reduce = Call(value.type, callee=Op(scratch_op), args=(source, scratch), span=span)
+        create, scratch = self.create(f"{stmt.var.name}_tmp", shape, source.type.dtype, span)
+        compute = Call(value.type, callee=Op(scratch_op), args=(source, scratch), span=span)
         return SeqStmts(
-            (
-                AssignStmt(scratch, create, span=stmt.span),
-                with_fields(stmt, value=reduce),
-            ),
+            (AssignStmt(scratch, create, span=stmt.span), with_fields(stmt, value=compute)),
             span=stmt.span,
         )
 
-    @staticmethod
-    def scratch_form(call: Call) -> tuple[str, Var] | None:
-        """The scratch form of a last-axis, keepdim reduction of a tile variable, and that tile."""
+    def create(
+        self, name: str, shape: tuple[int, ...], dtype: DataType, span: Span
+    ) -> tuple[Call, Var]:
+        """A ``block.create_tile`` call, every attribute spelled out as the front end writes
+        it, and the variable it defines."""
+        creator = creator_op("block")
+        dims = make_tuple(tuple(const_int(d, span=span) for d in shape), span)
+        kwargs = tuple(
+            (p.name, dtype if p.name == "dtype" else p.default)
+            for p in creator.params
+            if p.kind is ParamKind.ATTR
+        )
+        tile_type = creator.deduce({"shape": dims}, dict(kwargs))
+        call = Call(tile_type, callee=Op(creator.name), args=(dims,), kwargs=kwargs, span=span)
+        return call, Var(tile_type, name=self.names.fresh(name), span=span)
+
+    def scratch_form(self, call: Call) -> tuple[str, Var, tuple[int, ...]] | None:
+        """The scratch form of a call of a tile variable with a static shape, the tile, and the
+        scratch tile's shape: a last-axis, keepdim reduction's is its source's; TTRANS's is
+        the result's, rows padded to a 32-byte block and columns to the 16 (8-bit: 32) rows
+        it transposes at a time (pto-isa include/pto/npu/a2a3/TTrans.hpp, TTransOperation)."""
         op = op_def(call)
         if op is None or op.scratch_form is None or not call.args:
+            return None
+        if REGISTRY.get(op.scratch_form) is None:
             return None
         source = call.args[0]
         if not isinstance(source, Var) or not isinstance(source.type, TileType):
             return None
-        rank = len(source.type.shape)
+        dims = static_shape(source.type.shape)
+        if dims is None or len(dims) < 2:
+            return None
+        if op.role is Role.VIEW:
+            if len(dims) != 2:
+                return None
+            rows, cols = dims
+            size = max(source.type.dtype.bits // 8, 1)
+            block, stride = _ROW_BYTES // size, 32 if size == 1 else 16
+            return op.scratch_form, source, (_round_up(cols, block), _round_up(rows, stride))
         axis = call.kwarg("axis")
-        if rank < 2 or not isinstance(axis, int) or isinstance(axis, bool):
+        if not isinstance(axis, int) or isinstance(axis, bool):
             return None
-        if axis % rank != rank - 1 or call.kwarg("keepdim") is not True:
+        if axis % len(dims) != len(dims) - 1 or call.kwarg("keepdim") is not True:
             return None
-        if REGISTRY.get(op.scratch_form) is None:
+        return op.scratch_form, source, tuple(dims)
+
+    def through_mask(self, stmt: AssignStmt, call: Call, op: OpDef) -> Stmt | None:
+        """The comparison computed through its bit mask (module docstring); None when the
+        mask instruction does not take these operands."""
+        form = op.mask_form
+        result = call.type
+        assert form is not None
+        compare, fill, select = (REGISTRY.get(n) for n in (form.compare, form.fill, form.select))
+        if compare is None or fill is None or select is None or not isinstance(result, TileType):
             return None
-        return op.scratch_form, source
+        dims = static_shape(result.shape)
+        if dims is None:
+            return None
+        kwargs = dict(call.kwargs)
+        try:
+            mask_type = compare.deduce(compare.bind(call.args), kwargs)
+        except OpError:
+            return None
+        span, name, dtype = call.span, stmt.var.name, result.dtype
+        mask = Var(mask_type, name=self.names.fresh(f"{name}_mask"), span=span)
+        compute_mask = Call(
+            mask_type, callee=Op(compare.name), args=call.args, kwargs=call.kwargs, span=span
+        )
+        shape = make_tuple(tuple(const_int(d, span=span) for d in dims), span)
+        fill_kwargs: dict[str, AttrValue] = {"dtype": dtype}
+        fill_args = (shape, _number(1, dtype, span))
+        ones_type = fill.deduce(fill.bind(fill_args), fill_kwargs)
+        ones = Var(ones_type, name=self.names.fresh(f"{name}_ones"), span=span)
+        make_ones = Call(
+            ones_type,
+            callee=Op(fill.name),
+            args=fill_args,
+            kwargs=tuple(fill_kwargs.items()),
+            span=span,
+        )
+        create, tmp = self.create(f"{name}_tmp", (1, _ROW_BYTES * 8 // dtype.bits), dtype, span)
+        pick = Call(
+            result,
+            callee=Op(select.name),
+            args=(mask, ones, tmp, _number(0, dtype, span)),
+            span=span,
+        )
+        return SeqStmts(
+            (
+                AssignStmt(mask, compute_mask, span=stmt.span),
+                AssignStmt(ones, make_ones, span=stmt.span),
+                AssignStmt(tmp, create, span=stmt.span),
+                with_fields(stmt, value=pick),
+            ),
+            span=stmt.span,
+        )
+
+
+def _number(value: int, dtype: DataType, span: Span) -> Expr:
+    """A literal of ``dtype``."""
+    if dtype.is_float:
+        return ConstFloat(ScalarType(dtype), value=float(value), span=span)
+    return const_int(value, dtype, span)
+
+
+def _round_up(value: int, multiple: int) -> int:
+    return -(-value // multiple) * multiple
 
 
 class AddReductionScratch(FunctionPass):
     """The pass (see the module's docstring)."""
 
     name = "AddReductionScratch"
-    description = "Give each last-axis reduction (keepdim) the scratch tile its instruction needs."
+    description = (
+        "Give each instruction the scratch tiles it needs: last-axis reductions (keepdim) "
+        "and transposes a scratch tile, comparisons their bit mask and a select of 1 / 0."
+    )
 
     def run_function(self, fn: Function, ctx: PassContext) -> Function:
         rewriter = _AddScratch(NameAllocator(var.name for var, _ in defined_vars(fn)))

@@ -214,53 +214,73 @@ def test_unary(name: str, instruction: str) -> None:
 def test_reductions_choose_row_or_column_by_axis() -> None:
     x = var("x", tensor_t(32, 128))
     t = var("t", placed_t(32, 128, addr=0x0))
-    rows = var("rows", placed_t(32, 1, addr=0x4000))
     cols = var("cols", placed_t(1, 128, addr=0x4100))
-    last = var("last", placed_t(32, 1, addr=0x4300))
     tmp = var("tmp", placed_t(32, 128, addr=0x8000))
-    mx = var("mx", placed_t(32, 1, addr=0xC000))
     rs = var("rs", placed_t(32, 1, addr=0xC100))
     fn = function(
         "reduce",
         [x],
         load(t, x, (0, 0)),
-        define(rows, "block.sum", t, axis=1, keepdim=True),
         define(cols, "block.sum", t, axis=0, keepdim=True),
-        define(last, "block.sum", t, axis=-1, keepdim=True),
-        define(mx, "block.max", t, axis=1, keepdim=True),
         load(tmp, x, (0, 0)),
         define(rs, "block.row_sum", t, tmp),
     )
     assert body_lines(clean(generate_cce(fn)).text) == [
         "TLOAD(t, xGlobal);",
-        "TROWSUM(rows, t);",
         "TCOLSUM(cols, t);",
-        "TROWSUM(last, t);",
-        "TROWMAX(mx, t);",
         "TLOAD(tmp, xGlobal);",
         "TROWSUM(rs, t, tmp);",
     ]
+
+
+def test_calls_the_scratch_pass_leaves_alone_have_no_cce_form() -> None:
+    # AddReductionScratch gives a last-axis reduction its scratch tile and computes a
+    # comparison through its bit mask; without that rewrite neither instruction can be used.
+    x = var("x", tensor_t(32, 128))
+    t = var("t", placed_t(32, 128, addr=0x0))
+    rows = var("rows", placed_t(32, 1, addr=0x4000))
+    m = var("m", placed_t(32, 128, addr=0x8000))
+    fn = function(
+        "k",
+        [x],
+        load(t, x, (0, 0)),
+        define(rows, "block.sum", t, axis=1, keepdim=True),
+        define(m, "block.cmp", t, t, cmp_type=4),
+    )
+    result = generate_cce(fn)
+    assert [d.code for d in result.diagnostics] == ["E400", "E400"]
+    assert result.diagnostics[0].message.startswith("TROWSUM needs a scratch tile")
+    assert result.diagnostics[1].message.startswith(
+        "block.cmp of Tile[[32, 128], FP32], Tile[[32, 128], FP32] has no CCE form: TCMP writes"
+    )
+    assert "TROWSUM(rows" not in result.text and "TCMP(m" not in result.text
 
 
 def test_cast_and_compare_render_their_modes() -> None:
     x = var("x", tensor_t(16, 16))
     a = var("a", placed_t(16, 16, addr=0x0))
     h = var("h", placed_t(16, 16, dtype=DataType.FP16, addr=0x400))
-    m = var("m", placed_t(16, 16, addr=0x600))
+    m = var("m", placed_t(16, 32, dtype=DataType.UINT8, addr=0x600))
+    tmp = var("tmp", placed_t(1, 8, addr=0x800))
+    r = var("r", placed_t(16, 16, addr=0x900))
     s = var("s", placed_t(16, 16, addr=0xA00))
     fn = function(
         "k",
         [x],
         load(a, x, (0, 0)),
         define(h, "block.cast", a, target_type=DataType.FP16, mode="rint"),
-        define(m, "block.cmp", a, a, cmp_type=4),
+        define(m, "block.cmp_mask", a, a, cmp_type=4),
+        define(tmp, "block.create_tile", offsets(1, 8), dtype=DataType.FP32),
+        define(r, "block.select_scalar", m, a, tmp, f32(0.0)),
         define(s, "block.cmps", a, f32(0.0), cmp_type=0),
     )
     text = clean(generate_cce(fn)).text
     assert "using hType = Tile<TileType::Vec, half, 16, 16, BLayout::RowMajor, -1, -1>;" in text
+    assert "using mType = Tile<TileType::Vec, uint8_t, 16, 32, BLayout::RowMajor, -1, -1>;" in text
     assert body_lines(text)[1:] == [
         "TCVT(h, a, RoundMode::CAST_RINT);",
         "TCMP(m, a, a, CmpMode::GT);",
+        "TSELS(r, m, a, tmp, 0.0f);",
         "TCMPS(s, a, 0.0f, CmpMode::EQ);",
     ]
 

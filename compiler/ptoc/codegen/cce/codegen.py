@@ -85,6 +85,31 @@ def _positive_constant(expr: Expr) -> bool:
     return isinstance(expr, ConstInt) and expr.value > 0
 
 
+def _check_rewritten(call: Call, op: OpDef, instruction: str) -> None:
+    """Calls AddReductionScratch leaves alone because their instruction cannot take the
+    operands: a comparison (TCMP writes a bit mask, block.cmp has values) or an instruction
+    needing a scratch tile the call does not give (TTRANS, TROWSUM ...)."""
+    if op.mask_form is not None:
+        operands = ", ".join(arg.type.short() for arg in call.args)
+        raise CodegenError(
+            "E400",
+            f"{op.name} of {operands} has no CCE form: {instruction} writes a bit mask, which "
+            "is turned into 1 / 0 values only for 2-D FP32 / FP16 / INT32 tiles of one static "
+            "shape and dtype (cast or reshape the operands)",
+            call.span,
+        )
+    written = set(op.written_params)
+    given = {p.name for p, _ in zip(op.expr_params, call.args, strict=False)}
+    rewritable = op.scratch_form is not None and op.cce.scratch
+    if rewritable and instruction == op.cce.instruction and not written & given:
+        raise CodegenError(
+            "E400",
+            f"{instruction} needs a scratch tile, which {op.name} gets only for a 2-D tile of "
+            "static shape (along the last axis with keepdim=True, for a reduction)",
+            call.span,
+        )
+
+
 def kernel_name(function_name: str) -> str:
     """``simple_add`` -> ``runSimpleAdd``."""
     parts = [p for p in function_name.split("_") if p]
@@ -554,6 +579,7 @@ class CCECodegen(IRVisitor):
             # Allocation only: the tile is declared (with its TASSIGN) from its MemRef.
             return ""
         mapping = self.isa.get_mapping(call)
+        _check_rewritten(call, mapping.op, mapping.instruction)
         if mapping.op.is_sync:
             self.emitter.emit_line(f"{mapping.instruction}({', '.join(mapping.attr_args)});")
             return ""
