@@ -4,10 +4,23 @@ from __future__ import annotations
 
 import passes_ir as P
 
-from ptoc.ir import UNKNOWN, Call, EvalStmt, ForStmt, Function, MemorySpace, Op, ReturnStmt
+from ptoc.ir import (
+    UNKNOWN,
+    Call,
+    ConstFloat,
+    DataType,
+    EvalStmt,
+    ForStmt,
+    Function,
+    MemorySpace,
+    Op,
+    ReturnStmt,
+    ScalarType,
+)
 from ptoc.ops import PipeType
 from ptoc.passes import InsertSync, PassContext, Target, run_pipeline
 
+ONE = ConstFloat(ScalarType(DataType.FP32), value=1.0)
 BEFORE_SYNC = ["ConvertToSSA", "FlattenCalls", "Verifier", "InitMemRef", "MemoryReuse"]
 
 
@@ -280,3 +293,29 @@ def test_a_function_without_tracked_ops_is_unchanged() -> None:
     fn = P.function("f", [n], [ReturnStmt((n,), span=P.span())], returns=[P.INDEX])
     after = InsertSync().run(P.program(fn), PassContext()).functions[0]
     assert P.lines(after) == ["return n"]
+
+
+def test_bar_v_before_a_vector_write_into_a_buffer_a_vector_op_just_read() -> None:
+    # MemoryReuse gives the ones ta's buffer (ta is dead after the add): the V pipe may
+    # overlap its instructions, so the fill waits for the add that reads that buffer.
+    a, b, out = (P.var(n, P.tensor_t([32, 128])) for n in ("a", "b", "out"))
+    ta = P.assign("ta", P.op("block.load", a, P.ints(0, 0), P.ints(32, 128)))
+    tb = P.assign("tb", P.op("block.load", b, P.ints(0, 0), P.ints(32, 128)))
+    s = P.assign("s", P.op("block.add", ta.var, tb.var))
+    ones = P.assign("ones", P.op("block.full", P.ints(32, 128), ONE, dtype=P.FP32))
+    both = P.assign("both", P.op("block.mul", s.var, ones.var))
+    store = P.EvalStmt(
+        P.op("block.store", both.var, P.ints(0, 0), P.ints(32, 128), out), span=P.span()
+    )
+    fn = P.function("k", [a, b, out], [ta, tb, s, ones, both, store], [])
+    assert P.lines(synced(fn), memrefs=True)[:9] == [
+        "ta[Vec#3] = block.load(a, [0, 0], [32, 128])",
+        "tb[Vec#4] = block.load(b, [0, 0], [32, 128])",
+        "sync_src(MTE2->V, event=0)",
+        "sync_dst(MTE2->V, event=0)",
+        "s[Vec#5] = block.add(ta, tb)",
+        "system.bar_v()",
+        "ones[Vec#3] = block.full([32, 128], ConstFloat, dtype=FP32)",
+        "system.bar_v()",  # the mul reads the ones (and writes tb's buffer, the add's operand)
+        "both[Vec#4] = block.mul(s, ones)",
+    ]

@@ -34,8 +34,9 @@ solving afresh doubled the work per level.
 
 Barriers. The V and M pipes may overlap their own instructions: an op on such a pipe (the
 target's ``barrier_pipes``) that reads a buffer last written by an earlier op of the same
-pipe, with no barrier since, gets ``system.bar_v()`` / ``system.bar_m()`` before it. Only
-read-after-write needs it.
+pipe, or writes a buffer an earlier op of the same pipe read or wrote since that buffer's
+last write (buffers MemoryReuse shares between a dead value and a new one), with no barrier
+since, gets ``system.bar_v()`` / ``system.bar_m()`` before it.
 
 Sync statements already in the IR that this pass creates (sync_src, sync_dst, bar_v, bar_m)
 are removed first, so running the pass twice gives the same result.
@@ -125,6 +126,11 @@ class _State:
             self.barrier[entry.pipe] = time
             return
         waiter, producer = entry.wait, entry.signal
+        # A round trip (the producer waited for the waiter's work before T) completes the
+        # waiter's own work issued before T, as a barrier at T would.
+        back = self.synced.get((producer, waiter))
+        if back is not None:
+            self.barrier[waiter] = max(self.barrier.get(waiter, -1), back)
         self.synced[(waiter, producer)] = time
         # The signal fires after everything the producer pipe already waited for.
         for (w, p), t in list(self.synced.items()):
@@ -198,7 +204,15 @@ class _State:
         if pipe not in target.barrier_pipes or REGISTRY.barrier(pipe) is None:
             return False
         last = self.barrier.get(pipe, -1)
-        return any(self.writes.get(b, {}).get(pipe, -1) > last for b in effects.reads)
+        if any(self.writes.get(b, {}).get(pipe, -1) > last for b in effects.reads):
+            return True  # read after write
+        # Write after read or write: buffers MemoryReuse shares, a result overwriting an
+        # operand the pipe's previous instruction may still be reading or writing.
+        return any(
+            self.writes.get(b, {}).get(pipe, -1) > last
+            or self.reads.get(b, {}).get(pipe, -1) > last
+            for b in effects.writes
+        )
 
 
 _FrozenAccesses = tuple[tuple[int, tuple[tuple[int, int], ...]], ...]

@@ -79,3 +79,46 @@ def test_a_broadcast_lhs_has_no_instruction() -> None:
             "operands of a commutative op, or expand the lhs first)",
         )
     ]
+
+
+COMPARE = (
+    "    @pl.function(type=pl.FunctionType.InCore)\n"
+    "    def lt(self, x: pl.Tensor[[16, 64], pl.FP32], z: pl.Tensor[[16, 64], pl.FP32],\n"
+    "           y: pl.Tensor[[16, 64], pl.FP32]):\n"
+    "        a = pl.load(x, [0, 0], [16, 64])\n"
+    "        b = pl.load(z, [0, 0], [16, 64])\n"
+    "        c = pl.cmp(a, b, cmp_type=2)\n"
+    "        pl.store(c, [0, 0], [16, 64], y)\n"
+)
+
+
+def test_a_compare_writes_a_uint8_mask_and_selects_one_or_zero() -> None:
+    lines = generate(COMPARE, "lt")
+    assert (
+        "using c_maskType = Tile<TileType::Vec, uint8_t, 16, 32, BLayout::RowMajor, -1, -1>;"
+        in (lines)
+    )
+    body = lines[lines.index("// Function body") + 5 : -4]
+    assert body == [
+        "TCMP(c_mask, a, b, CmpMode::LT);",
+        "pipe_barrier(PIPE_V);",
+        "TEXPANDS(c_ones, 1.0f);",
+        "pipe_barrier(PIPE_V);",
+        "TSELS(c, c_mask, c_ones, c_tmp, 0.0f);",
+    ]
+
+
+def test_a_vector_write_into_a_buffer_an_earlier_vector_op_reads_waits_for_it() -> None:
+    # MemoryReuse puts the ones in a's buffer (a is dead after TCMP). The V pipe may overlap
+    # its instructions, so TEXPANDS must not start while TCMP still reads a: the barrier
+    # between them is for that write-after-read (the CPU simulator runs instructions in
+    # order and pipe_barrier is a no-op there, so only the text can show it).
+    lines = generate(COMPARE, "lt")
+    address = lines[lines.index("aType a(16, 64);") + 1]
+    assert address == "TASSIGN(a, 0x0);"
+    assert lines[lines.index("c_onesType c_ones(16, 64);") + 1] == "TASSIGN(c_ones, 0x0);"
+    texpands = lines.index("TEXPANDS(c_ones, 1.0f);")
+    assert lines[texpands - 2 : texpands] == [
+        "TCMP(c_mask, a, b, CmpMode::LT);",
+        "pipe_barrier(PIPE_V);",
+    ]
