@@ -15,9 +15,15 @@ import numpy as np
 Arrays = dict[str, np.ndarray]
 
 # Known CCE code-generation defects (issue #10). A case names the one that breaks it.
-# Not a code-generation defect: with -std=c++20 pto-isa's CPU simulator declares bfloat16_t as
-# a _Float16 placeholder (real BF16 needs C++23 <stdfloat>), so BF16 results cannot match.
-NO_SIM_BF16 = "the CPU simulator's bfloat16_t is a _Float16 placeholder under C++20"
+# Not a code-generation defect: pto-isa declares a real bfloat16_t only when
+# include/pto/common/type.hpp:452 holds (`__has_include(<stdfloat>) && __cplusplus >= 202302L
+# && defined(__STDCPP_BFLOAT16_T__)`, GCC 13+ with -std=c++23); no define of pto-isa's turns
+# it on (PTO_CPU_SIM_ENABLE_BF16 is an #error without them). clang-19 with Debian 12's
+# libstdc++ 12 has no <stdfloat> and no __STDCPP_BFLOAT16_T__, so line 463 makes it _Float16.
+NO_SIM_BF16 = (
+    "pto-isa include/pto/common/type.hpp:463 `typedef _Float16 bfloat16_t;`: real BF16 needs "
+    "C++23 <stdfloat> with __STDCPP_BFLOAT16_T__ (line 452), which clang-19 / libstdc++ 12 lack"
+)
 
 DTYPES = {
     "FP32": np.float32,
