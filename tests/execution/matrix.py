@@ -377,6 +377,27 @@ def compare_cases() -> Iterator[Case]:
             lambda a, fn=COMPARE[mode], dtype=dtype: cast(fn(a["a"], a["b"]), dtype),
             fixed={"a": overlapping(7, dtype), "b": overlapping(5, dtype)},
         )
+    # sel picks where its mask is nonzero: cmp's 1 / 0, or any tile of values.
+    yield simple(
+        "sel_FP32_by_cmp_is_maximum",
+        [("a", (16, 64), "FP32"), ("b", (16, 64), "FP32")],
+        ["t_c = pl.sel(pl.cmp(t_a, t_b, cmp_type=4), t_a, t_b)"],
+        "t_c",
+        (16, 64),
+        "FP32",
+        lambda a: np.maximum(a["a"], a["b"]),
+    )
+    for dtype in ("FP32", "FP16", "INT32"):
+        yield simple(
+            f"sel_{dtype}_by_a_tile_of_values",
+            [("m", (16, 64), "FP32"), ("a", (16, 64), dtype), ("b", (16, 64), dtype)],
+            ["t_c = pl.sel(t_m, t_a, t_b)"],
+            "t_c",
+            (16, 64),
+            dtype,
+            lambda a: np.where(a["m"] != 0, a["a"], a["b"]),
+            fixed={"m": overlapping(3, "FP32")},
+        )
     # The 1 / 0 result is a value like any other: here it masks a tile (a ReLU), and the
     # mask's scratch tiles share buffers with the dead operands.
     yield simple(

@@ -271,21 +271,19 @@ def test_cmps_equality_is_within_1e_9_in_double() -> None:
     check(result, [[0b01111101, 0, 0, 0, 0, 0, 0, 0]], F32)
 
 
-def test_sel_reads_the_mask_bits_cmps_writes() -> None:
-    x = np.array([[1, 5, 3, 0, 9, 9, 9, 9, 1, 1, 1, 1, 1, 1, 1, 8]], F32)
-    y = np.array([[2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2]], F32)
-    result = tile_op("pl.sel(pl.cmps(a, 2.0, cmp_type=2), a, b)", x, y, result=t((1, 16), F32))
+def test_sel_picks_lhs_where_cmp_is_one() -> None:
+    x = np.array([[1, 5, 3, 0, 9, 9, 9, 9], [1, 1, 1, 1, 1, 1, 1, 8]], F32)
+    y = np.array([[2, 2, 4, 1, 0, 0, 0, 10], [2, 2, 2, 2, 2, 2, 2, 2]], F32)
+    result = tile_op("pl.sel(pl.cmp(a, b, cmp_type=2), a, b)", x, y, result=t((2, 8), F32))
     check(result, np.minimum(x, y), F32)
 
 
-def test_sel_reads_the_mask_as_one_bit_stream_across_rows() -> None:
-    # TSEL takes bit k of the stream for element k in row-major order, eight bits per mask
-    # element: the 8 elements of a 2 x 4 tile all come from the first mask byte.
-    mask = np.array([[0b10100101], [0xFF]], U8)
+def test_sel_picks_lhs_where_the_mask_is_nonzero() -> None:
+    mask = np.array([[0, 1, -2, 0.5], [np.nan, 0, -0.0, 3]], F32)
     x = np.full((2, 4), 1, F32)
     y = np.full((2, 4), 2, F32)
     result = tile_op("pl.sel(a, b, c)", mask, x, z=y, result=t((2, 4), F32))
-    check(result, [[1, 2, 1, 2], [2, 1, 2, 1]], F32)
+    check(result, [[2, 1, 1, 1], [1, 2, 2, 1]], F32)
 
 
 def test_sels_picks_lhs_only_for_mode_one() -> None:

@@ -220,6 +220,7 @@ def test_written_operands_are_declared_on_the_registration() -> None:
         "block.row_max": ("tmp_tile",),
         "block.row_min": ("tmp_tile",),
         "block.select_scalar": ("tmp",),
+        "block.select_tiles": ("tmp",),
         "block.transpose_scratch": ("tmp",),
     }
 

@@ -87,6 +87,7 @@ BLOCK_OPS = {
     # inserted by AddReductionScratch: what block.cmp and block.transpose are computed with
     "cmp_mask",
     "select_scalar",
+    "select_tiles",
     "transpose_scratch",
     "neg",
     "exp",
@@ -265,6 +266,7 @@ CCE = {
     "block.cmp": "TCMP",
     "block.cmp_mask": "TCMP",
     "block.select_scalar": "TSELS",
+    "block.select_tiles": "TSEL",
     "block.cmps": "TCMPS",
     "block.cast": "TCVT",
     "block.matmul": "TMATMUL",
@@ -407,6 +409,7 @@ def test_internal_ops() -> None:
         "block.batch_matmul",
         "block.cmp_mask",
         "block.select_scalar",
+        "block.select_tiles",
         "block.transpose_scratch",
     }
 

@@ -137,17 +137,6 @@ def pack_bytes(bits: Array, out_shape: tuple[int, ...], out_dtype: np.dtype[Any]
     return out.astype(out_dtype).reshape(out_shape)
 
 
-def mask_bits(mask: Array, count: int, fail: Fail) -> Array:
-    """TSEL's reading of a mask: one bit per selected element, eight per mask element (its
-    low byte), in row-major order over the mask."""
-    stream = mask.astype(np.int64).reshape(-1) & 0xFF
-    needed = -(-count // 8)
-    if stream.size < needed:
-        fail(f"the mask holds {stream.size * 8} bits but {count} elements are selected")
-    index = np.arange(count)
-    return ((stream[index // 8] >> (index % 8)) & 1).astype(bool)
-
-
 def _as_2d(shape: tuple[int, ...]) -> tuple[int, int]:
     if not shape:
         return (1, 1)

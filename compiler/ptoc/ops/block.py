@@ -15,7 +15,7 @@ from ..ir.dtype import DataType
 from ..ir.expr import Expr, const_int, make_tuple
 from ..ir.shape import dim_str, static_value
 from ..ir.span import NO_SPAN, Span
-from ..ir.types import UNKNOWN, MemorySpace, ScalarType, TileType, Type
+from ..ir.types import UNKNOWN, MemorySpace, ScalarType, TileType, TileView, Type
 from .legality import check_move, check_store_dtype, check_store_window
 from .registry import (
     REGISTRY,
@@ -787,8 +787,25 @@ _family(
 )
 
 _family(
-    (entry("sel", "TSEL", "Per element: lhs where mask is set, else rhs.", scratch=True),),
-    [_vec_tile("mask", "Selection mask tile"), _LHS, _RHS],
+    (
+        entry(
+            "sel",
+            "TSEL",
+            "Per element: lhs where mask is nonzero (cmp's 1), else rhs.",
+            "computed as TCMP of the mask against 0 into a uint8 bit mask and TSEL (mask, lhs "
+            "and rhs 2-D tiles of one shape with a multiple of 8 columns, lhs and rhs of the "
+            "result's dtype)",
+            scratch=True,
+            mask_form=MaskForm(
+                "block.cmp_mask",
+                "block.full",
+                "block.select_tiles",
+                mask_of="mask",
+                nonzero=(("cmp_type", 1),),
+            ),
+        ),
+    ),
+    [_vec_tile("mask", "Selection mask tile: nonzero selects lhs"), _LHS, _RHS],
     Elementwise("xtt"),
 )
 
@@ -845,9 +862,12 @@ def _cmp_mask(ctx: DeduceContext) -> Type:
         ctx.fail(f"{ctx.op.name}: the operands must both be FP32, FP16 or INT32", at="rhs")
     rows, cols = dims
     assert rows is not None and cols is not None
-    width = -(-cols // 8)
-    width = -(-width // _MASK_ROW_BYTES) * _MASK_ROW_BYTES
-    return TileType((const_int(rows), const_int(width)), DataType.UINT8)
+    words = -(-cols // 8)
+    width = -(-words // _MASK_ROW_BYTES) * _MASK_ROW_BYTES
+    # Valid: the bytes TCMP writes, so TSEL (which reads the valid bytes as one bit stream on
+    # the CPU, row by row on A2/A3) takes row r's bits from row r.
+    valid = TileView(valid_shape=(const_int(rows), const_int(words)))
+    return TileType((const_int(rows), const_int(width)), DataType.UINT8, tile_view=valid)
 
 
 @rule
@@ -897,6 +917,32 @@ _pass_inserted(
     "t([rows, ceil(cols / 8) padded to 32], UINT8)",
     Role.ELEMENTWISE,
     isa("TCMP", attr_args=_CMP_ARGS, pto_attrs=(_CMP_MODE,)),
+)
+
+
+@rule
+def _select_tiles(ctx: DeduceContext) -> Type:
+    ctx.tile("mask")
+    ctx.tile("tmp")
+    lhs, rhs = ctx.tile("lhs"), ctx.tile("rhs")
+    if lhs.dtype is not rhs.dtype:
+        ctx.fail(f"{ctx.op.name}: lhs and rhs must have one dtype", at="rhs")
+    return TileType(lhs.shape, lhs.dtype)
+
+
+_pass_inserted(
+    "block.select_tiles",
+    [
+        _vec_tile("mask", "Bit mask as block.cmp_mask writes it"),
+        _vec_tile("lhs", "Values where the mask bit is set"),
+        _vec_tile("rhs", "Values where the mask bit is clear"),
+        _TMP,
+    ],
+    _select_tiles,
+    "Per element: lhs where the row's mask bit is set, else rhs (what block.sel is computed with)",
+    "t(lhs.shape, lhs.dtype)",
+    Role.ELEMENTWISE,
+    isa("TSEL"),
 )
 _pass_inserted(
     "block.select_scalar",

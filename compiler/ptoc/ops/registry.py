@@ -308,15 +308,22 @@ class Lowering:
 
 @dataclass(frozen=True, slots=True)
 class MaskForm:
-    """How a comparison is computed where its instruction writes a bit mask, not values
-    (pto-isa's TCMP and PTO's pto.tcmp write a uint8 / i8 mask): ``compare`` writes the mask,
-    ``fill`` makes a tile of ones and ``select`` keeps the ones where a bit is set and puts 0
-    elsewhere (TSELS), so the result has the comparison's dtype and 1 / 0 values. The
-    AddReductionScratch pass performs the rewrite."""
+    """How an op on 1 / 0 values is computed where the instructions work on bit masks
+    (pto-isa's TCMP and PTO's pto.tcmp write a uint8 mask; TSEL / TSELS read one). The
+    AddReductionScratch pass performs the rewrite.
+
+    * A comparison (``mask_of`` None): ``compare`` writes the mask of the op's own operands,
+      ``fill`` makes a tile of ones and ``select`` keeps them where a bit is set and puts 0
+      elsewhere (TSELS), so the result has the comparison's dtype and 1 / 0 values.
+    * A selection by a tile of values (``mask_of`` names that operand): ``compare`` tests it
+      against a ``fill`` of 0 with the attributes ``nonzero`` (``!= 0``), and ``select`` picks
+      between the op's two other tile operands by the mask (TSEL)."""
 
     compare: str
     fill: str
     select: str
+    mask_of: str | None = None
+    nonzero: tuple[tuple[str, AttrValue], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False)

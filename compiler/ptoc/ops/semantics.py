@@ -15,8 +15,9 @@ it lowers to (``include/pto/cpu``), since generated C++ is judged against that s
   left of the row, the rest zero, as TCMP does, and ``select_scalar``, which reads a row's
   bit c from byte c // 8, as TSELS does); ``cmps`` packs cols // 8
   bytes per row and writes that byte stream row-major into the result (TCMPS), comparing EQ
-  and NE in double within 1e-9; ``sel`` reads its mask as such a bit stream (TSEL) and
-  ``sels`` picks lhs when the select mode is 1 (TSELS);
+  and NE in double within 1e-9; ``sel`` picks lhs where its mask is nonzero (computed
+  through ``cmp_mask`` of the mask against 0 and ``select_tiles``, TSEL) and ``sels`` picks
+  lhs when the select mode is 1 (TSELS);
 * ``cast`` is TCVT: float to integer rounds in double with the mode (none truncates), integer
   and float targets otherwise round to nearest even;
 * sums accumulate element by element in order: along the last axis in float for FP16 / BF16
@@ -360,15 +361,20 @@ def _cmp_mask(op: OpCall) -> Array:
 
 @_define("block.select_scalar")
 def _select_scalar(op: OpCall) -> Array:
-    mask, src = np.asarray(op.args[0]), np.asarray(op.args[1])
-    dtype = op.result_dtype()
-    columns = np.arange(src.shape[-1])
-    if mask.ndim != 2 or src.ndim != 2 or mask.shape[0] != src.shape[0]:
-        op.fail(f"a {list(mask.shape)} mask cannot select a {list(src.shape)} tile")
-    if mask.shape[1] * 8 < src.shape[1]:
-        op.fail(f"the mask holds {mask.shape[1] * 8} bits a row but {src.shape[1]} are selected")
-    bits = (mask.astype(np.int64)[:, columns // 8] >> (columns % 8)) & 1
-    return np.where(bits.astype(bool), src, cast_to(op.args[3], dtype)).astype(dtype)
+    src, dtype = np.asarray(op.args[1]), op.result_dtype()
+    bits = _row_bits(op, np.asarray(op.args[0]), src.shape)
+    return np.where(bits, src, cast_to(op.args[3], dtype)).astype(dtype)
+
+
+def _row_bits(op: OpCall, mask: Array, shape: tuple[int, ...]) -> Array:
+    """A cmp_mask's bits for a 2-D tile of ``shape``: row r's bit c is bit c % 8 of byte
+    c // 8 of the mask's row r."""
+    if mask.ndim != 2 or len(shape) != 2 or mask.shape[0] != shape[0]:
+        op.fail(f"a {list(mask.shape)} mask cannot select a {list(shape)} tile")
+    if mask.shape[1] * 8 < shape[1]:
+        op.fail(f"the mask holds {mask.shape[1] * 8} bits a row but {shape[1]} are selected")
+    columns = np.arange(shape[1])
+    return ((mask.astype(np.int64)[:, columns // 8] >> (columns % 8)) & 1).astype(bool)
 
 
 @_define("block.cmps")
@@ -386,9 +392,17 @@ def _cmps(op: OpCall) -> Array:
 @_define("block.sel")
 def _sel(op: OpCall) -> Array:
     dtype = op.result_dtype()
-    lhs, rhs = np.broadcast_arrays(cast_to(op.args[1], dtype), cast_to(op.args[2], dtype))
-    bits = kernels.mask_bits(np.asarray(op.args[0]), lhs.size, op.fail).reshape(lhs.shape)
-    return np.where(bits, lhs, rhs).astype(dtype)
+    mask, lhs, rhs = np.broadcast_arrays(
+        np.asarray(op.args[0]), cast_to(op.args[1], dtype), cast_to(op.args[2], dtype)
+    )
+    return np.where(mask != 0, lhs, rhs).astype(dtype)
+
+
+@_define("block.select_tiles")
+def _select_tiles(op: OpCall) -> Array:
+    dtype = op.result_dtype()
+    lhs, rhs = cast_to(op.args[1], dtype), cast_to(op.args[2], dtype)
+    return np.where(_row_bits(op, np.asarray(op.args[0]), lhs.shape), lhs, rhs).astype(dtype)
 
 
 @_define("block.sels")

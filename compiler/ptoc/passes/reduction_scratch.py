@@ -11,8 +11,13 @@ later passes give them buffers, reuse and synchronisation like any other tile.
   ``c = block.cmp(a, b, cmp_type=k)`` becomes ``c_mask = block.cmp_mask(a, b, cmp_type=k);
   c_ones = block.full(c.shape, dtype=c.dtype, value=1); c_tmp = block.create_tile(..);
   c = block.select_scalar(c_mask, c_ones, c_tmp, 0)``, so ``c`` keeps its dtype and holds 1
-  where the comparison holds, else 0. Operands the mask instruction does not take (other
-  dtypes, broadcasting, dynamic shapes) keep the call, which code generation then reports.
+  where the comparison holds, else 0.
+* A selection by a tile of values: TSEL reads a bit mask. ``r = block.sel(m, a, b)`` becomes
+  ``r_zeros = block.full(m.shape, dtype=m.dtype, value=0); r_mask = block.cmp_mask(m, r_zeros,
+  cmp_type=1); r_tmp = block.create_tile(..); r = block.select_tiles(r_mask, a, b, r_tmp)``.
+
+Operands the mask instructions do not take (other dtypes, broadcasting, dynamic shapes) keep
+the call, which code generation then reports.
 """
 
 from __future__ import annotations
@@ -126,44 +131,84 @@ class _AddScratch(IRMutator):
         dims = static_shape(result.shape)
         if dims is None:
             return None
-        kwargs = dict(call.kwargs)
+        name, dtype = stmt.var.name, result.dtype
+        out: list[Stmt] = []
         try:
-            mask_type = compare.deduce(compare.bind(call.args), kwargs)
+            if form.mask_of is None:  # the op's own comparison, then 1 where a bit is set
+                mask = self.define(out, f"{name}_mask", compare, call.args, call.kwargs, stmt)
+                ones = self.filled(out, f"{name}_ones", fill, dims, dtype, 1, stmt)
+                operands: tuple[Expr, ...] = (ones, _number(0, dtype, call.span))
+            else:  # a tile of values: its nonzero elements, then pick between the tiles
+                bound = op.bind(call.args)
+                values = bound[form.mask_of]
+                tiles = tuple(a for n, a in bound.items() if n != form.mask_of)
+                if not _selectable(values, tiles, result, dims):
+                    return None
+                assert isinstance(values.type, TileType)
+                zeros = self.filled(out, f"{name}_zeros", fill, dims, values.type.dtype, 0, stmt)
+                mask = self.define(
+                    out, f"{name}_mask", compare, (values, zeros), form.nonzero, stmt
+                )
+                operands = tiles
         except OpError:
             return None
-        span, name, dtype = call.span, stmt.var.name, result.dtype
-        mask = Var(mask_type, name=self.names.fresh(f"{name}_mask"), span=span)
-        compute_mask = Call(
-            mask_type, callee=Op(compare.name), args=call.args, kwargs=call.kwargs, span=span
+        create, tmp = self.create(
+            f"{name}_tmp", (1, _ROW_BYTES * 8 // dtype.bits), dtype, call.span
         )
+        out.append(AssignStmt(tmp, create, span=stmt.span))
+        if form.mask_of is None:
+            args: tuple[Expr, ...] = (mask, operands[0], tmp, operands[1])
+        else:
+            args = (mask, *operands, tmp)
+        pick = Call(result, callee=Op(select.name), args=args, span=call.span)
+        out.append(with_fields(stmt, value=pick))
+        return SeqStmts(tuple(out), span=stmt.span)
+
+    def define(
+        self,
+        out: list[Stmt],
+        name: str,
+        op: OpDef,
+        args: tuple[Expr, ...],
+        kwargs: tuple[tuple[str, AttrValue], ...],
+        stmt: AssignStmt,
+    ) -> Var:
+        """``name = op(args, kwargs)`` appended to ``out`` (OpError when its rule refuses)."""
+        span = stmt.value.span
+        value_type = op.deduce(op.bind(args), dict(kwargs))
+        var = Var(value_type, name=self.names.fresh(name), span=span)
+        call = Call(value_type, callee=Op(op.name), args=args, kwargs=kwargs, span=span)
+        out.append(AssignStmt(var, call, span=stmt.span))
+        return var
+
+    def filled(
+        self,
+        out: list[Stmt],
+        name: str,
+        fill: OpDef,
+        dims: list[int],
+        dtype: DataType,
+        value: int,
+        stmt: AssignStmt,
+    ) -> Var:
+        """A tile of ``dims`` with every element ``value``."""
+        span = stmt.value.span
         shape = make_tuple(tuple(const_int(d, span=span) for d in dims), span)
-        fill_kwargs: dict[str, AttrValue] = {"dtype": dtype}
-        fill_args = (shape, _number(1, dtype, span))
-        ones_type = fill.deduce(fill.bind(fill_args), fill_kwargs)
-        ones = Var(ones_type, name=self.names.fresh(f"{name}_ones"), span=span)
-        make_ones = Call(
-            ones_type,
-            callee=Op(fill.name),
-            args=fill_args,
-            kwargs=tuple(fill_kwargs.items()),
-            span=span,
-        )
-        create, tmp = self.create(f"{name}_tmp", (1, _ROW_BYTES * 8 // dtype.bits), dtype, span)
-        pick = Call(
-            result,
-            callee=Op(select.name),
-            args=(mask, ones, tmp, _number(0, dtype, span)),
-            span=span,
-        )
-        return SeqStmts(
-            (
-                AssignStmt(mask, compute_mask, span=stmt.span),
-                AssignStmt(ones, make_ones, span=stmt.span),
-                AssignStmt(tmp, create, span=stmt.span),
-                with_fields(stmt, value=pick),
-            ),
-            span=stmt.span,
-        )
+        args = (shape, _number(value, dtype, span))
+        return self.define(out, name, fill, args, (("dtype", dtype),), stmt)
+
+
+def _selectable(values: Expr, tiles: tuple[Expr, ...], result: TileType, dims: list[int]) -> bool:
+    """Whether TSEL can pick between ``tiles`` by the nonzero elements of ``values``: all of
+    the result's 2-D shape, its columns a multiple of 8 (the CPU simulator's TSEL reads the
+    mask as one bit stream, A2/A3's row by row: they agree only then), both tiles of the
+    result's dtype."""
+    if len(dims) != 2 or dims[1] % 8 or len(tiles) != 2:
+        return False
+    for tile in (values, *tiles):
+        if not isinstance(tile.type, TileType) or static_shape(tile.type.shape) != dims:
+            return False
+    return all(isinstance(t.type, TileType) and t.type.dtype is result.dtype for t in tiles)
 
 
 def _number(value: int, dtype: DataType, span: Span) -> Expr:

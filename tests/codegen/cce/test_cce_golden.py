@@ -154,11 +154,11 @@ def test_three_operand_forms_pass_every_tile() -> None:
         load(b, x, (0, 0)),
         load(c, x, (0, 0)),
         define(d, "block.addc", a, b, c),
-        define(var("e", placed_t(16, 16, addr=0x1000)), "block.sel", a, b, c),
+        define(var("e", placed_t(16, 16, addr=0x1000)), "block.select_tiles", a, b, c, d),
     )
     assert body_lines(clean(generate_cce(fn)).text)[3:] == [
         "TADDC(d, a, b, c);",
-        "TSEL(e, a, b, c);",
+        "TSEL(e, a, b, c, d);",
     ]
 
 
@@ -251,7 +251,7 @@ def test_calls_the_scratch_pass_leaves_alone_have_no_cce_form() -> None:
     assert [d.code for d in result.diagnostics] == ["E400", "E400"]
     assert result.diagnostics[0].message.startswith("TROWSUM needs a scratch tile")
     assert result.diagnostics[1].message.startswith(
-        "block.cmp of Tile[[32, 128], FP32], Tile[[32, 128], FP32] has no CCE form: TCMP writes"
+        "block.cmp of Tile[[32, 128], FP32], Tile[[32, 128], FP32] has no CCE form: TCMP works"
     )
     assert "TROWSUM(rows" not in result.text and "TCMP(m" not in result.text
 

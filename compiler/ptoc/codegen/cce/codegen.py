@@ -87,15 +87,15 @@ def _positive_constant(expr: Expr) -> bool:
 
 def _check_rewritten(call: Call, op: OpDef, instruction: str) -> None:
     """Calls AddReductionScratch leaves alone because their instruction cannot take the
-    operands: a comparison (TCMP writes a bit mask, block.cmp has values) or an instruction
-    needing a scratch tile the call does not give (TTRANS, TROWSUM ...)."""
+    operands: a comparison or selection (TCMP writes, TSEL reads, a bit mask; block.cmp and
+    block.sel work on 1 / 0 values) or an instruction needing a scratch tile the call does
+    not give (TTRANS, TROWSUM ...)."""
     if op.mask_form is not None:
         operands = ", ".join(arg.type.short() for arg in call.args)
         raise CodegenError(
             "E400",
-            f"{op.name} of {operands} has no CCE form: {instruction} writes a bit mask, which "
-            "is turned into 1 / 0 values only for 2-D FP32 / FP16 / INT32 tiles of one static "
-            "shape and dtype (cast or reshape the operands)",
+            f"{op.name} of {operands} has no CCE form: {instruction} works on a bit mask, "
+            f"which ptoc builds only as the registration says ({op.cce.note})",
             call.span,
         )
     written = set(op.written_params)
