@@ -831,7 +831,8 @@ _family(
             "Element-wise comparison of two tiles: 1 where it holds, else 0, in the promoted "
             "dtype (not BOOL).",
             "computed as TCMP into a uint8 bit mask, TEXPANDS of ones and TSELS of 0 where a "
-            "bit is clear (same-dtype FP32 / FP16 / INT32 2-D tiles of one shape)",
+            "bit is clear (same-dtype FP32 / FP16 / INT32 2-D tiles of one shape, not one "
+            "column: TSELS takes row-major tiles)",
             attr_args=_CMP_ARGS,
             pto_attrs=(_CMP_MODE,),
             mask_form=MaskForm("block.cmp_mask", "block.full", "block.select_scalar"),

@@ -129,7 +129,9 @@ class _AddScratch(IRMutator):
         if compare is None or fill is None or select is None or not isinstance(result, TileType):
             return None
         dims = static_shape(result.shape)
-        if dims is None:
+        if dims is None or len(dims) == 2 and dims[1] == 1 and dims[0] > 1:
+            # A one-column tile is column-major; A2/A3's TSEL / TSELS take row-major tiles
+            # only (pto-isa include/pto/npu/a2a3/TSels.hpp, TSel.hpp static_asserts).
             return None
         name, dtype = stmt.var.name, result.dtype
         out: list[Stmt] = []

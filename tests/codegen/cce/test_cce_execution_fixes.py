@@ -122,3 +122,14 @@ def test_a_vector_write_into_a_buffer_an_earlier_vector_op_reads_waits_for_it() 
         "TCMP(c_mask, a, b, CmpMode::LT);",
         "pipe_barrier(PIPE_V);",
     ]
+
+
+def test_a_compare_of_one_column_tiles_has_no_cce_form() -> None:
+    # One-column tiles are column-major, and A2/A3's TSELS takes row-major tiles only.
+    source = HEADER + COMPARE.replace("[16, 64]", "[32, 1]")
+    analysis = analyze_source(source, "k.py")
+    assert not analysis.diagnostics
+    text, diagnostics = cce_kernel(analysis.all_programs()[0], "lt")
+    assert [(d.code, d.span.line) for d in diagnostics] == [("E400", 11)]
+    assert "not one column: TSELS takes row-major tiles" in diagnostics[0].message
+    assert text is None or "TCMP(c" not in text
