@@ -298,7 +298,7 @@ def test_a_function_without_tracked_ops_is_unchanged() -> None:
 def test_bar_v_before_a_vector_write_into_a_buffer_a_vector_op_just_read() -> None:
     # MemoryReuse gives the ones ta's buffer (ta is dead after the add): the V pipe may
     # overlap its instructions, so the fill waits for the add that reads that buffer.
-    a, b, out = (P.var(n, P.tensor_t([32, 128])) for n in ("a", "b", "out"))
+    a, b, out = (P.var(n, P.tensor_t(32, 128)) for n in ("a", "b", "out"))
     ta = P.assign("ta", P.op("block.load", a, P.ints(0, 0), P.ints(32, 128)))
     tb = P.assign("tb", P.op("block.load", b, P.ints(0, 0), P.ints(32, 128)))
     s = P.assign("s", P.op("block.add", ta.var, tb.var))
@@ -307,7 +307,7 @@ def test_bar_v_before_a_vector_write_into_a_buffer_a_vector_op_just_read() -> No
     store = P.EvalStmt(
         P.op("block.store", both.var, P.ints(0, 0), P.ints(32, 128), out), span=P.span()
     )
-    fn = P.function("k", [a, b, out], [ta, tb, s, ones, both, store], [])
+    fn = P.function("k", [a, b, out], [ta, tb, s, ones, both, store], returns=[])
     assert P.lines(synced(fn), memrefs=True)[:9] == [
         "ta[Vec#3] = block.load(a, [0, 0], [32, 128])",
         "tb[Vec#4] = block.load(b, [0, 0], [32, 128])",
