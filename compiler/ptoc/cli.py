@@ -357,10 +357,44 @@ def run_compile(args: argparse.Namespace) -> int:
             )
 
     report(result.diagnostics)
+    if args.memory_map:
+        write_memory_map(analysis, args.function, args.memory_map)
     if result.has_errors:
         return EXIT_ERRORS
-    emit(result.text, args.output)
+    text, spans = result.text, result.line_spans
+    if args.annotate:
+        from .sourcemap import annotate
+
+        text, spans = annotate(text, spans, "#" if result.language == "python" else "//")
+    if args.line_map:
+        from .sourcemap import line_map_json
+
+        mapped = line_map_json(args.file, args.target, spans, analysis.text)
+        write_text(args.line_map, json.dumps(mapped, indent=1) + "\n")
+    emit(text, args.output)
     return EXIT_OK
+
+
+def write_memory_map(analysis: ModuleAnalysis, function: str | None, out: str) -> None:
+    """``--memory-map``: the map after AllocateMemoryAddr, as SVG when ``out`` ends in
+    ``.svg``, else JSON (written even when buffers overflow: that is what it shows)."""
+    from .memory_map import map_json, memory_map
+
+    found = memory_map(analysis, function)
+    if out.lower().endswith(".svg"):
+        from .memory_svg import render_svg
+
+        write_text(out, render_svg(found.functions))
+    else:
+        document = {"file": analysis.path, "functions": map_json(found.functions, analysis.text)}
+        write_text(out, json.dumps(document, indent=1) + "\n")
+
+
+def write_text(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write '{path}': {exc.strerror or exc}") from None
 
 
 def safe_file_name(name: str) -> str:
@@ -469,6 +503,23 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="the PTOAS binary (default: $PTOAS, else ../shared/vendor/ptoas/ptoas beside the "
         "repository, else ptoas on PATH)",
+    )
+    compile_.add_argument(
+        "--line-map",
+        metavar="MAP.json",
+        help="write the source map: for each run of generated lines, the source range it "
+        "came from (0-based lines, LSP ranges)",
+    )
+    compile_.add_argument(
+        "--annotate",
+        action="store_true",
+        help="put a '// FILE:LINE' comment above the lines generated for each statement",
+    )
+    compile_.add_argument(
+        "--memory-map",
+        metavar="OUT.json|OUT.svg",
+        help="write every function's on-chip buffers after AllocateMemoryAddr (address, size, "
+        "lifetime, reuse group, capacity), as JSON or as an SVG picture",
     )
     compile_.set_defaults(handler=run_compile)
 

@@ -256,6 +256,8 @@ class ProgramOutput:
     source: Program  # what entered the pipeline (narrowed when a function was named)
     pipeline: PipelineResult | None  # None when the pipeline failed internally
     text: str  # this program's part of the result ("" when it has none)
+    #: Per line of ``text``, the source it was generated for (None: not known).
+    line_spans: list[Span | None] = field(default_factory=list)
 
 
 @dataclass
@@ -294,6 +296,14 @@ class CompileResult:
             return ""
         return join_texts([p.text for p in self.programs], self.language)
 
+    @property
+    def line_spans(self) -> list[Span | None]:
+        """Per line of ``text``, the source span it came from (None where none is known):
+        the compiler's side of the source map."""
+        if self.has_errors:
+            return []
+        return join_spans([(p.text, p.line_spans) for p in self.programs], self.language)
+
 
 def join_texts(texts: Sequence[str], language: str = "") -> str:
     """Several generated modules, ending in a newline, separated by one blank line; by two
@@ -302,6 +312,25 @@ def join_texts(texts: Sequence[str], language: str = "") -> str:
     separator = "\n\n\n" if language == "python" else "\n\n"
     body = separator.join(text.rstrip("\n") for text in texts if text)
     return body + "\n" if body else ""
+
+
+def join_spans(
+    parts: Sequence[tuple[str, Sequence[Span | None]]], language: str = ""
+) -> list[Span | None]:
+    """The line spans of ``join_texts`` of the parts' texts, line for line (None on blank
+    lines)."""
+    gap = 2 if language == "python" else 1
+    spans: list[Span | None] = []
+    for text, text_spans in parts:
+        if not text:
+            continue
+        if spans:
+            spans.extend([None] * gap)
+        lines = text.rstrip("\n").split("\n")
+        padded = [*text_spans, *[None] * len(lines)]
+        # A blank line separates; it comes from no statement.
+        spans.extend(padded[i] if line.strip() else None for i, line in enumerate(lines))
+    return spans
 
 
 def check_target(target: str) -> None:
@@ -376,48 +405,56 @@ def compile_program(program: Program, result: CompileResult, path: str) -> Progr
             return ProgramOutput(
                 program, lowered, f"# pass '{wanted}' is not in the '{result.pipeline}' pipeline\n"
             )
-        return ProgramOutput(program, lowered, print_ir(snapshot, result))
+        return ProgramOutput(program, lowered, *print_ir_mapped(snapshot, result))
     if lowered.has_errors:
         return ProgramOutput(program, lowered, "")
     try:
-        text, diagnostics = generate(target, lowered.program, result)
+        text, diagnostics, spans = generate(target, lowered.program, result)
     except Exception as exc:  # code generators must not raise either
         result.back_end.append(internal_error(path, f"{target} code generator", exc))
         return ProgramOutput(program, lowered, "")
     result.back_end.extend(diagnostics)
-    return ProgramOutput(program, lowered, text)
+    return ProgramOutput(program, lowered, text, spans)
 
 
 def print_ir(program: Program, result: CompileResult) -> str:
-    from .printer import print_program
-
-    return print_program(only_function(program, result.function), prefix=result.prefix)
+    return print_ir_mapped(program, result)[0]
 
 
-def generate(target: str, program: Program, result: CompileResult) -> tuple[str, list[Diagnostic]]:
-    """The final IR as the target's text: the target -> generator map."""
+def print_ir_mapped(program: Program, result: CompileResult) -> tuple[str, list[Span | None]]:
+    from .printer import print_program_mapped
+
+    return print_program_mapped(only_function(program, result.function), prefix=result.prefix)
+
+
+def generate(
+    target: str, program: Program, result: CompileResult
+) -> tuple[str, list[Diagnostic], list[Span | None]]:
+    """The final IR as the target's text, its diagnostics and line spans: the target ->
+    generator map. The C++ PTOAS makes (``pto-cpp``) has no map: its lines are PTOAS's."""
     if target == "cce":
         from .codegen.cce import generate_cce
 
         generated = generate_cce(program, function=result.function)
     elif target in ("pto", "pto-cpp"):
         from .codegen.pto import generate_pto
-        from .codegen.pto.ptoas import PtoasMissing, generate_checked
+        from .codegen.pto.ptoas import PtoasMissing, generate_checked_mapped
 
         ptoas = result.ptoas
         if target == "pto-cpp" and ptoas is None:
             try:
                 ptoas = find_ptoas()
             except PtoasMissing as exc:
-                return f"// {exc}\n", []
+                return f"// {exc}\n", [], []
         if ptoas is not None:
-            return generate_checked(
+            return generate_checked_mapped(
                 program, ptoas, function=result.function, cpp=target == "pto-cpp"
             )
         generated = generate_pto(program, function=result.function)
     else:
-        return print_ir(program, result), []
-    return generated.text, list(generated.diagnostics)
+        text, spans = print_ir_mapped(program, result)
+        return text, [], spans
+    return generated.text, list(generated.diagnostics), list(generated.line_spans)
 
 
 def find_ptoas(option: str | None = None) -> Path:

@@ -15,6 +15,7 @@ import ptoc.printer.module
 from ptoc.driver import run_pipeline
 from ptoc.frontend import analyze_source
 from ptoc.ir import Program
+from ptoc.ir.span import Span
 from ptoc.printer import black_format, print_function, print_program, print_stmt
 from ptoc.printer.shapes import shape_of
 
@@ -39,8 +40,18 @@ def compared(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
             differing.append(text)
         return text
 
-    for module in (ptoc.printer, ptoc.printer.module):
-        monkeypatch.setattr(module, "format_printed", both)
+    mapped = black_format.format_printed_mapped
+
+    def both_mapped(
+        lines: Sequence[str], line_length: int = black_format.DEFAULT_LINE_LENGTH
+    ) -> tuple[str, list[Span | None]]:
+        text, spans = mapped(lines, line_length)
+        if text != black_format.format_source("\n".join(lines) + "\n", line_length):
+            differing.append(text)
+        return text, spans
+
+    monkeypatch.setattr(ptoc.printer, "format_printed", both)
+    monkeypatch.setattr(ptoc.printer.module, "format_printed_mapped", both_mapped)
     yield differing
 
 

@@ -59,9 +59,12 @@ class _Lifetimes:
     defs: dict[Var, int] = field(default_factory=dict)
     uses: dict[Var, list[_Use]] = field(default_factory=dict)
     carried: list[tuple[Var, _Loop]] = field(default_factory=list)
+    #: The statement at each position (position - 1), for the memory map.
+    statements: list[Stmt] = field(default_factory=list)
 
-    def tick(self) -> int:
+    def tick(self, stmt: Stmt) -> int:
         self.position += 1
+        self.statements.append(stmt)
         return self.position
 
     def define(self, var: Var, position: int) -> None:
@@ -76,20 +79,20 @@ class _Lifetimes:
         if stmt is None:
             return
         if isinstance(stmt, AssignStmt):
-            here = self.tick()
+            here = self.tick(stmt)
             self.use([stmt.value], here, loops)
             self.define(stmt.var, here)
         elif isinstance(stmt, EvalStmt | YieldStmt | ReturnStmt):
-            self.use(direct_exprs(stmt), self.tick(), loops)
+            self.use(direct_exprs(stmt), self.tick(stmt), loops)
         elif isinstance(stmt, IfStmt):
-            self.use([stmt.condition], self.tick(), loops)
+            self.use([stmt.condition], self.tick(stmt), loops)
             self.walk(stmt.then_body, loops)
             self.walk(stmt.else_body, loops)
-            end = self.tick()
+            end = self.tick(stmt)
             for result in stmt.return_vars:
                 self.define(result, end)
         elif isinstance(stmt, LoopStmt):
-            here = self.tick()
+            here = self.tick(stmt)
             self.use(direct_exprs(stmt), here, loops)
             loop = _Loop(here)
             inner = (*loops, loop)
@@ -98,7 +101,7 @@ class _Lifetimes:
             self.use(conditions(stmt), here, inner)
             self.carried.extend((arg, loop) for arg in stmt.iter_args)
             self.walk(stmt.body, inner)
-            loop.end = self.tick()
+            loop.end = self.tick(stmt)
             for result in stmt.return_vars:
                 self.define(result, loop.end)
         else:
@@ -116,12 +119,18 @@ class _Lifetimes:
         return start, end
 
 
-def buffer_lifetimes(fn: Function) -> dict[int, tuple[int, int]]:
-    """MemRef id -> (first, last) statement position at which the buffer holds a live value."""
+def function_lifetimes(fn: Function) -> _Lifetimes:
+    """Every statement of ``fn`` numbered (from 1), with each variable's definition and uses."""
     lifetimes = _Lifetimes()
     for param in fn.params:
         lifetimes.define(param, 0)
     lifetimes.walk(fn.body, ())
+    return lifetimes
+
+
+def buffer_lifetimes(fn: Function) -> dict[int, tuple[int, int]]:
+    """MemRef id -> (first, last) statement position at which the buffer holds a live value."""
+    lifetimes = function_lifetimes(fn)
     aliases = buffer_aliases(fn)
     spans: dict[int, tuple[int, int]] = {}
 

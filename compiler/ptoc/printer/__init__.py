@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..ir.expr import Expr
 from ..ir.function import Function, Program
+from ..ir.span import Span
 from ..ir.stmt import Stmt
 from ..ir.types import Type
 from .black_format import DEFAULT_LINE_LENGTH, format_printed
@@ -24,6 +25,13 @@ def print_program(
 ) -> str:
     """A printed-IR module: header comment, import, symbolic dims, ``@pl.program`` class."""
     return ModulePrinter(prefix, line_length).program(program)
+
+
+def print_program_mapped(
+    program: Program, prefix: str = "pl", line_length: int = DEFAULT_LINE_LENGTH
+) -> tuple[str, list[Span | None]]:
+    """``print_program`` and, per output line, the span of the statement printed there."""
+    return ModulePrinter(prefix, line_length).program_mapped(program)
 
 
 def print_function(fn: Function, prefix: str = "pl", line_length: int = DEFAULT_LINE_LENGTH) -> str:
@@ -51,6 +59,7 @@ __all__ = [
     "print_expr",
     "print_function",
     "print_program",
+    "print_program_mapped",
     "print_stmt",
     "print_type",
 ]

@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from ..ir.span import Span
 from .shapes import shape_of
+from .spans import span_of
 
 DEFAULT_LINE_LENGTH = 88
 _HEADERS = ("def ", "for ", "if ", "elif ", "while ", "with ", "class ")
@@ -33,16 +35,29 @@ def format_source(text: str, line_length: int = DEFAULT_LINE_LENGTH) -> str:
 def format_printed(lines: Sequence[str], line_length: int = DEFAULT_LINE_LENGTH) -> str:
     """``format_source`` of the printer's ``lines``: each one logical line, blank lines
     already where black puts them."""
+    return format_printed_mapped(lines, line_length)[0]
+
+
+def format_printed_mapped(
+    lines: Sequence[str], line_length: int = DEFAULT_LINE_LENGTH
+) -> tuple[str, list[Span | None]]:
+    """``format_printed`` and, per output line, the span the printer gave its logical line
+    (a line black splits keeps it on every part; none when black had to take the whole
+    text)."""
     out: list[str] = []
+    spans: list[Span | None] = []
     for line in lines:
         if len(line) <= line_length and line.isascii():  # else black measures wide characters
             out.append(line)
+            spans.append(span_of(line))
             continue
         split = _split(line, line_length)
         if split is None:
-            return format_source("\n".join(lines) + "\n", line_length)
+            text = format_source("\n".join(lines) + "\n", line_length)
+            return text, [None] * text.count("\n")
         out.append(split)
-    return "\n".join(out) + "\n"
+        spans.extend([span_of(line)] * (split.count("\n") + 1))
+    return "\n".join(out) + "\n", spans
 
 
 def _split(line: str, line_length: int) -> str | None:

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 from ..ir.expr import Var
 from ..ir.function import Function, FunctionType, ParamDirection, Program
-from .black_format import DEFAULT_LINE_LENGTH, format_printed
+from ..ir.span import Span
+from .black_format import DEFAULT_LINE_LENGTH, format_printed_mapped
 from .context import FreeNames, bound_names
 from .order import callee_first
+from .spans import indented, tag
 from .statements import INDENT, StmtPrinter
 
 
@@ -29,6 +31,7 @@ class ModulePrinter:
         self.prefix = prefix
         self.line_length = line_length
         self.free = FreeNames()
+        self.spans: list[Span | None] = []  # per line of the last module printed
 
     def program(self, program: Program) -> str:
         name = program.name or "Program"
@@ -40,9 +43,15 @@ class ModulePrinter:
         lines = [
             f"@{self.prefix}.program",
             f"class {name}:",
-            *(INDENT + line if line else line for line in methods or ["pass"]),
+            *(indented(INDENT, line) for line in methods or ["pass"]),
         ]
         return self.module([f"# pypto.program: {name}"], lines)
+
+    def program_mapped(self, program: Program) -> tuple[str, list[Span | None]]:
+        """``program``'s text and, per line, the span of the statement or function printed
+        there (the source map of IR targets)."""
+        text = self.program(program)
+        return text, self.spans
 
     def standalone_function(self, fn: Function) -> str:
         return self.module([], self.function(fn, method=False))
@@ -50,7 +59,8 @@ class ModulePrinter:
     def module(self, header: list[str], body: list[str]) -> str:
         """Header comment, import, symbolic dimensions (known only once the body is
         printed), then the body, with black's blank lines."""
-        return format_printed(self.module_lines(header, body), self.line_length)
+        text, self.spans = format_printed_mapped(self.module_lines(header, body), self.line_length)
+        return text
 
     def module_lines(self, header: list[str], body: list[str]) -> list[str]:
         lines = [*header, f"import pypto.language as {self.prefix}"]
@@ -65,7 +75,7 @@ class ModulePrinter:
         params = ["self"] if method else []
         params += [self.parameter(printer, p, fn.direction(i)) for i, p in enumerate(fn.params)]
         header = f"def {fn.name}({', '.join(params)}){self.returns(printer, fn)}:"
-        return [self.decorator(fn), header, *printer.block(fn.body)]
+        return [tag(self.decorator(fn), fn.span), tag(header, fn.span), *printer.block(fn.body)]
 
     def decorator(self, fn: Function) -> str:
         if fn.func_type is FunctionType.Opaque:

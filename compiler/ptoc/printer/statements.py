@@ -26,6 +26,7 @@ from ..ir.stmt import (
 from ..ir.types import UnknownType
 from .expressions import ExprPrinter
 from .literals import tuple_literal
+from .spans import indented, span_of, tag
 
 INDENT = "    "
 
@@ -38,7 +39,10 @@ class StmtPrinter(ExprPrinter):
         if stmt is None:
             return []
         result = self.visit(stmt)
-        return result if isinstance(result, list) else []
+        if not isinstance(result, list):
+            return []
+        # Lines of nested statements already carry their own span.
+        return [line if span_of(line) else tag(line, stmt.span) for line in result]
 
     def block(
         self, body: Stmt | None, targets: tuple[Var, ...] = (), leading: Sequence[str] = ()
@@ -49,7 +53,7 @@ class StmtPrinter(ExprPrinter):
             inner = [*leading, *self.lines(body)]
         finally:
             self.yield_targets = saved
-        return [INDENT + line for line in inner or ["pass"]]
+        return [indented(INDENT, line) for line in inner or ["pass"]]
 
     def annotated(self, var: Var) -> str:
         """``name: T``, or the bare name when the type has no spelling."""

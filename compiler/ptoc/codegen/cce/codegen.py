@@ -161,6 +161,10 @@ class CCECodegen(IRVisitor):
         return self.emitter.code()
 
     @property
+    def line_spans(self) -> list[Span | None]:
+        return self.emitter.spans
+
+    @property
     def diagnostics(self) -> list[Diagnostic]:
         return self.bag.sorted()
 
@@ -191,7 +195,7 @@ class CCECodegen(IRVisitor):
         if func.params:
             self.emitter.emit_line("// Unpack arguments")
             for index, param in enumerate(func.params):
-                with self.guard(param.span):
+                with self.emitter.statement(param.span), self.guard(param.span):
                     failed.add(param)
                     self._unpack(param, index, pointers)
                     failed.discard(param)
@@ -205,7 +209,7 @@ class CCECodegen(IRVisitor):
                 assert isinstance(param.type, TensorType)
                 base = pointers.get(param) or self.context.reserve(sanitize_identifier(param.name))
                 instance = self.context.reserve(base + "Global")
-                with self.guard(param.span):
+                with self.emitter.statement(param.span), self.guard(param.span):
                     self.context.register_var(param, instance)
                     self.context.register_pointer(instance, base)
                     if param in failed:
@@ -226,7 +230,7 @@ class CCECodegen(IRVisitor):
                 if k:
                     self.emitter.emit_line()
                 name = self.context.sanitize_name(stmt.var)
-                with self.guard(stmt.span):
+                with self.emitter.statement(stmt.span), self.guard(stmt.span):
                     self._emit_tile(name, tile_type, stmt.span)
             self.emitter.emit_line()
 
@@ -267,7 +271,7 @@ class CCECodegen(IRVisitor):
             for inner in stmt.stmts:
                 self._stmt(inner)
             return
-        with self.guard(stmt.span):
+        with self.emitter.statement(stmt.span), self.guard(stmt.span):
             self.visit(stmt)
 
     def visit_SeqStmts(self, stmt: SeqStmts) -> None:

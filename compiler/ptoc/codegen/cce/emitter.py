@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from ...ir.span import Span
+
 INDENT = "    "
 
 
@@ -17,15 +19,31 @@ class CodeEmitter:
 
     def __init__(self) -> None:
         self._lines: list[str] = []
+        self._spans: list[Span | None] = []  # per line, the statement it was emitted for
         self._level = 0
+        self.span: Span | None = None
+
+    @contextmanager
+    def statement(self, span: Span) -> Iterator[None]:
+        """Lines emitted inside come from the source at ``span`` (when it is known)."""
+        saved = self.span
+        if span.is_known:
+            self.span = span
+        try:
+            yield
+        finally:
+            self.span = saved
 
     def emit_line(self, line: str = "") -> None:
         """One line at the current indentation; an empty line gets no trailing spaces."""
         self._lines.append(INDENT * self._level + line if line else "")
+        self._spans.append(self.span if line else None)
 
     def emit_block(self, text: str) -> None:
         """Pre-formatted text, line by line, as-is (no indentation added)."""
-        self._lines.extend(text.splitlines())
+        added = text.splitlines()
+        self._lines.extend(added)
+        self._spans.extend(self.span if line else None for line in added)
 
     def indent(self) -> None:
         self._level += 1
@@ -54,10 +72,16 @@ class CodeEmitter:
     def lines(self) -> list[str]:
         return list(self._lines)
 
+    @property
+    def spans(self) -> list[Span | None]:
+        """Per line, the source it was generated for (None: blank or not from a statement)."""
+        return list(self._spans)
+
     def code(self) -> str:
         """The text so far, every line ending in a newline."""
         return "".join(line + "\n" for line in self._lines)
 
     def clear(self) -> None:
         self._lines.clear()
+        self._spans.clear()
         self._level = 0

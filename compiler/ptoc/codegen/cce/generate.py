@@ -6,7 +6,7 @@ from ...diagnostics import Diagnostic, DiagnosticBag
 from ...ir.expr import Call, ConstInt, MakeTuple
 from ...ir.function import Function, FunctionType, Program
 from ...ir.shape import static_shape
-from ...ir.span import NO_SPAN
+from ...ir.span import NO_SPAN, Span
 from ...ir.types import TensorType
 from ...ir.visitor import IRVisitor
 from ...ops import Role
@@ -17,6 +17,12 @@ from .orchestration import generate_orchestration, kernel_config
 
 
 def generate_function(func: Function) -> tuple[str, list[Diagnostic]]:
+    """One kernel's C++ and diagnostics (see ``generate_kernel``)."""
+    generated = generate_kernel(func)
+    return generated.text, generated.diagnostics
+
+
+def generate_kernel(func: Function) -> CodegenResult:
     """One kernel. Two runs: the first finds which tensors some load/store moves away from
     their base address; the second uses that to leave out TASSIGNs that would only restate
     the base (see ``CCECodegen._seat``)."""
@@ -27,7 +33,7 @@ def generate_function(func: Function) -> tuple[str, list[Diagnostic]]:
         reseated = frozenset(discovery.reseated)
     final = CCECodegen(reseated=reseated)
     text = final.generate(func)
-    return text, final.diagnostics
+    return CodegenResult(text, final.diagnostics, final.line_spans)
 
 
 class _OffsetScan(IRVisitor):
@@ -102,13 +108,17 @@ def generate_cce(
     runtime and the kernel configuration (see ``orchestration.py``)."""
     bag = DiagnosticBag()
     kernels: list[str] = []
+    spans: list[Span | None] = []
     for func in _functions(program_or_function, function, bag):
         program = program_or_function if isinstance(program_or_function, Program) else None
+        kernel_spans: list[Span | None] = []
         try:
             if func.func_type is FunctionType.Orchestration:
                 text, diagnostics = generate_host(program, func)
             else:
-                text, diagnostics = generate_function(func)
+                generated = generate_kernel(func)
+                text, diagnostics = generated.text, generated.diagnostics
+                kernel_spans = generated.line_spans
         except CodegenError as error:
             span = error.span if error.span.is_known else func.span
             bag.error(error.code, error.message, span)
@@ -119,5 +129,9 @@ def generate_cce(
             text, diagnostics = f"// error: internal error in {func.name}\n", []
         for diagnostic in diagnostics:
             bag.add(diagnostic)
+        if kernels:
+            spans.append(None)  # the blank line "\n".join leaves between kernels
+        lines = text.count("\n")
+        spans.extend((kernel_spans + [None] * lines)[:lines])
         kernels.append(text)
-    return CodegenResult("\n".join(kernels), bag.items)
+    return CodegenResult("\n".join(kernels), bag.items, spans)

@@ -203,12 +203,22 @@ def generate_checked(
     """PTO MLIR checked by PTOAS (``ptoc compile --target pto --verify``), or with ``cpp``
     the C++ PTOAS makes of it (``--target pto-cpp``): the text and every diagnostic, PTOAS's
     on the kernel's lines. No C++ when generation or PTOAS failed."""
+    text, diagnostics, _ = generate_checked_mapped(program, ptoas, function=function, cpp=cpp)
+    return text, diagnostics
+
+
+def generate_checked_mapped(
+    program: Program, ptoas: Path, *, function: str | None = None, cpp: bool = False
+) -> tuple[str, list[Diagnostic], list[Span | None]]:
+    """``generate_checked`` and the line spans of the MLIR (PTOAS leaves it as it is); none
+    for the C++, whose lines are PTOAS's."""
     from . import generate_pto
 
     generated = generate_pto(program, function=function)
+    spans = [] if cpp else list(generated.line_spans)
     diagnostics = list(generated.diagnostics)
     if any(d.severity is Severity.ERROR for d in diagnostics):
-        return ("" if cpp else generated.text), diagnostics
+        return ("" if cpp else generated.text), diagnostics, spans
     result, found = verify(generated, ptoas, program.span)
     diagnostics += found
-    return (result.cpp if cpp else generated.text), diagnostics
+    return (result.cpp if cpp else generated.text), diagnostics, spans
