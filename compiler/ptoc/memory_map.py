@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Diagnostic
-from .ir.expr import Var
+from .ir.expr import Call, Op, Var
 from .ir.function import Function, Program
 from .ir.shape import static_shape
 from .ir.span import Span
-from .ir.stmt import AssignStmt
+from .ir.stmt import AssignStmt, EvalStmt, Stmt
 from .ir.types import MemorySpace, ShapedType
 from .lines import split_lines
 from .sourcemap import lsp_range
@@ -27,9 +27,13 @@ from .sourcemap import lsp_range
 if TYPE_CHECKING:
     from .frontend.analysis import ModuleAnalysis
 
-#: The pipeline the map is read after: sync changes no buffer, so the one without InsertSync
-#: (program order is then the source's statements only).
-PIPELINE = "ptoas"
+#: The pipeline the map is read after (the one the CCE code comes from). Synchronisation takes
+#: no place in program order: statement indices count the other statements only, so they do
+#: not depend on what InsertSync added.
+PIPELINE = "default"
+_SYNC_OPS = frozenset(
+    {"system.sync_src", "system.sync_dst", "system.bar_v", "system.bar_m", "system.bar_all"}
+)
 
 
 @dataclass(frozen=True)
@@ -87,14 +91,19 @@ def function_map(fn: Function) -> FunctionMap | None:
     from .passes.target import DEFAULT_TARGET
 
     lifetimes = function_lifetimes(fn)
-    statements = lifetimes.statements
+    # position (from 1) -> index in program order without sync statements
+    indices: list[int] = []
+    statements: list[Stmt] = []
+    for stmt in lifetimes.statements:
+        indices.append(max(len(statements) - 1, 0) if _is_sync(stmt) else len(statements))
+        if not _is_sync(stmt):
+            statements.append(stmt)
     defined: list[tuple[Var, AssignStmt]] = []
-    for index, stmt in enumerate(statements):
+    for stmt in statements:
         if isinstance(stmt, AssignStmt) and not isinstance(stmt.value, Var):
             memref = _memref(stmt.var)
             if memref is not None and memref.addr is not None:
                 defined.append((stmt.var, stmt))
-        del index
     if not defined:
         return None
     sharing: dict[int, int] = {}
@@ -104,7 +113,7 @@ def function_map(fn: Function) -> FunctionMap | None:
         sharing[memref.id] = sharing.get(memref.id, 0) + 1
 
     def use(position: int) -> Use:
-        index = min(max(position - 1, 0), len(statements) - 1)
+        index = indices[min(max(position - 1, 0), len(indices) - 1)]
         return Use(index, statements[index].span)
 
     buffers: list[Buffer] = []
@@ -132,6 +141,15 @@ def function_map(fn: Function) -> FunctionMap | None:
         if inside and capacity is not None:
             spaces.append(SpaceUse(space.name, capacity, max(b.end for b in inside)))
     return FunctionMap(fn.name, fn.span, len(statements), tuple(spaces), tuple(buffers))
+
+
+def _is_sync(stmt: Stmt) -> bool:
+    return (
+        isinstance(stmt, EvalStmt)
+        and isinstance(stmt.expr, Call)
+        and isinstance(stmt.expr.callee, Op)
+        and stmt.expr.callee.name in _SYNC_OPS
+    )
 
 
 def _memref(var: Var) -> Any:

@@ -486,6 +486,17 @@ _ENTRIES = [
         "pl.block.and_(x, y) on INT32 tiles (A2/A3 tand takes i8 / i16 only)",
         "use the element types the instruction supports on the target",
     ),
+    CodeInfo(
+        "E406",
+        "SIMULATION_MISMATCH",
+        _E,
+        "Running the function (the editor's Run, ptoc run --sim) gave results on pto-isa's CPU "
+        "simulator that differ from the reference interpreter's; reported on the function's "
+        "name until the next successful run or an edit of the function.",
+        "a kernel whose generated C++ computes a wrong value",
+        "compare the per-output errors in the run's log; fix the kernel or report the "
+        "code generator bug",
+    ),
     # --- warnings ----------------------------------------------------------------------------
     CodeInfo(
         "W003",

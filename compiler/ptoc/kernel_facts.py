@@ -1,0 +1,100 @@
+"""What the hardware view in the editor shows about each function, computed once per version
+of the function: its memory map, where InsertSync put synchronisation, and the CCE lines each
+statement became.
+
+One run of the default pipeline per function (with its callees, as ``ptoc compile
+--function`` does) gives all three; ``memo`` keeps the result while the function is unchanged,
+so after an edit only the edited function is compiled again (the language server computes
+this in the background and answers from it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .diagnostics import Diagnostic, Severity
+from .ir.function import Function, Program
+from .ir.span import Span
+from .memory_map import PIPELINE, FunctionMap, function_map
+from .sync_sites import SyncSite, function_sync_sites
+
+if TYPE_CHECKING:
+    from .frontend.analysis import ModuleAnalysis
+
+
+@dataclass
+class FunctionFacts:
+    """The facts of one source function (and of the kernels outlined from it)."""
+
+    program: str
+    function: str
+    span: Span
+    memory: list[FunctionMap] = field(default_factory=list)
+    sync: list[SyncSite] = field(default_factory=list)
+    #: Statement span -> the CCE lines generated for it (sync included), in order.
+    cce: dict[Span, list[str]] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def function_facts(program: Program, fn: Function) -> FunctionFacts:
+    from .codegen.cce import generate_cce
+    from .driver import narrow, run_pipeline
+    from .ir.function import FunctionType
+
+    facts = FunctionFacts(program.name, fn.name, fn.span)
+    lowered = run_pipeline(narrow(program, fn.name), PIPELINE)
+    facts.diagnostics = list(lowered.diagnostics)
+    own = [f for f in lowered.program.functions if fn.span.covers(f.span)]
+    allocated = lowered.after("AllocateMemoryAddr")
+    if allocated is not None:
+        for placed in allocated.functions:
+            found = function_map(placed) if fn.span.covers(placed.span) else None
+            if found is not None:
+                facts.memory.append(found)
+    for lowered_fn in own:
+        facts.sync += function_sync_sites(lowered_fn)
+    if any(d.severity is Severity.ERROR for d in lowered.diagnostics):
+        return facts
+    for lowered_fn in own:
+        if lowered_fn.func_type is FunctionType.Orchestration:
+            continue
+        generated = generate_cce(lowered_fn)
+        for line, span in zip(generated.text.split("\n"), generated.line_spans, strict=False):
+            if span is not None and line.strip():
+                facts.cce.setdefault(span, []).append(line.strip())
+    return facts
+
+
+def document_facts(
+    analysis: ModuleAnalysis, memo: dict[Any, Any] | None = None, *, compute: bool = True
+) -> list[FunctionFacts]:
+    """The facts of every function in which the front end found no error (programs a builder
+    makes are left out, as for ``backend_diagnostics``). ``compute=False`` answers from
+    ``memo`` alone."""
+    from .ir.equality import structural_hash
+
+    memo = memo if memo is not None else {}
+    errors = [d.span for d in analysis.diagnostics if d.severity is Severity.ERROR]
+    found: list[FunctionFacts] = []
+    for program in analysis.all_programs():
+        if program.name in analysis.built:
+            continue
+        for fn in program.functions:
+            if any(fn.span.covers(span) for span in errors):
+                continue
+            key = (program.name, fn.name, fn.span, structural_hash(fn))
+            facts = memo.get(key)
+            if facts is None:
+                if not compute:
+                    continue
+                try:
+                    facts = function_facts(program, fn)
+                except Exception:  # the passes must not raise; compile reports it if they do
+                    facts = FunctionFacts(program.name, fn.name, fn.span)
+                memo[key] = facts
+            found.append(facts)
+    return found
+
+
+__all__ = ["FunctionFacts", "document_facts", "function_facts"]

@@ -1,0 +1,195 @@
+"""The hardware view of a kernel: source map, memory map, sync hints, CodeLens, hover notes.
+
+Everything here shapes results the compiler already computed (``ptoc.sourcemap``,
+``ptoc.kernel_facts``) for the LSP payloads documented in docs/lsp-extensions.md; positions go
+through the server's Positions (encoding, and text edited since the analysis: a range in
+changed text is left out rather than shown in the wrong place).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from lsprotocol import types
+
+from ptoc.frontend import ModuleAnalysis
+from ptoc.ir.function import FunctionType
+from ptoc.ir.span import Span
+from ptoc.kernel_facts import FunctionFacts
+from ptoc.sourcemap import map_entries
+
+from ..convert import Positions, range_json
+from ..text import Stale
+
+#: Most generated lines a hover lists for one statement.
+HOVER_LINES = 8
+
+
+def source_map_entries(spans: Sequence[Span | None], positions: Positions) -> list[dict[str, Any]]:
+    """``ptols/sourceMap`` entries: runs of generated lines and the source range of each."""
+    entries: list[dict[str, Any]] = []
+    for entry in map_entries(spans):
+        try:
+            source = range_json(positions.range(entry.span))
+        except Stale:
+            continue
+        entries.append(
+            {"generated": {"startLine": entry.start, "endLine": entry.end}, "source": source}
+        )
+    return entries
+
+
+def memory_map_functions(
+    facts: Sequence[FunctionFacts], function: str | None, positions: Positions
+) -> list[dict[str, Any]]:
+    """``ptols/memoryMap`` functions (all, or those of the source function ``function`` and
+    the kernels outlined from it), in source order."""
+    found: list[dict[str, Any]] = []
+    for fact in facts:
+        if function is not None and fact.function != function:
+            continue
+        for fn in fact.memory:
+            try:
+                found.append(_function_json(fn, positions))
+            except Stale:
+                continue
+    return found
+
+
+def _function_json(fn: Any, positions: Positions) -> dict[str, Any]:
+    def use(u: Any) -> dict[str, Any]:
+        return {"index": u.index, "range": range_json(positions.range(u.span))}
+
+    return {
+        "name": fn.name,
+        "range": range_json(positions.range(fn.span)),
+        "statements": fn.statements,
+        "spaces": [
+            {"space": s.space, "capacity": s.capacity, "used": s.used, "overflow": s.overflow}
+            for s in fn.spaces
+        ],
+        "buffers": [
+            {
+                "name": b.name,
+                "space": b.space,
+                "start": b.start,
+                "size": b.size,
+                "firstUse": use(b.first_use),
+                "lastUse": use(b.last_use),
+                "reuseGroup": b.reuse_group,
+                "dtype": b.dtype,
+                "shape": list(b.shape),
+            }
+            for b in fn.buffers
+        ],
+    }
+
+
+def sync_hints(
+    facts: Sequence[FunctionFacts],
+    text_lines: list[str],
+    positions: Positions,
+    first_line: int,
+    last_line: int,
+) -> list[types.InlayHint]:
+    """``⇄ MTE2→V`` at the end of the first line of each statement InsertSync guarded (lines
+    1-based, inclusive); the tooltip lists the inserted instructions."""
+    hints: list[types.InlayHint] = []
+    for fact in facts:
+        for site in fact.sync:
+            line = site.span.line
+            if not first_line <= line <= last_line or line > len(text_lines):
+                continue
+            end = len(text_lines[line - 1].rstrip("\r\n"))
+            try:
+                position = positions.range(Span(site.span.file, line, end, line, end)).end
+            except Stale:
+                continue
+            tooltip = "InsertSync put before this statement:\n\n" + "\n".join(
+                f"- `{text}`" for text in site.instructions
+            )
+            hints.append(
+                types.InlayHint(
+                    position=position,
+                    label=site.label,
+                    padding_left=True,
+                    tooltip=types.MarkupContent(types.MarkupKind.Markdown, tooltip),
+                )
+            )
+    return hints
+
+
+#: CodeLens titles and the client commands they run (the extension registers the commands).
+LENSES = (
+    ("C++", "ptols.showPreview", "cce"),
+    ("MLIR", "ptols.showPreview", "pto"),
+    ("Memory", "ptols.showMemoryMap", None),
+    ("Run", "ptols.runFunction", None),
+)
+
+
+def code_lenses(analysis: ModuleAnalysis, uri: str, positions: Positions) -> list[types.CodeLens]:
+    """``C++ · MLIR · Memory · Run`` above each InCore function."""
+    incore = {
+        (fn.name, fn.span)
+        for program in analysis.all_programs()
+        for fn in program.functions
+        if fn.func_type is FunctionType.InCore
+    }
+    lenses: list[types.CodeLens] = []
+    for info in analysis.function_infos:
+        if not any(name == info.name and info.span.covers(span) for name, span in incore):
+            continue
+        try:
+            where = positions.range(info.name_span)
+        except Stale:
+            continue
+        for title, command, target in LENSES:
+            arguments: list[Any] = [uri, target, info.name] if target else [uri, info.name]
+            lenses.append(types.CodeLens(where, types.Command(title, command, arguments)))
+    return lenses
+
+
+def hover_notes(
+    facts: Sequence[FunctionFacts], name: str, definition: Span | None, line: int
+) -> list[str]:
+    """Hover additions: where the tile ``name`` defined at ``definition`` lives, and the CCE
+    lines of the innermost statement on source ``line`` (1-based)."""
+    notes: list[str] = []
+    buffers = [
+        b
+        for fact in facts
+        for fn in fact.memory
+        for b in fn.buffers
+        if definition is not None and b.first_use.span.covers(definition)
+    ]
+    named = [b for b in buffers if b.name == name] or buffers[:1]
+    for b in named[:1]:
+        notes.append(f"address: `{b.space} [{b.start:#06x}, {b.end:#06x})` · {b.size} B")
+    statement = _innermost_statement(facts, line)
+    if statement is not None:
+        lines = statement[: HOVER_LINES + 1]
+        shown = lines[:HOVER_LINES] + (["// ..."] if len(lines) > HOVER_LINES else [])
+        notes.append("generated (CCE):\n```cpp\n" + "\n".join(shown) + "\n```")
+    return notes
+
+
+def _innermost_statement(facts: Sequence[FunctionFacts], line: int) -> list[str] | None:
+    best: tuple[int, list[str]] | None = None
+    for fact in facts:
+        for span, lines in fact.cce.items():
+            if span.line <= line <= span.end_line:
+                size = span.end_line - span.line
+                if best is None or size < best[0]:
+                    best = (size, lines)
+    return best[1] if best is not None else None
+
+
+__all__ = [
+    "code_lenses",
+    "hover_notes",
+    "memory_map_functions",
+    "source_map_entries",
+    "sync_hints",
+]
