@@ -11,6 +11,7 @@ class Settings:
     default_target: str = "cce"
     pipeline: str | None = None  # None: each target's default pipeline (as `ptoc compile`)
     inlay_hints: bool = True
+    sync_hints: bool = True  # inlayHints.sync: where InsertSync put set/wait flags, barriers
     format_on_save: bool = False
     severity_overrides: dict[str, str] = field(default_factory=dict)
     line_length: int = 88
@@ -54,6 +55,10 @@ class Settings:
             settings.inlay_hints = hints["enabled"]
         elif isinstance(value.get("inlayHints.enabled"), bool):
             settings.inlay_hints = value["inlayHints.enabled"]
+        if isinstance(hints, dict) and isinstance(hints.get("sync"), bool):
+            settings.sync_hints = hints["sync"]
+        elif isinstance(value.get("inlayHints.sync"), bool):
+            settings.sync_hints = value["inlayHints.sync"]
         if isinstance(value.get("formatOnSave"), bool):
             settings.format_on_save = value["formatOnSave"]
         overrides = value.get("severityOverrides")

@@ -123,6 +123,12 @@ class Document:
     # keeps each function's result while it is unchanged.
     backend: tuple[int | None, list[Any]] | None = None
     backend_memo: dict[Any, Any] = field(default_factory=dict)
+    # The hardware view (ptols.hardware): each function's facts (memory map, sync sites, CCE
+    # lines), their memo per function, the job computing them for a version, and the verdicts
+    # of failed runs by function name.
+    facts_memo: dict[Any, Any] = field(default_factory=dict)
+    facts_job: tuple[int | None, asyncio.Future[Any]] | None = None
+    run_verdicts: dict[str, Any] = field(default_factory=dict)
     _syntax: SyntaxTree | None = None
     _index: LineIndex | None = None
     _limit: tuple[str, tuple[str, int] | None] | None = None

@@ -20,6 +20,9 @@ FUNCTIONS = "ptols/functions"
 PASSES = "ptols/passes"
 TEXT_DIGEST = "ptols/textDigest"
 STATUS = "ptols/status"
+SOURCE_MAP = "ptols/sourceMap"
+MEMORY_MAP = "ptols/memoryMap"
+RUN = "ptols/run"
 
 
 @attrs.define
@@ -100,6 +103,106 @@ class StatusParams:
     uri: str | None = None
 
 
+@attrs.define
+class SourceMapParams:
+    text_document: types.TextDocumentIdentifier
+    target: str | None = None  # as PreviewParams
+    function: str | None = None
+    pipeline: str | None = None
+
+
+@attrs.define
+class GeneratedLines:
+    start_line: int  # 0-based, inclusive
+    end_line: int
+
+
+@attrs.define
+class SourceMapEntry:
+    generated: GeneratedLines
+    source: types.Range
+
+
+@attrs.define
+class SourceMapResult:
+    version: int | None
+    content: str  # ptols/preview's content for the same params
+    entries: list[SourceMapEntry]
+
+
+@attrs.define
+class MemoryMapParams:
+    text_document: types.TextDocumentIdentifier
+    function: str | None = None
+
+
+@attrs.define
+class BufferUse:
+    index: int  # statement index in program order
+    range: types.Range
+
+
+@attrs.define
+class MemoryBuffer:
+    name: str
+    space: str
+    start: int
+    size: int
+    first_use: BufferUse
+    last_use: BufferUse
+    reuse_group: int | None
+    dtype: str
+    shape: list[int]
+
+
+@attrs.define
+class MemorySpaceInfo:
+    space: str
+    capacity: int
+    used: int
+    overflow: bool
+
+
+@attrs.define
+class FunctionMemoryMap:
+    name: str
+    range: types.Range
+    statements: int
+    spaces: list[MemorySpaceInfo]
+    buffers: list[MemoryBuffer]
+
+
+@attrs.define
+class MemoryMapResult:
+    version: int | None
+    functions: list[FunctionMemoryMap]
+    diagnostics: list[PreviewDiagnostic]
+
+
+@attrs.define
+class RunParams:
+    text_document: types.TextDocumentIdentifier
+    function: str
+    seed: int | None = None  # None: 0, as ptoc run
+    work_done_token: int | str | None = None
+
+
+@attrs.define
+class RunOutput:
+    name: str
+    max_abs_error: float
+    max_rel_error: float
+    ok: bool
+
+
+@attrs.define
+class RunResult:
+    ok: bool
+    outputs: list[RunOutput]
+    message: str
+    log: str
+
+
 def request_class(method: str, params: type) -> type:
     """The JSON-RPC request message of a custom method, for pygls to read its params into
     ``params`` (a request that does not fit is answered with InvalidParams)."""
@@ -122,6 +225,9 @@ METHODS: dict[str, tuple[type | None, type | None]] = {
     PASSES: (None, PassesResult),
     TEXT_DIGEST: (TextDigestParams, TextDigestResult),
     STATUS: (StatusParams, None),
+    SOURCE_MAP: (SourceMapParams, SourceMapResult),
+    MEMORY_MAP: (MemoryMapParams, MemoryMapResult),
+    RUN: (RunParams, RunResult),
 }
 REQUESTS: dict[str, type] = {
     method: request_class(method, params)

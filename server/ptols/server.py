@@ -49,6 +49,8 @@ WARM_UP_MODULES = (
     "ptols.features.code_actions",
     "ptols.features.formatting",
     "ptols.features.preview",
+    "ptols.features.hardware",
+    "ptols.features.run",
 )
 
 
@@ -61,6 +63,9 @@ class PtolsServer(LanguageServer):
         self.settings = Settings()
         self.analysis_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-analysis")
         self.compile_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-compile")
+        # The hardware view's per-function facts: off the compile thread, so a preview never
+        # queues behind them.
+        self.facts_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-facts")
         self.format_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-format")
         self.syntax_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-syntax")
 
@@ -184,7 +189,9 @@ class PtolsServer(LanguageServer):
             positions = self.positions(doc, doc.analysis_text)
             backend = doc.backend
             extra = backend[1] if backend is not None and backend[0] == doc.analysis_version else []
-            found = [*analysis.diagnostics, *extra]
+            from .hardware import run_diagnostics
+
+            found = [*analysis.diagnostics, *extra, *run_diagnostics(doc)]
             overrides = self.settings.overrides_for(doc.path, {d.code for d in found})
             for diagnostic in found:
                 converted = to_lsp_diagnostic(diagnostic, doc.uri, positions, overrides)
@@ -289,6 +296,9 @@ class PtolsServer(LanguageServer):
                 memo.clear()
             if doc.version == version:
                 doc.buffers = (version, found)
+            from .hardware import compute_facts
+
+            await compute_facts(self, doc, version)
         except asyncio.CancelledError:
             pass
         except Exception as error:

@@ -17,73 +17,77 @@ from ptoc.frontend import ModuleAnalysis
 from ptoc.ir.function import FunctionType
 from ptoc.ir.span import Span
 from ptoc.kernel_facts import FunctionFacts
+from ptoc.memory_map import FunctionMap, Use
 from ptoc.sourcemap import map_entries
 
-from ..convert import Positions, range_json
+from ..convert import Positions
+from ..protocol import (
+    BufferUse,
+    FunctionMemoryMap,
+    GeneratedLines,
+    MemoryBuffer,
+    MemorySpaceInfo,
+    SourceMapEntry,
+)
 from ..text import Stale
 
 #: Most generated lines a hover lists for one statement.
 HOVER_LINES = 8
 
 
-def source_map_entries(spans: Sequence[Span | None], positions: Positions) -> list[dict[str, Any]]:
+def source_map_entries(spans: Sequence[Span | None], positions: Positions) -> list[SourceMapEntry]:
     """``ptols/sourceMap`` entries: runs of generated lines and the source range of each."""
-    entries: list[dict[str, Any]] = []
+    entries: list[SourceMapEntry] = []
     for entry in map_entries(spans):
         try:
-            source = range_json(positions.range(entry.span))
+            source = positions.range(entry.span)
         except Stale:
             continue
-        entries.append(
-            {"generated": {"startLine": entry.start, "endLine": entry.end}, "source": source}
-        )
+        entries.append(SourceMapEntry(GeneratedLines(entry.start, entry.end), source))
     return entries
 
 
 def memory_map_functions(
     facts: Sequence[FunctionFacts], function: str | None, positions: Positions
-) -> list[dict[str, Any]]:
+) -> list[FunctionMemoryMap]:
     """``ptols/memoryMap`` functions (all, or those of the source function ``function`` and
     the kernels outlined from it), in source order."""
-    found: list[dict[str, Any]] = []
+    found: list[FunctionMemoryMap] = []
     for fact in facts:
         if function is not None and fact.function != function:
             continue
         for fn in fact.memory:
             try:
-                found.append(_function_json(fn, positions))
+                found.append(_function_map(fn, positions))
             except Stale:
                 continue
     return found
 
 
-def _function_json(fn: Any, positions: Positions) -> dict[str, Any]:
-    def use(u: Any) -> dict[str, Any]:
-        return {"index": u.index, "range": range_json(positions.range(u.span))}
+def _function_map(fn: FunctionMap, positions: Positions) -> FunctionMemoryMap:
+    def use(u: Use) -> BufferUse:
+        return BufferUse(u.index, positions.range(u.span))
 
-    return {
-        "name": fn.name,
-        "range": range_json(positions.range(fn.span)),
-        "statements": fn.statements,
-        "spaces": [
-            {"space": s.space, "capacity": s.capacity, "used": s.used, "overflow": s.overflow}
-            for s in fn.spaces
-        ],
-        "buffers": [
-            {
-                "name": b.name,
-                "space": b.space,
-                "start": b.start,
-                "size": b.size,
-                "firstUse": use(b.first_use),
-                "lastUse": use(b.last_use),
-                "reuseGroup": b.reuse_group,
-                "dtype": b.dtype,
-                "shape": list(b.shape),
-            }
+    return FunctionMemoryMap(
+        name=fn.name,
+        range=positions.range(fn.span),
+        statements=fn.statements,
+        spaces=[MemorySpaceInfo(s.space, s.capacity, s.used, s.overflow) for s in fn.spaces],
+        buffers=[
+            MemoryBuffer(
+                name=b.name,
+                space=b.space,
+                start=b.start,
+                size=b.size,
+                first_use=use(b.first_use),
+                last_use=use(b.last_use),
+                reuse_group=b.reuse_group,
+                dtype=b.dtype,
+                shape=list(b.shape),
+            )
             for b in fn.buffers
         ],
-    }
+    )
 
 
 def sync_hints(
@@ -147,7 +151,7 @@ def code_lenses(analysis: ModuleAnalysis, uri: str, positions: Positions) -> lis
             continue
         for title, command, target in LENSES:
             arguments: list[Any] = [uri, target, info.name] if target else [uri, info.name]
-            lenses.append(types.CodeLens(where, types.Command(title, command, arguments)))
+            lenses.append(types.CodeLens(where, types.Command(title, command, arguments=arguments)))
     return lenses
 
 
@@ -186,10 +190,24 @@ def _innermost_statement(facts: Sequence[FunctionFacts], line: int) -> list[str]
     return best[1] if best is not None else None
 
 
+def with_notes(
+    hover: types.Hover | None, facts: Sequence[FunctionFacts], occ: Any, line: int
+) -> types.Hover | None:
+    """``hover`` (of ``occ``, on source ``line``) with the hardware notes (``hover_notes``)."""
+    if hover is None or not facts or not isinstance(hover.contents, types.MarkupContent):
+        return hover
+    notes = hover_notes(facts, occ.name, occ.definition, line)
+    if not notes:
+        return hover
+    value = hover.contents.value + "\n\n" + "\n\n".join(notes)
+    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, value), hover.range)
+
+
 __all__ = [
     "code_lenses",
     "hover_notes",
     "memory_map_functions",
     "source_map_entries",
     "sync_hints",
+    "with_notes",
 ]

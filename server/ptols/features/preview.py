@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from ptoc import driver
 from ptoc.diagnostics import Diagnostic, Severity
 from ptoc.frontend import ModuleAnalysis
+from ptoc.ir.span import Span
 
 
 @dataclass
@@ -19,6 +20,8 @@ class PreviewResult:
     language: str
     content: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: Per line of ``content``, the source span it came from (``ptols/sourceMap``).
+    line_spans: list[Span | None] = field(default_factory=list)
 
 
 def request_problem(analysis: ModuleAnalysis, target: str, function: str | None) -> str | None:
@@ -57,4 +60,4 @@ def compile_preview(
     ptoas = driver.available_ptoas() if target in ("pto", "pto-cpp") else None
     result = driver.compile_source(analysis, target, function, pipeline, strict=strict, ptoas=ptoas)
     errors = [d for d in result.front_end if d.severity is Severity.ERROR]
-    return PreviewResult(result.language, result.text, errors + result.back_end)
+    return PreviewResult(result.language, result.text, errors + result.back_end, result.line_spans)

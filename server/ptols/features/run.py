@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from .. import protocol
 
 #: A run that takes longer than this (seconds) is stopped (a cold pto-isa build takes ~1 min).
 TIMEOUT = 600.0
@@ -46,21 +49,12 @@ class RunResult:
     #: True when the kernel ran and some result differed (not a build or tool problem).
     mismatch: bool = False
 
-    def json(self) -> dict[str, object]:
-        return {
-            "ok": self.ok,
-            "outputs": [
-                {
-                    "name": o.name,
-                    "maxAbsError": o.max_abs_error,
-                    "maxRelError": o.max_rel_error,
-                    "ok": o.ok,
-                }
-                for o in self.outputs
-            ],
-            "message": self.message,
-            "log": self.log,
-        }
+    def message_result(self) -> protocol.RunResult:
+        """The ``ptols/run`` answer."""
+        outputs = [
+            protocol.RunOutput(o.name, o.max_abs_error, o.max_rel_error, o.ok) for o in self.outputs
+        ]
+        return protocol.RunResult(self.ok, outputs, self.message, self.log)
 
 
 def run_function(text: str, file_name: str, function: str, seed: int = 0) -> RunResult:
@@ -68,7 +62,7 @@ def run_function(text: str, file_name: str, function: str, seed: int = 0) -> Run
     with tempfile.TemporaryDirectory(prefix="ptols-run-") as scratch:
         path = Path(scratch) / (os.path.basename(file_name) or "kernel.py")
         path.write_text(text, encoding="utf-8")
-        command = [sys.executable, "-m", "ptoc", "run", path.name, "--function", function]
+        command = [*ptoc_command(), "run", path.name, "--function", function]
         command += ["--sim", "--seed", str(seed)]
         try:
             completed = subprocess.run(
@@ -79,6 +73,13 @@ def run_function(text: str, file_name: str, function: str, seed: int = 0) -> Run
         except OSError as exc:
             return RunResult(False, f"{function}: could not start ptoc run: {exc}", "")
     return parse_run(completed.stdout, completed.stderr, completed.returncode, function)
+
+
+def ptoc_command() -> list[str]:
+    """``$PTOLS_PTOC`` (a command line, e.g. another install's ``ptoc``), else this
+    interpreter's ``python -m ptoc``."""
+    configured = os.environ.get("PTOLS_PTOC", "").strip()
+    return shlex.split(configured) if configured else [sys.executable, "-m", "ptoc"]
 
 
 def parse_run(stdout: str, stderr: str, returncode: int, function: str) -> RunResult:

@@ -19,7 +19,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 
 from .. import protocol
 from ..text import Stale
-from . import editing, extensions, lifecycle, navigation, symbols
+from . import editing, extensions, hardware, lifecycle, navigation, symbols
 
 if TYPE_CHECKING:
     from ..server import PtolsServer
@@ -69,6 +69,10 @@ HANDLERS: tuple[Handler, ...] = (
     Handler(protocol.FUNCTIONS, extensions.functions),
     Handler(protocol.TEXT_DIGEST, extensions.text_digest),
     Handler(protocol.PASSES, extensions.passes),
+    Handler(protocol.SOURCE_MAP, hardware.source_map),
+    Handler(protocol.MEMORY_MAP, hardware.memory_map),
+    Handler(protocol.RUN, hardware.run),
+    Handler(types.TEXT_DOCUMENT_CODE_LENS, hardware.code_lens, hardware.CODE_LENS_OPTIONS),
 )
 
 

@@ -56,9 +56,14 @@ def inlay_hint(ls: PtolsServer, params: types.InlayHintParams) -> list[types.Inl
     first, last = 1, positions.analysed.line_count
     if positions.shift is None:  # else: all lines, each hint mapped (or dropped) alone
         first, last = params.range.start.line + 1, params.range.end.line + 1
-    return features.inlay_hints.inlay_hints(
-        doc.analysis, text_lines(doc.analysis_text), positions, first, last
-    )
+    lines = text_lines(doc.analysis_text)
+    hints = features.inlay_hints.inlay_hints(doc.analysis, lines, positions, first, last)
+    if ls.settings.sync_hints:
+        from ..hardware import known_facts
+
+        facts = known_facts(doc)
+        hints += features.hardware.sync_hints(facts, lines, positions, first, last)
+    return hints
 
 
 def code_action(ls: PtolsServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:

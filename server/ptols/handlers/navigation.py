@@ -18,9 +18,15 @@ def hover(ls: PtolsServer, params: types.HoverParams) -> types.Hover | None:
         return None
     buffers = found.doc.buffers
     after = buffers[1] if buffers is not None and buffers[0] == found.doc.analysis_version else None
-    return features.hover.hover(
+    shown = features.hover.hover(
         found.analysis, found.occ, found.positions.range(found.occ.span), after
     )
+    if shown is None or found.analysis is not found.doc.analysis:
+        return shown
+    from ..hardware import known_facts
+
+    line, _ = found.positions.position(params.position)
+    return features.hardware.with_notes(shown, known_facts(found.doc), found.occ, line)
 
 
 def definition(ls: PtolsServer, params: types.DefinitionParams) -> types.Location | None:

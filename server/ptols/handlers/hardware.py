@@ -1,0 +1,142 @@
+"""The hardware view's requests (docs/lsp-extensions.md): ptols/sourceMap, ptols/memoryMap,
+ptols/run and CodeLens, answered with the classes of ptols.protocol."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
+
+from .. import hardware
+from ..protocol import (
+    MemoryMapParams,
+    MemoryMapResult,
+    RunParams,
+    RunResult,
+    SourceMapParams,
+    SourceMapResult,
+)
+from .common import features, pypto_document
+from .extensions import to_preview_diagnostic
+
+if TYPE_CHECKING:
+    from ptoc.diagnostics import Diagnostic
+    from ptoc.frontend import ModuleAnalysis
+    from ptoc.kernel_facts import FunctionFacts
+
+    from ..documents import Document
+    from ..features import preview as preview_feature
+    from ..server import PtolsServer
+
+CODE_LENS_OPTIONS = types.CodeLensOptions(resolve_provider=False)
+
+
+def open_document(ls: PtolsServer, uri: str, method: str) -> Document:
+    doc = ls.store.get(uri)
+    if doc is None:
+        raise JsonRpcInvalidParams(f"ptols: {method}: document not open: {uri}")
+    return doc
+
+
+def check_function(analysis: ModuleAnalysis, function: str | None, method: str) -> None:
+    problem = features.preview.request_problem(analysis, "cce", function)
+    if problem is not None:
+        raise JsonRpcInvalidParams(f"ptols: {method}: {problem}")
+
+
+async def source_map(ls: PtolsServer, params: SourceMapParams) -> SourceMapResult:
+    doc = open_document(ls, params.text_document.uri, "sourceMap")
+    target = ls.settings.default_target if params.target is None else params.target
+    pipeline = ls.settings.pipeline if params.pipeline is None else params.pipeline
+    analysis = await ls.current_analysis(doc)
+    if analysis is None:
+        return SourceMapResult(doc.version, "", [])
+    problem = features.preview.request_problem(analysis, target, params.function)
+    if problem is not None:
+        raise JsonRpcInvalidParams(f"ptols: sourceMap: {problem}")
+    version = doc.analysis_version
+    key = (version, target, params.function, pipeline, ls.settings.strict_for(analysis.path))
+    result: preview_feature.PreviewResult | None = doc.previews.get(key)
+    if result is None:  # the preview's own job and cache: the content is the preview's
+        result = await asyncio.shield(ls.preview_job(doc, key, analysis))
+    assert result is not None
+    entries = features.hardware.source_map_entries(result.line_spans, ls.positions(doc))
+    return SourceMapResult(version, result.content, entries)
+
+
+async def memory_map(ls: PtolsServer, params: MemoryMapParams) -> MemoryMapResult:
+    doc = open_document(ls, params.text_document.uri, "memoryMap")
+    analysis = await ls.current_analysis(doc)
+    if analysis is None:
+        return MemoryMapResult(doc.version, [], [])
+    check_function(analysis, params.function, "memoryMap")
+    version = doc.analysis_version
+    job = hardware.facts_job(ls, doc)
+    facts: list[FunctionFacts] = await asyncio.shield(job) if job is not None else []
+    positions = ls.positions(doc)
+    wanted = [f for f in facts if params.function is None or f.function == params.function]
+    reported: list[Diagnostic] = [
+        d for f in wanted for d in f.diagnostics if d.code in ("E401", "E402")
+    ]
+    if analysis.has_errors:
+        from ptoc.diagnostics import Severity
+
+        reported = [d for d in analysis.diagnostics if d.severity is Severity.ERROR]
+    converted = [to_preview_diagnostic(ls, d, doc, positions) for d in reported]
+    functions = features.hardware.memory_map_functions(facts, params.function, positions)
+    return MemoryMapResult(version, functions, [d for d in converted if d is not None])
+
+
+async def run(ls: PtolsServer, params: RunParams) -> RunResult:
+    doc = open_document(ls, params.text_document.uri, "run")
+    analysis = await ls.current_analysis(doc)
+    if analysis is not None:
+        check_function(analysis, params.function, "run")
+    seed = 0 if params.seed is None else params.seed
+    return await run_in_background(ls, doc, params.function, seed, params.work_done_token)
+
+
+async def run_in_background(
+    ls: PtolsServer, doc: Document, function: str, seed: int, token: Any
+) -> RunResult:
+    """``ptoc run --sim`` on a thread (the child process is waited for there), with progress on
+    ``token``; a mismatch becomes the function's E406, a success clears it."""
+    run_feature = features.run
+    if token is not None:
+        ls.work_done_progress.begin(
+            token,
+            types.WorkDoneProgressBegin(title=f"Running {function} on the simulator"),
+        )
+    text = doc.text
+    try:
+        result = await asyncio.get_running_loop().run_in_executor(
+            None, run_feature.run_function, text, doc.path, function, seed
+        )
+    finally:
+        if token is not None:
+            ls.work_done_progress.end(token, types.WorkDoneProgressEnd())
+    key = hardware.function_key(doc, function)
+    changed = False
+    if result.mismatch and key is not None and doc.text == text:
+        message = run_feature.mismatch_message(result)
+        doc.run_verdicts[function] = hardware.RunVerdict(key, message)
+        changed = True
+    elif result.ok and doc.run_verdicts.pop(function, None) is not None:
+        changed = True
+    if changed and doc.analysis is not None:
+        ls.publish(doc, ls.diagnostics_of(doc, doc.analysis), doc.analysis_version)
+    message_result: RunResult = result.message_result()
+    return message_result
+
+
+async def code_lens(ls: PtolsServer, params: types.CodeLensParams) -> list[types.CodeLens] | None:
+    doc = pypto_document(ls, params.text_document.uri)
+    if doc is None:
+        return None
+    # Clients ask once right after opening: wait for the first analysis (bounded).
+    analysis = await ls.current_analysis(doc)
+    if analysis is None:
+        return None
+    return features.hardware.code_lenses(analysis, doc.uri, ls.positions(doc))
