@@ -86,3 +86,97 @@ def test_neovim_sees_diagnostic_and_hover(tmp_path: Path):
     assert "diagnostic E200 6:23 Undefined variable 'missing'" in lines[0]
     hover = next(line for line in lines if line.startswith("hover"))
     assert "(variable) tile: pl.Tile[[64, 64], pl.FP32]" in hover
+
+
+HARDWARE_KERNEL = """import pypto.language as pl
+
+
+@pl.program
+class Demo:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, a: pl.Tensor[[64, 64], pl.FP32], out: pl.Tensor[[64, 64], pl.FP32]):
+        tile_a = pl.load(a, [0, 0], [64, 64])
+        tile_b = pl.exp(tile_a)
+        pl.store(tile_b, [0, 0], [64, 64], out)
+"""
+
+# Neovim users get the hardware view through the documented requests (docs/lsp-extensions.md).
+HARDWARE_INIT = r"""
+local out = io.open(vim.env.PTOLS_RESULT, "w")
+local client_id = vim.lsp.start_client({
+  name = "ptols",
+  cmd = { vim.env.PTOLS_PYTHON, "-m", "ptols" },
+  root_dir = vim.env.PTOLS_ROOT,
+})
+vim.cmd("edit " .. vim.env.PTOLS_FILE)
+local bufnr = vim.api.nvim_get_current_buf()
+vim.lsp.buf_attach_client(bufnr, client_id)
+vim.wait(20000, function()
+  local client = vim.lsp.get_client_by_id(client_id)
+  return client ~= nil and client.server_capabilities ~= nil
+end, 50)
+local function report()
+  local doc = { uri = vim.uri_from_bufnr(bufnr) }
+  local function ask(method, params)
+    local responses = vim.lsp.buf_request_sync(bufnr, method, params, 30000)
+    for _, response in pairs(responses or {}) do
+      if response.result then return response.result end
+    end
+  end
+  local map = ask("ptols/sourceMap", { textDocument = doc, target = "cce", ["function"] = "kernel" })
+  local lines = vim.split(map.content, "\n")
+  for _, e in ipairs(map.entries) do
+    for line = e.generated.startLine, e.generated.endLine do
+      if lines[line + 1]:match("TEXP") then
+        out:write(string.format("map %s -> %d:%d-%d:%d\n", vim.trim(lines[line + 1]),
+          e.source.start.line, e.source.start.character, e.source["end"].line,
+          e.source["end"].character))
+      end
+    end
+  end
+  local memory = ask("ptols/memoryMap", { textDocument = doc, ["function"] = "kernel" })
+  for _, fn in ipairs(memory.functions) do
+    for _, b in ipairs(fn.buffers) do
+      out:write(string.format("buffer %s %s %d %d %d-%d\n", b.name, b.space, b.start, b.size,
+        b.firstUse.index, b.lastUse.index))
+    end
+  end
+end
+local ok, problem = pcall(report)
+if not ok then out:write("error " .. tostring(problem) .. "\n") end
+out:close()
+vim.cmd("qall!")
+"""
+
+
+@pytest.mark.skipif(shutil.which("nvim") is None, reason="neovim is installed by scripts/test.sh")
+def test_neovim_gets_source_and_memory_maps(tmp_path: Path):
+    kernel = tmp_path / "kernel.py"
+    kernel.write_text(HARDWARE_KERNEL)
+    init = tmp_path / "init.lua"
+    init.write_text(HARDWARE_INIT)
+    result = tmp_path / "result.txt"
+    env = dict(os.environ)
+    for name in ("XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
+        env[name] = str(tmp_path / name.lower())
+    env.update(
+        PTOLS_PYTHON=sys.executable,
+        PTOLS_ROOT=str(tmp_path),
+        PTOLS_FILE=str(kernel),
+        PTOLS_RESULT=str(result),
+    )
+    completed = subprocess.run(
+        ["nvim", "--headless", "-u", str(init)],
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+        capture_output=True,
+        text=True,
+    )
+    output = result.read_text() if result.exists() else ""
+    assert completed.returncode == 0, (completed.stdout, completed.stderr, output)
+    assert output.splitlines() == [
+        "map TEXP(tile_b, tile_a); -> 8:8-8:31",
+        "buffer tile_a Vec 0 16384 0-1",
+        "buffer tile_b Vec 16384 16384 1-2",
+    ]
