@@ -123,7 +123,8 @@ local function report()
       if response.result then return response.result end
     end
   end
-  local map = ask("ptols/sourceMap", { textDocument = doc, target = "cce", ["function"] = "kernel" })
+  local map = ask("ptols/sourceMap",
+    { textDocument = doc, target = "cce", ["function"] = "kernel" })
   local lines = vim.split(map.content, "\n")
   for _, e in ipairs(map.entries) do
     for line = e.generated.startLine, e.generated.endLine do
