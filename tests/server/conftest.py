@@ -39,5 +39,11 @@ async def client(lsp_client: LanguageClient, tmp_path: Path):
     def _status(params):  # noqa: ANN001
         pass
 
+    lsp_client.code_lens_refreshes = 0  # type: ignore[attr-defined]
+
+    @lsp_client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
+    def _lens_refresh(params):  # noqa: ANN001
+        lsp_client.code_lens_refreshes += 1  # type: ignore[attr-defined]
+
     yield
     await lsp_client.shutdown_session()

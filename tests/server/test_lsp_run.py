@@ -57,6 +57,10 @@ async def faked(lsp_client: LanguageClient, tmp_path: Path):
     def _changed(params: Any) -> None:
         pass
 
+    @lsp_client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
+    def _lens_refresh(params: Any) -> None:
+        pass
+
     await lsp_client.initialize_session(
         types.InitializeParams(
             capabilities=pytest_lsp.client_capabilities("visual-studio-code"),
