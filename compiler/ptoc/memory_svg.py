@@ -68,8 +68,7 @@ def _lane(fn: FunctionMap, space: SpaceUse, top: int) -> list[str]:
     capacity_y = y0 + space.capacity * scale
     out += [
         f'<line class="capacity" x1="{LEFT}" y1="{capacity_y:.1f}" x2="{LEFT + plot_width}" '
-        f'y2="{capacity_y:.1f}" stroke="{OVERFLOW if space.overflow else "#333"}" '
-        'stroke-dasharray="6 3"/>',
+        f'y2="{capacity_y:.1f}" stroke="#222" stroke-width="1.5" stroke-dasharray="6 3"/>',
         f'<text x="{LEFT - 6}" y="{capacity_y:.1f}" text-anchor="end">{hex(space.capacity)}</text>',
         "</g>",
     ]
