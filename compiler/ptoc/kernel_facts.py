@@ -54,6 +54,7 @@ def function_facts(program: Program, fn: Function) -> FunctionFacts:
                 facts.memory.append(found)
     for lowered_fn in own:
         facts.sync += function_sync_sites(lowered_fn)
+    facts.sync.sort(key=lambda site: (site.span.line, site.span.column))
     if any(d.severity is Severity.ERROR for d in lowered.diagnostics):
         return facts
     for lowered_fn in own:
