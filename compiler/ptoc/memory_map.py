@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Diagnostic
-from .ir.expr import Call, Op, Var
+from .ir.expr import Call, Var
 from .ir.function import Function, Program
 from .ir.shape import static_shape
 from .ir.span import Span
@@ -31,9 +31,6 @@ if TYPE_CHECKING:
 #: no place in program order: statement indices count the other statements only, so they do
 #: not depend on what InsertSync added.
 PIPELINE = "default"
-_SYNC_OPS = frozenset(
-    {"system.sync_src", "system.sync_dst", "system.bar_v", "system.bar_m", "system.bar_all"}
-)
 
 
 @dataclass(frozen=True)
@@ -144,12 +141,12 @@ def function_map(fn: Function) -> FunctionMap | None:
 
 
 def _is_sync(stmt: Stmt) -> bool:
-    return (
-        isinstance(stmt, EvalStmt)
-        and isinstance(stmt.expr, Call)
-        and isinstance(stmt.expr.callee, Op)
-        and stmt.expr.callee.name in _SYNC_OPS
-    )
+    from .passes.op_info import op_def
+
+    if not isinstance(stmt, EvalStmt) or not isinstance(stmt.expr, Call):
+        return False
+    op = op_def(stmt.expr)
+    return op is not None and op.is_sync
 
 
 def _memref(var: Var) -> Any:

@@ -16,9 +16,6 @@ from .ir.span import Span
 from .ir.stmt import EvalStmt, ScopeStmt, SeqStmts, Stmt
 from .ir.visitor import IRVisitor, Node
 
-_FLAGS = {"system.sync_src": "set_flag", "system.sync_dst": "wait_flag"}
-_BARRIERS = {"system.bar_v": "V", "system.bar_m": "M", "system.bar_all": "ALL"}
-
 
 @dataclass(frozen=True)
 class SyncSite:
@@ -41,14 +38,19 @@ class SyncSite:
 
 
 def _instruction(call: Call) -> str | None:
-    name = call.op_name
-    if name in _BARRIERS:
-        return f"pipe_barrier(PIPE_{_BARRIERS[name]})"
-    if name not in _FLAGS:
+    """The CCE instruction of a sync op call, as the code generator writes it."""
+    from .ops import Role
+    from .passes.op_info import op_def
+
+    op = op_def(call)
+    if op is None or not op.is_sync or op.cce.instruction is None:
         return None
+    if op.role is Role.BARRIER:
+        pipe = op.barrier_pipe.name if op.barrier_pipe is not None else "ALL"
+        return f"{op.cce.instruction}(PIPE_{pipe})"
     pipes = [getattr(call.kwarg(k), "name", str(call.kwarg(k))) for k in ("set_pipe", "wait_pipe")]
     event = call.kwarg("event_id", 0)
-    return f"{_FLAGS[name]}(PIPE_{pipes[0]}, PIPE_{pipes[1]}, EVENT_ID{event})"
+    return f"{op.cce.instruction}(PIPE_{pipes[0]}, PIPE_{pipes[1]}, EVENT_ID{event})"
 
 
 class _Collect(IRVisitor):
