@@ -100,11 +100,13 @@ def sync_hints(
     """``⇄ MTE2→V`` at the end of the first line of each statement InsertSync guarded (lines
     1-based, inclusive); the tooltip lists the inserted instructions."""
     hints: list[types.InlayHint] = []
+    seen: set[Span] = set()  # a function a caller inlines is seen in both
     for fact in facts:
         for site in fact.sync:
             line = site.span.line
-            if not first_line <= line <= last_line or line > len(text_lines):
+            if site.span in seen or not first_line <= line <= last_line or line > len(text_lines):
                 continue
+            seen.add(site.span)
             end = len(text_lines[line - 1].rstrip("\r\n"))
             try:
                 position = positions.range(Span(site.span.file, line, end, line, end)).end
