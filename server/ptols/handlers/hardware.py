@@ -10,6 +10,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from .. import hardware
+from ..documents import MAX_LIVE_LOOP_DEPTH, loop_depth
 from ..protocol import (
     MemoryMapParams,
     MemoryMapResult,
@@ -57,6 +58,8 @@ async def source_map(ls: PtolsServer, params: SourceMapParams) -> SourceMapResul
     if problem is not None:
         raise JsonRpcInvalidParams(f"ptols: sourceMap: {problem}")
     version = doc.analysis_version
+    if loop_depth(doc.analysis_text) > MAX_LIVE_LOOP_DEPTH:
+        return SourceMapResult(version, "", [])  # as the preview: too costly to compile live
     key = (version, target, params.function, pipeline, ls.settings.strict_for(analysis.path))
     result: preview_feature.PreviewResult | None = doc.previews.get(key)
     if result is None:  # the preview's own job and cache: the content is the preview's
