@@ -46,7 +46,7 @@ def split_top(text: str, separators: str = ";\n") -> list[str]:
 
 def ts_fields(body: str) -> dict[str, TsField]:
     fields = {}
-    for part in split_top(re.sub(r"//[^\n]*", "", body)):
+    for part in split_top(re.sub(r"/\*.*?\*/|//[^\n]*", "", body, flags=re.DOTALL)):
         match = re.fullmatch(r"(\w+)(\?)?\s*:\s*(.+)", part, re.DOTALL)
         assert match is not None, f"not a field: {part!r}"
         name, optional, kind = match.groups()
