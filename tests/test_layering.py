@@ -32,6 +32,10 @@ PUBLIC_FOR_PTOLS = {
     "ptoc.ops",
     "ptoc.ops.describe",
     "ptoc.printer",
+    # The hardware view's results (docs/architecture.md): source map, memory map, kernel facts.
+    "ptoc.sourcemap",
+    "ptoc.memory_map",
+    "ptoc.kernel_facts",
 }
 
 

@@ -169,7 +169,10 @@ async def test_code_lens_above_incore_functions(client: LanguageClient, tmp_path
         for lens in lenses
         if lens.command is not None
     ] == [(name.line, name.character, title) for title in ("C++", "MLIR", "Memory", "Run")]
-    await sync_hints(client, uri)  # once the facts are known the client is told to refresh
+    for _ in range(400):  # once the facts are known the client is told to refresh
+        if client.code_lens_refreshes:  # type: ignore[attr-defined]
+            break
+        await asyncio.sleep(0.05)
     assert client.code_lens_refreshes >= 1  # type: ignore[attr-defined]
     commands = [
         (lens.command.command, list(lens.command.arguments or []))
