@@ -22,8 +22,8 @@ async def test_preview_targets_and_refresh_notification(client: LanguageClient, 
         ("pto", "mlir", "pto.tadd"),
         ("ir", "python", "pl.block.add(tile_a, tile_b)"),
     ]:
-        result = await client.protocol.send_request_async(
-            "ptols/preview", {"textDocument": {"uri": uri}, "target": target, "function": "kernel"}
+        result = await settled_preview(
+            client, {"textDocument": {"uri": uri}, "target": target, "function": "kernel"}
         )
         assert result.language == language, target
         assert needle in result.content, (target, result.content)
@@ -37,8 +37,8 @@ async def test_preview_targets_and_refresh_notification(client: LanguageClient, 
             break
         await asyncio.sleep(0.01)
     assert client.preview_changes[-1].version == 2  # type: ignore[attr-defined]
-    result = await client.protocol.send_request_async(
-        "ptols/preview", {"textDocument": {"uri": uri}, "target": "cce", "function": "kernel"}
+    result = await settled_preview(
+        client, {"textDocument": {"uri": uri}, "target": "cce", "function": "kernel"}
     )
     assert "TMUL(tile_c, tile_a, tile_b);" in result.content and result.version == 2
 
