@@ -1,8 +1,10 @@
 // End-to-end test in a real VS Code (code-server) driven by Playwright and Debian chromium:
-// diagnostics in the Problems panel, a hover with the deduced type, and a live C++ preview.
+// diagnostics in the Problems panel, a hover with the deduced type, live previews, and the
+// kernel views of issue #16 (CodeLens, source ↔ generated code, memory map, Run).
 //
 //   npm run test:e2e                       # PTOC_PYTHON defaults to <repo>/.venv/bin/python
 //   npm run test:e2e -- --screenshots      # also refresh images/ for the README
+//   npm run test:e2e -- --only=kernel-views   # just the #16 part (quicker while working on it)
 //
 // Everything it installs goes to .e2e-cache/ (gitignored); chromium comes from apt-get.
 import { spawn, spawnSync } from 'node:child_process';
@@ -19,6 +21,7 @@ const cache = join(extensionDir, '.e2e-cache');
 const results = join(extensionDir, 'e2e', 'results');
 const python = process.env.PTOC_PYTHON || join(repo, '.venv', 'bin', 'python');
 const updateScreenshots = process.argv.includes('--screenshots');
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -85,6 +88,7 @@ function prepareWorkspace(root) {
   copyFileSync(example, join(workspace, 'simple_add.py'));
   writeFileSync(join(workspace, 'broken_add.py'), injectShapeError(readFileSync(example, 'utf8')));
   writeFileSync(join(workspace, 'plain.py'), 'print("not a kernel")\n');
+  copyFileSync(example, join(workspace, 'mapped_add.py'));
   return workspace;
 }
 
@@ -256,11 +260,14 @@ function findFiles(dir, part) {
 
 const statusItem = (page, state) => page.locator(`.statusbar-item[aria-label^="PyPTO language server: ${state}"]`);
 
-async function scenario(page, workspace, port, userDataDir, check) {
+async function openWorkbench(page, workspace, port) {
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
   await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
   await page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 60_000 });
   await page.waitForTimeout(1_500); // let the workbench finish restoring before typing
+}
+
+async function scenario(page, workspace, port, userDataDir, check) {
 
   await check('diagnostic for the injected shape error appears in the Problems panel', async () => {
     await quickOpen(page, 'broken_add.py');
@@ -449,6 +456,153 @@ async function scenario(page, workspace, port, userDataDir, check) {
   });
 }
 
+// --- issue #16: CodeLens, source ↔ generated code, memory map, Run ---------------------------
+
+const group = (page, index) => page.locator('.editor-group-container').nth(index);
+
+/** Texts of the lines an extension's whole-line decoration marks in one editor group. */
+async function highlightedLines(editorGroup) {
+  return editorGroup.evaluate((root) => {
+    const clean = (text) => (text ?? '').replace(/\u00a0/g, ' ');
+    const tops = new Set();
+    for (const overlay of root.querySelectorAll('.view-overlays > div')) {
+      if (overlay.querySelector('[class*="ced-"]') !== null) {
+        tops.add(overlay.style.top);
+      }
+    }
+    return [...root.querySelectorAll('.view-lines .view-line')]
+      .filter((line) => tops.has(line.style.top))
+      .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top))
+      .map((line) => clean(line.textContent));
+  });
+}
+
+async function waitForHighlight(editorGroup, predicate, what, timeout = 30_000) {
+  const deadline = Date.now() + timeout;
+  let last = [];
+  while (Date.now() < deadline) {
+    last = await highlightedLines(editorGroup);
+    if (predicate(last)) {
+      return last;
+    }
+    await editorGroup.page().waitForTimeout(200);
+  }
+  throw new Error(`timed out waiting for ${what}; highlighted:\n${last.join('\n')}`);
+}
+
+async function clickWord(page, lineText, word, options = {}) {
+  const point = await wordPosition(page, lineText, word);
+  await page.mouse.click(point.x, point.y, options);
+}
+
+async function cursorLine(page) {
+  const text = normalise(await page.locator('[id="status.editor.selection"]').first().innerText());
+  const match = /Ln (\d+)/.exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+
+async function waitForCursorLine(page, line, timeout = 10_000) {
+  const deadline = Date.now() + timeout;
+  let last;
+  while (Date.now() < deadline) {
+    last = await cursorLine(page);
+    if (last === line) {
+      return;
+    }
+    await page.waitForTimeout(200);
+  }
+  throw new Error(`the cursor is on line ${last}, not ${line}`);
+}
+
+const lens = (page, title) =>
+  group(page, 0).locator('.codelens-decoration a', { hasText: new RegExp(`^${title.replace(/[+]/g, '\\+')}$`) }).first();
+
+function memoryMapFrame(page) {
+  return page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+}
+
+async function kernelViews(page, check) {
+  await check('a CodeLens above the InCore function offers C++, MLIR, Memory and Run', async () => {
+    await quickOpen(page, 'mapped_add.py');
+    for (const title of ['C++', 'MLIR', 'Memory', 'Run']) {
+      await lens(page, title).waitFor({ timeout: SERVER_TIMEOUT });
+    }
+  });
+
+  await check('the C++ lens opens the function\'s C++; the cursor on a statement highlights its generated lines', async () => {
+    await lens(page, 'C++').click();
+    await page.locator('.tab[aria-label*="mapped_add.simple_add.cpp"]').first().waitFor({ timeout: SERVER_TIMEOUT });
+    await waitForEditorText(page, (t) => t.includes('runSimpleAdd'), 'the C++ in the preview');
+    await clickWord(page, 'tile_z: pl.Tile[[128, 64], pl.FP32] = pl.add(', 'pl.add');
+    const lines = await waitForHighlight(group(page, 1), (l) => l.some((t) => t.includes('TADD(tile_z, tile_x, tile_y);')), 'TADD highlighted');
+    if (lines.some((t) => t.includes('TLOAD(') || t.includes('TSTORE('))) {
+      throw new Error(`other statements are highlighted too:\n${lines.join('\n')}`);
+    }
+    await screenshot(page, 'source-map.png');
+    await clickWord(page, 'pl.store(', 'pl.store');
+    await waitForHighlight(group(page, 1), (l) => l.some((t) => t.includes('TSTORE(outputGlobal, tile_z);')) && !l.some((t) => t.includes('TADD(')), 'TSTORE highlighted');
+  });
+
+  await check('a click in the preview highlights the source line it came from', async () => {
+    await clickWord(page, 'TLOAD(tile_y, yGlobal);', 'TLOAD');
+    const lines = await waitForHighlight(group(page, 0), (l) => l.length > 0, 'a highlighted source line');
+    if (lines.length !== 1 || !lines[0].includes('tile_y: pl.Tile[[128, 64], pl.FP32] = pl.load(y, [0, 0], [128, 64])')) {
+      throw new Error(`the source highlight is not the load of y:\n${lines.join('\n')}`);
+    }
+  });
+
+  await check('"Go to Source" in the preview\'s context menu moves the cursor to the source', async () => {
+    await clickWord(page, 'TADD(tile_z, tile_x, tile_y);', 'TADD', { button: 'right' });
+    const item = page.locator('.monaco-menu .action-item', { hasText: 'Go to Source' }).first();
+    await item.waitFor({ timeout: 10_000 });
+    await item.click();
+    await page.locator('.editor-group-container.active .tab.active[aria-label*="mapped_add.py"]').first().waitFor({ timeout: 10_000 });
+    await waitForCursorLine(page, 21);
+  });
+
+  await check('the Memory lens draws the Vec lane with a box per tile at its address', async () => {
+    await lens(page, 'Memory').click();
+    await page.locator('.tab[aria-label*="Memory: simple_add"]').first().waitFor({ timeout: SERVER_TIMEOUT });
+    const frame = memoryMapFrame(page);
+    const boxes = frame.locator('g.buffer[data-space="Vec"]');
+    await boxes.first().waitFor({ timeout: SERVER_TIMEOUT });
+    const names = await boxes.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-name')));
+    if (names.join(',') !== 'tile_x,tile_y,tile_z') {
+      throw new Error(`Vec boxes: ${names.join(', ')}`);
+    }
+    const tip = normalise((await frame.locator('g.buffer[data-name="tile_y"]').getAttribute('data-tip')) ?? '');
+    if (!tip.startsWith('tile_y: Vec [0x8000, 0x10000) · 32768 B\nFP32 [128, 64]')) {
+      throw new Error(`tile_y's details: ${tip}`);
+    }
+    const lane = normalise((await frame.locator('g.lane[data-space="Vec"]').textContent()) ?? '');
+    if (!lane.includes('96 KB of 192 KB (50%)')) {
+      throw new Error(`the Vec lane says: ${lane}`);
+    }
+    await frame.locator('g.buffer[data-name="tile_y"] rect').hover();
+    await frame.locator('#tip', { hasText: 'tile_y: Vec [0x8000, 0x10000)' }).waitFor({ state: 'visible', timeout: 5_000 });
+    await screenshot(page, 'memory-map.png');
+  });
+
+  await check('a click on a box reveals the buffer in the kernel', async () => {
+    await memoryMapFrame(page).locator('g.buffer[data-name="tile_y"] rect').click();
+    await page.locator('.editor-group-container.active .tab.active[aria-label*="mapped_add.py"]').first().waitFor({ timeout: 10_000 });
+    await waitForCursorLine(page, 20);
+  });
+
+  await check('the Run lens runs the function on the simulator and reports success', async () => {
+    await lens(page, 'Run').click();
+    await page.locator('.notification-toast', { hasText: 'Running simple_add on the simulator' }).first().waitFor({ timeout: 10_000 });
+    // The first build against pto-isa compiles its headers (a minute or more on a busy machine).
+    const toast = page.locator('.notification-toast', { hasText: /agree on|Could not run|differ|failed/ }).first();
+    await toast.waitFor({ timeout: 300_000 });
+    const text = normalise(await toast.innerText());
+    if (!text.includes('simple_add: simulator and reference interpreter agree on 3 results')) {
+      throw new Error(`the run did not succeed: ${text}`);
+    }
+    await screenshot(page, 'run.png');
+  });
+}
+
 // --- main -----------------------------------------------------------------------------------
 
 async function main() {
@@ -524,7 +678,13 @@ async function main() {
         await page.screenshot({ path: join(results, 'failure.png') }).catch(() => undefined);
       }
     };
-    await scenario(page, workspace, port, userDataDir, check);
+    await openWorkbench(page, workspace, port);
+    if (only === undefined || only === 'basics') {
+      await scenario(page, workspace, port, userDataDir, check);
+    }
+    if (only === undefined || only === 'kernel-views') {
+      await kernelViews(page, check);
+    }
   } finally {
     await browser?.close().catch(() => undefined);
     stopServer();

@@ -30,6 +30,22 @@
     vscode.postMessage({ command: 'reveal', range: element.getAttribute('data-reveal') });
   }
 
+  // The picture is drawn for the panel's width: say it now and after every resize.
+  let lastWidth = 0;
+  let resizeTimer;
+  function reportWidth() {
+    const width = document.documentElement.clientWidth;
+    if (width !== lastWidth) {
+      lastWidth = width;
+      vscode.postMessage({ command: 'width', width });
+    }
+  }
+  window.addEventListener('resize', () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(reportWidth, 150);
+  });
+  reportWidth();
+
   document.addEventListener('mousemove', (event) => {
     const element = target(event);
     if (element && element.hasAttribute('data-tip')) {

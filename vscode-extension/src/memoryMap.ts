@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { decodeRange, renderMemoryMap, renderMessage, type PageResources } from './logic/memoryView';
-import { Methods, parseMemoryMap, type MemoryMapParams } from './logic/protocol';
+import { decodeRange, layoutForWidth, renderMemoryMap, renderMessage, type PageResources } from './logic/memoryView';
+import { Methods, parseMemoryMap, type MemoryMapParams, type MemoryMapResult } from './logic/protocol';
 import { sameUri } from './preview';
 import type { ServerController } from './server';
 
@@ -25,6 +25,9 @@ class MemoryMapPanel {
   readonly panel: vscode.WebviewPanel;
   private readonly resources: PageResources;
   private html = '';
+  /** The last answer, redrawn without asking again when the panel's width changes. */
+  private result: MemoryMapResult | undefined;
+  private width: number | undefined;
   /** Answers can overtake each other: only the newest request may draw. */
   private generation = 0;
 
@@ -63,26 +66,43 @@ class MemoryMapPanel {
   async refresh(): Promise<void> {
     const generation = ++this.generation;
     const params: MemoryMapParams = { textDocument: { uri: this.source }, ...(this.fn === undefined ? {} : { function: this.fn }) };
+    let result: MemoryMapResult | undefined;
     let html: string;
     try {
-      const result = parseMemoryMap(await this.server.request(Methods.memoryMap, params));
+      result = parseMemoryMap(await this.server.request(Methods.memoryMap, params));
       html = result === undefined
         ? renderMessage('The language server sent a memory map this extension does not understand.', this.resources)
-        : renderMemoryMap(result, fileName(this.source), this.resources);
+        : this.render(result);
     } catch (error) {
       this.log.warn(`Memory map of ${this.source} failed: ${errorText(error)}`);
       html = renderMessage(`No memory map for ${fileName(this.source)}: ${errorText(error)}.`, this.resources);
     }
     if (generation === this.generation) {
+      this.result = result;
       this.draw(html);
     }
   }
 
+  private render(result: MemoryMapResult): string {
+    return renderMemoryMap(result, fileName(this.source), this.resources, layoutForWidth(this.width));
+  }
+
   private async onMessage(message: unknown): Promise<void> {
-    if (typeof message !== 'object' || message === null || (message as { command?: unknown }).command !== 'reveal') {
+    if (typeof message !== 'object' || message === null) {
       return;
     }
-    const range = decodeRange((message as { range?: unknown }).range);
+    const { command, range: encoded, width } = message as { command?: unknown; range?: unknown; width?: unknown };
+    if (command === 'width' && typeof width === 'number') {
+      this.width = width;
+      if (this.result !== undefined) {
+        this.draw(this.render(this.result));
+      }
+      return;
+    }
+    if (command !== 'reveal') {
+      return;
+    }
+    const range = decodeRange(encoded);
     if (range === undefined) {
       return;
     }

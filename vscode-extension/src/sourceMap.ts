@@ -11,6 +11,8 @@ import { entryAt, generatedSpansFor, mapMatchesPreview, type LineSpan } from './
 import { sameUri } from './preview';
 import type { ServerController } from './server';
 
+/** Contributed in package.json, so themes can change it. */
+export const HIGHLIGHT_COLOUR = 'ptoc.sourceMapHighlightBackground';
 /** Typing moves the cursor on every key: wait for a pause before asking and scrolling. */
 const CURSOR_DEBOUNCE_MS = 120;
 
@@ -36,7 +38,7 @@ export class SourceMapController implements vscode.Disposable {
   private readonly disposables: { dispose(): unknown }[] = [];
   private readonly maps = new Map<string, CachedMap>();
   private readonly highlight = vscode.window.createTextEditorDecorationType({
-    backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
+    backgroundColor: new vscode.ThemeColor(HIGHLIGHT_COLOUR),
     overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.rangeHighlightForeground'),
     overviewRulerLane: vscode.OverviewRulerLane.Full,
     isWholeLine: true,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addressText, bytes, hex, layoutFunction, type LayoutOptions } from '../src/logic/memoryLayout';
-import { decodeRange, encodeRange, escapeHtml, renderMemoryMap, renderMessage } from '../src/logic/memoryView';
+import { addressText, bytes, DEFAULT_LAYOUT, hex, layoutFunction, type LayoutOptions } from '../src/logic/memoryLayout';
+import { decodeRange, encodeRange, escapeHtml, layoutForWidth, renderMemoryMap, renderMessage } from '../src/logic/memoryView';
 import type { FunctionMemoryMap, LspRange, MemoryBuffer } from '../src/logic/protocol';
 
 const line = (n: number): LspRange => ({ start: { line: n, character: 4 }, end: { line: n, character: 30 } });
@@ -158,6 +158,20 @@ describe('renderMemoryMap', () => {
     assert.match(failing, /No memory map for k\.py: it does not compile, so no memory was allocated\./);
     assert.match(renderMemoryMap({ version: 2, functions: [], diagnostics: [] }, 'k.py', resources), /no function with buffers to allocate/);
     assert.match(renderMessage('Asking <now>', resources), /<p class="summary">Asking &lt;now&gt;<\/p>/);
+  });
+});
+
+describe('layoutForWidth', () => {
+  it("draws at the panel's width less its padding, within bounds", () => {
+    assert.equal(layoutForWidth(1000).width, 960);
+    assert.equal(layoutForWidth(200).width, 480);
+    assert.equal(layoutForWidth(10_000).width, 2400);
+    assert.deepEqual(layoutForWidth(undefined), DEFAULT_LAYOUT);
+    assert.deepEqual(layoutForWidth(Number.NaN), DEFAULT_LAYOUT);
+  });
+  it('sizes the picture in pixels, not by scaling', () => {
+    const html = renderMemoryMap({ version: 1, functions: [kernel], diagnostics: [] }, 'k.py', { cspSource: 'c', nonce: 'n', scriptUri: 's' }, options);
+    assert.match(html, /<svg xmlns="http:\/\/www.w3.org\/2000\/svg" class="map" width="510" height="380" viewBox="0 0 510 380">/);
   });
 });
 

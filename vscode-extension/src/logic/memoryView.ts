@@ -77,7 +77,9 @@ function svgFor(layout: FunctionLayout): string {
     }
     parts.push('</g>');
   }
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${layout.width}" height="${round(layout.height)}" viewBox="0 0 ${layout.width} ${round(layout.height)}">${parts.join('')}</svg>`;
+  // Drawn at the panel's width (the script reports it), so text keeps its size.
+  const size = `width="${layout.width}" height="${round(layout.height)}" viewBox="0 0 ${layout.width} ${round(layout.height)}"`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" class="map" ${size}>${parts.join('')}</svg>`;
 }
 
 const STYLE = `
@@ -86,6 +88,7 @@ h2 { font-size: 1.1em; margin: 18px 0 4px; }
 h2 a { color: var(--vscode-textLink-foreground); cursor: pointer; text-decoration: none; }
 .summary { color: var(--vscode-descriptionForeground); margin: 0 0 4px; }
 .diagnostics { font-family: var(--vscode-editor-font-family); white-space: pre-wrap; color: var(--vscode-errorForeground); }
+svg.map { display: block; }
 svg text { fill: var(--vscode-foreground); font-size: 11px; font-family: var(--vscode-font-family); }
 svg .axis, svg .tick, svg .detail { fill: var(--vscode-descriptionForeground); }
 svg .axis.end, svg .tick { text-anchor: end; }
@@ -157,6 +160,14 @@ export function renderMemoryMap(
     );
   }
   return page(resources, `Memory map of ${sourceName}`, sections.join('\n'));
+}
+
+/** The layout for a panel `width` pixels wide (the body's padding taken off), within reason. */
+export function layoutForWidth(width: number | undefined): LayoutOptions {
+  if (width === undefined || !Number.isFinite(width)) {
+    return DEFAULT_LAYOUT;
+  }
+  return { ...DEFAULT_LAYOUT, width: Math.round(Math.min(Math.max(width - 40, 480), 2400)) };
 }
 
 /** Shown while the first answer is awaited, or when there is none. */
