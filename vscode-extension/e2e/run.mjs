@@ -20,6 +20,11 @@ const repo = resolve(extensionDir, '..');
 const cache = join(extensionDir, '.e2e-cache');
 const results = join(extensionDir, 'e2e', 'results');
 const python = process.env.PTOC_PYTHON || join(repo, '.venv', 'bin', 'python');
+// Run builds against pto-isa: the checkout beside the repository, as scripts/test.sh sets it.
+const vendoredPtoIsa = resolve(repo, '..', 'shared', 'vendor', 'pto-isa');
+if (!process.env.PTO_ISA_ROOT && existsSync(vendoredPtoIsa)) {
+  process.env.PTO_ISA_ROOT = vendoredPtoIsa;
+}
 const updateScreenshots = process.argv.includes('--screenshots');
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const CHROMIUM_ARGS = [
@@ -89,6 +94,9 @@ function prepareWorkspace(root) {
   writeFileSync(join(workspace, 'broken_add.py'), injectShapeError(readFileSync(example, 'utf8')));
   writeFileSync(join(workspace, 'plain.py'), 'print("not a kernel")\n');
   copyFileSync(example, join(workspace, 'mapped_add.py'));
+  // Runs but cannot match: under C++20 the CPU simulator's bfloat16_t is a _Float16
+  // placeholder (see tests/execution/matrix.py, NO_SIM_BF16), so Run reports a disagreement.
+  writeFileSync(join(workspace, 'bf16_add.py'), readFileSync(example, 'utf8').replaceAll('pl.FP32', 'pl.BF16'));
   return workspace;
 }
 
@@ -529,6 +537,14 @@ async function kernelViews(page, check) {
     }
   });
 
+  await check('inlay hints show where synchronisation was inserted', async () => {
+    const text = await waitForEditorText(page, (t) => t.includes('⇄ MTE2→V'), 'the sync inlay hint', SERVER_TIMEOUT);
+    const line = text.split('\n').find((l) => l.includes('⇄ MTE2→V')) ?? '';
+    if (!line.includes('pl.add(')) {
+      throw new Error(`the MTE2→V hint is not on the add: ${line}`);
+    }
+  });
+
   await check('the C++ lens opens the function\'s C++; the cursor on a statement highlights its generated lines', async () => {
     await lens(page, 'C++').click();
     await page.locator('.tab[aria-label*="mapped_add.simple_add.cpp"]').first().waitFor({ timeout: SERVER_TIMEOUT });
@@ -593,13 +609,35 @@ async function kernelViews(page, check) {
     await lens(page, 'Run').click();
     await page.locator('.notification-toast', { hasText: 'Running simple_add on the simulator' }).first().waitFor({ timeout: 10_000 });
     // The first build against pto-isa compiles its headers (a minute or more on a busy machine).
-    const toast = page.locator('.notification-toast', { hasText: /agree on|Could not run|differ|failed/ }).first();
-    await toast.waitFor({ timeout: 300_000 });
-    const text = normalise(await toast.innerText());
+    const message = page.locator('.notification-toast .notification-list-item-message', { hasText: /agree|Could not run|failed/i }).first();
+    await message.waitFor({ timeout: 300_000 });
+    const text = normalise(await message.innerText());
     if (!text.includes('simple_add: simulator and reference interpreter agree on 3 results')) {
       throw new Error(`the run did not succeed: ${text}`);
     }
     await screenshot(page, 'run.png');
+  });
+
+  await check('a run that disagrees with the interpreter becomes E406 on the function', async () => {
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    await quickOpen(page, 'bf16_add.py');
+    await lens(page, 'Run').click();
+    const message = page.locator('.notification-toast .notification-list-item-message', { hasText: /agree|Could not run|failed/i }).first();
+    await message.waitFor({ timeout: 300_000 });
+    const text = normalise(await message.innerText());
+    if (!/disagree/i.test(text)) {
+      throw new Error(`the run did not report a disagreement: ${text}`);
+    }
+    await page.locator('.squiggly-error').first().waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Control+Shift+M');
+    const row = page.locator('.markers-panel .monaco-list-row', { hasText: 'E406' }).first();
+    await row.waitFor({ timeout: 30_000 });
+    const problem = normalise(await row.innerText());
+    if (!problem.includes('the simulator and the reference interpreter disagree: output')) {
+      throw new Error(`the E406 problem says: ${problem}`);
+    }
+    await screenshot(page, 'run-mismatch.png');
+    await page.keyboard.press('Control+Shift+M');
   });
 }
 
