@@ -380,10 +380,11 @@ async function scenario(page, workspace, port, userDataDir, check) {
     await replaceInEditor(page, 'pl.sub(x', 'pl.sub(tile_x');
     await runCommand(page, 'PyPTO: Show IR After Pass…');
     const list = page.locator('.quick-input-list');
-    await list.locator('.monaco-list-row', { hasText: 'AllocateMemoryAddr' }).first().waitFor({ timeout: 30_000 });
+    await list.locator('.monaco-list-row', { hasText: 'ConvertToSSA' }).first().waitFor({ timeout: 30_000 });
+    // The list is virtual (only the rows in view exist) and the pipeline grows: check its head.
     const labels = normalise(await list.innerText());
-    for (const expected of ['Source IR', 'ConvertToSSA', '1/7', 'InsertSync']) {
-      if (!labels.includes(expected)) {
+    for (const expected of [/Source IR\s*before any pass/, /ConvertToSSA\s*1\/\d+/, /default pipeline/]) {
+      if (!expected.test(labels)) {
         throw new Error(`the pass picker lacks ${expected}:\n${labels}`);
       }
     }

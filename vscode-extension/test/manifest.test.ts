@@ -17,6 +17,7 @@ interface Manifest {
     menus: Record<string, { command: string; when?: string }[]>;
     configuration: { properties: Record<string, { default: unknown; enum?: string[] }> };
     languages: { id: string }[];
+    colors: { id: string; defaults: Record<string, string> }[];
   };
 }
 
@@ -85,6 +86,13 @@ describe('package.json', () => {
     assert.equal(palette.get('ptoc.goToSource'), 'resourceScheme == ptoc-preview');
     const context = manifest.contributes.menus['editor/context'] ?? [];
     assert.deepEqual(context.find((e) => e.command === 'ptoc.goToSource')?.when, 'resourceScheme == ptoc-preview');
+  });
+
+  it('contributes the source map highlight colour the code uses, for every theme kind', () => {
+    const colour = manifest.contributes.colors.find((c) => c.id === 'ptoc.sourceMapHighlightBackground');
+    assert.ok(colour);
+    assert.deepEqual(Object.keys(colour.defaults).sort(), ['dark', 'highContrast', 'highContrastLight', 'light']);
+    assert.match(sources, /'ptoc\.sourceMapHighlightBackground'/);
   });
 
   it('declares every setting with the defaults the code assumes', () => {
