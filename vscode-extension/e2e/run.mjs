@@ -531,6 +531,17 @@ function memoryMapFrame(page) {
 }
 
 async function kernelViews(page, check) {
+  // A clean window (the pictures go into the README): no toasts, no editors, no panel.
+  await runCommand(page, 'Notifications: Clear All Notifications');
+  await runCommand(page, 'View: Close All Editors');
+  const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" });
+  if (await dontSave.first().isVisible().catch(() => false)) {
+    await dontSave.first().click();
+  }
+  if (await page.locator('.part.panel').first().isVisible().catch(() => false)) {
+    await runCommand(page, 'View: Hide Panel');
+  }
+
   await check('a CodeLens above the InCore function offers C++, MLIR, Memory and Run', async () => {
     await quickOpen(page, 'mapped_add.py');
     for (const title of ['C++', 'MLIR', 'Memory', 'Run']) {

@@ -7,12 +7,8 @@ import * as vscode from 'vscode';
 import { decideRunFunction } from './logic/pickers';
 import { parseTarget } from './logic/previewUri';
 import type { MemoryMapManager } from './memoryMap';
-import { pick, type PreviewManager } from './preview';
+import { errorText, pick, type PreviewManager } from './preview';
 import type { Runner } from './run';
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** A document argument: a URI string from the server, or a Uri from a menu. */
 function asSource(value: unknown): string | undefined {

@@ -7,19 +7,10 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { decodeRange, layoutForWidth, renderMemoryMap, renderMessage, type PageResources } from './logic/memoryView';
 import { Methods, parseMemoryMap, type MemoryMapParams, type MemoryMapResult } from './logic/protocol';
-import { sameUri } from './preview';
+import { errorText, fileName, sameUri } from './preview';
 import type { ServerController } from './server';
 
 export const MEMORY_MAP_VIEW = 'ptoc.memoryMap';
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function fileName(source: string): string {
-  const path = vscode.Uri.parse(source).path;
-  return path.slice(path.lastIndexOf('/') + 1) || source;
-}
 
 class MemoryMapPanel {
   readonly panel: vscode.WebviewPanel;

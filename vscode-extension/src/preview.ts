@@ -43,7 +43,8 @@ export function sameUri(a: string, b: string): boolean {
   }
 }
 
-function fileName(source: string): string {
+/** The file name a URI ends in, for titles and messages. */
+export function fileName(source: string): string {
   try {
     const path = vscode.Uri.parse(source).path;
     return path.slice(path.lastIndexOf('/') + 1) || source;
@@ -52,7 +53,7 @@ function fileName(source: string): string {
   }
 }
 
-function errorText(error: unknown): string {
+export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 

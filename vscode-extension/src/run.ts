@@ -9,16 +9,8 @@ import * as vscode from 'vscode';
 import { WorkDoneProgress } from 'vscode-languageclient/node';
 import { Methods, parseRunResult, type RunParams } from './logic/protocol';
 import { runReport, runVerdict } from './logic/runReport';
+import { errorText, fileName } from './preview';
 import type { ServerController } from './server';
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function fileName(source: string): string {
-  const path = vscode.Uri.parse(source).path;
-  return path.slice(path.lastIndexOf('/') + 1) || source;
-}
 
 export class Runner implements vscode.Disposable {
   private channel: vscode.OutputChannel | undefined;

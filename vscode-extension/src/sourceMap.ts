@@ -8,17 +8,13 @@ import * as vscode from 'vscode';
 import { decodePreviewQuery, PREVIEW_SCHEME, type PreviewRequest } from './logic/previewUri';
 import { Methods, parseSourceMap, type LspRange, type SourceMapParams, type SourceMapResult } from './logic/protocol';
 import { entryAt, generatedSpansFor, mapMatchesPreview, type LineSpan } from './logic/sourceMap';
-import { sameUri } from './preview';
+import { errorText, sameUri } from './preview';
 import type { ServerController } from './server';
 
 /** Contributed in package.json, so themes can change it. */
 export const HIGHLIGHT_COLOUR = 'ptoc.sourceMapHighlightBackground';
 /** Typing moves the cursor on every key: wait for a pause before asking and scrolling. */
 const CURSOR_DEBOUNCE_MS = 120;
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function lineRange(span: LineSpan): vscode.Range {
   return new vscode.Range(span.startLine, 0, span.endLine, 0);
