@@ -185,16 +185,16 @@ export interface SourceMapParams {
 }
 
 export interface SourceMapEntry {
-  /** Inclusive 0-based lines of the preview content. */
+  // Inclusive 0-based lines of the preview content.
   generated: { startLine: number; endLine: number };
   source: LspRange;
 }
 
 export interface SourceMapResult {
   version: number | null;
-  /** The exact preview text the lines refer to. */
+  // The exact preview text the lines refer to.
   content: string;
-  /** Sorted by generated.startLine. */
+  // Sorted by generated.startLine.
   entries: SourceMapEntry[];
 }
 
@@ -226,7 +226,7 @@ export interface MemoryMapParams {
 }
 
 export interface BufferUse {
-  /** Statement index in program order. */
+  // Statement index in program order.
   index: number;
   range: LspRange;
 }
@@ -234,12 +234,12 @@ export interface BufferUse {
 export interface MemoryBuffer {
   name: string;
   space: string;
-  /** Byte address in its space. */
+  // Byte address in its space.
   start: number;
   size: number;
   firstUse: BufferUse;
   lastUse: BufferUse;
-  /** Buffers sharing storage after MemoryReuse share a group. */
+  // Buffers sharing storage after MemoryReuse share a group.
   reuseGroup: number | null;
   dtype: string;
   shape: number[];
@@ -255,7 +255,7 @@ export interface MemorySpaceInfo {
 export interface FunctionMemoryMap {
   name: string;
   range: LspRange;
-  /** Program-order length. */
+  // Program-order length.
   statements: number;
   spaces: MemorySpaceInfo[];
   buffers: MemoryBuffer[];
@@ -350,9 +350,9 @@ export interface RunOutput {
 export interface RunResult {
   ok: boolean;
   outputs: RunOutput[];
-  /** One line: the verdict, or why it could not run. */
+  // One line: the verdict, or why it could not run.
   message: string;
-  /** The build and run log. */
+  // The build and run log.
   log: string;
 }
 
