@@ -65,6 +65,12 @@ if [ -d vscode-extension ]; then
   (cd vscode-extension && npm test)
   echo "==> npm run package (vscode-extension: builds ptoc.vsix)"
   (cd vscode-extension && npm run package)
+  if [ "${CI:-}" = "true" ]; then
+    # The extension in a real VS Code: installs chromium (apt), Node 24 and code-server (npm,
+    # about 600 MB and 80 s, cached in vscode-extension/.e2e-cache), then about 2.5 minutes.
+    echo "==> npm run test:e2e (vscode-extension in code-server, driven by Playwright)"
+    (cd vscode-extension && npm run test:e2e)
+  fi
 fi
 
 echo "==> all tests passed"

@@ -31,6 +31,11 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node }, sourceType: 'module', ecmaVersion: 2022 },
   },
   {
+    // The memory map webview's script runs in the webview (a browser page), not in Node.
+    files: ['media/**/*.js'],
+    languageOptions: { globals: { ...globals.browser, acquireVsCodeApi: 'readonly' }, sourceType: 'script' },
+  },
+  {
     // The e2e script also runs functions inside the page (page.evaluate).
     files: ['e2e/**/*.mjs'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },

@@ -6,9 +6,13 @@ import * as vscode from 'vscode';
 import { isPyptoDocument } from './logic/detect';
 import { PREVIEW_SCHEME } from './logic/previewUri';
 import { registerFormatOnSave } from './formatOnSave';
+import { registerFunctionCommands } from './functionCommands';
+import { MemoryMapManager } from './memoryMap';
 import { PreviewManager } from './preview';
 import { onSelectedInterpreterChanged } from './pythonExtension';
+import { Runner } from './run';
 import { readSettings, ServerController } from './server';
+import { SourceMapController } from './sourceMap';
 import { SHOW_LOG_COMMAND, StatusBar } from './statusBar';
 
 export const CONTEXT_KEY = 'ptoc.isPyptoFile';
@@ -24,7 +28,20 @@ export function activate(context: vscode.ExtensionContext): void {
   server = controller;
   const statusBar = new StatusBar();
   const previews = new PreviewManager(controller, log);
-  context.subscriptions.push(log, controller, statusBar, previews, controller.onStatus((event) => statusBar.apply(event)));
+  const sourceMaps = new SourceMapController(controller, log);
+  const memoryMaps = new MemoryMapManager(context.extensionUri, controller, log);
+  const runner = new Runner(controller, log);
+  context.subscriptions.push(
+    log,
+    controller,
+    statusBar,
+    previews,
+    sourceMaps,
+    memoryMaps,
+    runner,
+    controller.onStatus((event) => statusBar.apply(event)),
+    registerFunctionCommands(previews, memoryMaps, runner, log),
+  );
 
   let lastContext: boolean | undefined;
   let noEditorTimer: NodeJS.Timeout | undefined;
@@ -104,6 +121,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('ptoc.showGeneratedMlir', (resource?: unknown) => previews.show('pto', resource)),
     vscode.commands.registerCommand('ptoc.showPtoasCpp', (resource?: unknown) => previews.show('pto-cpp', resource)),
     vscode.commands.registerCommand('ptoc.showIrAfterPass', (resource?: unknown) => previews.show('pass', resource)),
+    vscode.commands.registerCommand('ptoc.goToSource', () => sourceMaps.goToSource()),
   );
 
   for (const problem of readSettings().problems) {

@@ -32,7 +32,7 @@ export function previewUri(request: PreviewRequest): vscode.Uri {
 }
 
 /** Compares URIs the way VS Code prints them (the server may escape differently). */
-function sameUri(a: string, b: string): boolean {
+export function sameUri(a: string, b: string): boolean {
   if (a === b) {
     return true;
   }
@@ -43,7 +43,8 @@ function sameUri(a: string, b: string): boolean {
   }
 }
 
-function fileName(source: string): string {
+/** The file name a URI ends in, for titles and messages. */
+export function fileName(source: string): string {
   try {
     const path = vscode.Uri.parse(source).path;
     return path.slice(path.lastIndexOf('/') + 1) || source;
@@ -52,11 +53,11 @@ function fileName(source: string): string {
   }
 }
 
-function errorText(error: unknown): string {
+export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function pick<T>(choices: readonly Choice<T>[], placeHolder: string): Promise<Choice<T> | undefined> {
+export async function pick<T>(choices: readonly Choice<T>[], placeHolder: string): Promise<Choice<T> | undefined> {
   type Item = vscode.QuickPickItem & { choice?: Choice<T> };
   const items: Item[] = [];
   for (const choice of choices) {
@@ -215,7 +216,7 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
   }
 
   /** The kernel a command is about: the given file, the active kernel, or the source of the active preview. */
-  private origin(resource: unknown): { source: string; function?: string } | undefined {
+  origin(resource: unknown): { source: string; function?: string } | undefined {
     if (resource instanceof vscode.Uri && resource.scheme === 'file') {
       return { source: resource.toString() };
     }
@@ -232,12 +233,12 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
     return isPyptoDocument(document) ? { source: document.uri.toString() } : undefined;
   }
 
-  private async functionsOf(source: string): Promise<FunctionEntry[]> {
+  async functionsOf(source: string): Promise<FunctionEntry[]> {
     return parseFunctions(await this.server.request(Methods.functions, { textDocument: { uri: source } }));
   }
 
   /** undefined = whole file; null = the user cancelled (or the server is down, already reported). */
-  private async pickFunction(source: string, current: string | undefined): Promise<string | undefined | null> {
+  async pickFunction(source: string, current: string | undefined): Promise<string | undefined | null> {
     let functions: FunctionEntry[];
     try {
       functions = await this.functionsOf(source);
@@ -271,7 +272,7 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
     return picked?.value;
   }
 
-  private async open(request: PreviewRequest, column: vscode.ViewColumn = vscode.ViewColumn.Beside): Promise<void> {
+  async open(request: PreviewRequest, column: vscode.ViewColumn = vscode.ViewColumn.Beside): Promise<void> {
     const uri = previewUri(request);
     const wasOpen = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
     const document = await this.setLanguage(await vscode.workspace.openTextDocument(uri));

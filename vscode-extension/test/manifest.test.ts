@@ -17,6 +17,7 @@ interface Manifest {
     menus: Record<string, { command: string; when?: string }[]>;
     configuration: { properties: Record<string, { default: unknown; enum?: string[] }> };
     languages: { id: string }[];
+    colors: { id: string; defaults: Record<string, string> }[];
   };
 }
 
@@ -64,16 +65,34 @@ describe('package.json', () => {
       for (const entry of entries) {
         assert.ok(contributed.has(entry.command), `${menu}: ${entry.command}`);
         if (menu !== 'commandPalette') {
-          assert.match(entry.when ?? '', /ptoc\.isPyptoFile/, `${menu}: ${entry.command}`);
+          assert.match(entry.when ?? '', /ptoc\.isPyptoFile|resourceScheme == ptoc-preview/, `${menu}: ${entry.command}`);
         }
       }
     }
     const titleMenu = manifest.contributes.menus['editor/title'] ?? [];
     assert.deepEqual(
       titleMenu.map((e) => e.command).sort(),
-      ['ptoc.showGeneratedCpp', 'ptoc.showGeneratedMlir', 'ptoc.showIrAfterPass', 'ptoc.showPreview'],
+      ['ptoc.showGeneratedCpp', 'ptoc.showGeneratedMlir', 'ptoc.showIrAfterPass', 'ptoc.showMemoryMap', 'ptoc.showPreview'],
     );
     assert.match(sources, /'ptoc\.isPyptoFile'/, 'the context key the menus use is set by the code');
+  });
+
+  it("registers the CodeLens commands the server sends, keeping them out of the palette", () => {
+    const palette = new Map((manifest.contributes.menus.commandPalette ?? []).map((e) => [e.command, e.when]));
+    for (const command of ['ptols.showPreview', 'ptols.showMemoryMap', 'ptols.runFunction']) {
+      assert.match(sources, new RegExp(`registerCommand\\('${command.replace('.', '\\.')}'`), command);
+      assert.equal(palette.get(command), 'false', command);
+    }
+    assert.equal(palette.get('ptoc.goToSource'), 'resourceScheme == ptoc-preview');
+    const context = manifest.contributes.menus['editor/context'] ?? [];
+    assert.deepEqual(context.find((e) => e.command === 'ptoc.goToSource')?.when, 'resourceScheme == ptoc-preview');
+  });
+
+  it('contributes the source map highlight colour the code uses, for every theme kind', () => {
+    const colour = manifest.contributes.colors.find((c) => c.id === 'ptoc.sourceMapHighlightBackground');
+    assert.ok(colour);
+    assert.deepEqual(Object.keys(colour.defaults).sort(), ['dark', 'highContrast', 'highContrastLight', 'light']);
+    assert.match(sources, /'ptoc\.sourceMapHighlightBackground'/);
   });
 
   it('declares every setting with the defaults the code assumes', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decideFunction, followFunction, passChoices } from '../src/logic/pickers';
+import { decideFunction, decideRunFunction, followFunction, passChoices } from '../src/logic/pickers';
 import type { FunctionEntry, PassesResult } from '../src/logic/protocol';
 
 function fn(name: string, line: number, program: string | null = 'Prog'): FunctionEntry {
@@ -62,5 +62,29 @@ describe('pass picker', () => {
     assert.deepEqual(passChoices({ passes: [], pipelines: {} }, 'default'), [
       { label: 'Source IR', description: 'before any pass', value: 'ir' },
     ]);
+  });
+});
+
+describe('decideRunFunction', () => {
+  const at = (line: number) => ({ start: { line, character: 0 }, end: { line, character: 5 } });
+  it('runs the only function without asking, and says when there is none', () => {
+    assert.deepEqual(decideRunFunction([]), { kind: 'none' });
+    assert.deepEqual(decideRunFunction([{ name: 'k', program: null, range: at(2) }, { name: 'k', program: null, range: at(2) }]), {
+      kind: 'one',
+      name: 'k',
+    });
+  });
+  it('offers every function, the current one first, and never the whole file', () => {
+    const functions = [
+      { name: 'a', program: 'P', range: at(3) },
+      { name: 'b', program: null, range: at(9) },
+    ];
+    assert.deepEqual(decideRunFunction(functions, 'b'), {
+      kind: 'pick',
+      choices: [
+        { label: '$(symbol-function) b', detail: 'line 10', value: 'b' },
+        { label: '$(symbol-function) a', description: 'P', detail: 'line 4', value: 'a' },
+      ],
+    });
   });
 });

@@ -6,6 +6,9 @@ import {
   parsePasses,
   parsePreviewChanged,
   parsePreviewResult,
+  parseMemoryMap,
+  parseRunResult,
+  parseSourceMap,
   parseStatus,
 } from '../src/logic/protocol';
 
@@ -19,6 +22,9 @@ describe('protocol', () => {
       functions: 'ptols/functions',
       passes: 'ptols/passes',
       status: 'ptols/status',
+      sourceMap: 'ptols/sourceMap',
+      memoryMap: 'ptols/memoryMap',
+      run: 'ptols/run',
     });
   });
 
@@ -72,5 +78,107 @@ describe('protocol', () => {
     assert.deepEqual(parsePreviewChanged({ uri: 'file:///a.py', version: 3 }), { uri: 'file:///a.py', version: 3 });
     assert.deepEqual(parsePreviewChanged({ uri: 'file:///a.py' }), { uri: 'file:///a.py', version: null });
     assert.equal(parsePreviewChanged({ version: 3 }), undefined);
+  });
+
+  it('reads a source map, dropping malformed entries and sorting by generated line', () => {
+    const other = { start: { line: 4, character: 0 }, end: { line: 4, character: 9 } };
+    assert.deepEqual(
+      parseSourceMap({
+        version: 2,
+        content: 'a\nb\nc',
+        entries: [
+          { generated: { startLine: 2, endLine: 2 }, source: other },
+          { generated: { startLine: 0, endLine: 1 }, source: range },
+          { generated: { startLine: 3, endLine: 1 }, source: range },
+          { generated: { startLine: -1, endLine: 0 }, source: range },
+          { generated: { startLine: 0.5, endLine: 1 }, source: range },
+          { generated: { startLine: 0, endLine: 0 } },
+          'junk',
+        ],
+      }),
+      {
+        version: 2,
+        content: 'a\nb\nc',
+        entries: [
+          { generated: { startLine: 0, endLine: 1 }, source: range },
+          { generated: { startLine: 2, endLine: 2 }, source: other },
+        ],
+      },
+    );
+    assert.deepEqual(parseSourceMap({ content: '' }), { version: null, content: '', entries: [] });
+    assert.equal(parseSourceMap({ entries: [] }), undefined);
+  });
+
+  it('reads a memory map, checking every buffer and space', () => {
+    const use = (index: number) => ({ index, range });
+    const buffer = {
+      name: 'tile_x',
+      space: 'Vec',
+      start: 0,
+      size: 32768,
+      firstUse: use(1),
+      lastUse: use(3),
+      reuseGroup: 0,
+      dtype: 'FP32',
+      shape: [128, 64],
+    };
+    assert.deepEqual(
+      parseMemoryMap({
+        version: 5,
+        functions: [
+          {
+            name: 'k',
+            range,
+            statements: 6,
+            spaces: [{ space: 'Vec', capacity: 196608, used: 32768, overflow: false }, { space: 'Mat', capacity: 'x' }, { space: 'Acc', capacity: 10, used: 20 }],
+            buffers: [
+              buffer,
+              { ...buffer, name: 'late', firstUse: use(4), lastUse: use(2), reuseGroup: 'g', dtype: 3, shape: [2, 'x'] },
+              { ...buffer, size: -1 },
+              { ...buffer, firstUse: {} },
+            ],
+          },
+          { range },
+        ],
+        diagnostics: [{ range, severity: 1, code: 'E402', message: 'too big' }],
+      }),
+      {
+        version: 5,
+        functions: [
+          {
+            name: 'k',
+            range,
+            statements: 6,
+            spaces: [{ space: 'Vec', capacity: 196608, used: 32768, overflow: false }, { space: 'Acc', capacity: 10, used: 20, overflow: true }],
+            buffers: [buffer, { ...buffer, name: 'late', firstUse: use(4), lastUse: use(4), reuseGroup: null, dtype: '', shape: [2] }],
+          },
+        ],
+        diagnostics: [{ range, severity: 1, code: 'E402', message: 'too big' }],
+      },
+    );
+    assert.deepEqual(parseMemoryMap({ functions: [] }), { version: null, functions: [], diagnostics: [] });
+    assert.equal(parseMemoryMap({ version: 1 }), undefined);
+  });
+
+  it('reads a run result', () => {
+    assert.deepEqual(
+      parseRunResult({
+        ok: false,
+        outputs: [{ name: 'z', maxAbsError: 2, maxRelError: 1, ok: false }, { name: 'y', ok: true }, { name: 'q' }],
+        message: 'm',
+        log: 'l',
+      }),
+      {
+        ok: false,
+        outputs: [
+          { name: 'z', maxAbsError: 2, maxRelError: 1, ok: false },
+          { name: 'y', maxAbsError: Number.NaN, maxRelError: Number.NaN, ok: true },
+        ],
+        message: 'm',
+        log: 'l',
+      },
+    );
+    assert.deepEqual(parseRunResult({ ok: true }), { ok: true, outputs: [], message: '', log: '' });
+    assert.equal(parseRunResult({ message: 'no verdict' }), undefined);
   });
 });

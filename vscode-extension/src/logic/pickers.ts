@@ -41,6 +41,30 @@ export function decideFunction(functions: readonly FunctionEntry[]): FunctionDec
   return { kind: 'pick', choices };
 }
 
+export type RunDecision =
+  | { kind: 'none' }
+  | { kind: 'one'; name: string }
+  | { kind: 'pick'; choices: Choice<string>[] };
+
+/** A run is always of one function: no "whole file" entry, and no question when there is one. */
+export function decideRunFunction(functions: readonly FunctionEntry[], current?: string): RunDecision {
+  const seen = new Set<string>();
+  const unique = functions.filter((fn) => (seen.has(fn.name) ? false : (seen.add(fn.name), true)));
+  if (unique.length === 0) {
+    return { kind: 'none' };
+  }
+  if (unique.length === 1) {
+    return { kind: 'one', name: unique[0].name };
+  }
+  const choices = unique.map((fn) => ({
+    label: `$(symbol-function) ${fn.name}`,
+    ...(fn.program === null ? {} : { description: fn.program }),
+    detail: `line ${fn.range.start.line + 1}`,
+    value: fn.name,
+  }));
+  return { kind: 'pick', choices: choices.sort((a, b) => Number(b.value === current) - Number(a.value === current)) };
+}
+
 /** When a preview follows another editor, keep its function if the new file has one by that name. */
 export function followFunction(previous: string | undefined, functions: readonly FunctionEntry[]): string | undefined {
   if (previous === undefined) {

@@ -17,7 +17,8 @@ export interface ServerSettings {
   trace: { server: TraceLevel };
   preview: { defaultTarget: DefaultTarget };
   pipeline: Pipeline;
-  inlayHints: { enabled: boolean };
+  /** `enabled`: deduced types; `sync`: where InsertSync put set_flag/wait_flag/pipe_barrier. */
+  inlayHints: { enabled: boolean; sync: boolean };
   formatOnSave: boolean;
   strictAnnotations: boolean;
   severityOverrides: Record<string, SeverityOverride>;
@@ -28,7 +29,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   trace: { server: 'off' },
   preview: { defaultTarget: 'cce' },
   pipeline: 'auto',
-  inlayHints: { enabled: true },
+  inlayHints: { enabled: true, sync: true },
   formatOnSave: false,
   strictAnnotations: false,
   severityOverrides: {},
@@ -110,6 +111,7 @@ export function toServerSettings(raw: unknown): NormalisedSettings {
     pipeline: pick(root.pipeline, PIPELINES, DEFAULT_SETTINGS.pipeline, 'pipeline', problems),
     inlayHints: {
       enabled: flag(asObject(root.inlayHints).enabled, DEFAULT_SETTINGS.inlayHints.enabled, 'inlayHints.enabled', problems),
+      sync: flag(asObject(root.inlayHints).sync, DEFAULT_SETTINGS.inlayHints.sync, 'inlayHints.sync', problems),
     },
     formatOnSave: flag(root.formatOnSave, DEFAULT_SETTINGS.formatOnSave, 'formatOnSave', problems),
     strictAnnotations: flag(root.strictAnnotations, DEFAULT_SETTINGS.strictAnnotations, 'strictAnnotations', problems),
