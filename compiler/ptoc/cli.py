@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import errno
 import functools
-import json
 import os
 import re
 import sys
@@ -19,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import driver
 from .diagnostics import STRICT_ANNOTATION_CODES, Diagnostic, Severity, strict_annotations
@@ -235,6 +234,8 @@ def run_check(args: argparse.Namespace) -> int:
 
     ordered = sorted_diagnostics(diagnostics)
     if args.format == "json":
+        import json
+
         sys.stdout.write(json.dumps([d.to_json() for d in ordered], indent=2) + "\n")
     else:
         for diagnostic in ordered:
@@ -394,8 +395,41 @@ def dump_passes(
 # --- the argument parser -------------------------------------------------------------------------
 
 
+def terminal_width() -> int:
+    """``$COLUMNS``, else the terminal's width, else 80 (what ``shutil.get_terminal_size``
+    answers; shutil itself loads the compression modules, a few ms of every start)."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns <= 0 and sys.__stdout__ is not None:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+    return columns if columns > 0 else 80
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, given its width: argparse builds one for every ``add_argument``
+    and would import shutil to size it."""
+
+    def __init__(self, prog: str, **options: Any) -> None:
+        options.setdefault("width", terminal_width() - 2)  # argparse's own margin
+        super().__init__(prog, **options)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """A parser (and, as ``add_subparsers`` copies the class, every subcommand's) that formats
+    help with ``HelpFormatter``."""
+
+    def __init__(self, *args: Any, **options: Any) -> None:
+        options.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **options)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser: argparse.ArgumentParser = ArgumentParser(
         prog="ptoc",
         description="ptoc: check, print and compile PyPTO kernels (import pypto.language as pl).",
     )
