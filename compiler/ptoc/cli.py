@@ -202,15 +202,20 @@ def check_files(files: Sequence[tuple[str, bool]], jobs: int) -> list[FileCheck]
     workers = min(jobs, len(files))
     if workers < 2:
         return [check_file(path, explicit) for path, explicit in files]
+    import gc
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     # fork: the workers start with the front end already imported (and cost ~1 ms each).
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        paths, explicit = zip(*files, strict=True)
-        return list(pool.map(check_file, paths, explicit))
+    gc.freeze()  # the compiler's objects are inherited, not scanned (nor copied) by each worker
+    try:
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            paths, explicit = zip(*files, strict=True)
+            return list(pool.map(check_file, paths, explicit))
+    finally:
+        gc.unfreeze()
 
 
 def default_jobs() -> int:
@@ -226,7 +231,8 @@ def run_check(args: argparse.Namespace) -> int:
     diagnostics: list[Diagnostic] = []
     checked = 0
     if len(files) > 1:
-        driver.preload()  # before forking: the workers inherit the compiler, imported once
+        # Before forking: the workers inherit what check runs, imported once.
+        driver.preload(driver.CHECK_STAGES)
     for found in check_files(files, args.jobs or default_jobs()):
         problems.extend(found.problems)
         checked += found.checked
