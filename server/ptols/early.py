@@ -87,7 +87,7 @@ def remembered(key: str) -> Any:
     collision is only a miss)."""
     try:
         entry = json.loads(cache_file(key).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, RuntimeError, ValueError):
         return None
     if not isinstance(entry, dict) or entry.get("key") != key:
         return None
@@ -96,13 +96,13 @@ def remembered(key: str) -> Any:
 
 def remember(key: str, result: Any) -> None:
     """Keep ``result`` for ``key`` (written whole, then renamed: servers may start together)."""
-    target = cache_file(key)
-    scratch = target.with_name(f"{target.name}.{os.getpid()}.tmp")
     try:
+        target = cache_file(key)
+        scratch = target.with_name(f"{target.name}.{os.getpid()}.tmp")
         target.parent.mkdir(parents=True, exist_ok=True)
         scratch.write_text(json.dumps({"key": key, "result": result}), encoding="utf-8")
         os.replace(scratch, target)
-    except OSError as error:
+    except (OSError, RuntimeError) as error:  # RuntimeError: no home directory
         log.info("could not remember the answer to initialize: %s", error)
 
 
@@ -125,26 +125,33 @@ def read_first(fd: int) -> tuple[bytes, bytes | None]:
 
 def answer_initialize(stdin: BinaryIO, stdout: BinaryIO) -> FirstMessage:
     """Read the first message; if it is an ``initialize`` answered before, answer it now."""
-    consumed, body = read_first(stdin.fileno())
+    try:
+        consumed, body = read_first(stdin.fileno())
+    except (OSError, ValueError):  # no readable stdin: the server's own reader finds out
+        return FirstMessage(b"")
     first = FirstMessage(consumed)
     try:
         message = json.loads(body) if body is not None else None
-    except ValueError:
-        return first
-    if not isinstance(message, dict) or message.get("method") != "initialize":
-        return first
+        if isinstance(message, dict) and message.get("method") == "initialize":
+            answer_from_cache(first, message, stdout)
+    except Exception as error:  # an optimisation only: pygls answers instead
+        log.info("initialize not answered early: %s", error)
+    return first
+
+
+def answer_from_cache(first: FirstMessage, message: dict[str, Any], stdout: BinaryIO) -> None:
     params, request_id = message.get("params"), message.get("id")
     if not isinstance(params, dict) or type(request_id) not in (int, str):
-        return first
+        return
     first.initialize_id, first.key = request_id, cache_key(params)
     result = remembered(first.key)
-    if result is not None:
-        answer = json.dumps({"id": request_id, "jsonrpc": "2.0", "result": result}).encode()
-        stdout.write(f"Content-Length: {len(answer)}\r\n{HEADER}\r\n\r\n".encode() + answer)
-        stdout.flush()
-        first.answered = result
-        log.info("answered initialize before loading the server (%s)", cache_file(first.key))
-    return first
+    if result is None:
+        return
+    answer = json.dumps({"id": request_id, "jsonrpc": "2.0", "result": result}).encode()
+    stdout.write(f"Content-Length: {len(answer)}\r\n{HEADER}\r\n\r\n".encode() + answer)
+    stdout.flush()
+    first.answered = result
+    log.info("answered initialize before loading the server (%s)", cache_file(first.key))
 
 
 def remember_answer(first: FirstMessage, result: Any) -> None:
