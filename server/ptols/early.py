@@ -155,8 +155,8 @@ def answer_from_cache(first: FirstMessage, message: dict[str, Any], stdout: Bina
 
 
 def remember_answer(first: FirstMessage, result: Any) -> None:
-    """pygls' answer to the ``initialize`` of ``first`` (as JSON data), once it is sent (or
-    found already sent): remembered when it is new, or differs from the one sent early."""
+    """pygls' answer to the ``initialize`` of ``first`` (as JSON data): remembered when it is
+    new, or differs from the one sent early."""
     if first.answered == result:
         return
     if first.answered is not None:

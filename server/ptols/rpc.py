@@ -58,15 +58,15 @@ class PtolsProtocol(LanguageServerProtocol):
             super()._send_response(msg_id, result, error)
             return
         self.first_message = None  # one answer per id: a later request may reuse it
+        if error is None:  # remembered first: a client may stop the server once answered
+            as_sent = json.loads(json.dumps(result, default=self._serialize_message))
+            remember_answer(first, as_sent)  # a difference from the early answer is logged
         if first.answered is None:
             super()._send_response(msg_id, result, error)
         else:  # sent before the server loaded (early.py)
             self._result_types.pop(msg_id, None)
             if error is not None:
                 log.warning("initialize was answered early, then failed: %s", error)
-        if error is None:
-            as_sent = json.loads(json.dumps(result, default=self._serialize_message))
-            remember_answer(first, as_sent)  # a difference from the early answer is logged
 
     def _execute_handler(
         self,
