@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import errno
 import functools
-import json
 import os
 import re
 import sys
@@ -19,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import driver
 from .diagnostics import STRICT_ANNOTATION_CODES, Diagnostic, Severity, strict_annotations
@@ -203,15 +202,20 @@ def check_files(files: Sequence[tuple[str, bool]], jobs: int) -> list[FileCheck]
     workers = min(jobs, len(files))
     if workers < 2:
         return [check_file(path, explicit) for path, explicit in files]
+    import gc
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     # fork: the workers start with the front end already imported (and cost ~1 ms each).
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        paths, explicit = zip(*files, strict=True)
-        return list(pool.map(check_file, paths, explicit))
+    gc.freeze()  # the compiler's objects are inherited, not scanned (nor copied) by each worker
+    try:
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            paths, explicit = zip(*files, strict=True)
+            return list(pool.map(check_file, paths, explicit))
+    finally:
+        gc.unfreeze()
 
 
 def default_jobs() -> int:
@@ -227,7 +231,8 @@ def run_check(args: argparse.Namespace) -> int:
     diagnostics: list[Diagnostic] = []
     checked = 0
     if len(files) > 1:
-        driver.preload()  # before forking: the workers inherit the compiler, imported once
+        # Before forking: the workers inherit what check runs, imported once.
+        driver.preload(driver.CHECK_STAGES)
     for found in check_files(files, args.jobs or default_jobs()):
         problems.extend(found.problems)
         checked += found.checked
@@ -235,6 +240,8 @@ def run_check(args: argparse.Namespace) -> int:
 
     ordered = sorted_diagnostics(diagnostics)
     if args.format == "json":
+        import json
+
         sys.stdout.write(json.dumps([d.to_json() for d in ordered], indent=2) + "\n")
     else:
         for diagnostic in ordered:
@@ -428,8 +435,41 @@ def dump_passes(
 # --- the argument parser -------------------------------------------------------------------------
 
 
+def terminal_width() -> int:
+    """``$COLUMNS``, else the terminal's width, else 80 (what ``shutil.get_terminal_size``
+    answers; shutil itself loads the compression modules, a few ms of every start)."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns <= 0 and sys.__stdout__ is not None:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+    return columns if columns > 0 else 80
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, given its width: argparse builds one for every ``add_argument``
+    and would import shutil to size it."""
+
+    def __init__(self, prog: str, **options: Any) -> None:
+        options.setdefault("width", terminal_width() - 2)  # argparse's own margin
+        super().__init__(prog, **options)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """A parser (and, as ``add_subparsers`` copies the class, every subcommand's) that formats
+    help with ``HelpFormatter``."""
+
+    def __init__(self, *args: Any, **options: Any) -> None:
+        options.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **options)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser: argparse.ArgumentParser = ArgumentParser(
         prog="ptoc",
         description="ptoc: check, print and compile PyPTO kernels (import pypto.language as pl).",
     )

@@ -76,11 +76,16 @@ def pass_descriptions() -> list[tuple[str, str]]:
     return [(name, getattr(cls, "description", "")) for name, cls in PASSES.items()]
 
 
-def preload() -> None:
-    """Import every stage now (the server does this while idle, so no request pays for it)."""
+#: Every stage of the compiler, and those ``ptoc check`` runs (the passes for E401/E402).
+STAGES = ("frontend", "printer", "passes", "codegen.cce", "codegen.pto")
+CHECK_STAGES = ("frontend", "passes")
+
+
+def preload(stages: Sequence[str] = STAGES) -> None:
+    """Import these stages now (the server does this while idle, so no request pays for it)."""
     import importlib
 
-    for stage in ("frontend", "printer", "passes", "codegen.cce", "codegen.pto"):
+    for stage in stages:
         importlib.import_module(f"{__package__}.{stage}")
 
 

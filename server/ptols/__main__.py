@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 
 from . import __version__
@@ -30,6 +31,11 @@ def main(argv: list[str] | None = None) -> int:
         logging.basicConfig(
             stream=sys.stderr, level=getattr(logging, args.log_level), format=log_format
         )
+    first = None
+    if not args.tcp and os.name == "posix":  # early.py waits on stdin with select()
+        from .early import answer_initialize
+
+        first = answer_initialize(sys.stdin.buffer, sys.stdout.buffer)  # before pygls loads
     from .server import create_server
 
     server = create_server()
@@ -39,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--tcp takes HOST:PORT, e.g. 127.0.0.1:8765")
         server.start_tcp(host, int(port))
     else:
-        server.start_io()
+        server.start_io(first=first)
     return 0
 
 

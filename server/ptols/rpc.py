@@ -16,7 +16,6 @@ import asyncio
 import json
 import logging
 import os
-import re
 import sys
 import threading
 from collections.abc import Callable, Generator
@@ -29,13 +28,10 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from . import protocol
+from .early import FirstMessage, remember_answer
+from .framing import BODY_WAIT, READ_SIZE, next_message
 
 log = logging.getLogger("ptols")
-
-HEADER_END = b"\r\n\r\n"
-CONTENT_LENGTH = re.compile(rb"content-length:[ \t]*(\d+)", re.IGNORECASE)
-READ_SIZE = 1 << 16
-BODY_WAIT = 0.5  # how long an incomplete body may wait before a complete JSON prefix is taken
 
 
 class Answered:
@@ -51,6 +47,26 @@ class PtolsProtocol(LanguageServerProtocol):
     def __init__(self, server: Any, converter: Any) -> None:
         super().__init__(server, converter)
         self._finished: list[tuple[Any, Future[Any]]] = []
+        # What was read (and maybe answered) before the server loaded: early.py.
+        self.first_message: FirstMessage | None = None
+
+    def _send_response(
+        self, msg_id: Any, result: Any | None = None, error: Any | None = None
+    ) -> None:
+        first = self.first_message
+        if first is None or first.initialize_id is None or msg_id != first.initialize_id:
+            super()._send_response(msg_id, result, error)
+            return
+        self.first_message = None  # one answer per id: a later request may reuse it
+        if error is None:  # remembered first: a client may stop the server once answered
+            as_sent = json.loads(json.dumps(result, default=self._serialize_message))
+            remember_answer(first, as_sent)  # a difference from the early answer is logged
+        if first.answered is None:
+            super()._send_response(msg_id, result, error)
+        else:  # sent before the server loaded (early.py)
+            self._result_types.pop(msg_id, None)
+            if error is not None:
+                log.warning("initialize was answered early, then failed: %s", error)
 
     def _execute_handler(
         self,
@@ -180,62 +196,12 @@ def start_reading(
     threading.Thread(target=pump, name="ptols-stdin", daemon=True).start()
 
 
-def _json_prefix(body: bytes) -> int:
-    """The length of a complete JSON value at the start of ``body`` (0: none)."""
-    try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError as error:
-        text = body[: error.start].decode("utf-8")
-    try:
-        _, end = json.JSONDecoder().raw_decode(text)
-    except ValueError:
-        return 0
-    return len(text[:end].encode("utf-8"))
-
-
-def next_message(buffer: bytearray, waited: bool) -> tuple[bytes | None, bool]:
-    """Take the next message body off ``buffer``: (body or None, whether to wait for more bytes).
-
-    A header block without a Content-Length is dropped. A body whose declared length runs into
-    the next message, or past what has arrived when the input pauses (``waited``), is cut at
-    the end of its JSON value, so one wrong Content-Length costs at most that message.
-    """
-    while True:
-        end = buffer.find(HEADER_END)
-        if end < 0:
-            return None, True
-        lengths = CONTENT_LENGTH.findall(bytes(buffer[:end]))
-        if not lengths:
-            del buffer[: end + len(HEADER_END)]  # garbage or a header block without a length
-            continue
-        start = end + len(HEADER_END)
-        length = int(lengths[-1])
-        if len(buffer) - start >= length:
-            body = bytes(buffer[start : start + length])
-            if CONTENT_LENGTH.search(body) is None:
-                del buffer[: start + length]
-                return body, False
-            # the declared length swallowed the next message: keep only this one's JSON
-            cut = _json_prefix(body)
-            if cut:
-                del buffer[: start + cut]
-                return body[:cut], False
-            del buffer[: start + length]
-            return body, False
-        if waited:
-            available = bytes(buffer[start:])
-            cut = _json_prefix(available)
-            if cut:
-                del buffer[: start + cut]
-                return available[:cut], False
-        return None, True
-
-
 async def serve(
-    queue: asyncio.Queue[bytes], protocol: PtolsProtocol, stop: threading.Event
+    queue: asyncio.Queue[bytes], protocol: PtolsProtocol, stop: threading.Event, read: bytes = b""
 ) -> None:
-    """Read messages from ``queue`` (chunks; b"" at the end) and hand them to the protocol."""
-    buffer = bytearray()
+    """Read messages from ``queue`` (chunks; b"" at the end) and hand them to the protocol,
+    after those in ``read`` (bytes read before the server loaded: early.py)."""
+    buffer = bytearray(read)
     waited = False
     while not stop.is_set():
         body, more = next_message(buffer, waited)
@@ -264,6 +230,7 @@ def run_stdio(
     async def main() -> None:
         queue: asyncio.Queue[bytes] = asyncio.Queue()
         start_reading(stdin or sys.stdin.buffer, asyncio.get_running_loop(), queue)
-        await serve(queue, protocol, stop)
+        first = protocol.first_message
+        await serve(queue, protocol, stop, first.consumed if first is not None else b"")
 
     asyncio.run(main())

@@ -19,6 +19,7 @@ from pygls.lsp.server import LanguageServer
 from . import __version__, protocol
 from .config import Settings
 from .documents import MAX_LIVE_LOOP_DEPTH, Document, DocumentStore, analysable, loop_depth
+from .early import FirstMessage
 from .rpc import PtolsProtocol, QuietWriter, run_stdio
 from .text import UTF16
 
@@ -70,8 +71,15 @@ class PtolsServer(LanguageServer):
         self.syntax_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-syntax")
 
     # --- lifecycle ----------------------------------------------------------------------------
-    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
-        """Serve on stdio until `exit` or the end of input; never returns."""
+    def start_io(
+        self,
+        stdin: BinaryIO | None = None,
+        stdout: BinaryIO | None = None,
+        first: FirstMessage | None = None,
+    ) -> None:
+        """Serve on stdio until `exit` or the end of input; never returns. ``first``: what
+        was read, and maybe answered, before the server loaded (early.py)."""
+        self.protocol.first_message = first
         self._stop_event = threading.Event()
         self.protocol.set_writer(QuietWriter(stdout or sys.stdout.buffer, self.output_lost))
         try:

@@ -1,11 +1,20 @@
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
+
+# Servers started by these tests remember their answers to `initialize` here, not in the
+# user's cache (ptols/early.py); after the first start, `initialize` is answered early.
+os.environ["PTOLS_CACHE_DIR"] = tempfile.mkdtemp(prefix="ptols-test-cache-")
+atexit.register(shutil.rmtree, os.environ["PTOLS_CACHE_DIR"], ignore_errors=True)
 
 
 @pytest_lsp.fixture(

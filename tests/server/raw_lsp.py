@@ -20,13 +20,16 @@ def frame(message: dict[str, Any], length_delta: int = 0) -> bytes:
 
 
 class RawServer:
-    def __init__(self, cwd: Path) -> None:
+    def __init__(
+        self, cwd: Path, args: tuple[str, ...] = (), env: dict[str, str] | None = None
+    ) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ptols"],
+            [sys.executable, "-m", "ptols", *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=cwd,
+            env=env,
         )
         self.received: list[dict[str, Any]] = []
         self.arrived = threading.Condition()

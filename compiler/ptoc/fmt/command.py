@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import difflib
 import os
 import re
-import signal
 import sys
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -127,6 +124,9 @@ def run(args: argparse.Namespace) -> int:
 def terminate_as_exit() -> Iterator[None]:
     """SIGTERM raises SystemExit meanwhile, so a write in progress removes its temporary
     (SIGKILL cannot be caught: the next run removes those)."""
+    import signal  # here and below: `ptoc check` registers fmt and must not pay for these
+    import threading
+
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -204,6 +204,8 @@ def location(path: str, result: FormatResult) -> str:
 
 def unified_diff(path: str, before: str, after: str) -> str:
     """A unified diff of two texts, marking a missing final newline the way diff(1) does."""
+    import difflib
+
     out: list[str] = []
     diff = difflib.unified_diff(
         source_lines(before), source_lines(after), f"{path} (original)", f"{path} (formatted)"

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,7 +25,6 @@ from ..cli import (
     report,
 )
 from ..ir.function import Function, Program
-from .toolchain import ToolMissing
 
 if TYPE_CHECKING:
     import numpy as np
@@ -95,6 +93,7 @@ class _HasErrors(Exception):
 
 def run_command(args: argparse.Namespace) -> int:
     from .inputs import InputProblem
+    from .toolchain import ToolMissing  # subprocess and tempfile: `ptoc check` must not pay
 
     try:
         return _run(args)
@@ -106,6 +105,10 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from .toolchain import ToolMissing
+
     try:
         import numpy  # noqa: F401  (only to name the fix)
     except ImportError:
@@ -158,6 +161,7 @@ def _reference(
     program: Program, function: Function, inputs: dict[str, np.ndarray]
 ) -> Results | None:
     from .execute import reference_results
+    from .toolchain import ToolMissing
 
     try:
         from ..interp import InterpError
