@@ -377,6 +377,8 @@ def run_compile(args: argparse.Namespace) -> int:
         from .sourcemap import line_map_json
 
         mapped = line_map_json(args.file, args.target, spans, analysis.text)
+        import json
+
         write_text(args.line_map, json.dumps(mapped, indent=1) + "\n")
     emit(text, args.output)
     return EXIT_OK
@@ -394,6 +396,8 @@ def write_memory_map(analysis: ModuleAnalysis, function: str | None, out: str) -
         write_text(out, render_svg(found.functions))
     else:
         document = {"file": analysis.path, "functions": map_json(found.functions, analysis.text)}
+        import json
+
         write_text(out, json.dumps(document, indent=1) + "\n")
 
 
