@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ptoc import driver
-from ptoc.codegen.cce.codegen import kernel_name
+from ptoc.codegen.cce.function import kernel_name
 from ptoc.diagnostics import Severity
 from ptoc.ir import stmt as st
 from ptoc.ir.function import Function, Program

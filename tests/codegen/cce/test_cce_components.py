@@ -10,7 +10,7 @@ from ptoc.codegen import CodegenError
 from ptoc.codegen.cce import CodeContext, CodeEmitter, TileCollector, TypeConverter, kernel_name
 from ptoc.codegen.cce.context import sanitize_identifier
 from ptoc.codegen.cce.expressions import floor_division
-from ptoc.codegen.cce.isa_mapper import cmp_mode, event_name, pipe_name, round_mode
+from ptoc.codegen.cce.ops import cmp_mode, event_name, pipe_name, round_mode
 from ptoc.ir import BinaryOp, ConstBool, DataType, IfStmt, MemorySpace, ScalarType, Span
 from ptoc.ops import PipeType
 

@@ -3,13 +3,13 @@
 ``generate_cce(program_or_function, function=None) -> CodegenResult``.
 """
 
-from .codegen import CCECodegen, kernel_name
 from .context import CodeContext, sanitize_identifier
+from .cpp_types import TypeConverter
 from .emitter import CodeEmitter
-from .generate import generate_cce, generate_function
-from .isa_mapper import ISAMapper, ISAMapping
+from .function import CCECodegen, kernel_name
+from .module import generate_cce, generate_function
+from .ops import ISAMapper, ISAMapping
 from .tile_collector import TileCollector
-from .type_converter import TypeConverter
 
 __all__ = [
     "CCECodegen",

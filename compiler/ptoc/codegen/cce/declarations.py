@@ -12,7 +12,7 @@ from ...ir.span import Span
 from ...ir.types import BLayout, MemorySpace, PadMode, TensorType, TileType, TileView
 from ..common import CodegenError
 from .context import CodeContext
-from .type_converter import (
+from .cpp_types import (
     BLAYOUT_TO_CPP,
     GLOBAL_RANK,
     PAD_TO_CPP,

@@ -1,5 +1,5 @@
 """PTO back end: MLIR in the PTO-ISA dialect (seed 002)."""
 
-from .generator import generate_pto
+from .module import generate_pto
 
 __all__ = ["generate_pto"]

@@ -21,8 +21,8 @@ from ...ir.types import MemRef, ScalarType, TensorType, TileType
 from ...ir.visitor import children
 from ...ir.walk import stmt_defs, walk_stmts
 from ..common import CodegenError
+from . import expressions, statements
 from . import mlir_types as mt
-from . import scalars, statements
 from .context import POISON, FunctionContext, Poisoned
 from .emitter import Emitter, Line, Value, span_of_line, symbol
 
@@ -288,7 +288,7 @@ def _dim(ctx: FunctionContext, dim: Expr, param: Var, span: Span) -> Dim:
             "constant sizes",
             dim.span if dim.span.is_known else span,
         )
-    return scalars.index(ctx, dim, span)
+    return expressions.index(ctx, dim, span)
 
 
 def _variables(expr: Expr) -> Iterator[Var]:

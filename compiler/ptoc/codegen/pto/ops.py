@@ -35,7 +35,7 @@ from ...ir.span import Span
 from ...ir.types import MemorySpace, ScalarType, TensorType, TileType, Type, UnknownType
 from ...ops.registry import REGISTRY, Access, OpDef, ParamKind, PipeType, Role
 from ..common import CodegenError, axis_instruction
-from . import forms, scalars
+from . import expressions, forms
 from . import mlir_types as mt
 from .context import Binding, FunctionContext
 from .emitter import Value, float_literal
@@ -75,7 +75,7 @@ def comment_for(call: Call, result: Var | None) -> str | None:
 
 def lower_call(ctx: FunctionContext, call: Call, result: Var | None, span: Span) -> Binding | None:
     """Emit the instructions of one op call; returns what ``result`` is bound to."""
-    at = scalars.span_of(call, span)
+    at = expressions.span_of(call, span)
     if isinstance(call.callee, GlobalVar):
         return _func_call(ctx, call.callee.name, call, at)
     op = REGISTRY.get(call.op_name)
@@ -161,7 +161,7 @@ def _vec_window(
             span,
         )
     out = _result_buffer(ctx, call, result, span)
-    starts = [scalars.index(ctx, o, span) for o in offset.elements]
+    starts = [expressions.index(ctx, o, span) for o in offset.elements]
     valid: list[str] = []
     limits = (fields["v_row"], fields["v_col"])
     for size, start, limit in zip(sizes, offset.elements, limits, strict=True):
@@ -203,7 +203,7 @@ def _func_call(ctx: FunctionContext, name: str, call: Call, span: Span) -> Bindi
                 "PTO lowering (only scalars can be passed to a function)",
                 span,
             )
-        values.append(scalars.scalar(ctx, arg, span, mt.scalar_type(param.type.dtype, span)))
+        values.append(expressions.scalar(ctx, arg, span, mt.scalar_type(param.type.dtype, span)))
     results: list[str] = []
     for type_ in callee.return_types:
         if isinstance(type_, TensorType):
@@ -252,7 +252,7 @@ def _window(
 
 
 def _tensor_view(ctx: FunctionContext, expr: Expr, span: Span) -> tuple[Value, TensorType]:
-    at = scalars.span_of(expr, span)
+    at = expressions.span_of(expr, span)
     if not isinstance(expr, Var) or not isinstance(expr.type, TensorType):
         raise CodegenError("E400", "expected a tensor variable here", at)
     return ctx.value(expr, at), expr.type
@@ -267,7 +267,7 @@ def _partition(
     span: Span,
 ) -> Value:
     element = mt.element_type(tensor.dtype, span)
-    offset_values = [scalars.index(ctx, o, span) for o in offsets]
+    offset_values = [expressions.index(ctx, o, span) for o in offsets]
     static_sizes = mt.static_dims(sizes, "a load/store window", span)
     size_values = [ctx.constants.integer(s) for s in static_sizes]
     part_type = mt.partition_view_type(static_sizes, element)
@@ -337,7 +337,7 @@ def _list_operand(
     tile's shape (``block.full``, ``block.reshape``), which the outs buffer's type states."""
     if isinstance(result_type, TileType) and shapes_equal(arg.elements, result_type.shape):
         return []
-    return [scalars.index(ctx, element, span) for element in arg.elements]
+    return [expressions.index(ctx, element, span) for element in arg.elements]
 
 
 def _operand(ctx: FunctionContext, arg: Expr, literal_type: str | None, span: Span) -> Value:
@@ -346,11 +346,11 @@ def _operand(ctx: FunctionContext, arg: Expr, literal_type: str | None, span: Sp
     A literal takes the element type of the op's result tile (it has no width of its own);
     a scalar variable keeps its own type.
     """
-    at = scalars.span_of(arg, span)
+    at = expressions.span_of(arg, span)
     if isinstance(arg.type, ScalarType):
         own = mt.scalar_type(arg.type.dtype, at)
-        want = literal_type if literal_type is not None and scalars.is_literal(arg) else own
-        return scalars.scalar(ctx, arg, at, want)
+        want = literal_type if literal_type is not None and expressions.is_literal(arg) else own
+        return expressions.scalar(ctx, arg, at, want)
     if isinstance(arg, Var):
         return ctx.value(arg, at)
     raise CodegenError("E400", "assign a nested op call to a variable first", at)
@@ -405,7 +405,7 @@ def _block_op(
             continue
         value = _operand(ctx, arg, literal_type, span)
         if op.pto.scalar_dtype is not None and isinstance(arg.type, ScalarType):
-            value = scalars.coerce(ctx, value, literal_type or value.type, span)
+            value = expressions.coerce(ctx, value, literal_type or value.type, span)
         if out is not None and name == form.expand and form.expand_as is not None:
             value = forms.expanded(ctx, value, out, form, span)
         elif op.pto.byte_scratch and name in op.written_params:

@@ -33,8 +33,8 @@ from ...ir.types import MemorySpace, ScalarType, TensorType, TileType
 from ...ir.visitor import Node, children
 from ...ops.registry import REGISTRY, Role
 from ..common import CodegenError
+from . import expressions, ops
 from . import mlir_types as mt
-from . import ops, scalars
 from .context import POISON, Binding, FunctionContext, Poisoned
 from .emitter import Value
 
@@ -134,7 +134,7 @@ def _binding(ctx: FunctionContext, expr: Expr, span: Span) -> Binding:
     if isinstance(expr, MakeTuple):
         return tuple(_binding(ctx, e, span) for e in expr.elements)
     if isinstance(expr.type, ScalarType):
-        return scalars.scalar(ctx, expr, span)
+        return expressions.scalar(ctx, expr, span)
     raise CodegenError(
         "E400", f"{type(expr).__name__} of {expr.type.short()} has no PTO lowering", span
     )
@@ -156,8 +156,8 @@ def _return(ctx: FunctionContext, stmt: ReturnStmt) -> None:
             )
         if ctx.returns_values:
             ctx.out.begin("scalar")
-            want = mt.scalar_type(scalars.scalar_dtype(expr, stmt.span), stmt.span)
-            ctx.returned.append(scalars.scalar(ctx, expr, stmt.span, want))
+            want = mt.scalar_type(expressions.scalar_dtype(expr, stmt.span), stmt.span)
+            ctx.returned.append(expressions.scalar(ctx, expr, stmt.span, want))
             continue
         pointer = next(pointers, None)
         if pointer is None:
@@ -165,11 +165,11 @@ def _return(ctx: FunctionContext, stmt: ReturnStmt) -> None:
                 "E400", "this return has more scalars than the function's result types", expr.span
             )
         ctx.out.begin("scalar")
-        want = mt.scalar_type(scalars.scalar_dtype(expr, stmt.span), stmt.span)
-        value = scalars.scalar(ctx, expr, stmt.span, want)
+        want = mt.scalar_type(expressions.scalar_dtype(expr, stmt.span), stmt.span)
+        value = expressions.scalar(ctx, expr, stmt.span, want)
         element = pointer.type.removeprefix("!pto.ptr<").removesuffix(">")
         if element != value.type:
-            value = scalars.coerce(ctx, value, element, stmt.span)
+            value = expressions.coerce(ctx, value, element, stmt.span)
         zero = ctx.constants.integer(0)
         ctx.out.line(
             f"pto.store_scalar {value.name}, {pointer.name}[{zero.name}] "
@@ -185,7 +185,7 @@ def _carried(ctx: FunctionContext, expr: Expr | None, var: Var, span: Span) -> V
     if expr is None:
         raise CodegenError("E400", f"loop-carried '{var.name}' has no initial value", span)
     if isinstance(expr.type, ScalarType):
-        return scalars.scalar(ctx, expr, span, mt.arith_type(expr.type.dtype, span))
+        return expressions.scalar(ctx, expr, span, mt.arith_type(expr.type.dtype, span))
     if isinstance(expr, Var):
         return ctx.value(expr, span)
     raise CodegenError("E400", f"'{var.name}' must start from a variable", span)
@@ -351,7 +351,7 @@ def _emit_yield(
 def _yielded(ctx: FunctionContext, expr: Expr, want: str | None, span: Span) -> Value:
     if isinstance(expr.type, ScalarType):
         own = mt.arith_type(expr.type.dtype, span)
-        return scalars.scalar(ctx, expr, span, want if want is not None else own)
+        return expressions.scalar(ctx, expr, span, want if want is not None else own)
     value = ctx.value(expr, span) if isinstance(expr, Var) else None
     if value is None:
         raise CodegenError("E400", "only variables and scalars can be yielded", span)
@@ -368,9 +368,9 @@ def _yielded(ctx: FunctionContext, expr: Expr, want: str | None, span: Span) -> 
 def _for(ctx: FunctionContext, stmt: ForStmt) -> None:
     ctx.out.begin("control")
     span = stmt.span
-    start = scalars.index(ctx, stmt.start, span)
-    stop = scalars.index(ctx, stmt.stop, span)
-    step = scalars.index(ctx, stmt.step, span)
+    start = expressions.index(ctx, stmt.start, span)
+    stop = expressions.index(ctx, stmt.stop, span)
+    step = expressions.index(ctx, stmt.step, span)
     homes = _homes(ctx, stmt.iter_args, stmt.return_vars, span)
     inits = [_carried(ctx, ia.init_value, ia, span) for ia in stmt.iter_args]
     for init, home in zip(inits, homes, strict=True):
@@ -426,7 +426,7 @@ def _if(ctx: FunctionContext, stmt: IfStmt) -> None:
     if count and stmt.else_body is None:
         raise CodegenError("E400", "an if with results needs an else branch (scf.if)", span)
     homes = _homes(ctx, stmt.return_vars, stmt.return_vars, span)
-    cond = scalars.condition(ctx, stmt.condition, span)
+    cond = expressions.condition(ctx, stmt.condition, span)
     scf_count = sum(1 for home in homes if home is None)
     prefix, results = _results(ctx, scf_count)
     with ctx.region() as then_lines:
@@ -513,7 +513,7 @@ def _condition_region(
     ctx: FunctionContext, expr: Expr, names: list[str], types: list[str], span: Span
 ) -> None:
     try:
-        cond = scalars.condition(ctx, expr, span)
+        cond = expressions.condition(ctx, expr, span)
     except CodegenError as error:
         ctx.report(error)
         return

@@ -55,11 +55,11 @@ from ...passes.op_info import op_def, stored_into
 from ..common import CodegenError
 from . import expressions
 from .context import CodeContext, sanitize_identifier
+from .cpp_types import TypeConverter
 from .declarations import Declarer, FollowOn, cpp_dtype, static_dims
 from .emitter import CodeEmitter
-from .isa_mapper import ISAMapper, round_mode
+from .ops import ISAMapper, round_mode
 from .tile_collector import TileCollector
-from .type_converter import TypeConverter
 
 # List parameters that only restate the destination tile's shape.
 SHAPE_PARAMS = frozenset({"shape", "shapes"})

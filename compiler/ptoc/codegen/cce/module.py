@@ -12,7 +12,7 @@ from ...ir.visitor import IRVisitor
 from ...ops import Role
 from ...passes.op_info import op_def, stored_into
 from ..common import CodegenError, CodegenResult
-from .codegen import CCECodegen, has_own_window
+from .function import CCECodegen, has_own_window
 from .orchestration import generate_orchestration, kernel_config
 
 

@@ -89,7 +89,7 @@ def _with_callees(program: Program, function: str) -> set[str]:
 
 
 def _host_comment(program: Program, fn: Function, bag: DiagnosticBag) -> list[str]:
-    from ..cce.generate import generate_host
+    from ..cce.module import generate_host
     from ..common import CodegenError
 
     try:
