@@ -189,7 +189,9 @@ def test_exit_while_busy_is_fast_and_quiet(raw: RawServer, tmp_path: Path):
     started = time.monotonic()
     raw.notify("exit", None)
     assert raw.wait(10) == 1
-    assert time.monotonic() - started < 1.0
+    # The work queued above takes far longer than this: exit does not wait for it (the margin is
+    # for process teardown on a loaded machine).
+    assert time.monotonic() - started < 3.0
     assert len(raw.error_output()) < 2000, raw.stderr[:2000]
 
 
