@@ -262,7 +262,7 @@ CCE = {
     "block.addsc": "TADDSC",
     "block.subsc": "TSUBSC",
     "block.sel": "TSEL",
-    "block.sels": "TSELS",
+    "block.sels": None,  # pto-isa's TSELS takes a mask tile and a scalar
     "block.cmp": "TCMP",
     "block.cmp_mask": "TCMP",
     "block.select_scalar": "TSELS",

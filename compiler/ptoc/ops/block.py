@@ -815,6 +815,9 @@ _family(
             "sels",
             "TSELS",
             "Select between lhs and rhs by a scalar select mode.",
+            cce_unsupported="pto-isa's TSELS(dst, mask, src, tmp, scalar) picks src where a bit "
+            "of a mask tile is set and a scalar elsewhere; no instruction selects between two "
+            "tiles by a scalar mode (use sel(mask, lhs, rhs))",
             pto_unsupported="pto.tsels takes a mask tile, a source, a scratch tile and a "
             "scalar; the (lhs, rhs, select_mode) form has no PTO spelling",
         ),
