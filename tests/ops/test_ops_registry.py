@@ -86,6 +86,7 @@ BLOCK_OPS = {
     "cmps",
     # inserted by AddReductionScratch: what block.cmp and block.transpose are computed with
     "cmp_mask",
+    "cmps_mask",
     "select_scalar",
     "select_tiles",
     "transpose_scratch",
@@ -268,6 +269,7 @@ CCE = {
     "block.select_scalar": "TSELS",
     "block.select_tiles": "TSEL",
     "block.cmps": "TCMPS",
+    "block.cmps_mask": "TCMPS",
     "block.cast": "TCVT",
     "block.matmul": "TMATMUL",
     "block.matmul_acc": "TMATMUL_ACC",
@@ -408,6 +410,7 @@ def test_internal_ops() -> None:
         "block.alloc",
         "block.batch_matmul",
         "block.cmp_mask",
+        "block.cmps_mask",
         "block.select_scalar",
         "block.select_tiles",
         "block.transpose_scratch",
