@@ -72,6 +72,73 @@ def test_bad_inputs_are_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert capsys.readouterr().err == f"ptoc: error: no function named 'nope' in '{SIMPLE_ADD}'\n"
 
 
+def run_with_inputs(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = main(["run", SIMPLE_ADD, "--function", "simple_add", "--inputs", str(path)])
+    return code, capsys.readouterr().err
+
+
+def test_unreadable_inputs_name_the_problem(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "empty.npz"
+    empty.write_bytes(b"")
+    assert run_with_inputs(empty, capsys) == (
+        2,
+        f"ptoc: error: '{empty}' is not a .npz archive: save the inputs with numpy.savez\n",
+    )
+    single = tmp_path / "single.npz"
+    with single.open("wb") as stream:
+        np.save(stream, np.zeros(3))  # a .npy file under a .npz name
+    assert run_with_inputs(single, capsys) == (
+        2,
+        f"ptoc: error: '{single}' is not a .npz archive: save the inputs with numpy.savez\n",
+    )
+    no_arrays = tmp_path / "none.npz"
+    np.savez(no_arrays)
+    assert run_with_inputs(no_arrays, capsys) == (
+        2,
+        f"ptoc: error: '{no_arrays}' holds no arrays: save them with numpy.savez\n",
+    )
+    missing = tmp_path / "missing.npz"
+    assert run_with_inputs(missing, capsys) == (
+        2,
+        f"ptoc: error: cannot read inputs from '{missing}': No such file or directory\n",
+    )
+
+
+def test_inputs_of_the_wrong_kind_name_the_parameter_dtype(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    complex_values = tmp_path / "complex.npz"
+    np.savez(complex_values, x=np.full((128, 64), 1 + 2j))
+    assert run_with_inputs(complex_values, capsys) == (
+        2,
+        "ptoc: error: input 'x' holds complex128 values, not real numbers: the parameter is FP32\n",
+    )
+    text = tmp_path / "text.npz"
+    np.savez(text, y=np.full((128, 64), "abc"))
+    assert run_with_inputs(text, capsys) == (
+        2,
+        "ptoc: error: input 'y' holds <U3 values, not real numbers: the parameter is FP32\n",
+    )
+
+
+def test_integer_parameters_refuse_values_they_cannot_hold() -> None:
+    from ptoc.ir.dtype import DataType
+    from ptoc.run.inputs import InputProblem, fit_input
+
+    fitted = fit_input("n", np.array([1.0, -3.0]), (2,), DataType.INT8)
+    assert fitted.dtype == np.int8 and fitted.tolist() == [1, -3]
+    for values in ([0.5, 1.0], [300.0, 1.0]):
+        with pytest.raises(InputProblem) as caught:
+            fit_input("n", np.array(values), (2,), DataType.INT8)
+        assert str(caught.value) == (
+            "input 'n' has values that INT8 cannot hold exactly (fractions or out of range)"
+        )
+    with pytest.raises(InputProblem):
+        fit_input("flag", np.array([2]), (1,), DataType.BOOL)
+
+
 def test_missing_tools_name_the_fix(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

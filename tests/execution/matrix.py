@@ -340,14 +340,6 @@ COMPARE = {
 }
 
 
-def packed_stream(bits: np.ndarray) -> np.ndarray:
-    """TCMPS's mask: the rows' packed bytes as one stream, written row-major."""
-    out = np.zeros(bits.size, dtype=np.float32)
-    stream = np.packbits(bits, axis=-1, bitorder="little").reshape(-1)
-    out[: stream.size] = stream
-    return out.reshape(bits.shape)
-
-
 def overlapping(period: int, dtype: str) -> np.ndarray:
     """Values from a short cycle, so two such tiles are equal in some places (random floats
     never are: EQ would be all 0, NE all 1, and LT would equal LE)."""
@@ -409,15 +401,30 @@ def compare_cases() -> Iterator[Case]:
         "FP32",
         lambda a: cast(np.where(a["a"] > a["b"], a["a"], 0), "FP32"),
     )
-    for number, mode in ((2, "LT"), (5, "GE")):
+    for number, (mode, fn) in enumerate(COMPARE.items()):
         yield simple(
             f"cmps_FP32_{mode}",
             [("a", (16, 64), "FP32")],
-            [f"t_c = pl.cmps(t_a, 0.5, cmp_type={number})"],
+            [f"t_c = pl.cmps(t_a, 1.0, cmp_type={number})"],
             "t_c",
             (16, 64),
             "FP32",
-            lambda a, fn=COMPARE[mode]: packed_stream(fn(a["a"], 0.5)),
+            lambda a, fn=fn: cast(fn(a["a"], 1.0), "FP32"),
+            fixed={"a": overlapping(5, "FP32")},
+        )
+    # A scalar parameter of the tile's dtype keeps the comparison in it (a literal would
+    # promote FP16 to FP32, INT32 to INT64: no TCMPS form).
+    for dtype, number, mode in (("FP16", 5, "GE"), ("INT32", 0, "EQ"), ("INT32", 2, "LT")):
+        yield simple(
+            f"cmps_{dtype}_{mode}",
+            [("a", (16, 64), dtype)],
+            [f"t_c = pl.cmps(t_a, s, cmp_type={number})"],
+            "t_c",
+            (16, 64),
+            dtype,
+            lambda a, fn=COMPARE[mode], dtype=dtype: cast(fn(a["a"], a["s"]), dtype),
+            scalars=[("s", f"pl.Scalar[pl.{dtype}]")],
+            fixed={"a": overlapping(5, dtype), "s": cast(np.array(1), dtype)},
         )
 
 

@@ -25,6 +25,7 @@ from interp_support import (
 from ptoc.driver import run_pipeline
 from ptoc.interp import InterpError
 from ptoc.interp.opcall import OpCall
+from ptoc.ir.expr import Call
 from ptoc.ir.stmt import AssignStmt, SeqStmts, Stmt
 from ptoc.ops.semantics import SEMANTICS
 
@@ -256,19 +257,39 @@ def _assignments(stmt: Stmt) -> list[AssignStmt]:
     return [stmt] if isinstance(stmt, AssignStmt) else []
 
 
-def test_cmps_writes_the_byte_stream_row_major_as_tcmps_does() -> None:
-    # 4 rows of 8: one byte per row; the four bytes fill the first row of the result.
+def test_cmps_is_one_where_the_comparison_with_the_scalar_holds() -> None:
     x = np.array([[i + 8 * r for i in range(8)] for r in range(4)], F32)
     result = tile_op("pl.cmps(a, 9.5, cmp_type=4)", x, result=t((4, 8), F32))
-    expected = np.zeros((4, 8))
-    expected[0, :4] = [0, 0b11111100, 0xFF, 0xFF]
-    check(result, expected, F32)
+    check(result, (x > 9.5).astype(F32), F32)
 
 
 def test_cmps_equality_is_within_1e_9_in_double() -> None:
     x = np.array([[1, 2, 1, 1, 1, 1, 1, 3]], F32)
     result = tile_op("pl.cmps(a, 1.0, cmp_type=0)", x, result=t((1, 8), F32))
-    check(result, [[0b01111101, 0, 0, 0, 0, 0, 0, 0]], F32)
+    check(result, [[1, 0, 1, 1, 1, 1, 1, 0]], F32)
+    result = tile_op("pl.cmps(a, 1.0, cmp_type=1)", x, result=t((1, 8), F32))
+    check(result, [[0, 1, 0, 0, 0, 0, 0, 1]], F32)
+
+
+def test_cmps_mask_packs_each_row_as_cmp_mask_does() -> None:
+    # What block.cmps is computed with after AddReductionScratch: row 0 GE 3 holds at
+    # columns 3..7 -> 0b11111000 = 248, row 1 everywhere -> 255; the rest of each 32-byte
+    # mask row is zero (TCMPS on pto-isa's CPU simulator writes the same bytes).
+    x = np.array([[0, 1, 2, 3, 4, 5, 6, 7], [8, 9, 10, 11, 12, 13, 14, 15]], F32)
+    source = tile_kernel(
+        "a = pl.load(x, [0, 0], [2, 8])\nr = pl.cmps(a, 3.0, cmp_type=5)\nreturn r",
+        "x: pl.Tensor[[2, 8], pl.FP32]",
+        t((2, 8), F32),
+    )
+    rewritten = run_pipeline(program_of(source), ["ConvertToSSA", "AddReductionScratch"])
+    function = rewritten.program.function("f")
+    assert function is not None
+    calls = {s.var.name: s.value for s in _assignments(function.body)}
+    assert isinstance(calls["r_mask"], Call) and calls["r_mask"].op_name == "block.cmps_mask"
+    mask = SEMANTICS["block.cmps_mask"](OpCall(calls["r_mask"], (x, np.float32(3.0))))
+    expected = np.zeros((2, 32), U8)
+    expected[:, 0] = [248, 255]
+    check(mask, expected, U8)
 
 
 def test_sel_picks_lhs_where_cmp_is_one() -> None:

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 from ..diagnostics import Diagnostic
 from ..ir.expr import Call
 from ..ir.span import NO_SPAN, Span
-from ..ir.types import ShapedType
+from ..ir.types import ScalarType, ShapedType, TileType
 from ..ops.registry import OpDef
+from ..ops.rules import promote_all
 
 
 @dataclass
@@ -60,3 +61,11 @@ def axis_instruction(op: OpDef, target: str, call: Call) -> str:
             call.span,
         )
     return chosen
+
+
+def result_is_promoted(call: Call) -> bool:
+    """Whether a tile call's result dtype is its operands' promoted one (an FP16 tile plus
+    1.5 is FP32), not one its rule sets otherwise (TCMPS's uint8 mask)."""
+    dtypes = [a.type.dtype for a in call.args if isinstance(a.type, (TileType, ScalarType))]
+    result = call.type
+    return isinstance(result, TileType) and bool(dtypes) and promote_all(dtypes) is result.dtype

@@ -123,20 +123,6 @@ def pack_rows(bits: Array, out_shape: tuple[int, ...], out_dtype: np.dtype[Any])
     return out.astype(out_dtype).reshape(out_shape)
 
 
-def pack_bytes(bits: Array, out_shape: tuple[int, ...], out_dtype: np.dtype[Any]) -> Array:
-    """TCMPS's encoding: every row of results packed into cols // 8 bytes, and the byte
-    stream of all rows written row-major into the result, the rest zero."""
-    rows = bits.reshape(-1, bits.shape[-1]) if bits.ndim else bits.reshape(1, 1)
-    per_row = rows.shape[1] // 8
-    weights = np.left_shift(np.uint64(1), np.arange(8, dtype=np.uint64))
-    cut = rows[:, : per_row * 8].astype(np.uint64).reshape(rows.shape[0], per_row, 8)
-    stream = (cut * weights).sum(axis=-1).reshape(-1)
-    out = np.zeros(int(np.prod(out_shape)), np.uint64)
-    count = min(out.size, stream.size)
-    out[:count] = stream[:count]
-    return out.astype(out_dtype).reshape(out_shape)
-
-
 def _as_2d(shape: tuple[int, ...]) -> tuple[int, int]:
     if not shape:
         return (1, 1)

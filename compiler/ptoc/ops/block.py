@@ -815,6 +815,9 @@ _family(
             "sels",
             "TSELS",
             "Select between lhs and rhs by a scalar select mode.",
+            cce_unsupported="pto-isa's TSELS(dst, mask, src, tmp, scalar) picks src where a bit "
+            "of a mask tile is set and a scalar elsewhere; no instruction selects between two "
+            "tiles by a scalar mode (use sel(mask, lhs, rhs))",
             pto_unsupported="pto.tsels takes a mask tile, a source, a scratch tile and a "
             "scalar; the (lhs, rhs, select_mode) form has no PTO spelling",
         ),
@@ -922,6 +925,38 @@ _pass_inserted(
 
 
 @rule
+def _cmps_mask(ctx: DeduceContext) -> Type:
+    """TCMPS writes the mask TCMP does only when a row's bytes are all the row's: it packs
+    Cols // 8 bytes per row of the declared tile (pto-isa include/pto/cpu/TCmps.hpp), so the
+    rows must fill whole 32-byte lines (no padding columns)."""
+    _check_cmp_type(ctx)
+    lhs = ctx.tile("lhs")
+    ctx.scalar("scalar")
+    dims = [static_value(d) for d in lhs.shape]
+    if len(dims) != 2 or None in dims or lhs.dtype not in _MASK_DTYPES:
+        ctx.fail(f"{ctx.op.name}: lhs must be an FP32, FP16 or INT32 2-D tile", at="lhs")
+    rows, cols = dims
+    assert rows is not None and cols is not None
+    if cols * lhs.dtype.bits % (_MASK_ROW_BYTES * 8):
+        ctx.fail(f"{ctx.op.name}: lhs rows must be a multiple of 32 bytes", at="lhs")
+    width = -(-(cols // 8) // _MASK_ROW_BYTES) * _MASK_ROW_BYTES
+    valid = TileView(valid_shape=(const_int(rows), const_int(cols // 8)))
+    return TileType((const_int(rows), const_int(width)), DataType.UINT8, tile_view=valid)
+
+
+_pass_inserted(
+    "block.cmps_mask",
+    [_LHS, _SCALAR, _CMP_TYPE],
+    _cmps_mask,
+    "Compare a tile with a scalar into a bit mask laid out as block.cmp_mask's (what "
+    "block.cmps is computed with)",
+    "t([rows, cols / 8 padded to 32], UINT8)",
+    Role.ELEMENTWISE,
+    isa("TCMPS", attr_args=_CMP_ARGS, pto_attrs=(_CMP_MODE,)),
+)
+
+
+@rule
 def _select_tiles(ctx: DeduceContext) -> Type:
     ctx.tile("mask")
     ctx.tile("tmp")
@@ -966,9 +1001,14 @@ _family(
         entry(
             "cmps",
             "TCMPS",
-            "Compare every element of a tile with a scalar.",
+            "Compare every element of a tile with a scalar: 1 where it holds, else 0, in the "
+            "promoted dtype (not BOOL).",
+            "computed as TCMPS into a uint8 bit mask, TEXPANDS of ones and TSELS of 0 where a "
+            "bit is clear (an FP32 / FP16 / INT32 2-D tile of the result's dtype, its rows a "
+            "multiple of 32 bytes, not one column: TSELS takes row-major tiles)",
             attr_args=_CMP_ARGS,
             pto_attrs=(_CMP_MODE,),
+            mask_form=MaskForm("block.cmps_mask", "block.full", "block.select_scalar"),
         ),
     ),
     [_LHS, _SCALAR, _CMP_TYPE],

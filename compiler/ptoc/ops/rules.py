@@ -707,13 +707,15 @@ def isa(
     pto_attrs: tuple[TypedAttr, ...] = (),
     pto_returns_value: bool = False,
     pto_unsupported: str | None = None,
+    cce_unsupported: str | None = None,
     **pto_only: Any,
 ) -> dict[str, Lowering]:
     """Both lowerings of a block op from its pto-isa names: ``TADD`` and ``pto.tadd`` (and
     likewise for the column and broadcast forms). The PTO note defaults to the CCE note with
     instruction names in their dialect spelling. Operands and scratch are facts of the
     instruction (both targets); ``pto_*`` options are the dialect's own spelling;
-    ``pto_unsupported`` says why the dialect has no form of this op. Any other ``pto_X``
+    ``pto_unsupported`` says why the dialect has no form of this op (``cce_unsupported``: why
+    pto-isa's C++ has none, the instruction of that name taking other operands). Any other ``pto_X``
     option is the PTO lowering's field X (``pto_dtypes``: the element types the dialect's
     instruction takes on A2/A3)."""
     if pto_note is None:
@@ -727,6 +729,8 @@ def isa(
         col_broadcast=col_broadcast,
         **shared,
     )
+    if cce_unsupported is not None:
+        cce = Lowering(None, cce_unsupported)
     if pto_unsupported is not None:
         return {"cce": cce, "pto": Lowering(None, pto_unsupported)}
     pto = Lowering(
@@ -759,6 +763,7 @@ _LOWERING_TRAITS = frozenset(
         "pto_attrs",
         "pto_returns_value",
         "pto_unsupported",
+        "cce_unsupported",
         "pto_dtypes",
         "pto_bitwise",
         "pto_scalar_dtypes",

@@ -13,9 +13,8 @@ it lowers to (``include/pto/cpu``), since generated C++ is judged against that s
 * ``cmp`` is 1 where the comparison holds, else 0, in the result dtype (computed through
   ``cmp_mask``, which packs each row's results into bits, eight per byte of the mask from the
   left of the row, the rest zero, as TCMP does, and ``select_scalar``, which reads a row's
-  bit c from byte c // 8, as TSELS does); ``cmps`` packs cols // 8
-  bytes per row and writes that byte stream row-major into the result (TCMPS), comparing EQ
-  and NE in double within 1e-9; ``sel`` picks lhs where its mask is nonzero (computed
+  bit c from byte c // 8, as TSELS does); ``cmps`` likewise (through ``cmps_mask``, TCMPS),
+  comparing EQ and NE in double within 1e-9; ``sel`` picks lhs where its mask is nonzero (computed
   through ``cmp_mask`` of the mask against 0 and ``select_tiles``, TSEL) and ``sels`` picks
   lhs when the select mode is 1 (TSELS);
 * ``cast`` is TCVT: float to integer rounds in double with the mode (none truncates), integer
@@ -377,16 +376,24 @@ def _row_bits(op: OpCall, mask: Array, shape: tuple[int, ...]) -> Array:
     return ((mask.astype(np.int64)[:, columns // 8] >> (columns % 8)) & 1).astype(bool)
 
 
-@_define("block.cmps")
-def _cmps(op: OpCall) -> Array:
+def _compare_scalar(op: OpCall) -> Array:
     tile, value = _operands(op, 2, _compare_dtype(op))
     mode = _cmp_type(op)
     if mode in (0, 1):  # EQ / NE compare in double within 1e-9; NaN is never equal
         diff = np.abs(tile.astype(np.float64) - value.astype(np.float64))
-        bits = diff < 1e-9 if mode == 0 else (np.isnan(diff) | (diff > 1e-9))
-    else:
-        bits = _COMPARE[mode](tile, value)
-    return kernels.pack_bytes(bits, _result_shape(op, tile.shape), op.result_dtype())
+        return diff < 1e-9 if mode == 0 else (np.isnan(diff) | (diff > 1e-9))
+    return _COMPARE[mode](tile, value)
+
+
+@_define("block.cmps")
+def _cmps(op: OpCall) -> Array:
+    return _compare_scalar(op).astype(op.result_dtype())
+
+
+@_define("block.cmps_mask")
+def _cmps_mask(op: OpCall) -> Array:
+    bits = _compare_scalar(op)
+    return kernels.pack_rows(bits, _result_shape(op, bits.shape), op.result_dtype())
 
 
 @_define("block.sel")

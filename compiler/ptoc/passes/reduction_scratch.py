@@ -7,11 +7,11 @@ later passes give them buffers, reuse and synchronisation like any other tile.
   names the scratch form (``OpDef.scratch_form``). A reduction without keepdim keeps its form
   (its rank-reduced result is not the scratch form's [rows, 1]).
 * A transpose of a 2-D tile: TTRANS takes a scratch tile, ``block.transpose_scratch(t, tmp)``.
-* A comparison: TCMP writes a bit mask, not values (``OpDef.mask_form``).
+* A comparison: TCMP / TCMPS write a bit mask, not values (``OpDef.mask_form``).
   ``c = block.cmp(a, b, cmp_type=k)`` becomes ``c_mask = block.cmp_mask(a, b, cmp_type=k);
   c_ones = block.full(c.shape, dtype=c.dtype, value=1); c_tmp = block.create_tile(..);
   c = block.select_scalar(c_mask, c_ones, c_tmp, 0)``, so ``c`` keeps its dtype and holds 1
-  where the comparison holds, else 0.
+  where the comparison holds, else 0 (``block.cmps`` likewise, through ``block.cmps_mask``).
 * A selection by a tile of values: TSEL reads a bit mask. ``r = block.sel(m, a, b)`` becomes
   ``r_zeros = block.full(m.shape, dtype=m.dtype, value=0); r_mask = block.cmp_mask(m, r_zeros,
   cmp_type=1); r_tmp = block.create_tile(..); r = block.select_tiles(r_mask, a, b, r_tmp)``.
@@ -137,6 +137,8 @@ class _AddScratch(IRMutator):
         out: list[Stmt] = []
         try:
             if form.mask_of is None:  # the op's own comparison, then 1 where a bit is set
+                if not _compared_in(call.args, dtype):
+                    return None
                 mask = self.define(out, f"{name}_mask", compare, call.args, call.kwargs, stmt)
                 ones = self.filled(out, f"{name}_ones", fill, dims, dtype, 1, stmt)
                 operands: tuple[Expr, ...] = (ones, _number(0, dtype, call.span))
@@ -211,6 +213,12 @@ def _selectable(values: Expr, tiles: tuple[Expr, ...], result: TileType, dims: l
         if not isinstance(tile.type, TileType) or static_shape(tile.type.shape) != dims:
             return False
     return all(isinstance(t.type, TileType) and t.type.dtype is result.dtype for t in tiles)
+
+
+def _compared_in(args: tuple[Expr, ...], dtype: DataType) -> bool:
+    """Whether the mask instruction compares in the result's dtype: its tile operands are of
+    it (TCMPS converts the scalar to the tile's type; the IR compares in the promoted one)."""
+    return all(a.type.dtype is dtype for a in args if isinstance(a.type, TileType))
 
 
 def _number(value: int, dtype: DataType, span: Span) -> Expr:

@@ -117,13 +117,7 @@ def generate_inputs(
             )
         generated = random_values(rng, dtype, shape, ops)  # drawn even when given: stable seeds
         if param.name in given:
-            supplied = np.asarray(given.pop(param.name))
-            if supplied.shape != shape:
-                raise InputProblem(
-                    f"input '{param.name}' has shape {list(supplied.shape)}, the parameter "
-                    f"{list(shape)}"
-                )
-            generated = supplied.astype(numpy_dtype(dtype))
+            generated = fit_input(param.name, np.asarray(given.pop(param.name)), shape, dtype)
         values[param.name] = generated
     if given:
         names = ", ".join(sorted(given))
@@ -131,11 +125,53 @@ def generate_inputs(
     return values
 
 
+def fit_input(
+    name: str, supplied: np.ndarray, shape: tuple[int, ...], dtype: DataType
+) -> np.ndarray:
+    """``supplied`` as the parameter's dtype, or an InputProblem naming what does not fit
+    (a silent cast would drop imaginary parts, fractions or high bits)."""
+    import numpy as np
+
+    if supplied.shape != shape:
+        raise InputProblem(
+            f"input '{name}' has shape {list(supplied.shape)}, the parameter {list(shape)}"
+        )
+    kind = supplied.dtype.kind
+    if kind not in "biuf":
+        raise InputProblem(
+            f"input '{name}' holds {supplied.dtype} values, not real numbers: the parameter is "
+            f"{dtype.name}"
+        )
+    target = numpy_dtype(dtype)
+    with np.errstate(invalid="ignore", over="ignore"):  # out of range: reported below
+        converted = supplied.astype(target)
+    if (dtype.is_int or dtype.is_bool) and kind != "b":
+        exact = np.array_equal(converted.astype(np.float64), supplied.astype(np.float64))
+        if not exact:
+            raise InputProblem(
+                f"input '{name}' has values that {dtype.name} cannot hold exactly "
+                f"(fractions or out of range)"
+            )
+    return converted
+
+
 def load_npz(path: str) -> dict[str, np.ndarray]:
+    """The arrays of ``path`` by name; an InputProblem for a file that is not a readable,
+    non-empty .npz archive of plain arrays."""
+    import zipfile
+
     import numpy as np
 
     try:
+        with zipfile.ZipFile(path) as archive:
+            if not archive.namelist():
+                raise InputProblem(f"'{path}' holds no arrays: save them with numpy.savez")
         with np.load(path, allow_pickle=False) as archive:
             return {name: archive[name] for name in archive.files}
-    except (OSError, ValueError) as exc:
-        raise InputProblem(f"cannot read inputs from '{path}': {exc}") from None
+    except zipfile.BadZipFile:
+        raise InputProblem(
+            f"'{path}' is not a .npz archive: save the inputs with numpy.savez"
+        ) from None
+    except (OSError, ValueError, EOFError, KeyError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise InputProblem(f"cannot read inputs from '{path}': {reason}") from None

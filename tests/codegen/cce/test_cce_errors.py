@@ -71,6 +71,30 @@ def test_tensor_op_has_no_lowering_and_the_rest_is_generated() -> None:
     ]
 
 
+def test_sels_is_an_error_naming_the_tsels_pto_isa_has() -> None:
+    """pto-isa's TSELS selects by a mask tile between a tile and a scalar: no instruction
+    selects between two tiles by a scalar mode, so block.sels is E400, not a TSELS call that
+    does not compile."""
+    x = var("x", tensor_t(16, 16))
+    a = var("a", placed_t(16, 16, addr=0x0))
+    b = var("b", placed_t(16, 16, addr=0x400))
+    fn = function(
+        "k",
+        [x],
+        load(a, x, (0, 0), span=at(5)),
+        define(b, "block.sels", a, a, i(1), span=at(6)),
+    )
+    result = generate_cce(fn)
+    assert codes_and_spans(result) == [("E400", at(6))]
+    message = (
+        "'block.sels' has no CCE lowering: pto-isa's TSELS(dst, mask, src, tmp, scalar) picks "
+        "src where a bit of a mask tile is set and a scalar elsewhere; no instruction selects "
+        "between two tiles by a scalar mode (use sel(mask, lhs, rhs))"
+    )
+    assert result.diagnostics[0].message == message
+    assert body_lines(result.text) == ["TLOAD(a, xGlobal);", f"// error: {message}"]
+
+
 def test_dynamic_tile_shape_is_e401_at_the_assignment() -> None:
     x = var("x", tensor_t(64, 64))
     n = var("n", INDEX)

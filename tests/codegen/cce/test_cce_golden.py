@@ -246,14 +246,23 @@ def test_calls_the_scratch_pass_leaves_alone_have_no_cce_form() -> None:
         load(t, x, (0, 0)),
         define(rows, "block.sum", t, axis=1, keepdim=True),
         define(m, "block.cmp", t, t, cmp_type=4),
+        define(m, "block.cmps", t, f32(0.0), cmp_type=4),
     )
     result = generate_cce(fn)
-    assert [d.code for d in result.diagnostics] == ["E400", "E400"]
+    assert [d.code for d in result.diagnostics] == ["E400", "E400", "E400"]
     assert result.diagnostics[0].message.startswith("TROWSUM needs a scratch tile")
     assert result.diagnostics[1].message.startswith(
         "block.cmp of Tile[[32, 128], FP32], Tile[[32, 128], FP32] has no CCE form: TCMP works"
     )
-    assert "TROWSUM(rows" not in result.text and "TCMP(m" not in result.text
+    assert result.diagnostics[2].message == (
+        "block.cmps of Tile[[32, 128], FP32], Scalar[FP32] has no CCE form: TCMPS works on a "
+        "bit mask, which ptoc builds only as the registration says (computed as TCMPS into a "
+        "uint8 bit mask, TEXPANDS of ones and TSELS of 0 where a bit is clear (an FP32 / FP16 "
+        "/ INT32 2-D tile of the result's dtype, its rows a multiple of 32 bytes, not one "
+        "column: TSELS takes row-major tiles))"
+    )
+    assert "TROWSUM(rows" not in result.text
+    assert "TCMP(m" not in result.text and "TCMPS(m" not in result.text
 
 
 def test_cast_and_compare_render_their_modes() -> None:
@@ -263,7 +272,7 @@ def test_cast_and_compare_render_their_modes() -> None:
     m = var("m", placed_t(16, 32, dtype=DataType.UINT8, addr=0x600))
     tmp = var("tmp", placed_t(1, 8, addr=0x800))
     r = var("r", placed_t(16, 16, addr=0x900))
-    s = var("s", placed_t(16, 16, addr=0xA00))
+    s = var("s", placed_t(16, 32, dtype=DataType.UINT8, addr=0xA00))
     fn = function(
         "k",
         [x],
@@ -272,7 +281,7 @@ def test_cast_and_compare_render_their_modes() -> None:
         define(m, "block.cmp_mask", a, a, cmp_type=4),
         define(tmp, "block.create_tile", offsets(1, 8), dtype=DataType.FP32),
         define(r, "block.select_scalar", m, a, tmp, f32(0.0)),
-        define(s, "block.cmps", a, f32(0.0), cmp_type=0),
+        define(s, "block.cmps_mask", a, f32(0.0), cmp_type=0),  # no TCVT into the mask
     )
     text = clean(generate_cce(fn)).text
     assert "using hType = Tile<TileType::Vec, half, 16, 16, BLayout::RowMajor, -1, -1>;" in text

@@ -52,7 +52,7 @@ from ...ir.types import MemorySpace, ScalarType, TensorType, TileType, Type
 from ...ir.visitor import IRVisitor, with_fields
 from ...ops import REGISTRY, Access, OpDef, Param, Role
 from ...passes.op_info import op_def, stored_into
-from ..common import CodegenError
+from ..common import CodegenError, result_is_promoted
 from . import expressions
 from .context import CodeContext, sanitize_identifier
 from .cpp_types import TypeConverter
@@ -654,8 +654,8 @@ class CCECodegen(IRVisitor):
             return operands
         tile = tiles[0]
         assert isinstance(tile.type, TileType)
-        if tile.type.dtype is call.type.dtype:
-            return operands
+        if tile.type.dtype is call.type.dtype or not result_is_promoted(call):
+            return operands  # same type, or a result the rule gives (TCMPS's uint8 mask)
         source = self.operand(tile)
         convert = REGISTRY.the(Role.CAST, "block").cce.instruction
         mode = round_mode("rint", call.span)

@@ -104,6 +104,8 @@ class ISAMapper:
                 if (op is not None and op.category is Category.TENSOR)
                 else ""
             )
+            if op is not None and op.cce.note and not hint:
+                hint = f": {op.cce.note}"
             raise CodegenError("E400", f"'{name}' has no CCE lowering{hint}", span)
 
         if op.role in (Role.SET_FLAG, Role.WAIT_FLAG):

@@ -34,7 +34,7 @@ from ...ir.shape import shapes_equal, static_value
 from ...ir.span import Span
 from ...ir.types import MemorySpace, ScalarType, TensorType, TileType, Type, UnknownType
 from ...ops.registry import REGISTRY, Access, OpDef, ParamKind, PipeType, Role
-from ..common import CodegenError, axis_instruction
+from ..common import CodegenError, axis_instruction, result_is_promoted
 from . import expressions, forms
 from . import mlir_types as mt
 from .context import Binding, FunctionContext
@@ -427,7 +427,8 @@ def _block_op(
         return out
     if out is not None:
         target = out
-        operands = _promote_source(ctx, op, operands, out, span)
+        if result_is_promoted(call):
+            operands = _promote_source(ctx, op, operands, out, span)
         if _on_column_vectors(op, call, result_type):
             assert isinstance(result_type, TileType)
             row = mt.row_view_type(result_type, span)
