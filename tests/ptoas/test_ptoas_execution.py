@@ -106,12 +106,7 @@ NOT_KERNELS = {
     "the host",
 }
 # Known failures of the PTO route, each with its reason (xfail strict: a fix must remove it).
-PTOAS_NEGATIVE_LOOP = (
-    "PTOAS v0.27 declares an index loop's counter size_t: scf.for from -6 to 6 never runs"
-)
-PTO_DEFECTS: dict[str, str] = {
-    "loop_index_floordiv_in_condition": PTOAS_NEGATIVE_LOOP,
-}
+PTO_DEFECTS: dict[str, str] = {}
 # Kernels with no PTO form on A2/A3 (PTOAS's default target, whose limits ptoc checks itself
 # from the registry's traits): the diagnostic ptoc reports on the op's call, before PTOAS runs.
 # (line, first column, last column) are 1-based, 0-based, 0-based as Span keeps them.

@@ -490,3 +490,33 @@ def test_a_carried_acc_tile_read_after_its_update_is_an_error() -> None:
             "to that op",
         )
     ]
+
+
+NEGATIVE_LOOP = """\
+import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(
+        self, a: pl.Tensor[[16, 64], pl.FP32], out: pl.Tensor[[16, 64], pl.FP32]
+    ) -> pl.Tensor[[16, 64], pl.FP32]:
+        ta = pl.load(a, [0, 0], [16, 64])
+        for j, (acc,) in pl.range(-6, 6, init_values=(ta,)):
+            e = pl.adds(acc, 10.0)
+            acc_next = pl.yield_(e)
+        done = pl.store(acc_next, [0, 0], [16, 64], out)
+        return done
+"""
+
+
+def test_a_loop_over_negative_numbers_counts_in_i64() -> None:
+    # PTOAS declares an index counter size_t in its C++: from -6 that loop would never run.
+    from ptoc.driver import compile_source
+
+    result = compile_source(NEGATIVE_LOOP, "pto", path="k.py")
+    assert not result.has_errors, result.diagnostics
+    lines = result.text.splitlines()
+    assert "    %c-6_i64 = arith.constant -6 : i64" in lines
+    assert "    scf.for %j = %c-6_i64 to %c6_i64 step %c1_i64 : i64 {" in lines

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...ir.expr import Call, Expr, IterArg, MakeTuple, Var
+from ...ir.expr import Call, ConstInt, Expr, IterArg, MakeTuple, Var
 from ...ir.span import Span
 from ...ir.stmt import (
     AssignStmt,
@@ -365,12 +365,22 @@ def _yielded(ctx: FunctionContext, expr: Expr, want: str | None, span: Span) -> 
 # --- control flow -----------------------------------------------------------------------------
 
 
+def _counter_type(stmt: ForStmt) -> str:
+    """PTOAS declares an ``index`` loop counter ``size_t`` in its C++, so a loop over negative
+    numbers would never run: such a loop counts in i64 (``int64_t``) instead."""
+    bounds = (stmt.start, stmt.stop, stmt.step)
+    if any(isinstance(b, ConstInt) and b.value < 0 for b in bounds):
+        return "i64"
+    return mt.INDEX
+
+
 def _for(ctx: FunctionContext, stmt: ForStmt) -> None:
     ctx.out.begin("control")
     span = stmt.span
-    start = expressions.index(ctx, stmt.start, span)
-    stop = expressions.index(ctx, stmt.stop, span)
-    step = expressions.index(ctx, stmt.step, span)
+    counter = _counter_type(stmt)
+    start = expressions.scalar(ctx, stmt.start, span, counter)
+    stop = expressions.scalar(ctx, stmt.stop, span, counter)
+    step = expressions.scalar(ctx, stmt.step, span, counter)
     homes = _homes(ctx, stmt.iter_args, stmt.return_vars, span)
     inits = [_carried(ctx, ia.init_value, ia, span) for ia in stmt.iter_args]
     for init, home in zip(inits, homes, strict=True):
@@ -385,10 +395,12 @@ def _for(ctx: FunctionContext, stmt: ForStmt) -> None:
     if scf:
         pairs = ", ".join(f"{arg_names[i]} = {inits[i].name}" for i in scf)
         header += f" iter_args({pairs}) -> ({_types([inits[i] for i in scf])})"
+    if counter != mt.INDEX:
+        header += f" : {counter}"  # after iter_args, where scf.for's syntax puts it
     if stmt.kind is ForKind.Parallel:
         ctx.out.comment("parallel loop: iterations are independent")
     ctx.out.line(prefix + header + " {")
-    ctx.bind(stmt.loop_var, Value(induction, mt.INDEX))
+    ctx.bind(stmt.loop_var, Value(induction, counter))
     for i, (ia, home) in enumerate(zip(stmt.iter_args, homes, strict=True)):
         ctx.bind(ia, home if home is not None else Value(arg_names[i], inits[i].type))
     types = [inits[i].type if home is None else None for i, home in enumerate(homes)]
