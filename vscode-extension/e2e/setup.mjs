@@ -46,6 +46,13 @@ export function ensureNode24(cache) {
   return paths;
 }
 
+// Under `npm run`, npm exports its settings as npm_* variables (npm_config_user_agent names
+// Node 20); the inner npm would take them as its own, and code-server's install script reads
+// the Node version from that user agent. The install runs with none of them.
+function withoutNpmSettings(env) {
+  return Object.fromEntries(Object.entries(env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
+}
+
 export function codeServerEntry(cache) {
   return join(cache, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 }
@@ -59,7 +66,11 @@ export function ensureCodeServer(cache, node) {
   const prefix = join(cache, 'code-server');
   mkdirSync(prefix, { recursive: true });
   // Node 24 first on PATH so code-server's install scripts and native builds target it.
-  const env = { ...process.env, PATH: `${node.bin}:${process.env.PATH ?? ''}`, npm_config_nodedir: node.home };
+  const env = {
+    ...withoutNpmSettings(process.env),
+    PATH: `${node.bin}:${process.env.PATH ?? ''}`,
+    npm_config_nodedir: node.home,
+  };
   run('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--foreground-scripts', `code-server@${CODE_SERVER_VERSION}`], { env });
   if (!existsSync(entry)) {
     throw new Error(`code-server installed but ${entry} is missing`);
