@@ -472,16 +472,7 @@ class ArgumentParser(argparse.ArgumentParser):
         super().__init__(*args, **options)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser: argparse.ArgumentParser = ArgumentParser(
-        prog="ptoc",
-        description="ptoc: check, print and compile PyPTO kernels (import pypto.language as pl).",
-    )
-    parser.add_argument(
-        "--version", action=VersionAction, nargs=0, help="show the version and exit"
-    )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-
+def add_check_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     check = commands.add_parser(
         "check",
         help="report diagnostics for files and directories",
@@ -501,6 +492,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.set_defaults(handler=run_check)
 
+
+def add_print_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     show = commands.add_parser(
         "print",
         help="print the IR of a file in canonical form",
@@ -512,6 +505,8 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--function", metavar="NAME", help="print only this function")
     show.set_defaults(handler=run_print)
 
+
+def add_compile_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     compile_ = commands.add_parser(
         "compile",
         help="compile a file to CCE C++, PTO MLIR or optimised IR",
@@ -533,6 +528,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="pass pipeline (default: ptoas for --target pto and pto-cpp, default otherwise)",
     )
+    add_compile_outputs(compile_)
+    compile_.set_defaults(handler=run_compile)
+
+
+def add_compile_outputs(compile_: argparse.ArgumentParser) -> None:
+    """``ptoc compile``'s options that write or check something beside the generated code."""
     compile_.add_argument(
         "--dump-passes", metavar="DIR", help="write the IR after each pass to DIR/NN_<pass>.py"
     )
@@ -565,21 +566,29 @@ def build_parser() -> argparse.ArgumentParser:
         help="write every function's on-chip buffers after AllocateMemoryAddr (address, size, "
         "lifetime, reuse group, capacity), as JSON or as an SVG picture",
     )
-    compile_.set_defaults(handler=run_compile)
 
-    # --- ptoc fmt: RESERVED ------------------------------------------------------------------
-    # The formatter is its own issue. It registers `fmt` here, e.g.
-    #     fmt = commands.add_parser("fmt", help=...)
-    #     fmt.add_argument("paths", nargs="+"); fmt.add_argument("--check", ...)
-    #     fmt.set_defaults(handler=run_fmt)
-    # and reuses discover(), read_source(), fail() and the exit codes above.
-    # ------------------------------------------------------------------------------------------
-    from .fmt.command import add_parser as add_fmt_parser  # imported here: fmt imports this module
 
-    add_fmt_parser(commands)
-    from .run.command import add_parser as add_run_parser  # ptoc run: interpreter + simulator
+def build_parser() -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = ArgumentParser(
+        prog="ptoc",
+        description="ptoc: check, print and compile PyPTO kernels (import pypto.language as pl).",
+    )
+    parser.add_argument(
+        "--version", action=VersionAction, nargs=0, help="show the version and exit"
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # Imported here: both command modules import this one.
+    from .fmt.command import add_parser as add_fmt_parser
+    from .run.command import add_parser as add_run_parser
 
-    add_run_parser(commands)
+    for add_command in (
+        add_check_parser,
+        add_print_parser,
+        add_compile_parser,
+        add_fmt_parser,
+        add_run_parser,
+    ):
+        add_command(commands)
     return parser
 
 
