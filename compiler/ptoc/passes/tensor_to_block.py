@@ -30,7 +30,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from ..ir.dtype import INDEX
-from ..ir.expr import Call, Expr, GlobalVar, MakeTuple, Op, Var, const_int, make_tuple
+from ..ir.expr import Call, Expr, GlobalVar, IterArg, MakeTuple, Op, Var, const_int, make_tuple
 from ..ir.fields import layout
 from ..ir.function import Function, FunctionType, ParamDirection, Program
 from ..ir.shape import static_shape, static_value
@@ -226,17 +226,15 @@ class _Converter:
 
     def without_unused_creations(self, stmts: list[Stmt]) -> list[Stmt]:
         """Drop a kernel's ``tensor.create`` whose every use became a tile (kernels have no
-        tensor creation), in nested bodies too."""
-        used = set(stmt_reads(SeqStmts(tuple(stmts))))
+        tensor creation), at any depth."""
+        whole = SeqStmts(tuple(stmts))
+        used = set(stmt_reads(whole))
         unused = {v for v in self.created if v not in used}
         if not unused:
             return stmts
-        dropper = _DropAssignments(unused)
-        return [
-            dropper.mutate_stmt(s)
-            for s in stmts
-            if not (isinstance(s, AssignStmt) and s.var in unused)
-        ]
+        kept = _DropAssignments(unused).mutate_stmt(whole)
+        assert isinstance(kept, SeqStmts)
+        return list(kept.stmts)
 
     def stmts(self, stmts: list[Stmt]) -> list[Stmt]:
         out: list[Stmt] = []
@@ -288,57 +286,9 @@ class _Converter:
         if isinstance(stmt, ReturnStmt):
             return self.ret(stmt)
         if isinstance(stmt, IfStmt):
-            then_body = seq(self.stmts(flatten_seq([stmt.then_body])), stmt.then_body.span)
-            else_body = (
-                None
-                if stmt.else_body is None
-                else seq(self.stmts(flatten_seq([stmt.else_body])), stmt.else_body.span)
-            )
-            new_vars = self.retyped(stmt.return_vars, then_body)
-            return [
-                with_fields(
-                    stmt,
-                    condition=self.value(stmt.condition),
-                    then_body=then_body,
-                    else_body=else_body,
-                    return_vars=new_vars,
-                )
-            ]
+            return [self.if_stmt(stmt)]
         if isinstance(stmt, LoopStmt):
-            iter_args = []
-            computed = _computed_yields(stmt)
-            for k, arg in enumerate(stmt.iter_args):
-                init = self.value(arg.init_value) if arg.init_value is not None else None
-                if k in computed and init is not None and isinstance(init.type, TensorType):
-                    # The body computes the carried value on tiles: carry a tile from the start
-                    # (InitMemRef copies it when the tensor's tile is read elsewhere too).
-                    init = self.tile_arg(init, stmt.span)
-                if (
-                    init is not None
-                    and init.type is not arg.type
-                    and isinstance(init.type, TileType)
-                ):
-                    new_arg = dataclasses.replace(arg, type=init.type, init_value=init)
-                    self.tiles[arg] = new_arg
-                    self.names.taken.add(arg.name)
-                else:
-                    new_arg = dataclasses.replace(arg, init_value=init)
-                    self.tiles[arg] = new_arg
-                iter_args.append(new_arg)
-            loads, self.pending = self.pending, []
-            body = seq(self.stmts(flatten_seq([stmt.body])), stmt.body.span)
-            new_vars = self.retyped(stmt.return_vars, body)
-            changes: dict[str, object] = {
-                "body": body,
-                "iter_args": tuple(iter_args),
-                "return_vars": new_vars,
-            }
-            for name in (
-                *layout(type(stmt)).operands,
-                *layout(type(stmt)).conditions,
-            ):  # bounds, condition
-                changes[name] = self.value(getattr(stmt, name))
-            return [*loads, with_fields(stmt, **changes)]
+            return self.loop(stmt)
         if isinstance(stmt, YieldStmt):
             return [with_fields(stmt, values=tuple(self.value(v) for v in stmt.values))]
         if isinstance(stmt, AssignStmt):
@@ -346,6 +296,52 @@ class _Converter:
         if isinstance(stmt, EvalStmt):
             return [with_fields(stmt, expr=self.value(stmt.expr))]
         return [stmt]
+
+    def body(self, body: Stmt) -> Stmt:
+        return seq(self.stmts(flatten_seq([body])), body.span)
+
+    def if_stmt(self, stmt: IfStmt) -> IfStmt:
+        then_body = self.body(stmt.then_body)
+        else_body = None if stmt.else_body is None else self.body(stmt.else_body)
+        new_vars = self.retyped(stmt.return_vars, then_body)
+        return with_fields(
+            stmt,
+            condition=self.value(stmt.condition),
+            then_body=then_body,
+            else_body=else_body,
+            return_vars=new_vars,
+        )
+
+    def loop(self, stmt: LoopStmt) -> list[Stmt]:
+        iter_args = self.iter_args(stmt)
+        loads, self.pending = self.pending, []
+        body = self.body(stmt.body)
+        changes: dict[str, object] = {
+            "body": body,
+            "iter_args": iter_args,
+            "return_vars": self.retyped(stmt.return_vars, body),
+        }
+        for name in (*layout(type(stmt)).operands, *layout(type(stmt)).conditions):
+            changes[name] = self.value(getattr(stmt, name))  # bounds, condition
+        return [*loads, with_fields(stmt, **changes)]
+
+    def iter_args(self, stmt: LoopStmt) -> tuple[IterArg, ...]:
+        iter_args = []
+        computed = _computed_yields(stmt)
+        for k, arg in enumerate(stmt.iter_args):
+            init = self.value(arg.init_value) if arg.init_value is not None else None
+            if k in computed and init is not None and isinstance(init.type, TensorType):
+                # The body computes the carried value on tiles: carry a tile from the start
+                # (InitMemRef copies it when the tensor's tile is read elsewhere too).
+                init = self.tile_arg(init, stmt.span)
+            if init is not None and init.type is not arg.type and isinstance(init.type, TileType):
+                new_arg = dataclasses.replace(arg, type=init.type, init_value=init)
+                self.names.taken.add(arg.name)
+            else:
+                new_arg = dataclasses.replace(arg, init_value=init)
+            self.tiles[arg] = new_arg
+            iter_args.append(new_arg)
+        return tuple(iter_args)
 
     def retyped(self, return_vars: tuple[Var, ...], body: Stmt) -> tuple[Var, ...]:
         """Results of an if / loop whose yielded values became tiles become tiles too."""
