@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from ..ir.dtype import DataType
 from ..ir.expr import Expr, const_int, make_tuple
@@ -34,6 +35,8 @@ from .registry import (
 )
 from .rules import (
     ACC_VIEW,
+    AXES_TO_SWAP,
+    CAST_ATTRS,
     Elementwise,
     Entry,
     attr_bool,
@@ -70,7 +73,7 @@ from .rules import (
     view_rule,
 )
 
-_VEC, _MAT = MemorySpace.Vec, MemorySpace.Mat
+_VEC, _MAT, _ACC = MemorySpace.Vec, MemorySpace.Mat, MemorySpace.Acc
 _IN_VEC = (MemorySpace.Vec,)
 _ON_CHIP = (MemorySpace.Vec, MemorySpace.Mat, MemorySpace.Left, MemorySpace.Right, MemorySpace.Acc)
 _DTYPE = (DataType,)
@@ -215,31 +218,67 @@ _STORE_LEGACY = LegacyForm(
     regroup=(0, (1, 2), (3, 4), 5),
 )
 _ALLOCATION_ONLY = "allocation only: no instruction"
+_WINDOW_NOTE = "with pto.partition_view for the window"
 
-register(
-    "block.create_tile",
-    Category.BLOCK,
+
+def _block_op(
+    row: Entry, params: list[Param], type_rule: TypeRule, doc: str, **traits: Any
+) -> None:
+    """Register a row's block op: ``traits`` are its family's (the pipe is V unless they or
+    the row say otherwise); the row's own traits come first, then its instruction's lowerings
+    (a row without an instruction gives its lowerings as traits)."""
+    register_entry(
+        row,
+        f"block.{row.name}",
+        Category.BLOCK,
+        params,
+        type_rule,
+        type_rule_doc=doc,
+        **{"pipe": PipeType.V, **traits},
+        **(row.isa() if row.instruction else {}),
+    )
+
+
+_block_op(
+    entry(
+        "create_tile",
+        "",
+        "Declare an uninitialised tile in an on-chip buffer.",
+        pipe=PipeType.S,
+        role=Role.CREATE,
+        result_space_attr="target_memory",
+        unified_always=True,
+        cce=Lowering(None, _ALLOCATION_ONLY + "; the tile is declared for its MemRef", elided=True),
+        pto=Lowering(
+            None, _ALLOCATION_ONLY + "; emitted as pto.alloc_tile for its MemRef", elided=True
+        ),
+    ),
     [
         p_shape("shape", "Static tile shape: positive integer literals"),
         p_attr("dtype", "Element data type, e.g. pl.FP32", _DTYPE),
         p_attr("target_memory", "Buffer the tile lives in", _MEMORY, MemorySpace.Vec),
     ],
     _create_tile,
-    "Declare an uninitialised tile in an on-chip buffer.",
-    pipe=PipeType.S,
-    type_rule_doc="t(shape, dtype)",
-    role=Role.CREATE,
-    result_space_attr="target_memory",
-    unified_always=True,
-    cce=Lowering(None, _ALLOCATION_ONLY + "; the tile is declared for its MemRef", elided=True),
-    pto=Lowering(
-        None, _ALLOCATION_ONLY + "; emitted as pto.alloc_tile for its MemRef", elided=True
-    ),
+    "t(shape, dtype)",
 )
-
-register(
-    "block.load",
-    Category.BLOCK,
+_block_op(
+    entry(
+        "load",
+        "TLOAD",
+        "Copy a window of a DDR tensor into a tile (DDR -> Vec or Mat). A Mat tile gets a "
+        "column-major block layout.",
+        pto_note=_WINDOW_NOTE,
+        pipe=PipeType.MTE2,
+        role=Role.LOAD,
+        result_space_attr="target_memory",
+        unified_always=True,
+        legacy=LegacyForm(
+            (p_tensor("tensor", "Tensor in DDR to read"), *_LEGACY_WINDOW),
+            _window_from_legacy,
+            _LEGACY_NOTE,
+            regroup=(0, (1, 2), (3, 4)),
+        ),
+    ),
     [
         p_tensor("tensor", "Tensor in DDR to read"),
         _OFFSETS,
@@ -252,133 +291,119 @@ register(
         ),
     ],
     _load,
-    "Copy a window of a DDR tensor into a tile (DDR -> Vec or Mat). A Mat tile gets a "
-    "column-major block layout.",
-    pipe=PipeType.MTE2,
-    type_rule_doc="t(shapes, tensor.dtype); window inside the tensor",
-    role=Role.LOAD,
-    result_space_attr="target_memory",
-    unified_always=True,
-    legacy=LegacyForm(
-        (p_tensor("tensor", "Tensor in DDR to read"), *_LEGACY_WINDOW),
-        _window_from_legacy,
-        _LEGACY_NOTE,
-        regroup=(0, (1, 2), (3, 4)),
-    ),
-    **isa("TLOAD", pto_note="with pto.partition_view for the window"),
+    "t(shapes, tensor.dtype); window inside the tensor",
 )
 
-register(
-    "block.store",
-    Category.BLOCK,
+_STORE = {
+    "role": Role.STORE,
+    "aliases": "output_tensor",
+    "unified_always": True,
+    "legacy": _STORE_LEGACY,
+}
+_STORE_DOC = "type(output_tensor); window inside the tensor"
+_block_op(
+    entry(
+        "store",
+        "TSTORE",
+        "Copy a tile into a window of a DDR tensor (Vec -> DDR); the result is the updated tensor.",
+        pto_note=_WINDOW_NOTE,
+        pipe=PipeType.MTE3,
+    ),
     _STORE_PARAMS,
     _store,
-    "Copy a tile into a window of a DDR tensor (Vec -> DDR); the result is the updated tensor.",
-    pipe=PipeType.MTE3,
-    type_rule_doc="type(output_tensor); window inside the tensor",
-    role=Role.STORE,
-    aliases="output_tensor",
-    unified_always=True,
-    legacy=_STORE_LEGACY,
-    **isa("TSTORE", pto_note="with pto.partition_view for the window"),
+    _STORE_DOC,
+    **_STORE,
 )
-
-register(
-    "block.l0c_store",
-    Category.BLOCK,
+_block_op(
+    entry(
+        "l0c_store",
+        "TSTORE",
+        "Copy an Acc (L0C) tile into a window of a DDR tensor; the result is the updated tensor.",
+        "from Acc through the FIX pipe",
+        pto_note="from Acc, " + _WINDOW_NOTE,
+        pipe=PipeType.FIX,
+    ),
     _L0C_STORE_PARAMS,
     _store,
-    "Copy an Acc (L0C) tile into a window of a DDR tensor; the result is the updated tensor.",
-    pipe=PipeType.FIX,
-    type_rule_doc="type(output_tensor); window inside the tensor",
-    role=Role.STORE,
-    aliases="output_tensor",
-    unified_always=True,
-    legacy=_STORE_LEGACY,
-    **isa(
-        "TSTORE",
-        "from Acc through the FIX pipe",
-        "from Acc, with pto.partition_view for the window",
-    ),
+    _STORE_DOC,
+    **_STORE,
 )
 
-register(
-    "block.move",
-    Category.BLOCK,
+_block_op(
+    entry(
+        "move",
+        "TMOV",
+        "Move a tile between on-chip buffers (e.g. Mat -> Left / Right), optionally transposed.",
+        pto_note="transpose=True has no PTO form (E400): pto.tmov does not transpose; "
+        "pl.transpose (pto.ttrans) transposes a Vec tile",
+        pipe=PipeType.MTE1,
+        role=Role.MOVE,
+        result_space_attr="target_memory",
+        unified_always=True,
+    ),
     [
         p_tile("tile", "Tile to move"),
         p_attr("target_memory", "Destination buffer: Vec, Mat, Left or Right", _MEMORY),
         p_attr("transpose", "Swap the two dimensions of a 2-D tile on the way", (bool,), False),
     ],
     _move,
-    "Move a tile between on-chip buffers (e.g. Mat -> Left / Right), optionally transposed.",
-    pipe=PipeType.MTE1,
-    type_rule_doc="t(tile.shape, or swapped if transpose, tile.dtype)",
-    role=Role.MOVE,
-    result_space_attr="target_memory",
-    unified_always=True,
-    **isa(
-        "TMOV",
-        pto_note="transpose=True has no PTO form (E400): pto.tmov does not transpose; "
-        "pl.transpose (pto.ttrans) transposes a Vec tile",
-    ),
+    "t(tile.shape, or swapped if transpose, tile.dtype)",
 )
-
-register(
-    "block.vec_move",
-    Category.BLOCK,
+_block_op(
+    entry("vec_move", "TMOV", "Copy a tile within the Vec buffer.", role=Role.MOVE),
     [p_tile("tile", "Tile in Vec to copy", spaces=_IN_VEC)],
     _same_tile,
-    "Copy a tile within the Vec buffer.",
-    pipe=PipeType.V,
-    type_rule_doc="type(tile)",
-    role=Role.MOVE,
-    **isa("TMOV"),
+    "type(tile)",
 )
-
-register(
-    "block.full",
-    Category.BLOCK,
+_block_op(
+    entry(
+        "full", "TEXPANDS", "A Vec tile with every element set to a constant.", role=Role.BROADCAST
+    ),
     [
         p_shape("shape", "Static tile shape: positive integer literals"),
         p_attr("dtype", "Element data type, e.g. pl.FP32", _DTYPE),
         Param("value", "Fill value: an int or float literal", accepts=("scalar",)),
     ],
     _full,
-    "A Vec tile with every element set to a constant.",
-    pipe=PipeType.V,
-    type_rule_doc="t(shape, dtype)",
-    role=Role.BROADCAST,
-    **isa("TEXPANDS"),
+    "t(shape, dtype)",
 )
-
-register(
-    "block.fillpad",
-    Category.BLOCK,
+_block_op(
+    entry(
+        "fillpad", "TFILLPAD", "Fill the padding outside a tile's valid region with its pad value."
+    ),
     [p_tile("tile", "Tile whose padding is filled", spaces=_IN_VEC)],
     _same_tile,
-    "Fill the padding outside a tile's valid region with its pad value.",
-    pipe=PipeType.V,
-    type_rule_doc="type(tile)",
-    **isa("TFILLPAD"),
+    "type(tile)",
 )
-
-register(
-    "block.get_block_idx",
-    Category.BLOCK,
+_block_op(
+    entry(
+        "get_block_idx",
+        "",
+        "The index of the AI core block running this kernel.",
+        pipe=PipeType.S,
+        role=Role.SCALAR,
+        cce=Lowering("get_block_idx", "a scalar intrinsic call"),
+        pto=Lowering("pto.get_block_idx"),
+    ),
     [],
     _block_idx,
-    "The index of the AI core block running this kernel.",
-    pipe=PipeType.S,
-    type_rule_doc="s(UINT64)",
-    role=Role.SCALAR,
-    cce=Lowering("get_block_idx", "a scalar intrinsic call"),
-    pto=Lowering("pto.get_block_idx"),
+    "s(UINT64)",
 )
-
-register(
-    "block.alloc",
-    Category.BLOCK,
+_block_op(
+    entry(
+        "alloc",
+        "",
+        "Allocate the buffer of a MemRef (inserted by passes; not callable from the DSL).",
+        pipe=PipeType.S,
+        dsl_visible=False,
+        role=Role.ALLOC,
+        cce=Lowering(None, "buffers are declared from MemRefs, not from this op", elided=True),
+        pto=Lowering(
+            None,
+            "buffers are declared from MemRefs (one pto.alloc_tile each), not from this op",
+            elided=True,
+        ),
+    ),
     [
         p_scalar("memory_space", "Memory space code of the buffer"),
         p_scalar("addr", "Byte address of the buffer"),
@@ -386,17 +411,7 @@ register(
         p_scalar("id", "MemRef id"),
     ],
     _alloc,
-    "Allocate the buffer of a MemRef (inserted by passes; not callable from the DSL).",
-    pipe=PipeType.S,
-    type_rule_doc="no value",
-    dsl_visible=False,
-    role=Role.ALLOC,
-    cce=Lowering(None, "buffers are declared from MemRefs, not from this op", elided=True),
-    pto=Lowering(
-        None,
-        "buffers are declared from MemRefs (one pto.alloc_tile each), not from this op",
-        elided=True,
-    ),
+    "no value",
 )
 
 
@@ -422,19 +437,8 @@ def _family(
     doc = elementwise_doc("tile", spec, [p.name for p in params])
     for row in rows:
         spelling = _SPELLING.get(row.name)
-        register_entry(
-            row,
-            f"block.{row.name}",
-            Category.BLOCK,
-            params,
-            type_rule,
-            dsl_names=(spelling,) if spelling else (),
-            pipe=PipeType.V,
-            type_rule_doc=doc,
-            role=role,
-            **traits,
-            **row.isa(),
-        )
+        dsl_names = (spelling,) if spelling else ()
+        _block_op(row, params, type_rule, doc, dsl_names=dsl_names, role=role, **traits)
 
 
 def _check_cmp_type(ctx: DeduceContext) -> None:
@@ -1121,22 +1125,18 @@ _family(
     unified_always=True,
 )
 
-register(
-    "block.cast",
-    Category.BLOCK,
-    [
-        _vec_tile("tile", "Tile to convert"),
-        p_attr("target_type", "Element type of the result", _DTYPE),
-        p_attr(
-            "mode", "Rounding: none, rint, round, floor, ceil, trunc or odd", (str, int), "round"
-        ),
-    ],
+_block_op(
+    entry(
+        "cast",
+        "TCVT",
+        "Convert every element to another data type.",
+        role=Role.CAST,
+        attr_args=("mode",),
+        pto_attrs=(_ROUND_MODE,),
+    ),
+    [_vec_tile("tile", "Tile to convert"), *CAST_ATTRS],
     cast_rule("tile"),
-    "Convert every element to another data type.",
-    pipe=PipeType.V,
-    type_rule_doc="t(tile.shape, target_type)",
-    role=Role.CAST,
-    **isa("TCVT", attr_args=("mode",), pto_attrs=(_ROUND_MODE,)),
+    "t(tile.shape, target_type)",
 )
 
 
@@ -1232,18 +1232,7 @@ def _matmul_family(
     rows: tuple[Entry, ...], params: list[Param], type_rule: TypeRule, doc: str
 ) -> None:
     for row in rows:
-        register_entry(
-            row,
-            f"block.{row.name}",
-            Category.BLOCK,
-            params,
-            type_rule,
-            pipe=PipeType.M,
-            type_rule_doc=doc,
-            role=Role.MATMUL,
-            result_space=MemorySpace.Acc,
-            **row.isa(),
-        )
+        _block_op(row, params, type_rule, doc, pipe=PipeType.M, role=Role.MATMUL, result_space=_ACC)
 
 
 _matmul_family(
@@ -1306,23 +1295,23 @@ _matmul_family(
     "t([M, N], promote(lhs, rhs, bias)); bias is [1, N]",
 )
 
-register(
-    "block.batch_matmul",
-    Category.BLOCK,
-    [
-        p_tile("lhs", "Left matrices [..., M, K]"),
-        p_tile("rhs", "Right matrices [..., K, N]"),
-    ],
+_PER_BATCH = Lowering(None, "expanded into one block.matmul per batch index before code generation")
+_block_op(
+    entry(
+        "batch_matmul",
+        "",
+        "Batched matrix product with broadcast batch dims (internal; the DSL uses matmul). "
+        + _ACC_NOTE,
+        dsl_visible=False,
+        cce=_PER_BATCH,
+        pto=_PER_BATCH,
+    ),
+    [p_tile("lhs", "Left matrices [..., M, K]"), p_tile("rhs", "Right matrices [..., K, N]")],
     _batch_matmul,
-    "Batched matrix product with broadcast batch dims (internal; the DSL uses matmul). "
-    + _ACC_NOTE,
+    "t([*broadcast(batch), M, N], FP32 if float else INT32)",
     pipe=PipeType.M,
-    dsl_visible=False,
     role=Role.MATMUL,
-    result_space=MemorySpace.Acc,
-    type_rule_doc="t([*broadcast(batch), M, N], FP32 if float else INT32)",
-    cce=Lowering(None, "expanded into one block.matmul per batch index before code generation"),
-    pto=Lowering(None, "expanded into one block.matmul per batch index before code generation"),
+    result_space=_ACC,
 )
 
 
@@ -1391,17 +1380,7 @@ for _row in (
         scratch=True,
     ),
 ):
-    register_entry(
-        _row,
-        f"block.{_row.name}",
-        Category.BLOCK,
-        _REDUCE_PARAMS,
-        _reduce,
-        pipe=PipeType.V,
-        type_rule_doc=_REDUCE_DOC,
-        role=Role.REDUCTION,
-        **_row.isa(),
-    )
+    _block_op(_row, _REDUCE_PARAMS, _reduce, _REDUCE_DOC, role=Role.REDUCTION)
 
 _ROW_PARAMS = [
     _vec_tile("tile", "Tile of rank 2 or more"),
@@ -1426,77 +1405,66 @@ for _row in (
         scratch=True,
     ),
 ):
-    register_entry(
+    _block_op(
         _row,
-        f"block.{_row.name}",
-        Category.BLOCK,
         _ROW_PARAMS,
         row_reduce_rule("tile", 2),
-        pipe=PipeType.V,
+        "t([..., rows, 1], tile.dtype)",
         role=Role.REDUCTION,
-        type_rule_doc="t([..., rows, 1], tile.dtype)",
-        **_row.isa(),
     )
 
-register(
-    "block.row_expand",
-    Category.BLOCK,
+_block_op(
+    entry(
+        "row_expand",
+        "TROWEXPAND",
+        "Broadcast the first element of each row across the row.",
+        role=Role.BROADCAST,
+        unified_always=True,
+    ),
     [_vec_tile("tile", "Tile of rank 2 or more")],
     _row_expand,
-    "Broadcast the first element of each row across the row.",
-    pipe=PipeType.V,
-    type_rule_doc="t(tile.shape, tile.dtype)",
-    role=Role.BROADCAST,
-    unified_always=True,
-    **isa("TROWEXPAND"),
+    "t(tile.shape, tile.dtype)",
 )
 
-register(
-    "block.view",
-    Category.BLOCK,
+_block_op(
+    entry("view", "TEXTRACT", "A window of a tile.", pto_vec_window="pto.subset"),
     [
         p_tile("tile", "Tile to take a window of"),
         p_shape("shape", "Shape of the window (INT64 / UINT64 scalars)"),
         p_shape("offset", "Start of the window in each dimension (INT64 / UINT64 scalars)"),
     ],
     view_rule("tile"),
-    "A window of a tile.",
-    pipe=PipeType.V,
-    type_rule_doc="t(shape, tile.dtype)",
+    "t(shape, tile.dtype)",
     role=Role.VIEW,
-    **isa("TEXTRACT", pto_vec_window="pto.subset"),
 )
-
-register(
-    "block.reshape",
-    Category.BLOCK,
+_block_op(
+    entry(
+        "reshape",
+        "TRESHAPE",
+        "The same elements of a tile under a new shape.",
+        pto_returns_value=True,
+    ),
     [
         p_tile("tile", "Tile to reshape"),
         p_shape("shape", "New shape; static element counts must match"),
     ],
     reshape_rule("tile"),
-    "The same elements of a tile under a new shape.",
-    pipe=PipeType.V,
-    type_rule_doc="t(shape, tile.dtype); same element count",
+    "t(shape, tile.dtype); same element count",
     role=Role.VIEW,
-    **isa("TRESHAPE", pto_returns_value=True),
 )
-
-register(
-    "block.transpose",
-    Category.BLOCK,
-    [
-        p_tile("tile", "Tile of rank 2 or more"),
-        Param("axis1", "First constant axis to swap", accepts=("scalar",)),
-        Param("axis2", "Second constant axis to swap (different from axis1)", accepts=("scalar",)),
-    ],
+_block_op(
+    entry(
+        "transpose",
+        "TTRANS",
+        "Swap two dimensions of a tile.",
+        scratch_form="block.transpose_scratch",
+        operands=("tile",),
+        scratch=True,
+    ),
+    [p_tile("tile", "Tile of rank 2 or more"), *AXES_TO_SWAP],
     transpose_rule("tile"),
-    "Swap two dimensions of a tile.",
-    pipe=PipeType.V,
-    type_rule_doc="t(shape with axis1 and axis2 swapped, tile.dtype)",
+    "t(shape with axis1 and axis2 swapped, tile.dtype)",
     role=Role.VIEW,
-    scratch_form="block.transpose_scratch",
-    **isa("TTRANS", operands=("tile",), scratch=True),
 )
 
 

@@ -680,6 +680,17 @@ def p_attr(name: str, doc: str, types: tuple[type, ...], default: Any = REQUIRED
     return Param(name, doc, kind=ParamKind.ATTR, default=default, attr_types=types)
 
 
+# Parameters a block op and its tensor form share, after the tile / tensor operand.
+CAST_ATTRS = (
+    p_attr("target_type", "Element type of the result", (DataType,)),
+    p_attr("mode", "Rounding: none, rint, round, floor, ceil, trunc or odd", (str, int), "round"),
+)
+AXES_TO_SWAP = (
+    Param("axis1", "First constant axis to swap", accepts=("scalar",)),
+    Param("axis2", "Second constant axis to swap (different from axis1)", accepts=("scalar",)),
+)
+
+
 _ISA_NAME = re.compile(r"\bT[A-Z_]+\b")
 
 
@@ -760,6 +771,7 @@ _LOWERING_TRAITS = frozenset(
         "attr_args",
         "operands",
         "scratch",
+        "pto_note",
         "pto_attrs",
         "pto_returns_value",
         "pto_unsupported",

@@ -7,8 +7,8 @@ The sync-insertion pass creates them; the printer writes them as ``pl.system.X(.
 from __future__ import annotations
 
 from ..ir.types import UNKNOWN, Type
-from .registry import Category, DeduceContext, Lowering, PipeType, Role, register
-from .rules import attr_int, p_attr, rule
+from .registry import Category, DeduceContext, Lowering, PipeType, Role
+from .rules import attr_int, entry, p_attr, register_entry, rule
 
 # CCE event ids EVENT_ID0 .. EVENT_ID7.
 _EVENT_IDS = range(8)
@@ -55,65 +55,56 @@ _FLAG_PARAMS = [
 ]
 _SYNC = {"pipe": PipeType.S, "type_rule_doc": "no value"}
 
-register(
-    "system.sync_src",
-    Category.SYNC,
-    _FLAG_PARAMS,
-    _flag,
-    "Signal an event from set_pipe to wait_pipe once set_pipe's earlier work is done.",
-    role=Role.SET_FLAG,
-    cce=Lowering("set_flag"),
-    pto=Lowering("pto.set_flag"),
-    **_SYNC,
-)
+for _row in (
+    entry(
+        "sync_src",
+        "set_flag",
+        "Signal an event from set_pipe to wait_pipe once set_pipe's earlier work is done.",
+        role=Role.SET_FLAG,
+    ),
+    entry(
+        "sync_dst",
+        "wait_flag",
+        "Make wait_pipe wait for the event signalled by the matching sync_src.",
+        role=Role.WAIT_FLAG,
+    ),
+):
+    register_entry(
+        _row,
+        f"system.{_row.name}",
+        Category.SYNC,
+        _FLAG_PARAMS,
+        _flag,
+        cce=Lowering(_row.instruction),
+        pto=Lowering("pto." + _row.instruction),
+        **_SYNC,
+    )
 
-register(
-    "system.sync_dst",
-    Category.SYNC,
-    _FLAG_PARAMS,
-    _flag,
-    "Make wait_pipe wait for the event signalled by the matching sync_src.",
-    role=Role.WAIT_FLAG,
-    cce=Lowering("wait_flag"),
-    pto=Lowering("pto.wait_flag"),
-    **_SYNC,
-)
-
-register(
-    "system.bar_v",
-    Category.SYNC,
-    [],
-    _barrier,
-    "Barrier on the vector pipe: later vector work waits for earlier vector work.",
-    role=Role.BARRIER,
-    barrier_pipe=PipeType.V,
-    cce=Lowering("pipe_barrier", "PIPE_V"),
-    pto=Lowering("pto.barrier", "PIPE_V"),
-    **_SYNC,
-)
-
-register(
-    "system.bar_m",
-    Category.SYNC,
-    [],
-    _barrier,
-    "Barrier on the matrix pipe: later cube work waits for earlier cube work.",
-    role=Role.BARRIER,
-    barrier_pipe=PipeType.M,
-    cce=Lowering("pipe_barrier", "PIPE_M"),
-    pto=Lowering("pto.barrier", "PIPE_M"),
-    **_SYNC,
-)
-
-register(
-    "system.bar_all",
-    Category.SYNC,
-    [],
-    _barrier,
-    "Barrier on every pipe.",
-    role=Role.BARRIER,
-    barrier_pipe=PipeType.ALL,
-    cce=Lowering("pipe_barrier", "PIPE_ALL"),
-    pto=Lowering("pto.barrier", "PIPE_ALL"),
-    **_SYNC,
-)
+# Each barrier's instruction names the pipe it orders (pipe_barrier(PIPE_V)).
+for _row in (
+    entry(
+        "bar_v",
+        "pipe_barrier",
+        "Barrier on the vector pipe: later vector work waits for earlier vector work.",
+        barrier_pipe=PipeType.V,
+    ),
+    entry(
+        "bar_m",
+        "pipe_barrier",
+        "Barrier on the matrix pipe: later cube work waits for earlier cube work.",
+        barrier_pipe=PipeType.M,
+    ),
+    entry("bar_all", "pipe_barrier", "Barrier on every pipe.", barrier_pipe=PipeType.ALL),
+):
+    _pipe = "PIPE_" + dict(_row.traits)["barrier_pipe"].name
+    register_entry(
+        _row,
+        f"system.{_row.name}",
+        Category.SYNC,
+        [],
+        _barrier,
+        role=Role.BARRIER,
+        cce=Lowering(_row.instruction, _pipe),
+        pto=Lowering("pto.barrier", _pipe),
+        **_SYNC,
+    )

@@ -6,12 +6,16 @@ function, ConvertTensorToBlockOps replaces each op that has a ``block_form`` by 
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..ir.dtype import DataType
 from ..ir.expr import Expr
 from ..ir.shape import dim_str
 from ..ir.types import ScalarType, TensorType, Type
-from .registry import Access, Category, DeduceContext, Lowering, Param, PipeType, Role, register
+from .registry import Access, Category, DeduceContext, Lowering, Param, PipeType, Role, TypeRule
 from .rules import (
+    AXES_TO_SWAP,
+    CAST_ATTRS,
     INDEX_SCALAR,
     Elementwise,
     Entry,
@@ -123,139 +127,131 @@ def _matmul(ctx: DeduceContext) -> Type:
 # --- registrations: creation, access and layout ----------------------------------------------
 
 _DTYPE = (DataType,)
+_VIEW = {"role": Role.VIEW, "aliases": "tensor"}  # views of a tensor's storage: no copy
 
-register(
-    "tensor.create",
-    Category.TENSOR,
+
+def _tensor_op(
+    row: Entry, params: list[Param], type_rule: TypeRule, doc: str, **traits: Any
+) -> None:
+    """Register a row's tensor op: ``traits`` are its family's, the row's own come first."""
+    register_entry(
+        row,
+        f"tensor.{row.name}",
+        Category.TENSOR,
+        params,
+        type_rule,
+        type_rule_doc=doc,
+        **traits,
+        **_TENSOR,
+    )
+
+
+_tensor_op(
+    entry(
+        "create",
+        "",
+        "Create a tensor of the given shape and element type (contents undefined).",
+        dsl_names=("create_tensor", "create"),
+        role=Role.CREATE,
+        unified_always=True,
+    ),
     [
         p_shape("shape", "Shape of the new tensor: a list of integer scalars"),
         p_attr("dtype", "Element data type, e.g. pl.FP32", _DTYPE),
     ],
     _create,
-    "Create a tensor of the given shape and element type (contents undefined).",
-    dsl_names=("create_tensor", "create"),
-    type_rule_doc="T(shape, dtype)",
-    role=Role.CREATE,
-    unified_always=True,
-    **_TENSOR,
+    "T(shape, dtype)",
 )
-
-register(
-    "tensor.read",
-    Category.TENSOR,
+_tensor_op(
+    entry("read", "", "Read one element of a tensor as a scalar.", role=Role.SCALAR),
     [
         p_tensor("tensor", "Tensor to read from"),
         p_shape("indices", "One integer index per dimension"),
     ],
     _read,
-    "Read one element of a tensor as a scalar.",
-    type_rule_doc="s(tensor.dtype); len(indices) == rank",
-    role=Role.SCALAR,
-    **_TENSOR,
+    "s(tensor.dtype); len(indices) == rank",
 )
-
-register(
-    "tensor.dim",
-    Category.TENSOR,
+_tensor_op(
+    entry(
+        "dim",
+        "",
+        "The size of one dimension of a tensor, as an INDEX scalar.",
+        role=Role.SCALAR,
+        unified_always=True,
+    ),
     [
         p_tensor("tensor", "Tensor whose dimension is queried"),
         Param("axis", "Constant axis, negative counts from the end", accepts=("scalar",)),
     ],
     _dim,
-    "The size of one dimension of a tensor, as an INDEX scalar.",
-    type_rule_doc="s(INDEX); axis in -rank..rank-1",
-    role=Role.SCALAR,
-    unified_always=True,
-    **_TENSOR,
+    "s(INDEX); axis in -rank..rank-1",
 )
-
-register(
-    "tensor.view",
-    Category.TENSOR,
+_tensor_op(
+    entry("view", "", "A window of a tensor, without copying.", role=Role.VIEW, aliases="tensor"),
     [
         p_tensor("tensor", "Tensor to take a window of"),
         p_shape("shape", "Shape of the window (the rank may differ from the tensor's)"),
         p_shape("offset", "Start of the window in each dimension of the tensor"),
     ],
     view_rule("tensor"),
-    "A window of a tensor, without copying.",
-    type_rule_doc="T(shape, tensor.dtype)",
-    role=Role.VIEW,
-    aliases="tensor",
-    **_TENSOR,
+    "T(shape, tensor.dtype)",
+    **_VIEW,
 )
-
-register(
-    "tensor.assemble",
-    Category.TENSOR,
+_tensor_op(
+    entry(
+        "assemble",
+        "",
+        "Write a tensor into a region of a larger tensor; the result is the updated target.",
+        role=Role.STORE,
+        aliases="target",
+        unified_always=True,
+    ),
     [
         p_tensor("target", "Tensor written into", access=Access.WRITE),
         p_tensor("source", "Tensor whose contents are written"),
         p_shape("offset", "Where in 'target' the 'source' starts, per dimension"),
     ],
     _assemble,
-    "Write a tensor into a region of a larger tensor; the result is the updated target.",
-    type_rule_doc="T(target.shape, target.dtype)",
-    role=Role.STORE,
-    aliases="target",
-    unified_always=True,
-    **_TENSOR,
+    "T(target.shape, target.dtype)",
 )
-
-register(
-    "tensor.reshape",
-    Category.TENSOR,
+_tensor_op(
+    entry("reshape", "", "The same elements under a new shape.", block_form="block.reshape"),
     [
         p_tensor("tensor", "Tensor to reshape"),
         p_shape("shape", "New shape; static element counts must match"),
     ],
     reshape_rule("tensor"),
-    "The same elements under a new shape.",
-    type_rule_doc="T(shape, tensor.dtype); same element count",
-    role=Role.VIEW,
-    aliases="tensor",
-    block_form="block.reshape",
-    **_TENSOR,
+    "T(shape, tensor.dtype); same element count",
+    **_VIEW,
 )
-
-register(
-    "tensor.transpose",
-    Category.TENSOR,
-    [
-        p_tensor("tensor", "Tensor of rank 2 or more"),
-        Param("axis1", "First constant axis to swap", accepts=("scalar",)),
-        Param("axis2", "Second constant axis to swap (different from axis1)", accepts=("scalar",)),
-    ],
+_tensor_op(
+    entry("transpose", "", "Swap two dimensions of a tensor.", block_form="block.transpose"),
+    [p_tensor("tensor", "Tensor of rank 2 or more"), *AXES_TO_SWAP],
     transpose_rule("tensor"),
-    "Swap two dimensions of a tensor.",
-    type_rule_doc="T(shape with axis1 and axis2 swapped, tensor.dtype)",
-    role=Role.VIEW,
-    aliases="tensor",
-    block_form="block.transpose",
-    **_TENSOR,
+    "T(shape with axis1 and axis2 swapped, tensor.dtype)",
+    **_VIEW,
 )
-
-register(
-    "tensor.cast",
-    Category.TENSOR,
-    [
-        p_tensor("input", "Tensor to convert"),
-        p_attr("target_type", "Element type of the result", _DTYPE),
-        p_attr(
-            "mode", "Rounding: none, rint, round, floor, ceil, trunc or odd", (str, int), "round"
-        ),
-    ],
+_tensor_op(
+    entry(
+        "cast",
+        "",
+        "Convert every element to another data type.",
+        role=Role.CAST,
+        block_form="block.cast",
+    ),
+    [p_tensor("input", "Tensor to convert"), *CAST_ATTRS],
     cast_rule("tensor"),
-    "Convert every element to another data type.",
-    type_rule_doc="T(input.shape, target_type)",
-    role=Role.CAST,
-    block_form="block.cast",
-    **_TENSOR,
+    "T(input.shape, target_type)",
 )
-
-register(
-    "tensor.matmul",
-    Category.TENSOR,
+_tensor_op(
+    entry(
+        "matmul",
+        "",
+        "Matrix product with numpy-style batch broadcasting; 1-D operands act as vectors. "
+        "Constant inner dimensions must agree.",
+        role=Role.MATMUL,
+        block_form="block.matmul",
+    ),
     [
         p_tensor("lhs", "Left operand [..., M, K] (or a 1-D vector [K])"),
         p_tensor("rhs", "Right operand [..., K, N] (or a 1-D vector [K])"),
@@ -270,12 +266,7 @@ register(
         p_attr("c_matrix_nz", "Produce the result in the NZ fractal layout", (bool,), False),
     ],
     _matmul,
-    "Matrix product with numpy-style batch broadcasting; 1-D operands act as vectors. "
-    "Constant inner dimensions must agree.",
-    type_rule_doc="T([*broadcast(batch), M, N], out_dtype or promote(lhs, rhs))",
-    role=Role.MATMUL,
-    block_form="block.matmul",
-    **_TENSOR,
+    "T([*broadcast(batch), M, N], out_dtype or promote(lhs, rhs))",
 )
 
 # --- registrations: element-wise and row reductions ------------------------------------------
@@ -286,15 +277,8 @@ _TS = Elementwise("ts")
 
 def _tensor_binary(row: Entry, spec: Elementwise, rhs: Param) -> None:
     params = [p_tensor("lhs", "Left tensor operand"), rhs]
-    register_entry(
-        row,
-        f"tensor.{row.name}",
-        Category.TENSOR,
-        params,
-        elementwise("tensor", spec),
-        type_rule_doc=elementwise_doc("tensor", spec, ["lhs", "rhs"]),
-        **_TENSOR,
-    )
+    doc = elementwise_doc("tensor", spec, ["lhs", "rhs"])
+    _tensor_op(row, params, elementwise("tensor", spec), doc)
 
 
 _RHS_TENSOR = p_tensor("rhs", "Right tensor operand (broadcast against lhs)")
@@ -372,15 +356,16 @@ for _row in (
     _tensor_binary(_row, _TS, _RHS_SCALAR)
 
 _EXP = Elementwise("t", float_result=True)
-register(
-    "tensor.exp",
-    Category.TENSOR,
+_tensor_op(
+    entry(
+        "exp",
+        "",
+        "Element-wise natural exponential; a non-float input gives an FP32 result.",
+        block_form="block.exp",
+    ),
     [p_tensor("input", "Tensor operand")],
     elementwise("tensor", _EXP),
-    "Element-wise natural exponential; a non-float input gives an FP32 result.",
-    type_rule_doc=elementwise_doc("tensor", _EXP, ["input"]),
-    block_form="block.exp",
-    **_TENSOR,
+    elementwise_doc("tensor", _EXP, ["input"]),
 )
 
 for _row in (
@@ -397,13 +382,10 @@ for _row in (
         block_form="block.row_sum",
     ),
 ):
-    register_entry(
+    _tensor_op(
         _row,
-        f"tensor.{_row.name}",
-        Category.TENSOR,
         [p_tensor("input", "Tensor of rank 1 or more")],
         row_reduce_rule("tensor", 1),
-        type_rule_doc="T([..., 1], input.dtype)",
+        "T([..., 1], input.dtype)",
         role=Role.REDUCTION,
-        **_TENSOR,
     )
