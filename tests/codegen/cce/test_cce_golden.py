@@ -47,6 +47,16 @@ def clean(result: CodegenResult) -> CodegenResult:
     return result
 
 
+def cce(fn: Function) -> str:
+    """The C++ of a kernel that generates without a diagnostic."""
+    return clean(generate_cce(fn)).text
+
+
+def body(fn: Function) -> list[str]:
+    """The lines of that kernel's body."""
+    return body_lines(cce(fn))
+
+
 def test_simple_add_matches_the_seed_complete_example() -> None:
     # Seed 000's "Complete Example" (prologue of Phase 1, body of Phase 2, epilogue), with one
     # deliberate difference: tile addresses are 0x0, 0x8000, 0x10000. The original allocates
@@ -120,7 +130,7 @@ def _binary_kernel(name: str, *extra: object) -> list[str]:
         define(c, name, a, b, *extra),  # type: ignore[arg-type]
         store(None, c, (0, 0), out),
     )
-    return body_lines(clean(generate_cce(fn)).text)
+    return body(fn)
 
 
 @pytest.mark.parametrize(
@@ -156,7 +166,7 @@ def test_three_operand_forms_pass_every_tile() -> None:
         define(d, "block.addc", a, b, c),
         define(var("e", placed_t(16, 16, addr=0x1000)), "block.select_tiles", a, b, c, d),
     )
-    assert body_lines(clean(generate_cce(fn)).text)[3:] == [
+    assert body(fn)[3:] == [
         "TADDC(d, a, b, c);",
         "TSEL(e, a, b, c, d);",
     ]
@@ -175,7 +185,7 @@ def test_tile_scalar_ops_take_inline_scalars() -> None:
         define(c, "block.muls", b, scale),
         define(d, "block.divs", c, mul(n, i(2))),
     )
-    text = clean(generate_cce(fn)).text
+    text = cce(fn)
     assert section_lines(text, "Unpack arguments") == [
         "__gm__ float* x = reinterpret_cast<__gm__ float*>(args[0]);",
         "float scale = *reinterpret_cast<__gm__ float*>(&args[1]);",
@@ -205,7 +215,7 @@ def test_unary(name: str, instruction: str) -> None:
     a = var("a", placed_t(8, 64, addr=0x0))
     b = var("b", placed_t(8, 64, addr=0x800))
     fn = function("k", [x], load(a, x, (0, 0)), define(b, name, a))
-    assert body_lines(clean(generate_cce(fn)).text) == [
+    assert body(fn) == [
         "TLOAD(a, xGlobal);",
         f"{instruction}(b, a);",
     ]
@@ -225,7 +235,7 @@ def test_reductions_choose_row_or_column_by_axis() -> None:
         load(tmp, x, (0, 0)),
         define(rs, "block.row_sum", t, tmp),
     )
-    assert body_lines(clean(generate_cce(fn)).text) == [
+    assert body(fn) == [
         "TLOAD(t, xGlobal);",
         "TCOLSUM(cols, t);",
         "TLOAD(tmp, xGlobal);",
@@ -283,7 +293,7 @@ def test_cast_and_compare_render_their_modes() -> None:
         define(r, "block.select_scalar", m, a, tmp, f32(0.0)),
         define(s, "block.cmps_mask", a, f32(0.0), cmp_type=0),  # no TCVT into the mask
     )
-    text = clean(generate_cce(fn)).text
+    text = cce(fn)
     assert "using hType = Tile<TileType::Vec, half, 16, 16, BLayout::RowMajor, -1, -1>;" in text
     assert "using mType = Tile<TileType::Vec, uint8_t, 16, 32, BLayout::RowMajor, -1, -1>;" in text
     assert body_lines(text)[1:] == [
@@ -305,7 +315,7 @@ def test_sync_and_barriers() -> None:
         barrier("m"),
         barrier("all"),
     )
-    assert body_lines(clean(generate_cce(fn)).text) == [
+    assert body(fn) == [
         "set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);",
         "wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);",
         "set_flag(PIPE_M, PIPE_FIX, EVENT_ID3);",
@@ -329,47 +339,14 @@ def matmul_kernel() -> Function:
     b_mat = var(
         "b_mat", placed_t(64, 64, dtype=fp16, space=MemorySpace.Mat, addr=0x2000, view=col_major)
     )
-    a_left = var(
-        "a_left",
-        placed_t(
-            64,
-            64,
-            dtype=fp16,
-            space=MemorySpace.Left,
-            addr=0x0,
-            view=TileView(blayout=BLayout.row_major, slayout=BLayout.row_major),
-        ),
-    )
-    b_right = var(
-        "b_right",
-        placed_t(
-            64,
-            64,
-            dtype=fp16,
-            space=MemorySpace.Right,
-            addr=0x0,
-            view=TileView(blayout=BLayout.row_major, slayout=BLayout.col_major),
-        ),
-    )
-    acc = var(
-        "acc",
-        placed_t(
-            64,
-            64,
-            space=MemorySpace.Acc,
-            addr=0x0,
-            view=TileView(blayout=BLayout.col_major, slayout=BLayout.row_major, fractal=1024),
-        ),
-    )
-    acc2 = var(
-        "acc2",
-        placed_t(
-            64,
-            64,
-            space=MemorySpace.Acc,
-            addr=0x0,
-            view=TileView(blayout=BLayout.col_major, slayout=BLayout.row_major, fractal=1024),
-        ),
+    left = TileView(blayout=BLayout.row_major, slayout=BLayout.row_major)
+    right = TileView(blayout=BLayout.row_major, slayout=BLayout.col_major)
+    acc_view = TileView(blayout=BLayout.col_major, slayout=BLayout.row_major, fractal=1024)
+    a_left = var("a_left", placed_t(64, 64, dtype=fp16, space=MemorySpace.Left, view=left))
+    b_right = var("b_right", placed_t(64, 64, dtype=fp16, space=MemorySpace.Right, view=right))
+    acc, acc2 = (
+        var(name, placed_t(64, 64, space=MemorySpace.Acc, view=acc_view))
+        for name in ("acc", "acc2")
     )
     return function(
         "matmul_kernel",
@@ -405,7 +382,7 @@ def test_windows_get_a_global_tensor_of_their_own_shape_with_the_tensors_strides
         store(None, t0, (96, 0), out, span=at(9)),
     )
     # pto-isa's TLOAD/TSTORE assert that the global shape equals the tile's valid shape.
-    assert body_lines(clean(generate_cce(fn)).text) == [
+    assert body(fn) == [
         "GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> xGlobalWindow(x + 32 "
         "* 64 + 0);",
         "TLOAD(t0, xGlobalWindow);",
@@ -425,7 +402,7 @@ def test_three_dimensional_tensor_offsets_use_row_major_strides() -> None:
     x = var("x", tensor_t(4, 32, 64))
     t = var("t", placed_t(1, 32, 64, addr=0x0))
     fn = function("k", [x], load(t, x, (2, 0, 16)))
-    text = clean(generate_cce(fn)).text
+    text = cce(fn)
     assert section_lines(text, "Global tensor declarations") == [
         "using xShapeDim5 = Shape<1, 1, 4, 32, 64>;",
         "using xStrideDim5 = Stride<1, 1, 2048, 64, 1>;",
@@ -445,7 +422,7 @@ def test_memory_reuse_declares_each_tile_at_the_shared_address() -> None:
     a = var("a", placed_t(16, 16, addr=0x100, mem_id=7))
     b = var("b", placed_t(16, 16, addr=0x100, mem_id=7))
     fn = function("k", [x], load(a, x, (0, 0)), define(b, "block.exp", a))
-    assert section_lines(clean(generate_cce(fn)).text, "Tile type definitions and allocations") == [
+    assert section_lines(cce(fn), "Tile type definitions and allocations") == [
         "using aType = Tile<TileType::Vec, float, 16, 16, BLayout::RowMajor, -1, -1>;",
         "aType a(16, 16);",
         "TASSIGN(a, 0x100);",
@@ -461,7 +438,7 @@ def test_valid_shape_sets_the_tile_constructor_and_1d_tiles_are_one_row() -> Non
     view = TileView(valid_shape=(i(48),))
     t = var("t", placed_t(64, addr=0x0, view=view))
     fn = function("k", [x], load(t, x, (0,)))
-    text = clean(generate_cce(fn)).text
+    text = cce(fn)
     assert section_lines(text, "Tile type definitions and allocations") == [
         "using tType = Tile<TileType::Vec, float, 1, 64, BLayout::RowMajor, -1, -1>;",
         "tType t(1, 48);",
@@ -482,7 +459,7 @@ def test_scalar_valued_op_and_scalar_assignments() -> None:
         assign(row, mul(idx, i(32))),
         load(t, x, (row, 0)),
     )
-    assert body_lines(clean(generate_cce(fn)).text) == [
+    assert body(fn) == [
         "uint64_t idx = get_block_idx();",
         "int64_t row = (idx * 32);",
         "GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> xGlobalWindow(x + "
@@ -503,7 +480,7 @@ def test_view_passes_its_offsets_and_full_its_value() -> None:
         define(v, "block.view", t, offsets(16, 16), offsets(0, 16)),
         define(z, "block.full", offsets(16, 16), f32(0.0), dtype=DataType.FP32),
     )
-    assert body_lines(clean(generate_cce(fn)).text)[1:] == [
+    assert body(fn)[1:] == [
         "TEXTRACT(v, t, 0, 16);",
         "TEXPANDS(z, 0.0f);",
     ]
@@ -526,6 +503,6 @@ def test_allocation_only_ops_generate_nothing_beyond_the_declaration() -> None:
         EvalStmt(call("block.alloc", i(1), i(0x600), i(1024), i(3))),
         define(u, "block.exp", t),
     )
-    text = clean(generate_cce(fn)).text
+    text = cce(fn)
     assert "TASSIGN(t, 0x200);" in section_lines(text, "Tile type definitions and allocations")
     assert body_lines(text) == ["TEXP(u, t);"]
