@@ -23,12 +23,9 @@ def kernel(a: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:
     return r
 """
 
-INIT = r"""
+# Both scripts open PTOLS_RESULT as `out`, attach ptols to PTOLS_FILE's buffer `bufnr`.
+ATTACH = r"""
 local out = io.open(vim.env.PTOLS_RESULT, "w")
-local function finish(code)
-  out:close()
-  if code == 0 then vim.cmd("qall!") else vim.cmd("cquit! " .. code) end
-end
 local client_id = vim.lsp.start_client({
   name = "ptols",
   cmd = { vim.env.PTOLS_PYTHON, "-m", "ptols" },
@@ -37,6 +34,15 @@ local client_id = vim.lsp.start_client({
 vim.cmd("edit " .. vim.env.PTOLS_FILE)
 local bufnr = vim.api.nvim_get_current_buf()
 vim.lsp.buf_attach_client(bufnr, client_id)
+"""
+
+INIT = (
+    ATTACH
+    + r"""
+local function finish(code)
+  out:close()
+  if code == 0 then vim.cmd("qall!") else vim.cmd("cquit! " .. code) end
+end
 local ok = vim.wait(20000, function() return #vim.diagnostic.get(bufnr) > 0 end, 50)
 if not ok then out:write("no diagnostics\n"); finish(2) return end
 for _, d in ipairs(vim.diagnostic.get(bufnr)) do
@@ -54,14 +60,16 @@ for _, response in pairs(responses or {}) do
 end
 finish(0)
 """
+)
 
 
-@pytest.mark.skipif(shutil.which("nvim") is None, reason="neovim is installed by scripts/test.sh")
-def test_neovim_sees_diagnostic_and_hover(tmp_path: Path):
+def run_neovim(tmp_path: Path, kernel_text: str, init_text: str, timeout: float) -> list[str]:
+    """Run headless Neovim with ``init_text`` on a kernel file (its own XDG directories);
+    the lines the script wrote to its result file."""
     kernel = tmp_path / "kernel.py"
-    kernel.write_text(KERNEL)
+    kernel.write_text(kernel_text)
     init = tmp_path / "init.lua"
-    init.write_text(INIT)
+    init.write_text(init_text)
     result = tmp_path / "result.txt"
     env = dict(os.environ)
     for name in ("XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
@@ -76,13 +84,18 @@ def test_neovim_sees_diagnostic_and_hover(tmp_path: Path):
         ["nvim", "--headless", "-u", str(init)],
         env=env,
         cwd=tmp_path,
-        timeout=90,
+        timeout=timeout,
         capture_output=True,
         text=True,
     )
     output = result.read_text() if result.exists() else ""
     assert completed.returncode == 0, (completed.stdout, completed.stderr, output)
-    lines = output.splitlines()
+    return output.splitlines()
+
+
+@pytest.mark.skipif(shutil.which("nvim") is None, reason="neovim is installed by scripts/test.sh")
+def test_neovim_sees_diagnostic_and_hover(tmp_path: Path):
+    lines = run_neovim(tmp_path, KERNEL, INIT, timeout=90)
     assert "diagnostic E200 6:23 Undefined variable 'missing'" in lines[0]
     hover = next(line for line in lines if line.startswith("hover"))
     assert "(variable) tile: pl.Tile[[64, 64], pl.FP32]" in hover
@@ -101,16 +114,9 @@ class Demo:
 """
 
 # Neovim users get the hardware view through the documented requests (docs/lsp-extensions.md).
-HARDWARE_INIT = r"""
-local out = io.open(vim.env.PTOLS_RESULT, "w")
-local client_id = vim.lsp.start_client({
-  name = "ptols",
-  cmd = { vim.env.PTOLS_PYTHON, "-m", "ptols" },
-  root_dir = vim.env.PTOLS_ROOT,
-})
-vim.cmd("edit " .. vim.env.PTOLS_FILE)
-local bufnr = vim.api.nvim_get_current_buf()
-vim.lsp.buf_attach_client(bufnr, client_id)
+HARDWARE_INIT = (
+    ATTACH
+    + r"""
 vim.wait(20000, function()
   local client = vim.lsp.get_client_by_id(client_id)
   return client ~= nil and client.server_capabilities ~= nil
@@ -148,35 +154,12 @@ if not ok then out:write("error " .. tostring(problem) .. "\n") end
 out:close()
 vim.cmd("qall!")
 """
+)
 
 
 @pytest.mark.skipif(shutil.which("nvim") is None, reason="neovim is installed by scripts/test.sh")
 def test_neovim_gets_source_and_memory_maps(tmp_path: Path):
-    kernel = tmp_path / "kernel.py"
-    kernel.write_text(HARDWARE_KERNEL)
-    init = tmp_path / "init.lua"
-    init.write_text(HARDWARE_INIT)
-    result = tmp_path / "result.txt"
-    env = dict(os.environ)
-    for name in ("XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
-        env[name] = str(tmp_path / name.lower())
-    env.update(
-        PTOLS_PYTHON=sys.executable,
-        PTOLS_ROOT=str(tmp_path),
-        PTOLS_FILE=str(kernel),
-        PTOLS_RESULT=str(result),
-    )
-    completed = subprocess.run(
-        ["nvim", "--headless", "-u", str(init)],
-        env=env,
-        cwd=tmp_path,
-        timeout=120,
-        capture_output=True,
-        text=True,
-    )
-    output = result.read_text() if result.exists() else ""
-    assert completed.returncode == 0, (completed.stdout, completed.stderr, output)
-    assert output.splitlines() == [
+    assert run_neovim(tmp_path, HARDWARE_KERNEL, HARDWARE_INIT, timeout=120) == [
         "map TEXP(tile_b, tile_a); -> 8:8-8:31",
         "buffer tile_a Vec 0 16384 0-1",
         "buffer tile_b Vec 16384 16384 1-2",
