@@ -22,13 +22,15 @@ def kernel(params: str, body: str) -> str:
     )
 
 
-def compile_pto(text: str) -> tuple[str, list[Diagnostic]]:
-    analysis = analyze_source(text, "k.py")
+def compile_pto(params: str, body: str) -> tuple[str, list[tuple[Where, str]]]:
+    """The PTO MLIR of kernel(params, body), which the front end and the passes accept, and
+    where and what each code-generation diagnostic is."""
+    analysis = analyze_source(kernel(params, body), "k.py")
     assert analysis.diagnostics == []
     lowered = run_pipeline(analysis.programs[0], "ptoas")
     assert lowered.diagnostics == []
     generated = generate_pto(lowered.program)
-    return generated.text, list(generated.diagnostics)
+    return generated.text, [(where(d), d.message) for d in generated.diagnostics]
 
 
 def tile(dtype: str, rows: int = 16, cols: int = 64, v_row: object = None) -> str:
@@ -39,7 +41,10 @@ def tile(dtype: str, rows: int = 16, cols: int = 64, v_row: object = None) -> st
     )
 
 
-def where(diagnostic: Diagnostic) -> tuple[str, int, int, int, int]:
+Where = tuple[str, int, int, int, int]  # code, first line and column, last line and column
+
+
+def where(diagnostic: Diagnostic) -> Where:
     span = diagnostic.span
     return diagnostic.code, span.line, span.column, span.end_line, span.end_column
 
@@ -50,35 +55,31 @@ def tensors(dtype: str, *names: str, shape: str = "[16, 64]") -> str:
 
 def test_an_element_type_the_instruction_does_not_take_is_e400_on_the_call() -> None:
     text, diagnostics = compile_pto(
-        kernel(
-            tensors("BF16", "a", "out"),
-            """
-            t = pl.load(a, [0, 0], [16, 64])
-            u = pl.add(t, t)
-            pl.store(u, [0, 0], [16, 64], out)
-            """,
-        )
+        tensors("BF16", "a", "out"),
+        """
+        t = pl.load(a, [0, 0], [16, 64])
+        u = pl.add(t, t)
+        pl.store(u, [0, 0], [16, 64], out)
+        """,
     )
     message = (
         "block.add: pto.tadd takes INT16, UINT16, INT32, UINT32, FP16, FP32 elements on A2/A3 "
         "(PTOAS), not BF16; convert with pl.cast(..., target_type=pl.FP32) first"
     )
-    assert [(where(d), d.message) for d in diagnostics] == [(("E400", 9, 12, 9, 24), message)]
+    assert diagnostics == [(("E400", 9, 12, 9, 24), message)]
     assert f"// error: {message}" in text
 
 
 def test_a_literal_that_promotes_to_int64_says_why() -> None:
     _, diagnostics = compile_pto(
-        kernel(
-            tensors("INT32", "a") + ", out: pl.Tensor[[16, 64], pl.INT64]",
-            """
-            t = pl.load(a, [0, 0], [16, 64])
-            u = pl.add(t, 3)
-            pl.store(u, [0, 0], [16, 64], out)
-            """,
-        )
+        tensors("INT32", "a") + ", out: pl.Tensor[[16, 64], pl.INT64]",
+        """
+        t = pl.load(a, [0, 0], [16, 64])
+        u = pl.add(t, 3)
+        pl.store(u, [0, 0], [16, 64], out)
+        """,
     )
-    assert [(where(d), d.message) for d in diagnostics] == [
+    assert diagnostics == [
         (
             ("E400", 9, 12, 9, 24),
             "block.adds: pto.tadds takes INT16, UINT16, INT32, UINT32, FP16, FP32 elements on "
@@ -90,14 +91,12 @@ def test_a_literal_that_promotes_to_int64_says_why() -> None:
 
 def test_a_bitwise_op_on_int32_runs_on_int16_views() -> None:
     text, diagnostics = compile_pto(
-        kernel(
-            tensors("INT32", "a", "out"),
-            """
-            t = pl.load(a, [0, 0], [16, 64])
-            u = pl.block.and_(t, t)
-            pl.store(u, [0, 0], [16, 64], out)
-            """,
-        )
+        tensors("INT32", "a", "out"),
+        """
+        t = pl.load(a, [0, 0], [16, 64])
+        u = pl.block.and_(t, t)
+        pl.store(u, [0, 0], [16, 64], out)
+        """,
     )
     assert diagnostics == []
     i32, i16 = tile("i32"), tile("i16", cols=128)
@@ -111,15 +110,13 @@ def test_a_bitwise_op_on_int32_runs_on_int16_views() -> None:
 
 def test_an_int32_scalar_is_expanded_for_maxs_and_for_ands() -> None:
     text, diagnostics = compile_pto(
-        kernel(
-            tensors("INT32", "a", "out") + ", s: pl.Scalar[pl.INT32]",
-            """
-            t = pl.load(a, [0, 0], [16, 64])
-            u = pl.maxs(t, s)
-            v = pl.block.ands(u, s)
-            pl.store(v, [0, 0], [16, 64], out)
-            """,
-        )
+        tensors("INT32", "a", "out") + ", s: pl.Scalar[pl.INT32]",
+        """
+        t = pl.load(a, [0, 0], [16, 64])
+        u = pl.maxs(t, s)
+        v = pl.block.ands(u, s)
+        pl.store(v, [0, 0], [16, 64], out)
+        """,
     )
     assert diagnostics == []
     i32, i16 = tile("i32"), tile("i16", cols=128)
@@ -135,15 +132,13 @@ def test_an_int32_scalar_is_expanded_for_maxs_and_for_ands() -> None:
 
 def test_prelu_takes_its_tmp_as_a_uint8_mask() -> None:
     text, diagnostics = compile_pto(
-        kernel(
-            tensors("FP32", "a", "out"),
-            """
-            t = pl.load(a, [0, 0], [16, 64])
-            tmp = pl.create_tile([16, 64], dtype=pl.FP32)
-            u = pl.prelu(t, t, tmp)
-            pl.store(u, [0, 0], [16, 64], out)
-            """,
-        )
+        tensors("FP32", "a", "out"),
+        """
+        t = pl.load(a, [0, 0], [16, 64])
+        tmp = pl.create_tile([16, 64], dtype=pl.FP32)
+        u = pl.prelu(t, t, tmp)
+        pl.store(u, [0, 0], [16, 64], out)
+        """,
     )
     assert diagnostics == []
     f32, u8 = tile("f32"), tile("ui8")
@@ -153,17 +148,15 @@ def test_prelu_takes_its_tmp_as_a_uint8_mask() -> None:
 
 def test_a_prelu_tmp_of_no_whole_32_byte_mask_rows_is_e400() -> None:
     _, diagnostics = compile_pto(
-        kernel(
-            tensors("FP32", "a", "out", shape="[16, 8]"),
-            """
-            t = pl.load(a, [0, 0], [16, 8])
-            tmp = pl.create_tile([16, 8], dtype=pl.FP32)
-            u = pl.prelu(t, t, tmp)
-            pl.store(u, [0, 0], [16, 8], out)
-            """,
-        )
+        tensors("FP32", "a", "out", shape="[16, 8]"),
+        """
+        t = pl.load(a, [0, 0], [16, 8])
+        tmp = pl.create_tile([16, 8], dtype=pl.FP32)
+        u = pl.prelu(t, t, tmp)
+        pl.store(u, [0, 0], [16, 8], out)
+        """,
     )
-    assert [(where(d), d.message) for d in diagnostics] == [
+    assert diagnostics == [
         (
             ("E400", 10, 12, 10, 31),
             "the scratch tile's 8 columns are no whole 32-byte rows as the UINT8 mask A2/A3 "
@@ -174,14 +167,12 @@ def test_a_prelu_tmp_of_no_whole_32_byte_mask_rows_is_e400() -> None:
 
 def test_lrelu_slope_is_f32_whatever_the_tile() -> None:
     text, diagnostics = compile_pto(
-        kernel(
-            tensors("FP16", "a", "out") + ", s: pl.Scalar[pl.FP16]",
-            """
-            t = pl.load(a, [0, 0], [16, 64])
-            u = pl.lrelu(t, s)
-            pl.store(u, [0, 0], [16, 64], out)
-            """,
-        )
+        tensors("FP16", "a", "out") + ", s: pl.Scalar[pl.FP16]",
+        """
+        t = pl.load(a, [0, 0], [16, 64])
+        u = pl.lrelu(t, s)
+        pl.store(u, [0, 0], [16, 64], out)
+        """,
     )
     assert diagnostics == []
     f16 = tile("f16")
@@ -191,16 +182,14 @@ def test_lrelu_slope_is_f32_whatever_the_tile() -> None:
 
 def test_a_window_of_whole_rows_of_a_vec_tile_is_a_subset_copied_with_tmov() -> None:
     text, diagnostics = compile_pto(
-        kernel(
-            tensors("FP32", "a") + ", out: pl.Tensor[[8, 64], pl.FP32], i: pl.Scalar[pl.INT64]",
-            """
-            t = pl.load(a, [0, 0], [16, 64])
-            u = pl.view(t, [8, 64], [8, 0])
-            w = pl.view(t, [8, 64], [i, 0])
-            pl.store(u, [0, 0], [8, 64], out)
-            pl.store(w, [0, 0], [8, 64], out)
-            """,
-        )
+        tensors("FP32", "a") + ", out: pl.Tensor[[8, 64], pl.FP32], i: pl.Scalar[pl.INT64]",
+        """
+        t = pl.load(a, [0, 0], [16, 64])
+        u = pl.view(t, [8, 64], [8, 0])
+        w = pl.view(t, [8, 64], [i, 0])
+        pl.store(u, [0, 0], [8, 64], out)
+        pl.store(w, [0, 0], [8, 64], out)
+        """,
     )
     assert diagnostics == []
     whole, part = tile("f32"), tile("f32", rows=8)
@@ -216,16 +205,14 @@ def test_a_window_of_whole_rows_of_a_vec_tile_is_a_subset_copied_with_tmov() -> 
 
 def test_a_window_of_part_of_each_row_of_a_vec_tile_is_e400() -> None:
     _, diagnostics = compile_pto(
-        kernel(
-            tensors("FP32", "a") + ", out: pl.Tensor[[16, 32], pl.FP32]",
-            """
-            t = pl.load(a, [0, 0], [16, 64])
-            u = pl.view(t, [16, 32], [0, 32])
-            pl.store(u, [0, 0], [16, 32], out)
-            """,
-        )
+        tensors("FP32", "a") + ", out: pl.Tensor[[16, 32], pl.FP32]",
+        """
+        t = pl.load(a, [0, 0], [16, 64])
+        u = pl.view(t, [16, 32], [0, 32])
+        pl.store(u, [0, 0], [16, 32], out)
+        """,
     )
-    assert [(where(d), d.message) for d in diagnostics] == [
+    assert diagnostics == [
         (
             ("E400", 9, 12, 9, 41),
             "block.view: this window of a Vec tile has no A2/A3 PTO form: pto.textract reads "
@@ -239,18 +226,16 @@ def test_an_unsigned_scalar_expands_as_the_signed_type_of_its_width() -> None:
     """texpands takes signed integers: the expanded tile is viewed as the unsigned type for
     pto.tmin, and is viewed as INT16 directly for pto.tor (PTOAS lowers no view of a view)."""
     text, diagnostics = compile_pto(
-        kernel(
-            tensors("UINT16", "a", "out") + ", " + tensors("UINT32", "b", "o2") + ", "
-            "s: pl.Scalar[pl.UINT16], w: pl.Scalar[pl.UINT32]",
-            """
-            t = pl.load(a, [0, 0], [16, 64])
-            u = pl.mins(t, s)
-            pl.store(u, [0, 0], [16, 64], out)
-            x = pl.load(b, [0, 0], [16, 64])
-            y = pl.block.ors(x, w)
-            pl.store(y, [0, 0], [16, 64], o2)
-            """,
-        )
+        tensors("UINT16", "a", "out") + ", " + tensors("UINT32", "b", "o2") + ", "
+        "s: pl.Scalar[pl.UINT16], w: pl.Scalar[pl.UINT32]",
+        """
+        t = pl.load(a, [0, 0], [16, 64])
+        u = pl.mins(t, s)
+        pl.store(u, [0, 0], [16, 64], out)
+        x = pl.load(b, [0, 0], [16, 64])
+        y = pl.block.ors(x, w)
+        pl.store(y, [0, 0], [16, 64], o2)
+        """,
     )
     assert diagnostics == []
     i16, u16, i32 = tile("i16"), tile("ui16"), tile("i32")
@@ -270,16 +255,14 @@ def test_an_unsigned_scalar_expands_as_the_signed_type_of_its_width() -> None:
 
 def test_a_bitwise_op_on_int32_column_vectors_has_no_int16_view() -> None:
     _, diagnostics = compile_pto(
-        kernel(
-            tensors("INT32", "a", "out", shape="[32, 1]"),
-            """
-            t = pl.load(a, [0, 0], [32, 1])
-            u = pl.block.and_(t, t)
-            pl.store(u, [0, 0], [32, 1], out)
-            """,
-        )
+        tensors("INT32", "a", "out", shape="[32, 1]"),
+        """
+        t = pl.load(a, [0, 0], [32, 1])
+        u = pl.block.and_(t, t)
+        pl.store(u, [0, 0], [32, 1], out)
+        """,
     )
-    assert [(where(d), d.message) for d in diagnostics] == [
+    assert diagnostics == [
         (
             ("E400", 9, 12, 9, 31),
             "a tile of i32 elements in col_major layout has no INT16 view on A2/A3 "
