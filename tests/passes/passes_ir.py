@@ -47,6 +47,7 @@ span = FreshLines()
 _BUILD = Builder(spans=span)
 var, ints, mul, gt, op = _BUILD.var, _BUILD.ints, _BUILD.mul, _BUILD.gt, _BUILD.op
 assign, seq, function, program = _BUILD.assign, _BUILD.seq, _BUILD.function, _BUILD.program
+for_, eval_, yield_ = _BUILD.for_, _BUILD.eval_, _BUILD.yield_
 
 
 # --- the three kernels -------------------------------------------------------------------------

@@ -4,10 +4,25 @@ from __future__ import annotations
 
 import passes_ir as P
 
-from ptoc.ir import ForStmt, Function, IfStmt, IterArg, MemorySpace, ReturnStmt, YieldStmt
+from ptoc.ir import (
+    EvalStmt,
+    Expr,
+    ForStmt,
+    Function,
+    IfStmt,
+    IterArg,
+    MemorySpace,
+    ReturnStmt,
+    Var,
+    YieldStmt,
+)
 from ptoc.passes import run_pipeline
 
 THROUGH_REUSE = ["ConvertToSSA", "FlattenCalls", "Verifier", "InitMemRef", "MemoryReuse"]
+
+
+def store(tile: Expr, out: Var, rows: int, cols: int) -> EvalStmt:
+    return P.eval_(P.op("block.store", tile, P.ints(0, 0), P.ints(rows, cols), out))
 
 
 def reused(fn: Function) -> list[str]:
@@ -22,10 +37,8 @@ def test_a_tile_takes_the_buffer_of_one_that_is_dead() -> None:
     sq = P.assign("sq", P.op("block.sqrt", ta.var))
     ex = P.assign("ex", P.op("block.exp", sq.var))
     total = P.assign("total", P.op("block.sum", ex.var, axis=1, keepdim=True))
-    store = P.EvalStmt(
-        P.op("block.store", total.var, P.ints(0, 0), P.ints(32, 1), out), span=P.span()
-    )
-    fn = P.function("k", [a, out], [ta, sq, ex, total, store], returns=[])
+    st = store(total.var, out, 32, 1)
+    fn = P.function("k", [a, out], [ta, sq, ex, total, st], returns=[])
     assert reused(fn) == [
         "ta[Vec#2] = block.load(a, [0, 0], [32, 128])",
         # sq is defined by the statement that last reads ta: no in-place reuse.
@@ -53,10 +66,8 @@ def test_a_larger_tile_does_not_take_a_smaller_buffer() -> None:
     small = P.assign("small", P.op("block.load", a, P.ints(0, 0), P.ints(16, 64)))
     once = P.assign("once", P.op("block.exp", small.var))
     big = P.assign("big", P.op("block.load", a, P.ints(0, 0), P.ints(64, 64)))
-    st1 = P.EvalStmt(
-        P.op("block.store", once.var, P.ints(0, 0), P.ints(16, 64), out), span=P.span()
-    )
-    st2 = P.EvalStmt(P.op("block.store", big.var, P.ints(0, 0), P.ints(64, 64), out), span=P.span())
+    st1 = store(once.var, out, 16, 64)
+    st2 = store(big.var, out, 64, 64)
     fn = P.function("k", [a, out], [small, once, big, st1, st2], returns=[])
     assert reused(fn)[2] == "big[Vec#4] = block.load(a, [0, 0], [64, 64])"
 
@@ -68,16 +79,8 @@ def test_memory_spaces_are_not_mixed() -> None:
     )
     left = P.assign("left", P.op("block.move", in_mat.var, target_memory=MemorySpace.Left))
     vec = P.assign("vec", P.op("block.load", a, P.ints(0, 0), P.ints(64, 64)))
-    st = P.EvalStmt(P.op("block.store", vec.var, P.ints(0, 0), P.ints(64, 64), out), span=P.span())
-    fn = P.function(
-        "k",
-        [
-            a,
-            out,
-        ],
-        [in_mat, left, vec, st],
-        returns=[],
-    )
+    st = store(vec.var, out, 64, 64)
+    fn = P.function("k", [a, out], [in_mat, left, vec, st], returns=[])
     # in_mat is dead when vec is defined, but Mat and Vec are different memories.
     assert reused(fn)[:3] == [
         "in_mat[Mat#2] = block.load(a, [0, 0], [64, 64], target_memory=Mat)",
@@ -92,12 +95,8 @@ def test_a_tile_read_inside_a_loop_is_live_for_the_whole_loop() -> None:
     before = P.assign("before", P.op("block.load", a, P.ints(0, 0), P.ints(64, 64)))
     use = P.assign("use", P.op("block.exp", before.var))  # last textual use of `before`
     later = P.assign("later", P.op("block.exp", use.var))  # after it, in the same body
-    st = P.EvalStmt(
-        P.op("block.store", later.var, P.ints(0, 0), P.ints(64, 64), out), span=P.span()
-    )
-    loop = ForStmt(
-        i, P.const_int(0), P.const_int(2), P.const_int(1), P.seq(use, later, st), span=P.span()
-    )
+    st = store(later.var, out, 64, 64)
+    loop = P.for_(i, 2, use, later, st)
     fn = P.function("k", [a, out], [before, loop], returns=[])
     # `later` may not take before's buffer: the next iteration reads `before` again. It may
     # not take use's buffer either (defined by the statement reading it).
@@ -113,10 +112,8 @@ def test_tiles_local_to_one_iteration_share_across_the_body() -> None:
     t1 = P.assign("t1", P.op("block.load", a, P.ints(0, 0), P.ints(64, 64)))
     t2 = P.assign("t2", P.op("block.exp", t1.var))
     t3 = P.assign("t3", P.op("block.exp", t2.var))
-    st = P.EvalStmt(P.op("block.store", t3.var, P.ints(0, 0), P.ints(64, 64), out), span=P.span())
-    loop = ForStmt(
-        i, P.const_int(0), P.const_int(2), P.const_int(1), P.seq(t1, t2, t3, st), span=P.span()
-    )
+    st = store(t3.var, out, 64, 64)
+    loop = P.for_(i, 2, t1, t2, t3, st)
     fn = P.function("k", [a, out], [loop], returns=[])
     assert reused(fn)[1:4] == [
         "  t1[Vec#2] = block.load(a, [0, 0], [64, 64])",
@@ -143,7 +140,7 @@ def test_carried_tiles_keep_their_buffers_across_the_loop() -> None:
         return_vars=(final,),
         span=P.span(),
     )
-    st = P.EvalStmt(P.op("block.store", final, P.ints(0, 0), P.ints(64, 64), out), span=P.span())
+    st = store(final, out, 64, 64)
     fn = P.function("k", [a, out], [init, loop, st], returns=[])
     assert reused(fn) == [
         "init[Vec#2] = block.load(a, [0, 0], [64, 64])",
