@@ -12,16 +12,23 @@ from pytest_lsp import LanguageClient
 from ptols.features import completion
 
 
+async def labels_at(client: LanguageClient, uri: str, position: types.Position) -> set[str]:
+    """The labels of the completion items the server offers at ``position``."""
+    items = await client.text_document_completion_async(
+        types.CompletionParams(types.TextDocumentIdentifier(uri), position)
+    )
+    assert items is not None
+    return {
+        item.label for item in (items.items if isinstance(items, types.CompletionList) else items)
+    }
+
+
 async def test_completion_after_prefix_namespaces_and_keywords(
     client: LanguageClient, tmp_path: Path
 ):
     text = KERNEL.replace("        return result\n", "        x = pl.\n        return result\n", 1)
     uri = await open_document(client, tmp_path / "k.py", text)
-    position = position_of(text, "x = pl.", 7)
-    items = await client.text_document_completion_async(
-        types.CompletionParams(types.TextDocumentIdentifier(uri), position)
-    )
-    labels = {i.label for i in items.items}
+    labels = await labels_at(client, uri, position_of(text, "x = pl.", 7))
     assert {
         "load",
         "store",
@@ -44,28 +51,14 @@ async def test_completion_after_prefix_namespaces_and_keywords(
         change(client, uri, version, new)
         await wait_for_diagnostics(client, uri, version)
         pos = position_of(new, f"x = {typed}", 4 + len(typed))
-        got = {
-            i.label
-            for i in (
-                await client.text_document_completion_async(
-                    types.CompletionParams(types.TextDocumentIdentifier(uri), pos)
-                )
-            ).items
-        }
+        got = await labels_at(client, uri, pos)
         assert expected in got and absent not in got, typed
         version += 1
     call = text.replace("x = pl.\n", "x = pl.load(a, [0, 0], [64, 64], \n")
     change(client, uri, version, call)
     await asyncio.sleep(0.05)
     pos = position_of(call, "[64, 64], \n", 10)
-    got = {
-        i.label
-        for i in (
-            await client.text_document_completion_async(
-                types.CompletionParams(types.TextDocumentIdentifier(uri), pos)
-            )
-        ).items
-    }
+    got = await labels_at(client, uri, pos)
     assert "target_memory=" in got
     assert "tile_a" in got  # names in scope
 
@@ -76,14 +69,7 @@ async def test_self_completion_lists_program_functions(client: LanguageClient, t
     )
     uri = await open_document(client, tmp_path / "k.py", text)
     pos = position_of(text, "q = self.", 9)
-    got = {
-        i.label
-        for i in (
-            await client.text_document_completion_async(
-                types.CompletionParams(types.TextDocumentIdentifier(uri), pos)
-            )
-        ).items
-    }
+    got = await labels_at(client, uri, pos)
     assert {"kernel", "main"} <= got
 
 
