@@ -51,7 +51,6 @@ def golden_kernels() -> Iterator[tuple[str, str]]:
     cce = load_test_module(CODEGEN / "cce" / "test_cce_golden.py")
     pto = load_test_module(CODEGEN / "pto" / "test_pto_golden.py")
     pipeline = load_test_module(CODEGEN / "pto" / "test_pto_pipeline.py")
-    yield "cce_simple_add_source", cce.SIMPLE_ADD_SOURCE
     yield "cce_simple_add_ir", as_source(cce.simple_add())
     yield "cce_matmul_ir", as_source(cce.matmul_kernel())
     yield "pto_mul_kernel_2d_ir", as_source(pto.mul_kernel_2d())
