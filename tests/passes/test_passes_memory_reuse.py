@@ -5,15 +5,12 @@ from __future__ import annotations
 import passes_ir as P
 
 from ptoc.ir import (
-    EvalStmt,
-    Expr,
     ForStmt,
     Function,
     IfStmt,
     IterArg,
     MemorySpace,
     ReturnStmt,
-    Var,
     YieldStmt,
 )
 from ptoc.passes import run_pipeline
@@ -21,7 +18,7 @@ from ptoc.passes import run_pipeline
 THROUGH_REUSE = ["ConvertToSSA", "FlattenCalls", "Verifier", "InitMemRef", "MemoryReuse"]
 
 
-def store(tile: Expr, out: Var, rows: int, cols: int) -> EvalStmt:
+def store(tile: P.Expr, out: P.Var, rows: int, cols: int) -> P.EvalStmt:
     return P.eval_(P.op("block.store", tile, P.ints(0, 0), P.ints(rows, cols), out))
 
 

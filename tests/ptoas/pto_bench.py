@@ -12,12 +12,15 @@ if str(TESTS) not in sys.path:
 
 from execution import matrix  # noqa: E402
 from execution.bench import Bench, Kernel, expected_results, load_kernel  # noqa: E402
-from execution.test_examples import EXAMPLES, example_functions  # noqa: E402
+
+# Example functions with no kernel by design (on either route).
+from execution.test_examples import EXAMPLES, NOT_KERNELS, example_functions  # noqa: E402
 
 from ptoc.run.pto_kernel import LauncherError, pto_kernel  # noqa: E402
 
 __all__ = [
     "EXAMPLES",
+    "NOT_KERNELS",
     "Bench",
     "Kernel",
     "example_functions",

@@ -8,7 +8,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from pto_bench import EXAMPLES, Bench, Kernel, example_functions, expected_results, matrix, pto_load
+from pto_bench import (
+    EXAMPLES,
+    NOT_KERNELS,
+    Bench,
+    Kernel,
+    example_functions,
+    expected_results,
+    matrix,
+    pto_load,
+)
 
 from ptoc.frontend import analyze_source
 from ptoc.run.pto_kernel import pto_kernel
@@ -95,16 +104,6 @@ def pto_forms() -> list[matrix.Case]:
 CASES = {case.name: case for case in [*matrix.all_cases(), *pto_forms()]}
 EXAMPLE_KEYS = example_functions()
 
-# Example functions with no PTO kernel by design.
-NOT_KERNELS = {
-    "flash_attention.py::flash_attention": "an orchestration function: it runs on the host",
-    "tensor_attention.py::attention": "an orchestration function (after OutlineIncoreScopes): "
-    "it runs on the host; tests/execution/test_orchestration.py runs it with its kernels",
-    "tensor_flash_attention.py::flash_attention": "an orchestration function (after "
-    "OutlineIncoreScopes): it runs on the host; test_orchestration.py runs it with its kernels",
-    "tensor_add.py::main": "an orchestration function (after OutlineIncoreScopes): it runs on "
-    "the host",
-}
 # Known failures of the PTO route, each with its reason (xfail strict: a fix must remove it).
 PTO_DEFECTS: dict[str, str] = {}
 # Kernels with no PTO form on A2/A3 (PTOAS's default target, whose limits ptoc checks itself
