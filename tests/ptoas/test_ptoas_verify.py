@@ -74,18 +74,19 @@ def test_find_ptoas_names_what_is_missing(tmp_path: Path, monkeypatch: pytest.Mo
     assert find_ptoas() == binary.resolve()
 
 
+# `ptoc compile examples/simple_add.py --target pto --verify --ptoas` (the binary to follow).
+VERIFY_SIMPLE_ADD = [
+    "compile",
+    str(EXAMPLES / "simple_add.py"),
+    "--target",
+    "pto",
+    "--verify",
+    "--ptoas",
+]
+
+
 def test_verify_without_ptoas_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(
-        [
-            "compile",
-            str(EXAMPLES / "simple_add.py"),
-            "--target",
-            "pto",
-            "--verify",
-            "--ptoas",
-            "/nonexistent",
-        ]
-    )
+    code = main([*VERIFY_SIMPLE_ADD, "/nonexistent"])
     assert code == 2
     assert capsys.readouterr().err.startswith(
         "ptoc: error: PTOAS not found at '/nonexistent' (--ptoas): pass --ptoas PATH"
@@ -98,17 +99,7 @@ def test_verify_is_for_pto_only(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_verify_accepts_a_valid_kernel(ptoas: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(
-        [
-            "compile",
-            str(EXAMPLES / "simple_add.py"),
-            "--target",
-            "pto",
-            "--verify",
-            "--ptoas",
-            str(ptoas),
-        ]
-    )
+    code = main([*VERIFY_SIMPLE_ADD, str(ptoas)])
     captured = capsys.readouterr()
     assert (code, captured.err) == (0, "")
     assert captured.out.startswith("module {\n  func.func @simple_add(")
