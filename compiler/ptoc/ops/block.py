@@ -1,8 +1,9 @@
 """Block ops (``block.*``, spec dsl-surface.md sections 7.2-7.5): tiles in on-chip buffers.
 
 Each op lowers to one pto-isa instruction (CCE C++, seed 000) and to its PTO dialect op
-(seed 002). Families that share a rule are registered from tables; every table row records
-its own source line.
+(seed 002). Every op is a table row (``entry``: its name, instruction, description and own
+traits), which records its own source line; families that share parameters and a rule are
+tables of rows.
 """
 
 from __future__ import annotations
