@@ -13,7 +13,7 @@ import functools
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..ir.dtype import INDEX, DataType, promote
@@ -54,7 +54,6 @@ from .registry import (
     ParamKind,
     TypedAttr,
     TypeRule,
-    register,
 )
 
 Kind = Literal["tile", "tensor"]
@@ -844,9 +843,16 @@ def register_entry(
     type_rule: TypeRule,
     **extra: Any,
 ) -> OpDef:
-    """Register a table row's op and point its definition at the row, not at this helper."""
+    """Register a table row's op, its definition at the row (not at this helper)."""
     extra.update(row.traits)
-    op = register(ir_name, category, params, type_rule, row.description, **extra)
-    placed = replace(op, source_file=row.file, source_line=row.line)
-    REGISTRY.ops[ir_name] = placed
-    return placed
+    op = OpDef(
+        name=ir_name,
+        category=category,
+        params=tuple(params),
+        rule=type_rule,
+        description=row.description,
+        source_file=row.file,
+        source_line=row.line,
+        **extra,
+    )
+    return REGISTRY.add(op)
