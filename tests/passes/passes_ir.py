@@ -19,6 +19,9 @@ from ir_builder import (
     tile_t,
 )
 
+from ptoc import driver
+from ptoc.codegen import generate_cce, generate_pto
+from ptoc.frontend import analyze_source
 from ptoc.ir import (
     AssignStmt,
     Binary,
@@ -232,3 +235,18 @@ def render(stmt: Stmt | None, memrefs: bool = False, indent: str = "") -> Iterat
 
 def lines(fn: Function, memrefs: bool = False) -> list[str]:
     return list(render(fn.body, memrefs))
+
+
+def both_targets(source: str) -> tuple[str, str]:
+    """The CCE C++ and the PTO MLIR of a one-program source, each through its target's
+    pipeline; neither the passes nor the generators may report a problem."""
+    (program,) = analyze_source(source, "k.py").all_programs()
+    texts = []
+    for pipeline, generate in (("default", generate_cce), ("ptoas", generate_pto)):
+        lowered = driver.run_pipeline(program, pipeline)
+        assert not lowered.has_errors
+        generated = generate(lowered.program)
+        assert generated.diagnostics == []
+        texts.append(generated.text)
+    cce, pto = texts
+    return cce, pto

@@ -7,8 +7,8 @@ from __future__ import annotations
 import textwrap
 from types import MappingProxyType
 
-from ptoc import driver
-from ptoc.codegen import generate_cce, generate_pto
+from passes_ir import both_targets
+
 from ptoc.frontend import analyze_source
 from ptoc.ir.types import MemorySpace
 from ptoc.passes import DEFAULT_TARGET, Target, run_pipeline
@@ -76,17 +76,9 @@ def test_with_the_default_capacities_k_is_one_slice() -> None:
 
 
 def test_matmul_kernels_compile_for_both_targets() -> None:
-    (program,) = analyze_source(SLICED, "k.py").all_programs()
-    cce = driver.run_pipeline(program, "default")
-    assert not cce.has_errors
-    text = generate_cce(cce.program)
-    assert text.diagnostics == []
-    assert "TMATMUL(c_tile, a_left, b_right);" in text.text
-    pto = driver.run_pipeline(program, "ptoas")
-    assert not pto.has_errors
-    mlir = generate_pto(pto.program)
-    assert mlir.diagnostics == []
-    assert "pto.tmatmul" in mlir.text
+    cce, pto = both_targets(SLICED)
+    assert "TMATMUL(c_tile, a_left, b_right);" in cce
+    assert "pto.tmatmul" in pto
 
 
 def kernel(body: str, params: str, result: str) -> str:
