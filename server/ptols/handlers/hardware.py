@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from .. import hardware
+from .. import capabilities, hardware
 from ..documents import MAX_LIVE_LOOP_DEPTH, loop_depth
 from ..protocol import (
     MemoryMapParams,
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from ..features import preview as preview_feature
     from ..server import PtolsServer
 
-CODE_LENS_OPTIONS = types.CodeLensOptions(resolve_provider=False)
+CODE_LENS_OPTIONS = types.CodeLensOptions(**capabilities.CODE_LENS_OPTIONS)  # capabilities.py
 
 
 def open_document(ls: PtolsServer, uri: str, method: str) -> Document:
