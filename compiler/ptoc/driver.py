@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -97,8 +98,23 @@ def target_language(target: str) -> str:
     return LANGUAGES.get(target, "python")
 
 
+#: Set by a caller that keeps pipeline results, e.g. the language server, which shares one
+#: result per function between a preview and the hardware view: ``run_pipeline`` then returns
+#: ``shared(program, pipeline, compute)``, where ``compute()`` runs the pipeline.
+SHARED_PIPELINES: ContextVar[Callable[..., PipelineResult] | None] = ContextVar(
+    "SHARED_PIPELINES", default=None
+)
+
+
 def run_pipeline(program: Program, pipeline: str | Sequence[str] = "default") -> PipelineResult:
     """Run a named pipeline (or an explicit list of passes); an unknown name is an E404."""
+    shared = SHARED_PIPELINES.get()
+    if shared is not None:
+        return shared(program, pipeline, lambda: _lower(program, pipeline))
+    return _lower(program, pipeline)
+
+
+def _lower(program: Program, pipeline: str | Sequence[str]) -> PipelineResult:
     from .diagnostics import DiagnosticBag
     from .passes import PipelineResult
     from .passes import run_pipeline as run_passes

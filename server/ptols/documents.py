@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
+from .pipelines import SharedPipelines
 from .text import BOM, LineIndex, apply_change
 
 if TYPE_CHECKING:
@@ -129,6 +130,8 @@ class Document:
     facts_memo: dict[Any, Any] = field(default_factory=dict)
     facts_job: tuple[int | None, asyncio.Future[Any]] | None = None
     run_verdicts: dict[str, Any] = field(default_factory=dict)
+    # One pipeline result per function, shared by previews, facts, buffers and E401 / E402.
+    pipelines: SharedPipelines = field(default_factory=SharedPipelines)
     _syntax: SyntaxTree | None = None
     _index: LineIndex | None = None
     _limit: tuple[str, tuple[str, int] | None] | None = None

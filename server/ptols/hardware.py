@@ -54,7 +54,9 @@ def facts_job(ls: PtolsServer, doc: Document) -> asyncio.Future[Any] | None:
     memo = doc.facts_memo
     if len(memo) > 4 * max(len(analysis.function_infos), 64):
         memo.clear()
-    job = asyncio.get_running_loop().run_in_executor(ls.facts_pool, document_facts, analysis, memo)
+    job = asyncio.get_running_loop().run_in_executor(
+        ls.facts_pool, doc.pipelines.run, document_facts, analysis, memo
+    )
     doc.facts_job = (version, job)
 
     def done(finished: asyncio.Future[Any]) -> None:

@@ -172,6 +172,7 @@ class PtolsServer(LanguageServer):
             if doc.version != version or doc.text != text:
                 return  # stale: a newer edit is already queued; never publish old results
             doc.analysis, doc.analysis_version, doc.analysis_text = result, version, source
+            doc.pipelines.keep_only(result)
             if not any(d.code == "E000" for d in result.diagnostics):
                 doc.last_clean, doc.last_clean_text = result, source
             doc.analysed.set()
@@ -228,7 +229,9 @@ class PtolsServer(LanguageServer):
         from .features import preview
 
         loop = asyncio.get_running_loop()
-        job = loop.run_in_executor(self.compile_pool, preview.compile_preview, analysis, *key[1:])
+        job = loop.run_in_executor(
+            self.compile_pool, doc.pipelines.run, preview.compile_preview, analysis, *key[1:]
+        )
         doc.preview_jobs[key] = job
 
         def done(finished: asyncio.Future[Any]) -> None:
@@ -298,7 +301,7 @@ class PtolsServer(LanguageServer):
                 self.settings.default_target
             )
             found = await loop.run_in_executor(
-                self.compile_pool, driver.buffer_types, analysis, pipeline, memo
+                self.compile_pool, doc.pipelines.run, driver.buffer_types, analysis, pipeline, memo
             )
             if len(memo) > 4 * max(len(analysis.function_infos), 64):
                 memo.clear()
@@ -320,7 +323,7 @@ class PtolsServer(LanguageServer):
 
         memo = doc.backend_memo
         found = await asyncio.get_running_loop().run_in_executor(
-            self.compile_pool, backend_diagnostics, analysis, memo
+            self.compile_pool, doc.pipelines.run, backend_diagnostics, analysis, memo
         )
         if len(memo) > 4 * max(len(analysis.function_infos), 64):
             memo.clear()
