@@ -10,6 +10,7 @@ this in the background and answers from it).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -68,13 +69,18 @@ def function_facts(program: Program, fn: Function) -> FunctionFacts:
 
 
 def document_facts(
-    analysis: ModuleAnalysis, memo: dict[Any, Any] | None = None, *, compute: bool = True
+    analysis: ModuleAnalysis,
+    memo: dict[Any, Any] | None = None,
+    *,
+    compute: bool = True,
+    hash_of: Callable[[Function], int] | None = None,
 ) -> list[FunctionFacts]:
     """The facts of every function in which the front end found no error (programs a builder
     makes are left out, as for ``backend_diagnostics``). ``compute=False`` answers from
-    ``memo`` alone."""
+    ``memo`` alone. ``hash_of``: the structural hash of a function (a caller may keep them)."""
     from .ir.equality import structural_hash
 
+    hash_of = hash_of or structural_hash
     memo = memo if memo is not None else {}
     errors = [d.span for d in analysis.diagnostics if d.severity is Severity.ERROR]
     found: list[FunctionFacts] = []
@@ -84,7 +90,7 @@ def document_facts(
         for fn in program.functions:
             if any(fn.span.covers(span) for span in errors):
                 continue
-            key = (program.name, fn.name, fn.span, structural_hash(fn))
+            key = (program.name, fn.name, fn.span, hash_of(fn))
             facts = memo.get(key)
             if facts is None:
                 if not compute:

@@ -30,20 +30,29 @@ T = TypeVar("T")
 Key = tuple[Any, ...]
 
 
+#: The longest a pipeline waits for the foreground (see SharedPipelines.quiet).
+MAX_PAUSE = 1.0
+
+
 class SharedPipelines:
-    def __init__(self) -> None:
+    def __init__(self, quiet: threading.Event | None = None) -> None:
+        # Set while no edit waits for its analysis (the server's): a pipeline about to run
+        # waits for it (at most MAX_PAUSE), so background compiles never compete with the
+        # analysis an editor waits for (for the processor and for Python's interpreter lock).
+        self.quiet = quiet
         self.lock = threading.Lock()
         # key -> (the functions the key names by identity, the result or its computation)
         self.results: dict[Key, tuple[tuple[Function, ...], Future[PipelineResult]]] = {}
+        self.hashes: dict[int, tuple[Function, int]] = {}  # id -> (function, structural hash)
 
-    def run(self, job: Callable[..., T], *args: Any) -> T:
-        """``job(*args)``, sharing the pipelines it runs with the other jobs of the document
-        (on the calling thread: made for ``run_in_executor``)."""
+    def run(self, job: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``job(*args, **kwargs)``, sharing the pipelines it runs with the other jobs of the
+        document (on the calling thread: made for ``run_in_executor``)."""
         from ptoc.driver import SHARED_PIPELINES
 
         token = SHARED_PIPELINES.set(self.lowered)
         try:
-            return job(*args)
+            return job(*args, **kwargs)
         finally:
             SHARED_PIPELINES.reset(token)
 
@@ -66,6 +75,8 @@ class SharedPipelines:
         if entry is not None:
             return entry[1].result()
         log.debug("pipeline %s of %s: computed", named, ", ".join(f.name for f in functions))
+        if self.quiet is not None:
+            self.quiet.wait(MAX_PAUSE)
         try:
             future.set_result(compute())
         except BaseException as error:
@@ -75,10 +86,23 @@ class SharedPipelines:
             raise
         return future.result()
 
+    def structural_hash(self, fn: Function) -> int:
+        """``ptoc.ir.equality.structural_hash(fn)``, kept per function object: finding the
+        facts of a document hashes every function, and most are the same objects after an
+        edit."""
+        known = self.hashes.get(id(fn))
+        if known is None or known[0] is not fn:
+            from ptoc.ir.equality import structural_hash
+
+            known = self.hashes[id(fn)] = (fn, structural_hash(fn))
+        return known[1]
+
     def keep_only(self, analysis: ModuleAnalysis) -> None:
-        """Forget the results of functions that are not in ``analysis`` (the latest one)."""
+        """Forget what is kept of functions that are not in ``analysis`` (the latest one)."""
         alive = {id(fn) for program in analysis.all_programs() for fn in program.functions}
         with self.lock:
             for key, (functions, _) in list(self.results.items()):
                 if not all(id(fn) in alive for fn in functions):
                     del self.results[key]
+            for identity in [i for i in self.hashes if i not in alive]:
+                del self.hashes[identity]
