@@ -137,6 +137,7 @@ class Document:
     _syntax: SyntaxTree | None = None
     _index: LineIndex | None = None
     _limit: tuple[str, tuple[str, int] | None] | None = None
+    _depth: tuple[str, int] | None = None
     _positions: dict[tuple[int, int, str], Positions] = field(default_factory=dict)
 
     @staticmethod
@@ -162,6 +163,14 @@ class Document:
     @property
     def too_large(self) -> bool:
         return self.limit is not None
+
+    @property
+    def analysed_loop_depth(self) -> int:
+        """``loop_depth`` of the latest analysis' text (kept: previews ask on every request)."""
+        known = self._depth
+        if known is None or known[0] is not self.analysis_text:
+            known = self._depth = (self.analysis_text, loop_depth(self.analysis_text))
+        return known[1]
 
     @property
     def index(self) -> LineIndex:

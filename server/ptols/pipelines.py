@@ -32,6 +32,8 @@ Key = tuple[Any, ...]
 
 #: The longest a pipeline waits for the foreground (see SharedPipelines.quiet).
 MAX_PAUSE = 1.0
+#: Up to this many entries per function are kept before forgetting those of old versions.
+KEPT = 4
 
 
 class SharedPipelines:
@@ -98,7 +100,10 @@ class SharedPipelines:
         return known[1]
 
     def keep_only(self, analysis: ModuleAnalysis) -> None:
-        """Forget what is kept of functions that are not in ``analysis`` (the latest one)."""
+        """Forget what is kept of functions that are not in ``analysis`` (the latest one), once
+        it is more than a few versions' worth (each edit calls this: it must be cheap)."""
+        if len(self.results) + len(self.hashes) <= KEPT * max(len(analysis.function_infos), 16):
+            return
         alive = {id(fn) for program in analysis.all_programs() for fn in program.functions}
         with self.lock:
             for key, (functions, _) in list(self.results.items()):

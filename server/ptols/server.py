@@ -18,7 +18,7 @@ from pygls.lsp.server import LanguageServer
 
 from . import __version__, protocol
 from .config import Settings
-from .documents import MAX_LIVE_LOOP_DEPTH, Document, DocumentStore, analysable, loop_depth
+from .documents import MAX_LIVE_LOOP_DEPTH, Document, DocumentStore, analysable
 from .early import FirstMessage
 from .rpc import PtolsProtocol, QuietWriter, run_stdio
 from .text import UTF16
@@ -70,6 +70,9 @@ class PtolsServer(LanguageServer):
         self.settings = Settings()
         self.analysis_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-analysis")
         self.compile_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-compile")
+        # Previews on their own thread: one never waits for a whole file's background compile
+        # (which pauses while an edit is analysed); the same function's pipeline is shared.
+        self.preview_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-preview")
         # The hardware view's per-function facts: off the compile thread, so a preview never
         # queues behind them.
         self.facts_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-facts")
@@ -248,7 +251,7 @@ class PtolsServer(LanguageServer):
 
         loop = asyncio.get_running_loop()
         job = loop.run_in_executor(
-            self.compile_pool, doc.pipelines.run, preview.compile_preview, analysis, *key[1:]
+            self.preview_pool, doc.pipelines.run, preview.compile_preview, analysis, *key[1:]
         )
         doc.preview_jobs[key] = job
 
@@ -306,7 +309,7 @@ class PtolsServer(LanguageServer):
             analysis = doc.analysis
             if doc.version != version or analysis is None:
                 return
-            if loop_depth(doc.analysis_text) > MAX_LIVE_LOOP_DEPTH:
+            if doc.analysed_loop_depth > MAX_LIVE_LOOP_DEPTH:
                 return  # compiling it could take minutes (synchronisation is costly in depth)
             loop = asyncio.get_running_loop()
             await self.compute_backend(doc, version, analysis)

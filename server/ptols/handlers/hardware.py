@@ -10,7 +10,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from .. import capabilities, hardware
-from ..documents import MAX_LIVE_LOOP_DEPTH, loop_depth
+from ..documents import MAX_LIVE_LOOP_DEPTH
 from ..protocol import (
     MemoryMapParams,
     MemoryMapResult,
@@ -58,7 +58,7 @@ async def source_map(ls: PtolsServer, params: SourceMapParams) -> SourceMapResul
     if problem is not None:
         raise JsonRpcInvalidParams(f"ptols: sourceMap: {problem}")
     version = doc.analysis_version
-    if loop_depth(doc.analysis_text) > MAX_LIVE_LOOP_DEPTH:
+    if doc.analysed_loop_depth > MAX_LIVE_LOOP_DEPTH:
         return SourceMapResult(version, "", [])  # as the preview: too costly to compile live
     key = (version, target, params.function, pipeline, ls.settings.strict_for(analysis.path))
     result: preview_feature.PreviewResult | None = doc.previews.get(key)
