@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Diagnostic, Severity, strict_annotations
 from .filekind import is_pypto_source
-from .ir.function import Program
+from .ir.function import Function, Program
 from .ir.span import Span
 
 if TYPE_CHECKING:
@@ -216,8 +216,8 @@ def analyze(text: str, path: str) -> ModuleAnalysis:
 # --- narrowing to one function ------------------------------------------------------------------
 
 
-def callees(program: Program, function: str) -> list[str]:
-    """``function`` and every program function it calls, directly or not, in discovery order."""
+def direct_calls(fn: Function) -> list[str]:
+    """The names of the program functions ``fn`` calls itself, in order."""
     from .ir.expr import Call, GlobalVar
     from .ir.visitor import IRVisitor
 
@@ -230,6 +230,16 @@ def callees(program: Program, function: str) -> list[str]:
                 self.names.append(node.callee.name)
             self.generic_visit(node)
 
+    calls = Calls()
+    calls.visit(fn)
+    return calls.names
+
+
+def callees(
+    program: Program, function: str, calls_of: Callable[[Function], list[str]] = direct_calls
+) -> list[str]:
+    """``function`` and every program function it calls, directly or not, in discovery order
+    (``calls_of``: ``direct_calls``, or a caller's kept answers)."""
     wanted: list[str] = []
     pending = [function]
     while pending:
@@ -238,9 +248,7 @@ def callees(program: Program, function: str) -> list[str]:
         if fn is None or name in wanted:
             continue
         wanted.append(name)
-        calls = Calls()
-        calls.visit(fn)
-        pending.extend(calls.names)
+        pending.extend(calls_of(fn))
     return wanted
 
 

@@ -74,13 +74,20 @@ def document_facts(
     *,
     compute: bool = True,
     hash_of: Callable[[Function], int] | None = None,
+    calls_of: Callable[[Function], list[str]] | None = None,
 ) -> list[FunctionFacts]:
     """The facts of every function in which the front end found no error (programs a builder
     makes are left out, as for ``backend_diagnostics``). ``compute=False`` answers from
-    ``memo`` alone. ``hash_of``: the structural hash of a function (a caller may keep them)."""
+    ``memo`` alone. ``hash_of`` / ``calls_of``: a function's structural hash and the functions
+    it calls (``ptoc.driver.direct_calls``), which a caller may keep per function.
+
+    A function's facts are kept while it and every function it reaches are unchanged (same
+    structure, same place): its pipeline inlines them."""
+    from .driver import callees, direct_calls
     from .ir.equality import structural_hash
 
     hash_of = hash_of or structural_hash
+    calls_of = calls_of or direct_calls
     memo = memo if memo is not None else {}
     errors = [d.span for d in analysis.diagnostics if d.severity is Severity.ERROR]
     found: list[FunctionFacts] = []
@@ -90,7 +97,12 @@ def document_facts(
         for fn in program.functions:
             if any(fn.span.covers(span) for span in errors):
                 continue
-            key = (program.name, fn.name, fn.span, hash_of(fn))
+            reached = set(callees(program, fn.name, calls_of))
+            key = (
+                program.name,
+                fn.name,
+                tuple((f.span, hash_of(f)) for f in program.functions if f.name in reached),
+            )
             facts = memo.get(key)
             if facts is None:
                 if not compute:

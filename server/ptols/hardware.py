@@ -45,7 +45,14 @@ def known_facts(doc: Document) -> list[FunctionFacts]:
     from ptoc.kernel_facts import document_facts
 
     size = len(memo)  # before: facts added meanwhile make the next call look again
-    found = document_facts(analysis, memo, compute=False, hash_of=doc.pipelines.structural_hash)
+    shared = doc.pipelines
+    found = document_facts(
+        analysis,
+        memo,
+        compute=False,
+        hash_of=shared.structural_hash,
+        calls_of=shared.direct_calls,
+    )
     doc.known_facts = (analysis, size, found)
     return found
 
@@ -68,7 +75,12 @@ def facts_job(ls: PtolsServer, doc: Document) -> asyncio.Future[Any] | None:
     job = asyncio.get_running_loop().run_in_executor(
         ls.facts_pool,
         functools.partial(
-            shared.run, document_facts, analysis, memo, hash_of=shared.structural_hash
+            shared.run,
+            document_facts,
+            analysis,
+            memo,
+            hash_of=shared.structural_hash,
+            calls_of=shared.direct_calls,
         ),
     )
     doc.facts_job = (version, job)

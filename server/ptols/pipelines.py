@@ -46,6 +46,7 @@ class SharedPipelines:
         # key -> (the functions the key names by identity, the result or its computation)
         self.results: dict[Key, tuple[tuple[Function, ...], Future[PipelineResult]]] = {}
         self.hashes: dict[int, tuple[Function, int]] = {}  # id -> (function, structural hash)
+        self.calls: dict[int, tuple[Function, list[str]]] = {}  # id -> (function, its calls)
 
     def run(self, job: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """``job(*args, **kwargs)``, sharing the pipelines it runs with the other jobs of the
@@ -99,15 +100,26 @@ class SharedPipelines:
             known = self.hashes[id(fn)] = (fn, structural_hash(fn))
         return known[1]
 
+    def direct_calls(self, fn: Function) -> list[str]:
+        """``ptoc.driver.direct_calls(fn)``, kept per function object."""
+        known = self.calls.get(id(fn))
+        if known is None or known[0] is not fn:
+            from ptoc.driver import direct_calls
+
+            known = self.calls[id(fn)] = (fn, direct_calls(fn))
+        return known[1]
+
     def keep_only(self, analysis: ModuleAnalysis) -> None:
         """Forget what is kept of functions that are not in ``analysis`` (the latest one), once
         it is more than a few versions' worth (each edit calls this: it must be cheap)."""
-        if len(self.results) + len(self.hashes) <= KEPT * max(len(analysis.function_infos), 16):
+        entries = len(self.results) + len(self.hashes) + len(self.calls)
+        if entries <= KEPT * max(len(analysis.function_infos), 16):
             return
         alive = {id(fn) for program in analysis.all_programs() for fn in program.functions}
         with self.lock:
             for key, (functions, _) in list(self.results.items()):
                 if not all(id(fn) in alive for fn in functions):
                     del self.results[key]
-            for identity in [i for i in self.hashes if i not in alive]:
-                del self.hashes[identity]
+            for table in (self.hashes, self.calls):
+                for identity in [i for i in table if i not in alive]:
+                    del table[identity]

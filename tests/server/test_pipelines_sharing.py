@@ -125,3 +125,28 @@ def test_fast_analyses_start_at_once_slow_ones_are_debounced() -> None:
     assert server.debounce(doc) == pytest.approx(0.040)
     doc.last_duration = 2.0
     assert server.debounce(doc) == MAX_DEBOUNCE
+
+
+def test_the_facts_of_a_caller_follow_an_edit_of_its_callee() -> None:
+    """`main` inlines `kernel`: its facts (CCE lines by statement) are kept only while both
+    are unchanged."""
+    from ptoc.frontend import AnalysisCache
+    from ptoc.kernel_facts import document_facts
+
+    cache, memo, shared = AnalysisCache(), {}, SharedPipelines()
+
+    def facts(text: str) -> dict[str, Any]:
+        analysis = analyze_source(text, "k.py", cache)
+        found = document_facts(
+            analysis, memo, hash_of=shared.structural_hash, calls_of=shared.direct_calls
+        )
+        return {f.function: f for f in found}
+
+    def generated(fact: Any) -> list[str]:
+        return [line for lines in fact.cce.values() for line in lines if line.startswith("T")]
+
+    before = facts(KERNEL)
+    after = facts(KERNEL.replace("pl.add(tile_a, tile_b)", "pl.mul(tile_a, tile_b)"))
+    assert "TADD(tile_c, tile_a, tile_b);" in generated(before["main"])
+    assert "TMUL(tile_c, tile_a, tile_b);" in generated(after["main"])
+    assert "TADD(tile_c, tile_a, tile_b);" not in generated(after["main"])
