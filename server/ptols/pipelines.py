@@ -32,8 +32,6 @@ Key = tuple[Any, ...]
 
 #: The longest a pipeline waits for the foreground (see SharedPipelines.quiet).
 MAX_PAUSE = 1.0
-#: Up to this many entries per function are kept before forgetting those of old versions.
-KEPT = 4
 
 
 class SharedPipelines:
@@ -110,11 +108,7 @@ class SharedPipelines:
         return known[1]
 
     def keep_only(self, analysis: ModuleAnalysis) -> None:
-        """Forget what is kept of functions that are not in ``analysis`` (the latest one), once
-        it is more than a few versions' worth (each edit calls this: it must be cheap)."""
-        entries = len(self.results) + len(self.hashes) + len(self.calls)
-        if entries <= KEPT * max(len(analysis.function_infos), 16):
-            return
+        """Forget what is kept of functions that are not in ``analysis`` (the latest one)."""
         alive = {id(fn) for program in analysis.all_programs() for fn in program.functions}
         with self.lock:
             for key, (functions, _) in list(self.results.items()):

@@ -12,7 +12,6 @@ from lsp_helpers import KERNEL
 
 from ptoc import driver
 from ptoc.frontend import analyze_source
-from ptols import pipelines
 from ptols.pipelines import SharedPipelines
 
 
@@ -74,10 +73,7 @@ def test_run_makes_the_driver_use_the_shared_results() -> None:
     assert alone.text == first.text
 
 
-def test_an_edited_function_is_not_answered_from_the_old_result(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(pipelines, "KEPT", 0)  # forget old versions' results at once
+def test_an_edited_function_is_not_answered_from_the_old_result() -> None:
     shared = SharedPipelines()
     old = analyze_source(KERNEL, "k.py")
     new = analyze_source(KERNEL.replace("pl.add(", "pl.mul("), "k.py")

@@ -21,8 +21,6 @@ class AnalysisCache:
     segments: SegmentCache = field(default_factory=SegmentCache)
     used: set[tuple[object, ...]] = field(default_factory=set)  # keys the current analysis read
     used_before: set[tuple[object, ...]] = field(default_factory=set)  # ... and the one before
-    # ids of a table's signatures -> (those signatures, the hash of what they show callers)
-    visible: dict[tuple[int, ...], tuple[tuple[object, ...], int]] = field(default_factory=dict)
 
     def trim(self) -> None:
         """Keep what the last two analyses used (an undo finds its entries again): every other

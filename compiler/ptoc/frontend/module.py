@@ -417,20 +417,6 @@ class ModuleAnalyzer:
             )
         return None
 
-    def visible_hash(self, sigs: tuple[FunctionSignature, ...]) -> int:
-        """The hash of what these signatures show a caller; kept in the cache while they are the
-        same objects (a signature is reused while its definition is unchanged)."""
-        ids = tuple(map(id, sigs))
-        known = self.cache.visible.get(ids) if self.cache is not None else None
-        if known is not None and all(a is b for a, b in zip(known[0], sigs, strict=True)):
-            return known[1]
-        visible = hash(tuple((s.name, s.describe(), s.func_type.name, s.strict_ssa) for s in sigs))
-        if self.cache is not None:
-            if len(self.cache.visible) > 16:  # tables of earlier texts
-                self.cache.visible.clear()
-            self.cache.visible[ids] = (sigs, visible)
-        return visible
-
     def cache_key(
         self, sig: FunctionSignature, table: dict[str, FunctionSignature], bare_calls: bool
     ) -> tuple[object, ...]:
@@ -438,7 +424,12 @@ class ModuleAnalyzer:
         module constants, imports, inline helpers, and the signatures of callable functions."""
         visible = self.visible.get(id(table))
         if visible is None:
-            visible = self.visible[id(table)] = self.visible_hash(tuple(table.values()))
+            visible = hash(
+                tuple(
+                    (s.name, s.describe(), s.func_type.name, s.strict_ssa) for s in table.values()
+                )
+            )
+            self.visible[id(table)] = visible
         return (
             self.source.segment(sig.node),
             sig.span,
