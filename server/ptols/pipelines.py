@@ -21,9 +21,9 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
+    from ptoc.driver import PipelineResult
     from ptoc.frontend import ModuleAnalysis
     from ptoc.ir.function import Function, Program
-    from ptoc.passes.manager import PipelineResult
 
 log = logging.getLogger("ptols")
 T = TypeVar("T")
