@@ -8,8 +8,8 @@ about). Not a test.
     wall time and projected from CPU time (benchmarks/jobs_probe.py: main process + slowest
     worker, what idle cores would give; wall time shows it only when no other load runs),
   * the language server: spawn to the answer of ``initialize`` over stdio, both for a request
-    answered before (an editor restarting the server: ptols/early.py answers it before pygls
-    loads) and for a first start (an empty cache: pygls answers).
+    answered before (an editor restarting the server) and for a first start (an empty cache);
+    ptols/early.py answers both before pygls loads (capabilities.py computes the answer).
 """
 
 from __future__ import annotations

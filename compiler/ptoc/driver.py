@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Diagnostic, Severity, strict_annotations
 from .filekind import is_pypto_source
-from .ir.function import Program
+from .ir.function import Function, Program
 from .ir.span import Span
 
 if TYPE_CHECKING:
@@ -97,8 +98,23 @@ def target_language(target: str) -> str:
     return LANGUAGES.get(target, "python")
 
 
+#: Set by a caller that keeps pipeline results, e.g. the language server, which shares one
+#: result per function between a preview and the hardware view: ``run_pipeline`` then returns
+#: ``shared(program, pipeline, compute)``, where ``compute()`` runs the pipeline.
+SHARED_PIPELINES: ContextVar[Callable[..., PipelineResult] | None] = ContextVar(
+    "SHARED_PIPELINES", default=None
+)
+
+
 def run_pipeline(program: Program, pipeline: str | Sequence[str] = "default") -> PipelineResult:
     """Run a named pipeline (or an explicit list of passes); an unknown name is an E404."""
+    shared = SHARED_PIPELINES.get()
+    if shared is not None:
+        return shared(program, pipeline, lambda: _lower(program, pipeline))
+    return _lower(program, pipeline)
+
+
+def _lower(program: Program, pipeline: str | Sequence[str]) -> PipelineResult:
     from .diagnostics import DiagnosticBag
     from .passes import PipelineResult
     from .passes import run_pipeline as run_passes
@@ -200,8 +216,8 @@ def analyze(text: str, path: str) -> ModuleAnalysis:
 # --- narrowing to one function ------------------------------------------------------------------
 
 
-def callees(program: Program, function: str) -> list[str]:
-    """``function`` and every program function it calls, directly or not, in discovery order."""
+def direct_calls(fn: Function) -> list[str]:
+    """The names of the program functions ``fn`` calls itself, in order."""
     from .ir.expr import Call, GlobalVar
     from .ir.visitor import IRVisitor
 
@@ -214,6 +230,16 @@ def callees(program: Program, function: str) -> list[str]:
                 self.names.append(node.callee.name)
             self.generic_visit(node)
 
+    calls = Calls()
+    calls.visit(fn)
+    return calls.names
+
+
+def callees(
+    program: Program, function: str, calls_of: Callable[[Function], list[str]] = direct_calls
+) -> list[str]:
+    """``function`` and every program function it calls, directly or not, in discovery order
+    (``calls_of``: ``direct_calls``, or a caller's kept answers)."""
     wanted: list[str] = []
     pending = [function]
     while pending:
@@ -222,9 +248,7 @@ def callees(program: Program, function: str) -> list[str]:
         if fn is None or name in wanted:
             continue
         wanted.append(name)
-        calls = Calls()
-        calls.visit(fn)
-        pending.extend(calls.names)
+        pending.extend(calls_of(fn))
     return wanted
 
 

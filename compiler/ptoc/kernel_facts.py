@@ -10,6 +10,7 @@ this in the background and answers from it).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -68,13 +69,25 @@ def function_facts(program: Program, fn: Function) -> FunctionFacts:
 
 
 def document_facts(
-    analysis: ModuleAnalysis, memo: dict[Any, Any] | None = None, *, compute: bool = True
+    analysis: ModuleAnalysis,
+    memo: dict[Any, Any] | None = None,
+    *,
+    compute: bool = True,
+    hash_of: Callable[[Function], int] | None = None,
+    calls_of: Callable[[Function], list[str]] | None = None,
 ) -> list[FunctionFacts]:
     """The facts of every function in which the front end found no error (programs a builder
     makes are left out, as for ``backend_diagnostics``). ``compute=False`` answers from
-    ``memo`` alone."""
+    ``memo`` alone. ``hash_of`` / ``calls_of``: a function's structural hash and the functions
+    it calls (``ptoc.driver.direct_calls``), which a caller may keep per function.
+
+    A function's facts are kept while it and every function it reaches are unchanged (same
+    structure, same place): its pipeline inlines them."""
+    from .driver import callees, direct_calls
     from .ir.equality import structural_hash
 
+    hash_of = hash_of or structural_hash
+    calls_of = calls_of or direct_calls
     memo = memo if memo is not None else {}
     errors = [d.span for d in analysis.diagnostics if d.severity is Severity.ERROR]
     found: list[FunctionFacts] = []
@@ -84,7 +97,12 @@ def document_facts(
         for fn in program.functions:
             if any(fn.span.covers(span) for span in errors):
                 continue
-            key = (program.name, fn.name, fn.span, structural_hash(fn))
+            reached = set(callees(program, fn.name, calls_of))
+            key = (
+                program.name,
+                fn.name,
+                tuple((f.span, hash_of(f)) for f in program.functions if f.name in reached),
+            )
             facts = memo.get(key)
             if facts is None:
                 if not compute:

@@ -36,9 +36,12 @@ def main(argv: list[str] | None = None) -> int:
         from .early import answer_initialize
 
         first = answer_initialize(sys.stdin.buffer, sys.stdout.buffer)  # before pygls loads
-    from .server import create_server
+    from .server import SWITCH_INTERVAL, create_server
 
     server = create_server()
+    # The message loop hands work to analysis and compile threads and answers while they run:
+    # a shorter switch interval lets it take the interpreter lock back sooner (5 ms by default).
+    sys.setswitchinterval(SWITCH_INTERVAL)
     if args.tcp:
         host, _, port = args.tcp.rpartition(":")
         if not host or not port.isdigit():

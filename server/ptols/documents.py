@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
+from .pipelines import SharedPipelines
 from .text import BOM, LineIndex, apply_change
 
 if TYPE_CHECKING:
@@ -128,16 +130,22 @@ class Document:
     # of failed runs by function name.
     facts_memo: dict[Any, Any] = field(default_factory=dict)
     facts_job: tuple[int | None, asyncio.Future[Any]] | None = None
+    known_facts: tuple[ModuleAnalysis, int, list[Any]] | None = None  # (analysis, memo size, …)
     run_verdicts: dict[str, Any] = field(default_factory=dict)
+    # One pipeline result per function, shared by previews, facts, buffers and E401 / E402.
+    pipelines: SharedPipelines = field(default_factory=SharedPipelines)
     _syntax: SyntaxTree | None = None
     _index: LineIndex | None = None
     _limit: tuple[str, tuple[str, int] | None] | None = None
+    _depth: tuple[str, int] | None = None
     _positions: dict[tuple[int, int, str], Positions] = field(default_factory=dict)
 
     @staticmethod
-    def open(uri: str, text: str, version: int | None) -> Document:
+    def open(
+        uri: str, text: str, version: int | None, quiet: threading.Event | None = None
+    ) -> Document:
         path = to_fs_path(uri) or uri
-        return Document(uri, text, version, path=path)
+        return Document(uri, text, version, path=path, pipelines=SharedPipelines(quiet))
 
     def close(self) -> None:
         """Stop the document's queued analysis and background computations."""
@@ -155,6 +163,14 @@ class Document:
     @property
     def too_large(self) -> bool:
         return self.limit is not None
+
+    @property
+    def analysed_loop_depth(self) -> int:
+        """``loop_depth`` of the latest analysis' text (kept: previews ask on every request)."""
+        known = self._depth
+        if known is None or known[0] is not self.analysis_text:
+            known = self._depth = (self.analysis_text, loop_depth(self.analysis_text))
+        return known[1]
 
     @property
     def index(self) -> LineIndex:
@@ -232,8 +248,9 @@ class Document:
 
 
 class DocumentStore:
-    def __init__(self) -> None:
+    def __init__(self, quiet: threading.Event | None = None) -> None:
         self.documents: dict[str, Document] = {}
+        self.quiet = quiet  # handed to each document's pipelines (SharedPipelines.quiet)
 
     def get(self, uri: str) -> Document | None:
         return self.documents.get(uri)
@@ -242,7 +259,7 @@ class DocumentStore:
         replaced = self.documents.get(uri)
         if replaced is not None:  # opened again without a close: the new text starts afresh
             replaced.close()
-        document = Document.open(uri, text, version)
+        document = Document.open(uri, text, version, self.quiet)
         self.documents[uri] = document
         return document
 

@@ -3,16 +3,17 @@
 Importing them costs about half a second of CPU (lsprotocol.types alone defines a thousand attrs
 classes), and an editor waits for the answer to ``initialize`` before it sends anything else.
 That answer depends only on the request's parameters (client capabilities, options) and on the
-code of ptols, pygls and lsprotocol, and an editor sends the same request every time it starts
-the server. So the answer pygls gives is remembered, keyed by exactly those; a later start that
-receives the same request sends the remembered answer at once, from this module (which imports
-neither), then loads the server. pygls then handles the request as always, from the same bytes;
-its own answer is compared with the one already sent instead of being sent again (a difference
-is logged, and pygls' answer remembered).
+code of ptols, pygls and lsprotocol. So this module (which imports neither) reads the first
+message and, if it is ``initialize``, answers at once, then the server loads: with pygls' own
+answer remembered for exactly that request if there is one, else with the answer capabilities.py
+computes from ptols' handler table. pygls then handles the request as always, from the same
+bytes; its own answer is compared with the one already sent instead of being sent again (a
+difference is logged, and pygls' answer remembered for the next start).
 
 Cache: ``$PTOLS_CACHE_DIR``, else ``$XDG_CACHE_HOME/ptols``, else ``~/.cache/ptols``; one small
-JSON file per distinct request. Nothing here may stop the server: any problem (an unreadable
-cache, an odd first message) just means pygls answers, as it would without this module.
+JSON file per distinct request whose answer capabilities.py did not know. Nothing here may stop
+the server: any problem (an unreadable cache, an odd first message) just means pygls answers,
+as it would without this module.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from importlib.machinery import PathFinder
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from .capabilities import initialize_result
 from .framing import BODY_WAIT, READ_SIZE, next_message
 
 log = logging.getLogger("ptols")
@@ -133,25 +135,27 @@ def answer_initialize(stdin: BinaryIO, stdout: BinaryIO) -> FirstMessage:
     try:
         message = json.loads(body) if body is not None else None
         if isinstance(message, dict) and message.get("method") == "initialize":
-            answer_from_cache(first, message, stdout)
+            answer_early(first, message, stdout)
     except Exception as error:  # an optimisation only: pygls answers instead
         log.info("initialize not answered early: %s", error)
     return first
 
 
-def answer_from_cache(first: FirstMessage, message: dict[str, Any], stdout: BinaryIO) -> None:
+def answer_early(first: FirstMessage, message: dict[str, Any], stdout: BinaryIO) -> None:
     params, request_id = message.get("params"), message.get("id")
     if not isinstance(params, dict) or type(request_id) not in (int, str):
         return
     first.initialize_id, first.key = request_id, cache_key(params)
-    result = remembered(first.key)
+    result, source = remembered(first.key), str(cache_file(first.key))
+    if result is None:
+        result, source = initialize_result(params), "computed"
     if result is None:
         return
     answer = json.dumps({"id": request_id, "jsonrpc": "2.0", "result": result}).encode()
     stdout.write(f"Content-Length: {len(answer)}\r\n{HEADER}\r\n\r\n".encode() + answer)
     stdout.flush()
     first.answered = result
-    log.info("answered initialize before loading the server (%s)", cache_file(first.key))
+    log.info("answered initialize before loading the server (%s)", source)
 
 
 def remember_answer(first: FirstMessage, result: Any) -> None:

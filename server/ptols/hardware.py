@@ -9,6 +9,7 @@ them, or await the job making them. Handlers: ptols.handlers.hardware.
 from __future__ import annotations
 
 import asyncio
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -31,13 +32,29 @@ class RunVerdict:
 
 
 def known_facts(doc: Document) -> list[FunctionFacts]:
-    """The facts of the current analysis that are known now (instantly: never compiles)."""
+    """The facts of the current analysis that are known now (instantly: never compiles).
+    Kept while neither the analysis nor the memo changes: finding them hashes every function,
+    too slow for each hover on a large file."""
     analysis = doc.analysis
     if analysis is None:
         return []
+    memo = doc.facts_memo
+    known = doc.known_facts
+    if known is not None and known[0] is analysis and known[1] == len(memo):
+        return known[2]
     from ptoc.kernel_facts import document_facts
 
-    return document_facts(analysis, doc.facts_memo, compute=False)
+    size = len(memo)  # before: facts added meanwhile make the next call look again
+    shared = doc.pipelines
+    found = document_facts(
+        analysis,
+        memo,
+        compute=False,
+        hash_of=shared.structural_hash,
+        calls_of=shared.direct_calls,
+    )
+    doc.known_facts = (analysis, size, found)
+    return found
 
 
 def facts_job(ls: PtolsServer, doc: Document) -> asyncio.Future[Any] | None:
@@ -54,7 +71,18 @@ def facts_job(ls: PtolsServer, doc: Document) -> asyncio.Future[Any] | None:
     memo = doc.facts_memo
     if len(memo) > 4 * max(len(analysis.function_infos), 64):
         memo.clear()
-    job = asyncio.get_running_loop().run_in_executor(ls.facts_pool, document_facts, analysis, memo)
+    shared = doc.pipelines
+    job = asyncio.get_running_loop().run_in_executor(
+        ls.facts_pool,
+        functools.partial(
+            shared.run,
+            document_facts,
+            analysis,
+            memo,
+            hash_of=shared.structural_hash,
+            calls_of=shared.direct_calls,
+        ),
+    )
     doc.facts_job = (version, job)
 
     def done(finished: asyncio.Future[Any]) -> None:

@@ -18,7 +18,7 @@ from pygls.lsp.server import LanguageServer
 
 from . import __version__, protocol
 from .config import Settings
-from .documents import MAX_LIVE_LOOP_DEPTH, Document, DocumentStore, analysable, loop_depth
+from .documents import MAX_LIVE_LOOP_DEPTH, Document, DocumentStore, analysable
 from .early import FirstMessage
 from .rpc import PtolsProtocol, QuietWriter, run_stdio
 from .text import UTF16
@@ -30,9 +30,12 @@ if TYPE_CHECKING:  # the compiler loads after `initialize` (see warm_up): cold s
 
 log = logging.getLogger("ptols")
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 MIN_DEBOUNCE = 0.005
 MAX_DEBOUNCE = 0.060
+SLOW_ANALYSIS = 0.050  # processor seconds: faster analyses start at once, without debounce
+SWITCH_INTERVAL = 0.001  # seconds a thread waits before asking for the interpreter lock
 BUFFER_DELAY = 0.400  # idle time before computing buffer/address hovers
 ANALYSIS_WAIT = 0.8  # how long a request waits for the analysis of the newest text
 WARM_UP_MODULES = (
@@ -60,10 +63,16 @@ class PtolsServer(LanguageServer):
 
     def __init__(self) -> None:
         super().__init__("ptols", __version__, protocol_cls=PtolsProtocol)
-        self.store = DocumentStore()
+        # Set while no edit waits for its analysis: background compiles wait for it.
+        self.quiet = threading.Event()
+        self.quiet.set()
+        self.store = DocumentStore(self.quiet)
         self.settings = Settings()
         self.analysis_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-analysis")
         self.compile_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-compile")
+        # Previews on their own thread: one never waits for a whole file's background compile
+        # (which pauses while an edit is analysed); the same function's pipeline is shared.
+        self.preview_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-preview")
         # The hardware view's per-function facts: off the compile thread, so a preview never
         # queues behind them.
         self.facts_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-facts")
@@ -134,19 +143,31 @@ class PtolsServer(LanguageServer):
     # --- analysis scheduling ------------------------------------------------------------------
     def schedule(self, doc: Document, immediate: bool = False) -> None:
         if doc.pending is not None and not doc.pending.done():
-            doc.pending.cancel()
+            doc.pending.cancel()  # an analysis it started finishes, unpublished; a queued one goes
+        self.quiet.clear()
         doc.pending = asyncio.get_running_loop().create_task(
             self.analyse(doc, doc.version, doc.text, immediate)
         )
 
+    def settle(self) -> None:
+        """Background compiles may go on once no document waits for its analysis."""
+        if all(doc.pending is None or doc.pending.done() for doc in self.store):
+            self.quiet.set()
+
     def debounce(self, doc: Document) -> float:
-        """Adaptive: short for files that analyse fast, longer (bounded) for slow ones."""
+        """None for files that analyse fast (the per-function cache makes most edits so): the
+        analysis starts at once, and edits made meanwhile wait for it on the analysis thread,
+        only the newest queued. Slow files wait half their last analysis (5-60 ms) so that a
+        burst of typing is analysed once. Processor time, so that load does not slow it more."""
+        if doc.last_duration < SLOW_ANALYSIS:
+            return 0.0
         return min(max(doc.last_duration * 0.5, MIN_DEBOUNCE), MAX_DEBOUNCE)
 
     async def analyse(self, doc: Document, version: int | None, text: str, immediate: bool) -> None:
         try:
-            if not immediate:
-                await asyncio.sleep(self.debounce(doc))
+            delay = 0.0 if immediate else self.debounce(doc)
+            if delay:
+                await asyncio.sleep(delay)
             if doc.version != version:
                 return
             if not doc.is_pypto:
@@ -163,15 +184,14 @@ class PtolsServer(LanguageServer):
             from ptoc.frontend import analyze_source
 
             loop = asyncio.get_running_loop()
-            started = time.perf_counter()
             source = analysable(text)
-            result: ModuleAnalysis = await loop.run_in_executor(
-                self.analysis_pool, analyze_source, source, doc.path, doc.cache
+            result, doc.last_duration = await loop.run_in_executor(
+                self.analysis_pool, timed, analyze_source, source, doc.path, doc.cache
             )
-            doc.last_duration = time.perf_counter() - started
             if doc.version != version or doc.text != text:
                 return  # stale: a newer edit is already queued; never publish old results
             doc.analysis, doc.analysis_version, doc.analysis_text = result, version, source
+            doc.pipelines.keep_only(result)
             if not any(d.code == "E000" for d in result.diagnostics):
                 doc.last_clean, doc.last_clean_text = result, source
             doc.analysed.set()
@@ -188,6 +208,8 @@ class PtolsServer(LanguageServer):
         except Exception as error:
             self.log_error(f"analysis of {doc.uri}", error)
             self.notify(protocol.STATUS, protocol.StatusParams("ready", doc.uri))
+        finally:
+            asyncio.get_running_loop().call_soon(self.settle)  # once this task is done
 
     def diagnostics_of(self, doc: Document, analysis: ModuleAnalysis) -> list[types.Diagnostic]:
         from .convert import to_lsp_diagnostic
@@ -228,7 +250,9 @@ class PtolsServer(LanguageServer):
         from .features import preview
 
         loop = asyncio.get_running_loop()
-        job = loop.run_in_executor(self.compile_pool, preview.compile_preview, analysis, *key[1:])
+        job = loop.run_in_executor(
+            self.preview_pool, doc.pipelines.run, preview.compile_preview, analysis, *key[1:]
+        )
         doc.preview_jobs[key] = job
 
         def done(finished: asyncio.Future[Any]) -> None:
@@ -285,7 +309,7 @@ class PtolsServer(LanguageServer):
             analysis = doc.analysis
             if doc.version != version or analysis is None:
                 return
-            if loop_depth(doc.analysis_text) > MAX_LIVE_LOOP_DEPTH:
+            if doc.analysed_loop_depth > MAX_LIVE_LOOP_DEPTH:
                 return  # compiling it could take minutes (synchronisation is costly in depth)
             loop = asyncio.get_running_loop()
             await self.compute_backend(doc, version, analysis)
@@ -298,7 +322,7 @@ class PtolsServer(LanguageServer):
                 self.settings.default_target
             )
             found = await loop.run_in_executor(
-                self.compile_pool, driver.buffer_types, analysis, pipeline, memo
+                self.compile_pool, doc.pipelines.run, driver.buffer_types, analysis, pipeline, memo
             )
             if len(memo) > 4 * max(len(analysis.function_infos), 64):
                 memo.clear()
@@ -320,7 +344,7 @@ class PtolsServer(LanguageServer):
 
         memo = doc.backend_memo
         found = await asyncio.get_running_loop().run_in_executor(
-            self.compile_pool, backend_diagnostics, analysis, memo
+            self.compile_pool, doc.pipelines.run, backend_diagnostics, analysis, memo
         )
         if len(memo) > 4 * max(len(analysis.function_infos), 64):
             memo.clear()
@@ -382,6 +406,25 @@ class PtolsServer(LanguageServer):
             preload()  # every compiler stage, so no request pays for the first import
         except Exception as error:
             self.log_error("loading the compiler", error)
+        self.warm_converter()
+
+    def warm_converter(self) -> None:
+        """Make the converter's readers and writers of every handled method's messages now:
+        each is generated on first use (a first hover or edit paid tens of ms)."""
+        converter = self.protocol._converter
+        methods = [*self.protocol.fm.features, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+        for method in methods:
+            for message in (
+                self.protocol.get_message_type(method),
+                self.protocol.get_result_type(method),
+            ):
+                if message is None:
+                    continue
+                try:
+                    converter.get_structure_hook(message)
+                    converter.get_unstructure_hook(message)
+                except Exception as error:  # only an optimisation
+                    log.debug("no converter hooks for %s: %s", message, error)
 
     async def pull_configuration(self) -> None:
         caps = self.client_capabilities.workspace
@@ -397,6 +440,13 @@ class PtolsServer(LanguageServer):
         if values:
             self.settings = Settings.from_client(values[0])
             await self.refresh_all()
+
+
+def timed(function: Callable[..., T], *args: Any) -> tuple[T, float]:
+    """``function(*args)`` and the processor time this thread spent in it (seconds)."""
+    started = time.thread_time()
+    result = function(*args)
+    return result, time.thread_time() - started
 
 
 def too_large_diagnostic(doc: Document) -> types.Diagnostic:

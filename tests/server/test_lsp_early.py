@@ -1,5 +1,6 @@
 """`initialize` answered before pygls loads (ptols/early.py): the same bytes as pygls' own
-answer, sent once, only for a request answered before; a wrong remembered answer is corrected."""
+answer, sent once, computed from the handler table (capabilities.py) or remembered from pygls
+for a request the table does not know; a wrong remembered answer is corrected."""
 
 from __future__ import annotations
 
@@ -12,8 +13,13 @@ from typing import Any
 import pytest
 from raw_lsp import RawServer, frame
 
+from ptols.early import cache_file, cache_key
+
 EARLY = b"answered initialize before loading the server"
 CAPABILITIES: dict[str, Any] = {"textDocument": {"hover": {"contentFormat": ["markdown"]}}}
+PREPARE_RENAME: dict[str, Any] = {"textDocument": {"rename": {"prepareSupport": True}}}
+# pygls reads 1 as true; capabilities.py leaves what it does not expect to pygls
+ODD: dict[str, Any] = {"textDocument": {"synchronization": {"willSave": 1}}}
 
 
 @pytest.fixture
@@ -50,43 +56,54 @@ def session(server: RawServer, root: Path, capabilities: dict[str, Any]) -> list
     return [m for m in server.received if m.get("id") == 1 and "method" not in m]
 
 
-def test_a_repeated_initialize_gets_pygls_answer_early_and_once(
+def test_a_first_initialize_is_answered_early_once_with_pygls_answer(
     start: Any, tmp_path: Path, cache: Path
 ) -> None:
     first = start()
     answers = session(first, tmp_path, CAPABILITIES)
     assert len(answers) == 1 and "capabilities" in answers[0]["result"]
-    assert EARLY not in first.error_output()
-    assert len(list(cache.glob("initialize-*.json"))) == 1
+    assert EARLY + b" (computed)" in first.error_output()
+    assert b"differed" not in first.error_output()  # pygls' own answer was the same
+    assert not cache.exists()  # nothing to remember
 
-    # Another launch (another process, another folder), the same client: answered early.
+    # Another launch (another process, another folder), the same client: the same answer.
     second = start()
     other = tmp_path / "other"
     other.mkdir()
     assert session(second, other, CAPABILITIES) == answers
-    assert EARLY in second.error_output()
-    assert b"differed" not in second.error_output()
+    assert EARLY + b" (computed)" in second.error_output()
 
 
-def test_other_client_capabilities_are_not_answered_from_the_cache(
+def test_each_client_gets_its_own_answer(start: Any, tmp_path: Path, cache: Path) -> None:
+    (plain,) = session(start(), tmp_path, {})
+    (renaming,) = session(start(), tmp_path, PREPARE_RENAME)
+    assert plain["result"]["capabilities"]["renameProvider"] is True
+    assert renaming["result"]["capabilities"]["renameProvider"] == {"prepareProvider": True}
+
+
+def test_an_initialize_the_table_does_not_know_is_answered_by_pygls_then_remembered(
     start: Any, tmp_path: Path, cache: Path
 ) -> None:
-    session(start(), tmp_path, CAPABILITIES)
+    first = start()
+    (truth,) = session(first, tmp_path, ODD)
+    assert EARLY not in first.error_output()
+    assert truth["result"]["capabilities"]["textDocumentSync"]["willSave"] is False
+    assert len(list(cache.glob("initialize-*.json"))) == 1
+
     second = start()
-    plain = session(second, tmp_path, {})
-    assert len(plain) == 1
-    assert EARLY not in second.error_output()
-    assert len(list(cache.glob("initialize-*.json"))) == 2
+    assert session(second, tmp_path, ODD) == [truth]
+    assert EARLY in second.error_output() and b"(computed)" not in second.error_output()
 
 
 def test_a_wrong_remembered_answer_is_replaced_by_pygls_answer(
-    start: Any, tmp_path: Path, cache: Path
+    start: Any, tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (truth,) = session(start(), tmp_path, CAPABILITIES)
-    (entry,) = cache.glob("initialize-*.json")
-    remembered = json.loads(entry.read_text())
-    remembered["result"] = {"capabilities": {}}
-    entry.write_text(json.dumps(remembered))
+    monkeypatch.setenv("PTOLS_CACHE_DIR", str(cache))
+    key = cache_key({"capabilities": CAPABILITIES})  # what the answer depends on
+    entry = cache_file(key)
+    entry.parent.mkdir(parents=True)
+    entry.write_text(json.dumps({"key": key, "result": {"capabilities": {}}}))
 
     second = start()
     (sent,) = session(second, tmp_path, CAPABILITIES)

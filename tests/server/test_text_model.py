@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from lsprotocol import types
 
@@ -59,3 +61,24 @@ def test_text_shift_maps_unchanged_text_and_refuses_changed_text():
     with pytest.raises(Stale):
         replaced.forward(4, 6)  # `bc` was replaced
     assert replaced.forward(9, 10) == (10, 11)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "a",
+        "\n",
+        "\n\n",
+        "a\nb",
+        "a\nb\n",
+        "é\n😀x\n\nz",
+        "a\x0cb\u2028c\n\x85d",
+        "a\r\nb",
+        "\r",
+    ],
+)
+def test_line_starts_are_those_of_lsp_line_breaks(text: str) -> None:
+    """Only \\r\\n, \\r and \\n end lines (\\x0c, \\u2028, \\x85 do not), by either method."""
+    expected = [0] + [match.end() for match in re.finditer(r"\r\n|\r|\n", text)]
+    assert LineIndex(text).starts == expected

@@ -4,8 +4,10 @@ occurrence with its type and definition (hover / go-to-definition read it)."""
 from __future__ import annotations
 
 import bisect
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
+from operator import attrgetter
 
 from ..diagnostics import Diagnostic
 from ..ir.function import Function, Program
@@ -40,6 +42,9 @@ class Occurrence:
     detail: str = ""  # extra hover text (e.g. the function signature)
 
 
+_POSITION = attrgetter("span.line", "span.column")  # an occurrence's sort key
+
+
 @dataclass
 class SymbolIndex:
     """Occurrences sorted by position; lookups are a binary search."""
@@ -48,8 +53,10 @@ class SymbolIndex:
     _keys: list[tuple[int, int]] = field(default_factory=list)
 
     def add(self, occurrence: Occurrence) -> None:
-        self.occurrences.append(occurrence)
-        self._keys = []
+        self.occurrences.append(occurrence)  # unsorted now: _keys is shorter
+
+    def extend(self, occurrences: Iterable[Occurrence]) -> None:
+        self.occurrences.extend(occurrences)
 
     def freeze(self) -> None:
         """Sort now (the analysis thread calls this) so lookups never pay for it."""
@@ -64,8 +71,8 @@ class SymbolIndex:
 
     def _sorted(self) -> None:
         if len(self._keys) != len(self.occurrences):
-            self.occurrences.sort(key=lambda o: (o.span.line, o.span.column))
-            self._keys = [(o.span.line, o.span.column) for o in self.occurrences]
+            self.occurrences.sort(key=_POSITION)
+            self._keys = list(map(_POSITION, self.occurrences))
 
     def at(self, line: int, column: int) -> Occurrence | None:
         """The innermost occurrence containing (1-based line, 0-based column)."""

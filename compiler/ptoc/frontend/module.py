@@ -364,8 +364,7 @@ class ModuleAnalyzer:
                 self.cache.signatures[key] = cached
         for diagnostic in cached.diagnostics:
             self.bag.add(diagnostic)
-        for occurrence in cached.occurrences:
-            self.result.index.add(occurrence)
+        self.result.index.extend(cached.occurrences)
         sig = cached.signature
         self.result.function_infos.append(
             FunctionInfo(sig.name, sig.span, sig.name_span, definition.program)
@@ -393,8 +392,7 @@ class ModuleAnalyzer:
                 self.cache.functions[key] = cached
         else:
             self.result.reused_functions += 1
-        for occurrence in cached.occurrences:
-            self.result.index.add(occurrence)
+        self.result.index.extend(cached.occurrences)
         if externals is not None:
             externals.extend(cached.calls)
         if damaged:

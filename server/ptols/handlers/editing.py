@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from .. import capabilities
 from ..text import Stale
 from .common import cursor, features, pypto_document, text_lines
 
@@ -15,13 +16,10 @@ if TYPE_CHECKING:
     from ..documents import Document
     from ..server import PtolsServer
 
-COMPLETION_OPTIONS = types.CompletionOptions(
-    trigger_characters=[".", "(", ",", "="], resolve_provider=True
-)
-SIGNATURE_OPTIONS = types.SignatureHelpOptions(trigger_characters=["(", ","])
-CODE_ACTION_OPTIONS = types.CodeActionOptions(
-    code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite]
-)
+# The options are shared with the answer early.py computes for `initialize` (capabilities.py).
+COMPLETION_OPTIONS = types.CompletionOptions(**capabilities.COMPLETION_OPTIONS)
+SIGNATURE_OPTIONS = types.SignatureHelpOptions(**capabilities.SIGNATURE_OPTIONS)
+CODE_ACTION_OPTIONS = types.CodeActionOptions(**capabilities.CODE_ACTION_OPTIONS)
 MAX_FORMAT_LINE = 20_000  # characters: black's time grows too fast beyond
 FORMAT_BUDGET = 0.7
 

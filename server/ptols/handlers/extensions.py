@@ -9,7 +9,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from .. import protocol
-from ..documents import MAX_LIVE_LOOP_DEPTH, loop_depth
+from ..documents import MAX_LIVE_LOOP_DEPTH
 from ..protocol import (
     FunctionEntry,
     FunctionsParams,
@@ -55,7 +55,7 @@ async def preview(ls: PtolsServer, params: PreviewParams) -> PreviewResult:
     if problem is not None:
         raise JsonRpcInvalidParams(f"ptols: preview: {problem}")
     version = doc.analysis_version
-    depth = loop_depth(doc.analysis_text)
+    depth = doc.analysed_loop_depth
     if depth > MAX_LIVE_LOOP_DEPTH:
         return PreviewResult(language, "", version, [too_deep_diagnostic(depth)])
     strict = ls.settings.strict_for(analysis.path)

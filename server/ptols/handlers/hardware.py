@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from .. import hardware
-from ..documents import MAX_LIVE_LOOP_DEPTH, loop_depth
+from .. import capabilities, hardware
+from ..documents import MAX_LIVE_LOOP_DEPTH
 from ..protocol import (
     MemoryMapParams,
     MemoryMapResult,
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from ..features import preview as preview_feature
     from ..server import PtolsServer
 
-CODE_LENS_OPTIONS = types.CodeLensOptions(resolve_provider=False)
+CODE_LENS_OPTIONS = types.CodeLensOptions(**capabilities.CODE_LENS_OPTIONS)  # capabilities.py
 
 
 def open_document(ls: PtolsServer, uri: str, method: str) -> Document:
@@ -58,7 +58,7 @@ async def source_map(ls: PtolsServer, params: SourceMapParams) -> SourceMapResul
     if problem is not None:
         raise JsonRpcInvalidParams(f"ptols: sourceMap: {problem}")
     version = doc.analysis_version
-    if loop_depth(doc.analysis_text) > MAX_LIVE_LOOP_DEPTH:
+    if doc.analysed_loop_depth > MAX_LIVE_LOOP_DEPTH:
         return SourceMapResult(version, "", [])  # as the preview: too costly to compile live
     key = (version, target, params.function, pipeline, ls.settings.strict_for(analysis.path))
     result: preview_feature.PreviewResult | None = doc.previews.get(key)
