@@ -12,7 +12,8 @@ from ...ir.visitor import IRVisitor
 from ...ops import Role
 from ...passes.op_info import op_def, stored_into
 from ..common import CodegenError, CodegenResult
-from .function import CCECodegen, has_own_window
+from .function import CCECodegen
+from .ops import has_own_window
 from .orchestration import generate_orchestration, kernel_config
 
 
@@ -25,7 +26,7 @@ def generate_function(func: Function) -> tuple[str, list[Diagnostic]]:
 def generate_kernel(func: Function) -> CodegenResult:
     """One kernel. Two runs: the first finds which tensors some load/store moves away from
     their base address; the second uses that to leave out TASSIGNs that would only restate
-    the base (see ``CCECodegen._seat``)."""
+    the base (see ``ops._seat``)."""
     reseated: frozenset[str] = frozenset()
     if _moves_a_pointer(func):  # otherwise no pointer leaves its base: skip the first run
         discovery = CCECodegen(reseated=None)
