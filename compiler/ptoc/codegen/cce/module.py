@@ -106,7 +106,7 @@ def generate_cce(
 ) -> CodegenResult:
     """C++ for each function (one kernel each, separated by a blank line), or only for
     ``function``. Orchestration functions run on the host: they get host C++ on the PTO2
-    runtime and the kernel configuration (see ``orchestration.py``)."""
+    runtime and the kernel configuration (see ``orchestration/``)."""
     bag = DiagnosticBag()
     kernels: list[str] = []
     spans: list[Span | None] = []
