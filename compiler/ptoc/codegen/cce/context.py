@@ -139,9 +139,9 @@ class FunctionContext:
     """What generating one kernel shares between the function shell, the statements, the op
     lowerings and the expressions (``statements.py``, ``ops.py``, ``expressions.py``).
 
-    ``known_reseated`` lists the raw pointers some load/store moves away from their base
-    (found by a first run); ``None`` means this is that first run, and every access then gets
-    its TASSIGN. ``reseated`` collects them during this run."""
+    ``known_reseated`` lists the raw pointers some load/store moves away from their base (found
+    by a first run); ``None``: every access gets its TASSIGN. ``reseated`` collects them during
+    this run, ``skipped_seats`` the pointers whose TASSIGN this run left out."""
 
     def __init__(self, known_reseated: frozenset[str] | None = None) -> None:
         self.out = CodeEmitter()
@@ -150,6 +150,7 @@ class FunctionContext:
         self.declarer = Declarer(self.names, self.types)
         self.bag = DiagnosticBag()
         self.reseated: set[str] = set()
+        self.skipped_seats: set[str] = set()  # pointers of the TASSIGNs left out
         self.known_reseated = known_reseated
         self.yields: list[Expr] | None = None  # the yield_buffer_ of the innermost construct
         self.fallback_span: Span | None = None

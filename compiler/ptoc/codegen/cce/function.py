@@ -35,8 +35,8 @@ def kernel_name(function_name: str) -> str:
 
 class CCECodegen:
     """Generates one kernel. ``reseated`` lists the raw pointers that some load/store moves
-    away from their base (found by a first run); ``None`` means this is that first run, and
-    every access then gets its TASSIGN."""
+    away from their base (found by a first run, see ``module.generate_kernel``); ``None``:
+    every access gets its TASSIGN."""
 
     def __init__(self, reseated: frozenset[str] | None = None) -> None:
         self.ctx = FunctionContext(reseated)

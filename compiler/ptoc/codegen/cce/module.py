@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from ...diagnostics import Diagnostic, DiagnosticBag
-from ...ir.expr import Call, ConstInt, MakeTuple
+from ...ir.expr import Call, ConstBool, ConstFloat, ConstInt, Expr, MakeTuple, Var
+from ...ir.fields import child_values
 from ...ir.function import Function, FunctionType, Program
 from ...ir.shape import static_shape
 from ...ir.span import NO_SPAN, Span
 from ...ir.types import TensorType
-from ...ir.visitor import IRVisitor
+from ...ir.walk import walk_stmts
 from ...ops import Role
 from ...passes.op_info import op_def, stored_into
 from ..common import CodegenError, CodegenResult
@@ -24,36 +25,51 @@ def generate_function(func: Function) -> tuple[str, list[Diagnostic]]:
 
 
 def generate_kernel(func: Function) -> CodegenResult:
-    """One kernel. Two runs: the first finds which tensors some load/store moves away from
-    their base address; the second uses that to leave out TASSIGNs that would only restate
-    the base (see ``ops._seat``)."""
-    reseated: frozenset[str] = frozenset()
-    if _moves_a_pointer(func):  # otherwise no pointer leaves its base: skip the first run
-        discovery = CCECodegen(reseated=None)
-        discovery.generate(func)
-        reseated = frozenset(discovery.reseated)
-    final = CCECodegen(reseated=reseated)
+    """One kernel. A TASSIGN that would only restate a GlobalTensor's base is left out unless
+    some load/store of the kernel moves that pointer (see ``ops._seat``). The first run
+    assumes no pointer moves and records which ones did; only when one of those had a
+    TASSIGN left out (and the kernel has such an access) is the kernel generated again,
+    knowing them: which pointers move does not depend on which TASSIGNs are left out."""
+    first = CCECodegen(reseated=frozenset())
+    text = first.generate(func)
+    moved = frozenset(first.reseated)
+    if not (moved & first.ctx.skipped_seats) or not _moves_a_pointer(func):
+        return CodegenResult(text, first.diagnostics, first.line_spans)
+    final = CCECodegen(reseated=moved)
     text = final.generate(func)
     return CodegenResult(text, final.diagnostics, final.line_spans)
 
 
-class _OffsetScan(IRVisitor):
-    """Finds a load or store that moves its tensor's own GlobalTensor: offsets not all the
+def _moves_a_pointer(func: Function) -> bool:
+    """Whether a load or store moves its tensor's own GlobalTensor: offsets not all the
     constant 0, and no GlobalTensor of its own for the window (``has_own_window``)."""
+    for stmt in walk_stmts(func.body):
+        for child in child_values(stmt):
+            if isinstance(child, Expr) and _has_moving_access(child):
+                return True
+    return False
 
-    def __init__(self) -> None:
-        self.found = False
 
-    def visit_Call(self, node: Call) -> None:
-        op = op_def(node)
-        if op is not None and op.role in (Role.LOAD, Role.STORE) and len(node.args) > 1:
-            offsets = node.args[1]
-            elements = offsets.elements if isinstance(offsets, MakeTuple) else (offsets,)
-            moved = not all(isinstance(e, ConstInt) and e.value == 0 for e in elements)
-            if moved and not _own_window(node, op.role, len(elements)):
-                self.found = True
-        if not self.found:
-            self.generic_visit(node)
+# Expressions that hold no other expression (a plain Var: an IterArg holds its initial value).
+_LEAVES = frozenset((Var, ConstInt, ConstFloat, ConstBool))
+
+
+def _has_moving_access(expr: Expr) -> bool:
+    if type(expr) in _LEAVES:
+        return False
+    if isinstance(expr, Call) and _moves(expr):
+        return True
+    return any(isinstance(c, Expr) and _has_moving_access(c) for c in child_values(expr))
+
+
+def _moves(call: Call) -> bool:
+    op = op_def(call)
+    if op is None or op.role not in (Role.LOAD, Role.STORE) or len(call.args) <= 1:
+        return False
+    offsets = call.args[1]
+    elements = offsets.elements if isinstance(offsets, MakeTuple) else (offsets,)
+    moved = not all(isinstance(e, ConstInt) and e.value == 0 for e in elements)
+    return moved and not _own_window(call, op.role, len(elements))
 
 
 def _own_window(call: Call, role: Role, offset_count: int) -> bool:
@@ -68,12 +84,6 @@ def _own_window(call: Call, role: Role, offset_count: int) -> bool:
         return False
     dims, window = static_shape(tensor.type.shape), static_shape(shapes.elements)
     return dims is not None and window is not None and has_own_window(dims, window, offset_count)
-
-
-def _moves_a_pointer(func: Function) -> bool:
-    scan = _OffsetScan()
-    scan.visit(func)
-    return scan.found
 
 
 def _functions(

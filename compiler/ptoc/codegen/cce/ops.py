@@ -443,6 +443,7 @@ def _seat(
     pointers = ctx.names.pointers(global_name)
     known = ctx.known_reseated
     if zero and known is not None and pointers and not (pointers & known):
+        ctx.skipped_seats |= pointers
         return
     # A dynamic tensor here is a parameter's, reported at the parameter.
     dims = static_dims(tensor.shape, f"tensor '{global_name}'", span, follow_on=True)
