@@ -9,8 +9,9 @@ Var, and sibling loops may both keep ``i`` because their scopes close in between
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from ...diagnostics import DiagnosticBag
 from ...ir.expr import Expr, Var
@@ -60,7 +61,10 @@ class CodeContext:
     # -- names -----------------------------------------------------------------------------
 
     def _taken(self, name: str) -> bool:
-        return any(name in scope for scope in self._scopes)
+        for scope in self._scopes:
+            if name in scope:
+                return True
+        return False
 
     def reserve(self, name: str) -> str:
         """Claim ``name`` (made unique) in the current scope, for names not tied to a Var."""
@@ -168,6 +172,21 @@ class FunctionContext:
         if not isinstance(error, FollowOn):
             self.bag.error(error.code, error.message, at)
         self.out.emit_line("// error: " + " ".join(error.message.split()))
+
+    def attempt(self, span: Span, lower: Callable[..., object], *args: Any) -> None:
+        """``lower(*args)``, its lines attributed to ``span`` (when known); a CodegenError
+        is reported there and generation goes on (``guard`` without a context manager's
+        cost, for the statement and declaration loops)."""
+        out = self.out
+        saved = out.span
+        if span.is_known:
+            out.span = span
+        try:
+            lower(*args)
+        except CodegenError as error:
+            self.report(error, span)
+        finally:
+            out.span = saved
 
     @contextmanager
     def guard(self, span: Span) -> Iterator[None]:

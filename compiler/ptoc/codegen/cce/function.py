@@ -81,10 +81,8 @@ def _prologue(ctx: FunctionContext, func: Function) -> None:
     if func.params:
         ctx.out.emit_line("// Unpack arguments")
         for index, param in enumerate(func.params):
-            with ctx.out.statement(param.span), ctx.guard(param.span):
-                failed.add(param)
-                _unpack(ctx, param, index, pointers)
-                failed.discard(param)
+            failed.add(param)
+            ctx.attempt(param.span, _unpack, ctx, param, index, pointers, failed)
         ctx.out.emit_line()
     _global_tensors(ctx, func, pointers, failed)
     tiles = TileCollector.collect(func.body)
@@ -94,12 +92,15 @@ def _prologue(ctx: FunctionContext, func: Function) -> None:
             if k:
                 ctx.out.emit_line()
             name = ctx.names.sanitize_name(stmt.var)
-            with ctx.out.statement(stmt.span), ctx.guard(stmt.span):
-                emit_tile(ctx, name, tile_type, stmt.span)
+            ctx.attempt(stmt.span, emit_tile, ctx, name, tile_type, stmt.span)
         ctx.out.emit_line()
 
 
-def _unpack(ctx: FunctionContext, param: Var, index: int, pointers: dict[Var, str]) -> None:
+def _unpack(
+    ctx: FunctionContext, param: Var, index: int, pointers: dict[Var, str], failed: set[Var]
+) -> None:
+    """Argument ``index``: a tensor's raw pointer or a scalar's value (``failed`` keeps the
+    parameters that could not be unpacked)."""
     what = f"parameter '{param.name}'"
     if isinstance(param.type, TensorType):
         pointer = ctx.names.reserve(sanitize_identifier(param.name))
@@ -118,6 +119,7 @@ def _unpack(ctx: FunctionContext, param: Var, index: int, pointers: dict[Var, st
             "(only tensors and scalars)",
             param.span,
         )
+    failed.discard(param)
 
 
 def _global_tensors(
@@ -129,19 +131,27 @@ def _global_tensors(
     if not tensors:
         return
     ctx.out.emit_line("// Global tensor declarations")
-    separate = False
+    emitted = [False]
     for param in tensors:
-        assert isinstance(param.type, TensorType)
         base = pointers.get(param) or ctx.names.reserve(sanitize_identifier(param.name))
         instance = ctx.names.reserve(base + "Global")
-        with ctx.out.statement(param.span), ctx.guard(param.span):
-            ctx.names.register_var(param, instance)
-            ctx.names.register_pointer(instance, base)
-            if param in failed:
-                continue
-            if separate:
-                ctx.out.emit_line()
-            separate = True
-            for line in ctx.declarer.global_tensor(base, instance, param.type, base, param.span):
-                ctx.out.emit_line(line)
+        ctx.attempt(
+            param.span, _global_tensor, ctx, param, base, instance, param in failed, emitted
+        )
     ctx.out.emit_line()
+
+
+def _global_tensor(
+    ctx: FunctionContext, param: Var, base: str, instance: str, failed: bool, emitted: list[bool]
+) -> None:
+    """``emitted[0]``: whether a group was emitted before (groups are separated by a blank)."""
+    assert isinstance(param.type, TensorType)
+    ctx.names.register_var(param, instance)
+    ctx.names.register_pointer(instance, base)
+    if failed:
+        return
+    if emitted[0]:
+        ctx.out.emit_line()
+    emitted[0] = True
+    for line in ctx.declarer.global_tensor(base, instance, param.type, base, param.span):
+        ctx.out.emit_line(line)

@@ -117,16 +117,8 @@ class ISAMapper:
                 hint = f": {op.cce.note}"
             raise CodegenError("E400", f"'{name}' has no CCE lowering{hint}", span)
 
-        if op.role in (Role.SET_FLAG, Role.WAIT_FLAG):
-            args = (
-                pipe_name(call.kwarg("set_pipe"), span),
-                pipe_name(call.kwarg("wait_pipe"), span),
-                event_name(call.kwarg("event_id", 0), span),
-            )
-            return ISAMapping(op, instruction, args)
-        if op.role is Role.BARRIER:
-            assert op.barrier_pipe is not None, op.name
-            return ISAMapping(op, instruction, (pipe_name(op.barrier_pipe, span),))
+        if op.is_sync:
+            return _sync_mapping(op, instruction, call)
         if op.cce.column_form is not None:
             instruction = axis_instruction(op, "cce", call)
         if op.cce.row_broadcast is not None:
@@ -135,6 +127,39 @@ class ISAMapper:
             _ATTR_RENDERERS[name](_attr(op, call, name), span) for name in op.cce.attr_args
         )
         return ISAMapping(op, instruction, attrs)
+
+
+# Sync mappings depend on the op and the call's keywords only, and kernels are full of them.
+_SYNC_MAPPINGS: dict[tuple[object, ...], ISAMapping] = {}
+_SYNC_CACHE_SIZE = 1024
+
+
+def _sync_mapping(op: OpDef, instruction: str, call: Call) -> ISAMapping:
+    # Typed: True == 1, but True is no event id.
+    key: tuple[object, ...] = (id(op), *((k, type(v), v) for k, v in call.kwargs))
+    try:
+        found = _SYNC_MAPPINGS.get(key)
+        cacheable = True
+    except TypeError:  # an unhashable keyword value: rendered below, reported there
+        found, cacheable = None, False
+    if found is not None and found.op is op:
+        return found
+    span = call.span
+    if op.role is Role.BARRIER:
+        assert op.barrier_pipe is not None, op.name
+        args: tuple[str, ...] = (pipe_name(op.barrier_pipe, span),)
+    else:
+        args = (
+            pipe_name(call.kwarg("set_pipe"), span),
+            pipe_name(call.kwarg("wait_pipe"), span),
+            event_name(call.kwarg("event_id", 0), span),
+        )
+    mapping = ISAMapping(op, instruction, args)
+    if cacheable:
+        if len(_SYNC_MAPPINGS) >= _SYNC_CACHE_SIZE:
+            _SYNC_MAPPINGS.clear()
+        _SYNC_MAPPINGS[key] = mapping
+    return mapping
 
 
 def _broadcast_instruction(op: OpDef, call: Call, instruction: str) -> str:

@@ -47,16 +47,7 @@ def statement(ctx: FunctionContext, stmt: Stmt) -> None:
         for inner in stmt.stmts:
             statement(ctx, inner)
         return
-    out = ctx.out
-    saved = out.span
-    if stmt.span.is_known:
-        out.span = stmt.span  # the lines emitted now come from this statement
-    try:
-        _STATEMENTS[type(stmt)](ctx, stmt)
-    except CodegenError as error:
-        ctx.report(error, stmt.span)
-    finally:
-        out.span = saved
+    ctx.attempt(stmt.span, _STATEMENTS[type(stmt)], ctx, stmt)
 
 
 def _scope(ctx: FunctionContext, stmt: ScopeStmt) -> None:

@@ -87,6 +87,7 @@ class Tensors:
         self.external: dict[ex.Var, str] = {}  # created tensors the caller provides (returned)
         # A loop's result -> its carried value and what the body yields for it.
         self.yielded: dict[ex.Var, tuple[ex.IterArg, ex.Expr]] = {}
+        self._results: dict[tuple[str, int], int | None] = {}  # see ``returned_param``
 
     def kernel(self, name: str, span: Span) -> Function:
         found = self.program.function(name) if self.program is not None else None
@@ -155,7 +156,10 @@ class Tensors:
         kernel = self.program.function(call.callee.name) if self.program is not None else None
         if kernel is None:
             return None
-        param = returned_param(kernel, index)
+        key = (kernel.name, index)
+        if key not in self._results:  # a kernel called in a loop is asked again and again
+            self._results[key] = returned_param(kernel, index)
+        param = self._results[key]
         return call.args[param] if param is not None and param < len(call.args) else None
 
     def collect(self) -> None:
