@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from ...diagnostics import Diagnostic, DiagnosticBag
-from ...ir.expr import Call, ConstBool, ConstFloat, ConstInt, Expr, MakeTuple, Var
-from ...ir.fields import child_values
+from ...ir.expr import Call, ConstInt, MakeTuple
 from ...ir.function import Function, FunctionType, Program
 from ...ir.shape import static_shape
 from ...ir.span import NO_SPAN, Span
 from ...ir.types import TensorType
-from ...ir.walk import walk_stmts
 from ...ops import Role
 from ...passes.op_info import op_def, stored_into
-from ..common import CodegenError, CodegenResult
+from ..common import CodegenError, CodegenResult, calls_in
 from .function import CCECodegen
 from .ops import has_own_window
 from .orchestration import generate_orchestration, kernel_config
@@ -43,23 +41,7 @@ def generate_kernel(func: Function) -> CodegenResult:
 def _moves_a_pointer(func: Function) -> bool:
     """Whether a load or store moves its tensor's own GlobalTensor: offsets not all the
     constant 0, and no GlobalTensor of its own for the window (``has_own_window``)."""
-    for stmt in walk_stmts(func.body):
-        for child in child_values(stmt):
-            if isinstance(child, Expr) and _has_moving_access(child):
-                return True
-    return False
-
-
-# Expressions that hold no other expression (a plain Var: an IterArg holds its initial value).
-_LEAVES = frozenset((Var, ConstInt, ConstFloat, ConstBool))
-
-
-def _has_moving_access(expr: Expr) -> bool:
-    if type(expr) in _LEAVES:
-        return False
-    if isinstance(expr, Call) and _moves(expr):
-        return True
-    return any(isinstance(c, Expr) and _has_moving_access(c) for c in child_values(expr))
+    return any(_moves(call) for call in calls_in(func.body))
 
 
 def _moves(call: Call) -> bool:
