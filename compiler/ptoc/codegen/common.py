@@ -1,13 +1,17 @@
-"""What every code generator returns, and the exception used inside one to abandon a construct."""
+"""What every code generator returns, the exception used inside one to abandon a construct, and
+the calls of a body (which both generators look for before they emit)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
-from ..ir.expr import Call
+from ..ir.expr import Call, ConstBool, ConstFloat, ConstInt, Expr, Var
+from ..ir.fields import child_values
 from ..ir.span import NO_SPAN, Span
+from ..ir.stmt import Stmt
 from ..ir.types import ScalarType, ShapedType, TileType
+from ..ir.walk import walk_stmts
 from ..ops.registry import OpDef
 from ..ops.rules import promote_all
 
@@ -69,3 +73,28 @@ def result_is_promoted(call: Call) -> bool:
     dtypes = [a.type.dtype for a in call.args if isinstance(a.type, (TileType, ScalarType))]
     result = call.type
     return isinstance(result, TileType) and bool(dtypes) and promote_all(dtypes) is result.dtype
+
+
+# Expressions that hold no other expression (a plain Var: an IterArg holds its initial value).
+_LEAVES = frozenset((Var, ConstInt, ConstFloat, ConstBool))
+
+
+def calls_in(body: Stmt) -> list[Call]:
+    """Every call in ``body``, nested statements and expressions included. Statements are
+    walked as statements and only expressions that can hold a call are entered: the
+    generators ask this of every function, and most expressions are variables."""
+    found: list[Call] = []
+    for stmt in walk_stmts(body):
+        for child in child_values(stmt):
+            if isinstance(child, Expr):
+                _collect_calls(child, found)
+    return found
+
+
+def _collect_calls(expr: Expr, found: list[Call]) -> None:
+    if type(expr) in _LEAVES:
+        return
+    if isinstance(expr, Call):
+        found.append(expr)
+    for child in child_values(expr):
+        _collect_calls(child, found)

@@ -9,9 +9,17 @@ Var, and sibling loops may both keep ``i`` because their scopes close in between
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
-from ...ir.expr import Var
+from ...diagnostics import DiagnosticBag
+from ...ir.expr import Expr, Var
+from ...ir.span import Span
 from ..common import CodegenError
+from .cpp_types import TypeConverter
+from .declarations import Declarer, FollowOn
+from .emitter import CodeEmitter
 
 CPP_KEYWORDS = frozenset(
     """alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t
@@ -53,7 +61,10 @@ class CodeContext:
     # -- names -----------------------------------------------------------------------------
 
     def _taken(self, name: str) -> bool:
-        return any(name in scope for scope in self._scopes)
+        for scope in self._scopes:
+            if name in scope:
+                return True
+        return False
 
     def reserve(self, name: str) -> str:
         """Claim ``name`` (made unique) in the current scope, for names not tied to a Var."""
@@ -126,3 +137,60 @@ class CodeContext:
         if found is None or len(found) != 1:
             return None
         return next(iter(found))
+
+
+class FunctionContext:
+    """What generating one kernel shares between the function shell, the statements, the op
+    lowerings and the expressions (``statements.py``, ``ops.py``, ``expressions.py``).
+
+    ``known_reseated`` lists the raw pointers some load/store moves away from their base (found
+    by a first run); ``None``: every access gets its TASSIGN. ``reseated`` collects them during
+    this run, ``skipped_seats`` the pointers whose TASSIGN this run left out."""
+
+    def __init__(self, known_reseated: frozenset[str] | None = None) -> None:
+        self.out = CodeEmitter()
+        self.names = CodeContext()
+        self.types = TypeConverter()
+        self.declarer = Declarer(self.names, self.types)
+        self.bag = DiagnosticBag()
+        self.reseated: set[str] = set()
+        self.skipped_seats: set[str] = set()  # pointers of the TASSIGNs left out
+        self.known_reseated = known_reseated
+        self.yields: list[Expr] | None = None  # the yield_buffer_ of the innermost construct
+        self.fallback_span: Span | None = None
+        self.param_count = 0
+        # Loop variables that count up from a non-negative start: // and % need no floor form.
+        self.non_negative_vars: set[Var] = set()
+
+    def report(self, error: CodegenError, span: Span | None = None) -> None:
+        """Record ``error`` at its own span, else at ``span``, else at the function; the
+        output gets a ``// error:`` line at that spot."""
+        at = error.span
+        for candidate in (span, self.fallback_span):
+            if not at.is_known and candidate is not None:
+                at = candidate
+        if not isinstance(error, FollowOn):
+            self.bag.error(error.code, error.message, at)
+        self.out.emit_line("// error: " + " ".join(error.message.split()))
+
+    def attempt(self, span: Span, lower: Callable[..., object], *args: Any) -> None:
+        """``lower(*args)``, its lines attributed to ``span`` (when known); a CodegenError
+        is reported there and generation goes on (``guard`` without a context manager's
+        cost, for the statement and declaration loops)."""
+        out = self.out
+        saved = out.span
+        if span.is_known:
+            out.span = span
+        try:
+            lower(*args)
+        except CodegenError as error:
+            self.report(error, span)
+        finally:
+            out.span = saved
+
+    @contextmanager
+    def guard(self, span: Span) -> Iterator[None]:
+        try:
+            yield
+        except CodegenError as error:
+            self.report(error, span)

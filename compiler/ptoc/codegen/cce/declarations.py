@@ -4,14 +4,14 @@ argument unpacking, GlobalTensor types and instances, Tile types with their TASS
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ...ir.dtype import DataType
 from ...ir.expr import Expr
 from ...ir.shape import static_shape
 from ...ir.span import Span
-from ...ir.types import BLayout, MemorySpace, PadMode, TensorType, TileType, TileView
+from ...ir.types import BLayout, MemorySpace, MemRef, PadMode, TensorType, TileType, TileView
 from ..common import CodegenError
-from .context import CodeContext
 from .cpp_types import (
     BLAYOUT_TO_CPP,
     GLOBAL_RANK,
@@ -19,6 +19,9 @@ from .cpp_types import (
     SLAYOUT_TO_CPP,
     TypeConverter,
 )
+
+if TYPE_CHECKING:  # the context holds a Declarer: only its type is needed here
+    from .context import CodeContext, FunctionContext
 
 
 @dataclass
@@ -116,63 +119,77 @@ class Declarer:
         what = f"tile '{name}'"
         element = cpp_dtype(tile.dtype, what, span)
         rows, cols = tile_rows_cols(static_dims(tile.shape, what, span))
-        view = tile.tile_view or TileView()
+        view = tile.tile_view or _DEFAULT_VIEW
         valid_rows, valid_cols = rows, cols
         if view.valid_shape is not None:
             valid = static_shape(view.valid_shape)
             if valid is not None:
                 valid_rows, valid_cols = tile_rows_cols(valid)
-
         memref = tile.memref
-        location = "Vec"
-        error: CodegenError | None = None
-        if memref is None:
-            error = CodegenError(
-                "E403",
-                f"{what} has no MemRef (run the default pass pipeline); TASSIGN skipped",
-                span,
-            )
-        elif memref.memory_space is MemorySpace.DDR:
-            error = CodegenError(
-                "E403", f"{what} is placed in DDR; tiles live in on-chip buffers", span
-            )
-        else:
-            location = self.types.tile_location(memref.memory_space) or "Vec"
-            if memref.addr is None:
-                error = CodegenError(
-                    "E403",
-                    f"{what} has a buffer without an address (run AllocateMemoryAddr); TASSIGN "
-                    f"skipped",
-                    span,
-                )
-
-        blayout = view.blayout
-        if location == "Vec" and cols == 1 and rows > 1:
-            blayout = BLayout.col_major  # pto-isa: a vector tile of one column is ColMajor
-        params = [
-            f"TileType::{location}",
-            element,
-            str(rows),
-            str(cols),
-            f"BLayout::{BLAYOUT_TO_CPP[blayout]}",
-            "-1",
-            "-1",
-        ]
-        # Fractal parameters only when they differ from pto-isa's defaults, so plain
-        # vector tiles read exactly as in the seed.
-        if (
-            view.slayout is not TileView().slayout
-            or view.fractal != 512
-            or view.pad is not PadMode.null
-        ):
-            params += [f"SLayout::{SLAYOUT_TO_CPP[view.slayout]}", str(view.fractal)]
-            if view.pad is not PadMode.null:
-                params.append(f"PadValue::{PAD_TO_CPP[view.pad]}")
+        location, error = self._buffer(memref, what, span)
         type_alias = self.context.reserve(name + "Type")
+        params = ", ".join(_tile_params(location, element, rows, cols, view))
         lines = [
-            f"using {type_alias} = Tile<{', '.join(params)}>;",
+            f"using {type_alias} = Tile<{params}>;",
             f"{type_alias} {name}({valid_rows}, {valid_cols});",
         ]
         if error is None and memref is not None and memref.addr is not None:
             lines.append(f"TASSIGN({name}, {hex(memref.addr)});")
         return Declaration(lines, error)
+
+    def _buffer(
+        self, memref: MemRef | None, what: str, span: Span
+    ) -> tuple[str, CodegenError | None]:
+        """The tile's TileType location, and E403 when it has no on-chip buffer to TASSIGN."""
+        if memref is None:
+            message = f"{what} has no MemRef (run the default pass pipeline); TASSIGN skipped"
+            return "Vec", CodegenError("E403", message, span)
+        if memref.memory_space is MemorySpace.DDR:
+            message = f"{what} is placed in DDR; tiles live in on-chip buffers"
+            return "Vec", CodegenError("E403", message, span)
+        location = self.types.tile_location(memref.memory_space) or "Vec"
+        if memref.addr is None:
+            message = (
+                f"{what} has a buffer without an address (run AllocateMemoryAddr); TASSIGN skipped"
+            )
+            return location, CodegenError("E403", message, span)
+        return location, None
+
+
+_DEFAULT_VIEW = TileView()
+
+
+def _tile_params(location: str, element: str, rows: int, cols: int, view: TileView) -> list[str]:
+    """The template arguments of ``Tile<...>``."""
+    blayout = view.blayout
+    if location == "Vec" and cols == 1 and rows > 1:
+        blayout = BLayout.col_major  # pto-isa: a vector tile of one column is ColMajor
+    params = [
+        f"TileType::{location}",
+        element,
+        str(rows),
+        str(cols),
+        f"BLayout::{BLAYOUT_TO_CPP[blayout]}",
+        "-1",
+        "-1",
+    ]
+    # Fractal parameters only when they differ from pto-isa's defaults, so plain
+    # vector tiles read exactly as in the seed.
+    if (
+        view.slayout is not _DEFAULT_VIEW.slayout
+        or view.fractal != 512
+        or view.pad is not PadMode.null
+    ):
+        params += [f"SLayout::{SLAYOUT_TO_CPP[view.slayout]}", str(view.fractal)]
+        if view.pad is not PadMode.null:
+            params.append(f"PadValue::{PAD_TO_CPP[view.pad]}")
+    return params
+
+
+def emit_tile(ctx: FunctionContext, name: str, tile_type: TileType, span: Span) -> None:
+    """Declare a tile: its lines, then the error (E403) that its buffer raised, if any."""
+    declaration = ctx.declarer.tile(name, tile_type, span)
+    for line in declaration.lines:
+        ctx.out.emit_line(line)
+    if declaration.error is not None:
+        raise declaration.error

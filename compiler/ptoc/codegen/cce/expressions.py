@@ -1,11 +1,35 @@
-"""C++ spellings of scalar expressions: the value-returning half of the dual-mode pattern."""
+"""Scalar expressions -> inline C++ text: the value-returning half of the seed's dual-mode
+pattern (``value``), and the C++ spellings of operators and literals it uses. An op call in
+value position is lowered by ``ops.lower_call`` (a scalar-valued op is an inline call)."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ...ir.dtype import DataType
-from ...ir.expr import BinaryOp, UnaryOp
+from ...ir.expr import (
+    Binary,
+    BinaryOp,
+    Call,
+    ConstBool,
+    ConstFloat,
+    ConstInt,
+    Expr,
+    IterArg,
+    MakeTuple,
+    TupleGetItem,
+    Unary,
+    UnaryOp,
+    Var,
+)
+from ...ir.types import ScalarType
+from ..common import CodegenError
+from . import ops
+
+if TYPE_CHECKING:
+    from .context import FunctionContext
 
 # Operators written infix, parenthesised: (lhs op rhs). // and % floor (the DSL's meaning),
 # so on signed integers and floats they have forms of their own (``floor_division``).
@@ -100,3 +124,92 @@ def unwrap(text: str) -> str:
         if depth == 0 and index < len(text) - 1:
             return text
     return text[1:-1]
+
+
+# --- values (value mode) ---------------------------------------------------------------------
+
+
+def value(ctx: FunctionContext, expr: Expr) -> str:
+    """Inline C++ text of a scalar expression."""
+    lower = _VALUES.get(type(expr))
+    text = lower(ctx, expr) if lower is not None else None
+    if not isinstance(text, str) or not text:
+        raise CodegenError("E400", f"this {type(expr).__name__} has no C++ value form", expr.span)
+    return text
+
+
+def operand(ctx: FunctionContext, expr: Expr) -> str:
+    """An instruction operand: a variable's C++ name or an inline scalar expression."""
+    if isinstance(expr, Call):
+        raise CodegenError(
+            "E400",
+            "a nested op call must be assigned to a variable before it is used",
+            expr.span,
+        )
+    return value(ctx, expr)
+
+
+def variable(ctx: FunctionContext, var: Var) -> str:
+    if not ctx.names.is_registered(var) and ctx.bag.has_errors:
+        # Its definition failed and was reported: keep the preview readable.
+        return ctx.names.sanitize_name(var)
+    return ctx.names.get_var_name(var)
+
+
+def _binary(ctx: FunctionContext, expr: Binary) -> str:
+    lhs, rhs = value(ctx, expr.lhs), value(ctx, expr.rhs)
+    dtype = expr.type.dtype if isinstance(expr.type, ScalarType) else None
+    positive = positive_constant(expr.rhs)
+    if positive and non_negative(ctx, expr.lhs):  # truncation and flooring agree
+        return binary(expr.op, lhs, rhs)
+    floored = floor_division(expr.op, lhs, rhs, dtype, positive)
+    return floored if floored is not None else binary(expr.op, lhs, rhs)
+
+
+_CLOSED_ON_NON_NEGATIVE = (
+    BinaryOp.Add,
+    BinaryOp.Mul,
+    BinaryOp.FloorDiv,
+    BinaryOp.FloorMod,
+    BinaryOp.Min,
+    BinaryOp.Max,
+)
+
+
+def positive_constant(expr: Expr) -> bool:
+    return isinstance(expr, ConstInt) and expr.value > 0
+
+
+def non_negative(ctx: FunctionContext, expr: Expr) -> bool:
+    """Whether an integer expression is certainly >= 0: constants, loop variables counting
+    up from such a start, and sums, products, quotients and remainders of those."""
+    if isinstance(expr, ConstInt):
+        return expr.value >= 0
+    if isinstance(expr, Var):
+        return expr in ctx.non_negative_vars
+    if isinstance(expr, Binary) and expr.op in _CLOSED_ON_NON_NEGATIVE:
+        return non_negative(ctx, expr.lhs) and non_negative(ctx, expr.rhs)
+    return False
+
+
+def _no_list(ctx: FunctionContext, expr: Expr) -> str:
+    raise CodegenError("E400", "a list value has no C++ form here", expr.span)
+
+
+def _no_tuple(ctx: FunctionContext, expr: Expr) -> str:
+    raise CodegenError("E400", "tuple values are not supported by the CCE generator", expr.span)
+
+
+# Each expression class's C++ text; a statement-mode op call gives "" (no value form).
+_VALUES: dict[type, Callable[[FunctionContext, Any], str]] = {
+    Var: variable,
+    IterArg: variable,
+    ConstInt: lambda ctx, expr: str(expr.value),
+    ConstFloat: lambda ctx, expr: float_literal(expr.value, expr.dtype),
+    ConstBool: lambda ctx, expr: bool_literal(expr.value),
+    Binary: _binary,
+    Unary: lambda ctx, expr: unary(expr.op, value(ctx, expr.operand)),
+    Call: lambda ctx, expr: ops.lower_call(ctx, expr),
+    MakeTuple: _no_list,
+    TupleGetItem: _no_tuple,
+}

@@ -8,11 +8,11 @@ from ...ir.function import Function, FunctionType, Program
 from ...ir.shape import static_shape
 from ...ir.span import NO_SPAN, Span
 from ...ir.types import TensorType
-from ...ir.visitor import IRVisitor
 from ...ops import Role
 from ...passes.op_info import op_def, stored_into
-from ..common import CodegenError, CodegenResult
-from .function import CCECodegen, has_own_window
+from ..common import CodegenError, CodegenResult, calls_in
+from .function import CCECodegen
+from .ops import has_own_window
 from .orchestration import generate_orchestration, kernel_config
 
 
@@ -23,36 +23,35 @@ def generate_function(func: Function) -> tuple[str, list[Diagnostic]]:
 
 
 def generate_kernel(func: Function) -> CodegenResult:
-    """One kernel. Two runs: the first finds which tensors some load/store moves away from
-    their base address; the second uses that to leave out TASSIGNs that would only restate
-    the base (see ``CCECodegen._seat``)."""
-    reseated: frozenset[str] = frozenset()
-    if _moves_a_pointer(func):  # otherwise no pointer leaves its base: skip the first run
-        discovery = CCECodegen(reseated=None)
-        discovery.generate(func)
-        reseated = frozenset(discovery.reseated)
-    final = CCECodegen(reseated=reseated)
+    """One kernel. A TASSIGN that would only restate a GlobalTensor's base is left out unless
+    some load/store of the kernel moves that pointer (see ``ops._seat``). The first run
+    assumes no pointer moves and records which ones did; only when one of those had a
+    TASSIGN left out (and the kernel has such an access) is the kernel generated again,
+    knowing them: which pointers move does not depend on which TASSIGNs are left out."""
+    first = CCECodegen(reseated=frozenset())
+    text = first.generate(func)
+    moved = frozenset(first.reseated)
+    if not (moved & first.ctx.skipped_seats) or not _moves_a_pointer(func):
+        return CodegenResult(text, first.diagnostics, first.line_spans)
+    final = CCECodegen(reseated=moved)
     text = final.generate(func)
     return CodegenResult(text, final.diagnostics, final.line_spans)
 
 
-class _OffsetScan(IRVisitor):
-    """Finds a load or store that moves its tensor's own GlobalTensor: offsets not all the
+def _moves_a_pointer(func: Function) -> bool:
+    """Whether a load or store moves its tensor's own GlobalTensor: offsets not all the
     constant 0, and no GlobalTensor of its own for the window (``has_own_window``)."""
+    return any(_moves(call) for call in calls_in(func.body))
 
-    def __init__(self) -> None:
-        self.found = False
 
-    def visit_Call(self, node: Call) -> None:
-        op = op_def(node)
-        if op is not None and op.role in (Role.LOAD, Role.STORE) and len(node.args) > 1:
-            offsets = node.args[1]
-            elements = offsets.elements if isinstance(offsets, MakeTuple) else (offsets,)
-            moved = not all(isinstance(e, ConstInt) and e.value == 0 for e in elements)
-            if moved and not _own_window(node, op.role, len(elements)):
-                self.found = True
-        if not self.found:
-            self.generic_visit(node)
+def _moves(call: Call) -> bool:
+    op = op_def(call)
+    if op is None or op.role not in (Role.LOAD, Role.STORE) or len(call.args) <= 1:
+        return False
+    offsets = call.args[1]
+    elements = offsets.elements if isinstance(offsets, MakeTuple) else (offsets,)
+    moved = not all(isinstance(e, ConstInt) and e.value == 0 for e in elements)
+    return moved and not _own_window(call, op.role, len(elements))
 
 
 def _own_window(call: Call, role: Role, offset_count: int) -> bool:
@@ -67,12 +66,6 @@ def _own_window(call: Call, role: Role, offset_count: int) -> bool:
         return False
     dims, window = static_shape(tensor.type.shape), static_shape(shapes.elements)
     return dims is not None and window is not None and has_own_window(dims, window, offset_count)
-
-
-def _moves_a_pointer(func: Function) -> bool:
-    scan = _OffsetScan()
-    scan.visit(func)
-    return scan.found
 
 
 def _functions(
@@ -105,7 +98,7 @@ def generate_cce(
 ) -> CodegenResult:
     """C++ for each function (one kernel each, separated by a blank line), or only for
     ``function``. Orchestration functions run on the host: they get host C++ on the PTO2
-    runtime and the kernel configuration (see ``orchestration.py``)."""
+    runtime and the kernel configuration (see ``orchestration/``)."""
     bag = DiagnosticBag()
     kernels: list[str] = []
     spans: list[Span | None] = []

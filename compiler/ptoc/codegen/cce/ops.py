@@ -1,22 +1,31 @@
-"""ISAMapper: which pto-isa instruction an op call becomes (seed 000, section 4).
+"""Op calls -> pto-isa instructions (seed 000, section 4): ``lower_call``, and ISAMapper, which
+picks the instruction.
 
 Every fact comes from the op's registration: the instruction (``OpDef.cce``), its column form
 for axis reductions (axis 0 -> TCOLSUM, axis 1 -> TROWSUM), the pipe a barrier orders, and the
 attributes that become trailing C++ arguments (``Lowering.attr_args``: cast round modes,
-compare modes). This module renders what depends on the call itself.
+compare modes). This module renders what depends on the call itself: the operands, the
+destination, and for loads and stores the GlobalTensor window and its address.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ...ir.expr import AttrValue, Call, Op
+from ...ir.expr import AttrValue, Call, ConstInt, Expr, MakeTuple, Op, Var
 from ...ir.shape import static_shape
 from ...ir.span import Span
-from ...ir.types import ShapedType
-from ...ops import REGISTRY, Category, OpDef, PipeType, Role
-from ..common import CodegenError, axis_instruction
-from .declarations import tile_rows_cols
+from ...ir.types import MemorySpace, ScalarType, ShapedType, TensorType, TileType, Type
+from ...ir.visitor import with_fields
+from ...ops import REGISTRY, Access, Category, OpDef, Param, PipeType, Role
+from ...passes.op_info import op_def
+from ..common import CodegenError, axis_instruction, result_is_promoted
+from . import expressions
+from .declarations import cpp_dtype, static_dims, tile_rows_cols
+
+if TYPE_CHECKING:
+    from .context import FunctionContext
 
 ROUND_MODES = ("none", "rint", "round", "floor", "ceil", "trunc", "odd")
 CMP_MODES = ("EQ", "NE", "LT", "LE", "GT", "GE")
@@ -108,16 +117,8 @@ class ISAMapper:
                 hint = f": {op.cce.note}"
             raise CodegenError("E400", f"'{name}' has no CCE lowering{hint}", span)
 
-        if op.role in (Role.SET_FLAG, Role.WAIT_FLAG):
-            args = (
-                pipe_name(call.kwarg("set_pipe"), span),
-                pipe_name(call.kwarg("wait_pipe"), span),
-                event_name(call.kwarg("event_id", 0), span),
-            )
-            return ISAMapping(op, instruction, args)
-        if op.role is Role.BARRIER:
-            assert op.barrier_pipe is not None, op.name
-            return ISAMapping(op, instruction, (pipe_name(op.barrier_pipe, span),))
+        if op.is_sync:
+            return _sync_mapping(op, instruction, call)
         if op.cce.column_form is not None:
             instruction = axis_instruction(op, "cce", call)
         if op.cce.row_broadcast is not None:
@@ -126,6 +127,39 @@ class ISAMapper:
             _ATTR_RENDERERS[name](_attr(op, call, name), span) for name in op.cce.attr_args
         )
         return ISAMapping(op, instruction, attrs)
+
+
+# Sync mappings depend on the op and the call's keywords only, and kernels are full of them.
+_SYNC_MAPPINGS: dict[tuple[object, ...], ISAMapping] = {}
+_SYNC_CACHE_SIZE = 1024
+
+
+def _sync_mapping(op: OpDef, instruction: str, call: Call) -> ISAMapping:
+    # Typed: True == 1, but True is no event id.
+    key: tuple[object, ...] = (id(op), *((k, type(v), v) for k, v in call.kwargs))
+    try:
+        found = _SYNC_MAPPINGS.get(key)
+        cacheable = True
+    except TypeError:  # an unhashable keyword value: rendered below, reported there
+        found, cacheable = None, False
+    if found is not None and found.op is op:
+        return found
+    span = call.span
+    if op.role is Role.BARRIER:
+        assert op.barrier_pipe is not None, op.name
+        args: tuple[str, ...] = (pipe_name(op.barrier_pipe, span),)
+    else:
+        args = (
+            pipe_name(call.kwarg("set_pipe"), span),
+            pipe_name(call.kwarg("wait_pipe"), span),
+            event_name(call.kwarg("event_id", 0), span),
+        )
+    mapping = ISAMapping(op, instruction, args)
+    if cacheable:
+        if len(_SYNC_MAPPINGS) >= _SYNC_CACHE_SIZE:
+            _SYNC_MAPPINGS.clear()
+        _SYNC_MAPPINGS[key] = mapping
+    return mapping
 
 
 def _broadcast_instruction(op: OpDef, call: Call, instruction: str) -> str:
@@ -170,3 +204,282 @@ def _attr(op: OpDef, call: Call, name: str) -> AttrValue:
 
 # How an attribute named in ``Lowering.attr_args`` becomes a C++ argument.
 _ATTR_RENDERERS = {"mode": round_mode, "cmp_type": cmp_mode}
+
+
+# --- lowering (statement mode) ----------------------------------------------------------------
+
+_ISA = ISAMapper()
+
+# List parameters that only restate the destination tile's shape.
+SHAPE_PARAMS = frozenset({"shape", "shapes"})
+
+
+def lower_call(
+    ctx: FunctionContext, call: Call, target: str = "", target_type: Type | None = None
+) -> str:
+    """Emit the instruction of an op call writing ``target`` (a C++ name; "" when the call is
+    not assigned) and return ""; a scalar-valued op is an inline C++ call instead, returned
+    as text (value mode). ``target_type`` is the IR type of the variable ``target`` names."""
+    op = op_def(call)
+    if op is not None and op.cce.elided:
+        # Allocation only: the tile is declared (with its TASSIGN) from its MemRef.
+        return ""
+    mapping = _ISA.get_mapping(call)
+    _check_rewritten(call, mapping.op, mapping.instruction)
+    if mapping.op.is_sync:
+        ctx.out.emit_line(f"{mapping.instruction}({', '.join(mapping.attr_args)});")
+        return ""
+    role = mapping.role
+    if role is Role.LOAD:
+        _lower_load(ctx, call, mapping.instruction, target)
+        return ""
+    if role is Role.STORE:
+        _lower_store(ctx, call, mapping.instruction)
+        return ""
+    if role is Role.MOVE and call.kwarg("transpose") is True and target:
+        if _lower_transposing_move(ctx, call, mapping.instruction, target, target_type):
+            return ""
+    operands = _operands(ctx, call, mapping.op.expr_params)
+    if target:
+        operands = _convert_promoted_operand(ctx, call, mapping.op, operands, target)
+    if isinstance(call.type, ScalarType):
+        # A scalar-valued op is an inline C++ call (value mode).
+        return f"{mapping.instruction}({', '.join([*operands, *mapping.attr_args])})"
+    if not target:
+        raise CodegenError(
+            "E400",
+            f"the result of {mapping.op_name} is not assigned; its instruction needs a "
+            "destination tile",
+            call.span,
+        )
+    ctx.out.emit_line(
+        f"{mapping.instruction}({', '.join([target, *operands, *mapping.attr_args])});"
+    )
+    return ""
+
+
+def _check_rewritten(call: Call, op: OpDef, instruction: str) -> None:
+    """Calls AddReductionScratch leaves alone because their instruction cannot take the
+    operands: a comparison or selection (TCMP writes, TSEL reads, a bit mask; block.cmp and
+    block.sel work on 1 / 0 values) or an instruction needing a scratch tile the call does
+    not give (TTRANS, TROWSUM ...)."""
+    if op.mask_form is not None:
+        operands = ", ".join(arg.type.short() for arg in call.args)
+        raise CodegenError(
+            "E400",
+            f"{op.name} of {operands} has no CCE form: {instruction} works on a bit mask, "
+            f"which ptoc builds only as the registration says ({op.cce.note})",
+            call.span,
+        )
+    rewritable = op.scratch_form is not None and op.cce.scratch
+    if not rewritable or instruction != op.cce.instruction:
+        return
+    written = set(op.written_params)
+    given = {p.name for p, _ in zip(op.expr_params, call.args, strict=False)}
+    if not written & given:
+        raise CodegenError(
+            "E400",
+            f"{instruction} needs a scratch tile, which {op.name} gets only for a 2-D tile of "
+            "static shape (along the last axis with keepdim=True, for a reduction)",
+            call.span,
+        )
+
+
+def _lower_transposing_move(
+    ctx: FunctionContext, call: Call, instruction: str, target: str, result: Type | None
+) -> bool:
+    """A transposing vector-to-vector move: the result's view is the source's with the
+    dimensions swapped and the block layout flipped, i.e. the same bytes. So the source
+    is copied into a view of the destination's buffer shaped and laid out like the
+    source: ``TMOV(view, src)``. False (not handled) for other memory spaces."""
+    source = call.args[0] if call.args else None
+    if not isinstance(source, Var) or not isinstance(source.type, TileType):
+        return False
+    if not isinstance(result, TileType) or result.memref is None or source.type.memref is None:
+        return False
+    if {result.memref.memory_space, source.type.memref.memory_space} != {MemorySpace.Vec}:
+        return False
+    view = ctx.names.reserve(target + "SourceView")
+    declaration = ctx.declarer.tile(view, with_fields(source.type, memref=result.memref), call.span)
+    if declaration.error is not None:
+        raise declaration.error
+    with ctx.out.block("{"):
+        for line in declaration.lines:
+            ctx.out.emit_line(line)
+        ctx.out.emit_line(f"{instruction}({view}, {expressions.operand(ctx, source)});")
+    return True
+
+
+def _convert_promoted_operand(
+    ctx: FunctionContext, call: Call, op: OpDef, operands: list[str], target: str
+) -> list[str]:
+    """An element-wise op on one tile whose result has another dtype (a scalar operand
+    promoted it: FP16 tile + 1.5 is FP32) converts the tile into the destination first,
+    ``TCVT(dst, src, RoundMode::CAST_RINT)``, then works there in place: pto-isa's
+    instructions take operands of the destination's type."""
+    if op.role is not Role.ELEMENTWISE or not isinstance(call.type, TileType):
+        return operands
+    tiles = [arg for arg in call.args if isinstance(arg.type, TileType)]
+    if len(tiles) != 1:
+        return operands
+    tile = tiles[0]
+    assert isinstance(tile.type, TileType)
+    if tile.type.dtype is call.type.dtype or not result_is_promoted(call):
+        return operands  # same type, or a result the rule gives (TCMPS's uint8 mask)
+    source = expressions.operand(ctx, tile)
+    convert = REGISTRY.the(Role.CAST, "block").cce.instruction
+    mode = round_mode("rint", call.span)
+    ctx.out.emit_line(f"{convert}({target}, {source}, {mode});")
+    ctx.out.emit_line("pipe_barrier(PIPE_V);")  # the op reads what TCVT wrote
+    return [target if text == source else text for text in operands]
+
+
+def _operands(ctx: FunctionContext, call: Call, params: tuple[Param, ...]) -> list[str]:
+    """Instruction operands in argument order. A list argument is a shape (already in the
+    destination tile's type: left out) or positions such as a view's offset (passed
+    element by element); an operand only giving the result's shape is left out too."""
+    out: list[str] = []
+    for index, arg in enumerate(call.args):
+        param = params[index] if index < len(params) else None
+        if param is not None and param.access is Access.SHAPE:
+            continue
+        if isinstance(arg, MakeTuple):
+            if param is None or param.name not in SHAPE_PARAMS:
+                out.extend(expressions.operand(ctx, e) for e in arg.elements)
+            continue
+        out.append(expressions.operand(ctx, arg))
+    return out
+
+
+# --- loads and stores ----------------------------------------------------------------------------
+
+
+def has_own_window(dims: list[int], window: list[int], offset_count: int) -> bool:
+    """Whether a load/store window gets a GlobalTensor of its own (it is smaller than its
+    tensor, of the same rank); otherwise the access moves the tensor's own GlobalTensor."""
+    return window != dims and len(window) == len(dims) == offset_count
+
+
+def _window_offsets(call: Call, first: int) -> tuple[Expr, ...]:
+    """Offsets of a load/store: a list argument, or the seed's positional (row, col)."""
+    if len(call.args) > first and isinstance(call.args[first], MakeTuple):
+        offsets = call.args[first]
+        assert isinstance(offsets, MakeTuple)
+        return offsets.elements
+    return tuple(call.args[first : first + 2])
+
+
+def _tensor_operand(
+    ctx: FunctionContext, expr: Expr, op_name: str, span: Span
+) -> tuple[str, TensorType]:
+    if not isinstance(expr, Var) or not isinstance(expr.type, TensorType):
+        raise CodegenError("E400", f"{op_name}: the tensor operand must be a tensor variable", span)
+    return ctx.names.get_var_name(expr), expr.type
+
+
+def _lower_load(ctx: FunctionContext, call: Call, instruction: str, target: str) -> None:
+    if not call.args:
+        raise CodegenError("E900", "internal: block.load without arguments", call.span)
+    global_name, tensor = _tensor_operand(ctx, call.args[0], call.op_name, call.span)
+    if not target:
+        raise CodegenError("E400", "the result of block.load is not assigned to a tile", call.span)
+    offsets = _window_offsets(call, 1)
+    window = _window_global(ctx, global_name, tensor, offsets, call)
+    if window is None:
+        _seat(ctx, global_name, tensor, offsets, call.span)
+    ctx.out.emit_line(f"{instruction}({target}, {window or global_name});")
+
+
+def _lower_store(ctx: FunctionContext, call: Call, instruction: str) -> None:
+    if len(call.args) < 2:
+        raise CodegenError(
+            "E900", f"internal: {call.callee.name} with too few arguments", call.span
+        )
+    tile = expressions.operand(ctx, call.args[0])
+    global_name, tensor = _tensor_operand(ctx, call.args[-1], call.callee.name, call.span)
+    offsets = _window_offsets(call, 1)
+    window = _window_global(ctx, global_name, tensor, offsets, call)
+    if window is None:
+        _seat(ctx, global_name, tensor, offsets, call.span)
+    ctx.out.emit_line(f"{instruction}({window or global_name}, {tile});")
+
+
+def _window_global(
+    ctx: FunctionContext,
+    global_name: str,
+    tensor: TensorType,
+    offsets: tuple[Expr, ...],
+    call: Call,
+) -> str | None:
+    """A window smaller than its tensor gets a GlobalTensor of its own: the window's
+    Shape with the tensor's strides, at the window's address (pto-isa's TLOAD/TSTORE
+    require the global shape to equal the tile's valid shape). None for a whole-tensor
+    access, which keeps the tensor's own GlobalTensor."""
+    shapes = call.args[2] if len(call.args) > 2 else None
+    if not isinstance(shapes, MakeTuple):
+        return None
+    what = f"tensor '{global_name}'"
+    # A dynamic tensor here is a parameter's, reported at the parameter.
+    dims = static_dims(tensor.shape, what, call.span, follow_on=True)
+    window = static_dims(shapes.elements, f"the window of {what}", call.span)
+    if not has_own_window(dims, window, len(offsets)):
+        return None
+    address = _address(ctx, global_name, dims, offsets, call.span)
+    element = cpp_dtype(tensor.dtype, what, call.span)
+    name = ctx.names.reserve(global_name + "Window")
+    shape = ctx.types.generate_shape_type(window)
+    stride = ctx.types.generate_stride_type(dims)
+    ctx.out.emit_line(f"GlobalTensor<{element}, {shape}, {stride}> {name}({address});")
+    return name
+
+
+def _address(
+    ctx: FunctionContext, global_name: str, dims: list[int], offsets: tuple[Expr, ...], span: Span
+) -> str:
+    """``x + row * stride + col``: the element at ``offsets`` of the tensor behind
+    ``global_name`` (E400 when that may be either of several tensors)."""
+    pointer = ctx.names.get_pointer(global_name)
+    if pointer is None:
+        pointers = ctx.names.pointers(global_name)
+        choices = " or ".join(sorted(pointers)) if pointers else "no known tensor"
+        message = f"cannot address '{global_name}': it may refer to {choices}"
+        raise CodegenError("E400", message, span)
+    strides = ctx.types.row_major_strides(dims)
+    value = expressions.value
+    terms = [f"{value(ctx, o)} * {s}" for o, s in zip(offsets[:-1], strides[:-1], strict=True)]
+    if offsets:
+        terms.append(value(ctx, offsets[-1]))
+    return " + ".join([pointer, *terms])
+
+
+def _seat(
+    ctx: FunctionContext,
+    global_name: str,
+    tensor: TensorType,
+    offsets: tuple[Expr, ...],
+    span: Span,
+) -> None:
+    """Point ``global_name`` at the window: ``TASSIGN(xGlobal, x + row * stride + col);``.
+
+    Skipped when the offset is statically zero and the GlobalTensor still sits at its
+    base, i.e. no access anywhere in the kernel moves a GlobalTensor of that pointer
+    (the seed's simple_add has no TASSIGN on its tensors)."""
+    zero = all(isinstance(o, ConstInt) and o.value == 0 for o in offsets)
+    pointers = ctx.names.pointers(global_name)
+    known = ctx.known_reseated
+    if zero and known is not None and pointers and not (pointers & known):
+        ctx.skipped_seats |= pointers
+        return
+    # A dynamic tensor here is a parameter's, reported at the parameter.
+    dims = static_dims(tensor.shape, f"tensor '{global_name}'", span, follow_on=True)
+    if len(offsets) != len(dims):
+        raise CodegenError(
+            "E400",
+            f"{len(offsets)} offsets for a rank-{len(dims)} tensor '{global_name}'",
+            span,
+        )
+    address = _address(ctx, global_name, dims, offsets, span)
+    pointer = ctx.names.get_pointer(global_name)
+    if not zero and pointer is not None:
+        ctx.reseated.add(pointer)
+    ctx.out.emit_line(f"TASSIGN({global_name}, {address});")

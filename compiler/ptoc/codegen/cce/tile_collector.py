@@ -9,22 +9,19 @@ from __future__ import annotations
 from ...ir.expr import Var
 from ...ir.stmt import AssignStmt, Stmt
 from ...ir.types import TileType
-from ...ir.visitor import IRVisitor
+from ...ir.walk import walk_stmts
 
 
-class TileCollector(IRVisitor):
-    def __init__(self) -> None:
-        self.tiles: list[tuple[AssignStmt, TileType]] = []
-        self._seen: set[Var] = set()
-
-    def visit_AssignStmt(self, stmt: AssignStmt) -> None:
-        var_type = stmt.var.type
-        if isinstance(var_type, TileType) and stmt.var not in self._seen:
-            self._seen.add(stmt.var)
-            self.tiles.append((stmt, var_type))
-
-    @classmethod
-    def collect(cls, body: Stmt) -> list[tuple[AssignStmt, TileType]]:
-        collector = cls()
-        collector.visit(body)
-        return collector.tiles
+class TileCollector:
+    @staticmethod
+    def collect(body: Stmt) -> list[tuple[AssignStmt, TileType]]:
+        """Statements only: an assignment is never inside an expression."""
+        tiles: list[tuple[AssignStmt, TileType]] = []
+        seen: set[Var] = set()
+        for stmt in walk_stmts(body):
+            if type(stmt) is AssignStmt:
+                var_type = stmt.var.type
+                if isinstance(var_type, TileType) and stmt.var not in seen:
+                    seen.add(stmt.var)
+                    tiles.append((stmt, var_type))
+        return tiles

@@ -64,6 +64,7 @@ class FunctionContext:
         self.returns_values = False
         self.returned: list[Value] = []
         self.program: Program | None = None  # the functions a call can name
+        self.tile_bufs = mt.TileBufs()  # each tile's tile_buf type (shared with collect_buffers)
 
     # --- values of variables -------------------------------------------------------------
 
@@ -89,7 +90,7 @@ class FunctionContext:
         """The alloc_tile value that tile ``name`` (which has a MemRef) is written into."""
         assert tile.memref is not None
         try:
-            tile_buf = mt.tile_buf_type(tile, span, name)
+            tile_buf = self.tile_bufs.of(tile, span, name)
         except CodegenError:
             if (tile.memref, None) in self.buffers:
                 raise Poisoned(name) from None

@@ -205,7 +205,7 @@ class Emitter:
         self._top.pending_kind = kind
 
     def _separate(self) -> None:
-        top = self._top
+        top = self._regions[-1]
         kind = top.pending_kind
         if kind is None:
             return
@@ -225,10 +225,11 @@ class Emitter:
     def line(self, text: str, *continuations: str, hang: int = 0) -> None:
         """One line, plus continuation lines indented ``hang`` columns further."""
         self._separate()
-        pad = " " * self.indent
-        self._top.lines.append(Line.at(pad + text, self.span))
+        top = self._regions[-1]
+        pad = " " * top.indent
+        top.lines.append(Line.at(pad + text, self.span))
         for cont in continuations:
-            self._top.lines.append(Line.at(pad + " " * hang + cont, self.span))
+            top.lines.append(Line.at(pad + " " * hang + cont, self.span))
 
     def label(self, text: str) -> None:
         """A block label (``^bb0(...):``), outdented one step as MLIR prints it."""

@@ -44,7 +44,7 @@ class Buffer:
         return self.memref, self.tile_buf if isinstance(self.tile_buf, str) else None
 
 
-def collect_buffers(body: Stmt) -> list[Buffer]:
+def collect_buffers(body: Stmt, tile_bufs: mt.TileBufs | None = None) -> list[Buffer]:
     """One buffer per unique (MemRef, tile_buf type) of the assigned tiles, in order of
     first definition.
 
@@ -53,12 +53,13 @@ def collect_buffers(body: Stmt) -> list[Buffer]:
     live at the same time, so this costs ptoas nothing it could not reuse itself).
     """
     seen: dict[tuple[MemRef, str | None], Buffer] = {}
+    tile_bufs = tile_bufs or mt.TileBufs()
     for stmt, var in _defined(body):
         if isinstance(var.type, TileType) and var.type.memref is not None:
             span = var.span if var.span.is_known else stmt.span
             tile_buf: str | CodegenError
             try:
-                tile_buf = mt.tile_buf_type(var.type, span, var.name)
+                tile_buf = tile_bufs.of(var.type, span, var.name)
             except CodegenError as error:
                 tile_buf = error
             buffer = Buffer(var.type.memref, tile_buf, var.name, span)
@@ -86,9 +87,11 @@ def generate_function(
     results (``func.call``); every other function is a kernel, whose scalar results go
     through pointer parameters (PTOAS entry functions return nothing). ``entry``: the
     kernel is marked ``attributes {pto.entry}`` (needed in a module of several functions)."""
-    buffers = collect_buffers(fn.body)
+    tile_bufs = mt.TileBufs()
+    buffers = collect_buffers(fn.body, tile_bufs)
     tensors = [p for p in fn.params if isinstance(p.type, TensorType)]
     ctx = FunctionContext(bag, first_number=len(buffers) + len(tensors))
+    ctx.tile_bufs = tile_bufs
     ctx.program = program
     ctx.returns_values = helper
 

@@ -190,6 +190,23 @@ def tile_buf_type(tile: TileType, span: Span, name: str = "") -> str:
     )
 
 
+class TileBufs:
+    """``tile_buf_type`` of each TileType object of one function, worked out once: a tile's
+    type is asked for where its buffer is allocated and again at every write into it.
+    Errors are not kept (each use reports its own)."""
+
+    def __init__(self) -> None:
+        self._found: dict[int, tuple[TileType, str]] = {}
+
+    def of(self, tile: TileType, span: Span, name: str = "") -> str:
+        hit = self._found.get(id(tile))
+        if hit is not None and hit[0] is tile:
+            return hit[1]
+        text = tile_buf_type(tile, span, name)
+        self._found[id(tile)] = (tile, text)
+        return text
+
+
 def tile_buf_fields(tile_buf: str) -> dict[str, str]:
     """The ``key=value`` fields of a ``!pto.tile_buf<...>`` type, in order."""
     return dict(re.findall(r"(\w+)=([\w?]+)", tile_buf))

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from ...diagnostics import DiagnosticBag
-from ...ir.expr import Call, GlobalVar
+from ...ir.expr import GlobalVar
 from ...ir.function import Function, FunctionType, Program
-from ...ir.visitor import Node, children
-from ..common import CodegenResult
+from ..common import CodegenResult, calls_in
 from .emitter import span_of_line
 from .function import FUNC_INDENT, generate_function
 
@@ -62,16 +61,7 @@ def generate_pto(program: Program, function: str | None = None) -> CodegenResult
 
 def _calls(fn: Function) -> list[str]:
     """The program functions ``fn`` calls."""
-    found: list[str] = []
-
-    def visit(node: Node) -> None:
-        if isinstance(node, Call) and isinstance(node.callee, GlobalVar):
-            found.append(node.callee.name)
-        for child in children(node):
-            visit(child)
-
-    visit(fn.body)
-    return found
+    return [call.callee.name for call in calls_in(fn.body) if isinstance(call.callee, GlobalVar)]
 
 
 def _with_callees(program: Program, function: str) -> set[str]:

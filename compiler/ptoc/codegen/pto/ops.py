@@ -397,48 +397,16 @@ def _block_op(
         instruction = form.instruction
         out = _result_buffer(ctx, call, result, span)
         literal_type = mt.scalar_type(op.pto.scalar_dtype or result_type.dtype, span)
-    operands: list[Value] = []
     given = _operand_args(op, call)
-    for name, arg in given:
-        if isinstance(arg, MakeTuple):
-            operands.extend(_list_operand(ctx, arg, result_type, span))
-            continue
-        value = _operand(ctx, arg, literal_type, span)
-        if op.pto.scalar_dtype is not None and isinstance(arg.type, ScalarType):
-            value = expressions.coerce(ctx, value, literal_type or value.type, span)
-        if out is not None and name == form.expand and form.expand_as is not None:
-            value = forms.expanded(ctx, value, out, form, span)
-        elif op.pto.byte_scratch and name in op.written_params:
-            value = forms.byte_mask(ctx, value, span)
-        operands.append(value)
+    operands = _block_operands(ctx, op, given, result_type, out, form, literal_type, span)
     if scratch and not any(name in op.written_params for name, _ in given):
         source = next((v for v in operands if v.type.startswith("!pto.tile_buf")), None)
         if source is None:
             raise CodegenError("E400", f"{instruction} needs a source tile for its scratch", span)
         operands.append(ctx.scratch(source.type))
-    if out is not None and form.narrow is not None:
-        views: dict[str, Value] = {}  # one view per tile: and(t, t) reads one
-        for value in operands:
-            if value.name not in views:
-                views[value.name] = _narrowed(ctx, value, form.narrow, span)
-        operands = [views[v.name] for v in operands]
-        target = forms.reinterpret(ctx, out, form.narrow, span)
-        _ins_outs(ctx, instruction, _ins(operands, attrs), f"outs({target.typed()})")
-        return out
     if out is not None:
-        target = out
-        if result_is_promoted(call):
-            operands = _promote_source(ctx, op, operands, out, span)
-        if _on_column_vectors(op, call, result_type):
-            assert isinstance(result_type, TileType)
-            row = mt.row_view_type(result_type, span)
-            operands = [_row_view(ctx, v, row) if v.type == out.type else v for v in operands]
-            target = _row_view(ctx, out, row)
-        ins = _ins(operands, attrs)
-        if ins:
-            _ins_outs(ctx, instruction, ins, f"outs({target.typed()})")
-        else:
-            ctx.out.line(f"{instruction} outs({target.typed()})")
+        assert isinstance(result_type, TileType)
+        _write_tile(ctx, op, instruction, call, result_type, out, form, operands, attrs, span)
         return out
     ins = _ins(operands, attrs)
     if isinstance(result_type, ScalarType):
@@ -452,6 +420,71 @@ def _block_op(
     raise CodegenError(
         "E400", f"{call.op_name} returning {result_type.short()} has no PTO lowering", span
     )
+
+
+def _block_operands(
+    ctx: FunctionContext,
+    op: OpDef,
+    given: list[tuple[str, Expr]],
+    result_type: Type,
+    out: Value | None,
+    form: forms.Form,
+    literal_type: str | None,
+    span: Span,
+) -> list[Value]:
+    """The instruction's operands: a list argument one index each, a scalar coerced to the
+    op's scalar type, expanded to a tile or made a byte mask when the form says so."""
+    operands: list[Value] = []
+    for name, arg in given:
+        if isinstance(arg, MakeTuple):
+            operands.extend(_list_operand(ctx, arg, result_type, span))
+            continue
+        value = _operand(ctx, arg, literal_type, span)
+        if op.pto.scalar_dtype is not None and isinstance(arg.type, ScalarType):
+            value = expressions.coerce(ctx, value, literal_type or value.type, span)
+        if out is not None and name == form.expand and form.expand_as is not None:
+            value = forms.expanded(ctx, value, out, form, span)
+        elif op.pto.byte_scratch and name in op.written_params:
+            value = forms.byte_mask(ctx, value, span)
+        operands.append(value)
+    return operands
+
+
+def _write_tile(
+    ctx: FunctionContext,
+    op: OpDef,
+    instruction: str,
+    call: Call,
+    result_type: TileType,
+    out: Value,
+    form: forms.Form,
+    operands: list[Value],
+    attrs: str,
+    span: Span,
+) -> None:
+    """``<instr> ins(..) outs(%buf)``: the instruction writing the result's buffer (through
+    reinterpreted views for a narrowed form, row views for column vectors)."""
+    if form.narrow is not None:
+        views: dict[str, Value] = {}  # one view per tile: and(t, t) reads one
+        for value in operands:
+            if value.name not in views:
+                views[value.name] = _narrowed(ctx, value, form.narrow, span)
+        operands = [views[v.name] for v in operands]
+        target = forms.reinterpret(ctx, out, form.narrow, span)
+        _ins_outs(ctx, instruction, _ins(operands, attrs), f"outs({target.typed()})")
+        return
+    target = out
+    if result_is_promoted(call):
+        operands = _promote_source(ctx, op, operands, out, span)
+    if _on_column_vectors(op, call, result_type):
+        row = mt.row_view_type(result_type, span)
+        operands = [_row_view(ctx, v, row) if v.type == out.type else v for v in operands]
+        target = _row_view(ctx, out, row)
+    ins = _ins(operands, attrs)
+    if ins:
+        _ins_outs(ctx, instruction, ins, f"outs({target.typed()})")
+    else:
+        ctx.out.line(f"{instruction} outs({target.typed()})")
 
 
 def _narrowed(ctx: FunctionContext, value: Value, dtype: DataType, span: Span) -> Value:

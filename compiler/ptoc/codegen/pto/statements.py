@@ -12,7 +12,8 @@ variables it defines are marked failed so that their uses are skipped, not re-re
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ...ir.expr import Call, ConstInt, Expr, IterArg, MakeTuple, Var
 from ...ir.span import Span
@@ -61,8 +62,14 @@ def flatten(stmt: Stmt | None) -> list[Stmt]:
 
 
 def emit_statement(ctx: FunctionContext, stmt: Stmt) -> None:
-    with ctx.out.statement(stmt.span):
+    out = ctx.out
+    saved = out.span
+    if stmt.span.is_known:
+        out.span = stmt.span  # the lines emitted now come from this statement
+    try:
         _emit_statement(ctx, stmt)
+    finally:
+        out.span = saved
 
 
 def _emit_statement(ctx: FunctionContext, stmt: Stmt) -> None:
@@ -91,22 +98,15 @@ def _poison_definitions(ctx: FunctionContext, stmt: Stmt) -> None:
 
 
 def _dispatch(ctx: FunctionContext, stmt: Stmt) -> None:
-    match stmt:
-        case AssignStmt():
-            _assign(ctx, stmt)
-        case EvalStmt():
-            if isinstance(stmt.expr, Call):
-                _call(ctx, stmt.expr, None, stmt.span)
-        case ForStmt():
-            _for(ctx, stmt)
-        case IfStmt():
-            _if(ctx, stmt)
-        case WhileStmt():
-            _while(ctx, stmt)
-        case ReturnStmt():
-            _return(ctx, stmt)
-        case _:
-            raise CodegenError("E400", f"{type(stmt).__name__} has no PTO lowering", stmt.span)
+    lower = _STATEMENTS.get(type(stmt))
+    if lower is None:
+        raise CodegenError("E400", f"{type(stmt).__name__} has no PTO lowering", stmt.span)
+    lower(ctx, stmt)
+
+
+def _eval(ctx: FunctionContext, stmt: EvalStmt) -> None:
+    if isinstance(stmt.expr, Call):
+        _call(ctx, stmt.expr, None, stmt.span)
 
 
 def _call(ctx: FunctionContext, call: Call, result: Var | None, span: Span) -> Binding | None:
@@ -534,3 +534,15 @@ def _condition_region(
         return
     carried = f" {', '.join(names)} : {', '.join(types)}" if names else ""
     ctx.out.line(f"scf.condition({cond.name}){carried}")
+
+
+# Each statement class's lowering (a body's SeqStmts and ScopeStmt are flattened first, its
+# YieldStmt lowered by the construct that holds the body).
+_STATEMENTS: dict[type, Callable[[FunctionContext, Any], None]] = {
+    AssignStmt: _assign,
+    EvalStmt: _eval,
+    ForStmt: _for,
+    IfStmt: _if,
+    WhileStmt: _while,
+    ReturnStmt: _return,
+}

@@ -1,0 +1,199 @@
+"""What the host code needs to know before it emits: which tensor each variable names (a
+parameter or a created tensor, through aliases, loops and kernel results), which created
+tensors the caller provides because they are returned, and which kernels are launched."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ....diagnostics import DiagnosticBag
+from ....ir import expr as ex
+from ....ir import stmt as st
+from ....ir.function import Function, Program
+from ....ir.span import Span
+from ....ops.registry import PipeType
+from ....passes.irutil import final_yield, walk_stmts
+from ....passes.op_info import op_def, stored_into
+from ...common import CodegenError
+
+
+@dataclass
+class Kernel:
+    """A kernel the orchestration launches: its id (order of first launch) and core."""
+
+    name: str
+    func_id: int
+    core: str  # "aiv" (vector core) or "aic" (cube core)
+
+
+def core_of(kernel: Function) -> str:
+    """A kernel that uses the cube (pipe M) runs on an AIC core, any other on an AIV core."""
+    for stmt in walk_stmts(kernel.body):
+        value = _called(stmt)
+        if isinstance(value, ex.Call):
+            op = op_def(value)
+            if op is not None and op.pipe is PipeType.M:
+                return "aic"
+    return "aiv"
+
+
+def _called(stmt: st.Stmt) -> ex.Expr | None:
+    """The value a statement computes: an assignment's, or an expression statement's."""
+    if isinstance(stmt, st.AssignStmt):
+        return stmt.value
+    return stmt.expr if isinstance(stmt, st.EvalStmt) else None
+
+
+def returned_param(kernel: Function, index: int) -> int | None:
+    """Which parameter the kernel's ``index``-th result is (a stored Out / InOut tensor)."""
+    definitions: dict[ex.Var, ex.Expr] = {}
+    returned: ex.Expr | None = None
+    for stmt in walk_stmts(kernel.body):
+        if isinstance(stmt, st.AssignStmt):
+            definitions[stmt.var] = stmt.value
+        elif isinstance(stmt, st.ForStmt | st.WhileStmt):
+            last = final_yield(stmt.body)
+            for k, var in enumerate(stmt.return_vars):
+                if k < len(stmt.iter_args):
+                    definitions[var] = stmt.iter_args[k]
+                elif last is not None and k < len(last.values):
+                    definitions[var] = last.values[k]
+        elif isinstance(stmt, st.ReturnStmt) and index < len(stmt.values):
+            returned = stmt.values[index]
+    seen: set[int] = set()
+    while isinstance(returned, ex.Var) and id(returned) not in seen:
+        seen.add(id(returned))
+        if returned in kernel.params:
+            return kernel.params.index(returned)
+        if isinstance(returned, ex.IterArg) and returned not in definitions:
+            returned = returned.init_value
+            continue
+        value = definitions.get(returned)
+        if isinstance(value, ex.Call):
+            value = stored_into(value)
+        returned = value
+    return None
+
+
+class Tensors:
+    """The definitions of an orchestration function's variables, read once (``collect``)."""
+
+    def __init__(self, program: Program | None, func: Function, bag: DiagnosticBag) -> None:
+        self.program = program
+        self.func = func
+        self.bag = bag
+        self.kernels: dict[str, Kernel] = {}
+        self.defs: dict[ex.Var, ex.Expr] = {}
+        self.external: dict[ex.Var, str] = {}  # created tensors the caller provides (returned)
+        # A loop's result -> its carried value and what the body yields for it.
+        self.yielded: dict[ex.Var, tuple[ex.IterArg, ex.Expr]] = {}
+        self._results: dict[tuple[str, int], int | None] = {}  # see ``returned_param``
+
+    def kernel(self, name: str, span: Span) -> Function:
+        found = self.program.function(name) if self.program is not None else None
+        if found is None:
+            raise CodegenError("E203", f"no function named '{name}' in the program to launch", span)
+        return found
+
+    def root(self, var: ex.Expr) -> ex.Expr:
+        """The tensor a variable stands for: a parameter or a created tensor."""
+        seen: set[int] = set()
+        while isinstance(var, ex.Var) and id(var) not in seen:
+            seen.add(id(var))
+            value = self.defs.get(var)
+            if value is None and isinstance(var, ex.IterArg):
+                value = var.init_value
+            if isinstance(value, ex.TupleGetItem):
+                value = self.result_arg(value.tuple_value, value.index)
+            elif isinstance(value, ex.Call) and isinstance(value.callee, ex.GlobalVar):
+                value = self.result_arg(value, 0)
+            if value is None or not isinstance(value, ex.Var):
+                return var
+            var = value
+        return var
+
+    def step(self, var: ex.Var) -> ex.Expr | None:
+        """What a variable is defined as, one step towards the tensor it names."""
+        value = self.defs.get(var)
+        if isinstance(value, ex.TupleGetItem):
+            return self.result_arg(value.tuple_value, value.index)
+        if isinstance(value, ex.Call) and isinstance(value.callee, ex.GlobalVar):
+            return self.result_arg(value, 0)
+        return value
+
+    def check_carried_return(self, returned: ex.Expr, span: Span) -> None:
+        """W011 when a returned tensor is, after a loop, one the loop body made: the host
+        code names it, but nothing writes it into the caller's buffer."""
+        seen: set[int] = set()
+        var: ex.Expr | None = returned
+        while isinstance(var, ex.Var) and id(var) not in seen:
+            seen.add(id(var))
+            if var in self.yielded:
+                carried, value = self.yielded[var]
+                inner: ex.Expr | None = value
+                while isinstance(inner, ex.Var) and inner is not carried and inner in self.defs:
+                    inner = self.step(inner)
+                if inner is not carried:
+                    name = returned.name if isinstance(returned, ex.Var) else "the result"
+                    self.bag.error(
+                        "W011",
+                        f"'{name}' is returned after a loop whose body yields a tensor it "
+                        "made (a kernel's output created in the loop): the host code has no "
+                        "copy into the caller's buffer, so the caller does not get it (the "
+                        "original's neither); create the tensor before the loop and let the "
+                        "kernel update it (an InOut parameter) instead",
+                        span,
+                    )
+                    return
+                var = carried.init_value
+                continue
+            var = self.step(var) if var in self.defs else None
+
+    def result_arg(self, value: ex.Expr, index: int) -> ex.Expr | None:
+        call = self.defs.get(value) if isinstance(value, ex.Var) else value
+        if not (isinstance(call, ex.Call) and isinstance(call.callee, ex.GlobalVar)):
+            return None
+        kernel = self.program.function(call.callee.name) if self.program is not None else None
+        if kernel is None:
+            return None
+        key = (kernel.name, index)
+        if key not in self._results:  # a kernel called in a loop is asked again and again
+            self._results[key] = returned_param(kernel, index)
+        param = self._results[key]
+        return call.args[param] if param is not None and param < len(call.args) else None
+
+    def collect(self) -> None:
+        for stmt in walk_stmts(self.func.body):
+            if isinstance(stmt, st.AssignStmt):
+                self.defs[stmt.var] = stmt.value
+            elif isinstance(stmt, st.ForStmt | st.WhileStmt):
+                self._loop(stmt)
+            elif isinstance(stmt, st.ReturnStmt):
+                for returned in stmt.values:
+                    self._returned(returned, stmt.span)
+            value = _called(stmt)
+            if isinstance(value, ex.Call) and isinstance(value.callee, ex.GlobalVar):
+                name = value.callee.name
+                if name not in self.kernels:
+                    kernel = self.kernel(name, value.span)
+                    self.kernels[name] = Kernel(name, len(self.kernels), core_of(kernel))
+
+    def _loop(self, stmt: st.ForStmt | st.WhileStmt) -> None:
+        for var, arg in zip(stmt.return_vars, stmt.iter_args, strict=False):
+            self.defs[var] = arg
+        last = final_yield(stmt.body)
+        for k, var in enumerate(stmt.return_vars):
+            if last is not None and k < len(last.values) and k < len(stmt.iter_args):
+                self.yielded[var] = (stmt.iter_args[k], last.values[k])
+
+    def _returned(self, returned: ex.Expr, span: Span) -> None:
+        """A returned tensor the function creates is provided by the caller instead."""
+        self.check_carried_return(returned, span)
+        root = self.root(returned)
+        if (
+            isinstance(root, ex.Var)
+            and isinstance(returned, ex.Var)
+            and root not in self.func.params
+            and root not in self.external
+        ):
+            self.external[root] = returned.name
