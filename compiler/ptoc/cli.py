@@ -15,7 +15,6 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +23,7 @@ from . import driver
 from .diagnostics import STRICT_ANNOTATION_CODES, Diagnostic, Severity, strict_annotations
 from .filekind import is_pypto_source
 from .ir.function import Program
+from .records import field, record
 
 if TYPE_CHECKING:
     from .fmt.config import ConfigCache
@@ -170,7 +170,7 @@ def summary_line(diagnostics: Sequence[Diagnostic], files: int) -> str:
 # --- ptoc check ----------------------------------------------------------------------------------
 
 
-@dataclass
+@record
 class FileCheck:
     """What checking one file found (a worker process sends it back, so plain data only)."""
 
@@ -258,7 +258,7 @@ def run_check(args: argparse.Namespace) -> int:
 # --- shared by print and compile -----------------------------------------------------------------
 
 
-@dataclass
+@record
 class LoadedFile:
     path: str
     programs: list[Program]

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +21,7 @@ from .diagnostics import Diagnostic, Severity, strict_annotations
 from .filekind import is_pypto_source
 from .ir.function import Function, Program
 from .ir.span import Span
+from .records import field, record
 
 if TYPE_CHECKING:
     from .frontend.analysis import ModuleAnalysis
@@ -278,7 +278,7 @@ def select_programs(programs: Sequence[Program], function: str | None) -> list[P
 # --- compiling ----------------------------------------------------------------------------------
 
 
-@dataclass
+@record
 class ProgramOutput:
     """One program's way through the back end."""
 
@@ -289,7 +289,7 @@ class ProgramOutput:
     line_spans: list[Span | None] = field(default_factory=list)
 
 
-@dataclass
+@record
 class CompileResult:
     target: str
     pipeline: str

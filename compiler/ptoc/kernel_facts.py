@@ -11,20 +11,20 @@ this in the background and answers from it).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Diagnostic, Severity
 from .ir.function import Function, Program
 from .ir.span import Span
 from .memory_map import PIPELINE, FunctionMap, function_map
+from .records import field, record
 from .sync_sites import SyncSite, function_sync_sites
 
 if TYPE_CHECKING:
     from .frontend.analysis import ModuleAnalysis
 
 
-@dataclass
+@record
 class FunctionFacts:
     """The facts of one source function (and of the kernels outlined from it)."""
 

@@ -3,13 +3,13 @@ with the one-line docs that completion and hover show. Ops live in the registry.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 
 from .ir.dtype import DTYPE_BY_NAME
 from .ir.function import FunctionType
 from .ir.types import BLayout, MemorySpace, PadMode, TensorLayout
 from .ops.registry import PipeType
+from .records import record
 
 
 class SurfaceKind(Enum):
@@ -22,7 +22,7 @@ class SurfaceKind(Enum):
     LAYOUT = "layout"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SurfaceEntry:
     name: str
     kind: SurfaceKind

@@ -11,7 +11,6 @@ the same JSON.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Diagnostic
@@ -22,6 +21,7 @@ from .ir.span import Span
 from .ir.stmt import AssignStmt, EvalStmt, Stmt
 from .ir.types import MemorySpace, ShapedType
 from .lines import split_lines
+from .records import record
 from .sourcemap import lsp_range
 
 if TYPE_CHECKING:
@@ -33,13 +33,13 @@ if TYPE_CHECKING:
 PIPELINE = "default"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Use:
     index: int  # 0-based statement index in program order
     span: Span
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Buffer:
     name: str
     space: str
@@ -56,7 +56,7 @@ class Buffer:
         return self.start + self.size
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SpaceUse:
     space: str
     capacity: int
@@ -67,7 +67,7 @@ class SpaceUse:
         return self.used > self.capacity
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FunctionMap:
     name: str
     span: Span
@@ -76,7 +76,7 @@ class FunctionMap:
     buffers: tuple[Buffer, ...]
 
 
-@dataclass
+@record
 class MemoryMap:
     functions: list[FunctionMap]
     diagnostics: list[Diagnostic]

@@ -10,14 +10,14 @@ ranges are LSP ranges (0-based lines, UTF-16 columns), converted with the source
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from .ir.span import Span
 from .lines import split_lines
+from .records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MapEntry:
     """Generated lines ``start``..``end`` (0-based, inclusive) came from ``span``."""
 

@@ -8,16 +8,15 @@ of the function was inserted there, and the site is that statement's source.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .ir.expr import Call
 from .ir.function import Function
 from .ir.span import Span
 from .ir.stmt import EvalStmt, ScopeStmt, SeqStmts, Stmt
 from .ir.visitor import IRVisitor, Node
+from .records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SyncSite:
     """The sync inserted before the statement at ``span``: the CCE instructions, in order."""
 

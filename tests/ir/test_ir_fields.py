@@ -3,7 +3,6 @@ declarations to the dataclass fields and pin the order ``children`` derives from
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 import pytest
@@ -22,6 +21,7 @@ from ir_builder import (
     while_,
 )
 
+from ptoc import records
 from ptoc.ir import Binary, Call, Expr, Function, IterArg, Program, Stmt, WhileStmt, children
 from ptoc.ir import expr as expr_module
 from ptoc.ir import stmt as stmt_module
@@ -46,7 +46,7 @@ def holds_nodes(annotation: str) -> bool:
 
 @pytest.mark.parametrize("cls", node_classes(), ids=lambda c: c.__name__)
 def test_every_field_holding_nodes_is_declared_and_nothing_else(cls: type) -> None:
-    hints = {f.name: str(f.type) for f in dataclasses.fields(cls)}
+    hints = {f.name: str(f.type) for f in records.fields(cls)}
     holding = {name for name, annotation in hints.items() if holds_nodes(annotation)}
     declared = {name for name, _ in cls.CHILDREN}
     assert declared == holding - {"type"}
@@ -82,7 +82,7 @@ def test_the_layout_splits_fields_by_role() -> None:
 
 
 def test_declaring_a_field_the_class_lacks_is_an_error() -> None:
-    @dataclasses.dataclass(frozen=True, slots=True, eq=False)
+    @records.record(frozen=True, slots=True, eq=False)
     class Broken(Stmt):
         body: Stmt
         CHILDREN = declare(bodies=BODY)

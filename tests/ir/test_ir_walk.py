@@ -3,8 +3,6 @@ never heard of (``Repeat`` below) is walked, mutated and compared without changi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ir_builder import (
     BOOL,
     INDEX,
@@ -41,9 +39,10 @@ from ptoc.ir.walk import (
     stmt_reads,
     walk_stmts,
 )
+from ptoc.records import record
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class Repeat(Stmt):
     """A toy loop: run ``body`` ``count`` times with ``index`` counting."""
 

@@ -3,8 +3,6 @@ the calls of a body (which both generators look for before they emit)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ..diagnostics import Diagnostic
 from ..ir.expr import Call, ConstBool, ConstFloat, ConstInt, Expr, Var
 from ..ir.fields import child_values
@@ -14,9 +12,10 @@ from ..ir.types import ScalarType, ShapedType, TileType
 from ..ir.walk import walk_stmts
 from ..ops.registry import OpDef
 from ..ops.rules import promote_all
+from ..records import field, record
 
 
-@dataclass
+@record
 class CodegenResult:
     """Generated text plus the diagnostics found while generating it.
 

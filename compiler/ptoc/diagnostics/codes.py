@@ -8,12 +8,11 @@ from it): a failing example and its fix.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
+from ..records import record, replace
 from .diagnostic import Diagnostic, Severity
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class CodeInfo:
     code: str
     name: str

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import Enum
 
 from ..ir.span import Span
+from ..records import field, record
 
 
 class Severity(Enum):
@@ -15,13 +15,13 @@ class Severity(Enum):
     HINT = "hint"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class TextEdit:
     span: Span
     new_text: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Fix:
     """A quick fix: a title and the edits that apply it (all in the diagnostic's file)."""
 
@@ -38,13 +38,13 @@ def replacement_fixes(span: Span, names: list[str]) -> tuple[Fix, ...]:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Related:
     span: Span
     message: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Diagnostic:
     code: str
     severity: Severity
@@ -73,7 +73,7 @@ class Diagnostic:
         }
 
 
-@dataclass
+@record
 class DiagnosticBag:
     """Collects diagnostics for one file; duplicates (same code, range, message) are dropped."""
 

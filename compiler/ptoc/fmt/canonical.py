@@ -11,10 +11,10 @@ from __future__ import annotations
 import io
 import tokenize
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic, Fix, TextEdit
 from ..frontend.analysis import ModuleAnalysis
+from ..records import record
 
 LEGACY_CODE = "W003"
 MAX_ROUNDS = 8  # nested legacy forms (a seed memory space inside a legacy annotation) need two
@@ -23,7 +23,7 @@ Analyzer = Callable[[str, str], ModuleAnalysis]
 Position = tuple[int, int]  # 1-based line, 0-based code-point column
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Canonicalised:
     text: str
     analysis: ModuleAnalysis  # the front end's result for ``text``
@@ -92,7 +92,7 @@ def holds_comment(edit: TextEdit, comments: Sequence[Position]) -> bool:
     return any(begin <= position < end for position in comments)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RoundPlan:
     edits: list[tuple[int, int, str]]  # (start offset, end offset, replacement)
     fixes: int  # fixes chosen this round

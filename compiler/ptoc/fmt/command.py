@@ -14,7 +14,6 @@ import os
 import re
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..cli import (
@@ -27,6 +26,7 @@ from ..cli import (
     positive_int,
 )
 from ..filekind import is_pypto_source
+from ..records import record
 
 if TYPE_CHECKING:  # these load when a file is formatted: `ptoc check` registers fmt, no more
     from .config import ConfigCache
@@ -76,7 +76,7 @@ def add_parser(
     return parser
 
 
-@dataclass
+@record
 class Tally:
     reformatted: int = 0
     unchanged: int = 0

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from ..records import record
 
 PYPROJECT = "pyproject.toml"
 ROOT_MARKERS = (".git", ".hg")
@@ -24,7 +25,7 @@ class ConfigError(Exception):
     """A ``pyproject.toml`` that cannot be read or has a bad ``[tool.ptoc]`` value."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PtocConfig:
     line_length: int | None = None
     prefix: str | None = None

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from typing import Literal
 
 from ..frontend.analysis import ModuleAnalysis
+from ..records import record
 from .canonical import canonicalise, pending_fixes
 from .proofs import (
     first_line,
@@ -25,7 +25,7 @@ MAX_LINE_CHARS = 64 * 1024
 FormatStatus = Literal["unchanged", "formatted", "skipped", "refused", "error"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FormatResult:
     """What formatting one text gave. ``text`` is the input itself unless ``status`` is
     ``formatted``. For ``error``, ``line``/``column`` (1-based, 0 when unknown) locate the
@@ -165,7 +165,7 @@ class BlackRejected(Exception):
     """black raised on a text that Python parses (syntax newer than black knows, ...)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Passes:
     text: str  # the text after the last pass
     analysis: ModuleAnalysis  # the front end's result for it

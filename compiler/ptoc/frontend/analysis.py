@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from enum import Enum
 from operator import attrgetter
 
@@ -13,6 +12,7 @@ from ..diagnostics import Diagnostic
 from ..ir.function import Function, Program
 from ..ir.span import Span
 from ..ir.types import Type
+from ..records import field, record
 
 
 class OccurrenceKind(Enum):
@@ -30,7 +30,7 @@ class OccurrenceKind(Enum):
     EXPRESSION = "expression"  # any other expression (arithmetic, comparison, subscript, list)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Occurrence:
     span: Span
     name: str
@@ -45,7 +45,7 @@ class Occurrence:
 _POSITION = attrgetter("span.line", "span.column")  # an occurrence's sort key
 
 
-@dataclass
+@record
 class SymbolIndex:
     """Occurrences sorted by position; lookups are a binary search."""
 
@@ -86,7 +86,7 @@ class SymbolIndex:
         return best
 
 
-@dataclass
+@record
 class FunctionInfo:
     """Where a function is and what it is called, for symbols and caching."""
 
@@ -96,7 +96,7 @@ class FunctionInfo:
     program: str | None
 
 
-@dataclass
+@record
 class ModuleAnalysis:
     path: str
     text: str

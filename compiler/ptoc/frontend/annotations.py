@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from ..diagnostics import DiagnosticBag, Fix, TextEdit, replacement_fixes
 from ..ir.dtype import DTYPE_BY_NAME, DataType
@@ -21,6 +20,7 @@ from ..ir.types import (
     Type,
 )
 from ..language import BARE_TYPE_NAMES
+from ..records import record
 from .buffers import read_memref, read_tile_view
 from .consteval import ConstEvaluator, DynDim, NotConstant, dsl_enum_value
 from .names import DslImports, dsl_path
@@ -29,7 +29,7 @@ from .source import SourceText
 ScalarLookup = Callable[[str], Var | None]
 
 
-@dataclass
+@record
 class ParamAnnotation:
     type: Type | None
     direction: ParamDirection

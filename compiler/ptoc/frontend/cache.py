@@ -3,15 +3,14 @@ the function's analysis reads, so an edit inside one function re-analyses only t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from ..records import field, record
 from .context import ModuleEnv
 from .lower import LoweredFunction
 from .segments import SegmentCache
 from .signatures import ReadSignature
 
 
-@dataclass
+@record
 class AnalysisCache:
     """Per-function results of earlier analyses of one document (the server keeps one per
     open file): an edit inside one function re-analyses only that function."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from ..ir.dtype import DTYPE_BY_NAME
@@ -20,10 +19,11 @@ from ..ir.expr import Var
 from ..ir.span import Span
 from ..ir.types import MEMORY_SPACE_BY_NAME, ScalarType, TensorLayout
 from ..ops.registry import PipeType
+from ..records import record
 from .names import DslImports, dsl_path
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DynDim:
     """``pl.dynamic("N")``: one symbolic dimension, shared by every use of the name."""
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
 
 from ..diagnostics import DiagnosticBag
 from ..ir.expr import Expr, Var
 from ..ir.function import FunctionType, ParamDirection
 from ..ir.span import Span
 from ..ir.types import TupleType, Type
+from ..records import field, record
 from .analysis import OccurrenceKind
 from .annotations import TypeResolver
 from .consteval import ConstEvaluator
@@ -17,7 +17,7 @@ from .names import DslImports
 from .source import SourceText
 
 
-@dataclass
+@record
 class ParamInfo:
     name: str
     type: Type | None
@@ -27,7 +27,7 @@ class ParamInfo:
     annotation_span: Span | None
 
 
-@dataclass
+@record
 class FunctionSignature:
     name: str
     node: ast.FunctionDef
@@ -57,7 +57,7 @@ class FunctionSignature:
         return f"def {self.name}({params}){returns}"
 
 
-@dataclass
+@record
 class ModuleEnv:
     source: SourceText
     imports: DslImports
@@ -71,21 +71,21 @@ class ModuleEnv:
         return TypeResolver(self.source, self.imports, self.consts, bag)
 
 
-@dataclass
+@record
 class Binding:
     var: Var
     span: Span  # where it is defined
     kind: OccurrenceKind
 
 
-@dataclass
+@record
 class YieldTarget:
     name: str
     span: Span
     annotation: Type | None
 
 
-@dataclass
+@record
 class YieldFrame:
     """What the body of an if / loop yielded at its top level."""
 
@@ -101,7 +101,7 @@ class YieldFrame:
     broken: bool = False
 
 
-@dataclass
+@record
 class LoweringState:
     """Per-function mutable state: what is in scope, the enclosing yields and loops."""
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import DiagnosticBag, Related
@@ -13,6 +12,7 @@ from ..filekind import imports_pypto, program_header
 from ..ir.function import Function, Program
 from ..ir.span import Span
 from ..perf import gc_paused
+from ..records import field, record
 from .analysis import FunctionInfo, ModuleAnalysis, Occurrence, OccurrenceKind, SymbolIndex
 from .cache import AnalysisCache, constants_fingerprint, module_fingerprint
 from .consteval import ConstEvaluator
@@ -47,7 +47,7 @@ def function_decorator(fn: ast.FunctionDef) -> ast.expr | None:
     return next((d for d in fn.decorator_list if decorator_name(d) == "function"), None)
 
 
-@dataclass
+@record
 class ModuleParts:
     """The top-level definitions of a module, by what they are."""
 

@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+
+from ..records import field, record
 
 LANGUAGE_MODULE = "pypto.language"
 
 
-@dataclass
+@record
 class DslImports:
     """Every way the module can refer to ``pypto.language``."""
 

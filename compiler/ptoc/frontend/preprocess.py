@@ -14,11 +14,11 @@ import ast
 import io
 import re
 import tokenize
-from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, Fix, Severity, TextEdit
 from ..ir.span import Span
 from ..lines import PARSE_FILENAME, split_lines
+from ..records import field, record
 from .segments import SegmentCache, parse_segmented
 from .source import SourceText
 
@@ -27,7 +27,7 @@ _SEED_YIELD = re.compile(r"\.\s*yield\b")  # `.yield` but not `.yield_`: tokeniz
 MAX_RECOVERIES = 50
 
 
-@dataclass
+@record
 class ParsedModule:
     tree: ast.Module | None
     diagnostics: list[Diagnostic] = field(default_factory=list)

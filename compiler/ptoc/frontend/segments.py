@@ -14,14 +14,14 @@ from __future__ import annotations
 import ast
 import copy
 import re
-from dataclasses import dataclass, field
 
 from ..lines import PARSE_FILENAME, split_lines
+from ..records import field, record
 
 DEFINITION = re.compile(r"(@|def\s|async\s+def\s|class\s)")
 
 
-@dataclass
+@record
 class SegmentCache:
     parsed: dict[tuple[str, int, str], list[ast.stmt]] = field(default_factory=dict)
     used_before: set[tuple[str, int, str]] = field(default_factory=set)

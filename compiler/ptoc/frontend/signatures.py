@@ -4,12 +4,12 @@ Its diagnostics and occurrences are returned with it, so it can be cached as a u
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic, DiagnosticBag
 from ..ir.function import FunctionType, ParamDirection
 from ..ir.span import Span
 from ..ir.types import TupleType, Type
+from ..records import record
 from .analysis import Occurrence, OccurrenceKind, SymbolIndex
 from .annotations import TypeResolver
 from .context import FunctionSignature, ModuleEnv, ParamInfo
@@ -17,7 +17,7 @@ from .names import attribute_chain
 from .source import SourceText
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Definition:
     """A function definition and what its place says about it (a cache key: the segment cache
     keeps an unchanged definition's node, and nodes compare by identity)."""
@@ -29,7 +29,7 @@ class Definition:
     default_strict: bool = False  # its program's strict_ssa
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ReadSignature:
     signature: FunctionSignature
     diagnostics: tuple[Diagnostic, ...]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, NoReturn
 
 import numpy as np
@@ -12,11 +11,12 @@ from ..ir.expr import AttrValue, Call
 from ..ir.span import Span
 from ..ir.types import ScalarType, ShapedType, Type
 from ..ops.registry import REGISTRY, ParamKind
+from ..records import record
 from .errors import InterpError
 from .numeric import np_dtype
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class OpCall:
     call: Call
     args: tuple[Any, ...]  # operands in the order of the op's value parameters

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..ir.function import Function, Program
 from ..ir.types import ShapedType, TensorType
+from ..records import field, record
 from .errors import InterpError
 from .evaluator import Evaluator
 from .numeric import convert, np_dtype
 
 
-@dataclass
+@record
 class InterpResult:
     outputs: dict[str, np.ndarray] = field(default_factory=dict)  # every tensor parameter
     returns: list[Any] = field(default_factory=list)

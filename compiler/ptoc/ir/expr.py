@@ -3,17 +3,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import ClassVar, Union
 
+from ..records import field, record
 from .dtype import DataType
 from .fields import OPERAND, ChildFields, declare
 from .span import NO_SPAN, Span
 from .types import MemorySpace, ScalarType, TupleType, Type
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class Expr:
     type: Type
     span: Span = field(default=NO_SPAN, kw_only=True)
@@ -22,7 +22,7 @@ class Expr:
     CHILDREN: ClassVar[ChildFields] = ()
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class Var(Expr):
     """A named value. Each definition is a distinct Var object."""
 
@@ -32,7 +32,7 @@ class Var(Expr):
         return f"Var({self.name}: {self.type.short()})"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class IterArg(Var):
     """A loop-carried value: bound to ``init_value`` on entry, to the yielded value after."""
 
@@ -41,7 +41,7 @@ class IterArg(Var):
     CHILDREN = declare(init_value=OPERAND)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class ConstInt(Expr):
     value: int = 0
 
@@ -54,7 +54,7 @@ class ConstInt(Expr):
         return f"ConstInt({self.value})"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class ConstFloat(Expr):
     value: float = 0.0
 
@@ -64,7 +64,7 @@ class ConstFloat(Expr):
         return self.type.dtype
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class ConstBool(Expr):
     value: bool = False
 
@@ -123,7 +123,7 @@ class UnaryOp(Enum):
         return self.value[1]
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class Binary(Expr):
     op: BinaryOp = BinaryOp.Add
     lhs: Expr = None  # type: ignore[assignment]
@@ -132,7 +132,7 @@ class Binary(Expr):
     CHILDREN = declare(lhs=OPERAND, rhs=OPERAND)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class Unary(Expr):
     op: UnaryOp = UnaryOp.Neg
     operand: Expr = None  # type: ignore[assignment]
@@ -140,14 +140,14 @@ class Unary(Expr):
     CHILDREN = declare(operand=OPERAND)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Op:
     """A reference to a registered operator by its IR name (e.g. ``block.add``)."""
 
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class GlobalVar:
     """A reference to a function of the program by name."""
 
@@ -159,7 +159,7 @@ class GlobalVar:
 AttrValue = Union[int, float, bool, str, DataType, MemorySpace, Enum, None, tuple["AttrValue", ...]]  # noqa: UP007
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class Call(Expr):
     callee: Op | GlobalVar = None  # type: ignore[assignment]
     args: tuple[Expr, ...] = ()
@@ -178,14 +178,14 @@ class Call(Expr):
         return self.callee.name
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class MakeTuple(Expr):
     elements: tuple[Expr, ...] = ()
 
     CHILDREN = declare(elements=OPERAND)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class TupleGetItem(Expr):
     tuple_value: Expr = None  # type: ignore[assignment]
     index: int = 0

@@ -11,11 +11,12 @@ A field holds one node, ``None`` (an optional child) or a tuple of nodes.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any
+
+from .. import records
+from ..records import record
 
 
 class Role(Enum):
@@ -49,7 +50,7 @@ def declare(**roles: Role) -> ChildFields:
     return tuple(roles.items())
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Layout:
     """What generic walkers need to know about one node class, derived once per class (the
     per-role tuples spare the hot walkers a test of each field's role)."""
@@ -87,7 +88,7 @@ layout: Callable[[type], Layout] = _LAYOUTS.__getitem__
 
 def _derive(cls: type) -> Layout:
     declared: ChildFields = getattr(cls, "CHILDREN", ())
-    all_names = tuple(f.name for f in dataclasses.fields(cls))
+    all_names = tuple(f.name for f in records.fields(cls))
     names = tuple(name for name, _ in declared)
     unknown = [name for name in names if name not in all_names]
     if unknown:

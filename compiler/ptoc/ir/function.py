@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import Enum
 
+from ..records import field, record
 from .expr import Var
 from .fields import BINDS, BODY, declare
 from .span import NO_SPAN, Span
@@ -24,7 +24,7 @@ class ParamDirection(Enum):
     InOut = "InOut"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class Function:
     name: str
     params: tuple[Var, ...]
@@ -42,7 +42,7 @@ class Function:
         return ParamDirection.In
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class Program:
     name: str
     functions: tuple[Function, ...]

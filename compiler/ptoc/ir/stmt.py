@@ -3,16 +3,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import ClassVar
 
+from ..records import field, record
 from .expr import Expr, IterArg, Var
 from .fields import BINDS, BODY, CONDITION, OPERAND, RESULT, ChildFields, declare
 from .span import NO_SPAN, Span
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class Stmt:
     span: Span = field(default=NO_SPAN, kw_only=True)
 
@@ -20,7 +20,7 @@ class Stmt:
     CHILDREN: ClassVar[ChildFields] = ()
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class AssignStmt(Stmt):
     var: Var
     value: Expr
@@ -28,7 +28,7 @@ class AssignStmt(Stmt):
     CHILDREN = declare(value=OPERAND, var=RESULT)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class EvalStmt(Stmt):
     """An expression evaluated for its effect (``pl.store(...)``, sync ops)."""
 
@@ -37,28 +37,28 @@ class EvalStmt(Stmt):
     CHILDREN = declare(expr=OPERAND)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class SeqStmts(Stmt):
     stmts: tuple[Stmt, ...] = ()
 
     CHILDREN = declare(stmts=BODY)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class YieldStmt(Stmt):
     values: tuple[Expr, ...] = ()
 
     CHILDREN = declare(values=OPERAND)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class ReturnStmt(Stmt):
     values: tuple[Expr, ...] = ()
 
     CHILDREN = declare(values=OPERAND)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class IfStmt(Stmt):
     condition: Expr
     then_body: Stmt
@@ -73,7 +73,7 @@ class ForKind(Enum):
     Parallel = "parallel"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class ForStmt(Stmt):
     loop_var: Var
     start: Expr
@@ -95,7 +95,7 @@ class ForStmt(Stmt):
     )
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class WhileStmt(Stmt):
     """``pl.while_`` with ``pl.cond`` (iter_args present) or a natural ``while`` (none)."""
 
@@ -111,7 +111,7 @@ class ScopeKind(Enum):
     InCore = "incore"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class ScopeStmt(Stmt):
     body: Stmt
     kind: ScopeKind = ScopeKind.InCore

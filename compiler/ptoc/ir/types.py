@@ -6,10 +6,10 @@ Types are immutable values; two types compare equal when they describe the same 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
+from ..records import field, record
 from .dtype import DataType
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ class Type:
         return repr(self)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class UnknownType(Type):
     """The type of values that have none (sync ops) or could not be deduced."""
 
@@ -84,7 +84,7 @@ class UnknownType(Type):
         return "Unknown"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ScalarType(Type):
     dtype: DataType
 
@@ -92,7 +92,7 @@ class ScalarType(Type):
         return f"Scalar[{self.dtype.name}]"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class MemRef:
     """A buffer: memory space, byte address (None until allocated), byte size, and an id.
 
@@ -109,7 +109,7 @@ class MemRef:
         return f"{self.memory_space.name}#{self.id} @{addr} ({self.size} B)"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class TileView:
     """Layout and access pattern of a tile (seed 002/003)."""
 
@@ -140,7 +140,7 @@ class TileView:
         return hash((self.blayout, self.slayout, self.fractal, self.pad))
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class ShapedType(Type):
     shape: tuple[Expr, ...]
     dtype: DataType
@@ -156,7 +156,7 @@ class ShapedType(Type):
         return "[" + ", ".join(dim_str(d) for d in self.shape) + "]"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class TensorType(ShapedType):
     layout: TensorLayout | None = None
 
@@ -179,7 +179,7 @@ class TensorType(ShapedType):
         return hash(("Tensor", self.dtype, len(self.shape)))
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class TileType(ShapedType):
     tile_view: TileView | None = None
     # Where the front end deduced the tile lives (the producing op's result space) before any
@@ -215,7 +215,7 @@ def _views_equal(a: TileView | None, b: TileView | None) -> bool:
     return (a or TileView()) == (b or TileView())
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class TupleType(Type):
     types: tuple[Type, ...] = field(default_factory=tuple)
 

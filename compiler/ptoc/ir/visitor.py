@@ -6,9 +6,9 @@ Dispatch is by node class name: override ``visit_Call``, ``visit_ForStmt``, ... 
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
+from .. import records
 from .expr import Expr, IterArg, Var
 from .fields import child_values, layout
 from .function import Function, Program
@@ -27,11 +27,11 @@ def children(node: Node) -> list[Node]:
 
 def rebuild(node: Any, changes: dict[str, Any]) -> Any:
     """A copy of a frozen node with some fields replaced, without re-running ``__init__``
-    (``dataclasses.replace`` costs several times more and the mutator calls it per node)."""
+    (``records.replace`` costs several times more and the mutator calls it per node)."""
     cls = type(node)
     names = _ALL_FIELDS.get(cls)
     if names is None:
-        names = tuple(f.name for f in dataclasses.fields(cls))
+        names = tuple(f.name for f in records.fields(cls))
         _ALL_FIELDS[cls] = names
     new = object.__new__(cls)
     for name in names:
@@ -92,7 +92,7 @@ class IRMutator:
         init = self.mutate_expr(var.init_value)
         if init is var.init_value:
             return var
-        new = dataclasses.replace(var, init_value=init)
+        new = records.replace(var, init_value=init)
         self.var_map[var] = new
         return new
 
@@ -143,6 +143,6 @@ def _unchanged(_mutator: IRMutator, node: Any) -> Any:
 
 
 def with_fields(node: Any, **changes: Any) -> Any:
-    """``dataclasses.replace`` for IR nodes and types, several times cheaper (passes call it
+    """``records.replace`` for IR nodes and types, several times cheaper (passes call it
     for every node they rewrite)."""
     return rebuild(node, changes)

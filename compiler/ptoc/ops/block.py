@@ -8,11 +8,11 @@ tables of rows.
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 from collections.abc import Callable
 from typing import Any
 
+from .. import records
 from ..ir.dtype import DataType
 from ..ir.expr import Expr, const_int, make_tuple
 from ..ir.shape import dim_str, static_value
@@ -912,7 +912,7 @@ def _pass_inserted(
         role=role,
         **lowerings,
     )
-    REGISTRY.ops[name] = dataclasses.replace(
+    REGISTRY.ops[name] = records.replace(
         op, source_file=caller.f_code.co_filename, source_line=caller.f_lineno
     )
 

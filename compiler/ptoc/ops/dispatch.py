@@ -16,10 +16,10 @@ silent": an earlier error already explains why the call cannot be resolved.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
 
 from ..ir.expr import BinaryOp
 from ..ir.types import ScalarType, TensorType, TileType, Type, UnknownType
+from ..records import field, record
 from .registry import REGISTRY, OpDef
 
 # Which op a unified name means whatever the arguments (``OpDef.unified_always``) and the
@@ -28,7 +28,7 @@ _SCALAR_BINARY = {"min": BinaryOp.Min, "max": BinaryOp.Max}
 _NAMESPACES = ("tensor", "block", "system")
 
 
-@dataclass
+@record
 class Resolution:
     op: OpDef | None = None
     # When op is None: the diagnostic to report.

@@ -12,14 +12,13 @@ of op names.
 
 from __future__ import annotations
 
-import dataclasses
 import linecache
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, NoReturn
 
+from .. import records
 from ..ir.dtype import DataType
 from ..ir.expr import AttrValue, Expr, MakeTuple, Var
 from ..ir.types import (
@@ -32,6 +31,7 @@ from ..ir.types import (
     Type,
     UnknownType,
 )
+from ..records import field, record
 
 
 class Category(Enum):
@@ -96,7 +96,7 @@ class _Required:
 REQUIRED: Any = _Required()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Param:
     name: str
     doc: str
@@ -143,7 +143,7 @@ class OpError(Exception):
         self.at = at
 
 
-@dataclass
+@record
 class DeduceContext:
     """What a type rule sees: bound arguments (IR expressions) and attributes (defaults filled)."""
 
@@ -221,7 +221,7 @@ class DeduceContext:
 TypeRule = Callable[[DeduceContext], Type]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class LegacyForm:
     """An older positional signature (e.g. seed 004's ``block.load(t, row, col, h, w)``) and
     how its bound arguments become the current ones (``convert`` gets and returns name -> Expr).
@@ -234,7 +234,7 @@ class LegacyForm:
     regroup: tuple[int | tuple[int, ...], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class TypedAttr:
     """An IR attribute written as a typed dialect attribute: ``cmp_type=2`` ->
     ``cmpMode = #pto<cmp lt>``. ``values`` maps each IR value to its enum case."""
@@ -250,7 +250,7 @@ class TypedAttr:
         return None if case is None else f"#pto<{self.enum} {case}>"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Lowering:
     """How an op becomes code on one target, spelled as that target spells it (``TMATMUL_ACC``
     in pto-isa C++, ``pto.tmatmul.acc`` in the PTO dialect). ``None`` instruction = not
@@ -306,7 +306,7 @@ class Lowering:
     vec_window: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class MaskForm:
     """How an op on 1 / 0 values is computed where the instructions work on bit masks
     (pto-isa's TCMP and PTO's pto.tcmp write a uint8 mask; TSEL / TSELS read one). The
@@ -326,7 +326,7 @@ class MaskForm:
     nonzero: tuple[tuple[str, AttrValue], ...] = ()
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class OpDef:
     name: str  # IR name, e.g. "block.add"
     category: Category
@@ -474,7 +474,7 @@ class OpDef:
         if warnings is not None:
             warnings.extend(ctx.warnings)
         if isinstance(result, TileType) and result.memref is None:
-            result = dataclasses.replace(result, memory=self._result_memory(args, filled))
+            result = records.replace(result, memory=self._result_memory(args, filled))
         return result
 
     def _result_memory(
@@ -486,7 +486,7 @@ class OpDef:
         return self.result_space_for(attrs)
 
 
-@dataclass
+@record
 class Registry:
     ops: dict[str, OpDef] = field(default_factory=dict)
     _by_dsl: dict[tuple[str, str], OpDef] | None = field(default=None, repr=False)

@@ -13,7 +13,6 @@ import functools
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..ir.dtype import INDEX, DataType, promote
@@ -42,6 +41,7 @@ from ..ir.types import (
     Type,
     UnknownType,
 )
+from ..records import record
 from .registry import (
     REGISTRY,
     REQUIRED,
@@ -518,7 +518,7 @@ def moved_view(memory: MemorySpace, transpose: bool) -> TileView | None:
 #   m  scalar helper (a select mode): must be a scalar, nothing else
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Elementwise:
     roles: str
     integer: bool = False  # t / s / v operands must have integer dtypes
@@ -786,7 +786,7 @@ _LOWERING_TRAITS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Entry:
     """One row of a family table: its DSL name, pto-isa instruction and description, the
     traits that set it apart from its family (e.g. ``scalar_form``, ``column_form``), and the

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ..diagnostics import DiagnosticBag
 from ..ir.function import Function, Program
 from ..ir.span import Span
+from ..records import field, record
 from .target import DEFAULT_TARGET, Target
 
 
-@dataclass
+@record
 class PassContext:
     """What a pass reads besides the IR (the target) and where it reports (the bag).
 

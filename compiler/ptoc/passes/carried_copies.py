@@ -10,9 +10,9 @@ then owns. Only unified-buffer (Vec) tiles are copied: that is where TMOV copies
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 
+from .. import records
 from ..ir.expr import Var
 from ..ir.function import Function
 from ..ir.stmt import AssignStmt, ForStmt, SeqStmts, Stmt, WhileStmt
@@ -77,7 +77,7 @@ class _Copier(IRMutator):
                 copy = Var(call.type, name=self.names.fresh(f"{arg.name}_init"), span=stmt.span)
                 copies.append(AssignStmt(copy, call, span=stmt.span))
                 # The loop's iter_arg and every use of it in the body become the new one.
-                self.var_map[arg] = dataclasses.replace(arg, init_value=copy)
+                self.var_map[arg] = records.replace(arg, init_value=copy)
         return [*copies, self.generic_mutate(stmt)]
 
 

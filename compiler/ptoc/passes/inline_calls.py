@@ -12,8 +12,7 @@ The PTO target keeps its calls (``func.call``): this pass is in the CCE pipeline
 
 from __future__ import annotations
 
-import dataclasses
-
+from .. import records
 from ..ir.expr import Call, Expr, GlobalVar, IterArg, TupleGetItem, Var
 from ..ir.function import Function, FunctionType, Program
 from ..ir.stmt import AssignStmt, EvalStmt, ReturnStmt, SeqStmts, Stmt
@@ -40,14 +39,14 @@ class _Renamer(IRMutator):
         self.names = names
         for var, _ in defined_vars(callee):
             if not isinstance(var, IterArg):
-                self.var_map[var] = dataclasses.replace(var, name=names.fresh(var.name))
+                self.var_map[var] = records.replace(var, name=names.fresh(var.name))
         self.iter_args = {v for v, _ in defined_vars(callee) if isinstance(v, IterArg)}
 
     def mutate_IterArg(self, var: IterArg) -> Var:
         if var in self.var_map or var not in self.iter_args:
             return super().mutate_IterArg(var)
         init = self.mutate_expr(var.init_value) if var.init_value is not None else None
-        new = dataclasses.replace(var, name=self.names.fresh(var.name), init_value=init)
+        new = records.replace(var, name=self.names.fresh(var.name), init_value=init)
         self.var_map[var] = new
         return new
 

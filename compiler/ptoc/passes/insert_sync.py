@@ -45,7 +45,6 @@ are removed first, so running the pass twice gives the same result.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import cast
 
 from ..ir.expr import AttrValue, Call, Op, Var
@@ -55,6 +54,7 @@ from ..ir.stmt import AssignStmt, EvalStmt, IfStmt, LoopStmt, ScopeStmt, SeqStmt
 from ..ir.types import UNKNOWN
 from ..ir.visitor import with_fields
 from ..ops.registry import REGISTRY, OpDef, PipeType
+from ..records import field, record
 from .base import FunctionPass, PassContext
 from .buffers import buffer_aliases, memref_of, var_buffers
 from .irutil import expr_vars, flatten_seq, op_call_of
@@ -66,7 +66,7 @@ _UNTRACKED = frozenset({PipeType.S, PipeType.ALL})
 _MAX_LOOP_PASSES = 8
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Pair:
     """A sync_src/sync_dst pair: ``wait`` waits for ``signal``'s earlier work."""
 
@@ -74,7 +74,7 @@ class Pair:
     wait: PipeType
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Barrier:
     pipe: PipeType
 
@@ -82,14 +82,14 @@ class Barrier:
 SyncEntry = Pair | Barrier
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Effects:
     pipe: PipeType
     reads: frozenset[int]
     writes: frozenset[int]
 
 
-@dataclass
+@record
 class _State:
     """What is known at one program point. Times are positions in the analysis order."""
 
@@ -235,7 +235,7 @@ def _merge(
     return out
 
 
-@dataclass
+@record
 class _Hoist:
     """Collects pairs whose producers all precede a loop, while probing its body."""
 
@@ -424,7 +424,7 @@ class _Planner:
         return state.join(exit_state)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _LoopSummary:
     """What analysing a loop did, with times relative to its entry (see ``_Planner.loop``)."""
 

@@ -10,11 +10,11 @@ closest span it was working on, and the pipeline stops with the last program it 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, DiagnosticBag, Severity
 from ..ir.function import Program
 from ..perf import gc_paused
+from ..records import field, record
 from .allocate_memory_addr import AllocateMemoryAddr
 from .base import FunctionPass, Pass, PassContext
 from .convert_to_ssa import ConvertToSSA
@@ -49,7 +49,7 @@ PASSES: dict[str, type[Pass]] = {
 AfterPass = Callable[[str, Program], None]
 
 
-@dataclass
+@record
 class PipelineResult:
     program: Program
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -71,7 +71,7 @@ def _error_count(bag: DiagnosticBag) -> int:
     return sum(1 for d in bag.items if d.severity is Severity.ERROR)
 
 
-@dataclass
+@record
 class _Progress:
     """A pipeline part-way: the program so far, where passes report, whether it stopped."""
 

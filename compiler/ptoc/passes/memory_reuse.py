@@ -19,13 +19,12 @@ that tile's buffer: no op writes over its own input. DDR buffers are never share
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
-
+from .. import records
 from ..ir.expr import Expr, Var
 from ..ir.function import Function
 from ..ir.stmt import AssignStmt, EvalStmt, IfStmt, LoopStmt, ReturnStmt, Stmt, YieldStmt
 from ..ir.types import MemorySpace, MemRef, ShapedType, Type
+from ..records import field, record
 from .base import FunctionPass, PassContext
 from .buffers import buffer_aliases, memref_of
 from .irutil import (
@@ -39,19 +38,19 @@ from .irutil import (
 )
 
 
-@dataclass
+@record
 class _Loop:
     start: int
     end: int = -1
 
 
-@dataclass
+@record
 class _Use:
     position: int
     loops: tuple[_Loop, ...]
 
 
-@dataclass
+@record
 class _Lifetimes:
     """Definition and use positions of every variable of one function."""
 
@@ -148,7 +147,7 @@ def buffer_lifetimes(fn: Function) -> dict[int, tuple[int, int]]:
     return spans
 
 
-@dataclass
+@record
 class _Shared:
     memref: MemRef
     intervals: list[tuple[int, int]]
@@ -197,5 +196,5 @@ class MemoryReuse(FunctionPass):
             memref = memref_of(var)
             if memref is not None and memref.id in plan:
                 assert isinstance(var.type, ShapedType)
-                new_types[var] = dataclasses.replace(var.type, memref=plan[memref.id])
+                new_types[var] = records.replace(var.type, memref=plan[memref.id])
         return retype_function(fn, new_types)

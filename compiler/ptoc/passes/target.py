@@ -4,11 +4,11 @@ alignment, and which pipes need a barrier between dependent instructions of thei
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from ..ir.types import MemorySpace
 from ..ops.registry import PipeType
+from ..records import field, record
 
 KIB = 1024
 
@@ -23,7 +23,7 @@ _DEFAULT_CAPACITIES: Mapping[MemorySpace, int] = MappingProxyType(
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Target:
     """An accelerator core as the memory and sync passes see it.
 

@@ -26,9 +26,7 @@ window into the Out parameters (nothing is carried through the loop).
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
-
+from .. import records
 from ..ir.dtype import INDEX
 from ..ir.expr import Call, Expr, GlobalVar, IterArg, MakeTuple, Op, Var, const_int, make_tuple
 from ..ir.fields import layout
@@ -49,6 +47,7 @@ from ..ir.stmt import (
 from ..ir.types import MemorySpace, ScalarType, ShapedType, TensorType, TileType, Type
 from ..ir.visitor import IRMutator, with_fields
 from ..ops.registry import REGISTRY, Access, OpDef, OpError, PipeType, Role
+from ..records import field, record
 from .base import Pass, PassContext
 from .build import index_tuple, op_call
 from .irutil import (
@@ -134,7 +133,7 @@ def _converts(fn: Function) -> bool:
     )
 
 
-@dataclass
+@record
 class _Window:
     """Tiling along the leading dimension: rows per step and the loop variable."""
 
@@ -143,7 +142,7 @@ class _Window:
     offset: Var
 
 
-@dataclass
+@record
 class _Converted:
     function: Function
     out_types: list[TensorType] = field(default_factory=list)
@@ -335,10 +334,10 @@ class _Converter:
                 # (InitMemRef copies it when the tensor's tile is read elsewhere too).
                 init = self.tile_arg(init, stmt.span)
             if init is not None and init.type is not arg.type and isinstance(init.type, TileType):
-                new_arg = dataclasses.replace(arg, type=init.type, init_value=init)
+                new_arg = records.replace(arg, type=init.type, init_value=init)
                 self.names.taken.add(arg.name)
             else:
-                new_arg = dataclasses.replace(arg, init_value=init)
+                new_arg = records.replace(arg, init_value=init)
             self.tiles[arg] = new_arg
             iter_args.append(new_arg)
         return tuple(iter_args)
@@ -351,7 +350,7 @@ class _Converter:
         out = []
         for var, value in zip(return_vars, last.values, strict=False):
             if isinstance(value.type, TileType) and not isinstance(var.type, TileType):
-                new = dataclasses.replace(var, type=value.type)
+                new = records.replace(var, type=value.type)
                 self.tiles[var] = new
                 self.names.taken.add(var.name)  # the tile keeps the name; a store gets another
                 out.append(new)

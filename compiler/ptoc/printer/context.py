@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ..ir.expr import Var
 from ..ir.function import Function
 from ..ir.walk import defined_vars
+from ..records import field, record
 
 
-@dataclass
+@record
 class FreeNames:
     """Names printed in a function but bound nowhere in it: the symbolic dimensions
     (``pl.dynamic("N")``). The module printer declares them after the import, in order of

@@ -13,12 +13,13 @@ import io
 import keyword
 import re
 import tokenize
-from dataclasses import dataclass
+
+from ..records import record
 
 _PLAIN_INT = re.compile(r"[1-9][0-9]*")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Shape:
     text: str
     tokens: tuple[str, ...]  # the replaced tokens, in order

@@ -15,10 +15,10 @@ BF16       2e-2     2e-2
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..ir.dtype import DataType
+from ..records import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -35,7 +35,7 @@ def tolerance(dtype: DataType) -> tuple[float, float]:
     return TOLERANCES.get(dtype, (0.0, 0.0))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Comparison:
     name: str
     dtype: DataType

@@ -4,12 +4,12 @@ arguments and results, the reference interpreter's results, and their comparison
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic
 from ..ir.function import Function, Program
 from ..ir.types import ScalarType, TensorType
+from ..records import field, record
 from .compare import Comparison, compare
 from .simulator import (
     SimArgument,
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 
-@dataclass
+@record
 class Results:
     """Final tensor contents by parameter name, and the scalar results by return position."""
 

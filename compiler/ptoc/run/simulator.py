@@ -17,11 +17,11 @@ import re
 import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..ir.dtype import DataType
+from ..records import field, record
 from .toolchain import SIM_FLAGS, UB_BYTES, Compiler
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ class BuildFailed(Exception):
         self.log = log
 
 
-@dataclass
+@record
 class Toolchain:
     compiler: Compiler
     pto_isa: Path
@@ -70,7 +70,7 @@ class Toolchain:
         return digest.hexdigest()[:32]
 
 
-@dataclass
+@record
 class SimArgument:
     """One kernel argument: a tensor's bytes, or a scalar's 64-bit slot."""
 
@@ -78,7 +78,7 @@ class SimArgument:
     scalar_bits: int = 0
 
 
-@dataclass
+@record
 class SimRun:
     returncode: int
     stderr: str

@@ -6,8 +6,9 @@ import os
 import re
 import shutil
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
+
+from ..records import record
 
 # The flags pto-isa's own CPU tests use (tests/cpu/st/CMakeLists.txt upstream). NDEBUG stays
 # undefined: the simulator's shape and layout assertions are part of the check.
@@ -23,7 +24,7 @@ class ToolMissing(Exception):
     """A tool ``ptoc run --sim`` needs is absent or too old; the message names the fix."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Compiler:
     command: str
     family: str  # "clang" or "gcc"

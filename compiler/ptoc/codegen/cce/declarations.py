@@ -3,7 +3,6 @@ argument unpacking, GlobalTensor types and instances, Tile types with their TASS
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ...ir.dtype import DataType
@@ -11,6 +10,7 @@ from ...ir.expr import Expr
 from ...ir.shape import static_shape
 from ...ir.span import Span
 from ...ir.types import BLayout, MemorySpace, MemRef, PadMode, TensorType, TileType, TileView
+from ...records import field, record
 from ..common import CodegenError
 from .cpp_types import (
     BLAYOUT_TO_CPP,
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # the context holds a Declarer: only its type is needed here
     from .context import CodeContext, FunctionContext
 
 
-@dataclass
+@record
 class Declaration:
     """Lines to emit, and an error to report after them (a tile without a buffer is still
     declared, so the rest of the kernel can refer to it)."""

@@ -10,7 +10,6 @@ destination, and for loads and stores the GlobalTensor window and its address.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...ir.expr import AttrValue, Call, ConstInt, Expr, MakeTuple, Op, Var
@@ -20,6 +19,7 @@ from ...ir.types import MemorySpace, ScalarType, ShapedType, TensorType, TileTyp
 from ...ir.visitor import with_fields
 from ...ops import REGISTRY, Access, Category, OpDef, Param, PipeType, Role
 from ...passes.op_info import op_def
+from ...records import record
 from ..common import CodegenError, axis_instruction, result_is_promoted
 from . import expressions
 from .declarations import cpp_dtype, static_dims, tile_rows_cols
@@ -31,7 +31,7 @@ ROUND_MODES = ("none", "rint", "round", "floor", "ceil", "trunc", "odd")
 CMP_MODES = ("EQ", "NE", "LT", "LE", "GT", "GE")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ISAMapping:
     op: OpDef
     instruction: str

@@ -7,13 +7,13 @@ import re
 import struct
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 
 from ...ir.span import Span
+from ...records import field, record
 from . import mlir_types as mt
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Value:
     """An SSA value: its name (``%0``, ``%c32``, ``%arg1``, ``%5#1``) and MLIR type."""
 
@@ -157,7 +157,7 @@ _ALWAYS_SEPARATE = frozenset({"block", "control", "return"})
 _ATTACHED = frozenset({"yield"})
 
 
-@dataclass
+@record
 class _Region:
     indent: int
     last_kind: str | None = None

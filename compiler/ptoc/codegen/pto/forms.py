@@ -9,13 +9,12 @@ an E400 on the op's call, reported before PTOAS runs (docs/codegen-pto.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...ir.dtype import DataType
 from ...ir.expr import Call
 from ...ir.span import Span
 from ...ir.types import ScalarType, TileType
 from ...ops.registry import REGISTRY, Access, Lowering, OpDef, Role
+from ...records import record
 from ..common import CodegenError
 from . import mlir_types as mt
 from .context import FunctionContext
@@ -25,7 +24,7 @@ from .emitter import Value
 NARROW = DataType.INT16
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Form:
     """How an op call is emitted: the instruction, the scalar parameter expanded into a tile
     of ``expand_as`` elements (None: none), and the element type every tile is

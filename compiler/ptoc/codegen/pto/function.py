@@ -10,7 +10,6 @@ different tile_buf types share a MemRef (see ``collect_buffers``).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ...diagnostics import DiagnosticBag
 from ...ir.expr import ConstInt, Expr, Var
@@ -20,6 +19,7 @@ from ...ir.stmt import ReturnStmt, Stmt
 from ...ir.types import MemRef, ScalarType, TensorType, TileType
 from ...ir.visitor import children
 from ...ir.walk import stmt_defs, walk_stmts
+from ...records import record
 from ..common import CodegenError
 from . import expressions, statements
 from . import mlir_types as mt
@@ -29,7 +29,7 @@ from .emitter import Emitter, Line, Value, span_of_line, symbol
 FUNC_INDENT = "  "
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Buffer:
     """One ``pto.alloc_tile``: a MemRef and the tile_buf type it is used with (or the error
     that type raised), named after the first tile written into it."""

@@ -14,12 +14,12 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ...diagnostics import Diagnostic, Related, Severity
 from ...ir.function import Program
 from ...ir.span import Span
+from ...records import field, record, replace
 from ..common import CodegenResult
 
 PTOAS_ENV = "PTOAS"
@@ -43,7 +43,7 @@ class PtoasMissing(Exception):
     """No PTOAS binary was found where it was asked for; the message says where to get it."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PtoasDiagnostic:
     """One diagnostic PTOAS printed: 1-based line and column in the MLIR it was given (0
     when PTOAS gave no location)."""
@@ -54,7 +54,7 @@ class PtoasDiagnostic:
     column: int = 0
 
 
-@dataclass
+@record
 class PtoasResult:
     ok: bool
     cpp: str  # the generated C++ (empty when PTOAS failed)

@@ -5,19 +5,19 @@ to its rule; the rules live in one module per construct."""
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 
 from ...diagnostics import Diagnostic
 from ...ir.expr import Var
 from ...ir.function import Function, ParamDirection
 from ...ir.types import UNKNOWN
+from ...records import record
 from ..analysis import Occurrence, OccurrenceKind
 from ..context import FunctionSignature, ModuleEnv
 from .core import Lowerer
 from .tables import RULES
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LoweredFunction:
     """A function's IR with everything its analysis produced, cached as a unit."""
 

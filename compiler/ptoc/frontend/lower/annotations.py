@@ -4,11 +4,11 @@ a type is W008, one that disagrees with the value W006, and the deduced type sta
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
 
 from ...diagnostics import DiagnosticBag, Fix, Severity, TextEdit
 from ...ir.expr import Expr
 from ...ir.types import ShapedType, TileType, Type, UnknownType, types_compatible
+from ...records import replace
 from .core import Lowerer
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 import difflib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ...diagnostics import DiagnosticBag, Fix, Related, replacement_fixes
@@ -15,6 +14,7 @@ from ...ir.expr import Expr, Var
 from ...ir.span import Span
 from ...ir.stmt import SeqStmts, Stmt
 from ...ir.types import UNKNOWN, Type, UnknownType
+from ...records import record
 from ..analysis import Occurrence, OccurrenceKind, SymbolIndex
 from ..context import Binding, FunctionSignature, LoweringState, ModuleEnv
 from ..names import dsl_path
@@ -30,7 +30,7 @@ _RECORDED = frozenset(
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rules:
     """The dispatch tables: the rule for each AST node type, and the one for any other type."""
 

@@ -4,8 +4,6 @@ tensors the caller provides because they are returned, and which kernels are lau
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ....diagnostics import DiagnosticBag
 from ....ir import expr as ex
 from ....ir import stmt as st
@@ -14,10 +12,11 @@ from ....ir.span import Span
 from ....ops.registry import PipeType
 from ....passes.irutil import final_yield, walk_stmts
 from ....passes.op_info import op_def, stored_into
+from ....records import record
 from ...common import CodegenError
 
 
-@dataclass
+@record
 class Kernel:
     """A kernel the orchestration launches: its id (order of first launch) and core."""
 

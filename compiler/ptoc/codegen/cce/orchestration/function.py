@@ -3,12 +3,11 @@ function (device buffers, external tensors, body) and tail; and ``kernel_config`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ....diagnostics import Diagnostic
 from ....ir import expr as ex
 from ....ir.function import Function, Program
 from ....ir.types import ScalarType, TensorType
+from ....records import field, record
 from .analysis import Kernel
 from .context import HostContext
 from .expressions import dims, runtime_dtype, scalar_cpp
@@ -17,7 +16,7 @@ from .statements import body
 ENTRY = "aicpu_orchestration_entry"
 
 
-@dataclass
+@record
 class OrchestrationResult:
     code: str
     kernels: list[Kernel] = field(default_factory=list)
