@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import _thread  # threading would cost ~1 ms to import; a lock is all this needs
 import gc
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -17,7 +17,7 @@ class _GcPause:
     """
 
     def __init__(self) -> None:
-        self.lock = threading.Lock()
+        self.lock = _thread.allocate_lock()
         self.holders = 0
         self.resume = False
 

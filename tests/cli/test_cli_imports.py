@@ -15,12 +15,14 @@ from cli_samples import EXAMPLES
 
 NEVER_ON_CHECK = ("black", "lsprotocol", "pygls", "tree_sitter", "numpy", "importlib.metadata")
 # The standard dataclasses (and the inspect module it loads) cost ~0.6 ms a class: ptoc's classes
-# are ptoc.records classes, so neither command loads them.
-NEVER_ON_CHECK += ("dataclasses", "inspect")
+# are ptoc.records classes. A well-formed kernel needs no "did you mean" (difflib), no tokenizer
+# (seed `.yield` spellings, linecache).
+NEVER_ON_CHECK += ("dataclasses", "inspect", "difflib", "tokenize", "linecache")
 
 # What only `fmt`, `run` or `check --format json` use: a check of one file loads none of them
-# (subprocess and tempfile come with `run`'s toolchain, shutil with argparse's help width).
-NOT_ON_PLAIN_CHECK = ("json", "shutil", "subprocess", "tempfile", "ptoc.run.toolchain")
+# (subprocess and tempfile come with `run`'s toolchain, shutil with argparse's help width,
+# threading with subprocess).
+NOT_ON_PLAIN_CHECK = ("json", "shutil", "subprocess", "tempfile", "ptoc.run.toolchain", "threading")
 
 # Runs the command in-process, then prints the names of every loaded module (as a literal:
 # the probe itself must load nothing the test looks for).

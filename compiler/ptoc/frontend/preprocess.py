@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import io
 import re
-import tokenize
 
 from ..diagnostics import Diagnostic, Fix, Severity, TextEdit
 from ..ir.span import Span
@@ -41,6 +40,8 @@ def _rewrite_seed_yields(text: str, source: SourceText) -> tuple[str, list[tuple
     """Replace ``<name>.yield`` attribute tokens; returns the new text and (line, column) hits."""
     if not _SEED_YIELD.search(text):
         return text, []
+    import tokenize  # only seed files spell `.yield`: the others don't pay its import
+
     hits: list[tuple[int, int]] = []
     previous: tokenize.TokenInfo | None = None
     try:

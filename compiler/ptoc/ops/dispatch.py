@@ -15,8 +15,6 @@ silent": an earlier error already explains why the call cannot be resolved.
 
 from __future__ import annotations
 
-import difflib
-
 from ..ir.expr import BinaryOp
 from ..ir.types import ScalarType, TensorType, TileType, Type, UnknownType
 from ..records import field, record
@@ -107,6 +105,8 @@ def _found(op: OpDef) -> Resolution:
 
 
 def _unknown(message: str, name: str, candidates: list[str]) -> Resolution:
+    import difflib  # only for a misspelt name: not at start-up
+
     suggestions = difflib.get_close_matches(name, sorted(set(candidates)), n=3)
     return Resolution(code="E300", message=message, suggestions=suggestions)
 

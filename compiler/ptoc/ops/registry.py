@@ -12,7 +12,6 @@ of op names.
 
 from __future__ import annotations
 
-import linecache
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from enum import Enum
@@ -384,6 +383,8 @@ class OpDef:
     def name_line(self) -> int:
         """The 1-based line of the registration that spells the op's name (a formatted call may
         open on the line before it); the call's own line when no nearby line names it."""
+        import linecache  # with tokenize, ~1.5 ms at start-up: only the editor asks
+
         quoted = (f'"{self.name}"', f'"{self.short_name}"')
         for line in range(self.source_line, self.source_line + 4):
             text = linecache.getline(self.source_file, line)

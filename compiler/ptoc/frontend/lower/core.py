@@ -5,7 +5,6 @@ tables of ``tables.py`` by the node's type; the rules live in one module per con
 from __future__ import annotations
 
 import ast
-import difflib
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -101,6 +100,8 @@ class Lowerer:
         self, code: str, message: str, span: Span, name: str, candidates: list[str]
     ) -> None:
         """An undefined name, with the closest candidates as "did you mean" and quick fixes."""
+        import difflib  # only for a misspelt name: not at start-up
+
         matches = difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
         fixes: tuple[Fix, ...] = ()
         if matches:

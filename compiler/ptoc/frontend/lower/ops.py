@@ -4,7 +4,6 @@ and lower its arguments, and type the call with the op's rule."""
 from __future__ import annotations
 
 import ast
-import difflib
 from enum import Enum
 
 from ...diagnostics import Fix, Related, TextEdit, replacement_fixes
@@ -177,6 +176,8 @@ def report_binding(lw: Lowerer, node: ast.Call, op: OpDef, problems: list[str]) 
 def unknown_keyword(lw: Lowerer, node: ast.Call, op: OpDef, key: str) -> None:
     keyword = next(k for k in node.keywords if k.arg == key)
     names = [p.name for p in op.params]
+    import difflib  # only for a misspelt name: not at start-up
+
     matches = difflib.get_close_matches(key, names, n=1, cutoff=0.5)
     source = lw.env.source
     column = source.char_column(keyword.lineno, keyword.col_offset)
