@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import copy
 import dataclasses
 import pickle
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
@@ -234,3 +236,22 @@ def test_declaration_errors() -> None:
 
     with pytest.raises(ValueError, match="both default and default_factory"):
         field(default=1, default_factory=int)
+
+
+def test_the_compiler_declares_no_standard_dataclass() -> None:
+    """What keeps the command line's start-up cheap (and a records class cannot extend a
+    dataclass or be extended by one): no module of compiler/ptoc imports dataclasses."""
+    root = Path(records.__file__).parent
+    offenders = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            if "dataclasses" in names:
+                offenders.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert offenders == []
