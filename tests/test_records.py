@@ -255,3 +255,18 @@ def test_the_compiler_declares_no_standard_dataclass() -> None:
             if "dataclasses" in names:
                 offenders.append(f"{path.relative_to(root)}:{node.lineno}")
     assert offenders == []
+
+
+def test_keyword_only_fields_may_be_required_and_names_are_free() -> None:
+    @record(frozen=True, slots=True)
+    class Odd:
+        _setattr: int  # the names init's own code uses are fields like any other
+        _f1: str = "x"
+        _FACTORY: list[int] = field(default_factory=list)
+        needed: int = field(kw_only=True)
+
+    odd = Odd(1, needed=2)
+    assert (odd._setattr, odd._f1, odd._FACTORY, odd.needed) == (1, "x", [], 2)
+    assert Odd(1, "y", [3], needed=4) == Odd(_setattr=1, _f1="y", _FACTORY=[3], needed=4)
+    with pytest.raises(TypeError, match="missing 1 required keyword-only argument: 'needed'"):
+        Odd(1)  # type: ignore[call-arg]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import _thread
 from collections.abc import Callable
 from operator import attrgetter
+from types import CodeType, FunctionType
 from typing import Any, ClassVar, TypeVar, dataclass_transform, overload
 
 _T = TypeVar("_T")
@@ -228,40 +229,69 @@ def _lazy_init(cls: type[Any]) -> Callable[..., None]:
 
 
 def _compile_init(cls: type[Any]) -> Callable[..., None]:
+    """The class's ``__init__``: its parameters are the fields (positional ones first); each
+    value, or its factory's result, is assigned in that order, then ``__post_init__`` runs."""
     all_fields: dict[str, Field] = cls.__record_fields__
     frozen: bool = cls.__record_frozen__
+    ordered = [f for f in all_fields.values() if not f.kw_only]
+    positional = len(ordered)
+    ordered += [f for f in all_fields.values() if f.kw_only]
+    factories = tuple(f.default_factory is not MISSING for f in ordered)
+    shape = (frozen, hasattr(cls, "__post_init__"), factories)
+    template = _TEMPLATES.get(shape)
+    if template is None:
+        template = _TEMPLATES[shape] = _template(*shape)
+    # The template names field i `_fi` and takes every field positionally: rename its
+    # parameters and the names it assigns (a constant when frozen, an attribute name otherwise),
+    # and make the trailing ones keyword-only (the same bytecode).
+    rename = {f"_f{i}": item.name for i, item in enumerate(ordered)}
+    code = template.replace(
+        co_argcount=1 + positional,
+        co_kwonlyargcount=len(ordered) - positional,
+        co_varnames=tuple(rename.get(name, name) for name in template.co_varnames),
+        co_consts=tuple(rename.get(c, c) if isinstance(c, str) else c for c in template.co_consts),
+        co_names=tuple(rename.get(name, name) for name in template.co_names),
+        co_qualname=f"{cls.__qualname__}.__init__",
+    )
     scope: dict[str, Any] = {"_FACTORY": _FACTORY, "_setattr": object.__setattr__}
-    positional: list[str] = []
-    keyword: list[str] = []
-    body: list[str] = []
-    for item in all_fields.values():
-        name = item.name
+    defaults: list[Any] = []
+    kwdefaults: dict[str, Any] = {}
+    for i, item in enumerate(ordered):
         if item.default_factory is not MISSING:
-            scope[f"_factory_{name}"] = item.default_factory
-            param = f"{name}=_FACTORY"
-            value = f"_factory_{name}() if {name} is _FACTORY else {name}"
+            scope[f"_factory_{i}"] = item.default_factory
+            default = _FACTORY
         elif item.default is not MISSING:
-            scope[f"_default_{name}"] = item.default
-            param = f"{name}=_default_{name}"
-            value = name
+            default = item.default
         else:
-            param = value = name
-        if item.kw_only:
-            keyword.append(param)
+            continue
+        if i < positional:
+            defaults.append(default)
         else:
-            positional.append(param)
-        if frozen:
-            body.append(f"    _setattr(self, {name!r}, {value})")
-        else:
-            body.append(f"    self.{name} = {value}")
-    if hasattr(cls, "__post_init__"):
-        body.append("    self.__post_init__()")
-    params = ["self", *positional, *(["*", *keyword] if keyword else [])]
-    source = f"def __init__({', '.join(params)}):\n" + ("\n".join(body) or "    pass") + "\n"
-    exec(source, scope)
-    init: Callable[..., None] = scope["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
+            kwdefaults[item.name] = default
+    init = FunctionType(code, scope, "__init__", tuple(defaults))
+    init.__kwdefaults__ = kwdefaults or None
     return init
+
+
+#: Compiled ``__init__`` code by shape (frozen, has __post_init__, which fields have a
+#: factory): classes of one shape share it, renamed (compiling is most of a class's cost).
+_TEMPLATES: dict[tuple[bool, bool, tuple[bool, ...]], CodeType] = {}
+
+
+def _template(frozen: bool, post_init: bool, factories: tuple[bool, ...]) -> CodeType:
+    params = [f"_f{i}" for i in range(len(factories))]
+    signature = ["self", *params]
+    body = []
+    for i, name in enumerate(params):
+        value = f"_factory_{i}() if {name} is _FACTORY else {name}" if factories[i] else name
+        body.append(f"_setattr(self, {name!r}, {value})" if frozen else f"self.{name} = {value}")
+    if post_init:
+        body.append("self.__post_init__()")
+    source = f"def __init__({', '.join(signature)}):\n    " + "\n    ".join(body or ["pass"])
+    scope: dict[str, Any] = {}
+    exec(source, scope)
+    code: CodeType = scope["__init__"].__code__
+    return code
 
 
 # --- behaviour shared by every record class ---------------------------------------------------
