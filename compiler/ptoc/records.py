@@ -3,8 +3,9 @@
 The standard decorator compiles four or five functions per class with ``exec``, recreates every
 slots class and builds a docstring with ``inspect``: about 0.6 ms a class, most of the CLI's
 start-up. ``record`` shares ``__repr__``, ``__eq__``, ``__hash__``, the frozen ``__setattr__``
-and pickling between all classes and compiles only ``__init__``, on a class's first
-instantiation (a command builds a fraction of the classes it imports).
+and pickling between all classes and makes only ``__init__``, on a class's first
+instantiation (a command builds a fraction of the classes it imports), from code compiled once
+per shape of class.
 
 Semantics follow ``dataclasses`` for what is supported: fields in definition order (a
 redefined field keeps its place), defaults and ``default_factory``, ``kw_only`` fields,
