@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from ..ir.expr import Call, Expr, IterArg, Op, Var
+from ..ir.expr import Call, ConstInt, Expr, IterArg, Op, Var
 from ..ir.function import Function
 from ..ir.shape import num_elements
 from ..ir.span import Span
@@ -107,7 +107,8 @@ def shape_vars(t: Type) -> Iterator[Var]:
     """Symbolic dimensions (variables) in a type's shape."""
     if isinstance(t, ShapedType):
         for dim in t.shape:
-            yield from expr_vars(dim)
+            if not isinstance(dim, ConstInt):
+                yield from expr_vars(dim)
     elif isinstance(t, TupleType):
         for sub in t.types:
             yield from shape_vars(sub)
