@@ -9,6 +9,7 @@ import pytest
 
 from ptoc import driver
 from ptoc.driver import PIPELINES
+from ptoc.frontend import analyze_source
 from ptoc.ir import Call, EvalStmt, Program
 from ptoc.passes import (
     PASSES,
@@ -19,6 +20,7 @@ from ptoc.passes import (
     run_pipeline,
 )
 from ptoc.passes.irutil import walk_stmts
+from ptoc.printer import print_program
 
 DEFAULT = [
     "ConvertToSSA",
@@ -183,3 +185,72 @@ def test_shared_pipelines_give_what_each_pipeline_gives_alone(
     assert len(calls) == 1
     assert [n for n, _ in shared["default"].snapshots] == DEFAULT
     assert [n for n, _ in shared["ptoas"].snapshots] == list(PIPELINES["ptoas"])
+
+
+CALLS = """\
+# pypto.program: calls
+import pypto.language as pl
+
+
+def add(x: pl.INT64, y: pl.INT64) -> pl.INT64:
+    z: pl.INT64 = x + y
+    return z
+
+
+def twice(x: pl.INT64) -> pl.INT64:
+    s: pl.INT64 = add(x, x)
+    return s
+
+
+def compute(a: pl.INT64, b: pl.INT64) -> pl.INT64:
+    z: pl.INT64 = add(a, b)
+    return z
+"""
+
+
+def test_a_function_both_pipelines_reach_unchanged_is_handled_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past InlineCalls (CCE only), a function pass still runs once for a function InlineCalls
+    left alone, and each pipeline gets all it reports."""
+    (program,) = analyze_source(CALLS, "calls.py").all_programs()
+    shared = driver.run_pipelines(program, ["default", "ptoas"])
+    for name, result in shared.items():
+        alone = driver.run_pipeline(program, name)
+        assert result.diagnostics == alone.diagnostics == []
+        assert [n for n, _ in result.snapshots] == [n for n, _ in alone.snapshots]
+        assert print_program(result.program) == print_program(alone.program)
+    calls: list[str] = []
+
+    class Reporting(FunctionPass):
+        def run_function(self, fn: P.Function, ctx: PassContext) -> P.Function:
+            calls.append(fn.name)
+            ctx.error("E404", f"seen {fn.name}", fn.span)
+            ctx.error("E404", "seen a function", program.span)  # the same from each
+            return fn
+
+    monkeypatch.setitem(PASSES, "Verifier", Reporting)
+    shared = driver.run_pipelines(program, ["default", "ptoas"])
+    # add calls nothing: the same function in both pipelines; the callers differ.
+    assert sorted(calls) == ["add", "compute", "compute", "twice", "twice"]
+    for name, result in shared.items():
+        alone = driver.run_pipeline(program, name)
+        assert [d.message for d in result.diagnostics] == [d.message for d in alone.diagnostics]
+        assert [d.message for d in alone.diagnostics] == [
+            "seen a function",
+            "seen add",
+            "seen twice",
+            "seen compute",
+        ]
+
+
+def test_an_internal_failure_in_pipelines_run_together_keeps_its_span(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(PASSES, "InitMemRef", _Exploding)
+    fn = P.simple_add()
+    third = fn.body.stmts[2]  # type: ignore[attr-defined]
+    for result in driver.run_pipelines(P.program(fn), ["default", "ptoas"]).values():
+        assert [(d.code, d.message, d.span) for d in result.diagnostics] == [
+            ("E404", "pass InitMemRef failed: ValueError: boom", third.span)
+        ]

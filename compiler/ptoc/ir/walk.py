@@ -4,7 +4,6 @@ node class beyond ``Var`` and ``Call``, so a new node needs no change here."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from .expr import Call, Expr, Var
@@ -23,14 +22,25 @@ def _spread(value: Any) -> tuple[Any, ...]:
 # --- expressions ---------------------------------------------------------------------------
 
 
-def expr_vars(expr: Expr) -> Iterator[Var]:
+def expr_vars(expr: Expr) -> list[Var]:
     """Every variable an expression reads, in evaluation order (a loop-carried variable used
     as a value is a use of the variable, not of its initial value)."""
+    out: list[Var] = []
+    _vars_into(expr, out)
+    return out
+
+
+def _vars_into(expr: Expr, out: list[Var]) -> None:
     if isinstance(expr, Var):
-        yield expr
+        out.append(expr)
         return
-    for child in field_nodes(expr, layout(type(expr)).operands):
-        yield from expr_vars(child)
+    for name in layout(type(expr)).operands:
+        value = getattr(expr, name)
+        if type(value) is tuple:
+            for item in value:
+                _vars_into(item, out)
+        elif value is not None:
+            _vars_into(value, out)
 
 
 def contains_call(expr: Expr) -> bool:
@@ -68,13 +78,23 @@ def bodies(stmt: Stmt) -> list[Stmt]:
     return field_nodes(stmt, layout(type(stmt)).bodies)
 
 
-def walk_stmts(stmt: Stmt | None) -> Iterator[Stmt]:
+def walk_stmts(stmt: Stmt | None) -> list[Stmt]:
     """Every statement in pre-order, nested bodies included."""
-    if stmt is None:
-        return
-    yield stmt
-    for body in field_nodes(stmt, layout(type(stmt)).bodies):
-        yield from walk_stmts(body)
+    out: list[Stmt] = []
+    if stmt is not None:
+        _stmts_into(stmt, out)
+    return out
+
+
+def _stmts_into(stmt: Stmt, out: list[Stmt]) -> None:
+    out.append(stmt)
+    for name in layout(type(stmt)).bodies:
+        value = getattr(stmt, name)
+        if type(value) is tuple:
+            for body in value:
+                _stmts_into(body, out)
+        elif value is not None:
+            _stmts_into(value, out)
 
 
 def stmt_defs(stmt: Stmt) -> list[Var]:
@@ -88,17 +108,19 @@ def stmt_binds(stmt: Stmt) -> list[Var]:
     return field_nodes(stmt, layout(type(stmt)).binds)
 
 
-def stmt_reads(stmt: Stmt) -> Iterator[Var]:
+def stmt_reads(stmt: Stmt) -> list[Var]:
     """Variables a statement and its nested bodies read, in order, loop conditions included."""
+    out: list[Var] = []
     for s in walk_stmts(stmt):
         for name, role in layout(type(s)).fields:
             if role is OPERAND or role is CONDITION:
                 for expr in _spread(getattr(s, name)):
-                    yield from expr_vars(expr)
+                    _vars_into(expr, out)
             elif role is BINDS or role is RESULT:
                 for var in _spread(getattr(s, name)):
                     for init in field_nodes(var, layout(type(var)).operands):
-                        yield from expr_vars(init)
+                        _vars_into(init, out)
+    return out
 
 
 def defined_vars(fn: Function) -> list[tuple[Var, Stmt | None]]:

@@ -53,12 +53,19 @@ from ..ir.span import Span
 from ..ir.stmt import AssignStmt, EvalStmt, IfStmt, LoopStmt, ScopeStmt, SeqStmts, Stmt
 from ..ir.types import UNKNOWN
 from ..ir.visitor import with_fields
-from ..ops.registry import REGISTRY, OpDef, PipeType
+from ..ops.registry import OpDef, PipeType
 from ..records import field, record
 from .base import FunctionPass, PassContext
 from .buffers import buffer_aliases, memref_of, var_buffers
 from .irutil import expr_vars, flatten_seq, op_call_of
-from .op_info import is_inserted_sync, op_pipe, set_flag_op, wait_flag_op, written_args
+from .op_info import (
+    barrier_op,
+    is_inserted_sync,
+    op_pipe,
+    set_flag_op,
+    wait_flag_op,
+    written_args,
+)
 from .rewriter import map_bodies
 from .target import Target
 
@@ -201,7 +208,7 @@ class _State:
 
     def needs_barrier(self, effects: Effects, target: Target) -> bool:
         pipe = effects.pipe
-        if pipe not in target.barrier_pipes or REGISTRY.barrier(pipe) is None:
+        if pipe not in target.barrier_pipes or barrier_op(pipe) is None:
             return False
         last = self.barrier.get(pipe, -1)
         if any(self.writes.get(b, {}).get(pipe, -1) > last for b in effects.reads):
@@ -448,7 +455,7 @@ def _flag(op: OpDef, pair: Pair, span: Span) -> Stmt:
 
 def sync_stmts(entry: SyncEntry, span: Span) -> list[Stmt]:
     if isinstance(entry, Barrier):
-        barrier = REGISTRY.barrier(entry.pipe)
+        barrier = barrier_op(entry.pipe)
         assert barrier is not None  # needs_barrier only plans barriers that exist
         return [EvalStmt(Call(UNKNOWN, callee=Op(barrier.name), span=span), span=span)]
     return [_flag(set_flag_op(), entry, span), _flag(wait_flag_op(), entry, span)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from ..ir.expr import Call, Expr, IterArg, Op, Var
+from ..ir.expr import Call, ConstInt, Expr, IterArg, Op, Var
 from ..ir.function import Function
 from ..ir.shape import num_elements
 from ..ir.span import Span
@@ -26,7 +26,7 @@ from ..ir.walk import (
     stmt_reads,
     walk_stmts,
 )
-from ..ops.registry import REGISTRY
+from ..ops.registry import REGISTRY, Role
 
 __all__ = [
     "NameAllocator",
@@ -107,7 +107,8 @@ def shape_vars(t: Type) -> Iterator[Var]:
     """Symbolic dimensions (variables) in a type's shape."""
     if isinstance(t, ShapedType):
         for dim in t.shape:
-            yield from expr_vars(dim)
+            if not isinstance(dim, ConstInt):
+                yield from expr_vars(dim)
     elif isinstance(t, TupleType):
         for sub in t.types:
             yield from shape_vars(sub)
@@ -117,16 +118,18 @@ def shape_vars(t: Type) -> Iterator[Var]:
 
 
 class _Retyper(IRMutator):
-    """Substitutes variables; an op call whose arguments changed gets its type deduced again
-    (a store's result type is its destination's, MemRef included), as the front end would
-    deduce it when the printed IR is read back."""
+    """Substitutes variables whose buffers (MemRefs) changed. A type rule builds a fresh result
+    type from its arguments' shapes and dtypes, so only the ops whose result is an argument's
+    storage (a store's result is its destination, MemRef included) or lives where its source
+    does (a view) get their type deduced again, as the front end would deduce it when the
+    printed IR is read back; every other call keeps its type."""
 
     def mutate_Call(self, call: Call) -> Expr:
         new = self.generic_mutate(call)
         if new is call or not isinstance(new.callee, Op):
             return new
         op = REGISTRY.get(new.callee.name)
-        if op is None:
+        if op is None or (op.aliases is None and op.role is not Role.VIEW):
             return new
         try:
             deduced = op.deduce(op.bind(new.args), dict(new.kwargs))
@@ -140,9 +143,10 @@ class _Retyper(IRMutator):
 def retype_function(
     fn: Function, new_types: dict[Var, Type], mutator: IRMutator | None = None
 ) -> Function:
-    """``fn`` with the listed variables' types replaced, at their definition and every use.
+    """``fn`` with the listed variables' types replaced, at their definition and every use (the
+    new types differ from the old in their MemRef only).
 
-    By default every op call whose arguments changed has its type deduced again; a pass that
+    By default a store or view whose arguments changed has its type deduced again; a pass that
     knows better passes its own ``mutator``."""
     if not new_types:
         return fn

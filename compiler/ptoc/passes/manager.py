@@ -82,7 +82,7 @@ class _Progress:
 
     def fork(self) -> _Progress:
         """An independent copy to continue with other passes (programs are immutable)."""
-        ctx = PassContext(DiagnosticBag(), self.ctx.target)
+        ctx = PassContext(DiagnosticBag(), self.ctx.target, done=self.ctx.done)
         for diagnostic in self.ctx.diagnostics.items:
             ctx.diagnostics.add(diagnostic)
         return _Progress(self.program, ctx, list(self.snapshots), self.stopped)
@@ -153,8 +153,9 @@ def run_pipelines(
     program: Program, pipelines: Sequence[Sequence[str]], target: Target | None = None
 ) -> list[PipelineResult]:
     """Several pass lists over one program, each result as ``run_pipeline`` would give it; the
-    passes all the lists start with run once (e.g. every pass but InsertSync when one program
-    is compiled for both CCE and ptoas)."""
+    passes all the lists start with run once (e.g. those before InlineCalls when one program is
+    compiled for both CCE and ptoas), and after that a function pass handles a function that
+    several lists reach unchanged once (the functions InlineCalls left as they were)."""
     lists = [list(names) for names in pipelines]
     shared = 0
     while lists and all(
@@ -162,7 +163,8 @@ def run_pipelines(
     ):
         shared += 1
     with gc_paused():
-        common = _Progress(program, PassContext(DiagnosticBag(), target or DEFAULT_TARGET))
+        ctx = PassContext(DiagnosticBag(), target or DEFAULT_TARGET, done={})
+        common = _Progress(program, ctx)
         PassManager.advance(common, lists[0][:shared] if lists else [])
         results = []
         for names in lists:

@@ -75,14 +75,43 @@ def is_inserted_sync(call: Call) -> bool:
     )
 
 
+def ops_with_role(role: Role, namespace: str | None = None) -> tuple[OpDef, ...]:
+    """``REGISTRY.with_role``, remembered: the passes ask per statement, and the registry
+    only changes when an op is registered (which forgets what was remembered)."""
+    if _ROLES_SIZE[0] != len(REGISTRY):
+        _ROLES.clear()
+        _ROLES_SIZE[0] = len(REGISTRY)
+    key = (role, namespace)
+    found = _ROLES.get(key)
+    if found is None:
+        found = _ROLES[key] = tuple(REGISTRY.with_role(role, namespace))
+    return found
+
+
+_ROLES: dict[tuple[Role, str | None], tuple[OpDef, ...]] = {}
+_ROLES_SIZE = [-1]
+
+
+def _the(role: Role, namespace: str | None = None) -> OpDef:
+    found = ops_with_role(role, namespace)
+    if len(found) != 1:
+        return REGISTRY.the(role, namespace)  # raises, naming what it found
+    return found[0]
+
+
+def barrier_op(pipe: PipeType) -> OpDef | None:
+    """The barrier op ordering ``pipe``'s own work (``REGISTRY.barrier``)."""
+    return next((op for op in ops_with_role(Role.BARRIER) if op.barrier_pipe is pipe), None)
+
+
 def set_flag_op() -> OpDef:
-    return REGISTRY.the(Role.SET_FLAG)
+    return _the(Role.SET_FLAG)
 
 
 def wait_flag_op() -> OpDef:
-    return REGISTRY.the(Role.WAIT_FLAG)
+    return _the(Role.WAIT_FLAG)
 
 
 def creator_op(namespace: str) -> OpDef:
     """The op creating an uninitialised tile ("block") or tensor ("tensor")."""
-    return REGISTRY.the(Role.CREATE, namespace)
+    return _the(Role.CREATE, namespace)
