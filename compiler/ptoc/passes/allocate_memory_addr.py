@@ -12,6 +12,18 @@ from __future__ import annotations
 from ..ir.expr import Call, Expr, Var
 from ..ir.function import Function
 from ..ir.span import Span
+from ..ir.stmt import (
+    AssignStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+)
 from ..ir.types import MemorySpace, MemRef, ShapedType, Type
 from ..ir.visitor import IRMutator, with_fields
 from .base import FunctionPass, PassContext
@@ -27,10 +39,11 @@ class AllocateMemoryAddr(FunctionPass):
     )
 
     def run_function(self, fn: Function, ctx: PassContext) -> Function:
+        definitions = defined_vars(fn)
         memrefs: dict[int, MemRef] = {}
         where: dict[int, Span] = {}
         names: dict[int, list[str]] = {}
-        for var, stmt in defined_vars(fn):
+        for var, stmt in definitions:
             memref = memref_of(var)
             if memref is None or memref.memory_space is MemorySpace.DDR:
                 continue
@@ -62,12 +75,37 @@ class AllocateMemoryAddr(FunctionPass):
                 )
 
         new_types: dict[Var, Type] = {}
-        for var, _ in defined_vars(fn):
+        for var, _ in definitions:
             memref = memref_of(var)
             if memref is not None and memref.id in placed and placed[memref.id] != memref:
                 assert isinstance(var.type, ShapedType)
                 new_types[var] = with_fields(var.type, memref=placed[memref.id])
+        if not new_types:
+            return fn
+        return _retype(fn, tuple(var for var, _ in definitions), new_types, placed, ctx)
+
+
+def _retype(
+    fn: Function,
+    variables: tuple[Var, ...],
+    new_types: dict[Var, Type],
+    placed: dict[int, MemRef],
+    ctx: PassContext,
+) -> Function:
+    """``fn`` with its buffers placed. The CCE pipeline's input differs from the ptoas one's by
+    InsertSync's statements only: same variables, same plan, the same objects for every other
+    statement. So pipelines run together share one retyper per set of variables, and the
+    second rebuilds only what InsertSync rebuilt, with the very same new variables."""
+    if ctx.shared is None:
         return retype_function(fn, new_types, _AddressRetyper(placed))
+    key = (AllocateMemoryAddr, variables)
+    retyper = ctx.shared.get(key)
+    if isinstance(retyper, _AddressRetyper):
+        result = retyper.mutate(fn)  # its var_map already holds every variable's new version
+        assert isinstance(result, Function)
+        return result
+    retyper = ctx.shared[key] = _AddressRetyper(placed)
+    return retype_function(fn, new_types, retyper)
 
 
 def _largest(
@@ -90,6 +128,16 @@ class _AddressRetyper(IRMutator):
     def __init__(self, placed: dict[int, MemRef]) -> None:
         super().__init__()
         self.placed = placed
+        #: id(statement) -> (statement, its rebuilt version), for the next pipeline's input.
+        self.done: dict[int, tuple[Stmt, Stmt]] = {}
+
+    def mutate_stmt_once(self, stmt: Stmt) -> Stmt:
+        known = self.done.get(id(stmt))
+        if known is not None:
+            return known[1]
+        new: Stmt = self.generic_mutate(stmt)
+        self.done[id(stmt)] = (stmt, new)
+        return new
 
     def mutate_Call(self, call: Call) -> Expr:
         new = self.generic_mutate(call)
@@ -97,3 +145,17 @@ class _AddressRetyper(IRMutator):
         if memref is not None and memref.id in self.placed and self.placed[memref.id] != memref:
             return with_fields(new, type=with_fields(new.type, memref=self.placed[memref.id]))
         return new
+
+
+for _stmt_class in (
+    AssignStmt,
+    EvalStmt,
+    SeqStmts,
+    YieldStmt,
+    ReturnStmt,
+    IfStmt,
+    ForStmt,
+    WhileStmt,
+    ScopeStmt,
+):
+    setattr(_AddressRetyper, "mutate_" + _stmt_class.__name__, _AddressRetyper.mutate_stmt_once)

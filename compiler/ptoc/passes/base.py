@@ -25,6 +25,8 @@ class PassContext:
     #: Results of function passes by (pass, function), shared by pipelines run together over
     #: one program so that a function both reach unchanged is handled once (see FunctionPass).
     done: dict[tuple[type, int], FunctionOutcome] | None = None
+    #: Other work passes share between those pipelines, each pass under keys of its own.
+    shared: dict[object, object] | None = None
 
     def at(self, span: Span) -> None:
         """Record the node being worked on (unknown spans do not move the focus)."""
@@ -83,7 +85,7 @@ class FunctionPass(Pass):
         if outcome is None:
             # Reported into a bag of its own, so that another pipeline gets exactly what this
             # function reports whatever its own bag holds already.
-            own = PassContext(DiagnosticBag(), ctx.target, ctx.focus)
+            own = PassContext(DiagnosticBag(), ctx.target, ctx.focus, shared=ctx.shared)
             try:
                 result = self.run_function(fn, own)
             finally:

@@ -82,7 +82,9 @@ class _Progress:
 
     def fork(self) -> _Progress:
         """An independent copy to continue with other passes (programs are immutable)."""
-        ctx = PassContext(DiagnosticBag(), self.ctx.target, done=self.ctx.done)
+        ctx = PassContext(
+            DiagnosticBag(), self.ctx.target, done=self.ctx.done, shared=self.ctx.shared
+        )
         for diagnostic in self.ctx.diagnostics.items:
             ctx.diagnostics.add(diagnostic)
         return _Progress(self.program, ctx, list(self.snapshots), self.stopped)
@@ -163,7 +165,7 @@ def run_pipelines(
     ):
         shared += 1
     with gc_paused():
-        ctx = PassContext(DiagnosticBag(), target or DEFAULT_TARGET, done={})
+        ctx = PassContext(DiagnosticBag(), target or DEFAULT_TARGET, done={}, shared={})
         common = _Progress(program, ctx)
         PassManager.advance(common, lists[0][:shared] if lists else [])
         results = []
