@@ -82,12 +82,12 @@ class AllocateMemoryAddr(FunctionPass):
                 new_types[var] = with_fields(var.type, memref=placed[memref.id])
         if not new_types:
             return fn
-        return _retype(fn, tuple(var for var, _ in definitions), new_types, placed, ctx)
+        return _retype(fn, definitions, new_types, placed, ctx)
 
 
 def _retype(
     fn: Function,
-    variables: tuple[Var, ...],
+    definitions: list[tuple[Var, Stmt | None]],
     new_types: dict[Var, Type],
     placed: dict[int, MemRef],
     ctx: PassContext,
@@ -97,15 +97,15 @@ def _retype(
     statement. So pipelines run together share one retyper per set of variables, and the
     second rebuilds only what InsertSync rebuilt, with the very same new variables."""
     if ctx.shared is None:
-        return retype_function(fn, new_types, _AddressRetyper(placed))
-    key = (AllocateMemoryAddr, variables)
+        return retype_function(fn, new_types, _AddressRetyper(placed), definitions)
+    key = (AllocateMemoryAddr, tuple(var for var, _ in definitions))
     retyper = ctx.shared.get(key)
     if isinstance(retyper, _AddressRetyper):
         result = retyper.mutate(fn)  # its var_map already holds every variable's new version
         assert isinstance(result, Function)
         return result
     retyper = ctx.shared[key] = _AddressRetyper(placed)
-    return retype_function(fn, new_types, retyper)
+    return retype_function(fn, new_types, retyper, definitions)
 
 
 def _largest(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..ir.expr import Expr, Var
 from ..ir.function import Function
-from ..ir.stmt import AssignStmt, IfStmt, LoopStmt
+from ..ir.stmt import AssignStmt, IfStmt, LoopStmt, Stmt
 from ..ir.types import MemRef, ShapedType
 from .irutil import defined_vars, final_yield, walk_stmts
 
@@ -44,10 +44,13 @@ def _flows(fn: Function) -> list[tuple[Var, Expr]]:
     return flows
 
 
-def buffer_aliases(fn: Function) -> dict[Var, frozenset[int]]:
-    """For every variable bound in ``fn``: the ids of the MemRefs it may name."""
+def buffer_aliases(
+    fn: Function, definitions: list[tuple[Var, Stmt | None]] | None = None
+) -> dict[Var, frozenset[int]]:
+    """For every variable bound in ``fn`` (``definitions``: its ``defined_vars``, when the
+    caller has them already): the ids of the MemRefs it may name."""
     sets: dict[Var, set[int]] = {}
-    for var, _ in defined_vars(fn):
+    for var, _ in defined_vars(fn) if definitions is None else definitions:
         memref = memref_of(var)
         sets[var] = {memref.id} if memref is not None else set()
     flows = _flows(fn)

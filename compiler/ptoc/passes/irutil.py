@@ -141,17 +141,21 @@ class _Retyper(IRMutator):
 
 
 def retype_function(
-    fn: Function, new_types: dict[Var, Type], mutator: IRMutator | None = None
+    fn: Function,
+    new_types: dict[Var, Type],
+    mutator: IRMutator | None = None,
+    definitions: list[tuple[Var, Stmt | None]] | None = None,
 ) -> Function:
     """``fn`` with the listed variables' types replaced, at their definition and every use (the
     new types differ from the old in their MemRef only).
 
     By default a store or view whose arguments changed has its type deduced again; a pass that
-    knows better passes its own ``mutator``."""
+    knows better passes its own ``mutator``; ``definitions`` are ``fn``'s ``defined_vars``
+    when the caller has them already."""
     if not new_types:
         return fn
     mutator = mutator if mutator is not None else _Retyper()
-    for var, _ in defined_vars(fn):
+    for var, _ in defined_vars(fn) if definitions is None else definitions:
         new_type = new_types.get(var)
         if isinstance(var, IterArg) and var.init_value is not None:
             init = mutator.mutate_expr(var.init_value)

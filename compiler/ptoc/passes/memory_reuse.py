@@ -127,10 +127,12 @@ def function_lifetimes(fn: Function) -> _Lifetimes:
     return lifetimes
 
 
-def buffer_lifetimes(fn: Function) -> dict[int, tuple[int, int]]:
+def buffer_lifetimes(
+    fn: Function, definitions: list[tuple[Var, Stmt | None]] | None = None
+) -> dict[int, tuple[int, int]]:
     """MemRef id -> (first, last) statement position at which the buffer holds a live value."""
     lifetimes = function_lifetimes(fn)
-    aliases = buffer_aliases(fn)
+    aliases = buffer_aliases(fn, definitions)
     spans: dict[int, tuple[int, int]] = {}
 
     def widen(ids: frozenset[int], start: int, end: int) -> None:
@@ -159,14 +161,17 @@ class _Shared:
         return all(end < s or start > e for s, e in self.intervals)
 
 
-def plan_reuse(fn: Function) -> dict[int, MemRef]:
+def plan_reuse(
+    fn: Function, definitions: list[tuple[Var, Stmt | None]] | None = None
+) -> dict[int, MemRef]:
     """MemRef id -> the MemRef it is replaced by (only the ids that change)."""
+    definitions = defined_vars(fn) if definitions is None else definitions
     memrefs: dict[int, MemRef] = {}
-    for var, _ in defined_vars(fn):
+    for var, _ in definitions:
         memref = memref_of(var)
         if memref is not None and memref.memory_space is not MemorySpace.DDR:
             memrefs.setdefault(memref.id, memref)
-    lifetimes = buffer_lifetimes(fn)
+    lifetimes = buffer_lifetimes(fn, definitions)
     shared: list[_Shared] = []
     plan: dict[int, MemRef] = {}
     for memref_id in sorted(memrefs):
@@ -190,11 +195,12 @@ class MemoryReuse(FunctionPass):
     )
 
     def run_function(self, fn: Function, ctx: PassContext) -> Function:
-        plan = plan_reuse(fn)
+        definitions = defined_vars(fn)
+        plan = plan_reuse(fn, definitions)
         new_types: dict[Var, Type] = {}
-        for var, _ in defined_vars(fn):
+        for var, _ in definitions:
             memref = memref_of(var)
             if memref is not None and memref.id in plan:
                 assert isinstance(var.type, ShapedType)
                 new_types[var] = records.replace(var.type, memref=plan[memref.id])
-        return retype_function(fn, new_types)
+        return retype_function(fn, new_types, definitions=definitions)
