@@ -61,10 +61,10 @@ from .irutil import expr_vars, flatten_seq, op_call_of
 from .op_info import (
     barrier_op,
     is_inserted_sync,
-    op_pipe,
+    op_def,
     set_flag_op,
     wait_flag_op,
-    written_args,
+    written_positions,
 )
 from .rewriter import map_bodies
 from .target import Target
@@ -267,6 +267,8 @@ class _Planner:
         self.hoist: _Hoist | None = None
         self.summaries: dict[tuple[object, ...], _LoopSummary] = {}
         self.visits = 0  # statements walked, for the test that depth costs linear time
+        #: id(statement) -> its effects: loops walk their bodies several times.
+        self.known_effects: dict[int, Effects | None] = {}
 
     def tick(self) -> int:
         self.time += 1
@@ -286,27 +288,31 @@ class _Planner:
 
     def effects(self, stmt: Stmt) -> Effects | None:
         call = op_call_of(stmt)
-        if call is None:
+        op = op_def(call) if call is not None else None
+        if op is None or op.pipe in _UNTRACKED:
             return None
-        pipe = op_pipe(call)
-        if pipe is None or pipe in _UNTRACKED:
-            return None
+        assert call is not None
+        aliases = self.aliases
         writes: set[int] = set()
         if isinstance(stmt, AssignStmt):
             memref = memref_of(stmt.var)
             if memref is not None:
                 writes.add(memref.id)
-        written = written_args(call)  # output tensors and scratch tiles
-        for out in written:
+        args = call.args
+        written = [args[i] for i in written_positions(op) if i < len(args)]
+        for out in written:  # output tensors and scratch tiles
             if isinstance(out, Var):
-                writes |= var_buffers(out, self.aliases)
+                writes |= var_buffers(out, aliases)
         reads: set[int] = set()
-        for arg in call.args:
-            if any(arg is out for out in written):
+        for arg in args:
+            if written and any(arg is out for out in written):
+                continue
+            if type(arg) is Var:  # most arguments: skip the walk
+                reads |= var_buffers(arg, aliases)
                 continue
             for var in expr_vars(arg):
-                reads |= var_buffers(var, self.aliases)
-        return Effects(pipe, frozenset(reads), frozenset(writes))
+                reads |= var_buffers(var, aliases)
+        return Effects(op.pipe, frozenset(reads), frozenset(writes))
 
     # --- walking ----------------------------------------------------------------------------
 
@@ -327,7 +333,10 @@ class _Planner:
             return self.loop(stmt, state)
         if isinstance(stmt, ScopeStmt):
             return self.run(stmt.body, state)
-        effects = self.effects(stmt)
+        try:
+            effects = self.known_effects[id(stmt)]
+        except KeyError:
+            effects = self.known_effects[id(stmt)] = self.effects(stmt)
         if effects is not None:
             self.consume(stmt, effects, state)
         return state

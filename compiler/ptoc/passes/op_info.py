@@ -35,9 +35,21 @@ def written_args(call: Call) -> list[Expr]:
     op = op_def(call)
     if op is None:
         return []
-    return [
-        arg for p, arg in zip(op.expr_params, call.args, strict=False) if p.access is Access.WRITE
-    ]
+    args = call.args
+    return [args[i] for i in written_positions(op) if i < len(args)]
+
+
+def written_positions(op: OpDef) -> tuple[int, ...]:
+    """Which positional arguments (``Call.args``) ``op`` writes, remembered per op: the
+    passes ask per statement, and most ops write none."""
+    known = _WRITTEN.get(op.name)
+    if known is None or known[0] is not op:
+        positions = tuple(i for i, p in enumerate(op.expr_params) if p.access is Access.WRITE)
+        known = _WRITTEN[op.name] = (op, positions)
+    return known[1]
+
+
+_WRITTEN: dict[str, tuple[OpDef, tuple[int, ...]]] = {}
 
 
 def aliased_arg(call: Call) -> Expr | None:
