@@ -43,23 +43,28 @@ class AllocateMemoryAddr(FunctionPass):
         memrefs: dict[int, MemRef] = {}
         where: dict[int, Span] = {}
         names: dict[int, list[str]] = {}
+        by_space: dict[MemorySpace, list[MemRef]] = {}
         for var, stmt in definitions:
             memref = memref_of(var)
             if memref is None or memref.memory_space is MemorySpace.DDR:
                 continue
-            memrefs.setdefault(memref.id, memref)
-            names.setdefault(memref.id, []).append(var.name)
-            span = stmt.span if stmt is not None and stmt.span.is_known else fn.span
-            where.setdefault(memref.id, span)
+            sharing = names.get(memref.id)
+            if sharing is not None:
+                sharing.append(var.name)
+                continue
+            memrefs[memref.id] = memref
+            names[memref.id] = [var.name]
+            where[memref.id] = stmt.span if stmt is not None and stmt.span.is_known else fn.span
+            by_space.setdefault(memref.memory_space, []).append(memref)
 
         placed: dict[int, MemRef] = {}
         for space in MemorySpace:
+            if space not in by_space:
+                continue  # nothing to place, nothing to report
             cursor = 0
             first_misfit: int | None = None
             capacity = ctx.target.capacity(space)
-            for memref in sorted(
-                (m for m in memrefs.values() if m.memory_space is space), key=lambda m: m.id
-            ):
+            for memref in sorted(by_space[space], key=_by_id):
                 addr = ctx.target.align(cursor)
                 cursor = addr + memref.size
                 placed[memref.id] = with_fields(memref, addr=addr)
@@ -106,6 +111,10 @@ def _retype(
         return result
     retyper = ctx.shared[key] = _AddressRetyper(placed)
     return retype_function(fn, new_types, retyper, definitions)
+
+
+def _by_id(memref: MemRef) -> int:
+    return memref.id
 
 
 def _largest(
