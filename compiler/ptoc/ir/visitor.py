@@ -117,26 +117,12 @@ class IRMutator:
         return new
 
     def generic_mutate(self, node: Any) -> Any:
-        changes: dict[str, Any] | None = None
-        mutate = self.mutate
-        for name in layout(type(node)).names:
-            value = getattr(node, name)
-            if value is None:
-                continue
-            if type(value) is tuple:
-                new_value = value
-                for i, item in enumerate(value):  # no new tuple unless an item changes
-                    new_item = mutate(item)
-                    if new_item is not item:
-                        new_value = (*value[:i], new_item, *[mutate(v) for v in value[i + 1 :]])
-                        break
-            else:
-                new_value = mutate(value)
-            if new_value is not value:
-                if changes is None:
-                    changes = {}
-                changes[name] = new_value
-        return rebuild(node, changes) if changes else node
+        """``node`` with every child mutated, rebuilt only when a child changed."""
+        cls = type(node)
+        rebuilder = _REBUILDERS.get(cls)
+        if rebuilder is None:
+            rebuilder = _REBUILDERS[cls] = _compile_rebuilder(cls)
+        return rebuilder(self, node)
 
 
 #: isinstance against a tuple of classes is several times cheaper than against a union.
@@ -145,12 +131,55 @@ _NODE_CLASSES: tuple[type, ...] = (Expr, Stmt, Function)
 
 def _mutator_method(mutator: type[IRMutator], node: type) -> Callable[[Any, Any], Any]:
     """What handles a node class in a mutator class: its ``mutate_<NodeClass>``, else
-    ``generic_mutate`` (nothing for a node without children), looked up once per pair of
-    classes instead of building the name on every node."""
+    ``generic_mutate``'s compiled rebuilder (nothing for a node without children), looked up
+    once per pair of classes instead of building the name on every node."""
     method = getattr(mutator, "mutate_" + node.__name__, None)
     if method is not None:
         return method  # type: ignore[no-any-return]
-    return _unchanged if not layout(node).names else mutator.generic_mutate
+    if not layout(node).names:
+        return _unchanged
+    if mutator.generic_mutate is not IRMutator.generic_mutate:
+        return mutator.generic_mutate
+    rebuilder = _REBUILDERS.get(node)
+    if rebuilder is None:
+        rebuilder = _REBUILDERS[node] = _compile_rebuilder(node)
+    return rebuilder
+
+
+def _compile_rebuilder(cls: type) -> Callable[[IRMutator, Any], Any]:
+    """``generic_mutate`` for one node class: a block per child field, compiled once (as
+    ``_compile_copier``), instead of a loop reading the field names and ``getattr`` per node.
+    A tuple field gets a new tuple only when one of its items changes."""
+    names = layout(cls).names
+    assert all(name.isidentifier() for name in names)
+    lines = ["def rebuilder(self, node):", "    mutate = self.mutate", "    changes = None"]
+    for name in names:
+        lines += [
+            f"    value = node.{name}",
+            "    if value is not None:",
+            "        new_value = value",
+            "        if type(value) is tuple:",
+            "            for i, item in enumerate(value):",
+            "                new_item = mutate(item)",
+            "                if new_item is not item:",
+            "                    new_value = (*value[:i], new_item,"
+            " *[mutate(v) for v in value[i + 1 :]])",
+            "                    break",
+            "        else:",
+            "            new_value = mutate(value)",
+            "        if new_value is not value:",
+            "            if changes is None:",
+            "                changes = {}",
+            f"            changes[{name!r}] = new_value",
+        ]
+    lines.append("    return rebuild(node, changes) if changes else node")
+    namespace: dict[str, Any] = {"rebuild": rebuild}
+    exec("\n".join(lines), namespace)
+    rebuilder: Callable[[IRMutator, Any], Any] = namespace["rebuilder"]
+    return rebuilder
+
+
+_REBUILDERS: dict[type, Callable[[IRMutator, Any], Any]] = {}
 
 
 def _unchanged(_mutator: IRMutator, node: Any) -> Any:
