@@ -61,9 +61,11 @@ class _Checker:
     def uses(self, expr: Expr, visible: set[Var], stmt: Stmt) -> None:
         reported: set[Var] = set()
         for var in expr_vars(expr):
+            if var in visible:  # the common case, checked first
+                continue
             if var not in self.bound and isinstance(var.type, ScalarType | UnknownType):
                 continue  # a symbolic dimension or closure value, bound outside the function
-            if var not in visible and var not in reported:
+            if var not in reported:
                 reported.add(var)
                 self.report(
                     "E200", f"'{var.name}' is used here but not defined at this point", stmt
