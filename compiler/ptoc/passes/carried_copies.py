@@ -83,12 +83,17 @@ class _Copier(IRMutator):
 
 
 def copy_shared_loop_inits(fn: Function) -> Function:
-    uses = _uses(fn)
-    if not any(
-        isinstance(s, ForStmt | WhileStmt)
-        and any(isinstance(a.init_value, Var) and uses[a.init_value] > 1 for a in s.iter_args)
+    inits = [
+        a.init_value
         for s in walk_stmts(fn.body)
-    ):
+        if isinstance(s, ForStmt | WhileStmt)
+        for a in s.iter_args
+        if isinstance(a.init_value, Var)
+    ]
+    if not inits:  # no loop carries a variable: counting uses would find nothing to copy
+        return fn
+    uses = _uses(fn)
+    if not any(uses[init] > 1 for init in inits):
         return fn
     body = _Copier(fn, uses).mutate_stmt(fn.body)
     return fn if body is fn.body else with_fields(fn, body=body)
