@@ -13,7 +13,7 @@ from ...ir.span import Span
 from ...ir.types import MemRef, TileType
 from ..common import CodegenError
 from . import mlir_types as mt
-from .emitter import Constants, Emitter, Names, Value
+from .emitter import Constants, Emitter, Names, Region, Value
 
 
 class Poisoned(Exception):
@@ -125,13 +125,13 @@ class FunctionContext:
         self._casts[-1][key] = value
 
     @contextmanager
-    def region(self) -> Iterator[list[str]]:
+    def region(self) -> Iterator[Region]:
         """A nested region: its own output lines and its own conversion cache."""
         self._casts.append({})
         self.depth += 1
         try:
-            with self.out.region() as lines:
-                yield lines
+            with self.out.region() as region:
+                yield region
         finally:
             self.depth -= 1
             self._casts.pop()

@@ -131,25 +131,6 @@ class Constants:
         self.lines.append(f"{name} = arith.constant {body}")
 
 
-class Line(str):
-    """An output line that remembers the IR statement it was emitted for (``span``), so a
-    PTOAS diagnostic on it can point at the kernel's source."""
-
-    span: Span | None = None
-
-    @classmethod
-    def at(cls, text: str, span: Span | None) -> str:
-        if span is None:
-            return text
-        line = cls(text)
-        line.span = span
-        return line
-
-
-def span_of_line(line: str) -> Span | None:
-    return line.span if isinstance(line, Line) else None
-
-
 # Groups of statements are separated by a blank line. These kinds always start a new group;
 # consecutive statements of the other kinds (sync, scalar) share one; a region's terminator
 # (scf.yield / scf.condition) stays attached to the group before it.
@@ -158,12 +139,17 @@ _ATTACHED = frozenset({"yield"})
 
 
 @record
-class _Region:
+class Region:
+    """The lines of one region, each with the span of the IR statement it was emitted for
+    (``spans``, parallel to ``lines``; None for a line of no statement), so a PTOAS
+    diagnostic on it can point at the kernel's source."""
+
     indent: int
     last_kind: str | None = None
     pending_kind: str | None = None
     after_label: bool = False  # the first group after a block label needs no separation
     lines: list[str] = field(default_factory=list)
+    spans: list[Span | None] = field(default_factory=list)
 
 
 class Emitter:
@@ -172,7 +158,7 @@ class Emitter:
     STEP = 2
 
     def __init__(self, indent: int) -> None:
-        self._regions: list[_Region] = [_Region(indent)]
+        self._regions: list[Region] = [Region(indent)]
         self.span: Span | None = None  # the statement being emitted
 
     @contextmanager
@@ -187,7 +173,7 @@ class Emitter:
             self.span = saved
 
     @property
-    def _top(self) -> _Region:
+    def _top(self) -> Region:
         return self._regions[-1]
 
     @property
@@ -195,8 +181,9 @@ class Emitter:
         return self._top.indent
 
     @property
-    def lines(self) -> list[str]:
-        return self._top.lines
+    def region_lines(self) -> Region:
+        """The lines emitted so far (at the outermost region)."""
+        return self._regions[0]
 
     def begin(self, kind: str) -> None:
         """Start the lines of one statement of ``kind``. The blank line that separates groups
@@ -218,24 +205,30 @@ class Emitter:
             and (kind in _ALWAYS_SEPARATE or kind != top.last_kind)
         ):
             top.lines.append("")
+            top.spans.append(None)
         top.last_kind = kind
         top.pending_kind = None
         top.after_label = False
 
     def line(self, text: str, *continuations: str, hang: int = 0) -> None:
         """One line, plus continuation lines indented ``hang`` columns further."""
-        self._separate()
         top = self._regions[-1]
+        if top.pending_kind is not None:
+            self._separate()
         pad = " " * top.indent
-        top.lines.append(Line.at(pad + text, self.span))
+        top.lines.append(pad + text)
+        top.spans.append(self.span)
         for cont in continuations:
-            top.lines.append(Line.at(pad + " " * hang + cont, self.span))
+            top.lines.append(pad + " " * hang + cont)
+            top.spans.append(self.span)
 
     def label(self, text: str) -> None:
         """A block label (``^bb0(...):``), outdented one step as MLIR prints it."""
         self._separate()
-        self._top.lines.append(Line.at(" " * max(self.indent - self.STEP, 0) + text, self.span))
-        self._top.after_label = True
+        top = self._top
+        top.lines.append(" " * max(self.indent - self.STEP, 0) + text)
+        top.spans.append(self.span)
+        top.after_label = True
 
     def comment(self, text: str) -> None:
         self.line(f"// {text}")
@@ -244,16 +237,18 @@ class Emitter:
         self.line(f"// error: {message}")
 
     @contextmanager
-    def region(self) -> Iterator[list[str]]:
-        """Collect the lines of a nested region (one level deeper); yields the line list,
-        which the caller splices where the region belongs."""
-        region = _Region(self.indent + self.STEP)
+    def region(self) -> Iterator[Region]:
+        """Collect the lines of a nested region (one level deeper); yields the region,
+        which the caller splices where it belongs."""
+        region = Region(self.indent + self.STEP)
         self._regions.append(region)
         try:
-            yield region.lines
+            yield region
         finally:
             self._regions.pop()
 
-    def splice(self, lines: list[str]) -> None:
+    def splice(self, region: Region) -> None:
         self._separate()
-        self._top.lines.extend(lines)
+        top = self._top
+        top.lines.extend(region.lines)
+        top.spans.extend(region.spans)

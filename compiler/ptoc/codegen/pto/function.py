@@ -24,7 +24,7 @@ from ..common import CodegenError
 from . import expressions, statements
 from . import mlir_types as mt
 from .context import POISON, FunctionContext, Poisoned
-from .emitter import Emitter, Line, Value, span_of_line, symbol
+from .emitter import Emitter, Region, Value, symbol
 
 FUNC_INDENT = "  "
 
@@ -82,8 +82,11 @@ def generate_function(
     *,
     helper: bool = False,
     entry: bool = False,
-) -> list[str]:
-    """``helper``: a function other functions of the module call, which returns its scalar
+) -> tuple[list[str], list[Span]]:
+    """Its lines and, per line, the span of the statement it came from (the function's own
+    for lines of no statement).
+
+    ``helper``: a function other functions of the module call, which returns its scalar
     results (``func.call``); every other function is a kernel, whose scalar results go
     through pointer parameters (PTOAS entry functions return nothing). ``entry``: the
     kernel is marked ``attributes {pto.entry}`` (needed in a module of several functions)."""
@@ -106,41 +109,50 @@ def generate_function(
     statements.emit_block(ctx, fn.body)
     body = _take(ctx)
     indent = " " * FunctionContext.BODY_INDENT
-    allocations += [f"{indent}{v.name} = pto.alloc_tile : {v.type}" for v in ctx.scratches.values()]
+    for v in ctx.scratches.values():
+        allocations.lines.append(f"{indent}{v.name} = pto.alloc_tile : {v.type}")
+        allocations.spans.append(None)
 
-    constants = [indent + line for line in ctx.constants.lines]
+    constant_lines = [indent + line for line in ctx.constants.lines]
+    constants = Region(0, lines=constant_lines, spans=[None] * len(constant_lines))
     sections = [
         param_errors,
         _titled("Constants", constants),
         _titled("Tensor views", views),
         _titled("Allocations", allocations),
         body,
-        [indent + _return_line(ctx.returned)],
+        Region(0, lines=[indent + _return_line(ctx.returned)], spans=[None]),
     ]
     lines = _signature(fn, params, [v.type for v in ctx.returned], entry)
+    spans: list[Span | None] = [None] * len(lines)
     first = True
     for section in sections:
-        if section:
+        if section.lines:
             if not first:
                 lines.append("")
-            lines.extend(section)
+                spans.append(None)
+            lines.extend(section.lines)
+            spans.extend(section.spans)
             first = False
     lines.append(FUNC_INDENT + "}")
+    spans.append(None)
     # lines of no statement (signature, constants, return) belong to the function
-    return [line if span_of_line(line) else Line.at(line, fn.span) for line in lines]
+    span = fn.span
+    return lines, [span if s is None else s for s in spans]
 
 
-def _take(ctx: FunctionContext) -> list[str]:
+def _take(ctx: FunctionContext) -> Region:
     """The lines emitted so far, leaving a fresh emitter for the next section."""
-    lines = ctx.out.lines
+    region = ctx.out.region_lines
     ctx.out = Emitter(FunctionContext.BODY_INDENT)
-    return lines
+    return region
 
 
-def _titled(title: str, lines: list[str]) -> list[str]:
-    if not lines:
-        return []
-    return [" " * FunctionContext.BODY_INDENT + f"// {title}", *lines]
+def _titled(title: str, region: Region) -> Region:
+    if region.lines:
+        region.lines.insert(0, " " * FunctionContext.BODY_INDENT + f"// {title}")
+        region.spans.insert(0, None)
+    return region
 
 
 def _return_line(values: list[Value]) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from ...diagnostics import DiagnosticBag
 from ...ir.expr import GlobalVar
 from ...ir.function import Function, FunctionType, Program
+from ...ir.span import Span
 from ..common import CodegenResult, calls_in
-from .emitter import span_of_line
 from .function import FUNC_INDENT, generate_function
 
 
@@ -37,6 +37,7 @@ def generate_pto(program: Program, function: str | None = None) -> CodegenResult
     # several, only those marked ``pto.entry``: the kernels, not the helpers they call.
     several = sum(fn.func_type is not FunctionType.Orchestration for fn in functions) > 1
     lines = ["module {"]
+    spans: list[Span | None] = [None]
     for i, fn in enumerate(functions):
         if i:
             lines.append("")
@@ -47,15 +48,19 @@ def generate_pto(program: Program, function: str | None = None) -> CodegenResult
             continue
         try:
             helper = fn.name in callees
-            lines.extend(
-                generate_function(fn, bag, program, helper=helper, entry=several and not helper)
+            fn_lines, fn_spans = generate_function(
+                fn, bag, program, helper=helper, entry=several and not helper
             )
         except Exception as exc:  # a generator bug becomes a diagnostic, never an escape
             message = f"PTO code generator failed on function '{fn.name}': {exc!r}"
             bag.error("E900", message, fn.span)
             lines.append(f"{FUNC_INDENT}// error: {message}")
+            continue
+        spans.extend([None] * (len(lines) - len(spans)))
+        lines.extend(fn_lines)
+        spans.extend(fn_spans)
     lines.append("}")
-    spans = [span_of_line(line) for line in lines]
+    spans.extend([None] * (len(lines) - len(spans)))
     return CodegenResult("\n".join(lines) + "\n", bag.sorted(), spans)
 
 

@@ -37,7 +37,7 @@ from ..common import CodegenError
 from . import expressions, ops
 from . import mlir_types as mt
 from .context import POISON, Binding, FunctionContext, Poisoned
-from .emitter import Value
+from .emitter import Region, Value
 
 
 def emit_block(ctx: FunctionContext, body: Stmt | None) -> YieldStmt | None:
@@ -448,7 +448,7 @@ def _if(ctx: FunctionContext, stmt: IfStmt) -> None:
     if then_values is not None:
         scf_types = iter(v.type for v in then_values)
         types = [next(scf_types) if home is None else None for home in homes]
-    else_lines: list[str] = []
+    else_lines: Region | None = None
     if stmt.else_body is not None:
         with ctx.region() as else_lines:
             found = emit_block(ctx, stmt.else_body)
@@ -459,7 +459,7 @@ def _if(ctx: FunctionContext, stmt: IfStmt) -> None:
         header += " -> (" + ", ".join(t for t in types if t is not None) + ")"
     ctx.out.line(prefix + header + " {")
     ctx.out.splice(then_lines)
-    if stmt.else_body is not None and (else_lines or scf_count):
+    if else_lines is not None and (else_lines.lines or scf_count):
         ctx.out.line("} else {")
         ctx.out.splice(else_lines)
     ctx.out.line("}")
