@@ -21,6 +21,7 @@ class CodeEmitter:
         self._lines: list[str] = []
         self._spans: list[Span | None] = []  # per line, the statement it was emitted for
         self._level = 0
+        self._indent = ""  # INDENT * _level, kept with it: every line is prefixed with it
         self.span: Span | None = None
 
     @contextmanager
@@ -36,8 +37,12 @@ class CodeEmitter:
 
     def emit_line(self, line: str = "") -> None:
         """One line at the current indentation; an empty line gets no trailing spaces."""
-        self._lines.append(INDENT * self._level + line if line else "")
-        self._spans.append(self.span if line else None)
+        if line:
+            self._lines.append(self._indent + line)
+            self._spans.append(self.span)
+        else:
+            self._lines.append("")
+            self._spans.append(None)
 
     def emit_block(self, text: str) -> None:
         """Pre-formatted text, line by line, as-is (no indentation added)."""
@@ -47,11 +52,13 @@ class CodeEmitter:
 
     def indent(self) -> None:
         self._level += 1
+        self._indent = INDENT * self._level
 
     def dedent(self) -> None:
         if self._level == 0:
             raise ValueError("CodeEmitter.dedent below level 0")
         self._level -= 1
+        self._indent = INDENT * self._level
 
     @contextmanager
     def block(self, opener: str, closer: str = "}") -> Iterator[None]:
@@ -85,3 +92,4 @@ class CodeEmitter:
         self._lines.clear()
         self._spans.clear()
         self._level = 0
+        self._indent = ""
