@@ -54,16 +54,21 @@ def collect_buffers(body: Stmt, tile_bufs: mt.TileBufs | None = None) -> list[Bu
     """
     seen: dict[tuple[MemRef, str | None], Buffer] = {}
     tile_bufs = tile_bufs or mt.TileBufs()
+    key: tuple[MemRef, str | None]
     for stmt, var in _defined(body):
-        if isinstance(var.type, TileType) and var.type.memref is not None:
+        tile = var.type
+        if isinstance(tile, TileType) and tile.memref is not None:
             span = var.span if var.span.is_known else stmt.span
-            tile_buf: str | CodegenError
             try:
-                tile_buf = tile_bufs.of(var.type, span, var.name)
+                tile_buf = tile_bufs.of(tile, span, var.name)
             except CodegenError as error:
-                tile_buf = error
-            buffer = Buffer(var.type.memref, tile_buf, var.name, span)
-            seen.setdefault(buffer.key, buffer)
+                key = (tile.memref, None)
+                if key not in seen:
+                    seen[key] = Buffer(tile.memref, error, var.name, span)
+                continue
+            key = (tile.memref, tile_buf)
+            if key not in seen:  # named after the first tile written into it
+                seen[key] = Buffer(tile.memref, tile_buf, var.name, span)
     return list(seen.values())
 
 

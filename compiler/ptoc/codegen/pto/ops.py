@@ -52,14 +52,14 @@ def registered(call: Call) -> OpDef | None:
     return REGISTRY.get(call.op_name)
 
 
-def statement_kind(call: Call) -> str:
-    op = registered(call)
+def statement_kind(op: OpDef | None) -> str:
+    """The group of ``registered(call)``'s statement (see ``Emitter.begin``)."""
     return "sync" if op is not None and op.is_sync else "block"
 
 
-def comment_for(call: Call, result: Var | None) -> str | None:
-    """The ``// ...`` line above an op's instructions (none for sync and elided ops)."""
-    op = registered(call)
+def comment_for(op: OpDef | None, call: Call, result: Var | None) -> str | None:
+    """The ``// ...`` line above the instructions of ``call`` to ``op`` (``registered(call)``;
+    none for sync and elided ops)."""
     if op is None:
         return None
     if op.role is Role.LOAD:
@@ -435,6 +435,7 @@ def _block_operands(
     """The instruction's operands: a list argument one index each, a scalar coerced to the
     op's scalar type, expanded to a tile or made a byte mask when the form says so."""
     operands: list[Value] = []
+    masked = op.written_params if op.pto.byte_scratch else ()
     for name, arg in given:
         if isinstance(arg, MakeTuple):
             operands.extend(_list_operand(ctx, arg, result_type, span))
@@ -444,7 +445,7 @@ def _block_operands(
             value = expressions.coerce(ctx, value, literal_type or value.type, span)
         if out is not None and name == form.expand and form.expand_as is not None:
             value = forms.expanded(ctx, value, out, form, span)
-        elif op.pto.byte_scratch and name in op.written_params:
+        elif name in masked:
             value = forms.byte_mask(ctx, value, span)
         operands.append(value)
     return operands

@@ -110,8 +110,9 @@ def _eval(ctx: FunctionContext, stmt: EvalStmt) -> None:
 
 
 def _call(ctx: FunctionContext, call: Call, result: Var | None, span: Span) -> Binding | None:
-    ctx.out.begin(ops.statement_kind(call))
-    comment = ops.comment_for(call, result)
+    op = ops.registered(call)
+    ctx.out.begin(ops.statement_kind(op))
+    comment = ops.comment_for(op, call, result)
     if comment is not None:
         ctx.out.comment(comment)
     return ops.lower_call(ctx, call, result, span)
