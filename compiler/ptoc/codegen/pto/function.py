@@ -128,7 +128,16 @@ def generate_function(
         body,
         Region(0, lines=[indent + _return_line(ctx.returned)], spans=[None]),
     ]
-    lines = _signature(fn, params, [v.type for v in ctx.returned], entry)
+    head = _signature(fn, params, [v.type for v in ctx.returned], entry)
+    return _assemble(fn, head, sections)
+
+
+def _assemble(
+    fn: Function, head: list[str], sections: list[Region]
+) -> tuple[list[str], list[Span]]:
+    """The signature, the non-empty sections a blank line apart, the closing brace; lines of
+    no statement (signature, constants, return) belong to the function."""
+    lines = head
     spans: list[Span | None] = [None] * len(lines)
     first = True
     for section in sections:
@@ -141,7 +150,6 @@ def generate_function(
             first = False
     lines.append(FUNC_INDENT + "}")
     spans.append(None)
-    # lines of no statement (signature, constants, return) belong to the function
     span = fn.span
     return lines, [span if s is None else s for s in spans]
 
