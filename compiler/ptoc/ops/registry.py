@@ -401,11 +401,11 @@ class OpDef:
     @property
     def expr_params(self) -> tuple[Param, ...]:
         """The value parameters, in the order they bind ``Call.args``."""
-        return tuple(p for p in self.params if p.kind is ParamKind.EXPR)
+        return _derived(self).expr_params
 
     def bind(self, args: Sequence[Expr]) -> dict[str, Expr]:
         """Positional value arguments (``Call.args``) by the name of the parameter each binds."""
-        return {p.name: arg for p, arg in zip(self.expr_params, args, strict=False)}
+        return dict(zip(_derived(self).expr_names, args, strict=False))
 
     @property
     def written_params(self) -> tuple[str, ...]:
@@ -461,12 +461,13 @@ class OpDef:
         error) yields UNKNOWN without a new error, so one mistake is reported once. The
         rule's warnings are appended to ``warnings``. A result tile records where it lives
         (the op's result space; a view's is its source's)."""
-        if any(isinstance(a.type, UnknownType) for a in args.values()):
-            return UNKNOWN
+        for a in args.values():
+            if isinstance(a.type, UnknownType):
+                return UNKNOWN
         filled = dict(attrs)
-        for p in self.params:
-            if p.kind is ParamKind.ATTR and p.name not in filled and not p.required:
-                filled[p.name] = p.default
+        for name, default in _derived(self).attr_defaults:
+            if name not in filled:
+                filled[name] = default
         ctx = DeduceContext(self, args, filled, ranges=ranges or {})
         from .legality import check_operand_spaces
 
@@ -485,6 +486,29 @@ class OpDef:
             source = next((a.type for a in args.values() if isinstance(a.type, TileType)), None)
             return source.memory_space if source is not None else None
         return self.result_space_for(attrs)
+
+
+class _Derived:
+    """What an op's parameters imply, computed once per op (the front end asks per call)."""
+
+    __slots__ = ("expr_params", "expr_names", "attr_defaults")
+
+    def __init__(self, op: OpDef) -> None:
+        self.expr_params = tuple(p for p in op.params if p.kind is ParamKind.EXPR)
+        self.expr_names = tuple(p.name for p in self.expr_params)
+        self.attr_defaults = tuple(
+            (p.name, p.default) for p in op.params if p.kind is ParamKind.ATTR and not p.required
+        )
+
+
+_DERIVED: dict[OpDef, _Derived] = {}  # ops compare and hash by identity (eq=False)
+
+
+def _derived(op: OpDef) -> _Derived:
+    derived = _DERIVED.get(op)
+    if derived is None:
+        derived = _DERIVED[op] = _Derived(op)
+    return derived
 
 
 @record
