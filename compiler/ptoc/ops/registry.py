@@ -469,9 +469,7 @@ class OpDef:
             if name not in filled:
                 filled[name] = default
         ctx = DeduceContext(self, args, filled, ranges=ranges or {})
-        from .legality import check_operand_spaces
-
-        check_operand_spaces(ctx)
+        (_operand_space_check or _load_operand_space_check())(ctx)
         result = self.rule(ctx)
         if warnings is not None:
             warnings.extend(ctx.warnings)
@@ -486,6 +484,19 @@ class OpDef:
             source = next((a.type for a in args.values() if isinstance(a.type, TileType)), None)
             return source.memory_space if source is not None else None
         return self.result_space_for(attrs)
+
+
+_operand_space_check: Callable[[DeduceContext], None] | None = None
+
+
+def _load_operand_space_check() -> Callable[[DeduceContext], None]:
+    """legality reads this module: import it on the first deduction, not in every one (an
+    import statement costs ~2 us a call)."""
+    global _operand_space_check
+    from .legality import check_operand_spaces
+
+    _operand_space_check = check_operand_spaces
+    return check_operand_spaces
 
 
 class _Derived:
