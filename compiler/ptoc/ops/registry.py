@@ -403,6 +403,19 @@ class OpDef:
         """The value parameters, in the order they bind ``Call.args``."""
         return _derived(self).expr_params
 
+    @property
+    def expr_names(self) -> tuple[str, ...]:
+        return _derived(self).expr_names
+
+    def canonical_kwargs(self, attrs: Mapping[str, AttrValue]) -> tuple[tuple[str, AttrValue], ...]:
+        """Every attribute given or defaulted, in parameter order: a call spelled with or
+        without an explicit default is the same IR."""
+        return tuple(
+            (name, attrs[name] if name in attrs else default)
+            for name, required, default in _derived(self).attrs
+            if name in attrs or not required
+        )
+
     def bind(self, args: Sequence[Expr]) -> dict[str, Expr]:
         """Positional value arguments (``Call.args``) by the name of the parameter each binds."""
         return dict(zip(_derived(self).expr_names, args, strict=False))
@@ -474,7 +487,9 @@ class OpDef:
         if warnings is not None:
             warnings.extend(ctx.warnings)
         if isinstance(result, TileType) and result.memref is None:
-            result = records.replace(result, memory=self._result_memory(args, filled))
+            memory = self._result_memory(args, filled)
+            if result.memory is not memory:  # (MemorySpace members are singletons)
+                result = records.replace(result, memory=memory)
         return result
 
     def _result_memory(
@@ -502,14 +517,15 @@ def _load_operand_space_check() -> Callable[[DeduceContext], None]:
 class _Derived:
     """What an op's parameters imply, computed once per op (the front end asks per call)."""
 
-    __slots__ = ("expr_params", "expr_names", "attr_defaults")
+    __slots__ = ("expr_params", "expr_names", "attrs", "attr_defaults")
 
     def __init__(self, op: OpDef) -> None:
         self.expr_params = tuple(p for p in op.params if p.kind is ParamKind.EXPR)
         self.expr_names = tuple(p.name for p in self.expr_params)
-        self.attr_defaults = tuple(
-            (p.name, p.default) for p in op.params if p.kind is ParamKind.ATTR and not p.required
+        self.attrs = tuple(
+            (p.name, p.required, p.default) for p in op.params if p.kind is ParamKind.ATTR
         )
+        self.attr_defaults = tuple((name, d) for name, required, d in self.attrs if not required)
 
 
 _DERIVED: dict[OpDef, _Derived] = {}  # ops compare and hash by identity (eq=False)
