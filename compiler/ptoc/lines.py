@@ -16,6 +16,12 @@ BREAK = re.compile(r"\r\n|\r|\n")
 PARSE_FILENAME = "/"
 
 
+# The ASCII characters other than \n and \r that str.splitlines also breaks at.
+_ODD_ASCII_BREAKS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e")
+
+
 def split_lines(text: str) -> list[str]:
     """The lines of ``text`` with their line breaks (``[]`` for an empty text)."""
+    if text.isascii() and not any(c in text for c in _ODD_ASCII_BREAKS):
+        return text.splitlines(keepends=True)  # the same lines here, several times faster
     return LINE.findall(text)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from ..diagnostics import DiagnosticBag, Fix, TextEdit, replacement_fixes
 from ..ir.dtype import DTYPE_BY_NAME, DataType
-from ..ir.expr import Expr, Var, const_int
+from ..ir.expr import ConstInt, Expr, Var
 from ..ir.function import ParamDirection
 from ..ir.types import (
     MemRef,
@@ -27,6 +27,9 @@ from .names import DslImports, dsl_path
 from .source import SourceText
 
 ScalarLookup = Callable[[str], Var | None]
+
+
+_INT64 = ScalarType(DataType.INT64)  # shared by every dimension (types are values)
 
 
 @record
@@ -133,7 +136,7 @@ class TypeResolver:
             self.error("E104", "Shape dimension must be int or pl.dynamic()", node)
             return None
         if isinstance(value, int):
-            return const_int(value, span=span)
+            return ConstInt(_INT64, value=value, span=span)
         if isinstance(value, DynDim):
             return value.var
         self.error("E104", "Shape dimension must be int or pl.dynamic()", node)

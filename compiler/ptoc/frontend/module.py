@@ -380,9 +380,10 @@ class ModuleAnalyzer:
         externals: list[str] | None = None,
     ) -> Function | None:
         damaged = any(sig.span.line <= line <= sig.span.end_line for line in self.blanked)
-        key = self.cache_key(sig, table, bare_calls)
-        cached = self.cache.functions.get(key) if self.cache is not None and not damaged else None
-        if self.cache is not None:
+        cached: LoweredFunction | None = None
+        if self.cache is not None:  # (the key reads the function's text and every signature)
+            key = self.cache_key(sig, table, bare_calls)
+            cached = self.cache.functions.get(key) if not damaged else None
             self.cache.used.add(key)
         if cached is None:
             cached = self.lower_uncached(sig, table, bare_calls)

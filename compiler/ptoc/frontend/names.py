@@ -91,13 +91,21 @@ def attribute_chain(node: ast.expr) -> list[str] | None:
 def dsl_path(node: ast.expr, imports: DslImports) -> tuple[str, ...] | None:
     """The path after the DSL prefix: ``pl.block.load`` -> ("block", "load"); a name imported
     from pypto.language -> (its original name,); None when not a DSL reference."""
-    chain = attribute_chain(node)
-    if chain is None:
+    # Called for most expressions the front end lowers: no intermediate chain list.
+    if type(node) is ast.Name:
+        original = imports.from_names.get(node.id)
+        return None if original is None else (original,)
+    rest: list[str] = []  # the chain after its head, reversed
+    while type(node) is ast.Attribute:
+        rest.append(node.attr)
+        node = node.value
+    if type(node) is not ast.Name or not rest:
         return None
-    if len(chain) >= 2 and chain[0] in imports.aliases:
-        return tuple(chain[1:])
-    if imports.dotted and len(chain) >= 3 and chain[0] == "pypto" and chain[1] == "language":
-        return tuple(chain[2:])
-    if len(chain) >= 1 and chain[0] in imports.from_names:
-        return (imports.from_names[chain[0]], *chain[1:])
-    return None
+    head = node.id
+    rest.reverse()
+    if head in imports.aliases:
+        return tuple(rest)
+    if imports.dotted and head == "pypto" and len(rest) >= 2 and rest[0] == "language":
+        return tuple(rest[1:])
+    original = imports.from_names.get(head)
+    return None if original is None else (original, *rest)

@@ -143,11 +143,12 @@ def parse_module(source: SourceText, segments: SegmentCache | None = None) -> Pa
             )
         )
         result.seed_yields.add((line, col))
-    lines = split_lines(text)
+    lines: list[str] | None = None  # split for the first recovery only
     modified: dict[int, int] = {}  # line -> how many times recovery rewrote it
     for _ in range(MAX_RECOVERIES):
         try:
-            result.tree = ast.parse("".join(lines), filename=PARSE_FILENAME, type_comments=False)
+            parsed = text if lines is None else "".join(lines)
+            result.tree = ast.parse(parsed, filename=PARSE_FILENAME, type_comments=False)
             return result
         except SyntaxError as error:
             bad = error.lineno or 1
@@ -156,6 +157,8 @@ def parse_module(source: SourceText, segments: SegmentCache | None = None) -> Pa
             )
             if not caused_by_recovery:
                 result.diagnostics.append(_syntax_diagnostic(error, source))
+            if lines is None:
+                lines = split_lines(text)
             if not _recover(lines, error, modified):
                 return result
             result.blanked_lines.update(modified)

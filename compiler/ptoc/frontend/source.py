@@ -7,6 +7,8 @@ import ast
 from ..ir.span import Span
 from ..lines import split_lines
 
+_new_tuple = tuple.__new__
+
 
 class SourceText:
     def __init__(self, text: str, path: str) -> None:
@@ -15,7 +17,6 @@ class SourceText:
         self.lines = split_lines(text) or [""]
         self.ascii = text.isascii()
         self._ascii: dict[int, bool] = {}
-        self._spans: dict[int, Span] = {}
 
     def line(self, lineno: int) -> str:
         """The text of a 1-based line, without its line break ('' past the end)."""
@@ -34,11 +35,21 @@ class SourceText:
         return len(encoded[:byte_column].decode("utf-8", errors="replace"))
 
     def span(self, node: ast.AST) -> Span:
-        # Memoised per node: the tree outlives every call, so ids stay unique meanwhile.
-        key = id(node)
-        hit = self._spans.get(key)
-        if hit is not None:
-            return hit
+        # The front end asks for tens of thousands of spans, most of them once each: read the
+        # four positions directly and build the tuple without NamedTuple's Python-level __new__.
+        try:
+            lineno = node.lineno  # type: ignore[attr-defined]
+            col = node.col_offset  # type: ignore[attr-defined]
+            end_lineno = node.end_lineno  # type: ignore[attr-defined]
+            end_col = node.end_col_offset  # type: ignore[attr-defined]
+        except AttributeError:
+            return self._span(node)
+        if not (lineno and end_lineno and self.ascii) or end_col is None:
+            return self._span(node)
+        return _new_tuple(Span, (self.path, lineno, col, end_lineno, end_col))
+
+    def _span(self, node: ast.AST) -> Span:
+        """``span`` for nodes without every position, and off ASCII (byte columns differ)."""
         lineno = getattr(node, "lineno", 0)
         if not lineno:
             return Span(self.path, 0, 0, 0, 0)
@@ -50,9 +61,7 @@ class SourceText:
         if not self.ascii:  # byte offsets differ from code-point columns only off ASCII
             col = self.char_column(lineno, col)
             end_col = self.char_column(end_lineno, end_col)
-        span = Span(self.path, lineno, col, end_lineno, end_col)
-        self._spans[key] = span
-        return span
+        return Span(self.path, lineno, col, end_lineno, end_col)
 
     def attr_name_span(self, node: ast.Attribute) -> Span:
         """The span of the final name of ``a.b.name``."""

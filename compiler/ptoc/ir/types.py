@@ -7,6 +7,7 @@ Types are immutable values; two types compare equal when they describe the same 
 from __future__ import annotations
 
 from enum import Enum
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from ..records import field, record
@@ -14,6 +15,19 @@ from .dtype import DataType
 
 if TYPE_CHECKING:
     from .expr import Expr
+
+_shape_loaded: ModuleType | None = None
+
+
+def _shape() -> ModuleType:
+    """``ptoc.ir.shape``, imported on first use (it reads expressions, which read types): an
+    import statement in a function costs ~2 us a call, and equality runs per comparison."""
+    global _shape_loaded
+    if _shape_loaded is None:
+        from . import shape
+
+        _shape_loaded = shape
+    return _shape_loaded
 
 
 class MemorySpace(Enum):
@@ -125,13 +139,12 @@ class TileView:
         return self == TileView()
 
     def __eq__(self, other: object) -> bool:
-        from .shape import optional_dims_equal, optional_expr_equal
-
+        shape = _shape()
         return (
             isinstance(other, TileView)
-            and optional_dims_equal(self.valid_shape, other.valid_shape)
-            and optional_dims_equal(self.stride, other.stride)
-            and optional_expr_equal(self.start_offset, other.start_offset)
+            and shape.optional_dims_equal(self.valid_shape, other.valid_shape)
+            and shape.optional_dims_equal(self.stride, other.stride)
+            and shape.optional_expr_equal(self.start_offset, other.start_offset)
             and (self.blayout, self.slayout, self.fractal, self.pad)
             == (other.blayout, other.slayout, other.fractal, other.pad)
         )
@@ -151,8 +164,7 @@ class ShapedType(Type):
         return len(self.shape)
 
     def _shape_str(self) -> str:
-        from .shape import dim_str
-
+        dim_str = _shape().dim_str
         return "[" + ", ".join(dim_str(d) for d in self.shape) + "]"
 
 
@@ -165,8 +177,7 @@ class TensorType(ShapedType):
         return f"Tensor[{self._shape_str()}, {self.dtype.name}{extra}]"
 
     def __eq__(self, other: object) -> bool:
-        from .shape import shapes_equal
-
+        shapes_equal = _shape().shapes_equal
         return (
             isinstance(other, TensorType)
             and self.dtype is other.dtype
@@ -191,8 +202,7 @@ class TileType(ShapedType):
         return f"Tile[{self._shape_str()}, {self.dtype.name}]"
 
     def __eq__(self, other: object) -> bool:
-        from .shape import shapes_equal
-
+        shapes_equal = _shape().shapes_equal
         return (
             isinstance(other, TileType)
             and self.dtype is other.dtype
@@ -235,10 +245,10 @@ def types_compatible(expected: Type, actual: Type) -> bool:
     if type(expected) is not type(actual):
         return False
     if isinstance(expected, ShapedType):
-        from .shape import shapes_equal  # shape reads expressions, which read types
-
         assert isinstance(actual, ShapedType)
-        return expected.dtype is actual.dtype and shapes_equal(expected.shape, actual.shape)
+        return expected.dtype is actual.dtype and _shape().shapes_equal(
+            expected.shape, actual.shape
+        )
     if isinstance(expected, TupleType):
         assert isinstance(actual, TupleType)
         return len(expected.types) == len(actual.types) and all(

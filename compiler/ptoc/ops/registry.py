@@ -401,11 +401,24 @@ class OpDef:
     @property
     def expr_params(self) -> tuple[Param, ...]:
         """The value parameters, in the order they bind ``Call.args``."""
-        return tuple(p for p in self.params if p.kind is ParamKind.EXPR)
+        return _derived(self).expr_params
+
+    @property
+    def expr_names(self) -> tuple[str, ...]:
+        return _derived(self).expr_names
+
+    def canonical_kwargs(self, attrs: Mapping[str, AttrValue]) -> tuple[tuple[str, AttrValue], ...]:
+        """Every attribute given or defaulted, in parameter order: a call spelled with or
+        without an explicit default is the same IR."""
+        return tuple(
+            (name, attrs[name] if name in attrs else default)
+            for name, required, default in _derived(self).attrs
+            if name in attrs or not required
+        )
 
     def bind(self, args: Sequence[Expr]) -> dict[str, Expr]:
         """Positional value arguments (``Call.args``) by the name of the parameter each binds."""
-        return {p.name: arg for p, arg in zip(self.expr_params, args, strict=False)}
+        return dict(zip(_derived(self).expr_names, args, strict=False))
 
     @property
     def written_params(self) -> tuple[str, ...]:
@@ -461,21 +474,22 @@ class OpDef:
         error) yields UNKNOWN without a new error, so one mistake is reported once. The
         rule's warnings are appended to ``warnings``. A result tile records where it lives
         (the op's result space; a view's is its source's)."""
-        if any(isinstance(a.type, UnknownType) for a in args.values()):
-            return UNKNOWN
+        for a in args.values():
+            if isinstance(a.type, UnknownType):
+                return UNKNOWN
         filled = dict(attrs)
-        for p in self.params:
-            if p.kind is ParamKind.ATTR and p.name not in filled and not p.required:
-                filled[p.name] = p.default
+        for name, default in _derived(self).attr_defaults:
+            if name not in filled:
+                filled[name] = default
         ctx = DeduceContext(self, args, filled, ranges=ranges or {})
-        from .legality import check_operand_spaces
-
-        check_operand_spaces(ctx)
+        (_operand_space_check or _load_operand_space_check())(ctx)
         result = self.rule(ctx)
         if warnings is not None:
             warnings.extend(ctx.warnings)
         if isinstance(result, TileType) and result.memref is None:
-            result = records.replace(result, memory=self._result_memory(args, filled))
+            memory = self._result_memory(args, filled)
+            if result.memory is not memory:  # (MemorySpace members are singletons)
+                result = records.replace(result, memory=memory)
         return result
 
     def _result_memory(
@@ -485,6 +499,43 @@ class OpDef:
             source = next((a.type for a in args.values() if isinstance(a.type, TileType)), None)
             return source.memory_space if source is not None else None
         return self.result_space_for(attrs)
+
+
+_operand_space_check: Callable[[DeduceContext], None] | None = None
+
+
+def _load_operand_space_check() -> Callable[[DeduceContext], None]:
+    """legality reads this module: import it on the first deduction, not in every one (an
+    import statement costs ~2 us a call)."""
+    global _operand_space_check
+    from .legality import check_operand_spaces
+
+    _operand_space_check = check_operand_spaces
+    return check_operand_spaces
+
+
+class _Derived:
+    """What an op's parameters imply, computed once per op (the front end asks per call)."""
+
+    __slots__ = ("expr_params", "expr_names", "attrs", "attr_defaults")
+
+    def __init__(self, op: OpDef) -> None:
+        self.expr_params = tuple(p for p in op.params if p.kind is ParamKind.EXPR)
+        self.expr_names = tuple(p.name for p in self.expr_params)
+        self.attrs = tuple(
+            (p.name, p.required, p.default) for p in op.params if p.kind is ParamKind.ATTR
+        )
+        self.attr_defaults = tuple((name, d) for name, required, d in self.attrs if not required)
+
+
+_DERIVED: dict[OpDef, _Derived] = {}  # ops compare and hash by identity (eq=False)
+
+
+def _derived(op: OpDef) -> _Derived:
+    derived = _DERIVED.get(op)
+    if derived is None:
+        derived = _DERIVED[op] = _Derived(op)
+    return derived
 
 
 @record

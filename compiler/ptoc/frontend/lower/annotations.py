@@ -35,6 +35,8 @@ def refine(deduced: Type, declared: Type | None) -> Type:
         and isinstance(declared, TileType)
         and types_compatible(declared, deduced)
     ):
+        if declared.memref is None and declared.tile_view is None:
+            return deduced  # (most annotations: nothing to take)
         return replace(
             deduced,
             memref=declared.memref or deduced.memref,
@@ -43,6 +45,7 @@ def refine(deduced: Type, declared: Type | None) -> Type:
     if (
         isinstance(deduced, ShapedType)
         and isinstance(declared, ShapedType)
+        and declared.memref is not None
         and types_compatible(declared, deduced)
     ):
         return replace(deduced, memref=declared.memref or deduced.memref)

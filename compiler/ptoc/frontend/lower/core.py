@@ -58,6 +58,8 @@ class Lowerer:
         bare_function_calls: bool = False,
     ) -> None:
         self.env = env
+        # The span of a node: the source's own method, bound once (rules ask for every node).
+        self.span: Callable[[ast.AST], Span] = env.source.span
         self.signature = signature
         self.signatures = signatures
         self.rules = rules
@@ -75,9 +77,6 @@ class Lowerer:
         )
 
     # --- plumbing -----------------------------------------------------------------------------
-    def span(self, node: ast.AST) -> Span:
-        return self.env.source.span(node)
-
     def error(self, code: str, message: str, node: ast.AST | Span, **kw: Any) -> None:
         span = node if isinstance(node, Span) else self.span(node)
         self.bag.error(code, message, span, **kw)

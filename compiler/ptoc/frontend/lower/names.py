@@ -68,14 +68,20 @@ def undefined_name(lw: Lowerer, node: ast.Name) -> Expr:
     return error_value(span)
 
 
+# Types are immutable values: constants share them.
+_BOOL = ScalarType(DataType.BOOL)
+_INT64 = ScalarType(DataType.INT64)
+_FP32 = ScalarType(DataType.FP32)
+
+
 def const_to_expr(lw: Lowerer, value: Any, node: ast.AST) -> Expr:
     span = lw.span(node)
     if isinstance(value, bool):
-        return ConstBool(ScalarType(DataType.BOOL), value=value, span=span)
+        return ConstBool(_BOOL, value=value, span=span)
     if isinstance(value, int):
-        return ConstInt(ScalarType(DataType.INT64), value=value, span=span)
+        return ConstInt(_INT64, value=value, span=span)
     if isinstance(value, float):
-        return ConstFloat(ScalarType(DataType.FP32), value=value, span=span)
+        return ConstFloat(_FP32, value=value, span=span)
     if isinstance(value, DynDim):
         return value.var
     if isinstance(value, list):

@@ -268,15 +268,8 @@ def typed_call(
         result_type = UNKNOWN
     for warning in warnings:
         report_op_error(lw, warning, arg_nodes, exprs, span)
-    args = tuple(exprs[p.name] for p in op.params if p.kind is ParamKind.EXPR and p.name in exprs)
-    # Canonical attributes: every attribute present, defaults filled, in parameter order, so a
-    # call spelled with or without an explicit default is the same IR.
-    for p in op.params:
-        if p.kind is ParamKind.ATTR and p.name not in attrs and not p.required:
-            attrs[p.name] = p.default
-    kwargs = tuple(
-        (p.name, attrs[p.name]) for p in op.params if p.kind is ParamKind.ATTR and p.name in attrs
-    )
+    args = tuple(exprs[name] for name in op.expr_names if name in exprs)
+    kwargs = op.canonical_kwargs(attrs)
     return Call(result_type, callee=Op(op.name), args=args, kwargs=kwargs, span=span)
 
 

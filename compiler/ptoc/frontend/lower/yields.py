@@ -13,11 +13,16 @@ from ..preprocess import SEED_YIELD_PLACEHOLDER
 from .annotations import check_annotation, local_annotation
 from .core import Lowerer
 
+_YIELD_NAMES = ("yield_", SEED_YIELD_PLACEHOLDER)
+
 
 def yield_call(lw: Lowerer, value: ast.expr) -> ast.Call | None:
     if isinstance(value, ast.Call):
-        path = lw.path(value.func)
-        if path is not None and path[-1] in ("yield_", SEED_YIELD_PLACEHOLDER) and len(path) == 1:
+        func = value.func
+        if isinstance(func, ast.Attribute) and func.attr not in _YIELD_NAMES:
+            return None  # (every other op call: a DSL path ends with the attribute)
+        path = lw.path(func)
+        if path is not None and path[-1] in _YIELD_NAMES and len(path) == 1:
             return value
     return None
 
