@@ -402,7 +402,9 @@ class PtolsServer(LanguageServer):
                 self.log_error(f"loading {name}", error)
         try:
             from ptoc.driver import preload
+            from ptoc.perf import collect_when_grown
 
+            collect_when_grown()  # each analysis leaves cycles: free them as they pile up
             preload()  # every compiler stage, so no request pays for the first import
         except Exception as error:
             self.log_error("loading the compiler", error)
