@@ -21,6 +21,7 @@ from .diagnostics import Diagnostic, Severity, strict_annotations
 from .filekind import is_pypto_source
 from .ir.function import Function, Program
 from .ir.span import Span
+from .perf import collect_when_grown  # for long-lived callers (the language server)
 from .records import field, record
 
 if TYPE_CHECKING:
@@ -619,6 +620,7 @@ def backend_diagnostics(
 
 __all__ = [
     "BACKEND_CODES",
+    "collect_when_grown",
     "LANGUAGES",
     "PASS_TARGET",
     "PIPELINES",

@@ -401,8 +401,7 @@ class PtolsServer(LanguageServer):
             except Exception as error:  # a broken install shows up in the log, not as a crash
                 self.log_error(f"loading {name}", error)
         try:
-            from ptoc.driver import preload
-            from ptoc.perf import collect_when_grown
+            from ptoc.driver import collect_when_grown, preload
 
             collect_when_grown()  # each analysis leaves cycles: free them as they pile up
             preload()  # every compiler stage, so no request pays for the first import
