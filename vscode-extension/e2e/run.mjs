@@ -580,11 +580,27 @@ async function kernelViews(page, check) {
   });
 
   await check('"Go to Source" in the preview\'s context menu moves the cursor to the source', async () => {
-    await clickWord(page, 'TADD(tile_z, tile_x, tile_y);', 'TADD', { button: 'right' });
-    const item = page.locator('.monaco-menu .action-item', { hasText: 'Go to Source' }).first();
-    await item.waitFor({ timeout: 10_000 });
-    await item.click();
-    await page.locator('.editor-group-container.active .tab.active[aria-label*="mapped_add.py"]').first().waitFor({ timeout: 10_000 });
+    // The context menu's click is lost now and then on a busy machine (it failed 1 run in 3 at
+    // commit 56fd2cd as well): one more attempt, logged with what the window showed, so a lost
+    // click is told apart from a command that did nothing (which fails both attempts).
+    const source = page.locator('.editor-group-container.active .tab.active[aria-label*="mapped_add.py"]').first();
+    for (let attempt = 1; ; attempt += 1) {
+      await clickWord(page, 'TADD(tile_z, tile_x, tile_y);', 'TADD', { button: 'right' });
+      const item = page.locator('.monaco-menu .action-item', { hasText: 'Go to Source' }).first();
+      await item.waitFor({ timeout: 10_000 });
+      await item.click();
+      try {
+        await source.waitFor({ timeout: 10_000 });
+        break;
+      } catch (error) {
+        if (attempt === 2) {
+          throw error;
+        }
+        const toasts = await page.locator('.notification-toast').allInnerTexts();
+        log(`retry: "Go to Source" did not reach the source (notifications: ${JSON.stringify(toasts)})`);
+        await page.keyboard.press('Escape');
+      }
+    }
     await waitForCursorLine(page, 21);
   });
 
