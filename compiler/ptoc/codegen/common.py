@@ -3,6 +3,9 @@ the calls of a body (which both generators look for before they emit)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from ..diagnostics import Diagnostic
 from ..ir.expr import Call, ConstBool, ConstFloat, ConstInt, Expr, Var
 from ..ir.fields import child_values
@@ -13,6 +16,24 @@ from ..ir.walk import walk_stmts
 from ..ops.registry import OpDef
 from ..ops.rules import promote_all
 from ..records import field, record
+
+
+class SpanTracking:
+    """The source statement an emitter's lines come from, set around each statement's lines
+    (both generators' emitters record it per line for the source map)."""
+
+    span: Span | None = None
+
+    @contextmanager
+    def statement(self, span: Span) -> Iterator[None]:
+        """Lines emitted inside come from the source at ``span`` (when it is known)."""
+        saved = self.span
+        if span.is_known:
+            self.span = span
+        try:
+            yield
+        finally:
+            self.span = saved
 
 
 @record

@@ -6,11 +6,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from ...ir.span import Span
+from ..common import SpanTracking
 
 INDENT = "    "
 
 
-class CodeEmitter:
+class CodeEmitter(SpanTracking):
     """Lines of output text, each prefixed with the current indentation (4 spaces a level).
 
     Seed names: ``EmitLine`` -> ``emit_line``, ``EmitBlock`` -> ``emit_block``,
@@ -22,18 +23,6 @@ class CodeEmitter:
         self._spans: list[Span | None] = []  # per line, the statement it was emitted for
         self._level = 0
         self._indent = ""  # INDENT * _level, kept with it: every line is prefixed with it
-        self.span: Span | None = None
-
-    @contextmanager
-    def statement(self, span: Span) -> Iterator[None]:
-        """Lines emitted inside come from the source at ``span`` (when it is known)."""
-        saved = self.span
-        if span.is_known:
-            self.span = span
-        try:
-            yield
-        finally:
-            self.span = saved
 
     def emit_line(self, line: str = "") -> None:
         """One line at the current indentation; an empty line gets no trailing spaces."""

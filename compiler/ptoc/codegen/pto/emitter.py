@@ -10,6 +10,7 @@ from contextlib import contextmanager
 
 from ...ir.span import Span
 from ...records import field, record
+from ..common import SpanTracking
 from . import mlir_types as mt
 
 
@@ -152,25 +153,13 @@ class Region:
     spans: list[Span | None] = field(default_factory=list)
 
 
-class Emitter:
+class Emitter(SpanTracking):
     """Indented lines in regions (function body, loop bodies, branches)."""
 
     STEP = 2
 
     def __init__(self, indent: int) -> None:
         self._regions: list[Region] = [Region(indent)]
-        self.span: Span | None = None  # the statement being emitted
-
-    @contextmanager
-    def statement(self, span: Span) -> Iterator[None]:
-        """Lines emitted inside belong to the statement at ``span`` (a known one)."""
-        saved = self.span
-        if span.is_known:
-            self.span = span
-        try:
-            yield
-        finally:
-            self.span = saved
 
     @property
     def _top(self) -> Region:
