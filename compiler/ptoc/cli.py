@@ -16,7 +16,6 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import driver
@@ -26,6 +25,8 @@ from .ir.function import Program
 from .records import field, record
 
 if TYPE_CHECKING:
+    from pathlib import Path  # not at run time: pathlib loads urllib (~4 ms a start)
+
     from .fmt.config import ConfigCache
     from .frontend.analysis import ModuleAnalysis
 
@@ -284,11 +285,8 @@ def select_programs(loaded: LoadedFile, function: str | None) -> list[Program]:
 def emit(text: str, output: str | None) -> None:
     if output is None:
         sys.stdout.write(text)
-        return
-    try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot write '{output}': {exc.strerror or exc}") from None
+    else:
+        write_text(output, text)
 
 
 # --- ptoc print ----------------------------------------------------------------------------------
@@ -403,7 +401,8 @@ def write_memory_map(analysis: ModuleAnalysis, function: str | None, out: str) -
 
 def write_text(path: str, text: str) -> None:
     try:
-        Path(path).write_text(text, encoding="utf-8")
+        with open(path or ".", "w", encoding="utf-8") as file:  # "": as pathlib, the folder
+            file.write(text)
     except OSError as exc:
         raise InputError(f"cannot write '{path}': {exc.strerror or exc}") from None
 
@@ -430,10 +429,7 @@ def dump_passes(
             text = print_program(snapshot)
         except Exception as exc:  # keep the other snapshots
             text = f"# printing the IR after {name} failed: {type(exc).__name__}: {exc}\n"
-        try:
-            Path(target).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise InputError(f"cannot write '{target}': {exc.strerror or exc}") from None
+        write_text(target, text)
 
 
 # --- the argument parser -------------------------------------------------------------------------
@@ -568,7 +564,14 @@ def add_compile_outputs(compile_: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: The commands, in the order ``ptoc --help`` lists them.
+COMMANDS = ("check", "print", "compile", "fmt", "run")
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or with only ``command``'s own (all a run that names its
+    command needs: argparse builds each command's parser whole, and fmt's and run's import
+    their modules)."""
     parser: argparse.ArgumentParser = ArgumentParser(
         prog="ptoc",
         description="ptoc: check, print and compile PyPTO kernels (import pypto.language as pl).",
@@ -577,19 +580,33 @@ def build_parser() -> argparse.ArgumentParser:
         "--version", action=VersionAction, nargs=0, help="show the version and exit"
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    # Imported here: both command modules import this one.
-    from .fmt.command import add_parser as add_fmt_parser
-    from .run.command import add_parser as add_run_parser
-
-    for add_command in (
-        add_check_parser,
-        add_print_parser,
-        add_compile_parser,
-        add_fmt_parser,
-        add_run_parser,
-    ):
-        add_command(commands)
+    for name in COMMANDS:
+        if command in (None, name):
+            command_parser_adder(name)(commands)
     return parser
+
+
+def command_parser_adder(
+    name: str,
+) -> Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], object]:
+    """The function adding command ``name``'s parser."""
+    # Imported here: both command modules import this one.
+    if name == "fmt":
+        from .fmt.command import add_parser as add_fmt_parser
+
+        return add_fmt_parser
+    if name == "run":
+        from .run.command import add_parser as add_run_parser
+
+        return add_run_parser
+    adders = {"check": add_check_parser, "print": add_print_parser, "compile": add_compile_parser}
+    return adders[name]
+
+
+def named_command(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` starts with, if any (else, for ``--help``, ``--version`` or a usage
+    error, every command's parser is built)."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
 
 
 def ptoc_version() -> str:
@@ -643,7 +660,9 @@ def positive_int(text: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``ptoc`` console script and ``python -m ptoc``; returns the exit code."""
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(named_command(argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits on --help, --version and usage errors

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Diagnostic, Severity, strict_annotations
@@ -25,6 +24,8 @@ from .perf import collect_when_grown  # for long-lived callers (the language ser
 from .records import field, record
 
 if TYPE_CHECKING:
+    from pathlib import Path  # (pathlib loads urllib: ~4 ms of a `ptoc check`)
+
     from .frontend.analysis import ModuleAnalysis
     from .passes.manager import PipelineResult
 
@@ -160,7 +161,8 @@ def read_text(path: str) -> str:
     """The file decoded as UTF-8, exactly (a BOM and ``\\r\\n`` kept: ``ptoc fmt`` writes them
     back)."""
     try:
-        data = Path(path).read_bytes()
+        with open(path or ".", "rb") as file:  # "": the current directory, as pathlib reads it
+            data = file.read()
     except FileNotFoundError:
         raise SourceError(f"cannot read '{path}': no such file or directory") from None
     except IsADirectoryError:

@@ -11,10 +11,12 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_samples import BROKEN, BROKEN_COLUMN, BROKEN_LINE, EXAMPLES, PLAIN, run_ptoc
 
+import ptoc.driver
 import ptoc.frontend
 from ptoc.cli import main
 from ptoc.diagnostics import Diagnostic, Severity
@@ -266,16 +268,15 @@ def test_unreadable_file_is_exit_2(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     k = write("k.py", "import pypto.language as pl\n")
-    real_read_bytes = Path.read_bytes
+    real_open = open
 
-    def denied(
-        self: Path,
-    ) -> bytes:  # permissions do not stop root (CI), so the OS error is simulated
-        if self == k:
+    def denied(path: str, *args: Any) -> Any:
+        # permissions do not stop root (CI), so the OS error is simulated
+        if path == str(k):
             raise PermissionError(13, "Permission denied")
-        return real_read_bytes(self)
+        return real_open(path, *args)
 
-    monkeypatch.setattr(Path, "read_bytes", denied)
+    monkeypatch.setattr(ptoc.driver, "open", denied, raising=False)  # the driver reads files
     assert main(["check", str(k)]) == 2
     _, err = capsys.readouterr()
     assert err.startswith(f"ptoc: error: cannot read '{k}': Permission denied")
@@ -343,7 +344,9 @@ def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]
 
 def test_help_and_version_exit_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--help"]) == 0
-    assert "check" in capsys.readouterr().out
+    listed = capsys.readouterr().out.split("COMMAND", 2)[2]  # (usage, then the list)
+    for command in ("check", "print", "compile", "fmt", "run"):  # each command's parser built
+        assert f"\n    {command} " in listed
     assert main(["--version"]) == 0
     assert capsys.readouterr().out.startswith("ptoc ")
 
