@@ -8,7 +8,6 @@ tables of rows.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -32,6 +31,7 @@ from .registry import (
     Role,
     TypedAttr,
     TypeRule,
+    call_site,
     register,
 )
 from .rules import (
@@ -899,7 +899,7 @@ def _pass_inserted(
 ) -> None:
     """An op AddReductionScratch puts in place of a DSL op, which the DSL cannot call; its
     definition is the line calling this."""
-    caller = sys._getframe(1)
+    source_file, source_site = call_site(2)
     op = register(
         name,
         Category.BLOCK,
@@ -912,9 +912,7 @@ def _pass_inserted(
         role=role,
         **lowerings,
     )
-    REGISTRY.ops[name] = records.replace(
-        op, source_file=caller.f_code.co_filename, source_line=caller.f_lineno
-    )
+    REGISTRY.ops[name] = records.replace(op, source_file=source_file, source_site=source_site)
 
 
 _pass_inserted(

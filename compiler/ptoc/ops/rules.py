@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import re
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -52,8 +51,10 @@ from .registry import (
     OpDef,
     Param,
     ParamKind,
+    Site,
     TypedAttr,
     TypeRule,
+    call_site,
 )
 
 Kind = Literal["tile", "tensor"]
@@ -790,13 +791,13 @@ _LOWERING_TRAITS = frozenset(
 class Entry:
     """One row of a family table: its DSL name, pto-isa instruction and description, the
     traits that set it apart from its family (e.g. ``scalar_form``, ``column_form``), and the
-    file and line where the row is written (recorded as the op's definition)."""
+    file and call where the row is written (recorded as the op's definition)."""
 
     name: str
     instruction: str
     description: str
     file: str
-    line: int
+    site: Site
     note: str = ""  # a lowering note (e.g. how an attribute changes the instruction)
     traits: tuple[tuple[str, Any], ...] = ()  # OpDef fields of this row
     lowering_traits: tuple[tuple[str, Any], ...] = ()  # isa() options of this row
@@ -816,7 +817,7 @@ def entry(
 ) -> Entry:
     """A family row. ``broadcast="ADD"`` names the TROWEXPAND/TCOLEXPAND forms of a binary
     op; other keywords are op traits or lowering options."""
-    caller = sys._getframe(1)
+    source_file, source_site = call_site(2)
     if broadcast is not None:
         traits.update(
             row_broadcast="TROWEXPAND" + broadcast, col_broadcast="TCOLEXPAND" + broadcast
@@ -827,8 +828,8 @@ def entry(
         name,
         instruction,
         description,
-        caller.f_code.co_filename,
-        caller.f_lineno,
+        source_file,
+        source_site,
         note,
         op_traits,
         lowering,
@@ -852,7 +853,7 @@ def register_entry(
         rule=type_rule,
         description=row.description,
         source_file=row.file,
-        source_line=row.line,
+        source_site=row.site,
         **extra,
     )
     return REGISTRY.add(op)
