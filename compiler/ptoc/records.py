@@ -23,6 +23,8 @@ from operator import attrgetter
 from types import CodeType, FunctionType
 from typing import Any, ClassVar, TypeVar, dataclass_transform, overload
 
+from .codecache import compiled
+
 _T = TypeVar("_T")
 
 
@@ -290,7 +292,7 @@ def _template(frozen: bool, post_init: bool, factories: tuple[bool, ...]) -> Cod
         body.append("self.__post_init__()")
     source = f"def __init__({', '.join(signature)}):\n    " + "\n    ".join(body or ["pass"])
     scope: dict[str, Any] = {}
-    exec(source, scope)
+    exec(compiled(source), scope)
     code: CodeType = scope["__init__"].__code__
     return code
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from .. import records
+from ..codecache import compiled
 from .expr import Expr, IterArg, Var
 from .fields import child_values, layout
 from .function import Function, Program
@@ -47,7 +48,7 @@ def _compile_copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     ]
     lines.append("    return new")
     namespace: dict[str, Any] = {"new_": object.__new__, "set_": object.__setattr__, "cls": cls}
-    exec("\n".join(lines), namespace)
+    exec(compiled("\n".join(lines)), namespace)
     copier: Callable[[Any, dict[str, Any]], Any] = namespace["copier"]
     return copier
 
@@ -174,7 +175,7 @@ def _compile_rebuilder(cls: type) -> Callable[[IRMutator, Any], Any]:
         ]
     lines.append("    return rebuild(node, changes) if changes else node")
     namespace: dict[str, Any] = {"rebuild": rebuild}
-    exec("\n".join(lines), namespace)
+    exec(compiled("\n".join(lines)), namespace)
     rebuilder: Callable[[IRMutator, Any], Any] = namespace["rebuilder"]
     return rebuilder
 
