@@ -94,3 +94,12 @@ def test_an_unwritable_folder_only_costs_the_compile(
     monkeypatch.setattr(sys, "dont_write_bytecode", False)
     assert run(codecache.compiled(SOURCE)) == 42
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_a_full_cache_starts_afresh(cache_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    monkeypatch.setattr(codecache, "LIMIT", 2)
+    sources = [SOURCE.replace("2 *", f"{k} *") for k in range(3)]
+    for source in sources:
+        codecache.compiled(source)
+    assert sorted(codecache.load(str(cache_file))) == [sources[2]]

@@ -24,6 +24,9 @@ PATH = os.path.join(
     f"generated.{sys.implementation.cache_tag}.marshal",
 )
 
+#: Entries at most (ptoc generates ~100 sources; a full cache starts afresh).
+LIMIT = 1000
+
 _codes: dict[str, CodeType] | None = None
 
 
@@ -34,6 +37,8 @@ def compiled(source: str) -> CodeType:
     _codes = codes
     code = codes.get(source)
     if code is None:
+        if len(codes) >= LIMIT:  # sources of classes since renamed pile up in a working copy
+            codes.clear()
         code = codes[source] = compile(source, "<string>", "exec")
         if not sys.dont_write_bytecode:
             save(PATH, codes)
