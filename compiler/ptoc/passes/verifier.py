@@ -99,9 +99,9 @@ class _Checker:
         if isinstance(value, Call):
             nested = False
             for arg in value.args:
-                nested = _walk_uses(arg, used) or nested
+                nested = scan_expr(arg, used) or nested
         else:
-            nested = _walk_uses(value, used)
+            nested = scan_expr(value, used)
         if nested and self.flat_calls:
             self.nested_call(stmt)
         self.check_vars(used, visible, stmt)
@@ -282,7 +282,7 @@ class _Checker:
                 )
 
 
-def _walk_uses(expr: Expr, used: list[Var]) -> bool:
+def scan_expr(expr: Expr, used: list[Var]) -> bool:
     """Append the variables ``expr`` reads to ``used``, in evaluation order (as
     ``expr_vars``); whether ``expr`` is or holds a call."""
     if isinstance(expr, Var):
@@ -295,7 +295,7 @@ def _walk_uses(expr: Expr, used: list[Var]) -> bool:
     for name in operands:
         value = getattr(expr, name)
         for item in value if type(value) is tuple else () if value is None else (value,):
-            found = _walk_uses(item, used) or found
+            found = scan_expr(item, used) or found
     return found
 
 
