@@ -45,12 +45,14 @@ from ..ir.span import Span
 from ..ir.stmt import (
     AssignStmt,
     EvalStmt,
+    ForStmt,
     IfStmt,
     LoopStmt,
     ReturnStmt,
     ScopeStmt,
     SeqStmts,
     Stmt,
+    WhileStmt,
     YieldStmt,
     body_stmts,
 )
@@ -73,6 +75,10 @@ from .op_info import creator_op, stored_into, tile_space
 from .verifier import verify_ssa
 
 Names = frozenset[str]
+#: Statement classes checked per statement (a tuple: ``isinstance`` with a new union costs more).
+_EVALUATES = (EvalStmt, YieldStmt)
+_BRANCHES = (IfStmt, ForStmt, WhileStmt)
+_ENDS_BODY = (YieldStmt, ReturnStmt)
 Env = dict[str, Var]
 
 
@@ -137,7 +143,7 @@ class _Liveness:
             return live
         if isinstance(stmt, AssignStmt):
             return (out - {stmt.var.name}) | self.reads(stmt.value)[1]
-        if isinstance(stmt, EvalStmt | YieldStmt):
+        if isinstance(stmt, _EVALUATES):
             return out | _uses(direct_exprs(stmt))
         if isinstance(stmt, ReturnStmt):
             return frozenset(_uses(list(stmt.values)))
@@ -171,7 +177,7 @@ class _Liveness:
 
     def branches(self, stmt: Stmt) -> bool:
         """Whether ``stmt`` is or holds an if or a loop."""
-        if isinstance(stmt, IfStmt | LoopStmt):
+        if isinstance(stmt, _BRANCHES):
             return True
         if isinstance(stmt, SeqStmts):
             return any(self.branches(s) for s in stmt.stmts)
@@ -325,7 +331,7 @@ class _Converter:
         if isinstance(stmt, EvalStmt):
             expr = self.expr(stmt.expr, env)
             return stmt if expr is stmt.expr else with_fields(stmt, expr=expr)
-        if isinstance(stmt, YieldStmt | ReturnStmt):
+        if isinstance(stmt, _ENDS_BODY):
             values = tuple(self.expr(v, env) for v in stmt.values)
             if all(new is old for new, old in zip(values, stmt.values, strict=True)):
                 return stmt

@@ -20,6 +20,9 @@ from .irutil import NameAllocator
 from .rewriter import StmtRewriter
 from .verifier import scan_expr
 
+#: The statements evaluating one expression (a tuple: ``isinstance`` with a new union costs more).
+_EVALUATING = (AssignStmt, EvalStmt)
+
 
 class _Hoister(IRMutator):
     """Moves every call of an expression into a temporary assigned by a statement appended
@@ -55,7 +58,7 @@ class _Flattener(StmtRewriter):
         self.ctx.at(stmt.span)
         if isinstance(stmt, SeqStmts):
             return super().rewrite(stmt)
-        if isinstance(stmt, AssignStmt | EvalStmt) and self.unchanged(stmt):
+        if isinstance(stmt, _EVALUATING) and self.unchanged(stmt):
             return stmt
         hoister = self.hoister
         outer_out, outer_span = hoister.out, hoister.span
@@ -76,7 +79,7 @@ class _Flattener(StmtRewriter):
         return not scan_expr(value, used)
 
     def operand(self, expr: Expr, owner: Stmt) -> Expr:
-        if isinstance(owner, AssignStmt | EvalStmt) and isinstance(expr, Call):
+        if isinstance(owner, _EVALUATING) and isinstance(expr, Call):
             return self.hoister.generic_mutate(expr)  # the statement's own call stays
         return self.hoister.mutate_expr(expr)
 

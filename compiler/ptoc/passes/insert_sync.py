@@ -50,7 +50,17 @@ from typing import NamedTuple, cast
 from ..ir.expr import AttrValue, Call, Op, Var
 from ..ir.function import Function
 from ..ir.span import Span
-from ..ir.stmt import AssignStmt, EvalStmt, IfStmt, LoopStmt, ScopeStmt, SeqStmts, Stmt
+from ..ir.stmt import (
+    AssignStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    LoopStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+)
 from ..ir.types import UNKNOWN
 from ..ir.visitor import with_fields
 from ..ops.registry import OpDef, PipeType
@@ -70,6 +80,8 @@ from .rewriter import map_bodies
 from .target import Target
 
 _UNTRACKED = frozenset({PipeType.S, PipeType.ALL})
+#: The statements holding bodies (a tuple: ``isinstance`` with a new union costs more).
+_HOLDS_BODIES = (IfStmt, ForStmt, WhileStmt, ScopeStmt)
 _MAX_LOOP_PASSES = 8
 #: Pipes are plain ints (their ``PipeType`` values) inside the planner: hashing an enum member
 #: costs a Python call, and the planner's tables are keyed by pipe at every statement.
@@ -345,7 +357,8 @@ class _Planner:
         return state
 
     def consume(self, stmt: Stmt, effects: Effects, state: _State) -> None:
-        self.apply_planned(stmt, state)
+        if id(stmt) in self.plan:
+            self.apply_planned(stmt, state)
         while True:
             pending = state.pending(effects)
             if not pending:
@@ -362,7 +375,8 @@ class _Planner:
             if self.recording:
                 self.record(stmt, barrier)
             state.apply(barrier, self.tick())
-        state.access(effects, self.tick())
+        self.time += 1
+        state.access(effects, self.time)
 
     @staticmethod
     def best_pair(effects: Effects, state: _State, pending: dict[Pipe, int]) -> Pair:
@@ -542,29 +556,39 @@ class _Outline:
 # --- building the IR --------------------------------------------------------------------------
 
 
-def _flag(op: OpDef, pair: Pair, span: Span) -> Stmt:
-    kwargs = cast(
-        tuple[tuple[str, AttrValue], ...],
-        (("set_pipe", _PIPES[pair.signal]), ("wait_pipe", _PIPES[pair.wait]), ("event_id", 0)),
-    )
-    call = Call(UNKNOWN, callee=Op(op.name), args=(), kwargs=kwargs, span=span)
-    return EvalStmt(call, span=span)
-
-
 class _Builder:
     """Rebuilds the statements holding planned sync (the others are kept as they are)."""
 
     def __init__(self, plan: dict[int, list[SyncEntry]], changed: set[int]) -> None:
         self.plan = plan
         self.changed = changed
-        self.set_flag, self.wait_flag = set_flag_op(), wait_flag_op()
+        self.flags = Op(set_flag_op().name), Op(wait_flag_op().name)
+        #: The callee and attributes of each entry's statements, made once per function.
+        self.calls: dict[SyncEntry, list[tuple[Op, tuple[tuple[str, AttrValue], ...]]]] = {}
 
     def sync_stmts(self, entry: SyncEntry, span: Span) -> list[Stmt]:
+        calls = self.calls.get(entry)
+        if calls is None:
+            calls = self.calls[entry] = self.sync_calls(entry)
+        return [
+            EvalStmt(Call(UNKNOWN, callee=op, args=(), kwargs=kwargs, span=span), span=span)
+            for op, kwargs in calls
+        ]
+
+    def sync_calls(self, entry: SyncEntry) -> list[tuple[Op, tuple[tuple[str, AttrValue], ...]]]:
         if isinstance(entry, Barrier):
             barrier = barrier_op(_PIPES[entry.pipe])
             assert barrier is not None  # the planner only plans barriers that exist
-            return [EvalStmt(Call(UNKNOWN, callee=Op(barrier.name), span=span), span=span)]
-        return [_flag(self.set_flag, entry, span), _flag(self.wait_flag, entry, span)]
+            return [(Op(barrier.name), ())]
+        kwargs = cast(
+            tuple[tuple[str, AttrValue], ...],
+            (
+                ("set_pipe", _PIPES[entry.signal]),
+                ("wait_pipe", _PIPES[entry.wait]),
+                ("event_id", 0),
+            ),
+        )
+        return [(op, kwargs) for op in self.flags]
 
     def before(self, stmt: Stmt) -> list[Stmt]:
         entries = self.plan.get(id(stmt))
@@ -587,7 +611,9 @@ class _Builder:
                 items.extend(self.before(s))
                 items.append(self.stmt(s))
             return SeqStmts(tuple(flatten_seq(items)), span=stmt.span)
-        return map_bodies(stmt, self.body)
+        if isinstance(stmt, _HOLDS_BODIES):
+            return map_bodies(stmt, self.body)
+        return stmt  # sync goes before it, not in it
 
 
 def _without_inserted_syncs(stmt: Stmt) -> Stmt:
