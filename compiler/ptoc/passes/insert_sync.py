@@ -48,6 +48,7 @@ from collections.abc import Callable
 from typing import NamedTuple, cast
 
 from ..ir.expr import AttrValue, Call, Op, Var
+from ..ir.fields import layout
 from ..ir.function import Function
 from ..ir.span import Span
 from ..ir.stmt import (
@@ -79,7 +80,9 @@ from .op_info import (
 from .rewriter import map_bodies
 from .target import Target
 
-_UNTRACKED = frozenset({PipeType.S, PipeType.ALL})
+_UNTRACKED = frozenset({PipeType.S.value, PipeType.ALL.value})
+#: The statements that hold no body (most statements).
+_LEAVES = (AssignStmt, EvalStmt)
 #: The statements holding bodies (a tuple: ``isinstance`` with a new union costs more).
 _HOLDS_BODIES = (IfStmt, ForStmt, WhileStmt, ScopeStmt)
 _MAX_LOOP_PASSES = 8
@@ -87,6 +90,7 @@ _MAX_LOOP_PASSES = 8
 #: costs a Python call, and the planner's tables are keyed by pipe at every statement.
 Pipe = int
 _PIPES = {pipe.value: pipe for pipe in PipeType}
+_PIPE_VALUES = {pipe: pipe.value for pipe in PipeType}
 
 
 class Pair(NamedTuple):
@@ -147,11 +151,10 @@ class _State:
     barrier: dict[Pipe, int] = field(default_factory=dict)
 
     def copy(self) -> _State:
+        # The per-buffer maps are never changed in place (see ``access`` and ``_merge``), so
+        # copies share them.
         return _State(
-            {b: p.copy() for b, p in self.writes.items()},
-            {b: p.copy() for b, p in self.reads.items()},
-            self.synced.copy(),
-            self.barrier.copy(),
+            self.writes.copy(), self.reads.copy(), self.synced.copy(), self.barrier.copy()
         )
 
     def join(self, other: _State) -> _State:
@@ -187,7 +190,7 @@ class _State:
             if pipes is None:
                 self.reads[buffer] = {pipe: time}
             else:
-                pipes[pipe] = time
+                self.reads[buffer] = {**pipes, pipe: time}
         for buffer in writes:
             self.writes[buffer] = {pipe: time}
             self.reads[buffer] = {}
@@ -292,11 +295,16 @@ _FrozenState = tuple[
 def _merge(
     a: dict[int, dict[Pipe, int]], b: dict[int, dict[Pipe, int]]
 ) -> dict[int, dict[Pipe, int]]:
-    out = {k: v.copy() for k, v in a.items()}
+    out = a.copy()
     for buffer, pipes in b.items():
-        into = out.setdefault(buffer, {})
+        into = out.get(buffer)
+        if into is None or into is pipes:
+            out[buffer] = pipes
+            continue
+        into = into.copy()
         for pipe, t in pipes.items():
             into[pipe] = max(into.get(pipe, -1), t)
+        out[buffer] = into
     return out
 
 
@@ -480,7 +488,8 @@ def _effects(stmt: Stmt, call: Call, op: OpDef, aliases: dict[Var, frozenset[int
         if memref is not None:
             writes.add(memref.id)
     args = call.args
-    written = [args[i] for i in written_positions(op) if i < len(args)]
+    positions = written_positions(op)
+    written = [args[i] for i in positions if i < len(args)] if positions else []
     for out in written:  # output tensors and scratch tiles
         if isinstance(out, Var):
             writes |= var_buffers(out, aliases)
@@ -489,11 +498,12 @@ def _effects(stmt: Stmt, call: Call, op: OpDef, aliases: dict[Var, frozenset[int
         if written and any(arg is out for out in written):
             continue
         if type(arg) is Var:  # most arguments: skip the walk
-            reads |= var_buffers(arg, aliases)
-            continue
-        for var in expr_vars(arg):
-            reads |= var_buffers(var, aliases)
-    return Effects(op.pipe.value, frozenset(reads), frozenset(writes))
+            found = aliases.get(arg)
+            reads |= found if found is not None else var_buffers(arg, aliases)
+        elif layout(type(arg)).operands:  # not a constant
+            for var in expr_vars(arg):
+                reads |= var_buffers(var, aliases)
+    return Effects(_PIPE_VALUES[op.pipe], frozenset(reads), frozenset(writes))
 
 
 class _Outline:
@@ -503,8 +513,10 @@ class _Outline:
 
     def __init__(self, body: Stmt, aliases: dict[Var, frozenset[int]]) -> None:
         self.aliases = aliases
-        #: id(statement) -> the statements holding it (one, unless a node is shared)
-        self.parents: dict[int, list[Stmt]] = {}
+        #: id(statement) -> the statement holding it; ``shared``: more holders of a node
+        #: that is in several places
+        self.parent: dict[int, Stmt] = {}
+        self.shared: dict[int, list[Stmt]] = {}
         self.nested: list[Stmt] = []
         self.has_syncs = False
         self.nodes = self.walk(body, None)
@@ -517,8 +529,13 @@ class _Outline:
 
     def add(self, stmt: Stmt, parent: Stmt | None, nodes: list[_Node]) -> None:
         if parent is not None:
-            self.parents.setdefault(id(stmt), []).append(parent)
-        if isinstance(stmt, SeqStmts):
+            if id(stmt) in self.parent:
+                self.shared.setdefault(id(stmt), []).append(parent)
+            else:
+                self.parent[id(stmt)] = parent
+        if isinstance(stmt, _LEAVES):
+            self.step(stmt, nodes)
+        elif isinstance(stmt, SeqStmts):
             for s in stmt.stmts:
                 if isinstance(s, SeqStmts):
                     self.nested.append(s)
@@ -531,14 +548,17 @@ class _Outline:
         elif isinstance(stmt, ScopeStmt):
             self.add(stmt.body, stmt, nodes)
         else:
-            call = op_call_of(stmt)
-            op = op_def(call) if call is not None else None
-            if op is None or call is None:
-                return
-            if isinstance(stmt, EvalStmt) and is_inserted_sync(call):
-                self.has_syncs = True
-            elif op.pipe not in _UNTRACKED:
-                nodes.append(_Step(stmt, _effects(stmt, call, op, self.aliases)))
+            self.step(stmt, nodes)
+
+    def step(self, stmt: Stmt, nodes: list[_Node]) -> None:
+        call = op_call_of(stmt)
+        op = op_def(call) if call is not None else None
+        if op is None or call is None:
+            return
+        if isinstance(stmt, EvalStmt) and is_inserted_sync(call):
+            self.has_syncs = True
+        elif _PIPE_VALUES[op.pipe] not in _UNTRACKED:
+            nodes.append(_Step(stmt, _effects(stmt, call, op, self.aliases)))
 
     def changed(self, planned: list[int]) -> set[int]:
         """The statements the builder must rebuild: those with sync placed before them, the
@@ -549,7 +569,10 @@ class _Outline:
             key = todo.pop()
             if key not in out:
                 out.add(key)
-                todo.extend(id(parent) for parent in self.parents.get(key, ()))
+                parent = self.parent.get(key)
+                if parent is not None:
+                    todo.append(id(parent))
+                    todo.extend(id(other) for other in self.shared.get(key, ()))
         return out
 
 
