@@ -68,7 +68,7 @@ from ..ops.registry import OpDef, PipeType
 from ..records import field, record
 from .base import FunctionPass, PassContext
 from .buffers import buffer_aliases, memref_of, var_buffers
-from .irutil import expr_vars, flatten_seq, op_call_of
+from .irutil import expr_vars, op_call_of
 from .op_info import (
     barrier_op,
     is_inserted_sync,
@@ -330,6 +330,7 @@ class _Planner:
         self.hoist: _Hoist | None = None
         self.summaries: dict[tuple[object, ...], _LoopSummary] = {}
         self.visits = 0  # statements walked, for the test that depth costs linear time
+        self.depth = 0  # loops being analysed around the statement walked
         #: The pipes that may overlap their own instructions and have a barrier op.
         self.barrier_pipes = frozenset(
             pipe.value for pipe in target.barrier_pipes if barrier_op(pipe) is not None
@@ -404,7 +405,10 @@ class _Planner:
         """``analyse_loop``, remembered: its outcome depends only on the order of the times in
         ``state`` (and the enclosing probe's start), never on their values, so a loop entered
         again in an equivalent state while the plan is unchanged replays its summary. Without
-        this every enclosing fixpoint pass re-solves every inner loop: exponential in depth."""
+        this every enclosing fixpoint pass re-solves every inner loop: exponential in depth.
+        A loop in no other loop is entered once: nothing to remember."""
+        if not self.depth:
+            return self.analyse_loop(loop, state)
         outer = self.hoist
         times = sorted(state.times() | ({outer.loop_start} if outer is not None else set()))
         rank = {t: i for i, t in enumerate(times)}
@@ -442,6 +446,13 @@ class _Planner:
         return _State.thaw(summary.exit_state, lambda t: times[~t] if t < 0 else end + t)
 
     def analyse_loop(self, loop: _Loop, state: _State) -> _State:
+        self.depth += 1
+        try:
+            return self.solve_loop(loop, state)
+        finally:
+            self.depth -= 1
+
+    def solve_loop(self, loop: _Loop, state: _State) -> _State:
         self.apply_planned(loop.stmt, state)
         if not self.recording:
             # Probing an enclosing loop: one pass through the body is enough to see which
@@ -629,11 +640,19 @@ class _Builder:
         if id(stmt) not in self.changed:
             return stmt
         if isinstance(stmt, SeqStmts):
+            # Nested sequences are all changed and come back flat: splice them in.
             items: list[Stmt] = []
             for s in stmt.stmts:
+                if id(s) not in self.changed:
+                    items.append(s)
+                    continue
                 items.extend(self.before(s))
-                items.append(self.stmt(s))
-            return SeqStmts(tuple(flatten_seq(items)), span=stmt.span)
+                new = self.stmt(s)
+                if isinstance(new, SeqStmts):
+                    items.extend(new.stmts)
+                else:
+                    items.append(new)
+            return SeqStmts(tuple(items), span=stmt.span)
         if isinstance(stmt, _HOLDS_BODIES):
             return map_bodies(stmt, self.body)
         return stmt  # sync goes before it, not in it
