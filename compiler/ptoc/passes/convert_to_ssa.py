@@ -45,12 +45,14 @@ from ..ir.span import Span
 from ..ir.stmt import (
     AssignStmt,
     EvalStmt,
+    ForStmt,
     IfStmt,
     LoopStmt,
     ReturnStmt,
     ScopeStmt,
     SeqStmts,
     Stmt,
+    WhileStmt,
     YieldStmt,
     body_stmts,
 )
@@ -73,6 +75,10 @@ from .op_info import creator_op, stored_into, tile_space
 from .verifier import verify_ssa
 
 Names = frozenset[str]
+#: Statement classes checked per statement (a tuple: ``isinstance`` with a new union costs more).
+_EVALUATES = (EvalStmt, YieldStmt)
+_BRANCHES = (IfStmt, ForStmt, WhileStmt)
+_ENDS_BODY = (YieldStmt, ReturnStmt)
 Env = dict[str, Var]
 
 
@@ -110,6 +116,16 @@ class _Liveness:
 
     def __init__(self) -> None:
         self.memo: dict[tuple[int, Names], Names] = {}
+        #: id(expression) -> the variables it reads and their names (a loop's body is
+        #: analysed again for each live-out set, and the converter substitutes them after).
+        self.read: dict[int, tuple[list[Var], Names]] = {}
+
+    def reads(self, expr: Expr) -> tuple[list[Var], Names]:
+        found = self.read.get(id(expr))
+        if found is None:
+            used = expr_vars(expr)
+            found = self.read[id(expr)] = (used, frozenset(v.name for v in used))
+        return found
 
     def live_in(self, stmt: Stmt | None, out: Names) -> Names:
         if stmt is None:
@@ -126,8 +142,8 @@ class _Liveness:
                 live = self.live_in(s, live)
             return live
         if isinstance(stmt, AssignStmt):
-            return (out - {stmt.var.name}) | _uses([stmt.value])
-        if isinstance(stmt, EvalStmt | YieldStmt):
+            return (out - {stmt.var.name}) | self.reads(stmt.value)[1]
+        if isinstance(stmt, _EVALUATES):
             return out | _uses(direct_exprs(stmt))
         if isinstance(stmt, ReturnStmt):
             return frozenset(_uses(list(stmt.values)))
@@ -148,13 +164,24 @@ class _Liveness:
         return out
 
     def seq_outs(self, stmts: tuple[Stmt, ...], out: Names) -> list[Names]:
-        """The live-out set of each statement of a sequence."""
+        """The live-out set of each statement of a sequence that holds an if or a loop (the
+        only statements the converter asks about; the others get ``out``)."""
         outs: list[Names] = [out] * len(stmts)
+        first = next((i for i, s in enumerate(stmts) if self.branches(s)), len(stmts))
         live = out
-        for i in range(len(stmts) - 1, -1, -1):
+        for i in range(len(stmts) - 1, first - 1, -1):
             outs[i] = live
-            live = self.live_in(stmts[i], live)
+            if i > first:
+                live = self.live_in(stmts[i], live)
         return outs
+
+    def branches(self, stmt: Stmt) -> bool:
+        """Whether ``stmt`` is or holds an if or a loop."""
+        if isinstance(stmt, _BRANCHES):
+            return True
+        if isinstance(stmt, SeqStmts):
+            return any(self.branches(s) for s in stmt.stmts)
+        return isinstance(stmt, ScopeStmt) and self.branches(stmt.body)
 
     def loop_top(self, loop: LoopStmt, after: Names) -> Names:
         """Names live at the top of the loop body: read by some iteration before being
@@ -240,6 +267,9 @@ class _Converter:
         return new
 
     def expr(self, expr: Expr, env: Env) -> Expr:
+        used, _ = self.live.reads(expr)
+        if all(env.get(var.name, var) is var for var in used):
+            return expr  # what substitution would give, without rebuilding anything
         return _Subst(env).mutate_expr(expr)
 
     def entry_value(self, name: str, construct: Stmt, env: Env, prefix: list[Stmt]) -> Expr | None:
@@ -299,9 +329,13 @@ class _Converter:
                 return stmt
             return AssignStmt(var, value, span=stmt.span)
         if isinstance(stmt, EvalStmt):
-            return with_fields(stmt, expr=self.expr(stmt.expr, env))
-        if isinstance(stmt, YieldStmt | ReturnStmt):
-            return with_fields(stmt, values=tuple(self.expr(v, env) for v in stmt.values))
+            expr = self.expr(stmt.expr, env)
+            return stmt if expr is stmt.expr else with_fields(stmt, expr=expr)
+        if isinstance(stmt, _ENDS_BODY):
+            values = tuple(self.expr(v, env) for v in stmt.values)
+            if all(new is old for new, old in zip(values, stmt.values, strict=True)):
+                return stmt
+            return with_fields(stmt, values=values)
         if isinstance(stmt, ScopeStmt):
             return with_fields(stmt, body=self.stmt(stmt.body, env, out))
         if isinstance(stmt, IfStmt):

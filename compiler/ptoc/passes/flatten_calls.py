@@ -15,8 +15,13 @@ from ..ir.span import Span
 from ..ir.stmt import AssignStmt, EvalStmt, SeqStmts, Stmt
 from ..ir.visitor import IRMutator, with_fields
 from .base import FunctionPass, PassContext
-from .irutil import NameAllocator, defined_vars
+from .function_names import FunctionNames
+from .irutil import NameAllocator
 from .rewriter import StmtRewriter
+from .verifier import scan_expr
+
+#: The statements evaluating one expression (a tuple: ``isinstance`` with a new union costs more).
+_EVALUATING = (AssignStmt, EvalStmt)
 
 
 class _Hoister(IRMutator):
@@ -47,12 +52,14 @@ class _Flattener(StmtRewriter):
     def __init__(self, fn: Function, ctx: PassContext) -> None:
         self.ctx = ctx
         # Loop-carried variables rebuilt because their initial value changed are in its map.
-        self.hoister = _Hoister(NameAllocator(v.name for v, _ in defined_vars(fn)))
+        self.hoister = _Hoister(FunctionNames(fn))
 
     def rewrite(self, stmt: Stmt) -> Stmt:
         self.ctx.at(stmt.span)
         if isinstance(stmt, SeqStmts):
             return super().rewrite(stmt)
+        if isinstance(stmt, _EVALUATING) and self.unchanged(stmt):
+            return stmt
         hoister = self.hoister
         outer_out, outer_span = hoister.out, hoister.span
         hoister.out, hoister.span = [], stmt.span
@@ -61,8 +68,18 @@ class _Flattener(StmtRewriter):
         hoister.out, hoister.span = outer_out, outer_span
         return SeqStmts((*hoisted, new), span=stmt.span) if hoisted else new
 
+    def unchanged(self, stmt: AssignStmt | EvalStmt) -> bool:
+        """Whether a statement has nothing to hoist or rename (most have neither)."""
+        if self.hoister.var_map or type(stmt) is AssignStmt and type(stmt.var) is not Var:
+            return False
+        value = stmt.value if isinstance(stmt, AssignStmt) else stmt.expr
+        used: list[Var] = []
+        if isinstance(value, Call):
+            return not any([scan_expr(arg, used) for arg in value.args])
+        return not scan_expr(value, used)
+
     def operand(self, expr: Expr, owner: Stmt) -> Expr:
-        if isinstance(owner, AssignStmt | EvalStmt) and isinstance(expr, Call):
+        if isinstance(owner, _EVALUATING) and isinstance(expr, Call):
             return self.hoister.generic_mutate(expr)  # the statement's own call stays
         return self.hoister.mutate_expr(expr)
 

@@ -37,10 +37,12 @@ class _Renamer(IRMutator):
     def __init__(self, callee: Function, names: NameAllocator) -> None:
         super().__init__()
         self.names = names
+        self.iter_args: set[Var] = set()
         for var, _ in defined_vars(callee):
-            if not isinstance(var, IterArg):
-                self.var_map[var] = records.replace(var, name=names.fresh(var.name))
-        self.iter_args = {v for v, _ in defined_vars(callee) if isinstance(v, IterArg)}
+            if isinstance(var, IterArg):
+                self.iter_args.add(var)
+            else:
+                self.var_map[var] = with_fields(var, name=names.fresh(var.name))
 
     def mutate_IterArg(self, var: IterArg) -> Var:
         if var in self.var_map or var not in self.iter_args:

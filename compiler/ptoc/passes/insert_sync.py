@@ -45,19 +45,30 @@ are removed first, so running the pass twice gives the same result.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import cast
+from typing import NamedTuple, cast
 
 from ..ir.expr import AttrValue, Call, Op, Var
+from ..ir.fields import layout
 from ..ir.function import Function
 from ..ir.span import Span
-from ..ir.stmt import AssignStmt, EvalStmt, IfStmt, LoopStmt, ScopeStmt, SeqStmts, Stmt
+from ..ir.stmt import (
+    AssignStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    LoopStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+)
 from ..ir.types import UNKNOWN
 from ..ir.visitor import with_fields
 from ..ops.registry import OpDef, PipeType
 from ..records import field, record
 from .base import FunctionPass, PassContext
 from .buffers import buffer_aliases, memref_of, var_buffers
-from .irutil import expr_vars, flatten_seq, op_call_of
+from .irutil import expr_vars, op_call_of
 from .op_info import (
     barrier_op,
     is_inserted_sync,
@@ -69,31 +80,59 @@ from .op_info import (
 from .rewriter import map_bodies
 from .target import Target
 
-_UNTRACKED = frozenset({PipeType.S, PipeType.ALL})
+_UNTRACKED = frozenset({PipeType.S.value, PipeType.ALL.value})
+#: The statements that hold no body (most statements).
+_LEAVES = (AssignStmt, EvalStmt)
+#: The statements holding bodies (a tuple: ``isinstance`` with a new union costs more).
+_HOLDS_BODIES = (IfStmt, ForStmt, WhileStmt, ScopeStmt)
 _MAX_LOOP_PASSES = 8
+#: Pipes are plain ints (their ``PipeType`` values) inside the planner: hashing an enum member
+#: costs a Python call, and the planner's tables are keyed by pipe at every statement.
+Pipe = int
+_PIPES = {pipe.value: pipe for pipe in PipeType}
+_PIPE_VALUES = {pipe: pipe.value for pipe in PipeType}
 
 
-@record(frozen=True)
-class Pair:
+class Pair(NamedTuple):
     """A sync_src/sync_dst pair: ``wait`` waits for ``signal``'s earlier work."""
 
-    signal: PipeType
-    wait: PipeType
+    signal: Pipe
+    wait: Pipe
 
 
-@record(frozen=True)
-class Barrier:
-    pipe: PipeType
+class Barrier(NamedTuple):
+    pipe: Pipe
 
 
 SyncEntry = Pair | Barrier
 
 
-@record(frozen=True)
-class Effects:
-    pipe: PipeType
+class Effects(NamedTuple):
+    pipe: Pipe
     reads: frozenset[int]
     writes: frozenset[int]
+
+
+class _Step(NamedTuple):
+    """An op statement on a tracked pipe, with what it reads and writes."""
+
+    stmt: Stmt
+    effects: Effects
+
+
+class _Branch(NamedTuple):
+    stmt: IfStmt
+    then: tuple[_Node, ...]
+    orelse: tuple[_Node, ...]
+
+
+class _Loop(NamedTuple):
+    stmt: LoopStmt
+    body: tuple[_Node, ...]
+
+
+#: What the planner walks: a body reduced to tracked op statements, ifs and loops.
+_Node = _Step | _Branch | _Loop
 
 
 @record
@@ -102,21 +141,20 @@ class _State:
 
     # buffer -> pipe -> time of its latest write on that pipe (only the last writer's pipe
     # remains after a write, unless paths merged)
-    writes: dict[int, dict[PipeType, int]] = field(default_factory=dict)
+    writes: dict[int, dict[Pipe, int]] = field(default_factory=dict)
     # buffer -> pipe -> time of its latest read since the buffer's last write
-    reads: dict[int, dict[PipeType, int]] = field(default_factory=dict)
+    reads: dict[int, dict[Pipe, int]] = field(default_factory=dict)
     # (waiter, producer) -> T: producer work issued before T is done before waiter work
     # issued from now on
-    synced: dict[tuple[PipeType, PipeType], int] = field(default_factory=dict)
+    synced: dict[tuple[Pipe, Pipe], int] = field(default_factory=dict)
     # pipe -> time of its latest barrier
-    barrier: dict[PipeType, int] = field(default_factory=dict)
+    barrier: dict[Pipe, int] = field(default_factory=dict)
 
     def copy(self) -> _State:
+        # The per-buffer maps are never changed in place (see ``access`` and ``_merge``), so
+        # copies share them.
         return _State(
-            {b: dict(p) for b, p in self.writes.items()},
-            {b: dict(p) for b, p in self.reads.items()},
-            dict(self.synced),
-            dict(self.barrier),
+            self.writes.copy(), self.reads.copy(), self.synced.copy(), self.barrier.copy()
         )
 
     def join(self, other: _State) -> _State:
@@ -133,37 +171,44 @@ class _State:
             self.barrier[entry.pipe] = time
             return
         waiter, producer = entry.wait, entry.signal
+        synced = self.synced
         # A round trip (the producer waited for the waiter's work before T) completes the
         # waiter's own work issued before T, as a barrier at T would.
-        back = self.synced.get((producer, waiter))
+        back = synced.get((producer, waiter))
         if back is not None:
             self.barrier[waiter] = max(self.barrier.get(waiter, -1), back)
-        self.synced[(waiter, producer)] = time
+        synced[(waiter, producer)] = time
         # The signal fires after everything the producer pipe already waited for.
-        for (w, p), t in list(self.synced.items()):
-            if w is producer and p is not waiter:
-                self.synced[(waiter, p)] = max(self.synced.get((waiter, p), -1), t)
+        for (w, p), t in list(synced.items()):
+            if w == producer and p != waiter:
+                synced[(waiter, p)] = max(synced.get((waiter, p), -1), t)
 
     def access(self, effects: Effects, time: int) -> None:
-        for buffer in effects.reads:
-            self.reads.setdefault(buffer, {})[effects.pipe] = time
-        for buffer in effects.writes:
-            self.writes[buffer] = {effects.pipe: time}
+        pipe, reads, writes = effects
+        for buffer in reads:
+            pipes = self.reads.get(buffer)
+            if pipes is None:
+                self.reads[buffer] = {pipe: time}
+            else:
+                self.reads[buffer] = {**pipes, pipe: time}
+        for buffer in writes:
+            self.writes[buffer] = {pipe: time}
             self.reads[buffer] = {}
 
-    def pending(self, effects: Effects) -> dict[PipeType, int]:
+    def pending(self, effects: Effects) -> dict[Pipe, int]:
         """Producer pipe -> time of the latest work ``effects`` depends on that is not yet
         covered (other pipes only)."""
-        deps: list[tuple[PipeType, int]] = []
-        for buffer in effects.reads:
-            deps.extend(self.writes.get(buffer, {}).items())
-        for buffer in effects.writes:
-            deps.extend(self.writes.get(buffer, {}).items())
-            deps.extend(self.reads.get(buffer, {}).items())
-        out: dict[PipeType, int] = {}
-        for pipe, t in deps:
-            if pipe is not effects.pipe and self.synced.get((effects.pipe, pipe), -1) < t:
-                out[pipe] = max(out.get(pipe, -1), t)
+        pipe, reads, writes = effects
+        out: dict[Pipe, int] = {}
+        synced = self.synced
+        for found in _accesses(self.writes, self.reads, reads, writes):
+            for producer, t in found.items():
+                if (
+                    producer != pipe
+                    and synced.get((pipe, producer), -1) < t
+                    and out.get(producer, -1) < t
+                ):
+                    out[producer] = t
         return out
 
     def times(self) -> set[int]:
@@ -177,10 +222,10 @@ class _State:
         """The state with every time replaced by ``label(time)``, hashable and independent of
         dict order (empty per-buffer maps mean nothing and are dropped)."""
 
-        def accesses(table: dict[int, dict[PipeType, int]]) -> _FrozenAccesses:
+        def accesses(table: dict[int, dict[Pipe, int]]) -> _FrozenAccesses:
             return tuple(
                 sorted(
-                    (b, tuple(sorted((p.value, label(t)) for p, t in pipes.items())))
+                    (b, tuple(sorted((p, label(t)) for p, t in pipes.items())))
                     for b, pipes in table.items()
                     if pipes
                 )
@@ -189,37 +234,53 @@ class _State:
         return (
             accesses(self.writes),
             accesses(self.reads),
-            tuple(sorted(((w.value, p.value), label(t)) for (w, p), t in self.synced.items())),
-            tuple(sorted((p.value, label(t)) for p, t in self.barrier.items())),
+            tuple(sorted((key, label(t)) for key, t in self.synced.items())),
+            tuple(sorted((p, label(t)) for p, t in self.barrier.items())),
         )
 
     @staticmethod
     def thaw(frozen: _FrozenState, label: Callable[[int], int]) -> _State:
-        def accesses(table: _FrozenAccesses) -> dict[int, dict[PipeType, int]]:
-            return {b: {PipeType(p): label(t) for p, t in pipes} for b, pipes in table}
+        def accesses(table: _FrozenAccesses) -> dict[int, dict[Pipe, int]]:
+            return {b: {p: label(t) for p, t in pipes} for b, pipes in table}
 
         writes, reads, synced, barrier = frozen
         return _State(
             accesses(writes),
             accesses(reads),
-            {(PipeType(w), PipeType(p)): label(t) for (w, p), t in synced},
-            {PipeType(p): label(t) for p, t in barrier},
+            {key: label(t) for key, t in synced},
+            {p: label(t) for p, t in barrier},
         )
 
-    def needs_barrier(self, effects: Effects, target: Target) -> bool:
-        pipe = effects.pipe
-        if pipe not in target.barrier_pipes or barrier_op(pipe) is None:
-            return False
+    def needs_barrier(self, effects: Effects) -> bool:
+        """Whether ``effects``, on a pipe that may overlap its own instructions, needs a
+        barrier first."""
+        pipe, reads, writes = effects
         last = self.barrier.get(pipe, -1)
-        if any(self.writes.get(b, {}).get(pipe, -1) > last for b in effects.reads):
+        written, read = self.writes, self.reads
+        if any(written.get(b, {}).get(pipe, -1) > last for b in reads):
             return True  # read after write
         # Write after read or write: buffers MemoryReuse shares, a result overwriting an
         # operand the pipe's previous instruction may still be reading or writing.
         return any(
-            self.writes.get(b, {}).get(pipe, -1) > last
-            or self.reads.get(b, {}).get(pipe, -1) > last
-            for b in effects.writes
+            written.get(b, {}).get(pipe, -1) > last or read.get(b, {}).get(pipe, -1) > last
+            for b in writes
         )
+
+
+def _accesses(
+    written: dict[int, dict[Pipe, int]],
+    read: dict[int, dict[Pipe, int]],
+    reads: frozenset[int],
+    writes: frozenset[int],
+) -> list[dict[Pipe, int]]:
+    """The access tables an op depends on: the last writes of what it reads, the last writes
+    and reads of what it writes (those not empty, in that order)."""
+    get_written, get_read = written.get, read.get
+    found = [get_written(b) for b in reads]
+    for b in writes:
+        found.append(get_written(b))
+        found.append(get_read(b))
+    return [f for f in found if f]
 
 
 _FrozenAccesses = tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
@@ -232,13 +293,18 @@ _FrozenState = tuple[
 
 
 def _merge(
-    a: dict[int, dict[PipeType, int]], b: dict[int, dict[PipeType, int]]
-) -> dict[int, dict[PipeType, int]]:
-    out = {k: dict(v) for k, v in a.items()}
+    a: dict[int, dict[Pipe, int]], b: dict[int, dict[Pipe, int]]
+) -> dict[int, dict[Pipe, int]]:
+    out = a.copy()
     for buffer, pipes in b.items():
-        into = out.setdefault(buffer, {})
+        into = out.get(buffer)
+        if into is None or into is pipes:
+            out[buffer] = pipes
+            continue
+        into = into.copy()
         for pipe, t in pipes.items():
             into[pipe] = max(into.get(pipe, -1), t)
+        out[buffer] = into
     return out
 
 
@@ -253,13 +319,10 @@ class _Hoist:
 class _Planner:
     """Decides which sync entries go before which statement (keyed by statement identity)."""
 
-    def __init__(
-        self, fn: Function, target: Target, ctx: PassContext, remember: bool = True
-    ) -> None:
+    def __init__(self, target: Target, ctx: PassContext, remember: bool = True) -> None:
         self.target = target
         self.remember = remember  # False only to test that summaries change nothing
         self.ctx = ctx
-        self.aliases = buffer_aliases(fn)
         self.time = 0
         self.plan: dict[int, list[SyncEntry]] = {}
         self.recorded = 0
@@ -267,8 +330,11 @@ class _Planner:
         self.hoist: _Hoist | None = None
         self.summaries: dict[tuple[object, ...], _LoopSummary] = {}
         self.visits = 0  # statements walked, for the test that depth costs linear time
-        #: id(statement) -> its effects: loops walk their bodies several times.
-        self.known_effects: dict[int, Effects | None] = {}
+        self.depth = 0  # loops being analysed around the statement walked
+        #: The pipes that may overlap their own instructions and have a barrier op.
+        self.barrier_pipes = frozenset(
+            pipe.value for pipe in target.barrier_pipes if barrier_op(pipe) is not None
+        )
 
     def tick(self) -> int:
         self.time += 1
@@ -284,65 +350,24 @@ class _Planner:
         for entry in self.plan.get(id(stmt), []):
             state.apply(entry, self.tick())
 
-    # --- effects --------------------------------------------------------------------------
-
-    def effects(self, stmt: Stmt) -> Effects | None:
-        call = op_call_of(stmt)
-        op = op_def(call) if call is not None else None
-        if op is None or op.pipe in _UNTRACKED:
-            return None
-        assert call is not None
-        aliases = self.aliases
-        writes: set[int] = set()
-        if isinstance(stmt, AssignStmt):
-            memref = memref_of(stmt.var)
-            if memref is not None:
-                writes.add(memref.id)
-        args = call.args
-        written = [args[i] for i in written_positions(op) if i < len(args)]
-        for out in written:  # output tensors and scratch tiles
-            if isinstance(out, Var):
-                writes |= var_buffers(out, aliases)
-        reads: set[int] = set()
-        for arg in args:
-            if written and any(arg is out for out in written):
-                continue
-            if type(arg) is Var:  # most arguments: skip the walk
-                reads |= var_buffers(arg, aliases)
-                continue
-            for var in expr_vars(arg):
-                reads |= var_buffers(var, aliases)
-        return Effects(op.pipe, frozenset(reads), frozenset(writes))
-
     # --- walking ----------------------------------------------------------------------------
 
-    def run(self, stmt: Stmt | None, state: _State) -> _State:
-        if stmt is None:
-            return state
-        self.visits += 1
-        self.ctx.at(stmt.span)
-        if isinstance(stmt, SeqStmts):
-            for s in stmt.stmts:
-                state = self.run(s, state)
-            return state
-        if isinstance(stmt, IfStmt):
-            then_state = self.run(stmt.then_body, state.copy())
-            else_state = self.run(stmt.else_body, state.copy())
-            return then_state.join(else_state)
-        if isinstance(stmt, LoopStmt):
-            return self.loop(stmt, state)
-        if isinstance(stmt, ScopeStmt):
-            return self.run(stmt.body, state)
-        try:
-            effects = self.known_effects[id(stmt)]
-        except KeyError:
-            effects = self.known_effects[id(stmt)] = self.effects(stmt)
-        if effects is not None:
-            self.consume(stmt, effects, state)
+    def run(self, nodes: tuple[_Node, ...], state: _State) -> _State:
+        for node in nodes:
+            self.visits += 1
+            self.ctx.at(node.stmt.span)
+            if isinstance(node, _Step):
+                self.consume(node.stmt, node.effects, state)
+            elif isinstance(node, _Branch):
+                then_state = self.run(node.then, state.copy())
+                state = then_state.join(self.run(node.orelse, state.copy()))
+            else:
+                state = self.loop(node, state)
         return state
 
     def consume(self, stmt: Stmt, effects: Effects, state: _State) -> None:
-        self.apply_planned(stmt, state)
+        if id(stmt) in self.plan:
+            self.apply_planned(stmt, state)
         while True:
             pending = state.pending(effects)
             if not pending:
@@ -354,34 +379,41 @@ class _Planner:
             elif self.recording:
                 self.record(stmt, pair)
             state.apply(pair, self.tick())
-        if state.needs_barrier(effects, self.target):
+        if effects.pipe in self.barrier_pipes and state.needs_barrier(effects):
             barrier = Barrier(effects.pipe)
             if self.recording:
                 self.record(stmt, barrier)
             state.apply(barrier, self.tick())
-        state.access(effects, self.tick())
+        self.time += 1
+        state.access(effects, self.time)
 
     @staticmethod
-    def best_pair(effects: Effects, state: _State, pending: dict[PipeType, int]) -> Pair:
+    def best_pair(effects: Effects, state: _State, pending: dict[Pipe, int]) -> Pair:
         """The pair leaving the fewest dependencies uncovered (lowest pipe on a tie)."""
+        if len(pending) == 1:
+            return Pair(next(iter(pending)), effects.pipe)
 
-        def remaining(signal: PipeType) -> tuple[int, int]:
-            trial = state.copy()
+        def remaining(signal: Pipe) -> tuple[int, int]:
+            # A pair changes only what is synced (accesses are shared, not copied).
+            trial = _State(state.writes, state.reads, state.synced.copy(), state.barrier.copy())
             trial.apply(Pair(signal, effects.pipe), 1 << 60)
-            return len(trial.pending(effects)), signal.value
+            return len(trial.pending(effects)), signal
 
         return Pair(min(pending, key=remaining), effects.pipe)
 
-    def loop(self, stmt: LoopStmt, state: _State) -> _State:
+    def loop(self, loop: _Loop, state: _State) -> _State:
         """``analyse_loop``, remembered: its outcome depends only on the order of the times in
         ``state`` (and the enclosing probe's start), never on their values, so a loop entered
         again in an equivalent state while the plan is unchanged replays its summary. Without
-        this every enclosing fixpoint pass re-solves every inner loop: exponential in depth."""
+        this every enclosing fixpoint pass re-solves every inner loop: exponential in depth.
+        A loop in no other loop is entered once: nothing to remember."""
+        if not self.depth:
+            return self.analyse_loop(loop, state)
         outer = self.hoist
         times = sorted(state.times() | ({outer.loop_start} if outer is not None else set()))
         rank = {t: i for i, t in enumerate(times)}
         key = (
-            id(stmt),
+            id(loop.stmt),
             self.recording,
             self.recorded,
             rank[outer.loop_start] if outer is not None else -1,
@@ -392,7 +424,7 @@ class _Planner:
             start, recorded = self.time, self.recorded
             if outer is not None:
                 self.hoist = _Hoist(outer.loop_start)
-            exit_state = self.analyse_loop(stmt, state)
+            exit_state = self.analyse_loop(loop, state)
             found = self.hoist.found if self.hoist is not None else []
             self.hoist = outer
             # Old times become negative ranks, new ones offsets from the loop's start.
@@ -413,26 +445,33 @@ class _Planner:
         end = self.time - summary.ticks
         return _State.thaw(summary.exit_state, lambda t: times[~t] if t < 0 else end + t)
 
-    def analyse_loop(self, stmt: LoopStmt, state: _State) -> _State:
-        self.apply_planned(stmt, state)
+    def analyse_loop(self, loop: _Loop, state: _State) -> _State:
+        self.depth += 1
+        try:
+            return self.solve_loop(loop, state)
+        finally:
+            self.depth -= 1
+
+    def solve_loop(self, loop: _Loop, state: _State) -> _State:
+        self.apply_planned(loop.stmt, state)
         if not self.recording:
             # Probing an enclosing loop: one pass through the body is enough to see which
             # work before that loop this body depends on.
-            return state.join(self.run(stmt.body, state.copy()))
+            return state.join(self.run(loop.body, state.copy()))
 
         hoist = _Hoist(self.tick())
         saved = self.hoist
         self.recording, self.hoist = False, hoist
-        self.run(stmt.body, state.copy())
+        self.run(loop.body, state.copy())
         self.recording, self.hoist = True, saved
         for pair in hoist.found:
-            self.record(stmt, pair)
+            self.record(loop.stmt, pair)
             state.apply(pair, self.tick())
 
         current, passes = state, 0
         while True:
             before = self.recorded
-            exit_state = self.run(stmt.body, current.copy())
+            exit_state = self.run(loop.body, current.copy())
             passes += 1
             if (passes >= 2 and self.recorded == before) or passes >= _MAX_LOOP_PASSES:
                 break
@@ -450,45 +489,173 @@ class _LoopSummary:
     focus: Span | None
 
 
+# --- reading the IR ---------------------------------------------------------------------------
+
+
+def _effects(stmt: Stmt, call: Call, op: OpDef, aliases: dict[Var, frozenset[int]]) -> Effects:
+    writes: set[int] = set()
+    if isinstance(stmt, AssignStmt):
+        memref = memref_of(stmt.var)
+        if memref is not None:
+            writes.add(memref.id)
+    args = call.args
+    positions = written_positions(op)
+    written = [args[i] for i in positions if i < len(args)] if positions else []
+    for out in written:  # output tensors and scratch tiles
+        if isinstance(out, Var):
+            writes |= var_buffers(out, aliases)
+    reads: set[int] = set()
+    for arg in args:
+        if written and any(arg is out for out in written):
+            continue
+        if type(arg) is Var:  # most arguments: skip the walk
+            found = aliases.get(arg)
+            reads |= found if found is not None else var_buffers(arg, aliases)
+        elif layout(type(arg)).operands:  # not a constant
+            for var in expr_vars(arg):
+                reads |= var_buffers(var, aliases)
+    return Effects(_PIPE_VALUES[op.pipe], frozenset(reads), frozenset(writes))
+
+
+class _Outline:
+    """One walk over a function body: the nodes the planner walks (each statement's effects
+    computed once, though loops are walked several times), each statement's parent, the
+    sequences directly inside a sequence, and whether a previous run's sync is there."""
+
+    def __init__(self, body: Stmt, aliases: dict[Var, frozenset[int]]) -> None:
+        self.aliases = aliases
+        #: id(statement) -> the statement holding it; ``shared``: more holders of a node
+        #: that is in several places
+        self.parent: dict[int, Stmt] = {}
+        self.shared: dict[int, list[Stmt]] = {}
+        self.nested: list[Stmt] = []
+        self.has_syncs = False
+        self.nodes = self.walk(body, None)
+
+    def walk(self, stmt: Stmt | None, parent: Stmt | None) -> tuple[_Node, ...]:
+        nodes: list[_Node] = []
+        if stmt is not None:
+            self.add(stmt, parent, nodes)
+        return tuple(nodes)
+
+    def add(self, stmt: Stmt, parent: Stmt | None, nodes: list[_Node]) -> None:
+        if parent is not None:
+            if id(stmt) in self.parent:
+                self.shared.setdefault(id(stmt), []).append(parent)
+            else:
+                self.parent[id(stmt)] = parent
+        if isinstance(stmt, _LEAVES):
+            self.step(stmt, nodes)
+        elif isinstance(stmt, SeqStmts):
+            for s in stmt.stmts:
+                if isinstance(s, SeqStmts):
+                    self.nested.append(s)
+                self.add(s, stmt, nodes)
+        elif isinstance(stmt, IfStmt):
+            then, orelse = self.walk(stmt.then_body, stmt), self.walk(stmt.else_body, stmt)
+            nodes.append(_Branch(stmt, then, orelse))
+        elif isinstance(stmt, LoopStmt):
+            nodes.append(_Loop(stmt, self.walk(stmt.body, stmt)))
+        elif isinstance(stmt, ScopeStmt):
+            self.add(stmt.body, stmt, nodes)
+        else:
+            self.step(stmt, nodes)
+
+    def step(self, stmt: Stmt, nodes: list[_Node]) -> None:
+        call = op_call_of(stmt)
+        op = op_def(call) if call is not None else None
+        if op is None or call is None:
+            return
+        if isinstance(stmt, EvalStmt) and is_inserted_sync(call):
+            self.has_syncs = True
+        elif _PIPE_VALUES[op.pipe] not in _UNTRACKED:
+            nodes.append(_Step(stmt, _effects(stmt, call, op, self.aliases)))
+
+    def changed(self, planned: list[int]) -> set[int]:
+        """The statements the builder must rebuild: those with sync placed before them, the
+        sequences it splices, and every statement holding one of those."""
+        out: set[int] = set()
+        todo = [*planned, *(id(s) for s in self.nested)]
+        while todo:
+            key = todo.pop()
+            if key not in out:
+                out.add(key)
+                parent = self.parent.get(key)
+                if parent is not None:
+                    todo.append(id(parent))
+                    todo.extend(id(other) for other in self.shared.get(key, ()))
+        return out
+
+
 # --- building the IR --------------------------------------------------------------------------
 
 
-def _flag(op: OpDef, pair: Pair, span: Span) -> Stmt:
-    kwargs = cast(
-        tuple[tuple[str, AttrValue], ...],
-        (("set_pipe", pair.signal), ("wait_pipe", pair.wait), ("event_id", 0)),
-    )
-    call = Call(UNKNOWN, callee=Op(op.name), args=(), kwargs=kwargs, span=span)
-    return EvalStmt(call, span=span)
-
-
-def sync_stmts(entry: SyncEntry, span: Span) -> list[Stmt]:
-    if isinstance(entry, Barrier):
-        barrier = barrier_op(entry.pipe)
-        assert barrier is not None  # needs_barrier only plans barriers that exist
-        return [EvalStmt(Call(UNKNOWN, callee=Op(barrier.name), span=span), span=span)]
-    return [_flag(set_flag_op(), entry, span), _flag(wait_flag_op(), entry, span)]
-
-
 class _Builder:
-    def __init__(self, plan: dict[int, list[SyncEntry]]) -> None:
+    """Rebuilds the statements holding planned sync (the others are kept as they are)."""
+
+    def __init__(self, plan: dict[int, list[SyncEntry]], changed: set[int]) -> None:
         self.plan = plan
+        self.changed = changed
+        self.flags = Op(set_flag_op().name), Op(wait_flag_op().name)
+        #: The callee and attributes of each entry's statements, made once per function.
+        self.calls: dict[SyncEntry, list[tuple[Op, tuple[tuple[str, AttrValue], ...]]]] = {}
+
+    def sync_stmts(self, entry: SyncEntry, span: Span) -> list[Stmt]:
+        calls = self.calls.get(entry)
+        if calls is None:
+            calls = self.calls[entry] = self.sync_calls(entry)
+        return [
+            EvalStmt(Call(UNKNOWN, callee=op, args=(), kwargs=kwargs, span=span), span=span)
+            for op, kwargs in calls
+        ]
+
+    def sync_calls(self, entry: SyncEntry) -> list[tuple[Op, tuple[tuple[str, AttrValue], ...]]]:
+        if isinstance(entry, Barrier):
+            barrier = barrier_op(_PIPES[entry.pipe])
+            assert barrier is not None  # the planner only plans barriers that exist
+            return [(Op(barrier.name), ())]
+        kwargs = cast(
+            tuple[tuple[str, AttrValue], ...],
+            (
+                ("set_pipe", _PIPES[entry.signal]),
+                ("wait_pipe", _PIPES[entry.wait]),
+                ("event_id", 0),
+            ),
+        )
+        return [(op, kwargs) for op in self.flags]
 
     def before(self, stmt: Stmt) -> list[Stmt]:
-        return [s for entry in self.plan.get(id(stmt), []) for s in sync_stmts(entry, stmt.span)]
+        entries = self.plan.get(id(stmt))
+        if not entries:
+            return []
+        return [s for entry in entries for s in self.sync_stmts(entry, stmt.span)]
 
     def body(self, stmt: Stmt) -> Stmt:
+        if id(stmt) not in self.changed:
+            return stmt
         items = [*self.before(stmt), self.stmt(stmt)]
         return items[0] if len(items) == 1 else SeqStmts(tuple(items), span=stmt.span)
 
     def stmt(self, stmt: Stmt) -> Stmt:
+        if id(stmt) not in self.changed:
+            return stmt
         if isinstance(stmt, SeqStmts):
+            # Nested sequences are all changed and come back flat: splice them in.
             items: list[Stmt] = []
             for s in stmt.stmts:
+                if id(s) not in self.changed:
+                    items.append(s)
+                    continue
                 items.extend(self.before(s))
-                items.append(self.stmt(s))
-            return SeqStmts(tuple(flatten_seq(items)), span=stmt.span)
-        return map_bodies(stmt, self.body)
+                new = self.stmt(s)
+                if isinstance(new, SeqStmts):
+                    items.extend(new.stmts)
+                else:
+                    items.append(new)
+            return SeqStmts(tuple(items), span=stmt.span)
+        if isinstance(stmt, _HOLDS_BODIES):
+            return map_bodies(stmt, self.body)
+        return stmt  # sync goes before it, not in it
 
 
 def _without_inserted_syncs(stmt: Stmt) -> Stmt:
@@ -519,9 +686,16 @@ class InsertSync(FunctionPass):
 def plan_sync(fn: Function, ctx: PassContext, remember: bool = True) -> tuple[Function, int]:
     """The function with its sync planned afresh, and how many statements the planner walked
     (``remember=False``: without loop summaries, exponential in loop depth; for tests only)."""
-    fn = with_fields(fn, body=_without_inserted_syncs(fn.body))
-    planner = _Planner(fn, ctx.target, ctx, remember)
-    planner.run(fn.body, _State())
-    if not any(planner.plan.values()):
+    # Sync statements bind nothing, so the buffers are the same with or without them.
+    aliases = buffer_aliases(fn)
+    outline = _Outline(fn.body, aliases)
+    if outline.has_syncs:
+        fn = with_fields(fn, body=_without_inserted_syncs(fn.body))
+        outline = _Outline(fn.body, aliases)
+    planner = _Planner(ctx.target, ctx, remember)
+    planner.run(outline.nodes, _State())
+    planned = [key for key, entries in planner.plan.items() if entries]
+    if not planned:
         return fn, planner.visits
-    return with_fields(fn, body=_Builder(planner.plan).body(fn.body)), planner.visits
+    builder = _Builder(planner.plan, outline.changed(planned))
+    return with_fields(fn, body=builder.body(fn.body)), planner.visits

@@ -25,6 +25,7 @@ from ..ir.types import UNKNOWN, TupleType, Type
 from ..ir.visitor import IRMutator, with_fields
 from . import irutil
 from .base import Pass, PassContext
+from .function_names import FunctionNames
 from .rewriter import StmtRewriter
 
 _OUTLINED_FROM = (FunctionType.Opaque, FunctionType.Orchestration)
@@ -51,12 +52,13 @@ class _Outliner(StmtRewriter):
         self.ctx = ctx
         self.taken = taken
         self.outlined: list[Function] = []
-        self.names = irutil.NameAllocator(v.name for v, _ in irutil.defined_vars(fn))
+        self.names = FunctionNames(fn)
         # A variable belongs to one function: the caller gets its own copy of each result.
         self.results: dict[Var, Var] = {}
         # How often the function reads each variable: a scope's result is read outside it
-        # when the function reads it more often than the scope does.
-        self.all_reads = Counter(_reads(fn.body))
+        # when the function reads it more often than the scope does (counted at the first
+        # scope: most functions have none).
+        self.reads: Counter[Var] | None = None
 
     def run(self) -> Function:
         body = self.rewrite(self.fn.body)
@@ -87,7 +89,9 @@ class _Outliner(StmtRewriter):
             if var not in inner and var not in inputs:
                 inputs.append(var)
         inside = Counter(_reads(body))
-        outputs = [v for v in _defines(body) if self.all_reads[v] > inside[v]]
+        if self.reads is None:
+            self.reads = Counter(_reads(self.fn.body))
+        outputs = [v for v in _defines(body) if self.reads[v] > inside[v]]
         name = self.function_name()
         span = scope.span
         params = IRMutator()

@@ -29,40 +29,48 @@ from ..ir.shape import static_shape
 from ..ir.span import Span
 from ..ir.stmt import AssignStmt, SeqStmts, Stmt
 from ..ir.types import ScalarType, TileType
-from ..ir.visitor import IRMutator, with_fields
+from ..ir.visitor import with_fields
 from ..ops import REGISTRY, OpDef, OpError, ParamKind, Role
 from .base import FunctionPass, PassContext
-from .irutil import NameAllocator, defined_vars, flatten_seq
+from .function_names import FunctionNames
+from .irutil import NameAllocator, flatten_seq
 from .op_info import creator_op, op_def
+from .rewriter import map_bodies
 
 # Bytes of a row-major tile row's alignment, and of TSELS' scratch (one scalar on A2/A3:
 # pto-isa include/pto/npu/a2a3/TSels.hpp writes the scalar into it).
 _ROW_BYTES = 32
 
 
-class _AddScratch(IRMutator):
+class _AddScratch:
+    """Rewrites the assignments that need scratch; only statements change (no variable is
+    renamed), so the others, and every expression, are kept as they are."""
+
     def __init__(self, names: NameAllocator) -> None:
-        super().__init__()
         self.names = names
 
-    def mutate_SeqStmts(self, stmt: SeqStmts) -> Stmt:
-        stmts = tuple(self.mutate_stmt(s) for s in stmt.stmts)
-        if all(a is b for a, b in zip(stmts, stmt.stmts, strict=True)):
-            return stmt
-        return with_fields(stmt, stmts=tuple(flatten_seq(stmts)))
+    def rewrite(self, stmt: Stmt) -> Stmt:
+        if isinstance(stmt, SeqStmts):
+            stmts = tuple(self.rewrite(s) for s in stmt.stmts)
+            if all(a is b for a, b in zip(stmts, stmt.stmts, strict=True)):
+                return stmt
+            return with_fields(stmt, stmts=tuple(flatten_seq(stmts)))
+        if isinstance(stmt, AssignStmt):
+            return self.assign(stmt)
+        return map_bodies(stmt, self.rewrite)
 
-    def mutate_AssignStmt(self, stmt: AssignStmt) -> Stmt:
+    def assign(self, stmt: AssignStmt) -> Stmt:
         value = stmt.value
         op = op_def(value) if isinstance(value, Call) else None
         if op is None or not isinstance(value, Call):
-            return self.generic_mutate(stmt)
+            return stmt
         if op.mask_form is not None:
             rewritten = self.through_mask(stmt, value, op)
             if rewritten is not None:
                 return rewritten
         found = self.scratch_form(value)
         if found is None:
-            return self.generic_mutate(stmt)
+            return stmt
         scratch_op, source, shape = found
         assert isinstance(source.type, TileType)
         span = value.span
@@ -242,6 +250,5 @@ class AddReductionScratch(FunctionPass):
     )
 
     def run_function(self, fn: Function, ctx: PassContext) -> Function:
-        rewriter = _AddScratch(NameAllocator(var.name for var, _ in defined_vars(fn)))
-        body = rewriter.mutate_stmt(fn.body)
+        body = _AddScratch(FunctionNames(fn)).rewrite(fn.body)
         return fn if body is fn.body else with_fields(fn, body=body)

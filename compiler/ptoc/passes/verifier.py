@@ -34,12 +34,21 @@ from .irutil import (
 
 
 class _Checker:
-    def __init__(self, fn: Function, ctx: PassContext, flat_calls: bool) -> None:
+    def __init__(
+        self,
+        fn: Function,
+        ctx: PassContext,
+        flat_calls: bool,
+        definitions: list[tuple[Var, Stmt | None]] | None = None,
+    ) -> None:
         self.fn = fn
         self.ctx = ctx
         self.flat_calls = flat_calls
         self.errors = 0
-        self.bound: set[Var] = set()
+        self.definitions = definitions
+        #: Every variable bound in the function and the symbolic dimensions in their types,
+        #: found when a use first needs them (most functions use nothing out of scope).
+        self.outside: tuple[set[Var], set[Var]] | None = None
 
     def report(self, code: str, message: str, stmt: Stmt | None) -> None:
         span = stmt.span if stmt is not None and stmt.span.is_known else self.fn.span
@@ -47,29 +56,63 @@ class _Checker:
         self.errors += 1
 
     def run(self) -> None:
-        self.bound = {var for var, _ in defined_vars(self.fn)}
         visible: set[Var] = set(self.fn.params)
-        # Symbolic dimensions (pl.dynamic) appear in types without a defining statement.
-        for var in self.bound:
-            visible.update(shape_vars(var.type))
         for t in self.fn.return_types:
             visible.update(shape_vars(t))
         self.block(self.fn.body, visible)
 
+    def bound_and_symbolic(self) -> tuple[set[Var], set[Var]]:
+        if self.outside is None:
+            definitions = self.definitions
+            if definitions is None:
+                definitions = defined_vars(self.fn)
+            bound = {var for var, _ in definitions}
+            # Symbolic dimensions (pl.dynamic) appear in types without a defining statement.
+            self.outside = bound, {dim for var in bound for dim in shape_vars(var.type)}
+        return self.outside
+
     # --- uses ---------------------------------------------------------------------------
 
     def uses(self, expr: Expr, visible: set[Var], stmt: Stmt) -> None:
+        self.check_vars(expr_vars(expr), visible, stmt)
+
+    def check_vars(self, used: list[Var], visible: set[Var], stmt: Stmt) -> None:
         reported: set[Var] = set()
-        for var in expr_vars(expr):
+        for var in used:
             if var in visible:  # the common case, checked first
                 continue
-            if var not in self.bound and isinstance(var.type, ScalarType | UnknownType):
+            bound, symbolic = self.bound_and_symbolic()
+            if var in symbolic:
+                continue
+            if var not in bound and isinstance(var.type, ScalarType | UnknownType):
                 continue  # a symbolic dimension or closure value, bound outside the function
             if var not in reported:
                 reported.add(var)
                 self.report(
                     "E200", f"'{var.name}' is used here but not defined at this point", stmt
                 )
+
+    def evaluated(self, stmt: AssignStmt | EvalStmt, value: Expr, visible: set[Var]) -> None:
+        """The checks of a statement evaluating ``value`` (and binding no loop-carried
+        variable): calls nested in it, then its uses, in one walk of the expression."""
+        used: list[Var] = []
+        if isinstance(value, Call):
+            nested = False
+            for arg in value.args:
+                nested = scan_expr(arg, used) or nested
+        else:
+            nested = scan_expr(value, used)
+        if nested and self.flat_calls:
+            self.nested_call(stmt)
+        self.check_vars(used, visible, stmt)
+
+    def nested_call(self, stmt: Stmt) -> None:
+        self.report(
+            "E404",
+            "a call is nested inside an expression; FlattenCalls "
+            "should have made it a statement of its own",
+            stmt,
+        )
 
     def no_nested_calls(self, stmt: Stmt) -> None:
         if not self.flat_calls:
@@ -78,12 +121,7 @@ class _Checker:
             top_call = isinstance(stmt, AssignStmt | EvalStmt) and isinstance(expr, Call)
             inner = expr.args if top_call and isinstance(expr, Call) else (expr,)
             if any(contains_call(e) for e in inner):
-                self.report(
-                    "E404",
-                    "a call is nested inside an expression; FlattenCalls "
-                    "should have made it a statement of its own",
-                    stmt,
-                )
+                self.nested_call(stmt)
                 return
 
     # --- statements ---------------------------------------------------------------------
@@ -96,16 +134,16 @@ class _Checker:
             for s in stmt.stmts:
                 self.block(s, visible)
             return
+        if isinstance(stmt, AssignStmt) and type(stmt.var) is Var:  # most statements
+            self.assign(stmt, visible)
+            return
+        if isinstance(stmt, EvalStmt):
+            self.evaluated(stmt, stmt.expr, visible)
+            return
         self.no_nested_calls(stmt)
         if isinstance(stmt, AssignStmt):
             self.uses(stmt.value, visible, stmt)
-            if not types_compatible(stmt.var.type, stmt.value.type):
-                self.report(
-                    "E404",
-                    f"'{stmt.var.name}' has type {stmt.var.type.short()} but "
-                    f"its value has type {stmt.value.type.short()}",
-                    stmt,
-                )
+            self.check_assigned_type(stmt)
             visible.add(stmt.var)
         elif isinstance(stmt, EvalStmt):
             self.uses(stmt.expr, visible, stmt)
@@ -123,6 +161,21 @@ class _Checker:
         else:
             for body in bodies(stmt):  # a scope closes nothing
                 self.block(body, visible)
+
+    def assign(self, stmt: AssignStmt, visible: set[Var]) -> None:
+        self.evaluated(stmt, stmt.value, visible)
+        self.check_assigned_type(stmt)
+        visible.add(stmt.var)
+
+    def check_assigned_type(self, stmt: AssignStmt) -> None:
+        declared, actual = stmt.var.type, stmt.value.type
+        if declared is not actual and not types_compatible(declared, actual):
+            self.report(
+                "E404",
+                f"'{stmt.var.name}' has type {stmt.var.type.short()} but "
+                f"its value has type {stmt.value.type.short()}",
+                stmt,
+            )
 
     def if_stmt(self, stmt: IfStmt, visible: set[Var]) -> None:
         self.uses(stmt.condition, visible, stmt)
@@ -229,6 +282,23 @@ class _Checker:
                 )
 
 
+def scan_expr(expr: Expr, used: list[Var]) -> bool:
+    """Append the variables ``expr`` reads to ``used``, in evaluation order (as
+    ``expr_vars``); whether ``expr`` is or holds a call."""
+    if isinstance(expr, Var):
+        used.append(expr)
+        return False
+    operands = layout(type(expr)).operands
+    if not operands:  # constants
+        return False
+    found = isinstance(expr, Call)
+    for name in operands:
+        value = getattr(expr, name)
+        for item in value if type(value) is tuple else () if value is None else (value,):
+            found = scan_expr(item, used) or found
+    return found
+
+
 def verify_function(fn: Function, ctx: PassContext, *, flat_calls: bool = False) -> int:
     """Check the structural invariants of ``fn``; returns how many problems were reported."""
     checker = _Checker(fn, ctx, flat_calls)
@@ -238,10 +308,13 @@ def verify_function(fn: Function, ctx: PassContext, *, flat_calls: bool = False)
 
 def verify_ssa(fn: Function, ctx: PassContext) -> int:
     """Structural invariants plus single definitions and unique names."""
-    errors = verify_function(fn, ctx)
+    definitions = defined_vars(fn)
+    checker = _Checker(fn, ctx, False, definitions)
+    checker.run()
+    errors = checker.errors
     seen: set[Var] = set()
     names: dict[str, Var] = {}
-    for var, stmt in defined_vars(fn):
+    for var, stmt in definitions:
         span = stmt.span if stmt is not None and stmt.span.is_known else fn.span
         if var in seen:
             ctx.error("E404", f"'{var.name}' is bound more than once", span)
