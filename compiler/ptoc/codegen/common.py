@@ -13,9 +13,29 @@ from ..ir.span import NO_SPAN, Span
 from ..ir.stmt import Stmt
 from ..ir.types import ScalarType, ShapedType, TileType
 from ..ir.walk import walk_stmts
-from ..ops.registry import OpDef
+from ..ops.registry import REGISTRY, OpDef, Role
 from ..ops.rules import promote_all
 from ..records import field, record
+
+_ROLES: dict[tuple[Role, str | None], tuple[int, tuple[OpDef, ...]]] = {}
+
+
+def ops_with_role(role: Role, namespace: str | None = None) -> tuple[OpDef, ...]:
+    """``REGISTRY.with_role``, remembered while the registry holds the same ops: the
+    generators look up the one op of a role (the copy, the reinterpreting view) per use, and
+    the registry answers by scanning every op."""
+    key = (role, namespace)
+    known = _ROLES.get(key)
+    ops = REGISTRY.ops
+    if (
+        known is not None
+        and known[0] == len(ops)
+        and all(ops.get(op.name) is op for op in known[1])
+    ):
+        return known[1]
+    found = tuple(REGISTRY.with_role(role, namespace))
+    _ROLES[key] = (len(ops), found)
+    return found
 
 
 class SpanTracking:
@@ -23,6 +43,14 @@ class SpanTracking:
     (both generators' emitters record it per line for the source map)."""
 
     span: Span | None = None
+
+    def enter(self, span: Span) -> Span | None:
+        """Lines emitted from now on come from ``span`` (when it is known); returns the span to
+        restore afterwards (``statement`` without a context manager's cost, for hot loops)."""
+        saved = self.span
+        if span.is_known:
+            self.span = span
+        return saved
 
     @contextmanager
     def statement(self, span: Span) -> Iterator[None]:
@@ -100,21 +128,20 @@ _LEAVES = frozenset((Var, ConstInt, ConstFloat, ConstBool))
 
 
 def calls_in(body: Stmt) -> list[Call]:
-    """Every call in ``body``, nested statements and expressions included. Statements are
-    walked as statements and only expressions that can hold a call are entered: the
-    generators ask this of every function, and most expressions are variables."""
+    """Every call in ``body``, nested statements and expressions included, in pre-order.
+    Statements are walked as statements and only expressions that can hold a call are
+    entered: the generators ask this of every function, and most expressions are variables."""
     found: list[Call] = []
     for stmt in walk_stmts(body):
-        for child in child_values(stmt):
-            if isinstance(child, Expr):
-                _collect_calls(child, found)
+        pending = [child for child in child_values(stmt) if isinstance(child, Expr)]
+        pending.reverse()
+        while pending:
+            expr = pending.pop()
+            if type(expr) in _LEAVES:
+                continue
+            if isinstance(expr, Call):
+                found.append(expr)
+            children = child_values(expr)
+            children.reverse()
+            pending += children
     return found
-
-
-def _collect_calls(expr: Expr, found: list[Call]) -> None:
-    if type(expr) in _LEAVES:
-        return
-    if isinstance(expr, Call):
-        found.append(expr)
-    for child in child_values(expr):
-        _collect_calls(child, found)

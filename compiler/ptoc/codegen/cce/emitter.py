@@ -75,7 +75,8 @@ class CodeEmitter(SpanTracking):
 
     def code(self) -> str:
         """The text so far, every line ending in a newline."""
-        return "".join(line + "\n" for line in self._lines)
+        lines = self._lines
+        return "\n".join(lines) + "\n" if lines else ""
 
     def clear(self) -> None:
         self._lines.clear()

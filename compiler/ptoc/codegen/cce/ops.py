@@ -95,8 +95,9 @@ def cmp_mode(value: AttrValue, span: Span) -> str:
 
 
 class ISAMapper:
-    def get_mapping(self, call: Call) -> ISAMapping:
-        """The instruction for ``call``; CodegenError E400 when the CCE target has none."""
+    def get_mapping(self, call: Call, registered: OpDef | None = None) -> ISAMapping:
+        """The instruction for ``call``; CodegenError E400 when the CCE target has none.
+        ``registered``: the call's op, when the caller has looked it up already."""
         span = call.span
         if not isinstance(call.callee, Op):
             raise CodegenError(
@@ -105,7 +106,7 @@ class ISAMapper:
                 span,
             )
         name = call.callee.name
-        op = REGISTRY.get(name)
+        op = registered if registered is not None else REGISTRY.get(name)
         instruction = op.cce.instruction if op is not None else None
         if op is None or instruction is None:
             hint = (
@@ -221,14 +222,15 @@ def lower_call(
     not assigned) and return ""; a scalar-valued op is an inline C++ call instead, returned
     as text (value mode). ``target_type`` is the IR type of the variable ``target`` names."""
     op = op_def(call)
-    if op is not None and op.cce.elided:
-        # Allocation only: the tile is declared (with its TASSIGN) from its MemRef.
-        return ""
-    mapping = _ISA.get_mapping(call)
+    if op is not None:
+        if op.cce.elided:
+            # Allocation only: the tile is declared (with its TASSIGN) from its MemRef.
+            return ""
+        if op.is_sync:
+            ctx.out.emit_line(_sync_line(op, call))
+            return ""
+    mapping = _ISA.get_mapping(call, op)
     _check_rewritten(call, mapping.op, mapping.instruction)
-    if mapping.op.is_sync:
-        ctx.out.emit_line(f"{mapping.instruction}({', '.join(mapping.attr_args)});")
-        return ""
     role = mapping.role
     if role is Role.LOAD:
         _lower_load(ctx, call, mapping.instruction, target)
@@ -256,6 +258,32 @@ def lower_call(
         f"{mapping.instruction}({', '.join([target, *operands, *mapping.attr_args])});"
     )
     return ""
+
+
+# Sync lines depend on the op and the call's keywords only, and kernels are full of them.
+_SYNC_LINES: dict[tuple[object, ...], tuple[OpDef, str]] = {}
+
+
+def _sync_line(op: OpDef, call: Call) -> str:
+    """``set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);``: a sync op's whole line."""
+    kwargs = call.kwargs
+    # Typed: True == 1, but True is no event id.
+    key = (id(op), kwargs, tuple([type(v) for _, v in kwargs]))
+    try:
+        found = _SYNC_LINES.get(key)
+        cacheable = True
+    except TypeError:  # an unhashable keyword value: rendered below, reported there
+        found, cacheable = None, False
+    if found is not None and found[0] is op:
+        return found[1]
+    mapping = _ISA.get_mapping(call, op)
+    _check_rewritten(call, mapping.op, mapping.instruction)
+    line = f"{mapping.instruction}({', '.join(mapping.attr_args)});"
+    if cacheable:
+        if len(_SYNC_LINES) >= _SYNC_CACHE_SIZE:
+            _SYNC_LINES.clear()
+        _SYNC_LINES[key] = (op, line)
+    return line
 
 
 def _check_rewritten(call: Call, op: OpDef, instruction: str) -> None:

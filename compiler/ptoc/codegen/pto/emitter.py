@@ -101,8 +101,14 @@ class Constants:
         self.names = names
         self.lines: list[str] = []
         self._cache: dict[tuple[str, str], Value] = {}
+        self._indices: dict[int, Value] = {}  # index constants of ``_cache``, by value
 
     def integer(self, value: int, mlir_type: str = mt.INDEX) -> Value:
+        indices = mlir_type == mt.INDEX and type(value) is int
+        if indices:  # the common case (shapes, offsets), looked up without building a key
+            found = self._indices.get(value)
+            if found is not None:
+                return found
         if mlir_type == mt.BOOL:
             return self.boolean(bool(value))
         if mt.is_float(mlir_type):
@@ -111,7 +117,10 @@ class Constants:
         if key not in self._cache:
             base = f"c{value}" if mlir_type == mt.INDEX else f"c{value}_{mlir_type}"
             self._add(key, self.names.unique(base), f"{value} : {mlir_type}")
-        return self._cache[key]
+        found = self._cache[key]
+        if indices:
+            self._indices[value] = found
+        return found
 
     def boolean(self, value: bool) -> Value:
         key = (str(value), mt.BOOL)
@@ -149,6 +158,7 @@ class Region:
     last_kind: str | None = None
     pending_kind: str | None = None
     after_label: bool = False  # the first group after a block label needs no separation
+    pad: str = ""  # ``indent`` spaces, the prefix of every line
     lines: list[str] = field(default_factory=list)
     spans: list[Span | None] = field(default_factory=list)
 
@@ -159,7 +169,7 @@ class Emitter(SpanTracking):
     STEP = 2
 
     def __init__(self, indent: int) -> None:
-        self._regions: list[Region] = [Region(indent)]
+        self._regions: list[Region] = [Region(indent, pad=" " * indent)]
 
     @property
     def _top(self) -> Region:
@@ -204,12 +214,14 @@ class Emitter(SpanTracking):
         top = self._regions[-1]
         if top.pending_kind is not None:
             self._separate()
-        pad = " " * top.indent
+        pad = top.pad
         top.lines.append(pad + text)
         top.spans.append(self.span)
-        for cont in continuations:
-            top.lines.append(pad + " " * hang + cont)
-            top.spans.append(self.span)
+        if continuations:
+            pad += " " * hang
+            for cont in continuations:
+                top.lines.append(pad + cont)
+                top.spans.append(self.span)
 
     def label(self, text: str) -> None:
         """A block label (``^bb0(...):``), outdented one step as MLIR prints it."""
@@ -229,7 +241,8 @@ class Emitter(SpanTracking):
     def region(self) -> Iterator[Region]:
         """Collect the lines of a nested region (one level deeper); yields the region,
         which the caller splices where it belongs."""
-        region = Region(self.indent + self.STEP)
+        indent = self.indent + self.STEP
+        region = Region(indent, pad=" " * indent)
         self._regions.append(region)
         try:
             yield region

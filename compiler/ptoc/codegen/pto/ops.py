@@ -33,7 +33,17 @@ from ...ir.expr import Call, ConstInt, Expr, GlobalVar, MakeTuple, Var
 from ...ir.shape import shapes_equal, static_value
 from ...ir.span import Span
 from ...ir.types import MemorySpace, ScalarType, TensorType, TileType, Type, UnknownType
-from ...ops.registry import REGISTRY, Access, OpDef, ParamKind, PipeType, Role
+from ...ops.registry import (
+    REGISTRY,
+    Access,
+    OpDef,
+    Param,
+    ParamKind,
+    PipeType,
+    Role,
+    TypedAttr,
+)
+from ...records import record
 from ..common import CodegenError, axis_instruction, result_is_promoted
 from . import expressions, forms
 from . import mlir_types as mt
@@ -69,8 +79,7 @@ def comment_for(op: OpDef | None, call: Call, result: Var | None) -> str | None:
         return f"Store {tile.name}" if isinstance(tile, Var) else "Store"
     if op.is_sync or op.pto.elided:
         return None
-    short = op.short_name
-    return _VERBS.get(short, short.replace("_", " ").capitalize())
+    return _facts(op).comment
 
 
 def lower_call(ctx: FunctionContext, call: Call, result: Var | None, span: Span) -> Binding | None:
@@ -369,9 +378,42 @@ def _operand_args(op: OpDef, call: Call) -> list[tuple[str, Expr]]:
     """The call's value arguments the instruction takes, by parameter name, in its order:
     not those that only give the result's shape (``block.expands``' target)."""
     bound = op.bind(call.args)
-    shape_only = {p.name for p in op.expr_params if p.access is Access.SHAPE}
-    names = op.pto.operands if op.pto.operands is not None else tuple(bound)
-    return [(name, bound[name]) for name in names if name in bound and name not in shape_only]
+    names = _facts(op).operand_names
+    return [(name, bound[name]) for name in (bound if names is None else names) if name in bound]
+
+
+@record(frozen=True, slots=True)
+class _OpFacts:
+    """What lowering a call reads from its op's registration, worked out once per op (the
+    registry is fixed; kernels call the same few ops thousands of times)."""
+
+    # The instruction's operands in order (None: every bound argument but shape-only ones).
+    operand_names: tuple[str, ...] | None
+    # The attribute parameters, each with its typed PTO attribute (None: untyped).
+    attributes: tuple[tuple[Param, TypedAttr | None], ...]
+    comment: str | None
+
+
+_FACTS: dict[int, tuple[OpDef, _OpFacts]] = {}
+
+
+def _facts(op: OpDef) -> _OpFacts:
+    known = _FACTS.get(id(op))
+    if known is not None and known[0] is op:
+        return known[1]
+    shape_only = frozenset(p.name for p in op.expr_params if p.access is Access.SHAPE)
+    operands = op.pto.operands
+    if operands is not None:
+        operands = tuple(n for n in operands if n not in shape_only)
+    elif shape_only:
+        operands = tuple(n for n in op.expr_names if n not in shape_only)
+    typed = {t.param: t for t in op.pto.typed_attrs}
+    attributes = tuple((p, typed.get(p.name)) for p in op.params if p.kind is ParamKind.ATTR)
+    short = op.short_name
+    comment = _VERBS.get(short, short.replace("_", " ").capitalize())
+    facts = _OpFacts(operands, attributes, comment)
+    _FACTS[id(op)] = (op, facts)
+    return facts
 
 
 def _block_op(
@@ -554,16 +596,17 @@ def _typed_attributes(op: OpDef, call: Call, implied: tuple[str, ...], span: Spa
     """The instruction's typed attributes (``{cmpMode = #pto<cmp lt>}``). Any other attribute
     must be stated by the types (memory spaces, data types, the axis) or keep its default:
     the dialect has no spelling for it (E400)."""
+    attributes = _facts(op).attributes
+    if not attributes:
+        return ""
     given = dict(call.kwargs)
     items: list[str] = []
-    typed = {t.param: t for t in op.pto.typed_attrs}
-    for param in op.params:
-        if param.kind is not ParamKind.ATTR or param.name in implied:
+    for param, attribute in attributes:
+        if param.name in implied:
             continue
         value = given.get(param.name, None if param.required else param.default)
         if value is None or isinstance(value, MemorySpace | DataType):
             continue
-        attribute = typed.get(param.name)
         if attribute is not None:
             spelled = attribute.spell(value)
             if spelled is None:
