@@ -73,6 +73,8 @@ def scalar(ctx: FunctionContext, expr: Expr, span: Span, want: str | None = None
 
 
 def index(ctx: FunctionContext, expr: Expr, span: Span) -> Value:
+    if type(expr) is ConstInt:  # most offsets and sizes: the constant itself
+        return ctx.constants.integer(expr.value)
     return scalar(ctx, expr, span, mt.INDEX)
 
 

@@ -54,30 +54,35 @@ def collect_buffers(body: Stmt, tile_bufs: mt.TileBufs | None = None) -> list[Bu
     """
     seen: dict[tuple[MemRef, str | None], Buffer] = {}
     tile_bufs = tile_bufs or mt.TileBufs()
-    key: tuple[MemRef, str | None]
-    for stmt, var in _defined(body):
-        tile = var.type
-        if isinstance(tile, TileType) and tile.memref is not None:
-            span = var.span if var.span.is_known else stmt.span
-            try:
-                tile_buf = tile_bufs.of(tile, span, var.name)
-            except CodegenError as error:
-                key = (tile.memref, None)
-                if key not in seen:
-                    seen[key] = Buffer(tile.memref, error, var.name, span)
-                continue
-            key = (tile.memref, tile_buf)
-            if key not in seen:  # named after the first tile written into it
-                seen[key] = Buffer(tile.memref, tile_buf, var.name, span)
+    # Every variable a statement defines: assignments, and the results of loops and
+    # branches (a carried tile's home buffer is its result's MemRef).
+    for stmt in walk_stmts(body):
+        for var in stmt_defs(stmt):
+            tile = var.type
+            if isinstance(tile, TileType) and tile.memref is not None:
+                _add_buffer(seen, tile, tile.memref, var, stmt, tile_bufs)
     return list(seen.values())
 
 
-def _defined(body: Stmt) -> Iterator[tuple[Stmt, Var]]:
-    """Every variable a statement defines: assignments, and the results of loops and
-    branches (a carried tile's home buffer is its result's MemRef)."""
-    for stmt in walk_stmts(body):
-        for var in stmt_defs(stmt):
-            yield stmt, var
+def _add_buffer(
+    seen: dict[tuple[MemRef, str | None], Buffer],
+    tile: TileType,
+    memref: MemRef,
+    var: Var,
+    stmt: Stmt,
+    tile_bufs: mt.TileBufs,
+) -> None:
+    span = var.span if var.span.is_known else stmt.span
+    key: tuple[MemRef, str | None]
+    try:
+        key = (memref, tile_bufs.of(tile, span, var.name))
+    except CodegenError as error:
+        key = (memref, None)
+        if key not in seen:
+            seen[key] = Buffer(memref, error, var.name, span)
+        return
+    if key not in seen:  # named after the first tile written into it
+        seen[key] = Buffer(memref, key[1], var.name, span)
 
 
 def generate_function(
@@ -87,6 +92,7 @@ def generate_function(
     *,
     helper: bool = False,
     entry: bool = False,
+    tile_bufs: mt.TileBufs | None = None,
 ) -> tuple[list[str], list[Span]]:
     """Its lines and, per line, the span of the statement it came from (the function's own
     for lines of no statement).
@@ -94,8 +100,9 @@ def generate_function(
     ``helper``: a function other functions of the module call, which returns its scalar
     results (``func.call``); every other function is a kernel, whose scalar results go
     through pointer parameters (PTOAS entry functions return nothing). ``entry``: the
-    kernel is marked ``attributes {pto.entry}`` (needed in a module of several functions)."""
-    tile_bufs = mt.TileBufs()
+    kernel is marked ``attributes {pto.entry}`` (needed in a module of several functions).
+    ``tile_bufs``: the tile_buf types worked out so far (shared by a module's functions)."""
+    tile_bufs = tile_bufs or mt.TileBufs()
     buffers = collect_buffers(fn.body, tile_bufs)
     tensors = [p for p in fn.params if isinstance(p.type, TensorType)]
     ctx = FunctionContext(bag, first_number=len(buffers) + len(tensors))

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from ...ir.dtype import DataType
-from ...ir.expr import Expr
+from ...ir.expr import ConstInt, Expr
 from ...ir.shape import static_value
 from ...ir.span import Span
 from ...ir.types import TileType
@@ -191,20 +191,46 @@ def tile_buf_type(tile: TileType, span: Span, name: str = "") -> str:
 
 
 class TileBufs:
-    """``tile_buf_type`` of each TileType object of one function, worked out once: a tile's
-    type is asked for where its buffer is allocated and again at every write into it.
-    Errors are not kept (each use reports its own)."""
+    """``tile_buf_type`` of the tiles of one generation, worked out once per TileType object
+    and once per distinct type: a tile's type is asked for where its buffer is allocated and
+    again at every write into it, and a module's hundreds of tile types are a few dozen
+    distinct ones. Errors are not kept (each use reports its own)."""
 
     def __init__(self) -> None:
         self._found: dict[int, tuple[TileType, str]] = {}
+        self._by_value: dict[tuple[object, ...], str] = {}
 
     def of(self, tile: TileType, span: Span, name: str = "") -> str:
         hit = self._found.get(id(tile))
         if hit is not None and hit[0] is tile:
             return hit[1]
-        text = tile_buf_type(tile, span, name)
+        key = _value_key(tile)
+        text = self._by_value.get(key) if key is not None else None
+        if text is None:
+            text = tile_buf_type(tile, span, name)
+            if key is not None:
+                self._by_value[key] = text
         self._found[id(tile)] = (tile, text)
         return text
+
+
+def _value_key(tile: TileType) -> tuple[object, ...] | None:
+    """Everything ``tile_buf_type`` reads of ``tile`` (None: it has no buffer)."""
+    memref = tile.memref
+    if memref is None:
+        return None
+    shape = _dims_key(tile.shape)
+    view = tile.tile_view
+    if view is None:
+        return (tile.dtype, memref.memory_space, shape)
+    valid = None if view.valid_shape is None else _dims_key(view.valid_shape)
+    layout = (view.blayout, view.slayout, view.fractal, view.pad)
+    return (tile.dtype, memref.memory_space, shape, valid, layout)
+
+
+def _dims_key(dims: Sequence[Expr]) -> tuple[object, ...]:
+    """Constant dimensions by value; any other by identity (it raises E401 anyway)."""
+    return tuple([d.value if isinstance(d, ConstInt) else d for d in dims])
 
 
 def tile_buf_fields(tile_buf: str) -> dict[str, str]:

@@ -8,6 +8,7 @@ from ...ir.function import Function, FunctionType, Program
 from ...ir.span import Span
 from ..common import CodegenResult, calls_in
 from .function import FUNC_INDENT, generate_function
+from .mlir_types import TileBufs
 
 
 def generate_pto(program: Program, function: str | None = None) -> CodegenResult:
@@ -36,6 +37,7 @@ def generate_pto(program: Program, function: str | None = None) -> CodegenResult
     # PTOAS makes the only function of a module its entry (``__global__``); in a module of
     # several, only those marked ``pto.entry``: the kernels, not the helpers they call.
     several = sum(fn.func_type is not FunctionType.Orchestration for fn in functions) > 1
+    tile_bufs = TileBufs()
     lines = ["module {"]
     spans: list[Span | None] = [None]
     for i, fn in enumerate(functions):
@@ -49,7 +51,7 @@ def generate_pto(program: Program, function: str | None = None) -> CodegenResult
         try:
             helper = fn.name in callees
             fn_lines, fn_spans = generate_function(
-                fn, bag, program, helper=helper, entry=several and not helper
+                fn, bag, program, helper=helper, entry=several and not helper, tile_bufs=tile_bufs
             )
         except Exception as exc:  # a generator bug becomes a diagnostic, never an escape
             message = f"PTO code generator failed on function '{fn.name}': {exc!r}"
