@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any
 
 from ...diagnostics import DiagnosticBag
@@ -38,6 +39,7 @@ RESERVED = frozenset({"args", "half", "bfloat16", "bfloat16_t", "min", "max", "a
 _NOT_IDENT = re.compile(r"[^A-Za-z0-9_]")
 
 
+@lru_cache(maxsize=4096)  # a pure function of the name, asked for every declared name
 def sanitize_identifier(name: str) -> str:
     """A valid C++ identifier for ``name``: other characters become ``_``, a leading digit or
     an empty name gets a ``_`` prefix, a keyword gets a ``_`` suffix."""

@@ -3,10 +3,11 @@ argument unpacking, GlobalTensor types and instances, Tile types with their TASS
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ...ir.dtype import DataType
-from ...ir.expr import Expr
+from ...ir.expr import ConstInt, Expr
 from ...ir.shape import static_shape
 from ...ir.span import Span
 from ...ir.types import BLayout, MemorySpace, MemRef, PadMode, TensorType, TileType, TileView
@@ -105,9 +106,10 @@ class Declarer:
         stride_alias = self.context.reserve(base + "StrideDim5")
         type_alias = self.context.reserve(instance + "Type")
         init = f"({pointer})" if pointer is not None else ""
+        shape_type, stride_type = _global_types(tuple(dims))
         return [
-            f"using {shape_alias} = {self.types.generate_shape_type(dims)};",
-            f"using {stride_alias} = {self.types.generate_stride_type(dims)};",
+            f"using {shape_alias} = {shape_type};",
+            f"using {stride_alias} = {stride_type};",
             f"using {type_alias} = GlobalTensor<{element}, {shape_alias}, {stride_alias}>;",
             f"{type_alias} {instance}{init};",
         ]
@@ -117,18 +119,10 @@ class Declarer:
         ``TASSIGN(<name>, 0x...);`` at the MemRef's address (skipped, with E403, when the tile
         has no buffer yet)."""
         what = f"tile '{name}'"
-        element = cpp_dtype(tile.dtype, what, span)
-        rows, cols = tile_rows_cols(static_dims(tile.shape, what, span))
-        view = tile.tile_view or _DEFAULT_VIEW
-        valid_rows, valid_cols = rows, cols
-        if view.valid_shape is not None:
-            valid = static_shape(view.valid_shape)
-            if valid is not None:
-                valid_rows, valid_cols = tile_rows_cols(valid)
         memref = tile.memref
         location, error = self._buffer(memref, what, span)
+        params, valid_rows, valid_cols = _tile_template(tile, location, what, span)
         type_alias = self.context.reserve(name + "Type")
-        params = ", ".join(_tile_params(location, element, rows, cols, view))
         lines = [
             f"using {type_alias} = Tile<{params}>;",
             f"{type_alias} {name}({valid_rows}, {valid_cols});",
@@ -156,7 +150,41 @@ class Declarer:
         return location, None
 
 
+@lru_cache(maxsize=1024)  # pure: kernels repeat the same few tensor shapes
+def _global_types(dims: tuple[int, ...]) -> tuple[str, str]:
+    """A GlobalTensor's ``Shape<...>`` and ``Stride<...>`` types."""
+    types = TypeConverter()
+    return types.generate_shape_type(dims), types.generate_stride_type(dims)
+
+
 _DEFAULT_VIEW = TileView()
+
+# ``Tile<...>``'s arguments and the valid shape, by everything they are made of: a kernel
+# file's hundreds of tiles are a few dozen distinct types. Only values and immutable views
+# are keys, so an entry is never stale; the size is bounded.
+_TEMPLATES: dict[tuple[object, ...], tuple[str, int, int]] = {}
+_TEMPLATES_SIZE = 1024
+
+
+def _tile_template(tile: TileType, location: str, what: str, span: Span) -> tuple[str, int, int]:
+    """``Tile<...>``'s template arguments and the valid rows and columns of ``tile``."""
+    view = tile.tile_view or _DEFAULT_VIEW
+    key = (tile.dtype, location, view, *[d.value if type(d) is ConstInt else d for d in tile.shape])
+    found = _TEMPLATES.get(key)
+    if found is not None:
+        return found
+    element = cpp_dtype(tile.dtype, what, span)
+    rows, cols = tile_rows_cols(static_dims(tile.shape, what, span))
+    valid_rows, valid_cols = rows, cols
+    if view.valid_shape is not None:
+        valid = static_shape(view.valid_shape)
+        if valid is not None:
+            valid_rows, valid_cols = tile_rows_cols(valid)
+    found = ", ".join(_tile_params(location, element, rows, cols, view)), valid_rows, valid_cols
+    if len(_TEMPLATES) >= _TEMPLATES_SIZE:
+        _TEMPLATES.clear()
+    _TEMPLATES[key] = found
+    return found
 
 
 def _tile_params(location: str, element: str, rows: int, cols: int, view: TileView) -> list[str]:

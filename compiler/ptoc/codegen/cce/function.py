@@ -15,6 +15,8 @@ statement.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ...diagnostics import Diagnostic
 from ...ir.expr import Var
 from ...ir.function import Function
@@ -27,6 +29,7 @@ from .declarations import emit_tile
 from .tile_collector import TileCollector
 
 
+@lru_cache(maxsize=4096)  # a pure function of the name
 def kernel_name(function_name: str) -> str:
     """``simple_add`` -> ``runSimpleAdd``."""
     parts = [p for p in function_name.split("_") if p]
