@@ -3,12 +3,12 @@ the calls of a body (which both generators look for before they emit)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from ..diagnostics import Diagnostic
-from ..ir.expr import Call, ConstBool, ConstFloat, ConstInt, Expr, Var
-from ..ir.fields import child_values
+from ..ir.expr import Call, ConstBool, ConstFloat, ConstInt, Expr, MakeTuple, Var
+from ..ir.fields import child_values, layout
 from ..ir.span import NO_SPAN, Span
 from ..ir.stmt import Stmt
 from ..ir.types import ScalarType, ShapedType, TileType
@@ -133,15 +133,26 @@ def calls_in(body: Stmt) -> list[Call]:
     entered: the generators ask this of every function, and most expressions are variables."""
     found: list[Call] = []
     for stmt in walk_stmts(body):
-        pending = [child for child in child_values(stmt) if isinstance(child, Expr)]
-        pending.reverse()
-        while pending:
-            expr = pending.pop()
-            if type(expr) in _LEAVES:
-                continue
-            if isinstance(expr, Call):
-                found.append(expr)
-            children = child_values(expr)
-            children.reverse()
-            pending += children
+        for child in child_values(stmt):
+            if isinstance(child, Expr):
+                _collect_calls(child, found)
     return found
+
+
+# A call's and a tuple's children are read directly (the common cases), not by layout.
+assert layout(Call).names == ("args",) and layout(MakeTuple).names == ("elements",)
+
+
+def _collect_calls(expr: Expr, found: list[Call]) -> None:
+    if type(expr) in _LEAVES:
+        return
+    children: Sequence[Expr]
+    if isinstance(expr, Call):
+        found.append(expr)
+        children = expr.args
+    elif isinstance(expr, MakeTuple):
+        children = expr.elements
+    else:
+        children = child_values(expr)
+    for child in children:
+        _collect_calls(child, found)

@@ -117,20 +117,16 @@ ROW_ALIGN_BYTES = 32
 def is_column_vector(tile: TileType) -> bool:
     """A [M, 1] Vec tile (M > 1) with the default layout: pto-isa's column vector, which
     PTOAS wants col_major (TROWSUM's result, TROWEXPANDADD's per-row operand)."""
-    dims = [static_value(d) for d in tile.shape]
+    shape = tile.shape
+    if len(shape) != 2 or static_value(shape[1]) != 1 or (static_value(shape[0]) or 0) <= 1:
+        return False
+    memref = tile.memref
+    if memref is None or memref.memory_space.mlir_name != "vec":
+        return False
     view = tile.tile_view
-    default_layout = view is None or (view.blayout.value, view.slayout.value) == (
-        "row_major",
-        "none_box",
-    )
-    return (
-        len(dims) == 2
-        and dims[1] == 1
-        and (dims[0] or 0) > 1
-        and default_layout
-        and tile.memref is not None
-        and tile.memref.memory_space.mlir_name == "vec"
-        and (view is None or view.valid_shape is None)
+    return view is None or (
+        view.valid_shape is None
+        and (view.blayout.value, view.slayout.value) == ("row_major", "none_box")
     )
 
 

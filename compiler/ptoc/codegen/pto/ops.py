@@ -566,9 +566,11 @@ def _on_column_vectors(op: OpDef, call: Call, result_type: Type) -> bool:
     element-wise ops on row-major tiles only, so it runs on their [1, M] reinterpretations."""
     if op.role not in (Role.ELEMENTWISE, Role.CAST, Role.BROADCAST):
         return False
+    if not (isinstance(result_type, TileType) and mt.is_column_vector(result_type)):
+        return False
     args = [a for _, a in _operand_args(op, call)]  # block.expands: its target is no operand
-    every = [result_type, *(a.type for a in args if isinstance(a.type, TileType))]
-    return all(isinstance(t, TileType) and mt.is_column_vector(t) for t in every)
+    tiles = [a.type for a in args if isinstance(a.type, TileType)]
+    return all(mt.is_column_vector(t) for t in tiles)
 
 
 def _row_view(ctx: FunctionContext, column: Value, row_type: str) -> Value:
