@@ -125,6 +125,8 @@ def generate_cce(
         if kernels:
             spans.append(None)  # the blank line "\n".join leaves between kernels
         lines = text.count("\n")
-        spans.extend((kernel_spans + [None] * lines)[:lines])
+        spans.extend(kernel_spans[:lines])
+        if len(kernel_spans) < lines:
+            spans.extend([None] * (lines - len(kernel_spans)))
         kernels.append(text)
     return CodegenResult("\n".join(kernels), bag.items, spans)

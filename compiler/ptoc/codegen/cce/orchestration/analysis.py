@@ -87,9 +87,20 @@ class Tensors:
         # A loop's result -> its carried value and what the body yields for it.
         self.yielded: dict[ex.Var, tuple[ex.IterArg, ex.Expr]] = {}
         self._results: dict[tuple[str, int], int | None] = {}  # see ``returned_param``
+        self._functions: dict[str, Function] | None = None  # the program's, by name
+
+    def function(self, name: str) -> Function | None:
+        """``Program.function``, from an index made on first use (it is asked per call)."""
+        if self.program is None:
+            return None
+        if self._functions is None:
+            self._functions = {}
+            for fn in self.program.functions:
+                self._functions.setdefault(fn.name, fn)
+        return self._functions.get(name)
 
     def kernel(self, name: str, span: Span) -> Function:
-        found = self.program.function(name) if self.program is not None else None
+        found = self.function(name)
         if found is None:
             raise CodegenError("E203", f"no function named '{name}' in the program to launch", span)
         return found
@@ -152,7 +163,7 @@ class Tensors:
         call = self.defs.get(value) if isinstance(value, ex.Var) else value
         if not (isinstance(call, ex.Call) and isinstance(call.callee, ex.GlobalVar)):
             return None
-        kernel = self.program.function(call.callee.name) if self.program is not None else None
+        kernel = self.function(call.callee.name)
         if kernel is None:
             return None
         key = (kernel.name, index)
