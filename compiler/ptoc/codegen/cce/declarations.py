@@ -162,17 +162,21 @@ _DEFAULT_VIEW = TileView()
 # ``Tile<...>``'s arguments and the valid shape, by everything they are made of: a kernel
 # file's hundreds of tiles are a few dozen distinct types. Only values and immutable views
 # are keys, so an entry is never stale; the size is bounded.
-_TEMPLATES: dict[tuple[object, ...], tuple[str, int, int]] = {}
+_TEMPLATES: dict[tuple[object, ...], tuple[TileView, tuple[str, int, int]]] = {}
 _TEMPLATES_SIZE = 1024
 
 
 def _tile_template(tile: TileType, location: str, what: str, span: Span) -> tuple[str, int, int]:
     """``Tile<...>``'s template arguments and the valid rows and columns of ``tile``."""
     view = tile.tile_view or _DEFAULT_VIEW
-    key = (tile.dtype, location, view, *[d.value if type(d) is ConstInt else d for d in tile.shape])
-    found = _TEMPLATES.get(key)
-    if found is not None:
-        return found
+    # The dtype and the view by id (an Enum's and a TileView's hash are Python-level calls):
+    # an enum member lives as long as its class, and an entry holds its view and serves
+    # only that very view.
+    shape = [d.value if type(d) is ConstInt else d for d in tile.shape]
+    key = (id(tile.dtype), location, id(view), *shape)
+    known = _TEMPLATES.get(key)
+    if known is not None and known[0] is view:
+        return known[1]
     element = cpp_dtype(tile.dtype, what, span)
     rows, cols = tile_rows_cols(static_dims(tile.shape, what, span))
     valid_rows, valid_cols = rows, cols
@@ -183,7 +187,7 @@ def _tile_template(tile: TileType, location: str, what: str, span: Span) -> tupl
     found = ", ".join(_tile_params(location, element, rows, cols, view)), valid_rows, valid_cols
     if len(_TEMPLATES) >= _TEMPLATES_SIZE:
         _TEMPLATES.clear()
-    _TEMPLATES[key] = found
+    _TEMPLATES[key] = view, found
     return found
 
 

@@ -10,7 +10,7 @@ from ...diagnostics import DiagnosticBag
 from ...ir.expr import Var
 from ...ir.function import Program
 from ...ir.span import Span
-from ...ir.types import MemRef, TileType
+from ...ir.types import TileType
 from ..common import CodegenError
 from . import mlir_types as mt
 from .emitter import Constants, Emitter, Names, Region, Value
@@ -47,7 +47,7 @@ class FunctionContext:
         self.env: dict[Var, Binding] = {}
         # Tile buffers: the alloc_tile value per (MemRef, tile_buf type); the type is None
         # (and the value POISON) for a MemRef whose tile type could not be lowered.
-        self.buffers: dict[tuple[MemRef, str | None], Value | _Poison] = {}
+        self.buffers: dict[tuple[mt.MemRefKey, str | None], Value | _Poison] = {}
         # Conversions already emitted, per region: a value converted in a loop body is not
         # visible after the loop, so the cache is scoped like the regions.
         self._casts: list[dict[tuple[str, str], Value]] = [{}]
@@ -92,10 +92,10 @@ class FunctionContext:
         try:
             tile_buf = self.tile_bufs.of(tile, span, name)
         except CodegenError:
-            if (tile.memref, None) in self.buffers:
+            if (mt.memref_key(tile.memref), None) in self.buffers:
                 raise Poisoned(name) from None
             raise
-        found = self.buffers.get((tile.memref, tile_buf))
+        found = self.buffers.get((mt.memref_key(tile.memref), tile_buf))
         if found is None:
             raise CodegenError("E403", f"tile '{name}' has no allocated buffer", span)
         if isinstance(found, _Poison):

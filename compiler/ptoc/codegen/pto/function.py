@@ -40,8 +40,9 @@ class Buffer:
     span: Span
 
     @property
-    def key(self) -> tuple[MemRef, str | None]:
-        return self.memref, self.tile_buf if isinstance(self.tile_buf, str) else None
+    def key(self) -> tuple[mt.MemRefKey, str | None]:
+        tile_buf = self.tile_buf if isinstance(self.tile_buf, str) else None
+        return mt.memref_key(self.memref), tile_buf
 
 
 def collect_buffers(body: Stmt, tile_bufs: mt.TileBufs | None = None) -> list[Buffer]:
@@ -52,7 +53,7 @@ def collect_buffers(body: Stmt, tile_bufs: mt.TileBufs | None = None) -> list[Bu
     so each distinct tile_buf type used with a MemRef gets its own allocation (they never
     live at the same time, so this costs ptoas nothing it could not reuse itself).
     """
-    seen: dict[tuple[MemRef, str | None], Buffer] = {}
+    seen: dict[tuple[mt.MemRefKey, str | None], Buffer] = {}
     tile_bufs = tile_bufs or mt.TileBufs()
     # Every variable a statement defines: assignments, and the results of loops and
     # branches (a carried tile's home buffer is its result's MemRef).
@@ -65,7 +66,7 @@ def collect_buffers(body: Stmt, tile_bufs: mt.TileBufs | None = None) -> list[Bu
 
 
 def _add_buffer(
-    seen: dict[tuple[MemRef, str | None], Buffer],
+    seen: dict[tuple[mt.MemRefKey, str | None], Buffer],
     tile: TileType,
     memref: MemRef,
     var: Var,
@@ -73,11 +74,11 @@ def _add_buffer(
     tile_bufs: mt.TileBufs,
 ) -> None:
     span = var.span if var.span.is_known else stmt.span
-    key: tuple[MemRef, str | None]
+    key: tuple[mt.MemRefKey, str | None]
     try:
-        key = (memref, tile_bufs.of(tile, span, var.name))
+        key = (mt.memref_key(memref), tile_bufs.of(tile, span, var.name))
     except CodegenError as error:
-        key = (memref, None)
+        key = (mt.memref_key(memref), None)
         if key not in seen:
             seen[key] = Buffer(memref, error, var.name, span)
         return
