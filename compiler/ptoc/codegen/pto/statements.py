@@ -62,19 +62,18 @@ def flatten(stmt: Stmt | None) -> list[Stmt]:
 
 
 def emit_statement(ctx: FunctionContext, stmt: Stmt) -> None:
+    """One statement's lines, attributed to it; a failure is reported at its spot and the
+    variables it defines are marked failed (one frame: the body of every function runs
+    through here)."""
     out = ctx.out
     saved = out.span
     if stmt.span.is_known:
         out.span = stmt.span  # the lines emitted now come from this statement
     try:
-        _emit_statement(ctx, stmt)
-    finally:
-        out.span = saved
-
-
-def _emit_statement(ctx: FunctionContext, stmt: Stmt) -> None:
-    try:
-        _dispatch(ctx, stmt)
+        lower = _STATEMENTS.get(type(stmt))
+        if lower is None:
+            raise CodegenError("E400", f"{type(stmt).__name__} has no PTO lowering", stmt.span)
+        lower(ctx, stmt)
     except CodegenError as error:
         ctx.report(error)
         _poison_definitions(ctx, stmt)
@@ -84,6 +83,8 @@ def _emit_statement(ctx: FunctionContext, stmt: Stmt) -> None:
     except Exception as exc:  # a bug here must not take the rest of the function down
         ctx.report(CodegenError("E900", f"PTO code generator failed here: {exc!r}", stmt.span))
         _poison_definitions(ctx, stmt)
+    finally:
+        out.span = saved
 
 
 def _poison_definitions(ctx: FunctionContext, stmt: Stmt) -> None:
@@ -95,13 +96,6 @@ def _poison_definitions(ctx: FunctionContext, stmt: Stmt) -> None:
     for var in defined:
         if var not in ctx.env:
             ctx.bind(var, POISON)
-
-
-def _dispatch(ctx: FunctionContext, stmt: Stmt) -> None:
-    lower = _STATEMENTS.get(type(stmt))
-    if lower is None:
-        raise CodegenError("E400", f"{type(stmt).__name__} has no PTO lowering", stmt.span)
-    lower(ctx, stmt)
 
 
 def _eval(ctx: FunctionContext, stmt: EvalStmt) -> None:

@@ -93,10 +93,8 @@ class Tensors:
         """``Program.function``, from an index made on first use (it is asked per call)."""
         if self.program is None:
             return None
-        if self._functions is None:
-            self._functions = {}
-            for fn in self.program.functions:
-                self._functions.setdefault(fn.name, fn)
+        if self._functions is None:  # reversed: the first of a name wins, as there
+            self._functions = {fn.name: fn for fn in reversed(self.program.functions)}
         return self._functions.get(name)
 
     def kernel(self, name: str, span: Span) -> Function:
