@@ -20,7 +20,7 @@ from __future__ import annotations
 import _thread
 from collections.abc import Callable
 from operator import attrgetter
-from types import CodeType, FunctionType
+from types import CodeType, FunctionType, MemberDescriptorType
 from typing import Any, ClassVar, TypeVar, dataclass_transform, overload
 
 from .codecache import compiled
@@ -240,7 +240,8 @@ def _compile_init(cls: type[Any]) -> Callable[..., None]:
     positional = len(ordered)
     ordered += [f for f in all_fields.values() if f.kw_only]
     factories = tuple(f.default_factory is not MISSING for f in ordered)
-    shape = (frozen, hasattr(cls, "__post_init__"), factories)
+    slots = _slot_setters(cls, ordered) if frozen else None
+    shape = (frozen, slots is not None, hasattr(cls, "__post_init__"), factories)
     template = _TEMPLATES.get(shape)
     if template is None:
         template = _TEMPLATES[shape] = _template(*shape)
@@ -257,6 +258,8 @@ def _compile_init(cls: type[Any]) -> Callable[..., None]:
         co_qualname=f"{cls.__qualname__}.__init__",
     )
     scope: dict[str, Any] = {"_FACTORY": _FACTORY, "_setattr": object.__setattr__}
+    for i, setter in enumerate(slots or ()):
+        scope[f"_set_{i}"] = setter
     defaults: list[Any] = []
     kwdefaults: dict[str, Any] = {}
     for i, item in enumerate(ordered):
@@ -276,18 +279,36 @@ def _compile_init(cls: type[Any]) -> Callable[..., None]:
     return init
 
 
-#: Compiled ``__init__`` code by shape (frozen, has __post_init__, which fields have a
-#: factory): classes of one shape share it, renamed (compiling is most of a class's cost).
-_TEMPLATES: dict[tuple[bool, bool, tuple[bool, ...]], CodeType] = {}
+def _slot_setters(cls: type[Any], ordered: list[Field]) -> list[Callable[[Any, Any], None]] | None:
+    """The ``__set__`` of each field's slot, when every field has one: storing through it
+    costs half of ``object.__setattr__`` (which looks the slot up by name every time)."""
+    setters = []
+    for item in ordered:
+        slot = getattr(cls, item.name, None)
+        if not isinstance(slot, MemberDescriptorType):
+            return None
+        setters.append(slot.__set__)
+    return setters
 
 
-def _template(frozen: bool, post_init: bool, factories: tuple[bool, ...]) -> CodeType:
+#: Compiled ``__init__`` code by shape (frozen, stored through slots, has __post_init__, which
+#: fields have a factory): classes of one shape share it, renamed (compiling is most of a
+#: class's cost).
+_TEMPLATES: dict[tuple[bool, bool, bool, tuple[bool, ...]], CodeType] = {}
+
+
+def _template(frozen: bool, slots: bool, post_init: bool, factories: tuple[bool, ...]) -> CodeType:
     params = [f"_f{i}" for i in range(len(factories))]
     signature = ["self", *params]
     body = []
     for i, name in enumerate(params):
         value = f"_factory_{i}() if {name} is _FACTORY else {name}" if factories[i] else name
-        body.append(f"_setattr(self, {name!r}, {value})" if frozen else f"self.{name} = {value}")
+        if slots:
+            body.append(f"_set_{i}(self, {value})")
+        elif frozen:
+            body.append(f"_setattr(self, {name!r}, {value})")
+        else:
+            body.append(f"self.{name} = {value}")
     if post_init:
         body.append("self.__post_init__()")
     source = f"def __init__({', '.join(signature)}):\n    " + "\n    ".join(body or ["pass"])

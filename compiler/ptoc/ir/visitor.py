@@ -7,6 +7,7 @@ Dispatch is by node class name: override ``visit_Call``, ``visit_ForStmt``, ... 
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import MemberDescriptorType
 from typing import Any, ClassVar
 
 from .. import records
@@ -42,15 +43,32 @@ def _compile_copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     compiles ``__init__``), three times faster than a loop over the field names."""
     names = tuple(f.name for f in records.fields(cls))
     assert all(name.isidentifier() for name in names)
+    namespace = _storing_namespace(cls, names)
     lines = ["def copier(node, changes):", "    new = new_(cls)"]
     lines += [
-        f"    set_(new, {n!r}, changes[{n!r}] if {n!r} in changes else node.{n})" for n in names
+        f"    {_store(namespace, i, n)}(new, changes[{n!r}] if {n!r} in changes else node.{n})"
+        for i, n in enumerate(names)
     ]
     lines.append("    return new")
-    namespace: dict[str, Any] = {"new_": object.__new__, "set_": object.__setattr__, "cls": cls}
     exec(compiled("\n".join(lines)), namespace)
     copier: Callable[[Any, dict[str, Any]], Any] = namespace["copier"]
     return copier
+
+
+def _storing_namespace(cls: type, names: tuple[str, ...]) -> dict[str, Any]:
+    """The globals of a compiled copier of ``cls``: ``set_<i>`` stores field i through its
+    slot's ``__set__`` (half the cost of ``object.__setattr__``) when it has one."""
+    namespace: dict[str, Any] = {"new_": object.__new__, "set_": object.__setattr__, "cls": cls}
+    for i, name in enumerate(names):
+        slot = getattr(cls, name, None)
+        if isinstance(slot, MemberDescriptorType):
+            namespace[f"set_{i}"] = slot.__set__
+    return namespace
+
+
+def _store(namespace: dict[str, Any], i: int, name: str) -> str:
+    """The call storing field ``i`` (named ``name``), missing its (object, value) arguments."""
+    return f"set_{i}" if f"set_{i}" in namespace else f"(lambda o, v: set_(o, {name!r}, v))"
 
 
 _COPIERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
@@ -150,31 +168,36 @@ def _mutator_method(mutator: type[IRMutator], node: type) -> Callable[[Any, Any]
 def _compile_rebuilder(cls: type) -> Callable[[IRMutator, Any], Any]:
     """``generic_mutate`` for one node class: a block per child field, compiled once (as
     ``_compile_copier``), instead of a loop reading the field names and ``getattr`` per node.
-    A tuple field gets a new tuple only when one of its items changes."""
-    names = layout(cls).names
+    A tuple field gets a new tuple only when one of its items changes; a changed node is
+    built field by field, without a dictionary of changes."""
+    children = layout(cls).names
+    names = tuple(f.name for f in records.fields(cls))
     assert all(name.isidentifier() for name in names)
-    lines = ["def rebuilder(self, node):", "    mutate = self.mutate", "    changes = None"]
-    for name in names:
+    lines = ["def rebuilder(self, node):", "    mutate = self.mutate", "    changed = False"]
+    for name in children:
         lines += [
-            f"    value = node.{name}",
-            "    if value is not None:",
-            "        new_value = value",
-            "        if type(value) is tuple:",
-            "            for i, item in enumerate(value):",
+            f"    old = node.{name}",
+            f"    v_{name} = old",
+            "    if old is not None:",
+            "        if type(old) is tuple:",
+            "            for i, item in enumerate(old):",
             "                new_item = mutate(item)",
             "                if new_item is not item:",
-            "                    new_value = (*value[:i], new_item,"
-            " *[mutate(v) for v in value[i + 1 :]])",
+            f"                    v_{name} = (*old[:i], new_item,"
+            " *[mutate(v) for v in old[i + 1 :]])",
+            "                    changed = True",
             "                    break",
             "        else:",
-            "            new_value = mutate(value)",
-            "        if new_value is not value:",
-            "            if changes is None:",
-            "                changes = {}",
-            f"            changes[{name!r}] = new_value",
+            f"            v_{name} = mutate(old)",
+            f"            if v_{name} is not old:",
+            "                changed = True",
         ]
-    lines.append("    return rebuild(node, changes) if changes else node")
-    namespace: dict[str, Any] = {"rebuild": rebuild}
+    namespace = _storing_namespace(cls, names)
+    lines += ["    if not changed:", "        return node", "    new = new_(cls)"]
+    for i, name in enumerate(names):
+        value = f"v_{name}" if name in children else f"node.{name}"
+        lines.append(f"    {_store(namespace, i, name)}(new, {value})")
+    lines.append("    return new")
     exec(compiled("\n".join(lines)), namespace)
     rebuilder: Callable[[IRMutator, Any], Any] = namespace["rebuilder"]
     return rebuilder
