@@ -4,6 +4,7 @@ node class beyond ``Var`` and ``Call``, so a new node needs no change here."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .expr import Call, Expr, Var
@@ -31,16 +32,7 @@ def expr_vars(expr: Expr) -> list[Var]:
 
 
 def _vars_into(expr: Expr, out: list[Var]) -> None:
-    if isinstance(expr, Var):
-        out.append(expr)
-        return
-    for name in layout(type(expr)).operands:
-        value = getattr(expr, name)
-        if type(value) is tuple:
-            for item in value:
-                _vars_into(item, out)
-        elif value is not None:
-            _vars_into(value, out)
+    _VARS[type(expr)](expr, out)
 
 
 def contains_call(expr: Expr) -> bool:
@@ -87,14 +79,7 @@ def walk_stmts(stmt: Stmt | None) -> list[Stmt]:
 
 
 def _stmts_into(stmt: Stmt, out: list[Stmt]) -> None:
-    out.append(stmt)
-    for name in layout(type(stmt)).bodies:
-        value = getattr(stmt, name)
-        if type(value) is tuple:
-            for body in value:
-                _stmts_into(body, out)
-        elif value is not None:
-            _stmts_into(value, out)
+    _STMTS[type(stmt)](stmt, out)
 
 
 def stmt_defs(stmt: Stmt) -> list[Var]:
@@ -139,15 +124,71 @@ def stmt_definitions(stmt: Stmt) -> list[Var]:
 
 
 def _definitions(stmt: Stmt, out: list[tuple[Var, Stmt | None]]) -> None:
-    for name, is_body in layout(type(stmt)).scopes:
-        value = getattr(stmt, name)
+    _DEFINITIONS[type(stmt)](stmt, out)
+
+
+# --- the walkers' per-class steps, compiled -----------------------------------------------------
+
+Step = Callable[[Any, list[Any]], None]
+
+
+class _Steps(dict[type, Step]):
+    """One walker's step for each node class, compiled on first use from the class's layout
+    (a statement per field instead of a loop over the field names with ``getattr``)."""
+
+    def __init__(self, lines: Callable[[type], list[str]]) -> None:
+        super().__init__()
+        self.lines = lines
+
+    def __missing__(self, cls: type) -> Step:
+        names = layout(cls).names
+        assert all(name.isidentifier() for name in names)
+        source = "\n".join(["def step(node, out):", *self.lines(cls), "    pass"])
+        namespace: dict[str, Any] = {"steps": self}
+        exec(source, namespace)
+        step: Step = namespace["step"]
+        self[cls] = step
+        return step
+
+
+def _recurse(name: str) -> list[str]:
+    """Lines walking on into the nodes a field holds (one, ``None`` or a tuple)."""
+    return [
+        f"    value = node.{name}",
+        "    if type(value) is tuple:",
+        "        for item in value:",
+        "            steps[type(item)](item, out)",
+        "    elif value is not None:",
+        "        steps[type(value)](value, out)",
+    ]
+
+
+def _vars_lines(cls: type) -> list[str]:
+    if issubclass(cls, Var):
+        return ["    out.append(node)"]
+    return [line for name in layout(cls).operands for line in _recurse(name)]
+
+
+def _stmts_lines(cls: type) -> list[str]:
+    return ["    out.append(node)", *(line for n in layout(cls).bodies for line in _recurse(n))]
+
+
+def _definitions_lines(cls: type) -> list[str]:
+    lines = []
+    for name, is_body in layout(cls).scopes:
         if is_body:
-            if type(value) is tuple:
-                for body in value:
-                    _definitions(body, out)
-            elif value is not None:
-                _definitions(value, out)
-        elif type(value) is tuple:
-            out.extend((var, stmt) for var in value)
+            lines += _recurse(name)
         else:
-            out.append((value, stmt))
+            lines += [
+                f"    value = node.{name}",
+                "    if type(value) is tuple:",
+                "        out.extend([(var, node) for var in value])",
+                "    else:",
+                "        out.append((value, node))",
+            ]
+    return lines
+
+
+_VARS = _Steps(_vars_lines)
+_STMTS = _Steps(_stmts_lines)
+_DEFINITIONS = _Steps(_definitions_lines)
