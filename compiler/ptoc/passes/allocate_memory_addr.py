@@ -44,10 +44,12 @@ class AllocateMemoryAddr(FunctionPass):
         where: dict[int, Span] = {}
         names: dict[int, list[str]] = {}
         by_space: dict[MemorySpace, list[MemRef]] = {}
+        on_chip: list[tuple[Var, MemRef]] = []
         for var, stmt in definitions:
             memref = memref_of(var)
             if memref is None or memref.memory_space is MemorySpace.DDR:
                 continue
+            on_chip.append((var, memref))
             sharing = names.get(memref.id)
             if sharing is not None:
                 sharing.append(var.name)
@@ -58,7 +60,7 @@ class AllocateMemoryAddr(FunctionPass):
             by_space.setdefault(memref.memory_space, []).append(memref)
 
         placed: dict[int, MemRef] = {}
-        for space in MemorySpace:
+        for space in _SPACES:
             if space not in by_space:
                 continue  # nothing to place, nothing to report
             cursor = 0
@@ -80,14 +82,18 @@ class AllocateMemoryAddr(FunctionPass):
                 )
 
         new_types: dict[Var, Type] = {}
-        for var, _ in definitions:
-            memref = memref_of(var)
-            if memref is not None and memref.id in placed and placed[memref.id] != memref:
+        for var, memref in on_chip:
+            new = placed[memref.id]
+            if new.addr != memref.addr or new != memref:
                 assert isinstance(var.type, ShapedType)
-                new_types[var] = with_fields(var.type, memref=placed[memref.id])
+                new_types[var] = with_fields(var.type, memref=new)
         if not new_types:
             return fn
         return _retype(fn, definitions, new_types, placed, ctx)
+
+
+#: The memory spaces in the order they are laid out (iterating the enum costs more).
+_SPACES = tuple(MemorySpace)
 
 
 def _retype(

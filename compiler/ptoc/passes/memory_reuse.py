@@ -19,11 +19,11 @@ that tile's buffer: no op writes over its own input. DDR buffers are never share
 
 from __future__ import annotations
 
-from .. import records
 from ..ir.expr import Expr, Var
 from ..ir.function import Function
 from ..ir.stmt import AssignStmt, EvalStmt, IfStmt, LoopStmt, ReturnStmt, Stmt, YieldStmt
 from ..ir.types import MemorySpace, MemRef, ShapedType, Type
+from ..ir.visitor import with_fields
 from ..records import field, record
 from .base import FunctionPass, PassContext
 from .buffers import buffer_aliases, memref_of
@@ -44,10 +44,8 @@ class _Loop:
     end: int = -1
 
 
-@record
-class _Use:
-    position: int
-    loops: tuple[_Loop, ...]
+#: A use of a variable: its position and the loops around it, innermost last.
+_Use = tuple[int, tuple[_Loop, ...]]
 
 
 @record
@@ -70,9 +68,15 @@ class _Lifetimes:
         self.defs.setdefault(var, position)
 
     def use(self, exprs: list[Expr], position: int, loops: tuple[_Loop, ...]) -> None:
+        use = (position, loops)
+        uses = self.uses
         for expr in exprs:
             for var in expr_vars(expr):
-                self.uses.setdefault(var, []).append(_Use(position, loops))
+                found = uses.get(var)
+                if found is None:
+                    uses[var] = [use]
+                else:
+                    found.append(use)
 
     def walk(self, stmt: Stmt | None, loops: tuple[_Loop, ...]) -> None:
         if stmt is None:
@@ -110,11 +114,12 @@ class _Lifetimes:
     def interval(self, var: Var) -> tuple[int, int]:
         start = self.defs.get(var, 0)
         end = start
-        for use in self.uses.get(var, []):
-            end = max(end, use.position)
-            for loop in use.loops:
-                if start < loop.start:
-                    end = max(end, loop.end)
+        for position, loops in self.uses.get(var, ()):
+            if position > end:
+                end = position
+            for loop in loops:
+                if start < loop.start and loop.end > end:
+                    end = loop.end
         return start, end
 
 
@@ -202,5 +207,5 @@ class MemoryReuse(FunctionPass):
             memref = memref_of(var)
             if memref is not None and memref.id in plan:
                 assert isinstance(var.type, ShapedType)
-                new_types[var] = records.replace(var.type, memref=plan[memref.id])
+                new_types[var] = with_fields(var.type, memref=plan[memref.id])
         return retype_function(fn, new_types, definitions=definitions)
