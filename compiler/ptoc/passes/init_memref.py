@@ -47,8 +47,9 @@ class _Initializer:
         self.stmt(self.fn.body)
         return retype_function(self.fn, self.new_types)
 
-    def fresh(self, space: MemorySpace, t: ShapedType) -> MemRef:
-        memref = MemRef(space, None, byte_size(t) or 0, self.next_id)
+    def fresh(self, space: MemorySpace, t: ShapedType, size: int | None = None) -> MemRef:
+        size = byte_size(t) if size is None else size
+        memref = MemRef(space, None, size or 0, self.next_id)
         self.next_id += 1
         return memref
 
@@ -101,8 +102,9 @@ class _Initializer:
         if isinstance(value, Var) and self.memref(value) is not None:
             self.share_or_fresh(var, value)
         elif isinstance(var.type, TileType):
-            self.assign(var, self.fresh(tile_space(value), var.type))
-            if byte_size(var.type) is None:
+            size = byte_size(var.type)
+            self.assign(var, self.fresh(tile_space(value), var.type, size))
+            if size is None:
                 self.dynamic_tile(var, var.type, value, stmt)
         elif isinstance(var.type, TensorType):
             source = aliased_arg(value) if isinstance(value, Call) else None

@@ -8,7 +8,6 @@ from collections.abc import Iterable, Iterator
 
 from ..ir.expr import Call, ConstInt, Expr, IterArg, Op, Var
 from ..ir.function import Function
-from ..ir.shape import num_elements
 from ..ir.span import Span
 from ..ir.stmt import AssignStmt, EvalStmt, SeqStmts, Stmt, YieldStmt, body_stmts
 from ..ir.types import ShapedType, TupleType, Type, UnknownType
@@ -97,9 +96,11 @@ def flatten_seq(stmts: Iterable[Stmt]) -> list[Stmt]:
 
 def byte_size(t: ShapedType) -> int | None:
     """Bytes a static-shaped tile or tensor occupies (sub-byte types round up)."""
-    elements = num_elements(t.shape)
-    if elements is None:
-        return None
+    elements = 1  # ``num_elements``, without its intermediate list: InitMemRef asks per tile
+    for dim in t.shape:
+        if not isinstance(dim, ConstInt):
+            return None
+        elements *= dim.value
     return -(-elements * t.dtype.bits // 8)
 
 
