@@ -8,6 +8,8 @@ from enum import Enum
 class DataType(Enum):
     """An element type. The value is (canonical name, bit width, category)."""
 
+    __hash__ = object.__hash__  # members are singletons: C's identity hash, not Enum's Python one
+
     INT4 = ("INT4", 4, "int")
     INT8 = ("INT8", 8, "int")
     INT16 = ("INT16", 16, "int")

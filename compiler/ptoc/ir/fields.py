@@ -22,6 +22,8 @@ from ..records import record
 class Role(Enum):
     """What a child field is to the node that holds it."""
 
+    __hash__ = object.__hash__  # members are singletons: C's identity hash, not Enum's Python one
+
     #: An expression the node evaluates once, before any of its bodies (an argument, a bound).
     OPERAND = "operand"
     #: An expression evaluated again before each run of the body (a while loop's condition).

@@ -33,6 +33,8 @@ def _shape() -> ModuleType:
 class MemorySpace(Enum):
     """Where a buffer lives. Value: (language name, seed name, MLIR address space)."""
 
+    __hash__ = object.__hash__  # members are singletons: C's identity hash, not Enum's Python one
+
     DDR = ("DDR", "DDR", "gm")
     Vec = ("Vec", "UB", "vec")
     Mat = ("Mat", "L1", "mat")

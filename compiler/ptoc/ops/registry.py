@@ -44,6 +44,8 @@ class Category(Enum):
 class PipeType(Enum):
     """Hardware pipes (the original's PipeType): who executes an op, for sync insertion."""
 
+    __hash__ = object.__hash__  # members are singletons: C's identity hash, not Enum's Python one
+
     MTE1 = 0
     MTE2 = 1
     MTE3 = 2
@@ -58,6 +60,8 @@ class Role(Enum):
     """What an op does, as the passes and code generators need to know it (xDSL-style traits).
 
     Each back end dispatches on the role; a test proves every role is handled by both."""
+
+    __hash__ = object.__hash__  # members are singletons: C's identity hash, not Enum's Python one
 
     LOAD = "load"  # DDR window -> tile
     STORE = "store"  # tile -> DDR window; the result is the output tensor
