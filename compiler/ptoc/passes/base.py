@@ -30,7 +30,7 @@ class PassContext:
 
     def at(self, span: Span) -> None:
         """Record the node being worked on (unknown spans do not move the focus)."""
-        if span.is_known:
+        if span.line > 0:  # ``span.is_known`` without a property call: passes call this per node
             self.focus = span
 
     def error(self, code: str, message: str, span: Span) -> None:
