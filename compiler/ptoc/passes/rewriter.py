@@ -85,7 +85,7 @@ def map_bodies(stmt: Stmt, rewrite: Callable[[Stmt], Stmt]) -> Stmt:
     """``stmt`` with each of its bodies passed through ``rewrite`` (the same node when none
     changed; a statement without bodies is returned as it is)."""
     changes: dict[str, Any] = {}
-    for name in layout(type(stmt)).of_role(BODY):
+    for name in layout(type(stmt)).bodies:
         value = getattr(stmt, name)
         if value is None:
             continue
