@@ -40,7 +40,15 @@ def contains_call(expr: Expr) -> bool:
         return True
     if isinstance(expr, Var):
         return False
-    return any(contains_call(child) for child in field_nodes(expr, layout(type(expr)).operands))
+    for name in layout(type(expr)).operands:
+        value = getattr(expr, name)
+        if type(value) is tuple:
+            for item in value:
+                if contains_call(item):
+                    return True
+        elif value is not None and contains_call(value):
+            return True
+    return False
 
 
 # --- statements ----------------------------------------------------------------------------
