@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..codecache import compiled
 from .expr import Call, Expr, Var
 from .fields import BINDS, CONDITION, OPERAND, RESULT, field_nodes, layout
 from .function import Function
@@ -153,7 +154,7 @@ class _Steps(dict[type, Step]):
         assert all(name.isidentifier() for name in names)
         source = "\n".join(["def step(node, out):", *self.lines(cls), "    pass"])
         namespace: dict[str, Any] = {"steps": self}
-        exec(source, namespace)
+        exec(compiled(source), namespace)
         step: Step = namespace["step"]
         self[cls] = step
         return step
