@@ -363,15 +363,25 @@ async function scenario(page, workspace, port, userDataDir, check) {
 
   await check('nothing of the extension shows for a plain Python file', async () => {
     await quickOpen(page, 'plain.py');
+    await page.locator('.editor-group-container.active .tab.active[aria-label*="plain.py"]').first().waitFor({ timeout: 10_000 });
     await page.locator('.statusbar-item', { hasText: 'PyPTO' }).first().waitFor({ state: 'hidden', timeout: 10_000 });
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.fill('>PyPTO: Show Generated');
-    await page.waitForTimeout(500);
-    const rows = await page.locator('.quick-input-list .monaco-list-row', { hasText: 'PyPTO: Show Generated' }).count();
-    await page.keyboard.press('Escape');
-    if (rows !== 0) {
-      throw new Error(`${rows} preview commands are offered for plain.py`);
+    // The status item hides as the old editor goes, the commands once the extension hears that
+    // plain.py is active: on a busy machine the palette can open in between, so it is asked
+    // again for a few seconds before the commands count as shown.
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget input').fill('>PyPTO: Show Generated');
+      await page.waitForTimeout(500);
+      const rows = await page.locator('.quick-input-list .monaco-list-row', { hasText: 'PyPTO: Show Generated' }).count();
+      await page.keyboard.press('Escape');
+      if (rows === 0) {
+        break;
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`${rows} preview commands are offered for plain.py`);
+      }
+      log(`the palette still offers ${rows} preview commands for plain.py; asking again`);
     }
   });
 
@@ -580,24 +590,36 @@ async function kernelViews(page, check) {
   });
 
   await check('"Go to Source" in the preview\'s context menu moves the cursor to the source', async () => {
-    // The context menu's click is lost now and then on a busy machine (it failed 1 run in 3 at
-    // commit 56fd2cd as well): one more attempt, logged with what the window showed, so a lost
-    // click is told apart from a command that did nothing (which fails both attempts).
+    // On a busy machine the menu now and then drops the click on its item and stays open (seen
+    // in a failure screenshot): the item, still focused under the pointer, then takes Enter, as
+    // a user's keyboard would. Each attempt logs what it saw, so a lost click is told apart from
+    // a command that did nothing (which fails every attempt).
     const source = page.locator('.editor-group-container.active .tab.active[aria-label*="mapped_add.py"]').first();
+    const menu = page.locator('.monaco-menu').first();
     for (let attempt = 1; ; attempt += 1) {
       await clickWord(page, 'TADD(tile_z, tile_x, tile_y);', 'TADD', { button: 'right' });
       const item = page.locator('.monaco-menu .action-item', { hasText: 'Go to Source' }).first();
       await item.waitFor({ timeout: 10_000 });
+      await item.hover();
       await item.click();
+      if (await menu.isVisible().catch(() => false)) {
+        await page.waitForTimeout(500);
+        if (await menu.isVisible().catch(() => false)) {
+          log('"Go to Source": the click was lost and the menu stays open; Enter on its focused item');
+          await item.hover();
+          await page.keyboard.press('Enter');
+        }
+      }
       try {
         await source.waitFor({ timeout: 10_000 });
         break;
       } catch (error) {
-        if (attempt === 2) {
+        if (attempt === 3) {
           throw error;
         }
         const toasts = await page.locator('.notification-toast').allInnerTexts();
-        log(`retry: "Go to Source" did not reach the source (notifications: ${JSON.stringify(toasts)})`);
+        const open = await menu.isVisible().catch(() => false);
+        log(`retry: "Go to Source" did not reach the source (menu open: ${open}; notifications: ${JSON.stringify(toasts)})`);
         await page.keyboard.press('Escape');
       }
     }
