@@ -1,8 +1,9 @@
 """Code compiled from generated source, kept between runs as modules' bytecode is.
 
-``records`` compiles an ``__init__`` per shape of class and ``ir.visitor`` a copier and a
-rebuilder per node class: ~50 small functions, ~16 kB of source, at every start of
-``ptoc check`` (about a tenth of it: Python's parser and compiler at work). As ``__pycache__``
+``records`` compiles an ``__init__`` per shape of class, ``ir.visitor`` a copier and a
+rebuilder per node class and ``ir.walk`` a step per node class and walker: small functions
+compiled at every start of ``ptoc check`` (about a tenth of it went to Python's parser and
+compiler). As ``__pycache__``
 keeps a module's code, ``__pycache__/generated.<tag>.marshal`` beside this module keeps these,
 each under its exact source text (so an entry is never stale), for the Python version that
 compiled it. It is read once per process and rewritten when a source is new; nothing is
