@@ -1,14 +1,13 @@
 """Code compiled from generated source, kept between runs as modules' bytecode is.
 
-``records`` compiles an ``__init__`` per shape of class, ``ir.visitor`` a copier and a
-rebuilder per node class and ``ir.walk`` a step per node class and walker: small functions
-compiled at every start of ``ptoc check`` (about a tenth of it went to Python's parser and
-compiler). As ``__pycache__``
-keeps a module's code, ``__pycache__/generated.<tag>.marshal`` beside this module keeps these,
-each under its exact source text (so an entry is never stale), for the Python version that
-compiled it. It is read once per process and rewritten when a source is new; nothing is
-written when Python writes no bytecode (``-B``, ``PYTHONDONTWRITEBYTECODE``) or cannot write
-there, and an unreadable file is ignored.
+``records`` compiles an ``__init__`` per shape of class, ``ir.visitor`` a copier and a rebuilder
+per node class and ``ir.walk`` a step per node class and walker: small functions compiled at
+every start of ``ptoc check`` (about a tenth of it went to Python's parser and compiler). As
+``__pycache__`` keeps a module's code, ``__pycache__/generated.<tag>.marshal`` beside this
+module keeps these, each under its exact source text (so an entry is never stale), for the
+Python version that compiled it. It is read once per process and rewritten when a source is new;
+nothing is written when Python writes no bytecode (``-B``, ``PYTHONDONTWRITEBYTECODE``) or
+cannot write there, and an unreadable file is ignored.
 """
 
 from __future__ import annotations
