@@ -214,7 +214,10 @@ def check_files(files: Sequence[tuple[str, bool]], jobs: int) -> list[FileCheck]
     try:
         with ProcessPoolExecutor(workers, mp_context=context) as pool:
             paths, explicit = zip(*files, strict=True)
-            return list(pool.map(check_file, paths, explicit))
+            # A few chunks a worker: each round trip costs the main process a pickle and a
+            # wake-up, while chunks small enough still even out files of unequal size.
+            chunk = max(1, len(files) // (workers * 4))
+            return list(pool.map(check_file, paths, explicit, chunksize=chunk))
     finally:
         gc.unfreeze()
 
