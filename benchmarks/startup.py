@@ -138,9 +138,9 @@ def figures(runs: int) -> list[Figure]:
                 "apart": busy_pair(together=False),
                 "together": busy_pair(together=True),
             },
-            max(3, runs // 4),
+            runs,
         )
-        cpu = {jobs: cpu_projection(kernels, jobs, max(3, runs // 4)) for jobs in (1, 2)}
+        cpu = {jobs: cpu_projection(kernels, jobs, runs) for jobs in (1, 2)}
     noop = ("`python -c pass`", processes["noop"])
     return [
         Figure("process: `ptoc check` small kernel", processes["check"], *noop, target="≤ 80 ms"),
