@@ -279,15 +279,21 @@ def _compile_init(cls: type[Any]) -> Callable[..., None]:
     return init
 
 
+def slot_setter(cls: type[Any], name: str) -> Callable[[Any, Any], None] | None:
+    """The ``__set__`` of field ``name``'s slot, if it has one: storing through it costs half
+    of ``object.__setattr__`` (which looks the slot up by name every time)."""
+    slot = getattr(cls, name, None)
+    return slot.__set__ if isinstance(slot, MemberDescriptorType) else None
+
+
 def _slot_setters(cls: type[Any], ordered: list[Field]) -> list[Callable[[Any, Any], None]] | None:
-    """The ``__set__`` of each field's slot, when every field has one: storing through it
-    costs half of ``object.__setattr__`` (which looks the slot up by name every time)."""
+    """Each field's ``slot_setter``, when every field has one."""
     setters = []
     for item in ordered:
-        slot = getattr(cls, item.name, None)
-        if not isinstance(slot, MemberDescriptorType):
+        setter = slot_setter(cls, item.name)
+        if setter is None:
             return None
-        setters.append(slot.__set__)
+        setters.append(setter)
     return setters
 
 

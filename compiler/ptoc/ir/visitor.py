@@ -7,7 +7,7 @@ Dispatch is by node class name: override ``visit_Call``, ``visit_ForStmt``, ... 
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import MemberDescriptorType
+from functools import partial
 from typing import Any, ClassVar
 
 from .. import records
@@ -46,7 +46,7 @@ def _compile_copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     namespace = _storing_namespace(cls, names)
     lines = ["def copier(node, changes):", "    new = new_(cls)"]
     lines += [
-        f"    {_store(namespace, i, n)}(new, changes[{n!r}] if {n!r} in changes else node.{n})"
+        f"    set_{i}(new, changes[{n!r}] if {n!r} in changes else node.{n})"
         for i, n in enumerate(names)
     ]
     lines.append("    return new")
@@ -56,19 +56,16 @@ def _compile_copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
 
 
 def _storing_namespace(cls: type, names: tuple[str, ...]) -> dict[str, Any]:
-    """The globals of a compiled copier of ``cls``: ``set_<i>`` stores field i through its
-    slot's ``__set__`` (half the cost of ``object.__setattr__``) when it has one."""
-    namespace: dict[str, Any] = {"new_": object.__new__, "set_": object.__setattr__, "cls": cls}
+    """The globals of a compiled copier of ``cls``: ``set_<i>(node, value)`` stores field i,
+    through its slot's ``__set__`` when it has one (``records.slot_setter``)."""
+    namespace: dict[str, Any] = {"new_": object.__new__, "cls": cls}
     for i, name in enumerate(names):
-        slot = getattr(cls, name, None)
-        if isinstance(slot, MemberDescriptorType):
-            namespace[f"set_{i}"] = slot.__set__
+        namespace[f"set_{i}"] = records.slot_setter(cls, name) or partial(_set_field, name)
     return namespace
 
 
-def _store(namespace: dict[str, Any], i: int, name: str) -> str:
-    """The call storing field ``i`` (named ``name``), missing its (object, value) arguments."""
-    return f"set_{i}" if f"set_{i}" in namespace else f"(lambda o, v: set_(o, {name!r}, v))"
+def _set_field(name: str, node: Any, value: Any) -> None:
+    object.__setattr__(node, name, value)
 
 
 _COPIERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
@@ -196,7 +193,7 @@ def _compile_rebuilder(cls: type) -> Callable[[IRMutator, Any], Any]:
     lines += ["    if not changed:", "        return node", "    new = new_(cls)"]
     for i, name in enumerate(names):
         value = f"v_{name}" if name in children else f"node.{name}"
-        lines.append(f"    {_store(namespace, i, name)}(new, {value})")
+        lines.append(f"    set_{i}(new, {value})")
     lines.append("    return new")
     exec(compiled("\n".join(lines)), namespace)
     rebuilder: Callable[[IRMutator, Any], Any] = namespace["rebuilder"]
