@@ -13,29 +13,9 @@ from ..ir.span import NO_SPAN, Span
 from ..ir.stmt import Stmt
 from ..ir.types import ScalarType, ShapedType, TileType
 from ..ir.walk import walk_stmts
-from ..ops.registry import REGISTRY, OpDef, Role
+from ..ops.registry import OpDef
 from ..ops.rules import promote_all
 from ..records import field, record
-
-_ROLES: dict[tuple[Role, str | None], tuple[int, tuple[OpDef, ...]]] = {}
-
-
-def ops_with_role(role: Role, namespace: str | None = None) -> tuple[OpDef, ...]:
-    """``REGISTRY.with_role``, remembered while the registry holds the same ops: the
-    generators look up the one op of a role (the copy, the reinterpreting view) per use, and
-    the registry answers by scanning every op."""
-    key = (role, namespace)
-    known = _ROLES.get(key)
-    ops = REGISTRY.ops
-    if (
-        known is not None
-        and known[0] == len(ops)
-        and all(ops.get(op.name) is op for op in known[1])
-    ):
-        return known[1]
-    found = tuple(REGISTRY.with_role(role, namespace))
-    _ROLES[key] = (len(ops), found)
-    return found
 
 
 class SpanTracking:

@@ -912,7 +912,7 @@ def _pass_inserted(
         role=role,
         **lowerings,
     )
-    REGISTRY.ops[name] = records.replace(op, source_file=source_file, source_site=source_site)
+    REGISTRY.replace(records.replace(op, source_file=source_file, source_site=source_site))
 
 
 _pass_inserted(

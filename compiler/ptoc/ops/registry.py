@@ -555,12 +555,26 @@ class Registry:
     ops: dict[str, OpDef] = field(default_factory=dict)
     _by_dsl: dict[tuple[str, str], OpDef] | None = field(default=None, repr=False)
     _by_dsl_size: int = field(default=-1, repr=False)
+    # with_role's answers: the passes and both generators ask per statement, the answer is a
+    # scan of every op, and the ops change only as they are registered.
+    _by_role: dict[tuple[Role, str | None], tuple[OpDef, ...]] = field(
+        default_factory=dict, repr=False
+    )
+    _by_role_size: int = field(default=-1, repr=False)
 
     def add(self, op: OpDef) -> OpDef:
         if op.name in self.ops:
             raise ValueError(f"op {op.name} registered twice")
         self.ops[op.name] = op
         return op
+
+    def replace(self, op: OpDef) -> None:
+        """Put ``op`` in place of the registered op of its name."""
+        if op.name not in self.ops:
+            raise KeyError(f"op {op.name} is not registered")
+        self.ops[op.name] = op
+        self._by_dsl = None
+        self._by_role.clear()
 
     def get(self, name: str) -> OpDef | None:
         return self.ops.get(name)
@@ -574,12 +588,19 @@ class Registry:
     def in_namespace(self, namespace: str) -> list[OpDef]:
         return [op for op in self.ops.values() if op.namespace == namespace]
 
-    def with_role(self, role: Role, namespace: str | None = None) -> list[OpDef]:
-        return [
-            op
-            for op in self.ops.values()
-            if op.role is role and (namespace is None or op.namespace == namespace)
-        ]
+    def with_role(self, role: Role, namespace: str | None = None) -> tuple[OpDef, ...]:
+        if self._by_role_size != len(self.ops):
+            self._by_role.clear()
+            self._by_role_size = len(self.ops)
+        key = (role, namespace)
+        found = self._by_role.get(key)
+        if found is None:
+            found = self._by_role[key] = tuple(
+                op
+                for op in self.ops.values()
+                if op.role is role and (namespace is None or op.namespace == namespace)
+            )
+        return found
 
     def the(self, role: Role, namespace: str | None = None) -> OpDef:
         """The one op of a role (in a namespace): e.g. the tile creator the passes insert."""

@@ -18,10 +18,9 @@ from ..ir.function import Function
 from ..ir.stmt import AssignStmt, ForStmt, SeqStmts, Stmt, WhileStmt
 from ..ir.types import MemorySpace, TileType
 from ..ir.visitor import IRMutator, with_fields
-from ..ops.registry import Role
+from ..ops.registry import REGISTRY, Role
 from .build import op_call
 from .irutil import NameAllocator, defined_vars, direct_exprs, expr_vars, walk_stmts
-from .op_info import ops_with_role
 
 
 def _uses(fn: Function) -> Counter[Var]:
@@ -47,7 +46,7 @@ class _Copier(IRMutator):
         self.uses = uses
         self.names = NameAllocator(v.name for v, _ in defined_vars(fn))
         self.copy_op = next(
-            op for op in ops_with_role(Role.MOVE, "block") if op.result_space_attr is None
+            op for op in REGISTRY.with_role(Role.MOVE, "block") if op.result_space_attr is None
         )
 
     def mutate_SeqStmts(self, stmt: SeqStmts) -> Stmt:

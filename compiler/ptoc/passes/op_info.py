@@ -87,25 +87,8 @@ def is_inserted_sync(call: Call) -> bool:
     )
 
 
-def ops_with_role(role: Role, namespace: str | None = None) -> tuple[OpDef, ...]:
-    """``REGISTRY.with_role``, remembered: the passes ask per statement, and the registry
-    only changes when an op is registered (which forgets what was remembered)."""
-    if _ROLES_SIZE[0] != len(REGISTRY):
-        _ROLES.clear()
-        _ROLES_SIZE[0] = len(REGISTRY)
-    key = (role, namespace)
-    found = _ROLES.get(key)
-    if found is None:
-        found = _ROLES[key] = tuple(REGISTRY.with_role(role, namespace))
-    return found
-
-
-_ROLES: dict[tuple[Role, str | None], tuple[OpDef, ...]] = {}
-_ROLES_SIZE = [-1]
-
-
 def _the(role: Role, namespace: str | None = None) -> OpDef:
-    found = ops_with_role(role, namespace)
+    found = REGISTRY.with_role(role, namespace)
     if len(found) != 1:
         return REGISTRY.the(role, namespace)  # raises, naming what it found
     return found[0]
@@ -113,7 +96,7 @@ def _the(role: Role, namespace: str | None = None) -> OpDef:
 
 def barrier_op(pipe: PipeType) -> OpDef | None:
     """The barrier op ordering ``pipe``'s own work (``REGISTRY.barrier``)."""
-    return next((op for op in ops_with_role(Role.BARRIER) if op.barrier_pipe is pipe), None)
+    return next((op for op in REGISTRY.with_role(Role.BARRIER) if op.barrier_pipe is pipe), None)
 
 
 def set_flag_op() -> OpDef:

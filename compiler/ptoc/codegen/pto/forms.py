@@ -15,7 +15,7 @@ from ...ir.span import Span
 from ...ir.types import ScalarType, TileType
 from ...ops.registry import REGISTRY, Access, Lowering, OpDef, Role
 from ...records import record
-from ..common import CodegenError, ops_with_role
+from ..common import CodegenError
 from . import mlir_types as mt
 from .context import FunctionContext
 from .emitter import Value
@@ -111,7 +111,7 @@ def reinterpret(ctx: FunctionContext, value: Value, dtype: DataType, span: Span)
 
 def reshape_instruction() -> str:
     """The registry's reinterpreting view instruction (block.reshape: pto.treshape)."""
-    for candidate in ops_with_role(Role.VIEW, "block"):
+    for candidate in REGISTRY.with_role(Role.VIEW, "block"):
         if candidate.pto.returns_value and candidate.pto.instruction is not None:
             return candidate.pto.instruction
     raise CodegenError("E900", "the registry has no reinterpreting tile view")
@@ -177,7 +177,7 @@ def expanded(ctx: FunctionContext, scalar: Value, like: Value, form: Form, span:
 
 def scalar_expansion() -> OpDef:
     """The op that fills a tile shaped like its target with a scalar (block.expands)."""
-    for op in ops_with_role(Role.BROADCAST, "block"):
+    for op in REGISTRY.with_role(Role.BROADCAST, "block"):
         params = op.expr_params
         if params and params[0].access is Access.SHAPE and "scalar" in params[-1].accepts:
             return op
@@ -186,7 +186,7 @@ def scalar_expansion() -> OpDef:
 
 def tile_copy() -> str:
     """The instruction copying a tile between buffers (block.move's pto.tmov)."""
-    for op in ops_with_role(Role.MOVE, "block"):
+    for op in REGISTRY.with_role(Role.MOVE, "block"):
         if op.pto.instruction is not None:
             return op.pto.instruction
     raise CodegenError("E900", "the registry has no PTO tile copy")

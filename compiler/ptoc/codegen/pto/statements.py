@@ -32,8 +32,8 @@ from ...ir.stmt import (
 )
 from ...ir.types import MemorySpace, ScalarType, TensorType, TileType
 from ...ir.visitor import Node, children
-from ...ops.registry import Role
-from ..common import CodegenError, ops_with_role
+from ...ops.registry import REGISTRY, Role
+from ..common import CodegenError
 from . import expressions, ops
 from . import mlir_types as mt
 from .context import POISON, Binding, FunctionContext, Poisoned
@@ -283,7 +283,7 @@ def _mentions(node: Node, var: Var) -> bool:
 
 def _vec_copy() -> str:
     """The instruction of the registry's copy within Vec (block.vec_move: pto.tmov)."""
-    for op in ops_with_role(Role.MOVE, "block"):
+    for op in REGISTRY.with_role(Role.MOVE, "block"):
         tile = op.expr_params[0] if op.expr_params else None
         if tile is not None and tile.spaces == (MemorySpace.Vec,) and op.pto.instruction:
             return op.pto.instruction
