@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from ..enums import IdentityEnum
 
 
-class DataType(Enum):
+class DataType(IdentityEnum):
     """An element type. The value is (canonical name, bit width, category)."""
-
-    __hash__ = object.__hash__  # members are singletons: C's identity hash, not Enum's Python one
 
     INT4 = ("INT4", 4, "int")
     INT8 = ("INT8", 8, "int")

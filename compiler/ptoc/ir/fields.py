@@ -12,17 +12,15 @@ A field holds one node, ``None`` (an optional child) or a tuple of nodes.
 from __future__ import annotations
 
 from collections.abc import Callable
-from enum import Enum
 from typing import Any
 
 from .. import records
+from ..enums import IdentityEnum
 from ..records import record
 
 
-class Role(Enum):
+class Role(IdentityEnum):
     """What a child field is to the node that holds it."""
-
-    __hash__ = object.__hash__  # members are singletons: C's identity hash, not Enum's Python one
 
     #: An expression the node evaluates once, before any of its bodies (an argument, a bound).
     OPERAND = "operand"

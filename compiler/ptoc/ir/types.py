@@ -10,6 +10,7 @@ from enum import Enum
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from ..enums import IdentityEnum
 from ..records import field, record
 from .dtype import DataType
 
@@ -30,10 +31,8 @@ def _shape() -> ModuleType:
     return _shape_loaded
 
 
-class MemorySpace(Enum):
+class MemorySpace(IdentityEnum):
     """Where a buffer lives. Value: (language name, seed name, MLIR address space)."""
-
-    __hash__ = object.__hash__  # members are singletons: C's identity hash, not Enum's Python one
 
     DDR = ("DDR", "DDR", "gm")
     Vec = ("Vec", "UB", "vec")
@@ -67,7 +66,7 @@ class TensorLayout(Enum):
     NZ = "NZ"
 
 
-class BLayout(Enum):
+class BLayout(IdentityEnum):
     """Block / scatter layout of a tile buffer (seed 002 tile_buf attributes)."""
 
     none_box = "none_box"
@@ -75,7 +74,7 @@ class BLayout(Enum):
     col_major = "col_major"
 
 
-class PadMode(Enum):
+class PadMode(IdentityEnum):
     null = 0
     zero = 1
     max = 2

@@ -20,6 +20,7 @@ from types import CodeType
 from typing import Any, NoReturn
 
 from .. import records
+from ..enums import IdentityEnum
 from ..ir.dtype import DataType
 from ..ir.expr import AttrValue, Expr, MakeTuple, Var
 from ..ir.types import (
@@ -41,10 +42,8 @@ class Category(Enum):
     SYNC = "SyncOp"
 
 
-class PipeType(Enum):
+class PipeType(IdentityEnum):
     """Hardware pipes (the original's PipeType): who executes an op, for sync insertion."""
-
-    __hash__ = object.__hash__  # members are singletons: C's identity hash, not Enum's Python one
 
     MTE1 = 0
     MTE2 = 1
@@ -56,12 +55,10 @@ class PipeType(Enum):
     ALL = 7
 
 
-class Role(Enum):
+class Role(IdentityEnum):
     """What an op does, as the passes and code generators need to know it (xDSL-style traits).
 
     Each back end dispatches on the role; a test proves every role is handled by both."""
-
-    __hash__ = object.__hash__  # members are singletons: C's identity hash, not Enum's Python one
 
     LOAD = "load"  # DDR window -> tile
     STORE = "store"  # tile -> DDR window; the result is the output tensor

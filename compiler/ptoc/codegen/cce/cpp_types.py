@@ -22,10 +22,6 @@ DTYPE_TO_CPP: dict[DataType, str] = {
     DataType.BOOL: "bool",
 }
 
-# By the member's id: an enum member lives as long as its class, and hashing one is a
-# Python-level call (Enum.__hash__) that every declaration would pay.
-_DTYPE_TO_CPP_BY_ID = {id(dtype): cpp for dtype, cpp in DTYPE_TO_CPP.items()}
-
 # TileType::X of pto-isa for each on-chip memory space (a tile never lives in DDR).
 TILE_LOCATION: dict[MemorySpace, str] = {
     MemorySpace.Vec: "Vec",
@@ -65,7 +61,7 @@ class TypeConverter:
     @staticmethod
     def convert_dtype(dtype: DataType) -> str | None:
         """``ConvertDataType``: the C++ element type, or None (FP8, INT4, ... have none)."""
-        return _DTYPE_TO_CPP_BY_ID.get(id(dtype))
+        return DTYPE_TO_CPP.get(dtype)
 
     @staticmethod
     def memory_annotation(space: MemorySpace) -> str:

@@ -169,11 +169,10 @@ _TEMPLATES_SIZE = 1024
 def _tile_template(tile: TileType, location: str, what: str, span: Span) -> tuple[str, int, int]:
     """``Tile<...>``'s template arguments and the valid rows and columns of ``tile``."""
     view = tile.tile_view or _DEFAULT_VIEW
-    # The dtype and the view by id (an Enum's and a TileView's hash are Python-level calls):
-    # an enum member lives as long as its class, and an entry holds its view and serves
-    # only that very view.
+    # The view by id (a TileView's hash is a Python-level call): an entry holds its view and
+    # serves only that very view.
     shape = [d.value if type(d) is ConstInt else d for d in tile.shape]
-    key = (id(tile.dtype), location, id(view), *shape)
+    key = (tile.dtype, location, id(view), *shape)
     known = _TEMPLATES.get(key)
     if known is not None and known[0] is view:
         return known[1]

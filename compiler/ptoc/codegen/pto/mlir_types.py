@@ -16,7 +16,7 @@ from ...ir.dtype import DataType
 from ...ir.expr import ConstInt, Expr
 from ...ir.shape import static_value
 from ...ir.span import Span
-from ...ir.types import MemRef, TileType
+from ...ir.types import MemorySpace, MemRef, TileType
 from ...records import fields
 from ..common import CodegenError
 
@@ -41,15 +41,9 @@ ELEMENT_TYPES: dict[DataType, str] = {
 FLOAT_TYPES = ("f16", "bf16", "f32", "f64")
 
 
-# Enum members live as long as their class, so their ids are stable keys; hashing a member
-# itself is a Python-level call (Enum.__hash__), and generation looks types up thousands of
-# times.
-_ELEMENT_TYPES_BY_ID = {id(dtype): mlir for dtype, mlir in ELEMENT_TYPES.items()}
-
-
 def element_type(dtype: DataType, span: Span) -> str:
     """The element type of tiles, tensors and pointers."""
-    mlir = _ELEMENT_TYPES_BY_ID.get(id(dtype))
+    mlir = ELEMENT_TYPES.get(dtype)
     if mlir is None:
         raise CodegenError("E400", f"data type {dtype.name} has no PTO MLIR equivalent", span)
     return mlir
@@ -224,24 +218,23 @@ def _value_key(tile: TileType) -> tuple[object, ...] | None:
         return None
     shape = _dims_key(tile.shape)
     view = tile.tile_view
-    # Enum members by id (see _ELEMENT_TYPES_BY_ID).
     if view is None:
-        return (id(tile.dtype), id(memref.memory_space), shape)
+        return (tile.dtype, memref.memory_space, shape)
     valid = None if view.valid_shape is None else _dims_key(view.valid_shape)
-    layout = (id(view.blayout), id(view.slayout), view.fractal, id(view.pad))
-    return (id(tile.dtype), id(memref.memory_space), shape, valid, layout)
+    layout = (view.blayout, view.slayout, view.fractal, view.pad)
+    return (tile.dtype, memref.memory_space, shape, valid, layout)
 
 
-MemRefKey = tuple[int, int | None, int, int]
+MemRefKey = tuple[MemorySpace, int | None, int, int]
 
 # memref_key spells out what MemRef equality compares.
 assert [f.name for f in fields(MemRef)] == ["memory_space", "addr", "size", "id"]
 
 
 def memref_key(memref: MemRef) -> MemRefKey:
-    """Equal for equal MemRefs (every field), without a MemRef's Python-level hash (of its
-    fields, the memory space's Enum.__hash__ among them): generation keys buffers by MemRef."""
-    return (id(memref.memory_space), memref.addr, memref.size, memref.id)
+    """Equal for equal MemRefs (every field), without a MemRef's Python-level hash of its
+    fields: generation keys buffers by MemRef."""
+    return (memref.memory_space, memref.addr, memref.size, memref.id)
 
 
 def _dims_key(dims: Sequence[Expr]) -> tuple[object, ...]:
