@@ -18,7 +18,7 @@ from .base import FunctionPass, PassContext
 from .function_names import FunctionNames
 from .irutil import NameAllocator
 from .rewriter import StmtRewriter
-from .verifier import scan_expr
+from .verifier import scan_evaluated
 
 #: The statements evaluating one expression (a tuple: ``isinstance`` with a new union costs more).
 _EVALUATING = (AssignStmt, EvalStmt)
@@ -73,10 +73,7 @@ class _Flattener(StmtRewriter):
         if self.hoister.var_map or type(stmt) is AssignStmt and type(stmt.var) is not Var:
             return False
         value = stmt.value if isinstance(stmt, AssignStmt) else stmt.expr
-        used: list[Var] = []
-        if isinstance(value, Call):
-            return not any([scan_expr(arg, used) for arg in value.args])
-        return not scan_expr(value, used)
+        return not scan_evaluated(value, [])
 
     def operand(self, expr: Expr, owner: Stmt) -> Expr:
         if isinstance(owner, _EVALUATING) and isinstance(expr, Call):

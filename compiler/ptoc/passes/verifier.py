@@ -96,13 +96,7 @@ class _Checker:
         """The checks of a statement evaluating ``value`` (and binding no loop-carried
         variable): calls nested in it, then its uses, in one walk of the expression."""
         used: list[Var] = []
-        if isinstance(value, Call):
-            nested = False
-            for arg in value.args:
-                nested = scan_expr(arg, used) or nested
-        else:
-            nested = scan_expr(value, used)
-        if nested and self.flat_calls:
+        if scan_evaluated(value, used) and self.flat_calls:
             self.nested_call(stmt)
         self.check_vars(used, visible, stmt)
 
@@ -297,6 +291,17 @@ def scan_expr(expr: Expr, used: list[Var]) -> bool:
         for item in value if type(value) is tuple else () if value is None else (value,):
             found = scan_expr(item, used) or found
     return found
+
+
+def scan_evaluated(value: Expr, used: list[Var]) -> bool:
+    """``scan_expr`` of the value a statement evaluates, whose own top call is no nesting:
+    whether a call is nested in it."""
+    if not isinstance(value, Call):
+        return scan_expr(value, used)
+    nested = False
+    for arg in value.args:
+        nested = scan_expr(arg, used) or nested
+    return nested
 
 
 def verify_function(fn: Function, ctx: PassContext, *, flat_calls: bool = False) -> int:
