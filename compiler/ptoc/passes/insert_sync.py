@@ -86,8 +86,8 @@ _LEAVES = (AssignStmt, EvalStmt)
 #: The statements holding bodies (a tuple: ``isinstance`` with a new union costs more).
 _HOLDS_BODIES = (IfStmt, ForStmt, WhileStmt, ScopeStmt)
 _MAX_LOOP_PASSES = 8
-#: Pipes are plain ints (their ``PipeType`` values) inside the planner: hashing an enum member
-#: costs a Python call, and the planner's tables are keyed by pipe at every statement.
+#: Pipes are plain ints (their ``PipeType`` values) inside the planner: its frozen states sort
+#: them (members do not order) and its tables are keyed by them at every statement.
 Pipe = int
 _PIPES = {pipe.value: pipe for pipe in PipeType}
 _PIPE_VALUES = {pipe: pipe.value for pipe in PipeType}
