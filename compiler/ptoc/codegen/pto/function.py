@@ -277,18 +277,15 @@ def _tensor_views(ctx: FunctionContext, fn: Function, first: int) -> None:
         if param in ctx.env:  # its parameter type already failed
             continue
         span = param.span if param.span.is_known else fn.span
-        saved = ctx.out.enter(span)
         try:
-            ctx.bind(param, _tensor_view(ctx, param, index, name, span))
+            with ctx.out.statement(span):
+                ctx.bind(param, _tensor_view(ctx, param, index, name, span))
         except CodegenError as error:
-            ctx.out.span = saved
             ctx.report(error)
             ctx.bind(param, POISON)
         except Poisoned as poisoned:  # a dimension names a parameter that failed
-            ctx.out.span = saved
             ctx.skipped(poisoned)
             ctx.bind(param, POISON)
-        ctx.out.span = saved
 
 
 def _tensor_view(ctx: FunctionContext, param: Var, index: int, name: str, span: Span) -> Value:
