@@ -199,26 +199,18 @@ def check_file(path: str, explicit: bool) -> FileCheck:
 
 def check_files(files: Sequence[tuple[str, bool]], jobs: int) -> list[FileCheck]:
     """Every file's result in the order given, on up to ``jobs`` processes (each file is
-    independent; a pool costs a few ms to start, so one file or one job stays in-process)."""
-    workers = min(jobs, len(files))
-    if workers < 2:
+    independent; a worker costs a few ms to start, so one file or one job stays in-process)."""
+    if min(jobs, len(files)) < 2:
         return [check_file(path, explicit) for path, explicit in files]
     import gc
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
 
-    # fork: the workers start with what check runs already imported, once (~1 ms each).
+    from .parallel import ordered_map
+
+    # Forked workers start with what check needs imported, once (~1 ms each).
     driver.preload(driver.CHECK_STAGES)
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
     gc.freeze()  # the compiler's objects are inherited, not scanned (nor copied) by each worker
     try:
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
-            paths, explicit = zip(*files, strict=True)
-            # A few chunks a worker: each round trip costs the main process a pickle and a
-            # wake-up, while chunks small enough still even out files of unequal size.
-            chunk = max(1, len(files) // (workers * 4))
-            return list(pool.map(check_file, paths, explicit, chunksize=chunk))
+        return ordered_map(check_file, files, jobs)
     finally:
         gc.unfreeze()
 

@@ -3,15 +3,14 @@ problems, summary) and exit code are exactly those of one process."""
 
 from __future__ import annotations
 
-import concurrent.futures
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cli_samples import BROKEN, EXAMPLES, PLAIN, run_ptoc
 
-from ptoc import cli
+from ptoc import cli, parallel
 
 Write = Callable[[str, str], Path]
 
@@ -64,13 +63,13 @@ def test_the_default_is_one_process_per_core_and_a_pool_only_when_it_helps(
     write: Write, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pools: list[int] = []
+    ordered_map = parallel.ordered_map
 
-    class Recording(concurrent.futures.ProcessPoolExecutor):
-        def __init__(self, workers: int, **kwargs: Any) -> None:
-            pools.append(workers)
-            super().__init__(workers, **kwargs)
+    def recording(function: Callable[..., Any], items: Sequence[Any], workers: int) -> Any:
+        pools.append(workers)
+        return ordered_map(function, items, workers)
 
-    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Recording)
+    monkeypatch.setattr(parallel, "ordered_map", recording)
     monkeypatch.setattr(cli, "default_jobs", lambda: 2)
     tree(write)
     assert cli.main(["check", str(tmp_path / "tree")]) == 1
