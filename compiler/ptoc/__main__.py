@@ -22,7 +22,11 @@ from .cli import main as run  # noqa: E402  (imported with the collector off)
 
 
 def main() -> int:
-    code = run()
+    try:
+        code = run()
+    except KeyboardInterrupt:  # Ctrl-C: the shell's convention, not a traceback
+        print("ptoc: interrupted", file=sys.stderr)
+        code = 128 + 2
     try:
         sys.stdout.flush()
         sys.stderr.flush()

@@ -3,6 +3,11 @@ problems, summary) and exit code are exactly those of one process."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -90,3 +95,31 @@ def test_the_default_is_one_process_per_core_and_a_pool_only_when_it_helps(
 def test_jobs_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["check", "-j", "0", "x.py"]) == 2
     assert "expected a positive integer, got '0'" in capsys.readouterr().err
+
+
+def workers_of(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_ctrl_c_ends_the_command_and_its_workers_quietly(write: Write, tmp_path: Path) -> None:
+    good = (EXAMPLES / "simple_add.py").read_text(encoding="utf-8")
+    for k in range(400):
+        write(f"many/k{k:03}.py", good)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ptoc", "check", "-j", "2", str(tmp_path / "many")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal gives a command
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 60
+    while not workers_of(process.pid):  # the worker is forked once the files are found
+        assert process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.005)
+    os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C sends: the whole group
+    out, err = process.communicate(timeout=60)
+    assert (process.returncode, out, err) == (130, "", "ptoc: interrupted\n")
+    with pytest.raises(ProcessLookupError):
+        os.killpg(process.pid, 0)  # no worker is left behind
