@@ -5,11 +5,14 @@ about). Not a test.
 
   * ``ptoc check`` and ``ptoc compile --target cce`` of a small kernel (examples/simple_add.py),
   * ``ptoc check -j 2`` of a folder of 40 generated kernels against ``-j 1`` (the speed-up), in
-    wall time and projected from CPU time (benchmarks/jobs_probe.py: main process + slowest
-    worker, what idle cores would give; wall time shows it only when no other load runs),
+    wall time and projected from CPU time (benchmarks/jobs_probe.py: the serial part + the
+    longest share of files, what idle cores would give; wall time shows it only when no other
+    load runs),
   * the language server: spawn to the answer of ``initialize`` over stdio, both for a request
     answered before (an editor restarting the server) and for a first start (an empty cache);
-    ptols/early.py answers both before pygls loads (capabilities.py computes the answer).
+    ptols/early.py answers both before pygls loads (capabilities.py computes the answer);
+    and spawn to the diagnostics of the small kernel, opened as an editor opens it (after
+    ``initialize``, pygls and the compiler load, then the file is analysed).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import IO, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -81,6 +85,80 @@ def initialize_answer(cache: str | None) -> Callable[[], object]:
     return action
 
 
+def framed(message: dict[str, object]) -> bytes:
+    body = json.dumps(message)
+    return f"Content-Length: {len(body)}\r\n\r\n{body}".encode()
+
+
+def read_message(stream: IO[bytes]) -> dict[str, Any]:
+    """The next message the server sends (headers, then a JSON body)."""
+    length = 0
+    while (line := stream.readline()) not in (b"\r\n", b""):
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    if not length:
+        raise RuntimeError("ptols closed its output")
+    message: dict[str, Any] = json.loads(stream.read(length))
+    return message
+
+
+def first_diagnostics(cache: str) -> Callable[[], object]:
+    """An action: spawn ptols and do what an editor does when a kernel is opened (initialize,
+    initialized, didOpen), wait for that file's diagnostics, then stop the server."""
+    path = Path(SMALL)
+    uri = path.as_uri()
+    opening = b"".join(
+        framed(message)
+        for message in (
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {"processId": None, "rootUri": None, "capabilities": {}},
+            },
+            {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+            {
+                "jsonrpc": "2.0",
+                "method": "textDocument/didOpen",
+                "params": {
+                    "textDocument": {
+                        "uri": uri,
+                        "languageId": "python",
+                        "version": 1,
+                        "text": path.read_text(encoding="utf-8"),
+                    }
+                },
+            },
+        )
+    )
+
+    def action() -> object:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "ptols"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={**python_env(), "PTOLS_CACHE_DIR": cache},
+        )
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.write(opening)
+        server.stdin.flush()
+        try:
+            while True:
+                message = read_message(server.stdout)
+                params = message.get("params") or {}
+                if (
+                    message.get("method") == "textDocument/publishDiagnostics"
+                    and params.get("uri") == uri
+                ):
+                    return params
+        finally:
+            server.kill()
+            server.wait()
+
+    return action
+
+
 BUSY = [sys.executable, "-c", "sum(i * i for i in range(2_000_000))"]
 
 
@@ -131,6 +209,7 @@ def figures(runs: int) -> list[Figure]:
                 "compile": run_quietly([*PTOC, "compile", "--target", "cce", SMALL]),
                 "initialize": initialize_answer(cache),
                 "first initialize": initialize_answer(None),
+                "first diagnostics": first_diagnostics(cache),
             },
             runs,
         )
@@ -162,6 +241,11 @@ def figures(runs: int) -> list[Figure]:
         Figure(
             "process: ptols spawn → first `initialize` answered (nothing remembered)",
             processes["first initialize"],
+            *noop,
+        ),
+        Figure(
+            "process: ptols spawn → diagnostics of an opened small kernel published",
+            processes["first diagnostics"],
             *noop,
         ),
         Figure(
