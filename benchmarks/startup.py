@@ -47,34 +47,41 @@ def kernel_folder(root: Path, count: int = KERNELS, lines: int = 150) -> str:
     return str(root)
 
 
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"processId": None, "rootUri": None, "capabilities": {}},
+}
+
+
+def spawn_ptols(cache: str, sent: bytes) -> subprocess.Popen[bytes]:
+    """A language server over stdio (``cache``: its folder of remembered answers), sent
+    ``sent`` at once."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "ptols"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env={**python_env(), "PTOLS_CACHE_DIR": cache},
+    )
+    assert server.stdin is not None
+    server.stdin.write(sent)
+    server.stdin.flush()
+    return server
+
+
 def initialize_answer(cache: str | None) -> Callable[[], object]:
     """An action: spawn ptols, send ``initialize``, wait for its answer, then stop the server.
     ``cache``: the folder of remembered answers (None: a new empty one every time)."""
-    request = json.dumps(
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {"processId": None, "rootUri": None, "capabilities": {}},
-        }
-    )
-    framed = f"Content-Length: {len(request)}\r\n\r\n{request}".encode()
 
     def action() -> object:
         with tempfile.TemporaryDirectory() as empty:
             return answer(cache or empty)
 
     def answer(folder: str) -> object:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "ptols"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env={**python_env(), "PTOLS_CACHE_DIR": folder},
-        )
-        assert server.stdin is not None and server.stdout is not None
-        server.stdin.write(framed)
-        server.stdin.flush()
+        server = spawn_ptols(folder, framed(INITIALIZE))
+        assert server.stdout is not None
         header = server.stdout.readline()  # blocks until the answer starts
         server.kill()
         server.wait()
@@ -110,12 +117,7 @@ def first_diagnostics(cache: str) -> Callable[[], object]:
     opening = b"".join(
         framed(message)
         for message in (
-            {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "initialize",
-                "params": {"processId": None, "rootUri": None, "capabilities": {}},
-            },
+            INITIALIZE,
             {"jsonrpc": "2.0", "method": "initialized", "params": {}},
             {
                 "jsonrpc": "2.0",
@@ -133,16 +135,8 @@ def first_diagnostics(cache: str) -> Callable[[], object]:
     )
 
     def action() -> object:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "ptols"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env={**python_env(), "PTOLS_CACHE_DIR": cache},
-        )
-        assert server.stdin is not None and server.stdout is not None
-        server.stdin.write(opening)
-        server.stdin.flush()
+        server = spawn_ptols(cache, opening)
+        assert server.stdout is not None
         try:
             while True:
                 message = read_message(server.stdout)
