@@ -4,6 +4,7 @@ among them), complete even when a worker dies, and an error of the function is t
 from __future__ import annotations
 
 import os
+import signal
 import time
 
 import pytest
@@ -77,3 +78,18 @@ def test_an_error_of_the_function_is_raised_by_the_caller_and_no_worker_is_left(
 def test_the_pool_used_where_there_is_no_fork_gives_the_same_results() -> None:
     items = [(k, 0.0) for k in range(9)]
     assert [r[0] for r in parallel._pool_map(pid_of, items, 2)] == [k * k for k in range(9)]
+
+
+def test_more_tasks_than_a_pipe_holds_when_every_worker_dies() -> None:
+    def give_up(signum: int, frame: object) -> None:
+        raise AssertionError("the caller waits on a pipe nobody reads")
+
+    previous = signal.signal(signal.SIGALRM, give_up)
+    signal.alarm(60)
+    try:  # the workers die at their first task and leave 80,000 bytes of tasks unread
+        results = parallel.ordered_map(dies_in_a_worker, [(k,) for k in range(20_000)], 3)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert results == [(k + 1, PARENT) for k in range(20_000)]
+    assert no_children_left()

@@ -20,6 +20,7 @@ Elsewhere (no ``fork``) a ``ProcessPoolExecutor`` does the same job.
 
 from __future__ import annotations
 
+import _thread
 import os
 import pickle
 import signal
@@ -35,6 +36,8 @@ _TASK = struct.Struct("<I")
 #: Bytes per write of tasks: a pipe write of up to PIPE_BUF bytes (512 at least, by POSIX) is
 #: atomic, so no record is ever split between writes.
 _TASK_WRITE = 512
+#: What any pipe holds: Linux gives a pipe one page when its user has many pipes already.
+_PIPE_HOLDS = 4096
 
 
 def ordered_map(
@@ -73,9 +76,8 @@ class _Forked:
                     self._work(tasks, writer)
                 os.close(writer)
                 children.append((pid, reader))
-            self._send_tasks(task_writer)
-            os.close(task_writer)
-            task_writer = -1
+            _send_tasks(task_writer, len(self.items))
+            task_writer = -1  # closed by _send_tasks once every task is written
             self.results.update(self._take_tasks(tasks))
             for _, reader in children:
                 self.results.update(_received(reader))
@@ -91,11 +93,6 @@ class _Forked:
             self.results[index] if index in self.results else self.function(*item)
             for index, item in enumerate(self.items)
         ]
-
-    def _send_tasks(self, writer: int) -> None:
-        data = b"".join(_TASK.pack(index) for index in range(len(self.items)))
-        for start in range(0, len(data), _TASK_WRITE):
-            os.write(writer, data[start : start + _TASK_WRITE])
 
     def _take_tasks(self, tasks: int) -> dict[int, Any]:
         """Items computed here, by index, until no task is left."""
@@ -115,6 +112,27 @@ class _Forked:
             status = 0
         finally:  # an exception (even KeyboardInterrupt) ends the worker, never the caller's code
             os._exit(status)
+
+
+def _send_tasks(writer: int, count: int) -> None:
+    """Write every task, then close ``writer`` (the readers see the end). Tasks a pipe surely
+    holds are written at once; more are written by a thread while this one takes tasks too,
+    so that the writes never wait on readers that are gone (a dead worker, say)."""
+    data = b"".join(_TASK.pack(index) for index in range(count))
+    if len(data) <= _PIPE_HOLDS:
+        _write_tasks(writer, data)
+    else:
+        _thread.start_new_thread(_write_tasks, (writer, data))
+
+
+def _write_tasks(writer: int, data: bytes) -> None:
+    try:
+        for start in range(0, len(data), _TASK_WRITE):
+            os.write(writer, data[start : start + _TASK_WRITE])
+    except OSError:  # every reader is gone: the run is ending on an error
+        pass
+    finally:
+        os.close(writer)
 
 
 def _next(tasks: int) -> int | None:
