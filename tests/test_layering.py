@@ -36,6 +36,8 @@ PUBLIC_FOR_PTOLS = {
     "ptoc.sourcemap",
     "ptoc.memory_map",
     "ptoc.kernel_facts",
+    # The file format of cached compiled code, which ptols' attrs cache shares.
+    "ptoc.codecache",
 }
 
 
