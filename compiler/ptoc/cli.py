@@ -193,7 +193,10 @@ def check_file(path: str, explicit: bool) -> FileCheck:
     analysis = analyze(text, path, found.problems)
     if explicit or analysis.uses_pypto:
         found.checked = True
-        found.diagnostics = [*analysis.diagnostics, *driver.backend_diagnostics(analysis)]
+        found.diagnostics = [
+            *analysis.diagnostics,
+            *driver.backend_diagnostics(analysis, together=True),
+        ]
     return found
 
 
