@@ -70,7 +70,11 @@ class MemoryMapPanel {
     }
     if (generation === this.generation) {
       this.result = result;
-      this.draw(html);
+      // A map is drawn for the panel's width, which the page reports once it has loaded: drawn
+      // before that, it would be drawn again a moment later, the new page replacing the first.
+      if (result === undefined || this.width !== undefined) {
+        this.draw(html);
+      }
     }
   }
 
