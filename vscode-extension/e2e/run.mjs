@@ -119,6 +119,9 @@ function writeUserSettings(userDataDir) {
     'window.zoomLevel': 0,
     'ptoc.python': python,
     'ptoc.formatOnSave': true,
+    // In a browser VS Code saves edits after a second by default; then the kernel on disk would
+    // already hold what the format-on-save check expects before that check saves anything.
+    'files.autoSave': 'off',
     'ptoc.trace.server': 'messages',
   };
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
@@ -149,6 +152,19 @@ async function waitForEditorText(page, predicate, what, timeout = SERVER_TIMEOUT
     await page.waitForTimeout(250);
   }
   throw new Error(`timed out waiting for ${what}; editors show:\n${last.join('\n-----\n')}`);
+}
+
+async function waitForFile(file, predicate, what, timeout = 10_000) {
+  const deadline = Date.now() + timeout;
+  let last = '';
+  while (Date.now() < deadline) {
+    last = readFileSync(file, 'utf8');
+    if (predicate(last)) {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}; the file holds:\n${last}`);
 }
 
 /** Screen position of `word` on the first visible editor line containing `lineText`. */
@@ -264,6 +280,18 @@ function findFiles(dir, part) {
     .map(String)
     .filter((name) => name.includes(part))
     .map((name) => join(dir, name));
+}
+
+/** What a failure screenshot shows, as text for the log: the toasts, the palette, the active tab. */
+async function windowState(page) {
+  const input = page.locator('.quick-input-widget input');
+  const paletteOpen = await input.isVisible().catch(() => false);
+  return {
+    notifications: await page.locator('.notification-toast').allInnerTexts(),
+    palette: paletteOpen ? await input.inputValue() : null,
+    activeTab: await page.locator('.editor-group-container.active .tab.active').first().getAttribute('aria-label', { timeout: 1_000 }).catch(() => null),
+    tabs: await page.locator('.tab').evaluateAll((tabs) => tabs.map((tab) => tab.getAttribute('aria-label'))),
+  };
 }
 
 const statusItem = (page, state) => page.locator(`.statusbar-item[aria-label^="PyPTO language server: ${state}"]`);
@@ -408,6 +436,11 @@ async function scenario(page, workspace, port, userDataDir, check) {
 
   await check('ptoc.formatOnSave formats the kernel through the server when saving', async () => {
     await page.locator('.editor-group-container').first().locator('.view-lines').click();
+    const kernel = join(workspace, 'simple_add.py');
+    const formatted = 'tile_z: pl.Tile[[128, 64], pl.FP32] = pl.sub(tile_x, tile_y)\n';
+    if (readFileSync(kernel, 'utf8').includes(formatted)) {
+      throw new Error('the kernel on disk holds the formatted call before the save: this check could not fail');
+    }
     await replaceInEditor(page, 'pl.sub(tile_x, tile_y)', 'pl.sub( tile_x,tile_y )');
     await page.keyboard.press('Control+S');
     await waitForEditorText(
@@ -416,10 +449,9 @@ async function scenario(page, workspace, port, userDataDir, check) {
       'the formatted call in the editor',
       15_000,
     );
-    const saved = readFileSync(join(workspace, 'simple_add.py'), 'utf8');
-    if (!saved.includes('tile_z: pl.Tile[[128, 64], pl.FP32] = pl.sub(tile_x, tile_y)\n')) {
-      throw new Error(`the saved file is not formatted:\n${saved}`);
-    }
+    // The editor shows the formatted text while the save is still writing the file, which is
+    // truncated first: a read then finds it empty (seen under load). Wait for the write to land.
+    await waitForFile(kernel, (text) => text.includes(formatted), 'the formatted kernel saved to disk');
   });
 
   await check('"PyPTO: Restart Language Server" starts a new server that analyses again', async () => {
@@ -764,6 +796,7 @@ async function main() {
         broken = true;
         log(`FAIL ${name}: ${error instanceof Error ? error.message : String(error)}`);
         await page.screenshot({ path: join(results, 'failure.png') }).catch(() => undefined);
+        log(`at the failure: ${JSON.stringify(await windowState(page).catch((e) => String(e)))}`);
       }
     };
     await openWorkbench(page, workspace, port);
