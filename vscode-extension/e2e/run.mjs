@@ -238,7 +238,36 @@ async function runCommand(page, title) {
       log(`the palette does not offer "${title}" yet; reopening it`);
     }
   }
-  await page.keyboard.press('Enter');
+  // The palette hides as it takes Enter, before it runs the command (which may open a picker of
+  // its own, with another text). Still showing the command long after, it never took the key:
+  // then Enter is pressed once more. A command that runs and does nothing is not retried here;
+  // the check that follows fails on it.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Enter');
+    if (await paletteLetGo(page, `>${title}`, 10_000)) {
+      return;
+    }
+    if (attempt === 2) {
+      throw new Error(`the palette still shows "${title}" after Enter`);
+    }
+    log(`the palette still shows "${title}" 10 s after Enter; pressing Enter again`);
+  }
+}
+
+/** Whether the palette stops showing `text` (it hid, or shows something else) within `timeout` ms. */
+async function paletteLetGo(page, text, timeout) {
+  const input = page.locator('.quick-input-widget input');
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const shown = (await input.isVisible().catch(() => false)) && (await input.inputValue().catch(() => '')) === text;
+    if (!shown) {
+      return true;
+    }
+    if (Date.now() > deadline) {
+      return false;
+    }
+    await page.waitForTimeout(100);
+  }
 }
 
 /** Replaces every `find` in the focused editor with the editor's own replace widget. */
