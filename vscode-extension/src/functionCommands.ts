@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import { decideRunFunction } from './logic/pickers';
 import { parseTarget } from './logic/previewUri';
 import type { MemoryMapManager } from './memoryMap';
-import { errorText, pick, type PreviewManager } from './preview';
+import { pick, type PreviewManager } from './preview';
+import { errorText } from './uriText';
 import type { Runner } from './run';
 
 /** A document argument: a URI string from the server, or a Uri from a menu. */

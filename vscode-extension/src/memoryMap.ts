@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { decodeRange, layoutForWidth, renderMemoryMap, renderMessage, type PageResources } from './logic/memoryView';
 import { Methods, parseMemoryMap, type MemoryMapParams, type MemoryMapResult } from './logic/protocol';
-import { errorText, fileName, sameUri } from './preview';
 import type { ServerController } from './server';
+import { errorText, fileName, sameUri } from './uriText';
 
 export const MEMORY_MAP_VIEW = 'ptoc.memoryMap';
 

@@ -26,35 +26,10 @@ import {
 } from './logic/protocol';
 import { renderPreview, renderUnavailable } from './logic/render';
 import { readSettings, type ServerController } from './server';
+import { errorText, fileName, sameUri } from './uriText';
 
 export function previewUri(request: PreviewRequest): vscode.Uri {
   return vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: previewPath(request), query: encodePreviewQuery(request) });
-}
-
-/** Compares URIs the way VS Code prints them (the server may escape differently). */
-export function sameUri(a: string, b: string): boolean {
-  if (a === b) {
-    return true;
-  }
-  try {
-    return vscode.Uri.parse(a).toString() === vscode.Uri.parse(b).toString();
-  } catch {
-    return false;
-  }
-}
-
-/** The file name a URI ends in, for titles and messages. */
-export function fileName(source: string): string {
-  try {
-    const path = vscode.Uri.parse(source).path;
-    return path.slice(path.lastIndexOf('/') + 1) || source;
-  } catch {
-    return source;
-  }
-}
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export async function pick<T>(choices: readonly Choice<T>[], placeHolder: string): Promise<Choice<T> | undefined> {

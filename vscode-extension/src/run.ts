@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { WorkDoneProgress } from 'vscode-languageclient/node';
 import { Methods, parseRunResult, type RunParams } from './logic/protocol';
 import { runReport, runVerdict } from './logic/runReport';
-import { errorText, fileName } from './preview';
+import { errorText, fileName } from './uriText';
 import type { ServerController } from './server';
 
 export class Runner implements vscode.Disposable {

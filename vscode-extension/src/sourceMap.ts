@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { decodePreviewQuery, PREVIEW_SCHEME, type PreviewRequest } from './logic/previewUri';
 import { Methods, parseSourceMap, type LspRange, type SourceMapParams, type SourceMapResult } from './logic/protocol';
 import { entryAt, generatedSpansFor, mapMatchesPreview, type LineSpan } from './logic/sourceMap';
-import { errorText, sameUri } from './preview';
+import { errorText, sameUri } from './uriText';
 import type { ServerController } from './server';
 
 /** Contributed in package.json, so themes can change it. */

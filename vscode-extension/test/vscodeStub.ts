@@ -44,10 +44,55 @@ export class FakeStatusBarItem {
 
 export const created: FakeStatusBarItem[] = [];
 
+/** A webview panel that keeps every page it is given, and lets a test post the page's messages. */
+export class FakeWebviewPanel {
+  readonly pages: string[] = [];
+  private receive: (message: unknown) => void = () => undefined;
+  readonly webview = {
+    cspSource: 'vscode-webview:',
+    asWebviewUri: (uri: { path: string }): { toString(): string } => ({ toString: () => `webview:${uri.path}` }),
+    onDidReceiveMessage: (listener: (message: unknown) => void): { dispose(): void } => {
+      this.receive = listener;
+      return { dispose: () => undefined };
+    },
+  };
+
+  constructor() {
+    Object.defineProperty(this.webview, 'html', {
+      get: (): string => this.pages.at(-1) ?? '',
+      set: (page: string): void => void this.pages.push(page),
+    });
+  }
+
+  /** What the page's script would post. */
+  post(message: unknown): void {
+    this.receive(message);
+  }
+
+  onDidDispose(): { dispose(): void } {
+    return { dispose: () => undefined };
+  }
+
+  readonly reveal = (): void => undefined;
+
+  readonly dispose = (): void => undefined;
+}
+
+export const panels: FakeWebviewPanel[] = [];
+
 const stub = {
   ThemeColor,
   StatusBarAlignment,
+  ViewColumn: { One: 1, Beside: -2 },
+  Uri: {
+    joinPath: (base: { path: string }, ...parts: string[]): { path: string } => ({ path: [base.path, ...parts].join('/') }),
+  },
   window: {
+    createWebviewPanel(): FakeWebviewPanel {
+      const panel = new FakeWebviewPanel();
+      panels.push(panel);
+      return panel;
+    },
     createStatusBarItem(id: string, alignment: StatusBarAlignment, priority: number): FakeStatusBarItem {
       const item = new FakeStatusBarItem(id, alignment, priority);
       created.push(item);
