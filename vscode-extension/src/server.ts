@@ -12,8 +12,10 @@ import {
   LanguageClient,
   State,
   TransportKind,
+  type CancellationToken,
   type ErrorHandler,
   type LanguageClientOptions,
+  type MessageSignature,
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import {
@@ -84,6 +86,31 @@ class CrashHandler implements ErrorHandler {
     }
     this.log.warn('ptols stopped unexpectedly; restarting it.');
     return { action: CloseAction.Restart, handled: true };
+  }
+}
+
+/**
+ * A client that, once retired (stopped or replaced on purpose), answers VS Code's last requests
+ * with nothing instead of an error notification. A request that came just before the stop
+ * otherwise fails inside the client ("Starting server failed": its connection is gone) and
+ * shows "Request textDocument/documentSymbol failed" on every restart that meets one. The new
+ * client is asked again.
+ */
+export class RetirableClient extends LanguageClient {
+  retired = false;
+
+  override handleFailedRequest<T>(
+    type: MessageSignature,
+    token: CancellationToken | undefined,
+    error: unknown,
+    defaultValue: T,
+    showNotification?: boolean,
+    throwOnCancel?: boolean,
+  ): T {
+    if (this.retired) {
+      return defaultValue;
+    }
+    return super.handleFailedRequest(type, token, error, defaultValue, showNotification, throwOnCancel);
   }
 }
 
@@ -219,9 +246,6 @@ export class ServerController implements vscode.Disposable {
     // A client being replaced must not push the very configuration change that replaces it:
     // the send would race with its stop and surface as an error.
     let retired = false;
-    this.retireClient = () => {
-      retired = true;
-    };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: 'file', language: 'python' }],
       // Deprecated in favour of the pull model, which the middleware below also serves; the push
@@ -250,7 +274,11 @@ export class ServerController implements vscode.Disposable {
         },
       },
     };
-    const client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+    const client = new RetirableClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+    this.retireClient = () => {
+      retired = true;
+      client.retired = true;
+    };
     client.onDidChangeState((event) => {
       if (event.newState === State.Starting) {
         this.statusEmitter.fire({ kind: 'starting' });
