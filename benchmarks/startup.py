@@ -188,7 +188,7 @@ def cpu_projection(kernels: str, jobs: int, runs: int) -> list[float]:
         if split["code"] != 0 or len(split["workers_ms"]) != jobs - 1:
             raise RuntimeError(f"unexpected jobs probe result: {split}")
         first, last = split["main_files_ms"]
-        longest = max(last - first, *split["workers_ms"])
+        longest = max([last - first, *split["workers_ms"]])
         projected.append(first + longest + split["main_ms"] - last)
     return projected
 
