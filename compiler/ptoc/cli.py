@@ -218,10 +218,11 @@ def check_files(files: Sequence[tuple[str, bool]], jobs: int) -> list[FileCheck]
         gc.unfreeze()
 
 
-#: Source a default ``check`` needs before it starts a pool: forking workers and their imports
-#: cost ~35 ms before their first file, which pays back only from about this much source (six
-#: 10 kB kernels checked about as fast on one process as on two on 2 cores).
-POOL_MIN_BYTES = 64 * 1024
+#: Source a default ``check`` needs before it starts workers: a fork, its copy-on-write faults
+#: and the results' trip back cost ~5 ms, which pays back from about this much source (on 2
+#: cores, 16 copies of the 0.9 kB simple_add.py took 65 ms on one process or two; two 10 kB
+#: kernels 80 ms on one, 69 ms on two).
+POOL_MIN_BYTES = 16 * 1024
 
 
 def auto_jobs(files: Sequence[tuple[str, bool]]) -> int:
@@ -499,7 +500,7 @@ def add_check_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
         type=positive_int,
         default=None,
         metavar="N",
-        help="check files on N processes (default: one per core once the files hold 64 kB of "
+        help="check files on N processes (default: one per core once the files hold 16 kB of "
         "source or more, else one)",
     )
     check.set_defaults(handler=run_check)

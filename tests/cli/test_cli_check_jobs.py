@@ -78,11 +78,13 @@ def test_the_default_is_one_process_per_core_and_a_pool_only_when_it_helps(
     monkeypatch.setattr(cli, "default_jobs", lambda: 2)
     tree(write)
     assert cli.main(["check", str(tmp_path / "tree")]) == 1
-    assert pools == []  # 24 small files: less source than a pool's start pays back
+    assert pools == []  # 24 small files: less source than a worker's start pays back
+    small = sum(p.stat().st_size for p in (tmp_path / "tree").rglob("*.py"))
+    assert small < cli.POOL_MIN_BYTES
     assert cli.main(["check", "-j", "2", str(tmp_path / "tree")]) == 1
     assert pools == [2]  # asked for
     good = (EXAMPLES / "simple_add.py").read_text(encoding="utf-8")
-    for k in range(6):  # 6 x 12 kB
+    for k in range(2):  # 2 x 12 kB
         write(f"big/k{k}.py", good + "\n" + "# a long comment line\n" * 560)
     assert sum(p.stat().st_size for p in (tmp_path / "big").iterdir()) >= cli.POOL_MIN_BYTES
     assert cli.main(["check", str(tmp_path / "big")]) == 0
