@@ -36,14 +36,14 @@ def main(argv: list[str] | None = None) -> int:
         from .early import answer_initialize
 
         first = answer_initialize(sys.stdin.buffer, sys.stdout.buffer)  # before pygls loads
-    from .attrs_cache import install
+    from . import generated_code
 
-    attrs_code = install()  # pygls' import is mostly attrs compiling lsprotocol's classes
+    # Importing pygls is mostly attrs compiling lsprotocol's classes: cached once compiled.
+    generated_code.install()
     from .server import SWITCH_INTERVAL, create_server
 
     server = create_server()
-    if attrs_code is not None:
-        attrs_code.flush()
+    generated_code.flush()
     # The message loop hands work to analysis and compile threads and answers while they run:
     # a shorter switch interval lets it take the interpreter lock back sooner (5 ms by default).
     sys.setswitchinterval(SWITCH_INTERVAL)

@@ -38,6 +38,7 @@ SLOW_ANALYSIS = 0.050  # processor seconds: faster analyses start at once, witho
 SWITCH_INTERVAL = 0.001  # seconds a thread waits before asking for the interpreter lock
 BUFFER_DELAY = 0.400  # idle time before computing buffer/address hovers
 ANALYSIS_WAIT = 0.8  # how long a request waits for the analysis of the newest text
+CONVERTER_WARM_DELAY = 0.5  # idle seconds after `initialized` before the converter is warmed
 WARM_UP_MODULES = (
     "ptoc.driver",
     "ptoc.fmt",
@@ -78,6 +79,7 @@ class PtolsServer(LanguageServer):
         self.facts_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-facts")
         self.format_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-format")
         self.syntax_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-syntax")
+        self.converter_warm = False
 
     # --- lifecycle ----------------------------------------------------------------------------
     def start_io(
@@ -153,6 +155,8 @@ class PtolsServer(LanguageServer):
         """Background compiles may go on once no document waits for its analysis."""
         if all(doc.pending is None or doc.pending.done() for doc in self.store):
             self.quiet.set()
+            if not self.converter_warm:
+                asyncio.get_running_loop().call_soon(self.warm_converter)
 
     def debounce(self, doc: Document) -> float:
         """None for files that analyse fast (the per-function cache makes most edits so): the
@@ -407,11 +411,19 @@ class PtolsServer(LanguageServer):
             preload()  # every compiler stage, so no request pays for the first import
         except Exception as error:
             self.log_error("loading the compiler", error)
-        self.warm_converter()
+        # The converter is warmed once the first analysis is published (``settle``), or soon
+        # if no document comes: made here, it held a first file's diagnostics back ~60 ms.
+        try:
+            asyncio.get_running_loop().call_later(CONVERTER_WARM_DELAY, self.warm_converter)
+        except RuntimeError:  # no message loop (a test calling this directly)
+            self.warm_converter()
 
     def warm_converter(self) -> None:
         """Make the converter's readers and writers of every handled method's messages now:
-        each is generated on first use (a first hover or edit paid tens of ms)."""
+        each is generated on first use (a first hover or edit paid tens of ms). Once."""
+        if self.converter_warm:
+            return
+        self.converter_warm = True
         converter = self.protocol._converter
         methods = [*self.protocol.fm.features, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
         for method in methods:
@@ -426,6 +438,9 @@ class PtolsServer(LanguageServer):
                     converter.get_unstructure_hook(message)
                 except Exception as error:  # only an optimisation
                     log.debug("no converter hooks for %s: %s", message, error)
+        from . import generated_code
+
+        generated_code.flush()  # the hooks' code is compiled once per installation
 
     async def pull_configuration(self) -> None:
         caps = self.client_capabilities.workspace
