@@ -420,27 +420,41 @@ class PtolsServer(LanguageServer):
 
     def warm_converter(self) -> None:
         """Make the converter's readers and writers of every handled method's messages now:
-        each is generated on first use (a first hover or edit paid tens of ms). Once."""
+        each is generated on first use (a first hover or edit paid tens of ms). Once, one
+        method per turn of the message loop, so that a request never waits behind them all."""
         if self.converter_warm:
             return
         self.converter_warm = True
-        converter = self.protocol._converter
         methods = [*self.protocol.fm.features, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
-        for method in methods:
-            for message in (
-                self.protocol.get_message_type(method),
-                self.protocol.get_result_type(method),
-            ):
-                if message is None:
-                    continue
-                try:
-                    converter.get_structure_hook(message)
-                    converter.get_unstructure_hook(message)
-                except Exception as error:  # only an optimisation
-                    log.debug("no converter hooks for %s: %s", message, error)
+        try:
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:  # no message loop (a test calling this directly): all at once
+            loop = None
+        self.warm_methods(methods, loop)
+
+    def warm_methods(self, methods: list[str], loop: asyncio.AbstractEventLoop | None) -> None:
+        while methods:
+            self.warm_method(methods.pop())
+            if loop is not None and methods:
+                loop.call_soon(self.warm_methods, methods, loop)
+                return
         from . import generated_code
 
         generated_code.flush()  # the hooks' code is compiled once per installation
+
+    def warm_method(self, method: str) -> None:
+        converter = self.protocol._converter
+        for message in (
+            self.protocol.get_message_type(method),
+            self.protocol.get_result_type(method),
+        ):
+            if message is None:
+                continue
+            try:
+                converter.get_structure_hook(message)
+                converter.get_unstructure_hook(message)
+            except Exception as error:  # only an optimisation
+                log.debug("no converter hooks for %s: %s", message, error)
 
     async def pull_configuration(self) -> None:
         caps = self.client_capabilities.workspace
