@@ -18,6 +18,7 @@ from pygls.lsp.server import LanguageServer
 
 from . import __version__, protocol
 from .config import Settings
+from .converter_warmup import ConverterWarmer
 from .documents import MAX_LIVE_LOOP_DEPTH, Document, DocumentStore, analysable
 from .early import FirstMessage
 from .rpc import PtolsProtocol, QuietWriter, run_stdio
@@ -79,7 +80,7 @@ class PtolsServer(LanguageServer):
         self.facts_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-facts")
         self.format_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-format")
         self.syntax_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-syntax")
-        self.converter_warm = False
+        self.converter = ConverterWarmer(self.protocol)
 
     # --- lifecycle ----------------------------------------------------------------------------
     def start_io(
@@ -155,8 +156,8 @@ class PtolsServer(LanguageServer):
         """Background compiles may go on once no document waits for its analysis."""
         if all(doc.pending is None or doc.pending.done() for doc in self.store):
             self.quiet.set()
-            if not self.converter_warm:
-                asyncio.get_running_loop().call_soon(self.warm_converter)
+            if not self.converter.started:
+                asyncio.get_running_loop().call_soon(self.converter.start)
 
     def debounce(self, doc: Document) -> float:
         """None for files that analyse fast (the per-function cache makes most edits so): the
@@ -412,49 +413,11 @@ class PtolsServer(LanguageServer):
         except Exception as error:
             self.log_error("loading the compiler", error)
         # The converter is warmed once the first analysis is published (``settle``), or soon
-        # if no document comes: made here, it held a first file's diagnostics back ~60 ms.
+        # if no document comes (see converter_warmup).
         try:
-            asyncio.get_running_loop().call_later(CONVERTER_WARM_DELAY, self.warm_converter)
+            asyncio.get_running_loop().call_later(CONVERTER_WARM_DELAY, self.converter.start)
         except RuntimeError:  # no message loop (a test calling this directly)
-            self.warm_converter()
-
-    def warm_converter(self) -> None:
-        """Make the converter's readers and writers of every handled method's messages now:
-        each is generated on first use (a first hover or edit paid tens of ms). Once, one
-        method per turn of the message loop, so that a request never waits behind them all."""
-        if self.converter_warm:
-            return
-        self.converter_warm = True
-        methods = [*self.protocol.fm.features, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
-        try:
-            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-        except RuntimeError:  # no message loop (a test calling this directly): all at once
-            loop = None
-        self.warm_methods(methods, loop)
-
-    def warm_methods(self, methods: list[str], loop: asyncio.AbstractEventLoop | None) -> None:
-        while methods:
-            self.warm_method(methods.pop())
-            if loop is not None and methods:
-                loop.call_soon(self.warm_methods, methods, loop)
-                return
-        from . import generated_code
-
-        generated_code.flush()  # the hooks' code is compiled once per installation
-
-    def warm_method(self, method: str) -> None:
-        converter = self.protocol._converter
-        for message in (
-            self.protocol.get_message_type(method),
-            self.protocol.get_result_type(method),
-        ):
-            if message is None:
-                continue
-            try:
-                converter.get_structure_hook(message)
-                converter.get_unstructure_hook(message)
-            except Exception as error:  # only an optimisation
-                log.debug("no converter hooks for %s: %s", message, error)
+            self.converter.start()
 
     async def pull_configuration(self) -> None:
         caps = self.client_capabilities.workspace
