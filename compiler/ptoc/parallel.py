@@ -58,7 +58,6 @@ class _Forked:
     def __init__(self, function: Callable[..., Any], items: Sequence[tuple[Any, ...]]) -> None:
         self.function = function
         self.items = items
-        self.results: dict[int, Any] = {}
 
     def run(self, workers: int) -> list[Any]:
         tasks, task_writer = os.pipe()
@@ -78,9 +77,9 @@ class _Forked:
                 children.append((pid, reader))
             _send_tasks(task_writer, len(self.items))
             task_writer = -1  # closed by _send_tasks once every task is written
-            self.results.update(self._take_tasks(tasks))
+            results = self._take_tasks(tasks)
             for _, reader in children:
-                self.results.update(_received(reader))
+                results.update(_received(reader))
             finished = True
         finally:
             for fd in (tasks, task_writer, *(reader for _, reader in children)):
@@ -90,7 +89,7 @@ class _Forked:
         # An item a worker did not report is computed here (as a serial run would, raising
         # what it raises).
         return [
-            self.results[index] if index in self.results else self.function(*item)
+            results[index] if index in results else self.function(*item)
             for index, item in enumerate(self.items)
         ]
 
