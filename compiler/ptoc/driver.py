@@ -568,6 +568,8 @@ def _unplaced(value_type: Any) -> Any:
 #: (E401) and on-chip memory beyond capacity (E402). Both come from passes every target runs
 #: (InitMemRef, MemoryReuse, AllocateMemoryAddr), so they are what ``ptoc compile`` reports.
 BACKEND_CODES = frozenset({"E401", "E402"})
+#: The pipeline they are taken from: the shorter one, since sync changes no buffer.
+BACKEND_PIPELINE = "ptoas"
 
 
 def _inside(span: Span, outer: Span) -> bool:
@@ -582,7 +584,7 @@ def function_backend_diagnostics(program: Program, function: str) -> tuple[Diagn
     fn = program.function(function)
     if fn is None:
         return ()
-    result = run_pipeline(narrow(program, function), "ptoas")  # sync changes no buffer
+    result = run_pipeline(narrow(program, function), BACKEND_PIPELINE)
     return tuple(
         d for d in result.diagnostics if d.code in BACKEND_CODES and _inside(d.span, fn.span)
     )
@@ -641,7 +643,7 @@ def _lowers_cleanly(program: Program) -> bool:
     """Whether the pipeline E401 / E402 come from runs over the whole program without an
     error (of any code: one stops the pipeline)."""
     try:
-        return not _lower(program, "ptoas").has_errors
+        return not run_pipeline(program, BACKEND_PIPELINE).has_errors
     except Exception:  # the passes must not raise; the per-function runs will say more
         return False
 
