@@ -222,7 +222,7 @@ def check_files(files: Sequence[tuple[str, bool]], jobs: int) -> list[FileCheck]
 #: and the results' trip back cost ~5 ms, which pays back from about this much source (on 2
 #: cores, 16 copies of the 0.9 kB simple_add.py took 65 ms on one process or two; two 10 kB
 #: kernels 80 ms on one, 69 ms on two).
-POOL_MIN_BYTES = 16 * 1024
+WORKERS_MIN_BYTES = 16 * 1024
 
 
 def auto_jobs(files: Sequence[tuple[str, bool]]) -> int:
@@ -233,7 +233,7 @@ def auto_jobs(files: Sequence[tuple[str, bool]]) -> int:
             size += os.path.getsize(path)
         except OSError:  # reported when the file is read
             continue
-        if size >= POOL_MIN_BYTES:
+        if size >= WORKERS_MIN_BYTES:
             return default_jobs()
     return 1
 

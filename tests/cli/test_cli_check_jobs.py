@@ -64,34 +64,34 @@ def test_errors_exit_1_and_warnings_exit_0_on_many_jobs(write: Write, tmp_path: 
     assert (result.returncode, result.stderr) == (0, "0 errors, 12 warnings in 12 files\n")
 
 
-def test_the_default_is_one_process_per_core_and_a_pool_only_when_it_helps(
+def test_the_default_is_one_process_per_core_and_workers_only_when_they_help(
     write: Write, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pools: list[int] = []
+    spreads: list[int] = []
     ordered_map = parallel.ordered_map
 
     def recording(function: Callable[..., Any], items: Sequence[Any], workers: int) -> Any:
-        pools.append(workers)
+        spreads.append(workers)
         return ordered_map(function, items, workers)
 
     monkeypatch.setattr(parallel, "ordered_map", recording)
     monkeypatch.setattr(cli, "default_jobs", lambda: 2)
     tree(write)
     assert cli.main(["check", str(tmp_path / "tree")]) == 1
-    assert pools == []  # 24 small files: less source than a worker's start pays back
+    assert spreads == []  # 24 small files: less source than a worker's start pays back
     small = sum(p.stat().st_size for p in (tmp_path / "tree").rglob("*.py"))
-    assert small < cli.POOL_MIN_BYTES
+    assert small < cli.WORKERS_MIN_BYTES
     assert cli.main(["check", "-j", "2", str(tmp_path / "tree")]) == 1
-    assert pools == [2]  # asked for
+    assert spreads == [2]  # asked for
     good = (EXAMPLES / "simple_add.py").read_text(encoding="utf-8")
     for k in range(2):  # 2 x 12 kB
         write(f"big/k{k}.py", good + "\n" + "# a long comment line\n" * 560)
-    assert sum(p.stat().st_size for p in (tmp_path / "big").iterdir()) >= cli.POOL_MIN_BYTES
+    assert sum(p.stat().st_size for p in (tmp_path / "big").iterdir()) >= cli.WORKERS_MIN_BYTES
     assert cli.main(["check", str(tmp_path / "big")]) == 0
-    assert pools == [2, 2]
+    assert spreads == [2, 2]
     assert cli.main(["check", "-j", "8", str(tmp_path / "tree" / "k0" / "good.py")]) == 0
     assert cli.main(["check", "-j", "1", str(tmp_path / "big")]) == 0
-    assert pools == [2, 2]  # one file, or one job: no pool
+    assert spreads == [2, 2]  # one file, or one job: no workers
 
 
 def test_jobs_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
