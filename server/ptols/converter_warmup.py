@@ -16,23 +16,32 @@ from lsprotocol import types
 
 log = logging.getLogger("ptols")
 
+#: Idle seconds after `initialized` before the converter is warmed if no document comes.
+WARM_DELAY = 0.5
+
 
 class ConverterWarmer:
     def __init__(self, protocol: Any) -> None:
         self.protocol = protocol
         self.started = False
 
-    def start(self) -> None:
-        """Warm every method's messages, once (all at once when no message loop runs)."""
+    def start_later(self, delay: float = 0.0) -> None:
+        """Warm every method's messages once, ``delay`` seconds from now on the message loop
+        (at once and all together when no loop runs: a test calling this directly)."""
         if self.started:
             return
-        self.started = True
-        methods = [*self.protocol.fm.features, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
         try:
-            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-        except RuntimeError:  # a test calling this directly
-            loop = None
-        self.warm(methods, loop)
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.start(None)
+            return
+        loop.call_later(delay, self.start, loop)
+
+    def start(self, loop: asyncio.AbstractEventLoop | None) -> None:
+        if not self.started:
+            self.started = True
+            methods = [*self.protocol.fm.features, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+            self.warm(methods, loop)
 
     def warm(self, methods: list[str], loop: asyncio.AbstractEventLoop | None) -> None:
         while methods:

@@ -18,7 +18,7 @@ from pygls.lsp.server import LanguageServer
 
 from . import __version__, protocol
 from .config import Settings
-from .converter_warmup import ConverterWarmer
+from .converter_warmup import WARM_DELAY, ConverterWarmer
 from .documents import MAX_LIVE_LOOP_DEPTH, Document, DocumentStore, analysable
 from .early import FirstMessage
 from .rpc import PtolsProtocol, QuietWriter, run_stdio
@@ -39,7 +39,6 @@ SLOW_ANALYSIS = 0.050  # processor seconds: faster analyses start at once, witho
 SWITCH_INTERVAL = 0.001  # seconds a thread waits before asking for the interpreter lock
 BUFFER_DELAY = 0.400  # idle time before computing buffer/address hovers
 ANALYSIS_WAIT = 0.8  # how long a request waits for the analysis of the newest text
-CONVERTER_WARM_DELAY = 0.5  # idle seconds after `initialized` before the converter is warmed
 WARM_UP_MODULES = (
     "ptoc.driver",
     "ptoc.fmt",
@@ -156,8 +155,7 @@ class PtolsServer(LanguageServer):
         """Background compiles may go on once no document waits for its analysis."""
         if all(doc.pending is None or doc.pending.done() for doc in self.store):
             self.quiet.set()
-            if not self.converter.started:
-                asyncio.get_running_loop().call_soon(self.converter.start)
+            self.converter.start_later()
 
     def debounce(self, doc: Document) -> float:
         """None for files that analyse fast (the per-function cache makes most edits so): the
@@ -414,10 +412,7 @@ class PtolsServer(LanguageServer):
             self.log_error("loading the compiler", error)
         # The converter is warmed once the first analysis is published (``settle``), or soon
         # if no document comes (see converter_warmup).
-        try:
-            asyncio.get_running_loop().call_later(CONVERTER_WARM_DELAY, self.converter.start)
-        except RuntimeError:  # no message loop (a test calling this directly)
-            self.converter.start()
+        self.converter.start_later(WARM_DELAY)
 
     async def pull_configuration(self) -> None:
         caps = self.client_capabilities.workspace
