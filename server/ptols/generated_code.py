@@ -39,9 +39,15 @@ builtin_compile = builtins.compile
 GENERATORS = ("attr._make", "cattrs.gen")
 
 
+#: Entries at most: beyond, a flush keeps only what this process used (entries of library
+#: versions since replaced pile up otherwise; one start uses ~800).
+LIMIT = 4000
+
+
 class GeneratedCodeCache:
-    """Compiled code by ``filename + NUL + source``; ``flush`` writes what this process used
-    when something had to be compiled (entries of older library versions drop out)."""
+    """Compiled code by file name, mode, flags and source; ``flush`` writes the cache when
+    something had to be compiled: every entry, so that a miss early in a start never drops
+    entries the same start uses later."""
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -76,7 +82,7 @@ class GeneratedCodeCache:
 
     def flush(self) -> None:
         if self.missed and not sys.dont_write_bytecode:
-            save(self.path, self.used)
+            save(self.path, self.codes if len(self.codes) <= LIMIT else self.used)
             self.missed = 0
 
 
@@ -85,17 +91,22 @@ installed: GeneratedCodeCache | None = None
 
 
 def install(path: str = PATH, generators: tuple[str, ...] = GENERATORS) -> GeneratedCodeCache:
-    """Compile what these modules generate through one cache from now on (each is imported
-    here; one that is missing is left out)."""
+    """Compile what these modules generate through one cache from now on (one that is missing
+    is left out). They are all imported first: the few classes they build for themselves are
+    compiled as before, since one of them (frozen, so hashed) has source that differs in every
+    process (a string's hash, salted per process) and would be compiled and written anew on
+    every start."""
     import importlib
 
     global installed
     cache = installed = GeneratedCodeCache(path)
+    modules = []
     for name in generators:
         try:
-            module = importlib.import_module(name)
+            modules.append(importlib.import_module(name))
         except ImportError:
             continue
+    for module in modules:
         module.compile = cache.compiler_for(module)  # type: ignore[attr-defined]
     return cache
 

@@ -13,6 +13,7 @@ import cattrs
 import cattrs.gen
 import pytest
 
+from ptoc.codecache import load
 from ptols import generated_code
 
 
@@ -93,3 +94,40 @@ def test_other_uses_of_compile_get_the_builtin_as_the_module_would() -> None:
     namespace: dict[str, Any] = {}
     exec(code, namespace)
     assert namespace["f"].__annotations__ == {"x": "int", "return": "int"}  # postponed
+
+
+def make_other() -> type:
+    @attr.define
+    class Other:
+        size: int
+
+    return Other
+
+
+def test_a_flush_keeps_what_the_same_start_uses_later_and_is_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "generated.marshal"
+    generated_code.install(str(path))
+    hook_code(make_class())
+    generated_code.flush()
+    assert len(load(str(path))) == 2
+
+    next_process(monkeypatch)
+    generated_code.install(str(path))
+    make_other()  # a miss before the start has used the two entries kept
+    generated_code.flush()
+    assert len(load(str(path))) == 3
+
+    next_process(monkeypatch)
+    monkeypatch.setattr(generated_code, "LIMIT", 3)
+    third = generated_code.install(str(path))
+    make_class()
+
+    @attr.define
+    class Third:
+        name: str
+
+    assert third.missed == 1
+    generated_code.flush()
+    assert len(load(str(path))) == 2  # 4 entries, over the limit: only what this start used
