@@ -18,11 +18,15 @@ import os
 import sys
 from types import CodeType
 
-PATH = os.path.join(
-    os.path.dirname(os.path.abspath(__file__)),
-    "__pycache__",
-    f"generated.{sys.implementation.cache_tag}.marshal",
-)
+
+def path_beside(module_file: str) -> str:
+    """Where the cache of a package's generated code lives: its ``__pycache__``, under this
+    Python's tag, as the package's bytecode does."""
+    folder = os.path.dirname(os.path.abspath(module_file))
+    return os.path.join(folder, "__pycache__", f"generated.{sys.implementation.cache_tag}.marshal")
+
+
+PATH = path_beside(__file__)
 
 #: Entries at most (ptoc generates ~100 sources; a full cache starts afresh).
 LIMIT = 1000

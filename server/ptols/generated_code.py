@@ -19,18 +19,13 @@ from __future__ import annotations
 import __future__
 
 import builtins
-import os
 import sys
 from types import CodeType, ModuleType
 from typing import Any
 
-from ptoc.codecache import load, save
+from ptoc.codecache import load, path_beside, save
 
-PATH = os.path.join(
-    os.path.dirname(os.path.abspath(__file__)),
-    "__pycache__",
-    f"generated.{sys.implementation.cache_tag}.marshal",
-)
+PATH = path_beside(__file__)
 
 #: The builtin, which the modules' own ``compile`` shadows.
 builtin_compile = builtins.compile
