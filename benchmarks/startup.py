@@ -20,13 +20,16 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import os
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
+
+from ptols.framing import READ_SIZE, next_message
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -97,16 +100,18 @@ def framed(message: dict[str, object]) -> bytes:
     return f"Content-Length: {len(body)}\r\n\r\n{body}".encode()
 
 
-def read_message(stream: IO[bytes]) -> dict[str, Any]:
-    """The next message the server sends (headers, then a JSON body)."""
-    length = 0
-    while (line := stream.readline()) not in (b"\r\n", b""):
-        if line.lower().startswith(b"content-length:"):
-            length = int(line.split(b":")[1])
-    if not length:
-        raise RuntimeError("ptols closed its output")
-    message: dict[str, Any] = json.loads(stream.read(length))
-    return message
+def messages(stream: IO[bytes]) -> Iterator[dict[str, Any]]:
+    """The messages the server sends, as ptols' own framing reads them."""
+    buffer = bytearray()
+    while True:
+        body, _ = next_message(buffer, waited=False)
+        if body is not None:
+            yield json.loads(body)
+            continue
+        chunk = os.read(stream.fileno(), READ_SIZE)
+        if not chunk:
+            raise RuntimeError("ptols closed its output")
+        buffer += chunk
 
 
 def first_diagnostics(cache: str) -> Callable[[], object]:
@@ -138,14 +143,13 @@ def first_diagnostics(cache: str) -> Callable[[], object]:
         server = spawn_ptols(cache, opening)
         assert server.stdout is not None
         try:
-            while True:
-                message = read_message(server.stdout)
-                params = message.get("params") or {}
-                if (
-                    message.get("method") == "textDocument/publishDiagnostics"
-                    and params.get("uri") == uri
-                ):
-                    return params
+            published = next(
+                message
+                for message in messages(server.stdout)
+                if message.get("method") == "textDocument/publishDiagnostics"
+                and message["params"].get("uri") == uri
+            )
+            return published["params"]
         finally:
             server.kill()
             server.wait()
