@@ -20,6 +20,7 @@ from types import CodeType
 from typing import Any, NoReturn
 
 from .. import records
+from ..editions import Edition
 from ..enums import IdentityEnum
 from ..ir.dtype import DataType
 from ..ir.expr import AttrValue, Expr, MakeTuple, Var
@@ -237,6 +238,18 @@ class LegacyForm:
 
 
 @record(frozen=True, slots=True)
+class EditionForm:
+    """The parameters of an op as one edition spells them, and how its lowered value
+    arguments (name -> Expr) become the canonical ones; ``convert`` may read their types (a
+    store's shapes come from its tile)."""
+
+    edition: Edition
+    params: tuple[Param, ...]
+    convert: Callable[[dict[str, Expr]], dict[str, Expr]]
+    note: str = ""
+
+
+@record(frozen=True, slots=True)
 class TypedAttr:
     """An IR attribute written as a typed dialect attribute: ``cmp_type=2`` ->
     ``cmpMode = #pto<cmp lt>``. ``values`` maps each IR value to its enum case."""
@@ -371,6 +384,19 @@ class OpDef:
     dsl_visible: bool = (
         True  # False: registered (e.g. inserted by passes) but not callable from the DSL
     )
+    # The first edition with the op: every spelling of a 2026-08 op is a 2026-08 spelling.
+    since: Edition = Edition.V2026_03
+    # Spellings (after ``pl.`` / ``pl.tile.`` / ``pl.tensor.``) that only one edition has: a
+    # rename is the old name with the old edition and the new with the new. Another spelling
+    # is both editions' (a namespace of one edition still makes its spellings that edition's).
+    edition_names: tuple[tuple[str, Edition], ...] = ()
+    # Forms of the op's parameters that another edition spells differently, e.g. 2026-08's
+    # ``store(tile, offsets, output_tensor, shapes=None)``: bound when the canonical
+    # parameters do not fit, each converting its arguments to the canonical ones.
+    edition_forms: tuple[EditionForm, ...] = ()
+    # A type rule for an edition where the op's spelling means something else (2026-08's
+    # ``tile (+) scalar`` keeps the tile's dtype).
+    edition_rules: tuple[tuple[Edition, TypeRule], ...] = ()
     # Where the op is registered (go-to-definition): the file, and the call (``source_line``).
     source_file: str = ""
     source_site: Site | None = field(default=None, repr=False)
@@ -472,12 +498,28 @@ class OpDef:
     def signature(self) -> str:
         return f"{self.name}(" + ", ".join(p.signature() for p in self.params) + ")"
 
+    def spelling_edition(self, spelling: str) -> Edition | None:
+        """The one edition that has ``spelling`` of this op, None when both do."""
+        if self.since is not Edition.V2026_03:
+            return self.since
+        for name, edition in self.edition_names:
+            if name == spelling:
+                return edition
+        return None
+
+    def rule_for(self, edition: Edition | None) -> TypeRule:
+        for ruled, rule in self.edition_rules:
+            if ruled is edition:
+                return rule
+        return self.rule
+
     def deduce(
         self,
         args: dict[str, Expr],
         attrs: dict[str, AttrValue],
         warnings: list[OpError] | None = None,
         ranges: Mapping[Var, tuple[int, int]] | None = None,
+        edition: Edition | None = None,
     ) -> Type:
         """Run the type rule. Raises OpError; an argument of unknown type (from an earlier
         error) yields UNKNOWN without a new error, so one mistake is reported once. The
@@ -492,7 +534,7 @@ class OpDef:
                 filled[name] = default
         ctx = DeduceContext(self, args, filled, ranges=ranges or {})
         (_operand_space_check or _load_operand_space_check())(ctx)
-        result = self.rule(ctx)
+        result = (self.rule_for(edition) if self.edition_rules else self.rule)(ctx)
         if warnings is not None:
             warnings.extend(ctx.warnings)
         if isinstance(result, TileType) and result.memref is None:

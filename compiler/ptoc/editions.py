@@ -1,0 +1,218 @@
+"""Language editions: the PyPTO of 2026-03 and the PyPTO of 2026-08.
+
+Both editions are accepted everywhere. Which one is *in force* for a file decides the few
+spellings that mean different things in the two (``EditionRules``) and how the file is printed.
+It is chosen, first match wins, by: the command line (``--edition``) or the editor's setting,
+the project's ``[tool.ptoc] edition``, the spellings only one edition has (``detect``), and the
+newest edition for a file that has none.
+
+Spellings that belong to one edition are data: namespaces and non-op helpers in the tables of
+this module, op spellings on their registrations (``OpDef.since`` / ``OpDef.edition_names``).
+"""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+
+from .records import record
+
+
+class Edition(Enum):
+    V2026_03 = "2026-03"
+    V2026_08 = "2026-08"
+
+    @property
+    def label(self) -> str:
+        return f"PyPTO {self.value}"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+NEWEST = Edition.V2026_08
+OLDEST = Edition.V2026_03
+EDITION_NAMES = tuple(e.value for e in Edition)
+
+
+def parse_edition(text: str | None) -> Edition | None:
+    """``"2026-08"`` -> the edition; None for anything else (callers report it)."""
+    for edition in Edition:
+        if text == edition.value:
+            return edition
+    return None
+
+
+class EditionSource(Enum):
+    """Why an edition is in force for a file (hover, ``ptoc check -v``, the status item)."""
+
+    FLAG = "chosen on the command line"
+    EDITOR = "chosen in the editor's settings"
+    PROJECT = "set by [tool.ptoc] edition"
+    DETECTED = "detected from its spellings"
+    DEFAULT = "the newest edition (no spelling of one edition only)"
+
+
+@record(frozen=True)
+class EditionRules:
+    """What the spellings that exist in both editions mean in one of them (spec §15's rows
+    marked "different"). The front end and the type rules read these flags; no other code
+    asks which edition is in force."""
+
+    # ``tile (+) scalar`` keeps the tile's dtype (2026-08) instead of promoting (2026-03).
+    tile_scalar_keeps_tile_dtype: bool
+    # ``pl.full(shape, dtype, value)`` at top level builds a tensor (2026-08), not a tile.
+    full_builds_tensor: bool
+    # ``pl.max(a, b)`` / ``pl.min(a, b)`` are scalar-only (2026-08); in 2026-03 a tile's
+    # ``pl.max(t, axis)`` is an axis reduction.
+    max_min_scalar_only: bool
+    # ``not x`` is logical (2026-08); 2026-03 read it on integers as bitwise not.
+    not_is_logical: bool
+    # ``pl.tensor.view(t, shape, x)``: x is a valid shape (2026-08), an offset (2026-03).
+    tensor_view_third_is_valid_shape: bool
+
+
+RULES: dict[Edition, EditionRules] = {
+    Edition.V2026_03: EditionRules(
+        tile_scalar_keeps_tile_dtype=False,
+        full_builds_tensor=False,
+        max_min_scalar_only=False,
+        not_is_logical=False,
+        tensor_view_third_is_valid_shape=False,
+    ),
+    Edition.V2026_08: EditionRules(
+        tile_scalar_keeps_tile_dtype=True,
+        full_builds_tensor=True,
+        max_min_scalar_only=True,
+        not_is_logical=True,
+        tensor_view_third_is_valid_shape=True,
+    ),
+}
+
+# --- spellings of one edition only ------------------------------------------------------------
+
+#: Op namespaces after ``pl.``, by the edition that has them (absent: both).
+NAMESPACE_EDITIONS: dict[str, Edition] = {
+    "block": Edition.V2026_03,
+    "op": Edition.V2026_03,
+    "tile": Edition.V2026_08,
+    "array": Edition.V2026_08,
+    "prefetch": Edition.V2026_08,
+}
+
+#: Helpers, scopes, loops, decorators and types after ``pl.`` that only one edition has (ops
+#: carry theirs on their registrations).
+HELPER_EDITIONS: dict[str, Edition] = {
+    "incore": Edition.V2026_03,
+    "auto_incore": Edition.V2026_03,
+    "at": Edition.V2026_08,
+    "scope": Edition.V2026_08,
+    "manual_scope": Edition.V2026_08,
+    "cluster": Edition.V2026_08,
+    "spmd": Edition.V2026_08,
+    "split_aiv": Edition.V2026_08,
+    "unroll": Edition.V2026_08,
+    "pipeline": Edition.V2026_08,
+    "jit": Edition.V2026_08,
+    "Level": Edition.V2026_08,
+    "Role": Edition.V2026_08,
+    "Mem": Edition.V2026_08,
+    "TaskId": Edition.V2026_08,
+    "TensorView": Edition.V2026_08,
+    "Array": Edition.V2026_08,
+    "static_assert": Edition.V2026_08,
+    "static_print": Edition.V2026_08,
+    "func_attr": Edition.V2026_08,
+    "dump_tag": Edition.V2026_08,
+    "submit": Edition.V2026_08,
+    "spmd_submit": Edition.V2026_08,
+    "no_dep": Edition.V2026_08,
+    "split": Edition.V2026_08,
+    "cross_core_slot": Edition.V2026_08,
+    "SplitMode": Edition.V2026_08,
+    "ScopeMode": Edition.V2026_08,
+}
+
+
+@record(frozen=True)
+class Evidence:
+    """One spelling that only one edition has, where the file writes it."""
+
+    edition: Edition
+    spelling: str  # as the user wrote it, e.g. ``pl.block.add``
+    line: int  # 1-based
+    column: int  # 0-based, in code points
+    end_column: int
+
+
+@record(frozen=True)
+class Detection:
+    """What a file's spellings say: the edition they point to (None: no evidence, or both)
+    and the first spelling of each edition found."""
+
+    edition: Edition | None
+    first: dict[Edition, Evidence]
+
+    @property
+    def mixed(self) -> bool:
+        return len(self.first) > 1
+
+
+class SpellingTable:
+    """Every spelling of one edition only, as one regular expression over the file's text.
+    Reading the text (not the syntax tree) keeps detection cheap and lets it see a file that
+    does not parse; a spelling inside a string or comment counts too, which is what a reader
+    of the file would take it for."""
+
+    def __init__(self, spellings: dict[str, Edition]) -> None:
+        self._spellings = spellings
+        self._patterns: dict[str, re.Pattern[str]] = {}
+
+    def pattern(self, prefix: str) -> re.Pattern[str]:
+        found = self._patterns.get(prefix)
+        if found is None:
+            names = sorted(self._spellings, key=len, reverse=True)
+            alternatives = "|".join(re.escape(n) for n in names)
+            # ``pl.block.add(`` / ``pl.incore(`` / ``pl.Level.X``: the spelling must end a name.
+            found = re.compile(
+                rf"(?<![\w.]){re.escape(prefix)}\.({alternatives})(?![\w])(?!\s*=)"
+            )
+            self._patterns[prefix] = found
+        return found
+
+    def detect(self, text: str, prefixes: tuple[str, ...]) -> Detection:
+        first: dict[Edition, Evidence] = {}
+        for prefix in prefixes:
+            for match in self.pattern(prefix).finditer(text):
+                edition = self._spellings[match.group(1)]
+                if edition in first and first[edition].line <= _line_of(text, match.start()):
+                    continue
+                first[edition] = _evidence(text, match, edition)
+                if len(first) == len(Edition):
+                    break
+        chosen = next(iter(first)) if len(first) == 1 else None
+        return Detection(chosen, first)
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def _evidence(text: str, match: re.Match[str], edition: Edition) -> Evidence:
+    start = match.start()
+    line_start = text.rfind("\n", 0, start) + 1
+    column = start - line_start
+    return Evidence(edition, match.group(0), _line_of(text, start), column, column + len(match.group(0)))
+
+
+def choose(explicit: Edition | None, detection: Detection | None) -> tuple[Edition, EditionSource]:
+    """The edition in force and why, for a file with no flag/editor/project choice given as
+    ``explicit`` (the caller names that source)."""
+    if explicit is not None:
+        return explicit, EditionSource.PROJECT
+    if detection is not None and detection.edition is not None:
+        return detection.edition, EditionSource.DETECTED
+    if detection is not None and detection.mixed:
+        # Both editions' spellings: the newer one wins, and the file gets one warning.
+        return NEWEST, EditionSource.DETECTED
+    return NEWEST, EditionSource.DEFAULT
