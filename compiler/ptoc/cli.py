@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import driver
 from .diagnostics import STRICT_ANNOTATION_CODES, Diagnostic, Severity, strict_annotations
+from .editions import EDITION_NAMES
 from .filekind import is_pypto_source
 from .ir.function import Program
 from .records import field, record
@@ -27,7 +28,7 @@ from .records import field, record
 if TYPE_CHECKING:
     from pathlib import Path  # not at run time: pathlib loads urllib (~4 ms a start)
 
-    from .fmt.config import ConfigCache
+    from .config import ConfigCache
     from .frontend.analysis import ModuleAnalysis
 
 EXIT_OK = 0
@@ -53,7 +54,7 @@ def read_source(path: str) -> str:
 @functools.cache
 def configs() -> ConfigCache:
     """``[tool.ptoc]`` of each file, each pyproject.toml read once per run."""
-    from .fmt.config import ConfigCache
+    from .config import ConfigCache
 
     return ConfigCache()
 
@@ -64,7 +65,7 @@ def analyze(text: str, path: str, problems: list[str] | None = None) -> ModuleAn
     unreadable configuration is a problem (exit code 2) and the file is checked without it."""
     analysis = driver.analyze(text, path)
     if any(d.code in STRICT_ANNOTATION_CODES for d in analysis.diagnostics):
-        from .fmt.config import ConfigError
+        from .config import ConfigError
 
         try:
             strict = configs().for_file(path).strict_annotations
@@ -178,6 +179,7 @@ class FileCheck:
     checked: bool = False
     diagnostics: list[Diagnostic] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    edition: str = ""  # the edition in force and why (``ptoc check -v``)
 
 
 def check_file(path: str, explicit: bool) -> FileCheck:
@@ -193,6 +195,8 @@ def check_file(path: str, explicit: bool) -> FileCheck:
     analysis = analyze(text, path, found.problems)
     if explicit or analysis.uses_pypto:
         found.checked = True
+        if analysis.edition is not None:
+            found.edition = analysis.edition.describe()
         found.diagnostics = [
             *analysis.diagnostics,
             *driver.backend_diagnostics(analysis, together=True),
@@ -250,10 +254,14 @@ def run_check(args: argparse.Namespace) -> int:
     files, problems = discover(args.paths)
     diagnostics: list[Diagnostic] = []
     checked = 0
-    for found in check_files(files, args.jobs or auto_jobs(files)):
+    for (path, _), found in zip(
+        files, check_files(files, args.jobs or auto_jobs(files)), strict=True
+    ):
         problems.extend(found.problems)
         checked += found.checked
         diagnostics.extend(found.diagnostics)
+        if args.verbose and found.checked:
+            print(f"{path}: {found.edition or 'not a PyPTO file'}", file=sys.stderr)
 
     ordered = sorted_diagnostics(diagnostics)
     if args.format == "json":
@@ -503,6 +511,12 @@ def add_check_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
         help="check files on N processes (default: one per core once the files hold 16 kB of "
         "source or more, else one)",
     )
+    check.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="also say, for each file, which language edition is in force and why",
+    )
     check.set_defaults(handler=run_check)
 
 
@@ -600,6 +614,14 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for name in COMMANDS:
         if command in (None, name):
             command_parser_adder(name)(commands)
+    for sub in commands.choices.values():
+        sub.add_argument(
+            "--edition",
+            choices=EDITION_NAMES,
+            default=None,
+            help="the language edition of every file (default: the project's [tool.ptoc] "
+            "edition, else each file's spellings, else the newest)",
+        )
     return parser
 
 
@@ -690,6 +712,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         fail("a command is required (check, print, compile, fmt, run)")
         return EXIT_USAGE
     configs.cache_clear()  # configuration is read afresh by every run
+    if getattr(args, "edition", None):
+        driver.choose_edition(args.edition)
     try:
         code: int = handler(args)
         return code

@@ -11,6 +11,7 @@ first use (the server imports it before the compiler is warm).
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
@@ -26,6 +27,8 @@ from .records import field, record
 if TYPE_CHECKING:
     from pathlib import Path  # (pathlib loads urllib: ~4 ms of a `ptoc check`)
 
+    from .config import ConfigCache
+    from .editions import Edition, EditionSource
     from .frontend.analysis import ModuleAnalysis
     from .passes.manager import PipelineResult
 
@@ -203,17 +206,76 @@ def internal_error(path: str, stage: str, exc: BaseException) -> Diagnostic:
     return Diagnostic("E900", Severity.ERROR, message, Span(path, 1, 0, 1, 0))
 
 
-def analyze(text: str, path: str) -> ModuleAnalysis:
-    """Run the front end; a crash inside it becomes an E900 diagnostic instead of a traceback."""
+def analyze(
+    text: str, path: str, edition: tuple[Edition, EditionSource] | None = None
+) -> ModuleAnalysis:
+    """Run the front end; a crash inside it becomes an E900 diagnostic instead of a traceback.
+    ``edition``: chosen by the caller (a flag, an editor setting); else the project's
+    ``[tool.ptoc] edition``; else the file's spellings decide."""
     from .frontend import analyze_source
     from .frontend.analysis import ModuleAnalysis
 
     try:
-        return analyze_source(text, path)
+        chosen = edition or _CHOSEN_EDITION or project_edition(path)
+        if chosen is None:
+            return analyze_source(text, path)
+        return analyze_source(text, path, edition=chosen)
     except Exception as exc:  # the front end must not raise; keep going with the other files
         analysis = ModuleAnalysis(path=path, text=text, uses_pypto=True)
         analysis.diagnostics.append(internal_error(path, "front end", exc))
         return analysis
+
+
+_CHOSEN_EDITION: tuple[Edition, EditionSource] | None = None
+
+
+def choose_edition(name: str | None) -> None:
+    """``--edition``: the edition of every file this process analyses (None: undo)."""
+    global _CHOSEN_EDITION
+    from .editions import EditionSource, parse_edition
+
+    edition = parse_edition(name)
+    _CHOSEN_EDITION = None if edition is None else (edition, EditionSource.FLAG)
+
+
+def project_edition(path: str) -> tuple[Edition, EditionSource] | None:
+    """``[tool.ptoc] edition`` of the project ``path`` belongs to (an unreadable configuration
+    is the command's business: here it sets nothing)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if path.startswith("<") or not _may_set_edition(folder):
+        return None  # (reading the configuration loads pathlib and tomllib: only when there)
+    from .config import ConfigError
+    from .editions import EditionSource
+
+    try:
+        edition = _config_cache().for_file(path).edition
+    except (ConfigError, OSError):
+        return None
+    return None if edition is None else (edition, EditionSource.PROJECT)
+
+
+@functools.cache
+def _may_set_edition(folder: str) -> bool:
+    """Whether the ``pyproject.toml`` governing files of ``folder`` (ptoc.config's walk) may
+    set an edition: its text names one. Reading it properly loads pathlib and tomllib."""
+    candidate = os.path.join(folder, "pyproject.toml")
+    if os.path.isfile(candidate):
+        try:
+            with open(candidate, "rb") as handle:
+                return b"edition" in handle.read()
+        except OSError:
+            return False
+    if any(os.path.exists(os.path.join(folder, m)) for m in (".git", ".hg")):
+        return False
+    parent = os.path.dirname(folder)
+    return parent != folder and _may_set_edition(parent)
+
+
+@functools.cache
+def _config_cache() -> ConfigCache:
+    from .config import ConfigCache
+
+    return ConfigCache()
 
 
 # --- narrowing to one function ------------------------------------------------------------------

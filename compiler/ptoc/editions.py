@@ -53,6 +53,10 @@ class EditionSource(Enum):
     DEFAULT = "the newest edition (no spelling of one edition only)"
 
 
+#: An edition chosen for a file from outside it, and by whom (flag, editor, project).
+ChosenEdition = tuple[Edition, "EditionSource"]
+
+
 @record(frozen=True)
 class EditionRules:
     """What the spellings that exist in both editions mean in one of them (spec §15's rows
@@ -134,6 +138,14 @@ HELPER_EDITIONS: dict[str, Edition] = {
 }
 
 
+#: Call forms only one edition writes, as regular expressions after ``pl.`` (what they match
+#: is the evidence): 2026-03's ``store(tile, [offsets], [shapes], out)`` (2026-08's third
+#: argument is the output tensor).
+FORM_EDITIONS: dict[str, Edition] = {
+    r"(?:block\.)?(?:store|l0c_store)\(\s*[^,()\[\]]+,\s*\[[^\]]*\]\s*,\s*\[": Edition.V2026_03,
+}
+
+
 @record(frozen=True)
 class Evidence:
     """One spelling that only one edition has, where the file writes it."""
@@ -164,9 +176,11 @@ class SpellingTable:
     does not parse; a spelling inside a string or comment counts too, which is what a reader
     of the file would take it for."""
 
-    def __init__(self, spellings: dict[str, Edition]) -> None:
+    def __init__(self, spellings: dict[str, Edition], forms: dict[str, Edition]) -> None:
         self._spellings = spellings
+        self._forms = forms
         self._patterns: dict[str, re.Pattern[str]] = {}
+        self._form_patterns: dict[str, list[tuple[re.Pattern[str], Edition]]] = {}
 
     def pattern(self, prefix: str) -> re.Pattern[str]:
         found = self._patterns.get(prefix)
@@ -174,22 +188,35 @@ class SpellingTable:
             names = sorted(self._spellings, key=len, reverse=True)
             alternatives = "|".join(re.escape(n) for n in names)
             # ``pl.block.add(`` / ``pl.incore(`` / ``pl.Level.X``: the spelling must end a name.
-            found = re.compile(
-                rf"(?<![\w.]){re.escape(prefix)}\.({alternatives})(?![\w])(?!\s*=)"
-            )
+            found = re.compile(rf"(?<![\w.]){re.escape(prefix)}\.({alternatives})(?![\w])(?!\s*=)")
             self._patterns[prefix] = found
+        return found
+
+    def form_patterns(self, prefix: str) -> list[tuple[re.Pattern[str], Edition]]:
+        found = self._form_patterns.get(prefix)
+        if found is None:
+            found = [
+                (re.compile(rf"(?<![\w.]){re.escape(prefix)}\.{form}"), edition)
+                for form, edition in self._forms.items()
+            ]
+            self._form_patterns[prefix] = found
         return found
 
     def detect(self, text: str, prefixes: tuple[str, ...]) -> Detection:
         first: dict[Edition, Evidence] = {}
+
+        def note(match: re.Match[str], edition: Edition) -> None:
+            known = first.get(edition)
+            if known is None or _line_of(text, match.start()) < known.line:
+                first[edition] = _evidence(text, match, edition)
+
         for prefix in prefixes:
             for match in self.pattern(prefix).finditer(text):
-                edition = self._spellings[match.group(1)]
-                if edition in first and first[edition].line <= _line_of(text, match.start()):
-                    continue
-                first[edition] = _evidence(text, match, edition)
-                if len(first) == len(Edition):
-                    break
+                note(match, self._spellings[match.group(1)])
+            for pattern, edition in self.form_patterns(prefix):
+                form = pattern.search(text)
+                if form is not None:
+                    note(form, edition)
         chosen = next(iter(first)) if len(first) == 1 else None
         return Detection(chosen, first)
 
@@ -202,7 +229,8 @@ def _evidence(text: str, match: re.Match[str], edition: Edition) -> Evidence:
     start = match.start()
     line_start = text.rfind("\n", 0, start) + 1
     column = start - line_start
-    return Evidence(edition, match.group(0), _line_of(text, start), column, column + len(match.group(0)))
+    spelling = match.group(0).split("(")[0]
+    return Evidence(edition, spelling, _line_of(text, start), column, column + len(spelling))
 
 
 def choose(explicit: Edition | None, detection: Detection | None) -> tuple[Edition, EditionSource]:

@@ -595,6 +595,48 @@ _ENTRIES = [
         "o = pl.l0c_store(acc, [0, 0], [32, 32], out)",
     ),
     CodeInfo(
+        "W030",
+        "MIXED_EDITIONS",
+        _W,
+        "The file writes spellings of both language editions (PyPTO 2026-03 and 2026-08). "
+        "Both are accepted; the edition in force decides the spellings that mean different "
+        "things in the two. Reported once per file, on the first spelling of the other "
+        "edition. Run `ptoc upgrade` or set `[tool.ptoc] edition`.",
+        "with pl.incore():\n    t = pl.tile.add(a, b)",
+        "with pl.at(level=pl.Level.CORE_GROUP):\n    t = pl.tile.add(a, b)",
+    ),
+    CodeInfo(
+        "W031",
+        "OTHER_EDITION_SPELLING",
+        _W,
+        "A spelling of the other edition than the one chosen for the project (`--edition`, "
+        "`[tool.ptoc] edition` or the editor's setting). ptoc accepts it; upstream of that "
+        "edition does not. The quick fix writes the chosen edition's spelling.",
+        'u = pl.block.add(a, b)  # with edition = "2026-08"',
+        "u = pl.tile.add(a, b)",
+    ),
+    CodeInfo(
+        "W032",
+        "EDITION_MEANING",
+        _W,
+        "A spelling both editions have that means something else in the edition in force "
+        "(e.g. the third argument of `pl.tensor.view` is a valid shape in 2026-08, an offset "
+        "in 2026-03). ptoc follows the edition in force; the message says what the other "
+        "edition would have done.",
+        "v = pl.tensor.view(t, [16, 16], [0, 16])  # 2026-08",
+        "v = pl.tensor.slice(t, [16, 16], [0, 16])",
+    ),
+    CodeInfo(
+        "I001",
+        "TEXT_NOT_CHECKED",
+        Severity.INFO,
+        "`pl.parse(...)` of a program text that is only known when the code runs (an "
+        "f-string, a value computed by code): ptoc does not run the code, so it cannot check "
+        "the program. Texts written as string literals are checked in place.",
+        'pl.parse(f"def {name}(...): ...")',
+        'pl.parse("""...the program...""")',
+    ),
+    CodeInfo(
         "W021",
         "STORE_REINTERPRETS",
         _W,

@@ -1,19 +1,26 @@
 """The DSL front end: PyPTO source text -> IR + diagnostics. Never imports or runs user code."""
 
+from ..editions import Edition, EditionSource
 from .analysis import ModuleAnalysis, Occurrence, OccurrenceKind, SymbolIndex
+from .edition import EditionInForce
 from .module import AnalysisCache, analyze_module
 
 
 def analyze_source(
-    text: str, path: str = "<string>", cache: AnalysisCache | None = None
+    text: str,
+    path: str = "<string>",
+    cache: AnalysisCache | None = None,
+    edition: tuple[Edition, EditionSource] | None = None,
 ) -> ModuleAnalysis:
     """Analyse one file's text. Pass the same ``cache`` for successive versions of a document
-    to re-analyse only the functions an edit touched."""
-    return analyze_module(text, path, cache)
+    to re-analyse only the functions an edit touched. ``edition``: the edition chosen for the
+    file and by whom (flag, editor, project); None: from its spellings."""
+    return analyze_module(text, path, cache, edition)
 
 
 __all__ = [
     "AnalysisCache",
+    "EditionInForce",
     "ModuleAnalysis",
     "Occurrence",
     "OccurrenceKind",

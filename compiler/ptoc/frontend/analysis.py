@@ -7,12 +7,16 @@ import bisect
 from collections.abc import Iterable
 from enum import Enum
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic
 from ..ir.function import Function, Program
 from ..ir.span import Span
 from ..ir.types import Type
 from ..records import field, record
+
+if TYPE_CHECKING:
+    from .edition import EditionInForce
 
 
 class OccurrenceKind(Enum):
@@ -107,6 +111,8 @@ class ModuleAnalysis:
     index: SymbolIndex = field(default_factory=SymbolIndex)
     function_infos: list[FunctionInfo] = field(default_factory=list)
     prefix: str = "pl"  # the alias the file imports pypto.language under
+    # The language edition in force for the file and why (None: not a kernel file).
+    edition: EditionInForce | None = None
     reused_functions: int = 0  # functions whose analysis came from the cache
     # Programs and functions defined inside a builder function (``def build(n): @pl.program
     # class P ...``): their shapes may use the builder's values, known only when it runs.

@@ -14,6 +14,7 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
+from ..ir.dsl_enums import dsl_enum_member
 from ..ir.dtype import DTYPE_BY_NAME
 from ..ir.expr import Var
 from ..ir.span import Span
@@ -68,6 +69,11 @@ def dsl_enum_value(path: tuple[str, ...]) -> Any | None:
             return TensorLayout[name]
         if group == "DataType" and name in DTYPE_BY_NAME:
             return DTYPE_BY_NAME[name]
+        if group == "Mem" and name in MEMORY_SPACE_BY_NAME:  # 2026-08's short alias
+            return MEMORY_SPACE_BY_NAME[name]
+        return dsl_enum_member(group, name)
+    if len(path) == 3 and path[0] == "tile":  # pl.tile.MaskPattern.P0101
+        return dsl_enum_member(path[1], path[2])
     return None
 
 

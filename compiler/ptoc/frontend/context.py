@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from ..diagnostics import DiagnosticBag
+from ..editions import NEWEST, RULES, Edition, EditionRules
 from ..ir.expr import Expr, Var
 from ..ir.function import FunctionType, ParamDirection
 from ..ir.span import Span
@@ -65,6 +66,11 @@ class ModuleEnv:
     inline_defs: dict[str, ast.FunctionDef] = field(default_factory=dict)
     external_functions: dict[str, FunctionSignature] = field(default_factory=dict)
     function_aliases: dict[str, str] = field(default_factory=dict)  # `aliased = original_fn`
+    edition: Edition = NEWEST  # the edition in force (frontend/edition.py decides it)
+
+    @property
+    def rules(self) -> EditionRules:
+        return RULES[self.edition]
 
     def type_resolver(self, bag: DiagnosticBag) -> TypeResolver:
         """A reader of annotations that reports into ``bag`` (each analysis passes its own)."""

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..diagnostics import DiagnosticBag, Related
+from ..editions import ChosenEdition
 from ..filekind import imports_pypto, program_header
 from ..ir.function import Function, Program
 from ..ir.span import Span
@@ -17,6 +18,8 @@ from .analysis import FunctionInfo, ModuleAnalysis, Occurrence, OccurrenceKind, 
 from .cache import AnalysisCache, constants_fingerprint, module_fingerprint
 from .consteval import ConstEvaluator
 from .context import FunctionSignature, ModuleEnv
+from .edition import decide
+from .embedded import merge_embedded
 from .lower import LoweredFunction, lower_function
 from .names import DslImports, find_imports
 from .preprocess import parse_module
@@ -58,9 +61,15 @@ class ModuleParts:
     builders: list[ast.FunctionDef] = field(default_factory=list)
 
 
+Cache = AnalysisCache | None
+Chosen = ChosenEdition | None  # the edition a flag, the editor or the project chose
+
+
 class ModuleAnalyzer:
-    def __init__(self, text: str, path: str, cache: AnalysisCache | None = None) -> None:
+    def __init__(self, text: str, path: str, cache: Cache = None, edition: Chosen = None) -> None:
         self.cache = cache
+        self.explicit_edition = edition
+        self.embedded_text = False  # analysing a pl.parse(...) text of another file
         self.module_fingerprint = 0
         self.consts_fingerprint = 0
         self.visible: dict[int, int] = {}  # id(signature table) -> hash of what it shows
@@ -104,10 +113,16 @@ class ModuleAnalyzer:
             imports.aliases.add("pl")
         self.result.prefix = imports.prefix
         consts = ConstEvaluator(imports, self.source.span)
-        env = ModuleEnv(self.source, imports, consts)
-        self.env = env
+        self.result.edition = decide(self.source, imports, self.explicit_edition, self.bag)
+        env = self.env = ModuleEnv(
+            self.source, imports, consts, edition=self.result.edition.edition
+        )
         self.blanked = parsed.blanked_lines
         self.collect_module(tree, env, is_printed, header_name)
+        if not self.embedded_text:  # pl.parse("...") texts, analysed where they stand
+            edition, path = self.explicit_edition, self.source.path
+            analyse = lambda text: embedded_analysis(text, path, edition)  # noqa: E731
+            merge_embedded(tree, self.source, imports, self.bag, self.result, analyse)
 
     # --- module level -------------------------------------------------------------------------
     def collect_module(
@@ -459,9 +474,20 @@ _SCANNERS: dict[
 }
 
 
-def analyze_module(text: str, path: str, cache: AnalysisCache | None = None) -> ModuleAnalysis:
+def embedded_analysis(text: str, path: str, edition: ChosenEdition | None) -> ModuleAnalysis:
+    inner = ModuleAnalyzer(text, path, None, edition)
+    inner.embedded_text = True
+    return inner.run()
+
+
+def analyze_module(
+    text: str,
+    path: str,
+    cache: AnalysisCache | None = None,
+    edition: ChosenEdition | None = None,
+) -> ModuleAnalysis:
     with gc_paused():
-        result = ModuleAnalyzer(text, path, cache).run()
+        result = ModuleAnalyzer(text, path, cache, edition).run()
     if cache is not None:
         cache.trim()
     return result

@@ -1,6 +1,11 @@
 """The operator registry and the ops of every category (importing this registers them all)."""
 
-from . import block, system, tensor  # noqa: F401  (registration side effects)
+from . import (  # noqa: F401  (registration side effects)
+    block,
+    renames,  # noqa: F401  (after every registration: 2026-08's spellings)
+    system,
+    tensor,
+)
 from .dispatch import Resolution, dsl_spellings, resolve_op
 from .registry import (
     REGISTRY,
@@ -8,6 +13,7 @@ from .registry import (
     Access,
     Category,
     DeduceContext,
+    EditionForm,
     LegacyForm,
     Lowering,
     OpDef,
@@ -25,6 +31,7 @@ __all__ = [
     "Access",
     "Category",
     "DeduceContext",
+    "EditionForm",
     "LegacyForm",
     "Lowering",
     "OpDef",

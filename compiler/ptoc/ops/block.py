@@ -9,9 +9,11 @@ tables of rows.
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import Enum
 from typing import Any
 
 from .. import records
+from ..editions import Edition
 from ..ir.dtype import DataType
 from ..ir.expr import Expr, const_int, make_tuple
 from ..ir.shape import dim_str, static_value
@@ -23,6 +25,7 @@ from .registry import (
     Access,
     Category,
     DeduceContext,
+    EditionForm,
     LegacyForm,
     Lowering,
     MaskForm,
@@ -218,6 +221,65 @@ _STORE_LEGACY = LegacyForm(
     _LEGACY_NOTE,
     regroup=(0, (1, 2), (3, 4), 5),
 )
+_LOAD_MEMORY = p_attr(
+    "target_memory", "Destination buffer: pl.MemorySpace.Vec or .Mat", _MEMORY, MemorySpace.Vec
+)
+_VALID_SHAPE = Param(
+    "valid_shape",
+    "2026-08: the valid region of the window (default: all of it); not modelled yet",
+    default=None,
+    accepts=("shape",),
+)
+# 2026-08's load: the fourth positional argument is the valid shape, the memory a keyword.
+_LOAD_2026_08 = EditionForm(
+    Edition.V2026_08,
+    (
+        p_tensor("tensor", "Tensor in DDR to read"),
+        _OFFSETS,
+        _SHAPES,
+        _VALID_SHAPE,
+        _LOAD_MEMORY,
+        p_attr(
+            "clamp", "2026-08: narrow a valid region that reads past the tensor", (bool,), False
+        ),
+    ),
+    lambda args: {k: v for k, v in args.items() if k != "valid_shape"},
+    "2026-08: load(tensor, offsets, shapes, valid_shape=None, target_memory=Vec, clamp=False)",
+)
+
+
+def _store_shapes_from_tile(args: dict[str, Expr]) -> dict[str, Expr]:
+    """2026-08's store writes the whole tile unless ``shapes`` says otherwise."""
+    converted = dict(args)
+    tile = args.get("tile")
+    if "shapes" not in converted and tile is not None and isinstance(tile.type, TileType):
+        converted["shapes"] = make_tuple(tile.type.shape, span=tile.span)
+    return converted
+
+
+def _store_op(args: dict[str, Expr]) -> str:
+    """2026-08 stores an Acc tile with the same call: ours is the FIX pipe's l0c_store."""
+    tile = args["tile"].type if "tile" in args else None
+    acc = isinstance(tile, TileType) and tile.memory_space is _ACC
+    return "block.l0c_store" if acc else "block.store"
+
+
+# 2026-08's store: ``(tile, offsets, output_tensor, shapes=None, *, atomic=None_)``.
+_STORE_2026_08 = EditionForm(
+    Edition.V2026_08,
+    (
+        p_tile("tile", "Tile to write (Vec, or Acc)"),
+        _OFFSETS,
+        _OUTPUT,
+        Param(
+            "shapes", "Window size (default: the tile's shape)", default=None, accepts=("shape",)
+        ),
+        p_attr("atomic", "2026-08: pl.AtomicType.Add accumulates (split-K)", (Enum,), None),
+    ),
+    _store_shapes_from_tile,
+    "2026-08: store(tile, offsets, output_tensor, shapes=None, *, atomic=None_)",
+    op_for=_store_op,
+)
 _ALLOCATION_ONLY = "allocation only: no instruction"
 _WINDOW_NOTE = "with pto.partition_view for the window"
 
@@ -273,6 +335,7 @@ _block_op(
         role=Role.LOAD,
         result_space_attr="target_memory",
         unified_always=True,
+        edition_forms=(_LOAD_2026_08,),
         legacy=LegacyForm(
             (p_tensor("tensor", "Tensor in DDR to read"), *_LEGACY_WINDOW),
             _window_from_legacy,
@@ -280,22 +343,13 @@ _block_op(
             regroup=(0, (1, 2), (3, 4)),
         ),
     ),
-    [
-        p_tensor("tensor", "Tensor in DDR to read"),
-        _OFFSETS,
-        _SHAPES,
-        p_attr(
-            "target_memory",
-            "Destination buffer: pl.MemorySpace.Vec or .Mat",
-            _MEMORY,
-            MemorySpace.Vec,
-        ),
-    ],
+    [p_tensor("tensor", "Tensor in DDR to read"), _OFFSETS, _SHAPES, _LOAD_MEMORY],
     _load,
     "t(shapes, tensor.dtype); window inside the tensor",
 )
 
 _STORE = {
+    "edition_forms": (_STORE_2026_08,),
     "role": Role.STORE,
     "aliases": "output_tensor",
     "unified_always": True,

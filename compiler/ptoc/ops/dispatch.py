@@ -24,6 +24,8 @@ from .registry import REGISTRY, OpDef
 # tile-scalar / tensor-scalar form of an op (``OpDef.scalar_form``) are traits of the ops.
 _SCALAR_BINARY = {"min": BinaryOp.Min, "max": BinaryOp.Max}
 _NAMESPACES = ("tensor", "block", "system")
+# Namespaces spelled differently in an edition: 2026-08's ``pl.tile.X`` is ``pl.block.X``.
+NAMESPACE_ALIASES = {"tile": "block"}
 
 
 @record
@@ -43,6 +45,13 @@ def resolve_op(namespace: tuple[str, ...], name: str, arg_types: list[Type]) -> 
         return _resolve_unified(name, arg_types)
     legacy = namespace[0] == "op"
     target = namespace[1:] if legacy else namespace
+    if len(target) == 1 and target[0] in NAMESPACE_ALIASES and not legacy:
+        resolution = _resolve_in(NAMESPACE_ALIASES[target[0]], name, arg_types)
+        if resolution.op is None and resolution.message:
+            resolution.message = resolution.message.replace(
+                f"Unknown {NAMESPACE_ALIASES[target[0]]} ", f"Unknown {target[0]} "
+            )
+        return resolution
     if len(target) != 1 or target[0] not in _NAMESPACES or (legacy and target[0] == "system"):
         return Resolution(message=f"Unknown operation namespace 'pl.{'.'.join(namespace)}'")
     resolution = _resolve_in(target[0], name, arg_types)
@@ -64,6 +73,8 @@ def dsl_spellings(namespace: tuple[str, ...]) -> list[tuple[str, OpDef]]:
                     unified[spelling] = op
         return sorted(unified.items(), key=lambda item: item[0])
     target = namespace[1:] if namespace[0] == "op" else namespace
+    if len(target) == 1 and target[0] in NAMESPACE_ALIASES:
+        target = (NAMESPACE_ALIASES[target[0]],)
     if len(target) != 1 or target[0] not in _NAMESPACES:
         return []
     return sorted(_spellings(target[0]), key=lambda item: item[0])
@@ -122,7 +133,8 @@ def _resolve_in(namespace: str, name: str, arg_types: list[Type]) -> Resolution:
 def _resolve_unified(name: str, arg_types: list[Type]) -> Resolution:
     for ns in ("tensor", "block"):
         op = _lookup(ns, name)
-        if op is not None and op.unified_always:
+        # (an op's later spelling, such as 2026-08's ``tensor.adds``, dispatches by type)
+        if op is not None and op.unified_always and name == (op.dsl_names or (op.short_name,))[0]:
             return _resolve_in(ns, name, arg_types)
     owners = [ns for ns in ("tensor", "block") if _lookup(ns, name) is not None]
     first = arg_types[0] if arg_types else None

@@ -247,6 +247,9 @@ class EditionForm:
     params: tuple[Param, ...]
     convert: Callable[[dict[str, Expr]], dict[str, Expr]]
     note: str = ""
+    # The op the converted arguments call when it is not this one (a 2026-08 store of an Acc
+    # tile is an l0c_store): its IR name.
+    op_for: Callable[[dict[str, Expr]], str] | None = None
 
 
 @record(frozen=True, slots=True)
@@ -386,9 +389,10 @@ class OpDef:
     )
     # The first edition with the op: every spelling of a 2026-08 op is a 2026-08 spelling.
     since: Edition = Edition.V2026_03
-    # Spellings (after ``pl.`` / ``pl.tile.`` / ``pl.tensor.``) that only one edition has: a
-    # rename is the old name with the old edition and the new with the new. Another spelling
-    # is both editions' (a namespace of one edition still makes its spellings that edition's).
+    # Spellings that only one edition has: a rename is the old name with the old edition and
+    # the new with the new. ``"name"`` is the spelling in every namespace, ``"pl.name"`` only
+    # the unified one (``pl.adds`` is 2026-03, ``pl.tile.adds`` both). Another spelling is both
+    # editions' (a namespace of one edition still makes its spellings that edition's).
     edition_names: tuple[tuple[str, Edition], ...] = ()
     # Forms of the op's parameters that another edition spells differently, e.g. 2026-08's
     # ``store(tile, offsets, output_tensor, shapes=None)``: bound when the canonical
@@ -498,12 +502,14 @@ class OpDef:
     def signature(self) -> str:
         return f"{self.name}(" + ", ".join(p.signature() for p in self.params) + ")"
 
-    def spelling_edition(self, spelling: str) -> Edition | None:
-        """The one edition that has ``spelling`` of this op, None when both do."""
+    def spelling_edition(self, spelling: str, namespace: str) -> Edition | None:
+        """The one edition that has ``spelling`` of this op in ``namespace`` (``""``: the
+        unified ``pl.X``), None when both do."""
         if self.since is not Edition.V2026_03:
             return self.since
+        unified = "pl." + spelling
         for name, edition in self.edition_names:
-            if name == spelling:
+            if name == spelling or (not namespace and name == unified):
                 return edition
         return None
 

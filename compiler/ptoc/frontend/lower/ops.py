@@ -13,7 +13,8 @@ from ...ir.function import FunctionType
 from ...ir.span import Span
 from ...ir.types import UNKNOWN, Type
 from ...language import HELPER_NAMES, TYPE_NAMES
-from ...ops import Category, OpDef, OpError, Param, ParamKind, resolve_op
+from ...ops import REGISTRY, Category, EditionForm, OpDef, OpError, Param, ParamKind, resolve_op
+from ...records import record
 from ..analysis import Occurrence, OccurrenceKind
 from ..consteval import NotConstant, dsl_enum_value
 from .attributes import attr_value
@@ -25,6 +26,7 @@ from .operators import scalar_binary
 _OP_NAMESPACES = (
     (),
     ("block",),
+    ("tile",),
     ("tensor",),
     ("op", "block"),
     ("op", "tensor"),
@@ -206,26 +208,91 @@ def lower_op_call(lw: Lowerer, node: ast.Call, op: OpDef, name_span: Span) -> Ex
             "into an InCore function or a `with pl.incore():` block",
             name_span,
         )
-    params = op.params
-    bound, problems = bind_arguments(node, params)
-    use_legacy = False
-    if problems and op.legacy is not None:
-        legacy_bound, legacy_problems = bind_arguments(node, op.legacy.params)
-        if not legacy_problems:
-            bound, problems, params, use_legacy = legacy_bound, [], op.legacy.params, True
-    if problems:
-        report_binding(lw, node, op, problems)
+    chosen = choose_form(lw, node, op)
+    if chosen.problems:
+        report_binding(lw, node, op, chosen.problems)
         for arg in node.args:
             peek_type(lw, arg)
         return error_value(span)
-    lowered = lower_arguments(lw, op, params, bound)
+    lowered = lower_arguments(lw, op, chosen.params, chosen.bound)
     if lowered is None:
         return error_value(span)
     arg_nodes, exprs, attrs = lowered
-    if use_legacy and op.legacy is not None:
+    if chosen.legacy and op.legacy is not None:
         exprs = op.legacy.convert(exprs)
         legacy_call_note(lw, node, op)
+    form = chosen.form
+    if form is not None:
+        exprs = form.convert(exprs)
+        op = REGISTRY.ops[form.op_for(exprs)] if form.op_for is not None else op
+        unmodelled_attributes(lw, node, op, attrs)
     return typed_call(lw, op, arg_nodes, exprs, attrs, span)
+
+
+@record
+class ChosenForm:
+    """The parameters a call binds: the op's own, an edition's form or its legacy form."""
+
+    params: tuple[Param, ...]
+    bound: dict[str, ast.expr]
+    problems: list[str]
+    form: EditionForm | None = None
+    legacy: bool = False
+
+
+def choose_form(lw: Lowerer, node: ast.Call, op: OpDef) -> ChosenForm:
+    """The first form the call's arguments fit: the edition in force's own forms, the op's
+    parameters, the other edition's forms, the legacy form. Without one, the op's parameters
+    and what is wrong with the call by them."""
+    edition = lw.env.edition
+    own = [f for f in op.edition_forms if f.edition is edition]
+    other = [f for f in op.edition_forms if f.edition is not edition]
+    canonical: ChosenForm | None = None
+    for form in (*own, None, *other):
+        params = op.params if form is None else form.params
+        bound, problems = bind_arguments(node, params)
+        chosen = ChosenForm(params, bound, problems, form)
+        if form is None:
+            canonical = chosen
+        if not problems and fits(bound, params):
+            return chosen
+    if op.legacy is not None:
+        bound, problems = bind_arguments(node, op.legacy.params)
+        if not problems:
+            return ChosenForm(op.legacy.params, bound, [], legacy=True)
+    assert canonical is not None
+    return canonical
+
+
+def fits(bound: dict[str, ast.expr], params: tuple[Param, ...]) -> bool:
+    """A list literal where a form wants a tensor or a tile is the other form's shape list
+    (2026-03's ``store(tile, offsets, shapes, out)`` against 2026-08's ``store(tile,
+    offsets, out)``); a number where it wants a list is another form's scalar."""
+    for param in params:
+        node = bound.get(param.name)
+        if node is None:
+            continue
+        if param.accepts in (("tensor",), ("tile",)) and isinstance(node, ast.List | ast.Tuple):
+            return False
+        if param.accepts == ("shape",) and isinstance(node, ast.Constant):
+            return False  # seed 004's positional window (row, col, height, width)
+    return True
+
+
+def unmodelled_attributes(
+    lw: Lowerer, node: ast.Call, op: OpDef, attrs: dict[str, AttrValue]
+) -> None:
+    """An edition's form may take attributes the op does not model yet: said once, here."""
+    for name, value in attrs.items():
+        param = op.param(name)
+        form_default = next((k for k in node.keywords if k.arg == name), None)
+        if param is None and form_default is not None and value not in (None, False):
+            lw.error(
+                "W004",
+                f"{op.name}: '{name}' is accepted but not modelled by ptoc: the IR, the "
+                "interpreter and the generated code ignore it",
+                form_default,
+            )
 
 
 def lower_arguments(
@@ -262,7 +329,7 @@ def typed_call(
 ) -> Call:
     warnings: list[OpError] = []
     try:
-        result_type = op.deduce(exprs, attrs, warnings, lw.state.loop_ranges)
+        result_type = op.deduce(exprs, attrs, warnings, lw.state.loop_ranges, lw.env.edition)
     except OpError as error:
         report_op_error(lw, error, arg_nodes, exprs, span)
         result_type = UNKNOWN

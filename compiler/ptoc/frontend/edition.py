@@ -1,0 +1,121 @@
+"""Which edition is in force for a file, and the evidence: the spellings of one edition only,
+gathered from ``ptoc.editions``' tables and the op registry's registrations."""
+
+from __future__ import annotations
+
+from ..diagnostics import DiagnosticBag, Related
+from ..editions import (
+    FORM_EDITIONS,
+    HELPER_EDITIONS,
+    NAMESPACE_EDITIONS,
+    ChosenEdition,
+    Detection,
+    Edition,
+    EditionSource,
+    Evidence,
+    SpellingTable,
+    choose,
+)
+from ..ir.span import Span
+from ..ops import REGISTRY, OpDef
+from ..records import record
+from .names import DslImports
+from .source import SourceText
+
+# The namespaces a registry op is spelled in after ``pl.``: the IR's, and ``tile`` for block
+# ops (one op, two namespaces: ``pl.block.add`` is ``pl.tile.add``).
+OP_NAMESPACE_SPELLINGS: dict[str, tuple[str, ...]] = {
+    "block": ("block", "tile"),
+    "tensor": ("tensor",),
+    "system": ("system",),
+}
+
+# The namespaces whose ops the unified ``pl.X`` spelling reaches.
+UNIFIED_NAMESPACES = ("block", "tensor")
+
+_TABLE: SpellingTable | None = None
+
+
+def spelling_table() -> SpellingTable:
+    """Every spelling of one edition only (built once: the registry does not change)."""
+    global _TABLE
+    if _TABLE is None:
+        spellings: dict[str, Edition] = dict(HELPER_EDITIONS)
+        for namespace, edition in NAMESPACE_EDITIONS.items():
+            spellings[namespace] = edition
+        for op in REGISTRY:
+            if op.dsl_visible:
+                for spelling, edition in op_spelling_editions(op):
+                    spellings.setdefault(spelling, edition)
+        _TABLE = SpellingTable(spellings, FORM_EDITIONS)
+    return _TABLE
+
+
+def op_spelling_editions(op: OpDef) -> list[tuple[str, Edition]]:
+    """The op's spellings after ``pl.`` that only one edition has."""
+    found: list[tuple[str, Edition]] = []
+    for name in op.dsl_names or (op.short_name,):
+        for namespace in OP_NAMESPACE_SPELLINGS.get(op.namespace, ()):
+            edition = op.spelling_edition(name, namespace)
+            # ``pl.tile.X`` / ``pl.block.X`` are already their namespace's edition.
+            if edition is not None and NAMESPACE_EDITIONS.get(namespace) is None:
+                found.append((f"{namespace}.{name}", edition))
+        if op.namespace in UNIFIED_NAMESPACES:
+            edition = op.spelling_edition(name, "")
+            if edition is not None:
+                found.append((name, edition))
+    return found
+
+
+@record(frozen=True)
+class EditionInForce:
+    edition: Edition
+    source: EditionSource
+    detection: Detection | None = None
+
+    def describe(self) -> str:
+        return f"{self.edition.label} ({self.source.value})"
+
+
+def decide(
+    source: SourceText, imports: DslImports, explicit: ChosenEdition | None, bag: DiagnosticBag
+) -> EditionInForce:
+    """The edition in force for the file; a file mixing both editions' spellings gets W030."""
+    in_force = _decide(source, imports, explicit)
+    report_mixed(bag, source, in_force)
+    return in_force
+
+
+def _decide(
+    source: SourceText, imports: DslImports, explicit: ChosenEdition | None
+) -> EditionInForce:
+    prefixes = tuple(sorted(imports.aliases)) or ("pl",)
+    if imports.dotted:
+        prefixes = (*prefixes, "pypto.language")
+    detection = spelling_table().detect(source.text, prefixes)
+    if explicit is not None:
+        return EditionInForce(explicit[0], explicit[1], detection)
+    edition, why = choose(None, detection)
+    return EditionInForce(edition, why, detection)
+
+
+def report_mixed(bag: DiagnosticBag, source: SourceText, in_force: EditionInForce) -> None:
+    """One warning for a file that writes spellings of both editions, on the first spelling
+    of the edition not in force, naming the other."""
+    detection = in_force.detection
+    if detection is None or not detection.mixed:
+        return
+    other = next(e for e in detection.first if e is not in_force.edition)
+    odd, usual = detection.first[other], detection.first[in_force.edition]
+    bag.error(
+        "W030",
+        f"this file mixes the two editions: `{odd.spelling}` is PyPTO {odd.edition} and "
+        f"`{usual.spelling}` (line {usual.line}) is PyPTO {usual.edition}; "
+        f"{in_force.edition.label} is in force ({in_force.source.value})",
+        evidence_span(source, odd),
+        related=(Related(evidence_span(source, usual), f"a PyPTO {usual.edition} spelling"),),
+    )
+
+
+def evidence_span(source: SourceText, evidence: Evidence) -> Span:
+    return Span(source.path, evidence.line, evidence.column, evidence.line, evidence.end_column)
