@@ -22,6 +22,7 @@ PUBLIC_FOR_PTOLS = {
     "ptoc",
     "ptoc.driver",
     "ptoc.diagnostics",
+    "ptoc.editions",
     "ptoc.filekind",
     "ptoc.fmt",
     "ptoc.fmt.config",

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import driver
 from .diagnostics import STRICT_ANNOTATION_CODES, Diagnostic, Severity, strict_annotations
-from .editions import EDITION_NAMES
+from .editions import EDITION_NAMES, Edition, EditionSource
 from .filekind import is_pypto_source
 from .ir.function import Program
 from .records import field, record
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from .config import ConfigCache
     from .frontend.analysis import ModuleAnalysis
+    from .frontend.edition import EditionInForce
 
 EXIT_OK = 0
 EXIT_ERRORS = 1
@@ -288,12 +289,22 @@ class LoadedFile:
     path: str
     programs: list[Program]
     diagnostics: list[Diagnostic]
+    edition: Edition = Edition.V2026_03  # the spelling the file's IR is printed in
 
 
 def load_programs(path: str) -> LoadedFile:
     """Read and analyse one file (raises InputError when it cannot be read)."""
     analysis = analyze(read_source(path), path)
-    return LoadedFile(path, analysis.all_programs(), list(analysis.diagnostics))
+    edition = printed_edition(analysis.edition)
+    return LoadedFile(path, analysis.all_programs(), list(analysis.diagnostics), edition)
+
+
+def printed_edition(in_force: EditionInForce | None) -> Edition:
+    """The spelling a file's IR is printed in: its edition's, when anything chose it; a file
+    without a spelling of one edition keeps the 2026-03 printed form."""
+    if in_force is None or in_force.source is EditionSource.DEFAULT:
+        return Edition.V2026_03
+    return in_force.edition
 
 
 def select_programs(loaded: LoadedFile, function: str | None) -> list[Program]:
@@ -337,6 +348,7 @@ def run_print(args: argparse.Namespace) -> int:
                     driver.only_function(program, args.function),
                     prefix=args.prefix,
                     line_length=args.line_length,
+                    edition=loaded.edition,
                 )
             )
         except Exception as exc:  # the printer must not raise; say so instead of a traceback

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from enum import Enum
 
-from .records import record
+from .records import record, replace
 
 
 class Edition(Enum):
@@ -74,6 +74,8 @@ class EditionRules:
     not_is_logical: bool
     # ``pl.tensor.view(t, shape, x)``: x is a valid shape (2026-08), an offset (2026-03).
     tensor_view_third_is_valid_shape: bool
+    # A loop helper's unknown keyword: an error (2026-08), ignored with a warning (2026-03).
+    loop_keywords_checked: bool
 
 
 RULES: dict[Edition, EditionRules] = {
@@ -83,6 +85,7 @@ RULES: dict[Edition, EditionRules] = {
         max_min_scalar_only=False,
         not_is_logical=False,
         tensor_view_third_is_valid_shape=False,
+        loop_keywords_checked=False,
     ),
     Edition.V2026_08: EditionRules(
         tile_scalar_keeps_tile_dtype=True,
@@ -90,8 +93,19 @@ RULES: dict[Edition, EditionRules] = {
         max_min_scalar_only=True,
         not_is_logical=True,
         tensor_view_third_is_valid_shape=True,
+        loop_keywords_checked=True,
     ),
 }
+
+
+def rules_for(edition: Edition, source: EditionSource) -> EditionRules:
+    """The rules in force. A file that says nothing of its edition gets the newest edition's
+    meanings but none of its new errors: nothing the older edition accepts is an error."""
+    rules = RULES[edition]
+    if source is EditionSource.DEFAULT:
+        return replace(rules, loop_keywords_checked=False)
+    return rules
+
 
 # --- spellings of one edition only ------------------------------------------------------------
 
@@ -188,7 +202,10 @@ class SpellingTable:
             names = sorted(self._spellings, key=len, reverse=True)
             alternatives = "|".join(re.escape(n) for n in names)
             # ``pl.block.add(`` / ``pl.incore(`` / ``pl.Level.X``: the spelling must end a name.
-            found = re.compile(rf"(?<![\w.]){re.escape(prefix)}\.({alternatives})(?![\w])(?!\s*=)")
+            # The evidence is the whole dotted name (``pl.block.add``, ``pl.Level.HOST``).
+            found = re.compile(
+                rf"(?<![\w.]){re.escape(prefix)}\.({alternatives})(?![\w])(?:\.\w+)*"
+            )
             self._patterns[prefix] = found
         return found
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from enum import Enum
 
+from .ir.dsl_enums import DSL_ENUMS
 from .ir.dtype import DTYPE_BY_NAME
 from .ir.function import FunctionType
 from .ir.types import BLayout, MemorySpace, PadMode, TensorLayout
@@ -31,6 +32,50 @@ class SurfaceEntry:
     loop: bool = False  # a helper that heads a `for` loop
     bare: bool = False  # a type recognised without the module prefix (as the original does)
 
+
+# 2026-08's scopes (spec §6), loops (§5) and statement helpers: what completion and hover
+# say about them; the front end's rules for them are in frontend/lower/scopes.py and loops.py.
+_SCOPES = [
+    (
+        "at",
+        "at(level=pl.Level.CORE_GROUP, role=None, *, optimizations=[...], name_hint=..., "
+        "deps=[...])",
+        "`with pl.at(level=...):` a region at one level of the machine; at CORE_GROUP its body "
+        "becomes an InCore kernel. `as tid` binds the launch's task id.",
+    ),
+    (
+        "scope",
+        "scope(mode=pl.ScopeMode.AUTO)",
+        "A runtime scope with automatic or manual dependencies.",
+    ),
+    ("manual_scope", "manual_scope()", "A runtime scope whose dependencies are given by hand."),
+    ("cluster", "cluster(name_hint=...)", "A co-scheduled AIC + AIV group."),
+]
+_LOOPS_2026_08 = [
+    ("unroll", "unroll(start, stop, step=1)", "A loop unrolled at compile time: constant bounds."),
+    (
+        "pipeline",
+        "pipeline(start, stop, step=1, *, stage=N, init_values=(...))",
+        "A software-pipelined loop of N stages.",
+    ),
+    (
+        "spmd",
+        "spmd(core_num, *, sync_start=False, name_hint=..., deps=[...])",
+        "`for i in pl.spmd(n):` a data-parallel launch over n blocks; the body is a kernel and "
+        "i its block index. Also `with pl.spmd(n):`.",
+    ),
+    (
+        "split_aiv",
+        "split_aiv(2, *, mode=pl.SplitMode.UP_DOWN)",
+        "`for lane in pl.split_aiv(2, mode=...):` a region run on both vector lanes.",
+    ),
+]
+_STATEMENT_HELPERS = [
+    ("static_assert", 'static_assert(condition, "message")', "A compile-time check."),
+    ("static_print", "static_print(*values)", "Prints values (or IR) when the kernel is parsed."),
+    ("func_attr", "func_attr({...})", "Function attributes; only as the first statement."),
+    ("dump_tag", "dump_tag(tensor)", "Marks a tensor for selective dumping."),
+]
 
 HELPERS = [
     SurfaceEntry(
@@ -70,8 +115,21 @@ HELPERS = [
         "`a, b = pl.yield_(x, y)`.",
     ),
     SurfaceEntry(
-        "incore", SurfaceKind.HELPER, "incore()", "`with pl.incore():` marks an InCore scope."
+        "incore",
+        SurfaceKind.HELPER,
+        "incore()",
+        "`with pl.incore():` marks an InCore scope (PyPTO 2026-03; 2026-08 writes "
+        "`with pl.at(level=pl.Level.CORE_GROUP):`).",
     ),
+    *[SurfaceEntry(name, SurfaceKind.HELPER, signature, doc) for name, signature, doc in _SCOPES],
+    *[
+        SurfaceEntry(name, SurfaceKind.HELPER, signature, doc, loop=True)
+        for name, signature, doc in _LOOPS_2026_08
+    ],
+    *[
+        SurfaceEntry(name, SurfaceKind.HELPER, signature, doc)
+        for name, signature, doc in _STATEMENT_HELPERS
+    ],
     SurfaceEntry(
         "const",
         SurfaceKind.HELPER,
@@ -149,7 +207,15 @@ DECORATORS = [
     ),
 ]
 NAMESPACES = [
-    SurfaceEntry("block", SurfaceKind.NAMESPACE, "pl.block", "Tile (block) operations."),
+    SurfaceEntry(
+        "block", SurfaceKind.NAMESPACE, "pl.block", "Tile (block) operations (PyPTO 2026-03)."
+    ),
+    SurfaceEntry(
+        "tile",
+        SurfaceKind.NAMESPACE,
+        "pl.tile",
+        "Tile operations (PyPTO 2026-08's name of pl.block).",
+    ),
     SurfaceEntry("tensor", SurfaceKind.NAMESPACE, "pl.tensor", "Tensor operations."),
     SurfaceEntry(
         "system",
@@ -160,6 +226,8 @@ NAMESPACES = [
 ]
 ENUMS: dict[str, list[str]] = {
     "MemorySpace": [m.name for m in MemorySpace],
+    "Mem": [m.name for m in MemorySpace],
+    **{name: list(enum.__members__) for name, enum in DSL_ENUMS.items()},
     "FunctionType": [f.name for f in FunctionType],
     "PipeType": [p.name for p in PipeType],
     "TensorLayout": [t.name for t in TensorLayout],
@@ -174,6 +242,17 @@ ENUM_DOCS = {
     "TensorLayout": "ND, DN or NZ.",
     "BLayout": "Tile block layout.",
     "PadMode": "Tile pad mode.",
+    "Mem": "PyPTO 2026-08's short name of pl.MemorySpace.",
+    "Level": "Where in the machine a function or scope runs (AIV, AIC, CORE_GROUP, ..., HOST).",
+    "Role": "A function's role at its level: Orchestrator or SubWorker.",
+    "AtomicType": "How a store combines with what is there (None_, Add, ...).",
+    "SplitMode": "How a cross-core region splits its data: NONE, UP_DOWN, LEFT_RIGHT.",
+    "ScopeMode": "AUTO or MANUAL dependency tracking of a pl.scope.",
+    "PadValue": "What reads outside a valid region return: null, zero, max, min.",
+    "TileLayout": "Tile block layout (PyPTO 2026-08): none_box, row_major, col_major.",
+    "CompactMode": "Tile compact mode: null or normal.",
+    "ForKind": "Sequential, Parallel, Unroll or Pipeline.",
+    "MaskPattern": "Column patterns of gather / scatter by mask (pl.tile.MaskPattern).",
 }
 DTYPES = [name for name in DTYPE_BY_NAME]
 

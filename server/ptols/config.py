@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ptoc.editions import ChosenEdition
+    from ptoc.fmt.config import PtocConfig
 
 
 @dataclass
@@ -16,6 +20,7 @@ class Settings:
     severity_overrides: dict[str, str] = field(default_factory=dict)
     line_length: int = 88
     strict_annotations: bool = False  # annotation warnings (W006-W008) shown as errors
+    edition: str | None = None  # "2026-03" / "2026-08": every file's edition; None: "auto"
 
     def overrides_for(self, path: str, codes: set[str]) -> dict[str, str]:
         """Severity overrides for a document whose diagnostics have ``codes``: the annotation
@@ -27,6 +32,19 @@ class Settings:
         if not strict_codes or not self.strict_for(path):
             return self.severity_overrides
         return {code: "error" for code in strict_codes} | self.severity_overrides
+
+    def edition_for(self, path: str) -> ChosenEdition | None:
+        """The edition chosen for ``path`` outside the file: this setting, else the project's
+        ``[tool.ptoc] edition``; None lets the file's spellings decide."""
+        from ptoc.editions import EditionSource, parse_edition
+
+        chosen = parse_edition(self.edition)
+        if chosen is not None:
+            return chosen, EditionSource.EDITOR
+        project = project_config(path)
+        if project is None or project.edition is None:
+            return None
+        return project.edition, EditionSource.PROJECT
 
     def strict_for(self, path: str) -> bool:
         """Whether annotation warnings are errors for ``path`` (this setting or the project's)."""
@@ -68,6 +86,8 @@ class Settings:
                 for code, level in overrides.items()
                 if str(level).lower() in ("error", "warning", "information", "info", "hint", "off")
             }
+        if value.get("edition") in ("2026-03", "2026-08"):
+            settings.edition = value["edition"]
         if isinstance(value.get("strictAnnotations"), bool):
             settings.strict_annotations = value["strictAnnotations"]
         if isinstance(value.get("lineLength"), int) and 20 <= value["lineLength"] <= 400:
@@ -75,26 +95,33 @@ class Settings:
         return settings
 
 
-_PROJECT_FLAGS: dict[tuple[str, float], bool] = {}  # (pyproject.toml, mtime) -> strict-annotations
+_PROJECTS: dict[tuple[str, float], PtocConfig | None] = {}  # (pyproject.toml, mtime) -> it
 
 
 def project_strict_annotations(path: str) -> bool:
     """``[tool.ptoc] strict-annotations`` of the project holding ``path`` (false when absent or
     unreadable: the editor keeps showing the file)."""
+    config = project_config(path)
+    return config is not None and config.strict_annotations
+
+
+def project_config(path: str) -> PtocConfig | None:
+    """``[tool.ptoc]`` of the project holding ``path``, read again when the file changes (None
+    when there is none or it cannot be read)."""
     import os
 
     from ptoc.fmt.config import ConfigError, find_pyproject, load_config
 
     pyproject = find_pyproject(path)
     if pyproject is None:
-        return False
+        return None
     try:
         key = (str(pyproject), os.stat(pyproject).st_mtime)
     except OSError:
-        return False
-    if key not in _PROJECT_FLAGS:
+        return None
+    if key not in _PROJECTS:
         try:
-            _PROJECT_FLAGS[key] = load_config(pyproject).strict_annotations
+            _PROJECTS[key] = load_config(pyproject)
         except ConfigError:
-            _PROJECT_FLAGS[key] = False
-    return _PROJECT_FLAGS[key]
+            _PROJECTS[key] = None
+    return _PROJECTS[key]

@@ -11,6 +11,7 @@ import time
 import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from lsprotocol import types
@@ -188,8 +189,10 @@ class PtolsServer(LanguageServer):
 
             loop = asyncio.get_running_loop()
             source = analysable(text)
+            edition = self.settings.edition_for(doc.path)
+            analyse = partial(analyze_source, edition=edition) if edition else analyze_source
             result, doc.last_duration = await loop.run_in_executor(
-                self.analysis_pool, timed, analyze_source, source, doc.path, doc.cache
+                self.analysis_pool, timed, analyse, source, doc.path, doc.cache
             )
             if doc.version != version or doc.text != text:
                 return  # stale: a newer edit is already queued; never publish old results

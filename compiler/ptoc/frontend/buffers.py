@@ -6,21 +6,40 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from ..ir.types import MEMORY_SPACE_BY_NAME, BLayout, MemRef, PadMode, TileView
+from ..ir.dtype import DataType
+from ..ir.expr import Expr
+from ..ir.types import (
+    MEMORY_SPACE_BY_NAME,
+    BLayout,
+    MemorySpace,
+    MemRef,
+    PadMode,
+    TensorLayout,
+    TensorType,
+    TileType,
+    TileView,
+    Type,
+)
 
 if TYPE_CHECKING:
     from .annotations import TypeResolver
 
 
-def read_memref(types: TypeResolver, node: ast.Call) -> MemRef | None:
+def read_memref(
+    types: TypeResolver, node: ast.Call, space: MemorySpace | None = None
+) -> MemRef | None:
+    """2026-03's ``MemRef(space, addr, size[, id])``; 2026-08's ``MemRef("name")`` (a pinned
+    allocation) and ``MemRef(base, offset, size)`` take the tile's separate memory space."""
     args = list(node.args)
+    if args and isinstance(args[0], ast.Constant | ast.Name) and not _is_space(types, args[0]):
+        return _named_memref(types, node, space)
     if len(args) < 3:
         types.error("E101", "MemRef takes (memory_space, addr, size[, id])", node)
         return None
-    space = types.enum(args[0])
+    found = types.enum(args[0])
     if isinstance(args[0], ast.Attribute) and args[0].attr in MEMORY_SPACE_BY_NAME:
-        space = MEMORY_SPACE_BY_NAME[args[0].attr]
-    if space is None or type(space).__name__ != "MemorySpace":
+        found = MEMORY_SPACE_BY_NAME[args[0].attr]
+    if not isinstance(found, MemorySpace):
         types.error("E101", "MemRef needs a memory space, e.g. pl.MemorySpace.Vec", args[0])
         return None
     addr = (
@@ -32,7 +51,43 @@ def read_memref(types: TypeResolver, node: ast.Call) -> MemRef | None:
     ident = types.int_constant(args[3]) if len(args) > 3 else 0
     if size is None:
         return None
-    return MemRef(space, addr, size, ident or 0)  # type: ignore[arg-type]
+    return MemRef(found, addr, size, ident or 0)  # type: ignore[arg-type]
+
+
+def _is_space(types: TypeResolver, node: ast.expr) -> bool:
+    return isinstance(types.enum(node), MemorySpace)
+
+
+def _named_memref(types: TypeResolver, node: ast.Call, space: MemorySpace | None) -> MemRef | None:
+    if space is None:
+        types.error(
+            "E101",
+            "a MemRef in pl.Tile[...] needs the tile's memory space too, e.g. pl.Mem.Vec",
+            node,
+        )
+        return None
+    args = list(node.args)
+    if len(args) == 1:  # a pinned, user-declared allocation: placed by the passes
+        return None
+    offset = types.int_constant(args[1]) if len(args) > 1 else 0
+    size = types.int_constant(args[2]) if len(args) > 2 else None
+    if size is None:
+        return None
+    return MemRef(space, offset, size, 0)
+
+
+def read_tensor_view(types: TypeResolver, node: ast.Call) -> TensorLayout | None:
+    """2026-08's ``pl.TensorView(stride=, layout=, valid_shape=, pad=)``: its layout (the
+    stride and valid region are not modelled yet)."""
+    for keyword in node.keywords:
+        if keyword.arg == "layout":
+            value = types.enum(keyword.value)
+            if isinstance(value, TensorLayout):
+                return value
+            types.error("E101", f"Unknown layout: {types.source.segment(keyword.value)}", keyword)
+        elif keyword.arg not in ("stride", "valid_shape", "pad"):
+            types.error("E101", f"Unknown TensorView field '{keyword.arg}'", keyword)
+    return None
 
 
 def read_tile_view(types: TypeResolver, node: ast.Call) -> TileView | None:
@@ -58,7 +113,61 @@ def read_tile_view(types: TypeResolver, node: ast.Call) -> TileView | None:
             if dim is None:
                 return None
             fields[key] = dim
+        elif key == "compact":
+            continue  # 2026-08's compact mode: not modelled
         else:
             types.error("E101", f"Unknown TileView field '{key}'", keyword)
             return None
     return TileView(**fields)  # type: ignore[arg-type]
+
+
+# --- the extra elements of Tensor[...] and Tile[...] annotations ---------------------------
+
+
+def tensor_extras(
+    types: TypeResolver, shape: tuple[Expr, ...], dtype: DataType, extras: list[ast.expr]
+) -> Type | None:
+    layout: TensorLayout | None = None
+    memref: MemRef | None = None
+    for extra in extras:
+        name = types.call_name(extra) if isinstance(extra, ast.Call) else None
+        if name == "MemRef":
+            assert isinstance(extra, ast.Call)
+            memref = read_memref(types, extra, None)
+            continue
+        if name == "TensorView":  # 2026-08: stride / layout / valid shape of the view
+            assert isinstance(extra, ast.Call)
+            layout = read_tensor_view(types, extra) or layout
+            continue
+        if isinstance(extra, ast.Constant) and isinstance(extra.value, str):
+            continue  # a debug dump's "window_buffer=NAME" element
+        value = types.enum(extra)
+        if isinstance(value, TensorLayout):
+            layout = value
+        else:
+            types.error("E101", f"Unknown layout: {types.source.segment(extra)}", extra)
+            return None
+    return TensorType(shape, dtype, memref, layout)
+
+
+def tile_extras(
+    types: TypeResolver, shape: tuple[Expr, ...], dtype: DataType, extras: list[ast.expr]
+) -> Type | None:
+    memref_node: ast.Call | None = None
+    view: TileView | None = None
+    space: MemorySpace | None = None
+    for extra in extras:
+        name = types.call_name(extra) if isinstance(extra, ast.Call) else None
+        if name == "MemRef":
+            assert isinstance(extra, ast.Call)
+            memref_node = extra
+        elif name == "TileView":
+            assert isinstance(extra, ast.Call)
+            view = read_tile_view(types, extra)
+        elif isinstance(value := types.enum(extra), MemorySpace):
+            space = value  # 2026-08: the tile's memory space, in any position
+        else:
+            types.error("E102", "Layout is only supported for Tensor", extra)
+            return None
+    memref = read_memref(types, memref_node, space) if memref_node is not None else None
+    return TileType(shape, dtype, memref, view, memory=space)

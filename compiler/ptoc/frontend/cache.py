@@ -53,4 +53,4 @@ def module_fingerprint(env: ModuleEnv, constants: int) -> int:
     )
     external = tuple((s.name, s.describe()) for s in env.external_functions.values())
     aliases = tuple(sorted(env.function_aliases.items()))
-    return hash((constants, inline, external, aliases, env.edition))
+    return hash((constants, inline, external, aliases, env.edition, env.rules))

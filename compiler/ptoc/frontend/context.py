@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from enum import Enum
 
 from ..diagnostics import DiagnosticBag
 from ..editions import NEWEST, RULES, Edition, EditionRules
@@ -41,6 +42,11 @@ class FunctionSignature:
     strict_ssa: bool = False
     program: str | None = None
     is_method: bool = False  # drops `self`
+    level: Enum | None = None  # 2026-08's ``level=`` (a ``pl.Level`` member)
+    role: Enum | None = None  # 2026-08's ``role=`` (a ``pl.Role`` member)
+    # The body is not DSL: a host callback (level >= HOST, role SubWorker) is ordinary Python,
+    # an ``external_source=`` kernel or a ``...`` body is bound elsewhere. Not analysed.
+    opaque_body: str | None = None
 
     @property
     def result_type(self) -> Type | None:
@@ -67,10 +73,7 @@ class ModuleEnv:
     external_functions: dict[str, FunctionSignature] = field(default_factory=dict)
     function_aliases: dict[str, str] = field(default_factory=dict)  # `aliased = original_fn`
     edition: Edition = NEWEST  # the edition in force (frontend/edition.py decides it)
-
-    @property
-    def rules(self) -> EditionRules:
-        return RULES[self.edition]
+    rules: EditionRules = RULES[NEWEST]  # what its spellings mean (editions.rules_for)
 
     def type_resolver(self, bag: DiagnosticBag) -> TypeResolver:
         """A reader of annotations that reports into ``bag`` (each analysis passes its own)."""

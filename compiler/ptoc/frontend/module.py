@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..diagnostics import DiagnosticBag, Related
-from ..editions import ChosenEdition
+from ..editions import ChosenEdition, rules_for
 from ..filekind import imports_pypto, program_header
 from ..ir.function import Function, Program
 from ..ir.span import Span
@@ -113,9 +113,12 @@ class ModuleAnalyzer:
             imports.aliases.add("pl")
         self.result.prefix = imports.prefix
         consts = ConstEvaluator(imports, self.source.span)
-        self.result.edition = decide(self.source, imports, self.explicit_edition, self.bag)
+        in_force = self.result.edition = decide(
+            self.source, imports, self.explicit_edition, self.bag
+        )
+        rules = rules_for(in_force.edition, in_force.source)
         env = self.env = ModuleEnv(
-            self.source, imports, consts, edition=self.result.edition.edition
+            self.source, imports, consts, edition=in_force.edition, rules=rules
         )
         self.blanked = parsed.blanked_lines
         self.collect_module(tree, env, is_printed, header_name)

@@ -4,8 +4,10 @@ Its diagnostics and occurrences are returned with it, so it can be cached as a u
 from __future__ import annotations
 
 import ast
+from enum import Enum
 
 from ..diagnostics import Diagnostic, DiagnosticBag
+from ..ir.dsl_enums import Level, Role, dsl_enum_member
 from ..ir.function import FunctionType, ParamDirection
 from ..ir.span import Span
 from ..ir.types import TupleType, Type
@@ -56,6 +58,44 @@ def strict_flag(decorator: ast.expr | None) -> bool:
     return isinstance(value, ast.Constant) and value.value is True
 
 
+def placement(decorator: ast.expr | None) -> tuple[Enum | None, Enum | None]:
+    """2026-08's ``level=pl.Level.X`` and ``role=pl.Role.Y`` of a function decorator."""
+    found: list[Enum | None] = []
+    for key in ("level", "role"):
+        node = decorator_keyword(decorator, key) if decorator is not None else None
+        chain = attribute_chain(node) if node is not None else None
+        found.append(dsl_enum_member(chain[-2], chain[-1]) if chain and len(chain) >= 2 else None)
+    return found[0], found[1]
+
+
+def is_callback(level: Enum | None, role: Enum | None) -> bool:
+    return isinstance(level, Level) and level.value >= Level.HOST.value and role is Role.SubWorker
+
+
+def opaque_body(
+    fn: ast.FunctionDef, decorator: ast.expr | None, level: Enum | None, role: Enum | None
+) -> str | None:
+    """Why the function's body is not DSL to analyse (None: it is)."""
+    if is_callback(level, role):
+        return "a host callback (level HOST or above, role SubWorker): ordinary Python"
+    if decorator is not None and decorator_keyword(decorator, "external_source") is not None:
+        return "implemented in the file named by external_source="
+    body = [
+        s
+        for s in fn.body
+        if not (
+            isinstance(s, ast.Expr)
+            and isinstance(s.value, ast.Constant)
+            and isinstance(s.value.value, str)
+        )
+    ]
+    if len(body) == 1 and isinstance(body[0], ast.Expr):
+        value = body[0].value
+        if isinstance(value, ast.Constant) and value.value is Ellipsis:
+            return "its body is `...`: bound at run time"
+    return None
+
+
 def name_span(source: SourceText, node: ast.FunctionDef | ast.ClassDef, keyword: str) -> Span:
     """The name in `def name` / `class name`."""
     line = node.lineno
@@ -86,7 +126,11 @@ class SignatureReader:
             if last is not None and last in FunctionType.__members__:
                 func_type = FunctionType[last]
         strict = strict_flag(decorator) or definition.default_strict
-        params = self.params(fn, definition.is_method)
+        level, role = placement(decorator)
+        opaque = opaque_body(fn, decorator, level, role)
+        # A host callback is ordinary Python and takes no ``self`` (spec §1.2).
+        callback = is_callback(level, role)
+        params = self.params(fn, definition.is_method and not callback, typed=not callback)
         return_types, return_span = self.returns(fn)
         fn_name_span = name_span(self.source, fn, "def")
         sig = FunctionSignature(
@@ -101,6 +145,9 @@ class SignatureReader:
             strict,
             program,
             definition.is_method,
+            level,
+            role,
+            opaque,
         )
         self.index.add(
             Occurrence(
@@ -115,7 +162,8 @@ class SignatureReader:
         )
         return ReadSignature(sig, tuple(self.bag.items), tuple(self.index.occurrences))
 
-    def params(self, fn: ast.FunctionDef, is_method: bool) -> list[ParamInfo]:
+    def params(self, fn: ast.FunctionDef, is_method: bool, typed: bool = True) -> list[ParamInfo]:
+        """The DSL parameters (not ``self``); ``typed``: each must be annotated."""
         args = list(fn.args.args)
         if is_method:
             if args and args[0].arg == "self":
@@ -131,11 +179,13 @@ class SignatureReader:
                 self.bag.error(
                     "E102", "*args / **kwargs parameters are not supported", self.source.span(extra)
                 )
-        return [self.param(arg) for arg in args + list(fn.args.kwonlyargs)]
+        return [self.param(arg, typed) for arg in args + list(fn.args.kwonlyargs)]
 
-    def param(self, arg: ast.arg) -> ParamInfo:
+    def param(self, arg: ast.arg, typed: bool = True) -> ParamInfo:
         span = self.source.span(arg)
         arg_span = Span(span.file, span.line, span.column, span.line, span.column + len(arg.arg))
+        if arg.annotation is None and not typed:
+            return ParamInfo(arg.arg, None, ParamDirection.In, span, arg_span, None)
         if arg.annotation is None:
             self.bag.error("E100", f"Parameter '{arg.arg}' is missing a type annotation", arg_span)
             return ParamInfo(arg.arg, None, ParamDirection.In, span, arg_span, None)

@@ -83,7 +83,7 @@ class _Equal:
                 return False
         elif isinstance(a, Function):
             assert isinstance(b, Function)
-            if (a.name, a.func_type) != (b.name, b.func_type):
+            if (a.name, a.func_type, a.level, a.role) != (b.name, b.func_type, b.level, b.role):
                 return False
             if [a.direction(i) for i in range(len(a.params))] != [
                 b.direction(i) for i in range(len(b.params))

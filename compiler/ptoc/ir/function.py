@@ -16,6 +16,23 @@ class FunctionType(Enum):
     Opaque = 0
     Orchestration = 1
     InCore = 2
+    # 2026-08: InCore kernels of the cube / the vector core, a co-scheduled AIC + AIV group, a
+    # data-parallel dispatch wrapper, a body substituted at every call, a recordable
+    # orchestration fragment.
+    AIC = 3
+    AIV = 4
+    Group = 5
+    Spmd = 6
+    Inline = 7
+    Graph = 8
+
+    @property
+    def is_incore(self) -> bool:
+        """A kernel body: the InCore function of 2026-03 and 2026-08's per-core kernels."""
+        return self in _INCORE
+
+
+_INCORE = frozenset((FunctionType.InCore, FunctionType.AIC, FunctionType.AIV))
 
 
 class ParamDirection(Enum):
@@ -32,6 +49,10 @@ class Function:
     body: Stmt
     func_type: FunctionType = FunctionType.Opaque
     param_directions: tuple[ParamDirection, ...] = ()
+    # 2026-08: where in the hierarchy it runs and its role there (``pl.Level`` / ``pl.Role``
+    # members; None: not said).
+    level: Enum | None = None
+    role: Enum | None = None
     span: Span = field(default=NO_SPAN, kw_only=True)
 
     CHILDREN = declare(params=BINDS, body=BODY)

@@ -69,8 +69,12 @@ class IfStmt(Stmt):
 
 
 class ForKind(Enum):
+    """How a loop runs; the value is the DSL helper that writes it."""
+
     Sequential = "range"
     Parallel = "parallel"
+    Unroll = "unroll"  # 2026-08: unrolled at compile time (constant bounds)
+    Pipeline = "pipeline"  # 2026-08: software-pipelined (``stage=``)
 
 
 @record(frozen=True, slots=True, eq=False)
@@ -83,6 +87,7 @@ class ForStmt(Stmt):
     iter_args: tuple[IterArg, ...] = ()
     return_vars: tuple[Var, ...] = ()
     kind: ForKind = ForKind.Sequential
+    stage: int = 0  # a Pipeline loop's number of stages
 
     CHILDREN = declare(
         start=OPERAND,

@@ -279,6 +279,8 @@ _STORE_2026_08 = EditionForm(
     _store_shapes_from_tile,
     "2026-08: store(tile, offsets, output_tensor, shapes=None, *, atomic=None_)",
     op_for=_store_op,
+    spelled="store",
+    derived=("shapes",),
 )
 _ALLOCATION_ONLY = "allocation only: no instruction"
 _WINDOW_NOTE = "with pto.partition_view for the window"

@@ -22,7 +22,18 @@ from .registry import REGISTRY, OpDef
 
 # Which op a unified name means whatever the arguments (``OpDef.unified_always``) and the
 # tile-scalar / tensor-scalar form of an op (``OpDef.scalar_form``) are traits of the ops.
-_SCALAR_BINARY = {"min": BinaryOp.Min, "max": BinaryOp.Max}
+_SCALAR_BINARY = {
+    "min": BinaryOp.Min,
+    "max": BinaryOp.Max,
+    # 2026-08: the unified name of a binary op on two scalars is the scalar expression
+    # (``pl.add(a, b)`` is ``a + b``).
+    "add": BinaryOp.Add,
+    "sub": BinaryOp.Sub,
+    "mul": BinaryOp.Mul,
+    "div": BinaryOp.FloatDiv,
+    "maximum": BinaryOp.Max,
+    "minimum": BinaryOp.Min,
+}
 _NAMESPACES = ("tensor", "block", "system")
 # Namespaces spelled differently in an edition: 2026-08's ``pl.tile.X`` is ``pl.block.X``.
 NAMESPACE_ALIASES = {"tile": "block"}

@@ -114,6 +114,9 @@ class Param:
     access: Access = Access.READ
     # For tile params: the memory spaces the operand may live in (empty: not constrained).
     spaces: tuple[MemorySpace, ...] = ()
+    # For list params: a lone integer stands for a one-element list (2026-08's
+    # ``pl.read(t, i)`` of a rank-1 tensor).
+    one_index: bool = False
 
     @property
     def required(self) -> bool:
@@ -250,6 +253,10 @@ class EditionForm:
     # The op the converted arguments call when it is not this one (a 2026-08 store of an Acc
     # tile is an l0c_store): its IR name.
     op_for: Callable[[dict[str, Expr]], str] | None = None
+    # The name the form is written with when it is not the op's own (``store`` for both
+    # stores), and the parameters ``convert`` fills when a call leaves them out.
+    spelled: str | None = None
+    derived: tuple[str, ...] = ()
 
 
 @record(frozen=True, slots=True)

@@ -166,7 +166,12 @@ _tensor_op(
     entry("read", "", "Read one element of a tensor as a scalar.", role=Role.SCALAR),
     [
         p_tensor("tensor", "Tensor to read from"),
-        p_shape("indices", "One integer index per dimension"),
+        Param(
+            "indices",
+            "One integer index per dimension (a lone index for a rank-1 tensor)",
+            accepts=("shape",),
+            one_index=True,
+        ),
     ],
     _read,
     "s(tensor.dtype); len(indices) == rank",

@@ -30,7 +30,7 @@ from .. import records
 from ..ir.dtype import INDEX
 from ..ir.expr import Call, Expr, GlobalVar, IterArg, MakeTuple, Op, Var, const_int, make_tuple
 from ..ir.fields import layout
-from ..ir.function import Function, FunctionType, ParamDirection, Program
+from ..ir.function import Function, ParamDirection, Program
 from ..ir.shape import static_shape, static_value
 from ..ir.span import Span
 from ..ir.stmt import (
@@ -127,7 +127,7 @@ class _DropAssignments(IRMutator):
 
 
 def _converts(fn: Function) -> bool:
-    return fn.func_type is FunctionType.InCore and any(
+    return fn.func_type.is_incore and any(
         isinstance(s, AssignStmt) and isinstance(s.value, Call) and _block_form(s.value)
         for s in walk_stmts(fn.body)
     )
@@ -611,9 +611,7 @@ class ConvertTensorToBlockOps(Pass):
             return program
         if outs:
             functions = [
-                fn
-                if fn.func_type is FunctionType.InCore and fn.name not in outs
-                else self.callers(fn, outs)
+                fn if fn.func_type.is_incore and fn.name not in outs else self.callers(fn, outs)
                 for fn in functions
             ]
         return Program(program.name, tuple(functions), span=program.span)

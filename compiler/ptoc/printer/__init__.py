@@ -8,6 +8,7 @@ would leave them.
 
 from __future__ import annotations
 
+from ..editions import Edition
 from ..ir.expr import Expr
 from ..ir.function import Function, Program
 from ..ir.span import Span
@@ -21,10 +22,14 @@ from .statements import StmtPrinter
 
 
 def print_program(
-    program: Program, prefix: str = "pl", line_length: int = DEFAULT_LINE_LENGTH
+    program: Program,
+    prefix: str = "pl",
+    line_length: int = DEFAULT_LINE_LENGTH,
+    edition: Edition = Edition.V2026_03,
 ) -> str:
-    """A printed-IR module: header comment, import, symbolic dims, ``@pl.program`` class."""
-    return ModulePrinter(prefix, line_length).program(program)
+    """A printed-IR module: header comment, import, symbolic dims, ``@pl.program`` class, in
+    ``edition``'s spelling."""
+    return ModulePrinter(prefix, line_length, edition).program(program)
 
 
 def print_program_mapped(

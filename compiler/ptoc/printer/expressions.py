@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 
+from ..editions import Edition
 from ..ir.dtype import DataType
 from ..ir.expr import (
     AttrValue,
@@ -24,9 +25,10 @@ from ..ir.expr import (
 )
 from ..ir.types import ScalarType, TensorLayout
 from ..ir.visitor import IRVisitor
+from ..ops.registry import REGISTRY, EditionForm
 from .context import FreeNames
 from .literals import float_literal, string_literal
-from .op_names import op_spelling, shown_kwargs
+from .op_names import edition_form, form_arguments, op_spelling, shown_kwargs
 from .type_text import TypePrinter
 
 ATOM = 16  # names, literals, calls, subscripts, lists: never need parentheses
@@ -106,9 +108,15 @@ class ExprPrinter(IRVisitor):
     (inside a ``@pl.program`` class) rather than ``f(...)``."""
 
     def __init__(
-        self, prefix: str = "pl", *, self_calls: bool = True, free: FreeNames | None = None
+        self,
+        prefix: str = "pl",
+        *,
+        self_calls: bool = True,
+        free: FreeNames | None = None,
+        edition: Edition = Edition.V2026_03,
     ) -> None:
         self.prefix = prefix
+        self.edition = edition
         self.self_calls = self_calls
         self.free = free if free is not None else FreeNames()
         self.types = TypePrinter(prefix, self.dim)
@@ -182,12 +190,24 @@ class ExprPrinter(IRVisitor):
             callee = f"self.{node.callee.name}" if self.self_calls else node.callee.name
             kwargs = list(node.kwargs)
         else:
-            namespace, name = op_spelling(node.callee.name)
+            namespace, name = op_spelling(node.callee.name, self.edition)
             callee = ".".join(part for part in (self.prefix, namespace, name) if part)
             kwargs = shown_kwargs(node.callee.name, node.kwargs)
+            form = self.form_of(node)
+            if form is not None:
+                args = form_arguments(form, REGISTRY.ops[node.callee.name], node, self.expr)
+                args += [f"{key}={self.attr(value)}" for key, value in kwargs]
+                return f"{callee}({', '.join(args)})"
         args = [self.expr(a) for a in node.args]
         args += [f"{key}={self.attr(value)}" for key, value in kwargs]
         return f"{callee}({', '.join(args)})"
+
+    def form_of(self, node: Call) -> EditionForm | None:
+        """The edition's own form of the called op, when it spells the arguments otherwise."""
+        if self.edition is Edition.V2026_03:
+            return None
+        opdef = REGISTRY.get(node.callee.name)
+        return edition_form(opdef, self.edition) if opdef is not None else None
 
     def visit_MakeTuple(self, node: MakeTuple) -> str:
         return "[" + ", ".join(self.expr(e) for e in node.elements) + "]"

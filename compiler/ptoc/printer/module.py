@@ -16,6 +16,8 @@ Layout of a printed program::
 
 from __future__ import annotations
 
+from ..editions import Edition
+from ..ir.dsl_enums import Level, Role
 from ..ir.expr import Var
 from ..ir.function import Function, FunctionType, ParamDirection, Program
 from ..ir.span import Span
@@ -26,9 +28,21 @@ from .spans import indented, tag
 from .statements import INDENT, StmtPrinter
 
 
+def is_host_callback(fn: Function) -> bool:
+    """A host callback's body is ordinary Python the IR does not hold (spec §1.2)."""
+    level, role = fn.level, fn.role
+    return isinstance(level, Level) and level.value >= Level.HOST.value and role is Role.SubWorker
+
+
 class ModulePrinter:
-    def __init__(self, prefix: str = "pl", line_length: int = DEFAULT_LINE_LENGTH) -> None:
+    def __init__(
+        self,
+        prefix: str = "pl",
+        line_length: int = DEFAULT_LINE_LENGTH,
+        edition: Edition = Edition.V2026_03,
+    ) -> None:
         self.prefix = prefix
+        self.edition = edition
         self.line_length = line_length
         self.free = FreeNames()
         self.spans: list[Span | None] = []  # per line of the last module printed
@@ -71,17 +85,24 @@ class ModulePrinter:
 
     def function(self, fn: Function, *, method: bool) -> list[str]:
         self.free.bound = bound_names(fn)
-        printer = StmtPrinter(self.prefix, self_calls=method, free=self.free)
-        params = ["self"] if method else []
+        printer = StmtPrinter(self.prefix, self_calls=method, free=self.free, edition=self.edition)
+        callback = is_host_callback(fn)
+        params = ["self"] if method and not callback else []
         params += [self.parameter(printer, p, fn.direction(i)) for i, p in enumerate(fn.params)]
         header = f"def {fn.name}({', '.join(params)}){self.returns(printer, fn)}:"
-        return [tag(self.decorator(fn), fn.span), tag(header, fn.span), *printer.block(fn.body)]
+        body = [INDENT + "..."] if callback else printer.block(fn.body)
+        return [tag(self.decorator(fn), fn.span), tag(header, fn.span), *body]
 
     def decorator(self, fn: Function) -> str:
-        if fn.func_type is FunctionType.Opaque:
+        options = []
+        if fn.func_type is not FunctionType.Opaque:
+            options.append(f"type={self.prefix}.FunctionType.{fn.func_type.name}")
+        for key, value in (("level", fn.level), ("role", fn.role)):
+            if value is not None:
+                options.append(f"{key}={self.prefix}.{type(value).__name__}.{value.name}")
+        if not options:
             return f"@{self.prefix}.function"
-        kind = f"{self.prefix}.FunctionType.{fn.func_type.name}"
-        return f"@{self.prefix}.function(type={kind})"
+        return f"@{self.prefix}.function({', '.join(options)})"
 
     def parameter(self, printer: StmtPrinter, param: Var, direction: ParamDirection) -> str:
         if direction is ParamDirection.In:

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import keyword
+from collections.abc import Callable
 from typing import Any
 
-from ..ir.expr import AttrValue
-from ..ops.registry import REGISTRY, OpDef, ParamKind
+from ..editions import Edition
+from ..ir.equality import structural_equal
+from ..ir.expr import AttrValue, Call, Expr
+from ..ops.registry import REGISTRY, EditionForm, OpDef, ParamKind
 
 _SCALAR_SUFFIX = "_scalar"
 
 
-def op_spelling(op_name: str) -> tuple[str, str]:
+def op_spelling(op_name: str, edition: Edition = Edition.V2026_03) -> tuple[str, str]:
     """(namespace, DSL name) of an IR op: ``block.and`` -> ("block", "and_"),
     ``tensor.create`` -> ("tensor", "create_tensor"), ``tensor.add_scalar`` -> ("tensor", "add").
 
@@ -24,11 +27,59 @@ def op_spelling(op_name: str) -> tuple[str, str]:
         namespace, short = "", op_name
     opdef = REGISTRY.get(op_name)
     name = opdef.dsl_names[0] if opdef is not None and opdef.dsl_names else short
-    if namespace == "tensor" and name.endswith(_SCALAR_SUFFIX) and len(name) > len(_SCALAR_SUFFIX):
+    if edition is not Edition.V2026_03 and opdef is not None:
+        namespace = NAMESPACE_SPELLED.get((namespace, edition), namespace)
+        name = edition_name(opdef, edition) or name
+    elif (
+        namespace == "tensor" and name.endswith(_SCALAR_SUFFIX) and len(name) > len(_SCALAR_SUFFIX)
+    ):
         name = name[: -len(_SCALAR_SUFFIX)]
     if keyword.iskeyword(name):
         name += "_"  # `and`, `or`, `not` are spelled with a trailing underscore in the DSL
     return namespace, name
+
+
+#: How an edition spells an IR namespace (2026-08's ``pl.tile.X`` is the IR's ``block.X``).
+NAMESPACE_SPELLED = {("block", Edition.V2026_08): "tile"}
+
+
+def edition_name(opdef: OpDef, edition: Edition) -> str | None:
+    """The op's spelling that only ``edition`` has, or the name its form there is written
+    with (2026-08's ``store`` of an Acc tile)."""
+    for name, owner in opdef.edition_names:
+        if owner is edition and not name.startswith("pl."):
+            return name
+    form = edition_form(opdef, edition)
+    return form.spelled if form is not None else None
+
+
+def edition_form(opdef: OpDef, edition: Edition) -> EditionForm | None:
+    return next((f for f in opdef.edition_forms if f.edition is edition), None)
+
+
+def form_arguments(
+    form: EditionForm, opdef: OpDef, node: Call, expr: Callable[[Expr], str]
+) -> list[str]:
+    """A call's value arguments in the order of an edition's form (2026-08's ``store(tile,
+    offsets, output_tensor)``), leaving out those the form derives to the same value."""
+    bound = opdef.bind(node.args)
+    for name in form.derived:
+        if name in bound:
+            rest = {k: v for k, v in bound.items() if k != name}
+            derived = form.convert(rest).get(name)
+            if derived is not None and structural_equal(derived, bound[name], names=False):
+                bound = rest
+    texts: list[str] = []
+    keywords = False
+    for param in form.params:
+        if param.kind is not ParamKind.EXPR:
+            continue
+        if param.name not in bound:
+            keywords = True  # a later value argument is named
+            continue
+        value = expr(bound[param.name])
+        texts.append(f"{param.name}={value}" if keywords else value)
+    return texts
 
 
 def shown_kwargs(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..editions import Edition
 from ..ir.expr import Expr, IterArg, Var
 from ..ir.stmt import (
     AssignStmt,
@@ -17,6 +18,7 @@ from ..ir.stmt import (
     ForStmt,
     IfStmt,
     ReturnStmt,
+    ScopeKind,
     ScopeStmt,
     SeqStmts,
     Stmt,
@@ -96,12 +98,14 @@ class StmtPrinter(ExprPrinter):
         return out
 
     def visit_ForStmt(self, node: ForStmt) -> list[str]:
-        helper = "parallel" if node.kind is ForKind.Parallel else "range"
+        helper = node.kind.value
         bounds = self.exprs((node.start, node.stop, node.step))
         target = self.expr(node.loop_var)
         if node.iter_args:
             target += f", {self._names(node.iter_args)}"
             bounds += f", init_values={self._inits(node.iter_args)}"
+        if node.kind is ForKind.Pipeline:
+            bounds += f", stage={node.stage}"
         header = f"for {target} in {self.prefix}.{helper}({bounds}):"
         return [header, *self.block(node.body, node.return_vars)]
 
@@ -118,7 +122,7 @@ class StmtPrinter(ExprPrinter):
 
     def visit_ScopeStmt(self, node: ScopeStmt) -> list[str]:
         # A scope is not a yield boundary: yields inside it belong to the enclosing construct.
-        header = f"with {self.prefix}.{node.kind.value}():"
+        header = f"with {scope_header(self.prefix, node.kind, self.edition)}:"
         return [header, *self.block(node.body, self.yield_targets)]
 
     def _names(self, iter_args: Sequence[IterArg]) -> str:
@@ -128,3 +132,10 @@ class StmtPrinter(ExprPrinter):
         return tuple_literal(
             [self.expr(a.init_value) if a.init_value is not None else "None" for a in iter_args]
         )
+
+
+def scope_header(prefix: str, kind: ScopeKind, edition: Edition) -> str:
+    """``pl.incore()`` in 2026-03; 2026-08 writes the same scope ``pl.at(level=...)``."""
+    if edition is Edition.V2026_03:
+        return f"{prefix}.{kind.value}()"
+    return f"{prefix}.at(level={prefix}.Level.CORE_GROUP)"

@@ -14,7 +14,6 @@ from typing import Any
 from lsprotocol import types
 
 from ptoc.frontend import ModuleAnalysis
-from ptoc.ir.function import FunctionType
 from ptoc.ir.span import Span
 from ptoc.kernel_facts import FunctionFacts
 from ptoc.memory_map import FunctionMap, Use
@@ -141,7 +140,7 @@ def code_lenses(analysis: ModuleAnalysis, uri: str, positions: Positions) -> lis
         (fn.name, fn.span)
         for program in analysis.all_programs()
         for fn in program.functions
-        if fn.func_type is FunctionType.InCore
+        if fn.func_type.is_incore
     }
     lenses: list[types.CodeLens] = []
     for info in analysis.function_infos:

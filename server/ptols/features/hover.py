@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from ptoc.editions import Edition
 from ptoc.frontend import ModuleAnalysis, Occurrence, OccurrenceKind
 from ptoc.ir.types import MemorySpace, ShapedType, TileType, Type
 from ptoc.language import entry
 from ptoc.ops import REGISTRY, OpDef
 from ptoc.ops.describe import op_traits, param_traits
+from ptoc.printer import op_spelling
 
 from .common import type_text
 
@@ -23,10 +25,16 @@ KIND_LABEL = {
 }
 
 
-def op_markdown(op: OpDef, prefix: str = "pl", result: Type | None = None) -> str:
-    """The hover text of an op, straight from its registration."""
+def op_markdown(
+    op: OpDef, prefix: str = "pl", result: Type | None = None, edition: Edition | None = None
+) -> str:
+    """The hover text of an op, straight from its registration, spelled as ``edition``
+    spells it (``pl.tile.add`` in 2026-08, ``pl.block.add`` in 2026-03)."""
+    namespace, name = op_spelling(op.name, edition or Edition.V2026_03)
+    if edition is None or edition is Edition.V2026_03:
+        name = (op.dsl_names or (op.short_name,))[0]
     lines = [
-        f"```python\n{prefix}.{op.namespace}.{(op.dsl_names or (op.short_name,))[0]}"
+        f"```python\n{prefix}.{namespace}.{name}"
         f"({', '.join(p.signature() for p in op.params)})\n```",
         op.description,
     ]
@@ -92,11 +100,12 @@ def hover(
     buffers: dict[object, Type] | None = None,
 ) -> types.Hover | None:
     prefix = analysis.prefix
+    in_force = analysis.edition
     if occ.kind is OccurrenceKind.OP and occ.op_name:
         op = REGISTRY.get(occ.op_name)
         if op is None:
             return None
-        body = op_markdown(op, prefix, occ.type)
+        body = op_markdown(op, prefix, occ.type, in_force.edition if in_force else None)
     elif occ.kind is OccurrenceKind.FUNCTION:
         body = f"```python\n{occ.detail or occ.name}\n```"
     elif occ.kind is OccurrenceKind.PROGRAM:
@@ -110,4 +119,12 @@ def hover(
         body = f"```python\n{type_text(occ.type, prefix)}\n```"
     else:
         body = value_markdown(occ, prefix, buffers)
+    if in_force is not None and occ.kind in _EDITION_SHOWN:
+        body += f"\n\n_Edition: {in_force.describe()}_"
     return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, body), hover_range)
+
+
+# The hovers that say which edition is in force: where a spelling's meaning is the edition's.
+_EDITION_SHOWN = frozenset(
+    (OccurrenceKind.OP, OccurrenceKind.HELPER, OccurrenceKind.FUNCTION, OccurrenceKind.PROGRAM)
+)

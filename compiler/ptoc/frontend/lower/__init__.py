@@ -9,6 +9,7 @@ import ast
 from ...diagnostics import Diagnostic
 from ...ir.expr import Var
 from ...ir.function import Function, ParamDirection
+from ...ir.stmt import SeqStmts
 from ...ir.types import UNKNOWN
 from ...records import record
 from ..analysis import Occurrence, OccurrenceKind
@@ -44,7 +45,10 @@ def lower_function(
         params.append(var)
         directions.append(info.direction)
         lw.define(info.name, var, info.name_span, OccurrenceKind.PARAMETER)
-    body = lw.lower_block(without_docstring(signature.node.body))
+    if signature.opaque_body is None:
+        body = lw.lower_block(without_docstring(signature.node.body))
+    else:
+        body = SeqStmts((), span=signature.span)
     returns = lw.return_types if lw.return_types is not None else signature.return_types
     function = Function(
         signature.name,
@@ -53,6 +57,8 @@ def lower_function(
         body,
         signature.func_type,
         tuple(directions),
+        signature.level,
+        signature.role,
         span=signature.span,
     )
     return LoweredFunction(

@@ -12,6 +12,7 @@ from ...ir.types import UNKNOWN, TupleType, Type, UnknownType
 from ..analysis import Occurrence, OccurrenceKind
 from .annotations import check_annotation, local_annotation, refine
 from .core import Lowerer
+from .subscripts import lower_subscript_store
 from .yields import lower_yield, yield_call
 
 _AUGMENTED: dict[type[ast.operator], str] = {
@@ -55,6 +56,8 @@ def lower_assign(
         if annotation is not None:
             lw.error("E002", "A tuple assignment cannot be annotated", annotation)
         return lower_unpack(lw, node, target, value)
+    if isinstance(target, ast.Subscript) and annotation is None:
+        return lower_window_store(lw, node, target, value)
     if not isinstance(target, ast.Name):
         lw.error(
             "E002", "Only simple variable assignments are supported (x = ... or a, b = ...)", target
@@ -70,6 +73,24 @@ def lower_assign(
             check_annotation(lw, annotation, declared, expr)
     var = Var(refine(expr.type, declared), name=target.id, span=lw.span(target))
     lw.define(target.id, var, lw.span(target), OccurrenceKind.VARIABLE)
+    return [AssignStmt(var, expr, span=lw.span(node))]
+
+
+def lower_window_store(
+    lw: Lowerer, node: ast.stmt, target: ast.Subscript, value: ast.expr
+) -> list[Stmt]:
+    """2026-08's ``dst[...] = src``: ``dst = assemble(dst, src, offsets)`` (not under
+    strict_ssa, where it would reassign ``dst``)."""
+    source = lw.lower_expr(value)
+    if lw.signature.strict_ssa:
+        lw.error("E201", "`dst[...] = src` reassigns dst: not allowed with strict_ssa", target)
+        return []
+    lowered = lower_subscript_store(lw, target, source)
+    if lowered is None:
+        return []
+    name, expr = lowered
+    var = Var(expr.type, name=name, span=lw.span(target.value))
+    lw.define(name, var, lw.span(target.value), OccurrenceKind.VARIABLE, check_ssa=False)
     return [AssignStmt(var, expr, span=lw.span(node))]
 
 
@@ -119,7 +140,12 @@ def lower_expr_stmt(lw: Lowerer, node: ast.Expr) -> list[Stmt]:
         )
         return []
     expr = lw.lower_expr(node.value)
+    if isinstance(node.value, ast.Call) and lw.path(node.value.func) in _COMPILE_TIME:
+        return []  # pl.static_assert(...) and the like: checked, nothing left to run
     return [EvalStmt(expr, span=lw.span(node))]
+
+
+_COMPILE_TIME = {(name,) for name in ("static_assert", "static_print", "func_attr", "dump_tag")}
 
 
 def lower_pass(lw: Lowerer, node: ast.Pass) -> list[Stmt]:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from typing import Any
 
+from ...ir.dtype import DTYPE_BY_NAME, INDEX
 from ...ir.expr import ConstBool, ConstFloat, ConstInt, Expr
 from ...ir.types import ScalarType
 from .core import Lowerer, error_value
@@ -20,6 +22,14 @@ _MISPLACED = {
         "pl.yield_(...) must be a statement of its own (optionally assigned to names)",
     ),
     "incore": ("E013", "pl.incore() is only allowed as `with pl.incore():`"),
+    **{
+        scope: ("E013", f"pl.{scope}(...) is only allowed as `with pl.{scope}(...):`")
+        for scope in ("at", "scope", "manual_scope", "cluster")
+    },
+    **{
+        loop: ("E004", f"pl.{loop}(...) is only allowed as a for-loop iterator")
+        for loop in ("unroll", "pipeline", "split_aiv")
+    },
     "dynamic": (
         "E104",
         'pl.dynamic(...) is only allowed at module level (N = pl.dynamic("N"))',
@@ -30,10 +40,56 @@ _MISPLACED = {
 def lower_helper_call(lw: Lowerer, node: ast.Call, head: str) -> Expr:
     if head == "const":
         return lower_const(lw, node)
+    if head in _STATEMENTS:
+        return _STATEMENTS[head](lw, node)
     misplaced = _MISPLACED.get(head)
     if misplaced is not None:
         lw.error(misplaced[0], misplaced[1], node)
     return error_value(lw.span(node))
+
+
+def lower_static_assert(lw: Lowerer, node: ast.Call) -> Expr:
+    """``pl.static_assert(cond, "msg")``: checked here when the condition is a constant."""
+    span = lw.span(node)
+    if not node.args or len(node.args) > 2:
+        lw.error("E302", 'pl.static_assert takes (condition, "message")', node)
+        return error_value(span)
+    condition = lw.lower_expr(node.args[0])
+    value = getattr(condition, "value", None)
+    if isinstance(value, bool | int) and not value:
+        note = node.args[1] if len(node.args) > 1 else None
+        text = lw.env.source.segment(note) if note is not None else ""
+        if isinstance(note, ast.Constant) and isinstance(note.value, str):
+            text = note.value
+        lw.error("E015", f"static assertion failed: {text}".rstrip(": "), node.args[0])
+    return error_value(span)
+
+
+def lower_values(lw: Lowerer, node: ast.Call) -> Expr:
+    """``pl.static_print(...)``, ``pl.dump_tag(t)``, ``pl.func_attr({...})``: no value of their
+    own; their value arguments are still checked (a dict or string is a compile-time value)."""
+    for arg in node.args:
+        if not isinstance(arg, ast.Dict | ast.Constant | ast.JoinedStr):
+            lw.lower_expr(arg)
+    return error_value(lw.span(node))
+
+
+def lower_get_byte(lw: Lowerer, node: ast.Call, dtype_name: str) -> Expr:
+    """``pl.FP32.get_byte()``: the dtype's size in bytes, an INDEX constant."""
+    span = lw.span(node)
+    if node.args or node.keywords:
+        lw.error("E302", "get_byte() takes no arguments", node)
+        return error_value(span)
+    dtype = DTYPE_BY_NAME[dtype_name]
+    return ConstInt(ScalarType(INDEX), value=max(1, dtype.bits // 8), span=span)
+
+
+_STATEMENTS: dict[str, Callable[[Lowerer, ast.Call], Expr]] = {
+    "static_assert": lower_static_assert,
+    "static_print": lower_values,
+    "dump_tag": lower_values,
+    "func_attr": lower_values,
+}
 
 
 def lower_const(lw: Lowerer, node: ast.Call) -> Expr:

@@ -8,7 +8,7 @@ import ast
 from ...ir.dtype import INDEX
 from ...ir.expr import ConstInt, Expr, IterArg, Var, const_int
 from ...ir.span import Span
-from ...ir.stmt import ForKind, ForStmt, SeqStmts, Stmt, WhileStmt
+from ...ir.stmt import ForKind, ForStmt, ScopeKind, ScopeStmt, SeqStmts, Stmt, WhileStmt
 from ...ir.types import UNKNOWN, ScalarType, UnknownType
 from ...language import LOOP_HELPERS
 from ..analysis import Occurrence, OccurrenceKind
@@ -26,11 +26,24 @@ def lower_for(lw: Lowerer, node: ast.For) -> list[Stmt]:
     kind = loop_kind(lw, iterator)
     if kind is None:
         lw.error("E005", "For loop must use pl.range(), pl.parallel(), or pl.while_()", iterator)
-        return []
+        return lower_unknown_loop(lw, node)
     assert isinstance(iterator, ast.Call)
     if kind == "while_":
         return lower_while_loop(lw, node, iterator)
     return lower_range_loop(lw, node, iterator, kind)
+
+
+def lower_unknown_loop(lw: Lowerer, node: ast.For) -> list[Stmt]:
+    """A loop over something the DSL does not know: said once (E005); its body is still
+    analysed, with the target's names defined but of unknown type."""
+    saved = save_names(lw, [n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)])
+    for name in ast.walk(node.target):
+        if isinstance(name, ast.Name):
+            var = Var(UNKNOWN, name=name.id, span=lw.span(name))
+            lw.define(name.id, var, lw.span(name), OccurrenceKind.LOOP_VAR, check_ssa=False)
+    body = lw.lower_block(node.body)
+    restore_names(lw, saved, "", [])
+    return [body]
 
 
 def loop_kind(lw: Lowerer, iterator: ast.expr) -> str | None:
@@ -72,7 +85,9 @@ def lower_range_loop(lw: Lowerer, node: ast.For, iterator: ast.Call, kind: str) 
         body, return_vars = lower_loop_body(lw, "for", node.body, iter_args, head, saved)
     finally:
         lw.state.loop_ranges = ranges
-    for_kind = ForKind.Parallel if kind == "parallel" else ForKind.Sequential
+    for_kind = _FOR_KINDS.get(kind, ForKind.Sequential)
+    if kind == "spmd":  # each block runs the body as a kernel of its own (spec §6)
+        body = ScopeStmt(body, ScopeKind.InCore, span=body.span)
     return [
         ForStmt(
             loop_var,
@@ -83,9 +98,68 @@ def lower_range_loop(lw: Lowerer, node: ast.For, iterator: ast.Call, kind: str) 
             tuple(iter_args),
             tuple(return_vars),
             for_kind,
+            loop_stage(iterator),
             span=lw.span(node),
         )
     ]
+
+
+_FOR_KINDS = {
+    "parallel": ForKind.Parallel,
+    "unroll": ForKind.Unroll,
+    "pipeline": ForKind.Pipeline,
+    "spmd": ForKind.Parallel,
+    "split_aiv": ForKind.Parallel,
+}
+# The keywords each loop takes besides ``init_values`` (spec §5, §6); the positionals after
+# the first are a range's (start, stop, step) except for spmd / split_aiv, which take a count.
+_LOOP_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "range": ("attrs",),
+    "parallel": ("attrs",),
+    "unroll": ("attrs",),
+    "pipeline": ("attrs", "stage"),
+    "spmd": (
+        "core_num",
+        "sync_start",
+        "name_hint",
+        "optimizations",
+        "deps",
+        "allow_early_resolve",
+        "predicate",
+    ),
+    "split_aiv": ("mode",),
+}
+_REQUIRED_KEYWORDS = {"pipeline": "stage", "split_aiv": "mode"}
+_COUNTED = ("spmd", "split_aiv")
+
+
+def loop_stage(iterator: ast.Call) -> int:
+    stage = next((k.value for k in iterator.keywords if k.arg == "stage"), None)
+    return stage.value if isinstance(stage, ast.Constant) and type(stage.value) is int else 0
+
+
+def check_loop_keywords(lw: Lowerer, iterator: ast.Call, kind: str) -> None:
+    """Keywords a loop helper does not take: ignored with a warning in 2026-03, an error in
+    2026-08 (as upstream there); a required one missing is an error."""
+    allowed = _LOOP_KEYWORDS.get(kind, ())
+    given = {k.arg for k in iterator.keywords}
+    required = _REQUIRED_KEYWORDS.get(kind)
+    if required is not None and required not in given:
+        lw.error("E004", f"pl.{kind}(...) needs {required}=", iterator)
+    for keyword in iterator.keywords:
+        if keyword.arg == "init_values":
+            if kind in ("unroll", *_COUNTED):
+                lw.error("E004", f"pl.{kind}(...) takes no init_values", keyword.value)
+        elif keyword.arg not in allowed:
+            code = "E004" if lw.env.rules.loop_keywords_checked else "W004"
+            what = "does not take" if code == "E004" else "ignores"
+            lw.error(code, f"pl.{kind} {what} the keyword '{keyword.arg}'", keyword.value)
+        elif keyword.arg == "stage":
+            stage = keyword.value
+            if not (
+                isinstance(stage, ast.Constant) and type(stage.value) is int and stage.value > 0
+            ):
+                lw.error("E004", "stage= must be a positive integer constant", stage)
 
 
 def loop_bounds(
@@ -104,12 +178,19 @@ def loop_bounds(
         )
         positional = positional[:3]
     init_node: ast.expr | None = None
+    check_loop_keywords(lw, iterator, kind)
     for keyword in iterator.keywords:
         if keyword.arg == "init_values":
             init_node = keyword.value
-        else:
-            lw.error("W004", f"pl.{kind} ignores the keyword '{keyword.arg}'", keyword.value)
+    if kind in _COUNTED:
+        positional = positional[:1]  # a count of blocks / lanes: the loop runs 0 .. count - 1
     bounds = [lw.lower_expr(a) for a in positional]
+    if kind == "unroll":
+        for value, value_node in zip(bounds, positional, strict=True):
+            if not isinstance(value, ConstInt | UnknownType) and not isinstance(
+                value.type, UnknownType
+            ):
+                lw.error("E004", "pl.unroll needs constant bounds", value_node)
     for value, value_node in zip(bounds, positional, strict=True):
         if not isinstance(value.type, UnknownType) and not (
             isinstance(value.type, ScalarType) and value.type.dtype.is_int

@@ -8,7 +8,7 @@ from typing import Any
 from ...diagnostics import Related
 from ...ir.dtype import DataType
 from ...ir.expr import ConstBool, ConstFloat, ConstInt, Expr, TupleGetItem, make_tuple
-from ...ir.types import ScalarType, TupleType, UnknownType
+from ...ir.types import ScalarType, TensorType, TileType, TupleType, UnknownType
 from ..analysis import Occurrence, OccurrenceKind
 from ..consteval import DynDim, NotConstant
 from .core import Lowerer, error_value
@@ -131,6 +131,10 @@ def lower_subscript(lw: Lowerer, node: ast.Subscript) -> Expr:
     value = lw.lower_expr(node.value)
     if isinstance(value.type, UnknownType):
         return error_value(span)
+    if isinstance(value.type, TensorType | TileType):
+        from .subscripts import lower_shaped_subscript  # (it lowers op calls: ops imports us)
+
+        return lower_shaped_subscript(lw, node, value)
     if not isinstance(value.type, TupleType):
         lw.error("E306", f"Subscript requires a tuple value, got {value.type.short()}", node)
         return error_value(span)

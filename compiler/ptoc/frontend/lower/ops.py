@@ -8,10 +8,10 @@ from enum import Enum
 
 from ...diagnostics import Fix, Related, TextEdit, replacement_fixes
 from ...ir.dtype import DTYPE_BY_NAME
-from ...ir.expr import AttrValue, Call, Expr, Op, Var
+from ...ir.expr import AttrValue, Call, Expr, Op, Var, make_tuple
 from ...ir.function import FunctionType
 from ...ir.span import Span
-from ...ir.types import UNKNOWN, Type
+from ...ir.types import UNKNOWN, ScalarType, Type
 from ...language import HELPER_NAMES, TYPE_NAMES
 from ...ops import REGISTRY, Category, EditionForm, OpDef, OpError, Param, ParamKind, resolve_op
 from ...records import record
@@ -19,7 +19,7 @@ from ..analysis import Occurrence, OccurrenceKind
 from ..consteval import NotConstant, dsl_enum_value
 from .attributes import attr_value
 from .core import Lowerer, error_value
-from .helpers import lower_helper_call
+from .helpers import lower_get_byte, lower_helper_call
 from .names import constant_subscript
 from .operators import scalar_binary
 
@@ -40,6 +40,8 @@ def lower_dsl_call(lw: Lowerer, node: ast.Call, path: tuple[str, ...]) -> Expr:
     head = path[-1]
     if len(path) == 1 and head in HELPER_NAMES:
         return lower_helper_call(lw, node, head)
+    if len(path) == 2 and head == "get_byte" and path[0] in DTYPE_BY_NAME:
+        return lower_get_byte(lw, node, path[0])
     if len(path) == 1 and head in TYPE_NAMES:
         lw.error("E011", f"pl.{head}(...) is a type, not a value", node.func)
         return error_value(span)
@@ -315,7 +317,10 @@ def lower_arguments(
                 continue
             attrs[param.name] = value
         else:
-            exprs[param.name] = lw.lower_expr(arg_node)
+            lowered = lw.lower_expr(arg_node)
+            if param.one_index and isinstance(lowered.type, ScalarType):
+                lowered = make_tuple((lowered,), span=lowered.span)
+            exprs[param.name] = lowered
     return None if failed else (arg_nodes, exprs, attrs)
 
 

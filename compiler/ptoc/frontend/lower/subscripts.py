@@ -1,0 +1,158 @@
+"""2026-08's numpy-style subscripts of tensors and tiles (spec §5): ``t[i, j]`` with an index
+per axis reads one element; any slice makes a window (the op ``slice`` / ``view``) whose
+integer-indexed axes are dropped; missing trailing indices mean ``:``. ``dst[...] = src``
+writes ``src`` into that window of ``dst`` (``assemble``).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ...ir.expr import Expr, MakeTuple, const_int, make_tuple
+from ...ir.shape import static_value
+from ...ir.span import Span
+from ...ir.types import ShapedType, TensorType, TileType
+from ...ops import REGISTRY, OpDef
+from .core import Lowerer, error_value
+from .ops import typed_call
+
+# The op each subscript means, by the kind of value subscripted.
+_READ = {TensorType: "tensor.read", TileType: "block.read"}
+_WINDOW = {TensorType: "tensor.view", TileType: "block.view"}
+_RESHAPE = {TensorType: "tensor.reshape", TileType: "block.reshape"}
+_ASSEMBLE = {TensorType: "tensor.assemble", TileType: "block.assemble"}
+
+
+class Window:
+    """Offsets and sizes per axis, and which axes an integer index drops."""
+
+    def __init__(self) -> None:
+        self.offsets: list[Expr] = []
+        self.sizes: list[Expr] = []
+        self.dropped: list[int] = []
+
+
+def lower_shaped_subscript(lw: Lowerer, node: ast.Subscript, value: Expr) -> Expr:
+    shaped = value.type
+    assert isinstance(shaped, ShapedType)
+    span = lw.span(node)
+    window = read_window(lw, node, shaped)
+    if window is None:
+        return error_value(span)
+    kind = type(shaped)
+    if len(window.dropped) == len(shaped.shape):
+        return call(
+            lw,
+            _READ[kind],
+            node,
+            {
+                "tensor" if kind is TensorType else "tile": value,
+                "indices": make_tuple(tuple(window.offsets), span=span),
+            },
+            span,
+        )
+    return window_call(lw, node, value, window, span)
+
+
+def window_call(lw: Lowerer, node: ast.Subscript, value: Expr, window: Window, span: Span) -> Expr:
+    kind = type(value.type)
+    op = REGISTRY.get(_WINDOW[kind])
+    assert op is not None
+    kept = [d for i, d in enumerate(window.sizes) if i not in window.dropped]
+    # A tensor's window may have a lower rank than the tensor: dropped axes go at once.
+    sizes = kept if kind is TensorType else window.sizes
+    names = op.expr_names
+    args = {
+        names[0]: value,
+        names[1]: make_tuple(tuple(sizes), span=span),
+        names[2]: make_tuple(tuple(window.offsets), span=span),
+    }
+    viewed = call(lw, op.name, node, args, span)
+    if kind is TensorType or not window.dropped or not isinstance(viewed.type, ShapedType):
+        return viewed
+    if kind is TileType:
+        while len(kept) < 2:  # a tile is never below 2-D: leading unit axes come back
+            kept.insert(0, const_int(1, span=span))
+    reshape = REGISTRY.get(_RESHAPE[kind])
+    assert reshape is not None
+    names = reshape.expr_names
+    return call(
+        lw,
+        reshape.name,
+        node,
+        {names[0]: viewed, names[1]: make_tuple(tuple(kept), span=span)},
+        span,
+    )
+
+
+def read_window(lw: Lowerer, node: ast.Subscript, shaped: ShapedType) -> Window | None:
+    index = node.slice
+    elements = list(index.elts) if isinstance(index, ast.Tuple) else [index]
+    rank = len(shaped.shape)
+    if len(elements) > rank:
+        lw.error("E306", f"{len(elements)} indices for a value of rank {rank}", index)
+        return None
+    window = Window()
+    for axis, dim in enumerate(shaped.shape):
+        element = elements[axis] if axis < len(elements) else ast.Slice()
+        if isinstance(element, ast.Slice):
+            if element.step is not None:
+                lw.error("E306", "a subscript step is not supported", element.step)
+                return None
+            start = lw.lower_expr(element.lower) if element.lower is not None else const_int(0)
+            stop = lw.lower_expr(element.upper) if element.upper is not None else dim
+            window.offsets.append(start)
+            window.sizes.append(extent(start, stop, lw.span(node)))
+        else:
+            window.offsets.append(lw.lower_expr(element))
+            window.sizes.append(const_int(1))
+            window.dropped.append(axis)
+    return window
+
+
+def extent(start: Expr, stop: Expr, span: Span) -> Expr:
+    """``stop - start``, folded when both are constants."""
+    from ...ir.expr import Binary, BinaryOp
+
+    a, b = static_value(start), static_value(stop)
+    if a is not None and b is not None:
+        return const_int(b - a, span=span)
+    return Binary(stop.type, op=BinaryOp.Sub, lhs=stop, rhs=start, span=span)
+
+
+def lower_subscript_store(
+    lw: Lowerer, target: ast.Subscript, value: Expr
+) -> tuple[str, Expr] | None:
+    """``dst[...] = src``: the name assigned and ``assemble(dst, src, offsets)``."""
+    if not isinstance(target.value, ast.Name):
+        lw.error("E002", "the target of a subscript assignment must be a name", target.value)
+        return None
+    base = lw.lower_expr(target.value)
+    if not isinstance(base.type, TensorType | TileType):
+        lw.error("E002", f"cannot assign into a subscript of {base.type.short()}", target)
+        return None
+    window = read_window(lw, target, base.type)
+    if window is None:
+        return None
+    op = REGISTRY.get(_ASSEMBLE[type(base.type)])
+    span = lw.span(target)
+    if op is None:
+        lw.error("E301", "assigning into a tile window is not supported yet", target)
+        return None
+    names = op.expr_names
+    args = {names[0]: base, names[1]: value, names[2]: make_tuple(tuple(window.offsets), span=span)}
+    return target.value.id, call(lw, op.name, target, args, span)
+
+
+def call(lw: Lowerer, name: str, node: ast.AST, args: dict[str, Expr], span: Span) -> Expr:
+    op: OpDef | None = REGISTRY.get(name)
+    if op is None:
+        lw.error(
+            "E301", f"this subscript needs the op '{name}', which ptoc does not have yet", node
+        )
+        return error_value(span)
+    nodes = {key: node for key in args}
+    return typed_call(lw, op, nodes, args, {}, span)  # type: ignore[arg-type]
+
+
+__all__ = ["MakeTuple", "lower_shaped_subscript", "lower_subscript_store"]

@@ -1,0 +1,335 @@
+"""The two language editions: which one is in force for a file and why, the 2026-08 forms of
+the core language beside the 2026-03 ones, and printing each program in its own edition."""
+
+from __future__ import annotations
+
+import textwrap
+
+from frontend_helpers import where
+
+from ptoc.editions import Edition, EditionSource
+from ptoc.frontend import analyze_source
+from ptoc.ir.equality import structural_equal
+from ptoc.ir.expr import Call
+from ptoc.ir.function import FunctionType
+from ptoc.ir.stmt import ScopeStmt
+from ptoc.ir.types import MemorySpace, TileType
+from ptoc.ir.walk import walk_stmts
+from ptoc.printer import print_program
+
+HEADER = "import pypto.language as pl\n\n"
+T = "pl.Tensor[[64, 64], pl.FP32]"
+
+
+def analyse(body: str, edition: tuple[Edition, EditionSource] | None = None):
+    text = HEADER + textwrap.dedent(body)
+    return text, analyze_source(text, "k.py", edition=edition)
+
+
+def codes(analysis) -> list[str]:
+    return [d.code for d in analysis.diagnostics]
+
+
+def calls(function) -> list[Call]:
+    found = []
+    for stmt in walk_stmts(function.body):
+        value = getattr(stmt, "value", None)
+        if isinstance(value, Call):
+            found.append(value)
+    return found
+
+
+OLD_KERNEL = f"""
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, a: {T}, out: pl.Out[{T}]) -> {T}:
+        t = pl.block.load(a, [0, 0], [64, 64])
+        u = pl.block.add(t, t)
+        out = pl.block.store(u, [0, 0], [64, 64], out)
+        return out
+"""
+
+NEW_KERNEL = f"""
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, a: {T}, out: pl.Out[{T}]) -> {T}:
+        t = pl.tile.load(a, [0, 0], [64, 64])
+        u = pl.tile.add(t, t)
+        out = pl.tile.store(u, [0, 0], out)
+        return out
+"""
+
+
+# --- which edition is in force -----------------------------------------------------------
+
+
+def test_spellings_of_one_edition_decide_it():
+    _, old = analyse(OLD_KERNEL)
+    _, new = analyse(NEW_KERNEL)
+    assert (old.edition.edition, old.edition.source) == (Edition.V2026_03, EditionSource.DETECTED)
+    assert (new.edition.edition, new.edition.source) == (Edition.V2026_08, EditionSource.DETECTED)
+    assert codes(old) == codes(new) == []
+
+
+def test_the_2026_03_store_form_alone_marks_the_edition():
+    _, a = analyse(f"""
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(a: {T}, out: pl.Out[{T}]) -> {T}:
+            t = pl.load(a, [0, 0], [64, 64])
+            out = pl.store(
+                t, [0, 0], [64, 64], out
+            )
+            return out
+    """)
+    assert a.edition.edition is Edition.V2026_03
+    assert a.edition.detection.first[Edition.V2026_03].spelling == "pl.store"
+
+
+def test_a_file_with_neither_is_the_newest_edition():
+    _, a = analyse(f"""
+        @pl.function
+        def f(a: {T}) -> {T}:
+            return pl.add(a, a)
+    """)
+    assert (a.edition.edition, a.edition.source) == (Edition.V2026_08, EditionSource.DEFAULT)
+    assert "newest" in a.edition.describe()
+
+
+def test_a_file_mixing_both_gets_one_warning_on_the_other_editions_first_spelling():
+    text, a = analyse(f"""
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(a: {T}, out: pl.Out[{T}]) -> {T}:
+            t = pl.tile.load(a, [0, 0], [64, 64])
+            u = pl.block.add(t, t)
+            v = pl.block.mul(u, u)
+            out = pl.tile.store(v, [0, 0], out)
+            return out
+    """)
+    assert codes(a) == ["W030"]
+    (warning,) = a.diagnostics
+    assert a.edition.edition is Edition.V2026_08
+    line, column, _, _ = where(text, "pl.block.add")
+    assert (warning.span.line, warning.span.column) == (line, column)
+    assert (warning.span.end_column - warning.span.column) == len("pl.block.add")
+    assert "`pl.block.add` is PyPTO 2026-03" in warning.message
+    assert "`pl.tile.load`" in warning.message
+
+
+def test_an_edition_chosen_outside_the_file_wins():
+    _, a = analyse(NEW_KERNEL, (Edition.V2026_03, EditionSource.FLAG))
+    assert (a.edition.edition, a.edition.source) == (Edition.V2026_03, EditionSource.FLAG)
+    assert codes(a) == []  # both spellings are accepted in either edition
+    assert a.edition.describe() == "PyPTO 2026-03 (chosen on the command line)"
+
+
+# --- the 2026-08 core language ------------------------------------------------------------
+
+
+def test_2026_08_store_takes_the_output_tensor_third_and_stores_the_whole_tile():
+    _, a = analyse(NEW_KERNEL)
+    (fn,) = a.programs[0].functions
+    store = calls(fn)[-1]
+    assert store.callee.name == "block.store"
+    assert [e.value for e in store.args[2].elements] == [64, 64]
+    _, old = analyse(OLD_KERNEL)
+    assert structural_equal(old.programs[0], a.programs[0])
+
+
+def test_2026_08_store_of_an_acc_tile_is_the_fix_pipes_store():
+    _, a = analyse("""
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(
+            a: pl.Tensor[[32, 32], pl.FP16],
+            b: pl.Tensor[[32, 32], pl.FP16],
+            out: pl.Out[pl.Tensor[[32, 32], pl.FP32]],
+        ) -> pl.Tensor[[32, 32], pl.FP32]:
+            ta = pl.load(a, [0, 0], [32, 32], target_memory=pl.Mem.Mat)
+            tb = pl.load(b, [0, 0], [32, 32], target_memory=pl.Mem.Mat)
+            la = pl.move(ta, pl.Mem.Left)
+            rb = pl.move(tb, pl.Mem.Right)
+            acc = pl.matmul(la, rb)
+            out = pl.store(acc, [0, 0], out)
+            return out
+    """)
+    assert codes(a) == []
+    assert calls(a.functions[0])[-1].callee.name == "block.l0c_store"
+
+
+def test_2026_08_load_takes_valid_shape_fourth_and_memory_by_keyword():
+    _, a = analyse(f"""
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(a: {T}) -> pl.Tile[[64, 64], pl.FP32]:
+            t = pl.load(a, [0, 0], [64, 64], [64, 32], target_memory=pl.Mem.Mat, clamp=False)
+            return t
+    """)
+    assert codes(a) == []
+    load = calls(a.functions[0])[0]
+    assert isinstance(load.type, TileType) and load.type.memory_space is MemorySpace.Mat
+
+
+def test_pl_at_core_group_is_an_incore_scope_and_other_scopes_keep_their_body():
+    text, a = analyse(f"""
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def f(a: {T}, out: pl.Out[{T}]) -> {T}:
+            with pl.manual_scope():
+                with pl.at(level=pl.Level.CORE_GROUP, name_hint="add") as tid:
+                    t = pl.load(a, [0, 0], [64, 64])
+                    out = pl.store(pl.add(t, t), [0, 0], out)
+            return out
+    """)
+    assert codes(a) == []
+    scopes = [s for s in walk_stmts(a.functions[0].body) if isinstance(s, ScopeStmt)]
+    assert len(scopes) == 1
+    assert any(o.name == "tid" for o in a.index.occurrences)
+
+
+def test_an_unknown_scope_is_one_error_and_its_body_is_still_checked():
+    text, a = analyse(f"""
+        @pl.function
+        def f(a: {T}) -> {T}:
+            with pl.incore_v2():
+                b = pl.add(a, undefined_name)
+            return a
+    """)
+    assert codes(a) == ["E013", "E200"]
+    assert (a.diagnostics[1].span.line, a.diagnostics[1].span.column) == where(
+        text, "undefined_name"
+    )[:2]
+
+
+def test_pl_at_keywords_are_checked():
+    text, a = analyse(f"""
+        @pl.function
+        def f(a: {T}) -> {T}:
+            with pl.at(level=pl.Level.CORE_GROUP, role=pl.Role.Orchestrator, speed=3):
+                b = pl.add(a, a)
+            return b
+    """)
+    assert sorted(codes(a)) == ["E013", "E013"]
+    messages = " ".join(d.message for d in a.diagnostics)
+    assert "unexpected keyword argument 'speed'" in messages
+    assert "takes no role=" in messages
+
+
+def test_renamed_ops_resolve_to_the_same_ops():
+    _, new = analyse(f"""
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(a: {T}) -> pl.Tile[[16, 16], pl.FP32]:
+            t = pl.load(a, [0, 0], [64, 64])
+            s = pl.slice(t, [16, 16], [0, 0])
+            c = pl.tile.create([16, 16], dtype=pl.FP32)
+            m = pl.maximums(s, 0.0)
+            return m
+    """)
+    assert codes(new) == []
+    assert [c.callee.name for c in calls(new.functions[0])] == [
+        "block.load",
+        "block.view",
+        "block.create_tile",
+        "block.maxs",
+    ]
+
+
+def test_tile_annotations_may_name_their_memory_space_and_a_memref():
+    _, a = analyse("""
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(a: pl.Tensor[[16, 16], pl.FP16]) -> pl.Tile[[16, 16], pl.FP16]:
+            t: pl.Tile[[16, 16], pl.FP16, pl.Mem.Vec] = pl.load(a, [0, 0], [16, 16])
+            u: pl.Tile[[16, 16], pl.FP16, pl.MemRef("mem_vec_0", 0, 512), pl.Mem.Vec] = t
+            return u
+    """)
+    assert codes(a) == []
+
+
+def test_function_levels_roles_and_the_new_kinds():
+    _, a = analyse(f"""
+        @pl.program
+        class P:
+            @pl.function(type=pl.FunctionType.AIV)
+            def k(self, a: {T}) -> {T}:
+                return a
+
+            @pl.function(level=pl.Level.HOST, role=pl.Role.SubWorker)
+            def callback(x, y):
+                print(x + y)  # ordinary Python: not analysed
+    """)
+    assert codes(a) == []
+    k, callback = a.programs[0].functions
+    assert k.func_type is FunctionType.AIV and k.func_type.is_incore
+    assert callback.level.name == "HOST" and callback.role.name == "SubWorker"
+
+
+# --- pl.parse("...") texts --------------------------------------------------------------------
+
+
+def test_program_texts_are_checked_where_they_stand():
+    text = textwrap.dedent('''
+        import pypto.language as pl
+
+        def build():
+            code = """
+        @pl.function
+        def f(x: pl.Tensor[[8], pl.FP32]) -> pl.Tensor[[8], pl.FP32]:
+            return pl.add(x, missing)
+        """
+            return pl.parse(code)
+    ''')
+    a = analyze_source(text, "k.py")
+    assert codes(a) == ["E200"]
+    assert (a.diagnostics[0].span.line, a.diagnostics[0].span.column) == where(text, "missing")[:2]
+    assert [f.name for f in a.functions] == ["f"]
+
+
+def test_a_text_parsed_inside_try_reports_its_errors_as_information():
+    text = textwrap.dedent('''
+        import pypto.language as pl
+
+        def expect_failure():
+            bad = """
+        @pl.function
+        def g(x: pl.Tensor[[8], pl.FP32]) -> pl.Tensor[[8], pl.FP32]:
+            return x +
+        """
+            try:
+                pl.parse(bad)
+            except SyntaxError:
+                pass
+    ''')
+    a = analyze_source(text, "k.py")
+    assert [(d.code, d.severity.value) for d in a.diagnostics] == [("E000", "info")]
+
+
+# --- printing each program in its own edition ------------------------------------------------
+
+
+def test_a_2026_08_program_prints_in_2026_08_spelling_and_parses_back_equal():
+    _, a = analyse(NEW_KERNEL)
+    printed = print_program(a.programs[0], edition=Edition.V2026_08)
+    assert "pl.tile.load(a, [0, 0], [64, 64])" in printed
+    assert "pl.tile.store(u, [0, 0], out)" in printed
+    assert "pl.block" not in printed
+    again = analyze_source(printed, "p.py")
+    assert codes(again) == []
+    assert again.edition.edition is Edition.V2026_08
+    assert structural_equal(a.programs[0], again.programs[0])
+
+
+def test_an_incore_scope_prints_as_pl_at_in_2026_08():
+    _, a = analyse(f"""
+        @pl.program
+        class P:
+            @pl.function(type=pl.FunctionType.Orchestration)
+            def f(self, a: {T}, out: pl.Out[{T}]) -> {T}:
+                with pl.at(level=pl.Level.CORE_GROUP):
+                    t = pl.tile.load(a, [0, 0], [64, 64])
+                    out = pl.tile.store(t, [0, 0], out)
+                return out
+    """)
+    printed = print_program(a.programs[0], edition=Edition.V2026_08)
+    assert "with pl.at(level=pl.Level.CORE_GROUP):" in printed
+    old = print_program(a.programs[0], edition=Edition.V2026_03)
+    assert "with pl.incore():" in old
+    for text in (printed, old):
+        assert structural_equal(a.programs[0], analyze_source(text, "p.py").programs[0])
