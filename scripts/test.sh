@@ -51,7 +51,12 @@ if [ -d vscode-extension ]; then
 fi
 
 echo "==> pytest"
-.venv/bin/python -m pytest -q
+.venv/bin/python -m pytest -q --ignore=tests/release
+
+# The release build (about 30 s): sdist and wheel from `python -m build`, `twine check`, then the
+# wheel installed into a fresh venv runs `ptoc check` and an LSP session (not this checkout).
+echo "==> release build (tests/release)"
+.venv/bin/python -m pytest -q tests/release
 
 echo "==> ruff"
 .venv/bin/ruff check compiler server tests benchmarks

@@ -6,4 +6,6 @@ The operator registry (``ops``) is the single source of truth for every op's sig
 type rule, documentation and lowering.
 """
 
+# The one version of the project: the wheel's metadata (pyproject.toml reads it here), ptols
+# and the VS Code extension (its package.json, checked by tests/release) share it.
 __version__ = "0.1.0"

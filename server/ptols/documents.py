@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
+from .optional import has_tree_sitter
 from .pipelines import SharedPipelines
 from .text import BOM, LineIndex, apply_change
 
@@ -180,8 +181,9 @@ class Document:
 
     def symbols_of(self, text: str, encoding: str) -> list[types.DocumentSymbol] | None:
         """Document symbols of ``text`` (one version of this document), from the tree-sitter
-        tree brought up to date incrementally. Runs on the syntax thread only."""
-        if too_large(text):
+        tree brought up to date incrementally (none without tree-sitter). Runs on the syntax
+        thread only."""
+        if too_large(text) or not has_tree_sitter():
             self._syntax = None
             return None
         from .convert import Positions

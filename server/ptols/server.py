@@ -22,6 +22,7 @@ from .config import Settings
 from .converter_warmup import WARM_DELAY, ConverterWarmer
 from .documents import MAX_LIVE_LOOP_DEPTH, Document, DocumentStore, analysable
 from .early import FirstMessage
+from .optional import NO_TREE_SITTER, has_tree_sitter
 from .rpc import PtolsProtocol, QuietWriter, run_stdio
 from .text import UTF16
 
@@ -401,7 +402,14 @@ class PtolsServer(LanguageServer):
         loop, so no two threads ever import the same module at once."""
         import importlib
 
+        if not has_tree_sitter():
+            log.warning(NO_TREE_SITTER)
+            self.window_log_message(
+                types.LogMessageParams(types.MessageType.Warning, NO_TREE_SITTER)
+            )
         for name in WARM_UP_MODULES:
+            if name == "ptols.syntax" and not has_tree_sitter():
+                continue
             try:
                 importlib.import_module(name)
             except Exception as error:  # a broken install shows up in the log, not as a crash

@@ -36,9 +36,9 @@ local bufnr = vim.api.nvim_get_current_buf()
 vim.lsp.buf_attach_client(bufnr, client_id)
 """
 
-INIT = (
-    ATTACH
-    + r"""
+# What both the attaching script above and docs/install.md's snippet check: a diagnostic and a
+# hover on `tile` (needs `out` and `bufnr`).
+DIAGNOSTIC_AND_HOVER = r"""
 local function finish(code)
   out:close()
   if code == 0 then vim.cmd("qall!") else vim.cmd("cquit! " .. code) end
@@ -60,7 +60,17 @@ for _, response in pairs(responses or {}) do
 end
 finish(0)
 """
-)
+INIT = ATTACH + DIAGNOSTIC_AND_HOVER
+
+# docs/install.md's Neovim snippet as users paste it, then the kernel opened as they would:
+# with filetype detection on, which Neovim turns on only after init.lua has run.
+INSTALL_DOC = Path(__file__).resolve().parents[2] / "docs" / "install.md"
+OPEN_KERNEL = r"""
+local out = io.open(vim.env.PTOLS_RESULT, "w")
+vim.cmd("filetype on")
+vim.cmd("edit " .. vim.env.PTOLS_FILE)
+local bufnr = vim.api.nvim_get_current_buf()
+"""
 
 
 def run_neovim(tmp_path: Path, kernel_text: str, init_text: str, timeout: float) -> list[str]:
@@ -75,6 +85,8 @@ def run_neovim(tmp_path: Path, kernel_text: str, init_text: str, timeout: float)
     for name in ("XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
         env[name] = str(tmp_path / name.lower())
     env.update(
+        # `ptols` on PATH, as docs/install.md asks (the test venv's).
+        PATH=os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")]),
         PTOLS_PYTHON=sys.executable,
         PTOLS_ROOT=str(tmp_path),
         PTOLS_FILE=str(kernel),
@@ -96,6 +108,22 @@ def run_neovim(tmp_path: Path, kernel_text: str, init_text: str, timeout: float)
 @pytest.mark.skipif(shutil.which("nvim") is None, reason="neovim is installed by scripts/test.sh")
 def test_neovim_sees_diagnostic_and_hover(tmp_path: Path):
     lines = run_neovim(tmp_path, KERNEL, INIT, timeout=90)
+    assert "diagnostic E200 6:23 Undefined variable 'missing'" in lines[0]
+    hover = next(line for line in lines if line.startswith("hover"))
+    assert "(variable) tile: pl.Tile[[64, 64], pl.FP32]" in hover
+
+
+def neovim_snippet() -> str:
+    """The Lua block of docs/install.md's Neovim section."""
+    section = INSTALL_DOC.read_text().split("\n## Neovim\n", 1)[1].split("\n## ", 1)[0]
+    return section.split("```lua\n", 1)[1].split("```", 1)[0]
+
+
+@pytest.mark.skipif(shutil.which("nvim") is None, reason="neovim is installed by scripts/test.sh")
+def test_install_doc_neovim_snippet_attaches_ptols(tmp_path: Path):
+    snippet = neovim_snippet()
+    assert 'cmd = { "ptols" }' in snippet
+    lines = run_neovim(tmp_path, KERNEL, snippet + OPEN_KERNEL + DIAGNOSTIC_AND_HOVER, timeout=90)
     assert "diagnostic E200 6:23 Undefined variable 'missing'" in lines[0]
     hover = next(line for line in lines if line.startswith("hover"))
     assert "(variable) tile: pl.Tile[[64, 64], pl.FP32]" in hover

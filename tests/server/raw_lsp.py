@@ -21,10 +21,14 @@ def frame(message: dict[str, Any], length_delta: int = 0) -> bytes:
 
 class RawServer:
     def __init__(
-        self, cwd: Path, args: tuple[str, ...] = (), env: dict[str, str] | None = None
+        self,
+        cwd: Path,
+        args: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
+        command: tuple[str, ...] = (sys.executable, "-m", "ptols"),
     ) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ptols", *args],
+            [*command, *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

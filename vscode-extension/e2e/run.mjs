@@ -5,6 +5,7 @@
 //   npm run test:e2e                       # PTOC_PYTHON defaults to <repo>/.venv/bin/python
 //   npm run test:e2e -- --screenshots      # also refresh images/ for the README
 //   npm run test:e2e -- --only=kernel-views   # just the #16 part (quicker while working on it)
+//   npm run test:e2e -- --only=bundled        # just the .vsix's own ptoc on a bare Python
 //
 // Everything it installs goes to .e2e-cache/ (gitignored); chromium comes from apt-get.
 import { spawn, spawnSync } from 'node:child_process';
@@ -100,7 +101,8 @@ function prepareWorkspace(root) {
   return workspace;
 }
 
-function writeUserSettings(userDataDir) {
+/** `machine`: the settings only the machine may set in a remote window (ptoc.python, ptoc.importStrategy). */
+function writeUserSettings(userDataDir, machine) {
   const settings = {
     'chat.disableAIFeatures': true,
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
@@ -117,7 +119,7 @@ function writeUserSettings(userDataDir) {
     'editor.minimap.enabled': false,
     'editor.hover.delay': 200,
     'window.zoomLevel': 0,
-    'ptoc.python': python,
+    ...machine,
     'ptoc.formatOnSave': true,
     // In a browser VS Code saves edits after a second by default; then the kernel on disk would
     // already hold what the format-on-save check expects before that check saves anything.
@@ -129,7 +131,7 @@ function writeUserSettings(userDataDir) {
   // ptoc.python is machine-overridable: in code-server (a remote window) only the machine's
   // settings may set it, as with any remote.
   mkdirSync(join(userDataDir, 'Machine'), { recursive: true });
-  writeFileSync(join(userDataDir, 'Machine', 'settings.json'), JSON.stringify({ 'ptoc.python': python }, null, 2));
+  writeFileSync(join(userDataDir, 'Machine', 'settings.json'), JSON.stringify(machine, null, 2));
 }
 
 // --- steps in the browser -------------------------------------------------------------------
@@ -332,8 +334,8 @@ async function openWorkbench(page, workspace, port) {
   await page.waitForTimeout(1_500); // let the workbench finish restoring before typing
 }
 
-async function scenario(page, workspace, port, userDataDir, check) {
-
+/** Diagnostics, the status item, a hover and a C++ preview: what any install must give. */
+async function firstLook(page, check) {
   await check('diagnostic for the injected shape error appears in the Problems panel', async () => {
     await quickOpen(page, 'broken_add.py');
     await page.locator('.squiggly-error').first().waitFor({ timeout: SERVER_TIMEOUT });
@@ -389,6 +391,11 @@ async function scenario(page, workspace, port, userDataDir, check) {
       throw new Error(`the kernel lost the focus to the preview (active tab: ${activeTab})`);
     }
   });
+
+}
+
+async function scenario(page, workspace, port, userDataDir, check) {
+  await firstLook(page, check);
 
   await check('the preview follows an edit of the kernel', async () => {
     await page.locator('.editor-group-container').first().locator('.view-lines').click();
@@ -508,7 +515,7 @@ async function scenario(page, workspace, port, userDataDir, check) {
     const expected = lacksPtoc
       ? `ptoc is not installed in ${systemPython}: run \`${systemPython} -m pip install ptoc\``
       : `The Python interpreter ${badPython} was not found`;
-    writeFileSync(machineSettings, JSON.stringify({ 'ptoc.python': badPython }, null, 2));
+    writeFileSync(machineSettings, JSON.stringify({ ...JSON.parse(original), 'ptoc.python': badPython }, null, 2));
     try {
       const toast = page.locator('.notification-toast', { hasText: expected }).first();
       await toast.waitFor({ timeout: 30_000 });
@@ -754,27 +761,46 @@ async function kernelViews(page, check) {
 
 // --- main -----------------------------------------------------------------------------------
 
-async function main() {
-  const probe = spawnSync(python, ['-m', 'ptols', '--help'], { encoding: 'utf8' });
-  if (probe.status !== 0) {
-    throw new Error(`${python} -m ptols --help failed; set PTOC_PYTHON to an interpreter with ptoc installed.\n${probe.stderr ?? ''}`);
+/** The server's line in the extension's log ("ptoc X bundled with the extension, on Python ..."). */
+async function waitForLogLine(userDataDir, pattern, what) {
+  const deadline = Date.now() + SERVER_TIMEOUT;
+  for (;;) {
+    const line = extensionLog(userDataDir).split('\n').find((l) => pattern.test(l));
+    if (line !== undefined) {
+      return line;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`the PyPTO log has no line for ${what}:\n${extensionLog(userDataDir)}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
   }
-  ensureDebianPackages(['chromium']);
-  const node = ensureNode24(cache);
-  const entry = ensureCodeServer(cache, node);
+}
 
-  sh('npm', ['run', 'package'], { cwd: extensionDir });
-  const vsix = join(extensionDir, 'ptoc.vsix');
+/** A Python 3.11+ with nothing installed: a venv of the repository's interpreter, without pip. */
+function barePython(root) {
+  const dir = join(root, 'bare-python');
+  sh(python, ['-m', 'venv', '--without-pip', dir]);
+  const bare = join(dir, 'bin', 'python');
+  if (spawnSync(bare, ['-c', 'import ptoc']).status === 0 || spawnSync(bare, ['-c', 'import pygls']).status === 0) {
+    throw new Error(`${bare} can import ptoc or pygls: the bundled run would prove nothing`);
+  }
+  return bare;
+}
 
-  rmSync(results, { recursive: true, force: true });
-  mkdirSync(results, { recursive: true });
+/**
+ * One code-server session with a fresh profile and workspace, the .vsix installed offline and
+ * `machine` as the machine settings; `body(page, context)` runs the checks.
+ */
+async function session(label, { node, entry, vsix }, machine, body) {
+  log(`--- session: ${label}`);
   const root = mkdtempSync(join(tmpdir(), 'ptoc-e2e-'));
   const workspace = prepareWorkspace(root);
   const userDataDir = join(root, 'user-data');
   const extensionsDir = join(root, 'extensions');
   const home = join(root, 'home');
   mkdirSync(home, { recursive: true });
-  writeUserSettings(userDataDir);
+  const settings = typeof machine === 'function' ? machine(root) : machine;
+  writeUserSettings(userDataDir, settings);
   const port = await freePort();
   const config = join(root, 'config.yaml');
   writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
@@ -784,7 +810,7 @@ async function main() {
   sh(node.node, [entry, ...common, '--install-extension', vsix], { env });
 
   log(`starting code-server ${CODE_SERVER_VERSION} on 127.0.0.1:${port}`);
-  const serverLog = join(results, 'code-server.log');
+  const serverLog = join(results, `code-server-${label}.log`);
   const out = openSync(serverLog, 'w');
   const codeServer = spawn(
     node.node,
@@ -810,31 +836,26 @@ async function main() {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, env }); // HOME stays in root
     const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
     let broken = false;
-    const check = async (name, body) => {
+    const check = async (name, checkBody) => {
       if (broken) {
         failed++;
-        log(`SKIP-FAIL ${name} (an earlier step failed)`);
+        log(`SKIP-FAIL [${label}] ${name} (an earlier step failed)`);
         return;
       }
       try {
-        await body();
+        await checkBody();
         passed++;
-        log(`PASS ${name}`);
+        log(`PASS [${label}] ${name}`);
       } catch (error) {
         failed++;
         broken = true;
-        log(`FAIL ${name}: ${error instanceof Error ? error.message : String(error)}`);
-        await page.screenshot({ path: join(results, 'failure.png') }).catch(() => undefined);
+        log(`FAIL [${label}] ${name}: ${error instanceof Error ? error.message : String(error)}`);
+        await page.screenshot({ path: join(results, `failure-${label}.png`) }).catch(() => undefined);
         log(`at the failure: ${JSON.stringify(await windowState(page).catch((e) => String(e)))}`);
       }
     };
     await openWorkbench(page, workspace, port);
-    if (only === undefined || only === 'basics') {
-      await scenario(page, workspace, port, userDataDir, check);
-    }
-    if (only === undefined || only === 'kernel-views') {
-      await kernelViews(page, check);
-    }
+    await body(page, { workspace, port, userDataDir, check, settings });
   } finally {
     await browser?.close().catch(() => undefined);
     stopServer();
@@ -844,8 +865,70 @@ async function main() {
       log(`kept ${root} and ${results} for inspection`);
     }
   }
-  console.log(`e2e: ${passed} passed, ${failed} failed`);
-  process.exitCode = failed === 0 ? 0 : 1;
+  return { passed, failed };
+}
+
+async function main() {
+  const probe = spawnSync(python, ['-m', 'ptols', '--help'], { encoding: 'utf8' });
+  if (probe.status !== 0) {
+    throw new Error(`${python} -m ptols --help failed; set PTOC_PYTHON to an interpreter with ptoc installed.\n${probe.stderr ?? ''}`);
+  }
+  ensureDebianPackages(['chromium']);
+  const node = ensureNode24(cache);
+  const entry = ensureCodeServer(cache, node);
+
+  sh('npm', ['run', 'package'], { cwd: extensionDir });
+  const tools = { node, entry, vsix: join(extensionDir, 'ptoc.vsix') };
+
+  rmSync(results, { recursive: true, force: true });
+  mkdirSync(results, { recursive: true });
+  const totals = { passed: 0, failed: 0 };
+  const add = ({ passed, failed }) => {
+    totals.passed += passed;
+    totals.failed += failed;
+  };
+
+  // 1. The extension alone: a Python with nothing installed runs the ptoc inside the .vsix.
+  if (only === undefined || only === 'bundled') {
+    add(await session('bundled', tools, (root) => ({ 'ptoc.python': barePython(root) }), async (page, { userDataDir, check, settings }) => {
+      await firstLook(page, check);
+      await check('the log names the bundled ptoc and the bare Python that runs it', async () => {
+        const expected = `ptoc ${packageVersion()} bundled with the extension, on Python `;
+        const line = await waitForLogLine(userDataDir, /ptoc \S+ bundled with the extension/, 'the bundled ptoc');
+        if (!line.includes(expected) || !line.includes(`(${settings['ptoc.python']})`)) {
+          throw new Error(`the log says: ${line}`);
+        }
+      });
+    }));
+  }
+
+  // 2. ptoc.importStrategy fromEnvironment: the interpreter's own ptoc (this checkout's), and
+  // everything else the extension does.
+  const fromEnvironment = { 'ptoc.python': python, 'ptoc.importStrategy': 'fromEnvironment' };
+  if (only !== 'bundled') {
+    add(await session('environment', tools, fromEnvironment, async (page, { workspace, port, userDataDir, check }) => {
+      await check('the log names the environment\'s ptoc', async () => {
+        await quickOpen(page, 'simple_add.py');
+        const line = await waitForLogLine(userDataDir, /ptoc \S+ from the environment/, "the environment's ptoc");
+        const location = join(repo, 'compiler', 'ptoc', '__init__.py');
+        if (!line.includes(`from the environment (${location})`)) {
+          throw new Error(`the log says: ${line}`);
+        }
+      });
+      if (only === undefined || only === 'basics') {
+        await scenario(page, workspace, port, userDataDir, check);
+      }
+      if (only === undefined || only === 'kernel-views') {
+        await kernelViews(page, check);
+      }
+    }));
+  }
+  console.log(`e2e: ${totals.passed} passed, ${totals.failed} failed`);
+  process.exitCode = totals.failed === 0 ? 0 : 1;
+}
+
+function packageVersion() {
+  return JSON.parse(readFileSync(join(extensionDir, 'package.json'), 'utf8')).version;
 }
 
 main().catch((error) => {

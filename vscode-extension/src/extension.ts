@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { isPyptoDocument } from './logic/detect';
+import { RESTART_SETTINGS } from './logic/settings';
 import { PREVIEW_SCHEME } from './logic/previewUri';
 import { registerFormatOnSave } from './formatOnSave';
 import { registerFunctionCommands } from './functionCommands';
@@ -24,7 +25,7 @@ let server: ServerController | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('PyPTO', { log: true });
-  const controller = new ServerController(log);
+  const controller = new ServerController(log, vscode.Uri.joinPath(context.extensionUri, 'bundled', 'libs').fsPath);
   server = controller;
   const statusBar = new StatusBar();
   const previews = new PreviewManager(controller, log);
@@ -97,8 +98,9 @@ export function activate(context: vscode.ExtensionContext): void {
       for (const problem of readSettings().problems) {
         log.warn(problem);
       }
-      if (event.affectsConfiguration('ptoc.python') && controller.wanted) {
-        log.info('ptoc.python changed: restarting the server');
+      const changed = RESTART_SETTINGS.find((name) => event.affectsConfiguration(name));
+      if (changed !== undefined && controller.wanted) {
+        log.info(`${changed} changed: restarting the server`);
         void controller.restart();
       } else {
         previews.refreshAll();

@@ -4,7 +4,9 @@
  * and restarts the language client, and turns its life cycle into status events.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import * as os from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import {
   CloseAction,
@@ -18,15 +20,8 @@ import {
   type MessageSignature,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import {
-  describeSource,
-  judgeProbe,
-  probeCommand,
-  resolveInterpreter,
-  serverCommand,
-  type Interpreter,
-  type ProbeOutcome,
-} from './logic/interpreter';
+import { describeSource, probeCommand, resolveInterpreters, serverCommand, type Interpreter, type ProbeOutcome } from './logic/interpreter';
+import { chooseInterpreter, describeServer, effectiveStrategy, serverEnvironment, type Environment } from './logic/launch';
 import { Methods, parsePreviewChanged, parseStatus, type PreviewChangedParams } from './logic/protocol';
 import { configurationFor, SECTION, toServerSettings, type ServerSettings } from './logic/settings';
 import type { StatusEvent } from './logic/status';
@@ -44,12 +39,12 @@ export function readSettings(resource?: vscode.Uri): { settings: ServerSettings;
   return toServerSettings(vscode.workspace.getConfiguration(undefined, resource).get(SECTION));
 }
 
-function runProbe(python: string): Promise<ProbeOutcome> {
+function runProbe(python: string, env: Environment): Promise<ProbeOutcome> {
   const { command, args } = probeCommand(python);
   return new Promise((resolve) => {
-    execFile(command, args, { timeout: PROBE_TIMEOUT_MS, windowsHide: true }, (error, _stdout, stderr) => {
+    execFile(command, args, { timeout: PROBE_TIMEOUT_MS, windowsHide: true, env }, (error, stdout, stderr) => {
       if (error === null) {
-        resolve({ exitCode: 0, stderr });
+        resolve({ exitCode: 0, stdout, stderr });
         return;
       }
       const code = (error as NodeJS.ErrnoException).code;
@@ -133,8 +128,14 @@ export class ServerController implements vscode.Disposable {
 
   /** Created on first use: most sessions never trace. */
   private traceChannel: vscode.LogOutputChannel | undefined;
+  /** Which ptoc runs, on which Python (for the status item's tooltip). */
+  private serverDescription: string | undefined;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {}
+  /** `bundledLibs`: the ptoc, ptols and pure-Python dependencies packed into the extension. */
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly bundledLibs: string,
+  ) {}
 
   /** Whether a server was asked for (start or restart), even if it failed to come up. */
   get wanted(): boolean {
@@ -195,10 +196,9 @@ export class ServerController implements vscode.Disposable {
     return next;
   }
 
-  private async chooseInterpreter(): Promise<Interpreter> {
-    const resource = vscode.window.activeTextEditor?.document.uri;
+  private candidates(resource: vscode.Uri | undefined): Promise<Interpreter[]> {
     const folder = (resource && vscode.workspace.getWorkspaceFolder(resource)) ?? vscode.workspace.workspaceFolders?.[0];
-    return resolveInterpreter({
+    return resolveInterpreters({
       configured: readSettings(resource).settings.python,
       pythonExtension: () => selectedPythonInterpreter(resource),
       workspaceFolder: folder?.uri.fsPath,
@@ -212,18 +212,29 @@ export class ServerController implements vscode.Disposable {
       return;
     }
     this.statusEmitter.fire({ kind: 'starting' });
-    const interpreter = await this.chooseInterpreter();
-    this.log.info(`Python: ${interpreter.path} (${describeSource(interpreter)})`);
-
-    const verdict = judgeProbe(interpreter.path, await runProbe(interpreter.path));
-    if (!verdict.ok) {
-      this.log.error(verdict.message);
-      this.statusEmitter.fire({ kind: 'failed', detail: verdict.reason });
-      void this.explainFailure(verdict.message, verdict.fixCommand);
+    const resource = vscode.window.activeTextEditor?.document.uri;
+    const wanted = readSettings(resource).settings.importStrategy;
+    const strategy = effectiveStrategy(wanted, existsSync(join(this.bundledLibs, 'ptols')));
+    if (strategy !== wanted) {
+      this.log.warn(`No bundled ptoc in ${this.bundledLibs} (a development build?): using the interpreter's own`);
+    }
+    const env = serverEnvironment(strategy, this.bundledLibs, process.env);
+    const choice = await chooseInterpreter(
+      await this.candidates(resource),
+      (python) => runProbe(python, env),
+      (skipped) => this.log.info(`Skipping ${skipped}`),
+    );
+    this.log.info(`Python: ${choice.interpreter.path} (${describeSource(choice.interpreter)}; ptoc.importStrategy ${strategy})`);
+    if (!choice.ok) {
+      this.log.error(choice.verdict.message);
+      this.statusEmitter.fire({ kind: 'failed', detail: choice.verdict.reason });
+      void this.explainFailure(choice.verdict.message, choice.verdict.fixCommand);
       return;
     }
+    this.serverDescription = describeServer(choice.info, strategy);
+    this.log.info(this.serverDescription);
 
-    const client = this.createClient(interpreter);
+    const client = this.createClient(choice.interpreter, env);
     this.client = client;
     try {
       await client.start();
@@ -231,17 +242,17 @@ export class ServerController implements vscode.Disposable {
       const message = error instanceof Error ? error.message : String(error);
       this.log.error(`ptols did not start: ${message}`);
       this.statusEmitter.fire({ kind: 'failed', detail: 'did not start' });
-      void this.explainFailure(`The PyPTO language server did not start with ${interpreter.path}: ${message}`);
+      void this.explainFailure(`The PyPTO language server did not start with ${choice.interpreter.path}: ${message}`);
     }
   }
 
-  private createClient(interpreter: Interpreter): LanguageClient {
+  private createClient(interpreter: Interpreter, env: Environment): LanguageClient {
     const { command, args } = serverCommand(interpreter.path);
     const serverOptions: ServerOptions = {
       command,
       args,
       transport: TransportKind.stdio,
-      options: { env: { ...process.env, PYTHONUNBUFFERED: '1' } },
+      options: { env },
     };
     // A client being replaced must not push the very configuration change that replaces it:
     // the send would race with its stop and surface as an error.
@@ -284,7 +295,7 @@ export class ServerController implements vscode.Disposable {
         this.statusEmitter.fire({ kind: 'starting' });
       } else if (event.newState === State.Running) {
         this.log.info(`ptols is running (${command} ${args.join(' ')} --stdio)`);
-        this.statusEmitter.fire({ kind: 'running' });
+        this.statusEmitter.fire({ kind: 'running', ...(this.serverDescription === undefined ? {} : { server: this.serverDescription }) });
         this.runningEmitter.fire();
       } else if (this.stopping) {
         this.statusEmitter.fire({ kind: 'stopped' });

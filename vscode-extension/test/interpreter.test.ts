@@ -3,8 +3,11 @@ import { describe, it } from 'node:test';
 import {
   expandVariables,
   judgeProbe,
+  parseProbeOutput,
+  PATH_PYTHONS,
+  PROBE_SCRIPT,
   probeCommand,
-  resolveInterpreter,
+  resolveInterpreters,
   serverCommand,
   shellQuote,
   type InterpreterInputs,
@@ -23,7 +26,7 @@ function inputs(overrides: Partial<InterpreterInputs>): InterpreterInputs {
 describe('resolveInterpreter', () => {
   it('prefers the ptoc.python setting and never asks the Python extension then', async () => {
     let asked = false;
-    const result = await resolveInterpreter(
+    const result = await resolveInterpreters(
       inputs({
         configured: '${workspaceFolder}/.venv/bin/python',
         pythonExtension: () => {
@@ -32,35 +35,37 @@ describe('resolveInterpreter', () => {
         },
       }),
     );
-    assert.deepEqual(result, { path: '/ws/.venv/bin/python', source: 'setting' });
+    assert.deepEqual(result, [{ path: '/ws/.venv/bin/python', source: 'setting' }]);
     assert.equal(asked, false);
   });
 
   it("uses the Python extension's interpreter when the setting is empty", async () => {
-    const result = await resolveInterpreter(inputs({ configured: '  ', pythonExtension: () => Promise.resolve('/env/bin/python') }));
-    assert.deepEqual(result, { path: '/env/bin/python', source: 'python-extension' });
+    const result = await resolveInterpreters(inputs({ configured: '  ', pythonExtension: () => Promise.resolve('/env/bin/python') }));
+    assert.deepEqual(result[0], { path: '/env/bin/python', source: 'python-extension' });
+    assert.deepEqual(
+      result.slice(1).map((i) => i.path),
+      ['python3', 'python3.14', 'python3.13', 'python3.12', 'python3.11', 'python'],
+    );
   });
 
-  it('falls back to python3 when the extension is absent, silent or broken', async () => {
+  it("falls back to PATH's pythons when the extension is absent, silent or broken", async () => {
     const logged: string[] = [];
-    assert.deepEqual(await resolveInterpreter(inputs({})), { path: 'python3', source: 'default' });
-    assert.deepEqual(await resolveInterpreter(inputs({ pythonExtension: () => Promise.resolve('  ') })), {
-      path: 'python3',
-      source: 'default',
-    });
-    const broken = await resolveInterpreter(
+    const fromPath = PATH_PYTHONS.map((path) => ({ path, source: 'default' }));
+    assert.deepEqual(await resolveInterpreters(inputs({})), fromPath);
+    assert.deepEqual(await resolveInterpreters(inputs({ pythonExtension: () => Promise.resolve('  ') })), fromPath);
+    const broken = await resolveInterpreters(
       inputs({ pythonExtension: () => Promise.reject(new Error('no API')), log: (m) => logged.push(m) }),
     );
-    assert.deepEqual(broken, { path: 'python3', source: 'default' });
+    assert.deepEqual(broken, fromPath);
     assert.deepEqual(logged, ['The Python extension did not give an interpreter: Error: no API']);
   });
 
   it('skips a setting whose variable has no value', async () => {
     const logged: string[] = [];
-    const result = await resolveInterpreter(
+    const result = await resolveInterpreters(
       inputs({ configured: '${workspaceFolder}/py', workspaceFolder: undefined, log: (m) => logged.push(m) }),
     );
-    assert.deepEqual(result, { path: 'python3', source: 'default' });
+    assert.deepEqual(result[0], { path: 'python3', source: 'default' });
     assert.equal(logged.length, 1);
   });
 });
@@ -84,7 +89,9 @@ describe('expandVariables', () => {
 describe('commands', () => {
   it('runs the server as a module and probes the import first', () => {
     assert.deepEqual(serverCommand('/v/bin/python'), { command: '/v/bin/python', args: ['-m', 'ptols'] });
-    assert.deepEqual(probeCommand('/v/bin/python'), { command: '/v/bin/python', args: ['-c', 'import ptols'] });
+    assert.deepEqual(probeCommand('/v/bin/python'), { command: '/v/bin/python', args: ['-c', PROBE_SCRIPT] });
+    assert.match(PROBE_SCRIPT, /^import json, sys\nif sys.version_info < \(3, 11\): sys.exit\(/);
+    assert.match(PROBE_SCRIPT, /\nimport ptoc, ptols\n/);
   });
   it('quotes paths for the shell only when needed', () => {
     assert.equal(shellQuote('/usr/bin/python3'), '/usr/bin/python3');
@@ -94,8 +101,23 @@ describe('commands', () => {
 });
 
 describe('judgeProbe', () => {
-  it('accepts a clean import', () => {
-    assert.equal(judgeProbe('python3', { exitCode: 0, stderr: '' }).ok, true);
+  const answer = '{"python": "3.12.3", "executable": "/usr/bin/python3.12", "ptoc": "0.1.0", "location": "/x/ptoc/__init__.py"}\n';
+  it('accepts a clean import and keeps what the probe said', () => {
+    const verdict = judgeProbe('python3', { exitCode: 0, stdout: answer, stderr: '' });
+    assert.equal(verdict.ok, true);
+    assert.deepEqual(verdict.info, {
+      python: '3.12.3',
+      executable: '/usr/bin/python3.12',
+      ptoc: '0.1.0',
+      location: '/x/ptoc/__init__.py',
+    });
+  });
+  it('passes over a program that exits 0 without the answer', () => {
+    const verdict = judgeProbe('/bin/true', { exitCode: 0, stdout: '', stderr: '' });
+    assert.equal(verdict.ok, false);
+    assert.equal(verdict.tryNext, true);
+    assert.equal(parseProbeOutput('{"python": 3}'), undefined);
+    assert.equal(parseProbeOutput('noise\n' + answer)?.ptoc, '0.1.0');
   });
   it('names the install command when ptols is missing', () => {
     const verdict = judgeProbe('/usr/bin/python3', {
@@ -105,10 +127,11 @@ describe('judgeProbe', () => {
     assert.equal(verdict.ok, false);
     assert.equal(
       verdict.message,
-      'ptoc is not installed in /usr/bin/python3: run `/usr/bin/python3 -m pip install ptoc` (or set "ptoc.python" to an interpreter that has it).',
+      'ptoc is not installed in /usr/bin/python3: run `/usr/bin/python3 -m pip install ptoc` (or set "ptoc.importStrategy" to "useBundled", or "ptoc.python" to an interpreter that has it).',
     );
     assert.equal(verdict.fixCommand, '/usr/bin/python3 -m pip install ptoc');
     assert.equal(verdict.reason, 'ptoc is not installed');
+    assert.equal(verdict.tryNext, undefined);
   });
   it('treats a missing dependency of ptols the same way', () => {
     const verdict = judgeProbe('py', { exitCode: 1, stderr: "ModuleNotFoundError: No module named 'pygls'" });
@@ -119,13 +142,17 @@ describe('judgeProbe', () => {
     assert.equal(verdict.ok, false);
     assert.equal(
       verdict.message,
-      'The Python interpreter /nope/python was not found: set "ptoc.python" to a Python 3.11+ interpreter that has ptoc installed.',
+      'The Python interpreter /nope/python was not found: set "ptoc.python" to a Python 3.11+ interpreter.',
     );
     assert.equal(verdict.fixCommand, undefined);
+    assert.equal(verdict.tryNext, true);
   });
   it('explains an old Python', () => {
     const verdict = judgeProbe('python3.8', { exitCode: 1, stderr: '  File "x.py", line 3\n    match x:\nSyntaxError: invalid syntax' });
     assert.equal(verdict.reason, 'Python too old');
+    const told = judgeProbe('python3', { exitCode: 1, stderr: 'ptoc needs Python 3.11 or newer; this is Python 3.10.12\n' });
+    assert.equal(told.reason, 'Python too old');
+    assert.equal(told.tryNext, true);
   });
   it('quotes the last line of any other failure', () => {
     const verdict = judgeProbe('python3', { exitCode: 1, stderr: 'Traceback...\nRuntimeError: boom\n' });

@@ -14,6 +14,7 @@ describe('toServerSettings', () => {
   it('passes VS Code nested settings through unchanged when valid', () => {
     const raw = {
       python: ' /opt/py/bin/python ',
+      importStrategy: 'fromEnvironment',
       trace: { server: 'verbose' },
       preview: { defaultTarget: 'pto' },
       pipeline: 'ptoas',
@@ -25,6 +26,7 @@ describe('toServerSettings', () => {
     const { settings, problems } = toServerSettings(raw);
     assert.deepEqual(settings, {
       python: '/opt/py/bin/python',
+      importStrategy: 'fromEnvironment',
       trace: { server: 'verbose' },
       preview: { defaultTarget: 'pto' },
       pipeline: 'ptoas',
@@ -38,6 +40,7 @@ describe('toServerSettings', () => {
 
   it('replaces invalid values by defaults and says why', () => {
     const { settings, problems } = toServerSettings({
+      importStrategy: 'bundled',
       trace: { server: 'loud' },
       preview: { defaultTarget: 'wasm' },
       pipeline: 3,
@@ -48,6 +51,7 @@ describe('toServerSettings', () => {
     });
     assert.deepEqual(settings, { ...DEFAULT_SETTINGS, severityOverrides: { PTO3: 'hint' } });
     assert.deepEqual(problems, [
+      'ptoc.importStrategy: "bundled" is not one of useBundled, fromEnvironment; using "useBundled"',
       'ptoc.trace.server: "loud" is not one of off, messages, verbose; using "off"',
       'ptoc.preview.defaultTarget: "wasm" is not one of cce, pto, pto-cpp, ir; using "cce"',
       'ptoc.pipeline: 3 is not one of auto, default, ptoas; using "auto"',

@@ -92,4 +92,17 @@ describe('status presentation', () => {
     );
     assert.equal(views[2]?.tooltip, 'PyPTO language server: ready. Click to show the PyPTO log.');
   });
+
+  it('names the running ptoc in the tooltip while it runs, through analyses, not after a failure', () => {
+    const server = 'ptoc 0.1.0 bundled with the extension, on Python 3.12.3 (/usr/bin/python3)';
+    let state = nextStatus(nextStatus(INITIAL_STATUS, { kind: 'starting' }), { kind: 'running', server });
+    assert.equal(
+      describeStatus(state).tooltip,
+      `PyPTO language server: ready. ${server}. Click to show the PyPTO log.`,
+    );
+    state = nextStatus(state, { kind: 'analysis', state: 'analysing', uri: 'file:///k.py' });
+    assert.equal(describeStatus(state).tooltip, `PyPTO language server: analysing. ${server}. Click to show the PyPTO log.`);
+    state = nextStatus(state, { kind: 'failed', detail: 'the server stopped' });
+    assert.equal(describeStatus(state).tooltip, 'PyPTO language server: failed (the server stopped). Click to show the PyPTO log.');
+  });
 });

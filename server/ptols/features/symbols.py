@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.uris import from_fs_path
-from tree_sitter import Node
 
 from ..convert import Positions
-from ..syntax import SyntaxTree
+
+if TYPE_CHECKING:  # workspace symbols of files on disk need no tree-sitter
+    from tree_sitter import Node
+
+    from ..syntax import SyntaxTree
 
 LOOP_TYPES = {"for_statement", "while_statement"}
 

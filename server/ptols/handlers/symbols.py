@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from ..optional import has_tree_sitter
 from .common import features, pypto_document
 
 if TYPE_CHECKING:
@@ -36,7 +37,8 @@ async def workspace_symbol(
     deadline = loop.time() + SYMBOLS_BUDGET
     open_docs: dict[str, list[types.DocumentSymbol]] = {}
     for d in ls.store:
-        if not d.is_pypto:
+        # Without tree-sitter open documents have no symbols: the scan below reads them from disk.
+        if not d.is_pypto or not has_tree_sitter():
             continue
         try:
             found = await asyncio.wait_for(

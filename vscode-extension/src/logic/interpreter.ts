@@ -1,10 +1,13 @@
 /**
  * Which Python runs the server, and what to tell the user when it cannot.
- * Order: the `ptoc.python` setting, then the Python extension's selected interpreter, then
- * `python3` from PATH.
+ * Candidates: the `ptoc.python` setting alone when it is set; else the Python extension's
+ * selected interpreter, then the usual names on PATH. The first that runs and is new enough
+ * wins (see launch.ts).
  */
 
 export const DEFAULT_PYTHON = 'python3';
+/** Tried in this order after the Python extension's interpreter (ptoc needs Python 3.11+). */
+export const PATH_PYTHONS: readonly string[] = [DEFAULT_PYTHON, 'python3.14', 'python3.13', 'python3.12', 'python3.11', 'python'];
 
 export type InterpreterSource = 'setting' | 'python-extension' | 'default';
 
@@ -52,7 +55,8 @@ export function expandVariables(
   return state.missing ? undefined : result;
 }
 
-export async function resolveInterpreter(inputs: InterpreterInputs): Promise<Interpreter> {
+/** The interpreters to try, in order: the setting alone, else the Python extension's and PATH's. */
+export async function resolveInterpreters(inputs: InterpreterInputs): Promise<Interpreter[]> {
   const configured = inputs.configured?.trim() ?? '';
   if (configured !== '') {
     const expanded = expandVariables(configured, {
@@ -61,19 +65,20 @@ export async function resolveInterpreter(inputs: InterpreterInputs): Promise<Int
       env: process.env,
     });
     if (expanded !== undefined) {
-      return { path: expanded, source: 'setting' };
+      return [{ path: expanded, source: 'setting' }];
     }
     inputs.log?.(`ptoc.python "${configured}" uses a variable with no value here; ignoring it`);
   }
+  const found: Interpreter[] = [];
   try {
     const fromExtension = (await inputs.pythonExtension())?.trim();
     if (fromExtension) {
-      return { path: fromExtension, source: 'python-extension' };
+      found.push({ path: fromExtension, source: 'python-extension' });
     }
   } catch (error) {
     inputs.log?.(`The Python extension did not give an interpreter: ${String(error)}`);
   }
-  return { path: DEFAULT_PYTHON, source: 'default' };
+  return [...found, ...PATH_PYTHONS.map((path): Interpreter => ({ path, source: 'default' }))];
 }
 
 export function describeSource(interpreter: Interpreter): string {
@@ -97,15 +102,49 @@ export function serverCommand(python: string): Command {
   return { command: python, args: ['-m', 'ptols'] };
 }
 
-/** Run before the server: tells "no interpreter" and "ptoc not installed" apart from server crashes. */
+/**
+ * Run before the server, with the server's environment: tells "no interpreter", "too old" and
+ * "ptoc not installed" apart from server crashes, and says which ptoc and Python will run.
+ */
+export const PROBE_SCRIPT = [
+  'import json, sys',
+  'if sys.version_info < (3, 11): sys.exit("ptoc needs Python 3.11 or newer; this is Python " + sys.version.split()[0])',
+  'import ptoc, ptols',
+  'print(json.dumps({"python": sys.version.split()[0], "executable": sys.executable, "ptoc": ptoc.__version__, "location": ptoc.__file__}))',
+].join('\n');
+
 export function probeCommand(python: string): Command {
-  return { command: python, args: ['-c', 'import ptols'] };
+  return { command: python, args: ['-c', PROBE_SCRIPT] };
+}
+
+/** What the probe reports about the server that will run. */
+export interface ServerInfo {
+  /** Python's version, e.g. 3.12.3. */
+  python: string;
+  executable: string;
+  /** ptoc's version and its `__init__.py`. */
+  ptoc: string;
+  location: string;
+}
+
+export function parseProbeOutput(stdout: string): ServerInfo | undefined {
+  try {
+    const value = JSON.parse(stdout.trim().split(/\r?\n/).pop() ?? '') as Record<string, unknown>;
+    const fields = ['python', 'executable', 'ptoc', 'location'] as const;
+    if (fields.every((field) => typeof value[field] === 'string')) {
+      return value as unknown as ServerInfo;
+    }
+  } catch {
+    // not JSON: handled below
+  }
+  return undefined;
 }
 
 export interface ProbeOutcome {
   /** Node's spawn error code (`ENOENT`, `EACCES`, `ETIMEDOUT`...) when the process did not run. */
   errorCode?: string;
   exitCode: number | null;
+  stdout?: string;
   stderr: string;
 }
 
@@ -117,6 +156,10 @@ export interface ProbeVerdict {
   fixCommand?: string;
   /** Short reason for the status bar tooltip. */
   reason: string;
+  /** The interpreter is absent or too old: the next candidate may do. */
+  tryNext?: boolean;
+  /** Set when ok. */
+  info?: ServerInfo;
 }
 
 /** Quotes a path for a POSIX shell only when it needs it. */
@@ -126,13 +169,23 @@ export function shellQuote(text: string): string {
 
 export function judgeProbe(python: string, outcome: ProbeOutcome): ProbeVerdict {
   if (outcome.errorCode === undefined && outcome.exitCode === 0) {
-    return { ok: true, message: `ptols is importable with ${python}`, reason: 'ready' };
+    const info = parseProbeOutput(outcome.stdout ?? '');
+    if (info !== undefined) {
+      return { ok: true, message: `ptols is importable with ${python}`, reason: 'ready', info };
+    }
+    return {
+      ok: false,
+      message: `${python} ran the ptoc check but did not answer it: is it a Python interpreter? See the PyPTO log.`,
+      reason: 'not a Python',
+      tryNext: true,
+    };
   }
   if (outcome.errorCode === 'ENOENT') {
     return {
       ok: false,
-      message: `The Python interpreter ${python} was not found: set "ptoc.python" to a Python 3.11+ interpreter that has ptoc installed.`,
+      message: `The Python interpreter ${python} was not found: set "ptoc.python" to a Python 3.11+ interpreter.`,
       reason: 'interpreter not found',
+      tryNext: true,
     };
   }
   if (outcome.errorCode === 'EACCES') {
@@ -140,6 +193,7 @@ export function judgeProbe(python: string, outcome: ProbeOutcome): ProbeVerdict 
       ok: false,
       message: `The Python interpreter ${python} cannot be run (permission denied): set "ptoc.python" to a Python 3.11+ interpreter.`,
       reason: 'interpreter not executable',
+      tryNext: true,
     };
   }
   if (outcome.errorCode !== undefined) {
@@ -149,20 +203,21 @@ export function judgeProbe(python: string, outcome: ProbeOutcome): ProbeVerdict 
       reason: outcome.errorCode,
     };
   }
-  if (/No module named ['"]?(ptols|ptoc|pygls|lsprotocol)/.test(outcome.stderr)) {
-    const fixCommand = `${shellQuote(python)} -m pip install ptoc`;
-    return {
-      ok: false,
-      message: `ptoc is not installed in ${python}: run \`${fixCommand}\` (or set "ptoc.python" to an interpreter that has it).`,
-      fixCommand,
-      reason: 'ptoc is not installed',
-    };
-  }
-  if (/SyntaxError|requires? Python|python_requires/i.test(outcome.stderr)) {
+  if (/needs Python 3\.11|SyntaxError|requires? Python|python_requires/i.test(outcome.stderr)) {
     return {
       ok: false,
       message: `${python} is too old for ptoc (Python 3.11+ is required): set "ptoc.python" to a newer interpreter.`,
       reason: 'Python too old',
+      tryNext: true,
+    };
+  }
+  if (/No module named ['"]?(ptols|ptoc|pygls|lsprotocol)/.test(outcome.stderr)) {
+    const fixCommand = `${shellQuote(python)} -m pip install ptoc`;
+    return {
+      ok: false,
+      message: `ptoc is not installed in ${python}: run \`${fixCommand}\` (or set "ptoc.importStrategy" to "useBundled", or "ptoc.python" to an interpreter that has it).`,
+      fixCommand,
+      reason: 'ptoc is not installed',
     };
   }
   const lastLine = outcome.stderr.trim().split(/\r?\n/).pop() ?? '';

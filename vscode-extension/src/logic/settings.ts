@@ -11,9 +11,12 @@ export type TraceLevel = 'off' | 'messages' | 'verbose';
 export type DefaultTarget = 'cce' | 'pto' | 'pto-cpp' | 'ir';
 export type Pipeline = 'auto' | 'default' | 'ptoas';
 export type SeverityOverride = 'error' | 'warning' | 'information' | 'hint' | 'off';
+/** Which ptoc runs: the one in the extension (`bundled/libs`) or the interpreter's own. */
+export type ImportStrategy = 'useBundled' | 'fromEnvironment';
 
 export interface ServerSettings {
   python: string;
+  importStrategy: ImportStrategy;
   trace: { server: TraceLevel };
   preview: { defaultTarget: DefaultTarget };
   pipeline: Pipeline;
@@ -26,6 +29,7 @@ export interface ServerSettings {
 
 export const DEFAULT_SETTINGS: ServerSettings = {
   python: '',
+  importStrategy: 'useBundled',
   trace: { server: 'off' },
   preview: { defaultTarget: 'cce' },
   pipeline: 'auto',
@@ -38,6 +42,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
 const TRACE_LEVELS: readonly TraceLevel[] = ['off', 'messages', 'verbose'];
 const TARGETS: readonly DefaultTarget[] = ['cce', 'pto', 'pto-cpp', 'ir'];
 const PIPELINES: readonly Pipeline[] = ['auto', 'default', 'ptoas'];
+const IMPORT_STRATEGIES: readonly ImportStrategy[] = ['useBundled', 'fromEnvironment'];
 const SEVERITIES: readonly SeverityOverride[] = ['error', 'warning', 'information', 'hint', 'off'];
 
 export interface NormalisedSettings {
@@ -98,6 +103,7 @@ export function toServerSettings(raw: unknown): NormalisedSettings {
   const python = typeof root.python === 'string' ? root.python.trim() : DEFAULT_SETTINGS.python;
   const settings: ServerSettings = {
     python,
+    importStrategy: pick(root.importStrategy, IMPORT_STRATEGIES, DEFAULT_SETTINGS.importStrategy, 'importStrategy', problems),
     trace: { server: pick(asObject(root.trace).server, TRACE_LEVELS, DEFAULT_SETTINGS.trace.server, 'trace.server', problems) },
     preview: {
       defaultTarget: pick(
@@ -140,4 +146,4 @@ export function configurationFor(section: string | undefined, settings: ServerSe
 }
 
 /** Settings whose change needs a new server process (the rest reach it as configuration). */
-export const RESTART_SETTINGS: readonly string[] = [`${SECTION}.python`];
+export const RESTART_SETTINGS: readonly string[] = [`${SECTION}.python`, `${SECTION}.importStrategy`];

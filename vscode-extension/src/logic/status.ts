@@ -11,11 +11,13 @@ export interface StatusState {
   readonly pending: ReadonlySet<string>;
   /** Why the server failed (shown in the tooltip). */
   readonly detail?: string;
+  /** Which ptoc runs, on which Python, while it runs (shown in the tooltip). */
+  readonly server?: string;
 }
 
 export type StatusEvent =
   | { kind: 'starting' }
-  | { kind: 'running' }
+  | { kind: 'running'; server?: string }
   | { kind: 'analysis'; state: 'analysing' | 'ready'; uri?: string }
   | { kind: 'failed'; detail: string }
   | { kind: 'stopped' };
@@ -31,7 +33,7 @@ export function nextStatus(state: StatusState, event: StatusEvent): StatusState 
       return { phase: 'starting', pending: new Set() };
     case 'running':
       // A late "running" must not hide a failure that was already reported.
-      return state.phase === 'failed' ? state : { phase: 'ready', pending: new Set() };
+      return state.phase === 'failed' ? state : { phase: 'ready', pending: new Set(), ...(event.server === undefined ? {} : { server: event.server }) };
     case 'failed':
       return { phase: 'failed', pending: new Set(), detail: event.detail };
     case 'stopped':
@@ -54,7 +56,7 @@ function applyAnalysis(state: StatusState, analysis: 'analysing' | 'ready', uri:
   } else {
     pending.delete(uri);
   }
-  return { phase: pending.size > 0 ? 'analysing' : 'ready', pending };
+  return { ...state, phase: pending.size > 0 ? 'analysing' : 'ready', pending };
 }
 
 export interface StatusPresentation {
@@ -79,7 +81,7 @@ export function describeStatus(state: StatusState): StatusPresentation {
   const label = `PyPTO language server: ${state.phase}${detail}`;
   return {
     text: `${ICONS[state.phase]} PyPTO`,
-    tooltip: `${label}. Click to show the PyPTO log.`,
+    tooltip: `${label}.${state.server === undefined ? '' : ` ${state.server}.`} Click to show the PyPTO log.`,
     label,
     isError: state.phase === 'failed',
   };
