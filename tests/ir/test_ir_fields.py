@@ -68,7 +68,7 @@ def test_the_layout_splits_fields_by_role() -> None:
     assert loop.binds == ("loop_var", "iter_args")
     assert loop.bodies == ("body",)
     assert loop.results == ("return_vars",)
-    assert loop.attributes == ("kind",)
+    assert loop.attributes == ("kind", "stage")
     assert loop.scopes == (
         ("loop_var", False),
         ("iter_args", False),
@@ -78,7 +78,14 @@ def test_the_layout_splits_fields_by_role() -> None:
     assert layout(WhileStmt).conditions == ("condition",)
     assert layout(Call).attributes == ("callee", "kwargs")
     assert layout(Binary).attributes == ("op",)
-    assert layout(Function).attributes == ("name", "return_types", "func_type", "param_directions")
+    assert layout(Function).attributes == (
+        "name",
+        "return_types",
+        "func_type",
+        "param_directions",
+        "level",
+        "role",
+    )
 
 
 def test_declaring_a_field_the_class_lacks_is_an_error() -> None:
