@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from enum import Enum
 
-from .records import record, replace
+from .records import record
 
 
 class Edition(Enum):
@@ -50,7 +50,10 @@ class EditionSource(Enum):
     EDITOR = "chosen in the editor's settings"
     PROJECT = "set by [tool.ptoc] edition"
     DETECTED = "detected from its spellings"
-    DEFAULT = "the newest edition (no spelling of one edition only)"
+    DEFAULT = (
+        "the newest edition: no spelling of one edition only; spellings that mean different "
+        "things in the two keep their 2026-03 meaning"
+    )
 
 
 #: An edition chosen for a file from outside it, and by whom (flag, editor, project).
@@ -76,6 +79,9 @@ class EditionRules:
     tensor_view_third_is_valid_shape: bool
     # A loop helper's unknown keyword: an error (2026-08), ignored with a warning (2026-03).
     loop_keywords_checked: bool
+    # The edition whose meaning the spellings of both editions take (``ops.renames.MEANINGS``,
+    # ``OpDef.edition_rules``): the edition itself, except in a file nothing ties to one.
+    meanings: Edition
 
 
 RULES: dict[Edition, EditionRules] = {
@@ -86,6 +92,7 @@ RULES: dict[Edition, EditionRules] = {
         not_is_logical=False,
         tensor_view_third_is_valid_shape=False,
         loop_keywords_checked=False,
+        meanings=Edition.V2026_03,
     ),
     Edition.V2026_08: EditionRules(
         tile_scalar_keeps_tile_dtype=True,
@@ -94,17 +101,17 @@ RULES: dict[Edition, EditionRules] = {
         not_is_logical=True,
         tensor_view_third_is_valid_shape=True,
         loop_keywords_checked=True,
+        meanings=Edition.V2026_08,
     ),
 }
 
 
 def rules_for(edition: Edition, source: EditionSource) -> EditionRules:
-    """The rules in force. A file that says nothing of its edition gets the newest edition's
-    meanings but none of its new errors: nothing the older edition accepts is an error."""
-    rules = RULES[edition]
-    if source is EditionSource.DEFAULT:
-        return replace(rules, loop_keywords_checked=False)
-    return rules
+    """The rules in force. A file that says nothing of its edition is read as the newest
+    edition, but nothing the older one accepts is an error there, and a spelling that means
+    different things in the two keeps the meaning it always had (2026-03's: the file may be
+    older than the edition, and nothing in it says otherwise)."""
+    return RULES[OLDEST] if source is EditionSource.DEFAULT else RULES[edition]
 
 
 # --- spellings of one edition only ------------------------------------------------------------

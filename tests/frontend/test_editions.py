@@ -333,3 +333,147 @@ def test_an_incore_scope_prints_as_pl_at_in_2026_08():
     assert "with pl.incore():" in old
     for text in (printed, old):
         assert structural_equal(a.programs[0], analyze_source(text, "p.py").programs[0])
+
+
+# --- spellings both editions have that mean different things (spec §15) -------------------
+
+OLD, NEW = (Edition.V2026_03, EditionSource.FLAG), (Edition.V2026_08, EditionSource.FLAG)
+
+
+def typed(body: str, edition, name: str):
+    _, a = analyse(body, edition)
+    found = [o.type for o in a.index.occurrences if o.name == name and o.is_definition]
+    return a, found[0]
+
+
+def test_tile_plus_scalar_keeps_the_tiles_dtype_in_2026_08_only():
+    body = """
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(a: pl.Tensor[[16, 64], pl.INT32]):
+            t = pl.load(a, [0, 0], [16, 64])
+            u = pl.add(t, 1.5)
+    """
+    _, old = typed(body, OLD, "u")
+    _, new = typed(body, NEW, "u")
+    assert (old.dtype.name, new.dtype.name) == ("FP32", "INT32")
+
+
+def test_a_tile_comparison_is_a_packed_uint8_mask_in_2026_08():
+    body = """
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(a: pl.Tensor[[16, 64], pl.FP16]):
+            h = pl.load(a, [0, 0], [16, 64])
+            c = pl.cmp(h, h)
+    """
+    _, old = typed(body, OLD, "c")
+    _, new = typed(body, NEW, "c")
+    assert old.short() == "Tile[[16, 64], FP16]"
+    assert new.short() == "Tile[[16, 32], UINT8]"
+
+
+def test_pl_max_of_a_tile_is_an_error_in_2026_08_only():
+    body = """
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(a: pl.Tensor[[16, 64], pl.FP16]):
+            h = pl.load(a, [0, 0], [16, 64])
+            m = pl.max(h, 1)
+    """
+    text, old = analyse(body, OLD)
+    _, new = analyse(body, NEW)
+    assert codes(old) == []
+    assert codes(new) == ["E310"]
+    assert "pl.max is scalar-only in PyPTO 2026-08" in new.diagnostics[0].message
+
+
+def test_not_of_an_integer_is_logical_in_2026_08():
+    body = """
+        @pl.function
+        def f(n: pl.Scalar[pl.INT32]):
+            b = not n
+    """
+    _, old = typed(body, OLD, "b")
+    _, new = typed(body, NEW, "b")
+    assert (old.dtype.name, new.dtype.name) == ("INT32", "BOOL")
+
+
+def test_the_third_argument_of_tensor_view_is_a_valid_shape_in_2026_08():
+    body = f"""
+        @pl.function
+        def f(a: {T}) -> pl.Tensor[[16, 16], pl.FP32]:
+            v = pl.tensor.view(a, [16, 16], [0, 16])
+            return v
+    """
+    text, old = analyse(body, OLD)
+    _, new = analyse(body, NEW)
+    assert codes(old) == []
+    assert codes(new) == ["W032"]
+    assert (new.diagnostics[0].span.line, new.diagnostics[0].span.column) == where(text, "[0, 16]")[
+        :2
+    ]
+    offsets = lambda a: [e.value for e in calls(a.functions[0])[0].args[2].elements]  # noqa: E731
+    assert (offsets(old), offsets(new)) == ([0, 16], [0, 0])
+
+
+def test_the_block_index_is_index_typed_in_2026_08():
+    body = """
+        @pl.function(type=pl.FunctionType.InCore)
+        def k():
+            i = pl.tile.get_block_idx()
+    """
+    _, old = typed(body, OLD, "i")
+    _, new = typed(body, NEW, "i")
+    assert (old.dtype.name, new.dtype.name) == ("UINT64", "INT64")  # INDEX is INT64 in the IR
+
+
+def test_a_file_tied_to_no_edition_keeps_the_2026_03_meanings():
+    _, a = analyse("""
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(a: pl.Tensor[[16, 64], pl.INT32]):
+            t = pl.load(a, [0, 0], [16, 64])
+            u = pl.add(t, 1.5)
+    """)
+    assert a.edition.source is EditionSource.DEFAULT
+    u = next(o.type for o in a.index.occurrences if o.name == "u" and o.is_definition)
+    assert u.dtype.name == "FP32"
+    assert "2026-03 meaning" in a.edition.describe()
+
+
+# --- programs the original accepts (issue #26, item 7) ----------------------------------------
+
+
+def test_an_integer_scalar_for_a_bool_parameter_and_a_widening_yield_are_warnings():
+    text, a = analyse(f"""
+        @pl.program
+        class P:
+            @pl.function(type=pl.FunctionType.InCore)
+            def k(self, a: {T}, flag: pl.Scalar[pl.BOOL], out: pl.Out[{T}]) -> {T}:
+                t = pl.block.load(a, [0, 0], [16, 16])
+                out = pl.block.store(t, [0, 0], [16, 16], out)
+                return out
+
+            @pl.function(type=pl.FunctionType.Orchestration)
+            def main(self, a: {T}, out: pl.Out[{T}]) -> {T}:
+                n: pl.Scalar[pl.INT32] = pl.const(0, pl.INT32)
+                for i, (m,) in pl.range(4, init_values=(n,)):
+                    m2 = pl.yield_(m + i)
+                out = self.k(a, m2, out)
+                return out
+    """)
+    assert [(d.code, d.span.line, d.span.column) for d in a.diagnostics] == [
+        ("W027", *where(text, "m + i")[:2]),
+        ("W026", *where(text, "m2, out")[:2]),
+    ]
+
+
+def test_offsets_may_be_a_name_bound_to_a_list():
+    _, a = analyse(f"""
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(a: {T}, out: pl.Out[{T}]) -> {T}:
+            offs = [0, 16]
+            t = pl.block.load(a, offs, [16, 16])
+            out = pl.block.store(t, offs, [16, 16], out)
+            return out
+    """)
+    assert codes(a) == []
+    load = calls(a.functions[0])[1]
+    assert [e.value for e in load.args[1].elements] == [0, 16]

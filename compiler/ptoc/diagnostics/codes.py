@@ -611,6 +611,24 @@ _ENTRIES = [
         "o = pl.l0c_store(acc, [0, 0], [32, 32], out)",
     ),
     CodeInfo(
+        "W026",
+        "SCALAR_ARGUMENT_DTYPE",
+        _W,
+        "An integer or BOOL scalar passed for a parameter declared with another integer or "
+        "BOOL dtype: the original passes the value as it is, without converting it.",
+        "self.update(x, flag)  # flag: Scalar[INT64], parameter Scalar[BOOL]",
+        "self.update(x, flag != 0)",
+    ),
+    CodeInfo(
+        "W027",
+        "YIELD_WIDENS_DTYPE",
+        _W,
+        "A loop yields a wider integer than the value it carries (INT64 for an INT32): the "
+        "original accepts it, and the loop keeps carrying the narrower type.",
+        "for i, (n,) in pl.range(4, init_values=(n32,)):\n    n2 = pl.yield_(n + i)",
+        "for i, (n,) in pl.range(4, init_values=(pl.const(0, pl.INT64),)):",
+    ),
+    CodeInfo(
         "W030",
         "MIXED_EDITIONS",
         _W,

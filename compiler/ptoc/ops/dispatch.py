@@ -15,6 +15,7 @@ silent": an earlier error already explains why the call cannot be resolved.
 
 from __future__ import annotations
 
+from ..editions import Edition
 from ..ir.expr import BinaryOp
 from ..ir.types import ScalarType, TensorType, TileType, Type, UnknownType
 from ..records import field, record
@@ -22,11 +23,11 @@ from .registry import REGISTRY, OpDef
 
 # Which op a unified name means whatever the arguments (``OpDef.unified_always``) and the
 # tile-scalar / tensor-scalar form of an op (``OpDef.scalar_form``) are traits of the ops.
-_SCALAR_BINARY = {
-    "min": BinaryOp.Min,
-    "max": BinaryOp.Max,
-    # 2026-08: the unified name of a binary op on two scalars is the scalar expression
-    # (``pl.add(a, b)`` is ``a + b``).
+_SCALAR_BINARY = {"min": BinaryOp.Min, "max": BinaryOp.Max}
+# 2026-08: the unified name of a binary op on two scalars is the scalar expression
+# (``pl.add(a, b)`` is ``a + b``); 2026-03 rejected it.
+_SCALAR_BINARY_2026_08 = {
+    **_SCALAR_BINARY,
     "add": BinaryOp.Add,
     "sub": BinaryOp.Sub,
     "mul": BinaryOp.Mul,
@@ -49,11 +50,19 @@ class Resolution:
     legacy: bool = False  # resolved through a legacy namespace (pl.op.block.X)
     # pl.min / pl.max with two scalar arguments: scalar min/max, not an op call.
     scalar_binary: BinaryOp | None = None
+    # The op is what the spelling means in the edition in force (ops.renames.MEANINGS): it
+    # may be one the DSL cannot name itself.
+    meant: bool = False
 
 
-def resolve_op(namespace: tuple[str, ...], name: str, arg_types: list[Type]) -> Resolution:
+def resolve_op(
+    namespace: tuple[str, ...],
+    name: str,
+    arg_types: list[Type],
+    edition: Edition = Edition.V2026_03,
+) -> Resolution:
     if namespace == ():
-        return _resolve_unified(name, arg_types)
+        return _resolve_unified(name, arg_types, edition)
     legacy = namespace[0] == "op"
     target = namespace[1:] if legacy else namespace
     if len(target) == 1 and target[0] in NAMESPACE_ALIASES and not legacy:
@@ -141,7 +150,7 @@ def _resolve_in(namespace: str, name: str, arg_types: list[Type]) -> Resolution:
     return _found(_with_scalar_form(op, arg_types))
 
 
-def _resolve_unified(name: str, arg_types: list[Type]) -> Resolution:
+def _resolve_unified(name: str, arg_types: list[Type], edition: Edition) -> Resolution:
     for ns in ("tensor", "block"):
         op = _lookup(ns, name)
         # (an op's later spelling, such as 2026-08's ``tensor.adds``, dispatches by type)
@@ -171,7 +180,7 @@ def _resolve_unified(name: str, arg_types: list[Type]) -> Resolution:
             )
         return _resolve_in(namespace, name, arg_types)
     if isinstance(first, ScalarType):
-        return _resolve_scalar(name, arg_types)
+        return _resolve_scalar(name, arg_types, edition)
     if isinstance(first, UnknownType):
         if len(owners) == 1 and name not in _SCALAR_BINARY:
             return _resolve_in(owners[0], name, arg_types)
@@ -183,10 +192,11 @@ def _resolve_unified(name: str, arg_types: list[Type]) -> Resolution:
     )
 
 
-def _resolve_scalar(name: str, arg_types: list[Type]) -> Resolution:
+def _resolve_scalar(name: str, arg_types: list[Type], edition: Edition) -> Resolution:
     two_scalars = len(arg_types) == 2 and isinstance(arg_types[1], (ScalarType, UnknownType))
-    if name in _SCALAR_BINARY and two_scalars:
-        return Resolution(code="", scalar_binary=_SCALAR_BINARY[name])
+    table = _SCALAR_BINARY if edition is Edition.V2026_03 else _SCALAR_BINARY_2026_08
+    if name in table and two_scalars:
+        return Resolution(code="", scalar_binary=table[name])
     return Resolution(
         code="E310", message=f"Operation '{name}' is not supported for scalar arguments"
     )

@@ -257,6 +257,8 @@ class EditionForm:
     # stores), and the parameters ``convert`` fills when a call leaves them out.
     spelled: str | None = None
     derived: tuple[str, ...] = ()
+    # (parameter, what it means): an argument that another edition reads otherwise (W032).
+    meaning_note: tuple[str, str] | None = None
 
 
 @record(frozen=True, slots=True)

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from .. import records
 from ..editions import Edition
+from ..ir.dtype import INDEX
+from ..ir.types import ScalarType, TileType, Type
 from . import block, system, tensor  # noqa: F401  (the ops renamed here are theirs)
-from .registry import REGISTRY
+from .registry import REGISTRY, DeduceContext, TypeRule
 
 _OLD, _NEW = Edition.V2026_03, Edition.V2026_08
 
@@ -33,6 +35,88 @@ RENAMES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
+#: Spellings both editions have that mean another op in one of them (spec §15's rows marked
+#: "different"): the op a call resolves to, per edition. ``pl.x`` keys the unified spelling
+#: alone; an op's IR name keys every spelling of the op.
+MEANINGS: dict[str, dict[Edition, str]] = {
+    # 2026-08's comparisons of tiles give the packed UINT8 predicate mask ...
+    "block.cmp": {_NEW: "block.cmp_mask"},
+    "block.cmps": {_NEW: "block.cmps_mask"},
+    # ... and its selections read one: sel(mask, lhs, rhs, tmp), sels(mask, src, tmp, scalar).
+    "block.sel": {_NEW: "block.select_tiles"},
+    "block.sels": {_NEW: "block.select_scalar"},
+    # The unified ``pl.full`` builds a tile in 2026-03, a tensor in 2026-08.
+    "pl.full": {_OLD: "block.full", _NEW: "tensor.full"},
+}
+
+
+#: Unified spellings of tile ops that an edition no longer has, and what to write instead.
+GONE: dict[str, dict[Edition, str]] = {
+    "max": {_NEW: "is scalar-only in PyPTO 2026-08: reduce a tile with pl.row_max / pl.col_max"},
+    "min": {_NEW: "is scalar-only in PyPTO 2026-08: reduce a tile with pl.row_min / pl.col_min"},
+    "sum": {_NEW: "is gone in PyPTO 2026-08: reduce a tile with pl.row_sum / pl.col_sum"},
+}
+
+
+def gone(spelling: str, edition: Edition) -> str | None:
+    """Why the unified ``pl.<spelling>`` of a tile op is not in ``edition`` (None: it is)."""
+    return GONE.get(spelling, {}).get(edition)
+
+
+def meaning(op_name: str, spelling: str, unified: bool, edition: Edition) -> str | None:
+    """The op a call spelled so means in ``edition`` when it is not ``op_name`` (None: it is,
+    or the edition's op is not registered)."""
+    table = MEANINGS.get("pl." + spelling) if unified else None
+    table = table or MEANINGS.get(op_name)
+    target = table.get(edition) if table is not None else None
+    if target is None or target == op_name or target not in REGISTRY.ops:
+        return None
+    return target
+
+
+#: Tile-scalar ops whose result keeps the tile's dtype in 2026-08 (the scalar is narrowed to
+#: it); 2026-03 promoted the two (spec §4).
+TILE_KEEPS_DTYPE = (
+    "block.adds",
+    "block.subs",
+    "block.muls",
+    "block.divs",
+    "block.maxs",
+    "block.mins",
+)
+
+
+#: Ops whose scalar result is INDEX in 2026-08 (UINT64 in 2026-03).
+INDEX_RESULT_2026_08 = (("block.get_block_idx", ScalarType(INDEX)),)
+
+
+def fixed_result(result: Type) -> TypeRule:
+    def deduce(ctx: DeduceContext) -> Type:
+        return result
+
+    return deduce
+
+
+def tile_dtype_kept(rule: TypeRule) -> TypeRule:
+    def deduce(ctx: DeduceContext) -> Type:
+        result = rule(ctx)
+        tile = next((a.type for a in ctx.args.values() if isinstance(a.type, TileType)), None)
+        if isinstance(result, TileType) and tile is not None and result.dtype is not tile.dtype:
+            return records.replace(result, dtype=tile.dtype)
+        return result
+
+    return deduce
+
+
+def spelled_as(op_name: str, edition: Edition) -> str | None:
+    """The op whose spelling writes ``op_name`` in ``edition`` (2026-08 writes the mask
+    comparison ``pl.tile.cmp``), None when ``op_name``'s own does."""
+    for key, table in MEANINGS.items():
+        if table.get(edition) == op_name and not key.startswith("pl."):
+            return key
+    return None
+
+
 def apply_renames() -> None:
     for name, (old, new) in RENAMES.items():
         op = REGISTRY.ops[name]
@@ -44,6 +128,14 @@ def apply_renames() -> None:
                 op, dsl_names=tuple(spellings), edition_names=op.edition_names + editions
             )
         )
+    for name in TILE_KEEPS_DTYPE:
+        op = REGISTRY.ops[name]
+        rules = ((_NEW, tile_dtype_kept(op.rule)),)
+        REGISTRY.replace(records.replace(op, edition_rules=op.edition_rules + rules))
+    for name, result in INDEX_RESULT_2026_08:
+        op = REGISTRY.ops[name]
+        rules = ((_NEW, fixed_result(result)),)
+        REGISTRY.replace(records.replace(op, edition_rules=op.edition_rules + rules))
 
 
 apply_renames()

@@ -8,11 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..editions import Edition
 from ..ir.dtype import DataType
-from ..ir.expr import Expr
+from ..ir.expr import Expr, const_int, make_tuple
 from ..ir.shape import dim_str
 from ..ir.types import ScalarType, TensorType, Type
-from .registry import Access, Category, DeduceContext, Lowering, Param, PipeType, Role, TypeRule
+from .registry import (
+    Access,
+    Category,
+    DeduceContext,
+    EditionForm,
+    Lowering,
+    Param,
+    PipeType,
+    Role,
+    TypeRule,
+)
 from .rules import (
     AXES_TO_SWAP,
     CAST_ATTRS,
@@ -130,6 +141,34 @@ _DTYPE = (DataType,)
 _VIEW = {"role": Role.VIEW, "aliases": "tensor"}  # views of a tensor's storage: no copy
 
 
+def _reinterpreted(args: dict[str, Expr]) -> dict[str, Expr]:
+    """2026-08's ``view(tensor, shape=None, valid_shape=None)`` reinterprets the whole tensor:
+    a window at its start (the valid shape is not modelled)."""
+    tensor = args["tensor"]
+    dims = tensor.type.shape if isinstance(tensor.type, TensorType) else ()
+    shape = args.get("shape") or make_tuple(tuple(dims), span=tensor.span)
+    zeros = tuple(const_int(0, span=tensor.span) for _ in dims)
+    return {"tensor": tensor, "shape": shape, "offset": make_tuple(zeros, span=tensor.span)}
+
+
+_VIEW_2026_08 = EditionForm(
+    Edition.V2026_08,
+    (
+        p_tensor("tensor", "Tensor to reinterpret"),
+        Param("shape", "The new shape (default: the tensor's)", default=None, accepts=("shape",)),
+        Param("valid_shape", "The valid region (not modelled)", default=None, accepts=("shape",)),
+    ),
+    _reinterpreted,
+    "2026-08: view(tensor, shape=None, valid_shape=None, *, layout=None) reinterprets",
+    meaning_note=(
+        "valid_shape",
+        "the third argument of pl.tensor.view is a valid shape in PyPTO 2026-08, not an "
+        "offset (2026-03): this views the tensor from its start; write pl.tensor.slice(t, "
+        "shape, offset) for a window",
+    ),
+)
+
+
 def _tensor_op(
     row: Entry, params: list[Param], type_rule: TypeRule, doc: str, **traits: Any
 ) -> None:
@@ -200,6 +239,7 @@ _tensor_op(
     ],
     view_rule("tensor"),
     "T(shape, tensor.dtype)",
+    edition_forms=(_VIEW_2026_08,),
     **_VIEW,
 )
 _tensor_op(

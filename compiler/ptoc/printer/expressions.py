@@ -207,7 +207,13 @@ class ExprPrinter(IRVisitor):
         if self.edition is Edition.V2026_03:
             return None
         opdef = REGISTRY.get(node.callee.name)
-        return edition_form(opdef, self.edition) if opdef is not None else None
+        form = edition_form(opdef, self.edition) if opdef is not None else None
+        if form is None or opdef is None:
+            return None
+        # A form is the spelling it is written with: a renamed op prints with its new name's
+        # parameters (2026-08's ``tensor.slice`` is 2026-03's window ``view``, not its form).
+        renamed = any(o is self.edition and not n.startswith("pl.") for n, o in opdef.edition_names)
+        return None if renamed and form.spelled is None else form
 
     def visit_MakeTuple(self, node: MakeTuple) -> str:
         return "[" + ", ".join(self.expr(e) for e in node.elements) + "]"

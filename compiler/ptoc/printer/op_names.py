@@ -10,6 +10,7 @@ from ..editions import Edition
 from ..ir.equality import structural_equal
 from ..ir.expr import AttrValue, Call, Expr
 from ..ops.registry import REGISTRY, EditionForm, OpDef, ParamKind
+from ..ops.renames import spelled_as
 
 _SCALAR_SUFFIX = "_scalar"
 
@@ -25,6 +26,9 @@ def op_spelling(op_name: str, edition: Edition = Edition.V2026_03) -> tuple[str,
     namespace, dot, short = op_name.partition(".")
     if not dot:
         namespace, short = "", op_name
+    if edition is not Edition.V2026_03 and (written := spelled_as(op_name, edition)):
+        op_name = written
+        namespace, _, short = op_name.partition(".")
     opdef = REGISTRY.get(op_name)
     name = opdef.dsl_names[0] if opdef is not None and opdef.dsl_names else short
     if edition is not Edition.V2026_03 and opdef is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from ...diagnostics import Fix, TextEdit
-from ...ir.expr import TupleGetItem, Var
+from ...ir.expr import MakeTuple, TupleGetItem, Var
 from ...ir.stmt import AssignStmt, EvalStmt, Stmt
 from ...ir.types import UNKNOWN, TupleType, Type, UnknownType
 from ..analysis import Occurrence, OccurrenceKind
@@ -73,6 +73,8 @@ def lower_assign(
             check_annotation(lw, annotation, declared, expr)
     var = Var(refine(expr.type, declared), name=target.id, span=lw.span(target))
     lw.define(target.id, var, lw.span(target), OccurrenceKind.VARIABLE)
+    if isinstance(expr, MakeTuple):
+        lw.state.lists[var] = expr
     return [AssignStmt(var, expr, span=lw.span(node))]
 
 

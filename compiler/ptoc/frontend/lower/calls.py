@@ -10,7 +10,7 @@ from ...ir.expr import BinaryOp, Call, Expr, GlobalVar, Unary, UnaryOp
 from ...ir.function import FunctionType
 from ...ir.shape import static_value
 from ...ir.span import Span
-from ...ir.types import UNKNOWN, ShapedType, Type, types_compatible
+from ...ir.types import UNKNOWN, ScalarType, ShapedType, Type, types_compatible
 from ...ops import resolve_op
 from ..analysis import Occurrence, OccurrenceKind
 from ..context import FunctionSignature, ParamInfo
@@ -227,4 +227,15 @@ def check_argument(
                 "W009", message + "; the kernel sees the declared shape", arg_node, related=related
             )
             return
+    if integer_scalars(expected, actual):  # the original passes the value as it is
+        lw.error("W026", message + "; it is passed as it is", arg_node, related=related)
+        return
     lw.error("E111", message, arg_node, related=related)
+
+
+def integer_scalars(expected: Type, actual: Type) -> bool:
+    """Two integer or BOOL scalar types (the original converts neither, checks neither)."""
+    return all(
+        isinstance(t, ScalarType) and (t.dtype.is_int or t.dtype.is_bool)
+        for t in (expected, actual)
+    )

@@ -179,6 +179,9 @@ def lower_unary(lw: Lowerer, node: ast.UnaryOp) -> Expr:
     if not (dtype.is_bool or dtype.is_int):
         lw.error("E109", f"`not` needs a BOOL or integer operand, got {dtype.name}", node)
         return error_value(span)
+    if dtype.is_int and lw.env.rules.not_is_logical:  # 2026-08: `not n` is `n == 0`
+        zero = ConstInt(operand.type, value=0, span=span)
+        return Binary(ScalarType(DataType.BOOL), op=BinaryOp.Eq, lhs=operand, rhs=zero, span=span)
     return Unary(operand.type, op=UnaryOp.Not, operand=operand, span=span)
 
 

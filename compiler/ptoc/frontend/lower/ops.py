@@ -13,7 +13,18 @@ from ...ir.function import FunctionType
 from ...ir.span import Span
 from ...ir.types import UNKNOWN, ScalarType, Type
 from ...language import HELPER_NAMES, TYPE_NAMES
-from ...ops import REGISTRY, Category, EditionForm, OpDef, OpError, Param, ParamKind, resolve_op
+from ...ops import (
+    REGISTRY,
+    Category,
+    EditionForm,
+    OpDef,
+    OpError,
+    Param,
+    ParamKind,
+    Resolution,
+    resolve_op,
+)
+from ...ops.renames import gone, meaning
 from ...records import record
 from ..analysis import Occurrence, OccurrenceKind
 from ..consteval import NotConstant, dsl_enum_value
@@ -51,8 +62,7 @@ def lower_dsl_call(lw: Lowerer, node: ast.Call, path: tuple[str, ...]) -> Expr:
         return error_value(span)
     if namespace == ("op",):
         namespace = ()
-    first_types = [peek_type(lw, a) for a in node.args[:2]]
-    resolution = resolve_op(namespace, head, first_types)
+    resolution = resolve_call(lw, node, namespace, head)
     name_span = (
         lw.env.source.attr_name_span(node.func)
         if isinstance(node.func, ast.Attribute)
@@ -81,7 +91,7 @@ def lower_dsl_call(lw: Lowerer, node: ast.Call, path: tuple[str, ...]) -> Expr:
         spelled = lw.env.source.segment(node.func)
         new = f"{spelled.split('.')[0]}.{op.namespace}.{head}"
         legacy_spelling(lw, f"legacy namespace `{spelled}`", lw.span(node.func), new)
-    if not op.dsl_visible:
+    if not op.dsl_visible and not resolution.meant:
         lw.error("E301", f"'{op.name}' is internal and cannot be called from the DSL", name_span)
         return error_value(span)
     result = lower_op_call(lw, node, op, name_span)
@@ -89,6 +99,25 @@ def lower_dsl_call(lw: Lowerer, node: ast.Call, path: tuple[str, ...]) -> Expr:
         Occurrence(lw.span(node.func), head, OccurrenceKind.OP, result.type, op_name=op.name)
     )
     return result
+
+
+def resolve_call(lw: Lowerer, node: ast.Call, namespace: tuple[str, ...], head: str) -> Resolution:
+    """The op a call means: the spelling's op, or the op it means in the edition in force
+    where the editions differ (``ops.renames.MEANINGS``)."""
+    meanings = lw.env.rules.meanings
+    meant = meaning("", head, True, meanings) if namespace == () else None
+    if meant is not None:
+        return Resolution(op=REGISTRY.ops[meant], code="", meant=True)
+    first_types = [peek_type(lw, a) for a in node.args[:2]]
+    resolution = resolve_op(namespace, head, first_types, lw.env.edition)
+    op = resolution.op
+    why = gone(head, meanings) if namespace == () and op is not None else None
+    if why is not None:
+        return Resolution(code="E310", message=f"pl.{head} {why}")
+    meant = meaning(op.name, head, False, meanings) if op is not None else None
+    if meant is not None:
+        resolution.op, resolution.meant = REGISTRY.ops[meant], True
+    return resolution
 
 
 def legacy_spelling(lw: Lowerer, what: str, span: Span, new: str) -> None:
@@ -225,6 +254,7 @@ def lower_op_call(lw: Lowerer, node: ast.Call, op: OpDef, name_span: Span) -> Ex
         legacy_call_note(lw, node, op)
     form = chosen.form
     if form is not None:
+        edition_meaning_note(lw, form, chosen.bound)
         exprs = form.convert(exprs)
         op = REGISTRY.ops[form.op_for(exprs)] if form.op_for is not None else op
         unmodelled_attributes(lw, node, op, attrs)
@@ -246,7 +276,7 @@ def choose_form(lw: Lowerer, node: ast.Call, op: OpDef) -> ChosenForm:
     """The first form the call's arguments fit: the edition in force's own forms, the op's
     parameters, the other edition's forms, the legacy form. Without one, the op's parameters
     and what is wrong with the call by them."""
-    edition = lw.env.edition
+    edition = lw.env.rules.meanings
     own = [f for f in op.edition_forms if f.edition is edition]
     other = [f for f in op.edition_forms if f.edition is not edition]
     canonical: ChosenForm | None = None
@@ -279,6 +309,17 @@ def fits(bound: dict[str, ast.expr], params: tuple[Param, ...]) -> bool:
         if param.accepts == ("shape",) and isinstance(node, ast.Constant):
             return False  # seed 004's positional window (row, col, height, width)
     return True
+
+
+def edition_meaning_note(lw: Lowerer, form: EditionForm, bound: dict[str, ast.expr]) -> None:
+    """W032 where an argument of the form means something else than in the other edition
+    (2026-08's third argument of ``pl.tensor.view`` is a valid shape, not an offset)."""
+    if form.meaning_note is None:
+        return
+    param, message = form.meaning_note
+    node = bound.get(param)
+    if node is not None:
+        lw.error("W032", f"{message} ({form.edition.label} is in force)", node)
 
 
 def unmodelled_attributes(
@@ -318,6 +359,8 @@ def lower_arguments(
             attrs[param.name] = value
         else:
             lowered = lw.lower_expr(arg_node)
+            if param.accepts == ("shape",) and isinstance(lowered, Var):
+                lowered = lw.state.lists.get(lowered, lowered)  # `offs = [...]` read through
             if param.one_index and isinstance(lowered.type, ScalarType):
                 lowered = make_tuple((lowered,), span=lowered.span)
             exprs[param.name] = lowered
@@ -334,7 +377,7 @@ def typed_call(
 ) -> Call:
     warnings: list[OpError] = []
     try:
-        result_type = op.deduce(exprs, attrs, warnings, lw.state.loop_ranges, lw.env.edition)
+        result_type = op.deduce(exprs, attrs, warnings, lw.state.loop_ranges, lw.env.rules.meanings)
     except OpError as error:
         report_op_error(lw, error, arg_nodes, exprs, span)
         result_type = UNKNOWN

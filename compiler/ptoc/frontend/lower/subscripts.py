@@ -12,15 +12,11 @@ from ...ir.expr import Expr, MakeTuple, const_int, make_tuple
 from ...ir.shape import static_value
 from ...ir.span import Span
 from ...ir.types import ShapedType, TensorType, TileType
-from ...ops import REGISTRY, OpDef
+from ...ops import REGISTRY, OpDef, sugar
 from .core import Lowerer, error_value
 from .ops import typed_call
 
-# The op each subscript means, by the kind of value subscripted.
-_READ = {TensorType: "tensor.read", TileType: "block.read"}
-_WINDOW = {TensorType: "tensor.view", TileType: "block.view"}
-_RESHAPE = {TensorType: "tensor.reshape", TileType: "block.reshape"}
-_ASSEMBLE = {TensorType: "tensor.assemble", TileType: "block.assemble"}
+_READ, _WINDOW, _RESHAPE, _ASSEMBLE = sugar.READ, sugar.WINDOW, sugar.RESHAPE, sugar.ASSEMBLE
 
 
 class Window:

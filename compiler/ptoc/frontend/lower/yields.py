@@ -6,7 +6,7 @@ import ast
 
 from ...ir.expr import Expr
 from ...ir.stmt import Stmt, YieldStmt
-from ...ir.types import UNKNOWN, types_compatible
+from ...ir.types import UNKNOWN, ScalarType, Type, types_compatible
 from ..analysis import Occurrence, OccurrenceKind
 from ..context import YieldFrame, YieldTarget
 from ..preprocess import SEED_YIELD_PLACEHOLDER
@@ -118,6 +118,18 @@ def yield_count_error(lw: Lowerer, frame: YieldFrame, values: list[Expr], call: 
     )
 
 
+def widened_integer(carried: Type, yielded: Type) -> bool:
+    """An integer scalar carried and a wider integer scalar yielded (INT32 and INT64): the
+    original accepts it and keeps the carried type."""
+    return (
+        isinstance(carried, ScalarType)
+        and isinstance(yielded, ScalarType)
+        and carried.dtype.is_int
+        and yielded.dtype.is_int
+        and yielded.dtype.bits > carried.dtype.bits
+    )
+
+
 def check_yield_values(lw: Lowerer, frame: YieldFrame, call: ast.Call) -> None:
     assert frame.expected is not None
     if len(frame.values) != len(frame.expected):
@@ -125,7 +137,14 @@ def check_yield_values(lw: Lowerer, frame: YieldFrame, call: ast.Call) -> None:
         frame.broken = True
         return
     for value, expected, arg in zip(frame.values, frame.expected, call.args, strict=True):
-        if not types_compatible(expected, value.type):
+        if widened_integer(expected, value.type):
+            lw.error(
+                "W027",
+                f"yielded value is {value.type.short()} but the loop-carried value is "
+                f"{expected.short()}: the loop carries it as {expected.short()}",
+                arg,
+            )
+        elif not types_compatible(expected, value.type):
             lw.error(
                 "E108",
                 f"yielded value is {value.type.short()} "

@@ -1,0 +1,12 @@
+"""The ops that 2026-08's syntax sugar means (spec §5): numpy-style subscripts of tensors and
+tiles read an element, take a window (dropping integer-indexed axes), and ``dst[...] = src``
+assembles. Keyed by the kind of value subscripted."""
+
+from __future__ import annotations
+
+from ..ir.types import TensorType, TileType
+
+READ = {TensorType: "tensor.read", TileType: "block.read"}
+WINDOW = {TensorType: "tensor.view", TileType: "block.view"}
+RESHAPE = {TensorType: "tensor.reshape", TileType: "block.reshape"}
+ASSEMBLE = {TensorType: "tensor.assemble", TileType: "block.assemble"}
