@@ -21,6 +21,7 @@ describe('toServerSettings', () => {
       inlayHints: { enabled: false, sync: false },
       formatOnSave: true,
       strictAnnotations: true,
+      edition: '2026-08',
       severityOverrides: { PTO301: 'warning', PTO100: 'Off' },
     };
     const { settings, problems } = toServerSettings(raw);
@@ -33,6 +34,7 @@ describe('toServerSettings', () => {
       inlayHints: { enabled: false, sync: false },
       formatOnSave: true,
       strictAnnotations: true,
+      edition: '2026-08',
       severityOverrides: { PTO301: 'warning', PTO100: 'off' },
     });
     assert.deepEqual(problems, []);
@@ -47,6 +49,7 @@ describe('toServerSettings', () => {
       inlayHints: { enabled: 'yes', sync: 0 },
       formatOnSave: 'no',
       strictAnnotations: 'yes',
+      edition: '2025-12',
       severityOverrides: { PTO1: 'fatal', '': 'error', PTO2: 2, PTO3: 'hint' },
     });
     assert.deepEqual(settings, { ...DEFAULT_SETTINGS, severityOverrides: { PTO3: 'hint' } });
@@ -59,6 +62,7 @@ describe('toServerSettings', () => {
       'ptoc.inlayHints.sync: 0 is not true or false; using true',
       'ptoc.formatOnSave: "no" is not true or false; using false',
       'ptoc.strictAnnotations: "yes" is not true or false; using false',
+      'ptoc.edition: "2025-12" is not one of auto, 2026-03, 2026-08; using "auto"',
       'ptoc.severityOverrides: PTO1 -> "fatal" is not one of error, warning, information, hint, off; ignored',
       'ptoc.severityOverrides: an empty diagnostic code is ignored',
       'ptoc.severityOverrides: PTO2 -> 2 is not one of error, warning, information, hint, off; ignored',

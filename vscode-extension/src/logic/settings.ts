@@ -11,6 +11,8 @@ export type TraceLevel = 'off' | 'messages' | 'verbose';
 export type DefaultTarget = 'cce' | 'pto' | 'pto-cpp' | 'ir';
 export type Pipeline = 'auto' | 'default' | 'ptoas';
 export type SeverityOverride = 'error' | 'warning' | 'information' | 'hint' | 'off';
+/** The PyPTO language edition of every file; `auto`: the project's, else each file's own. */
+export type Edition = 'auto' | '2026-03' | '2026-08';
 /** Which ptoc runs: the one in the extension (`bundled/libs`) or the interpreter's own. */
 export type ImportStrategy = 'useBundled' | 'fromEnvironment';
 
@@ -24,6 +26,7 @@ export interface ServerSettings {
   inlayHints: { enabled: boolean; sync: boolean };
   formatOnSave: boolean;
   strictAnnotations: boolean;
+  edition: Edition;
   severityOverrides: Record<string, SeverityOverride>;
 }
 
@@ -36,6 +39,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   inlayHints: { enabled: true, sync: true },
   formatOnSave: false,
   strictAnnotations: false,
+  edition: 'auto',
   severityOverrides: {},
 };
 
@@ -43,6 +47,7 @@ const TRACE_LEVELS: readonly TraceLevel[] = ['off', 'messages', 'verbose'];
 const TARGETS: readonly DefaultTarget[] = ['cce', 'pto', 'pto-cpp', 'ir'];
 const PIPELINES: readonly Pipeline[] = ['auto', 'default', 'ptoas'];
 const IMPORT_STRATEGIES: readonly ImportStrategy[] = ['useBundled', 'fromEnvironment'];
+const EDITIONS: readonly Edition[] = ['auto', '2026-03', '2026-08'];
 const SEVERITIES: readonly SeverityOverride[] = ['error', 'warning', 'information', 'hint', 'off'];
 
 export interface NormalisedSettings {
@@ -121,6 +126,7 @@ export function toServerSettings(raw: unknown): NormalisedSettings {
     },
     formatOnSave: flag(root.formatOnSave, DEFAULT_SETTINGS.formatOnSave, 'formatOnSave', problems),
     strictAnnotations: flag(root.strictAnnotations, DEFAULT_SETTINGS.strictAnnotations, 'strictAnnotations', problems),
+    edition: pick(root.edition, EDITIONS, DEFAULT_SETTINGS.edition, 'edition', problems),
     severityOverrides: severityOverrides(root.severityOverrides, problems),
   };
   return { settings, problems };

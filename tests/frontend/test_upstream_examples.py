@@ -1,0 +1,76 @@
+"""Today's upstream examples (../shared/pypto-2026-08/examples, read in place, never copied):
+every program that is not a ``@pl.jit`` kernel, in the folders of the 2026-08 core language,
+checks with no error under the 2026-08 edition, prints in 2026-08 spelling and parses back to
+a structurally equal IR, and compiles to PTO MLIR but for ops without a PTO lowering (E400)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ptoc import driver
+from ptoc.diagnostics import Severity
+from ptoc.editions import Edition, EditionSource
+from ptoc.frontend import analyze_source
+from ptoc.ir.equality import structural_equal
+from ptoc.printer import print_program
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "pypto-2026-08" / "examples"
+FOLDERS = ("beginner", "intermediate", "advanced", "utils")
+# The task-graph files belong to the task-graph issue (#28).
+LATER = {"intermediate/07_task_graph.py", "utils/phase_fence_dep_compression.py"}
+CHOSEN = (Edition.V2026_08, EditionSource.FLAG)
+
+
+def example_files() -> list[Path]:
+    if not EXAMPLES.is_dir():
+        return []
+    return [
+        path
+        for folder in FOLDERS
+        for path in sorted((EXAMPLES / folder).glob("*.py"))
+        if path.name != "__init__.py" and f"{folder}/{path.name}" not in LATER
+    ]
+
+
+FILES = example_files()
+pytestmark = pytest.mark.skipif(not FILES, reason="the upstream examples are not beside the repo")
+
+
+def ids(path: Path) -> str:
+    return f"{path.parent.name}/{path.name}"
+
+
+@pytest.mark.parametrize("path", FILES, ids=ids)
+def test_example_checks_without_error_under_2026_08(path: Path) -> None:
+    analysis = analyze_source(path.read_text(encoding="utf-8"), str(path), edition=CHOSEN)
+    errors = [d.format() for d in analysis.diagnostics if d.severity is Severity.ERROR]
+    assert errors == []
+
+
+def programs_of_examples() -> list[tuple[str, int]]:
+    found = []
+    for path in FILES:
+        analysis = analyze_source(path.read_text(encoding="utf-8"), str(path), edition=CHOSEN)
+        found += [(str(path), index) for index in range(len(analysis.all_programs()))]
+    return found
+
+
+def test_the_examples_hold_programs_to_walk() -> None:
+    """utils/parse_from_text.py's pl.parse texts at least: the walk below is not empty."""
+    assert len(programs_of_examples()) >= 5
+
+
+@pytest.mark.parametrize(("file", "index"), programs_of_examples())
+def test_example_program_prints_parses_back_and_compiles_to_pto(file: str, index: int) -> None:
+    analysis = analyze_source(Path(file).read_text(encoding="utf-8"), file, edition=CHOSEN)
+    program = analysis.all_programs()[index]
+    printed = print_program(program, edition=Edition.V2026_08)
+    again = analyze_source(printed, "printed.py")
+    assert [d.format() for d in again.diagnostics if d.severity is Severity.ERROR] == []
+    assert again.edition is not None and again.edition.edition is Edition.V2026_08
+    assert structural_equal(program, again.all_programs()[0])
+    result = driver.compile_source(printed, "pto", path="printed.py")
+    unexpected = [d.format() for d in result.diagnostics if d.severity is Severity.ERROR]
+    assert [line for line in unexpected if "[E400]" not in line] == []
