@@ -477,3 +477,44 @@ def test_offsets_may_be_a_name_bound_to_a_list():
     assert codes(a) == []
     load = calls(a.functions[0])[1]
     assert [e.value for e in load.args[1].elements] == [0, 16]
+
+
+def test_break_and_continue_are_checked_where_they_stand_and_print_back():
+    text, a = analyse("""
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(n: pl.Scalar[pl.INT64]) -> pl.Scalar[pl.INT64]:
+            for i in pl.range(10):
+                if i > n:
+                    break
+                continue
+            for j in pl.parallel(4):
+                break
+            continue
+            return n
+    """)
+    assert [(d.code, d.span.line) for d in a.diagnostics] == [
+        ("E014", where(text, "break", 2)[0]),
+        ("E014", where(text, "continue", 2)[0]),
+    ]
+    assert "not allowed in a pl.parallel loop" in a.diagnostics[0].message
+
+
+def test_break_compiles_to_a_precise_e400_not_to_wrong_code():
+    from ptoc import driver
+
+    text = HEADER + textwrap.dedent("""
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(n: pl.Scalar[pl.INT64]) -> pl.Scalar[pl.INT64]:
+            for i in pl.range(10):
+                if i > n:
+                    break
+            return n
+    """)
+    for target in ("cce", "pto"):
+        result = driver.compile_source(text, target, path="k.py")
+        assert [(d.code, d.span.line) for d in result.diagnostics] == [
+            ("E400", where(text, "break")[0])
+        ]
+    a = analyze_source(text, "k.py")
+    again = analyze_source(print_program(a.all_programs()[0]), "p.py")
+    assert structural_equal(a.all_programs()[0], again.all_programs()[0])

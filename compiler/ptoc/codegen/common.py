@@ -3,14 +3,15 @@ the calls of a body (which both generators look for before they emit)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 from ..diagnostics import Diagnostic
 from ..ir.expr import Call, ConstBool, ConstFloat, ConstInt, Expr, MakeTuple, Var
 from ..ir.fields import child_values, layout
 from ..ir.span import NO_SPAN, Span
-from ..ir.stmt import Stmt
+from ..ir.stmt import LoopJumpStmt, Stmt
 from ..ir.types import ScalarType, ShapedType, TileType
 from ..ir.walk import walk_stmts
 from ..ops.registry import OpDef
@@ -136,3 +137,18 @@ def _collect_calls(expr: Expr, found: list[Call]) -> None:
         children = child_values(expr)
     for child in children:
         _collect_calls(child, found)
+
+
+def no_loop_jumps(target: str) -> Callable[[Any, LoopJumpStmt], None]:
+    """``break`` / ``continue`` leave a loop early, which the passes' SSA form and the
+    synchronisation they insert do not model yet: a precise E400, never wrong code."""
+
+    def lower(ctx: Any, stmt: LoopJumpStmt) -> None:
+        raise CodegenError(
+            "E400",
+            f"`{stmt.kind}` has no {target} lowering yet: rewrite the loop with "
+            "pl.while_ and a condition",
+            stmt.span,
+        )
+
+    return lower

@@ -124,6 +124,8 @@ class LoweringState:
     loop_ranges: dict[Var, tuple[int, int]] = field(default_factory=dict)
     inline_depth: int = 0
     tmp_counter: int = 0
+    # The loop helpers around the current statement, innermost last (``range``, ``while``...).
+    loops: list[str] = field(default_factory=list)
     # Names bound to a list of integers (``offs = [i * 16, 0]``): an op argument that wants a
     # list reads it through the name.
     lists: dict[Var, Expr] = field(default_factory=dict)

@@ -52,6 +52,13 @@ class YieldStmt(Stmt):
 
 
 @record(frozen=True, slots=True, eq=False)
+class LoopJumpStmt(Stmt):
+    """2026-08's ``break`` / ``continue`` of the innermost loop (``kind`` is the keyword)."""
+
+    kind: str = "break"
+
+
+@record(frozen=True, slots=True, eq=False)
 class ReturnStmt(Stmt):
     values: tuple[Expr, ...] = ()
 

@@ -17,6 +17,7 @@ from ..ir.stmt import (
     ForKind,
     ForStmt,
     IfStmt,
+    LoopJumpStmt,
     ReturnStmt,
     ScopeKind,
     ScopeStmt,
@@ -108,6 +109,9 @@ class StmtPrinter(ExprPrinter):
             bounds += f", stage={node.stage}"
         header = f"for {target} in {self.prefix}.{helper}({bounds}):"
         return [header, *self.block(node.body, node.return_vars)]
+
+    def visit_LoopJumpStmt(self, node: LoopJumpStmt) -> list[str]:
+        return [node.kind]
 
     def visit_WhileStmt(self, node: WhileStmt) -> list[str]:
         condition = self.expr(node.condition)

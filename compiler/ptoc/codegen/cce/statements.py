@@ -23,6 +23,7 @@ from ...ir.stmt import (
     ForKind,
     ForStmt,
     IfStmt,
+    LoopJumpStmt,
     ReturnStmt,
     ScopeStmt,
     SeqStmts,
@@ -32,7 +33,7 @@ from ...ir.stmt import (
 )
 from ...ir.types import MemorySpace, ScalarType, TensorType, TileType
 from ...passes.op_info import stored_into
-from ..common import CodegenError
+from ..common import CodegenError, no_loop_jumps
 from . import expressions, ops
 from .declarations import cpp_dtype, emit_tile
 from .expressions import non_negative, operand, positive_constant, value
@@ -376,4 +377,5 @@ _STATEMENTS: dict[type, Callable[[FunctionContext, Any], None]] = {
     YieldStmt: _yield,
     ScopeStmt: _scope,
     SeqStmts: statement,
+    LoopJumpStmt: no_loop_jumps("CCE"),
 }

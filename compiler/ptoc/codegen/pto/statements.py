@@ -23,6 +23,7 @@ from ...ir.stmt import (
     ForKind,
     ForStmt,
     IfStmt,
+    LoopJumpStmt,
     ReturnStmt,
     ScopeStmt,
     SeqStmts,
@@ -33,7 +34,7 @@ from ...ir.stmt import (
 from ...ir.types import MemorySpace, ScalarType, TensorType, TileType
 from ...ir.visitor import Node, children
 from ...ops.registry import REGISTRY, Role
-from ..common import CodegenError
+from ..common import CodegenError, no_loop_jumps
 from . import expressions, ops
 from . import mlir_types as mt
 from .context import POISON, Binding, FunctionContext, Poisoned
@@ -540,4 +541,5 @@ _STATEMENTS: dict[type, Callable[[FunctionContext, Any], None]] = {
     IfStmt: _if,
     WhileStmt: _while,
     ReturnStmt: _return,
+    LoopJumpStmt: no_loop_jumps("PTO"),
 }

@@ -81,10 +81,12 @@ def lower_range_loop(lw: Lowerer, node: ast.For, iterator: ast.Call, kind: str) 
     values = loop_values(start, stop, step)
     ranges = lw.state.loop_ranges
     lw.state.loop_ranges = {**ranges, loop_var: values} if values is not None else {}
+    lw.state.loops.append(kind)
     try:
         body, return_vars = lower_loop_body(lw, "for", node.body, iter_args, head, saved)
     finally:
         lw.state.loop_ranges = ranges
+        lw.state.loops.pop()
     for_kind = _FOR_KINDS.get(kind, ForKind.Sequential)
     if kind == "spmd":  # each block runs the body as a kernel of its own (spec §6)
         body = ScopeStmt(body, ScopeKind.InCore, span=body.span)
@@ -359,7 +361,11 @@ def lower_while_loop(lw: Lowerer, node: ast.For, iterator: ast.Call) -> list[Stm
     saved = save_names(lw, [n.id for n in names])
     iter_args = bind_iter_args(lw, names, inits)
     cond = condition(lw, cond_call.args[0])
-    body, return_vars = lower_loop_body(lw, "while", body_nodes[1:], iter_args, head, saved)
+    lw.state.loops.append("while_")
+    try:
+        body, return_vars = lower_loop_body(lw, "while", body_nodes[1:], iter_args, head, saved)
+    finally:
+        lw.state.loops.pop()
     return [WhileStmt(cond, body, tuple(iter_args), tuple(return_vars), span=lw.span(node))]
 
 
@@ -409,7 +415,11 @@ def lower_while(lw: Lowerer, node: ast.While) -> list[Stmt]:
     if node.orelse:
         lw.error("E001", "while ... else is not supported", node.orelse[0])
     cond = condition(lw, node.test)
-    body, frame = lower_branch(lw, node.body, "while")
+    lw.state.loops.append("while")
+    try:
+        body, frame = lower_branch(lw, node.body, "while")
+    finally:
+        lw.state.loops.pop()
     if frame.found:
         lw.error(
             "E009",

@@ -9,6 +9,7 @@ from . import (
     assignments,
     branches,
     calls,
+    jumps,
     loops,
     names,
     operators,
@@ -43,6 +44,8 @@ STATEMENTS: dict[type[ast.stmt], StatementRule] = {
     ast.While: loops.lower_while,
     ast.With: scopes.lower_with,
     ast.Pass: assignments.lower_pass,
+    ast.Break: jumps.lower_jump,
+    ast.Continue: jumps.lower_jump,
     ast.AugAssign: assignments.unsupported_augassign,
 }
 
