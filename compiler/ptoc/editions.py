@@ -79,6 +79,8 @@ class EditionRules:
     tensor_view_third_is_valid_shape: bool
     # A loop helper's unknown keyword: an error (2026-08), ignored with a warning (2026-03).
     loop_keywords_checked: bool
+    # A loop with init_values may reassign its carried names instead of yielding (2026-08).
+    reassigned_carries: bool
     # The edition whose meaning the spellings of both editions take (``ops.renames.MEANINGS``,
     # ``OpDef.edition_rules``): the edition itself, except in a file nothing ties to one.
     meanings: Edition
@@ -92,6 +94,7 @@ RULES: dict[Edition, EditionRules] = {
         not_is_logical=False,
         tensor_view_third_is_valid_shape=False,
         loop_keywords_checked=False,
+        reassigned_carries=False,
         meanings=Edition.V2026_03,
     ),
     Edition.V2026_08: EditionRules(
@@ -101,6 +104,7 @@ RULES: dict[Edition, EditionRules] = {
         not_is_logical=True,
         tensor_view_third_is_valid_shape=True,
         loop_keywords_checked=True,
+        reassigned_carries=True,
         meanings=Edition.V2026_08,
     ),
 }

@@ -518,3 +518,20 @@ def test_break_compiles_to_a_precise_e400_not_to_wrong_code():
     a = analyze_source(text, "k.py")
     again = analyze_source(print_program(a.all_programs()[0]), "p.py")
     assert structural_equal(a.all_programs()[0], again.all_programs()[0])
+
+
+def test_a_2026_08_loop_may_reassign_its_carried_names_instead_of_yielding():
+    body = """
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(x: pl.Scalar[pl.FP32]) -> pl.Scalar[pl.FP32]:
+            for i, (acc,) in pl.range(4, init_values=(x,)):
+                acc = acc + 1.0
+            return acc_out
+    """
+    _, new = analyse(body, NEW)
+    _, old = analyse(body, OLD)
+    assert codes(new) == []
+    assert "E010" in codes(old)  # 2026-03 wants the pl.yield_
+    printed = print_program(new.all_programs()[0], edition=Edition.V2026_08)
+    again = analyze_source(printed, "p.py", edition=NEW)
+    assert structural_equal(new.all_programs()[0], again.all_programs()[0])

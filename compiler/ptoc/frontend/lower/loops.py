@@ -8,11 +8,20 @@ import ast
 from ...ir.dtype import INDEX
 from ...ir.expr import ConstInt, Expr, IterArg, Var, const_int
 from ...ir.span import Span
-from ...ir.stmt import ForKind, ForStmt, ScopeKind, ScopeStmt, SeqStmts, Stmt, WhileStmt
-from ...ir.types import UNKNOWN, ScalarType, UnknownType
+from ...ir.stmt import (
+    ForKind,
+    ForStmt,
+    ScopeKind,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+)
+from ...ir.types import UNKNOWN, ScalarType, UnknownType, types_compatible
 from ...language import LOOP_HELPERS
 from ..analysis import Occurrence, OccurrenceKind
-from ..context import Binding, YieldFrame
+from ..context import Binding, YieldFrame, YieldTarget
 from .branches import condition, lower_branch
 from .core import Lowerer
 
@@ -280,6 +289,8 @@ def lower_loop_body(
         lw.state.loop_ranges = {}
     try:
         body = lw.lower_block(nodes)
+        if iter_args and not frame.found and lw.env.rules.reassigned_carries:
+            body = implicit_yield(lw, frame, body, iter_args, head)
     finally:
         lw.state.frames.pop()
         lw.state.loop_ranges = ranges
@@ -288,6 +299,29 @@ def lower_loop_body(
     for var in return_vars:
         lw.define(var.name, var, var.span, OccurrenceKind.VARIABLE)
     return body, return_vars
+
+
+def implicit_yield(
+    lw: Lowerer, frame: YieldFrame, body: Stmt, iter_args: list[IterArg], head: Span
+) -> Stmt:
+    """2026-08: a body that reassigns its carried names instead of yielding yields their
+    values at its end; the loop's results get internal names (``a_out``), as upstream's, so
+    the carried names are not visible after the loop."""
+    values: list[Expr] = []
+    for arg in iter_args:
+        binding = lw.state.scope.get(arg.name)
+        value: Expr = binding.var if binding is not None else arg
+        if not isinstance(value.type, UnknownType) and not types_compatible(arg.type, value.type):
+            lw.error(
+                "E108",
+                f"'{arg.name}' is reassigned to {value.type.short()} but the loop carries "
+                f"{arg.type.short()}",
+                binding.span if binding is not None else head,
+            )
+        values.append(value)
+    frame.found, frame.values, frame.span = True, values, head
+    frame.targets = [YieldTarget(f"{a.name}_out", head, None) for a in iter_args]
+    return SeqStmts((body, YieldStmt(tuple(values), span=head)), span=body.span)
 
 
 def loop_results(lw: Lowerer, frame: YieldFrame, iter_args: list[IterArg], head: Span) -> list[Var]:
