@@ -101,6 +101,8 @@ class TextDigestResult:
 class StatusParams:
     state: str  # "analysing" | "ready"
     uri: str | None = None
+    # With "ready": the document's language edition and why ("PyPTO 2026-08 (detected ...)").
+    edition: str | None = None
 
 
 @attrs.define

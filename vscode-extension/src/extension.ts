@@ -66,7 +66,7 @@ export function activate(context: vscode.ExtensionContext): void {
       lastContext = isPypto;
       void vscode.commands.executeCommand('setContext', CONTEXT_KEY, isPypto);
     }
-    statusBar.setRelevant(isPypto || document.uri.scheme === PREVIEW_SCHEME);
+    statusBar.setRelevant(isPypto || document.uri.scheme === PREVIEW_SCHEME, document.uri.toString());
     if (isPypto && !controller.wanted) {
       void controller.start();
     }

@@ -306,7 +306,12 @@ export class ServerController implements vscode.Disposable {
     client.onNotification(Methods.status, (params: unknown) => {
       const status = parseStatus(params);
       if (status !== undefined) {
-        this.statusEmitter.fire({ kind: 'analysis', state: status.state, ...(status.uri === undefined ? {} : { uri: status.uri }) });
+        this.statusEmitter.fire({
+          kind: 'analysis',
+          state: status.state,
+          ...(status.uri === undefined ? {} : { uri: status.uri }),
+          ...(status.edition === undefined ? {} : { edition: status.edition }),
+        });
       }
     });
     client.onNotification(Methods.previewChanged, (params: unknown) => {

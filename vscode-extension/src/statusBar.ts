@@ -7,6 +7,7 @@ export const SHOW_LOG_COMMAND = 'ptoc.showLog';
 export class StatusBar implements vscode.Disposable {
   private state: StatusState = INITIAL_STATUS;
   private relevant = false;
+  private activeUri: string | undefined;
   private readonly item: vscode.StatusBarItem;
 
   constructor() {
@@ -25,14 +26,16 @@ export class StatusBar implements vscode.Disposable {
     this.render();
   }
 
-  /** Whether the active editor is one the extension serves (a PyPTO file or a preview). */
-  setRelevant(relevant: boolean): void {
+  /** Whether the active editor is one the extension serves (a PyPTO file or a preview), and
+   *  its document (whose language edition the item shows). */
+  setRelevant(relevant: boolean, activeUri?: string): void {
     this.relevant = relevant;
+    this.activeUri = activeUri;
     this.render();
   }
 
   private render(): void {
-    const view = describeStatus(this.state);
+    const view = describeStatus(this.state, this.activeUri);
     this.item.text = view.text;
     this.item.tooltip = view.tooltip;
     this.item.accessibilityInformation = { label: view.label };

@@ -106,3 +106,21 @@ describe('status presentation', () => {
     assert.equal(describeStatus(state).tooltip, 'PyPTO language server: failed (the server stopped). Click to show the PyPTO log.');
   });
 });
+
+describe('the language edition in the status item', () => {
+  const uri = 'file:///k/today.py';
+  const ready = (edition?: string): StatusEvent => ({ kind: 'analysis', state: 'ready', uri, ...(edition === undefined ? {} : { edition }) });
+
+  it('shows the active document edition the server reported, and why in the tooltip', () => {
+    const state = [{ kind: 'running' } as StatusEvent, ready('PyPTO 2026-08 (detected from its spellings)')].reduce(nextStatus, INITIAL_STATUS);
+    const view = describeStatus(state, uri);
+    assert.equal(view.text, '$(check) PyPTO 2026-08');
+    assert.match(view.tooltip, /Edition: PyPTO 2026-08 \(detected from its spellings\)\./);
+  });
+
+  it('shows no edition for another document or before a report', () => {
+    const state = [{ kind: 'running' } as StatusEvent, ready('PyPTO 2026-03 (set by [tool.ptoc] edition)')].reduce(nextStatus, INITIAL_STATUS);
+    assert.equal(describeStatus(state, 'file:///k/other.py').text, '$(check) PyPTO');
+    assert.equal(describeStatus(nextStatus(INITIAL_STATUS, { kind: 'running' }), uri).text, '$(check) PyPTO');
+  });
+});

@@ -67,6 +67,8 @@ export interface PassesResult {
 export interface StatusParams {
   state: 'analysing' | 'ready';
   uri?: string;
+  /** With `ready`: the document's language edition and why, e.g. "PyPTO 2026-08 (detected from its spellings)". */
+  edition?: string;
 }
 
 export interface PreviewChangedParams {
@@ -168,7 +170,8 @@ export function parseStatus(value: unknown): StatusParams | undefined {
   if (!isObject(value) || (value.state !== 'analysing' && value.state !== 'ready')) {
     return undefined;
   }
-  return typeof value.uri === 'string' ? { state: value.state, uri: value.uri } : { state: value.state };
+  const params: StatusParams = typeof value.uri === 'string' ? { state: value.state, uri: value.uri } : { state: value.state };
+  return typeof value.edition === 'string' ? { ...params, edition: value.edition } : params;
 }
 
 export function parsePreviewChanged(value: unknown): PreviewChangedParams | undefined {

@@ -13,12 +13,14 @@ export interface StatusState {
   readonly detail?: string;
   /** Which ptoc runs, on which Python, while it runs (shown in the tooltip). */
   readonly server?: string;
+  /** Each document's language edition as the server last reported it (shown for the active one). */
+  readonly editions?: ReadonlyMap<string, string>;
 }
 
 export type StatusEvent =
   | { kind: 'starting' }
   | { kind: 'running'; server?: string }
-  | { kind: 'analysis'; state: 'analysing' | 'ready'; uri?: string }
+  | { kind: 'analysis'; state: 'analysing' | 'ready'; uri?: string; edition?: string }
   | { kind: 'failed'; detail: string }
   | { kind: 'stopped' };
 
@@ -39,8 +41,17 @@ export function nextStatus(state: StatusState, event: StatusEvent): StatusState 
     case 'stopped':
       return state.phase === 'failed' ? state : { phase: 'stopped', pending: new Set() };
     case 'analysis':
-      return applyAnalysis(state, event.state, event.uri);
+      return withEdition(applyAnalysis(state, event.state, event.uri), event.uri, event.edition);
   }
+}
+
+function withEdition(state: StatusState, uri: string | undefined, edition: string | undefined): StatusState {
+  if (uri === undefined || edition === undefined || (state.phase !== 'ready' && state.phase !== 'analysing')) {
+    return state;
+  }
+  const editions = new Map(state.editions ?? []);
+  editions.set(uri, edition);
+  return { ...state, editions };
 }
 
 function applyAnalysis(state: StatusState, analysis: 'analysing' | 'ready', uri: string | undefined): StatusState {
@@ -76,12 +87,15 @@ const ICONS: Record<ServerPhase, string> = {
   failed: '$(error)',
 };
 
-export function describeStatus(state: StatusState): StatusPresentation {
+/** `activeUri`: the document in the active editor, whose language edition is shown. */
+export function describeStatus(state: StatusState, activeUri?: string): StatusPresentation {
   const detail = state.phase === 'failed' && state.detail ? ` (${state.detail})` : '';
   const label = `PyPTO language server: ${state.phase}${detail}`;
+  const edition = activeUri === undefined ? undefined : state.editions?.get(activeUri);
+  const version = edition?.match(/^PyPTO (\S+)/)?.[1];
   return {
-    text: `${ICONS[state.phase]} PyPTO`,
-    tooltip: `${label}.${state.server === undefined ? '' : ` ${state.server}.`} Click to show the PyPTO log.`,
+    text: `${ICONS[state.phase]} PyPTO${version === undefined ? '' : ` ${version}`}`,
+    tooltip: `${label}.${state.server === undefined ? '' : ` ${state.server}.`}${edition === undefined ? '' : ` Edition: ${edition}.`} Click to show the PyPTO log.`,
     label,
     isError: state.phase === 'failed',
   };
