@@ -1,6 +1,18 @@
 """The operator registry and the ops of every category (importing this registers them all)."""
 
-from . import block, system, tensor  # noqa: F401  (registration side effects)
+# Registration side effects: the 2026-03 ops, then the ops 2026-08 added.
+from . import (  # noqa: F401
+    block,
+    system,
+    system_2608,
+    tensor,
+    tensor_2608,
+    tensor_2608_data,
+    tile_2608,
+    tile_2608_cube,
+    tile_2608_data,
+    tile_2608_gather,
+)
 from .dispatch import Resolution, dsl_spellings, resolve_op
 from .registry import (
     REGISTRY,
