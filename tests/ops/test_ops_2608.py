@@ -404,9 +404,9 @@ ERRORS: list[tuple[str, dict[str, Expr], dict[str, Any], str, str, str]] = [
         "block.gather_mask",
         {"src": tile(8, 30)},
         {"mask_pattern": 3},
-        "E307",
-        "src",
-        "multiple of 4",
+        "E309",
+        "mask_pattern",
+        "whole columns of Tile[[8, 30], FP32]",
     ),
     (
         "block.gather_mask",
@@ -415,6 +415,14 @@ ERRORS: list[tuple[str, dict[str, Expr], dict[str, Any], str, str, str]] = [
         "E309",
         "mask_pattern",
         "MaskPattern",
+    ),
+    (
+        "block.scatter_mask",
+        {"dst": tile(8, 32), "src": tile(8, 16)},
+        {"mask_pattern": 3},
+        "E307",
+        "src",
+        "the 8 columns of 'dst'",
     ),
     (
         "block.sort32",
@@ -549,7 +557,7 @@ ERRORS: list[tuple[str, dict[str, Expr], dict[str, Any], str, str, str]] = [
 @pytest.mark.parametrize(
     ("name", "args", "attrs", "code", "at", "fragment"),
     ERRORS,
-    ids=[f"{e[0]}-{e[4]}" for e in ERRORS],
+    ids=[f"{e[0]}-{e[4]}-{n}" for n, e in enumerate(ERRORS)],
 )
 def test_wrong_operand(
     name: str, args: dict[str, Expr], attrs: dict[str, Any], code: str, at: str, fragment: str

@@ -17,12 +17,15 @@ from ..ir.dtype import INDEX, DataType
 from ..ir.expr import Expr, const_int
 from ..ir.shape import dim_str, static_value
 from ..ir.types import MemorySpace, ScalarType, ShapedType, TileType, TileView, Type
-from .registry import REQUIRED, Category, DeduceContext, Lowering, OpDef, Param, TypeRule
+from .registry import REQUIRED, Category, DeduceContext, Lowering, OpDef, Param, Role, TypeRule
 from .rules import (
+    Elementwise,
     Entry,
     Kind,
     const_int_value,
     dims_conflict,
+    elementwise,
+    elementwise_doc,
     expr_params,
     operand,
     p_attr,
@@ -61,6 +64,53 @@ def register_2608(
         since=SINCE,
         **{**traits, **lowerings},
     )
+
+
+Registrar = Callable[..., None]
+
+
+def registrar(namespace: str, category: Category, **fixed: Any) -> Registrar:
+    """``register(row, params, rule, doc, **traits)`` for a namespace: the row's op is
+    ``namespace.X``; ``fixed`` traits that are defaults (``pipe``) yield to the family's, the
+    lowerings (``cce`` / ``pto``) do not."""
+    lowerings = {k: v for k, v in fixed.items() if k in ("cce", "pto")}
+    defaults = {k: v for k, v in fixed.items() if k not in lowerings}
+
+    def register(
+        row: Entry, params: Sequence[Param], type_rule: TypeRule, doc: str, **traits: Any
+    ) -> None:
+        merged = {**defaults, **traits, **lowerings}
+        register_2608(row, f"{namespace}.{row.name}", category, params, type_rule, doc, **merged)
+
+    return register
+
+
+def elementwise_family(
+    kind: Kind,
+    register: Registrar,
+    rows: Sequence[Entry],
+    params: Sequence[Param],
+    spec: Elementwise,
+    extra: Callable[[DeduceContext], None] | None = None,
+    **traits: Any,
+) -> None:
+    """Register rows that share parameters and an element-wise rule."""
+    type_rule = elementwise(kind, spec, extra)
+    doc = elementwise_doc(kind, spec, [p.name for p in params])
+    for row in rows:
+        register(row, params, type_rule, doc, **traits)
+
+
+def broadcast_families(
+    kind: Kind,
+    register: Registrar,
+    families: Sequence[tuple[int, Sequence[Param], Sequence[Entry]]],
+) -> None:
+    """Families of ops of an operand and a per-row (axis -1) / per-column (axis -2) vector."""
+    for axis, params, rows in families:
+        elementwise_family(
+            kind, register, rows, params, Elementwise("tv"), vector_check(axis), role=Role.BROADCAST
+        )
 
 
 def no_lowering(note: str, pto_note: str | None = None) -> dict[str, Any]:
@@ -166,16 +216,65 @@ def same_dtype(ctx: DeduceContext, names: Sequence[str]) -> DataType:
     return first
 
 
-def static_int(ctx: DeduceContext, name: str) -> int:
-    """A value argument that must be an integer literal (a size the buffer is declared with)."""
-    value = const_int_value(ctx.expr(name))
-    if value is None:
+# MaskPattern (pl.tile.MaskPattern, integer values 1..7): the column stride each selects.
+_MASK_STRIDE = {1: 2, 2: 2, 3: 4, 4: 4, 5: 4, 6: 4, 7: 1}
+
+
+def mask_stride(ctx: DeduceContext, source: ShapedType) -> tuple[int, int]:
+    """The ``mask_pattern`` attribute's column stride and the columns of ``source`` it
+    marks; E309 unless it is a pattern whose stride divides the (constant) columns."""
+    pattern = ctx.attr("mask_pattern")
+    number = pattern.value if isinstance(pattern, Enum) else pattern
+    stride = _MASK_STRIDE.get(number) if type(number) is int else None
+    cols = static_value(source.shape[-1]) if source.shape else None
+    if stride is None or cols is None or cols % stride:
         ctx.fail(
-            f"{ctx.op.name}: argument '{name}' must be a constant integer, got "
-            f"{ctx.type(name).short()}",
-            at=name,
+            f"{ctx.op.name}: mask_pattern {pattern!r} is no pl.tile.MaskPattern (1..7) that "
+            f"selects whole columns of {source.short()}",
+            at="mask_pattern",
+            code="E309",
         )
-    return value
+    return stride, cols // stride
+
+
+def check_acc(ctx: DeduceContext, product: Sequence[Expr]) -> ShapedType:
+    """The ``acc`` operand of an accumulating product: shaped like the product."""
+    acc = ctx.shaped("acc")
+    if acc.rank != len(product) or any(
+        dims_conflict(a, b) for a, b in zip(acc.shape, product, strict=True)
+    ):
+        ctx.fail(
+            f"{ctx.op.name}: 'acc' is {acc.short()} but the product is "
+            f"[{', '.join(dim_str(d) for d in product)}]",
+            at="acc",
+            code="E307",
+        )
+    return acc
+
+
+def gather_row_rule(target: str) -> TypeRule:
+    """``gather_row(target, src, dst_offset, src_offset, shapes, transpose, valid_shape)``:
+    the on-chip ``target`` (a tile, or create_l1's) updated with a window of DDR ``src``."""
+
+    def deduce(ctx: DeduceContext) -> Type:
+        dst, src = ctx.shaped(target), ctx.tensor("src")
+        for name in ("dst_offset", "src_offset", "shapes"):
+            if len(ctx.int_list(name)) != 2:
+                ctx.fail(f"{ctx.op.name}: '{name}' must have 2 elements", at=name, code="E307")
+        if ctx.attr("transpose") is True and ctx.has("valid_shape"):
+            ctx.fail(
+                f"{ctx.op.name}: valid_shape= cannot be combined with transpose=True",
+                at="valid_shape",
+                code="E309",
+            )
+        optional_shape(ctx, "valid_shape")
+        if src.dtype is not dst.dtype:
+            ctx.fail(
+                f"{ctx.op.name}: 'src' must be {dst.dtype.name}, got {src.dtype.name}", at="src"
+            )
+        return dst
+
+    return rule(deduce)
 
 
 def optional_shape(ctx: DeduceContext, name: str) -> tuple[Expr, ...] | None:

@@ -10,12 +10,10 @@ from typing import Any
 
 from .. import records
 from ..ir.dtype import DataType
-from .registry import Category, Param, PipeType, Role, TypeRule, call_site
+from .registry import Category, Param, PipeType, Role, call_site
 from .rules import (
     Elementwise,
     Entry,
-    elementwise,
-    elementwise_doc,
     entry,
     p_attr,
     row_reduce_rule,
@@ -23,44 +21,26 @@ from .rules import (
 from .rules_2608 import (
     TENSOR_LOWERINGS,
     axis_reduce_rule,
+    broadcast_families,
     concat_rule,
+    elementwise_family,
     p_shaped,
     p_value,
     part_rule,
-    register_2608,
+    registrar,
     require_dtypes,
-    vector_check,
 )
 
 _D = DataType
 
 
-def tensor_op(
-    row: Entry, params: list[Param], type_rule: TypeRule, doc: str, **traits: Any
-) -> None:
-    """Register a row's tensor op (IR ``tensor.X``), lowered by neither kernel target."""
-    register_2608(
-        row,
-        f"tensor.{row.name}",
-        Category.TENSOR,
-        params,
-        type_rule,
-        doc,
-        **{"pipe": PipeType.S, **traits, **TENSOR_LOWERINGS},
-    )
+tensor_op = registrar("tensor", Category.TENSOR, pipe=PipeType.S, **TENSOR_LOWERINGS)
 
 
 def _family(
-    rows: tuple[Entry, ...],
-    params: list[Param],
-    spec: Elementwise,
-    extra: Any = None,
-    **traits: Any,
+    rows: tuple[Entry, ...], params: list[Param], spec: Elementwise, *more: Any, **traits: Any
 ) -> None:
-    type_rule = elementwise("tensor", spec, extra)
-    doc = elementwise_doc("tensor", spec, [p.name for p in params])
-    for row in rows:
-        tensor_op(row, params, type_rule, doc, **traits)
+    elementwise_family("tensor", tensor_op, rows, params, spec, *more, **traits)
 
 
 def _tensor(name: str, doc: str, **more: Any) -> Param:
@@ -181,43 +161,44 @@ for _row in (
 
 _ROW_VEC = _tensor("row_vec", "Per-row values: same rows, last dimension 1")
 _COL_VEC = _tensor("col_vec", "Per-column values: [..., 1, cols]")
-_family(
-    (entry("row_expand", "", "Broadcast row_vec[i] across row i, shaped like target."),),
-    [_tensor("target", "Tensor giving the result shape"), _ROW_VEC],
-    Elementwise("tv"),
-    vector_check(-1),
-    role=Role.BROADCAST,
-)
-_family(
+_SOURCE = _tensor("tensor", "Tensor of rank 2 or more")
+broadcast_families(
+    "tensor",
+    tensor_op,
     (
-        entry("row_expand_add", "", "Add row_vec[i] to every element of row i."),
-        entry("row_expand_sub", "", "Subtract row_vec[i] from every element of row i."),
-        entry("row_expand_mul", "", "Multiply every element of row i by row_vec[i]."),
-        entry("row_expand_div", "", "Divide every element of row i by row_vec[i]."),
-        entry("row_expand_max", "", "Maximum of every element of row i and row_vec[i]."),
-        entry("row_expand_min", "", "Minimum of every element of row i and row_vec[i]."),
-        entry("row_expand_expdif", "", "exp(tensor - row_vec): per row, then exponentiated."),
+        (
+            -1,
+            [_tensor("target", "Tensor giving the result shape"), _ROW_VEC],
+            (entry("row_expand", "", "Broadcast row_vec[i] across row i, shaped like target."),),
+        ),
+        (
+            -1,
+            [_SOURCE, _ROW_VEC],
+            (
+                entry("row_expand_add", "", "Add row_vec[i] to every element of row i."),
+                entry("row_expand_sub", "", "Subtract row_vec[i] from every element of row i."),
+                entry("row_expand_mul", "", "Multiply every element of row i by row_vec[i]."),
+                entry("row_expand_div", "", "Divide every element of row i by row_vec[i]."),
+                entry("row_expand_max", "", "Maximum of every element of row i and row_vec[i]."),
+                entry("row_expand_min", "", "Minimum of every element of row i and row_vec[i]."),
+                entry("row_expand_expdif", "", "exp(tensor - row_vec): per row, exponentiated."),
+            ),
+        ),
+        (
+            -2,
+            [_SOURCE, _COL_VEC],
+            (
+                entry("col_expand", "", "Broadcast col_vec down every row, shaped like tensor."),
+                entry("col_expand_add", "", "Add col_vec to every row."),
+                entry("col_expand_sub", "", "Subtract col_vec from every row."),
+                entry("col_expand_mul", "", "Multiply every row by col_vec."),
+                entry("col_expand_div", "", "Divide every row by col_vec."),
+                entry("col_expand_max", "", "Maximum of every row and col_vec."),
+                entry("col_expand_min", "", "Minimum of every row and col_vec."),
+                entry("col_expand_expdif", "", "exp(tensor - col_vec): per column, exponentiated."),
+            ),
+        ),
     ),
-    [_tensor("tensor", "Tensor of rank 2 or more"), _ROW_VEC],
-    Elementwise("tv"),
-    vector_check(-1),
-    role=Role.BROADCAST,
-)
-_family(
-    (
-        entry("col_expand", "", "Broadcast col_vec down every row, shaped like tensor."),
-        entry("col_expand_add", "", "Add col_vec to every row."),
-        entry("col_expand_sub", "", "Subtract col_vec from every row."),
-        entry("col_expand_mul", "", "Multiply every row by col_vec."),
-        entry("col_expand_div", "", "Divide every row by col_vec."),
-        entry("col_expand_max", "", "Maximum of every row and col_vec."),
-        entry("col_expand_min", "", "Minimum of every row and col_vec."),
-        entry("col_expand_expdif", "", "exp(tensor - col_vec): per column, then exponentiated."),
-    ),
-    [_tensor("tensor", "Tensor of rank 2 or more"), _COL_VEC],
-    Elementwise("tv"),
-    vector_check(-2),
-    role=Role.BROADCAST,
 )
 
 # --- reductions --------------------------------------------------------------------------------

@@ -12,7 +12,6 @@ from ..ir.types import (
     BLayout,
     MemorySpace,
     ScalarType,
-    ShapedType,
     TensorType,
     TileType,
     TileView,
@@ -27,6 +26,7 @@ from .rules import (
     attr_int,
     attr_memory,
     broadcast_shapes,
+    const_int_arg,
     dims_conflict,
     entry,
     int_elements,
@@ -38,9 +38,11 @@ from .rules import (
     rule,
 )
 from .rules_2608 import (
+    check_acc,
     element_write_rule,
+    gather_row_rule,
     index_scalar_rule,
-    optional_shape,
+    mask_stride,
     p_dtype,
     p_enum,
     p_flag,
@@ -48,7 +50,6 @@ from .rules_2608 import (
     p_value,
     reinterpret_rule,
     set_valid_rule,
-    static_int,
 )
 from .tensor_2608 import tensor_op
 
@@ -318,16 +319,7 @@ def _matmul_acc(ctx: DeduceContext) -> Type:
             code="E307",
         )
     batch = broadcast_shapes(ctx, lhs.shape[:-2], rhs.shape[:-2], ("lhs", "rhs"))
-    product = (*batch, m_k[0], k_n[1])
-    if len(product) != acc.rank or any(
-        dims_conflict(a, b) for a, b in zip(acc.shape, product, strict=True)
-    ):
-        ctx.fail(
-            f"{ctx.op.name}: 'acc' is {acc.short()} but the product is "
-            f"[{', '.join(dim_str(d) for d in product)}]",
-            at="acc",
-            code="E307",
-        )
+    check_acc(ctx, (*batch, m_k[0], k_n[1]))
     if ctx.has("init_cond") and ctx.scalar("init_cond").dtype is not _D.BOOL:
         ctx.fail(f"{ctx.op.name}: 'init_cond' must be a BOOL scalar", at="init_cond")
     return acc
@@ -359,23 +351,6 @@ tensor_op(
 
 # --- gathers, scatters, sorts --------------------------------------------------------------------
 
-_MASK_STRIDE = {1: 2, 2: 2, 3: 4, 4: 4, 5: 4, 6: 4, 7: 1}  # MaskPattern -> column stride
-
-
-def _mask_cols(ctx: DeduceContext, source: ShapedType) -> int:
-    pattern = ctx.attr("mask_pattern")
-    number = getattr(pattern, "value", pattern)
-    stride = _MASK_STRIDE.get(number) if isinstance(number, int) else None
-    cols = static_value(source.shape[-1]) if source.shape else None
-    if stride is None or cols is None or cols % stride:
-        ctx.fail(
-            f"{ctx.op.name}: mask_pattern {pattern!r} does not select whole columns of "
-            f"{source.short()}",
-            at="mask_pattern",
-            code="E309",
-        )
-    return cols // stride
-
 
 @rule
 def _gather(ctx: DeduceContext) -> Type:
@@ -395,7 +370,7 @@ def _gather(ctx: DeduceContext) -> Type:
         )
     dtype = attr_dtype(ctx, "output_dtype") or source.dtype
     if ctx.attr("mask_pattern") is not None:
-        return TensorType((*source.shape[:-1], const_int(_mask_cols(ctx, source))), dtype)
+        return TensorType((*source.shape[:-1], const_int(mask_stride(ctx, source)[1])), dtype)
     if not ctx.has("index") or ctx.attr("dim") is None:
         ctx.fail(f"{ctx.op.name}: give dim and index, mask_pattern=, or kvalue=", at="input")
     index = ctx.tensor("index")
@@ -443,7 +418,7 @@ def _scatter(ctx: DeduceContext) -> Type:
     source = ctx.tensor("input")
     if ctx.has("dst"):  # mask form: input's rows into dst's marked columns
         dst = ctx.tensor("dst")
-        if _mask_cols(ctx, dst) != static_value(source.shape[-1]):
+        if mask_stride(ctx, dst)[1] != static_value(source.shape[-1]):
             ctx.fail(
                 f"{ctx.op.name}: 'input' must have dst's marked columns", at="input", code="E307"
             )
@@ -560,24 +535,6 @@ tensor_op(
 # --- on-chip accumulators ----------------------------------------------------------------------
 
 
-@rule
-def _gather_row(ctx: DeduceContext) -> Type:
-    acc = ctx.shaped("acc")
-    src = ctx.tensor("src")
-    for name in ("dst_offset", "src_offset", "shapes"):
-        int_elements(ctx, name)
-    optional_shape(ctx, "valid_shape")
-    if attr_bool(ctx, "transpose") and ctx.has("valid_shape"):
-        ctx.fail(
-            f"{ctx.op.name}: valid_shape= cannot be combined with transpose=True",
-            at="valid_shape",
-            code="E309",
-        )
-    if src.dtype is not acc.dtype:
-        ctx.fail(f"{ctx.op.name}: 'src' must be {acc.dtype.name}, got {src.dtype.name}", at="src")
-    return acc
-
-
 tensor_op(
     entry(
         "gather_row",
@@ -600,7 +557,7 @@ tensor_op(
         p_flag("transpose", "Place the window transposed"),
         p_list("valid_shape", "Valid part of the window (default: all of it)", None),
     ],
-    _gather_row,
+    gather_row_rule("acc"),
     "type(acc)",
     role=Role.MOVE,
 )
@@ -612,7 +569,7 @@ def _paged_gather(ctx: DeduceContext) -> Type:
     for name in ("indices", "block_table"):
         require_integer(ctx, name, ctx.tensor(name).dtype)
     require_integer(ctx, "block_size", ctx.scalar("block_size").dtype)
-    size, rows = static_int(ctx, "size"), static_int(ctx, "max_indices")
+    size, rows = const_int_arg(ctx, "size"), const_int_arg(ctx, "max_indices")
     memory = attr_memory(ctx, "space", (MemorySpace.Mat, MemorySpace.Vec))
     transposed = attr_bool(ctx, "is_trans")
     if transposed and memory is not MemorySpace.Mat:

@@ -12,25 +12,24 @@ from __future__ import annotations
 from typing import Any
 
 from ..ir.dtype import DataType
-from .registry import Access, Category, Param, PipeType, Role, TypeRule
+from .registry import Access, Category, Param, PipeType, Role
 from .rules import (
     Elementwise,
     Entry,
-    elementwise,
-    elementwise_doc,
     entry,
     row_reduce_rule,
 )
 from .rules_2608 import (
     axis_reduce_rule,
+    broadcast_families,
     concat_rule,
+    elementwise_family,
     no_lowering,
     p_shaped,
     p_value,
     part_rule,
-    register_2608,
+    registrar,
     require_dtypes,
-    vector_check,
 )
 
 _D = DataType
@@ -39,30 +38,13 @@ _NO_SINE = (
 )
 
 
-def tile_op(row: Entry, params: list[Param], type_rule: TypeRule, doc: str, **traits: Any) -> None:
-    """Register a row's tile op (IR ``block.X``); vector pipe unless the family says not."""
-    register_2608(
-        row,
-        f"block.{row.name}",
-        Category.BLOCK,
-        params,
-        type_rule,
-        doc,
-        **{"pipe": PipeType.V, **traits},
-    )
+tile_op = registrar("block", Category.BLOCK, pipe=PipeType.V)
 
 
 def _family(
-    rows: tuple[Entry, ...],
-    params: list[Param],
-    spec: Elementwise,
-    extra: Any = None,
-    **traits: Any,
+    rows: tuple[Entry, ...], params: list[Param], spec: Elementwise, *more: Any, **traits: Any
 ) -> None:
-    type_rule = elementwise("tile", spec, extra)
-    doc = elementwise_doc("tile", spec, [p.name for p in params])
-    for row in rows:
-        tile_op(row, params, type_rule, doc, **traits)
+    elementwise_family("tile", tile_op, rows, params, spec, *more, **traits)
 
 
 def _tile(name: str, doc: str, **more: Any) -> Param:
@@ -115,46 +97,38 @@ for _row in (
 
 # --- broadcasts of a row / column vector -------------------------------------------------------
 
-_family(
+broadcast_families(
+    "tile",
+    tile_op,
     (
-        entry("col_expand_add", "TCOLEXPANDADD", "Add col_vec to every row of tile."),
-        entry("col_expand_max", "TCOLEXPANDMAX", "Maximum of every row of tile and col_vec."),
-        entry("col_expand_min", "TCOLEXPANDMIN", "Minimum of every row of tile and col_vec."),
-        entry(
-            "col_expand_expdif",
-            "TCOLEXPANDEXPDIF",
-            "exp(tile - col_vec): col_vec subtracted from every row, then exponentiated.",
+        (
+            -2,
+            [_tile("tile", "Tile of rank 2 or more"), _tile("col_vec", "Per-column values")],
+            (
+                entry("col_expand_add", "TCOLEXPANDADD", "Add col_vec to every row of tile."),
+                entry("col_expand_max", "TCOLEXPANDMAX", "Maximum of each row and col_vec."),
+                entry("col_expand_min", "TCOLEXPANDMIN", "Minimum of each row and col_vec."),
+                entry(
+                    "col_expand_expdif",
+                    "TCOLEXPANDEXPDIF",
+                    "exp(tile - col_vec): col_vec subtracted from every row, then exponentiated.",
+                ),
+            ),
+        ),
+        (
+            -1,
+            [_tile("tile", "Tile of rank 2 or more"), _tile("row_vec", "Per-row values")],
+            (
+                entry("row_expand_max", "TROWEXPANDMAX", "Maximum of row i and row_vec[i]."),
+                entry("row_expand_min", "TROWEXPANDMIN", "Minimum of row i and row_vec[i]."),
+                entry(
+                    "row_expand_expdif",
+                    "TROWEXPANDEXPDIF",
+                    "exp(tile - row_vec): row_vec[i] subtracted from row i, then exponentiated.",
+                ),
+            ),
         ),
     ),
-    [
-        _tile("tile", "Tile of rank 2 or more"),
-        _tile("col_vec", "Per-column values: [..., 1, cols]"),
-    ],
-    Elementwise("tv"),
-    vector_check(-2),
-    role=Role.BROADCAST,
-)
-_family(
-    (
-        entry(
-            "row_expand_max", "TROWEXPANDMAX", "Maximum of every element of row i and row_vec[i]."
-        ),
-        entry(
-            "row_expand_min", "TROWEXPANDMIN", "Minimum of every element of row i and row_vec[i]."
-        ),
-        entry(
-            "row_expand_expdif",
-            "TROWEXPANDEXPDIF",
-            "exp(tile - row_vec): row_vec[i] subtracted from row i, then exponentiated.",
-        ),
-    ),
-    [
-        _tile("tile", "Tile of rank 2 or more"),
-        _tile("row_vec", "Per-row values: same rows, last dimension 1"),
-    ],
-    Elementwise("tv"),
-    vector_check(-1),
-    role=Role.BROADCAST,
 )
 
 # --- reductions --------------------------------------------------------------------------------

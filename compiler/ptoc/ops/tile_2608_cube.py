@@ -10,18 +10,18 @@ from ..ir.dtype import DataType
 from ..ir.expr import Expr
 from ..ir.shape import dim_str, static_value
 from ..ir.types import MemorySpace, TileType, Type
-from .registry import DeduceContext, PipeType, Role
+from .registry import DeduceContext, PipeType, Role, TypeRule
 from .rules import (
     ACC_VIEW,
-    MAT_VIEW,
     broadcast_shapes,
     dims_conflict,
     entry,
     p_tile,
     require_rank,
     rule,
+    view_for,
 )
-from .rules_2608 import no_lowering
+from .rules_2608 import check_acc, no_lowering
 from .tile_2608 import tile_op
 
 _LEFT, _RIGHT, _ACC = MemorySpace.Left, MemorySpace.Right, MemorySpace.Acc
@@ -48,20 +48,6 @@ def _product(ctx: DeduceContext, *, batched: bool = False) -> tuple[Expr, ...]:
     return (*batch, lhs.shape[-2], rhs.shape[-1])
 
 
-def _check_acc(ctx: DeduceContext, shape: tuple[Expr, ...]) -> TileType:
-    acc = ctx.tile("acc")
-    if acc.rank != len(shape) or any(
-        dims_conflict(a, b) for a, b in zip(acc.shape, shape, strict=True)
-    ):
-        ctx.fail(
-            f"{ctx.op.name}: 'acc' is {acc.short()} but the product is "
-            f"[{', '.join(dim_str(d) for d in shape)}]",
-            at="acc",
-            code="E307",
-        )
-    return acc
-
-
 def _acc_result(shape: tuple[Expr, ...], dtype: DataType) -> TileType:
     return TileType(shape, dtype, tile_view=ACC_VIEW)
 
@@ -69,7 +55,7 @@ def _acc_result(shape: tuple[Expr, ...], dtype: DataType) -> TileType:
 @rule
 def _batch_matmul_acc(ctx: DeduceContext) -> Type:
     lhs = ctx.tile("lhs")
-    acc = _check_acc(ctx, _product(ctx, batched=True))
+    acc = check_acc(ctx, _product(ctx, batched=True))
     return _acc_result(acc.shape, DataType.FP32 if lhs.dtype.is_float else DataType.INT32)
 
 
@@ -101,7 +87,7 @@ def _matmul_mx(ctx: DeduceContext) -> Type:
     _scales(ctx)
     shape = _product(ctx)
     if ctx.has("acc"):
-        shape = _check_acc(ctx, shape).shape
+        shape = check_acc(ctx, shape).shape
     if ctx.has("bias"):
         bias = ctx.tile("bias")
         if static_value(bias.shape[0]) not in (None, 1) or dims_conflict(bias.shape[-1], shape[-1]):
@@ -165,45 +151,46 @@ tile_op(
 # --- the halves of a pl.split_aiv region ----------------------------------------------------------
 
 
-@rule
-def _aiv_shard(ctx: DeduceContext) -> Type:
-    x = ctx.tile("x")
-    return TileType(x.shape, x.dtype)
+def _split_half(space: MemorySpace) -> TypeRule:
+    """A tile of a pl.split_aiv region in ``space``: the region, not the op, sizes it."""
 
+    def deduce(ctx: DeduceContext) -> Type:
+        x = ctx.tile("x")
+        return TileType(x.shape, x.dtype, tile_view=view_for(space))
 
-@rule
-def _aic_gather(ctx: DeduceContext) -> Type:
-    x = ctx.tile("x")
-    return TileType(x.shape, x.dtype, tile_view=MAT_VIEW)
+    return rule(deduce)
 
 
 _SPLIT = "only inside pl.split_aiv, whose region the front end lowers"
-tile_op(
-    entry(
-        "aiv_shard",
-        "",
-        "Inside pl.split_aiv: this vector core's half of a tile, along the region's split axis "
-        "(the region, not the op, halves the shape).",
-        **no_lowering(_SPLIT),
+for _row, _space, _doc in (
+    (
+        entry(
+            "aiv_shard",
+            "",
+            "Inside pl.split_aiv: this vector core's half of a tile, along the region's split "
+            "axis (the region, not the op, halves the shape).",
+            **no_lowering(_SPLIT),
+        ),
+        MemorySpace.Vec,
+        "t(x.shape, x.dtype) in Vec; the split_aiv region halves its split axis",
     ),
-    [p_tile("x", "Tile split between the two vector cores")],
-    _aiv_shard,
-    "t(x.shape, x.dtype) in Vec; the split_aiv region halves its split axis",
-    pipe=PipeType.S,
-    role=Role.VIEW,
-    result_space=MemorySpace.Vec,
-)
-tile_op(
-    entry(
-        "aic_gather",
-        "",
-        "Inside pl.split_aiv: the two vector cores' halves rejoined for the cube core.",
-        **no_lowering(_SPLIT),
+    (
+        entry(
+            "aic_gather",
+            "",
+            "Inside pl.split_aiv: the two vector cores' halves rejoined for the cube core.",
+            **no_lowering(_SPLIT),
+        ),
+        MemorySpace.Mat,
+        "t(x.shape, x.dtype) in Mat; the split_aiv region doubles its split axis",
     ),
-    [p_tile("x", "A vector core's half")],
-    _aic_gather,
-    "t(x.shape, x.dtype) in Mat; the split_aiv region doubles its split axis",
-    pipe=PipeType.S,
-    role=Role.VIEW,
-    result_space=MemorySpace.Mat,
-)
+):
+    tile_op(
+        _row,
+        [p_tile("x", "A tile of the split_aiv region")],
+        _split_half(_space),
+        _doc,
+        pipe=PipeType.S,
+        role=Role.VIEW,
+        result_space=_space,
+    )

@@ -5,11 +5,9 @@
 
 from __future__ import annotations
 
-from enum import Enum
-
 from ..ir.dtype import DataType
 from ..ir.expr import const_int
-from ..ir.shape import dim_str, num_elements, static_value
+from ..ir.shape import num_elements, static_value
 from ..ir.types import MemorySpace, TileType, TupleType, Type
 from .registry import Access, DeduceContext, Param, PipeType, Role
 from .rules import (
@@ -17,7 +15,6 @@ from .rules import (
     attr_memory,
     entry,
     expr_params,
-    int_elements,
     p_attr,
     p_shape,
     p_tensor,
@@ -28,6 +25,8 @@ from .rules import (
     view_for,
 )
 from .rules_2608 import (
+    gather_row_rule,
+    mask_stride,
     no_lowering,
     optional_shape,
     p_dtype,
@@ -115,21 +114,6 @@ tile_op(
     "(t([rows, out_cols], src.dtype), t([rows, 1], count_dtype or INT32))",
 )
 
-# MaskPattern (integer values 1..7): the column stride each pattern selects.
-_MASK_STRIDE = {1: 2, 2: 2, 3: 4, 4: 4, 5: 4, 6: 4, 7: 1}
-
-
-def _mask_stride(ctx: DeduceContext) -> int:
-    value = ctx.attr("mask_pattern")
-    number = value.value if isinstance(value, Enum) else value
-    if not isinstance(number, int) or isinstance(number, bool) or number not in _MASK_STRIDE:
-        ctx.fail(
-            f"{ctx.op.name}: mask_pattern must be a pl.tile.MaskPattern (1..7), got {value!r}",
-            at="mask_pattern",
-            code="E309",
-        )
-    return _MASK_STRIDE[number]
-
 
 def _same_width(ctx: DeduceContext, source: DataType) -> DataType:
     dtype = attr_dtype(ctx, "output_dtype") or source
@@ -146,16 +130,8 @@ def _same_width(ctx: DeduceContext, source: DataType) -> DataType:
 def _gather_mask(ctx: DeduceContext) -> Type:
     src = ctx.tile("src")
     require_rank(ctx, "src", src, at_least=2)
-    stride = _mask_stride(ctx)
-    cols = static_value(src.shape[-1])
-    if cols is None or cols % stride:
-        ctx.fail(
-            f"{ctx.op.name}: the last dimension of 'src' must be a constant multiple of {stride}, "
-            f"got {src.short()}",
-            at="src",
-            code="E307",
-        )
-    return TileType((*src.shape[:-1], const_int(cols // stride)), _same_width(ctx, src.dtype))
+    _, cols = mask_stride(ctx, src)
+    return TileType((*src.shape[:-1], const_int(cols)), _same_width(ctx, src.dtype))
 
 
 _MASK_PATTERN = p_enum("mask_pattern", "Columns selected: a pl.tile.MaskPattern (1..7)")
@@ -204,19 +180,6 @@ tile_op(
 )
 
 
-@rule
-def _gather_row(ctx: DeduceContext) -> Type:
-    dst = ctx.tile("dst")
-    src = ctx.tensor("src")
-    for name in ("dst_offset", "src_offset", "shapes"):
-        if len(int_elements(ctx, name)) != 2:
-            ctx.fail(f"{ctx.op.name}: '{name}' must have 2 elements", at=name, code="E307")
-    optional_shape(ctx, "valid_shape")
-    if src.dtype is not dst.dtype:
-        ctx.fail(f"{ctx.op.name}: 'src' must be {dst.dtype.name}, got {src.dtype.name}", at="src")
-    return TileType(dst.shape, dst.dtype, tile_view=dst.tile_view)
-
-
 tile_op(
     entry(
         "gather_row",
@@ -235,7 +198,7 @@ tile_op(
         p_flag("transpose", "Place the window transposed"),
         p_list("valid_shape", "Valid part of the window (default: all of it)", None),
     ],
-    _gather_row,
+    gather_row_rule("dst"),
     "type(dst)",
     pipe=PipeType.MTE2,
     role=Role.MOVE,
@@ -316,16 +279,12 @@ def _into_dst(ctx: DeduceContext) -> Type:
     for name in names[2:]:
         require_integer(ctx, name, ctx.tile(name).dtype)
     if ctx.op.param("mask_pattern") is not None:
-        stride = _mask_stride(ctx)
-        if (
-            static_value(src.shape[-1]) is not None
-            and static_value(dst.shape[-1]) is not None
-            and static_value(src.shape[-1]) * stride != static_value(dst.shape[-1])  # type: ignore[operator]
-        ):
+        stride, marked = mask_stride(ctx, dst)
+        if static_value(src.shape[-1]) not in (None, marked):
             ctx.fail(
-                f"{ctx.op.name}: 'dst' must have {stride} x the columns of 'src' "
-                f"({dim_str(src.shape[-1])}), got {dst.short()}",
-                at="dst",
+                f"{ctx.op.name}: 'src' must have the {marked} columns of 'dst' the pattern "
+                f"marks (1 in {stride}), got {src.short()}",
+                at=names[1],
                 code="E307",
             )
     return TileType(dst.shape, dst.dtype, tile_view=dst.tile_view)
