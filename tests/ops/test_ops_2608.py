@@ -152,7 +152,7 @@ TYPES: list[tuple[str, dict[str, Expr], dict[str, Any], Type, MemorySpace | None
     ),
     (
         "block.gather",
-        {"src": tile(16, 32), "indices": tile(16, 8, dtype=INT32), "tmp": tile(16, 32)},
+        {"src": tile(16, 32), "indices": tile(16, 8, dtype=INT32), "tmp": tile(16, 8, dtype=INT32)},
         {},
         tile_t(16, 8),
         V,
@@ -425,6 +425,14 @@ ERRORS: list[tuple[str, dict[str, Expr], dict[str, Any], str, str, str]] = [
         "the 8 columns of 'dst'",
     ),
     (
+        "block.gather",
+        {"src": tile(16, 32), "indices": tile(16, 8, dtype=INT32), "tmp": tile(16, 8)},
+        {},
+        "E306",
+        "tmp",
+        "must be INT32 like 'indices'",
+    ),
+    (
         "block.sort32",
         {"src": tile(1, 32), "idx": tile(1, 32, dtype=INT32)},
         {},
@@ -593,13 +601,13 @@ LOWERED = {
     "block.col_expand_expdif": ("TCOLEXPANDEXPDIF", "pto.tcolexpandexpdif"),
     "block.part_add": ("TPARTADD", "pto.tpartadd"),
     "block.concat": ("TCONCAT", "pto.tconcat"),
-    "block.matmul_mx": ("TMATMUL_MX", "pto.tmatmul.mx"),
-    "block.extract": ("TEXTRACT", "pto.textract"),
+    "block.matmul_mx": (None, None),  # its scales' spaces: LeftScale / RightScale
+    "block.extract": ("TEXTRACT", None),  # PTO: index-typed operands
     "block.gather": ("TGATHER", "pto.tgather"),
     "block.gatherb": ("TGATHERB", "pto.tgatherb"),
     "block.scatter": ("TSCATTER", "pto.tscatter"),
     "block.sort32": ("TSORT32", "pto.tsort32"),
-    "block.ci": (None, "pto.tci"),
+    "block.ci": (None, None),  # TCI / pto.tci: descending, start type
     "block.fillpad_expand": ("TFILLPAD_EXPAND", None),
     "block.get_block_num": ("get_block_num", "pto.get_block_num"),
     "block.get_subblock_idx": ("get_subblockid", "pto.get_subblock_idx"),

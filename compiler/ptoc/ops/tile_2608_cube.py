@@ -104,25 +104,29 @@ _MX_RHS = p_tile("rhs", "Right matrix [K, N] (in Right)", spaces=(_RIGHT,))
 _MX_LHS_SCALE = p_tile("lhs_scale", "Block scales of lhs (in LeftScale)")
 _MX_RHS_SCALE = p_tile("rhs_scale", "Block scales of rhs (in RightScale)")
 _MX_DOC = "t([M, N], FP32) in Acc; K must agree"
+_MX_SCALES = (
+    "TMATMUL_MX / pto.tmatmul.mx read the scales from LeftScale / RightScale, spaces ptoc does "
+    "not place tiles in yet"
+)
 tile_op(
     entry(
         "matmul_mx",
-        "TMATMUL_MX",
+        "",
         "MX block-scale matrix product: (lhs * lhs_scale) @ (rhs * rhs_scale). " + _ACC_NOTE,
+        **no_lowering(_MX_SCALES),
     ),
     [_MX_LHS, _MX_LHS_SCALE, _MX_RHS, _MX_RHS_SCALE],
     _matmul_mx,
     _MX_DOC,
     **_CUBE,
 )
-_MX_NOTE = "TMATMUL_MX's accumulating and bias forms are overloads ptoc does not spell yet"
 tile_op(
     entry(
         "matmul_mx_acc",
         "",
         "Accumulating MX block-scale matrix product: acc + (lhs * lhs_scale) @ (rhs * "
         "rhs_scale). " + _ACC_NOTE,
-        **no_lowering(_MX_NOTE),
+        **no_lowering(_MX_SCALES),
     ),
     [
         p_tile("acc", "Accumulator [M, N] (in Acc)", spaces=(_ACC,)),
@@ -140,7 +144,7 @@ tile_op(
         "matmul_mx_bias",
         "",
         "MX block-scale matrix product plus a bias row. " + _ACC_NOTE,
-        **no_lowering(_MX_NOTE),
+        **no_lowering(_MX_SCALES),
     ),
     [_MX_LHS, _MX_LHS_SCALE, _MX_RHS, _MX_RHS_SCALE, p_tile("bias", "Bias row [1, N] (in Bias)")],
     _matmul_mx,

@@ -112,8 +112,10 @@ tile_op(
         "descending) laid out over shape.",
         dsl_names=("arange", "ci"),
         unified_always=True,
-        cce=Lowering(None, "TCI takes descending as a template argument ptoc does not spell"),
-        pto=Lowering("pto.tci", "descending=True has no PTO form here (E400)", operands=("start",)),
+        **no_lowering(
+            "TCI takes descending as a template argument ptoc does not spell",
+            "pto.tci takes start in the result's element type; ptoc does not convert it yet",
+        ),
     ),
     [
         p_value("start", "First value (an integer scalar)"),
@@ -192,6 +194,8 @@ tile_op(
         "Copy a sub-tile of shape at (index_row, index_col) into target_memory (e.g. Mat -> "
         "Left / Right, Acc -> Mat).",
         operands=("src", "index_row", "index_col"),
+        pto_unsupported="pto.textract takes index-typed row and column operands, which ptoc's "
+        "PTO generator does not emit yet",
         pipe=PipeType.MTE1,
         role=Role.MOVE,
         result_space_attr="target_memory",

@@ -52,9 +52,10 @@ def _vec(name: str, doc: str, *, access: Access = Access.READ) -> Param:
 
 @rule
 def _gather(ctx: DeduceContext) -> Type:
-    src, indices = ctx.tile("src"), ctx.tile("indices")
-    ctx.tile("tmp")
+    src, indices, tmp = ctx.tile("src"), ctx.tile("indices"), ctx.tile("tmp")
     require_integer(ctx, "indices", indices.dtype)
+    if tmp.dtype is not indices.dtype:  # TGATHER's scratch holds indices
+        ctx.fail(f"{ctx.op.name}: 'tmp' must be {indices.dtype.name} like 'indices'", at="tmp")
     return TileType(indices.shape, src.dtype)
 
 
@@ -68,7 +69,7 @@ tile_op(
     [
         _vec("src", "Tile gathered from"),
         _vec("indices", "Integer indices, shaped like the result"),
-        _vec("tmp", "Scratch tile the instruction needs", access=Access.WRITE),
+        _vec("tmp", "Scratch tile of the indices' dtype", access=Access.WRITE),
     ],
     _gather,
     "t(indices.shape, src.dtype)",
