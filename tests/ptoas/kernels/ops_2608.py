@@ -55,7 +55,12 @@ class Ops2608:
         t: pl.Tile[[32, 64], pl.FP32] = pl.load(a, [0, 0], [32, 64])
         r1: pl.Tile[[32, 1], pl.FP32] = pl.block.row_prod(x, t)
         i1: pl.Tile[[32, 1], pl.INT32] = pl.block.row_argmax(x, t)
-        result: pl.Tensor[[32, 1], pl.FP32] = pl.store(r1, [0, 0], [32, 1], out)
+        e1: pl.Tile[[32, 64], pl.FP32] = pl.block.row_expand_max(x, r1)
+        e2: pl.Tile[[32, 64], pl.FP32] = pl.block.row_expand_min(e1, r1)
+        e3: pl.Tile[[32, 64], pl.FP32] = pl.block.row_expand_expdif(e2, r1)
+        r2: pl.Tile[[32, 1], pl.FP32] = pl.block.row_sum(e3, t)
+        r3: pl.Tile[[32, 1], pl.FP32] = pl.block.add(r1, r2)
+        result: pl.Tensor[[32, 1], pl.FP32] = pl.store(r3, [0, 0], [32, 1], out)
         pl.store(i1, [0, 0], [32, 1], idx)
         return result
 
