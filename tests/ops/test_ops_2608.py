@@ -608,7 +608,8 @@ LOWERED = {
     "block.scatter": ("TSCATTER", "pto.tscatter"),
     "block.sort32": ("TSORT32", "pto.tsort32"),
     "block.ci": (None, None),  # TCI / pto.tci: descending, start type
-    "block.fillpad_expand": ("TFILLPAD_EXPAND", None),
+    "block.fillpad_expand": ("TFILLPAD_EXPAND", "pto.tfillpad_expand"),
+    "block.fillpad_inplace": ("TFILLPAD_INPLACE", "pto.tfillpad_inplace"),
     "block.get_block_num": ("get_block_num", "pto.get_block_num"),
     "block.get_subblock_idx": ("get_subblockid", "pto.get_subblock_idx"),
 }

@@ -5,6 +5,8 @@ access and the block queries. IR names ``block.X``, as in tile_2608.py.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..ir.dtype import DataType
 from ..ir.expr import Expr
 from ..ir.shape import static_value
@@ -266,14 +268,24 @@ def _fillpad_inplace(ctx: DeduceContext) -> Type:
 _PAD_VALUE = p_enum(
     "pad_value", "Fill value: pl.PadValue.zero / max / min, or 0, inf, -inf", PadMode.zero, float
 )
-_NO_PTO_FILLPAD = "pto.{} is a PTO v0.57 op ptoc does not emit yet"
+
+
+def _fillpad(instruction: str) -> dict[str, Any]:
+    """TFILLPAD_X and the dialect's pto.tfillpad_x (an underscore, not a dotted variant); the
+    pad value is the result tile's (its type's pad)."""
+    note = "the pad value is the result tile type's pad"
+    return {
+        "cce": Lowering(instruction, note, operands=("tile",)),
+        "pto": Lowering("pto." + instruction.lower(), note, operands=("tile",)),
+    }
+
+
 tile_op(
     entry(
         "fillpad_expand",
-        "TFILLPAD_EXPAND",
+        "",
         "Copy a tile into a larger shape, filling the rest with the pad value.",
-        operands=("tile",),
-        pto_unsupported=_NO_PTO_FILLPAD.format("tfillpad_expand"),
+        **_fillpad("TFILLPAD_EXPAND"),
     ),
     [
         p_tile("tile", "Tile to copy", spaces=_VEC),
@@ -286,11 +298,10 @@ tile_op(
 tile_op(
     entry(
         "fillpad_inplace",
-        "TFILLPAD_INPLACE",
+        "",
         "Fill the padding outside a tile's valid region with the pad value, in place.",
-        operands=("tile",),
         aliases="tile",
-        pto_unsupported=_NO_PTO_FILLPAD.format("tfillpad_inplace"),
+        **_fillpad("TFILLPAD_INPLACE"),
     ),
     [p_tile("tile", "Tile whose padding is filled", spaces=_VEC, access=Access.WRITE), _PAD_VALUE],
     _fillpad_inplace,

@@ -18,7 +18,8 @@ class Ops2608:
         p2: pl.Tile[[32, 64], pl.FP32] = pl.block.part_max(p1, y)
         p3: pl.Tile[[32, 64], pl.FP32] = pl.block.part_min(p2, y)
         p4: pl.Tile[[32, 64], pl.FP32] = pl.block.part_mul(p3, y)
-        result: pl.Tensor[[32, 64], pl.FP32] = pl.store(p4, [0, 0], [32, 64], out)
+        p5: pl.Tile[[32, 64], pl.FP32] = pl.block.fillpad_inplace(p4)
+        result: pl.Tensor[[32, 64], pl.FP32] = pl.store(p5, [0, 0], [32, 64], out)
         return result
 
     @pl.function(type=pl.FunctionType.InCore)
@@ -71,7 +72,9 @@ class Ops2608:
         x: pl.Tile[[32, 32], pl.FP32] = pl.load(a, [0, 0], [32, 32])
         y: pl.Tile[[32, 32], pl.FP32] = pl.load(a, [0, 0], [32, 32])
         j: pl.Tile[[32, 64], pl.FP32] = pl.block.concat(x, y)
-        result: pl.Tensor[[32, 64], pl.FP32] = pl.store(j, [0, 0], [32, 64], out)
+        k: pl.Tile[[32, 64], pl.FP32] = pl.block.fillpad_expand(x, [32, 64])
+        m: pl.Tile[[32, 64], pl.FP32] = pl.block.add(j, k)
+        result: pl.Tensor[[32, 64], pl.FP32] = pl.store(m, [0, 0], [32, 64], out)
         return result
 
     @pl.function(type=pl.FunctionType.InCore)
