@@ -153,7 +153,15 @@ tile_op(
         "the scratch tile is not passed (TCOLSUM's binary-tree form is not used)",
         operands=("tile",),
     ),
-    [_SOURCE, _tile("tmp_tile", "Optional scratch tile", default=None, access=Access.WRITE)],
+    [
+        _SOURCE,
+        _tile(
+            "tmp_tile",
+            "Scratch tile (accepted; TCOLSUM's plain form needs none)",
+            default=None,
+            access=Access.SHAPE,
+        ),
+    ],
     axis_reduce_rule("tile", -2),
     "t([..., 1, cols], tile.dtype)",
     **_REDUCTION,

@@ -294,6 +294,13 @@ def _into_dst(ctx: DeduceContext) -> Type:
 _DST = p_tile(
     "dst", "Tile written into (the result is it, updated)", spaces=_VEC, access=Access.WRITE
 )
+# TSCATTER writes its destination without reading it: dst gives the result's buffer only.
+_SCATTER_DST = p_tile(
+    "dst",
+    "Tile whose buffer the result is (its elements are not read)",
+    spaces=_VEC,
+    access=Access.SHAPE,
+)
 tile_op(
     entry(
         "scatter",
@@ -303,7 +310,7 @@ tile_op(
         operands=("src", "indexes"),
         aliases="dst",
     ),
-    [_DST, _vec("src", "Values written"), _vec("indexes", "Integer indices, shaped like src")],
+    [_SCATTER_DST, _vec("src", "Values written"), _vec("indexes", "Integer indices, like src")],
     _into_dst,
     "type(dst)",
 )

@@ -28,12 +28,17 @@ class Ops2608:
         a: pl.Tensor[[32, 64], pl.FP32],
         out: pl.Tensor[[32, 64], pl.FP32],
         o2: pl.Tensor[[1, 64], pl.FP32],
+        o3: pl.Tensor[[1, 64], pl.INT32],
     ) -> pl.Tensor[[32, 64], pl.FP32]:
         x: pl.Tile[[32, 64], pl.FP32] = pl.load(a, [0, 0], [32, 64])
         c1: pl.Tile[[1, 64], pl.FP32] = pl.block.col_max(x)
         c2: pl.Tile[[1, 64], pl.FP32] = pl.block.col_min(x)
         c3: pl.Tile[[1, 64], pl.FP32] = pl.block.col_prod(x)
         c4: pl.Tile[[1, 64], pl.FP32] = pl.block.col_sum(x)
+        t: pl.Tile[[32, 64], pl.FP32] = pl.load(a, [0, 0], [32, 64])
+        a1: pl.Tile[[1, 64], pl.INT32] = pl.block.col_argmax(x, t)
+        a2: pl.Tile[[1, 64], pl.INT32] = pl.block.col_argmin(x, t)
+        a3: pl.Tile[[1, 64], pl.INT32] = pl.block.add(a1, a2)
         c5: pl.Tile[[1, 64], pl.FP32] = pl.block.add(c1, c2)
         c6: pl.Tile[[1, 64], pl.FP32] = pl.block.add(c3, c4)
         c7: pl.Tile[[1, 64], pl.FP32] = pl.block.add(c5, c6)
@@ -43,6 +48,7 @@ class Ops2608:
         e4: pl.Tile[[32, 64], pl.FP32] = pl.block.col_expand_expdif(e3, c7)
         result: pl.Tensor[[32, 64], pl.FP32] = pl.store(e4, [0, 0], [32, 64], out)
         pl.store(c7, [0, 0], [1, 64], o2)
+        pl.store(a3, [0, 0], [1, 64], o3)
         return result
 
     @pl.function(type=pl.FunctionType.InCore)
@@ -56,25 +62,30 @@ class Ops2608:
         t: pl.Tile[[32, 64], pl.FP32] = pl.load(a, [0, 0], [32, 64])
         r1: pl.Tile[[32, 1], pl.FP32] = pl.block.row_prod(x, t)
         i1: pl.Tile[[32, 1], pl.INT32] = pl.block.row_argmax(x, t)
+        i2: pl.Tile[[32, 1], pl.INT32] = pl.block.row_argmin(x, t)
+        i3: pl.Tile[[32, 1], pl.INT32] = pl.block.add(i1, i2)
         e1: pl.Tile[[32, 64], pl.FP32] = pl.block.row_expand_max(x, r1)
         e2: pl.Tile[[32, 64], pl.FP32] = pl.block.row_expand_min(e1, r1)
         e3: pl.Tile[[32, 64], pl.FP32] = pl.block.row_expand_expdif(e2, r1)
         r2: pl.Tile[[32, 1], pl.FP32] = pl.block.row_sum(e3, t)
         r3: pl.Tile[[32, 1], pl.FP32] = pl.block.add(r1, r2)
         result: pl.Tensor[[32, 1], pl.FP32] = pl.store(r3, [0, 0], [32, 1], out)
-        pl.store(i1, [0, 0], [32, 1], idx)
+        pl.store(i3, [0, 0], [32, 1], idx)
         return result
 
     @pl.function(type=pl.FunctionType.InCore)
     def joined(
-        self, a: pl.Tensor[[32, 32], pl.FP32], out: pl.Tensor[[32, 64], pl.FP32]
+        self,
+        a: pl.Tensor[[32, 32], pl.FP32],
+        out: pl.Tensor[[32, 64], pl.FP32],
+        padded: pl.Tensor[[32, 64], pl.FP32],
     ) -> pl.Tensor[[32, 64], pl.FP32]:
         x: pl.Tile[[32, 32], pl.FP32] = pl.load(a, [0, 0], [32, 32])
         y: pl.Tile[[32, 32], pl.FP32] = pl.load(a, [0, 0], [32, 32])
         j: pl.Tile[[32, 64], pl.FP32] = pl.block.concat(x, y)
         k: pl.Tile[[32, 64], pl.FP32] = pl.block.fillpad_expand(x, [32, 64])
-        m: pl.Tile[[32, 64], pl.FP32] = pl.block.add(j, k)
-        result: pl.Tensor[[32, 64], pl.FP32] = pl.store(m, [0, 0], [32, 64], out)
+        result: pl.Tensor[[32, 64], pl.FP32] = pl.store(j, [0, 0], [32, 64], out)
+        pl.store(k, [0, 0], [32, 64], padded)
         return result
 
     @pl.function(type=pl.FunctionType.InCore)
@@ -88,7 +99,8 @@ class Ops2608:
         i: pl.Tile[[32, 64], pl.INT32] = pl.load(ix, [0, 0], [32, 64])
         t: pl.Tile[[32, 64], pl.INT32] = pl.load(ix, [0, 0], [32, 64])
         g: pl.Tile[[32, 64], pl.FP32] = pl.block.gather(x, i, t)
-        result: pl.Tensor[[32, 64], pl.FP32] = pl.store(g, [0, 0], [32, 64], out)
+        d: pl.Tile[[32, 64], pl.FP32] = pl.block.scatter(x, g, i)
+        result: pl.Tensor[[32, 64], pl.FP32] = pl.store(d, [0, 0], [32, 64], out)
         return result
 
     @pl.function(type=pl.FunctionType.InCore)
@@ -113,3 +125,15 @@ class Ops2608:
         result: pl.Tensor[[1, 64], pl.FP32] = pl.store(s, [offset, 0], [1, 64], out)
         return result
 
+    @pl.function(type=pl.FunctionType.InCore)
+    def blocks_of(
+        self,
+        a: pl.Tensor[[32, 64], pl.FP32],
+        offsets: pl.Tensor[[1, 8], pl.UINT32],
+        out: pl.Tensor[[1, 64], pl.FP32],
+    ) -> pl.Tensor[[1, 64], pl.FP32]:
+        x: pl.Tile[[32, 64], pl.FP32] = pl.load(a, [0, 0], [32, 64])
+        o: pl.Tile[[1, 8], pl.UINT32] = pl.load(offsets, [0, 0], [1, 8])
+        g: pl.Tile[[1, 64], pl.FP32] = pl.block.gatherb(x, o)
+        result: pl.Tensor[[1, 64], pl.FP32] = pl.store(g, [0, 0], [1, 64], out)
+        return result
