@@ -22,6 +22,7 @@ from .rules import (
     Elementwise,
     Entry,
     Kind,
+    broadcast_shapes,
     const_int_value,
     dims_conflict,
     elementwise,
@@ -235,6 +236,28 @@ def mask_stride(ctx: DeduceContext, source: ShapedType) -> tuple[int, int]:
             code="E309",
         )
     return stride, cols // stride
+
+
+def product_shape(
+    ctx: DeduceContext,
+    lhs: ShapedType,
+    rhs: ShapedType,
+    a_trans: bool = False,
+    b_trans: bool = False,
+) -> tuple[Expr, ...]:
+    """[..., M, N] of lhs [..., M, K] @ rhs [..., K, N] (either transposed; batch dims
+    broadcast); E307 at rhs when the constant Ks differ."""
+    m, k = (lhs.shape[-1], lhs.shape[-2]) if a_trans else (lhs.shape[-2], lhs.shape[-1])
+    k_rhs, n = (rhs.shape[-1], rhs.shape[-2]) if b_trans else (rhs.shape[-2], rhs.shape[-1])
+    if dims_conflict(k, k_rhs):
+        ctx.fail(
+            f"{ctx.op.name}: inner dimensions differ: K of 'lhs' is {dim_str(k)} but K of "
+            f"'rhs' is {dim_str(k_rhs)}",
+            at="rhs",
+            code="E307",
+        )
+    batch = broadcast_shapes(ctx, lhs.shape[:-2], rhs.shape[:-2], ("lhs", "rhs"))
+    return (*batch, m, n)
 
 
 def check_acc(ctx: DeduceContext, product: Sequence[Expr]) -> ShapedType:

@@ -25,7 +25,6 @@ from .rules import (
     attr_dtype,
     attr_int,
     attr_memory,
-    broadcast_shapes,
     const_int_arg,
     dims_conflict,
     entry,
@@ -48,6 +47,7 @@ from .rules_2608 import (
     p_flag,
     p_list,
     p_value,
+    product_shape,
     reinterpret_rule,
     set_valid_rule,
 )
@@ -310,16 +310,8 @@ def _matmul_acc(ctx: DeduceContext) -> Type:
     acc, lhs, rhs = ctx.tensor("acc"), ctx.tensor("lhs"), ctx.tensor("rhs")
     for name, value in (("acc", acc), ("lhs", lhs), ("rhs", rhs)):
         require_rank(ctx, name, value, at_least=2)
-    m_k = (lhs.shape[-1], lhs.shape[-2]) if attr_bool(ctx, "a_trans") else lhs.shape[-2:]
-    k_n = (rhs.shape[-1], rhs.shape[-2]) if attr_bool(ctx, "b_trans") else rhs.shape[-2:]
-    if dims_conflict(m_k[1], k_n[0]):
-        ctx.fail(
-            f"{ctx.op.name}: inner dimensions differ: {dim_str(m_k[1])} and {dim_str(k_n[0])}",
-            at="rhs",
-            code="E307",
-        )
-    batch = broadcast_shapes(ctx, lhs.shape[:-2], rhs.shape[:-2], ("lhs", "rhs"))
-    check_acc(ctx, (*batch, m_k[0], k_n[1]))
+    trans = attr_bool(ctx, "a_trans"), attr_bool(ctx, "b_trans")
+    check_acc(ctx, product_shape(ctx, lhs, rhs, *trans))
     if ctx.has("init_cond") and ctx.scalar("init_cond").dtype is not _D.BOOL:
         ctx.fail(f"{ctx.op.name}: 'init_cond' must be a BOOL scalar", at="init_cond")
     return acc

@@ -13,7 +13,6 @@ from ..ir.types import MemorySpace, TileType, Type
 from .registry import DeduceContext, PipeType, Role, TypeRule
 from .rules import (
     ACC_VIEW,
-    broadcast_shapes,
     dims_conflict,
     entry,
     p_tile,
@@ -21,7 +20,7 @@ from .rules import (
     rule,
     view_for,
 )
-from .rules_2608 import check_acc, no_lowering
+from .rules_2608 import check_acc, no_lowering, product_shape
 from .tile_2608 import tile_op
 
 _LEFT, _RIGHT, _ACC = MemorySpace.Left, MemorySpace.Right, MemorySpace.Acc
@@ -37,15 +36,7 @@ def _product(ctx: DeduceContext, *, batched: bool = False) -> tuple[Expr, ...]:
             require_rank(ctx, name, tile, at_least=2)
         else:
             require_rank(ctx, name, tile, exactly=2)
-    if dims_conflict(lhs.shape[-1], rhs.shape[-2]):
-        ctx.fail(
-            f"{ctx.op.name}: inner dimensions differ: K of 'lhs' is {dim_str(lhs.shape[-1])} "
-            f"but K of 'rhs' is {dim_str(rhs.shape[-2])}",
-            at="rhs",
-            code="E307",
-        )
-    batch = broadcast_shapes(ctx, lhs.shape[:-2], rhs.shape[:-2], ("lhs", "rhs"))
-    return (*batch, lhs.shape[-2], rhs.shape[-1])
+    return product_shape(ctx, lhs, rhs)
 
 
 def _acc_result(shape: tuple[Expr, ...], dtype: DataType) -> TileType:
