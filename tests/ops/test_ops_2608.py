@@ -44,7 +44,8 @@ TILE_2608 = """sin cos fmod fmods part_add part_max part_min part_mul col_expand
     transpose_view read write get_block_num get_subblock_idx gather gather_compare gather_mask
     gatherb gather_row mgather scatter scatter_mask scatter_update mscatter sort32 mrgsort
     batch_matmul_acc matmul_mx matmul_mx_acc matmul_mx_bias aiv_shard aic_gather"""
-TENSOR_2608 = """abs neg sqrt rsqrt recip log sin cos not minimum fmod and or xor shl shr ands ors
+TENSOR_2608 = """cmp abs neg sqrt rsqrt recip log sin cos not minimum fmod and or xor shl shr ands
+    ors
     shls shrs xors fmods expands part_add part_max part_min part_mul row_expand row_expand_add
     row_expand_sub row_expand_mul row_expand_div row_expand_max row_expand_min row_expand_expdif
     col_expand col_expand_add col_expand_sub col_expand_mul col_expand_div col_expand_max
@@ -69,7 +70,7 @@ def test_every_new_op_is_registered_since_2026_08_in_a_2608_module() -> None:
     assert {op.name for op in NEW} == expected
     assert Counter(op.namespace for op in NEW) == {
         "block": 57,
-        "tensor": 75,
+        "tensor": 76,
         "system": 20,
         "array": 3,
         "prefetch": 4,
@@ -197,6 +198,14 @@ TYPES: list[tuple[str, dict[str, Expr], dict[str, Any], Type, MemorySpace | None
     ),
     ("block.transpose_view", {"tile": tile(16, 32)}, {}, tile_t(32, 16), None),
     ("tensor.sin", {"input": tensor(8, 8)}, {}, tensor_t(8, 8), None),
+    (
+        "tensor.cmp",
+        {"lhs": tensor(8, 8, dtype=INT32), "rhs": f(0.5)},
+        {"cmp_type": 2},
+        tensor_t(8, 8),
+        None,
+    ),
+    ("tensor.cmp", {"lhs": tensor(8, 1), "rhs": tensor(1, 8)}, {}, tensor_t(8, 8), None),
     (
         "tensor.and",
         {"lhs": tensor(8, 8, dtype=INT16), "rhs": tensor(8, 8, dtype=INT32)},
@@ -516,6 +525,15 @@ ERRORS: list[tuple[str, dict[str, Expr], dict[str, Any], str, str, str]] = [
     ),
     ("tensor.not", {"input": tensor(8, dtype=INT32)}, {}, "E306", "input", "INT16, UINT16"),
     ("tensor.xor", {"lhs": tensor(8), "rhs": tensor(8)}, {}, "E306", "lhs", "integer dtype"),
+    ("tensor.cmp", {"lhs": tensor(8), "rhs": S}, {"cmp_type": 6}, "E309", "cmp_type", "0..5"),
+    (
+        "block.scatter_update",
+        {"input": tile(8, 8), "index": tile(8, 1), "src": tile(8, 8)},
+        {},
+        "E306",
+        "index",
+        "integer dtype",
+    ),
     (
         "tensor.ci",
         {"start": i(0), "shape": ints(8)},

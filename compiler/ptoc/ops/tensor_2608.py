@@ -9,14 +9,17 @@ from __future__ import annotations
 from typing import Any
 
 from .. import records
-from ..ir.dtype import DataType
-from .registry import Category, Param, PipeType, Role, call_site
+from ..ir.dtype import DataType, promote
+from ..ir.types import ScalarType, TensorType, Type
+from .registry import Category, DeduceContext, Param, PipeType, Role, call_site
 from .rules import (
     Elementwise,
     Entry,
+    broadcast_shapes,
     entry,
     p_attr,
     row_reduce_rule,
+    rule,
 )
 from .rules_2608 import (
     TENSOR_LOWERINGS,
@@ -146,6 +149,45 @@ _family(
     [_tensor("target", "Tensor giving the result shape"), p_value("scalar", "The fill value")],
     Elementwise("ts", keep_lhs_dtype=True),
     role=Role.BROADCAST,
+)
+
+_CMP_TYPES = range(6)
+
+
+@rule
+def _cmp(ctx: DeduceContext) -> Type:
+    """Tensor comparison: 1 / 0 in the promoted dtype, against a tensor or a scalar."""
+    lhs = ctx.tensor("lhs")
+    rhs = ctx.type("rhs")
+    value = ctx.attr("cmp_type")
+    if type(value) is not int or value not in _CMP_TYPES:
+        ctx.fail(
+            f"{ctx.op.name}: attribute 'cmp_type' must be 0..5 (EQ, NE, LT, LE, GT, GE), "
+            f"got {value!r}",
+            at="cmp_type",
+            code="E309",
+        )
+    if isinstance(rhs, ScalarType):
+        return TensorType(lhs.shape, promote(lhs.dtype, rhs.dtype))
+    other = ctx.tensor("rhs")
+    shape = broadcast_shapes(ctx, lhs.shape, other.shape, ("lhs", "rhs"))
+    return TensorType(shape, promote(lhs.dtype, other.dtype))
+
+
+tensor_op(
+    entry(
+        "cmp",
+        "",
+        "Element-wise comparison: 1 where it holds, else 0 (a scalar rhs compares every "
+        "element with it).",
+    ),
+    [
+        _LHS,
+        Param("rhs", "Tensor (broadcast against lhs) or scalar", accepts=("tensor", "scalar")),
+        p_attr("cmp_type", "Comparison: 0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE", (int,), 0),
+    ],
+    _cmp,
+    "T(broadcast(lhs, rhs), promote(lhs, rhs)) of 1 / 0",
 )
 
 _PART = [_LHS, _tensor("rhs", "Right tensor, of lhs's dtype")]

@@ -11,6 +11,7 @@ from ..ir.shape import dim_str, static_value
 from ..ir.types import (
     BLayout,
     MemorySpace,
+    PadMode,
     ScalarType,
     TensorType,
     TileType,
@@ -240,7 +241,7 @@ for _row in (
     )
 
 _PAD_VALUE = p_enum(
-    "pad_value", "Fill value: pl.PadValue.zero / max / min, or 0, inf, -inf", None, float
+    "pad_value", "Fill value: pl.PadValue.zero / max / min, or 0, inf, -inf", PadMode.zero, float
 )
 
 

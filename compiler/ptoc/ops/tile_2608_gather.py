@@ -269,23 +269,22 @@ tile_op(
 
 @rule
 def _into_dst(ctx: DeduceContext) -> Type:
-    """DPS scatters: the result is ``dst`` updated; src shares its dtype."""
+    """DPS scatters: the result is the first operand updated; ``src`` shares its dtype, the
+    other operands are integer indices."""
     names = expr_params(ctx)
-    dst, src = ctx.tile(names[0]), ctx.tile(names[1])
+    dst, src = ctx.tile(names[0]), ctx.tile("src")
     if src.dtype is not dst.dtype:
-        ctx.fail(
-            f"{ctx.op.name}: '{names[1]}' must be {dst.dtype.name}, got {src.dtype.name}",
-            at=names[1],
-        )
-    for name in names[2:]:
-        require_integer(ctx, name, ctx.tile(name).dtype)
+        ctx.fail(f"{ctx.op.name}: 'src' must be {dst.dtype.name}, got {src.dtype.name}", at="src")
+    for name in names[1:]:
+        if name != "src":
+            require_integer(ctx, name, ctx.tile(name).dtype)
     if ctx.op.param("mask_pattern") is not None:
         stride, marked = mask_stride(ctx, dst)
         if static_value(src.shape[-1]) not in (None, marked):
             ctx.fail(
                 f"{ctx.op.name}: 'src' must have the {marked} columns of 'dst' the pattern "
                 f"marks (1 in {stride}), got {src.short()}",
-                at=names[1],
+                at="src",
                 code="E307",
             )
     return TileType(dst.shape, dst.dtype, tile_view=dst.tile_view)
@@ -336,8 +335,8 @@ tile_op(
     ),
     [
         p_tile("input", "Tile updated (the result is it)", spaces=_VEC, access=Access.WRITE),
-        _vec("src", "Rows written"),
         _vec("index", "Integer row indices (2-D)"),
+        _vec("src", "Rows written"),
         p_attr("dim", "Axis scattered along (rows: -2)", (int,), -2),
     ],
     _into_dst,
