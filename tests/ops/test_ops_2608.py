@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from ir_builder import (
-    BOOL,
     FP16,
     FP32,
     INT16,
@@ -700,4 +699,3 @@ def test_no_kernel_lowering_for_tensor_ops() -> None:
 def test_written_tensor_operands() -> None:
     assert opdef("tensor.write").param("tensor").access is Access.WRITE  # type: ignore[union-attr]
     assert opdef("tensor.gather_row").aliases == "acc"
-    assert BOOL.dtype is DataType.BOOL
