@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .diagnostics.codes import CODES, CodeInfo
+from .editions import OLDEST
 from .ir.dtype import DataType
 from .ir.expr import const_int
 from .ir.types import ScalarType, TensorType, TileType, TupleType, Type, UnknownType
@@ -128,7 +129,18 @@ NAMESPACES = (
         "system",
         "System operations",
         "Synchronisation between hardware pipes. The InsertSync pass inserts them; they are "
-        "spelled `pl.system.X` so that printed IR parses back.",
+        "spelled `pl.system.X` so that printed IR parses back. PyPTO 2026-08 made them "
+        "user-callable and added cross-core events, pipes, buffers and task ids.",
+    ),
+    (
+        "array",
+        "Array operations",
+        "Rank-1 integer arrays (`pl.Array[extent, dtype]`), spelled `pl.array.X` (PyPTO 2026-08).",
+    ),
+    (
+        "prefetch",
+        "Prefetch operations",
+        "L2 prefetch contexts, events and sessions, spelled `pl.prefetch.X` (PyPTO 2026-08).",
     ),
 )
 
@@ -198,8 +210,13 @@ def render_op(op: OpDef) -> list[str]:
     spellings = dsl_spellings(op)
     if spellings:
         lines += ["DSL: " + ", ".join(f"`{s}`" for s in spellings), ""]
+    elif op.dsl_visible:
+        spelled = f"pl.{op.namespace}.{(op.dsl_names or (op.short_name,))[0]}"
+        lines += [f"DSL: `{spelled}` (not resolved by the front end yet).", ""]
     else:
         lines += ["Internal: created by passes, not callable from the DSL.", ""]
+    if op.since is not OLDEST:
+        lines += [f"Since {op.since.label}.", ""]
     lines += [op.description, "", f"`{op.signature()}`", ""]
     if op.params:
         lines += ["| Parameter | Kind | Default | Description |", "|---|---|---|---|"]

@@ -81,6 +81,8 @@ class EditionRules:
     loop_keywords_checked: bool
     # A loop with init_values may reassign its carried names instead of yielding (2026-08).
     reassigned_carries: bool
+    # ``break`` and ``continue`` are statements of the language (2026-08).
+    loop_jumps: bool
     # The edition whose meaning the spellings of both editions take (``ops.renames.MEANINGS``,
     # ``OpDef.edition_rules``): the edition itself, except in a file nothing ties to one.
     meanings: Edition
@@ -95,6 +97,7 @@ RULES: dict[Edition, EditionRules] = {
         tensor_view_third_is_valid_shape=False,
         loop_keywords_checked=False,
         reassigned_carries=False,
+        loop_jumps=False,
         meanings=Edition.V2026_03,
     ),
     Edition.V2026_08: EditionRules(
@@ -105,6 +108,7 @@ RULES: dict[Edition, EditionRules] = {
         tensor_view_third_is_valid_shape=True,
         loop_keywords_checked=True,
         reassigned_carries=True,
+        loop_jumps=True,
         meanings=Edition.V2026_08,
     ),
 }

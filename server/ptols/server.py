@@ -208,8 +208,8 @@ class PtolsServer(LanguageServer):
             doc.backend = (version, known)
             self.publish(doc, self.diagnostics_of(doc, result), version)
             self.notify(protocol.PREVIEW_CHANGED, protocol.PreviewChangedParams(doc.uri, version))
-            edition = result.edition.describe() if result.edition is not None else None
-            self.notify(protocol.STATUS, protocol.StatusParams("ready", doc.uri, edition))
+            in_force = result.edition.describe() if result.edition is not None else None
+            self.notify(protocol.STATUS, protocol.StatusParams("ready", doc.uri, in_force))
             self.schedule_buffers(doc)
         except asyncio.CancelledError:
             pass

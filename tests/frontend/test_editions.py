@@ -480,7 +480,8 @@ def test_offsets_may_be_a_name_bound_to_a_list():
 
 
 def test_break_and_continue_are_checked_where_they_stand_and_print_back():
-    text, a = analyse("""
+    text, a = analyse(
+        """
         @pl.function(type=pl.FunctionType.InCore)
         def k(n: pl.Scalar[pl.INT64]) -> pl.Scalar[pl.INT64]:
             for i in pl.range(10):
@@ -491,7 +492,9 @@ def test_break_and_continue_are_checked_where_they_stand_and_print_back():
                 break
             continue
             return n
-    """)
+    """,
+        NEW,
+    )
     assert [(d.code, d.span.line) for d in a.diagnostics] == [
         ("E014", where(text, "break", 2)[0]),
         ("E014", where(text, "continue", 2)[0]),
@@ -510,13 +513,15 @@ def test_break_compiles_to_a_precise_e400_not_to_wrong_code():
                     break
             return n
     """)
+    a = analyze_source(text, "k.py", edition=NEW)
     for target in ("cce", "pto"):
-        result = driver.compile_source(text, target, path="k.py")
+        result = driver.compile_source(a, target, path="k.py")
         assert [(d.code, d.span.line) for d in result.diagnostics] == [
             ("E400", where(text, "break")[0])
         ]
-    a = analyze_source(text, "k.py")
-    again = analyze_source(print_program(a.all_programs()[0]), "p.py")
+    old = analyze_source(text, "k.py", edition=OLD)
+    assert [d.code for d in old.diagnostics] == ["E001"]  # 2026-03 has no break
+    again = analyze_source(print_program(a.all_programs()[0]), "p.py", edition=NEW)
     assert structural_equal(a.all_programs()[0], again.all_programs()[0])
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from ir_builder import FP32, INT64, tensor_t, tile_t
 
+from ptoc.editions import Edition
 from ptoc.ir import UNKNOWN, BinaryOp, ScalarType, TupleType, Type
 from ptoc.ops import REGISTRY, resolve_op
 from ptoc.ops.dispatch import Resolution, dsl_spellings
@@ -60,6 +61,13 @@ BLOCK_ONLY = frozenset(
         "col_expand_sub",
         "expands",
         "create_tile",
+        # 2026-08 ops whose first argument is not a tile (a scalar, a tensor, none)
+        "arange",
+        "tri",
+        "random",
+        "mgather",
+        "get_block_num",
+        "get_subblock_idx",
     }
 )
 
@@ -190,7 +198,8 @@ def test_tensor_only_names(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(BLOCK_ONLY))
 def test_block_only_names(name: str) -> None:
-    assert resolved((), name, T, S) == f"block.{name}"
+    expected = "block.ci" if name == "arange" else f"block.{name}"  # pl.arange: tile.ci
+    assert resolved((), name, T, S) == expected
 
 
 def test_unified_always_trait_is_exactly_these_names() -> None:
@@ -260,10 +269,9 @@ def test_no_arguments() -> None:
     assert resolution.code == "E310"
     assert resolution.message == "Operation 'add' requires at least one argument for type dispatch"
     # A name only one namespace has says where it lives.
-    idx = failed((), "get_block_idx")
-    assert idx.message == (
-        "Operation 'get_block_idx' requires at least one argument for type dispatch "
-        "(use pl.block.get_block_idx)"
+    rem = failed((), "rem")
+    assert rem.message == (
+        "Operation 'rem' requires at least one argument for type dispatch (use pl.block.rem)"
     )
 
 
@@ -273,19 +281,20 @@ def test_wrong_kind_for_a_one_sided_name() -> None:
         "E310",
         "Operation 'rem' is not supported for tensor arguments (it takes tiles)",
     )
-    read = failed((), "read", t)
-    assert (read.code, read.message) == (
+    # (2026-08 gave every 2026-03 tensor-only name a tile twin: read, full, ...)
+    clone = failed((), "expand_clone", t)
+    assert (clone.code, clone.message) == (
         "E310",
-        "Operation 'read' is not supported for tile arguments (it takes tensors)",
+        "Operation 'expand_clone' is not supported for tile arguments (it takes tensors)",
     )
 
 
 def test_other_first_argument_types() -> None:
-    full = failed((), "full", TupleType((S, S)))
-    assert (full.code, full.message) == (
+    rem = failed((), "rem", TupleType((S, S)))
+    assert (rem.code, rem.message) == (
         "E310",
-        "Cannot dispatch 'full': first argument has type tuple[Scalar[INT64], Scalar[INT64]] "
-        "(use pl.block.full)",
+        "Cannot dispatch 'rem': first argument has type tuple[Scalar[INT64], Scalar[INT64]] "
+        "(use pl.block.rem)",
     )
     assert (
         failed((), "add", TupleType(())).message
@@ -306,7 +315,7 @@ def test_unknown_unified_name() -> None:
 def test_unknown_first_argument() -> None:
     # Resolved by name when only one namespace has it (so later arguments are still checked) ...
     assert resolved((), "sqrt", UNKNOWN) == "block.sqrt"
-    assert resolved((), "read", UNKNOWN) == "tensor.read"
+    assert resolved((), "expand_clone", UNKNOWN) == "tensor.expand_clone"
     assert resolved((), "adds", UNKNOWN, S) == "block.adds"
     # ... silent when ambiguous: the earlier error already explains it.
     for name in ("add", "exp", "min", "max"):
@@ -328,7 +337,7 @@ def test_dsl_spellings() -> None:
         "create",
         "create_tensor",
     ]
-    assert [name for name, _ in dsl_spellings(("system",))] == [
+    assert [name for name, op in dsl_spellings(("system",)) if op.since is Edition.V2026_03] == [
         "bar_all",
         "bar_m",
         "bar_v",

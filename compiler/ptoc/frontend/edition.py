@@ -41,29 +41,32 @@ def spelling_table() -> SpellingTable:
     global _TABLE
     if _TABLE is None:
         spellings: dict[str, Edition] = dict(HELPER_EDITIONS)
-        for namespace, edition in NAMESPACE_EDITIONS.items():
-            spellings[namespace] = edition
+        spellings.update(NAMESPACE_EDITIONS)
+        # A spelling is one edition's only when no op has it in the other (2026-08's new
+        # ``tensor.matmul_acc`` does not make the unified ``pl.matmul_acc`` a 2026-08 one).
+        owners: dict[str, set[Edition | None]] = {}
         for op in REGISTRY:
             if op.dsl_visible:
-                for spelling, edition in op_spelling_editions(op):
-                    spellings.setdefault(spelling, edition)
+                for spelling, owner in op_spelling_editions(op):
+                    owners.setdefault(spelling, set()).add(owner)
+        for spelling, editions in owners.items():
+            only = next(iter(editions))
+            if len(editions) == 1 and only is not None:
+                spellings.setdefault(spelling, only)
         _TABLE = SpellingTable(spellings, FORM_EDITIONS)
     return _TABLE
 
 
-def op_spelling_editions(op: OpDef) -> list[tuple[str, Edition]]:
-    """The op's spellings after ``pl.`` that only one edition has."""
-    found: list[tuple[str, Edition]] = []
+def op_spelling_editions(op: OpDef) -> list[tuple[str, Edition | None]]:
+    """The op's spellings after ``pl.``, each with the one edition that has it (None: both).
+    ``pl.tile.X`` / ``pl.block.X`` are already their namespace's edition: not listed."""
+    found: list[tuple[str, Edition | None]] = []
     for name in op.dsl_names or (op.short_name,):
         for namespace in OP_NAMESPACE_SPELLINGS.get(op.namespace, ()):
-            edition = op.spelling_edition(name, namespace)
-            # ``pl.tile.X`` / ``pl.block.X`` are already their namespace's edition.
-            if edition is not None and NAMESPACE_EDITIONS.get(namespace) is None:
-                found.append((f"{namespace}.{name}", edition))
+            if NAMESPACE_EDITIONS.get(namespace) is None:
+                found.append((f"{namespace}.{name}", op.spelling_edition(name, namespace)))
         if op.namespace in UNIFIED_NAMESPACES:
-            edition = op.spelling_edition(name, "")
-            if edition is not None:
-                found.append((name, edition))
+            found.append((name, op.spelling_edition(name, "")))
     return found
 
 

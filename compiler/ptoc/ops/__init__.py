@@ -1,10 +1,19 @@
 """The operator registry and the ops of every category (importing this registers them all)."""
 
-from . import (  # noqa: F401  (registration side effects)
+# Registration side effects: the 2026-03 ops, the ops 2026-08 added, and 2026-08's spellings
+# of the 2026-03 ops (renames).
+from . import (  # noqa: F401
     block,
-    renames,  # noqa: F401  (after every registration: 2026-08's spellings)
+    renames,
     system,
+    system_2608,
     tensor,
+    tensor_2608,
+    tensor_2608_data,
+    tile_2608,
+    tile_2608_cube,
+    tile_2608_data,
+    tile_2608_gather,
 )
 from .dispatch import Resolution, dsl_spellings, resolve_op
 from .registry import (

@@ -627,3 +627,7 @@ def _tensor_transpose(op: OpCall) -> Array:
 @_define("system.sync_src", "system.sync_dst", "system.bar_v", "system.bar_m", "system.bar_all")
 def _sync(op: OpCall) -> None:
     return None
+
+
+# The ops 2026-08 added (they register their semantics into the tables above).
+from . import semantics_2608  # noqa: E402, F401

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 
 from ...ir.stmt import LoopJumpStmt, Stmt
+from .assignments import unsupported_statement
 from .core import Lowerer
 
 _NO_JUMPS = ("parallel", "unroll", "spmd", "split_aiv")
@@ -14,6 +15,8 @@ _NO_JUMPS = ("parallel", "unroll", "spmd", "split_aiv")
 
 def lower_jump(lw: Lowerer, node: ast.Break | ast.Continue) -> list[Stmt]:
     keyword = "break" if isinstance(node, ast.Break) else "continue"
+    if not lw.env.rules.loop_jumps:  # 2026-03 has no break / continue
+        return unsupported_statement(lw, node)
     if not lw.state.loops:
         lw.error("E014", f"`{keyword}` outside a loop", node)
         return []

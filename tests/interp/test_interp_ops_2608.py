@@ -1,0 +1,45 @@
+"""What the interpreter computes for the ops PyPTO 2026-08 added (ops/semantics_2608.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from interp_support import F32, I32, check, t, tile_op
+
+from ptoc.interp import InterpError
+
+X = np.array([[1, -2, 3], [4, 5, -6]], F32)
+
+
+def test_column_reductions_keep_a_row() -> None:
+    check(tile_op("pl.block.col_max(a)", X, result=t((1, 3), F32)), [[4, 5, 3]], F32)
+    check(tile_op("pl.block.col_min(a)", X, result=t((1, 3), F32)), [[1, -2, -6]], F32)
+    check(tile_op("pl.block.col_sum(a)", X, result=t((1, 3), F32)), [[5, 3, -3]], F32)
+    check(tile_op("pl.block.col_prod(a)", X, result=t((1, 3), F32)), [[4, -10, -18]], F32)
+
+
+def test_row_product_and_concat() -> None:
+    check(tile_op("pl.block.row_prod(a, a)", X, result=t((2, 1), F32)), [[-6], [-120]], F32)
+    joined = tile_op("pl.block.concat(a, a)", X, result=t((2, 6), F32))
+    check(joined, np.concatenate([X, X], axis=1), F32)
+
+
+def test_fmod_takes_the_dividends_sign() -> None:
+    x = np.array([[5.5, -5.5, 7]], F32)
+    y = np.array([[2, 2, -4]], F32)
+    check(tile_op("pl.block.fmod(a, b)", x, y, result=t((1, 3), F32)), [[1.5, -1.5, 3]], F32)
+    check(tile_op("pl.block.fmods(a, 2.0)", x, result=t((1, 3), F32)), [[1.5, -1.5, 1]], F32)
+    with pytest.raises(InterpError, match="fmod by zero"):
+        tile_op("pl.block.fmods(a, 0.0)", x, result=t((1, 3), F32))
+
+
+def test_sine_and_cosine() -> None:
+    x = np.array([[0, np.pi / 2]], F32)
+    check(tile_op("pl.block.sin(a)", x, result=t((1, 2), F32)), [[0, 1]], F32)
+    cos = tile_op("pl.block.cos(a)", x, result=t((1, 2), F32))
+    np.testing.assert_allclose(cos, [[1, 0]], atol=1e-7)
+
+
+def test_integer_column_sum() -> None:
+    x = np.array([[1, 2], [3, 4]], I32)
+    check(tile_op("pl.block.col_sum(a)", x, result=t((1, 2), I32)), [[4, 6]], I32)

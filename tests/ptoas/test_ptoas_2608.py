@@ -1,0 +1,44 @@
+"""PTOAS v0.57, the assembler PyPTO 2026-08 pins, accepts what ptoc writes for the 2026-08 ops
+it lowers (kernels/ops_2608.py; test_ptoas_accepts runs the same kernel through the default
+PTOAS)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from test_ptoas_accepts import explain
+
+from ptoc.cli import main
+from ptoc.codegen.pto.ptoas import run_ptoas
+from ptoc.ops import REGISTRY
+
+KERNEL = Path(__file__).parent / "kernels" / "ops_2608.py"
+V057 = Path(__file__).resolve().parents[2].parent / "shared" / "vendor" / "ptoas-v0.57" / "ptoas"
+
+
+@pytest.fixture(scope="module")
+def ptoas_v057() -> Path:
+    if not (V057.is_file() and os.access(V057, os.X_OK)):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true and PTOAS v0.57 is missing at {V057}")
+        pytest.skip(f"PTOAS v0.57 is missing at {V057}")
+    return V057
+
+
+def test_ptoas_v057_accepts_the_2026_08_ops(ptoas_v057: Path, tmp_path: Path) -> None:
+    out = tmp_path / "ops_2608.pto"
+    assert main(["compile", str(KERNEL), "--target", "pto", "-o", str(out)]) == 0
+    mlir = out.read_text(encoding="utf-8")
+    result = run_ptoas(mlir, ptoas_v057)
+    assert result.ok, f"PTOAS v0.57 rejects {KERNEL.name}:\n{explain(result)}"
+    # the kernel exercises every 2026-08 tile op that has a PTO lowering
+    lowered = {
+        op.pto.instruction
+        for op in REGISTRY
+        if op.since.value == "2026-08" and op.namespace == "block" and op.pto.instruction
+    }
+    emitted = set(re.findall(r"\b(pto\.[a-z_.0-9]+)\b", mlir))
+    assert lowered - emitted == set()
