@@ -540,3 +540,16 @@ def test_a_2026_08_loop_may_reassign_its_carried_names_instead_of_yielding():
     printed = print_program(new.all_programs()[0], edition=Edition.V2026_08)
     again = analyze_source(printed, "p.py", edition=NEW)
     assert structural_equal(new.all_programs()[0], again.all_programs()[0])
+
+
+def test_a_name_2026_08_has_for_tensors_too_dispatches_by_the_argument():
+    body = f"""
+        @pl.function
+        def f(a: {T}) -> {T}:
+            b = pl.abs(a)
+            return b
+    """
+    _, new = analyse(body, NEW)
+    _, old = analyse(body, OLD)
+    assert codes(new) == [] and calls(new.functions[0])[0].callee.name == "tensor.abs"
+    assert "E306" in codes(old)  # 2026-03 had pl.abs for tiles only

@@ -150,11 +150,19 @@ def _resolve_in(namespace: str, name: str, arg_types: list[Type]) -> Resolution:
     return _found(_with_scalar_form(op, arg_types))
 
 
+_KIND_NAMESPACE: dict[type, str] = {TensorType: "tensor", TileType: "block"}
+
+
 def _resolve_unified(name: str, arg_types: list[Type], edition: Edition) -> Resolution:
+    first_kind = _KIND_NAMESPACE.get(type(arg_types[0])) if arg_types else None
     for ns in ("tensor", "block"):
         op = _lookup(ns, name)
-        # (an op's later spelling, such as 2026-08's ``tensor.adds``, dispatches by type)
-        if op is not None and op.unified_always and name == (op.dsl_names or (op.short_name,))[0]:
+        # (an op's later spelling, such as 2026-08's ``tensor.adds``, dispatches by type; so
+        # does a name the edition has in both namespaces, for an argument of the other's kind)
+        kin = _lookup(first_kind, name) if first_kind not in (None, ns) else None
+        twin = kin is not None and kin.spelling_edition(name, first_kind or "") in (None, edition)
+        primary = op is not None and name == (op.dsl_names or (op.short_name,))[0]
+        if op is not None and op.unified_always and primary and not twin:
             return _resolve_in(ns, name, arg_types)
     owners = [ns for ns in ("tensor", "block") if _lookup(ns, name) is not None]
     first = arg_types[0] if arg_types else None
