@@ -25,6 +25,7 @@ from .names import DslImports, find_imports
 from .preprocess import parse_module
 from .signatures import Definition, SignatureReader, decorator_name, name_span, strict_flag
 from .source import SourceText
+from .upgrades import report_other_edition
 
 
 def builder_definitions(fn: ast.FunctionDef) -> list[ast.ClassDef | ast.FunctionDef]:
@@ -126,6 +127,7 @@ class ModuleAnalyzer:
             edition, path = self.explicit_edition, self.source.path
             analyse = lambda text: embedded_analysis(text, path, edition)  # noqa: E731
             merge_embedded(tree, self.source, imports, self.bag, self.result, analyse)
+        report_other_edition(self.bag, tree, self.result, imports)
 
     # --- module level -------------------------------------------------------------------------
     def collect_module(
