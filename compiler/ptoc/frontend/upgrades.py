@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 
 from ..diagnostics import DiagnosticBag, Fix, TextEdit
 from ..editions import Edition, EditionSource
+from ..ir.dtype import DataType
 from ..ir.expr import Call, ConstInt, Expr, MakeTuple
 from ..ir.fields import layout
 from ..ir.span import Span
@@ -63,6 +64,8 @@ MEANING_CHANGES = {
     "reduction": "an axis reduction of a tile (`pl.sum/max/min(tile, axis, keepdim)`) has no "
     "2026-08 spelling of the same arguments: `pl.row_sum/row_max/row_min(tile, tmp)` or "
     "`pl.col_*` need a temporary tile",
+    "literal": "an integer literal is INT64 in 2026-03, which widens this integer value to "
+    "INT64; in 2026-08 the literal takes the other operand's dtype, so the value keeps it",
     "not": "`not x` of an integer is bitwise in 2026-03 and logical in 2026-08; the 2026-08 "
     "spelling of this bitwise not is `~x`",
 }
@@ -115,8 +118,13 @@ class Planner:
                 self.call(node, id(node) in incore)
             elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
                 self.logical_not(node)
+            if isinstance(node, ast.BinOp | ast.Call):
+                self.literal_operand(node)
+        # A spelling whose meaning changes is left alone as a whole (``pl.adds(t, 1)`` of an
+        # INT32 tile stays as written).
+        rewrites = [r for r in self.rewrites if not any(k.span.covers(r.span) for k in self.kept)]
         order: Callable[[Rewrite | Kept], tuple[int, int]] = lambda r: r.span[1:3]  # noqa: E731
-        return UpgradePlan(sorted(self.rewrites, key=order), sorted(self.kept, key=order))
+        return UpgradePlan(sorted(rewrites, key=order), sorted(self.kept, key=order))
 
     # --- calls ----------------------------------------------------------------------------
     def call(self, node: ast.Call, in_with: bool) -> None:
@@ -210,12 +218,17 @@ class Planner:
 
     # --- operators ------------------------------------------------------------------------
     def logical_not(self, node: ast.UnaryOp) -> None:
-        operand = self.exprs.get(self.source.span(node.operand))
-        if operand is None:
-            return
-        kind = operand.type
+        """``not x`` that 2026-03 lowered as a bitwise not (its value is an integer)."""
+        lowered = self.exprs.get(self.source.span(node))
+        kind = lowered.type if lowered is not None else None
         if isinstance(kind, ScalarType) and kind.dtype.is_int:
             self.keep(node, "not")
+
+    def literal_operand(self, node: ast.BinOp | ast.Call) -> None:
+        """An integer operand promoted to INT64 by a literal (2026-08 keeps its dtype)."""
+        lowered = self.exprs.get(self.source.span(node))
+        if lowered is not None and widened_by_literal(lowered):
+            self.keep(node, "literal")
 
     # --- edits ----------------------------------------------------------------------------
     def add(self, row: str, node: ast.Call, edits: tuple[TextEdit, ...]) -> None:
@@ -229,7 +242,7 @@ class Planner:
 
     def keep(self, node: ast.AST, why: str) -> None:
         spelling = self.source.segment(node)
-        if isinstance(node, ast.Call):
+        if isinstance(node, ast.Call) and (len(spelling) > MAX_SHOWN or why != "literal"):
             spelling = self.source.segment(node.func)
         self.kept.append(Kept(self.source.span(node), spelling, MEANING_CHANGES[why]))
 
@@ -302,6 +315,26 @@ def whole_tile(tile: Expr, shapes: Expr) -> bool:
         isinstance(a, ConstInt) and isinstance(b, ConstInt) and a.value == b.value
         for a, b in zip(kind.shape, shapes.elements, strict=True)
     )
+
+
+def widened_by_literal(expr: Expr) -> bool:
+    """An INT64 result of an integer literal and a narrower integer operand."""
+    operands = [
+        item
+        for name in layout(type(expr)).operands
+        for item in (lambda v: v if type(v) is tuple else (v,))(getattr(expr, name))
+        if isinstance(item, Expr)
+    ]
+    literal = any(isinstance(o, ConstInt) for o in operands)
+    narrower = [d for d in map(int_dtype, operands) if d is not None and d is not DataType.INT64]
+    return literal and bool(narrower) and int_dtype(expr) is DataType.INT64
+
+
+def int_dtype(expr: Expr) -> DataType | None:
+    kind = expr.type
+    if isinstance(kind, ScalarType | TileType) and kind.dtype.is_int:
+        return kind.dtype
+    return None
 
 
 def exprs_by_span(analysis: ModuleAnalysis) -> dict[Span, Expr]:

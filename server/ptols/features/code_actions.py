@@ -1,16 +1,22 @@
-"""Code actions: the compiler's quick fixes, plus "add the deduced annotation"."""
+"""Code actions: the compiler's quick fixes, "add the deduced annotation", and "Upgrade to
+PyPTO 2026-08" (``ptoc upgrade`` of the whole file) on a 2026-03 file."""
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from ptoc.editions import Edition
 from ptoc.frontend import ModuleAnalysis, OccurrenceKind
 from ptoc.ir.types import UnknownType
 
 from ..convert import Positions, range_from_json
 from .common import type_text
+
+if TYPE_CHECKING:
+    from ptoc.upgrade import UpgradeResult
 
 
 def quick_fixes(uri: str, diagnostics: list[types.Diagnostic]) -> list[types.CodeAction]:
@@ -76,3 +82,43 @@ def annotation_actions(
             )
         )
     return actions
+
+
+UPGRADE_TITLE = "Upgrade to PyPTO 2026-08"
+
+
+def upgrade_actions(
+    uri: str,
+    text: str,
+    path: str,
+    analysis: ModuleAnalysis,
+    positions: Positions,
+    show_disabled: bool,
+) -> list[types.CodeAction]:
+    """The whole-file upgrade, offered on a file in 2026-03 spelling: the edit when the
+    upgrade is proven (``ptoc upgrade``'s proof), else (for a client that shows them) the
+    action disabled with the reason."""
+    in_force = analysis.edition
+    detection = in_force.detection if in_force is not None else None
+    if in_force is None or detection is None or Edition.V2026_03 not in detection.first:
+        return []
+    if in_force.edition is not Edition.V2026_03 and detection.edition is not Edition.V2026_03:
+        return []  # a 2026-08 file with a stray old spelling: W031/W030 say so, per line
+    result = upgraded(text, path)
+    action = types.CodeAction(title=UPGRADE_TITLE, kind=types.CodeActionKind.RefactorRewrite)
+    if result.status == "upgraded":
+        whole = positions.offset_range(0, len(text))
+        action.edit = types.WorkspaceEdit(changes={uri: [types.TextEdit(whole, result.text)]})
+    elif result.status == "refused" and show_disabled:
+        action.disabled = types.CodeActionDisabled(result.reason)
+    else:
+        return []
+    return [action]
+
+
+@functools.lru_cache(maxsize=4)
+def upgraded(text: str, path: str) -> UpgradeResult:
+    """The upgrade of one text (an editor asks for code actions at every cursor move)."""
+    from ptoc.upgrade import upgrade_source
+
+    return upgrade_source(text, path, explicit=True)

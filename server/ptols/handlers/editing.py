@@ -78,7 +78,18 @@ def code_action(ls: PtolsServer, params: types.CodeActionParams) -> list[types.C
         )
     except Stale:
         pass  # the text there changed since the analysis: only the diagnostics' fixes
+    if not doc.too_large:
+        actions += features.code_actions.upgrade_actions(
+            doc.uri, doc.text, doc.path or doc.uri, doc.analysis, positions, shows_disabled(ls)
+        )
     return actions
+
+
+def shows_disabled(ls: PtolsServer) -> bool:
+    """Whether the client shows a disabled code action (with its reason)."""
+    document = ls.client_capabilities.text_document
+    action = document.code_action if document is not None else None
+    return bool(action is not None and action.disabled_support)
 
 
 async def formatting(
