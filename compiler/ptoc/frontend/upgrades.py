@@ -64,8 +64,8 @@ MEANING_CHANGES = {
     "reduction": "an axis reduction of a tile (`pl.sum/max/min(tile, axis, keepdim)`) has no "
     "2026-08 spelling of the same arguments: `pl.row_sum/row_max/row_min(tile, tmp)` or "
     "`pl.col_*` need a temporary tile",
-    "literal": "an integer literal is INT64 in 2026-03, which widens this integer value to "
-    "INT64; in 2026-08 the literal takes the other operand's dtype, so the value keeps it",
+    "literal": "an integer literal is INT64 in 2026-03, which makes this value INT64; in "
+    "2026-08 the literal takes the other operand's integer dtype, and so does the value",
     "not": "`not x` of an integer is bitwise in 2026-03 and logical in 2026-08; the 2026-08 "
     "spelling of this bitwise not is `~x`",
 }
