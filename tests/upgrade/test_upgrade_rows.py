@@ -54,18 +54,25 @@ LOADED = "t = pl.load(a, [0, 0], [64, 64])\n"
 STORED = "out = pl.store(t, [0, 0], [64, 64], out)\nreturn out\n"
 STORED_NEW = "out = pl.store(t, [0, 0], out)\nreturn out\n"
 
+BLOCK_OPS = """
+t = pl.block.load(a, [0, 0], [64, 64])
+u = pl.block.add(t, t)
+out = pl.block.store(u, [0, 0], [64, 64], out)
+return out
+"""
+TILE_OPS = """
+t = pl.tile.load(a, [0, 0], [64, 64])
+u = pl.tile.add(t, t)
+out = pl.tile.store(u, [0, 0], out)
+return out
+"""
+
 # (row, 2026-03 text, 2026-08 text, the diagnostics both have)
 ROWS = [
     (
         "pl.block.X -> pl.tile.X",
-        incore(
-            "t = pl.block.load(a, [0, 0], [64, 64])\nu = pl.block.add(t, t)\n"
-            "out = pl.block.store(u, [0, 0], [64, 64], out)\nreturn out"
-        ),
-        incore(
-            "t = pl.tile.load(a, [0, 0], [64, 64])\nu = pl.tile.add(t, t)\n"
-            "out = pl.tile.store(u, [0, 0], out)\nreturn out"
-        ),
+        incore(BLOCK_OPS),
+        incore(TILE_OPS),
         [],
     ),
     (
