@@ -310,3 +310,32 @@ def test_a_left_row_leaves_the_rest_of_its_line_and_file_upgraded() -> None:
     assert result.status == "upgraded"
     assert "s = pl.block.sum(t, axis=1, keepdim=True)\n    u = pl.tile.exp(t)\n" in result.text
     assert [n.spelling for n in result.left] == ["pl.block.sum"]
+
+
+# --- W031 the other way: a 2026-08 spelling where 2026-03 was chosen ------------------------------
+
+EXACTLY_BACK = {
+    "pl.block.X -> pl.tile.X",
+    "with pl.incore() -> with pl.at(level=pl.Level.CORE_GROUP)",
+    "pl.store(t, offs, shapes, out): the whole tile",
+    "pl.l0c_store -> pl.store",
+    "pl.view / pl.block.view -> pl.slice / pl.tile.slice",
+    "pl.tensor.add_scalar etc. -> pl.tensor.adds etc.",
+}
+
+
+@pytest.mark.parametrize(("row", "old", "new", "expected"), ROWS, ids=[r[0] for r in ROWS])
+def test_w031_quick_fixes_write_a_2026_08_row_back_in_2026_03_spelling(
+    row: str, old: str, new: str, expected: list[str]
+) -> None:
+    chosen = analyze_source(new, "k.py", edition=OLD)
+    other = [d for d in chosen.diagnostics if d.code == "W031"]
+    assert all("is the PyPTO 2026-08 spelling; PyPTO 2026-03" in d.message for d in other)
+    back = apply_fixes(new, other)
+    again = analyze_source(back, "k.py", edition=OLD)
+    assert "W031" not in [d.code for d in again.diagnostics]
+    assert shown(again) == expected
+    before = analyze_source(old, "k.py", edition=OLD)
+    assert structural_equal(before.functions[0], again.functions[0])
+    if row in EXACTLY_BACK:
+        assert back == old.replace("pl.op.block.", "pl.block.")

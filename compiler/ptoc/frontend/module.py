@@ -22,10 +22,10 @@ from .edition import decide
 from .embedded import merge_embedded
 from .lower import LoweredFunction, lower_function
 from .names import DslImports, find_imports
+from .other_edition import report_other_edition
 from .preprocess import parse_module
 from .signatures import Definition, SignatureReader, decorator_name, name_span, strict_flag
 from .source import SourceText
-from .upgrades import report_other_edition
 
 
 def builder_definitions(fn: ast.FunctionDef) -> list[ast.ClassDef | ast.FunctionDef]:

@@ -13,8 +13,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 
-from ..diagnostics import DiagnosticBag, Fix, TextEdit
-from ..editions import Edition, EditionSource
+from ..diagnostics import TextEdit
 from ..ir.dtype import DataType
 from ..ir.expr import Call, ConstInt, Expr, MakeTuple
 from ..ir.fields import layout
@@ -25,9 +24,6 @@ from ..records import record
 from .analysis import ModuleAnalysis
 from .names import DslImports, dsl_path, find_imports
 from .source import SourceText
-
-CHOSEN = (EditionSource.FLAG, EditionSource.EDITOR, EditionSource.PROJECT)
-UPGRADE_TITLE = "Upgrade to PyPTO 2026-08"
 
 #: ``pl.block.X`` ops 2026-08 spells with another name in ``pl.tile``.
 TILE_NAMES = {
@@ -365,28 +361,3 @@ def plan_upgrade(
     """The rewrites and the kept spellings of a module analysed as 2026-03."""
     source = SourceText(analysis.text, analysis.path)
     return Planner(source, imports or find_imports(tree), analysis).plan(tree)
-
-
-def report_other_edition(
-    bag: DiagnosticBag, tree: ast.Module, analysis: ModuleAnalysis, imports: DslImports
-) -> None:
-    """W031 on each 2026-03 spelling of a file whose edition was chosen as 2026-08 (by a flag,
-    the editor or the project), with the fix that writes the 2026-08 spelling."""
-    in_force = analysis.edition
-    if (
-        in_force is None
-        or in_force.source not in CHOSEN
-        or in_force.edition is not Edition.V2026_08
-    ):
-        return
-    detection = in_force.detection
-    if detection is None or Edition.V2026_03 not in detection.first:
-        return  # (no 2026-03 spelling at all: nothing to walk for)
-    for rewrite in plan_upgrade(tree, analysis, imports).rewrites:
-        bag.error(
-            "W031",
-            f"`{rewrite.old}` is the PyPTO 2026-03 spelling; PyPTO 2026-08 "
-            f"({in_force.source.value}) writes `{rewrite.new}`",
-            rewrite.span,
-            fixes=(Fix(rewrite.title, rewrite.edits, preferred=True),),
-        )
