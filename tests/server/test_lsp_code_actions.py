@@ -143,6 +143,8 @@ async def test_upgrade_to_2026_08_is_offered_on_a_2026_03_file(
     actions = await code_actions_at(client, uri, types.Range(pos, pos), [])
     (upgrade,) = [a for a in actions if a.title == "Upgrade to PyPTO 2026-08"]
     assert upgrade.kind == types.CodeActionKind.RefactorRewrite and upgrade.disabled is None
+    assert upgrade.edit is None  # VS Code resolves it: computed when chosen
+    upgrade = await client.code_action_resolve_async(upgrade)
     (edit,) = upgrade.edit.changes[uri]
     end = types.Position(KERNEL.count("\n"), 0)
     assert edit.range == types.Range(types.Position(0, 0), end)  # the whole file
@@ -172,3 +174,21 @@ async def test_w031_quick_fix_writes_the_chosen_editions_spelling(
     fix = next(a for a in actions if a.kind == types.CodeActionKind.QuickFix)
     assert fix.title == "Change to `pl.store(tile_c, [0, 0], out)`" and fix.is_preferred
     assert apply_text_edits(KERNEL, fix.edit.changes[uri]) == UPGRADED
+
+
+def test_without_resolve_the_upgrade_comes_with_its_edit_or_disabled_with_the_reason():
+    edit = types.TextEdit(types.Range(types.Position(0, 0), types.Position(3, 0)), "new")
+    (action,) = code_actions.upgrade_actions(URI, False, lambda: (edit, ""), False)
+    assert action.edit == types.WorkspaceEdit(changes={URI: [edit]}) and action.data is None
+    refused = lambda: (None, "function 'k' cannot be upgraded")  # noqa: E731
+    (action,) = code_actions.upgrade_actions(URI, False, refused, True)
+    assert action.edit is None
+    assert action.disabled == types.CodeActionDisabled("function 'k' cannot be upgraded")
+    assert code_actions.upgrade_actions(URI, False, refused, False) == []
+    (lazy,) = code_actions.upgrade_actions(URI, True, refused, True)
+    assert (lazy.edit, lazy.disabled, code_actions.upgrade_uri(lazy)) == (None, None, URI)
+
+
+def test_the_upgrade_is_offered_on_2026_03_files_only():
+    assert code_actions.offers_upgrade(analysed(KERNEL).analysis)
+    assert not code_actions.offers_upgrade(analysed(UPGRADED).analysis)
