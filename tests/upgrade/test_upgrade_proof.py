@@ -92,3 +92,21 @@ def test_a_file_in_2026_08_spelling_is_unchanged_and_plain_python_is_skipped() -
     assert upgrade_source("x = 1\n", "p.py").status == "skipped"
     broken = upgrade_source("import pypto.language as pl\nx = (\n", "b.py")
     assert broken.status == "error" and "not valid Python" in broken.reason
+
+
+def test_the_files_own_name_for_the_language_is_kept() -> None:
+    aliased = KERNEL.replace("import pypto.language as pl", "import pypto.language as pto")
+    aliased = aliased.replace("pl.", "pto.")
+    result = upgrade_source(aliased, "k.py")
+    assert result.status == "upgraded"
+    assert "    t = pto.tile.load(a, [0, 0], [64, 64])\n" in result.text
+    dotted = KERNEL.replace("import pypto.language as pl", "import pypto.language")
+    dotted = dotted.replace("pl.", "pypto.language.")
+    scoped = dotted.replace(
+        "    t = pypto.language.block.load",
+        "    with pypto.language.incore():\n        pass\n    t = pypto.language.block.load",
+    )
+    result = upgrade_source(scoped, "k.py")
+    assert result.status == "upgraded", result.reason
+    assert "with pypto.language.at(level=pypto.language.Level.CORE_GROUP):\n" in result.text
+    assert "pypto.language.tile.store(u, [0, 0], out)" in result.text
