@@ -110,3 +110,17 @@ def test_the_files_own_name_for_the_language_is_kept() -> None:
     assert result.status == "upgraded", result.reason
     assert "with pypto.language.at(level=pypto.language.Level.CORE_GROUP):\n" in result.text
     assert "pypto.language.tile.store(u, [0, 0], out)" in result.text
+
+
+def test_a_store_window_named_by_a_constant_is_recognised() -> None:
+    named = KERNEL.replace(
+        "import pypto.language as pl\n", "import pypto.language as pl\n\nW = [64, 64]\n"
+    )
+    named = named.replace(
+        "pl.block.store(u, [0, 0], [64, 64], out)", "pl.block.store(u, [0, 0], W, out)"
+    )
+    result = upgrade_source(named, "k.py")
+    assert result.status == "upgraded"
+    assert "    out = pl.tile.store(u, [0, 0], out)\n" in result.text
+    half = named.replace("W = [64, 64]", "W = [32, 64]")
+    assert "    out = pl.tile.store(u, [0, 0], out, W)\n" in upgrade_source(half, "k.py").text

@@ -181,8 +181,8 @@ class Planner:
     def store_arguments(self, node: ast.Call) -> list[TextEdit]:
         """2026-03's ``store(tile, offsets, shapes, out)``: 2026-08 takes the output tensor
         third and stores the whole tile unless a fourth argument says otherwise."""
-        args = node.args
-        if len(args) != 4 or node.keywords or not isinstance(args[2], ast.List | ast.Tuple):
+        args = node.args  # (a window last, as a list, is 2026-08's own four-argument form)
+        if len(args) != 4 or node.keywords or isinstance(args[3], ast.List | ast.Tuple):
             return []
         lowered = self.exprs.get(self.source.span(node))
         if not isinstance(lowered, Call) or len(lowered.args) < 3:
@@ -197,8 +197,6 @@ class Planner:
         valid shape, so the memory space is written by keyword."""
         args = node.args
         if len(args) != 4 or isinstance(args[3], ast.List | ast.Tuple) or node.keywords:
-            return []
-        if any(k.arg == "target_memory" for k in node.keywords):
             return []
         return [self.insert_before(args[3], "target_memory=")]
 
