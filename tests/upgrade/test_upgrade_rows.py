@@ -178,6 +178,18 @@ ROWS = [
 ]
 
 
+ROWS.append(
+    (
+        "@pl.function(attrs={...}) -> pl.func_attr({...})",
+        HEADER + f'@pl.function(type=pl.FunctionType.InCore, attrs={{"k": 1}})\n'
+        f'def k(a: {T}) -> {T}:\n    """Doc."""\n    return a\n',
+        HEADER + "@pl.function(type=pl.FunctionType.InCore)\n"
+        f'def k(a: {T}) -> {T}:\n    """Doc."""\n    pl.func_attr({{"k": 1}})\n    return a\n',
+        [],
+    )
+)
+
+
 def shown(analysis: ModuleAnalysis) -> list[str]:
     """The codes a user sees as problems (errors and warnings)."""
     problems = (Severity.ERROR, Severity.WARNING)

@@ -16,9 +16,13 @@ from .source import SourceText
 from .upgrades import Planner
 
 CHOSEN = (EditionSource.FLAG, EditionSource.EDITOR, EditionSource.PROJECT)
-# 2026-08's ``store(tile, [offsets], out...)``: a form, not a name, so not among the spellings
-# edition detection looks for (where it decides nothing: both editions accept it).
-NEW_STORE = re.compile(r"store\(\s*[^,()\[\]]+,\s*\[[^\]]*\]\s*,\s*[A-Za-z_]\w*\s*[,)]")
+# Forms of one edition that are no names, so not among the spellings edition detection looks
+# for (where they decide nothing): 2026-08's ``store(tile, [offsets], out...)``, 2026-03's
+# ``@pl.function(attrs=...)``.
+FORMS = {
+    Edition.V2026_08: re.compile(r"store\(\s*[^,()\[\]]+,\s*\[[^\]]*\]\s*,\s*[A-Za-z_]\w*\s*[,)]"),
+    Edition.V2026_03: re.compile(r"\battrs\s*="),
+}
 
 
 def report_other_edition(
@@ -29,7 +33,7 @@ def report_other_edition(
         return
     other = Edition.V2026_03 if in_force.edition is Edition.V2026_08 else Edition.V2026_08
     detection = in_force.detection
-    if detection is None or not (other in detection.first or new_store(other, analysis.text)):
+    if detection is None or not (other in detection.first or FORMS[other].search(analysis.text)):
         return  # (no spelling of the other edition: nothing to walk for)
     source = SourceText(analysis.text, analysis.path)
     finder = Planner if other is Edition.V2026_03 else OldSpellings
@@ -41,7 +45,3 @@ def report_other_edition(
             rewrite.span,
             fixes=(Fix(rewrite.title, rewrite.edits, preferred=True),),
         )
-
-
-def new_store(edition: Edition, text: str) -> bool:
-    return edition is Edition.V2026_08 and NEW_STORE.search(text) is not None

@@ -114,6 +114,8 @@ class Planner:
                 self.call(node, id(node) in incore)
             elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
                 self.logical_not(node)
+            elif isinstance(node, ast.FunctionDef):
+                self.function_attrs(node)
             if isinstance(node, ast.BinOp | ast.Call):
                 self.literal_operand(node)
         # A spelling whose meaning changes is left alone as a whole (``pl.adds(t, 1)`` of an
@@ -210,6 +212,36 @@ class Planner:
             and (lowered.op_name in reductions)
         )
 
+    def function_attrs(self, node: ast.FunctionDef) -> None:
+        """``@pl.function(attrs={...})`` -> ``pl.func_attr({...})`` as the first statement."""
+        decorator = next((d for d in node.decorator_list if self.is_function(d)), None)
+        if not isinstance(decorator, ast.Call):
+            return
+        keyword = next((k for k in decorator.keywords if k.arg == "attrs"), None)
+        first = node.body[1] if len(node.body) > 1 and is_docstring(node.body[0]) else node.body[0]
+        if keyword is None or first.lineno == node.lineno:
+            return  # (a body on the line of its `def` has no line to add a statement to)
+        arguments: list[ast.AST] = [*decorator.args, *decorator.keywords]
+        index = arguments.index(keyword)
+        if index > 0:  # from the end of the argument before it
+            dropped = self.between(arguments[index - 1], keyword, "", after_first=True)
+        elif len(arguments) > 1:  # up to the argument after it
+            dropped = self.between(keyword, arguments[1], "")
+        else:
+            dropped = self.edit(keyword, keyword, "")
+        prefix = self.source.segment(decorator.func).rsplit(".", 1)[0]
+        new = f"{prefix}.func_attr({self.source.segment(keyword.value)})"
+        indent = " " * self.source.span(first).column
+        edits = (dropped, self.insert_before(first, f"{new}\n{indent}"))
+        old = self.source.segment(keyword)
+        self.rewrites.append(
+            Rewrite("@pl.function(attrs={...})", old, new, self.source.span(keyword), edits)
+        )
+
+    def is_function(self, decorator: ast.expr) -> bool:
+        func = decorator.func if isinstance(decorator, ast.Call) else decorator
+        return dsl_path(func, self.imports) == ("function",)
+
     # --- operators ------------------------------------------------------------------------
     def logical_not(self, node: ast.UnaryOp) -> None:
         """``not x`` that 2026-03 lowered as a bitwise not (its value is an integer)."""
@@ -278,6 +310,14 @@ def apply_within(text: str, span: Span, edits: tuple[TextEdit, ...]) -> str:
         end = offset(edit.span.end_line, edit.span.end_column)
         text = text[:start] + edit.new_text + text[end:]
     return text
+
+
+def is_docstring(statement: ast.stmt) -> bool:
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and (isinstance(statement.value.value, str))
+    )
 
 
 def prefix_node(func: ast.expr, path: tuple[str, ...] | None) -> ast.expr | None:
