@@ -124,3 +124,18 @@ def test_a_store_window_named_by_a_constant_is_recognised() -> None:
     assert "    out = pl.tile.store(u, [0, 0], out)\n" in result.text
     half = named.replace("W = [64, 64]", "W = [32, 64]")
     assert "    out = pl.tile.store(u, [0, 0], out, W)\n" in upgrade_source(half, "k.py").text
+
+
+def test_a_failing_rewrite_beside_a_left_row_is_left_out_and_the_rest_written(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with_sum = KERNEL.replace(
+        "    u = pl.block.add(t, t)\n",
+        "    u = pl.block.add(t, t)\n    s = pl.block.sum(t, axis=1, keepdim=True)\n",
+    )
+    line = with_sum.splitlines().index("    return out") + 1
+    with_extra(monkeypatch, wrong_rewrite(line, 11, 14, "a"))
+    result = upgrade_source(with_sum, "k.py")
+    assert result.status == "upgraded", result.reason
+    assert "pl.tile.add(t, t)" in result.text and result.text.endswith("    return out\n")
+    assert [n.spelling for n in result.left] == ["pl.block.sum", "old"]
