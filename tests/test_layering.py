@@ -26,6 +26,7 @@ PUBLIC_FOR_PTOLS = {
     "ptoc.filekind",
     "ptoc.fmt",
     "ptoc.fmt.config",
+    "ptoc.upgrade",
     "ptoc.lines",
     "ptoc.frontend",
     "ptoc.ir",

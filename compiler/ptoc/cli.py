@@ -608,7 +608,7 @@ def add_compile_outputs(compile_: argparse.ArgumentParser) -> None:
 
 
 #: The commands, in the order ``ptoc --help`` lists them.
-COMMANDS = ("check", "print", "compile", "fmt", "run")
+COMMANDS = ("check", "print", "compile", "fmt", "upgrade", "run")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -646,6 +646,10 @@ def command_parser_adder(
         from .fmt.command import add_parser as add_fmt_parser
 
         return add_fmt_parser
+    if name == "upgrade":
+        from .upgrade.command import add_parser as add_upgrade_parser
+
+        return add_upgrade_parser
     if name == "run":
         from .run.command import add_parser as add_run_parser
 
@@ -721,7 +725,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_usage(sys.stderr)
-        fail("a command is required (check, print, compile, fmt, run)")
+        fail("a command is required (check, print, compile, fmt, upgrade, run)")
         return EXIT_USAGE
     configs.cache_clear()  # configuration is read afresh by every run
     if getattr(args, "edition", None):

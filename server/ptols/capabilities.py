@@ -27,7 +27,10 @@ COMPLETION_OPTIONS: dict[str, Any] = {
     "resolve_provider": True,
 }
 SIGNATURE_OPTIONS: dict[str, Any] = {"trigger_characters": ["(", ","]}
-CODE_ACTION_OPTIONS: dict[str, Any] = {"code_action_kinds": ["quickfix", "refactor.rewrite"]}
+CODE_ACTION_OPTIONS: dict[str, Any] = {
+    "code_action_kinds": ["quickfix", "refactor.rewrite"],
+    "resolve_provider": True,  # "Upgrade to PyPTO 2026-08" computes its edit when chosen
+}
 CODE_LENS_OPTIONS: dict[str, Any] = {"resolve_provider": False}
 
 ENCODINGS = ("utf-8", "utf-16", "utf-32")  # what ptols (and pygls) can count positions in

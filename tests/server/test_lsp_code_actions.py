@@ -100,3 +100,95 @@ def test_code_actions_module_offers_the_deduced_annotation():
     assert action.edit == types.WorkspaceEdit(
         changes={URI: [types.TextEdit(types.Range(end, end), ": pl.Tile[[64, 64], pl.FP32]")]}
     )
+
+
+# --- PyPTO 2026-08: the whole-file upgrade and the W031 quick fixes ------------------------------
+
+UPGRADED = KERNEL.replace(
+    "pl.store(tile_c, [0, 0], [64, 64], out)", "pl.store(tile_c, [0, 0], out)"
+)
+
+
+def apply_text_edits(text: str, edits: list[types.TextEdit]) -> str:
+    """The text after LSP edits (ASCII text: UTF-16 columns are code points)."""
+    lines = text.split("\n")
+    starts = [sum(len(line) + 1 for line in lines[:n]) for n in range(len(lines))]
+
+    def offset(position: types.Position) -> int:
+        return starts[position.line] + position.character
+
+    ordered = sorted(edits, key=lambda e: offset(e.range.start), reverse=True)
+    for edit in ordered:
+        text = text[: offset(edit.range.start)] + edit.new_text + text[offset(edit.range.end) :]
+    return text
+
+
+async def code_actions_at(
+    client: LanguageClient, uri: str, where: types.Range, diagnostics: list[types.Diagnostic]
+) -> list[types.CodeAction]:
+    return await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            range=where,
+            context=types.CodeActionContext(diagnostics=diagnostics),
+        )
+    )
+
+
+async def test_upgrade_to_2026_08_is_offered_on_a_2026_03_file(
+    client: LanguageClient, tmp_path: Path
+):
+    uri = await open_document(client, tmp_path / "k.py", KERNEL)
+    pos = position_of(KERNEL, "tile_a = ")
+    actions = await code_actions_at(client, uri, types.Range(pos, pos), [])
+    (upgrade,) = [a for a in actions if a.title == "Upgrade to PyPTO 2026-08"]
+    assert upgrade.kind == types.CodeActionKind.RefactorRewrite and upgrade.disabled is None
+    assert upgrade.edit is None  # VS Code resolves it: computed when chosen
+    upgrade = await client.code_action_resolve_async(upgrade)
+    (edit,) = upgrade.edit.changes[uri]
+    end = types.Position(KERNEL.count("\n"), 0)
+    assert edit.range == types.Range(types.Position(0, 0), end)  # the whole file
+    assert apply_text_edits(KERNEL, [edit]) == UPGRADED
+    # the upgraded file is 2026-08: nothing more to offer
+    uri = await open_document(client, tmp_path / "new.py", UPGRADED)
+    actions = await code_actions_at(client, uri, types.Range(pos, pos), [])
+    assert "Upgrade to PyPTO 2026-08" not in [a.title for a in actions]
+
+
+async def test_w031_quick_fix_writes_the_chosen_editions_spelling(
+    client: LanguageClient, tmp_path: Path
+):
+    (tmp_path / "pyproject.toml").write_text('[tool.ptoc]\nedition = "2026-08"\n')
+    uri = await open_document(client, tmp_path / "k.py", KERNEL)
+    diagnostics = await wait_for_diagnostics(client, uri, 1)
+    (other,) = [d for d in diagnostics if d.code == "W031"]
+    assert other.severity == types.DiagnosticSeverity.Warning
+    assert other.range == types.Range(
+        position_of(KERNEL, "pl.store"), position_of(KERNEL, "pl.store", len("pl.store"))
+    )
+    assert other.message == (
+        "`pl.store(tile_c, [0, 0], [64, 64], out)` is the PyPTO 2026-03 spelling; PyPTO "
+        "2026-08 (set by [tool.ptoc] edition) writes `pl.store(tile_c, [0, 0], out)`"
+    )
+    actions = await code_actions_at(client, uri, other.range, [other])
+    fix = next(a for a in actions if a.kind == types.CodeActionKind.QuickFix)
+    assert fix.title == "Change to `pl.store(tile_c, [0, 0], out)`" and fix.is_preferred
+    assert apply_text_edits(KERNEL, fix.edit.changes[uri]) == UPGRADED
+
+
+def test_without_resolve_the_upgrade_comes_with_its_edit_or_disabled_with_the_reason():
+    edit = types.TextEdit(types.Range(types.Position(0, 0), types.Position(3, 0)), "new")
+    (action,) = code_actions.upgrade_actions(URI, False, lambda: (edit, ""), False)
+    assert action.edit == types.WorkspaceEdit(changes={URI: [edit]}) and action.data is None
+    refused = lambda: (None, "function 'k' cannot be upgraded")  # noqa: E731
+    (action,) = code_actions.upgrade_actions(URI, False, refused, True)
+    assert action.edit is None
+    assert action.disabled == types.CodeActionDisabled("function 'k' cannot be upgraded")
+    assert code_actions.upgrade_actions(URI, False, refused, False) == []
+    (lazy,) = code_actions.upgrade_actions(URI, True, refused, True)
+    assert (lazy.edit, lazy.disabled, code_actions.upgrade_uri(lazy)) == (None, None, URI)
+
+
+def test_the_upgrade_is_offered_on_2026_03_files_only():
+    assert code_actions.offers_upgrade(analysed(KERNEL).analysis)
+    assert not code_actions.offers_upgrade(analysed(UPGRADED).analysis)

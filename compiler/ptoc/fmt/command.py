@@ -13,7 +13,7 @@ import contextlib
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from ..cli import (
@@ -46,19 +46,12 @@ def add_parser(
     subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
 ) -> argparse.ArgumentParser:
     """Register ``fmt`` on the ``ptoc`` command's subparsers."""
-    parser = subparsers.add_parser(
+    parser = add_rewriting_command(
+        subparsers,
         "fmt",
-        help="format kernels (canonical spellings, then black), proven safe",
-        description=DESCRIPTION,
-    )
-    parser.add_argument("paths", nargs="+", metavar="PATH")
-    parser.add_argument(
-        "--check",
-        action="store_true",
-        help="write nothing; exit 1 if any file would be reformatted",
-    )
-    parser.add_argument(
-        "--diff", action="store_true", help="write nothing; print a unified diff of each change"
+        "format kernels (canonical spellings, then black), proven safe",
+        DESCRIPTION,
+        "reformatted",
     )
     parser.add_argument(
         "--line-length",
@@ -76,16 +69,55 @@ def add_parser(
     return parser
 
 
+def add_rewriting_command(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    summary: str,
+    description: str,
+    verb: str,
+) -> argparse.ArgumentParser:
+    """A command that rewrites files: ``PATH...``, ``--check`` and ``--diff``."""
+    parser = subparsers.add_parser(name, help=summary, description=description)
+    parser.add_argument("paths", nargs="+", metavar="PATH")
+    parser.add_argument(
+        "--check", action="store_true", help=f"write nothing; exit 1 if any file would be {verb}"
+    )
+    parser.add_argument(
+        "--diff", action="store_true", help="write nothing; print a unified diff of each change"
+    )
+    return parser
+
+
 @record
 class Tally:
-    reformatted: int = 0
+    """What a run over files did (``ptoc fmt`` and ``ptoc upgrade``)."""
+
+    changed: int = 0
     unchanged: int = 0
     refused: int = 0
     failed: int = 0
+    verb: str = "reformatted"  # what a change is called, in the summary and per file
+    wish: str = "reformat"  # what --check says it would do
+
+    def count(self, status: str, failure: str, refusal: str) -> bool:
+        """Count one file's outcome, saying why it failed or was refused; True when it
+        changed (the caller delivers the change)."""
+        if status == "error":
+            fail(failure)
+            self.failed += 1
+        elif status == "refused":
+            fail(refusal)
+            self.refused += 1
+        elif status == "unchanged":
+            self.unchanged += 1
+        elif status in ("formatted", "upgraded"):
+            self.changed += 1
+            return True
+        return False
 
     def summary(self, dry_run: bool) -> str:
-        verb = "would be reformatted" if dry_run else "reformatted"
-        parts = [f"{plural(self.reformatted, 'file')} {verb}", f"{self.unchanged} unchanged"]
+        verb = f"would be {self.verb}" if dry_run else self.verb
+        parts = [f"{plural(self.changed, 'file')} {verb}", f"{self.unchanged} unchanged"]
         if self.refused:
             parts.append(f"{self.refused} refused")
         if self.failed:
@@ -95,13 +127,26 @@ class Tally:
 
 def run(args: argparse.Namespace) -> int:
     from .config import ConfigCache
+
+    configs = ConfigCache()
+    tally = Tally()
+
+    def format_file(path: str, named: bool) -> None:
+        format_one(path, named and not args.pypto_only, args, configs, tally)
+
+    return run_over_files(args, tally, format_file)
+
+
+def run_over_files(
+    args: argparse.Namespace, tally: Tally, handle: Callable[[str, bool], None]
+) -> int:
+    """``handle(path, named_explicitly)`` for each file of ``args.paths``; the exit code."""
     from .files import remove_leftovers
 
     files, problems = discover(args.paths)
     for problem in problems:
         fail(problem)
-    tally = Tally(failed=len(problems))
-    configs = ConfigCache()
+    tally.failed += len(problems)
     dry_run = bool(args.check or args.diff)
     folders: set[str] = set()
     with terminate_as_exit():
@@ -110,12 +155,12 @@ def run(args: argparse.Namespace) -> int:
             if not dry_run and folder not in folders:  # what a killed run left behind
                 folders.add(folder)
                 remove_leftovers(folder)
-            format_one(path, named and not args.pypto_only, args, configs, tally)
+            handle(path, named)
 
     print(tally.summary(dry_run), file=sys.stderr)
     if tally.failed:
         return EXIT_USAGE
-    if tally.refused or (args.check and tally.reformatted):
+    if tally.refused or (args.check and tally.changed):
         return EXIT_ERRORS
     return EXIT_OK
 
@@ -160,38 +205,37 @@ def format_one(
     line_length = effective_line_length(args.line_length, config, DEFAULT_LINE_LENGTH)
     result = format_source(text, path, line_length, explicit=explicit)
 
-    if result.status == "error":
-        fail(f"cannot format {location(path, result)}: {result.reason}")
-        tally.failed += 1
-    elif result.status == "refused":
-        fail(f"refusing to reformat {path}: {result.reason}")
-        tally.refused += 1
-    elif result.status == "unchanged":
-        tally.unchanged += 1
-    elif result.status == "formatted":
-        tally.reformatted += 1
+    failure = f"cannot format {location(path, result)}: {result.reason}"
+    if tally.count(result.status, failure, f"refusing to reformat {path}: {result.reason}"):
         report_change(path, text, result, args, tally)
 
 
 def report_change(
     path: str, text: str, result: FormatResult, args: argparse.Namespace, tally: Tally
 ) -> None:
+    deliver(path, text, result.text, args, tally)
+
+
+def deliver(
+    path: str, text: str, new_text: str, args: argparse.Namespace, tally: Tally, note: str = ""
+) -> None:
+    """Show (--diff, --check) or write a changed file; ``note`` follows its name on stderr."""
     from .files import FileProblem, write_atomic
 
     if args.diff:
-        sys.stdout.write(unified_diff(path, text, result.text))
+        sys.stdout.write(unified_diff(path, text, new_text, tally.verb))
     if args.check:
-        sys.stdout.write(f"would reformat {path}\n")
+        sys.stdout.write(f"would {tally.wish} {path}\n")
     if args.check or args.diff:
         return
     try:
-        write_atomic(path, result.text)
+        write_atomic(path, new_text)
     except FileProblem as exc:
         fail(str(exc))
-        tally.reformatted -= 1
+        tally.changed -= 1
         tally.failed += 1
         return
-    print(f"reformatted {path}", file=sys.stderr)
+    print(f"{tally.verb} {path}{note}", file=sys.stderr)
 
 
 def location(path: str, result: FormatResult) -> str:
@@ -202,13 +246,16 @@ def location(path: str, result: FormatResult) -> str:
     return path
 
 
-def unified_diff(path: str, before: str, after: str) -> str:
+def unified_diff(path: str, before: str, after: str, verb: str = "reformatted") -> str:
     """A unified diff of two texts, marking a missing final newline the way diff(1) does."""
     import difflib
 
     out: list[str] = []
     diff = difflib.unified_diff(
-        source_lines(before), source_lines(after), f"{path} (original)", f"{path} (formatted)"
+        source_lines(before),
+        source_lines(after),
+        f"{path} (original)",
+        f"{path} ({'formatted' if verb == 'reformatted' else verb})",
     )
     for line in diff:
         out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")

@@ -22,6 +22,7 @@ from .edition import decide
 from .embedded import merge_embedded
 from .lower import LoweredFunction, lower_function
 from .names import DslImports, find_imports
+from .other_edition import report_other_edition
 from .preprocess import parse_module
 from .signatures import Definition, SignatureReader, decorator_name, name_span, strict_flag
 from .source import SourceText
@@ -126,6 +127,7 @@ class ModuleAnalyzer:
             edition, path = self.explicit_edition, self.source.path
             analyse = lambda text: embedded_analysis(text, path, edition)  # noqa: E731
             merge_embedded(tree, self.source, imports, self.bag, self.result, analyse)
+        report_other_edition(self.bag, tree, self.result, imports)
 
     # --- module level -------------------------------------------------------------------------
     def collect_module(

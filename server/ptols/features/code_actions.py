@@ -1,16 +1,23 @@
-"""Code actions: the compiler's quick fixes, plus "add the deduced annotation"."""
+"""Code actions: the compiler's quick fixes, "add the deduced annotation", and "Upgrade to
+PyPTO 2026-08" (``ptoc upgrade`` of the whole file) on a 2026-03 file."""
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from ptoc.editions import Edition
 from ptoc.frontend import ModuleAnalysis, OccurrenceKind
 from ptoc.ir.types import UnknownType
 
 from ..convert import Positions, range_from_json
 from .common import type_text
+
+if TYPE_CHECKING:
+    from ptoc.upgrade import UpgradeResult
 
 
 def quick_fixes(uri: str, diagnostics: list[types.Diagnostic]) -> list[types.CodeAction]:
@@ -76,3 +83,54 @@ def annotation_actions(
             )
         )
     return actions
+
+
+UPGRADE_TITLE = "Upgrade to PyPTO 2026-08"
+UPGRADE_DATA = "ptols.upgrade"  # the key of the document's URI in the action's data
+
+#: The upgrade's edit, or why there is none.
+UpgradeEdit = tuple[types.TextEdit | None, str]
+
+
+def offers_upgrade(analysis: ModuleAnalysis) -> bool:
+    """A file in 2026-03 spelling (chosen so, or detected from its spellings)."""
+    in_force = analysis.edition
+    detection = in_force.detection if in_force is not None else None
+    if in_force is None or detection is None or Edition.V2026_03 not in detection.first:
+        return False
+    # (a 2026-08 file with a stray old spelling: W031/W030 say so, per line)
+    return Edition.V2026_03 in (in_force.edition, detection.edition)
+
+
+def upgrade_actions(
+    uri: str, lazy: bool, compute: Callable[[], UpgradeEdit], show_disabled: bool
+) -> list[types.CodeAction]:
+    """ "Upgrade to PyPTO 2026-08" (``ptoc upgrade`` of the whole file, proven first). For a
+    client that resolves code actions, the edit is computed when the action is chosen; else
+    now: the edit, or (for a client that shows them) the action disabled with the reason."""
+    action = types.CodeAction(title=UPGRADE_TITLE, kind=types.CodeActionKind.RefactorRewrite)
+    if lazy:
+        action.data = {UPGRADE_DATA: uri}
+        return [action]
+    edit, reason = compute()
+    if edit is not None:
+        action.edit = types.WorkspaceEdit(changes={uri: [edit]})
+    elif show_disabled:
+        action.disabled = types.CodeActionDisabled(reason)
+    else:
+        return []
+    return [action]
+
+
+def upgrade_uri(action: types.CodeAction) -> str | None:
+    data: Any = action.data
+    uri = data.get(UPGRADE_DATA) if isinstance(data, dict) else None
+    return uri if isinstance(uri, str) else None
+
+
+@functools.lru_cache(maxsize=4)
+def upgraded(text: str, path: str) -> UpgradeResult:
+    """The upgrade of one text (asked again while the text stays the same)."""
+    from ptoc.upgrade import upgrade_source
+
+    return upgrade_source(text, path, explicit=True)

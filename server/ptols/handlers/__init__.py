@@ -64,6 +64,7 @@ HANDLERS: tuple[Handler, ...] = (
     Handler(types.TEXT_DOCUMENT_SIGNATURE_HELP, editing.signature_help, editing.SIGNATURE_OPTIONS),
     Handler(types.TEXT_DOCUMENT_INLAY_HINT, editing.inlay_hint),
     Handler(types.TEXT_DOCUMENT_CODE_ACTION, editing.code_action, editing.CODE_ACTION_OPTIONS),
+    Handler(types.CODE_ACTION_RESOLVE, editing.code_action_resolve, label="codeAction/resolve"),
     Handler(types.TEXT_DOCUMENT_FORMATTING, editing.formatting),
     Handler(protocol.PREVIEW, extensions.preview),
     Handler(protocol.FUNCTIONS, extensions.functions),

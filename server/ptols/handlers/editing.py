@@ -78,7 +78,50 @@ def code_action(ls: PtolsServer, params: types.CodeActionParams) -> list[types.C
         )
     except Stale:
         pass  # the text there changed since the analysis: only the diagnostics' fixes
+    if not doc.too_large and features.code_actions.offers_upgrade(doc.analysis):
+        actions += features.code_actions.upgrade_actions(
+            doc.uri, resolves_edits(ls), lambda: upgrade_edit(ls, doc), shows_disabled(ls)
+        )
     return actions
+
+
+def code_action_resolve(ls: PtolsServer, action: types.CodeAction) -> types.CodeAction:
+    """The edit of "Upgrade to PyPTO 2026-08", computed when the user picks it."""
+    uri = features.code_actions.upgrade_uri(action)
+    doc = ls.lookup(uri) if uri is not None else None
+    if doc is None:
+        return action
+    edit, reason = upgrade_edit(ls, doc)
+    if edit is not None:
+        action.edit = types.WorkspaceEdit(changes={doc.uri: [edit]})
+    else:
+        show(ls, types.MessageType.Warning, f"ptoc upgrade left the file unchanged: {reason}")
+    return action
+
+
+def upgrade_edit(ls: PtolsServer, doc: Document) -> tuple[types.TextEdit | None, str]:
+    """The whole-file edit of the document's upgrade, or why there is none."""
+    result = features.code_actions.upgraded(doc.text, doc.path or doc.uri)
+    if result.status != "upgraded":
+        left = ", ".join(f"`{n.spelling}` (line {n.line})" for n in result.left)
+        return None, result.reason or (f"left as written: {left}" if left else "nothing to do")
+    whole = ls.positions(doc).offset_range(0, len(doc.text))
+    return types.TextEdit(whole, result.text), ""
+
+
+def resolves_edits(ls: PtolsServer) -> bool:
+    """Whether the client asks for a code action's edit when it is chosen (codeAction/resolve)."""
+    document = ls.client_capabilities.text_document
+    action = document.code_action if document is not None else None
+    support = action.resolve_support if action is not None else None
+    return support is not None and "edit" in support.properties
+
+
+def shows_disabled(ls: PtolsServer) -> bool:
+    """Whether the client shows a disabled code action (with its reason)."""
+    document = ls.client_capabilities.text_document
+    action = document.code_action if document is not None else None
+    return bool(action is not None and action.disabled_support)
 
 
 async def formatting(
