@@ -80,6 +80,9 @@ class PtolsServer(LanguageServer):
         self.format_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-format")
         self.syntax_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-syntax")
         self.converter = ConverterWarmer(self.protocol)
+        self.disk_diagnostics: Any = (
+            None  # pull diagnostics of files not open (handlers/diagnostics)
+        )
 
     # --- lifecycle ----------------------------------------------------------------------------
     def start_io(

@@ -37,7 +37,14 @@ async def client(lsp_client: LanguageClient, tmp_path: Path):
         return stock(params)
 
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
-    await lsp_client.initialize_session(params)
+    # Before `initialize`: the server registers its pyproject.toml watch on `initialized`.
+    lsp_client.registrations = []  # type: ignore[attr-defined]
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def _register(params):  # noqa: ANN001
+        lsp_client.registrations.append(params)  # type: ignore[attr-defined]
+
+    lsp_client.initialize_result = await lsp_client.initialize_session(params)  # type: ignore[attr-defined]
     lsp_client.preview_changes = []  # type: ignore[attr-defined]
 
     @lsp_client.feature("ptols/previewChanged")

@@ -1,6 +1,6 @@
 """The DSL front end: PyPTO source text -> IR + diagnostics. Never imports or runs user code."""
 
-from .analysis import ModuleAnalysis, Occurrence, OccurrenceKind, SymbolIndex
+from .analysis import FunctionInfo, ModuleAnalysis, Occurrence, OccurrenceKind, SymbolIndex
 from .module import AnalysisCache, analyze_module
 
 
@@ -14,6 +14,7 @@ def analyze_source(
 
 __all__ = [
     "AnalysisCache",
+    "FunctionInfo",
     "ModuleAnalysis",
     "Occurrence",
     "OccurrenceKind",
