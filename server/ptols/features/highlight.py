@@ -4,6 +4,7 @@ an `if`'s result is one value with what each branch yields."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from lsprotocol import types
@@ -15,7 +16,7 @@ from ptoc.ir.stmt import ForStmt, IfStmt, SeqStmts, Stmt, WhileStmt, YieldStmt
 from ptoc.ir.walk import walk_stmts
 
 from ..convert import Positions
-from ..text import Stale
+from ..text import LineIndex, Stale
 
 Place = tuple[int, int, int, int]  # a span's (line, column, end line, end column)
 NOT_VALUES = (OccurrenceKind.TYPE, OccurrenceKind.OP, OccurrenceKind.HELPER)
@@ -32,6 +33,8 @@ class Carried:
 
     names: set[Place] = field(default_factory=set)
     writers: list[tuple[Place, int, int]] = field(default_factory=list)
+    # (name, first line, last line): each branch's `r = pl.yield_(...)` defines the result again
+    targets: list[tuple[str, int, int]] = field(default_factory=list)
 
     def write(self, value: object, first_line: int, last_line: int) -> None:
         if isinstance(value, Var) and value.span.is_known:
@@ -79,6 +82,7 @@ def branch_values(stmt: IfStmt) -> list[Carried]:
         for yielded in yields:
             if yielded is not None and index < len(yielded.values):
                 value.write(yielded.values[index], yielded.span.line, yielded.span.end_line)
+                value.targets.append((result.name, yielded.span.line, yielded.span.end_line))
         found.append(value)
     return found
 
@@ -98,10 +102,13 @@ def highlights(
     names = {target}
     writers: list[tuple[Place, int, int]] = []
     for value in carried_values(analysis):
-        if target in value.names:
-            names |= value.names
+        names_again = value.names | redefinitions(value, positions.analysed)
+        if target in names_again:
+            names |= names_again
             writers += value.writers
-    kinds: dict[Place, types.DocumentHighlightKind] = {}
+    kinds: dict[Place, types.DocumentHighlightKind] = {
+        here: types.DocumentHighlightKind.Write for here in names if here != target
+    }
     for other in analysis.index.occurrences:
         if other.kind in NOT_VALUES or other.kind is OccurrenceKind.EXPRESSION:
             continue
@@ -118,6 +125,18 @@ def highlights(
         except Stale:
             continue
         found.append(types.DocumentHighlight(range=span_range, kind=kinds[here]))
+    return found
+
+
+def redefinitions(value: Carried, index: LineIndex) -> set[Place]:
+    """Where each branch's `r = pl.yield_(...)` names an `if`'s result again (the front end
+    indexes only the first)."""
+    found = set()
+    for name, first, _ in value.targets:
+        if first - 1 < index.line_count:
+            match = re.match(rf"\s*({re.escape(name)})\s*[:=]", index.line(first - 1))
+            if match is not None:
+                found.add((first, match.start(1), first, match.end(1)))
     return found
 
 
