@@ -17,7 +17,7 @@ describe('toServerSettings', () => {
       trace: { server: 'verbose' },
       preview: { defaultTarget: 'pto' },
       pipeline: 'ptoas',
-      inlayHints: { enabled: false, sync: false },
+      inlayHints: { enabled: false, sync: false, parameterNames: true },
       formatOnSave: true,
       strictAnnotations: true,
       severityOverrides: { PTO301: 'warning', PTO100: 'Off' },
@@ -28,7 +28,7 @@ describe('toServerSettings', () => {
       trace: { server: 'verbose' },
       preview: { defaultTarget: 'pto' },
       pipeline: 'ptoas',
-      inlayHints: { enabled: false, sync: false },
+      inlayHints: { enabled: false, sync: false, parameterNames: true },
       formatOnSave: true,
       strictAnnotations: true,
       severityOverrides: { PTO301: 'warning', PTO100: 'off' },
@@ -41,7 +41,7 @@ describe('toServerSettings', () => {
       trace: { server: 'loud' },
       preview: { defaultTarget: 'wasm' },
       pipeline: 3,
-      inlayHints: { enabled: 'yes', sync: 0 },
+      inlayHints: { enabled: 'yes', sync: 0, parameterNames: 'no' },
       formatOnSave: 'no',
       strictAnnotations: 'yes',
       severityOverrides: { PTO1: 'fatal', '': 'error', PTO2: 2, PTO3: 'hint' },
@@ -53,6 +53,7 @@ describe('toServerSettings', () => {
       'ptoc.pipeline: 3 is not one of auto, default, ptoas; using "auto"',
       'ptoc.inlayHints.enabled: "yes" is not true or false; using true',
       'ptoc.inlayHints.sync: 0 is not true or false; using true',
+      'ptoc.inlayHints.parameterNames: "no" is not true or false; using false',
       'ptoc.formatOnSave: "no" is not true or false; using false',
       'ptoc.strictAnnotations: "yes" is not true or false; using false',
       'ptoc.severityOverrides: PTO1 -> "fatal" is not one of error, warning, information, hint, off; ignored',
@@ -69,7 +70,7 @@ describe('configurationFor', () => {
     assert.equal(configurationFor('ptoc.pipeline', settings), 'ptoas');
     assert.equal(configurationFor('ptoc.preview.defaultTarget', settings), 'cce');
     assert.equal(configurationFor('ptoc.inlayHints.sync', settings), true);
-    assert.deepEqual(configurationFor('ptoc.inlayHints', settings), { enabled: true, sync: true });
+    assert.deepEqual(configurationFor('ptoc.inlayHints', settings), { enabled: true, sync: true, parameterNames: false });
     assert.deepEqual(configurationFor('ptoc.severityOverrides', settings), { PTO301: 'off' });
     assert.equal(configurationFor('ptoc.nonexistent.key', settings), null);
   });
