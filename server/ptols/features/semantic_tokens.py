@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from lsprotocol import types
@@ -23,7 +23,7 @@ from ptoc.ops import REGISTRY
 
 from ..capabilities import TOKEN_MODIFIERS, TOKEN_TYPES
 from ..convert import Positions
-from ..text import UTF32, Stale, units
+from ..text import UTF32, LineIndex, Stale, units
 
 TYPE = {name: index for index, name in enumerate(TOKEN_TYPES)}
 MODIFIER = {name: 1 << index for index, name in enumerate(TOKEN_MODIFIERS)}
@@ -49,19 +49,20 @@ DTYPE_NAMES = frozenset(language.DTYPES)
 LAYOUT_NAMES = frozenset(language.LAYOUTS)
 
 
-# A token: (start, end) code-point offsets into the analysed text, type index, modifier bits.
+# A token within one line: (column, end column) in code points, type index, modifier bits.
 Token = tuple[int, int, int, int]
+NAME_TYPE_BY_ID = {id(kind): TYPE[name] for kind, name in NAME_TYPES.items()}
 
 
 def value_modifiers(occ: Occurrence) -> int:
-    key = (occ.kind, type(occ.type), occ.is_definition)
+    key = (id(occ.kind), type(occ.type), occ.is_definition)
     bits = MODIFIERS_OF.get(key)
     if bits is None:
         bits = MODIFIERS_OF[key] = modifiers_of(occ)
     return bits
 
 
-MODIFIERS_OF: dict[tuple[OccurrenceKind, type, bool], int] = {}
+MODIFIERS_OF: dict[tuple[int, type, bool], int] = {}  # kinds by id: Enum hashes in Python
 
 
 def modifiers_of(occ: Occurrence) -> int:
@@ -78,19 +79,25 @@ def modifiers_of(occ: Occurrence) -> int:
     return bits
 
 
-def name_tokens(analysis: ModuleAnalysis, starts: list[int], text: str) -> Iterator[Token]:
-    """One token per name occurrence (the last part of a dotted one: `self.kernel` -> kernel)."""
+def name_tokens(analysis: ModuleAnalysis) -> dict[int, list[Token]]:
+    """One token per name occurrence, by 0-based line (the last part of a dotted one:
+    `self.kernel` -> kernel)."""
+    by_line: dict[int, list[Token]] = {}
+    types_by_id = NAME_TYPE_BY_ID
     for occ in analysis.index.occurrences:
-        kind = NAME_TYPES.get(occ.kind)
+        kind = types_by_id.get(id(occ.kind))
         span = occ.span
-        if kind is None or span.line != span.end_line or span.line > len(starts):
+        if kind is None or span.line != span.end_line:
             continue
-        start = starts[span.line - 1] + span.column
-        end = starts[span.line - 1] + span.end_column
-        dot = text.rfind(".", start, end)
-        if dot >= 0:
-            start = dot + 1
-        yield start, end, TYPE[kind], value_modifiers(occ)
+        end = span.end_column
+        column = end - len(occ.name) if end - span.column > len(occ.name) else span.column
+        token = (column, end, kind, value_modifiers(occ))
+        found = by_line.get(span.line - 1)
+        if found is None:
+            by_line[span.line - 1] = [token]
+        else:
+            found.append(token)
+    return by_line
 
 
 @lru_cache(maxsize=8)
@@ -106,35 +113,22 @@ def dsl_pattern(prefix: str) -> re.Pattern[str]:
 
 LONG_STRING = re.compile(r"\"\"\"[\s\S]*?(?:\"\"\"|$)|'''[\s\S]*?(?:'''|$)")
 LINE_CACHE_LIMIT = 50_000
-LINE_TOKENS: dict[tuple[str, str], tuple[Token, ...]] = {}  # (prefix, line) -> its tokens
+LINE_TOKENS: dict[str, dict[str, tuple[Token, ...]]] = {}  # prefix -> line -> its tokens
 
 
-def dsl_tokens(text: str, starts: list[int], prefix: str) -> Iterator[Token]:
-    """Tokens of every `pl.…` chain outside comments and strings. Lines are scanned one by
-    one and a line's tokens kept by its text, so an edit rescans only the lines it changed;
-    tokens inside triple-quoted strings are dropped afterwards."""
-    long_strings = []
-    if '""' in text or "''" in text:
-        long_strings = [match.span() for match in LONG_STRING.finditer(text)]
-    string_starts = [start for start, _ in long_strings]
-    if len(LINE_TOKENS) > LINE_CACHE_LIMIT:
-        LINE_TOKENS.clear()
-    ends = [*starts[1:], len(text)]
-    for line_start, line_end in zip(starts, ends, strict=True):
-        line = text[line_start:line_end]
-        found = LINE_TOKENS.get((prefix, line))
-        if found is None:
-            found = LINE_TOKENS[(prefix, line)] = tuple(line_tokens(line, prefix))
-        for start, end, kind, modifiers in found:
-            start += line_start
-            if long_strings:
-                inside = bisect.bisect_right(string_starts, start) - 1
-                if inside >= 0 and start < long_strings[inside][1]:
-                    continue
-            yield start, end + line_start, kind, modifiers
+def line_tokens(line: str, prefix: str) -> tuple[Token, ...]:
+    """The tokens of the `pl.…` chains of one line, kept by the line's text: an edit rescans
+    only the lines it changed."""
+    known = LINE_TOKENS.setdefault(prefix, {})
+    found = known.get(line)
+    if found is None:
+        if len(known) > LINE_CACHE_LIMIT:
+            known.clear()
+        found = known[line] = tuple(scan_line(line, prefix))
+    return found
 
 
-def line_tokens(line: str, prefix: str) -> Iterator[Token]:
+def scan_line(line: str, prefix: str) -> Iterator[Token]:
     if prefix not in line:
         return
     for match in dsl_pattern(prefix).finditer(line):
@@ -143,6 +137,47 @@ def line_tokens(line: str, prefix: str) -> Iterator[Token]:
             start = match.start()
             for offset, length, kind, modifiers in chain_tokens(prefix, chain):
                 yield start + offset, start + offset + length, kind, modifiers
+
+
+def in_long_strings(text: str) -> list[tuple[int, int]]:
+    """The offsets of the triple-quoted strings of a text (their lines' tokens are dropped)."""
+    if '""' not in text and "''" not in text:
+        return []
+    return [match.span() for match in LONG_STRING.finditer(text)]
+
+
+def lines_of_tokens(
+    analysis: ModuleAnalysis, index: LineIndex
+) -> Iterator[tuple[int, Sequence[Token]]]:
+    """(0-based line, its tokens sorted and without overlaps) of each line that has any."""
+    names = name_tokens(analysis)
+    strings = in_long_strings(index.text)
+    string_starts = [start for start, _ in strings]
+    prefix = analysis.prefix
+    text, starts = index.text, index.starts
+    lines = text.split("\n") if "\r" not in text else [index.line(r) for r in range(len(starts))]
+    for row, line in enumerate(lines):
+        found: list[Token] | tuple[Token, ...] = line_tokens(line, prefix)
+        if strings and found:
+            line_start = starts[row]
+            found = [t for t in found if not inside(line_start + t[0], strings, string_starts)]
+        named = names.get(row)
+        if not named:
+            if found:
+                yield row, found  # the chains of one line never overlap
+            continue
+        kept: list[Token] = []
+        end = -1
+        for token in sorted([*found, *named]):
+            if token[1] > token[0] and token[0] >= end:
+                kept.append(token)
+                end = token[1]
+        yield row, kept
+
+
+def inside(offset: int, spans: list[tuple[int, int]], starts: list[int]) -> bool:
+    index = bisect.bisect_right(starts, offset) - 1
+    return index >= 0 and offset < spans[index][1]
 
 
 @lru_cache(maxsize=4096)
@@ -197,51 +232,54 @@ def surface(name: str, namespaces: list[str]) -> tuple[str, int]:
     return "", 0
 
 
-def tokens(analysis: ModuleAnalysis, text: str, starts: list[int]) -> list[Token]:
-    """Every token of the analysed ``text``, sorted, without overlaps."""
-    found = sorted(
-        [*name_tokens(analysis, starts, text), *dsl_tokens(text, starts, analysis.prefix)]
-    )
-    kept: list[Token] = []
-    end = -1
-    for token in found:
-        if token[1] > token[0] and token[0] >= end:
-            kept.append(token)
-            end = token[1]
-    return kept
-
-
 def encode(analysis: ModuleAnalysis, positions: Positions) -> list[int]:
     """The LSP encoding of the tokens (relative lines and starts) in the current text; tokens
     in text changed since the analysis are left out."""
-    analysed = positions.analysed
-    current = positions.current
-    text = current.text
-    starts = current.starts
-    shift = positions.shift
-    plain = text.isascii() or positions.encoding == UTF32  # columns are code points
+    if positions.shift is not None:
+        return encode_shifted(analysis, positions)
+    index = positions.current
+    plain = positions.encoding == UTF32
     data: list[int] = []
-    line = last_line = last_start = 0
-    next_start = starts[1] if len(starts) > 1 else len(text) + 1
-    for start, end, kind, modifiers in tokens(analysis, analysed.text, analysed.starts):
-        if shift is not None:
+    last_row = 0
+    for row, tokens in lines_of_tokens(analysis, index):
+        line = "" if plain else index.line(row)
+        if plain or line.isascii():
+            columns = tokens
+        else:
+            columns = [
+                (units(line[:c], positions.encoding), units(line[:e], positions.encoding), k, m)
+                for c, e, k, m in tokens
+            ]
+        last = 0
+        for number, (column, end, kind, modifiers) in enumerate(columns):
+            if number == 0:
+                data += (row - last_row, column, end - column, kind, modifiers)
+            else:
+                data += (0, column - last, end - column, kind, modifiers)
+            last = column
+        last_row = row
+    return data
+
+
+def encode_shifted(analysis: ModuleAnalysis, positions: Positions) -> list[int]:
+    """``encode`` for an analysis of an older text: each token mapped through the edits."""
+    analysed, current = positions.analysed, positions.current
+    assert positions.shift is not None
+    data: list[int] = []
+    last_row = last_column = 0
+    for row, tokens in lines_of_tokens(analysis, analysed):
+        for column, end, kind, modifiers in tokens:
+            start_offset = analysed.starts[row] + column
             try:
-                start, end = shift.forward(start, end)
+                start, stop = positions.shift.forward(start_offset, start_offset + end - column)
             except Stale:
                 continue
-        if start >= next_start:
-            line = bisect.bisect_right(starts, start, line) - 1
-            next_start = starts[line + 1] if line + 1 < len(starts) else len(text) + 1
-        if plain:
-            character, length = start - starts[line], end - start
-        else:
-            character = units(text[starts[line] : start], positions.encoding)
-            length = units(text[start:end], positions.encoding)
-        if line != last_line:
-            data += (line - last_line, character, length, kind, modifiers)
-        else:
-            data += (0, character - last_start, length, kind, modifiers)
-        last_line, last_start = line, character
+            position = current.position_of(start, positions.encoding)
+            length = units(current.text[start:stop], positions.encoding)
+            line, character = position.line, position.character
+            delta_start = character - last_column if line == last_row else character
+            data += (line - last_row, delta_start, length, kind, modifiers)
+            last_row, last_column = line, character
     return data
 
 
