@@ -113,22 +113,36 @@ class Demo:
         pl.store(tile_b, [0, 0], [64, 64], out)
 """
 
-# Neovim users get the hardware view through the documented requests (docs/lsp-extensions.md).
-HARDWARE_INIT = (
+# The request scripts: wait for the server's capabilities, `ask` for one request's result; each
+# script defines `report`, which FINISH runs before quitting.
+REQUESTS = (
     ATTACH
     + r"""
 vim.wait(20000, function()
   local client = vim.lsp.get_client_by_id(client_id)
   return client ~= nil and client.server_capabilities ~= nil
 end, 50)
-local function report()
-  local doc = { uri = vim.uri_from_bufnr(bufnr) }
-  local function ask(method, params)
-    local responses = vim.lsp.buf_request_sync(bufnr, method, params, 30000)
-    for _, response in pairs(responses or {}) do
-      if response.result then return response.result end
-    end
+local doc = { uri = vim.uri_from_bufnr(bufnr) }
+local function ask(method, params)
+  local responses = vim.lsp.buf_request_sync(bufnr, method, params, 30000)
+  for _, response in pairs(responses or {}) do
+    if response.result then return response.result end
   end
+end
+"""
+)
+FINISH = r"""
+local ok, problem = pcall(report)
+if not ok then out:write("error " .. tostring(problem) .. "\n") end
+out:close()
+vim.cmd("qall!")
+"""
+
+# Neovim users get the hardware view through the documented requests (docs/lsp-extensions.md).
+HARDWARE_INIT = (
+    REQUESTS
+    + r"""
+local function report()
   local map = ask("ptols/sourceMap",
     { textDocument = doc, target = "cce", ["function"] = "kernel" })
   local lines = vim.split(map.content, "\n")
@@ -149,11 +163,8 @@ local function report()
     end
   end
 end
-local ok, problem = pcall(report)
-if not ok then out:write("error " .. tostring(problem) .. "\n") end
-out:close()
-vim.cmd("qall!")
 """
+    + FINISH
 )
 
 
@@ -166,40 +177,27 @@ def test_neovim_gets_source_and_memory_maps(tmp_path: Path):
     ]
 
 
-STRUCTURE_KERNEL = """import pypto.language as pl
-
-
-@pl.program
-class Demo:
-    @pl.function(type=pl.FunctionType.InCore)
-    def kernel(self, a: pl.Tensor[[64, 64], pl.FP32], out: pl.Tensor[[64, 64], pl.FP32]):
-        first = pl.load(a, [0, 0], [64, 64])
-        for i, (acc,) in pl.range(2, init_values=(first,)):
-            total = pl.add(acc, first)
+# The hardware kernel with a loop carrying a tile instead of its exp, and a caller.
+STRUCTURE_KERNEL = HARDWARE_KERNEL.replace(
+    """        tile_b = pl.exp(tile_a)
+        pl.store(tile_b, [0, 0], [64, 64], out)
+""",
+    """        for i, (acc,) in pl.range(2, init_values=(tile_a,)):
+            total = pl.add(acc, tile_a)
             acc_next = pl.yield_(total)
         pl.store(acc_next, [0, 0], [64, 64], out)
 
     @pl.function
     def main(self, a: pl.Tensor[[64, 64], pl.FP32], out: pl.Tensor[[64, 64], pl.FP32]):
         self.kernel(a, out)
-"""
+""",
+)
 
 # The standard requests of issue #31, sent as Neovim sends any LSP request; the answers read back.
 STRUCTURE_INIT = (
-    ATTACH
+    REQUESTS
     + r"""
-vim.wait(20000, function()
-  local client = vim.lsp.get_client_by_id(client_id)
-  return client ~= nil and client.server_capabilities ~= nil
-end, 50)
 local function report()
-  local doc = { uri = vim.uri_from_bufnr(bufnr) }
-  local function ask(method, params)
-    local responses = vim.lsp.buf_request_sync(bufnr, method, params, 30000)
-    for _, response in pairs(responses or {}) do
-      if response.result then return response.result end
-    end
-  end
   local tokens = ask("textDocument/semanticTokens/full", { textDocument = doc })
   local line, column = 0, 0
   for i = 1, #tokens.data, 5 do
@@ -224,11 +222,8 @@ local function report()
     out:write(string.format("caller %s of %s\n", call.from.name, items[1].name))
   end
 end
-local ok, problem = pcall(report)
-if not ok then out:write("error " .. tostring(problem) .. "\n") end
-out:close()
-vim.cmd("qall!")
 """
+    + FINISH
 )
 
 
@@ -241,12 +236,12 @@ def test_neovim_gets_semantic_tokens_folds_highlights_and_calls(tmp_path: Path):
         return f"token {line}:{column} {length} {TOKEN_TYPES.index(kind)} {bits}"
 
     assert run_neovim(tmp_path, STRUCTURE_KERNEL, STRUCTURE_INIT, timeout=120) == [
-        # total = pl.add(acc, first)
+        # total = pl.add(acc, tile_a)
         token(9, 12, 5, "variable", "declaration", "tile"),
         token(9, 20, 2, "namespace", "defaultLibrary"),
         token(9, 23, 3, "function", "defaultLibrary"),
         token(9, 27, 3, "variable", "tile", "loopCarried"),
-        token(9, 32, 5, "variable", "tile"),
+        token(9, 32, 6, "variable", "tile"),
         "fold 4-15",
         "fold 6-11",
         "fold 8-10",

@@ -16,19 +16,10 @@ from ptoc.line_directives import cpp_line_directives, mlir_locations
 from ptoc.run.harness import PRELUDE
 from ptoc.run.simulator import Toolchain
 
-KERNEL = """import pypto.language as pl
-
-
-@pl.program
-class Demo:
-    @pl.function(type=pl.FunctionType.InCore)
-    def kernel(self, a: pl.Tensor[[64, 64], pl.FP32], out: pl.Tensor[[64, 64], pl.FP32]):
-        tile_a = pl.load(a, [0, 0], [64, 64])
-        for i in pl.range(2):
-            tile_b = pl.add(tile_a, tile_a)
-            pl.store(tile_b, [0, 0], [64, 64], out)
-"""
-ADD_LINE = 10  # tile_b = pl.add(tile_a, tile_a)
+KERNEL = (Path(__file__).resolve().parents[2] / "examples" / "loop_sum.py").read_text()
+ADD_LINE = 1 + KERNEL.split("\n").index(
+    "            total: pl.Tile[[32, 64], pl.FP32] = pl.add(acc, rows)"
+)
 
 
 def compiled(tmp_path: Path, target: str, text: str = KERNEL) -> tuple[Path, str]:

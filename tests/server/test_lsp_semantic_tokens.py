@@ -5,107 +5,113 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lsp_helpers import change, open_document, wait_for_diagnostics
+from lsp_helpers import LOOP_KERNEL, change, open_document, wait_for_diagnostics
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from ptols.capabilities import TOKEN_MODIFIERS, TOKEN_TYPES
 
-KERNEL = """import pypto.language as pl
-
-N = 4
-
-
-@pl.program
-class Demo:
-    @pl.function(type=pl.FunctionType.InCore)
-    def kernel(self, x: pl.Tensor[[128, 64], pl.FP32], out: pl.Tensor[[32, 64], pl.FP32]):
-        first = pl.load(x, [0, 0], [32, 64], target_memory=pl.MemorySpace.Vec)
-        for i, (acc,) in pl.range(1, N, init_values=(first,)):
-            rows = pl.load(x, [i * 32, 0], [32, 64])
-            total = pl.add(acc, rows)
-            acc_next = pl.yield_(total)
-        result = pl.store(acc_next, [0, 0], [32, 64], out)
-        return result
-
-    @pl.function
-    def main(self, x: pl.Tensor[[128, 64], pl.FP32], out: pl.Tensor[[32, 64], pl.FP32]):
-        r = self.kernel(x, out)  # pl.add in a comment is no token
-        return r
-"""
+# The loop kernel with a module constant, a memory space and a comment naming an op.
+KERNEL = (
+    LOOP_KERNEL.replace(
+        "import pypto.language as pl\n", "import pypto.language as pl\n\nN = 4\n", 1
+    )
+    .replace("pl.range(1, 4,", "pl.range(1, N,")
+    .replace("[32, 64])\n        for", "[32, 64], target_memory=pl.MemorySpace.Vec)\n        for")
+    .replace(
+        "r = self.kernel(x, out)", "r = self.kernel(x, out)  # pl.add in a comment is no token"
+    )
+)
 
 TOKENS = [
     "2:0 N variable declaration readonly",
-    "5:1 pl namespace defaultLibrary",
-    "5:4 program decorator defaultLibrary",
-    "6:6 Demo class declaration",
-    "7:5 pl namespace defaultLibrary",
-    "7:8 function decorator defaultLibrary",
-    "7:22 pl namespace defaultLibrary",
-    "7:25 FunctionType enum defaultLibrary",
-    "7:38 InCore enumMember defaultLibrary",
-    "8:8 kernel function declaration",
-    "8:21 x parameter declaration tensor",
-    "8:24 pl namespace defaultLibrary",
-    "8:27 Tensor type defaultLibrary",
-    "8:45 pl namespace defaultLibrary",
-    "8:48 FP32 enumMember defaultLibrary dtype",
-    "8:55 out parameter declaration tensor",
-    "8:60 pl namespace defaultLibrary",
-    "8:63 Tensor type defaultLibrary",
-    "8:80 pl namespace defaultLibrary",
-    "8:83 FP32 enumMember defaultLibrary dtype",
-    "9:8 first variable declaration tile",
-    "9:16 pl namespace defaultLibrary",
-    "9:19 load function defaultLibrary",
-    "9:24 x parameter tensor",
-    "9:59 pl namespace defaultLibrary",
-    "9:62 MemorySpace enum defaultLibrary",
-    "9:74 Vec enumMember defaultLibrary memorySpace",
-    "10:12 i variable declaration scalar",
-    "10:16 acc variable declaration tile loopCarried",
-    "10:25 pl namespace defaultLibrary",
-    "10:28 range macro defaultLibrary",
-    "10:37 N variable readonly scalar",
-    "10:53 first variable tile",
-    "11:12 rows variable declaration tile",
-    "11:19 pl namespace defaultLibrary",
-    "11:22 load function defaultLibrary",
-    "11:27 x parameter tensor",
-    "11:31 i variable scalar",
-    "12:12 total variable declaration tile",
-    "12:20 pl namespace defaultLibrary",
-    "12:23 add function defaultLibrary",
-    "12:27 acc variable tile loopCarried",
-    "12:32 rows variable tile",
-    "13:12 acc_next variable declaration tile",
-    "13:23 pl namespace defaultLibrary",
-    "13:26 yield_ macro defaultLibrary",
-    "13:33 total variable tile",
-    "14:8 result variable declaration tensor",
-    "14:17 pl namespace defaultLibrary",
-    "14:20 store function defaultLibrary",
-    "14:26 acc_next variable tile",
-    "14:54 out parameter tensor",
-    "15:15 result variable tensor",
-    "17:5 pl namespace defaultLibrary",
-    "17:8 function decorator defaultLibrary",
-    "18:8 main function declaration",
-    "18:19 x parameter declaration tensor",
-    "18:22 pl namespace defaultLibrary",
-    "18:25 Tensor type defaultLibrary",
-    "18:43 pl namespace defaultLibrary",
-    "18:46 FP32 enumMember defaultLibrary dtype",
-    "18:53 out parameter declaration tensor",
-    "18:58 pl namespace defaultLibrary",
-    "18:61 Tensor type defaultLibrary",
-    "18:78 pl namespace defaultLibrary",
-    "18:81 FP32 enumMember defaultLibrary dtype",
-    "19:8 r variable declaration",
-    "19:17 kernel function",
-    "19:24 x parameter tensor",
-    "19:27 out parameter tensor",
-    "20:15 r variable",
+    "8:1 pl namespace defaultLibrary",
+    "8:4 program decorator defaultLibrary",
+    "9:6 Demo class declaration",
+    "10:5 pl namespace defaultLibrary",
+    "10:8 function decorator defaultLibrary",
+    "10:22 pl namespace defaultLibrary",
+    "10:25 FunctionType enum defaultLibrary",
+    "10:38 InCore enumMember defaultLibrary",
+    "11:8 kernel function declaration",
+    "11:21 x parameter declaration tensor",
+    "11:24 pl namespace defaultLibrary",
+    "11:27 Tensor type defaultLibrary",
+    "11:45 pl namespace defaultLibrary",
+    "11:48 FP32 enumMember defaultLibrary dtype",
+    "11:55 out parameter declaration tensor",
+    "11:60 pl namespace defaultLibrary",
+    "11:63 Tensor type defaultLibrary",
+    "11:80 pl namespace defaultLibrary",
+    "11:83 FP32 enumMember defaultLibrary dtype",
+    "12:8 first variable declaration tile",
+    "12:16 pl namespace defaultLibrary",
+    "12:19 load function defaultLibrary",
+    "12:24 x parameter tensor",
+    "12:59 pl namespace defaultLibrary",
+    "12:62 MemorySpace enum defaultLibrary",
+    "12:74 Vec enumMember defaultLibrary memorySpace",
+    "13:12 i variable declaration scalar",
+    "13:16 acc variable declaration tile loopCarried",
+    "13:25 pl namespace defaultLibrary",
+    "13:28 range macro defaultLibrary",
+    "13:37 N variable readonly scalar",
+    "13:53 first variable tile",
+    "14:12 rows variable declaration tile",
+    "14:19 pl namespace defaultLibrary",
+    "14:22 load function defaultLibrary",
+    "14:27 x parameter tensor",
+    "14:31 i variable scalar",
+    "15:15 i variable scalar",
+    "16:16 picked variable declaration tile",
+    "16:25 pl namespace defaultLibrary",
+    "16:28 yield_ macro defaultLibrary",
+    "16:35 rows variable tile",
+    "18:16 doubled variable declaration tile",
+    "18:26 pl namespace defaultLibrary",
+    "18:29 add function defaultLibrary",
+    "18:33 rows variable tile",
+    "18:39 rows variable tile",
+    "19:25 pl namespace defaultLibrary",
+    "19:28 yield_ macro defaultLibrary",
+    "19:35 doubled variable tile",
+    "20:12 total variable declaration tile",
+    "20:20 pl namespace defaultLibrary",
+    "20:23 add function defaultLibrary",
+    "20:27 acc variable tile loopCarried",
+    "20:32 picked variable tile",
+    "21:12 acc_next variable declaration tile",
+    "21:23 pl namespace defaultLibrary",
+    "21:26 yield_ macro defaultLibrary",
+    "21:33 total variable tile",
+    "22:8 result variable declaration tensor",
+    "22:17 pl namespace defaultLibrary",
+    "22:20 store function defaultLibrary",
+    "22:26 acc_next variable tile",
+    "22:54 out parameter tensor",
+    "23:15 result variable tensor",
+    "25:5 pl namespace defaultLibrary",
+    "25:8 function decorator defaultLibrary",
+    "26:8 main function declaration",
+    "26:19 x parameter declaration tensor",
+    "26:22 pl namespace defaultLibrary",
+    "26:25 Tensor type defaultLibrary",
+    "26:43 pl namespace defaultLibrary",
+    "26:46 FP32 enumMember defaultLibrary dtype",
+    "26:53 out parameter declaration tensor",
+    "26:58 pl namespace defaultLibrary",
+    "26:61 Tensor type defaultLibrary",
+    "26:78 pl namespace defaultLibrary",
+    "26:81 FP32 enumMember defaultLibrary dtype",
+    "27:8 r variable declaration",
+    "27:17 kernel function",
+    "27:24 x parameter tensor",
+    "27:27 out parameter tensor",
+    "28:8 s variable declaration",
+    "28:17 kernel function",
+    "28:24 x parameter tensor",
+    "28:27 r variable",
+    "29:15 s variable",
 ]
 
 
@@ -154,7 +160,7 @@ async def test_a_delta_after_an_edit_gives_the_new_tokens(client: LanguageClient
     uri = await open_document(client, tmp_path / "k.py", KERNEL)
     first = await client.text_document_semantic_tokens_full_async(params(uri))
     assert first is not None and first.result_id is not None
-    edited = KERNEL.replace("total = pl.add(acc, rows)", "total = pl.exp(acc)")
+    edited = KERNEL.replace("total = pl.add(acc, picked)", "total = pl.exp(acc)")
     change(client, uri, 2, edited)
     await wait_for_diagnostics(client, uri, 2)
     delta = await client.text_document_semantic_tokens_full_delta_async(
@@ -166,7 +172,7 @@ async def test_a_delta_after_an_edit_gives_the_new_tokens(client: LanguageClient
     assert delta.result_id not in (None, first.result_id)
     assert len(delta.edits) == 1 and len(delta.edits[0].data or []) < 20  # only what changed
     assert decode(edited, apply(first.data, delta.edits)) == [
-        token.replace("12:23 add", "12:23 exp") for token in TOKENS if not token.startswith("12:32")
+        token.replace("20:23 add", "20:23 exp") for token in TOKENS if not token.startswith("20:32")
     ]
     again = await client.text_document_semantic_tokens_full_delta_async(
         types.SemanticTokensDeltaParams(

@@ -4,6 +4,8 @@ not its definition."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from lsprotocol import types
 
 from ptoc.frontend import FunctionInfo, ModuleAnalysis, Occurrence, OccurrenceKind
@@ -59,23 +61,39 @@ def calls(analysis: ModuleAnalysis) -> list[Occurrence]:
     ]
 
 
+def grouped(
+    analysis: ModuleAnalysis,
+    positions: Positions,
+    pick: Callable[[Occurrence], FunctionInfo | None],
+) -> list[tuple[FunctionInfo, list[types.Range]]]:
+    """The calls ``pick`` assigns to a function, grouped by that function (in order of first
+    call), each with the ranges of its calls."""
+    found: dict[str, tuple[FunctionInfo, list[types.Range]]] = {}
+    for occ in calls(analysis):
+        info = pick(occ)
+        if info is None:
+            continue
+        try:
+            found.setdefault(info.name, (info, []))[1].append(positions.range(occ.span))
+        except Stale:
+            continue
+    return list(found.values())
+
+
 def incoming(
     analysis: ModuleAnalysis, target: FunctionInfo, uri: str, positions: Positions
 ) -> list[types.CallHierarchyIncomingCall]:
     """Each function calling ``target``, with where it does."""
-    grouped: dict[str, tuple[FunctionInfo, list[types.Range]]] = {}
-    for occ in calls(analysis):
+
+    def caller(occ: Occurrence) -> FunctionInfo | None:
         assert occ.definition is not None
-        caller = enclosing(analysis, occ.span)
-        if key(occ.definition) != key(target.name_span) or caller is None:
-            continue
-        try:
-            grouped.setdefault(caller.name, (caller, []))[1].append(positions.range(occ.span))
-        except Stale:
-            continue
+        if key(occ.definition) != key(target.name_span):
+            return None
+        return enclosing(analysis, occ.span)
+
     return [
-        types.CallHierarchyIncomingCall(from_=item(caller, uri, positions), from_ranges=ranges)
-        for caller, ranges in grouped.values()
+        types.CallHierarchyIncomingCall(from_=item(info, uri, positions), from_ranges=ranges)
+        for info, ranges in grouped(analysis, positions, caller)
     ]
 
 
@@ -83,17 +101,14 @@ def outgoing(
     analysis: ModuleAnalysis, source: FunctionInfo, uri: str, positions: Positions
 ) -> list[types.CallHierarchyOutgoingCall]:
     """Each function ``source`` calls, with where it does."""
-    grouped: dict[str, tuple[FunctionInfo, list[types.Range]]] = {}
-    for occ in calls(analysis):
+
+    def callee(occ: Occurrence) -> FunctionInfo | None:
         assert occ.definition is not None
-        callee = function_named_at(analysis, occ.definition)
-        if callee is None or enclosing(analysis, occ.span) is not source:
-            continue
-        try:
-            grouped.setdefault(callee.name, (callee, []))[1].append(positions.range(occ.span))
-        except Stale:
-            continue
+        if enclosing(analysis, occ.span) is not source:
+            return None
+        return function_named_at(analysis, occ.definition)
+
     return [
-        types.CallHierarchyOutgoingCall(to=item(callee, uri, positions), from_ranges=ranges)
-        for callee, ranges in grouped.values()
+        types.CallHierarchyOutgoingCall(to=item(info, uri, positions), from_ranges=ranges)
+        for info, ranges in grouped(analysis, positions, callee)
     ]

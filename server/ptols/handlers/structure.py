@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from lsprotocol import types
 
 from .. import capabilities
-from .common import features, locate, pypto_document
+from .common import Located, features, locate, pypto_document
 
 if TYPE_CHECKING:
     from ptoc.frontend import ModuleAnalysis
@@ -117,35 +117,37 @@ async def folding_range(
 async def selection_range(
     ls: PtolsServer, params: types.SelectionRangeParams
 ) -> list[types.SelectionRange] | None:
-    doc = pypto_document(ls, params.text_document.uri)
-    if doc is None:
-        return None
-    offsets = [doc.index.offset_of(position, ls.encoding()) for position in params.positions]
+    positions = params.positions
 
     def ranges(tree: SyntaxTree, index: LineIndex, encoding: str) -> list[types.SelectionRange]:
         select = features.folding.selection_range
-        return [select(tree, index, offset, encoding) for offset in offsets]
+        return [select(tree, index, index.offset_of(p, encoding), encoding) for p in positions]
 
     return await syntax_answer(ls, params.text_document.uri, ranges, ls.encoding())
+
+
+def answer_at(ls: PtolsServer, params: Any, answer: Callable[[Located], T]) -> T | None:
+    """``answer`` of the occurrence under the cursor (``params``: a text document and a
+    position), or None where there is none."""
+    found = locate(ls, params.text_document.uri, params.position)
+    return None if found is None else answer(found)
 
 
 def document_highlight(
     ls: PtolsServer, params: types.DocumentHighlightParams
 ) -> list[types.DocumentHighlight] | None:
-    found = locate(ls, params.text_document.uri, params.position)
-    if found is None:
-        return None
-    return features.highlight.highlights(found.analysis, found.occ, found.positions)
+    return answer_at(
+        ls, params, lambda at: features.highlight.highlights(at.analysis, at.occ, at.positions)
+    )
 
 
 def prepare_call_hierarchy(
     ls: PtolsServer, params: types.CallHierarchyPrepareParams
 ) -> list[types.CallHierarchyItem] | None:
-    found = locate(ls, params.text_document.uri, params.position)
-    if found is None:
-        return None
-    return features.call_hierarchy.prepare(
-        found.analysis, found.occ, found.doc.uri, found.positions
+    return answer_at(
+        ls,
+        params,
+        lambda at: features.call_hierarchy.prepare(at.analysis, at.occ, at.doc.uri, at.positions),
     )
 
 
@@ -166,18 +168,21 @@ def hierarchy_function(ls: PtolsServer, item: types.CallHierarchyItem) -> Any:
 def incoming_calls(
     ls: PtolsServer, params: types.CallHierarchyIncomingCallsParams
 ) -> list[types.CallHierarchyIncomingCall] | None:
-    found = hierarchy_function(ls, params.item)
-    if found is None:
-        return None
-    analysis, positions, info = found
-    return features.call_hierarchy.incoming(analysis, info, params.item.uri, positions)
+    return hierarchy_calls(ls, params.item, features.call_hierarchy.incoming)
 
 
 def outgoing_calls(
     ls: PtolsServer, params: types.CallHierarchyOutgoingCallsParams
 ) -> list[types.CallHierarchyOutgoingCall] | None:
-    found = hierarchy_function(ls, params.item)
+    return hierarchy_calls(ls, params.item, features.call_hierarchy.outgoing)
+
+
+def hierarchy_calls(
+    ls: PtolsServer, item: types.CallHierarchyItem, calls: Callable[..., T]
+) -> T | None:
+    """``calls(analysis, function, uri, positions)`` for the function ``item`` names."""
+    found = hierarchy_function(ls, item)
     if found is None:
         return None
     analysis, positions, info = found
-    return features.call_hierarchy.outgoing(analysis, info, params.item.uri, positions)
+    return calls(analysis, info, item.uri, positions)
