@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from ..convert import Positions, to_lsp_diagnostic
 from ..text import LineIndex
 
 MAX_FILES = 5000  # Python files looked at per workspace folder (as workspace symbols)
+WALK_AGE = 10.0  # seconds a walk of the folders is reused (VS Code pulls every 2 s)
 
 
 def digest(*parts: object) -> str:
@@ -43,6 +45,16 @@ class DiskDiagnostics:
         self.generation = 0  # bumped when a project's [tool.ptoc] changes
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-workspace")
         self.lock = threading.Lock()
+        self.walked: tuple[float, list[str], list[str]] | None = None  # (when, folders, files)
+
+    def files(self, folders: list[str]) -> list[str]:
+        """The Python files below ``folders``, from a walk at most WALK_AGE seconds old (a
+        client that pulls every 2 s costs one `stat` per file, not a directory walk)."""
+        now = time.monotonic()
+        walked = self.walked
+        if walked is None or walked[1] != folders or now - walked[0] > WALK_AGE:
+            walked = self.walked = (now, list(folders), list(python_files(folders)))
+        return walked[2]
 
     def result_id(self, path: str, settings: Settings, encoding: str) -> str | None:
         """The id a report of ``path`` would carry now (None: the file is gone)."""
@@ -76,7 +88,7 @@ class DiskDiagnostics:
         """Reports of every PyPTO file below ``folders`` except ``skip`` (open documents'
         paths): "unchanged" where ``previous`` (uri -> result id) still holds."""
         found: list[types.WorkspaceDocumentDiagnosticReport] = []
-        for path in python_files(folders):
+        for path in self.files(folders):
             uri = from_fs_path(path)
             if path in skip or uri is None:
                 continue
