@@ -187,3 +187,55 @@ async def test_a_delta_after_an_edit_gives_the_new_tokens(client: LanguageClient
     )
     assert isinstance(unknown, types.SemanticTokens)
     assert decode(edited, unknown.data) == decode(edited, apply(first.data, delta.edits))
+
+
+# --- ptols.features.semantic_tokens called directly, without a client ----------------------------
+
+
+def test_columns_count_in_the_negotiated_encoding():
+    from lsp_helpers import KERNEL as SMALL
+
+    from ptoc.frontend import analyze_source
+    from ptols.convert import Positions
+    from ptols.features.semantic_tokens import encode
+    from ptols.text import LineIndex
+
+    text = SMALL.replace("tile_c", "tile_ä")  # two UTF-8 bytes, one UTF-16 unit
+    analysis = analyze_source(text, "k.py")
+    utf16 = decode(text, encode(analysis, Positions(LineIndex(text), "utf-16")))
+    assert "14:8 tile_ä variable declaration tile" in utf16
+    assert "14:17 pl namespace defaultLibrary" in utf16
+    utf8 = encode(analysis, Positions(LineIndex(text), "utf-8"))
+    # the same tokens; on line 14 everything after `tile_ä` one column further, and it longer
+    assert len(utf8) == len(encode(analysis, Positions(LineIndex(text), "utf-16")))
+    line, starts = 0, []
+    for index in range(0, len(utf8), 5):
+        line += utf8[index]
+        if line == 14:
+            starts.append((utf8[index + 1], utf8[index + 2]))
+    assert starts[:2] == [(8, 7), (10, 2)]  # tile_ä: 7 bytes; `pl` 10 bytes after its start
+
+
+def test_tokens_of_an_older_analysis_move_with_the_edits_or_are_left_out():
+    from ptoc.frontend import analyze_source
+    from ptols.convert import Positions
+    from ptols.features.semantic_tokens import encode
+    from ptols.text import LineIndex
+
+    analysis = analyze_source(KERNEL, "k.py")
+    newer = KERNEL.replace("N = 4\n", "N = 4\nM = 5\n").replace("total = pl.add", "total = pl.ad")
+    data = encode(analysis, Positions(LineIndex(KERNEL), "utf-16", LineIndex(newer)))
+    moved = [
+        f"{int(token.split(':')[0]) + 1}:{token.split(':', 1)[1]}"
+        for token in TOKENS
+        if int(token.split(":")[0]) > 20  # after the last change (line 20 of the older text)
+    ]
+    found = decode(newer, data)
+    assert found[0] == TOKENS[0] == "2:0 N variable declaration readonly"  # before the changes
+    # after them a line further (and on the changed line a column back); between them: none
+    assert found[1:] == [
+        "21:26 acc variable tile loopCarried",
+        "21:31 picked variable tile",
+        *moved,
+    ]
+    assert not any(token.startswith("21:") and " add " in token for token in found)
