@@ -358,6 +358,9 @@ class PtolsServer(LanguageServer):
         if doc.version == version and (known is None or known[1] != found):
             doc.backend = (version, found)
             self.publish(doc, self.diagnostics_of(doc, analysis), version)
+            from .handlers.diagnostics import refresh
+
+            refresh(self)  # a client that pulls learns of what came from the background
 
     async def current_analysis(
         self, doc: Document, timeout: float = ANALYSIS_WAIT

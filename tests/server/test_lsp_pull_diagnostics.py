@@ -113,3 +113,19 @@ async def test_a_changed_pyproject_re_analyses_the_documents_below_it(
     assert [(d.code, d.severity) for d in report.items] == [
         ("W006", types.DiagnosticSeverity.Error)
     ]
+
+
+async def test_background_diagnostics_ask_pull_clients_to_pull_again(
+    client: LanguageClient, tmp_path: Path
+):
+    big = KERNEL.replace("[64, 64]", "[256, 256]")  # three 256 KiB tiles: E402, from the back end
+    refreshes = client.diagnostic_refresh_count
+    uri = await open_document(client, tmp_path / "k.py", big)
+    for _ in range(2000):  # up to 20 s: the back end runs once the file is idle
+        if client.diagnostic_refresh_count > refreshes:
+            break
+        await asyncio.sleep(0.01)
+    assert client.diagnostic_refresh_count > refreshes
+    report = await client.text_document_diagnostic_async(pull(uri))
+    assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
+    assert [d.code for d in report.items] == ["E402"]
