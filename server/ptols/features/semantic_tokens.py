@@ -235,11 +235,17 @@ def surface(name: str, namespaces: list[str]) -> tuple[str, int]:
 def encode(analysis: ModuleAnalysis, positions: Positions) -> list[int]:
     """The LSP encoding of the tokens (relative lines and starts) in the current text; tokens
     in text changed since the analysis are left out."""
+    return [number for chunk in encode_lines(analysis, positions) for number in chunk]
+
+
+def encode_lines(analysis: ModuleAnalysis, positions: Positions) -> Iterator[list[int]]:
+    """``encode`` one line at a time (each line's part of the data), so that a caller on the
+    message loop can let other requests go between lines."""
     if positions.shift is not None:
-        return encode_shifted(analysis, positions)
+        yield encode_shifted(analysis, positions)
+        return
     index = positions.current
     plain = positions.encoding == UTF32
-    data: list[int] = []
     last_row = 0
     for row, tokens in lines_of_tokens(analysis, index):
         line = "" if plain else index.line(row)
@@ -250,6 +256,7 @@ def encode(analysis: ModuleAnalysis, positions: Positions) -> list[int]:
                 (units(line[:c], positions.encoding), units(line[:e], positions.encoding), k, m)
                 for c, e, k, m in tokens
             ]
+        data: list[int] = []
         last = 0
         for number, (column, end, kind, modifiers) in enumerate(columns):
             if number == 0:
@@ -258,7 +265,7 @@ def encode(analysis: ModuleAnalysis, positions: Positions) -> list[int]:
                 data += (0, column - last, end - column, kind, modifiers)
             last = column
         last_row = row
-    return data
+        yield data
 
 
 def encode_shifted(analysis: ModuleAnalysis, positions: Positions) -> list[int]:
@@ -286,16 +293,35 @@ def encode_shifted(analysis: ModuleAnalysis, positions: Positions) -> list[int]:
 def delta(old: list[int], new: list[int]) -> list[types.SemanticTokensEdit]:
     """One edit turning ``old`` into ``new``: the part between their common prefix and suffix,
     in whole tokens (5 integers each)."""
-    limit = min(len(old), len(new))
-    prefix = 0
-    while prefix < limit and old[prefix] == new[prefix]:
-        prefix += 1
+    prefix = shared_prefix(old, new)
     prefix -= prefix % 5
-    suffix = 0
-    while suffix < limit - prefix and old[-1 - suffix] == new[-1 - suffix]:
-        suffix += 1
+    suffix = shared_suffix(old, new, min(len(old), len(new)) - prefix)
     suffix -= suffix % 5
     if prefix == len(old) == len(new):
         return []
     inserted = new[prefix : len(new) - suffix]
     return [types.SemanticTokensEdit(prefix, len(old) - suffix - prefix, inserted or None)]
+
+
+def shared_prefix(a: list[int], b: list[int]) -> int:
+    """Length of the common prefix: a binary search over slice comparisons (C speed)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[low:middle] == b[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def shared_suffix(a: list[int], b: list[int], limit: int) -> int:
+    """Length of the common suffix, at most ``limit``."""
+    low, high = 0, limit
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[len(a) - middle : len(a) - low] == b[len(b) - middle : len(b) - low]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
