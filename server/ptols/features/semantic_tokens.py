@@ -2,7 +2,7 @@
 
 Names come from the symbol index (tiles, tensors and scalars told apart by their deduced type,
 loop-carried values marked); the DSL's own spellings after the module's alias (`pl.load`,
-`pl.FP32`, `pl.MemorySpace.Vec`, `pl.Tile`) from one scan of the text, classified by the op
+`pl.FP32`, `pl.MemorySpace.Vec`, `pl.Tile`) from a scan of each line, classified by the op
 registry and ``ptoc.language``. Token types are the protocol's standard ones, so every theme
 colours them; the distinctions a theme does not know ride on modifiers (the VS Code extension
 maps them to TextMate scopes in its package.json)."""
@@ -79,25 +79,16 @@ def modifiers_of(occ: Occurrence) -> int:
     return bits
 
 
-def name_tokens(analysis: ModuleAnalysis) -> dict[int, list[Token]]:
-    """One token per name occurrence, by 0-based line (the last part of a dotted one:
-    `self.kernel` -> kernel)."""
-    by_line: dict[int, list[Token]] = {}
-    types_by_id = NAME_TYPE_BY_ID
-    for occ in analysis.index.occurrences:
-        kind = types_by_id.get(id(occ.kind))
-        span = occ.span
-        if kind is None or span.line != span.end_line:
-            continue
-        end = span.end_column
-        column = end - len(occ.name) if end - span.column > len(occ.name) else span.column
-        token = (column, end, kind, value_modifiers(occ))
-        found = by_line.get(span.line - 1)
-        if found is None:
-            by_line[span.line - 1] = [token]
-        else:
-            found.append(token)
-    return by_line
+def name_token(occ: Occurrence) -> Token | None:
+    """The token of a name occurrence on one line (the last part of a dotted one:
+    `self.kernel` -> kernel), or None."""
+    kind = NAME_TYPE_BY_ID.get(id(occ.kind))
+    span = occ.span
+    if kind is None or span.line != span.end_line:
+        return None
+    end = span.end_column
+    column = end - len(occ.name) if end - span.column > len(occ.name) else span.column
+    return column, end, kind, value_modifiers(occ)
 
 
 @lru_cache(maxsize=8)
@@ -150,7 +141,9 @@ def lines_of_tokens(
     analysis: ModuleAnalysis, index: LineIndex
 ) -> Iterator[tuple[int, Sequence[Token]]]:
     """(0-based line, its tokens sorted and without overlaps) of each line that has any."""
-    names = name_tokens(analysis)
+    analysis.index.freeze()  # sorted by position: walked in step with the lines
+    occurrences = analysis.index.occurrences
+    taken = 0
     strings = in_long_strings(index.text)
     string_starts = [start for start, _ in strings]
     prefix = analysis.prefix
@@ -161,7 +154,12 @@ def lines_of_tokens(
         if strings and found:
             line_start = starts[row]
             found = [t for t in found if not inside(line_start + t[0], strings, string_starts)]
-        named = names.get(row)
+        named: list[Token] = []
+        while taken < len(occurrences) and occurrences[taken].span.line <= row + 1:
+            token = name_token(occurrences[taken])
+            if token is not None and occurrences[taken].span.line == row + 1:
+                named.append(token)
+            taken += 1
         if not named:
             if found:
                 yield row, found  # the chains of one line never overlap
