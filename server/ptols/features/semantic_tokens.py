@@ -23,7 +23,7 @@ from ptoc.ops import REGISTRY
 
 from ..capabilities import TOKEN_MODIFIERS, TOKEN_TYPES
 from ..convert import Positions
-from ..text import UTF32, LineIndex, Stale, units
+from ..text import UTF32, LineIndex, Stale, common_prefix, common_suffix, units
 
 TYPE = {name: index for index, name in enumerate(TOKEN_TYPES)}
 MODIFIER = {name: 1 << index for index, name in enumerate(TOKEN_MODIFIERS)}
@@ -291,35 +291,11 @@ def encode_shifted(analysis: ModuleAnalysis, positions: Positions) -> list[int]:
 def delta(old: list[int], new: list[int]) -> list[types.SemanticTokensEdit]:
     """One edit turning ``old`` into ``new``: the part between their common prefix and suffix,
     in whole tokens (5 integers each)."""
-    prefix = shared_prefix(old, new)
+    prefix = common_prefix(old, new)
     prefix -= prefix % 5
-    suffix = shared_suffix(old, new, min(len(old), len(new)) - prefix)
+    suffix = common_suffix(old, new, min(len(old), len(new)) - prefix)
     suffix -= suffix % 5
     if prefix == len(old) == len(new):
         return []
     inserted = new[prefix : len(new) - suffix]
     return [types.SemanticTokensEdit(prefix, len(old) - suffix - prefix, inserted or None)]
-
-
-def shared_prefix(a: list[int], b: list[int]) -> int:
-    """Length of the common prefix: a binary search over slice comparisons (C speed)."""
-    low, high = 0, min(len(a), len(b))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[low:middle] == b[low:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def shared_suffix(a: list[int], b: list[int], limit: int) -> int:
-    """Length of the common suffix, at most ``limit``."""
-    low, high = 0, limit
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[len(a) - middle : len(a) - low] == b[len(b) - middle : len(b) - low]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
