@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from pathlib import Path  # not at run time: pathlib loads urllib (~4 ms a start)
 
     from .config import ConfigCache
+    from .driver import CompileResult
     from .frontend.analysis import ModuleAnalysis
     from .frontend.edition import EditionInForce
 
@@ -376,6 +377,9 @@ def run_compile(args: argparse.Namespace) -> int:
     if args.verify and args.target != "pto":
         fail("--verify checks PTO MLIR: use it with --target pto")
         return EXIT_USAGE
+    if args.line_directives and args.target not in ("cce", "pto"):
+        fail("--line-directives marks C++ (--target cce) and PTO MLIR (--target pto)")
+        return EXIT_USAGE
     if args.verify or args.target == "pto-cpp":
         from .codegen.pto.ptoas import PtoasMissing
 
@@ -402,11 +406,30 @@ def run_compile(args: argparse.Namespace) -> int:
         write_memory_map(analysis, args.function, args.memory_map)
     if result.has_errors:
         return EXIT_ERRORS
+    emit_compiled(args, result, analysis)
+    return EXIT_OK
+
+
+def emit_compiled(
+    args: argparse.Namespace, result: CompileResult, analysis: ModuleAnalysis
+) -> None:
+    """The generated text with what the options add (annotations, line directives), and the
+    source map beside it."""
     text, spans = result.text, result.line_spans
     if args.annotate:
         from .sourcemap import annotate
 
         text, spans = annotate(text, spans, "#" if result.language == "python" else "//")
+    if args.line_directives and args.target == "cce":
+        from .line_directives import cpp_line_directives
+
+        stem = os.path.splitext(os.path.basename(args.file))[0]
+        generated = args.output or f"{stem}.cpp"
+        text, spans = cpp_line_directives(text, spans, generated)
+    elif args.line_directives:
+        from .line_directives import mlir_locations
+
+        text = mlir_locations(text, spans)
     if args.line_map:
         from .sourcemap import line_map_json
 
@@ -415,7 +438,6 @@ def run_compile(args: argparse.Namespace) -> int:
 
         write_text(args.line_map, json.dumps(mapped, indent=1) + "\n")
     emit(text, args.output)
-    return EXIT_OK
 
 
 def write_memory_map(analysis: ModuleAnalysis, function: str | None, out: str) -> None:
@@ -598,6 +620,12 @@ def add_compile_outputs(compile_: argparse.ArgumentParser) -> None:
         "--annotate",
         action="store_true",
         help="put a '// FILE:LINE' comment above the lines generated for each statement",
+    )
+    compile_.add_argument(
+        "--line-directives",
+        action="store_true",
+        help="make the output name the kernel's lines: '#line N \"FILE\"' in C++ (clang, gdb), "
+        "'loc(\"FILE\":L:C)' on PTO MLIR operations (PTOAS, mlir tools)",
     )
     compile_.add_argument(
         "--memory-map",

@@ -28,10 +28,44 @@ COMPLETION_OPTIONS: dict[str, Any] = {
 }
 SIGNATURE_OPTIONS: dict[str, Any] = {"trigger_characters": ["(", ","]}
 CODE_ACTION_OPTIONS: dict[str, Any] = {
-    "code_action_kinds": ["quickfix", "refactor.rewrite"],
+    "code_action_kinds": ["quickfix", "refactor.rewrite", "source.fixAll.ptoc"],
     "resolve_provider": True,  # "Upgrade to PyPTO 2026-08" computes its edit when chosen
 }
 CODE_LENS_OPTIONS: dict[str, Any] = {"resolve_provider": False}
+# The semantic tokens legend (features/semantic_tokens.py says what each one marks). Standard
+# token types, so every theme colours them; the kernel's own distinctions are modifiers.
+TOKEN_TYPES = [
+    "namespace",  # the module's alias and op namespaces: `pl`, `pl.block`
+    "type",  # pl.Tensor, pl.Tile, pl.Scalar
+    "enum",  # pl.MemorySpace, pl.FunctionType
+    "enumMember",  # dtypes (pl.FP32) and enum members (pl.MemorySpace.Vec)
+    "function",  # program functions; ops with `defaultLibrary`
+    "macro",  # DSL helpers: pl.range, pl.yield_, pl.incore, pl.const
+    "decorator",  # pl.program, pl.function, pl.inline
+    "class",  # a @pl.program class
+    "parameter",
+    "variable",
+]
+TOKEN_MODIFIERS = [
+    "declaration",
+    "readonly",  # module constants
+    "defaultLibrary",  # ops and everything else the DSL defines
+    "tile",
+    "tensor",
+    "scalar",
+    "loopCarried",  # an iter_arg: bound to its init value, then to what the body yields
+    "memorySpace",  # pl.MemorySpace.X
+    "dtype",  # pl.FP32 ...
+]
+DIAGNOSTIC_OPTIONS: dict[str, Any] = {  # in lsprotocol's field order (pygls writes that)
+    "inter_file_dependencies": False,
+    "workspace_diagnostics": True,
+    "identifier": "ptoc",
+}
+SEMANTIC_TOKENS_LEGEND: dict[str, Any] = {
+    "token_types": TOKEN_TYPES,
+    "token_modifiers": TOKEN_MODIFIERS,
+}
 
 ENCODINGS = ("utf-8", "utf-16", "utf-32")  # what ptols (and pygls) can count positions in
 DEFAULT_ENCODING = "utf-16"
@@ -133,14 +167,24 @@ def server_capabilities(capabilities: dict[str, Any]) -> dict[str, Any]:
         "signatureHelpProvider": camel(SIGNATURE_OPTIONS),
         "definitionProvider": True,
         "referencesProvider": True,
+        "documentHighlightProvider": True,
         "documentSymbolProvider": True,
         "codeActionProvider": camel(CODE_ACTION_OPTIONS),
         "codeLensProvider": {**camel(CODE_LENS_OPTIONS), "resolveProvider": False},
         "workspaceSymbolProvider": {"resolveProvider": False},
         "documentFormattingProvider": True,
+        "documentRangeFormattingProvider": True,
         "renameProvider": rename_provider(capabilities),
+        "foldingRangeProvider": True,
+        "selectionRangeProvider": True,
         "executeCommandProvider": {"commands": []},
+        "callHierarchyProvider": True,
+        "semanticTokensProvider": {
+            "legend": camel(SEMANTIC_TOKENS_LEGEND),
+            "full": {"delta": True},
+        },
         "inlayHintProvider": {"resolveProvider": False},
+        "diagnosticProvider": camel(DIAGNOSTIC_OPTIONS),
         "workspace": {
             "workspaceFolders": {"supported": True, "changeNotifications": True},
             "fileOperations": {},

@@ -16,6 +16,7 @@ class Settings:
     pipeline: str | None = None  # None: each target's default pipeline (as `ptoc compile`)
     inlay_hints: bool = True
     sync_hints: bool = True  # inlayHints.sync: where InsertSync put set/wait flags, barriers
+    parameter_hints: bool = False  # inlayHints.parameterNames: `offsets:` before op arguments
     format_on_save: bool = False
     severity_overrides: dict[str, str] = field(default_factory=dict)
     line_length: int = 88
@@ -77,6 +78,10 @@ class Settings:
             settings.sync_hints = hints["sync"]
         elif isinstance(value.get("inlayHints.sync"), bool):
             settings.sync_hints = value["inlayHints.sync"]
+        if isinstance(hints, dict) and isinstance(hints.get("parameterNames"), bool):
+            settings.parameter_hints = hints["parameterNames"]
+        elif isinstance(value.get("inlayHints.parameterNames"), bool):
+            settings.parameter_hints = value["inlayHints.parameterNames"]
         if isinstance(value.get("formatOnSave"), bool):
             settings.format_on_save = value["formatOnSave"]
         overrides = value.get("severityOverrides")

@@ -133,6 +133,10 @@ class Document:
     facts_job: tuple[int | None, asyncio.Future[Any]] | None = None
     known_facts: tuple[ModuleAnalysis, int, list[Any]] | None = None  # (analysis, memo size, …)
     run_verdicts: dict[str, Any] = field(default_factory=dict)
+    # Semantic tokens of one analysis seen through one text: ((analysis, text, encoding),
+    # result id, data); the data of recent result ids, for deltas.
+    semantic: tuple[tuple[Any, str, str], str, list[int]] | None = None
+    semantic_sent: dict[str, list[int]] = field(default_factory=dict)
     # One pipeline result per function, shared by previews, facts, buffers and E401 / E402.
     pipelines: SharedPipelines = field(default_factory=SharedPipelines)
     _syntax: SyntaxTree | None = None
@@ -183,16 +187,26 @@ class Document:
         """Document symbols of ``text`` (one version of this document), from the tree-sitter
         tree brought up to date incrementally (none without tree-sitter). Runs on the syntax
         thread only."""
-        if too_large(text) or not has_tree_sitter():
-            self._syntax = None
+        tree = self.syntax_of(text)
+        if tree is None:
             return None
         from .convert import Positions
         from .features.symbols import document_symbols
+
+        return document_symbols(tree, Positions(LineIndex(text), encoding))
+
+    def syntax_of(self, text: str) -> SyntaxTree | None:
+        """The tree-sitter tree of ``text`` (one version of this document), updated from the
+        last one; None above the live-analysis limits or without tree-sitter. Runs on the syntax
+        thread only."""
+        if too_large(text) or not has_tree_sitter():
+            self._syntax = None
+            return None
         from .syntax import SyntaxTree  # tree-sitter loads with the first document, not at start-up
 
         tree = SyntaxTree.parse(text) if self._syntax is None else self._syntax.update(text)
         self._syntax = tree
-        return document_symbols(tree, Positions(LineIndex(text), encoding))
+        return tree
 
     def apply(
         self,

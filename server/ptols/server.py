@@ -82,6 +82,9 @@ class PtolsServer(LanguageServer):
         self.format_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-format")
         self.syntax_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-syntax")
         self.converter = ConverterWarmer(self.protocol)
+        self.disk_diagnostics: Any = (
+            None  # pull diagnostics of files not open (handlers/diagnostics)
+        )
 
     # --- lifecycle ----------------------------------------------------------------------------
     def start_io(
@@ -360,6 +363,9 @@ class PtolsServer(LanguageServer):
         if doc.version == version and (known is None or known[1] != found):
             doc.backend = (version, found)
             self.publish(doc, self.diagnostics_of(doc, analysis), version)
+            from .handlers.diagnostics import refresh
+
+            refresh(self)  # a client that pulls learns of what came from the background
 
     async def current_analysis(
         self, doc: Document, timeout: float = ANALYSIS_WAIT

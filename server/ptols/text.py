@@ -11,11 +11,14 @@ from __future__ import annotations
 import bisect
 from itertools import accumulate, repeat
 from operator import add
-from typing import AnyStr
+from typing import TypeVar
 
 from lsprotocol import types
 
 from ptoc.lines import BREAK
+
+# What the prefix and suffix searches compare: texts, their bytes, semantic token data.
+Compared = TypeVar("Compared", str, bytes, list[int])
 
 UTF8 = types.PositionEncodingKind.Utf8
 UTF16 = types.PositionEncodingKind.Utf16
@@ -109,7 +112,7 @@ def apply_change(
     return change.text
 
 
-def common_prefix(a: AnyStr, b: AnyStr) -> int:
+def common_prefix(a: Compared, b: Compared) -> int:
     """Length of the common prefix; a binary search over slice comparisons (C speed)."""
     low, high = 0, min(len(a), len(b))
     while low < high:
@@ -121,7 +124,7 @@ def common_prefix(a: AnyStr, b: AnyStr) -> int:
     return low
 
 
-def common_suffix(a: AnyStr, b: AnyStr, limit: int) -> int:
+def common_suffix(a: Compared, b: Compared, limit: int) -> int:
     """Length of the common suffix, at most ``limit``."""
     low, high = 0, limit
     while low < high:

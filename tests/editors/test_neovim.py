@@ -141,22 +141,36 @@ class Demo:
         pl.store(tile_b, [0, 0], [64, 64], out)
 """
 
-# Neovim users get the hardware view through the documented requests (docs/lsp-extensions.md).
-HARDWARE_INIT = (
+# The request scripts: wait for the server's capabilities, `ask` for one request's result; each
+# script defines `report`, which FINISH runs before quitting.
+REQUESTS = (
     ATTACH
     + r"""
 vim.wait(20000, function()
   local client = vim.lsp.get_client_by_id(client_id)
   return client ~= nil and client.server_capabilities ~= nil
 end, 50)
-local function report()
-  local doc = { uri = vim.uri_from_bufnr(bufnr) }
-  local function ask(method, params)
-    local responses = vim.lsp.buf_request_sync(bufnr, method, params, 30000)
-    for _, response in pairs(responses or {}) do
-      if response.result then return response.result end
-    end
+local doc = { uri = vim.uri_from_bufnr(bufnr) }
+local function ask(method, params)
+  local responses = vim.lsp.buf_request_sync(bufnr, method, params, 30000)
+  for _, response in pairs(responses or {}) do
+    if response.result then return response.result end
   end
+end
+"""
+)
+FINISH = r"""
+local ok, problem = pcall(report)
+if not ok then out:write("error " .. tostring(problem) .. "\n") end
+out:close()
+vim.cmd("qall!")
+"""
+
+# Neovim users get the hardware view through the documented requests (docs/lsp-extensions.md).
+HARDWARE_INIT = (
+    REQUESTS
+    + r"""
+local function report()
   local map = ask("ptols/sourceMap",
     { textDocument = doc, target = "cce", ["function"] = "kernel" })
   local lines = vim.split(map.content, "\n")
@@ -177,11 +191,8 @@ local function report()
     end
   end
 end
-local ok, problem = pcall(report)
-if not ok then out:write("error " .. tostring(problem) .. "\n") end
-out:close()
-vim.cmd("qall!")
 """
+    + FINISH
 )
 
 
@@ -191,4 +202,84 @@ def test_neovim_gets_source_and_memory_maps(tmp_path: Path):
         "map TEXP(tile_b, tile_a); -> 8:8-8:31",
         "buffer tile_a Vec 0 16384 0-1",
         "buffer tile_b Vec 16384 16384 1-2",
+    ]
+
+
+# The hardware kernel with a loop carrying a tile instead of its exp, and a caller.
+STRUCTURE_KERNEL = HARDWARE_KERNEL.replace(
+    """        tile_b = pl.exp(tile_a)
+        pl.store(tile_b, [0, 0], [64, 64], out)
+""",
+    """        for i, (acc,) in pl.range(2, init_values=(tile_a,)):
+            total = pl.add(acc, tile_a)
+            acc_next = pl.yield_(total)
+        pl.store(acc_next, [0, 0], [64, 64], out)
+
+    @pl.function
+    def main(self, a: pl.Tensor[[64, 64], pl.FP32], out: pl.Tensor[[64, 64], pl.FP32]):
+        self.kernel(a, out)
+""",
+)
+
+# The standard requests of issue #31, sent as Neovim sends any LSP request; the answers read back.
+STRUCTURE_INIT = (
+    REQUESTS
+    + r"""
+local function report()
+  local tokens = ask("textDocument/semanticTokens/full", { textDocument = doc })
+  local line, column = 0, 0
+  for i = 1, #tokens.data, 5 do
+    local d = tokens.data
+    line = line + d[i]
+    column = (d[i] == 0) and (column + d[i + 1]) or d[i + 1]
+    if line == 9 then
+      out:write(string.format("token %d:%d %d %d %d\n", line, column, d[i + 2], d[i + 3], d[i + 4]))
+    end
+  end
+  for _, r in ipairs(ask("textDocument/foldingRange", { textDocument = doc })) do
+    out:write(string.format("fold %d-%d\n", r.startLine, r.endLine))
+  end
+  local at = { textDocument = doc, position = { line = 8, character = 17 } }
+  for _, h in ipairs(ask("textDocument/documentHighlight", at)) do
+    out:write(string.format("highlight %d:%d %d\n", h.range.start.line, h.range.start.character,
+      h.kind))
+  end
+  local items = ask("textDocument/prepareCallHierarchy",
+    { textDocument = doc, position = { line = 15, character = 14 } })
+  for _, call in ipairs(ask("callHierarchy/incomingCalls", { item = items[1] })) do
+    out:write(string.format("caller %s of %s\n", call.from.name, items[1].name))
+  end
+end
+"""
+    + FINISH
+)
+
+
+@pytest.mark.skipif(shutil.which("nvim") is None, reason="neovim is installed by scripts/test.sh")
+def test_neovim_gets_semantic_tokens_folds_highlights_and_calls(tmp_path: Path):
+    from ptols.capabilities import TOKEN_MODIFIERS, TOKEN_TYPES
+
+    def token(line: int, column: int, length: int, kind: str, *modifiers: str) -> str:
+        bits = sum(1 << TOKEN_MODIFIERS.index(name) for name in modifiers)
+        return f"token {line}:{column} {length} {TOKEN_TYPES.index(kind)} {bits}"
+
+    assert run_neovim(tmp_path, STRUCTURE_KERNEL, STRUCTURE_INIT, timeout=120) == [
+        # total = pl.add(acc, tile_a)
+        token(9, 12, 5, "variable", "declaration", "tile"),
+        token(9, 20, 2, "namespace", "defaultLibrary"),
+        token(9, 23, 3, "function", "defaultLibrary"),
+        token(9, 27, 3, "variable", "tile", "loopCarried"),
+        token(9, 32, 6, "variable", "tile"),
+        "fold 4-15",
+        "fold 6-11",
+        "fold 8-10",
+        "fold 14-15",
+        # acc: the iter_arg, its init value, its read, the loop's result, the yielded value
+        "highlight 8:16 3",
+        "highlight 8:50 3",
+        "highlight 9:27 2",
+        "highlight 10:12 3",
+        "highlight 10:33 3",
+        "highlight 11:17 2",
+        "caller main of kernel",
     ]

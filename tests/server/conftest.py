@@ -22,8 +22,14 @@ atexit.register(shutil.rmtree, os.environ["PTOLS_CACHE_DIR"], ignore_errors=True
 )
 async def client(lsp_client: LanguageClient, tmp_path: Path):
     lsp_client.set_configuration({"inlayHints": {"enabled": True}}, section="ptoc")
+    capabilities = pytest_lsp.client_capabilities("visual-studio-code")
+    # VS Code supports `workspace/diagnostic/refresh` (its 1.90 request has it: clients/).
+    assert capabilities.workspace is not None
+    capabilities.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(
+        refresh_support=True
+    )
     params = types.InitializeParams(
-        capabilities=pytest_lsp.client_capabilities("visual-studio-code"),
+        capabilities=capabilities,
         root_uri=tmp_path.as_uri(),
         workspace_folders=[types.WorkspaceFolder(tmp_path.as_uri(), "ws")],
     )
@@ -37,7 +43,14 @@ async def client(lsp_client: LanguageClient, tmp_path: Path):
         return stock(params)
 
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
-    await lsp_client.initialize_session(params)
+    # Before `initialize`: the server registers its pyproject.toml watch on `initialized`.
+    lsp_client.registrations = []  # type: ignore[attr-defined]
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def _register(params):  # noqa: ANN001
+        lsp_client.registrations.append(params)  # type: ignore[attr-defined]
+
+    lsp_client.initialize_result = await lsp_client.initialize_session(params)  # type: ignore[attr-defined]
     lsp_client.preview_changes = []  # type: ignore[attr-defined]
 
     @lsp_client.feature("ptols/previewChanged")

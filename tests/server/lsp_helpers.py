@@ -35,6 +35,39 @@ class Demo:
 """
 
 
+# A program with a loop carrying a tile, an `if` yielding a result from each branch, a comment
+# block and calls between its functions.
+LOOP_KERNEL = """import pypto.language as pl
+
+# A kernel and its caller:
+# the loop carries one tile.
+
+
+@pl.program
+class Demo:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[128, 64], pl.FP32], out: pl.Tensor[[32, 64], pl.FP32]):
+        first = pl.load(x, [0, 0], [32, 64])
+        for i, (acc,) in pl.range(1, 4, init_values=(first,)):
+            rows = pl.load(x, [i * 32, 0], [32, 64])
+            if i < 2:
+                picked = pl.yield_(rows)
+            else:
+                doubled = pl.add(rows, rows)
+                picked = pl.yield_(doubled)
+            total = pl.add(acc, picked)
+            acc_next = pl.yield_(total)
+        result = pl.store(acc_next, [0, 0], [32, 64], out)
+        return result
+
+    @pl.function
+    def main(self, x: pl.Tensor[[128, 64], pl.FP32], out: pl.Tensor[[32, 64], pl.FP32]):
+        r = self.kernel(x, out)
+        s = self.kernel(x, r)
+        return s
+"""
+
+
 def position_of(text: str, needle: str, offset: int = 0, occurrence: int = 1) -> types.Position:
     index = -1
     for _ in range(occurrence):

@@ -192,3 +192,38 @@ def test_without_resolve_the_upgrade_comes_with_its_edit_or_disabled_with_the_re
 def test_the_upgrade_is_offered_on_2026_03_files_only():
     assert code_actions.offers_upgrade(analysed(KERNEL).analysis)
     assert not code_actions.offers_upgrade(analysed(UPGRADED).analysis)
+
+
+FIXABLE = KERNEL.replace(
+    "tile_c = pl.add(tile_a, tile_b)", "tile_c: pl.Tile[[64, 64], pl.FP16] = pl.add(tile_a, tile_b)"
+).replace("self.kernel(a, b, out)", "self.kernl(a, b, out)")
+
+
+async def test_source_fix_all_applies_the_certain_fixes_only(
+    client: LanguageClient, tmp_path: Path
+):
+    uri = await open_document(client, tmp_path / "k.py", FIXABLE)
+    everything = types.Range(types.Position(0, 0), types.Position(0, 0))
+
+    async def actions(only: list[str] | None) -> list[types.CodeAction]:
+        found = await client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri),
+                range=everything,
+                context=types.CodeActionContext(diagnostics=[], only=only),
+            )
+        )
+        return [a for a in found or [] if isinstance(a, types.CodeAction)]
+
+    (fix_all,) = await actions([types.CodeActionKind.SourceFixAll])
+    assert fix_all.kind == "source.fixAll.ptoc"
+    assert fix_all.edit is not None and fix_all.edit.changes is not None
+    # W006's annotation fix is certain; E203's did-you-mean (`kernl` -> `kernel`) is a guess.
+    assert [(e.range, e.new_text) for e in fix_all.edit.changes[uri]] == [
+        (
+            types.Range(types.Position(14, 16), types.Position(14, 42)),
+            "pl.Tile[[64, 64], pl.FP32]",
+        )
+    ]
+    assert [a.kind for a in await actions(["source"])] == ["source.fixAll.ptoc"]
+    assert await actions([types.CodeActionKind.QuickFix]) == []  # no diagnostics given

@@ -61,6 +61,10 @@ async def faked(lsp_client: LanguageClient, tmp_path: Path):
     def _lens_refresh(params: Any) -> None:
         pass
 
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)  # the pyproject.toml watch
+    def _register(params: Any) -> None:
+        pass
+
     await lsp_client.initialize_session(
         types.InitializeParams(
             capabilities=pytest_lsp.client_capabilities("visual-studio-code"),

@@ -14,6 +14,7 @@ import {
   LanguageClient,
   State,
   TransportKind,
+  vsdiag,
   type CancellationToken,
   type ErrorHandler,
   type LanguageClientOptions,
@@ -268,6 +269,9 @@ export class ServerController implements vscode.Disposable {
       traceOutputChannel: (this.traceChannel ??= createTraceChannel()),
       errorHandler: new CrashHandler(this.log),
       middleware: {
+        // Open documents get the pushed diagnostics, published as each analysis ends; pulling
+        // them too would list every problem twice. The workspace pull (files not open) stays.
+        provideDiagnostics: () => ({ kind: vsdiag.DocumentDiagnosticReportKind.full, items: [] }),
         workspace: {
           didChangeConfiguration: (sections, next) => (retired ? Promise.resolve() : next(sections)),
           // Answer `workspace/configuration` for `ptoc` with the checked, defaulted settings.

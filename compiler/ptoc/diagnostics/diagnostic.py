@@ -28,12 +28,13 @@ class Fix:
     title: str
     edits: tuple[TextEdit, ...]
     preferred: bool = False
+    guess: bool = False  # a did-you-mean: never applied without the user choosing it
 
 
 def replacement_fixes(span: Span, names: list[str]) -> tuple[Fix, ...]:
     """ "Change to `name`" for each candidate (a did-you-mean); the first is the preferred one."""
     return tuple(
-        Fix(f"Change to `{name}`", (TextEdit(span, name),), preferred=index == 0)
+        Fix(f"Change to `{name}`", (TextEdit(span, name),), preferred=index == 0, guess=True)
         for index, name in enumerate(names)
     )
 

@@ -1,7 +1,7 @@
 """The DSL front end: PyPTO source text -> IR + diagnostics. Never imports or runs user code."""
 
 from ..editions import Edition, EditionSource
-from .analysis import ModuleAnalysis, Occurrence, OccurrenceKind, SymbolIndex
+from .analysis import FunctionInfo, ModuleAnalysis, Occurrence, OccurrenceKind, SymbolIndex
 from .edition import EditionInForce
 from .module import AnalysisCache, analyze_module
 
@@ -21,6 +21,7 @@ def analyze_source(
 __all__ = [
     "AnalysisCache",
     "EditionInForce",
+    "FunctionInfo",
     "ModuleAnalysis",
     "Occurrence",
     "OccurrenceKind",

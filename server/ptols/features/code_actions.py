@@ -14,6 +14,7 @@ from ptoc.frontend import ModuleAnalysis, OccurrenceKind
 from ptoc.ir.types import UnknownType
 
 from ..convert import Positions, range_from_json
+from ..text import Stale
 from .common import type_text
 
 if TYPE_CHECKING:
@@ -134,3 +135,49 @@ def upgraded(text: str, path: str) -> UpgradeResult:
     from ptoc.upgrade import upgrade_source
 
     return upgrade_source(text, path, explicit=True)
+
+
+FIX_ALL = "source.fixAll.ptoc"
+
+
+def fix_all(uri: str, analysis: ModuleAnalysis, positions: Positions) -> types.CodeAction | None:
+    """`source.fixAll.ptoc`: every diagnostic's preferred fix that is certain (no did-you-mean
+    guess), in one edit; a fix overlapping one already taken waits for the next run."""
+    fixes = [
+        fix
+        for diagnostic in analysis.diagnostics
+        for fix in diagnostic.fixes
+        if fix.preferred and not fix.guess and fix.edits
+    ]
+    fixes.sort(key=lambda fix: min((e.span.line, e.span.column) for e in fix.edits))
+    edits: list[types.TextEdit] = []
+    taken: list[tuple[int, int]] = []
+    for fix in fixes:
+        try:
+            ranges = [(positions.range(e.span), e.new_text) for e in fix.edits]
+        except Stale:
+            continue
+        spans = [(positions.offset(r.start), positions.offset(r.end)) for r, _ in ranges]
+        if any(
+            start < end_taken and start_taken < end or start == start_taken
+            for start, end in spans
+            for start_taken, end_taken in taken
+        ):
+            continue
+        taken += spans
+        edits += [types.TextEdit(r, text) for r, text in ranges]
+    if not edits:
+        return None
+    return types.CodeAction(
+        title="Fix all auto-fixable ptoc problems",
+        kind=FIX_ALL,
+        edit=types.WorkspaceEdit(changes={uri: edits}),
+    )
+
+
+def wants(only: list[str] | None, kind: str) -> bool:
+    """Whether a request limited to ``only`` kinds asks for ``kind`` (a prefix matches its
+    sub-kinds: `source` asks for `source.fixAll.ptoc`)."""
+    if only is None:
+        return True
+    return any(kind == wanted or kind.startswith(wanted + ".") for wanted in only)

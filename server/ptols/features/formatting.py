@@ -17,3 +17,21 @@ def format_document(text: str, path: str, line_length: int) -> tuple[list[types.
     end_line = len(split_lines(text))
     whole = types.Range(types.Position(0, 0), types.Position(end_line, 0))
     return [types.TextEdit(whole, result.text)], ""
+
+
+def range_edits(text: str, formatted: str, first: int, last: int) -> list[types.TextEdit]:
+    """The changes from ``text`` to ``formatted`` that touch 0-based lines first..last, each a
+    run of whole lines (a change reaching outside the range is kept whole)."""
+    import difflib
+
+    from ptoc.lines import split_lines
+
+    old, new = split_lines(text), split_lines(formatted)
+    edits = []
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, old_start, old_end, new_start, new_end in matcher.get_opcodes():
+        if tag == "equal" or old_start > last or max(old_end - 1, old_start) < first:
+            continue
+        whole = types.Range(types.Position(old_start, 0), types.Position(old_end, 0))
+        edits.append(types.TextEdit(whole, "".join(new[new_start:new_end])))
+    return edits

@@ -19,7 +19,16 @@ from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 
 from .. import protocol
 from ..text import Stale
-from . import editing, extensions, hardware, lifecycle, navigation, symbols
+from . import (
+    diagnostics,
+    editing,
+    extensions,
+    hardware,
+    lifecycle,
+    navigation,
+    structure,
+    symbols,
+)
 
 if TYPE_CHECKING:
     from ..server import PtolsServer
@@ -66,6 +75,43 @@ HANDLERS: tuple[Handler, ...] = (
     Handler(types.TEXT_DOCUMENT_CODE_ACTION, editing.code_action, editing.CODE_ACTION_OPTIONS),
     Handler(types.CODE_ACTION_RESOLVE, editing.code_action_resolve, label="codeAction/resolve"),
     Handler(types.TEXT_DOCUMENT_FORMATTING, editing.formatting),
+    Handler(types.TEXT_DOCUMENT_RANGE_FORMATTING, editing.range_formatting),
+    Handler(
+        types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
+        structure.semantic_tokens_full,
+        structure.SEMANTIC_TOKENS_LEGEND,
+        label="semanticTokens/full",
+    ),
+    Handler(
+        types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA,
+        structure.semantic_tokens_delta,
+        structure.SEMANTIC_TOKENS_LEGEND,
+        label="semanticTokens/full/delta",
+    ),
+    Handler(types.TEXT_DOCUMENT_FOLDING_RANGE, structure.folding_range),
+    Handler(types.TEXT_DOCUMENT_SELECTION_RANGE, structure.selection_range),
+    Handler(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, structure.document_highlight),
+    Handler(types.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY, structure.prepare_call_hierarchy),
+    Handler(
+        types.CALL_HIERARCHY_INCOMING_CALLS,
+        structure.incoming_calls,
+        label="callHierarchy/incomingCalls",
+    ),
+    Handler(
+        types.CALL_HIERARCHY_OUTGOING_CALLS,
+        structure.outgoing_calls,
+        label="callHierarchy/outgoingCalls",
+    ),
+    Handler(
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        diagnostics.document_diagnostic,
+        diagnostics.DIAGNOSTIC_OPTIONS,
+        label="textDocument/diagnostic",
+    ),
+    Handler(
+        types.WORKSPACE_DIAGNOSTIC, diagnostics.workspace_diagnostic, label="workspace/diagnostic"
+    ),
+    Handler(types.WORKSPACE_DID_CHANGE_WATCHED_FILES, diagnostics.did_change_watched_files),
     Handler(protocol.PREVIEW, extensions.preview),
     Handler(protocol.FUNCTIONS, extensions.functions),
     Handler(protocol.TEXT_DIGEST, extensions.text_digest),

@@ -56,6 +56,8 @@ def inlay_hint(ls: PtolsServer, params: types.InlayHintParams) -> list[types.Inl
         first, last = params.range.start.line + 1, params.range.end.line + 1
     lines = text_lines(doc.analysis_text)
     hints = features.inlay_hints.inlay_hints(doc.analysis, lines, positions, first, last)
+    if ls.settings.parameter_hints:
+        hints += features.parameter_hints.parameter_hints(doc.analysis, positions, first, last)
     if ls.settings.sync_hints:
         from ..hardware import known_facts
 
@@ -68,17 +70,29 @@ def code_action(ls: PtolsServer, params: types.CodeActionParams) -> list[types.C
     doc = ls.lookup(params.text_document.uri)
     if doc is None or doc.analysis is None:
         return None
-    actions = features.code_actions.quick_fixes(doc.uri, list(params.context.diagnostics))
+    only = params.context.only
+    wants = features.code_actions.wants
+    actions: list[types.CodeAction] = []
+    if wants(only, types.CodeActionKind.QuickFix):
+        actions += features.code_actions.quick_fixes(doc.uri, list(params.context.diagnostics))
     positions = ls.positions(doc)
-    try:
-        line, first = positions.position(params.range.start)
-        _, last = positions.position(params.range.end)
-        actions += features.code_actions.annotation_actions(
-            doc.uri, doc.analysis, text_lines(doc.analysis_text), positions, line, first, last
-        )
-    except Stale:
-        pass  # the text there changed since the analysis: only the diagnostics' fixes
-    if not doc.too_large and features.code_actions.offers_upgrade(doc.analysis):
+    if wants(only, types.CodeActionKind.RefactorRewrite):
+        try:
+            line, first = positions.position(params.range.start)
+            _, last = positions.position(params.range.end)
+            actions += features.code_actions.annotation_actions(
+                doc.uri, doc.analysis, text_lines(doc.analysis_text), positions, line, first, last
+            )
+        except Stale:
+            pass  # the text there changed since the analysis: only the diagnostics' fixes
+    if wants(only, features.code_actions.FIX_ALL):
+        fix_all = features.code_actions.fix_all(doc.uri, doc.analysis, positions)
+        actions += [fix_all] if fix_all is not None else []
+    if (
+        wants(only, types.CodeActionKind.RefactorRewrite)
+        and not doc.too_large
+        and features.code_actions.offers_upgrade(doc.analysis)
+    ):
         actions += features.code_actions.upgrade_actions(
             doc.uri, resolves_edits(ls), lambda: upgrade_edit(ls, doc), shows_disabled(ls)
         )
@@ -127,7 +141,26 @@ def shows_disabled(ls: PtolsServer) -> bool:
 async def formatting(
     ls: PtolsServer, params: types.DocumentFormattingParams
 ) -> list[types.TextEdit] | None:
+    return await whole_document_edits(ls, params.text_document.uri)
+
+
+async def range_formatting(
+    ls: PtolsServer, params: types.DocumentRangeFormattingParams
+) -> list[types.TextEdit] | None:
+    """`ptoc fmt`'s changes to the lines of the range (the formatter proves its output on the
+    whole file; the changes that touch the range are kept)."""
     doc = pypto_document(ls, params.text_document.uri)
+    edits = await whole_document_edits(ls, params.text_document.uri)
+    if doc is None or not edits:
+        return edits
+    first, last = params.range.start.line, params.range.end.line
+    if params.range.end.character == 0 and last > first:
+        last -= 1  # a range ending at a line's start does not take that line
+    return features.formatting.range_edits(doc.text, edits[0].new_text, first, last)
+
+
+async def whole_document_edits(ls: PtolsServer, uri: str) -> list[types.TextEdit] | None:
+    doc = pypto_document(ls, uri)
     if doc is None:
         return None
     refusal = format_refusal(doc)

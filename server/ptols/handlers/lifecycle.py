@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 
 async def initialized(ls: PtolsServer, params: types.InitializedParams) -> None:
     ls.warm_up()
+    from .diagnostics import watch_project_files
+
+    watch_project_files(ls)
     await ls.pull_configuration()
 
 

@@ -22,8 +22,9 @@ export interface ServerSettings {
   trace: { server: TraceLevel };
   preview: { defaultTarget: DefaultTarget };
   pipeline: Pipeline;
-  /** `enabled`: deduced types; `sync`: where InsertSync put set_flag/wait_flag/pipe_barrier. */
-  inlayHints: { enabled: boolean; sync: boolean };
+  /** `enabled`: deduced types; `sync`: where InsertSync put set_flag/wait_flag/pipe_barrier;
+   * `parameterNames`: `offsets:` before positional op arguments. */
+  inlayHints: { enabled: boolean; sync: boolean; parameterNames: boolean };
   formatOnSave: boolean;
   strictAnnotations: boolean;
   edition: Edition;
@@ -36,7 +37,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   trace: { server: 'off' },
   preview: { defaultTarget: 'cce' },
   pipeline: 'auto',
-  inlayHints: { enabled: true, sync: true },
+  inlayHints: { enabled: true, sync: true, parameterNames: false },
   formatOnSave: false,
   strictAnnotations: false,
   edition: 'auto',
@@ -123,6 +124,12 @@ export function toServerSettings(raw: unknown): NormalisedSettings {
     inlayHints: {
       enabled: flag(asObject(root.inlayHints).enabled, DEFAULT_SETTINGS.inlayHints.enabled, 'inlayHints.enabled', problems),
       sync: flag(asObject(root.inlayHints).sync, DEFAULT_SETTINGS.inlayHints.sync, 'inlayHints.sync', problems),
+      parameterNames: flag(
+        asObject(root.inlayHints).parameterNames,
+        DEFAULT_SETTINGS.inlayHints.parameterNames,
+        'inlayHints.parameterNames',
+        problems,
+      ),
     },
     formatOnSave: flag(root.formatOnSave, DEFAULT_SETTINGS.formatOnSave, 'formatOnSave', problems),
     strictAnnotations: flag(root.strictAnnotations, DEFAULT_SETTINGS.strictAnnotations, 'strictAnnotations', problems),
