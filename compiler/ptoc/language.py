@@ -30,6 +30,7 @@ class SurfaceEntry:
     signature: str
     doc: str
     loop: bool = False  # a helper that heads a `for` loop
+    new: bool = False  # a helper only PyPTO 2026-08 has
     bare: bool = False  # a type recognised without the module prefix (as the original does)
 
 
@@ -123,7 +124,7 @@ HELPERS = [
     ),
     *[SurfaceEntry(name, SurfaceKind.HELPER, signature, doc) for name, signature, doc in _SCOPES],
     *[
-        SurfaceEntry(name, SurfaceKind.HELPER, signature, doc, loop=True)
+        SurfaceEntry(name, SurfaceKind.HELPER, signature, doc, loop=True, new=True)
         for name, signature, doc in _LOOPS_2026_08
     ],
     *[
@@ -258,7 +259,9 @@ DTYPES = [name for name in DTYPE_BY_NAME]
 
 # What the front end recognises, derived from the entries above (never listed a second time).
 HELPER_NAMES = frozenset(item.name for item in HELPERS)
-LOOP_HELPERS = frozenset(item.name for item in HELPERS if item.loop)
+LOOP_HELPERS = frozenset(item.name for item in HELPERS if item.loop and not item.new)
+# With 2026-08's: pl.unroll, pl.pipeline, pl.spmd, pl.split_aiv.
+ALL_LOOP_HELPERS = frozenset(item.name for item in HELPERS if item.loop)
 TYPE_NAMES = frozenset(item.name for item in TYPES)
 BARE_TYPE_NAMES = frozenset(item.name for item in TYPES if item.bare)
 LAYOUTS = [t.name for t in TensorLayout]

@@ -301,7 +301,8 @@ def test_a_row_whose_meaning_differs_is_left_with_the_reason(
     old: str, spelling: str, why: str
 ) -> None:
     result = upgrade_source(old, "k.py")
-    assert result.status == "unchanged" and result.text == old
+    # left alone: nothing else to upgrade, or (where 2026-08 reads the row otherwise) refused
+    assert result.status in ("unchanged", "refused") and result.text == old
     (left,) = result.left
     line = next(n for n, text in enumerate(old.splitlines(), 1) if spelling in text)
     assert (left.line, left.column, left.spelling) == (

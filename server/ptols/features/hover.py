@@ -125,6 +125,4 @@ def hover(
 
 
 # The hovers that say which edition is in force: where a spelling's meaning is the edition's.
-_EDITION_SHOWN = frozenset(
-    (OccurrenceKind.OP, OccurrenceKind.HELPER, OccurrenceKind.FUNCTION, OccurrenceKind.PROGRAM)
-)
+_EDITION_SHOWN = frozenset((OccurrenceKind.OP, OccurrenceKind.FUNCTION, OccurrenceKind.PROGRAM))

@@ -19,7 +19,7 @@ from ...ir.stmt import (
     YieldStmt,
 )
 from ...ir.types import UNKNOWN, ScalarType, UnknownType, types_compatible
-from ...language import LOOP_HELPERS
+from ...language import ALL_LOOP_HELPERS
 from ..analysis import Occurrence, OccurrenceKind
 from ..context import Binding, YieldFrame, YieldTarget
 from .branches import condition, lower_branch
@@ -61,7 +61,7 @@ def loop_kind(lw: Lowerer, iterator: ast.expr) -> str | None:
         return None
     func = iterator.func
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-    if name not in LOOP_HELPERS:
+    if name not in ALL_LOOP_HELPERS:
         return None
     lw.occurrence(Occurrence(lw.span(func), name, OccurrenceKind.HELPER, None))
     return name
