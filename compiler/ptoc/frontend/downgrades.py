@@ -9,6 +9,7 @@ import ast
 
 from ..diagnostics import TextEdit
 from ..ir.expr import Call, ConstInt, MakeTuple
+from ..ops import sugar
 from .names import dsl_path
 from .upgrades import TENSOR_NAMES, TILE_NAMES, Planner, UpgradePlan, prefix_node, with_items
 
@@ -36,7 +37,7 @@ class OldSpellings(Planner):
             return
         if len(path) == 2 and path[0] == "tile":
             name = path[1]
-            if name == "store" and self.lowered_name(node) == "block.l0c_store":
+            if name == "store" and self.lowered_name(node) == sugar.ACC_STORE:
                 name = "l0c_store"
             self.rename_back(node, head, f"block.{BLOCK_NAMES.get(name, name)}", "pl.tile.X")
         elif len(path) == 2 and path[0] == "tensor" and path[1] in OLD_TENSOR:
@@ -48,7 +49,7 @@ class OldSpellings(Planner):
             )
         elif len(path) == 1 and (path[0] in OLD_UNIFIED or path[0] == "store"):
             name = OLD_UNIFIED.get(path[0], path[0])
-            if name == "store" and self.lowered_name(node) == "block.l0c_store":
+            if name == "store" and self.lowered_name(node) == sugar.ACC_STORE:
                 name = "l0c_store"
             self.rename_back(node, head, name, f"pl.{path[0]}")
 

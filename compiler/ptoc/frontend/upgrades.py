@@ -20,6 +20,7 @@ from ..ir.fields import layout
 from ..ir.span import Span
 from ..ir.types import ScalarType, TileType
 from ..ir.walk import conditions, direct_exprs, walk_stmts
+from ..ops import sugar
 from ..records import record
 from .analysis import ModuleAnalysis
 from .names import DslImports, dsl_path, find_imports
@@ -51,8 +52,8 @@ MAX_SHOWN = 60  # characters of a call shown whole in a message
 
 #: Spellings of both editions whose meaning differs (§15's "different" rows): never rewritten.
 MEANING_CHANGES = {
-    "tensor.view": "`pl.tensor.view`'s third argument is a valid shape in 2026-08 (an offset in "
-    "2026-03); the 2026-08 spelling of this slice is `pl.tensor.slice(t, shape, offset)`",
+    sugar.TENSOR_WINDOW: "`pl.tensor.view`'s third argument is a valid shape in 2026-08 (an "
+    "offset in 2026-03); the 2026-08 spelling of this slice is `pl.tensor.slice(t, shape, offset)`",
     "full": "a top-level `pl.full` builds a tensor in 2026-08 (a tile in 2026-03); the 2026-08 "
     "spelling of this tile is `pl.tile.full(...)`",
     "get_block_idx": "`get_block_idx()` is UINT64 in 2026-03 and INDEX in 2026-08: the values "
@@ -159,7 +160,7 @@ class Planner:
 
     def tensor_op(self, node: ast.Call, head: ast.expr, name: str) -> None:
         if name == "view" and len(node.args) + len(node.keywords) >= 3:
-            self.keep(node, "tensor.view")
+            self.keep(node, sugar.TENSOR_WINDOW)
         elif name in TENSOR_NAMES:
             self.rename(node, head, f"tensor.{TENSOR_NAMES[name]}", "pl.tensor.X_scalar")
 
@@ -205,7 +206,7 @@ class Planner:
     def is_reduction(self, node: ast.Call, name: str) -> bool:
         """``pl.sum/max/min(tile, axis, keepdim)``: the call lowered to a tile reduction."""
         lowered = self.exprs.get(self.source.span(node))
-        reductions = ("block.sum", "block.max", "block.min")
+        reductions = sugar.AXIS_REDUCTIONS
         return (
             name in ("sum", "max", "min")
             and isinstance(lowered, Call)

@@ -10,3 +10,9 @@ READ = {TensorType: "tensor.read", TileType: "block.read"}
 WINDOW = {TensorType: "tensor.view", TileType: "block.view"}
 RESHAPE = {TensorType: "tensor.reshape", TileType: "block.reshape"}
 ASSEMBLE = {TensorType: "tensor.assemble", TileType: "block.assemble"}
+
+# The ops ``ptoc upgrade`` and its reverse reason about by name: 2026-08 writes the Acc store
+# ``pl.store``; a tensor window and the axis reductions are rows 2026-08 reads otherwise.
+ACC_STORE = "block.l0c_store"
+TENSOR_WINDOW = "tensor.view"
+AXIS_REDUCTIONS = ("block.sum", "block.max", "block.min")
