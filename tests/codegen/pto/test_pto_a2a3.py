@@ -8,6 +8,7 @@ from __future__ import annotations
 import textwrap
 
 from ptoc.codegen.pto import generate_pto
+from ptoc.codegen.pto.versions import DEFAULT_VERSION
 from ptoc.diagnostics import Diagnostic
 from ptoc.driver import run_pipeline
 from ptoc.frontend import analyze_source
@@ -22,14 +23,16 @@ def kernel(params: str, body: str) -> str:
     )
 
 
-def compile_pto(params: str, body: str) -> tuple[str, list[tuple[Where, str]]]:
-    """The PTO MLIR of kernel(params, body), which the front end and the passes accept, and
-    where and what each code-generation diagnostic is."""
+def compile_pto(
+    params: str, body: str, version: str = DEFAULT_VERSION
+) -> tuple[str, list[tuple[Where, str]]]:
+    """The PTO MLIR of kernel(params, body) for PTOAS ``version``, which the front end and
+    the passes accept, and where and what each code-generation diagnostic is."""
     analysis = analyze_source(kernel(params, body), "k.py")
     assert analysis.diagnostics == []
     lowered = run_pipeline(analysis.programs[0], "ptoas")
     assert lowered.diagnostics == []
-    generated = generate_pto(lowered.program)
+    generated = generate_pto(lowered.program, ptoas_version=version)
     return generated.text, [(where(d), d.message) for d in generated.diagnostics]
 
 
@@ -130,16 +133,25 @@ def test_an_int32_scalar_is_expanded_for_maxs_and_for_ands() -> None:
     assert "pto.tmaxs" not in text and "pto.tands" not in text
 
 
-def test_prelu_takes_its_tmp_as_a_uint8_mask() -> None:
-    text, diagnostics = compile_pto(
-        tensors("FP32", "a", "out"),
-        """
+PRELU = """
         t = pl.load(a, [0, 0], [16, 64])
         tmp = pl.create_tile([16, 64], dtype=pl.FP32)
         u = pl.prelu(t, t, tmp)
         pl.store(u, [0, 0], [16, 64], out)
-        """,
-    )
+        """
+
+
+def test_prelu_takes_a_uint8_mask_of_one_row_more_than_its_result() -> None:
+    text, diagnostics = compile_pto(tensors("FP32", "a", "out"), PRELU)
+    assert diagnostics == []
+    f32, u8 = tile("f32"), tile("ui8", rows=17)
+    assert f"    pto.tprelu ins(%0, %0, %scratch : {f32}, {f32}, {u8})\n" in text
+    assert f"    %scratch = pto.alloc_tile : {u8}\n" in text
+    assert "pto.bitcast" not in text
+
+
+def test_prelu_for_ptoas_v027_takes_its_tmp_as_a_uint8_mask() -> None:
+    text, diagnostics = compile_pto(tensors("FP32", "a", "out"), PRELU, version="0.27")
     assert diagnostics == []
     f32, u8 = tile("f32"), tile("ui8")
     assert f"    %6 = pto.bitcast %1 : {f32} -> {u8}\n" in text
@@ -180,17 +192,32 @@ def test_lrelu_slope_is_f32_whatever_the_tile() -> None:
     assert f"    pto.tlrelu ins(%0, %5 : {f16}, f32)\n" in text
 
 
-def test_a_window_of_whole_rows_of_a_vec_tile_is_a_subset_copied_with_tmov() -> None:
-    text, diagnostics = compile_pto(
-        tensors("FP32", "a") + ", out: pl.Tensor[[8, 64], pl.FP32], i: pl.Scalar[pl.INT64]",
-        """
+WINDOWS = """
         t = pl.load(a, [0, 0], [16, 64])
         u = pl.view(t, [8, 64], [8, 0])
         w = pl.view(t, [8, 64], [i, 0])
         pl.store(u, [0, 0], [8, 64], out)
         pl.store(w, [0, 0], [8, 64], out)
-        """,
-    )
+        """
+WINDOW_PARAMS = tensors("FP32", "a") + ", out: pl.Tensor[[8, 64], pl.FP32], i: pl.Scalar[pl.INT64]"
+
+
+def test_a_window_of_whole_rows_of_a_vec_tile_is_a_subview_copied_with_tmov() -> None:
+    text, diagnostics = compile_pto(WINDOW_PARAMS, WINDOWS)
+    assert diagnostics == []
+    whole, part = tile("f32"), tile("f32", rows=8)
+    assert (
+        f"    %6 = pto.subview %0[%c8, %c0] sizes [8, 64] : {whole} -> {part}\n"
+        f"    pto.tmov ins(%6 : {part})\n"
+        f"             outs(%1 : {part})\n"
+    ) in text
+    # at a dynamic row, v0.57 takes the window's rows as valid
+    assert f"    %8 = pto.subview %0[%7, %c0] sizes [8, 64] : {whole} -> {part}\n" in text
+    assert "pto.textract" not in text and "pto.subset" not in text
+
+
+def test_a_window_for_ptoas_v027_is_a_subset() -> None:
+    text, diagnostics = compile_pto(WINDOW_PARAMS, WINDOWS, version="0.27")
     assert diagnostics == []
     whole, part = tile("f32"), tile("f32", rows=8)
     assert (
@@ -200,7 +227,6 @@ def test_a_window_of_whole_rows_of_a_vec_tile_is_a_subset_copied_with_tmov() -> 
     ) in text
     assert f"    %8 = pto.subset %0[%7, %c0] sizes [8, 64] : {whole}\n" in text
     assert f"pto.tmov ins(%8 : {tile('f32', rows=8, v_row='?')})\n" in text
-    assert "pto.textract" not in text
 
 
 def test_a_window_of_part_of_each_row_of_a_vec_tile_is_e400() -> None:
@@ -216,7 +242,7 @@ def test_a_window_of_part_of_each_row_of_a_vec_tile_is_e400() -> None:
         (
             ("E400", 9, 12, 9, 41),
             "block.view: this window of a Vec tile has no A2/A3 PTO form: pto.textract reads "
-            "Mat tiles only, and pto.subset views whole rows of a row-major tile (here 64 "
+            "Mat tiles only, and pto.subview views whole rows of a row-major tile (here 64 "
             "columns from column 0)",
         )
     ]

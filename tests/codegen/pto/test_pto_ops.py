@@ -81,10 +81,11 @@ def test_scalar_parameter_operand_keeps_its_type() -> None:
     fn = function("k", [a, s, out], load(t0, a, [0, 0]), define(t1, "block.subs", t0, s))
     text, _ = generate(fn)
     assert text.startswith(
-        "module {\n"
+        'module attributes {pto.target_arch = "a2a3"} {\n'
         "  func.func @k(%arg0: !pto.ptr<f32>,\n"
         "              %arg1: f32,\n"
-        "              %arg2: !pto.ptr<f32>) {\n"
+        "              %arg2: !pto.ptr<f32>) attributes {pto.entry, "
+        "pto.kernel_kind = #pto.kernel_kind<vector>} {\n"
     )
     assert "pto.tsubs ins(%0, %arg1 : TB, f32)\n" in short(text)
 

@@ -45,7 +45,7 @@ from ...ops.registry import (
 )
 from ...records import record
 from ..common import CodegenError, axis_instruction, result_is_promoted
-from . import expressions, forms
+from . import expressions, forms, versions
 from . import mlir_types as mt
 from .context import Binding, FunctionContext
 from .emitter import Value, float_literal
@@ -144,9 +144,10 @@ def _vec_window(
     ctx: FunctionContext, op: OpDef, instruction: str, call: Call, result: Var | None, span: Span
 ) -> Value:
     """A window of a Vec tile: A2/A3's ``pto.textract`` reads Mat only, so the window is an
-    aliasing view (``%w = pto.subset %src[%r, %c] sizes [R, C] : T``) copied into the
-    result's buffer (``pto.tmov``). The view keeps the source's row stride, so it must be
-    whole rows: a window of part of each row has no A2/A3 form (E400)."""
+    aliasing view (``%w = pto.subview %src[%r, %c] sizes [R, C] : T -> W``; v0.27:
+    ``pto.subset ... : T``) copied into the result's buffer (``pto.tmov``). The view keeps
+    the source's row stride, so it must be whole rows: a window of part of each row has no
+    A2/A3 form (E400)."""
     bound = op.bind(call.args)
     shape, offset = bound.get("shape"), bound.get("offset")
     source = _operand(ctx, call.args[0], None, span)
@@ -161,11 +162,14 @@ def _vec_window(
         and static_value(offset.elements[1]) == 0
         and (fields["blayout"], fields["slayout"]) == ("row_major", "none_box")
     )
+    subview = versions.has_subview(ctx.ptoas_version)
+    if subview:
+        instruction = versions.SUBVIEW
     if not whole_rows:
         raise CodegenError(
             "E400",
             f"{op.name}: this window of a Vec tile has no A2/A3 PTO form: pto.textract reads "
-            f"Mat tiles only, and pto.subset views whole rows of a row-major tile (here "
+            f"Mat tiles only, and {instruction} views whole rows of a row-major tile (here "
             f"{fields['cols']} columns from column 0)",
             span,
         )
@@ -176,16 +180,17 @@ def _vec_window(
     for size, start, limit in zip(sizes, offset.elements, limits, strict=True):
         first = static_value(start)
         if first is None or not limit.isdigit():
-            valid.append("?")  # PTOAS infers a dynamic valid size
+            # v0.27 infers a dynamic valid size; v0.57 takes the window's size as it.
+            valid.append(str(size) if subview else "?")
         else:
             valid.append(str(max(0, min(size, int(limit) - first))))
     fields.update(rows=str(sizes[0]), cols=str(sizes[1]), v_row=valid[0], v_col=valid[1])
     view_type = mt.tile_buf_of(fields)
     names = ", ".join(v.name for v in starts)
-    view = ctx.emit_result(
-        view_type,
-        f"{instruction} {source.name}[{names}] sizes [{sizes[0]}, {sizes[1]}] : {source.type}",
-    )
+    head = f"{source.name}[{names}] sizes [{sizes[0]}, {sizes[1]}] : {source.type}"
+    if subview:
+        head = f"{head} -> {view_type}"
+    view = ctx.emit_result(view_type, f"{instruction} {head}")
     _ins_outs(ctx, forms.tile_copy(), f"ins({view.typed()})", f"outs({out.typed()})")
     return out
 
