@@ -133,3 +133,59 @@ def test_a_compare_of_one_column_tiles_has_no_cce_form() -> None:
     assert [(d.code, d.span.line) for d in diagnostics] == [("E400", 11)]
     assert "not one column: TSELS takes row-major tiles" in diagnostics[0].message
     assert text is None or "TCMP(c" not in text
+
+
+def test_a_scalar_op_on_column_vectors_runs_on_their_row_views() -> None:
+    # TMULS asserts row-major tiles (execution: rms_norm_FP32, row_mean_square_muls_FP32)
+    lines = generate(
+        "    @pl.function(type=pl.FunctionType.InCore)\n"
+        "    def scale(self, x: pl.Tensor[[32, 1], pl.FP32], y: pl.Tensor[[32, 1], pl.FP32]):\n"
+        "        t = pl.load(x, [0, 0], [32, 1])\n"
+        "        m = pl.mul(t, 0.5)\n"
+        "        pl.store(m, [0, 0], [32, 1], y)\n",
+        "scale",
+    )
+    start = lines.index(
+        "using mRowType = Tile<TileType::Vec, float, 1, 32, BLayout::RowMajor, -1, -1>;"
+    )
+    assert lines[start - 1 : start + 8] == [
+        "{",
+        "using mRowType = Tile<TileType::Vec, float, 1, 32, BLayout::RowMajor, -1, -1>;",
+        "mRowType mRow(1, 32);",
+        "TASSIGN(mRow, 0x80);",
+        "using tRowType = Tile<TileType::Vec, float, 1, 32, BLayout::RowMajor, -1, -1>;",
+        "tRowType tRow(1, 32);",
+        "TASSIGN(tRow, 0x0);",
+        "TMULS(mRow, tRow, 0.5f);",
+        "}",
+    ]
+
+
+def test_the_transposed_right_operand_is_a_zn_view_of_its_mat_tile() -> None:
+    # TMATMUL reads Right in zN (execution: scores_q_kT_FP16_16x32)
+    lines = generate(
+        "    @pl.function(type=pl.FunctionType.InCore)\n"
+        "    def scores(self, q: pl.Tensor[[16, 32], pl.FP16], k: pl.Tensor[[16, 32], pl.FP16],\n"
+        "               c: pl.Tensor[[16, 16], pl.FP32]):\n"
+        "        q_mat = pl.load(q, [0, 0], [16, 32], target_memory=pl.MemorySpace.Mat)\n"
+        "        k_mat = pl.load(k, [0, 0], [16, 32], target_memory=pl.MemorySpace.Mat)\n"
+        "        q_left = pl.move(q_mat, target_memory=pl.MemorySpace.Left)\n"
+        "        k_right = pl.move(k_mat, target_memory=pl.MemorySpace.Right, transpose=True)\n"
+        "        acc = pl.matmul(q_left, k_right)\n"
+        "        pl.l0c_store(acc, [0, 0], [16, 16], c)\n",
+        "scores",
+    )
+    right = "Tile<TileType::Right, half, 32, 16, BLayout::RowMajor, -1, -1, SLayout::ColMajor, 512>"
+    assert f"using k_rightType = {right};" in lines
+    start = lines.index("TMOV(q_left, q_mat);") + 1
+    view = "Tile<TileType::Mat, half, 32, 16, BLayout::RowMajor, -1, -1, SLayout::ColMajor, 512>"
+    assert lines[start : start + 6] == [
+        "{",
+        f"using k_rightTransposedType = {view};",
+        "k_rightTransposed k_rightTransposed(32, 16);".replace(
+            "Transposed k_", "TransposedType k_"
+        ),
+        "TASSIGN(k_rightTransposed, 0x400);",
+        "TMOV(k_right, k_rightTransposed);",
+        "}",
+    ]

@@ -295,3 +295,32 @@ def test_a_bitwise_op_on_int32_column_vectors_has_no_int16_view() -> None:
             "(pto.treshape reinterprets the rows of row-major tiles)",
         )
     ]
+
+
+def test_the_transposed_right_operand_is_a_zn_view_of_its_mat_tile() -> None:
+    # TMATMUL reads Right in zN (execution: scores_q_kT_FP16_16x32 through PTOAS)
+    text, diagnostics = compile_pto(
+        "q: pl.Tensor[[16, 32], pl.FP16], k: pl.Tensor[[16, 32], pl.FP16], "
+        "c: pl.Tensor[[16, 16], pl.FP32]",
+        """
+        q_mat = pl.load(q, [0, 0], [16, 32], target_memory=pl.MemorySpace.Mat)
+        k_mat = pl.load(k, [0, 0], [16, 32], target_memory=pl.MemorySpace.Mat)
+        q_left = pl.move(q_mat, target_memory=pl.MemorySpace.Left)
+        k_right = pl.move(k_mat, target_memory=pl.MemorySpace.Right, transpose=True)
+        acc = pl.matmul(q_left, k_right)
+        pl.l0c_store(acc, [0, 0], [16, 16], c)
+        """,
+    )
+    assert diagnostics == []
+
+    def layout(loc: str, rows: int, cols: int, blayout: str, slayout: str) -> str:
+        return (
+            f"!pto.tile_buf<loc={loc}, dtype=f16, rows={rows}, cols={cols}, v_row={rows}, "
+            f"v_col={cols}, blayout={blayout}, slayout={slayout}, fractal=512, pad=0>"
+        )
+
+    nz = layout("mat", 16, 32, "col_major", "row_major")
+    zn = layout("mat", 32, 16, "row_major", "col_major")
+    right = layout("right", 32, 16, "row_major", "col_major")
+    assert f"    %10 = pto.treshape %1 : {nz} -> {zn}\n" in text
+    assert f"    pto.tmov ins(%10 : {zn})\n             outs(%3 : {right})\n" in text

@@ -11,6 +11,7 @@ from ...ir.expr import ConstInt, Expr
 from ...ir.shape import static_shape
 from ...ir.span import Span
 from ...ir.types import BLayout, MemorySpace, MemRef, PadMode, TensorType, TileType, TileView
+from ...ir.visitor import with_fields
 from ...records import field, record
 from ..common import CodegenError
 from .cpp_types import (
@@ -158,6 +159,8 @@ def _global_types(dims: tuple[int, ...]) -> tuple[str, str]:
 
 
 _DEFAULT_VIEW = TileView()
+# The Right (L0B) operand's layout TMATMUL asserts.
+RIGHT_VIEW = TileView(blayout=BLayout.row_major, slayout=BLayout.col_major)
 
 # ``Tile<...>``'s arguments and the valid shape, by everything they are made of: a kernel
 # file's hundreds of tiles are a few dozen distinct types. Only values and immutable views
@@ -195,6 +198,12 @@ def _tile_params(location: str, element: str, rows: int, cols: int, view: TileVi
     blayout = view.blayout
     if location == "Vec" and cols == 1 and rows > 1:
         blayout = BLayout.col_major  # pto-isa: a vector tile of one column is ColMajor
+    if location == "Right":
+        # TMATMUL reads its Right operand in one layout, fractals row by row, each column by
+        # column ("zN"), whatever the IR's view (a transposing move flips it): ops.py moves a
+        # transposed operand into it in that layout.
+        view = with_fields(view, blayout=RIGHT_VIEW.blayout, slayout=RIGHT_VIEW.slayout)
+        blayout = view.blayout
     params = [
         f"TileType::{location}",
         element,

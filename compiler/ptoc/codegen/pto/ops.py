@@ -105,6 +105,8 @@ def lower_call(ctx: FunctionContext, call: Call, result: Var | None, span: Span)
         return _store(ctx, instruction, call, at)
     if op.pto.vec_window is not None and _in_vec(call):
         return _vec_window(ctx, op, op.pto.vec_window, call, result, at)
+    if op.role is Role.MOVE and call.kwarg("transpose") is True and _into_right(call):
+        return _transposed_operand(ctx, instruction, call, result, at)
     scratch = op.pto.scratch
     implied: tuple[str, ...] = ()
     if op.pto.column_form is not None:
@@ -133,6 +135,44 @@ def _broadcast_form(op: OpDef, call: Call, instruction: str) -> str:
     if rows == 1 and op.pto.col_broadcast is not None:
         return op.pto.col_broadcast
     return instruction
+
+
+def _into_right(call: Call) -> bool:
+    source = call.args[0].type if call.args else None
+    return (
+        isinstance(source, TileType)
+        and source.memory_space is MemorySpace.Mat
+        and call.kwarg("target_memory") is MemorySpace.Right
+    )
+
+
+def _transposed_operand(
+    ctx: FunctionContext, instruction: str, call: Call, result: Var | None, span: Span
+) -> Value:
+    """``move(k_mat, Right, transpose=True)``, the right operand of ``q @ kᵀ``: a Mat tile
+    as loads write it (nZ) is, read with the dimensions swapped, its transpose in the layout
+    TMATMUL reads Right in (zN). So the source is viewed so (``pto.treshape``, no data moves)
+    and copied into the Right tile (``pto.tmov``, one layout into the same)."""
+    source = _operand(ctx, call.args[0], None, span)
+    fields = mt.tile_buf_fields(source.type)
+    if (fields["blayout"], fields["slayout"]) != mt.MAT_LAYOUT:
+        raise CodegenError(
+            "E400",
+            "block.move(transpose=True) into Right reads a Mat tile in the layout loads write "
+            f"(blayout=col_major, slayout=row_major), not blayout={fields['blayout']}, "
+            f"slayout={fields['slayout']}",
+            span,
+        )
+    fields.update(
+        rows=fields["cols"], cols=fields["rows"], v_row=fields["v_col"], v_col=fields["v_row"]
+    )
+    fields["blayout"], fields["slayout"] = mt.RIGHT_LAYOUT
+    view_type = mt.tile_buf_of(fields)
+    reshape = forms.reshape_instruction()
+    view = ctx.emit_result(view_type, f"{reshape} {source.name} : {source.type} -> {view_type}")
+    out = _result_buffer(ctx, call, result, span)
+    _ins_outs(ctx, instruction, f"ins({view.typed()})", f"outs({out.typed()})")
+    return out
 
 
 def _in_vec(call: Call) -> bool:

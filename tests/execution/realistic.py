@@ -1,0 +1,95 @@
+"""Forms of realistic kernels that once compiled in ptoc and failed only at clang (issue 29):
+normalisation statistics (RMSNorm, LayerNorm), [16, 1] column vectors scaled by scalars
+(TMULS, TDIVS, TADDS) and element-wise ops, which pto-isa runs on row-major tiles only; and
+attention scores ``q @ kᵀ`` through ``move(k, Right, transpose=True)``, whose Right operand
+TMATMUL reads in one layout."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from .matrix import MAT, Case, cast, program, simple, tensor
+
+ROW_SUM = ["t_tmp = pl.create_tile([16, 64], dtype=pl.FP32)"]
+
+
+def mean_square(a: np.ndarray) -> np.ndarray:
+    return (a * a).sum(axis=1, keepdims=True, dtype=np.float32) * np.float32(1 / 64)
+
+
+def norm_cases() -> Iterator[Case]:
+    yield simple(
+        "row_mean_square_muls_FP32",
+        [("a", (16, 64), "FP32")],
+        [*ROW_SUM, "t_sq = pl.mul(t_a, t_a)", "t_s = pl.row_sum(t_sq, t_tmp)"]
+        + ["t_c = pl.mul(t_s, 0.015625)"],
+        "t_c",
+        (16, 1),
+        "FP32",
+        lambda a: cast(mean_square(a["a"]), "FP32"),
+    )
+    yield simple(
+        "row_mean_divs_FP32",
+        [("a", (16, 64), "FP32")],
+        [*ROW_SUM, "t_s = pl.row_sum(t_a, t_tmp)", "t_c = pl.div(t_s, 64.0)"],
+        "t_c",
+        (16, 1),
+        "FP32",
+        lambda a: cast(a["a"].sum(axis=1, keepdims=True, dtype=np.float32) / 64, "FP32"),
+    )
+    yield simple(
+        "rms_norm_FP32",
+        [("a", (16, 64), "FP32")],
+        [*ROW_SUM, "t_sq = pl.mul(t_a, t_a)", "t_s = pl.row_sum(t_sq, t_tmp)"]
+        + ["t_m = pl.mul(t_s, 0.015625)", "t_e = pl.add(t_m, 0.000001)", "t_r = pl.rsqrt(t_e)"]
+        + ["t_c = pl.row_expand_mul(t_a, t_r)"],
+        "t_c",
+        (16, 64),
+        "FP32",
+        lambda a: cast(a["a"] / np.sqrt(mean_square(a["a"]) + np.float32(1e-6)), "FP32"),
+    )
+    yield simple(
+        "layer_norm_FP32",
+        [("a", (16, 64), "FP32")],
+        [*ROW_SUM, "t_s = pl.row_sum(t_a, t_tmp)", "t_mean = pl.div(t_s, 64.0)"]
+        + ["t_d = pl.row_expand_sub(t_a, t_mean)", "t_sq = pl.mul(t_d, t_d)"]
+        + ["t_v = pl.row_sum(t_sq, t_tmp)", "t_var = pl.mul(t_v, 0.015625)"]
+        + ["t_e = pl.add(t_var, 0.00001)", "t_r = pl.rsqrt(t_e)"]
+        + ["t_c = pl.row_expand_mul(t_d, t_r)"],
+        "t_c",
+        (16, 64),
+        "FP32",
+        lambda a: cast(layer_norm(a["a"]), "FP32"),
+    )
+
+
+def layer_norm(a: np.ndarray) -> np.ndarray:
+    centered = a - a.sum(axis=1, keepdims=True, dtype=np.float32) / np.float32(64)
+    variance = mean_square(centered)
+    return centered / np.sqrt(variance + np.float32(1e-5))
+
+
+def scores_cases() -> Iterator[Case]:
+    """``q @ kᵀ`` with q and k both [rows, d] in DDR."""
+    for dtype, rows, d in (("FP16", 16, 32), ("FP32", 16, 32), ("FP16", 32, 64)):
+        params = [
+            ("q", tensor((rows, d), dtype)),
+            ("k", tensor((rows, d), dtype)),
+            ("c", tensor((rows, rows), "FP32")),
+        ]
+        body = [
+            f"q_mat = pl.load(q, [0, 0], [{rows}, {d}], {MAT})",
+            f"k_mat = pl.load(k, [0, 0], [{rows}, {d}], {MAT})",
+            "q_left = pl.move(q_mat, target_memory=pl.MemorySpace.Left)",
+            "k_right = pl.move(k_mat, target_memory=pl.MemorySpace.Right, transpose=True)",
+            "acc = pl.matmul(q_left, k_right)",
+            f"out = pl.l0c_store(acc, [0, 0], [{rows}, {rows}], c)",
+            "return out",
+        ]
+        yield Case(
+            f"scores_q_kT_{dtype}_{rows}x{d}",
+            program(params, body, tensor((rows, rows), "FP32")),
+            lambda a: {"c": cast(a["q"].astype(np.float64) @ a["k"].astype(np.float64).T, "FP32")},
+        )
