@@ -848,7 +848,7 @@ def floor_division_cases() -> Iterator[Case]:
 
 
 def all_cases() -> list[Case]:
-    from .realistic import norm_cases, scores_cases  # they build on this module's helpers
+    from .realistic import bias_cases, norm_cases, scores_cases  # built on this module's helpers
 
     cases = [
         *binary_cases(),
@@ -865,6 +865,7 @@ def all_cases() -> list[Case]:
         *floor_division_cases(),
         *norm_cases(),
         *scores_cases(),
+        *bias_cases(),
     ]
     names = [c.name for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"

@@ -2,7 +2,8 @@
 normalisation statistics (RMSNorm, LayerNorm), [16, 1] column vectors scaled by scalars
 (TMULS, TDIVS, TADDS) and element-wise ops, which pto-isa runs on row-major tiles only; and
 attention scores ``q @ kᵀ`` through ``move(k, Right, transpose=True)``, whose Right operand
-TMATMUL reads in one layout."""
+TMATMUL reads in one layout; and ``matmul_bias`` of a bias row loaded into Mat, which
+TMATMUL_BIAS reads from the bias table (Bias) only."""
 
 from __future__ import annotations
 
@@ -92,4 +93,30 @@ def scores_cases() -> Iterator[Case]:
             f"scores_q_kT_{dtype}_{rows}x{d}",
             program(params, body, tensor((rows, rows), "FP32")),
             lambda a: {"c": cast(a["q"].astype(np.float64) @ a["k"].astype(np.float64).T, "FP32")},
+        )
+
+
+def bias_cases() -> Iterator[Case]:
+    """``a @ b + bias`` with the bias row loaded into Mat, as a kernel writes it."""
+    for m, k, n in ((16, 32, 64), (32, 64, 32)):
+        params = [
+            ("a", tensor((m, k), "FP16")),
+            ("b", tensor((k, n), "FP16")),
+            ("bias", tensor((1, n), "FP32")),
+            ("c", tensor((m, n), "FP32")),
+        ]
+        body = [
+            f"a_mat = pl.load(a, [0, 0], [{m}, {k}], {MAT})",
+            f"b_mat = pl.load(b, [0, 0], [{k}, {n}], {MAT})",
+            f"bias_mat = pl.load(bias, [0, 0], [1, {n}], {MAT})",
+            "a_left = pl.move(a_mat, target_memory=pl.MemorySpace.Left)",
+            "b_right = pl.move(b_mat, target_memory=pl.MemorySpace.Right)",
+            "acc = pl.matmul_bias(a_left, b_right, bias_mat)",
+            f"out = pl.l0c_store(acc, [0, 0], [{m}, {n}], c)",
+            "return out",
+        ]
+        yield Case(
+            f"matmul_bias_FP16_{m}x{k}x{n}",
+            program(params, body, tensor((m, n), "FP32")),
+            lambda a: {"c": cast(a["a"].astype(np.float64) @ a["b"] + a["bias"], "FP32")},
         )

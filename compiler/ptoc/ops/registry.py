@@ -113,6 +113,9 @@ class Param:
     access: Access = Access.READ
     # For tile params: the memory spaces the operand may live in (empty: not constrained).
     spaces: tuple[MemorySpace, ...] = ()
+    # For tile params: spaces the operand may also be given in, from which the passes move it
+    # into ``spaces[0]`` before the op (AddReductionScratch): a bias row in Mat -> Bias.
+    staged_from: tuple[MemorySpace, ...] = ()
 
     @property
     def required(self) -> bool:

@@ -189,3 +189,26 @@ def test_the_transposed_right_operand_is_a_zn_view_of_its_mat_tile() -> None:
         "TMOV(k_right, k_rightTransposed);",
         "}",
     ]
+
+
+def test_a_bias_row_in_mat_is_moved_into_the_bias_table() -> None:
+    # TMATMUL_BIAS reads its bias from Bias (execution: matmul_bias_FP16_16x32x64)
+    lines = generate(
+        "    @pl.function(type=pl.FunctionType.InCore)\n"
+        "    def mb(self, a: pl.Tensor[[16, 32], pl.FP16], b: pl.Tensor[[32, 64], pl.FP16],\n"
+        "           bias: pl.Tensor[[1, 64], pl.FP32], c: pl.Tensor[[16, 64], pl.FP32]):\n"
+        "        a_mat = pl.load(a, [0, 0], [16, 32], target_memory=pl.MemorySpace.Mat)\n"
+        "        b_mat = pl.load(b, [0, 0], [32, 64], target_memory=pl.MemorySpace.Mat)\n"
+        "        bias_mat = pl.load(bias, [0, 0], [1, 64], target_memory=pl.MemorySpace.Mat)\n"
+        "        a_left = pl.move(a_mat, target_memory=pl.MemorySpace.Left)\n"
+        "        b_right = pl.move(b_mat, target_memory=pl.MemorySpace.Right)\n"
+        "        acc = pl.matmul_bias(a_left, b_right, bias_mat)\n"
+        "        pl.l0c_store(acc, [0, 0], [16, 64], c)\n",
+        "mb",
+    )
+    assert (
+        "using acc_biasType = Tile<TileType::Bias, float, 1, 64, BLayout::RowMajor, -1, -1>;"
+        in lines
+    )
+    assert "TMOV(acc_bias, bias_mat);" in lines
+    assert "TMATMUL_BIAS(acc, a_left, b_right, acc_bias);" in lines
