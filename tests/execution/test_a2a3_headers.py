@@ -11,6 +11,7 @@ import hashlib
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -26,9 +27,17 @@ PREPARE = ROOT.parent / "shared" / "vendor" / "pto-isa-costmodel" / "prepare.py"
 FLAGS = ("-fsyntax-only", "-D__COSTMODEL", "-D__NPU_ARCH__=2201", "-DPTO_COMM_NOT_SUPPORTED")
 FLAGS += ("-std=c++20", "-include", "stdint.h", "-include", "stddef.h")
 
-# The forms issue 29 fixed (tests/execution/realistic.py) and the matmuls they build on.
+# The forms issue 29 fixed (tests/execution/realistic.py), the matmuls they build on, and
+# one-column tiles loaded from and stored to [M, 1] tensors (a DN global tensor).
 CHOSEN = ("row_mean", "rms_norm", "layer_norm", "scores_q_kT", "matmul_bias", "matmul_FP")
-CASES = [c for c in all_cases() if c.name.startswith(CHOSEN)]
+# Instructions the cost-model configuration does not build (no ``_IMPL`` under __COSTMODEL,
+# ../shared/vendor/README.md), whatever the kernel.
+NOT_MODELLED = {"maximum_FP32_broadcast_32x1": "TROWEXPANDMAX"}
+CASES = [
+    c
+    for c in all_cases()
+    if (c.name.startswith(CHOSEN) or c.name.endswith("_32x1")) and c.name not in NOT_MODELLED
+]
 
 
 @pytest.fixture(scope="module")
@@ -61,11 +70,11 @@ def compile_errors(compiler: str, include: Path, text: str) -> list[str]:
     passed = CACHE / f"a2a3-ok-{key}"
     if passed.is_file():
         return []
-    source = CACHE / f"a2a3-{key}.cpp"
-    source.parent.mkdir(parents=True, exist_ok=True)
-    source.write_text(text, encoding="utf-8")
-    done = subprocess.run([compiler, *flags, str(source)], capture_output=True, text=True)
-    source.unlink()
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=CACHE, prefix="a2a3-") as scratch:
+        source = Path(scratch) / "kernels.cpp"
+        source.write_text(text, encoding="utf-8")
+        done = subprocess.run([compiler, *flags, str(source)], capture_output=True, text=True)
     if done.returncode == 0:
         passed.touch()
         return []
@@ -85,7 +94,7 @@ def test_the_fixed_kernels_compile_against_the_a2a3_headers(
     a2a3_include: tuple[str, Path],
 ) -> None:
     compiler, include = a2a3_include
-    assert len(CASES) == 12
+    assert len(CASES) >= 20
     errors = compile_errors(compiler, include, translation_unit(CASES))
     if errors:  # name the kernels that fail, one by one
         failing = [

@@ -44,6 +44,9 @@ def test_a_one_column_vector_tile_is_col_major() -> None:
     )
     assert "using tType = Tile<TileType::Vec, float, 32, 1, BLayout::ColMajor, -1, -1>;" in lines
     assert "using eType = Tile<TileType::Vec, float, 32, 1, BLayout::ColMajor, -1, -1>;" in lines
+    # A2/A3's TLOAD / TSTORE copy a ColMajor tile to a DN global tensor only
+    dn = "GlobalTensor<float, xShapeDim5, xStrideDim5, pto::Layout::DN>;"
+    assert f"using xGlobalType = {dn}" in lines
 
 
 BROADCASTS = (

@@ -108,10 +108,11 @@ class Declarer:
         type_alias = self.context.reserve(instance + "Type")
         init = f"({pointer})" if pointer is not None else ""
         shape_type, stride_type = _global_types(tuple(dims))
+        layout = column_layout(dims, dims)
         return [
             f"using {shape_alias} = {shape_type};",
             f"using {stride_alias} = {stride_type};",
-            f"using {type_alias} = GlobalTensor<{element}, {shape_alias}, {stride_alias}>;",
+            f"using {type_alias} = GlobalTensor<{element}, {shape_alias}, {stride_alias}{layout}>;",
             f"{type_alias} {instance}{init};",
         ]
 
@@ -156,6 +157,16 @@ def _global_types(dims: tuple[int, ...]) -> tuple[str, str]:
     """A GlobalTensor's ``Shape<...>`` and ``Stride<...>`` types."""
     types = TypeConverter()
     return types.generate_shape_type(dims), types.generate_stride_type(dims)
+
+
+def column_layout(dims: list[int], window: list[int]) -> str:
+    """``, pto::Layout::DN`` for a window of ``[M, 1]`` (M > 1) of a tensor whose rows are one
+    element (a contiguous column), else "" (ND): a one-column Vec tile is ColMajor, and
+    A2/A3's TLOAD / TSTORE copy a tile only to a global tensor of the same layout
+    ("only support ND2ND/DN2DN/NZ2NZ"). The same bytes either way; a column of a wider
+    tensor has no DN form and stays ND (the CPU simulator takes it, A2/A3 does not)."""
+    column = len(window) == 2 and window[1] == 1 and window[0] > 1
+    return ", pto::Layout::DN" if column and len(dims) == 2 and dims[1] == 1 else ""
 
 
 _DEFAULT_VIEW = TileView()

@@ -22,7 +22,7 @@ from ...passes.op_info import op_def
 from ...records import record
 from ..common import CodegenError, axis_instruction, result_is_promoted
 from . import column_vectors, expressions, transposed_operand
-from .declarations import cpp_dtype, static_dims, tile_rows_cols
+from .declarations import column_layout, cpp_dtype, static_dims, tile_rows_cols
 
 if TYPE_CHECKING:
     from .context import FunctionContext
@@ -467,7 +467,8 @@ def _window_global(
     name = ctx.names.reserve(global_name + "Window")
     shape = ctx.types.generate_shape_type(window)
     stride = ctx.types.generate_stride_type(dims)
-    ctx.out.emit_line(f"GlobalTensor<{element}, {shape}, {stride}> {name}({address});")
+    layout = column_layout(dims, window)
+    ctx.out.emit_line(f"GlobalTensor<{element}, {shape}, {stride}{layout}> {name}({address});")
     return name
 
 
