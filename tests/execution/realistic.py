@@ -72,26 +72,31 @@ def layer_norm(a: np.ndarray) -> np.ndarray:
     return centered / np.sqrt(variance + np.float32(1e-5))
 
 
+def cube_program(inputs: list[tuple[str, tuple[int, int], str]], compute: list[str]) -> str:
+    """Each input loaded whole into Mat (``<name>_mat``), ``compute``, and ``acc`` stored
+    into ``c`` ([rows of the first input, ...] FP32, the last parameter)."""
+    *sources, (_, out_shape, _) = inputs
+    params = [(name, tensor(shape, dtype)) for name, shape, dtype in inputs]
+    body = [f"{n}_mat = pl.load({n}, [0, 0], [{r}, {c}], {MAT})" for n, (r, c), _ in sources]
+    body += [*compute, f"out = pl.l0c_store(acc, [0, 0], {list(out_shape)}, c)", "return out"]
+    return program(params, body, tensor(out_shape, "FP32"))
+
+
+LEFT, RIGHT = "target_memory=pl.MemorySpace.Left", "target_memory=pl.MemorySpace.Right"
+
+
 def scores_cases() -> Iterator[Case]:
     """``q @ kᵀ`` with q and k both [rows, d] in DDR."""
     for dtype, rows, d in (("FP16", 16, 32), ("FP32", 16, 32), ("FP16", 32, 64)):
-        params = [
-            ("q", tensor((rows, d), dtype)),
-            ("k", tensor((rows, d), dtype)),
-            ("c", tensor((rows, rows), "FP32")),
-        ]
-        body = [
-            f"q_mat = pl.load(q, [0, 0], [{rows}, {d}], {MAT})",
-            f"k_mat = pl.load(k, [0, 0], [{rows}, {d}], {MAT})",
-            "q_left = pl.move(q_mat, target_memory=pl.MemorySpace.Left)",
-            "k_right = pl.move(k_mat, target_memory=pl.MemorySpace.Right, transpose=True)",
+        inputs = [("q", (rows, d), dtype), ("k", (rows, d), dtype), ("c", (rows, rows), "FP32")]
+        compute = [
+            f"q_left = pl.move(q_mat, {LEFT})",
+            f"k_right = pl.move(k_mat, {RIGHT}, transpose=True)",
             "acc = pl.matmul(q_left, k_right)",
-            f"out = pl.l0c_store(acc, [0, 0], [{rows}, {rows}], c)",
-            "return out",
         ]
         yield Case(
             f"scores_q_kT_{dtype}_{rows}x{d}",
-            program(params, body, tensor((rows, rows), "FP32")),
+            cube_program(inputs, compute),
             lambda a: {"c": cast(a["q"].astype(np.float64) @ a["k"].astype(np.float64).T, "FP32")},
         )
 
@@ -99,24 +104,19 @@ def scores_cases() -> Iterator[Case]:
 def bias_cases() -> Iterator[Case]:
     """``a @ b + bias`` with the bias row loaded into Mat, as a kernel writes it."""
     for m, k, n in ((16, 32, 64), (32, 64, 32)):
-        params = [
-            ("a", tensor((m, k), "FP16")),
-            ("b", tensor((k, n), "FP16")),
-            ("bias", tensor((1, n), "FP32")),
-            ("c", tensor((m, n), "FP32")),
+        inputs = [
+            ("a", (m, k), "FP16"),
+            ("b", (k, n), "FP16"),
+            ("bias", (1, n), "FP32"),
+            ("c", (m, n), "FP32"),
         ]
-        body = [
-            f"a_mat = pl.load(a, [0, 0], [{m}, {k}], {MAT})",
-            f"b_mat = pl.load(b, [0, 0], [{k}, {n}], {MAT})",
-            f"bias_mat = pl.load(bias, [0, 0], [1, {n}], {MAT})",
-            "a_left = pl.move(a_mat, target_memory=pl.MemorySpace.Left)",
-            "b_right = pl.move(b_mat, target_memory=pl.MemorySpace.Right)",
+        compute = [
+            f"a_left = pl.move(a_mat, {LEFT})",
+            f"b_right = pl.move(b_mat, {RIGHT})",
             "acc = pl.matmul_bias(a_left, b_right, bias_mat)",
-            f"out = pl.l0c_store(acc, [0, 0], [{m}, {n}], c)",
-            "return out",
         ]
         yield Case(
             f"matmul_bias_FP16_{m}x{k}x{n}",
-            program(params, body, tensor((m, n), "FP32")),
+            cube_program(inputs, compute),
             lambda a: {"c": cast(a["a"].astype(np.float64) @ a["b"] + a["bias"], "FP32")},
         )

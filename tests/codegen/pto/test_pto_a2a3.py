@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from ptoc.codegen.pto import generate_pto
 from ptoc.codegen.pto.versions import DEFAULT_VERSION
 from ptoc.diagnostics import Diagnostic
@@ -202,31 +204,30 @@ WINDOWS = """
 WINDOW_PARAMS = tensors("FP32", "a") + ", out: pl.Tensor[[8, 64], pl.FP32], i: pl.Scalar[pl.INT64]"
 
 
-def test_a_window_of_whole_rows_of_a_vec_tile_is_a_subview_copied_with_tmov() -> None:
-    text, diagnostics = compile_pto(WINDOW_PARAMS, WINDOWS)
-    assert diagnostics == []
-    whole, part = tile("f32"), tile("f32", rows=8)
-    assert (
-        f"    %6 = pto.subview %0[%c8, %c0] sizes [8, 64] : {whole} -> {part}\n"
-        f"    pto.tmov ins(%6 : {part})\n"
-        f"             outs(%1 : {part})\n"
-    ) in text
-    # at a dynamic row, v0.57 takes the window's rows as valid
-    assert f"    %8 = pto.subview %0[%7, %c0] sizes [8, 64] : {whole} -> {part}\n" in text
-    assert "pto.textract" not in text and "pto.subset" not in text
+WHOLE, PART = tile("f32"), tile("f32", rows=8)
 
 
-def test_a_window_for_ptoas_v027_is_a_subset() -> None:
-    text, diagnostics = compile_pto(WINDOW_PARAMS, WINDOWS, version="0.27")
+@pytest.mark.parametrize(
+    ("version", "view", "dynamic"),
+    [
+        # v0.57 states the view's type; at a dynamic row it takes the window's rows as valid
+        ("0.57", f"pto.subview %0[{{}}, %c0] sizes [8, 64] : {WHOLE} -> {PART}", PART),
+        # v0.27 types it by its source and infers a dynamic valid row count
+        ("0.27", f"pto.subset %0[{{}}, %c0] sizes [8, 64] : {WHOLE}", tile("f32", 8, v_row="?")),
+    ],
+)
+def test_a_window_of_whole_rows_of_a_vec_tile_is_a_view_copied_with_tmov(
+    version: str, view: str, dynamic: str
+) -> None:
+    text, diagnostics = compile_pto(WINDOW_PARAMS, WINDOWS, version=version)
     assert diagnostics == []
-    whole, part = tile("f32"), tile("f32", rows=8)
     assert (
-        f"    %6 = pto.subset %0[%c8, %c0] sizes [8, 64] : {whole}\n"
-        f"    pto.tmov ins(%6 : {part})\n"
-        f"             outs(%1 : {part})\n"
+        f"    %6 = {view.format('%c8')}\n"
+        f"    pto.tmov ins(%6 : {PART})\n"
+        f"             outs(%1 : {PART})\n"
     ) in text
-    assert f"    %8 = pto.subset %0[%7, %c0] sizes [8, 64] : {whole}\n" in text
-    assert f"pto.tmov ins(%8 : {tile('f32', rows=8, v_row='?')})\n" in text
+    assert f"    %8 = {view.format('%7')}\n    pto.tmov ins(%8 : {dynamic})\n" in text
+    assert "pto.textract" not in text
 
 
 def test_a_window_of_part_of_each_row_of_a_vec_tile_is_e400() -> None:

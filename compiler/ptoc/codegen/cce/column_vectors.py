@@ -18,6 +18,7 @@ from ...ir.types import MemorySpace, TileType, Type
 from ...ir.visitor import with_fields
 from ...ops import Role
 from . import expressions
+from .declarations import emit_tile
 
 if TYPE_CHECKING:
     from .context import FunctionContext
@@ -81,11 +82,7 @@ def emit_on_row_views(
                 continue
             view = ctx.names.reserve(text + "Row")
             assert isinstance(tile, TileType)
-            declaration = ctx.declarer.tile(view, row_view(tile), call.span)
-            if declaration.error is not None:
-                raise declaration.error
-            for line in declaration.lines:
-                ctx.out.emit_line(line)
+            emit_tile(ctx, view, row_view(tile), call.span)
             renamed[text] = view
         arguments = [renamed.get(text, text) for text in (target, *operands)]
         ctx.out.emit_line(f"{instruction}({', '.join([*arguments, *attr_args])});")

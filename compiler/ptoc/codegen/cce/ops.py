@@ -22,7 +22,7 @@ from ...passes.op_info import op_def
 from ...records import record
 from ..common import CodegenError, axis_instruction, result_is_promoted
 from . import column_vectors, expressions, transposed_operand
-from .declarations import column_layout, cpp_dtype, static_dims, tile_rows_cols
+from .declarations import column_layout, cpp_dtype, emit_tile, static_dims, tile_rows_cols
 
 if TYPE_CHECKING:
     from .context import FunctionContext
@@ -338,12 +338,8 @@ def _lower_transposing_move(
     if set(spaces) != {MemorySpace.Vec}:
         return False
     view = ctx.names.reserve(target + "SourceView")
-    declaration = ctx.declarer.tile(view, with_fields(source.type, memref=result.memref), call.span)
-    if declaration.error is not None:
-        raise declaration.error
     with ctx.out.block("{"):
-        for line in declaration.lines:
-            ctx.out.emit_line(line)
+        emit_tile(ctx, view, with_fields(source.type, memref=result.memref), call.span)
         ctx.out.emit_line(f"{instruction}({view}, {expressions.operand(ctx, source)});")
     return True
 

@@ -17,7 +17,7 @@ from ...ir.span import Span
 from ...ir.types import BLayout, TileType, TileView
 from ...ir.visitor import with_fields
 from ..common import CodegenError
-from .declarations import RIGHT_VIEW
+from .declarations import RIGHT_VIEW, emit_tile
 
 if TYPE_CHECKING:
     from .context import FunctionContext
@@ -47,11 +47,7 @@ def lower(ctx: FunctionContext, source: Var, instruction: str, target: str, span
         tile, shape=(cols, rows), tile_view=with_fields(view, valid_shape=valid, **layout)
     )
     name = ctx.names.reserve(target + "Transposed")
-    declaration = ctx.declarer.tile(name, transposed, span)
-    if declaration.error is not None:
-        raise declaration.error
     with ctx.out.block("{"):
-        for line in declaration.lines:
-            ctx.out.emit_line(line)
+        emit_tile(ctx, name, transposed, span)
         ctx.out.emit_line(f"{instruction}({target}, {name});")
     return True
