@@ -158,7 +158,8 @@ def test_the_default_ptoas_is_v057_and_a_version_is_checked(
     other = "0.27" if version == "0.57" else "0.57"
     with pytest.raises(PtoasMissing) as raised:
         find_ptoas(str(ptoas_each), other)
-    assert str(raised.value) == f"PTOAS at '{ptoas_each}' (--ptoas) is v{version}, not v{other}"
+    said = f"PTOAS at '{ptoas_each.resolve()}' (--ptoas) is v{version}, not v{other}"
+    assert str(raised.value) == said
 
 
 def test_pto_cpp_of_each_version(ptoas_each: Path, capsys: pytest.CaptureFixture[str]) -> None:
