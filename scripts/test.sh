@@ -24,7 +24,8 @@ if ! command -v nvim >/dev/null 2>&1; then
 fi
 
 if ! dpkg -s libllvm19 libz3-4 >/dev/null 2>&1; then
-  # tests/ptoas runs PTOAS (../shared/vendor/ptoas/ptoas), which links LLVM 19 and Z3.
+  # tests/ptoas runs PTOAS v0.27 (../shared/vendor/ptoas/ptoas), which links LLVM 19 and Z3;
+  # v0.57 (../shared/vendor/ptoas-v0.57/ptoas, the default) is static apart from libstdc++.
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "==> installing PTOAS's runtime libraries (apt: libllvm19 libz3-4)"
     apt-get update -qq >/dev/null 2>&1 || true

@@ -10,5 +10,5 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--ptoas",
         default=None,
         help="the PTOAS binary for tests/ptoas (default: $PTOAS, else "
-        "../shared/vendor/ptoas/ptoas)",
+        "../shared/vendor/ptoas-v0.57/ptoas)",
     )

@@ -362,6 +362,24 @@ def run_print(args: argparse.Namespace) -> int:
 # --- ptoc compile --------------------------------------------------------------------------------
 
 
+def chosen_ptoas(args: argparse.Namespace) -> Path | str | None:
+    """The PTOAS ``--verify`` and ``--target pto-cpp`` need (None: no need), or why there is
+    none."""
+    if args.ptoas_version is not None:
+        from .codegen.pto.versions import VERSIONS
+
+        if args.ptoas_version not in VERSIONS:
+            return f"--ptoas-version {args.ptoas_version}: supported are {', '.join(VERSIONS)}"
+    if not (args.verify or args.target == "pto-cpp"):
+        return None
+    from .codegen.pto.ptoas import PtoasMissing
+
+    try:
+        return driver.find_ptoas(args.ptoas, args.ptoas_version)
+    except PtoasMissing as exc:
+        return str(exc)
+
+
 def run_compile(args: argparse.Namespace) -> int:
     analysis = analyze(read_source(args.file), args.file)
     if analysis.has_errors:
@@ -373,22 +391,24 @@ def run_compile(args: argparse.Namespace) -> int:
         fail(f"'{args.file}' contains no @pl.program or @pl.function")
         return EXIT_ERRORS
 
-    ptoas: Path | None = None
     if args.verify and args.target != "pto":
         fail("--verify checks PTO MLIR: use it with --target pto")
         return EXIT_USAGE
     if args.line_directives and args.target not in ("cce", "pto"):
         fail("--line-directives marks C++ (--target cce) and PTO MLIR (--target pto)")
         return EXIT_USAGE
-    if args.verify or args.target == "pto-cpp":
-        from .codegen.pto.ptoas import PtoasMissing
-
-        try:
-            ptoas = driver.find_ptoas(args.ptoas)
-        except PtoasMissing as exc:
-            fail(str(exc))
-            return EXIT_USAGE
-    result = driver.compile_source(analysis, args.target, args.function, args.pipeline, ptoas=ptoas)
+    ptoas = chosen_ptoas(args)
+    if isinstance(ptoas, str):
+        fail(ptoas)
+        return EXIT_USAGE
+    result = driver.compile_source(
+        analysis,
+        args.target,
+        args.function,
+        args.pipeline,
+        ptoas=ptoas,
+        ptoas_version=args.ptoas_version,
+    )
     if args.dump_passes:
         from .printer import print_program
 
@@ -607,8 +627,15 @@ def add_compile_outputs(compile_: argparse.ArgumentParser) -> None:
     compile_.add_argument(
         "--ptoas",
         metavar="PATH",
-        help="the PTOAS binary (default: $PTOAS, else ../shared/vendor/ptoas/ptoas beside the "
-        "repository, else ptoas on PATH)",
+        help="the PTOAS binary (default: $PTOAS, else the vendor copy of --ptoas-version "
+        "beside the repository, ../shared/vendor/ptoas-v0.57/ptoas, else ptoas on PATH)",
+    )
+    compile_.add_argument(
+        "--ptoas-version",
+        metavar="VERSION",
+        default=None,
+        help="the PTOAS version to use: 0.57 (today's PyPTO, the default) or 0.27 (the "
+        "2026-03 edition's); a --ptoas or $PTOAS binary must be that version",
     )
     compile_.add_argument(
         "--line-map",

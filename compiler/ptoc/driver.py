@@ -369,6 +369,8 @@ class CompileResult:
     #: PTOAS, when PTO MLIR is to be checked by it (``--verify``, previews) or assembled
     #: (``pto-cpp``).
     ptoas: Path | None = None
+    #: The PTOAS version the MLIR is written for (None: ``ptoas``'s own, else the default).
+    ptoas_version: str | None = None
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -443,13 +445,15 @@ def compile_source(
     path: str = "<string>",
     strict: bool = False,
     ptoas: Path | None = None,
+    ptoas_version: str | None = None,
 ) -> CompileResult:
     """Front end (unless given an analysis), pipeline, then the target's generator or printer.
 
     ``pipeline`` None means the target's default; ``strict`` makes the annotation warnings
     errors (``[tool.ptoc] strict-annotations``), which then stop compilation as in the CLI.
     With ``ptoas``, PTO MLIR is checked by PTOAS (what it rejects: E405 on the kernel's
-    lines) and ``pto-cpp`` is the C++ it makes.
+    lines) and ``pto-cpp`` is the C++ it makes; the MLIR is written for ``ptoas_version``
+    (None: ``ptoas``'s own version, else the default, v0.57).
     Never raises for anything the input causes: failures are diagnostics (an unknown target is
     the caller's mistake: ValueError).
     """
@@ -464,6 +468,7 @@ def compile_source(
         analysis.prefix,
         front_end=strict_annotations(front_end) if strict else front_end,
         ptoas=ptoas,
+        ptoas_version=ptoas_version,
     )
     programs = analysis.all_programs()
     result.available = len(programs)
@@ -533,30 +538,33 @@ def generate(
     elif target in ("pto", "pto-cpp"):
         from .codegen.pto import generate_pto
         from .codegen.pto.ptoas import PtoasMissing, generate_checked_mapped
+        from .codegen.pto.versions import DEFAULT_VERSION
 
         ptoas = result.ptoas
         if target == "pto-cpp" and ptoas is None:
             try:
-                ptoas = find_ptoas()
+                ptoas = find_ptoas(version=result.ptoas_version)
             except PtoasMissing as exc:
                 return f"// {exc}\n", [], []
         if ptoas is not None:
             return generate_checked_mapped(
                 program, ptoas, function=result.function, cpp=target == "pto-cpp"
             )
-        generated = generate_pto(program, function=result.function)
+        version = result.ptoas_version or DEFAULT_VERSION
+        generated = generate_pto(program, function=result.function, ptoas_version=version)
     else:
         text, spans = print_ir_mapped(program, result)
         return text, [], spans
     return generated.text, list(generated.diagnostics), list(generated.line_spans)
 
 
-def find_ptoas(option: str | None = None) -> Path:
-    """PTOAS: ``option``, else ``$PTOAS``, else the vendor copy beside the repository, else
-    ``ptoas`` on PATH (``ptoc.codegen.pto.ptoas.PtoasMissing`` when none is found)."""
+def find_ptoas(option: str | None = None, version: str | None = None) -> Path:
+    """PTOAS: ``option``, else ``$PTOAS``, else the vendor copy of ``version`` (default
+    v0.57) beside the repository, else ``ptoas`` on PATH; with ``version``, a binary of that
+    version (``ptoc.codegen.pto.ptoas.PtoasMissing`` when none is found)."""
     from .codegen.pto.ptoas import find_ptoas as find
 
-    return find(option)
+    return find(option, version)
 
 
 def available_ptoas() -> Path | None:

@@ -848,6 +848,8 @@ def floor_division_cases() -> Iterator[Case]:
 
 
 def all_cases() -> list[Case]:
+    from .realistic import bias_cases, norm_cases, scores_cases  # built on this module's helpers
+
     cases = [
         *binary_cases(),
         *scalar_cases(),
@@ -861,6 +863,9 @@ def all_cases() -> list[Case]:
         *matmul_cases(),
         *control_flow_cases(),
         *floor_division_cases(),
+        *norm_cases(),
+        *scores_cases(),
+        *bias_cases(),
     ]
     names = [c.name for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"

@@ -102,7 +102,7 @@ def f(x: pl.Tensor[[2, 2], pl.FP32], y: pl.Tensor[[2, 2], pl.FP32],
     b = pl.load(y, [0, 0], [2, 2], target_memory=pl.MemorySpace.Mat)
     left = pl.move(a, target_memory=pl.MemorySpace.Left)
     right = pl.move(b, target_memory=pl.MemorySpace.Right)
-    bias_tile = pl.load(bias, [0, 0], [1, 2])
+    bias_tile = pl.load(bias, [0, 0], [1, 2], target_memory=pl.MemorySpace.Mat)
     r = {expr}
     return r
 """

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from ptoc.codegen import generate_cce, generate_pto
+from ptoc.codegen.pto.versions import SUBVIEW
 from ptoc.diagnostics import Diagnostic
 from ptoc.driver import run_pipeline
 from ptoc.editions import Edition
@@ -182,7 +183,8 @@ def _names(op: OpDef, target: str) -> list[str]:
         lowering.row_broadcast,
         lowering.col_broadcast,
         tile_form.lowering(target).instruction if tile_form is not None else None,
-        lowering.vec_window,  # a window of a Vec tile on A2/A3 (pto.subset)
+        lowering.vec_window,  # a window of a Vec tile on A2/A3 (pto.subset) ...
+        SUBVIEW if lowering.vec_window else None,  # ... spelled pto.subview by PTOAS v0.57
     ]
     return [n for n in names if n is not None]
 

@@ -360,7 +360,7 @@ def test_move_errors() -> None:
         error("block.move", {"target_memory": MemorySpace.Acc}, tile=tile(16, 16)),
         "E309",
         "target_memory",
-        "block.move: attribute 'target_memory' must be one of Vec, Mat, Left, Right, got Acc",
+        "block.move: attribute 'target_memory' must be one of Vec, Mat, Left, Right, Bias, got Acc",
     )
     assert_error(
         error("block.move", {}, tile=tile(16, 16)),

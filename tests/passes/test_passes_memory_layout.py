@@ -279,6 +279,7 @@ def test_default_target() -> None:
         "Left": 65536,
         "Right": 65536,
         "Acc": 131072,
+        "Bias": 1024,
     }
 
 

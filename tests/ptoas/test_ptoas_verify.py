@@ -17,6 +17,8 @@ from ptoc.codegen.pto.ptoas import (
     find_ptoas,
     located,
     parse_diagnostics,
+    ptoas_version,
+    vendor_ptoas,
 )
 from ptoc.diagnostics import Related, Severity
 from ptoc.ir.span import Span
@@ -102,7 +104,9 @@ def test_verify_accepts_a_valid_kernel(ptoas: Path, capsys: pytest.CaptureFixtur
     code = main([*VERIFY_SIMPLE_ADD, str(ptoas)])
     captured = capsys.readouterr()
     assert (code, captured.err) == (0, "")
-    assert captured.out.startswith("module {\n  func.func @simple_add(")
+    assert captured.out.startswith(
+        'module attributes {pto.target_arch = "a2a3"} {\n  func.func @simple_add('
+    )
 
 
 def test_verify_reports_ptoas_errors_on_the_kernel_line(
@@ -126,7 +130,8 @@ def test_pto_cpp_is_the_cpp_ptoas_makes(ptoas: Path, capsys: pytest.CaptureFixtu
     out = capsys.readouterr().out
     assert code == 0
     assert out.startswith('#include "pto/pto-inst.hpp"\n')
-    assert "__global__ AICORE void simple_add(__gm__ float* v1, __gm__ float* v2, " in out
+    entry = 'extern "C" __global__ AICORE void simple_add(__gm__ float* v1, __gm__ float* v2, '
+    assert entry in out  # v0.57: an entry, since the kernel is marked pto.entry
     assert "  TADD(" in out
 
 
@@ -138,3 +143,40 @@ def test_pto_cpp_without_ptoas_says_how_to_get_it(monkeypatch: pytest.MonkeyPatc
     assert result.diagnostics == [] and result.language == "cpp"
     assert result.text.startswith("// PTOAS not found at '/nonexistent' (PTOAS): pass --ptoas PATH")
     assert driver.available_ptoas() is None
+
+
+def test_the_default_ptoas_is_v057_and_a_version_is_checked(
+    ptoas_each: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("PTOAS", raising=False)
+    version = ptoas_version(ptoas_each)
+    assert version in ("0.57", "0.27")
+    if ptoas_each == vendor_ptoas(version):
+        assert find_ptoas(version=version) == ptoas_each
+    if ptoas_each == vendor_ptoas():
+        assert (find_ptoas(), version) == (ptoas_each, "0.57")
+    other = "0.27" if version == "0.57" else "0.57"
+    with pytest.raises(PtoasMissing) as raised:
+        find_ptoas(str(ptoas_each), other)
+    said = f"PTOAS at '{ptoas_each.resolve()}' (--ptoas) is v{version}, not v{other}"
+    assert str(raised.value) == said
+
+
+def test_pto_cpp_of_each_version(ptoas_each: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    version = ptoas_version(ptoas_each)
+    assert version is not None
+    code = main(
+        ["compile", str(EXAMPLES / "simple_add.py"), "--target", "pto-cpp"]
+        + ["--ptoas", str(ptoas_each), "--ptoas-version", version]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    # v0.27 writes no extern "C"; both make the kernel an entry
+    extern = 'extern "C" ' if version == "0.57" else ""
+    assert f"\n{extern}__global__ AICORE void simple_add(__gm__ float* v1, " in out
+
+
+def test_an_unknown_ptoas_version_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["compile", str(EXAMPLES / "simple_add.py"), "--ptoas-version", "0.3"])
+    assert code == 2
+    assert "--ptoas-version 0.3: supported are 0.57, 0.27" in capsys.readouterr().err

@@ -40,6 +40,7 @@ class MemorySpace(IdentityEnum):
     Left = ("Left", "L0A", "left")
     Right = ("Right", "L0B", "right")
     Acc = ("Acc", "L0C", "acc")
+    Bias = ("Bias", "BT", "bias")  # the bias table TMATMUL_BIAS reads its bias row from
 
     @property
     def seed_name(self) -> str:

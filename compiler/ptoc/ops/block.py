@@ -145,7 +145,7 @@ def _store(ctx: DeduceContext) -> Type:
 @rule
 def _move(ctx: DeduceContext) -> Type:
     tile = ctx.tile("tile")
-    memory = attr_memory(ctx, "target_memory", _ON_CHIP[:4])
+    memory = attr_memory(ctx, "target_memory", (*_ON_CHIP[:4], MemorySpace.Bias))
     check_move(ctx, tile, memory)
     shape = tile.shape
     transpose = attr_bool(ctx, "transpose")
@@ -1345,7 +1345,16 @@ _matmul_family(
             unified_always=True,
         ),
     ),
-    [_MM_LHS, _MM_RHS, p_tile("bias", "Bias row [1, N]")],
+    [
+        _MM_LHS,
+        _MM_RHS,
+        p_tile(
+            "bias",
+            "Bias row [1, N] (a tile in Mat is moved into Bias first)",
+            spaces=(MemorySpace.Bias,),
+            staged_from=(MemorySpace.Mat,),
+        ),
+    ],
     _matmul_bias,
     "t([M, N], promote(lhs, rhs, bias)); bias is [1, N]",
 )

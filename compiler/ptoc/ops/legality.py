@@ -28,7 +28,9 @@ _VEC, _MAT, _LEFT, _RIGHT, _ACC = (
 )
 
 # TMOV's source -> destination pairs on A2/A3 (npu/a2a3/TMov.hpp:142).
-MOVES_A2A3 = frozenset({(_MAT, _LEFT), (_MAT, _RIGHT), (_VEC, _VEC), (_ACC, _MAT)})
+MOVES_A2A3 = frozenset(
+    {(_MAT, _LEFT), (_MAT, _RIGHT), (_MAT, MemorySpace.Bias), (_VEC, _VEC), (_ACC, _MAT)}
+)
 # Pairs only A5 moves directly (npu/a5/TMov.hpp:764-790): a warning on A2/A3.
 MOVES_A5_ONLY = frozenset({(_ACC, _VEC), (_VEC, _MAT)})
 
@@ -73,7 +75,7 @@ def check_operand_spaces(ctx: DeduceContext) -> None:
         if param.kind is not ParamKind.EXPR or not param.spaces:
             continue
         space = _space_of(ctx, param.name)
-        if space is None or space in param.spaces:
+        if space is None or space in param.spaces or space in param.staged_from:
             continue
         if op.role is Role.STORE and space is _ACC:
             # TSTORE itself takes an Acc tile (npu/a2a3/TStore.hpp:264) and the original

@@ -117,6 +117,9 @@ class Param:
     # For list params: a lone integer stands for a one-element list (2026-08's
     # ``pl.read(t, i)`` of a rank-1 tensor).
     one_index: bool = False
+    # For tile params: spaces the operand may also be given in, from which the passes move it
+    # into ``spaces[0]`` before the op (AddReductionScratch): a bias row in Mat -> Bias.
+    staged_from: tuple[MemorySpace, ...] = ()
 
     @property
     def required(self) -> bool:

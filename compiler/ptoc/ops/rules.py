@@ -660,8 +660,17 @@ def p_tile(
     *,
     spaces: tuple[MemorySpace, ...] = (),
     access: Access = Access.READ,
+    staged_from: tuple[MemorySpace, ...] = (),
 ) -> Param:
-    return Param(name, doc, default=default, accepts=("tile",), spaces=spaces, access=access)
+    return Param(
+        name,
+        doc,
+        default=default,
+        accepts=("tile",),
+        spaces=spaces,
+        access=access,
+        staged_from=staged_from,
+    )
 
 
 def p_tensor(name: str, doc: str, *, access: Access = Access.READ) -> Param:

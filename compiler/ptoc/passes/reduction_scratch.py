@@ -12,6 +12,8 @@ later passes give them buffers, reuse and synchronisation like any other tile.
   c_ones = block.full(c.shape, dtype=c.dtype, value=1); c_tmp = block.create_tile(..);
   c = block.select_scalar(c_mask, c_ones, c_tmp, 0)``, so ``c`` keeps its dtype and holds 1
   where the comparison holds, else 0 (``block.cmps`` likewise, through ``block.cmps_mask``).
+* An operand given where its instruction does not read it (``Param.staged_from``): a bias row
+  in Mat is moved into the bias table TMATMUL_BIAS reads (``block.move(.., Bias)``).
 * A selection by a tile of values: TSEL reads a bit mask. ``r = block.sel(m, a, b)`` becomes
   ``r_zeros = block.full(m.shape, dtype=m.dtype, value=0); r_mask = block.cmp_mask(m, r_zeros,
   cmp_type=1); r_tmp = block.create_tile(..); r = block.select_tiles(r_mask, a, b, r_tmp)``.
@@ -64,6 +66,9 @@ class _AddScratch:
         op = op_def(value) if isinstance(value, Call) else None
         if op is None or not isinstance(value, Call):
             return stmt
+        staged = self.staged(stmt, value, op)
+        if staged is not None:
+            return staged
         if op.mask_form is not None:
             rewritten = self.through_mask(stmt, value, op)
             if rewritten is not None:
@@ -176,6 +181,25 @@ class _AddScratch:
         out.append(with_fields(stmt, value=pick))
         return SeqStmts(tuple(out), span=stmt.span)
 
+    def staged(self, stmt: AssignStmt, call: Call, op: OpDef) -> Stmt | None:
+        """An operand given in a space its instruction does not read it from
+        (``Param.staged_from``), moved first into the one it does: ``r =
+        block.matmul_bias(a, b, bias_mat)`` becomes ``r_bias = block.move(bias_mat,
+        target_memory=Bias); r = block.matmul_bias(a, b, r_bias)``."""
+        out: list[Stmt] = []
+        args = list(call.args)
+        move = _move_between_spaces()
+        for index, (param, arg) in enumerate(zip(op.expr_params, call.args, strict=False)):
+            space = arg.type.memory_space if isinstance(arg.type, TileType) else None
+            if space is None or space not in param.staged_from:
+                continue
+            kwargs: tuple[tuple[str, AttrValue], ...] = (("target_memory", param.spaces[0]),)
+            name = f"{stmt.var.name}_{param.name}"
+            args[index] = self.define(out, name, move, (arg,), kwargs, stmt)
+        if not out:
+            return None
+        return SeqStmts((*out, with_fields(stmt, value=with_fields(call, args=tuple(args)))))
+
     def define(
         self,
         out: list[Stmt],
@@ -208,6 +232,12 @@ class _AddScratch:
         shape = make_tuple(tuple(const_int(d, span=span) for d in dims), span)
         args = (shape, _number(value, dtype, span))
         return self.define(out, name, fill, args, (("dtype", dtype),), stmt)
+
+
+def _move_between_spaces() -> OpDef:
+    """The registry's move into a named memory space (block.move)."""
+    moves = REGISTRY.with_role(Role.MOVE, "block")
+    return next(op for op in moves if any(p.name == "target_memory" for p in op.params))
 
 
 def _selectable(values: Expr, tiles: tuple[Expr, ...], result: TileType, dims: list[int]) -> bool:

@@ -19,6 +19,7 @@ _DEFAULT_CAPACITIES: Mapping[MemorySpace, int] = MappingProxyType(
         MemorySpace.Left: 64 * KIB,  # L0A
         MemorySpace.Right: 64 * KIB,  # L0B
         MemorySpace.Acc: 128 * KIB,  # L0C
+        MemorySpace.Bias: 1 * KIB,  # BT (bias table)
     }
 )
 

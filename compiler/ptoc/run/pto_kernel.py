@@ -71,4 +71,15 @@ def with_launcher(cpp: str, function: str, parameters: int) -> str:
         "}\n\n"
         f"void run_{function}(__gm__ int64_t* args) {{\n  {call};\n}}\n"
     )
-    return _INCLUDE.sub("", cpp).rstrip() + "\n\n" + launcher
+    return _cores(cpp) + _INCLUDE.sub("", cpp).rstrip() + "\n\n" + launcher
+
+
+def _cores(cpp: str) -> str:
+    """The simulator is both cores: a kernel of one kind (``pto.kernel_kind``) has its body
+    under that core's macro (``#if defined(__DAV_VEC__)``), defined here after pto-isa's
+    headers, which the harness includes first."""
+    return "".join(
+        f"#define {macro} 1\n"
+        for macro in ("__DAV_CUBE__", "__DAV_VEC__")
+        if f"defined({macro})" in cpp
+    )

@@ -44,6 +44,9 @@ def test_a_one_column_vector_tile_is_col_major() -> None:
     )
     assert "using tType = Tile<TileType::Vec, float, 32, 1, BLayout::ColMajor, -1, -1>;" in lines
     assert "using eType = Tile<TileType::Vec, float, 32, 1, BLayout::ColMajor, -1, -1>;" in lines
+    # A2/A3's TLOAD / TSTORE copy a ColMajor tile to a DN global tensor only
+    dn = "GlobalTensor<float, xShapeDim5, xStrideDim5, pto::Layout::DN>;"
+    assert f"using xGlobalType = {dn}" in lines
 
 
 BROADCASTS = (
@@ -133,3 +136,82 @@ def test_a_compare_of_one_column_tiles_has_no_cce_form() -> None:
     assert [(d.code, d.span.line) for d in diagnostics] == [("E400", 11)]
     assert "not one column: TSELS takes row-major tiles" in diagnostics[0].message
     assert text is None or "TCMP(c" not in text
+
+
+def test_a_scalar_op_on_column_vectors_runs_on_their_row_views() -> None:
+    # TMULS asserts row-major tiles (execution: rms_norm_FP32, row_mean_square_muls_FP32)
+    lines = generate(
+        "    @pl.function(type=pl.FunctionType.InCore)\n"
+        "    def scale(self, x: pl.Tensor[[32, 1], pl.FP32], y: pl.Tensor[[32, 1], pl.FP32]):\n"
+        "        t = pl.load(x, [0, 0], [32, 1])\n"
+        "        m = pl.mul(t, 0.5)\n"
+        "        pl.store(m, [0, 0], [32, 1], y)\n",
+        "scale",
+    )
+    start = lines.index(
+        "using mRowType = Tile<TileType::Vec, float, 1, 32, BLayout::RowMajor, -1, -1>;"
+    )
+    assert lines[start - 1 : start + 8] == [
+        "{",
+        "using mRowType = Tile<TileType::Vec, float, 1, 32, BLayout::RowMajor, -1, -1>;",
+        "mRowType mRow(1, 32);",
+        "TASSIGN(mRow, 0x80);",
+        "using tRowType = Tile<TileType::Vec, float, 1, 32, BLayout::RowMajor, -1, -1>;",
+        "tRowType tRow(1, 32);",
+        "TASSIGN(tRow, 0x0);",
+        "TMULS(mRow, tRow, 0.5f);",
+        "}",
+    ]
+
+
+def test_the_transposed_right_operand_is_a_zn_view_of_its_mat_tile() -> None:
+    # TMATMUL reads Right in zN (execution: scores_q_kT_FP16_16x32)
+    lines = generate(
+        "    @pl.function(type=pl.FunctionType.InCore)\n"
+        "    def scores(self, q: pl.Tensor[[16, 32], pl.FP16], k: pl.Tensor[[16, 32], pl.FP16],\n"
+        "               c: pl.Tensor[[16, 16], pl.FP32]):\n"
+        "        q_mat = pl.load(q, [0, 0], [16, 32], target_memory=pl.MemorySpace.Mat)\n"
+        "        k_mat = pl.load(k, [0, 0], [16, 32], target_memory=pl.MemorySpace.Mat)\n"
+        "        q_left = pl.move(q_mat, target_memory=pl.MemorySpace.Left)\n"
+        "        k_right = pl.move(k_mat, target_memory=pl.MemorySpace.Right, transpose=True)\n"
+        "        acc = pl.matmul(q_left, k_right)\n"
+        "        pl.l0c_store(acc, [0, 0], [16, 16], c)\n",
+        "scores",
+    )
+    right = "Tile<TileType::Right, half, 32, 16, BLayout::RowMajor, -1, -1, SLayout::ColMajor, 512>"
+    assert f"using k_rightType = {right};" in lines
+    start = lines.index("TMOV(q_left, q_mat);") + 1
+    view = "Tile<TileType::Mat, half, 32, 16, BLayout::RowMajor, -1, -1, SLayout::ColMajor, 512>"
+    assert lines[start : start + 6] == [
+        "{",
+        f"using k_rightTransposedType = {view};",
+        "k_rightTransposed k_rightTransposed(32, 16);".replace(
+            "Transposed k_", "TransposedType k_"
+        ),
+        "TASSIGN(k_rightTransposed, 0x400);",
+        "TMOV(k_right, k_rightTransposed);",
+        "}",
+    ]
+
+
+def test_a_bias_row_in_mat_is_moved_into_the_bias_table() -> None:
+    # TMATMUL_BIAS reads its bias from Bias (execution: matmul_bias_FP16_16x32x64)
+    lines = generate(
+        "    @pl.function(type=pl.FunctionType.InCore)\n"
+        "    def mb(self, a: pl.Tensor[[16, 32], pl.FP16], b: pl.Tensor[[32, 64], pl.FP16],\n"
+        "           bias: pl.Tensor[[1, 64], pl.FP32], c: pl.Tensor[[16, 64], pl.FP32]):\n"
+        "        a_mat = pl.load(a, [0, 0], [16, 32], target_memory=pl.MemorySpace.Mat)\n"
+        "        b_mat = pl.load(b, [0, 0], [32, 64], target_memory=pl.MemorySpace.Mat)\n"
+        "        bias_mat = pl.load(bias, [0, 0], [1, 64], target_memory=pl.MemorySpace.Mat)\n"
+        "        a_left = pl.move(a_mat, target_memory=pl.MemorySpace.Left)\n"
+        "        b_right = pl.move(b_mat, target_memory=pl.MemorySpace.Right)\n"
+        "        acc = pl.matmul_bias(a_left, b_right, bias_mat)\n"
+        "        pl.l0c_store(acc, [0, 0], [16, 64], c)\n",
+        "mb",
+    )
+    assert (
+        "using acc_biasType = Tile<TileType::Bias, float, 1, 64, BLayout::RowMajor, -1, -1>;"
+        in lines
+    )
+    assert "TMOV(acc_bias, bias_mat);" in lines
+    assert "TMATMUL_BIAS(acc, a_left, b_right, acc_bias);" in lines

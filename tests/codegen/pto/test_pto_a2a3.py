@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from ptoc.codegen.pto import generate_pto
+from ptoc.codegen.pto.versions import DEFAULT_VERSION
 from ptoc.diagnostics import Diagnostic
 from ptoc.driver import run_pipeline
 from ptoc.frontend import analyze_source
@@ -22,14 +25,16 @@ def kernel(params: str, body: str) -> str:
     )
 
 
-def compile_pto(params: str, body: str) -> tuple[str, list[tuple[Where, str]]]:
-    """The PTO MLIR of kernel(params, body), which the front end and the passes accept, and
-    where and what each code-generation diagnostic is."""
+def compile_pto(
+    params: str, body: str, version: str = DEFAULT_VERSION
+) -> tuple[str, list[tuple[Where, str]]]:
+    """The PTO MLIR of kernel(params, body) for PTOAS ``version``, which the front end and
+    the passes accept, and where and what each code-generation diagnostic is."""
     analysis = analyze_source(kernel(params, body), "k.py")
     assert analysis.diagnostics == []
     lowered = run_pipeline(analysis.programs[0], "ptoas")
     assert lowered.diagnostics == []
-    generated = generate_pto(lowered.program)
+    generated = generate_pto(lowered.program, ptoas_version=version)
     return generated.text, [(where(d), d.message) for d in generated.diagnostics]
 
 
@@ -130,16 +135,25 @@ def test_an_int32_scalar_is_expanded_for_maxs_and_for_ands() -> None:
     assert "pto.tmaxs" not in text and "pto.tands" not in text
 
 
-def test_prelu_takes_its_tmp_as_a_uint8_mask() -> None:
-    text, diagnostics = compile_pto(
-        tensors("FP32", "a", "out"),
-        """
+PRELU = """
         t = pl.load(a, [0, 0], [16, 64])
         tmp = pl.create_tile([16, 64], dtype=pl.FP32)
         u = pl.prelu(t, t, tmp)
         pl.store(u, [0, 0], [16, 64], out)
-        """,
-    )
+        """
+
+
+def test_prelu_takes_a_uint8_mask_of_one_row_more_than_its_result() -> None:
+    text, diagnostics = compile_pto(tensors("FP32", "a", "out"), PRELU)
+    assert diagnostics == []
+    f32, u8 = tile("f32"), tile("ui8", rows=17)
+    assert f"    pto.tprelu ins(%0, %0, %scratch : {f32}, {f32}, {u8})\n" in text
+    assert f"    %scratch = pto.alloc_tile : {u8}\n" in text
+    assert "pto.bitcast" not in text
+
+
+def test_prelu_for_ptoas_v027_takes_its_tmp_as_a_uint8_mask() -> None:
+    text, diagnostics = compile_pto(tensors("FP32", "a", "out"), PRELU, version="0.27")
     assert diagnostics == []
     f32, u8 = tile("f32"), tile("ui8")
     assert f"    %6 = pto.bitcast %1 : {f32} -> {u8}\n" in text
@@ -180,26 +194,39 @@ def test_lrelu_slope_is_f32_whatever_the_tile() -> None:
     assert f"    pto.tlrelu ins(%0, %5 : {f16}, f32)\n" in text
 
 
-def test_a_window_of_whole_rows_of_a_vec_tile_is_a_subset_copied_with_tmov() -> None:
-    text, diagnostics = compile_pto(
-        tensors("FP32", "a") + ", out: pl.Tensor[[8, 64], pl.FP32], i: pl.Scalar[pl.INT64]",
-        """
+WINDOWS = """
         t = pl.load(a, [0, 0], [16, 64])
         u = pl.view(t, [8, 64], [8, 0])
         w = pl.view(t, [8, 64], [i, 0])
         pl.store(u, [0, 0], [8, 64], out)
         pl.store(w, [0, 0], [8, 64], out)
-        """,
-    )
+        """
+WINDOW_PARAMS = tensors("FP32", "a") + ", out: pl.Tensor[[8, 64], pl.FP32], i: pl.Scalar[pl.INT64]"
+
+
+WHOLE, PART = tile("f32"), tile("f32", rows=8)
+
+
+@pytest.mark.parametrize(
+    ("version", "view", "dynamic"),
+    [
+        # v0.57 states the view's type; at a dynamic row it takes the window's rows as valid
+        ("0.57", f"pto.subview %0[{{}}, %c0] sizes [8, 64] : {WHOLE} -> {PART}", PART),
+        # v0.27 types it by its source and infers a dynamic valid row count
+        ("0.27", f"pto.subset %0[{{}}, %c0] sizes [8, 64] : {WHOLE}", tile("f32", 8, v_row="?")),
+    ],
+)
+def test_a_window_of_whole_rows_of_a_vec_tile_is_a_view_copied_with_tmov(
+    version: str, view: str, dynamic: str
+) -> None:
+    text, diagnostics = compile_pto(WINDOW_PARAMS, WINDOWS, version=version)
     assert diagnostics == []
-    whole, part = tile("f32"), tile("f32", rows=8)
     assert (
-        f"    %6 = pto.subset %0[%c8, %c0] sizes [8, 64] : {whole}\n"
-        f"    pto.tmov ins(%6 : {part})\n"
-        f"             outs(%1 : {part})\n"
+        f"    %6 = {view.format('%c8')}\n"
+        f"    pto.tmov ins(%6 : {PART})\n"
+        f"             outs(%1 : {PART})\n"
     ) in text
-    assert f"    %8 = pto.subset %0[%7, %c0] sizes [8, 64] : {whole}\n" in text
-    assert f"pto.tmov ins(%8 : {tile('f32', rows=8, v_row='?')})\n" in text
+    assert f"    %8 = {view.format('%7')}\n    pto.tmov ins(%8 : {dynamic})\n" in text
     assert "pto.textract" not in text
 
 
@@ -216,7 +243,7 @@ def test_a_window_of_part_of_each_row_of_a_vec_tile_is_e400() -> None:
         (
             ("E400", 9, 12, 9, 41),
             "block.view: this window of a Vec tile has no A2/A3 PTO form: pto.textract reads "
-            "Mat tiles only, and pto.subset views whole rows of a row-major tile (here 64 "
+            "Mat tiles only, and pto.subview views whole rows of a row-major tile (here 64 "
             "columns from column 0)",
         )
     ]
@@ -269,3 +296,32 @@ def test_a_bitwise_op_on_int32_column_vectors_has_no_int16_view() -> None:
             "(pto.treshape reinterprets the rows of row-major tiles)",
         )
     ]
+
+
+def test_the_transposed_right_operand_is_a_zn_view_of_its_mat_tile() -> None:
+    # TMATMUL reads Right in zN (execution: scores_q_kT_FP16_16x32 through PTOAS)
+    text, diagnostics = compile_pto(
+        "q: pl.Tensor[[16, 32], pl.FP16], k: pl.Tensor[[16, 32], pl.FP16], "
+        "c: pl.Tensor[[16, 16], pl.FP32]",
+        """
+        q_mat = pl.load(q, [0, 0], [16, 32], target_memory=pl.MemorySpace.Mat)
+        k_mat = pl.load(k, [0, 0], [16, 32], target_memory=pl.MemorySpace.Mat)
+        q_left = pl.move(q_mat, target_memory=pl.MemorySpace.Left)
+        k_right = pl.move(k_mat, target_memory=pl.MemorySpace.Right, transpose=True)
+        acc = pl.matmul(q_left, k_right)
+        pl.l0c_store(acc, [0, 0], [16, 16], c)
+        """,
+    )
+    assert diagnostics == []
+
+    def layout(loc: str, rows: int, cols: int, blayout: str, slayout: str) -> str:
+        return (
+            f"!pto.tile_buf<loc={loc}, dtype=f16, rows={rows}, cols={cols}, v_row={rows}, "
+            f"v_col={cols}, blayout={blayout}, slayout={slayout}, fractal=512, pad=0>"
+        )
+
+    nz = layout("mat", 16, 32, "col_major", "row_major")
+    zn = layout("mat", 32, 16, "row_major", "col_major")
+    right = layout("right", 32, 16, "row_major", "col_major")
+    assert f"    %10 = pto.treshape %1 : {nz} -> {zn}\n" in text
+    assert f"    pto.tmov ins(%10 : {zn})\n             outs(%3 : {right})\n" in text

@@ -87,10 +87,11 @@ def test_loop_with_a_carried_tile_and_an_if_with_a_result() -> None:
     text, diagnostics = generate(accumulate_kernel())
     assert diagnostics == []
     assert text.startswith(
-        "module {\n"
+        'module attributes {pto.target_arch = "a2a3"} {\n'
         "  func.func @accumulate(%arg0: !pto.ptr<f32>,\n"
         "                       %arg1: i64,\n"
-        "                       %arg2: !pto.ptr<f32>) {\n"
+        "                       %arg2: !pto.ptr<f32>) attributes {pto.entry, "
+        "pto.kernel_kind = #pto.kernel_kind<vector>} {\n"
         "    // Constants\n"
         "    %c128 = arith.constant 128 : index\n"
         "    %c32 = arith.constant 32 : index\n"
@@ -269,13 +270,13 @@ def test_while_loop_and_scalar_arithmetic() -> None:
     text, diagnostics = generate(fn)
     assert diagnostics == []
     assert text == (
-        "module {\n"
+        'module attributes {pto.target_arch = "a2a3"} {\n'
         "  func.func @scalars(%arg0: i64,\n"
         "                    %arg1: i32,\n"
         "                    %arg2: f32,\n"
         # PTOAS entry functions return nothing: each scalar result has a pointer
         "                    %arg3: !pto.ptr<i64>,\n"
-        "                    %arg4: !pto.ptr<f32>) {\n"
+        "                    %arg4: !pto.ptr<f32>) attributes {pto.entry} {\n"
         "    // Constants\n"
         "    %c0 = arith.constant 0 : index\n"
         "    %c1 = arith.constant 1 : index\n"
@@ -353,7 +354,9 @@ def test_float_and_unsigned_comparisons_and_conversions() -> None:
     )
     text, diagnostics = generate(fn)
     assert diagnostics == []
-    assert "func.func @cmp(%arg0: f16,\n                %arg1: i32) {" in text
+    assert (
+        "func.func @cmp(%arg0: f16,\n                %arg1: i32) attributes {pto.entry} {" in text
+    )
     assert body_of(text) == (
         "%0 = arith.extf %arg0 : f16 to f32\n"
         "%1 = arith.cmpf ole, %0, %cst : f32\n"
@@ -372,11 +375,11 @@ def test_tensor_with_dimensions_from_scalar_parameters() -> None:
     text, diagnostics = generate(function("dyn", [n, m, a, b]))
     assert diagnostics == []
     assert text == (
-        "module {\n"
+        'module attributes {pto.target_arch = "a2a3"} {\n'
         "  func.func @dyn(%arg0: i64,\n"
         "                %arg1: i32,\n"
         "                %arg2: !pto.ptr<f16>,\n"
-        "                %arg3: !pto.ptr<f16>) {\n"
+        "                %arg3: !pto.ptr<f16>) attributes {pto.entry} {\n"
         "    // Constants\n"
         "    %c64 = arith.constant 64 : index\n"
         "    %c1 = arith.constant 1 : index\n"
@@ -407,7 +410,7 @@ def test_several_functions_and_selecting_one() -> None:
     assert diagnostics == []
     # PTOAS makes no function of a module of several its entry unless it is marked so
     assert text == (
-        "module {\n"
+        'module attributes {pto.target_arch = "a2a3"} {\n'
         "  func.func @first() attributes {pto.entry} {\n"
         "    return\n"
         "  }\n"
@@ -418,7 +421,10 @@ def test_several_functions_and_selecting_one() -> None:
         "}\n"
     )
     only = generate_pto(program(first, second), function="second")
-    assert only.text == "module {\n  func.func @second(%arg0: i64) {\n    return\n  }\n}\n"
+    assert only.text == (
+        'module attributes {pto.target_arch = "a2a3"} {\n'
+        "  func.func @second(%arg0: i64) attributes {pto.entry} {\n    return\n  }\n}\n"
+    )
 
 
 def _acc_loop(read_after: bool):

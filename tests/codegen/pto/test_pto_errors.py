@@ -111,9 +111,9 @@ def test_tile_parameter_and_unsupported_dtype() -> None:
     assert codes(diagnostics) == [("E400", 2, 10, 11), ("E400", 2, 40, 42)]
     assert diagnostics[1].message == "data type FP8 has no PTO MLIR equivalent"
     assert text.startswith(
-        "module {\n"
+        'module attributes {pto.target_arch = "a2a3"} {\n'
         "  func.func @k(%arg0: none,\n"
-        "              %arg1: none) {\n"
+        "              %arg1: none) attributes {pto.entry} {\n"
         "    // error: tile parameter 't' is not allowed in a PTO kernel; pass a tensor and load "
         "it\n"
         "    // error: data type FP8 has no PTO MLIR equivalent\n"
@@ -152,7 +152,7 @@ def test_unknown_function_name() -> None:
     prog = program(function("k", []))
     result = generate_pto(prog, function="missing")
     assert [d.code for d in result.diagnostics] == ["E203"]
-    assert result.text == "module {\n}\n"
+    assert result.text == 'module attributes {pto.target_arch = "a2a3"} {\n}\n'
 
 
 def test_return_inside_a_loop_and_if_without_else() -> None:
@@ -242,7 +242,8 @@ class P:
     # Host code (as comments, the same C++ as the CCE target's); the add is left out (W010).
     assert [d.code for d in result.diagnostics] == ["W010"]
     assert result.text.startswith(
-        "module {\n  // // Orchestration function host: runs on the AICPU"
+        'module attributes {pto.target_arch = "a2a3"} {\n'
+        "  // // Orchestration function host: runs on the AICPU"
     )
     assert (
         "  //     // not generated: b = tensor.add(...) computes on tensors (W010)\n" in result.text

@@ -12,7 +12,12 @@ own definitions, PTOOps.td, decide):
   ``shape = [...], strides = [...]``; without it PTOAS v0.27 stops at "expected ','");
 - ``pto.tmul ins(%0, %1 : T0, T1)``: operands first, then their types (``ins($src0, $src1 :
   type($src0), type($src1))`` in TMulOp's assembly format), not the seed's ``ins(%0 : T0, %1 :
-  T1)``, which no PTOAS version parsed.
+  T1)``, which no PTOAS version parsed;
+- the 2026-08 module header ``module attributes {pto.target_arch = "a2a3"}`` (the seed's is a
+  bare ``module``) and ``attributes {pto.entry, pto.kernel_kind = ...<vector>}`` on the
+  kernel: PTOAS v0.57 makes no unmarked function an entry (``extern "C" __global__``), so
+  without it the kernel would be a plain helper nothing launches; its tiles are all in the
+  vector core's buffer, so it is an AIV kernel.
 
 tests/ptoas/ runs PTOAS on this file.
 """
@@ -52,3 +57,10 @@ def test_golden_has_no_elisions_left() -> None:
     golden = (GOLDEN / "mul_kernel_2d.mlir").read_text()
     assert "..." not in golden
     assert golden.count("pad=0>") == 9  # 3 allocations + 6 typed tile operands
+
+
+def test_golden_kernel_is_an_entry_of_an_a2a3_module() -> None:
+    lines = (GOLDEN / "mul_kernel_2d.mlir").read_text().splitlines()
+    assert lines[0] == 'module attributes {pto.target_arch = "a2a3"} {'
+    kind = "pto.kernel_kind = #pto.kernel_kind<vector>"  # its tiles are all Vec
+    assert lines[3].endswith(f"%arg2: !pto.ptr<f32>) attributes {{pto.entry, {kind}}} {{")

@@ -81,10 +81,11 @@ def test_scalar_parameter_operand_keeps_its_type() -> None:
     fn = function("k", [a, s, out], load(t0, a, [0, 0]), define(t1, "block.subs", t0, s))
     text, _ = generate(fn)
     assert text.startswith(
-        "module {\n"
+        'module attributes {pto.target_arch = "a2a3"} {\n'
         "  func.func @k(%arg0: !pto.ptr<f32>,\n"
         "              %arg1: f32,\n"
-        "              %arg2: !pto.ptr<f32>) {\n"
+        "              %arg2: !pto.ptr<f32>) attributes {pto.entry, "
+        "pto.kernel_kind = #pto.kernel_kind<vector>} {\n"
     )
     assert "pto.tsubs ins(%0, %arg1 : TB, f32)\n" in short(text)
 
@@ -189,6 +190,7 @@ def test_matmul_buffers_use_their_memory_space_and_tile_view() -> None:
     lhs = tile(
         16, 32, memref=buffer(1, MemorySpace.Left), dtype=DataType.FP16, view=left_view, name="lhs"
     )
+    # no view: a Right tile is in the one layout TMATMUL reads (zN) whatever its view
     rhs = tile(32, 16, memref=buffer(2, MemorySpace.Right), dtype=DataType.FP16, name="rhs")
     acc = tile(
         16, 16, memref=buffer(3, MemorySpace.Acc), dtype=DataType.FP32, view=acc_view, name="acc"
@@ -210,7 +212,7 @@ def test_matmul_buffers_use_their_memory_space_and_tile_view() -> None:
         "    %0 = pto.alloc_tile : !pto.tile_buf<loc=left, dtype=f16, rows=16, cols=32, "
         "v_row=16, v_col=32, blayout=row_major, slayout=row_major, fractal=512, pad=0>\n"
         "    %1 = pto.alloc_tile : !pto.tile_buf<loc=right, dtype=f16, rows=32, cols=16, "
-        "v_row=32, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>\n"
+        "v_row=32, v_col=16, blayout=row_major, slayout=col_major, fractal=512, pad=0>\n"
         "    %2 = pto.alloc_tile : !pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, "
         "v_row=16, v_col=16, blayout=col_major, slayout=row_major, fractal=1024, pad=0>\n"
     ) in text

@@ -29,6 +29,7 @@ TILE_LOCATION: dict[MemorySpace, str] = {
     MemorySpace.Left: "Left",
     MemorySpace.Right: "Right",
     MemorySpace.Acc: "Acc",
+    MemorySpace.Bias: "Bias",
 }
 
 # Block layout of the TileView; ``none_box`` is not a block layout, so it reads as row-major.

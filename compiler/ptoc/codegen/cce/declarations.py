@@ -11,6 +11,7 @@ from ...ir.expr import ConstInt, Expr
 from ...ir.shape import static_shape
 from ...ir.span import Span
 from ...ir.types import BLayout, MemorySpace, MemRef, PadMode, TensorType, TileType, TileView
+from ...ir.visitor import with_fields
 from ...records import field, record
 from ..common import CodegenError
 from .cpp_types import (
@@ -107,10 +108,11 @@ class Declarer:
         type_alias = self.context.reserve(instance + "Type")
         init = f"({pointer})" if pointer is not None else ""
         shape_type, stride_type = _global_types(tuple(dims))
+        layout = column_layout(dims, dims)
         return [
             f"using {shape_alias} = {shape_type};",
             f"using {stride_alias} = {stride_type};",
-            f"using {type_alias} = GlobalTensor<{element}, {shape_alias}, {stride_alias}>;",
+            f"using {type_alias} = GlobalTensor<{element}, {shape_alias}, {stride_alias}{layout}>;",
             f"{type_alias} {instance}{init};",
         ]
 
@@ -157,7 +159,19 @@ def _global_types(dims: tuple[int, ...]) -> tuple[str, str]:
     return types.generate_shape_type(dims), types.generate_stride_type(dims)
 
 
+def column_layout(dims: list[int], window: list[int]) -> str:
+    """``, pto::Layout::DN`` for a window of ``[M, 1]`` (M > 1) of a tensor whose rows are one
+    element (a contiguous column), else "" (ND): a one-column Vec tile is ColMajor, and
+    A2/A3's TLOAD / TSTORE copy a tile only to a global tensor of the same layout
+    ("only support ND2ND/DN2DN/NZ2NZ"). The same bytes either way; a column of a wider
+    tensor has no DN form and stays ND (the CPU simulator takes it, A2/A3 does not)."""
+    column = len(window) == 2 and window[1] == 1 and window[0] > 1
+    return ", pto::Layout::DN" if column and len(dims) == 2 and dims[1] == 1 else ""
+
+
 _DEFAULT_VIEW = TileView()
+# The Right (L0B) operand's layout TMATMUL asserts.
+RIGHT_VIEW = TileView(blayout=BLayout.row_major, slayout=BLayout.col_major)
 
 # ``Tile<...>``'s arguments and the valid shape, by everything they are made of: a kernel
 # file's hundreds of tiles are a few dozen distinct types. Only values and immutable views
@@ -195,6 +209,12 @@ def _tile_params(location: str, element: str, rows: int, cols: int, view: TileVi
     blayout = view.blayout
     if location == "Vec" and cols == 1 and rows > 1:
         blayout = BLayout.col_major  # pto-isa: a vector tile of one column is ColMajor
+    if location == "Right":
+        # TMATMUL reads its Right operand in one layout, fractals row by row, each column by
+        # column ("zN"), whatever the IR's view (a transposing move flips it): ops.py moves a
+        # transposed operand into it in that layout.
+        view = with_fields(view, blayout=RIGHT_VIEW.blayout, slayout=RIGHT_VIEW.slayout)
+        blayout = view.blayout
     params = [
         f"TileType::{location}",
         element,

@@ -21,8 +21,8 @@ from ...ops import REGISTRY, Access, Category, OpDef, Param, PipeType, Role
 from ...passes.op_info import op_def
 from ...records import record
 from ..common import CodegenError, axis_instruction, result_is_promoted
-from . import expressions
-from .declarations import cpp_dtype, static_dims, tile_rows_cols
+from . import column_vectors, expressions, transposed_operand
+from .declarations import column_layout, cpp_dtype, emit_tile, static_dims, tile_rows_cols
 
 if TYPE_CHECKING:
     from .context import FunctionContext
@@ -254,6 +254,13 @@ def lower_call(
             "destination tile",
             call.span,
         )
+    rows = column_vectors.on_row_views(call, role, target_type)
+    if rows is not None:
+        assert isinstance(target_type, TileType)
+        column_vectors.emit_on_row_views(
+            ctx, mapping.instruction, target, target_type, rows, operands, mapping.attr_args, call
+        )
+        return ""
     ctx.out.emit_line(
         f"{mapping.instruction}({', '.join([target, *operands, *mapping.attr_args])});"
     )
@@ -325,15 +332,14 @@ def _lower_transposing_move(
         return False
     if not isinstance(result, TileType) or result.memref is None or source.type.memref is None:
         return False
-    if {result.memref.memory_space, source.type.memref.memory_space} != {MemorySpace.Vec}:
+    spaces = (source.type.memref.memory_space, result.memref.memory_space)
+    if spaces == (MemorySpace.Mat, MemorySpace.Right):
+        return transposed_operand.lower(ctx, source, instruction, target, call.span)
+    if set(spaces) != {MemorySpace.Vec}:
         return False
     view = ctx.names.reserve(target + "SourceView")
-    declaration = ctx.declarer.tile(view, with_fields(source.type, memref=result.memref), call.span)
-    if declaration.error is not None:
-        raise declaration.error
     with ctx.out.block("{"):
-        for line in declaration.lines:
-            ctx.out.emit_line(line)
+        emit_tile(ctx, view, with_fields(source.type, memref=result.memref), call.span)
         ctx.out.emit_line(f"{instruction}({view}, {expressions.operand(ctx, source)});")
     return True
 
@@ -457,7 +463,8 @@ def _window_global(
     name = ctx.names.reserve(global_name + "Window")
     shape = ctx.types.generate_shape_type(window)
     stride = ctx.types.generate_stride_type(dims)
-    ctx.out.emit_line(f"GlobalTensor<{element}, {shape}, {stride}> {name}({address});")
+    layout = column_layout(dims, window)
+    ctx.out.emit_line(f"GlobalTensor<{element}, {shape}, {stride}{layout}> {name}({address});")
     return name
 
 

@@ -14,6 +14,7 @@ from ...ir.types import TileType
 from ..common import CodegenError
 from . import mlir_types as mt
 from .emitter import Constants, Emitter, Names, Region, Value
+from .versions import DEFAULT_VERSION
 
 
 class Poisoned(Exception):
@@ -65,6 +66,7 @@ class FunctionContext:
         self.returned: list[Value] = []
         self.program: Program | None = None  # the functions a call can name
         self.tile_bufs = mt.TileBufs()  # each tile's tile_buf type (shared with collect_buffers)
+        self.ptoas_version = DEFAULT_VERSION  # the PTOAS the forms are written for
 
     # --- values of variables -------------------------------------------------------------
 

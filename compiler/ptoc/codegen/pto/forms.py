@@ -17,6 +17,7 @@ from ...ops.registry import REGISTRY, Access, Lowering, OpDef, Role
 from ...records import record
 from ..common import CodegenError
 from . import mlir_types as mt
+from . import versions
 from .context import FunctionContext
 from .emitter import Value
 
@@ -140,10 +141,12 @@ def retyped(tile_buf: str, dtype: DataType, span: Span) -> str:
 
 
 def byte_mask(ctx: FunctionContext, value: Value, span: Span) -> Value:
-    """``%m = pto.bitcast %tmp : T -> T(ui8)``: a scratch tile as the UINT8 mask A2/A3's
-    instruction wants, same shape (PTOAS: tmp is shaped like the sources)."""
+    """The UINT8 mask A2/A3's instruction wants in place of the scratch tile ``value``, with
+    its columns in bytes. PTOAS v0.27 wants it shaped like the sources: ``value`` viewed as
+    ``ui8`` (``pto.bitcast``). v0.57 checks what pto-isa's TPRELU asserts, a row more than
+    the result (the select mask lives after the compare's): a scratch of that shape."""
     fields = mt.tile_buf_fields(value.type)
-    if fields.get("dtype") == "ui8":
+    if fields.get("dtype") == "ui8" and not versions.mask_extra_rows(ctx.ptoas_version):
         return value
     if int(fields.get("cols", "0")) % int(mt.ROW_ALIGN_BYTES):
         raise CodegenError(
@@ -153,6 +156,11 @@ def byte_mask(ctx: FunctionContext, value: Value, span: Span) -> Value:
             span,
         )
     fields["dtype"] = "ui8"
+    extra = versions.mask_extra_rows(ctx.ptoas_version)
+    if extra:
+        rows = int(fields["rows"]) + extra
+        fields.update(rows=str(rows), v_row=str(rows))
+        return ctx.scratch(mt.tile_buf_of(fields), "mask")
     target = mt.tile_buf_of(fields)
     return ctx.emit_result(target, f"pto.bitcast {value.name} : {value.type} -> {target}")
 

@@ -25,6 +25,7 @@ from . import expressions, statements
 from . import mlir_types as mt
 from .context import POISON, FunctionContext, Poisoned
 from .emitter import Emitter, Region, Value, symbol
+from .versions import DEFAULT_VERSION
 
 FUNC_INDENT = "  "
 
@@ -92,17 +93,18 @@ def generate_function(
     program: Program | None = None,
     *,
     helper: bool = False,
-    entry: bool = False,
     tile_bufs: mt.TileBufs | None = None,
+    ptoas_version: str = DEFAULT_VERSION,
 ) -> tuple[list[str], list[Span]]:
     """Its lines and, per line, the span of the statement it came from (the function's own
     for lines of no statement).
 
     ``helper``: a function other functions of the module call, which returns its scalar
     results (``func.call``); every other function is a kernel, whose scalar results go
-    through pointer parameters (PTOAS entry functions return nothing). ``entry``: the
-    kernel is marked ``attributes {pto.entry}`` (needed in a module of several functions).
-    ``tile_bufs``: the tile_buf types worked out so far (shared by a module's functions)."""
+    through pointer parameters (PTOAS entry functions return nothing) and which is marked
+    ``attributes {pto.entry}`` (PTOAS v0.57 makes no unmarked function an entry).
+    ``tile_bufs``: the tile_buf types worked out so far (shared by a module's functions);
+    ``ptoas_version``: the PTOAS the forms are written for."""
     tile_bufs = tile_bufs or mt.TileBufs()
     buffers = collect_buffers(fn.body, tile_bufs)
     tensors = [p for p in fn.params if isinstance(p.type, TensorType)]
@@ -110,6 +112,7 @@ def generate_function(
     ctx.tile_bufs = tile_bufs
     ctx.program = program
     ctx.returns_values = helper
+    ctx.ptoas_version = ptoas_version
 
     params = _parameters(ctx, fn)
     if not helper:
@@ -136,7 +139,8 @@ def generate_function(
         body,
         Region(0, lines=[indent + _return_line(ctx.returned)], spans=[None]),
     ]
-    head = _signature(fn, params, [v.type for v in ctx.returned], entry)
+    attributes = [] if helper else ["pto.entry", *_kernel_kind(buffers)]
+    head = _signature(fn, params, [v.type for v in ctx.returned], attributes)
     return _assemble(fn, head, sections)
 
 
@@ -182,8 +186,24 @@ def _return_line(values: list[Value]) -> str:
     return f"return {', '.join(v.name for v in values)} : {', '.join(v.type for v in values)}"
 
 
+# The buffers of each core: a kernel whose tiles are all on one runs on that core.
+_CUBE_SPACES = frozenset(("mat", "left", "right", "acc", "bias"))
+_VECTOR_SPACES = frozenset(("vec",))
+
+
+def _kernel_kind(buffers: list[Buffer]) -> list[str]:
+    """``pto.kernel_kind`` of a kernel whose tiles are all in the vector core's buffer (or
+    all in the cube core's): the 2026-08 AIV / AIC function, whose flags PTOAS v0.57 places
+    on that core. A kernel using both, or no tile, has none."""
+    spaces = {b.memref.memory_space.mlir_name for b in buffers}
+    for kind, core in (("vector", _VECTOR_SPACES), ("cube", _CUBE_SPACES)):
+        if spaces and spaces <= core:
+            return [f"pto.kernel_kind = #pto.kernel_kind<{kind}>"]
+    return []
+
+
 def _signature(
-    fn: Function, params: list[str], results: list[str], entry: bool = False
+    fn: Function, params: list[str], results: list[str], attributes: list[str]
 ) -> list[str]:
     """``func.func @name(%arg0: T0,`` with further parameters aligned under the ``(``.
     Only helpers have results: kernels store theirs through pointers."""
@@ -193,8 +213,8 @@ def _signature(
         tail += f" -> {results[0]}"
     elif results:
         tail += " -> (" + ", ".join(results) + ")"
-    if entry:
-        tail += " attributes {pto.entry}"
+    if attributes:
+        tail += f" attributes {{{', '.join(attributes)}}}"
     tail += " {"
     if not params:
         return [head + tail]

@@ -152,6 +152,13 @@ def aligned_cols(cols: int, dtype: DataType) -> int:
     return -(-cols // per_block) * per_block
 
 
+# The layouts of a Right tile (fractals row by row, each column by column: "zN") and of a
+# Mat tile as loads write it (column by column, each row by row: "nZ"): the same bytes, read
+# with the dimensions swapped.
+RIGHT_LAYOUT = ("row_major", "col_major")
+MAT_LAYOUT = ("col_major", "row_major")
+
+
 def tile_buf_type(tile: TileType, span: Span, name: str = "") -> str:
     """``!pto.tile_buf<loc=.., dtype=.., rows=.., ...>`` of a tile with a MemRef.
 
@@ -176,6 +183,10 @@ def tile_buf_type(tile: TileType, span: Span, name: str = "") -> str:
     slayout = view.slayout.value if view is not None else "none_box"
     if is_column_vector(tile):
         blayout = "col_major"
+    elif tile.memref.memory_space is MemorySpace.Right:
+        # TMATMUL reads Right in one layout (zN), whatever the IR's view (a transposing
+        # move flips it; ops.py moves a transposed operand into this layout).
+        blayout, slayout = RIGHT_LAYOUT
     elif (blayout, slayout) == ("row_major", "none_box"):
         cols = aligned_cols(cols, tile.dtype)
     fractal = view.fractal if view is not None else 512

@@ -9,10 +9,19 @@ from ...ir.span import Span
 from ..common import CodegenResult, calls_in
 from .function import FUNC_INDENT, generate_function
 from .mlir_types import TileBufs
+from .versions import DEFAULT_VERSION
+
+# The 2026-08 module header: the architecture PTOAS checks the instructions against (A2/A3,
+# the target the passes size buffers for; both PTOAS v0.27 and v0.57 read it).
+TARGET_ARCH = "a2a3"
+MODULE_HEADER = f'module attributes {{pto.target_arch = "{TARGET_ARCH}"}} {{'
 
 
-def generate_pto(program: Program, function: str | None = None) -> CodegenResult:
-    """MLIR (seed 002) for every function of ``program``, or only the one named ``function``.
+def generate_pto(
+    program: Program, function: str | None = None, ptoas_version: str = DEFAULT_VERSION
+) -> CodegenResult:
+    """MLIR (seed 002) for every function of ``program``, or only the one named ``function``,
+    in the forms PTOAS ``ptoas_version`` reads (``versions``).
 
     Never raises: what cannot be lowered is a diagnostic (E400 no lowering, E401 dynamic
     shape, E403 missing MemRef, E309 bad sync attribute, E900 internal) and an
@@ -34,11 +43,11 @@ def generate_pto(program: Program, function: str | None = None) -> CodegenResult
         if fn.func_type is not FunctionType.Orchestration
         for name in _calls(fn)
     }
-    # PTOAS makes the only function of a module its entry (``__global__``); in a module of
-    # several, only those marked ``pto.entry``: the kernels, not the helpers they call.
-    several = sum(fn.func_type is not FunctionType.Orchestration for fn in functions) > 1
+    # PTOAS v0.57 makes a function a kernel entry (``extern "C" __global__``) only when it
+    # carries ``pto.entry`` (v0.27 also took a module's only function): every kernel does,
+    # the helpers they call do not.
     tile_bufs = TileBufs()
-    lines = ["module {"]
+    lines = [MODULE_HEADER]
     spans: list[Span | None] = [None]
     for i, fn in enumerate(functions):
         if i:
@@ -51,7 +60,7 @@ def generate_pto(program: Program, function: str | None = None) -> CodegenResult
         try:
             helper = fn.name in callees
             fn_lines, fn_spans = generate_function(
-                fn, bag, program, helper=helper, entry=several and not helper, tile_bufs=tile_bufs
+                fn, bag, program, helper=helper, tile_bufs=tile_bufs, ptoas_version=ptoas_version
             )
         except Exception as exc:  # a generator bug becomes a diagnostic, never an escape
             message = f"PTO code generator failed on function '{fn.name}': {exc!r}"

@@ -45,7 +45,7 @@ from ...ops.registry import (
 )
 from ...records import record
 from ..common import CodegenError, axis_instruction, result_is_promoted
-from . import expressions, forms
+from . import expressions, forms, versions
 from . import mlir_types as mt
 from .context import Binding, FunctionContext
 from .emitter import Value, float_literal
@@ -105,6 +105,8 @@ def lower_call(ctx: FunctionContext, call: Call, result: Var | None, span: Span)
         return _store(ctx, instruction, call, at)
     if op.pto.vec_window is not None and _in_vec(call):
         return _vec_window(ctx, op, op.pto.vec_window, call, result, at)
+    if op.role is Role.MOVE and call.kwarg("transpose") is True and _into_right(call):
+        return _transposed_operand(ctx, instruction, call, result, at)
     scratch = op.pto.scratch
     implied: tuple[str, ...] = ()
     if op.pto.column_form is not None:
@@ -135,6 +137,44 @@ def _broadcast_form(op: OpDef, call: Call, instruction: str) -> str:
     return instruction
 
 
+def _into_right(call: Call) -> bool:
+    source = call.args[0].type if call.args else None
+    return (
+        isinstance(source, TileType)
+        and source.memory_space is MemorySpace.Mat
+        and call.kwarg("target_memory") is MemorySpace.Right
+    )
+
+
+def _transposed_operand(
+    ctx: FunctionContext, instruction: str, call: Call, result: Var | None, span: Span
+) -> Value:
+    """``move(k_mat, Right, transpose=True)``, the right operand of ``q @ kᵀ``: a Mat tile
+    as loads write it (nZ) is, read with the dimensions swapped, its transpose in the layout
+    TMATMUL reads Right in (zN). So the source is viewed so (``pto.treshape``, no data moves)
+    and copied into the Right tile (``pto.tmov``, one layout into the same)."""
+    source = _operand(ctx, call.args[0], None, span)
+    fields = mt.tile_buf_fields(source.type)
+    if (fields["blayout"], fields["slayout"]) != mt.MAT_LAYOUT:
+        raise CodegenError(
+            "E400",
+            "block.move(transpose=True) into Right reads a Mat tile in the layout loads write "
+            f"(blayout=col_major, slayout=row_major), not blayout={fields['blayout']}, "
+            f"slayout={fields['slayout']}",
+            span,
+        )
+    fields.update(
+        rows=fields["cols"], cols=fields["rows"], v_row=fields["v_col"], v_col=fields["v_row"]
+    )
+    fields["blayout"], fields["slayout"] = mt.RIGHT_LAYOUT
+    view_type = mt.tile_buf_of(fields)
+    reshape = forms.reshape_instruction()
+    view = ctx.emit_result(view_type, f"{reshape} {source.name} : {source.type} -> {view_type}")
+    out = _result_buffer(ctx, call, result, span)
+    _ins_outs(ctx, instruction, f"ins({view.typed()})", f"outs({out.typed()})")
+    return out
+
+
 def _in_vec(call: Call) -> bool:
     source = call.args[0].type if call.args else None
     return isinstance(source, TileType) and source.memory_space is MemorySpace.Vec
@@ -144,9 +184,10 @@ def _vec_window(
     ctx: FunctionContext, op: OpDef, instruction: str, call: Call, result: Var | None, span: Span
 ) -> Value:
     """A window of a Vec tile: A2/A3's ``pto.textract`` reads Mat only, so the window is an
-    aliasing view (``%w = pto.subset %src[%r, %c] sizes [R, C] : T``) copied into the
-    result's buffer (``pto.tmov``). The view keeps the source's row stride, so it must be
-    whole rows: a window of part of each row has no A2/A3 form (E400)."""
+    aliasing view (``%w = pto.subview %src[%r, %c] sizes [R, C] : T -> W``; v0.27:
+    ``pto.subset ... : T``) copied into the result's buffer (``pto.tmov``). The view keeps
+    the source's row stride, so it must be whole rows: a window of part of each row has no
+    A2/A3 form (E400)."""
     bound = op.bind(call.args)
     shape, offset = bound.get("shape"), bound.get("offset")
     source = _operand(ctx, call.args[0], None, span)
@@ -161,11 +202,14 @@ def _vec_window(
         and static_value(offset.elements[1]) == 0
         and (fields["blayout"], fields["slayout"]) == ("row_major", "none_box")
     )
+    subview = versions.has_subview(ctx.ptoas_version)
+    if subview:
+        instruction = versions.SUBVIEW
     if not whole_rows:
         raise CodegenError(
             "E400",
             f"{op.name}: this window of a Vec tile has no A2/A3 PTO form: pto.textract reads "
-            f"Mat tiles only, and pto.subset views whole rows of a row-major tile (here "
+            f"Mat tiles only, and {instruction} views whole rows of a row-major tile (here "
             f"{fields['cols']} columns from column 0)",
             span,
         )
@@ -176,16 +220,17 @@ def _vec_window(
     for size, start, limit in zip(sizes, offset.elements, limits, strict=True):
         first = static_value(start)
         if first is None or not limit.isdigit():
-            valid.append("?")  # PTOAS infers a dynamic valid size
+            # v0.27 infers a dynamic valid size; v0.57 takes the window's size as it.
+            valid.append(str(size) if subview else "?")
         else:
             valid.append(str(max(0, min(size, int(limit) - first))))
     fields.update(rows=str(sizes[0]), cols=str(sizes[1]), v_row=valid[0], v_col=valid[1])
     view_type = mt.tile_buf_of(fields)
     names = ", ".join(v.name for v in starts)
-    view = ctx.emit_result(
-        view_type,
-        f"{instruction} {source.name}[{names}] sizes [{sizes[0]}, {sizes[1]}] : {source.type}",
-    )
+    head = f"{source.name}[{names}] sizes [{sizes[0]}, {sizes[1]}] : {source.type}"
+    if subview:
+        head = f"{head} -> {view_type}"
+    view = ctx.emit_result(view_type, f"{instruction} {head}")
     _ins_outs(ctx, forms.tile_copy(), f"ins({view.typed()})", f"outs({out.typed()})")
     return out
 

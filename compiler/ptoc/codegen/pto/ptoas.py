@@ -3,7 +3,9 @@
 PTOAS parses and verifies PTO MLIR and lowers it to C++ on pto-isa; a non-zero exit with a
 located diagnostic (``loc("file":LINE:COL): error: ...``) means the MLIR is not valid PTO.
 ptoc never ships or links it: it is found at run time (``--ptoas``, ``$PTOAS``, the vendor
-copy beside the repository, or ``ptoas`` on PATH).
+copy beside the repository, or ``ptoas`` on PATH). Two versions are supported: v0.57, which
+today's PyPTO pins and which is the default, and v0.27, the 2026-03 edition's (chosen with
+``--ptoas-version 0.27``; a binary's own version is what ``ptoas --version`` prints).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 
 from ...diagnostics import Diagnostic, Related, Severity
@@ -21,6 +24,7 @@ from ...ir.function import Program
 from ...ir.span import Span
 from ...records import field, record, replace
 from ..common import CodegenResult
+from .versions import DEFAULT_VERSION, VENDOR_FOLDERS
 
 PTOAS_ENV = "PTOAS"
 TIMEOUT_SECONDS = 60
@@ -67,26 +71,59 @@ def repository_root() -> Path:
     return Path(__file__).resolve().parents[4]
 
 
-def vendor_ptoas() -> Path:
-    return repository_root().parent / "shared" / "vendor" / "ptoas" / "ptoas"
+_VERSION = re.compile(r"\bptoas\s+v?(?P<version>\d+\.\d+)")
 
 
-def find_ptoas(option: str | None = None) -> Path:
-    """``--ptoas PATH``, else ``$PTOAS``, else the vendor copy beside the repository
-    (``../shared/vendor/ptoas/ptoas``), else ``ptoas`` on PATH. Raises PtoasMissing."""
+def vendor_ptoas(version: str = DEFAULT_VERSION) -> Path:
+    folder = VENDOR_FOLDERS[version]
+    return repository_root().parent / "shared" / "vendor" / folder / "ptoas"
+
+
+def find_ptoas(option: str | None = None, version: str | None = None) -> Path:
+    """``--ptoas PATH``, else ``$PTOAS``, else the vendor copy of ``version`` (default
+    v0.57) beside the repository, else ``ptoas`` on PATH. With ``version``, the binary must
+    say it is that version (``ptoas --version``). Raises PtoasMissing."""
     if option or os.environ.get(PTOAS_ENV):
         origin = "--ptoas" if option else PTOAS_ENV
         candidate = Path(option or os.environ[PTOAS_ENV])
         if not (candidate.is_file() and os.access(candidate, os.X_OK)):
             raise PtoasMissing(f"PTOAS not found at '{candidate}' ({origin}): {INSTALL_HINT}")
-        return candidate.resolve()
-    vendor = vendor_ptoas()
+        return _checked(candidate.resolve(), version, origin)
+    vendor = vendor_ptoas(version or DEFAULT_VERSION)
     if vendor.is_file() and os.access(vendor, os.X_OK):
         return vendor
     on_path = shutil.which("ptoas")
     if on_path is not None:
-        return Path(on_path)
-    raise PtoasMissing(f"PTOAS not found: {INSTALL_HINT}")
+        return _checked(Path(on_path), version, "PATH")
+    wanted = f" v{version}" if version else ""
+    raise PtoasMissing(f"PTOAS{wanted} not found: {INSTALL_HINT}")
+
+
+def _checked(ptoas: Path, version: str | None, origin: str) -> Path:
+    found = ptoas_version(ptoas)
+    if version is not None and found != version:
+        said = f"v{found}" if found else "of no version it states"
+        raise PtoasMissing(f"PTOAS at '{ptoas}' ({origin}) is {said}, not v{version}")
+    return ptoas
+
+
+def ptoas_version(ptoas: Path) -> str | None:
+    """The version ``ptoas --version`` states (``ptoas 0.57`` -> "0.57"), or None."""
+    stat = ptoas.stat()
+    return _version_of(str(ptoas), stat.st_size, stat.st_mtime_ns)
+
+
+@cache
+def _version_of(path: str, size: int, mtime: int) -> str | None:
+    del size, mtime  # part of the cache key: a replaced binary is asked again
+    try:
+        done = subprocess.run(
+            [path, "--version"], capture_output=True, text=True, timeout=10, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    found = _VERSION.search(done.stdout + done.stderr)
+    return found["version"] if found else None
 
 
 def run_ptoas(mlir: str, ptoas: Path, *, name: str = "kernel.pto") -> PtoasResult:
@@ -211,10 +248,12 @@ def generate_checked_mapped(
     program: Program, ptoas: Path, *, function: str | None = None, cpp: bool = False
 ) -> tuple[str, list[Diagnostic], list[Span | None]]:
     """``generate_checked`` and the line spans of the MLIR (PTOAS leaves it as it is); none
-    for the C++, whose lines are PTOAS's."""
+    for the C++, whose lines are PTOAS's. The MLIR is written for the version the binary
+    states (the default when it states none)."""
     from . import generate_pto
 
-    generated = generate_pto(program, function=function)
+    version = ptoas_version(ptoas) or DEFAULT_VERSION
+    generated = generate_pto(program, function=function, ptoas_version=version)
     spans = [] if cpp else list(generated.line_spans)
     diagnostics = list(generated.diagnostics)
     if any(d.severity is Severity.ERROR for d in diagnostics):

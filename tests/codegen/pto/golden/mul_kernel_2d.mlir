@@ -1,7 +1,7 @@
-module {
+module attributes {pto.target_arch = "a2a3"} {
   func.func @mul_kernel_2d(%arg0: !pto.ptr<f32>,
                           %arg1: !pto.ptr<f32>,
-                          %arg2: !pto.ptr<f32>) {
+                          %arg2: !pto.ptr<f32>) attributes {pto.entry, pto.kernel_kind = #pto.kernel_kind<vector>} {
     // Constants
     %c32 = arith.constant 32 : index
     %c1 = arith.constant 1 : index
