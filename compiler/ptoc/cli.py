@@ -378,6 +378,8 @@ def run_compile(args: argparse.Namespace) -> int:
             )
 
     report(result.diagnostics)
+    if args.verify_sync and not sync_verified(result):
+        return EXIT_ERRORS
     if args.memory_map:
         write_memory_map(analysis, args.function, args.memory_map)
     if result.has_errors:
@@ -396,6 +398,18 @@ def run_compile(args: argparse.Namespace) -> int:
         write_text(args.line_map, json.dumps(mapped, indent=1) + "\n")
     emit(text, args.output)
     return EXIT_OK
+
+
+def sync_verified(result: driver.CompileResult) -> bool:
+    """``--verify-sync``: report the checker's findings; True when there are none (or the
+    compile failed already)."""
+    if result.has_errors:
+        return True
+    from .verify_sync import verify_compiled
+
+    findings = verify_compiled(result)
+    report(findings)
+    return not findings
 
 
 def write_memory_map(analysis: ModuleAnalysis, function: str | None, out: str) -> None:
@@ -555,6 +569,12 @@ def add_compile_outputs(compile_: argparse.ArgumentParser) -> None:
         "--verify",
         action="store_true",
         help="run PTOAS on the PTO MLIR and report what it rejects on the kernel's lines",
+    )
+    compile_.add_argument(
+        "--verify-sync",
+        action="store_true",
+        help="check the lowered functions' synchronisation (every cross-pipe access ordered, "
+        "set/wait pairs matched, no event reused in flight, no deadlock); a finding is an error",
     )
     compile_.add_argument(
         "--ptoas",

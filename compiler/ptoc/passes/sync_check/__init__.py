@@ -1,0 +1,31 @@
+"""The static synchronisation checker: is every pipe of a lowered function ordered?
+
+``verify_function`` reads a function after AllocateMemoryAddr (InsertSync's output, or the
+``ptoas`` pipeline's, which keeps the sync the user wrote) into per-pipe instructions
+(``stream.py``) and walks them with vector clocks (``checker.py``, ``state.py``). Findings
+are E410-E415 diagnostics on the lines of the statements involved. ``ptoc compile
+--verify-sync`` runs it on every function that runs on the accelerator.
+"""
+
+from __future__ import annotations
+
+from ...diagnostics import Diagnostic
+from ...ir.function import Function, FunctionType, Program
+from ..target import DEFAULT_TARGET, Target
+from .checker import SyncChecker
+from .stream import StreamReader
+
+
+def verify_function(fn: Function, target: Target = DEFAULT_TARGET) -> list[Diagnostic]:
+    """Every synchronisation defect of ``fn`` (an Orchestration function runs on the host:
+    nothing to check)."""
+    if fn.func_type is FunctionType.Orchestration:
+        return []
+    return SyncChecker(StreamReader(fn).nodes, target).run()
+
+
+def verify_program(program: Program, target: Target = DEFAULT_TARGET) -> list[Diagnostic]:
+    return [d for fn in program.functions for d in verify_function(fn, target)]
+
+
+__all__ = ["verify_function", "verify_program"]
