@@ -27,11 +27,11 @@ from ...ir.stmt import (
     Stmt,
     WhileStmt,
 )
-from ...ir.types import MemRef
+from ...ir.types import MemorySpace, MemRef
 from ...ops.registry import PipeType, Role
 from ..buffers import buffer_aliases, memref_of
 from ..insert_sync import _effects as buffer_effects
-from ..irutil import defined_vars, op_call_of
+from ..irutil import defined_vars, final_yield, op_call_of
 from ..op_info import op_def
 
 #: Pipes that run no tracked instruction (scalar work; ALL is only a barrier's operand).
@@ -168,7 +168,8 @@ class StreamReader:
         elif isinstance(stmt, IfStmt):
             nodes.append(Branch(stmt, self.read(stmt.then_body), self.read(stmt.else_body)))
         elif isinstance(stmt, ForStmt | WhileStmt):
-            nodes.append(Loop(stmt, self.read(stmt.body), _static_trips(stmt)))
+            body = self.read(stmt.body) + self.yield_copies(stmt)
+            nodes.append(Loop(stmt, body, _static_trips(stmt)))
         elif isinstance(stmt, AssignStmt | EvalStmt):
             instr = self.instruction(stmt)
             if instr is not None:
@@ -193,6 +194,35 @@ class StreamReader:
         return OpInstr(
             stmt, op.pipe, Access(self.ranges(effects.reads), self.ranges(effects.writes))
         )
+
+    def yield_copies(self, loop: LoopStmt) -> tuple[Node, ...]:
+        """What the CCE generator adds at the end of a loop body: each carried vector tile
+        yielded from another buffer is copied into the carried one, TMOV on V after a
+        barrier, and another barrier before a copy overwriting what an earlier one reads
+        (``codegen/cce/statements.py``)."""
+        last = final_yield(loop.body)
+        if last is None:
+            return ()
+        copies: list[tuple[int, int]] = []
+        for arg, value in zip(loop.iter_args, last.values, strict=False):
+            source = memref_of(value)
+            target = memref_of(arg.init_value) if arg.init_value is not None else None
+            if source is None or target is None or source.memory_space is not MemorySpace.Vec:
+                continue
+            if target.memory_space is MemorySpace.Vec and source.addr != target.addr:
+                copies.append((source.id, target.id))
+        if not copies:
+            return ()
+        nodes: list[Node] = [BarrierInstr(last, PipeType.V)]
+        read: set[int] = set()
+        for source_id, target_id in copies:
+            if target_id in read:
+                nodes.append(BarrierInstr(last, PipeType.V))
+                read.clear()
+            read.add(source_id)
+            reads, writes = self.ranges(frozenset({source_id})), self.ranges(frozenset({target_id}))
+            nodes.append(OpInstr(last, PipeType.V, Access(reads, writes)))
+        return tuple(nodes)
 
     def ranges(self, ids: frozenset[int]) -> tuple[Region, ...]:
         return tuple(sorted({self.regions[i] for i in ids if i in self.regions}))
