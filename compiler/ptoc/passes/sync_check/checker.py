@@ -39,12 +39,6 @@ EVENTS_PER_PAIR = 8
 LOOP_WALKS = 2
 
 
-def describe(region: Region) -> str:
-    if "#" in region.space:
-        return f"the {region.space.split('#')[0]} tensor"
-    return f"{region.space} [{region.start:#x}, {region.end:#x})"
-
-
 def _positions(nodes: tuple[Node, ...], into: dict[int, int]) -> None:
     """Each instruction's statement -> its position in program order (first occurrence)."""
     for node in nodes:
@@ -153,7 +147,7 @@ class SyncChecker:
         other = use.instr.stmt.span  # type: ignore[attr-defined]
         verb = "overwrites" if write else "reads"
         earlier = "wrote" if use.write else "read"
-        where = describe(region)
+        where = region.describe()
         if use.pipe is instr.pipe:
             barrier = "bar_v" if instr.pipe is PipeType.V else "bar_m"
             self.report(

@@ -29,7 +29,7 @@ from ...ir.stmt import (
 )
 from ...ir.types import MemorySpace, MemRef
 from ...ops.registry import PipeType, Role
-from ..buffers import buffer_aliases, memref_of
+from ..buffers import buffer_aliases, memref_of, var_buffers
 from ..insert_sync import _effects as buffer_effects
 from ..irutil import defined_vars, final_yield, op_call_of
 from ..op_info import op_def
@@ -50,6 +50,11 @@ class Region(NamedTuple):
 
     def covers(self, other: Region) -> bool:
         return self.space == other.space and self.start <= other.start and other.end <= self.end
+
+    def describe(self) -> str:
+        if "#" in self.space:
+            return f"the {self.space.split('#')[0]} tensor"
+        return f"{self.space} [{self.start:#x}, {self.end:#x})"
 
 
 class Access(NamedTuple):
@@ -101,6 +106,9 @@ class Loop(NamedTuple):
     stmt: LoopStmt
     body: tuple[Node, ...]
     trips: int | None  # None: not known statically
+    #: The carried values the CCE generator copies at the end of the body (iter_args
+    #: positions), in the order of the copies that end ``body``.
+    copied: tuple[int, ...] = ()
 
 
 Instr = OpInstr | SetInstr | WaitInstr | BarrierInstr
@@ -168,8 +176,8 @@ class StreamReader:
         elif isinstance(stmt, IfStmt):
             nodes.append(Branch(stmt, self.read(stmt.then_body), self.read(stmt.else_body)))
         elif isinstance(stmt, ForStmt | WhileStmt):
-            body = self.read(stmt.body) + self.yield_copies(stmt)
-            nodes.append(Loop(stmt, body, _static_trips(stmt)))
+            copies, copied = self.yield_copies(stmt)
+            nodes.append(Loop(stmt, self.read(stmt.body) + copies, _static_trips(stmt), copied))
         elif isinstance(stmt, AssignStmt | EvalStmt):
             instr = self.instruction(stmt)
             if instr is not None:
@@ -195,34 +203,38 @@ class StreamReader:
             stmt, op.pipe, Access(self.ranges(effects.reads), self.ranges(effects.writes))
         )
 
-    def yield_copies(self, loop: LoopStmt) -> tuple[Node, ...]:
+    def yield_copies(self, loop: LoopStmt) -> tuple[tuple[Node, ...], tuple[int, ...]]:
         """What the CCE generator adds at the end of a loop body: each carried vector tile
         yielded from another buffer is copied into the carried one, TMOV on V after a
         barrier, and another barrier before a copy overwriting what an earlier one reads
         (``codegen/cce/statements.py``)."""
         last = final_yield(loop.body)
         if last is None:
-            return ()
-        copies: list[tuple[int, int]] = []
-        for arg, value in zip(loop.iter_args, last.values, strict=False):
+            return (), ()
+        copies: list[tuple[frozenset[int], int]] = []
+        copied: list[int] = []
+        for position, (arg, value) in enumerate(zip(loop.iter_args, last.values, strict=False)):
             source = memref_of(value)
             target = memref_of(arg.init_value) if arg.init_value is not None else None
             if source is None or target is None or source.memory_space is not MemorySpace.Vec:
                 continue
             if target.memory_space is MemorySpace.Vec and source.addr != target.addr:
-                copies.append((source.id, target.id))
+                # From wherever the yielded value is (an if result: either branch's buffer).
+                sources = var_buffers(value, self.aliases) if isinstance(value, Var) else None
+                copies.append((sources or frozenset({source.id}), target.id))
+                copied.append(position)
         if not copies:
-            return ()
+            return (), ()
         nodes: list[Node] = [BarrierInstr(last, PipeType.V)]
         read: set[int] = set()
-        for source_id, target_id in copies:
+        for source_ids, target_id in copies:
             if target_id in read:
                 nodes.append(BarrierInstr(last, PipeType.V))
                 read.clear()
-            read.add(source_id)
-            reads, writes = self.ranges(frozenset({source_id})), self.ranges(frozenset({target_id}))
+            read |= source_ids
+            reads, writes = self.ranges(source_ids), self.ranges(frozenset({target_id}))
             nodes.append(OpInstr(last, PipeType.V, Access(reads, writes)))
-        return tuple(nodes)
+        return tuple(nodes), tuple(copied)
 
     def ranges(self, ids: frozenset[int]) -> tuple[Region, ...]:
         return tuple(sorted({self.regions[i] for i in ids if i in self.regions}))
