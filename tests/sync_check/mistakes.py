@@ -1,5 +1,6 @@
 """One kernel per synchronisation mistake; each line the checker must report ends with
-``# expect: CODE`` (tests/sync_check/test_mistakes.py). ``correct`` has none."""
+``# expect: CODE`` (tests/sync_check/test_sync_check_mistakes.py). ``correct`` and
+``ping_pong`` have none."""
 
 import pypto.language as pl
 
@@ -26,75 +27,43 @@ class Mistakes:
         return r
 
     @pl.function(type=pl.FunctionType.InCore)
-    def missing_wait(
-        self, x: pl.Tensor[[32, 32], pl.FP32], out: pl.Tensor[[32, 32], pl.FP32]
-    ) -> pl.Tensor[[32, 32], pl.FP32]:
+    def missing_wait(self, x: pl.Tensor[[32, 32], pl.FP32]):
         t = pl.load(x, [0, 0], [32, 32])
-        y = pl.exp(t)  # expect: E410
-        pl.system.sync_src(set_pipe=V, wait_pipe=MTE3, event_id=0)
-        pl.system.sync_dst(set_pipe=V, wait_pipe=MTE3, event_id=0)
-        r = pl.store(y, [0, 0], [32, 32], out)
-        return r
+        _y = pl.exp(t)  # expect: E410
 
     @pl.function(type=pl.FunctionType.InCore)
-    def missing_barrier(
-        self, x: pl.Tensor[[32, 32], pl.FP32], out: pl.Tensor[[32, 32], pl.FP32]
-    ) -> pl.Tensor[[32, 32], pl.FP32]:
+    def missing_barrier(self, x: pl.Tensor[[32, 32], pl.FP32]):
         t = pl.load(x, [0, 0], [32, 32])
         pl.system.sync_src(set_pipe=MTE2, wait_pipe=V, event_id=0)
         pl.system.sync_dst(set_pipe=MTE2, wait_pipe=V, event_id=0)
         u = pl.exp(t)
-        y = pl.add(u, u)  # expect: E411
-        pl.system.sync_src(set_pipe=V, wait_pipe=MTE3, event_id=0)
-        pl.system.sync_dst(set_pipe=V, wait_pipe=MTE3, event_id=0)
-        r = pl.store(y, [0, 0], [32, 32], out)
-        return r
+        _y = pl.add(u, u)  # expect: E411
 
     @pl.function(type=pl.FunctionType.InCore)
-    def wrong_event(
-        self, x: pl.Tensor[[32, 32], pl.FP32], out: pl.Tensor[[32, 32], pl.FP32]
-    ) -> pl.Tensor[[32, 32], pl.FP32]:
+    def wrong_event(self, x: pl.Tensor[[32, 32], pl.FP32]):
         t = pl.load(x, [0, 0], [32, 32])
         pl.system.sync_src(set_pipe=MTE2, wait_pipe=V, event_id=0)  # expect: E412
         pl.system.sync_dst(set_pipe=MTE2, wait_pipe=V, event_id=1)  # expect: E415
-        y = pl.exp(t)  # expect: E410
-        pl.system.sync_src(set_pipe=V, wait_pipe=MTE3, event_id=0)
-        pl.system.sync_dst(set_pipe=V, wait_pipe=MTE3, event_id=0)
-        r = pl.store(y, [0, 0], [32, 32], out)
-        return r
+        _y = pl.exp(t)  # expect: E410
 
     @pl.function(type=pl.FunctionType.InCore)
-    def wait_before_set(
-        self, x: pl.Tensor[[32, 32], pl.FP32], out: pl.Tensor[[32, 32], pl.FP32]
-    ) -> pl.Tensor[[32, 32], pl.FP32]:
+    def wait_before_set(self, x: pl.Tensor[[32, 32], pl.FP32]):
         t = pl.load(x, [0, 0], [32, 32])
         pl.system.sync_dst(set_pipe=MTE2, wait_pipe=V, event_id=0)  # expect: E412
         pl.system.sync_src(set_pipe=MTE2, wait_pipe=V, event_id=0)  # expect: E412
-        y = pl.exp(t)  # expect: E410
-        pl.system.sync_src(set_pipe=V, wait_pipe=MTE3, event_id=0)
-        pl.system.sync_dst(set_pipe=V, wait_pipe=MTE3, event_id=0)
-        r = pl.store(y, [0, 0], [32, 32], out)
-        return r
+        _y = pl.exp(t)  # expect: E410
 
     @pl.function(type=pl.FunctionType.InCore)
-    def set_in_flight(
-        self, x: pl.Tensor[[32, 32], pl.FP32], out: pl.Tensor[[32, 32], pl.FP32]
-    ) -> pl.Tensor[[32, 32], pl.FP32]:
+    def set_in_flight(self, x: pl.Tensor[[32, 32], pl.FP32]):
         t = pl.load(x, [0, 0], [32, 32])
         pl.system.sync_src(set_pipe=MTE2, wait_pipe=V, event_id=2)
         s = pl.load(x, [0, 0], [32, 32])
         pl.system.sync_src(set_pipe=MTE2, wait_pipe=V, event_id=2)  # expect: E413
         pl.system.sync_dst(set_pipe=MTE2, wait_pipe=V, event_id=2)
-        y = pl.add(t, s)
-        pl.system.sync_src(set_pipe=V, wait_pipe=MTE3, event_id=0)
-        pl.system.sync_dst(set_pipe=V, wait_pipe=MTE3, event_id=0)
-        r = pl.store(y, [0, 0], [32, 32], out)
-        return r
+        _y = pl.add(t, s)
 
     @pl.function(type=pl.FunctionType.InCore)
-    def out_of_events(
-        self, x: pl.Tensor[[32, 32], pl.FP32], out: pl.Tensor[[32, 32], pl.FP32]
-    ) -> pl.Tensor[[32, 32], pl.FP32]:
+    def out_of_events(self, x: pl.Tensor[[32, 32], pl.FP32]):
         t = pl.load(x, [0, 0], [32, 32])
         pl.system.sync_src(set_pipe=MTE2, wait_pipe=V, event_id=0)
         pl.system.sync_src(set_pipe=MTE2, wait_pipe=V, event_id=1)
@@ -113,57 +82,29 @@ class Mistakes:
         pl.system.sync_dst(set_pipe=MTE2, wait_pipe=V, event_id=5)
         pl.system.sync_dst(set_pipe=MTE2, wait_pipe=V, event_id=6)
         pl.system.sync_dst(set_pipe=MTE2, wait_pipe=V, event_id=7)
-        y = pl.exp(t)
-        pl.system.sync_src(set_pipe=V, wait_pipe=MTE3, event_id=0)
-        pl.system.sync_dst(set_pipe=V, wait_pipe=MTE3, event_id=0)
-        r = pl.store(y, [0, 0], [32, 32], out)
-        return r
+        _y = pl.exp(t)
 
     @pl.function(type=pl.FunctionType.InCore)
-    def never_set(
-        self, x: pl.Tensor[[32, 32], pl.FP32], out: pl.Tensor[[32, 32], pl.FP32]
-    ) -> pl.Tensor[[32, 32], pl.FP32]:
+    def never_set(self, x: pl.Tensor[[32, 32], pl.FP32]):
         t = pl.load(x, [0, 0], [32, 32])
         pl.system.sync_dst(set_pipe=MTE2, wait_pipe=V, event_id=0)  # expect: E415
-        y = pl.exp(t)  # expect: E410
-        pl.system.sync_src(set_pipe=V, wait_pipe=MTE3, event_id=0)
-        pl.system.sync_dst(set_pipe=V, wait_pipe=MTE3, event_id=0)
-        r = pl.store(y, [0, 0], [32, 32], out)
-        return r
+        _y = pl.exp(t)  # expect: E410
 
     @pl.function(type=pl.FunctionType.InCore)
-    def set_on_one_path(
-        self,
-        x: pl.Tensor[[32, 32], pl.FP32],
-        n: pl.Scalar[pl.INT64],
-        out: pl.Tensor[[32, 32], pl.FP32],
-    ) -> pl.Tensor[[32, 32], pl.FP32]:
+    def set_on_one_path(self, x: pl.Tensor[[32, 32], pl.FP32], n: pl.Scalar[pl.INT64]):
         t = pl.load(x, [0, 0], [32, 32])
         if n > 0:
             pl.system.sync_src(set_pipe=MTE2, wait_pipe=V, event_id=0)
         pl.system.sync_dst(set_pipe=MTE2, wait_pipe=V, event_id=0)  # expect: E415
-        y = pl.exp(t)
-        pl.system.sync_src(set_pipe=V, wait_pipe=MTE3, event_id=0)
-        pl.system.sync_dst(set_pipe=V, wait_pipe=MTE3, event_id=0)
-        r = pl.store(y, [0, 0], [32, 32], out)
-        return r
+        _y = pl.exp(t)
 
     @pl.function(type=pl.FunctionType.InCore)
-    def wait_in_one_branch(
-        self,
-        x: pl.Tensor[[32, 32], pl.FP32],
-        n: pl.Scalar[pl.INT64],
-        out: pl.Tensor[[32, 32], pl.FP32],
-    ) -> pl.Tensor[[32, 32], pl.FP32]:
+    def wait_in_one_branch(self, x: pl.Tensor[[32, 32], pl.FP32], n: pl.Scalar[pl.INT64]):
         t = pl.load(x, [0, 0], [32, 32])
         pl.system.sync_src(set_pipe=MTE2, wait_pipe=V, event_id=0)  # expect: E412
         if n > 0:
             pl.system.sync_dst(set_pipe=MTE2, wait_pipe=V, event_id=0)
-        y = pl.exp(t)  # expect: E410
-        pl.system.sync_src(set_pipe=V, wait_pipe=MTE3, event_id=0)
-        pl.system.sync_dst(set_pipe=V, wait_pipe=MTE3, event_id=0)
-        r = pl.store(y, [0, 0], [32, 32], out)
-        return r
+        _y = pl.exp(t)  # expect: E410
 
     @pl.function(type=pl.FunctionType.InCore)
     def back_edge(

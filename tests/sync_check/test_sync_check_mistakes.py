@@ -57,11 +57,11 @@ def test_a_hazard_names_both_lines_and_the_missing_pair() -> None:
     result = compile_source(TEXT, "ir", "missing_wait", "ptoas", path=str(MISTAKES))
     (finding,) = verify_compiled(result)
     assert finding.message == (
-        "V reads Vec [0x0, 0x1000), which MTE2 wrote at line 32, and no sync orders them "
+        "V reads Vec [0x0, 0x1000), which MTE2 wrote at line 31, and no sync orders them "
         "(read after write): a MTE2→V set/wait pair is missing"
     )
-    assert (finding.span.line, finding.span.column) == (33, 8)
-    assert [(r.span.line, r.message) for r in finding.related] == [(32, "the MTE2 access")]
+    assert (finding.span.line, finding.span.column) == (32, 8)
+    assert [(r.span.line, r.message) for r in finding.related] == [(31, "the MTE2 access")]
 
 
 def test_verify_sync_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -69,7 +69,7 @@ def test_verify_sync_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> 
     assert main([*args, "--pipeline", "ptoas", "--verify-sync"]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert f"{MISTAKES}:33:9: error[E410]: V reads Vec" in captured.err
+    assert f"{MISTAKES}:32:9: error[E410]: V reads Vec" in captured.err
     # Without the flag nothing is checked; with the default pipeline InsertSync syncs it.
     assert main([*args, "--pipeline", "ptoas"]) == 0
     assert main([*args, "--verify-sync"]) == 0

@@ -13,20 +13,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ...ir import stmt as ir
 from ...ir.expr import Call, ConstInt, Var
 from ...ir.function import Function
 from ...ir.span import Span
-from ...ir.stmt import (
-    AssignStmt,
-    EvalStmt,
-    ForStmt,
-    IfStmt,
-    LoopStmt,
-    ScopeStmt,
-    SeqStmts,
-    Stmt,
-    WhileStmt,
-)
 from ...ir.types import MemorySpace, MemRef
 from ...ops.registry import PipeType, Role
 from ..buffers import buffer_aliases, memref_of, var_buffers
@@ -65,7 +55,7 @@ class Access(NamedTuple):
 
 
 class OpInstr(NamedTuple):
-    stmt: Stmt
+    stmt: ir.Stmt
     pipe: PipeType
     access: Access
 
@@ -82,28 +72,28 @@ class EventKey(NamedTuple):
 
 
 class SetInstr(NamedTuple):
-    stmt: Stmt
+    stmt: ir.Stmt
     key: EventKey
 
 
 class WaitInstr(NamedTuple):
-    stmt: Stmt
+    stmt: ir.Stmt
     key: EventKey
 
 
 class BarrierInstr(NamedTuple):
-    stmt: Stmt
+    stmt: ir.Stmt
     pipe: PipeType  # ALL: every pipe
 
 
 class Branch(NamedTuple):
-    stmt: IfStmt
+    stmt: ir.IfStmt
     then: tuple[Node, ...]
     orelse: tuple[Node, ...]
 
 
 class Loop(NamedTuple):
-    stmt: LoopStmt
+    stmt: ir.LoopStmt
     body: tuple[Node, ...]
     trips: int | None  # None: not known statically
     #: The carried values the CCE generator copies at the end of the body (iter_args
@@ -123,8 +113,8 @@ def _pipe(value: object) -> PipeType | None:
     return None
 
 
-def _static_trips(loop: LoopStmt) -> int | None:
-    if not isinstance(loop, ForStmt):
+def _static_trips(loop: ir.LoopStmt) -> int | None:
+    if not isinstance(loop, ir.ForStmt):
         return None
     bounds = (loop.start, loop.stop, loop.step)
     if not all(isinstance(b, ConstInt) for b in bounds):
@@ -161,29 +151,29 @@ class StreamReader:
         self.regions = function_regions(fn)
         self.nodes = self.read(fn.body)
 
-    def read(self, stmt: Stmt | None) -> tuple[Node, ...]:
+    def read(self, stmt: ir.Stmt | None) -> tuple[Node, ...]:
         nodes: list[Node] = []
         if stmt is not None:
             self.add(stmt, nodes)
         return tuple(nodes)
 
-    def add(self, stmt: Stmt, nodes: list[Node]) -> None:
-        if isinstance(stmt, SeqStmts):
+    def add(self, stmt: ir.Stmt, nodes: list[Node]) -> None:
+        if isinstance(stmt, ir.SeqStmts):
             for inner in stmt.stmts:
                 self.add(inner, nodes)
-        elif isinstance(stmt, ScopeStmt):
+        elif isinstance(stmt, ir.ScopeStmt):
             self.add(stmt.body, nodes)
-        elif isinstance(stmt, IfStmt):
+        elif isinstance(stmt, ir.IfStmt):
             nodes.append(Branch(stmt, self.read(stmt.then_body), self.read(stmt.else_body)))
-        elif isinstance(stmt, ForStmt | WhileStmt):
+        elif isinstance(stmt, ir.ForStmt | ir.WhileStmt):
             copies, copied = self.yield_copies(stmt)
             nodes.append(Loop(stmt, self.read(stmt.body) + copies, _static_trips(stmt), copied))
-        elif isinstance(stmt, AssignStmt | EvalStmt):
+        elif isinstance(stmt, ir.AssignStmt | ir.EvalStmt):
             instr = self.instruction(stmt)
             if instr is not None:
                 nodes.append(instr)
 
-    def instruction(self, stmt: Stmt) -> Instr | None:
+    def instruction(self, stmt: ir.Stmt) -> Instr | None:
         call = op_call_of(stmt)
         op = op_def(call) if call is not None else None
         if op is None or call is None:
@@ -203,7 +193,7 @@ class StreamReader:
             stmt, op.pipe, Access(self.ranges(effects.reads), self.ranges(effects.writes))
         )
 
-    def yield_copies(self, loop: LoopStmt) -> tuple[tuple[Node, ...], tuple[int, ...]]:
+    def yield_copies(self, loop: ir.LoopStmt) -> tuple[tuple[Node, ...], tuple[int, ...]]:
         """What the CCE generator adds at the end of a loop body: each carried vector tile
         yielded from another buffer is copied into the carried one, TMOV on V after a
         barrier, and another barrier before a copy overwriting what an earlier one reads
