@@ -94,3 +94,17 @@ def test_printed_ir_with_one_wait_removed_is_reported(
     intact = tmp_path / "intact.py"
     intact.write_text(printed, encoding="utf-8")
     assert main(["compile", str(intact), "--pipeline", "ptoas", "--verify-sync"]) == 0
+
+
+def test_check_reports_the_sync_a_function_holds(capsys: pytest.CaptureFixture[str]) -> None:
+    """``ptoc check`` (and the editor, through the same driver call) checks the sync written
+    in a function; a function without any (missing_wait) gets InsertSync's when compiled."""
+    assert main(["check", str(MISTAKES)]) == 1
+    reported = {
+        (int(m[1]), m[2])
+        for m in re.finditer(r"mistakes\.py:(\d+):\d+: error\[(E4\d\d)\]", capsys.readouterr().out)
+    }
+    marked = {
+        mark for function, marks in EXPECTED.items() if function != "missing_wait" for mark in marks
+    }
+    assert reported == marked

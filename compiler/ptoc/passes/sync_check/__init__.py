@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from ...diagnostics import Diagnostic
 from ...ir.function import Function, FunctionType, Program
+from ..irutil import op_call_of, walk_stmts
+from ..op_info import op_def
 from ..target import DEFAULT_TARGET, Target
 from .checker import SyncChecker
 from .stream import StreamReader
@@ -24,8 +26,19 @@ def verify_function(fn: Function, target: Target = DEFAULT_TARGET) -> list[Diagn
     return SyncChecker(StreamReader(fn).nodes, target).run()
 
 
+def holds_sync(fn: Function) -> bool:
+    """Whether ``fn`` has sync statements of its own (written by hand, or printed IR after
+    InsertSync): what the checker reports on when nothing inserts sync."""
+    for stmt in walk_stmts(fn.body):
+        call = op_call_of(stmt)
+        op = op_def(call) if call is not None else None
+        if op is not None and op.is_sync:
+            return True
+    return False
+
+
 def verify_program(program: Program, target: Target = DEFAULT_TARGET) -> list[Diagnostic]:
     return [d for fn in program.functions for d in verify_function(fn, target)]
 
 
-__all__ = ["verify_function", "verify_program"]
+__all__ = ["holds_sync", "verify_function", "verify_program"]
