@@ -1,0 +1,110 @@
+"""How long one instruction keeps its pipe busy, from the cost tables (``tables.py``).
+
+Transfers (loads, stores, moves between the cube's buffers) take their bytes over the path's
+bandwidth; FIX's copy out of L0C counts 2 bytes an element, as pto-isa's model does. Vector
+instructions take ``head + slope x repeats`` of their intrinsic (a repeat is 256 bytes of the
+largest tile they touch), plus the count-mode floor for a binary op whose rows are not whole
+repeats. The cube takes its fractal formula. What no table covers takes the model's default
+linear cost.
+"""
+
+from __future__ import annotations
+
+from math import prod
+
+from ..ir.expr import Call, Var
+from ..ir.shape import static_shape
+from ..ir.stmt import AssignStmt
+from ..ir.types import MemorySpace, ShapedType, TileType
+from ..ops.registry import OpDef, PipeType, Role
+from ..passes.irutil import op_call_of
+from ..passes.op_info import op_def
+from ..passes.sync_check.stream import OpInstr
+from .tables import (
+    COUNT_MODE_FLOOR,
+    DEFAULT_LINEAR,
+    MAD_FRACTAL_K_BYTES,
+    MAD_FRACTAL_M,
+    MAD_FRACTAL_N,
+    MAD_HEAD,
+    REPEAT_BYTES,
+    CostTables,
+)
+
+_COUNT_MODE_OPS = frozenset({"vadd", "vsub", "vmul", "vdiv", "vmax", "vmin", "vand", "vor"})
+
+
+def _tiles(instr: OpInstr) -> list[ShapedType]:
+    """The shaped values an instruction reads and writes, result first."""
+    out: list[ShapedType] = []
+    stmt = instr.stmt
+    if isinstance(stmt, AssignStmt) and isinstance(stmt.var.type, ShapedType):
+        out.append(stmt.var.type)
+    call = op_call_of(stmt)
+    values = call.args if call is not None else getattr(stmt, "values", ())
+    out += [a.type for a in values if isinstance(a, Var) and isinstance(a.type, ShapedType)]
+    return out
+
+
+def _size(t: ShapedType) -> tuple[int, int, float]:
+    """Elements, columns and bytes per element (0 elements: a shape not known)."""
+    shape = static_shape(t.shape) or []
+    return (prod(shape) if shape else 0), (shape[-1] if shape else 0), t.dtype.bytes
+
+
+def cycles(instr: OpInstr, tables: CostTables) -> tuple[int, str]:
+    """The instruction's busy cycles on its pipe, and its name (the CCE instruction)."""
+    call = op_call_of(instr.stmt)
+    op = op_def(call) if call is not None else None
+    tiles = _tiles(instr)
+    if op is None or call is None:  # a yield's copy between vector tiles
+        return _vector(tables, "TMOV", tiles), "TMOV"
+    name = op.cce.instruction or op.name
+    if op.role is Role.MATMUL or instr.pipe is PipeType.M:
+        return _matmul(call), name
+    if instr.pipe in (PipeType.MTE2, PipeType.MTE3, PipeType.MTE1, PipeType.FIX):
+        return _transfer(tables, op, instr, tiles), name
+    return _vector(tables, name, tiles), name
+
+
+def _transfer(tables: CostTables, op: OpDef, instr: OpInstr, tiles: list[ShapedType]) -> int:
+    tile = next((t for t in tiles if isinstance(t, TileType)), None)
+    if tile is None:
+        return 1
+    elements, _, width = _size(tile)
+    space = tile.memref.memory_space if tile.memref is not None else MemorySpace.Vec
+    if instr.pipe is PipeType.MTE2:
+        path = "GM_TO_UB" if space is MemorySpace.Vec else "GM_TO_L1"
+    elif instr.pipe is PipeType.MTE3:
+        path = "UB_TO_GM" if space is MemorySpace.Vec else "L1_TO_GM"
+    elif instr.pipe is PipeType.FIX:
+        path, width = "L0C_TO_GM", 2
+    else:
+        path = "L1_TO_L0A" if space is MemorySpace.Left else "L1_TO_L0B"
+    return max(tables.transfer_cycles(int(elements * width), path), 1)
+
+
+def _matmul(call: Call) -> int:
+    operands = [a.type for a in call.args if isinstance(a, Var) and isinstance(a.type, TileType)]
+    if len(operands) < 2:
+        return MAD_HEAD
+    left, right = operands[-2], operands[-1]
+    a, b = static_shape(left.shape) or [1, 1], static_shape(right.shape) or [1, 1]
+    k_tile = max(int(MAD_FRACTAL_K_BYTES // left.dtype.bytes), 1)
+    repeats = -(-a[0] // MAD_FRACTAL_M) * -(-a[-1] // k_tile) * -(-b[-1] // MAD_FRACTAL_N)
+    per_repeat = 2 if left.dtype.bytes == 4 else 1
+    return MAD_HEAD + per_repeat * repeats
+
+
+def _vector(tables: CostTables, instruction: str, tiles: list[ShapedType]) -> int:
+    sizes = [_size(t) for t in tiles]
+    elements, columns, width = max(sizes, default=(0, 0, 4.0))
+    repeats = max(-(-int(elements * width) // REPEAT_BYTES), 1)
+    intrinsic = tables.intrinsic(instruction)
+    head, slope, _ = tables.linear.get(intrinsic or "", DEFAULT_LINEAR)
+    floor = (
+        COUNT_MODE_FLOOR
+        if intrinsic in _COUNT_MODE_OPS and int(columns * width) % REPEAT_BYTES
+        else 0
+    )
+    return head + slope * repeats + floor
