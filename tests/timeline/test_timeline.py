@@ -57,6 +57,24 @@ def test_simple_add_is_what_pto_isas_cost_model_measures(pto_isa: Path) -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("example", "function", "measured"),
+    [
+        # pto-isa's __COSTMODEL build (benchmarks/costmodel_compare.py): a loop carrying a
+        # tile (TMOV at each yield), and a 32-column multiply (rows narrower than a repeat).
+        ("loop_sum.py", "sum_row_blocks", 894),
+        ("mul_kernel_2d.py", "mul_kernel_2d", 254),
+    ],
+)
+def test_kernels_measured_by_the_cost_model(
+    pto_isa: Path, example: str, function: str, measured: int
+) -> None:
+    path = EXAMPLES / example
+    result = compile_source(path.read_text(encoding="utf-8"), "cce", function, path=str(path))
+    (timeline,) = compiled_timelines(result, pto_isa)
+    assert timeline.total == measured
+
+
 def test_a_changed_table_changes_the_prediction(pto_isa: Path, tmp_path: Path) -> None:
     """Nothing is copied: halve GM -> UB's bandwidth in a copy and the loads take twice as
     long."""

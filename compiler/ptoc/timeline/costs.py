@@ -31,6 +31,10 @@ from .tables import (
     CostTables,
 )
 
+#: cce_costmodel_sync.hpp: set_vector_mask, set_mask_count, set_mask_norm (EstimateConstCycles).
+MASK_CYCLES = 1
+#: The most repeats one vector instruction takes (pto::REPEAT_MAX).
+MAX_REPEATS = 255
 _COUNT_MODE_OPS = frozenset({"vadd", "vsub", "vmul", "vdiv", "vmax", "vmin", "vand", "vor"})
 
 
@@ -58,13 +62,21 @@ def cycles(instr: OpInstr, tables: CostTables) -> tuple[int, str]:
     op = op_def(call) if call is not None else None
     tiles = _tiles(instr)
     if op is None or call is None:  # a yield's copy between vector tiles
-        return _vector(tables, "TMOV", tiles), "TMOV"
+        return _ub_copy(tables, tiles), "TMOV"
     name = op.cce.instruction or op.name
+    if name == "TMOV" and instr.pipe is PipeType.V:
+        return _ub_copy(tables, tiles), name
     if op.role is Role.MATMUL or instr.pipe is PipeType.M:
         return _matmul(call), name
     if instr.pipe in (PipeType.MTE2, PipeType.MTE3, PipeType.MTE1, PipeType.FIX):
         return _transfer(tables, op, instr, tiles), name
     return _vector(tables, name, tiles), name
+
+
+def _ub_copy(tables: CostTables, tiles: list[ShapedType]) -> int:
+    """TMOV between vector tiles is a UB -> UB copy (npu/a2a3/TMov.hpp, copy_ubuf_to_ubuf)."""
+    elements, _, width = max((_size(t) for t in tiles), default=(0, 0, 4.0))
+    return max(tables.transfer_cycles(int(elements * width), "UB_TO_UB"), 1)
 
 
 def _transfer(tables: CostTables, op: OpDef, instr: OpInstr, tiles: list[ShapedType]) -> int:
@@ -97,14 +109,20 @@ def _matmul(call: Call) -> int:
 
 
 def _vector(tables: CostTables, instruction: str, tiles: list[ShapedType]) -> int:
+    """``head + slope x repeats`` of the instruction's intrinsic. As pto-isa's A2/A3 code
+    issues it (npu/a2a3/TBinOp.hpp): rows narrower than a repeat are one repeat each, under a
+    mask set and restored (a cycle each); rows that are not whole repeats, or more than 255
+    repeats, go in count mode (four mask cycles and, for the ALU ops, the count-mode floor)."""
     sizes = [_size(t) for t in tiles]
     elements, columns, width = max(sizes, default=(0, 0, 4.0))
-    repeats = max(-(-int(elements * width) // REPEAT_BYTES), 1)
+    per_repeat = max(int(REPEAT_BYTES // width), 1)
+    rows = elements // columns if columns else 1
     intrinsic = tables.intrinsic(instruction)
     head, slope, _ = tables.linear.get(intrinsic or "", DEFAULT_LINEAR)
-    floor = (
-        COUNT_MODE_FLOOR
-        if intrinsic in _COUNT_MODE_OPS and int(columns * width) % REPEAT_BYTES
-        else 0
-    )
-    return head + slope * repeats + floor
+    if 0 < columns < per_repeat:
+        return head + slope * rows + 2 * MASK_CYCLES
+    repeats = max(-(-elements // per_repeat), 1)
+    if columns % per_repeat or repeats > MAX_REPEATS:
+        floor = COUNT_MODE_FLOOR if intrinsic in _COUNT_MODE_OPS else 0
+        return head + slope * repeats + floor + 4 * MASK_CYCLES
+    return head + slope * repeats
