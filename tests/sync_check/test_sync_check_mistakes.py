@@ -108,3 +108,21 @@ def test_check_reports_the_sync_a_function_holds(capsys: pytest.CaptureFixture[s
         mark for function, marks in EXPECTED.items() if function != "missing_wait" for mark in marks
     }
     assert reported == marked
+
+
+def test_a_barrier_alone_leaves_the_flags_to_insert_sync(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "barrier.py"
+    source.write_text(
+        "import pypto.language as pl\n\n\n@pl.program\nclass B:\n"
+        "    @pl.function(type=pl.FunctionType.InCore)\n"
+        "    def k(self, x: pl.Tensor[[32, 32], pl.FP32]):\n"
+        "        t = pl.load(x, [0, 0], [32, 32])\n"
+        "        pl.system.bar_all()\n"
+        "        _u = pl.exp(t)\n",
+        encoding="utf-8",
+    )
+    assert main(["check", str(source)]) == 0
+    assert "E41" not in capsys.readouterr().out
+    assert main(["compile", str(source), "--target", "ir", "--verify-sync"]) == 0

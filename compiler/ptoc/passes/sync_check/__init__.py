@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ...diagnostics import Diagnostic
 from ...ir.function import Function, FunctionType, Program
+from ...ops.registry import Role
 from ..irutil import op_call_of, walk_stmts
 from ..op_info import op_def
 from ..target import DEFAULT_TARGET, Target
@@ -27,12 +28,13 @@ def verify_function(fn: Function, target: Target = DEFAULT_TARGET) -> list[Diagn
 
 
 def holds_sync(fn: Function) -> bool:
-    """Whether ``fn`` has sync statements of its own (written by hand, or printed IR after
-    InsertSync): what the checker reports on when nothing inserts sync."""
+    """Whether ``fn`` sets or waits for events itself (written by hand, or printed IR after
+    InsertSync): then it manages its sync, and the checker reports on it when nothing inserts
+    sync. A barrier alone does not count: InsertSync still plans the flags around it."""
     for stmt in walk_stmts(fn.body):
         call = op_call_of(stmt)
         op = op_def(call) if call is not None else None
-        if op is not None and op.is_sync:
+        if op is not None and op.role in (Role.SET_FLAG, Role.WAIT_FLAG):
             return True
     return False
 
