@@ -15,8 +15,9 @@ from math import prod
 from ..ir.expr import Call, Var
 from ..ir.shape import static_shape
 from ..ir.stmt import AssignStmt
-from ..ir.types import MemorySpace, ShapedType, TileType
+from ..ir.types import MemorySpace, ScalarType, ShapedType, TileType
 from ..ops.registry import OpDef, PipeType, Role
+from ..ops.rules import promote_all
 from ..passes.irutil import op_call_of
 from ..passes.op_info import op_def
 from ..passes.sync_check.stream import OpInstr
@@ -33,8 +34,15 @@ from .tables import (
 
 #: cce_costmodel_sync.hpp: set_vector_mask, set_mask_count, set_mask_norm (EstimateConstCycles).
 MASK_CYCLES = 1
+#: npu/a2a3/TCvt.hpp sets the vector mask around its vconv (set_vector_mask, twice).
+CONVERT_MASKS = 2
+#: Instructions made of several intrinsics: TDIVS of a tile by a scalar fills a tile with the
+#: scalar and divides (npu/a2a3/TDivS.hpp, DivSOp: vector_dup, then vdiv).
+#: TRECIP is that division of 1 by the tile (the cost model's trace names it TDIVS).
+COMPOSITE = {"TDIVS": ("vector_dup", "vdiv"), "TRECIP": ("vector_dup", "vdiv")}
 #: The most repeats one vector instruction takes (pto::REPEAT_MAX).
 MAX_REPEATS = 255
+_SCALAR_OPS = frozenset({"vadds", "vmuls", "vmaxs", "vmins"})
 _COUNT_MODE_OPS = frozenset({"vadd", "vsub", "vmul", "vdiv", "vmax", "vmin", "vand", "vor"})
 
 
@@ -56,6 +64,25 @@ def _size(t: ShapedType) -> tuple[int, int, float]:
     return (prod(shape) if shape else 0), (shape[-1] if shape else 0), t.dtype.bytes
 
 
+def instructions(instr: OpInstr, tables: CostTables) -> list[tuple[int, str]]:
+    """The busy cycles and CCE name of each instruction the statement becomes: an
+    element-wise op whose scalar operand promotes its tile (FP16 tile + 1.5 is FP32) first
+    converts the tile into the result (TCVT, as the CCE generator emits it)."""
+    main = cycles(instr, tables)
+    call = op_call_of(instr.stmt)
+    op = op_def(call) if call is not None else None
+    if op is None or call is None or op.role is not Role.ELEMENTWISE:
+        return [main]
+    tiles = [a.type for a in call.args if isinstance(a.type, TileType)]
+    result = call.type
+    if len(tiles) != 1 or not isinstance(result, TileType) or tiles[0].dtype is result.dtype:
+        return [main]
+    scalars = [a.type.dtype for a in call.args if isinstance(a.type, ScalarType)]
+    if promote_all([tiles[0].dtype, *scalars]) is not result.dtype:
+        return [main]  # a result its rule sets otherwise (a comparison's mask)
+    return [(_vector(tables, "TCVT", [result, tiles[0]]), "TCVT"), main]
+
+
 def cycles(instr: OpInstr, tables: CostTables) -> tuple[int, str]:
     """The instruction's busy cycles on its pipe, and its name (the CCE instruction)."""
     call = op_call_of(instr.stmt)
@@ -70,7 +97,28 @@ def cycles(instr: OpInstr, tables: CostTables) -> tuple[int, str]:
         return _matmul(call), name
     if instr.pipe in (PipeType.MTE2, PipeType.MTE3, PipeType.MTE1, PipeType.FIX):
         return _transfer(tables, op, instr, tiles), name
-    return _vector(tables, name, tiles), name
+    if name in COMPOSITE:
+        return _composite(tables, name, tiles), name
+    # Two operands (tile and tile, or tile and scalar): npu/a2a3/TBinOp.hpp, TBinSOp.hpp.
+    binary = sum(1 for a in call.args if isinstance(a.type, TileType | ScalarType)) >= 2
+    binary = binary or (tables.intrinsic(name) or "") in _SCALAR_OPS  # TNEG: TMULS by -1
+    return _vector(tables, name, tiles, binary), name
+
+
+def _composite(tables: CostTables, instruction: str, tiles: list[ShapedType]) -> int:
+    """An instruction made of several intrinsics in turn, each after the one before it has
+    drained (its tail)."""
+    total = 0
+    parts = COMPOSITE[instruction]
+    for index, intrinsic in enumerate(parts):
+        head, slope, tail = tables.linear.get(intrinsic, DEFAULT_LINEAR)
+        total += _vector_linear(head, slope, tiles) + (tail if index < len(parts) - 1 else 0)
+    return total
+
+
+def _vector_linear(head: int, slope: int, tiles: list[ShapedType]) -> int:
+    elements, _, width = max((_size(t) for t in tiles), default=(0, 0, 4.0))
+    return head + slope * max(-(-int(elements * width) // REPEAT_BYTES), 1)
 
 
 def _ub_copy(tables: CostTables, tiles: list[ShapedType]) -> int:
@@ -108,7 +156,9 @@ def _matmul(call: Call) -> int:
     return MAD_HEAD + per_repeat * repeats
 
 
-def _vector(tables: CostTables, instruction: str, tiles: list[ShapedType]) -> int:
+def _vector(
+    tables: CostTables, instruction: str, tiles: list[ShapedType], binary: bool = False
+) -> int:
     """``head + slope x repeats`` of the instruction's intrinsic. As pto-isa's A2/A3 code
     issues it (npu/a2a3/TBinOp.hpp): rows narrower than a repeat are one repeat each, under a
     mask set and restored (a cycle each); rows that are not whole repeats, or more than 255
@@ -119,10 +169,11 @@ def _vector(tables: CostTables, instruction: str, tiles: list[ShapedType]) -> in
     rows = elements // columns if columns else 1
     intrinsic = tables.intrinsic(instruction)
     head, slope, _ = tables.linear.get(intrinsic or "", DEFAULT_LINEAR)
-    if 0 < columns < per_repeat:
+    masks = CONVERT_MASKS if instruction == "TCVT" else 0
+    if 0 < columns < per_repeat and binary:
         return head + slope * rows + 2 * MASK_CYCLES
     repeats = max(-(-elements // per_repeat), 1)
-    if columns % per_repeat or repeats > MAX_REPEATS:
+    if binary and (columns % per_repeat or repeats > MAX_REPEATS):
         floor = COUNT_MODE_FLOOR if intrinsic in _COUNT_MODE_OPS else 0
         return head + slope * repeats + floor + 4 * MASK_CYCLES
-    return head + slope * repeats
+    return head + slope * repeats + masks

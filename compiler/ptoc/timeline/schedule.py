@@ -31,7 +31,7 @@ from ..passes.sync_check.stream import (
     WaitInstr,
 )
 from ..records import field, record
-from .costs import cycles
+from .costs import instructions
 from .tables import CostTables
 
 #: The longest stream laid out (loops beyond it are cut: the prediction says so).
@@ -156,9 +156,12 @@ class _Layout:
             for written, writer in self.writers:
                 if writer.end > start and written.overlaps(region):
                     start, cause = writer.end, writer
-        busy, name = cycles(node, self.tables)
-        event = Event(name, node.pipe, start, busy, line, cause)
-        self.timeline.events.append(event)
+        event: Event | None = None
+        for busy, name in instructions(node, self.tables):
+            event = Event(name, node.pipe, start, busy, line, cause)
+            self.timeline.events.append(event)
+            start, cause = event.end, event
+        assert event is not None
         self.free[node.pipe] = (event.end, event)
         for region in node.access.writes:
             self.writers = [(r, w) for r, w in self.writers if not region.covers(r)]

@@ -116,7 +116,11 @@ class CostTables:
             impl = text.find(f"void {instruction}_IMPL(")
             if impl < 0:
                 continue
-            body = text[impl : impl + 800]
+            end = text.find("\n}", impl)
+            body = text[impl : end if end > 0 else impl + 800]
+            delegate = re.search(r"\b(T[A-Z0-9]+)_IMPL\(", body[len(instruction) + 10 :])
+            if delegate and delegate[1] != instruction:  # TNEG_IMPL: TMULS_IMPL(dst, src, -1)
+                return self.intrinsic(delegate[1])
             op = re.search(r"\b(\w+Op)<", body)
             struct = text.find(f"struct {op[1]}") if op else -1
             return self._first_costed(text[struct:] if struct >= 0 else body)
