@@ -107,18 +107,17 @@ def cycles(instr: OpInstr, tables: CostTables) -> tuple[int, str]:
 
 def _composite(tables: CostTables, instruction: str, tiles: list[ShapedType]) -> int:
     """An instruction made of several intrinsics in turn, each after the one before it has
-    drained (its tail)."""
-    total = 0
+    drained (its tail); rows narrower than a repeat are a repeat each, under a mask."""
+    elements, columns, width = max((_size(t) for t in tiles), default=(0, 0, 4.0))
+    per_repeat = max(int(REPEAT_BYTES // width), 1)
+    narrow = 0 < columns < per_repeat
+    repeats = elements // columns if narrow else max(-(-elements // per_repeat), 1)
     parts = COMPOSITE[instruction]
+    total = 2 * MASK_CYCLES if narrow else 0
     for index, intrinsic in enumerate(parts):
         head, slope, tail = tables.linear.get(intrinsic, DEFAULT_LINEAR)
-        total += _vector_linear(head, slope, tiles) + (tail if index < len(parts) - 1 else 0)
+        total += head + slope * repeats + (tail if index < len(parts) - 1 else 0)
     return total
-
-
-def _vector_linear(head: int, slope: int, tiles: list[ShapedType]) -> int:
-    elements, _, width = max((_size(t) for t in tiles), default=(0, 0, 4.0))
-    return head + slope * max(-(-int(elements * width) // REPEAT_BYTES), 1)
 
 
 def _ub_copy(tables: CostTables, tiles: list[ShapedType]) -> int:
