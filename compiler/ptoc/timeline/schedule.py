@@ -18,18 +18,7 @@ from ..ir.stmt import AssignStmt
 from ..ir.types import TileType
 from ..ops.registry import PipeType
 from ..passes.irutil import walk_stmts
-from ..passes.sync_check.stream import (
-    BarrierInstr,
-    Branch,
-    EventKey,
-    Loop,
-    Node,
-    OpInstr,
-    Region,
-    SetInstr,
-    StreamReader,
-    WaitInstr,
-)
+from ..passes.sync_check import stream
 from ..records import field, record
 from .costs import instructions
 from .tables import CostTables
@@ -56,7 +45,7 @@ class Event(NamedTuple):
 class Flow(NamedTuple):
     """A set_flag -> wait_flag pair: when and where each side ran."""
 
-    key: EventKey
+    key: stream.EventKey
     set_time: int
     set_line: int
     wait_time: int
@@ -109,18 +98,18 @@ class _Layout:
         self.timeline = timeline
         self.tables = tables
         self.free: dict[PipeType, tuple[int, Event | None]] = {}
-        self.signals: dict[EventKey, tuple[int, Event | None, int]] = {}
-        self.writers: list[tuple[Region, Event]] = []
+        self.signals: dict[stream.EventKey, tuple[int, Event | None, int]] = {}
+        self.writers: list[tuple[stream.Region, Event]] = []
         self.count = 0
 
-    def walk(self, nodes: tuple[Node, ...]) -> None:
+    def walk(self, nodes: tuple[stream.Node, ...]) -> None:
         for node in nodes:
             if self.count >= MAX_INSTRUCTIONS:
                 self.timeline.cut = True
                 return
-            if isinstance(node, Branch):
+            if isinstance(node, stream.Branch):
                 self.walk(node.then)
-            elif isinstance(node, Loop):
+            elif isinstance(node, stream.Loop):
                 self.timeline.dynamic_loops += node.trips is None
                 for _ in range(1 if node.trips is None else node.trips):
                     self.walk(node.body)
@@ -128,17 +117,19 @@ class _Layout:
                 self.count += 1
                 self.step(node)
 
-    def step(self, node: OpInstr | SetInstr | WaitInstr | BarrierInstr) -> None:
+    def step(
+        self, node: stream.OpInstr | stream.SetInstr | stream.WaitInstr | stream.BarrierInstr
+    ) -> None:
         line = node.stmt.span.line
-        if isinstance(node, SetInstr):
+        if isinstance(node, stream.SetInstr):
             time, event = self.free.get(node.key.signal, (self.timeline.placed, None))
             self.signals[node.key] = (time, event, line)
-        elif isinstance(node, WaitInstr):
+        elif isinstance(node, stream.WaitInstr):
             self.wait(node, line)
-        elif isinstance(node, OpInstr):
+        elif isinstance(node, stream.OpInstr):
             self.op(node, line)
 
-    def wait(self, node: WaitInstr, line: int) -> None:
+    def wait(self, node: stream.WaitInstr, line: int) -> None:
         signal = self.signals.pop(node.key, None)
         if signal is None:
             return
@@ -150,7 +141,7 @@ class _Layout:
             self.timeline.idles.append(Idle(pipe, node.key.signal, time - free, line, set_line))
             self.free[pipe] = (time, event)
 
-    def op(self, node: OpInstr, line: int) -> None:
+    def op(self, node: stream.OpInstr, line: int) -> None:
         start, cause = self.free.get(node.pipe, (self.timeline.placed, None))
         for region in node.access.reads:
             for written, writer in self.writers:
@@ -182,5 +173,5 @@ def _placed_tiles(fn: Function) -> int:
 
 def predict(fn: Function, tables: CostTables) -> Timeline:
     timeline = Timeline(fn.name, placed=_placed_tiles(fn))
-    _Layout(timeline, tables).walk(StreamReader(fn).nodes)
+    _Layout(timeline, tables).walk(stream.StreamReader(fn).nodes)
     return timeline
