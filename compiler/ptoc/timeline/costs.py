@@ -40,6 +40,8 @@ CONVERT_MASKS = 2
 #: scalar and divides (npu/a2a3/TDivS.hpp, DivSOp: vector_dup, then vdiv).
 #: TRECIP is that division of 1 by the tile (the cost model's trace names it TDIVS).
 COMPOSITE = {"TDIVS": ("vector_dup", "vdiv"), "TRECIP": ("vector_dup", "vdiv")}
+#: Reductions along the rows' axis, each row folded into the result in turn.
+COLUMN_REDUCTIONS = frozenset({"TCOLMAX", "TCOLMIN", "TCOLSUM"})
 #: The most repeats one vector instruction takes (pto::REPEAT_MAX).
 MAX_REPEATS = 255
 _SCALAR_OPS = frozenset({"vadds", "vmuls", "vmaxs", "vmins"})
@@ -90,7 +92,7 @@ def cycles(instr: OpInstr, tables: CostTables) -> tuple[int, str]:
     tiles = _tiles(instr)
     if op is None or call is None:  # a yield's copy between vector tiles
         return _ub_copy(tables, tiles), "TMOV"
-    name = op.cce.instruction or op.name
+    name = _instruction(op, call)
     if name == "TMOV" and instr.pipe is PipeType.V:
         return _ub_copy(tables, tiles), name
     if op.role is Role.MATMUL or instr.pipe is PipeType.M:
@@ -99,10 +101,23 @@ def cycles(instr: OpInstr, tables: CostTables) -> tuple[int, str]:
         return _transfer(tables, op, instr, tiles), name
     if name in COMPOSITE:
         return _composite(tables, name, tiles), name
+    if name in COLUMN_REDUCTIONS:
+        return _column_reduction(tables, name, tiles), name
     # Two operands (tile and tile, or tile and scalar): npu/a2a3/TBinOp.hpp, TBinSOp.hpp.
     binary = sum(1 for a in call.args if isinstance(a.type, TileType | ScalarType)) >= 2
     binary = binary or (tables.intrinsic(name) or "") in _SCALAR_OPS  # TNEG: TMULS by -1
     return _vector(tables, name, tiles, binary), name
+
+
+def _instruction(op: OpDef, call: Call) -> str:
+    """The CCE instruction a call becomes (a reduction's by its axis: TROWSUM / TCOLSUM)."""
+    name = op.cce.instruction or op.name
+    axis = call.kwarg("axis")
+    if op.cce.column_form is not None and isinstance(axis, int) and not isinstance(axis, bool):
+        source = call.args[0].type if call.args else None
+        rank = source.rank if isinstance(source, ShapedType) else 2
+        return op.column_or_row(op.cce, axis, rank) or name
+    return name
 
 
 def _composite(tables: CostTables, instruction: str, tiles: list[ShapedType]) -> int:
@@ -117,6 +132,23 @@ def _composite(tables: CostTables, instruction: str, tiles: list[ShapedType]) ->
     for index, intrinsic in enumerate(parts):
         head, slope, tail = tables.linear.get(intrinsic, DEFAULT_LINEAR)
         total += head + slope * repeats + (tail if index < len(parts) - 1 else 0)
+    return total
+
+
+def _column_reduction(tables: CostTables, instruction: str, tiles: list[ShapedType]) -> int:
+    """npu/a2a3/TColReduceOps.hpp: the first row copied into the result, then each further
+    row folded in by one intrinsic over the whole repeats of a row (count mode: its slope does
+    not count) and one over the rest (under a mask), each followed by a barrier (a cycle) that
+    drains its tail."""
+    elements, columns, width = max((_size(t) for t in tiles), default=(0, 0, 4.0))
+    rows = elements // columns if columns else 1
+    per_repeat = max(int(REPEAT_BYTES // width), 1)
+    head, slope, tail = tables.linear.get(tables.intrinsic(instruction) or "", DEFAULT_LINEAR)
+    total = max(tables.transfer_cycles(int(columns * width), "UB_TO_UB"), 1)
+    if columns // per_repeat:
+        total += 4 * MASK_CYCLES + (rows - 1) * (head + tail + MASK_CYCLES)
+    if columns % per_repeat:
+        total += 2 * MASK_CYCLES + (rows - 1) * (head + slope + tail + MASK_CYCLES)
     return total
 
 
@@ -140,7 +172,10 @@ def _transfer(tables: CostTables, op: OpDef, instr: OpInstr, tiles: list[ShapedT
         path, width = "L0C_TO_GM", 2
     else:
         path = "L1_TO_L0A" if space is MemorySpace.Left else "L1_TO_L0B"
-    return max(tables.transfer_cycles(int(elements * width), path), 1)
+    found = tables.transfer_cycles(int(elements * width), path)
+    # Under a cycle: pto-isa's model charges 3 + 2n/64 cycles for n elements (the vendor
+    # README's cost-model notes).
+    return found if found else int(3 + 2 * elements / 64)
 
 
 def _matmul(call: Call) -> int:
