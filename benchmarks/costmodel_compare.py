@@ -150,13 +150,17 @@ def main() -> int:
         if real is None:
             print(f"{name:50} no cost-model build")
             continue
-        ratio = predicted / real["total"] if real["total"] else float("inf")
+        if not real["total"]:
+            print(f"{name:50} no pipe work (scalars only)")
+            continue
+        ratio = predicted / real["total"]
         errors.append(abs(ratio - 1))
         print(f"{name:50} model {real['total']:7} ptoc {predicted:7} ratio {ratio:5.2f}")
     if errors:
         inside = sum(1 for e in errors if e <= 0.25)
         print(
-            f"{len(errors)} compared, {len(work) - len(errors)} without a build: median |error| "
+            f"{len(errors)} compared, {len(work) - len(errors)} without a build or pipe work: "
+            f"median |error| "
             f"{statistics.median(errors):.1%}, max {max(errors):.1%}, {inside} within ±25 %"
         )
     return 0

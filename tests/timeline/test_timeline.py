@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,13 @@ from ptoc.run.toolchain import ToolMissing, find_pto_isa
 from ptoc.timeline import compiled_timelines
 from ptoc.timeline.tables import COSTMODEL, CostTables
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+TESTS = Path(__file__).resolve().parents[1]
+if str(TESTS) not in sys.path:
+    sys.path.insert(0, str(TESTS))
+
+from execution import matrix  # noqa: E402
+
+EXAMPLES = TESTS.parent / "examples"
 SIMPLE_ADD = EXAMPLES / "simple_add.py"
 
 
@@ -135,3 +142,27 @@ def test_without_pto_isa_it_is_a_usage_error(
     assert (
         "--timeline needs pto-isa's cost-model tables: pto-isa not found" in capsys.readouterr().err
     )
+
+
+# Totals of pto-isa's __COSTMODEL build (benchmarks/costmodel_compare.py, 2026-11-28) for
+# matrix kernels of each kind of cost: promoted operands, unary ops, reductions along either
+# axis and by row width, a view, a reshape, a composite instruction, yield copies.
+MEASURED = {
+    "adds_FP16_literal_promotes": 150,
+    "neg_FP16": 83,
+    "exp_FP16": 83,
+    "sum_FP32_axis1": 126,
+    "sum_FP16_axis1": 201,
+    "max_FP16_axis1": 81,
+    "view_FP32_at_offset": 92,
+    "reshape_FP32": 108,
+    "loop_carried_two_tile_fibonacci": 377,
+}
+
+
+@pytest.mark.parametrize("name", sorted(MEASURED))
+def test_matrix_kernels_measured_by_the_cost_model(pto_isa: Path, name: str) -> None:
+    case = next(c for c in matrix.all_cases() if c.name == name)
+    result = compile_source(case.source, "cce", case.function, path=name)
+    (timeline,) = compiled_timelines(result, pto_isa)
+    assert timeline.total == MEASURED[name]

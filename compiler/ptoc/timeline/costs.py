@@ -40,6 +40,15 @@ CONVERT_MASKS = 2
 #: scalar and divides (npu/a2a3/TDivS.hpp, DivSOp: vector_dup, then vdiv).
 #: TRECIP is that division of 1 by the tile (the cost model's trace names it TDIVS).
 COMPOSITE = {"TDIVS": ("vector_dup", "vdiv"), "TRECIP": ("vector_dup", "vdiv")}
+#: Vector-to-vector copies: UB -> UB transfers of the result (npu/a2a3/TMov.hpp, TExtract.hpp:
+#: copy_ubuf_to_ubuf).
+UB_COPIES = frozenset({"TMOV", "TEXTRACT"})
+#: Instructions that only re-describe a tile: a cycle of the scalar unit, no pipe time (the
+#: vendor README's cost-model notes: TASSIGN / TRESHAPE).
+BOOKKEEPING = frozenset({"TRESHAPE"})
+#: Reductions along the last axis and the intrinsic reducing a row (npu/a2a3/TRowMax.hpp,
+#: TRowSum.hpp: ReduceInstrImpl).
+ROW_REDUCTIONS = {"TROWMAX": "vcmax", "TROWMIN": "vcmin", "TROWSUM": "vcadd"}
 #: Reductions along the rows' axis, each row folded into the result in turn.
 COLUMN_REDUCTIONS = frozenset({"TCOLMAX", "TCOLMIN", "TCOLSUM"})
 #: The most repeats one vector instruction takes (pto::REPEAT_MAX).
@@ -93,8 +102,10 @@ def cycles(instr: OpInstr, tables: CostTables) -> tuple[int, str]:
     if op is None or call is None:  # a yield's copy between vector tiles
         return _ub_copy(tables, tiles), "TMOV"
     name = _instruction(op, call)
-    if name == "TMOV" and instr.pipe is PipeType.V:
-        return _ub_copy(tables, tiles), name
+    if name in UB_COPIES and instr.pipe is PipeType.V:
+        return _ub_copy(tables, tiles[:1]), name
+    if name in BOOKKEEPING:
+        return 0, name
     if op.role is Role.MATMUL or instr.pipe is PipeType.M:
         return _matmul(call), name
     if instr.pipe in (PipeType.MTE2, PipeType.MTE3, PipeType.MTE1, PipeType.FIX):
@@ -103,6 +114,10 @@ def cycles(instr: OpInstr, tables: CostTables) -> tuple[int, str]:
         return _composite(tables, name, tiles), name
     if name in COLUMN_REDUCTIONS:
         return _column_reduction(tables, name, tiles), name
+    if name in ROW_REDUCTIONS:
+        found = _row_reduction(tables, name, tiles)
+        if found is not None:
+            return found, name
     # Two operands (tile and tile, or tile and scalar): npu/a2a3/TBinOp.hpp, TBinSOp.hpp.
     binary = sum(1 for a in call.args if isinstance(a.type, TileType | ScalarType)) >= 2
     binary = binary or (tables.intrinsic(name) or "") in _SCALAR_OPS  # TNEG: TMULS by -1
@@ -150,6 +165,21 @@ def _column_reduction(tables: CostTables, instruction: str, tiles: list[ShapedTy
     if columns % per_repeat:
         total += 2 * MASK_CYCLES + (rows - 1) * (head + slope + tail + MASK_CYCLES)
     return total
+
+
+def _row_reduction(tables: CostTables, instruction: str, tiles: list[ShapedType]) -> int | None:
+    """npu/a2a3/TRowReduceOps.hpp, OneRepeatProc, for rows of at most one repeat: rows of
+    exactly one repeat in count mode (one intrinsic of no repeats, four mask cycles), shorter
+    rows under a mask, a repeat each; a barrier (a cycle) drains the tail. Longer rows: None
+    (the general path)."""
+    elements, columns, width = max((_size(t) for t in tiles), default=(0, 0, 4.0))
+    per_repeat = max(int(REPEAT_BYTES // width), 1)
+    if not columns or columns > per_repeat:
+        return None
+    head, slope, tail = tables.linear.get(ROW_REDUCTIONS[instruction], DEFAULT_LINEAR)
+    if columns == per_repeat:
+        return head + tail + 4 * MASK_CYCLES + MASK_CYCLES
+    return head + slope * (elements // columns) + tail + 3 * MASK_CYCLES
 
 
 def _ub_copy(tables: CostTables, tiles: list[ShapedType]) -> int:
