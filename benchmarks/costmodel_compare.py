@@ -35,7 +35,7 @@ from ptoc.ir.types import ScalarType, TensorType  # noqa: E402
 from ptoc.run.execute import cce_kernel  # noqa: E402
 from ptoc.run.harness import KERNEL_NAME, kernel_entry  # noqa: E402
 from ptoc.run.toolchain import find_compiler, find_pto_isa  # noqa: E402
-from ptoc.timeline.schedule import predict  # noqa: E402
+from ptoc.timeline.schedule import Timeline, predict  # noqa: E402
 from ptoc.timeline.tables import CostTables  # noqa: E402
 
 VENDOR = ROOT.parent / "shared" / "vendor"
@@ -113,6 +113,17 @@ def read_summary(text: str) -> dict[str, int] | None:
     return out
 
 
+#: The cost model's pipe columns (AIC and AIV0 summed) by ptoc's pipe names.
+PIPE_COLUMNS = {
+    "MTE2": ("mte2_aic_cycles", "mte2_aiv_cycles"),
+    "MTE1": ("mte1_cycles",),
+    "M": ("cube_cycles",),
+    "FIX": ("fixp_cycles",),
+    "V": ("vec_cycles",),
+    "MTE3": ("mte3_cycles",),
+}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("names", nargs="*")
@@ -134,7 +145,7 @@ def main() -> int:
     tables = CostTables.load(find_pto_isa(None))
     chosen = [k for k in kernels() if not args.names or k[0] in args.names]
     chosen = chosen[: args.limit] if args.limit else chosen
-    work: list[tuple[str, str, int]] = []
+    work: list[tuple[str, str, Timeline]] = []
     for name, source, function in chosen:
         (program,) = analyze(source, name).all_programs()
         text, _ = cce_kernel(program, function)
@@ -142,28 +153,40 @@ def main() -> int:
         fn = lowered.function(function)
         if text is None or fn is None or not KERNEL_NAME.search(text):
             continue  # no kernel: a function of scalars only
-        work.append((name, harness(text, fn), predict(fn, tables).total))
+        work.append((name, harness(text, fn), predict(fn, tables)))
     with ThreadPoolExecutor(args.jobs) as pool:
         measured = list(pool.map(lambda w: measure(include, w[1]), work))
+    report([(name, timeline) for name, _, timeline in work], measured)
+    return 0
+
+
+def report(work: list[tuple[str, Timeline]], measured: list[dict[str, int] | None]) -> None:
+    """A line per kernel (totals and their ratio), then the totals' and the pipes' errors."""
     errors: list[float] = []
-    for (name, _, predicted), real in zip(work, measured, strict=True):
+    pipe_errors: list[float] = []
+    for (name, timeline), real in zip(work, measured, strict=True):
         if real is None:
             print(f"{name:50} no cost-model build")
             continue
         if not real["total"]:
             print(f"{name:50} no pipe work (scalars only)")
             continue
-        ratio = predicted / real["total"]
+        ratio = timeline.total / real["total"]
         errors.append(abs(ratio - 1))
-        print(f"{name:50} model {real['total']:7} ptoc {predicted:7} ratio {ratio:5.2f}")
+        busy = {pipe.name: cycles for pipe, cycles in timeline.busy().items()}
+        for pipe, columns in PIPE_COLUMNS.items():
+            cycles = sum(real.get(c, 0) for c in columns)
+            if cycles:
+                pipe_errors.append(abs(busy.get(pipe, 0) / cycles - 1))
+        print(f"{name:50} model {real['total']:7} ptoc {timeline.total:7} ratio {ratio:5.2f}")
     if errors:
-        inside = sum(1 for e in errors if e <= 0.25)
         print(
             f"{len(errors)} compared, {len(work) - len(errors)} without a build or pipe work: "
-            f"median |error| "
-            f"{statistics.median(errors):.1%}, max {max(errors):.1%}, {inside} within ±25 %"
+            f"total cycles: median |error| {statistics.median(errors):.1%}, max "
+            f"{max(errors):.1%}, {sum(e <= 0.25 for e in errors)} within ±25 %; busy cycles of "
+            f"{len(pipe_errors)} pipes: median |error| {statistics.median(pipe_errors):.1%}, "
+            f"{sum(e <= 0.25 for e in pipe_errors)} within ±25 %"
         )
-    return 0
 
 
 if __name__ == "__main__":
