@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from ptoc.cli import main
+from ptoc.diagnostics import Diagnostic
 from ptoc.driver import compile_source
-from ptoc.verify_sync import verify_compiled
+from ptoc.passes.sync_check import verify_program
 
 MISTAKES = Path(__file__).with_name("mistakes.py")
 TEXT = MISTAKES.read_text(encoding="utf-8")
@@ -36,10 +37,17 @@ def expected() -> dict[str, set[tuple[int, str]]]:
 EXPECTED = expected()
 
 
-def findings(function: str) -> set[tuple[int, str]]:
+def checked(function: str) -> list[Diagnostic]:
+    """The checker on ``function`` after the ptoas pipeline (which inserts no sync)."""
     result = compile_source(TEXT, "ir", function, "ptoas", path=str(MISTAKES))
     assert not result.has_errors, [d.format() for d in result.diagnostics]
-    return {(d.span.line, d.code) for d in verify_compiled(result)}
+    (output,) = result.programs
+    assert output.pipeline is not None
+    return verify_program(output.pipeline.program)
+
+
+def findings(function: str) -> set[tuple[int, str]]:
+    return {(d.span.line, d.code) for d in checked(function)}
 
 
 def test_every_kind_of_mistake_has_a_kernel() -> None:
@@ -54,8 +62,7 @@ def test_the_checker_reports_exactly_the_marked_lines(function: str) -> None:
 
 
 def test_a_hazard_names_both_lines_and_the_missing_pair() -> None:
-    result = compile_source(TEXT, "ir", "missing_wait", "ptoas", path=str(MISTAKES))
-    (finding,) = verify_compiled(result)
+    (finding,) = checked("missing_wait")
     assert finding.message == (
         "V reads Vec [0x0, 0x1000), which MTE2 wrote at line 31, and no sync orders them "
         "(read after write): a MTE2→V set/wait pair is missing"
@@ -65,14 +72,22 @@ def test_a_hazard_names_both_lines_and_the_missing_pair() -> None:
 
 
 def test_verify_sync_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["compile", str(MISTAKES), "--function", "missing_wait", "--target", "ir"]
-    assert main([*args, "--pipeline", "ptoas", "--verify-sync"]) == 1
+    def compile_(function: str, *more: str) -> int:
+        args = ["compile", str(MISTAKES), "--function", function, "--target", "ir", *more]
+        return main(args)
+
+    assert compile_("wrong_event", "--pipeline", "ptoas", "--verify-sync") == 1
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert f"{MISTAKES}:32:9: error[E410]: V reads Vec" in captured.err
+    assert f"{MISTAKES}:47:9: error[E410]: V reads Vec" in captured.err
+    assert f"{MISTAKES}:46:9: error[E415]: sync_dst of MTE2→V event 1" in captured.err
     # Without the flag nothing is checked; with the default pipeline InsertSync syncs it.
-    assert main([*args, "--pipeline", "ptoas"]) == 0
-    assert main([*args, "--verify-sync"]) == 0
+    assert compile_("wrong_event", "--pipeline", "ptoas") == 0
+    assert compile_("wrong_event", "--verify-sync") == 0
+    # After the ptoas pipeline a function with no sync of its own has nothing to check (PTOAS
+    # schedules it); after the default pipeline InsertSync's is checked.
+    assert compile_("missing_wait", "--pipeline", "ptoas", "--verify-sync") == 0
+    assert compile_("missing_wait", "--verify-sync") == 0
     assert "error" not in capsys.readouterr().err
 
 
