@@ -422,6 +422,10 @@ def run_compile(args: argparse.Namespace) -> int:
             )
 
     report(result.diagnostics)
+    if args.verify_sync and not sync_verified(result):
+        return EXIT_ERRORS
+    if (args.timeline or args.timeline_summary) and not result.has_errors:
+        write_timeline(result, args.timeline, args.timeline_summary)
     if args.memory_map:
         write_memory_map(analysis, args.function, args.memory_map)
     if result.has_errors:
@@ -458,6 +462,40 @@ def emit_compiled(
 
         write_text(args.line_map, json.dumps(mapped, indent=1) + "\n")
     emit(text, args.output)
+
+
+def sync_verified(result: driver.CompileResult) -> bool:
+    """``--verify-sync``: report the checker's findings; True when there are none (or the
+    compile failed already)."""
+    if result.has_errors:
+        return True
+    from .verify_sync import verify_compiled
+
+    findings = verify_compiled(result)
+    report(findings)
+    return not findings
+
+
+def write_timeline(result: driver.CompileResult, out: str | None, show: bool) -> None:
+    """``--timeline OUT.json`` / ``--timeline-summary``: the predicted per-pipe timeline, with
+    cycle facts read from pto-isa (a missing installation is a usage error)."""
+    import json
+
+    from .run.toolchain import ToolMissing, find_pto_isa
+    from .timeline import TablesMissing, compiled_timelines, summary, trace_json
+
+    try:
+        root = find_pto_isa(None)
+        timelines = compiled_timelines(result, root)
+    except (ToolMissing, TablesMissing) as exc:
+        raise InputError(f"--timeline needs pto-isa's cost-model tables: {exc}") from None
+    if out:
+        write_text(out, json.dumps(trace_json(timelines)) + "\n")
+    if show:
+        from .timeline.tables import CostTables
+
+        frequency = CostTables.load(root).frequency_hz
+        sys.stderr.write("".join(summary(t, frequency) for t in timelines))
 
 
 def write_memory_map(analysis: ModuleAnalysis, function: str | None, out: str) -> None:
@@ -623,6 +661,24 @@ def add_compile_outputs(compile_: argparse.ArgumentParser) -> None:
         "--verify",
         action="store_true",
         help="run PTOAS on the PTO MLIR and report what it rejects on the kernel's lines",
+    )
+    compile_.add_argument(
+        "--verify-sync",
+        action="store_true",
+        help="check the lowered functions' synchronisation (every cross-pipe access ordered, "
+        "set/wait pairs matched, no event reused in flight, no deadlock); a finding is an error",
+    )
+    compile_.add_argument(
+        "--timeline",
+        metavar="OUT.json",
+        help="write the predicted per-pipe timeline of each kernel (Chrome trace format; cycles "
+        "from pto-isa's cost-model tables, found as for ptoc run --sim)",
+    )
+    compile_.add_argument(
+        "--timeline-summary",
+        action="store_true",
+        help="print each kernel's predicted cycles, pipe utilisation, bottleneck, longest wait "
+        "and critical path (on stderr)",
     )
     compile_.add_argument(
         "--ptoas",

@@ -650,14 +650,20 @@ def _inside(span: Span, outer: Span) -> bool:
 
 
 def function_backend_diagnostics(program: Program, function: str) -> tuple[Diagnostic, ...]:
-    """E401 / E402 of one function (run with its callees; theirs are their own)."""
+    """E401 / E402 of one function (run with its callees; theirs are their own), and when it
+    holds sync statements of its own, what the synchronisation checker finds in them (the
+    pipeline inserts none: they are the function's sync)."""
+    from .passes.sync_check import holds_sync, verify_function
+
     fn = program.function(function)
     if fn is None:
         return ()
     result = run_pipeline(narrow(program, function), BACKEND_PIPELINE)
-    return tuple(
-        d for d in result.diagnostics if d.code in BACKEND_CODES and _inside(d.span, fn.span)
-    )
+    found = [d for d in result.diagnostics if d.code in BACKEND_CODES and _inside(d.span, fn.span)]
+    lowered = result.program.function(function)
+    if not result.has_errors and lowered is not None and holds_sync(fn):
+        found += [d for d in verify_function(lowered) if _inside(d.span, fn.span)]
+    return tuple(found)
 
 
 def backend_diagnostics(
@@ -667,7 +673,8 @@ def backend_diagnostics(
     compute: bool = True,
     together: bool = False,
 ) -> list[Diagnostic]:
-    """E401 / E402 of every function in which the front end found no error. Programs a
+    """E401 / E402 of every function in which the front end found no error, and the sync
+    checker's findings on the sync statements a function holds. Programs a
     builder function makes are left out: their sizes are known only when the builder runs.
 
     ``memo`` keeps each function's result per function object: with the front end's analysis
@@ -681,6 +688,8 @@ def backend_diagnostics(
     Only a run that reports errors is followed by the per-function runs, which say exactly
     which function each error belongs to (an error stops a pipeline, and with it the
     functions after it)."""
+    from .passes.sync_check import holds_sync
+
     memo = memo if memo is not None else {}
     errors = [d.span for d in analysis.diagnostics if d.severity is Severity.ERROR]
     found: list[Diagnostic] = []
@@ -691,7 +700,8 @@ def backend_diagnostics(
             fn.name for fn in program.functions if any(_inside(s, fn.span) for s in errors)
         }
         if together and compute and not erroneous and _lowers_cleanly(program):
-            continue
+            if not any(holds_sync(fn) for fn in program.functions):
+                continue
         for fn in program.functions:
             if fn.name in erroneous:
                 continue  # its IR is partly unknown; what it says about tiles would mislead

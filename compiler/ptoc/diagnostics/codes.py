@@ -512,6 +512,67 @@ _ENTRIES = [
         "compare the per-output errors in the run's log; fix the kernel or report the "
         "code generator bug",
     ),
+    # --- synchronisation (ptoc compile --verify-sync, docs/sync-check.md) -------------------
+    CodeInfo(
+        "E410",
+        "UNSYNCED_ACCESS",
+        _E,
+        "Two pipes access overlapping bytes of a buffer (read after write, write after read or "
+        "write after write) and no set/wait chain orders them: the later one may run first.",
+        "t = pl.load(x, [0, 0], [32, 32])  # MTE2\ny = pl.add(t, t)  # V reads t: no MTE2->V wait",
+        "pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)\n"
+        "pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)\n"
+        "y = pl.add(t, t)",
+    ),
+    CodeInfo(
+        "E411",
+        "MISSING_BARRIER",
+        _E,
+        "Two instructions of the vector or the cube pipe, which may overlap their own work, "
+        "access overlapping bytes (one writes) with no barrier between them.",
+        "u = pl.exp(t)\nv = pl.add(u, u)  # V reads what V wrote",
+        "u = pl.exp(t)\npl.system.bar_v()\nv = pl.add(u, u)",
+    ),
+    CodeInfo(
+        "E412",
+        "UNMATCHED_SYNC",
+        _E,
+        "A set/wait pair does not match: a sync_src no sync_dst of the same pipes and event "
+        "takes, or a sync_dst before the sync_src it waits for.",
+        "pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)\n"
+        "pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=1)",
+        "wait for the event that was set: event_id=0 in both",
+    ),
+    CodeInfo(
+        "E413",
+        "EVENT_IN_FLIGHT",
+        _E,
+        "A sync_src sets an event that is still in flight (set earlier, not yet waited for): "
+        "the first signal is lost.",
+        "pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)\n"
+        "pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)",
+        "wait for the first before setting it again, or use another event_id",
+    ),
+    CodeInfo(
+        "E414",
+        "OUT_OF_EVENTS",
+        _E,
+        "More events in flight between two pipes than the hardware has (EVENT_ID0..7).",
+        "nine sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=...) "
+        "before any sync_dst",
+        "wait for some events before setting more",
+    ),
+    CodeInfo(
+        "E415",
+        "SYNC_DEADLOCK",
+        _E,
+        "A sync_dst that can never be satisfied: no sync_src of its event is in flight on every "
+        "path to it and none follows, so its pipe waits forever.",
+        "if n > 0:\n    pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, "
+        "event_id=0)\npl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, "
+        "event_id=0)",
+        "set the event on every path that reaches the wait",
+    ),
     # --- warnings ----------------------------------------------------------------------------
     CodeInfo(
         "W003",

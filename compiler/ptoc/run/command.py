@@ -64,6 +64,16 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--keep", metavar="DIR", help="keep the C++, the inputs and both results in DIR"
     )
+    parser.add_argument(
+        "--pipes",
+        nargs="?",
+        const="default",
+        choices=("default", "ptoas"),
+        metavar="PIPELINE",
+        help="run the lowered function (pipeline default, or ptoas: the sync the file holds) "
+        "with each pipe its own stream, in many seeded orders the sync allows; report races, "
+        "deadlocks and results that differ (exit 1)",
+    )
     parser.set_defaults(handler=run_command)
 
 
@@ -117,6 +127,10 @@ def _run(args: argparse.Namespace) -> int:
     from .inputs import generate_inputs, load_npz
 
     program, function = find_function(args.file, args.function)
+    if args.pipes:
+        from .pipes_command import run_pipes_command
+
+        return run_pipes_command(args, program, function)
     toolchain = _toolchain(args.pto_isa) if args.sim else None  # missing tools: fail first
     if toolchain is not None:
         program, function = tensor_level(program, function.name)

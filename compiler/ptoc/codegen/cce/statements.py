@@ -209,7 +209,12 @@ def _copy_tile_yields(
         written.add(name)
     if copies:
         ctx.out.emit_line("pipe_barrier(PIPE_V);")  # the copy reads a vector result
+        read: set[str] = set()
         for name, text in copies:
+            if name in read:  # V may still be reading it for an earlier copy
+                ctx.out.emit_line("pipe_barrier(PIPE_V);")
+                read.clear()
+            read.add(text)
             ctx.out.emit_line(f"TMOV({name}, {text});")
     return True
 

@@ -1,0 +1,177 @@
+"""The predicted per-pipe timeline of one lowered function.
+
+The function's instruction stream (``passes/sync_check/stream.py``) is laid out in program
+order, loops repeated by their constant trip count (once when it is not constant), an if by
+its then-branch. As in pto-isa's cost model, each pipe runs its instructions in order, after
+the scalar unit has placed every tile (one cycle each); an instruction starts once its pipe is
+free, a ``wait_flag`` once the matching ``set_flag`` fired (at the end of the setting pipe's
+latest instruction), and a read once the bytes' last writer finished; barriers delay nothing.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..ir.expr import Var
+from ..ir.function import Function
+from ..ir.stmt import AssignStmt
+from ..ir.types import TileType
+from ..ops.registry import PipeType
+from ..passes.irutil import walk_stmts
+from ..passes.sync_check import stream
+from ..records import field, record
+from .costs import instructions
+from .tables import CostTables
+
+#: The longest stream laid out (loops beyond it are cut: the prediction says so).
+MAX_INSTRUCTIONS = 200_000
+
+
+class Event(NamedTuple):
+    """One instruction on the timeline."""
+
+    name: str
+    pipe: PipeType
+    start: int
+    cycles: int
+    line: int
+    cause: Event | None  # what it waited for last (its pipe, a flag, a write), if anything
+
+    @property
+    def end(self) -> int:
+        return self.start + self.cycles
+
+
+class Flow(NamedTuple):
+    """A set_flag -> wait_flag pair: when and where each side ran."""
+
+    key: stream.EventKey
+    set_time: int
+    set_line: int
+    wait_time: int
+    wait_line: int
+
+
+class Idle(NamedTuple):
+    """A wait that held its pipe: how long, and which set released it."""
+
+    pipe: PipeType
+    signal: PipeType
+    cycles: int
+    wait_line: int
+    set_line: int
+
+
+@record
+class Timeline:
+    name: str
+    events: list[Event] = field(default_factory=list)
+    flows: list[Flow] = field(default_factory=list)
+    idles: list[Idle] = field(default_factory=list)
+    placed: int = 0  # tiles the scalar unit placed first (cycles)
+    cut: bool = False  # the stream was longer than MAX_INSTRUCTIONS
+    dynamic_loops: int = 0  # loops counted once: their trip count is not constant
+
+    @property
+    def total(self) -> int:
+        return max((e.end for e in self.events), default=self.placed)
+
+    def busy(self) -> dict[PipeType, int]:
+        out: dict[PipeType, int] = {}
+        for e in self.events:
+            out[e.pipe] = out.get(e.pipe, 0) + e.cycles
+        return out
+
+    def critical_path(self) -> list[Event]:
+        last = max(self.events, key=lambda e: e.end, default=None)
+        path: list[Event] = []
+        while last is not None:
+            path.append(last)
+            last = last.cause
+        return path[::-1]
+
+
+class _Layout:
+    """Lays a stream out in program order and schedules it."""
+
+    def __init__(self, timeline: Timeline, tables: CostTables) -> None:
+        self.timeline = timeline
+        self.tables = tables
+        self.free: dict[PipeType, tuple[int, Event | None]] = {}
+        self.signals: dict[stream.EventKey, tuple[int, Event | None, int]] = {}
+        self.writers: list[tuple[stream.Region, Event]] = []
+        self.count = 0
+
+    def walk(self, nodes: tuple[stream.Node, ...]) -> None:
+        for node in nodes:
+            if self.count >= MAX_INSTRUCTIONS:
+                self.timeline.cut = True
+                return
+            if isinstance(node, stream.Branch):
+                self.walk(node.then)
+            elif isinstance(node, stream.Loop):
+                self.timeline.dynamic_loops += node.trips is None
+                for _ in range(1 if node.trips is None else node.trips):
+                    self.walk(node.body)
+            else:
+                self.count += 1
+                self.step(node)
+
+    def step(
+        self, node: stream.OpInstr | stream.SetInstr | stream.WaitInstr | stream.BarrierInstr
+    ) -> None:
+        line = node.stmt.span.line
+        if isinstance(node, stream.SetInstr):
+            time, event = self.free.get(node.key.signal, (self.timeline.placed, None))
+            self.signals[node.key] = (time, event, line)
+        elif isinstance(node, stream.WaitInstr):
+            self.wait(node, line)
+        elif isinstance(node, stream.OpInstr):
+            self.op(node, line)
+
+    def wait(self, node: stream.WaitInstr, line: int) -> None:
+        signal = self.signals.pop(node.key, None)
+        if signal is None:
+            return
+        time, event, set_line = signal
+        pipe = node.key.wait
+        free, last = self.free.get(pipe, (self.timeline.placed, None))
+        self.timeline.flows.append(Flow(node.key, time, set_line, max(free, time), line))
+        if time > free:
+            self.timeline.idles.append(Idle(pipe, node.key.signal, time - free, line, set_line))
+            self.free[pipe] = (time, event)
+
+    def op(self, node: stream.OpInstr, line: int) -> None:
+        start, cause = self.free.get(node.pipe, (self.timeline.placed, None))
+        for region in node.access.reads:
+            for written, writer in self.writers:
+                if writer.end > start and written.overlaps(region):
+                    start, cause = writer.end, writer
+        event: Event | None = None
+        for busy, name in instructions(node, self.tables):
+            event = Event(name, node.pipe, start, busy, line, cause)
+            self.timeline.events.append(event)
+            start, cause = event.end, event
+        assert event is not None
+        self.free[node.pipe] = (event.end, event)
+        for region in node.access.writes:
+            self.writers = [(r, w) for r, w in self.writers if not region.covers(r)]
+            self.writers.append((region, event))
+
+
+def _placed_tiles(fn: Function) -> int:
+    """Tiles the generated code places (TASSIGN): one per tile an op defines."""
+    names = {
+        s.var.name
+        for s in walk_stmts(fn.body)
+        if isinstance(s, AssignStmt)
+        and isinstance(s.var.type, TileType)
+        and not isinstance(s.value, Var)
+    }
+    return len(names)
+
+
+def predict(fn: Function, tables: CostTables) -> Timeline:
+    timeline = Timeline(fn.name, placed=_placed_tiles(fn))
+    _Layout(timeline, tables).walk(stream.StreamReader(fn).nodes)
+    return timeline
