@@ -89,7 +89,7 @@ def is_loopback(host: str) -> bool:
     import socket
 
     try:
-        found = {info[4][0] for info in socket.getaddrinfo(host, None)}
+        found = {str(info[4][0]) for info in socket.getaddrinfo(host, None)}
     except (OSError, UnicodeError):
         return False
     try:
