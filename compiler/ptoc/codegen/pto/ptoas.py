@@ -12,7 +12,6 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from ...diagnostics import Diagnostic, Related, Severity
 from ...ir.function import Program
 from ...ir.span import Span
 from ...records import field, record, replace
+from ...scratch import private_folder, tool_environment
 from ..common import CodegenResult
 
 PTOAS_ENV = "PTOAS"
@@ -92,8 +92,8 @@ def find_ptoas(option: str | None = None) -> Path:
 def run_ptoas(mlir: str, ptoas: Path, *, name: str = "kernel.pto") -> PtoasResult:
     """Assemble ``mlir`` with PTOAS in a scratch directory; never raises for what PTOAS
     reports (a crash or a timeout is an unlocated error diagnostic)."""
-    with tempfile.TemporaryDirectory(prefix="ptoc-ptoas-") as scratch:
-        source, target = Path(scratch) / name, Path(scratch) / "kernel.cpp"
+    with private_folder("ptoc-ptoas-") as scratch:
+        source, target = scratch / name, scratch / "kernel.cpp"
         source.write_text(mlir, encoding="utf-8")
         try:
             done = subprocess.run(
@@ -103,6 +103,7 @@ def run_ptoas(mlir: str, ptoas: Path, *, name: str = "kernel.pto") -> PtoasResul
                 timeout=TIMEOUT_SECONDS,
                 check=False,
                 cwd=scratch,
+                env=tool_environment(scratch),
             )
         except subprocess.TimeoutExpired:
             message = f"PTOAS did not finish within {TIMEOUT_SECONDS} s"
