@@ -106,3 +106,12 @@ def test_the_compiler_probe_runs_in_a_private_folder(spy: Spy):
 
     assert toolchain.identify("clang++") is None  # the spy's answer names no compiler
     spy.check(toolchain.PROBE_TIMEOUT)
+
+
+def test_the_ptoas_version_probe_runs_in_a_private_folder(spy: Spy, tmp_path: Path):
+    from ptoc.codegen.pto import ptoas_known
+
+    binary = tmp_path / "ptoas"
+    binary.write_text("")
+    assert ptoas_known.version(binary) is None  # the spy's answer names no version
+    spy.check(ptoas_known.VERSION_TIMEOUT)

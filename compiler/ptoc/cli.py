@@ -381,6 +381,8 @@ def run_compile(args: argparse.Namespace) -> int:
     if args.memory_map:
         write_memory_map(analysis, args.function, args.memory_map)
     if result.has_errors:
+        if result.text and not args.output:  # MLIR only PTOAS rejected: the text to look at
+            emit(result.text, None)
         return EXIT_ERRORS
     text, spans = result.text, result.line_spans
     if args.annotate:

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 TARGETS = ("cce", "pto", "pto-cpp", "ir")
 #: ``pass:<Name>``: the IR right after that pass.
 PASS_TARGET = "pass:"
+PTOAS_CODE = "E405"  # PTOAS rejects (or is known to crash on) the MLIR ptoc generated
 #: The language of each target's text (for syntax highlighting); pass targets print IR.
 LANGUAGES: Mapping[str, str] = {"cce": "cpp", "pto": "mlir", "pto-cpp": "cpp", "ir": "python"}
 
@@ -321,10 +322,18 @@ class CompileResult:
         return target_language(self.target)
 
     @property
+    def only_rejected_by_ptoas(self) -> bool:
+        """PTO MLIR was generated and only PTOAS's verdict on it failed (E405): the MLIR is
+        what the user needs to see what went wrong, so it is kept."""
+        errors = [d for d in self.diagnostics if d.severity is Severity.ERROR]
+        return self.target == "pto" and bool(errors) and all(d.code == PTOAS_CODE for d in errors)
+
+    @property
     def text(self) -> str:
         """The generated text: each program's part (see ``join_texts``), ending in a newline;
-        empty when anything failed (stale or partial code is never shown)."""
-        if self.has_errors:
+        empty when anything failed (stale or partial code is never shown), except PTO MLIR
+        that only PTOAS rejected (``only_rejected_by_ptoas``)."""
+        if self.has_errors and not self.only_rejected_by_ptoas:
             return ""
         return join_texts([p.text for p in self.programs], self.language)
 
@@ -332,7 +341,7 @@ class CompileResult:
     def line_spans(self) -> list[Span | None]:
         """Per line of ``text``, the source span it came from (None where none is known):
         the compiler's side of the source map."""
-        if self.has_errors:
+        if self.has_errors and not self.only_rejected_by_ptoas:
             return []
         return join_spans([(p.text, p.line_spans) for p in self.programs], self.language)
 

@@ -481,7 +481,8 @@ _ENTRIES = [
         "PTOAS_REJECTED",
         _E,
         "PTOAS, the real PTO assembler (ptoc compile --verify, pto-cpp), rejects the MLIR "
-        "generated for this statement; the message is PTOAS's own.",
+        "generated for this statement; the message is PTOAS's own, or names a form that "
+        "PTOAS version is known to crash on (then it is not run).",
         "pl.block.and_(x, y) on INT32 tiles (A2/A3 tand takes i8 / i16 only)",
         "use the element types the instruction supports on the target",
     ),

@@ -193,8 +193,16 @@ def located(
 def verify(
     generated: CodegenResult, ptoas: Path, fallback: Span
 ) -> tuple[PtoasResult, list[Diagnostic]]:
-    """Assemble generated PTO MLIR; what PTOAS rejects, as diagnostics on the kernel."""
-    result = assemble(generated.text, ptoas)
+    """Assemble generated PTO MLIR; what PTOAS rejects (or is known to crash on: it is then
+    not run), as diagnostics on the kernel."""
+    from .ptoas_known import known_crashes
+
+    crashes = known_crashes(generated.text, ptoas)
+    if crashes:
+        found = [PtoasDiagnostic("error", message, line, col) for line, col, message in crashes]
+        result = PtoasResult(False, "", found)
+    else:
+        result = assemble(generated.text, ptoas)
     return result, located(result, generated.line_spans, fallback)
 
 
