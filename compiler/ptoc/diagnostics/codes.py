@@ -441,7 +441,8 @@ _ENTRIES = [
         "NO_LOWERING",
         _E,
         "An op that the chosen target cannot generate code for, or a call to a program function "
-        "inside an InCore kernel (no generator emits one; `ptoc check` reports it too).",
+        "inside an InCore kernel (no generator emits one; `ptoc check` reports it too), or two "
+        "kernels whose C++ names would be the same (`k` and `K` both make `runK`).",
         "pl.tensor.matmul(...) in a kernel compiled for cce",
         "use block ops in InCore kernels",
     ),

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from ...ir.span import Span
 from ...records import field, record
 from ..common import SpanTracking
+from ..cpp_names import is_reserved
 from . import mlir_types as mt
 
 
@@ -31,8 +32,13 @@ _SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 
 
 def symbol(name: str) -> str:
-    """``@name``, quoted when it is not a bare MLIR identifier."""
-    return "@" + name if _SYMBOL.fullmatch(name) else "@" + '"' + name.replace('"', '\\"') + '"'
+    """``@name``, quoted when it is not a bare MLIR identifier. PTOAS names the C++ function
+    after the symbol, so a C++ keyword or a name of pto-isa gets a ``_`` suffix (``@new_``)."""
+    if is_reserved(name):
+        name += "_"
+    if _SYMBOL.fullmatch(name):
+        return "@" + name
+    return '@"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 class Names:
