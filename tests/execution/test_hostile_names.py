@@ -236,3 +236,19 @@ def test_a_hostile_program_header_names_nothing_or_an_identifier(header: str) ->
         assert problems == [] and result.text, (target, problems)
         for fragment in ("*/", '"B', "\\C", "\u2028", "\x0b", "Prögram", "\r"):
             assert fragment not in result.text, (target, fragment)
+
+
+def test_a_kernel_named_as_a_cpp_keyword_runs_through_the_pto_route(bench: Bench) -> None:
+    from ptoc.cli import analyze
+    from ptoc.run.harness import translation_unit
+    from ptoc.run.pto_kernel import pto_kernel
+
+    tried = assemblers()
+    if not tried:
+        pytest.skip("no PTOAS found")
+    (program,) = analyze(PROGRAM.format(**NAMES["cpp_keywords"]), "k.py").all_programs()
+    for ptoas in tried:
+        cpp, diagnostics = pto_kernel(program, "new", ptoas)
+        assert diagnostics == [] and cpp is not None
+        assert "void run_new_(__gm__ int64_t* args)" in cpp
+        assert syntax_errors(bench, translation_unit([cpp])) == "", ptoas

@@ -31,11 +31,15 @@ _NOT_IN_NAME = re.compile(r"[^A-Za-z0-9_$.\-]")
 _SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 
 
+def symbol_name(name: str) -> str:
+    """A function's symbol: PTOAS names the C++ function after it, so a C++ keyword or a name
+    of pto-isa gets a ``_`` suffix (``new_``)."""
+    return name + "_" if is_reserved(name) else name
+
+
 def symbol(name: str) -> str:
-    """``@name``, quoted when it is not a bare MLIR identifier. PTOAS names the C++ function
-    after the symbol, so a C++ keyword or a name of pto-isa gets a ``_`` suffix (``@new_``)."""
-    if is_reserved(name):
-        name += "_"
+    """``@name`` (``symbol_name``), quoted when it is not a bare MLIR identifier."""
+    name = symbol_name(name)
     if _SYMBOL.fullmatch(name):
         return "@" + name
     return '@"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
