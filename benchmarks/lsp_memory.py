@@ -115,7 +115,7 @@ def measure(edits: int, seed: int) -> list[dict[str, Any]]:
         resident_samples.append(resident(pid))
         return original_rss(pid)
 
-    LanguageClient.start_io = start_io  # type: ignore[method-assign]
+    LanguageClient.start_io = start_io  # type: ignore[method-assign,assignment]
     lsp_soak.rss_mb = sample
     try:
         result = asyncio.run(lsp_soak.soak(edits, 300, seed))
