@@ -61,85 +61,22 @@ class {P}:
         return {R}
 '''
 
+# The program's names, in the order of ROLES: class, two kernels, parameters, locals, result,
+# orchestration function.
+ROLES = "P K K2 A B O T1 T2 T3 R M".split()
 NAMES = {
-    "plain": dict(
-        P="Plain",
-        K="add",
-        K2="square",
-        A="a",
-        B="b",
-        O="out",
-        T1="x",
-        T2="y",
-        T3="z",
-        R="r",
-        M="main",
-    ),
-    "unicode_letters": dict(
-        P="Prögram",
-        K="ключ",
-        K2="квадрат",
-        A="α",
-        B="Α",
-        O="出力",
-        T1="t名",
-        T2="tπ",
-        T3="ß",
-        R="résultat",
-        M="mäin",
-    ),
-    "cpp_keywords": dict(
-        P="int",
-        K="new",
-        K2="delete",
-        A="this",
-        B="auto",
-        O="template",
-        T1="switch",
-        T2="register",
-        T3="operator",
-        R="typename",
-        M="namespace",
-    ),
-    "pto_isa_names": dict(
-        P="pto",
-        K="TADD",
-        K2="TMUL",
-        A="Tile",
-        B="GlobalTensor",
-        O="Shape",
-        T1="set_flag",
-        T2="PIPE_V",
-        T3="EVENT_ID0",
-        R="Stride",
-        M="TLOAD",
-    ),
-    "generated_names": dict(
-        P="Runtime",
-        K="run_add",
-        K2="AICORE",
-        A="args",
-        B="arg_count",
-        O="rt",
-        T1="params_t0",
-        T2="ext_args",
-        T3="v1",
-        R="ARG_PTR_ARGS",
-        M="aicpu_orchestration_entry",
-    ),
-    "case_twins": dict(
-        P="Twins",
-        K="k",
-        K2="k2",
-        A="a",
-        B="A",
-        O="o",
-        T1="x",
-        T2="X",
-        T3="z",
-        R="Z",
-        M="m",
-    ),
+    kind: dict(zip(ROLES, names.split(), strict=True))
+    for kind, names in {
+        "plain": "Plain add square a b out x y z r main",
+        "unicode_letters": "Prögram ключ квадрат α Α 出力 t名 tπ ß résultat mäin",
+        "cpp_keywords": "int new delete this auto template switch register operator typename "
+        "namespace",
+        "pto_isa_names": "pto TADD TMUL Tile GlobalTensor Shape set_flag PIPE_V EVENT_ID0 Stride "
+        "TLOAD",
+        "generated_names": "Runtime run_add AICORE args arg_count rt params_t0 ext_args v1 "
+        "ARG_PTR_ARGS aicpu_orchestration_entry",
+        "case_twins": "Twins k k2 a A o x X z Z m",
+    }.items()
 }
 
 

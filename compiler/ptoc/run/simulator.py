@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..ir.dtype import DataType
 from ..records import field, record
-from ..scratch import private_folder, tool_environment
+from ..scratch import run_tool
 from .toolchain import SIM_FLAGS, UB_BYTES, Compiler
 
 if TYPE_CHECKING:
@@ -100,16 +100,7 @@ def _compile(toolchain: Toolchain, arguments: list[str], output: Path) -> None:
     temporary = output.with_name(f"{output.name}.{os.getpid()}.tmp")
     command = [toolchain.compiler.command, *toolchain.flags(), *arguments, "-o", str(temporary)]
     try:
-        with private_folder("ptoc-build-") as scratch:
-            result = subprocess.run(
-                command,
-                capture_output=True,
-                text=True,
-                timeout=BUILD_TIMEOUT,
-                check=False,
-                cwd=scratch,
-                env=tool_environment(scratch),
-            )
+        result = run_tool(command, BUILD_TIMEOUT)
     except subprocess.TimeoutExpired:
         raise BuildFailed(f"the C++ build timed out after {BUILD_TIMEOUT} s", "") from None
     if result.returncode != 0:
@@ -190,17 +181,9 @@ def run(
             lines.append(f"tensor {len(argument.tensor)}")
     lines.append(f"returns {returns}")
     (workdir / "args.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    env = tool_environment(workdir, PTO_CPU_SIM_UB_BYTES=UB_BYTES)
     try:
-        result = subprocess.run(
-            [str(executable), str(kernel), str(workdir)],
-            capture_output=True,
-            text=True,
-            timeout=RUN_TIMEOUT,
-            env=env,
-            check=False,
-            cwd=workdir,
-        )
+        command = [str(executable), str(kernel), str(workdir)]
+        result = run_tool(command, RUN_TIMEOUT, workdir, PTO_CPU_SIM_UB_BYTES=UB_BYTES)
     except subprocess.TimeoutExpired:
         return SimRun(-1, f"the simulated kernel ran longer than {RUN_TIMEOUT} s")
     run_result = SimRun(result.returncode, result.stderr)

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 from ..records import record
-from ..scratch import private_folder, tool_environment
+from ..scratch import run_tool
 
 # The flags pto-isa's own CPU tests use (tests/cpu/st/CMakeLists.txt upstream). NDEBUG stays
 # undefined: the simulator's shape and layout assertions are part of the check.
@@ -85,16 +85,7 @@ def find_compiler() -> Compiler:
 
 def identify(command: str) -> Compiler | None:
     try:
-        with private_folder("ptoc-probe-") as scratch:
-            result = subprocess.run(
-                [command, "--version"],
-                capture_output=True,
-                text=True,
-                timeout=PROBE_TIMEOUT,
-                check=False,
-                cwd=scratch,
-                env=tool_environment(scratch),
-            )
+        result = run_tool([command, "--version"], PROBE_TIMEOUT)
     except (OSError, subprocess.TimeoutExpired):
         return None
     first = result.stdout.splitlines()[0] if result.stdout else ""

@@ -19,7 +19,7 @@ from ...diagnostics import Diagnostic, Related, Severity
 from ...ir.function import Program
 from ...ir.span import Span
 from ...records import field, record, replace
-from ...scratch import private_folder, tool_environment
+from ...scratch import private_folder, run_tool
 from ..common import CodegenResult
 
 PTOAS_ENV = "PTOAS"
@@ -96,15 +96,7 @@ def run_ptoas(mlir: str, ptoas: Path, *, name: str = "kernel.pto") -> PtoasResul
         source, target = scratch / name, scratch / "kernel.cpp"
         source.write_text(mlir, encoding="utf-8")
         try:
-            done = subprocess.run(
-                [str(ptoas), str(source), "-o", str(target)],
-                capture_output=True,
-                text=True,
-                timeout=TIMEOUT_SECONDS,
-                check=False,
-                cwd=scratch,
-                env=tool_environment(scratch),
-            )
+            done = run_tool([str(ptoas), str(source), "-o", str(target)], TIMEOUT_SECONDS, scratch)
         except subprocess.TimeoutExpired:
             message = f"PTOAS did not finish within {TIMEOUT_SECONDS} s"
             return PtoasResult(False, "", [PtoasDiagnostic("error", message)])

@@ -13,7 +13,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from ...scratch import private_folder, tool_environment
+from ...scratch import run_tool
 
 #: The first version known to assemble loop-carried tensor views.
 CARRIES_TENSOR_VIEWS = (0, 57)
@@ -32,16 +32,7 @@ def version(ptoas: Path) -> tuple[int, int] | None:
 @functools.lru_cache(maxsize=8)
 def _version(ptoas: str, mtime_ns: int, size: int) -> tuple[int, int] | None:
     try:
-        with private_folder("ptoc-ptoas-") as scratch:
-            done = subprocess.run(
-                [ptoas, "--version"],
-                capture_output=True,
-                text=True,
-                timeout=VERSION_TIMEOUT,
-                check=False,
-                cwd=scratch,
-                env=tool_environment(scratch),
-            )
+        done = run_tool([ptoas, "--version"], VERSION_TIMEOUT)
     except (OSError, subprocess.TimeoutExpired):
         return None
     found = _VERSION.search(done.stdout + done.stderr)
