@@ -119,18 +119,23 @@ def test_verify_reports_ptoas_errors_on_the_kernel_line(
 ) -> None:
     kernel = tmp_path / "bad.py"
     kernel.write_text(INT8_COLUMN_SUM)
-    code = main(["compile", str(kernel), "--target", "pto", "--verify", "--ptoas", str(ptoas)])
-    captured = capsys.readouterr()
-    assert code == 1
-    assert captured.err.splitlines() == [
+    assert verify(kernel, ptoas, capsys) == [
         f"{kernel}:{INT8_COLUMN_SUM_LINE}:9: error[E405]: {INT8_COLUMN_SUM_MESSAGE} (MLIR line 27)"
     ]
-    # the MLIR PTOAS rejected is printed (as without --verify): the text to look at
-    assert captured.out == mlir_of(kernel, capsys)
     written = tmp_path / "out.pto"
     argv = ["compile", str(kernel), "--target", "pto", "--verify", "--ptoas", str(ptoas)]
     assert main([*argv, "-o", str(written)]) == 1
     assert not written.exists()  # no output file from a failed compile
+
+
+def verify(kernel: Path, ptoas: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """The error lines of ``ptoc compile KERNEL --target pto --verify``, which must fail and
+    still print the MLIR PTOAS was not happy with (as without --verify): the text to look at."""
+    code = main(["compile", str(kernel), "--target", "pto", "--verify", "--ptoas", str(ptoas)])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert captured.out == mlir_of(kernel, capsys)
+    return captured.err.splitlines()
 
 
 def mlir_of(kernel: Path, capsys: pytest.CaptureFixture[str]) -> str:
@@ -147,13 +152,9 @@ def test_ptoas_v027_is_not_handed_a_loop_carrying_a_tensor_view(
     v027 = require(vendor_ptoas())
     kernel = tmp_path / "rows.py"
     kernel.write_text(ROW_LOOP)
-    code = main(["compile", str(kernel), "--target", "pto", "--verify", "--ptoas", str(v027)])
-    captured = capsys.readouterr()
-    assert code == 1
-    assert captured.err.splitlines() == [
+    assert verify(kernel, v027, capsys) == [
         f"{kernel}:{ROW_LOOP_LINE}:9: error[E405]: {ROW_LOOP_MESSAGE}"
     ]
-    assert captured.out == mlir_of(kernel, capsys)
     v057 = vendor_ptoas().parents[1] / "ptoas-v0.57" / "ptoas"
     if v057.is_file():  # the newer PTOAS is handed the same MLIR and accepts it
         code = main(["compile", str(kernel), "--target", "pto", "--verify", "--ptoas", str(v057)])
