@@ -145,3 +145,33 @@ def test_directory_walks_skip_hidden_and_tool_folders(tmp_path: Path) -> None:
 )
 def test_the_file_kind_sniff(text: str, expected: bool) -> None:
     assert is_pypto_source(text) is expected
+
+
+def test_walking_and_printing_leave_no_garbage_cycles():
+    # A long-lived server calls these after every edit and hover; each cycle they left (a
+    # visitor class made per call, a printer tied to its own type printer) waited for a full
+    # collection and raised the memory's high-water mark (issue #33).
+    import gc
+
+    from ptoc.printer import print_expr, print_type
+
+    analysis = driver.analyze(EXAMPLES.joinpath("tensor_add.py").read_text(), "t.py")
+    (program,) = analysis.all_programs()
+    main = program.function("main")
+    assert main is not None
+    param = main.params[0]
+
+    def use() -> None:
+        assert driver.direct_calls(main) == ["scaled_sum"]
+        assert print_type(param.type) == "pl.Tensor[[512, 128], pl.FP32]"
+        assert print_expr(param) == "a"
+
+    use()  # first uses load modules and make the visitor classes
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(20):
+            use()
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

@@ -429,6 +429,8 @@ def run_compile(args: argparse.Namespace) -> int:
     if args.memory_map:
         write_memory_map(analysis, args.function, args.memory_map)
     if result.has_errors:
+        if result.text and not args.output:  # MLIR only PTOAS rejected: the text to look at
+            emit(result.text, None)
         return EXIT_ERRORS
     emit_compiled(args, result, analysis)
     return EXIT_OK

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 TARGETS = ("cce", "pto", "pto-cpp", "ir")
 #: ``pass:<Name>``: the IR right after that pass.
 PASS_TARGET = "pass:"
+PTOAS_CODE = "E405"  # PTOAS rejects (or is known to crash on) the MLIR ptoc generated
 #: The language of each target's text (for syntax highlighting); pass targets print IR.
 LANGUAGES: Mapping[str, str] = {"cce": "cpp", "pto": "mlir", "pto-cpp": "cpp", "ir": "python"}
 
@@ -283,6 +284,17 @@ def _config_cache() -> ConfigCache:
 
 def direct_calls(fn: Function) -> list[str]:
     """The names of the program functions ``fn`` calls itself, in order."""
+    calls = _calls_visitor()()
+    calls.visit(fn)
+    names: list[str] = calls.names
+    return names
+
+
+# The visitor classes below are made once, on first use (their modules load lazily): a class
+# made per call was a reference cycle per call for the collector, ~90 per 1,000 edits in the
+# server, part of the garbage that set its memory's high-water mark (issue #33).
+@functools.cache
+def _calls_visitor() -> Any:
     from .ir.expr import Call, GlobalVar
     from .ir.visitor import IRVisitor
 
@@ -295,9 +307,23 @@ def direct_calls(fn: Function) -> list[str]:
                 self.names.append(node.callee.name)
             self.generic_visit(node)
 
-    calls = Calls()
-    calls.visit(fn)
-    return calls.names
+    return Calls
+
+
+@functools.cache
+def _definitions_visitor() -> Any:
+    from .ir.stmt import AssignStmt
+    from .ir.visitor import IRVisitor
+
+    class Definitions(IRVisitor):
+        def __init__(self) -> None:
+            self.types: dict[Any, Any] = {}
+
+        def visit_AssignStmt(self, node: AssignStmt) -> None:
+            self.types[node.var.span] = node.var.type
+            self.generic_visit(node)
+
+    return Definitions
 
 
 def callees(
@@ -385,10 +411,18 @@ class CompileResult:
         return target_language(self.target)
 
     @property
+    def only_rejected_by_ptoas(self) -> bool:
+        """PTO MLIR was generated and only PTOAS's verdict on it failed (E405): the MLIR is
+        what the user needs to see what went wrong, so it is kept."""
+        errors = [d for d in self.diagnostics if d.severity is Severity.ERROR]
+        return self.target == "pto" and bool(errors) and all(d.code == PTOAS_CODE for d in errors)
+
+    @property
     def text(self) -> str:
         """The generated text: each program's part (see ``join_texts``), ending in a newline;
-        empty when anything failed (stale or partial code is never shown)."""
-        if self.has_errors:
+        empty when anything failed (stale or partial code is never shown), except PTO MLIR
+        that only PTOAS rejected (``only_rejected_by_ptoas``)."""
+        if self.has_errors and not self.only_rejected_by_ptoas:
             return ""
         return join_texts([p.text for p in self.programs], self.language)
 
@@ -396,7 +430,7 @@ class CompileResult:
     def line_spans(self) -> list[Span | None]:
         """Per line of ``text``, the source span it came from (None where none is known):
         the compiler's side of the source map."""
-        if self.has_errors:
+        if self.has_errors and not self.only_rejected_by_ptoas:
             return []
         return join_spans([(p.text, p.line_spans) for p in self.programs], self.language)
 
@@ -591,16 +625,6 @@ def buffer_types(
     ones it assigned are not where a kernel could put them.
     """
     from .ir.equality import structural_hash
-    from .ir.stmt import AssignStmt
-    from .ir.visitor import IRVisitor
-
-    class Definitions(IRVisitor):
-        def __init__(self) -> None:
-            self.types: dict[Any, Any] = {}
-
-        def visit_AssignStmt(self, node: AssignStmt) -> None:
-            self.types[node.var.span] = node.var.type
-            self.generic_visit(node)
 
     found: dict[Any, Any] = {}
     memo = memo if memo is not None else {}
@@ -609,7 +633,7 @@ def buffer_types(
             key = (program.name, fn.name, fn.span, structural_hash(fn), pipeline)
             spans = memo.get(key)
             if spans is None:
-                collect = Definitions()
+                collect = _definitions_visitor()()
                 lowered = run_pipeline(narrow(program, fn.name), pipeline)
                 compiled_fn = lowered.program.function(fn.name)
                 if compiled_fn is not None:

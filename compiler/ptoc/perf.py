@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import _thread  # threading would cost ~1 ms to import; a lock is all this needs
 import gc
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 
 class _GcPause:
@@ -53,6 +55,7 @@ class _GcPause:
         self.next_count = time.monotonic() + COUNT_INTERVAL
         if tracked_objects() > self.collect_at:
             gc.collect()
+            release_free_memory()
             self.collect_at = full_collection_threshold()
 
 
@@ -75,6 +78,34 @@ def tracked_objects() -> int:
 def full_collection_threshold() -> int:
     tracked = tracked_objects()
     return tracked + max(int(tracked * GROWTH), MIN_GROWTH)
+
+
+def release_free_memory() -> None:
+    """Give the C heap's free pages back to the system (glibc's ``malloc_trim``) after a full
+    collection. Objects over 512 bytes (texts, line tables, big lists) come from malloc, and
+    the free chunks their turnover left stayed resident: in a 6,000-edit storm the server's
+    RSS rose ~0.9 MB per 1,000 edits after the first 1,000 while its live objects did not
+    (benchmarks/lsp_memory.py). Nothing where malloc has no trim (musl, macOS)."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+_TRIM: list[Any] = []  # [] not looked up yet; [None] none; [function]
+
+
+def _malloc_trim() -> Any:
+    if not _TRIM:
+        found = None
+        if sys.platform.startswith("linux"):
+            try:
+                import ctypes  # only once a long-lived process collects
+
+                found = ctypes.CDLL(None).malloc_trim
+            except (OSError, AttributeError):
+                found = None
+        _TRIM.append(found)
+    return _TRIM[0]
 
 
 _PAUSE = _GcPause()

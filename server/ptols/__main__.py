@@ -15,7 +15,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--stdio", action="store_true", help="speak LSP on stdin/stdout (the default)"
     )
-    parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead")
+    parser.add_argument(
+        "--tcp",
+        metavar="HOST:PORT",
+        help="listen on a TCP socket instead; HOST must be a loopback address (127.0.0.1, ::1, "
+        "localhost) unless --allow-remote is given",
+    )
+    parser.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="let --tcp listen on any address: whoever reaches the port can make this machine "
+        "build and run code (ptols/run), so use it only on a trusted network",
+    )
     parser.add_argument("--log-file", help="write the server log to this file")
     parser.add_argument(
         "--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"]
@@ -31,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
         logging.basicConfig(
             stream=sys.stderr, level=getattr(logging, args.log_level), format=log_format
         )
+    if args.tcp:  # refused before anything loads
+        address = tcp_address(args.tcp, args.allow_remote, parser)
     first = None
     if not args.tcp and os.name == "posix":  # early.py waits on stdin with select()
         from .early import answer_initialize
@@ -48,13 +61,41 @@ def main(argv: list[str] | None = None) -> int:
     # a shorter switch interval lets it take the interpreter lock back sooner (5 ms by default).
     sys.setswitchinterval(SWITCH_INTERVAL)
     if args.tcp:
-        host, _, port = args.tcp.rpartition(":")
-        if not host or not port.isdigit():
-            parser.error("--tcp takes HOST:PORT, e.g. 127.0.0.1:8765")
-        server.start_tcp(host, int(port))
+        server.start_tcp(*address)
     else:
         server.start_io(first=first)
     return 0
+
+
+def tcp_address(spec: str, allow_remote: bool, parser: argparse.ArgumentParser) -> tuple[str, int]:
+    """HOST:PORT of ``--tcp``; a host that is not loopback is refused without --allow-remote
+    (the server compiles and runs what a client sends)."""
+    host, _, port = spec.rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")  # [::1]:8765
+    if not host or not port.isdigit():
+        parser.error("--tcp takes HOST:PORT, e.g. 127.0.0.1:8765")
+    if not allow_remote and not is_loopback(host):
+        parser.error(
+            f"--tcp {spec}: {host} is not (only) a loopback address; whoever reaches the port"
+            " could make this machine build and run code. Listen on 127.0.0.1, or add"
+            " --allow-remote on a trusted network"
+        )
+    return host, int(port)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether every address ``host`` names is a loopback one (a name is resolved)."""
+    import ipaddress
+    import socket
+
+    try:
+        found = {str(info[4][0]) for info in socket.getaddrinfo(host, None)}
+    except (OSError, UnicodeError):
+        return False
+    try:
+        return bool(found) and all(ipaddress.ip_address(a.split("%")[0]).is_loopback for a in found)
+    except ValueError:
+        return False
 
 
 if __name__ == "__main__":

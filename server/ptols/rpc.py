@@ -4,6 +4,10 @@
   notification handlers for ever: memory grew with every edit).
 * A request after ``shutdown`` is answered with InvalidRequest; a request whose params do not
   fit its method is answered with InvalidParams (pygls answered neither).
+* An error a handler chose as its answer (InvalidParams, a refused rename), or one its guard has
+  logged already, is sent without the traceback pygls writes for every error answer; a
+  request whose params do not fit is answered without pygls' traceback too. Only what nobody
+  reported (an internal error outside the guards) keeps pygls' log entry.
 * Open, change and close do not copy documents into pygls' workspace: ptols keeps the text.
 * The stdio transport reads with its own framing, which finds the next ``Content-Length`` header
   after a malformed or over-long message instead of losing the stream; output to a closed stream
@@ -23,8 +27,13 @@ from concurrent.futures import Future
 from typing import Any, BinaryIO
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
-from pygls.protocol import LanguageServerProtocol
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInternalError,
+    JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
+)
+from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from . import protocol
@@ -41,6 +50,28 @@ class Answered:
 
 
 ANSWERED = Answered()
+
+
+class ReportedError(JsonRpcInternalError):
+    """An internal error its handler's guard has logged already (handlers.guarded)."""
+
+
+def is_quiet_answer(error: BaseException | None) -> bool:
+    """An error answer that needs no log entry: one a handler chose, or one already logged."""
+    if not isinstance(error, JsonRpcException):
+        return False
+    return isinstance(error, ReportedError) or not isinstance(error, JsonRpcInternalError)
+
+
+def params_problem(error: Exception) -> str:
+    """Where a message's params do not fit, in a line (cattrs: "... @ $.params.position")."""
+    from cattrs import transform_error
+
+    try:
+        found = transform_error(error, path="$")
+    except Exception:
+        found = []
+    return "; ".join(found) or str(error)
 
 
 class PtolsProtocol(LanguageServerProtocol):
@@ -97,21 +128,33 @@ class PtolsProtocol(LanguageServerProtocol):
         return protocol.REQUESTS.get(method) or super().get_message_type(method)
 
     def structure_message(self, data: dict[str, Any]) -> Any:
+        method = data.get("method")
+        if "jsonrpc" not in data or not isinstance(method, str) or "error" in data:
+            return super().structure_message(data)  # a response, or a nested object
+        # a request or notification, read here: pygls logs a traceback for params that do not fit
+        is_request = "id" in data
+        fallback = JsonRPCRequestMessage if is_request else JsonRPCNotification
         try:
-            return super().structure_message(data)
-        except JsonRpcException as error:
-            if "id" in data and "method" in data and isinstance(data["id"], (int, str)):
-                reason = error.__cause__ or error
-                answer: JsonRpcException = JsonRpcInvalidParams(
-                    f"invalid params for {data['method']}: {reason}"
-                )
-                if self._shutdown and data["method"] != types.EXIT:
-                    answer = JsonRpcInvalidRequest(
-                        f"the server is shut down: {data['method']} is not accepted"
-                    )
-                self._send_response(data["id"], error=answer.to_response_error())
-                return ANSWERED
-            raise
+            return self._converter.structure(data, self.get_message_type(method) or fallback)
+        except Exception as error:
+            problem = params_problem(error)
+        if not (is_request and isinstance(data["id"], (int, str))):
+            log.warning("dropped %s: its params do not fit: %s", method, problem)
+            return ANSWERED
+        answer: JsonRpcException = JsonRpcInvalidParams(f"invalid params for {method}: {problem}")
+        if self._shutdown and method != types.EXIT:
+            answer = JsonRpcInvalidRequest(f"the server is shut down: {method} is not accepted")
+        self._send_response(data["id"], error=answer.to_response_error())
+        return ANSWERED
+
+    def _send_handler_result(self, future: Future[Any], *, msg_id: Any) -> None:
+        error = None if future.cancelled() else future.exception()
+        if error is None or not is_quiet_answer(error):
+            super()._send_handler_result(future, msg_id=msg_id)
+            return
+        self._request_futures.pop(msg_id, None)
+        assert isinstance(error, JsonRpcException)
+        self._send_response(msg_id, error=error.to_response_error())
 
     def handle_message(self, message: Any) -> None:
         self._release_finished()

@@ -25,6 +25,7 @@ import numpy as np
 
 from ptoc import driver
 from ptoc.codegen.cce.function import kernel_name
+from ptoc.codegen.cce.orchestration import generate_orchestration
 from ptoc.diagnostics import Severity
 from ptoc.ir import stmt as st
 from ptoc.ir.function import Function, Program
@@ -251,7 +252,9 @@ def compile_orchestrated(source: str, function: str, path: str = "program.py") -
     host = ORCHESTRATION_MARK + host.replace('#include "pto_orchestration_api.h"', "")
     kernels = [name for _, name in sorted((int(i), n) for i, n in FUNC_ID.findall(config))]
     table = ", ".join(f"ptoc_kernels::{kernel_name(k)}" for k in kernels)
-    arguments = [HostArgument(n, kind, int(i)) for kind, n, i in ARGUMENT.findall(host)]
+    # the host code's names for the arguments: the source's, unless they would clash
+    named = dict((cpp, source) for source, cpp in generate_orchestration(program, found).arguments)
+    arguments = [HostArgument(named[n], kind, int(i)) for kind, n, i in ARGUMENT.findall(host)]
     entry = (
         f"static const PtocTask kTasks[] = {{{table}}};\n"
         "static void runOrchestration(__gm__ int64_t* args) {\n"
@@ -289,8 +292,8 @@ def host_inputs(
     """Each argument slot: its name, its value (None for a returned tensor's zeroed buffer)
     and its type."""
     fn = compiled.function
-    by_name = {p.name.upper(): p for p in fn.params}
-    returned = {name.upper(): k for k, name in enumerate(returned_names(fn))}
+    by_name = {p.name: p for p in fn.params}
+    returned = {name: k for k, name in enumerate(returned_names(fn))}
     slots: list[tuple[str, np.ndarray | None, TensorType | ScalarType]] = []
     covered: set[int] = set()
     for argument in compiled.arguments:

@@ -7,7 +7,14 @@ import os
 from pathlib import Path
 
 import pytest
-from kernels_rejected import INT8_COLUMN_SUM, INT8_COLUMN_SUM_LINE, INT8_COLUMN_SUM_MESSAGE
+from kernels_rejected import (
+    INT8_COLUMN_SUM,
+    INT8_COLUMN_SUM_LINE,
+    INT8_COLUMN_SUM_MESSAGE,
+    ROW_LOOP,
+    ROW_LOOP_LINE,
+    ROW_LOOP_MESSAGE,
+)
 
 from ptoc.cli import main
 from ptoc.codegen.pto.ptoas import (
@@ -20,6 +27,7 @@ from ptoc.codegen.pto.ptoas import (
     ptoas_version,
     vendor_ptoas,
 )
+from ptoc.codegen.pto.ptoas_known import carried_tensor_views
 from ptoc.diagnostics import Related, Severity
 from ptoc.ir.span import Span
 
@@ -114,13 +122,65 @@ def test_verify_reports_ptoas_errors_on_the_kernel_line(
 ) -> None:
     kernel = tmp_path / "bad.py"
     kernel.write_text(INT8_COLUMN_SUM)
+    assert verify(kernel, ptoas, capsys) == [
+        f"{kernel}:{INT8_COLUMN_SUM_LINE}:9: error[E405]: {INT8_COLUMN_SUM_MESSAGE} (MLIR line 27)"
+    ]
+    written = tmp_path / "out.pto"
+    argv = ["compile", str(kernel), "--target", "pto", "--verify", "--ptoas", str(ptoas)]
+    assert main([*argv, "-o", str(written)]) == 1
+    assert not written.exists()  # no output file from a failed compile
+
+
+def verify(kernel: Path, ptoas: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """The error lines of ``ptoc compile KERNEL --target pto --verify``, which must fail and
+    still print the MLIR PTOAS was not happy with (as without --verify): the text to look at."""
     code = main(["compile", str(kernel), "--target", "pto", "--verify", "--ptoas", str(ptoas)])
     captured = capsys.readouterr()
     assert code == 1
-    assert captured.err.splitlines() == [
-        f"{kernel}:{INT8_COLUMN_SUM_LINE}:9: error[E405]: {INT8_COLUMN_SUM_MESSAGE} (MLIR line 27)"
+    assert captured.out == mlir_of(kernel, capsys)
+    return captured.err.splitlines()
+
+
+def mlir_of(kernel: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """What ``ptoc compile --target pto`` prints for ``kernel`` (no PTOAS)."""
+    assert main(["compile", str(kernel), "--target", "pto"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("module {\n")
+    return out
+
+
+def test_ptoas_v027_is_not_handed_a_loop_carrying_a_tensor_view(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    v027 = require(vendor_ptoas())
+    kernel = tmp_path / "rows.py"
+    kernel.write_text(ROW_LOOP)
+    assert verify(kernel, v027, capsys) == [
+        f"{kernel}:{ROW_LOOP_LINE}:9: error[E405]: {ROW_LOOP_MESSAGE}"
     ]
-    assert captured.out == ""  # no output for a kernel with errors, as for any error
+    v057 = vendor_ptoas().parents[1] / "ptoas-v0.57" / "ptoas"
+    if v057.is_file():  # the newer PTOAS is handed the same MLIR and accepts it
+        code = main(["compile", str(kernel), "--target", "pto", "--verify", "--ptoas", str(v057)])
+        assert (code, capsys.readouterr().err) == (0, "")
+
+
+def require(ptoas: Path) -> Path:
+    if not ptoas.is_file():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true and PTOAS v0.27 is missing at {ptoas}")
+        pytest.skip(f"PTOAS v0.27 not found at {ptoas}")
+    return ptoas
+
+
+def test_loops_carrying_tensor_views_are_found_in_the_mlir() -> None:
+    tile = "!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=64>"
+    mlir = (
+        "module {\n"
+        f"  %4:2 = scf.for %i = %c0 to %c4 step %c1 iter_args(%t = %0, %o = %3) -> ({tile},"
+        " !pto.tensor_view<?x?xf32>) {\n"
+        f"    %5 = scf.for %j = %c0 to %c4 step %c1 iter_args(%u = %0) -> ({tile}) {{\n"
+    )
+    assert carried_tensor_views(mlir) == [(2, 10, ["%o"])]
 
 
 def test_pto_cpp_is_the_cpp_ptoas_makes(ptoas: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,7 +10,7 @@ from lsp_helpers import KERNEL, analysed, change, open_document, position_of, wa
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from ptoc.driver import compile_file
+from ptoc.driver import compile_file, compile_source
 from ptols.config import Settings
 from ptols.features import preview
 
@@ -123,6 +123,45 @@ def _require_ptoas() -> None:
         pytest.skip(str(exc))
 
 
+def rejected_kernels() -> Any:
+    """tests/ptoas/kernels_rejected.py: kernels ptoc compiles and PTOAS rejects."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "ptoas" / "kernels_rejected.py"
+    spec = importlib.util.spec_from_file_location("kernels_rejected", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+async def test_pto_preview_keeps_the_mlir_ptoas_v027_would_crash_on(
+    client: LanguageClient, tmp_path: Path
+):
+    import pytest
+
+    from ptoc.codegen.pto.ptoas_known import version
+    from ptoc.driver import available_ptoas
+
+    _require_ptoas()
+    chosen = available_ptoas()
+    if chosen is None or version(chosen) != (0, 27):
+        pytest.skip(f"the server's PTOAS ({chosen}) is not v0.27")
+    # a row loop storing into a loop-carried output tensor (row softmax, layer norm, GEMM tiles)
+    kernels = rejected_kernels()
+    text = kernels.ROW_LOOP
+    uri = await open_document(client, tmp_path / "rows.py", text)
+    result = await settled_preview(client, {"textDocument": {"uri": uri}, "target": "pto"})
+    assert result.content == compile_source(text, "pto").text != ""
+    (diagnostic,) = result.diagnostics
+    assert (diagnostic.code, diagnostic.message) == ("E405", kernels.ROW_LOOP_MESSAGE)
+    start = position_of(text, "for i, (o,)")
+    assert (diagnostic.range.start.line, diagnostic.range.start.character) == (
+        start.line,
+        start.character,
+    )
+
+
 async def settled_preview(client: LanguageClient, params: dict[str, object]) -> Any:
     """The preview, asked again while it is still compiling (a loaded machine can take longer
     than the request's budget: the answer is then `pending`, and a later one is complete)."""
@@ -150,7 +189,8 @@ async def test_pto_preview_shows_what_ptoas_rejects_and_pto_cpp_what_it_makes(
     result = await settled_preview(
         client, {"textDocument": {"uri": uri}, "target": "pto", "function": "kernel"}
     )
-    assert result.content == ""  # as for any error: no code that does not hold
+    # the MLIR stays (what `ptoc compile --target pto` prints), PTOAS's verdict beside it
+    assert result.content == compile_source(text, "pto", "kernel").text != ""
     (diagnostic,) = result.diagnostics
     assert diagnostic.code == "E405"
     assert diagnostic.message.startswith(
@@ -161,6 +201,10 @@ async def test_pto_preview_shows_what_ptoas_rejects_and_pto_cpp_what_it_makes(
         start.line,
         start.character,
     )
+    gone = await settled_preview(
+        client, {"textDocument": {"uri": uri}, "target": "pto-cpp", "function": "kernel"}
+    )
+    assert (gone.content, [d.code for d in gone.diagnostics]) == ("", ["E405"])  # no C++ made
     good = await open_document(client, tmp_path / "good.py", KERNEL)
     cpp = await settled_preview(
         client, {"textDocument": {"uri": good}, "target": "pto-cpp", "function": "kernel"}

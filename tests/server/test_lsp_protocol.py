@@ -244,3 +244,81 @@ async def test_notification_handler_futures_are_released():
     assert len(seen) == 20
     server.protocol._release_finished()  # done on every message the server reads
     assert server.protocol._request_futures == {}
+
+
+def test_requests_rightly_refused_are_answered_without_a_traceback(raw: RawServer, tmp_path: Path):
+    raw.initialize(tmp_path)
+    uri = open_kernel(raw, tmp_path / "k.py")
+    raw.diagnostics(uri, 1)
+    raw.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    gone = {"textDocument": {"uri": uri}, "target": "cce"}  # closed while the request travelled
+    raw.request(1, "ptols/preview", gone)
+    raw.request(2, "ptols/preview", {"textDocument": {"uri": "file:///not/open.py"}})
+    raw.request(3, "ptols/sourceMap", {"textDocument": {"uri": "file:///not/open.py"}})
+    raw.request(4, "textDocument/hover", {"textDocument": {"uri": uri}})  # no position
+    raw.notify("textDocument/didChange", {"textDocument": {"uri": uri}})  # no changes
+    answers = [raw.response(n)["error"] for n in (1, 2, 3, 4)]
+    assert [a["code"] for a in answers] == [INVALID_PARAMS] * 4
+    assert answers[0]["message"] == f"ptols: preview: document not open: {uri}"
+    assert answers[3]["message"] == (
+        "invalid params for textDocument/hover: required field missing @ $.params.position"
+    )
+    raw.request(5, "shutdown", None)
+    raw.response(5)
+    raw.notify("exit", None)
+    assert raw.wait(10) == 0
+    assert raw.error_output().decode().splitlines() == [
+        line
+        for line in raw.stderr.decode().splitlines()
+        if "dropped textDocument/didChange: its params do not fit" in line
+    ]
+    assert b"Traceback" not in raw.stderr
+
+
+async def test_a_real_internal_error_is_logged_once_with_its_traceback(caplog):
+    from concurrent.futures import Future
+
+    from pygls.exceptions import JsonRpcInvalidParams
+
+    from ptols.handlers import guarded
+    from ptols.server import create_server
+
+    server = create_server()
+    sent: list[tuple[object, object]] = []
+    server.protocol._send_response = lambda msg_id, result=None, error=None: sent.append(
+        (msg_id, error)
+    )
+
+    def fails(ls: object, params: object) -> None:
+        raise ZeroDivisionError("division by zero")
+
+    def refuses(ls: object, params: object) -> None:
+        raise JsonRpcInvalidParams("no")
+
+    def answer(msg_id: int, handler: object) -> None:
+        future: Future[object] = Future()
+        try:
+            future.set_result(handler(server, None))  # type: ignore[operator]
+        except Exception as error:
+            future.set_exception(error)
+        server.protocol._send_handler_result(future, msg_id=msg_id)
+
+    def errors_logged() -> list[str]:  # (no transport here: the copy sent to the client fails)
+        found = [r for r in caplog.records if r.levelname == "ERROR"]
+        return [r.name for r in found if "no available transport" not in r.getMessage()]
+
+    caplog.set_level("INFO")
+    answer(1, refuses)
+    answer(2, guarded(server, "preview")(refuses))
+    assert "Traceback" not in caplog.text
+    answer(3, guarded(server, "preview")(fails))  # the guard logs it: once
+    assert caplog.text.count("Traceback") == 1
+    answer(4, fails)  # an unguarded failure: pygls logs it
+    assert caplog.text.count("ZeroDivisionError: division by zero") == 2
+    assert errors_logged() == ["ptols", "pygls.protocol.json_rpc"]
+    assert [(msg_id, error.code) for msg_id, error in sent] == [  # type: ignore[attr-defined]
+        (1, -32602),
+        (2, -32602),
+        (3, -32603),
+        (4, -32603),
+    ]

@@ -6,6 +6,7 @@ import asyncio
 import socket
 import subprocess
 import sys
+import time
 
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
@@ -60,3 +61,46 @@ async def test_tcp_transport_initializes_and_publishes(tmp_path):
         await client.stop()
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_tcp_listens_on_loopback_only_unless_remote_is_allowed():
+    port = free_port()
+    refused = subprocess.run(
+        [sys.executable, "-m", "ptols", "--tcp", f"0.0.0.0:{port}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode == 2
+    assert refused.stderr.splitlines()[-1] == (
+        f"ptols: error: --tcp 0.0.0.0:{port}: 0.0.0.0 is not (only) a loopback address; whoever"
+        " reaches the port could make this machine build and run code. Listen on 127.0.0.1, or"
+        " add --allow-remote on a trusted network"
+    )
+    helped = subprocess.run(
+        [sys.executable, "-m", "ptols", "--help"], capture_output=True, text=True, timeout=60
+    )
+    assert "--allow-remote" in helped.stdout and "loopback" in helped.stdout
+    allowed = subprocess.Popen(
+        [sys.executable, "-m", "ptols", "--tcp", f"0.0.0.0:{port}", "--allow-remote"]
+    )
+    try:
+        for _ in range(200):  # it listens on every address, loopback included
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert allowed.poll() is None
+                time.sleep(0.1)
+        else:
+            raise AssertionError("ptols --allow-remote did not listen")
+    finally:
+        allowed.kill()
+        allowed.wait()
+
+
+def test_only_loopback_hosts_count_as_loopback():
+    from ptols.__main__ import is_loopback
+
+    assert [is_loopback(h) for h in ("127.0.0.1", "::1", "localhost", "127.1.2.3")] == [True] * 4
+    assert [is_loopback(h) for h in ("0.0.0.0", "::", "10.0.0.1", "example.invalid")] == [False] * 4

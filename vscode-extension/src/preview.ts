@@ -24,7 +24,7 @@ import {
   type PreviewParams,
   type PreviewTarget,
 } from './logic/protocol';
-import { renderPreview, renderUnavailable } from './logic/render';
+import { hasBanner, renderPreview, renderUnavailable } from './logic/render';
 import { readSettings, type ServerController } from './server';
 import { errorText, fileName, sameUri } from './uriText';
 
@@ -101,7 +101,7 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
         return this.explain(uri, renderUnavailable(language, name, what, 'the server sent an answer this extension does not understand.'));
       }
       const text = renderPreview(result, name, what);
-      return result.content === '' ? this.explain(uri, text) : this.codeFor(uri, text);
+      return result.content === '' || hasBanner(result) ? this.explain(uri, text) : this.codeFor(uri, text);
     } catch (error) {
       this.log.warn(`Preview ${uri.path} failed: ${errorText(error)}`);
       return this.explain(uri, renderUnavailable(language, name, what, `${errorText(error)}.`));

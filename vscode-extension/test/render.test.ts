@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PreviewResult } from '../src/logic/protocol';
-import { commentPrefix, formatDiagnostic, renderPreview, renderUnavailable } from '../src/logic/render';
+import { commentPrefix, formatDiagnostic, hasBanner, renderPreview, renderUnavailable } from '../src/logic/render';
 
 const range = (line: number, character: number) => ({ start: { line, character }, end: { line, character: character + 3 } });
 
@@ -55,6 +55,35 @@ describe('renderPreview', () => {
       diagnostics: [{ range: range(0, 0), severity: 2, message: 'w' }],
     };
     assert.equal(renderPreview(result, 'k.py', 'MLIR'), 'module {}\n');
+  });
+
+  it('keeps generated text that has errors under a banner naming them', () => {
+    const result: PreviewResult = {
+      language: 'mlir',
+      content: 'module {\n}\n',
+      version: 2,
+      diagnostics: [
+        { range: range(11, 8), severity: 1, code: 'E405', message: 'PTOAS: v0.27 crashes on an scf.for (MLIR line 21)' },
+        { range: range(3, 0), severity: 2, message: 'unused' },
+      ],
+    };
+    assert.ok(hasBanner(result));
+    assert.equal(
+      renderPreview(result, 'rows.py', 'MLIR'),
+      [
+        '// The MLIR below was generated for rows.py, but it fails (1 error):',
+        '//',
+        '// rows.py:12:9: error: [E405] PTOAS: v0.27 crashes on an scf.for (MLIR line 21)',
+        '//',
+        '// The preview updates by itself when the errors are fixed.',
+        '',
+        'module {',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    assert.ok(!hasBanner({ ...result, diagnostics: result.diagnostics.slice(1) }));
+    assert.ok(!hasBanner({ ...result, content: '' }));
   });
 
   it('explains an empty result', () => {

@@ -457,7 +457,8 @@ _ENTRIES = [
         "NO_LOWERING",
         _E,
         "An op that the chosen target cannot generate code for, or a call to a program function "
-        "inside an InCore kernel (no generator emits one; `ptoc check` reports it too).",
+        "inside an InCore kernel (no generator emits one; `ptoc check` reports it too), or two "
+        "kernels whose C++ names would be the same (`k` and `K` both make `runK`).",
         "pl.tensor.matmul(...) in a kernel compiled for cce",
         "use block ops in InCore kernels",
     ),
@@ -497,7 +498,8 @@ _ENTRIES = [
         "PTOAS_REJECTED",
         _E,
         "PTOAS, the real PTO assembler (ptoc compile --verify, pto-cpp), rejects the MLIR "
-        "generated for this statement; the message is PTOAS's own.",
+        "generated for this statement; the message is PTOAS's own, or names a form that "
+        "PTOAS version is known to crash on (then it is not run).",
         "pl.block.and_(x, y) on INT32 tiles (A2/A3 tand takes i8 / i16 only)",
         "use the element types the instruction supports on the target",
     ),

@@ -119,7 +119,13 @@ class ExprPrinter(IRVisitor):
         self.edition = edition
         self.self_calls = self_calls
         self.free = free if free is not None else FreeNames()
-        self.types = TypePrinter(prefix, self.dim)
+
+    @property
+    def types(self) -> TypePrinter:
+        """Types, with dimensions printed by ``dim``: made when asked, as keeping one would tie
+        this printer into a reference cycle (it to its type printer to its bound ``dim``),
+        garbage for the collector after every hover in the server (issue #33)."""
+        return TypePrinter(self.prefix, self.dim)
 
     def expr(self, e: Expr | None) -> str:
         if not isinstance(e, Expr):  # a hole in malformed IR: print something, never raise

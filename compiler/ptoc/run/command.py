@@ -80,9 +80,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def cache_dir() -> Path:
     """``$PTOC_CACHE_DIR``, else ``$XDG_CACHE_HOME/ptoc/sim``, else ``~/.cache/ptoc/sim``."""
     if os.environ.get("PTOC_CACHE_DIR"):
-        return Path(os.environ["PTOC_CACHE_DIR"])
+        return Path(os.environ["PTOC_CACHE_DIR"]).absolute()  # tools run in other folders
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
-    return Path(base) / "ptoc" / "sim"
+    return (Path(base) / "ptoc" / "sim").absolute()
 
 
 def find_function(path: str, function: str) -> tuple[Program, Function]:
@@ -115,8 +115,7 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    import tempfile
-
+    from ..scratch import private_folder
     from .toolchain import ToolMissing
 
     try:
@@ -150,8 +149,8 @@ def _run(args: argparse.Namespace) -> int:
         _print_results(function, expected)
         return EXIT_OK
 
-    with tempfile.TemporaryDirectory(prefix="ptoc-run-") as scratch:
-        workdir = keep / "sim" if keep is not None else Path(scratch)
+    with private_folder("ptoc-run-") as scratch:
+        workdir = keep / "sim" if keep is not None else scratch
         outcome = _simulate(args.file, program, function, inputs, toolchain, keep, workdir)
         if outcome is None:
             return EXIT_ERRORS

@@ -36,8 +36,11 @@ def pto_kernel(program: Program, function: str, ptoas: Path) -> tuple[str | None
     output = driver.compile_program(narrowed, result, program.span.file)
     if result.has_errors or output.pipeline is None or not output.text:
         return None, result.diagnostics
+    from ..codegen.pto.emitter import symbol_name
+
     parameters = len(narrowed.function(function).params)  # type: ignore[union-attr]
-    return with_launcher(output.text, function, parameters), result.diagnostics
+    cpp = with_launcher(output.text, symbol_name(function), parameters)
+    return cpp, result.diagnostics
 
 
 def with_launcher(cpp: str, function: str, parameters: int) -> str:

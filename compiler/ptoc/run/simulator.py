@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..ir.dtype import DataType
 from ..records import field, record
+from ..scratch import run_tool
 from .toolchain import SIM_FLAGS, UB_BYTES, Compiler
 
 if TYPE_CHECKING:
@@ -94,13 +95,12 @@ def atomic_write(path: Path, data: bytes) -> None:
 
 
 def _compile(toolchain: Toolchain, arguments: list[str], output: Path) -> None:
-    """Run the compiler writing to a temporary name next to ``output``, then rename."""
+    """Run the compiler writing to a temporary name next to ``output``, then rename (its
+    intermediate files go to a private folder; the paths given are absolute)."""
     temporary = output.with_name(f"{output.name}.{os.getpid()}.tmp")
     command = [toolchain.compiler.command, *toolchain.flags(), *arguments, "-o", str(temporary)]
     try:
-        result = subprocess.run(
-            command, capture_output=True, text=True, timeout=BUILD_TIMEOUT, check=False
-        )
+        result = run_tool(command, BUILD_TIMEOUT)
     except subprocess.TimeoutExpired:
         raise BuildFailed(f"the C++ build timed out after {BUILD_TIMEOUT} s", "") from None
     if result.returncode != 0:
@@ -118,7 +118,7 @@ def precompiled_header(toolchain: Toolchain) -> Path | None:
     header = toolchain.pto_isa / "include" / "pto" / "pto-inst.hpp"
     pch = toolchain.cache / f"pto-inst-{toolchain.key(str(header))}.pch"
     if not pch.exists():
-        toolchain.cache.mkdir(parents=True, exist_ok=True)
+        toolchain.cache.mkdir(mode=0o700, parents=True, exist_ok=True)  # executables run
         _compile(toolchain, ["-x", "c++-header", str(header)], pch)
     return pch
 
@@ -130,7 +130,7 @@ def build(
     progress: Callable[[str], None] | None = None,
 ) -> Path:
     """The simulator executable for ``source`` (one translation unit), from the cache if there."""
-    toolchain.cache.mkdir(parents=True, exist_ok=True)
+    toolchain.cache.mkdir(mode=0o700, parents=True, exist_ok=True)  # executables run
     executable = toolchain.cache / f"exe-{toolchain.key(str(toolchain.pto_isa), source)}"
     failure_log = executable.with_name(executable.name + ".failed")
     if executable.exists():
@@ -169,7 +169,8 @@ def build(
 def run(
     executable: Path, kernel: int, arguments: Sequence[SimArgument], returns: int, workdir: Path
 ) -> SimRun:
-    """Run kernel number ``kernel`` of ``executable`` on ``arguments`` in ``workdir``."""
+    """Run kernel number ``kernel`` of ``executable`` on ``arguments`` in ``workdir`` (a
+    private folder: ``scratch.private_folder``, or the user's ``--keep`` folder)."""
     workdir.mkdir(parents=True, exist_ok=True)
     lines: list[str] = []
     for index, argument in enumerate(arguments):
@@ -180,16 +181,9 @@ def run(
             lines.append(f"tensor {len(argument.tensor)}")
     lines.append(f"returns {returns}")
     (workdir / "args.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    env = dict(os.environ, PTO_CPU_SIM_UB_BYTES=UB_BYTES)
     try:
-        result = subprocess.run(
-            [str(executable), str(kernel), str(workdir)],
-            capture_output=True,
-            text=True,
-            timeout=RUN_TIMEOUT,
-            env=env,
-            check=False,
-        )
+        command = [str(executable), str(kernel), str(workdir)]
+        result = run_tool(command, RUN_TIMEOUT, workdir, PTO_CPU_SIM_UB_BYTES=UB_BYTES)
     except subprocess.TimeoutExpired:
         return SimRun(-1, f"the simulated kernel ran longer than {RUN_TIMEOUT} s")
     run_result = SimRun(result.returncode, result.stderr)

@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 from ..records import record
+from ..scratch import run_tool
 
 # The flags pto-isa's own CPU tests use (tests/cpu/st/CMakeLists.txt upstream). NDEBUG stays
 # undefined: the simulator's shape and layout assertions are part of the check.
@@ -17,6 +18,7 @@ SIM_FLAGS = ("-D__CPU_SIM", "-std=c++20", "-include", "stdint.h", "-include", "s
 UB_BYTES = "196608"
 # pto-isa uses static_assert(false) in templates: clang 17+ or GCC 13+.
 MIN_VERSIONS = {"clang": 17, "gcc": 13}
+PROBE_TIMEOUT = 30  # seconds for `--version`
 INSTALL_HINT = "apt-get install -y clang-19 (or set CXX to clang++ 17+ / g++ 13+)"
 
 
@@ -83,9 +85,7 @@ def find_compiler() -> Compiler:
 
 def identify(command: str) -> Compiler | None:
     try:
-        result = subprocess.run(
-            [command, "--version"], capture_output=True, text=True, timeout=30, check=False
-        )
+        result = run_tool([command, "--version"], PROBE_TIMEOUT)
     except (OSError, subprocess.TimeoutExpired):
         return None
     first = result.stdout.splitlines()[0] if result.stdout else ""

@@ -65,8 +65,13 @@ def run_function(text: str, file_name: str, function: str, seed: int = 0) -> Run
         command = [*ptoc_command(), "run", path.name, "--function", function]
         command += ["--sim", "--seed", str(seed)]
         try:
-            completed = subprocess.run(
-                command, cwd=scratch, capture_output=True, text=True, timeout=TIMEOUT
+            completed = subprocess.run(  # in a private folder (0700), its TMPDIR too
+                command,
+                cwd=scratch,
+                env={**os.environ, "TMPDIR": scratch},
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT,
             )
         except subprocess.TimeoutExpired:
             return RunResult(False, f"{function}: the run took longer than {TIMEOUT:g} s", "")

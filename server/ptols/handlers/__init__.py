@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcInternalError
+from pygls.exceptions import JsonRpcException
 
 from .. import protocol
+from ..rpc import ReportedError
 from ..text import Stale
 from . import (
     diagnostics,
@@ -139,9 +140,9 @@ def guarded(server: PtolsServer, name: str) -> Callable[[F], F]:
     A JsonRpcException is an answer the handler chose (InvalidParams, a refused rename); Stale
     means the answer would point into text changed since the analysis: no answer."""
 
-    def failed(error: Exception) -> JsonRpcInternalError:
-        server.log_error(name, error)
-        return JsonRpcInternalError(f"ptols: {name} failed: {error}")
+    def failed(error: Exception) -> ReportedError:
+        server.log_error(name, error)  # once: the answer is not logged again (rpc.py)
+        return ReportedError(f"ptols: {name} failed: {error}")
 
     def wrap(fn: F) -> F:
         if asyncio.iscoroutinefunction(fn):

@@ -7,6 +7,7 @@ import importlib
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 
 from ..text import Stale
 
@@ -59,6 +60,15 @@ def locate(ls: PtolsServer, uri: str, position: types.Position) -> Located | Non
         except Stale:
             continue
     return None
+
+
+def open_document(ls: PtolsServer, uri: str, method: str) -> Document:
+    """The open document at ``uri``; one that is not (or no longer: a tab closed while the
+    request travelled) open is the request's mistake, answered with InvalidParams."""
+    doc = ls.store.get(uri)
+    if doc is None:
+        raise JsonRpcInvalidParams(f"ptols: {method}: document not open: {uri}")
+    return doc
 
 
 def pypto_document(ls: PtolsServer, uri: str) -> Document | None:

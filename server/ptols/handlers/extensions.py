@@ -23,7 +23,7 @@ from ..protocol import (
     TextDigestResult,
 )
 from ..text import Stale
-from .common import features
+from .common import features, open_document
 
 if TYPE_CHECKING:
     from ptoc.diagnostics import Diagnostic
@@ -41,9 +41,7 @@ async def preview(ls: PtolsServer, params: PreviewParams) -> PreviewResult:
     target = ls.settings.default_target if params.target is None else params.target
     # None: the target's default pipeline
     pipeline = ls.settings.pipeline if params.pipeline is None else params.pipeline
-    doc = ls.store.get(params.text_document.uri)
-    if doc is None:
-        raise ValueError(f"document not open: {params.text_document.uri}")
+    doc = open_document(ls, params.text_document.uri, "preview")
     from ptoc.driver import target_language
 
     language = target_language(target)

@@ -19,7 +19,7 @@ from ..protocol import (
     SourceMapParams,
     SourceMapResult,
 )
-from .common import features, pypto_document
+from .common import features, open_document, pypto_document
 from .extensions import to_preview_diagnostic
 
 if TYPE_CHECKING:
@@ -32,13 +32,6 @@ if TYPE_CHECKING:
     from ..server import PtolsServer
 
 CODE_LENS_OPTIONS = types.CodeLensOptions(**capabilities.CODE_LENS_OPTIONS)  # capabilities.py
-
-
-def open_document(ls: PtolsServer, uri: str, method: str) -> Document:
-    doc = ls.store.get(uri)
-    if doc is None:
-        raise JsonRpcInvalidParams(f"ptols: {method}: document not open: {uri}")
-    return doc
 
 
 def check_function(analysis: ModuleAnalysis, function: str | None, method: str) -> None:

@@ -21,8 +21,9 @@ export function formatDiagnostic(sourceName: string, diagnostic: PreviewDiagnost
 }
 
 /**
- * Errors replace the code entirely: a stale preview next to a broken source would look current.
- * Severity 1 counts as an error; a result with content but only warnings shows the content.
+ * Errors without content replace the code entirely: a stale preview next to a broken source
+ * would look current. Severity 1 counts as an error; content with only warnings is shown as is,
+ * content with errors under a banner (`hasBanner`).
  */
 export function renderPreview(result: PreviewResult, sourceName: string, what: string): string {
   if (result.diagnostics.length > 0 && result.content === '') {
@@ -39,7 +40,27 @@ export function renderPreview(result: PreviewResult, sourceName: string, what: s
   if (result.content === '') {
     return comment(result.language, [`${sourceName} produced no ${what} (no functions to compile?).`]);
   }
-  return result.content.endsWith('\n') ? result.content : `${result.content}\n`;
+  const code = result.content.endsWith('\n') ? result.content : `${result.content}\n`;
+  return hasBanner(result) ? banner(result, sourceName, what) + code : code;
+}
+
+/**
+ * Text generated, yet with errors (PTO MLIR that PTOAS rejected): the text stays, since it is
+ * what the errors are about, under a banner naming them, so it never passes for clean code.
+ */
+export function hasBanner(result: PreviewResult): boolean {
+  return result.content !== '' && result.diagnostics.some((d) => d.severity === 1);
+}
+
+function banner(result: PreviewResult, sourceName: string, what: string): string {
+  const errors = result.diagnostics.filter((d) => d.severity === 1);
+  return comment(result.language, [
+    `The ${what} below was generated for ${sourceName}, but it fails (${errors.length} error${errors.length === 1 ? '' : 's'}):`,
+    '',
+    ...errors.map((d) => formatDiagnostic(sourceName, d)),
+    '',
+    'The preview updates by itself when the errors are fixed.',
+  ]) + '\n';
 }
 
 /** Shown when no answer could be had (server down, request failed). */

@@ -18,23 +18,10 @@ from ...diagnostics import DiagnosticBag
 from ...ir.expr import Expr, Var
 from ...ir.span import Span
 from ..common import CodegenError
+from ..cpp_names import is_reserved
 from .cpp_types import TypeConverter
 from .declarations import Declarer, FollowOn
 from .emitter import CodeEmitter
-
-CPP_KEYWORDS = frozenset(
-    """alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t
-    char16_t char32_t class compl concept const consteval constexpr constinit const_cast continue
-    co_await co_return co_yield decltype default delete do double dynamic_cast else enum explicit
-    export extern false float for friend goto if inline int long mutable namespace new noexcept not
-    not_eq nullptr operator or or_eq private protected public register reinterpret_cast requires
-    return short signed sizeof static static_assert static_cast struct switch template this
-    thread_local throw true try typedef typeid typename union unsigned using virtual void volatile
-    wchar_t while xor xor_eq""".split()
-)
-
-# Names the generated code itself uses at function scope.
-RESERVED = frozenset({"args", "half", "bfloat16", "bfloat16_t", "min", "max", "abs", "pow"})
 
 _NOT_IDENT = re.compile(r"[^A-Za-z0-9_]")
 
@@ -42,12 +29,14 @@ _NOT_IDENT = re.compile(r"[^A-Za-z0-9_]")
 @lru_cache(maxsize=4096)  # a pure function of the name, asked for every declared name
 def sanitize_identifier(name: str) -> str:
     """A valid C++ identifier for ``name``: other characters become ``_``, a leading digit or
-    an empty name gets a ``_`` prefix, a keyword gets a ``_`` suffix."""
+    an empty name gets a ``_`` prefix, a keyword or a name the generated code or pto-isa uses
+    (``cpp_names.is_reserved``) gets a ``_`` suffix, or a ``v`` prefix when it starts with
+    ``_`` (``__gm___`` would still be one of the implementation's names)."""
     text = _NOT_IDENT.sub("_", name)
     if not text or text[0].isdigit():
         text = "_" + text
-    if text in CPP_KEYWORDS or text in RESERVED:
-        text += "_"
+    if is_reserved(text):
+        text = "v" + text if text.startswith("_") else text + "_"
     return text
 
 

@@ -31,8 +31,10 @@ from .tile_collector import TileCollector
 
 @lru_cache(maxsize=4096)  # a pure function of the name
 def kernel_name(function_name: str) -> str:
-    """``simple_add`` -> ``runSimpleAdd``."""
-    parts = [p for p in function_name.split("_") if p]
+    """``simple_add`` -> ``runSimpleAdd``; a character outside ASCII becomes ``u<hex>`` (two
+    functions whose names still meet are refused: ``module.kernel_name_clashes``)."""
+    ascii_name = "".join(c if c.isascii() else f"u{ord(c):x}" for c in function_name)
+    parts = [p for p in ascii_name.split("_") if p]
     return sanitize_identifier("run" + "".join(p[:1].upper() + p[1:] for p in parts))
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...diagnostics import Diagnostic, DiagnosticBag
+from ...diagnostics import Diagnostic, DiagnosticBag, Severity
 from ...ir.expr import Call, ConstInt, MakeTuple
 from ...ir.function import Function, FunctionType, Program
 from ...ir.shape import static_shape
@@ -11,7 +11,7 @@ from ...ir.types import TensorType
 from ...ops import Role
 from ...passes.op_info import op_def, stored_into
 from ..common import CodegenError, CodegenResult, calls_in
-from .function import CCECodegen
+from .function import CCECodegen, kernel_name
 from .ops import has_own_window
 from .orchestration import generate_orchestration, kernel_config
 
@@ -83,6 +83,25 @@ def _functions(
     return chosen
 
 
+def kernel_name_clashes(functions: list[Function]) -> list[Diagnostic]:
+    """E400 on each kernel whose C++ name another kernel of the module has already taken
+    (``k`` and ``K`` both make ``runK``): one translation unit cannot hold both."""
+    seen: dict[str, Function] = {}
+    found: list[Diagnostic] = []
+    for func in functions:
+        if func.func_type is FunctionType.Orchestration:
+            continue  # host code: no kernel name
+        name = kernel_name(func.name)
+        first = seen.setdefault(name, func)
+        if first is not func:
+            message = (
+                f"functions '{first.name}' and '{func.name}' would both be the C++ kernel "
+                f"'{name}'; rename one"
+            )
+            found.append(Diagnostic("E400", Severity.ERROR, message, func.span))
+    return found
+
+
 def generate_host(program: Program | None, func: Function) -> tuple[str, list[Diagnostic]]:
     """An orchestration function: its host C++ and, as a comment after it, the kernel
     configuration file (``kernel_config.py``) that goes with it."""
@@ -102,7 +121,12 @@ def generate_cce(
     bag = DiagnosticBag()
     kernels: list[str] = []
     spans: list[Span | None] = []
-    for func in _functions(program_or_function, function, bag):
+    functions = _functions(program_or_function, function, bag)
+    for clash in kernel_name_clashes(functions):
+        bag.add(clash)
+    if bag.has_errors:
+        return CodegenResult("", bag.items, [])
+    for func in functions:
         program = program_or_function if isinstance(program_or_function, Program) else None
         kernel_spans: list[Span | None] = []
         try:

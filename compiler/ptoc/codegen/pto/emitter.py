@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from ...ir.span import Span
 from ...records import field, record
 from ..common import SpanTracking
+from ..cpp_names import is_reserved
 from . import mlir_types as mt
 
 
@@ -30,9 +31,18 @@ _NOT_IN_NAME = re.compile(r"[^A-Za-z0-9_$.\-]")
 _SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 
 
+def symbol_name(name: str) -> str:
+    """A function's symbol: PTOAS names the C++ function after it, so a C++ keyword or a name
+    of pto-isa gets a ``_`` suffix (``new_``)."""
+    return name + "_" if is_reserved(name) else name
+
+
 def symbol(name: str) -> str:
-    """``@name``, quoted when it is not a bare MLIR identifier."""
-    return "@" + name if _SYMBOL.fullmatch(name) else "@" + '"' + name.replace('"', '\\"') + '"'
+    """``@name`` (``symbol_name``), quoted when it is not a bare MLIR identifier."""
+    name = symbol_name(name)
+    if _SYMBOL.fullmatch(name):
+        return "@" + name
+    return '@"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 class Names:

@@ -14,7 +14,6 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -23,6 +22,7 @@ from ...diagnostics import Diagnostic, Related, Severity
 from ...ir.function import Program
 from ...ir.span import Span
 from ...records import field, record, replace
+from ...scratch import private_folder, run_tool
 from ..common import CodegenResult
 from .versions import DEFAULT_VERSION, VENDOR_FOLDERS
 
@@ -129,18 +129,11 @@ def _version_of(path: str, size: int, mtime: int) -> str | None:
 def run_ptoas(mlir: str, ptoas: Path, *, name: str = "kernel.pto") -> PtoasResult:
     """Assemble ``mlir`` with PTOAS in a scratch directory; never raises for what PTOAS
     reports (a crash or a timeout is an unlocated error diagnostic)."""
-    with tempfile.TemporaryDirectory(prefix="ptoc-ptoas-") as scratch:
-        source, target = Path(scratch) / name, Path(scratch) / "kernel.cpp"
+    with private_folder("ptoc-ptoas-") as scratch:
+        source, target = scratch / name, scratch / "kernel.cpp"
         source.write_text(mlir, encoding="utf-8")
         try:
-            done = subprocess.run(
-                [str(ptoas), str(source), "-o", str(target)],
-                capture_output=True,
-                text=True,
-                timeout=TIMEOUT_SECONDS,
-                check=False,
-                cwd=scratch,
-            )
+            done = run_tool([str(ptoas), str(source), "-o", str(target)], TIMEOUT_SECONDS, scratch)
         except subprocess.TimeoutExpired:
             message = f"PTOAS did not finish within {TIMEOUT_SECONDS} s"
             return PtoasResult(False, "", [PtoasDiagnostic("error", message)])
@@ -229,8 +222,16 @@ def located(
 def verify(
     generated: CodegenResult, ptoas: Path, fallback: Span
 ) -> tuple[PtoasResult, list[Diagnostic]]:
-    """Assemble generated PTO MLIR; what PTOAS rejects, as diagnostics on the kernel."""
-    result = assemble(generated.text, ptoas)
+    """Assemble generated PTO MLIR; what PTOAS rejects (or is known to crash on: it is then
+    not run), as diagnostics on the kernel."""
+    from .ptoas_known import known_crashes
+
+    crashes = known_crashes(generated.text, ptoas)
+    if crashes:
+        found = [PtoasDiagnostic("error", message, line, col) for line, col, message in crashes]
+        result = PtoasResult(False, "", found)
+    else:
+        result = assemble(generated.text, ptoas)
     return result, located(result, generated.line_spans, fallback)
 
 

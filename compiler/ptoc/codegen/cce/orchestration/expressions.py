@@ -87,7 +87,7 @@ def scalar(ctx: HostContext, expr: ex.Expr) -> str:
     if isinstance(expr, ex.ConstFloat):
         return f"{expr.value!r}f"
     if isinstance(expr, ex.Var):
-        return ctx.names.get(expr, expr.name)
+        return ctx.names.get(expr) or ctx.ident(expr.name)
     if isinstance(expr, ex.Binary):
         return binary(expr.op, scalar(ctx, expr.lhs), scalar(ctx, expr.rhs))
     if isinstance(expr, ex.Unary):

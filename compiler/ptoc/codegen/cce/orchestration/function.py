@@ -21,6 +21,8 @@ class OrchestrationResult:
     code: str
     kernels: list[Kernel] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: The entry's arguments in order: (the source's name, the name in ``ARG_PTR_<NAME>``).
+    arguments: list[tuple[str, str]] = field(default_factory=list)
 
 
 def generate_orchestration(program: Program | None, func: Function) -> OrchestrationResult:
@@ -30,9 +32,11 @@ def generate_orchestration(program: Program | None, func: Function) -> Orchestra
     tensor_params = [p for p in func.params if isinstance(p.type, TensorType)]
     scalar_params = [p for p in func.params if isinstance(p.type, ScalarType)]
     external = ctx.tensors.external
-    args = [(p.name, "ARG_PTR_") for p in tensor_params]
-    args += [(name, "ARG_PTR_") for name in external.values()]
-    args += [(p.name, "ARG_SCALAR_") for p in scalar_params]
+    ident = ctx.ident
+    sources = [p.name for p in tensor_params] + list(external.values())
+    args = [(ident(name), "ARG_PTR_") for name in sources]
+    args += [(ident(p.name), "ARG_SCALAR_") for p in scalar_params]
+    sources += [p.name for p in scalar_params]
     out = ctx.out
     out.emit("")
     out.emit("// Device buffers")
@@ -40,19 +44,20 @@ def generate_orchestration(program: Program | None, func: Function) -> Orchestra
         out.emit(f"void* arg_{name}_ptr = reinterpret_cast<void*>(args[ARG_PTR_{name.upper()}]);")
     for p in scalar_params:
         cpp = scalar_cpp(p.type)
-        ctx.names[p] = p.name
-        out.emit(f"{cpp} {p.name} = static_cast<{cpp}>(args[ARG_SCALAR_{p.name.upper()}]);")
+        name = ctx.names[p] = ident(p.name)
+        out.emit(f"{cpp} {name} = static_cast<{cpp}>(args[ARG_SCALAR_{name.upper()}]);")
     out.emit("")
     out.emit("// External tensors")
     for p in tensor_params:
-        _external_tensor(ctx, p, p.name)
+        _external_tensor(ctx, p, ident(p.name))
     for var, name in external.items():
-        _external_tensor(ctx, var, name)
+        _external_tensor(ctx, var, ident(name))
     body(ctx, func.body)
     tail = ["}", "", '}  // extern "C"', ""]
     code = "\n".join([*_head(func.name, args), *out.lines, *tail])
     kernels = sorted(ctx.tensors.kernels.values(), key=lambda k: k.func_id)
-    return OrchestrationResult(code, kernels, ctx.diagnostics.items)
+    named = [(source, name.upper()) for source, (name, _) in zip(sources, args, strict=True)]
+    return OrchestrationResult(code, kernels, ctx.diagnostics.items, named)
 
 
 def _head(name: str, args: list[tuple[str, str]]) -> list[str]:

@@ -24,17 +24,18 @@ def tensor_op(ctx: HostContext, var: ex.Var, call: ex.Call, op: OpDef) -> None:
         _create(ctx, var, call)
     elif op.role is Role.VIEW and op.param("offset") is not None and op.block_form is None:
         base, shape, offset = call.args[0], call.args[1], call.args[2]
+        name = ctx.ident(var.name)
         ctx.out.emit(
-            f"Tensor {var.name} = {value(ctx, base)}.view({{{ints(ctx, shape)}}}, "
+            f"Tensor {name} = {value(ctx, base)}.view({{{ints(ctx, shape)}}}, "
             f"{{{ints(ctx, offset)}}});"
         )
-        ctx.names[var] = var.name
+        ctx.names[var] = name
     elif op.role is Role.SCALAR and op.param("axis") is not None:
         tensor, axis = call.args[0].type, call.args[1]
         assert isinstance(tensor, TensorType) and isinstance(axis, ex.ConstInt)
         dim = tensor.shape[axis.value]
-        ctx.out.emit(f"int64_t {var.name} = {scalar(ctx, dim)};")
-        ctx.names[var] = var.name
+        name = ctx.names[var] = ctx.ident(var.name)
+        ctx.out.emit(f"int64_t {name} = {scalar(ctx, dim)};")
     elif op.role is Role.SCALAR and op.param("indices") is not None:
         _read(ctx, var, call)
     else:
@@ -47,12 +48,11 @@ def _create(ctx: HostContext, var: ex.Var, call: ex.Call) -> None:
     t = var.type
     assert isinstance(t, TensorType)
     rank = max(t.rank, 1)
-    ctx.out.emit(f"uint64_t {var.name}_shapes[{rank}] = {{{dims(ctx, t)}}};")
+    name = ctx.names[var] = ctx.ident(var.name)
+    ctx.out.emit(f"uint64_t {name}_shapes[{rank}] = {{{dims(ctx, t)}}};")
     ctx.out.emit(
-        f"Tensor {var.name} = make_tensor({var.name}_shapes, {rank}, "
-        f"{runtime_dtype(t.dtype, call.span)});"
+        f"Tensor {name} = make_tensor({name}_shapes, {rank}, {runtime_dtype(t.dtype, call.span)});"
     )
-    ctx.names[var] = var.name
 
 
 def _read(ctx: HostContext, var: ex.Var, call: ex.Call) -> None:
@@ -75,9 +75,10 @@ def _read(ctx: HostContext, var: ex.Var, call: ex.Call) -> None:
         term = scalar(ctx, index) if stride == 1 else f"{scalar(ctx, index)} * {stride}"
         flat = term if flat == "0" else f"{flat} + {term}"
     cpp = scalar_cpp(var.type)
-    ctx.out.emit(f"size_t idx_{var.name} = {flat};")
-    ctx.out.emit(f"{cpp} {var.name} = static_cast<{cpp}*>(arg_{root.name}_ptr)[idx_{var.name}];")
-    ctx.names[var] = var.name
+    name, source = ctx.ident(var.name), ctx.ident(root.name)
+    ctx.out.emit(f"size_t idx_{name} = {flat};")
+    ctx.out.emit(f"{cpp} {name} = static_cast<{cpp}*>(arg_{source}_ptr)[idx_{name}];")
+    ctx.names[var] = name
 
 
 def host_op(ctx: HostContext, expr: ex.Expr, var: ex.Var | None = None) -> None:
@@ -94,7 +95,7 @@ def host_op(ctx: HostContext, expr: ex.Expr, var: ex.Var | None = None) -> None:
         expr.span,
     )
     if var is not None:
-        ctx.names[var] = var.name
+        ctx.names[var] = ctx.ident(var.name)
 
 
 def task(ctx: HostContext, call: ex.Call) -> None:

@@ -47,8 +47,7 @@ def _eval(ctx: HostContext, stmt: st.EvalStmt) -> None:
 
 def _for(ctx: HostContext, stmt: st.ForStmt) -> None:
     _carried(ctx, stmt.iter_args)
-    i = stmt.loop_var.name
-    ctx.names[stmt.loop_var] = i
+    i = ctx.names[stmt.loop_var] = ctx.ident(stmt.loop_var.name)
     ctx.out.emit(
         f"for (int64_t {i} = {scalar(ctx, stmt.start)}; {i} < "
         f"{scalar(ctx, stmt.stop)}; {i} += {scalar(ctx, stmt.step)}) {{"
@@ -68,8 +67,8 @@ def _while(ctx: HostContext, stmt: st.WhileStmt) -> None:
 
 def _if(ctx: HostContext, stmt: st.IfStmt) -> None:
     for var in stmt.return_vars:
-        ctx.out.emit(f"{scalar_cpp(var.type)} {var.name};")
-        ctx.names[var] = var.name
+        ctx.names[var] = ctx.ident(var.name)
+        ctx.out.emit(f"{scalar_cpp(var.type)} {ctx.names[var]};")
     ctx.out.emit(f"if ({unwrap(scalar(ctx, stmt.condition))}) {{")
     _scoped(ctx, stmt.then_body, stmt.return_vars)
     if stmt.else_body is not None:
@@ -99,15 +98,15 @@ def _scope(ctx: HostContext, stmt: st.ScopeStmt) -> None:
 def _carried(ctx: HostContext, iter_args: tuple[ex.IterArg, ...]) -> None:
     for arg in iter_args:
         init = value(ctx, arg.init_value) if arg.init_value is not None else "{}"
-        ctx.out.emit(f"{scalar_cpp(arg.type)} {arg.name} = {init};")
-        ctx.names[arg] = arg.name
+        ctx.names[arg] = ctx.ident(arg.name)
+        ctx.out.emit(f"{scalar_cpp(arg.type)} {ctx.names[arg]} = {init};")
 
 
 def _results(
     ctx: HostContext, return_vars: tuple[ex.Var, ...], carried: tuple[ex.Var, ...]
 ) -> None:
     for var, arg in zip(return_vars, carried, strict=False):
-        ctx.names[var] = ctx.names.get(arg, arg.name)
+        ctx.names[var] = ctx.names.get(arg) or ctx.ident(arg.name)
 
 
 def _scoped(ctx: HostContext, inner: st.Stmt, targets: tuple[ex.Var, ...]) -> None:
@@ -122,7 +121,7 @@ def _scoped(ctx: HostContext, inner: st.Stmt, targets: tuple[ex.Var, ...]) -> No
     if last is not None:
         for target, yielded in zip(targets, last.values, strict=False):
             text = value(ctx, yielded)
-            name = ctx.names.get(target, target.name)
+            name = ctx.names.get(target) or ctx.ident(target.name)
             if text != name:
                 out.emit(f"{name} = {text};")
     out.depth -= 1
@@ -154,12 +153,13 @@ def _assign(ctx: HostContext, stmt: st.AssignStmt) -> None:
     if op is not None:
         # A block op outside an InCore scope: the front end reported it (W024).
         ctx.out.emit(f"// not generated: {var.name} = {op.name}(...) runs in kernels only")
-        ctx.names[var] = var.name
+        ctx.names[var] = ctx.ident(var.name)
         return
     if isinstance(var.type, TupleType):
         return
-    ctx.out.emit(f"{scalar_cpp(var.type)} {var.name} = {scalar(ctx, assigned)};")
-    ctx.names[var] = var.name
+    text = scalar(ctx, assigned)
+    ctx.names[var] = ctx.ident(var.name)
+    ctx.out.emit(f"{scalar_cpp(var.type)} {ctx.names[var]} = {text};")
 
 
 # Each statement class's host C++ (a kernel's YieldStmt is read by ``_scoped``).
