@@ -117,6 +117,9 @@ class ModuleAnalysis:
     # Programs and functions defined inside a builder function (``def build(n): @pl.program
     # class P ...``): their shapes may use the builder's values, known only when it runs.
     built: set[str] = field(default_factory=set)
+    # Each @pl.jit entry's programs specialised from the calls in the file, in call order (the
+    # first is in ``programs``; with none, the kernel's symbolic program is).
+    jit_specialisations: dict[str, list[Program]] = field(default_factory=dict)
 
     def all_programs(self) -> list[Program]:
         """Programs, with each standalone function wrapped in a program of its own name, except
