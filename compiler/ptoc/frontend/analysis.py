@@ -120,6 +120,7 @@ class ModuleAnalysis:
     # Each @pl.jit entry's programs specialised from the calls in the file, in call order (the
     # first is in ``programs``; with none, the kernel's symbolic program is).
     jit_specialisations: dict[str, list[Program]] = field(default_factory=dict)
+    jit_functions: dict[str, Span] = field(default_factory=dict)  # every JIT function's def
 
     def all_programs(self) -> list[Program]:
         """Programs, with each standalone function wrapped in a program of its own name, except

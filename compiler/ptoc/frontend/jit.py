@@ -13,16 +13,19 @@ from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, DiagnosticBag, Related, Severity
 from ..ir.dsl_enums import Level, Role
+from ..ir.expr import Call, GlobalVar
 from ..ir.function import Function, FunctionType, ParamDirection, Program
 from ..ir.span import Span
-from ..ir.types import UNKNOWN, Type
+from ..ir.types import TensorType, Type
+from ..ir.walk import direct_exprs, walk_stmts
 from ..records import record
 from .analysis import FunctionInfo, Occurrence, OccurrenceKind
 from .context import FunctionSignature, ParamInfo
 from .jit_calls import CallSite, bare_tensor, read_call_sites
-from .jit_shapes import every_shape, symbolic_shapes
+from .jit_shapes import ANY_TENSOR, every_shape, symbolic_shapes
+from .lower import LoweredFunction
 from .names import attribute_chain
-from .signatures import Definition, SignatureReader, decorator_keyword
+from .signatures import Definition, ReadSignature, SignatureReader, decorator_keyword
 
 if TYPE_CHECKING:
     from .module import ModuleAnalyzer
@@ -74,7 +77,7 @@ class JitSignatureReader(SignatureReader):
         span = self.source.span(arg)
         name_span = Span(span.file, span.line, span.column, span.line, span.column + len(arg.arg))
         annotation_span = self.source.span(arg.annotation)
-        param_type = self.shapes.get(arg.arg, UNKNOWN)
+        param_type = self.shapes.get(arg.arg, ANY_TENSOR)
         self.index.add(Occurrence(annotation_span, arg.arg, OccurrenceKind.TYPE, param_type))
         return ParamInfo(arg.arg, param_type, direction, span, name_span, annotation_span)
 
@@ -122,6 +125,7 @@ class JitPrograms:
                 self.known[fn.name] = JitDef(fn, found[0], found[1])
         self.tables: list[dict[str, FunctionSignature]] = []  # alive: the cache keys by id
         self.imported: set[str] = set()
+        self.recorded: set[str] = set()  # functions whose symbols are in the index
 
     def find_imports(self, tree: ast.Module) -> None:
         for node in tree.body:
@@ -132,6 +136,8 @@ class JitPrograms:
         if not self.known:
             return
         self.find_imports(tree)
+        for name, jit in self.known.items():
+            self.analyzer.result.jit_functions[name] = self.source.span(jit.fn)
         entries = [d for d in self.known.values() if d.kind in ENTRY_KINDS]
         calls = read_call_sites(tree, self.analyzer.env, {d.fn.name: d.fn for d in entries})
         for site in calls.notes:
@@ -167,9 +173,9 @@ class JitPrograms:
             if program is not None:
                 specialised.append(program)
         chosen = specialised[0] if specialised else symbolic
+        self.analyzer.result.jit_specialisations[entry.fn.name] = specialised
         if chosen is not None:
             self.analyzer.result.programs.append(chosen)
-            self.analyzer.result.jit_specialisations[entry.fn.name] = specialised
 
     def from_elsewhere(self, diagnostic: Diagnostic) -> bool:
         """An undefined name or call that another file defines (``from .kernels import mlp``):
@@ -206,52 +212,91 @@ class JitPrograms:
         *,
         record_symbols: bool,
     ) -> Program | None:
-        analyzer = self.analyzer
-        saved = (analyzer.bag, analyzer.result.index.occurrences)
-        analyzer.bag = bag
-        if not record_symbols:
-            analyzer.result.index.occurrences = []
-        try:
-            table: dict[str, FunctionSignature] = {}
-            for member in members:
-                sig = self.signature(member, shapes if member is entry else {}, record_symbols)
-                table[sig.name] = sig
-            self.tables.append(table)
-            functions: list[Function] = []
-            for sig in table.values():
-                function = analyzer.lower(sig, table, bare_calls=True, externals=[])
-                if function is not None:
-                    functions.append(function)
-            self.check_outputs(table[entry.fn.name], bag)
-        finally:
-            analyzer.bag = saved[0]
-            analyzer.result.index.occurrences = saved[1]
+        """The entry's program for these parameter types. A sub-function's bare tensors take
+        the types its calls pass, so it is lowered again until they settle (one round per
+        level of calls at most)."""
+        given: dict[str, dict[str, Type]] = {entry.fn.name: shapes}
+        for _ in range(len(members) + 1):
+            round_bag, occurrences = DiagnosticBag(), list[Occurrence]()
+            table, functions = self.lower_round(members, given, round_bag, occurrences)
+            passed = passed_types(functions, table)
+            passed[entry.fn.name] = shapes
+            if passed == given:
+                break
+            given = passed
+        for diagnostic in round_bag.items:
+            bag.add(diagnostic)
+        self.check_outputs(table[entry.fn.name], bag)
+        if record_symbols:  # each function once, though several entries may call it
+            fresh = [sig for sig in table.values() if sig.name not in self.recorded]
+            self.recorded.update(sig.name for sig in fresh)
+            self.analyzer.result.index.extend(
+                o for o in occurrences if any(within(o.span, sig.span) for sig in fresh)
+            )
+            for sig in fresh:
+                info = FunctionInfo(sig.name, sig.span, sig.name_span, None)
+                self.analyzer.result.function_infos.append(info)
         if len(functions) != len(table):
             return None
         return Program(entry.fn.name, tuple(functions), span=self.source.span(entry.fn))
 
-    def signature(
-        self, jit: JitDef, shapes: dict[str, Type], record_symbols: bool
-    ) -> FunctionSignature:
+    def lower_round(
+        self,
+        members: list[JitDef],
+        given: dict[str, dict[str, Type]],
+        bag: DiagnosticBag,
+        occurrences: list[Occurrence],
+    ) -> tuple[dict[str, FunctionSignature], list[Function]]:
+        table: dict[str, FunctionSignature] = {}
+        for member in members:
+            read = self.signature(member, given.get(member.fn.name, {}))
+            for diagnostic in read.diagnostics:
+                bag.add(diagnostic)
+            occurrences.extend(read.occurrences)
+            table[read.signature.name] = read.signature
+        self.tables.append(table)
+        functions: list[Function] = []
+        for sig in table.values():
+            lowered = self.lower(sig, table)
+            if lowered is None:
+                continue
+            occurrences.extend(lowered.occurrences)
+            for diagnostic in lowered.diagnostics:
+                bag.add(diagnostic)
+            functions.append(lowered.function)
+        return table, functions
+
+    def lower(
+        self, sig: FunctionSignature, table: dict[str, FunctionSignature]
+    ) -> LoweredFunction | None:
+        """One function, through the analyzer's cache; None for one a syntax error damaged
+        (that error explains it)."""
+        analyzer, cache = self.analyzer, self.analyzer.cache
+        if any(sig.span.line <= line <= sig.span.end_line for line in analyzer.blanked):
+            return None
+        if cache is None:
+            return analyzer.lower_uncached(sig, table, True)
+        key = analyzer.cache_key(sig, table, True)
+        cache.used.add(key)
+        lowered = cache.functions.get(key)
+        if lowered is None:
+            lowered = analyzer.lower_uncached(sig, table, True)
+            if lowered is not None:
+                cache.functions[key] = lowered
+        return lowered
+
+    def signature(self, jit: JitDef, shapes: dict[str, Type]) -> ReadSignature:
         reader = JitSignatureReader(self.analyzer, shapes)
         read = reader.read(Definition(jit.fn, None))
         sig = read.signature
         sig.func_type = _TYPES[jit.kind]
-        sig.program = None
         if jit.kind == "host":
             sig.level, sig.role = Level.HOST, Role.Orchestrator
         elif jit.kind == "extern":
             sig.opaque_body = "implemented in the C++ file named by source="
         if sig.return_annotation_span is None:
             sig.return_types = returned_params(jit.fn, sig)
-        for diagnostic in read.diagnostics:
-            self.analyzer.bag.add(diagnostic)
-        self.analyzer.result.index.extend(read.occurrences)
-        if record_symbols:
-            self.analyzer.result.function_infos.append(
-                FunctionInfo(sig.name, sig.span, sig.name_span, None)
-            )
-        return sig
+        return read
 
     def check_outputs(self, sig: FunctionSignature, bag: DiagnosticBag) -> None:
         """An ``Out`` tensor the kernel never writes (no store into it, no assembly, no call
@@ -292,6 +337,41 @@ class JitPrograms:
                     f"{key}= names '{node.value}', which does not exist next to this file",
                     self.source.span(node),
                 )
+
+
+def passed_types(
+    functions: list[Function], table: dict[str, FunctionSignature]
+) -> dict[str, dict[str, Type]]:
+    """For each function called, the known types of the tensors the first call passes to its
+    bare tensor parameters."""
+    passed: dict[str, dict[str, Type]] = {}
+    for function in functions:
+        for stmt in walk_stmts(function.body):
+            for expr in direct_exprs(stmt):
+                if not isinstance(expr, Call) or not isinstance(expr.callee, GlobalVar):
+                    continue
+                callee = expr.callee
+                if callee.name in passed:
+                    continue
+                sig = table.get(callee.name)
+                if sig is None:
+                    continue
+                types: dict[str, Type] = {
+                    param.name: arg.type
+                    for param, arg in zip(sig.params, expr.args, strict=False)
+                    if bare_tensor(sig_annotation(sig, param.name)) is not None
+                    and isinstance(arg.type, TensorType)
+                }
+                passed[callee.name] = types
+    return {name: types for name, types in passed.items() if types}
+
+
+def within(inner: Span, outer: Span) -> bool:
+    return outer.line <= inner.line <= outer.end_line
+
+
+def sig_annotation(sig: FunctionSignature, name: str) -> ast.expr | None:
+    return next((a.annotation for a in sig.node.args.args if a.arg == name), None)
 
 
 def returned_params(fn: ast.FunctionDef, sig: FunctionSignature) -> list[Type] | None:

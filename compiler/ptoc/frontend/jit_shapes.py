@@ -11,11 +11,24 @@ import re
 from ..diagnostics import Diagnostic
 from ..ir.dtype import INDEX, DataType
 from ..ir.expr import Var
-from ..ir.types import ScalarType, TensorType, Type
+from ..ir.types import ScalarType, TensorType, Type, UnknownType
+from ..records import record
 from .jit_calls import bare_tensor
 from .names import attribute_chain
 
 _INDEX = ScalarType(INDEX)
+
+
+@record(frozen=True, slots=True)
+class AnyTensor(UnknownType):
+    """A bare ``pl.Tensor`` parameter before a call gives it a rank, dims and dtype: unknown,
+    so the type rules stay silent on it."""
+
+    def short(self) -> str:
+        return "Tensor[?, ?]"
+
+
+ANY_TENSOR = AnyTensor()
 # A stand-in element type: diagnostics that could depend on it are not kept (``every_shape``).
 _PLACEHOLDER = DataType.FP32
 _SHAPE_CLASH = "E307"
