@@ -37,6 +37,7 @@ _TYPES = {
     "jit": FunctionType.Orchestration,
     "incore": FunctionType.InCore,
     "opaque": FunctionType.Opaque,
+    "inline": FunctionType.Inline,
     "host": FunctionType.Opaque,
     "extern": FunctionType.InCore,
 }
@@ -69,6 +70,17 @@ class JitSignatureReader(SignatureReader):
     def __init__(self, analyzer: ModuleAnalyzer, shapes: dict[str, Type]) -> None:
         super().__init__(analyzer.env)
         self.shapes = shapes
+        self.read_params: list[ParamInfo] = []
+
+    def params(self, fn: ast.FunctionDef, is_method: bool, typed: bool = True) -> list[ParamInfo]:
+        self.read_params = super().params(fn, is_method, typed)
+        return self.read_params
+
+    def returns(self, fn: ast.FunctionDef) -> tuple[list[Type] | None, Span | None]:
+        """Without an annotation, a JIT function returns the parameters it returns."""
+        if fn.returns is not None:
+            return super().returns(fn)
+        return returned_params(fn, self.read_params), None
 
     def param(self, arg: ast.arg, typed: bool = True) -> ParamInfo:
         direction = bare_tensor(arg.annotation)
@@ -119,7 +131,8 @@ class JitPrograms:
         self.analyzer = analyzer
         self.source = analyzer.source
         self.known: dict[str, JitDef] = {}
-        for fn in defs:
+        inline = [fn for fn in analyzer.env.inline_defs.values() if jit_decorator(fn)]
+        for fn in [*defs, *inline]:
             found = jit_decorator(fn)
             if found is not None:
                 self.known[fn.name] = JitDef(fn, found[0], found[1])
@@ -144,6 +157,9 @@ class JitPrograms:
             self.analyzer.bag.add(site)
         for entry in entries:
             self.analyse_entry(entry, [c for c in calls.sites if c.kernel == entry.fn.name])
+        for jit in self.known.values():  # called from no entry here (another file's, maybe)
+            if jit.fn.name not in self.recorded and jit.kind != "extern":
+                self.analyse_entry(jit, [])
         for jit in self.known.values():
             if jit.kind == "extern":
                 self.check_extern(jit)
@@ -151,7 +167,7 @@ class JitPrograms:
     def analyse_entry(self, entry: JitDef, sites: list[CallSite]) -> None:
         members = reachable(entry, self.known)
         bag = DiagnosticBag()
-        symbolic = self.program(entry, members, {}, bag, record_symbols=True)
+        self.program(entry, members, {}, bag, record_symbols=True)
         for diagnostic in bag.items:
             if not self.from_elsewhere(diagnostic):
                 self.analyzer.bag.add(diagnostic)
@@ -172,10 +188,11 @@ class JitPrograms:
             self.report_specialisation(site, bag)
             if program is not None:
                 specialised.append(program)
-        chosen = specialised[0] if specialised else symbolic
+        # The program print and compile see: the first call's (with no call, the kernel has
+        # no shapes to generate code for; the symbolic program served the checks).
         self.analyzer.result.jit_specialisations[entry.fn.name] = specialised
-        if chosen is not None:
-            self.analyzer.result.programs.append(chosen)
+        if specialised:
+            self.analyzer.result.programs.append(specialised[0])
 
     def from_elsewhere(self, diagnostic: Diagnostic) -> bool:
         """An undefined name or call that another file defines (``from .kernels import mlp``):
@@ -294,8 +311,6 @@ class JitPrograms:
             sig.level, sig.role = Level.HOST, Role.Orchestrator
         elif jit.kind == "extern":
             sig.opaque_body = "implemented in the C++ file named by source="
-        if sig.return_annotation_span is None:
-            sig.return_types = returned_params(jit.fn, sig)
         return read
 
     def check_outputs(self, sig: FunctionSignature, bag: DiagnosticBag) -> None:
@@ -374,9 +389,9 @@ def sig_annotation(sig: FunctionSignature, name: str) -> ast.expr | None:
     return next((a.annotation for a in sig.node.args.args if a.arg == name), None)
 
 
-def returned_params(fn: ast.FunctionDef, sig: FunctionSignature) -> list[Type] | None:
+def returned_params(fn: ast.FunctionDef, params: list[ParamInfo]) -> list[Type] | None:
     """A JIT function without a return annotation returns the parameters it returns."""
-    by_name = {p.name: p.type for p in sig.params}
+    by_name = {p.name: p.type for p in params}
     for node in ast.walk(fn):
         if isinstance(node, ast.Return) and node.value is not None:
             values = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]

@@ -45,6 +45,13 @@ class TorchTensor:
     dtype: DataType
 
 
+@record(frozen=True)
+class Kernel:
+    """A name bound to a JIT entry (``for fn in (kernel_a, kernel_b):``)."""
+
+    name: str
+
+
 class Unreadable(Exception):
     pass
 
@@ -103,16 +110,57 @@ class CallReader:
     def block(self, body: list[ast.stmt]) -> None:
         for statement in body:
             for call in calls_in(statement):
-                if isinstance(call.func, ast.Name) and call.func.id in self.entries:
-                    self.call(call, self.entries[call.func.id])
+                kernel = self.kernel(call.func)
+                if kernel is not None:
+                    self.call(call, self.entries[kernel.name])
             if isinstance(statement, ast.Assign):
                 self.assign(statement.targets, statement.value)
             elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
                 self.assign([statement.target], statement.value)
+            if isinstance(statement, ast.For):
+                self.loop(statement)
+                continue
             for inner in ("body", "orelse", "finalbody"):
                 nested = getattr(statement, inner, None)
                 if isinstance(nested, list) and not isinstance(statement, ast.FunctionDef):
                     self.block(nested)
+
+    def kernel(self, node: ast.expr) -> Kernel | None:
+        """The entry a name calls: its own name, or a loop variable bound to it."""
+        if not isinstance(node, ast.Name):
+            return None
+        held = self.values.get(node.id)
+        if isinstance(held, Kernel):
+            return held
+        return Kernel(node.id) if node.id in self.entries and held is None else None
+
+    def loop(self, node: ast.For) -> None:
+        """``for fn, k in ((kernel_a, 128), (kernel_b, 32)):`` runs its body once per element
+        of a literal sequence; over anything else, once with its variables unknown."""
+        elements = node.iter.elts if isinstance(node.iter, ast.Tuple | ast.List) else [None]
+        for element in elements:
+            self.bind_loop(node.target, element)
+            self.block(node.body)
+        self.block(node.orelse)
+
+    def bind_loop(self, target: ast.expr, element: ast.expr | None) -> None:
+        if isinstance(target, ast.Tuple | ast.List):
+            parts: list[ast.expr | None] = []
+            if isinstance(element, ast.Tuple | ast.List):
+                parts = list(element.elts)
+            if len(parts) != len(target.elts):
+                parts = [None] * len(target.elts)
+            for inner, part in zip(target.elts, parts, strict=True):
+                self.bind_loop(inner, part)
+        elif isinstance(target, ast.Name):
+            kernel = self.kernel(element) if element is not None else None
+            if kernel is not None:
+                self.values[target.id] = kernel
+                return
+            try:
+                self.values[target.id] = self.value(element) if element is not None else None
+            except Unreadable:
+                self.values[target.id] = None
 
     def assign(self, targets: list[ast.expr], value: ast.expr) -> None:
         try:
