@@ -311,3 +311,40 @@ def test_a_bare_tensor_in_a_pl_function_is_still_an_error() -> None:
         """
     )
     assert [d.code for d in analysis.diagnostics] == ["E103"]
+
+
+SUGAR = """
+@pl.jit
+def k(a: pl.Tensor, c: pl.Out[pl.Tensor]):
+    M, N = a.shape
+    rows = a.shape[0]
+    D = pl.dynamic("D")
+    a.bind_dynamic(1, D)
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(a, [0, 0], [64, 64])
+        u = pl.cast(t, a.dtype)
+        pl.store(u, [0, 0], c)
+    return c
+
+"""
+
+
+def test_the_specializers_body_sugar_is_accepted_before_any_call() -> None:
+    assert found(analyse(SUGAR)) == []
+
+
+def test_shape_and_dtype_read_the_calls_tensor() -> None:
+    analysis = analyse(
+        SUGAR
+        + """
+if __name__ == "__main__":
+    a = torch.zeros((128, 256), dtype=torch.float16)
+    k(a, a)
+"""
+    )
+    assert found(analysis) == []
+    printed = print_program(analysis.programs[0], edition=Edition.V2026_08)
+    assert "M: pl.Scalar[pl.INT64] = _tuple_tmp[0]" in printed
+    assert "_tuple_tmp: tuple[pl.Scalar[pl.INT64], pl.Scalar[pl.INT64]] = [128, 256]" in printed
+    assert "pl.tile.cast(t, target_type=pl.FP16)" in printed
+    assert "bind_dynamic" not in printed

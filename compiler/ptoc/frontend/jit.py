@@ -307,6 +307,7 @@ class JitPrograms:
         read = reader.read(Definition(jit.fn, None))
         sig = read.signature
         sig.func_type = _TYPES[jit.kind]
+        sig.jit = True
         if jit.kind == "host":
             sig.level, sig.role = Level.HOST, Role.Orchestrator
         elif jit.kind == "extern":
