@@ -18,7 +18,7 @@ from ..ir.function import Function, FunctionType, ParamDirection, Program
 from ..ir.span import Span
 from ..ir.types import TensorType, Type
 from ..ir.walk import direct_exprs, walk_stmts
-from ..records import record
+from ..records import record, replace
 from .analysis import FunctionInfo, Occurrence, OccurrenceKind
 from .context import FunctionSignature, ParamInfo
 from .jit_calls import CallSite, bare_tensor, read_call_sites
@@ -166,8 +166,10 @@ class JitPrograms:
 
     def analyse_entry(self, entry: JitDef, sites: list[CallSite]) -> None:
         members = reachable(entry, self.known)
+        readable = [site for site in sites if site.readable]
+        # Hover and inlay hints show the first call's concrete types; with none, the symbolic.
         bag = DiagnosticBag()
-        self.program(entry, members, {}, bag, record_symbols=True)
+        self.program(entry, members, {}, bag, record_symbols=not readable)
         for diagnostic in bag.items:
             if not self.from_elsewhere(diagnostic):
                 self.analyzer.bag.add(diagnostic)
@@ -179,11 +181,10 @@ class JitPrograms:
                 if every_shape(diagnostic):
                     self.analyzer.bag.add(diagnostic)
         specialised: list[Program] = []
-        for site in sites:
-            if not site.readable:
-                continue
+        for site in readable:
             bag = DiagnosticBag()
-            program = self.program(entry, members, site.shapes, bag, record_symbols=False)
+            first = site is readable[0]
+            program = self.program(entry, members, site.shapes, bag, record_symbols=first)
             bag.items = [d for d in bag.items if not self.from_elsewhere(d)]
             self.report_specialisation(site, bag)
             if program is not None:
@@ -248,7 +249,9 @@ class JitPrograms:
             fresh = [sig for sig in table.values() if sig.name not in self.recorded]
             self.recorded.update(sig.name for sig in fresh)
             self.analyzer.result.index.extend(
-                o for o in occurrences if any(within(o.span, sig.span) for sig in fresh)
+                self.symbolic_signature(o, entry, shapes)
+                for o in occurrences
+                if any(within(o.span, sig.span) for sig in fresh)
             )
             for sig in fresh:
                 info = FunctionInfo(sig.name, sig.span, sig.name_span, None)
@@ -256,6 +259,21 @@ class JitPrograms:
         if len(functions) != len(table):
             return None
         return Program(entry.fn.name, tuple(functions), span=self.source.span(entry.fn))
+
+    def symbolic_signature(
+        self, occurrence: Occurrence, entry: JitDef, shapes: dict[str, Type]
+    ) -> Occurrence:
+        """A kernel's hover: its signature for every shape, then the one its first call gives."""
+        if not (
+            shapes
+            and occurrence.is_definition
+            and occurrence.kind is OccurrenceKind.FUNCTION
+            and occurrence.name == entry.fn.name
+        ):
+            return occurrence
+        symbolic = self.signature(entry, {}).signature.describe()
+        detail = f"{symbolic}\n# as the first call in this file gives it:\n{occurrence.detail}"
+        return replace(occurrence, detail=detail)
 
     def lower_round(
         self,
