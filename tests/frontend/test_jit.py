@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from frontend_helpers import where
 
 from ptoc import driver
 from ptoc.diagnostics import Severity
@@ -129,28 +130,25 @@ def found(analysis: ModuleAnalysis) -> list[tuple[str, int, int, int, int]]:
     ]
 
 
-KERNEL = """
-@pl.jit
-def tile_add(a: pl.Tensor, b: pl.Tensor, c: pl.Out[pl.Tensor]):
-    with pl.at(level=pl.Level.CORE_GROUP):
-        tile_a = pl.load(a, [0, 0], [128, 128])
-        tile_b = pl.load(b, [0, 0], [128, 128])
-        pl.store(pl.add(tile_a, tile_b), [0, 0], c)
-    return c
+# The project's own JIT example (64 x 64 load windows), without its calls.
+EXAMPLE = (Path(__file__).resolve().parents[2] / "examples" / "jit_tile_add.py").read_text(
+    encoding="utf-8"
+)
+KERNEL = EXAMPLE[: EXAMPLE.index("if __name__")]
 
-"""
+
+def called(*lines: str) -> tuple[str, ModuleAnalysis]:
+    """The kernel with these lines in its file's ``__main__`` block."""
+    text = KERNEL + 'if __name__ == "__main__":\n' + "".join(f"    {line}\n" for line in lines)
+    return text, analyze_source(text, "k.py", edition=CHOSEN)
 
 
 def test_the_call_gives_the_kernel_its_shapes_and_the_program_prints_them() -> None:
-    analysis = analyse(
-        KERNEL
-        + """
-if __name__ == "__main__":
-    a = torch.zeros((128, 256), dtype=torch.float16)
-    b = torch.randn(128, 256, dtype=torch.float16)
-    c = torch.zeros_like(a)
-    tile_add(a, b, c, config=None)
-"""
+    _, analysis = called(
+        "a = torch.zeros((128, 256), dtype=torch.float16)",
+        "b = torch.randn(128, 256, dtype=torch.float16)",
+        "c = torch.zeros_like(a)",
+        "tile_add(a, b, c, config=None)",
     )
     assert found(analysis) == []
     (program,) = analysis.programs
@@ -161,7 +159,7 @@ if __name__ == "__main__":
 
 
 def test_bare_tensors_hover_as_unknown_tensors_before_a_call() -> None:
-    analysis = analyse(KERNEL)
+    analysis = analyze_source(KERNEL, "k.py", edition=CHOSEN)
     assert found(analysis) == []
     assert analysis.programs == []  # no shapes: nothing to generate code for
     (definition,) = [
@@ -190,30 +188,16 @@ def test_a_shape_clash_for_every_shape_is_reported_where_it_is() -> None:
 
 
 def test_a_call_too_small_for_the_load_windows_is_an_error_at_the_call() -> None:
-    analysis = analyse(
-        KERNEL
-        + """
-if __name__ == "__main__":
-    a = torch.zeros((64, 64), dtype=torch.float32)
-    tile_add(a, a, a)
-"""
-    )
-    assert found(analysis) == [("E209", 16, 4, 16, 21)]
+    text, analysis = called("a = torch.zeros((32, 32), dtype=torch.float32)", "tile_add(a, a, a)")
+    assert found(analysis) == [("E209", *where(text, "tile_add(a, a, a)"))]
     (diagnostic,) = analysis.diagnostics
-    assert "a: [64, 64] FP32" in diagnostic.message and "[E308]" in diagnostic.message
-    assert diagnostic.related[0].span.line == 8  # the load that cannot fit
+    assert "a: [32, 32] FP32" in diagnostic.message and "[E308]" in diagnostic.message
+    assert diagnostic.related[0].span.line == where(text, "pl.load(a")[0]  # cannot fit
 
 
 def test_a_call_with_the_wrong_number_of_arguments_is_an_error_at_the_call() -> None:
-    analysis = analyse(
-        KERNEL
-        + """
-if __name__ == "__main__":
-    a = torch.zeros((128, 128), dtype=torch.float32)
-    tile_add(a, a, config=None)
-"""
-    )
-    assert found(analysis) == [("E210", 16, 4, 16, 31)]
+    text, analysis = called("a = torch.zeros((64, 64))", "tile_add(a, a, config=None)")
+    assert found(analysis) == [("E210", *where(text, "tile_add(a, a, config=None)"))]
     assert "takes 3 argument(s) (a, b, c) but this call passes 2" in analysis.diagnostics[0].message
 
 
@@ -231,34 +215,23 @@ def test_an_out_never_written_is_a_warning_on_the_parameter() -> None:
 
 
 def test_an_unreadable_call_argument_is_a_note_and_the_kernel_stays_checked() -> None:
-    analysis = analyse(
-        KERNEL
-        + """
-if __name__ == "__main__":
-    c = torch.zeros((128, 128), dtype=torch.float32)
-    tile_add(load_input(), c, c)
-"""
-    )
-    assert found(analysis) == [("I002", 16, 13, 16, 25)]
+    text, analysis = called("c = torch.zeros((64, 64))", "tile_add(load_input(), c, c)")
+    assert found(analysis) == [("I002", *where(text, "load_input()"))]
     assert analysis.diagnostics[0].severity is Severity.INFO
     assert "argument 'a'" in analysis.diagnostics[0].message
 
 
 def test_calls_in_a_loop_over_kernels_and_sizes_each_give_a_specialisation() -> None:
-    analysis = analyse(
-        KERNEL
-        + """
-def main():
-    for fn, n in ((tile_add, 128), (tile_add, 256)):
-        a = torch.zeros((n, 128), dtype=torch.float32)
-        fn(a, a, a)
-"""
+    _, analysis = called(
+        "for fn, n in ((tile_add, 128), (tile_add, 256)):",
+        "    a = torch.zeros((n, 64), dtype=torch.float32)",
+        "    fn(a, a, a)",
     )
     assert found(analysis) == []
     programs = analysis.jit_specialisations["tile_add"]
-    assert [str(p.functions[0].params[0].type.short()) for p in programs] == [
-        "Tensor[[128, 128], FP32]",
-        "Tensor[[256, 128], FP32]",
+    assert [p.functions[0].params[0].type.short() for p in programs] == [
+        "Tensor[[128, 64], FP32]",
+        "Tensor[[256, 64], FP32]",
     ]
 
 
