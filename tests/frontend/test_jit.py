@@ -173,18 +173,9 @@ def test_bare_tensors_hover_as_unknown_tensors_before_a_call() -> None:
 
 
 def test_a_shape_clash_for_every_shape_is_reported_where_it_is() -> None:
-    analysis = analyse(
-        """
-        @pl.jit
-        def clash(a: pl.Tensor, b: pl.Tensor, c: pl.Out[pl.Tensor]):
-            with pl.at(level=pl.Level.CORE_GROUP):
-                x = pl.load(a, [0, 0], [128, 128])
-                y = pl.load(b, [0, 0], [64, 64])
-                pl.store(pl.add(x, y), [0, 0], c)
-            return c
-        """
-    )
-    assert found(analysis) == [("E307", 10, 27, 10, 28)]
+    text = KERNEL.replace("pl.load(b, [0, 0], [64, 64])", "pl.load(b, [0, 0], [32, 32])")
+    analysis = analyze_source(text, "k.py", edition=CHOSEN)
+    assert found(analysis) == [("E307", *where(text, "tile_b", 2))]  # the add's rhs
 
 
 def test_a_call_too_small_for_the_load_windows_is_an_error_at_the_call() -> None:
