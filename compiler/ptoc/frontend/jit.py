@@ -7,8 +7,8 @@ read (``jit_calls``); that specialisation is the program print and compile see."
 from __future__ import annotations
 
 import ast
+import os
 import re
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, DiagnosticBag, Related, Severity
@@ -364,8 +364,8 @@ class JitPrograms:
             node = decorator_keyword(jit.decorator, key)
             if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
                 continue
-            path = Path(self.source.path).parent / node.value
-            if not path.is_file():
+            path = os.path.join(os.path.dirname(self.source.path), node.value)
+            if not os.path.isfile(path):  # (os.path: pathlib costs a check's start-up)
                 self.analyzer.bag.error(
                     "E208",
                     f"{key}= names '{node.value}', which does not exist next to this file",
