@@ -312,3 +312,19 @@ if __name__ == "__main__":
     assert "_tuple_tmp: tuple[pl.Scalar[pl.INT64], pl.Scalar[pl.INT64]] = [128, 256]" in printed
     assert "pl.tile.cast(t, target_type=pl.FP16)" in printed
     assert "bind_dynamic" not in printed
+
+
+def test_a_specialise_comment_above_the_kernel_is_a_call_from_elsewhere() -> None:
+    comments = (
+        "# ptoc: specialise a=[128, 128]:FP32 b=[128, 128]:FP32 c=[128, 128]:FP32\n"
+        "# ptoc: specialise a=[32, 32]:FP16 b=[32, 32]:FP16 c=[32, 32]:FP16\n"
+        "# ptoc: specialise a=[64, 64]:FP32\n"
+    )
+    text = KERNEL.replace("@pl.jit\n", comments + "@pl.jit\n")
+    analysis = analyze_source(text, "k.py", edition=CHOSEN)
+    small = where(text, "# ptoc: specialise a=[32, 32]:FP16 b=[32, 32]:FP16 c=[32, 32]:FP16")
+    partial = where(text, "# ptoc: specialise a=[64, 64]:FP32")
+    assert found(analysis) == [("E209", *small), ("I002", *partial)]
+    assert "gives 'b', 'c' of 'tile_add' no shape" in analysis.diagnostics[1].message
+    (program,) = analysis.jit_specialisations["tile_add"]  # the small one fails
+    assert program.functions[0].params[0].type.short() == "Tensor[[128, 128], FP32]"

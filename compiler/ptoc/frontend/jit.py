@@ -22,6 +22,7 @@ from ..records import record, replace
 from .analysis import FunctionInfo, Occurrence, OccurrenceKind
 from .context import FunctionSignature, ParamInfo
 from .jit_calls import CallSite, bare_tensor, read_call_sites
+from .jit_comments import comment_sites
 from .jit_shapes import ANY_TENSOR, every_shape, symbolic_shapes
 from .lower import LoweredFunction
 from .names import attribute_chain
@@ -156,7 +157,9 @@ class JitPrograms:
         for site in calls.notes:
             self.analyzer.bag.add(site)
         for entry in entries:
-            self.analyse_entry(entry, [c for c in calls.sites if c.kernel == entry.fn.name])
+            sites = comment_sites(self.source, entry.fn, self.analyzer.bag)
+            sites += [c for c in calls.sites if c.kernel == entry.fn.name]
+            self.analyse_entry(entry, sites)
         for jit in self.known.values():  # called from no entry here (another file's, maybe)
             if jit.fn.name not in self.recorded and jit.kind != "extern":
                 self.analyse_entry(jit, [])
@@ -187,7 +190,7 @@ class JitPrograms:
             program = self.program(entry, members, site.shapes, bag, record_symbols=first)
             bag.items = [d for d in bag.items if not self.from_elsewhere(d)]
             self.report_specialisation(site, bag)
-            if program is not None:
+            if program is not None and not bag.has_errors:  # (a failing one compiles to nothing)
                 specialised.append(program)
         # The program print and compile see: the first call's (with no call, the kernel has
         # no shapes to generate code for; the symbolic program served the checks).
