@@ -167,9 +167,12 @@ def test_bare_tensors_hover_as_unknown_tensors_before_a_call() -> None:
         for o in analysis.index.occurrences
         if o.is_definition and o.kind is OccurrenceKind.FUNCTION
     ]
-    assert definition.detail == (
-        "def tile_add(a: Tensor[?, ?], b: Tensor[?, ?], c: Tensor[?, ?]) -> Tensor[?, ?]"
-    )
+    assert definition.detail.splitlines() == [
+        "def tile_add(a: Tensor[?, ?], b: Tensor[?, ?], c: Tensor[?, ?]) -> Tensor[?, ?]",
+        "# a needs rank 2, at least [64, 64]",
+        "# b needs rank 2, at least [64, 64]",
+        "# c needs rank 2",
+    ]
 
 
 def test_a_shape_clash_for_every_shape_is_reported_where_it_is() -> None:

@@ -23,7 +23,7 @@ from .analysis import FunctionInfo, Occurrence, OccurrenceKind
 from .context import FunctionSignature, ParamInfo
 from .jit_calls import CallSite, bare_tensor, read_call_sites
 from .jit_comments import comment_sites
-from .jit_shapes import ANY_TENSOR, every_shape, symbolic_shapes
+from .jit_shapes import ANY_TENSOR, call_needs, every_shape, symbolic_shapes
 from .lower import LoweredFunction
 from .names import attribute_chain
 from .signatures import Definition, ReadSignature, SignatureReader, decorator_keyword
@@ -266,17 +266,21 @@ class JitPrograms:
     def symbolic_signature(
         self, occurrence: Occurrence, entry: JitDef, shapes: dict[str, Type]
     ) -> Occurrence:
-        """A kernel's hover: its signature for every shape, then the one its first call gives."""
+        """A kernel's hover: its signature for every shape, what a call must pass (the rank
+        and the least extents its constant load windows need), then the one its first call
+        gives."""
         if not (
-            shapes
-            and occurrence.is_definition
+            occurrence.is_definition
             and occurrence.kind is OccurrenceKind.FUNCTION
             and occurrence.name == entry.fn.name
         ):
             return occurrence
-        symbolic = self.signature(entry, {}).signature.describe()
-        detail = f"{symbolic}\n# as the first call in this file gives it:\n{occurrence.detail}"
-        return replace(occurrence, detail=detail)
+        lines = [self.signature(entry, {}).signature.describe()]
+        needs = call_needs(entry.fn, self.analyzer.env.consts)
+        lines += [f"# {name} needs {need}" for name, need in needs.items()]
+        if shapes:
+            lines += ["# as the first call in this file gives it:", occurrence.detail]
+        return replace(occurrence, detail="\n".join(lines))
 
     def lower_round(
         self,

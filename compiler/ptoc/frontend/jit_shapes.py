@@ -13,6 +13,7 @@ from ..ir.dtype import INDEX, DataType
 from ..ir.expr import Var
 from ..ir.types import ScalarType, TensorType, Type, UnknownType
 from ..records import record
+from .consteval import ConstEvaluator, NotConstant
 from .jit_calls import bare_tensor
 from .names import attribute_chain
 
@@ -83,3 +84,49 @@ def every_shape(diagnostic: Diagnostic) -> bool:
         return False
     shapes = _SHAPES.findall(diagnostic.message)
     return len(shapes) >= 2 and all(re.fullmatch(r"[\d, ]+", s) for s in shapes)
+
+
+def call_needs(fn: ast.FunctionDef, consts: ConstEvaluator) -> dict[str, str]:
+    """Per bare tensor parameter, what a call must pass: the rank its uses show and, per axis,
+    the least extent its loads with constant offsets and sizes reach."""
+    needs: dict[str, str] = {}
+    for arg in fn.args.args:
+        if bare_tensor(arg.annotation) is None:
+            continue
+        rank = used_rank(fn, arg.arg)
+        least = load_extents(fn, arg.arg, consts)
+        if least and (rank is None or len(least) == rank):
+            needs[arg.arg] = f"rank {len(least)}, at least [{', '.join(map(str, least))}]"
+        elif rank:
+            needs[arg.arg] = f"rank {rank}"
+    return needs
+
+
+def load_extents(fn: ast.FunctionDef, name: str, consts: ConstEvaluator) -> list[int]:
+    least: list[int] = []
+    for node in ast.walk(fn):
+        if not (isinstance(node, ast.Call) and len(node.args) >= 3):
+            continue
+        chain = attribute_chain(node.func) or []
+        tensor, offsets, sizes = node.args[:3]
+        if not (chain and chain[-1] == "load" and isinstance(tensor, ast.Name)):
+            continue
+        if tensor.id != name:
+            continue
+        try:
+            reach = [
+                int(consts.evaluate(o)) + int(consts.evaluate(n))
+                for o, n in zip(elements(offsets), elements(sizes), strict=True)
+            ]
+        except (NotConstant, TypeError, ValueError):
+            continue
+        if least and len(reach) != len(least):
+            return []  # used with two ranks: the type rules will say so
+        least = [max(pair) for pair in zip(least, reach, strict=True)] if least else reach
+    return least
+
+
+def elements(node: ast.expr) -> list[ast.expr]:
+    if isinstance(node, ast.List | ast.Tuple):
+        return list(node.elts)
+    raise NotConstant("not a list")
