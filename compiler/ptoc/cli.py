@@ -336,6 +336,8 @@ def emit(text: str, output: str | None) -> None:
 def run_print(args: argparse.Namespace) -> int:
     from .printer import print_program
 
+    if args.jit_signature:
+        return print_jit_signatures(args.file)
     loaded = load_programs(args.file, args.specialise)
     if has_errors(loaded.diagnostics):
         report(loaded.diagnostics)
@@ -362,6 +364,26 @@ def run_print(args: argparse.Namespace) -> int:
             return EXIT_ERRORS
     sys.stdout.write(driver.join_texts(texts, "python"))
     return EXIT_OK
+
+
+def print_jit_signatures(path: str) -> int:
+    """Each @pl.jit kernel's signature for every shape and what a call must pass (its hover)."""
+    from .frontend import OccurrenceKind
+
+    analysis = analyze(read_source(path), path)
+    report(analysis.diagnostics)
+    kernels = [
+        o.detail
+        for o in analysis.index.occurrences
+        if o.kind is OccurrenceKind.FUNCTION
+        and o.is_definition
+        and o.name in analysis.jit_specialisations
+    ]
+    if not kernels:
+        fail(f"'{path}' has no @pl.jit kernel")
+        return EXIT_ERRORS
+    sys.stdout.write("\n\n".join(kernels) + "\n")
+    return EXIT_ERRORS if analysis.has_errors else EXIT_OK
 
 
 # --- ptoc compile --------------------------------------------------------------------------------
@@ -551,6 +573,11 @@ def add_print_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
     show.add_argument("--line-length", type=positive_int, default=88, metavar="N")
     show.add_argument("--function", metavar="NAME", help="print only this function")
     add_specialise(show)
+    show.add_argument(
+        "--jit-signature",
+        action="store_true",
+        help="print each @pl.jit kernel's signature and what a call must pass, not its IR",
+    )
     show.set_defaults(handler=run_print)
 
 

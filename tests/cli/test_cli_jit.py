@@ -37,3 +37,15 @@ def test_a_kernel_no_call_shapes_says_why_nothing_compiles(write: Write) -> None
         assert "has @pl.jit kernels but no call of them in the file" in result.stderr
     beyond = run_ptoc("compile", "--specialise", "3", str(JIT))
     assert beyond.returncode == 1 and "no shapes to generate code for" in beyond.stderr
+
+
+def test_jit_signature_prints_each_kernels_contract() -> None:
+    result = run_ptoc("print", "--jit-signature", str(JIT))
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.splitlines()[:5] == [
+        "def tile_add(a: Tensor[?, ?], b: Tensor[?, ?], c: Tensor[?, ?]) -> Tensor[?, ?]",
+        "# a needs rank 2, at least [64, 64]",
+        "# b needs rank 2, at least [64, 64]",
+        "# c needs rank 2",
+        "# as the first call in this file gives it:",
+    ]
