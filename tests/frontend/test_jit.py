@@ -15,6 +15,7 @@ from ptoc import driver
 from ptoc.diagnostics import Severity
 from ptoc.editions import Edition, EditionSource
 from ptoc.frontend import ModuleAnalysis, OccurrenceKind, analyze_source
+from ptoc.ir.dsl_enums import Level
 from ptoc.ir.function import FunctionType
 from ptoc.printer import print_program
 
@@ -331,3 +332,26 @@ def test_a_specialise_comment_above_the_kernel_is_a_call_from_elsewhere() -> Non
     assert "gives 'b', 'c' of 'tile_add' no shape" in analysis.diagnostics[1].message
     (program,) = analysis.jit_specialisations["tile_add"]  # the small one fails
     assert program.functions[0].params[0].type.short() == "Tensor[[128, 128], FP32]"
+
+
+def test_an_incore_sub_function_keeps_its_level() -> None:
+    analysis = analyse(
+        """
+        @pl.jit.incore(level=pl.Level.AIV)
+        def kernel(x: pl.Tensor, out: pl.Out[pl.Tensor]):
+            out = pl.store(pl.load(x, [0, 0], [64, 64]), [0, 0], out)
+            return out
+
+        @pl.jit
+        def entry(a: pl.Tensor, c: pl.Out[pl.Tensor]):
+            c = kernel(a, c)
+            return c
+
+        if __name__ == "__main__":
+            a = torch.zeros((64, 64), dtype=torch.float32)
+            entry(a, a)
+        """
+    )
+    assert found(analysis) == []
+    kernel = analysis.programs[0].function("kernel")
+    assert kernel is not None and kernel.level is Level.AIV

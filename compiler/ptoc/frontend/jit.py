@@ -329,7 +329,7 @@ class JitPrograms:
 
     def signature(self, jit: JitDef, shapes: dict[str, Type]) -> ReadSignature:
         reader = JitSignatureReader(self.analyzer, shapes)
-        read = reader.read(Definition(jit.fn, None))
+        read = reader.read(Definition(jit.fn, jit.decorator))  # (its level=)
         sig = read.signature
         sig.func_type = _TYPES[jit.kind]
         sig.jit = True
