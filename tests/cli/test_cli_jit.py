@@ -49,3 +49,15 @@ def test_jit_signature_prints_each_kernels_contract() -> None:
         "# c needs rank 2",
         "# as the first call in this file gives it:",
     ]
+
+
+def test_run_executes_the_first_calls_program_on_the_interpreter() -> None:
+    result = run_ptoc("run", str(JIT), "--function", "tile_add", "--seed", "3")
+    assert result.returncode == 0, result.stderr
+    means = {
+        line.split(":")[0]: float(line.split("mean ")[1])
+        for line in result.stdout.splitlines()
+        if " mean " in line
+    }
+    assert set(means) == {"a", "b", "c"}
+    assert abs(means["c"] - (means["a"] + means["b"])) < 1e-4  # c = a + b
