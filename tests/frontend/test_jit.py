@@ -356,3 +356,13 @@ def test_an_incore_sub_function_keeps_its_level() -> None:
     assert found(analysis) == []
     kernel = analysis.programs[0].function("kernel")
     assert kernel is not None and kernel.level is Level.AIV
+
+
+def test_a_call_through_a_module_table_of_kernels_specialises_each() -> None:
+    text = KERNEL + "MODES = {'add': tile_add}\n\n"
+    text += 'if __name__ == "__main__":\n    a = torch.zeros((96, 64))\n'
+    text += '    MODES["add"](a, a, a)\n'
+    analysis = analyze_source(text, "k.py", edition=CHOSEN)
+    assert found(analysis) == []
+    (program,) = analysis.jit_specialisations["tile_add"]
+    assert program.functions[0].params[0].type.short() == "Tensor[[96, 64], FP32]"

@@ -104,14 +104,14 @@ class CallReader:
         self.env = env
         self.entries = entries
         self.values: dict[str, Any] = {}
+        self.tables: dict[str, list[str]] = {}  # module dicts and lists of entries
         self.found = CallSites()
         self.bag = DiagnosticBag()
 
     def block(self, body: list[ast.stmt]) -> None:
         for statement in body:
             for call in calls_in(statement):
-                kernel = self.kernel(call.func)
-                if kernel is not None:
+                for kernel in self.kernels(call.func):
                     self.call(call, self.entries[kernel.name])
             if isinstance(statement, ast.Assign):
                 self.assign(statement.targets, statement.value)
@@ -124,6 +124,14 @@ class CallReader:
                 nested = getattr(statement, inner, None)
                 if isinstance(nested, list) and not isinstance(statement, ast.FunctionDef):
                     self.block(nested)
+
+    def kernels(self, node: ast.expr) -> list[Kernel]:
+        """The entries a call may call: one by name, or each of a module table of kernels
+        (``MODES[args.mode](a, b)``: whichever the run picks)."""
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            return [Kernel(name) for name in self.tables.get(node.value.id, [])]
+        kernel = self.kernel(node)
+        return [kernel] if kernel is not None else []
 
     def kernel(self, node: ast.expr) -> Kernel | None:
         """The entry a name calls: its own name, or a loop variable bound to it."""
@@ -315,6 +323,21 @@ def calls_in(statement: ast.stmt) -> list[ast.Call]:
     ]
 
 
+def kernel_tables(tree: ast.Module, entries: dict[str, ast.FunctionDef]) -> dict[str, list[str]]:
+    """Module-level ``MODES = {"a": kernel_a, "b": kernel_b}`` (or a list or tuple) of entries."""
+    tables: dict[str, list[str]] = {}
+    for node in tree.body:
+        if not (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)):
+            continue
+        value = node.value
+        items = value.values if isinstance(value, ast.Dict) else getattr(value, "elts", None)
+        if isinstance(value, ast.Dict | ast.List | ast.Tuple) and items:
+            names = [i.id for i in items if isinstance(i, ast.Name) and i.id in entries]
+            if len(names) == len(items):
+                tables[node.targets[0].id] = names
+    return tables
+
+
 def run_time_blocks(tree: ast.Module, jit_names: set[str]) -> list[list[ast.stmt]]:
     """Where a file calls its kernels: module-level ``if`` blocks and plain functions."""
     blocks: list[list[ast.stmt]] = []
@@ -334,6 +357,7 @@ def read_call_sites(
     tree: ast.Module, env: ModuleEnv, entries: dict[str, ast.FunctionDef]
 ) -> CallSites:
     reader = CallReader(env, entries)
+    reader.tables = kernel_tables(tree, entries)
     for block in run_time_blocks(tree, set(entries)):
         reader.values = {}
         reader.block(block)
