@@ -291,13 +291,19 @@ class LoadedFile:
     programs: list[Program]
     diagnostics: list[Diagnostic]
     edition: Edition = Edition.V2026_03  # the spelling the file's IR is printed in
+    why_empty: str = "contains no @pl.program or @pl.function"
 
 
-def load_programs(path: str) -> LoadedFile:
-    """Read and analyse one file (raises InputError when it cannot be read)."""
+def load_programs(path: str, specialise: int | None = None) -> LoadedFile:
+    """Read and analyse one file (raises InputError when it cannot be read); ``specialise``:
+    each @pl.jit kernel as its n-th call in the file gives it shapes."""
     analysis = analyze(read_source(path), path)
+    if specialise is not None:
+        analysis.specialise(specialise)
     edition = printed_edition(analysis.edition)
-    return LoadedFile(path, analysis.all_programs(), list(analysis.diagnostics), edition)
+    diagnostics = list(analysis.diagnostics)
+    why = analysis.nothing_to_compile()
+    return LoadedFile(path, analysis.all_programs(), diagnostics, edition, why)
 
 
 def printed_edition(in_force: EditionInForce | None) -> Edition:
@@ -331,14 +337,16 @@ def emit(text: str, output: str | None) -> None:
 def run_print(args: argparse.Namespace) -> int:
     from .printer import print_program
 
-    loaded = load_programs(args.file)
+    if args.jit_signature:
+        return print_jit_signatures(args.file)
+    loaded = load_programs(args.file, args.specialise)
     if has_errors(loaded.diagnostics):
         report(loaded.diagnostics)
         return EXIT_ERRORS
     programs = select_programs(loaded, args.function)
     report(loaded.diagnostics)
     if not programs:
-        fail(f"'{args.file}' contains no @pl.program or @pl.function")
+        fail(f"'{args.file}' {loaded.why_empty}")
         return EXIT_ERRORS
 
     texts: list[str] = []
@@ -357,6 +365,26 @@ def run_print(args: argparse.Namespace) -> int:
             return EXIT_ERRORS
     sys.stdout.write(driver.join_texts(texts, "python"))
     return EXIT_OK
+
+
+def print_jit_signatures(path: str) -> int:
+    """Each @pl.jit kernel's signature for every shape and what a call must pass (its hover)."""
+    from .frontend import OccurrenceKind
+
+    analysis = analyze(read_source(path), path)
+    report(analysis.diagnostics)
+    kernels = [
+        o.detail
+        for o in analysis.index.occurrences
+        if o.kind is OccurrenceKind.FUNCTION
+        and o.is_definition
+        and o.name in analysis.jit_specialisations
+    ]
+    if not kernels:
+        fail(f"'{path}' has no @pl.jit kernel")
+        return EXIT_ERRORS
+    sys.stdout.write("\n\n".join(kernels) + "\n")
+    return EXIT_ERRORS if analysis.has_errors else EXIT_OK
 
 
 # --- ptoc compile --------------------------------------------------------------------------------
@@ -385,10 +413,12 @@ def run_compile(args: argparse.Namespace) -> int:
     if analysis.has_errors:
         report(analysis.diagnostics)
         return EXIT_ERRORS
+    if args.specialise is not None:
+        analysis.specialise(args.specialise)
     loaded = LoadedFile(args.file, analysis.all_programs(), list(analysis.diagnostics))
     if not select_programs(loaded, args.function):
         report(loaded.diagnostics)
-        fail(f"'{args.file}' contains no @pl.program or @pl.function")
+        fail(f"'{args.file}' {analysis.nothing_to_compile()}")
         return EXIT_ERRORS
 
     if args.verify and args.target != "pto":
@@ -624,6 +654,12 @@ def add_print_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
     show.add_argument("--prefix", default="pl", help="module alias of pypto.language (default: pl)")
     show.add_argument("--line-length", type=positive_int, default=88, metavar="N")
     show.add_argument("--function", metavar="NAME", help="print only this function")
+    add_specialise(show)
+    show.add_argument(
+        "--jit-signature",
+        action="store_true",
+        help="print each @pl.jit kernel's signature and what a call must pass, not its IR",
+    )
     show.set_defaults(handler=run_print)
 
 
@@ -649,8 +685,20 @@ def add_compile_parser(commands: argparse._SubParsersAction[argparse.ArgumentPar
         default=None,
         help="pass pipeline (default: ptoas for --target pto and pto-cpp, default otherwise)",
     )
+    add_specialise(compile_)
     add_compile_outputs(compile_)
     compile_.set_defaults(handler=run_compile)
+
+
+def add_specialise(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--specialise",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="each @pl.jit kernel with the shapes of its N-th call in the file "
+        "(default: its first)",
+    )
 
 
 def add_compile_outputs(compile_: argparse.ArgumentParser) -> None:

@@ -16,6 +16,7 @@ EXPECTED = {
     "block_computation.py",
     "conditional.py",
     "flash_attention.py",
+    "jit_tile_add.py",
     "loop_sum.py",
     "mul_kernel_2d.py",
     "simple_add.py",
@@ -71,6 +72,8 @@ def test_the_seed_ir_file_keeps_its_program_name() -> None:
         ("tensor_attention.py", "pto"),
         ("tensor_flash_attention.py", "cce"),
         ("tensor_flash_attention.py", "pto"),
+        ("jit_tile_add.py", "cce"),
+        ("jit_tile_add.py", "pto"),
     ],
 )
 def test_kernel_compiles(example: str, target: str) -> None:

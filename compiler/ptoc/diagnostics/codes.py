@@ -339,6 +339,34 @@ _ENTRIES = [
         "        y = kernel(x)",
         "rename the standalone function, or call the method: y = self.kernel(x)",
     ),
+    CodeInfo(
+        "E208",
+        "JIT_EXTERN_SOURCE_MISSING",
+        _E,
+        "A `@pl.jit.extern` kernel whose `source=` (or `aic_source=` / `aiv_source=`) names a "
+        "C++ file that does not exist; the path is relative to the kernel's file.",
+        '@pl.jit.extern(source="kernels/missing.cpp", core_type="aiv")\ndef k(x: pl.Tensor): ...',
+        '@pl.jit.extern(source="kernels/add.cpp", core_type="aiv")\ndef k(x: pl.Tensor): ...',
+    ),
+    CodeInfo(
+        "E209",
+        "JIT_CALL_SPECIALISATION_FAILS",
+        _E,
+        "A call of a `@pl.jit` kernel whose torch arguments (read from the call's text) give it "
+        "shapes or dtypes it cannot take, e.g. a tensor smaller than the kernel's load windows. "
+        "The kernel is fine for other shapes; the related location shows where it fails.",
+        "a = torch.zeros((64, 64))\ntile_add(a, b, c)  # tile_add loads [128, 128] windows",
+        "a = torch.zeros((128, 128))\ntile_add(a, b, c)",
+    ),
+    CodeInfo(
+        "E210",
+        "JIT_CALL_ARITY",
+        _E,
+        "A call of a `@pl.jit` kernel that does not pass each of its parameters once (keyword "
+        "options of the runtime, such as `config=`, are not parameters).",
+        "tile_add(a, b)  # def tile_add(a, b, c: pl.Out[pl.Tensor])",
+        "tile_add(a, b, c)",
+    ),
     # --- operators --------------------------------------------------------------------------
     CodeInfo(
         "E300",
@@ -732,6 +760,27 @@ _ENTRIES = [
         "the program. Texts written as string literals are checked in place.",
         'pl.parse(f"def {name}(...): ...")',
         'pl.parse("""...the program...""")',
+    ),
+    CodeInfo(
+        "I002",
+        "JIT_CALL_NOT_READ",
+        Severity.INFO,
+        "A call of a `@pl.jit` kernel with a tensor argument built at run time (by code ptoc "
+        "does not run): the call gives no specialisation, and the kernel is checked for every "
+        "shape.",
+        "tile_add(load_input(), b, c)",
+        "a = torch.zeros((128, 128), dtype=torch.float32)\ntile_add(a, b, c)",
+    ),
+    CodeInfo(
+        "W033",
+        "JIT_OUT_NEVER_WRITTEN",
+        _W,
+        "A `pl.Out[...]` parameter of a `@pl.jit` kernel that the kernel never writes (no "
+        "store, assembly or call receives it): its contents stay undefined.",
+        "@pl.jit\ndef k(a: pl.Tensor, c: pl.Out[pl.Tensor]):\n    return c",
+        "@pl.jit\ndef k(a: pl.Tensor, c: pl.Out[pl.Tensor]):\n"
+        "    with pl.at(level=pl.Level.CORE_GROUP):\n"
+        "        pl.store(pl.load(a, [0, 0], [64, 64]), [0, 0], c)\n    return c",
     ),
     CodeInfo(
         "W021",

@@ -117,6 +117,27 @@ class ModuleAnalysis:
     # Programs and functions defined inside a builder function (``def build(n): @pl.program
     # class P ...``): their shapes may use the builder's values, known only when it runs.
     built: set[str] = field(default_factory=set)
+    # Each @pl.jit entry's programs specialised from the calls in the file, in call order (the
+    # first is in ``programs``; with none, the kernel's symbolic program is).
+    jit_specialisations: dict[str, list[Program]] = field(default_factory=dict)
+    jit_functions: dict[str, Span] = field(default_factory=dict)  # every JIT function's def
+
+    def specialise(self, n: int) -> None:
+        """Make each @pl.jit entry's n-th specialisation (1-based, in call order) its program;
+        an entry called fewer times is left out."""
+        kept = [p for p in self.programs if p.name not in self.jit_specialisations]
+        chosen = [found[n - 1] for found in self.jit_specialisations.values() if len(found) >= n]
+        self.programs = kept + chosen
+
+    def nothing_to_compile(self) -> str:
+        """Why the file has no program, in words for the command line."""
+        if self.jit_specialisations:
+            return (
+                "has @pl.jit kernels but no call of them in the file (or not that many, with "
+                "--specialise) passes tensors ptoc can read, such as "
+                "torch.zeros((128, 128), dtype=torch.float32): no shapes to generate code for"
+            )
+        return "contains no @pl.program or @pl.function"
 
     def all_programs(self) -> list[Program]:
         """Programs, with each standalone function wrapped in a program of its own name, except

@@ -47,6 +47,7 @@ class FunctionSignature:
     # The body is not DSL: a host callback (level >= HOST, role SubWorker) is ordinary Python,
     # an ``external_source=`` kernel or a ``...`` body is bound elsewhere. Not analysed.
     opaque_body: str | None = None
+    jit: bool = False  # a @pl.jit function: its body sugar (spec §3.3) is accepted
 
     @property
     def result_type(self) -> Type | None:

@@ -20,6 +20,7 @@ from .consteval import ConstEvaluator
 from .context import FunctionSignature, ModuleEnv
 from .edition import decide
 from .embedded import merge_embedded
+from .jit import JitPrograms, jit_decorator
 from .lower import LoweredFunction, lower_function
 from .names import DslImports, find_imports
 from .other_edition import report_other_edition
@@ -60,6 +61,7 @@ class ModuleParts:
     module_defs: list[ast.FunctionDef] = field(default_factory=list)  # printed IR's functions
     aliases: dict[str, ast.Name] = field(default_factory=dict)  # `aliased = original_fn`
     builders: list[ast.FunctionDef] = field(default_factory=list)
+    jit: list[ast.FunctionDef] = field(default_factory=list)  # @pl.jit kernels (jit.py)
 
 
 Cache = AnalysisCache | None
@@ -149,6 +151,7 @@ class ModuleAnalyzer:
             self.lower_program_class(cls)
         for builder in parts.builders:
             self.lower_builder(builder)
+        JitPrograms(self, parts.jit).run(tree)
         if parts.module_defs:
             program_name = header_name or "program"
             sigs = [self.signature(Definition(fn, None, program_name)) for fn in parts.module_defs]
@@ -196,7 +199,9 @@ class ModuleAnalyzer:
         self, node: ast.FunctionDef, env: ModuleEnv, is_printed: bool, parts: ModuleParts
     ) -> None:
         kinds = [decorator_name(d) for d in node.decorator_list]
-        if "inline" in kinds:
+        if jit_decorator(node) is not None and "inline" not in kinds:
+            parts.jit.append(node)
+        elif "inline" in kinds:
             env.inline_defs[node.name] = node
         elif "function" in kinds:
             parts.standalone.append((node, node.decorator_list[kinds.index("function")]))
@@ -235,10 +240,8 @@ class ModuleAnalyzer:
         return name_span(self.source, node, "def") if node is not None else None
 
     def lower_builder(self, builder: ast.FunctionDef) -> None:
-        """The programs and functions a builder function defines (the original's examples build
-        parameterised programs so). The builder's parameters, and its local values that are not
-        constants, are known only when it runs: they become symbolic dimensions (as
-        ``pl.dynamic``) while its definitions are analysed, then leave scope."""
+        """The programs and functions a builder function defines. Its parameters and non-constant
+        locals, known only when it runs, are symbolic dimensions while they are analysed."""
         consts = self.env.consts
         saved = (
             dict(consts.values),

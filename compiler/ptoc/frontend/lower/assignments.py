@@ -141,10 +141,20 @@ def lower_expr_stmt(lw: Lowerer, node: ast.Expr) -> list[Stmt]:
             "E014", "pl.cond(...) is only allowed as the first statement of a pl.while_ loop", node
         )
         return []
+    if lw.signature.jit and is_bind_dynamic(node.value):
+        return []  # ``a.bind_dynamic(axis, M)`` names an axis; the specializer drops it (§3.3)
     expr = lw.lower_expr(node.value)
     if isinstance(node.value, ast.Call) and lw.path(node.value.func) in _COMPILE_TIME:
         return []  # pl.static_assert(...) and the like: checked, nothing left to run
     return [EvalStmt(expr, span=lw.span(node))]
+
+
+def is_bind_dynamic(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "bind_dynamic"
+    )
 
 
 _COMPILE_TIME = {(name,) for name in ("static_assert", "static_print", "func_attr", "dump_tag")}

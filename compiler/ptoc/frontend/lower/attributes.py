@@ -6,8 +6,9 @@ import ast
 from typing import Any
 
 from ...diagnostics import Fix, TextEdit
+from ...ir.dtype import DataType
 from ...ir.expr import AttrValue
-from ...ir.types import MEMORY_SPACE_BY_NAME, MemorySpace
+from ...ir.types import MEMORY_SPACE_BY_NAME, UNKNOWN, MemorySpace, ShapedType, UnknownType
 from ...ops import OpDef, Param
 from ..consteval import NotConstant, dsl_enum_value
 from .core import Lowerer
@@ -16,6 +17,8 @@ from .core import Lowerer
 def attr_value(lw: Lowerer, node: ast.expr, param: Param, op: OpDef) -> tuple[bool, AttrValue]:
     """Evaluate a compile-time attribute argument; report E306/E309 when it is not one."""
     value: Any
+    if element_type(lw, node) is UNKNOWN:  # ``a.dtype`` of a JIT tensor not shaped yet
+        return False, None
     try:
         value = attr_eval(lw, node)
     except NotConstant as problem:
@@ -57,7 +60,26 @@ def attr_value(lw: Lowerer, node: ast.expr, param: Param, op: OpDef) -> tuple[bo
     return True, value
 
 
+def element_type(lw: Lowerer, node: ast.expr) -> DataType | UnknownType | None:
+    """``a.dtype`` of a tensor or tile in scope (spec §3.3): its element type; UNKNOWN for a
+    JIT tensor no call has shaped yet; None for anything else."""
+    if not (
+        isinstance(node, ast.Attribute)
+        and node.attr == "dtype"
+        and isinstance(node.value, ast.Name)
+        and node.value.id in lw.state.scope
+    ):
+        return None
+    held = lw.state.scope[node.value.id].var.type
+    if isinstance(held, ShapedType):
+        return held.dtype
+    return UNKNOWN if isinstance(held, UnknownType) else None
+
+
 def attr_eval(lw: Lowerer, node: ast.expr) -> Any:
+    element = element_type(lw, node)
+    if isinstance(element, DataType):
+        return element
     if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, str)):
         return node.value
     if isinstance(node, ast.Attribute | ast.Name):

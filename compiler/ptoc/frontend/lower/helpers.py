@@ -7,9 +7,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ...ir.dtype import DTYPE_BY_NAME, INDEX
-from ...ir.expr import ConstBool, ConstFloat, ConstInt, Expr
+from ...ir.expr import ConstBool, ConstFloat, ConstInt, Expr, Var
 from ...ir.types import ScalarType
 from .core import Lowerer, error_value
+
+_INDEX_TYPE = ScalarType(INDEX)
 
 # Helpers that are statements or iterators of their own, not values: where they belong.
 _MISPLACED = {
@@ -42,10 +44,19 @@ def lower_helper_call(lw: Lowerer, node: ast.Call, head: str) -> Expr:
         return lower_const(lw, node)
     if head in _STATEMENTS:
         return _STATEMENTS[head](lw, node)
+    if head == "dynamic" and lw.signature.jit:
+        return jit_dynamic(lw, node)
     misplaced = _MISPLACED.get(head)
     if misplaced is not None:
         lw.error(misplaced[0], misplaced[1], node)
     return error_value(lw.span(node))
+
+
+def jit_dynamic(lw: Lowerer, node: ast.Call) -> Expr:
+    """``M = pl.dynamic("M")`` inside a JIT function: a symbolic dimension (spec §3.3)."""
+    named = node.args[0] if node.args else None
+    name = named.value if isinstance(named, ast.Constant) else None
+    return Var(_INDEX_TYPE, name=name if isinstance(name, str) else "dyn", span=lw.span(node))
 
 
 def lower_static_assert(lw: Lowerer, node: ast.Call) -> Expr:

@@ -159,6 +159,15 @@ def lower_subscript(lw: Lowerer, node: ast.Subscript) -> Expr:
 
 
 def lower_attribute(lw: Lowerer, node: ast.Attribute) -> Expr:
+    base = node.value
+    if node.attr in ("shape", "dtype") and isinstance(base, ast.Name) and base.id in lw.state.scope:
+        held = lw.lower_expr(base)
+        if node.attr == "shape" and isinstance(held.type, TensorType | TileType):
+            return make_tuple(held.type.shape, lw.span(node))  # spec §3.3: the tuple of its dims
+        # ``a.dtype`` is an op's attribute argument (read there); the shape of a JIT tensor no
+        # call has shaped yet is unknown.
+        if node.attr == "dtype" or isinstance(held.type, UnknownType):
+            return error_value(lw.span(node))
     if lw.path(node) is not None:
         lw.error(
             "E011",

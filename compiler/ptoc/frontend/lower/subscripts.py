@@ -11,7 +11,7 @@ import ast
 from ...ir.expr import Expr, MakeTuple, const_int, make_tuple
 from ...ir.shape import static_value
 from ...ir.span import Span
-from ...ir.types import ShapedType, TensorType, TileType
+from ...ir.types import ShapedType, TensorType, TileType, UnknownType
 from ...ops import REGISTRY, OpDef, sugar
 from .core import Lowerer, error_value
 from .ops import typed_call
@@ -124,6 +124,8 @@ def lower_subscript_store(
         lw.error("E002", "the target of a subscript assignment must be a name", target.value)
         return None
     base = lw.lower_expr(target.value)
+    if isinstance(base.type, UnknownType):  # a JIT tensor before a call gives it a shape
+        return None
     if not isinstance(base.type, TensorType | TileType):
         lw.error("E002", f"cannot assign into a subscript of {base.type.short()}", target)
         return None

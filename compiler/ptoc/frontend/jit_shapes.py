@@ -1,0 +1,132 @@
+"""Checking a JIT kernel for every shape: each bare tensor parameter gets the rank its uses
+show (``pl.load(a, [i, j], ...)`` -> rank 2) and a fresh symbolic dimension per axis. Only a
+clash between constant tile shapes survives that check: it holds whatever the call passes, so
+it is reported where it is, not at a call."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from ..diagnostics import Diagnostic
+from ..ir.dtype import INDEX, DataType
+from ..ir.expr import Var
+from ..ir.types import ScalarType, TensorType, Type, UnknownType
+from ..records import record
+from .consteval import ConstEvaluator, NotConstant
+from .jit_calls import bare_tensor
+from .names import attribute_chain
+
+_INDEX = ScalarType(INDEX)
+
+
+@record(frozen=True, slots=True)
+class AnyTensor(UnknownType):
+    """A bare ``pl.Tensor`` parameter before a call gives it a rank, dims and dtype: unknown,
+    so the type rules stay silent on it."""
+
+    def short(self) -> str:
+        return "Tensor[?, ?]"
+
+
+ANY_TENSOR = AnyTensor()
+# A stand-in element type: diagnostics that could depend on it are not kept (``every_shape``).
+_PLACEHOLDER = DataType.FP32
+_SHAPE_CLASH = "E307"
+_SHAPES = re.compile(r"\[([^\]]*)\]")
+
+
+def used_rank(fn: ast.FunctionDef, name: str) -> int | None:
+    """The rank a parameter is used with: the offsets of a load or store of it, a subscript of
+    it, or an unpacking of its shape."""
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call):
+            chain = attribute_chain(node.func) or []
+            args = node.args
+            if chain and chain[-1] in ("load", "store") and len(args) >= 2:
+                tensor = args[0] if chain[-1] == "load" else (args[2] if len(args) > 2 else None)
+                if isinstance(tensor, ast.Name) and tensor.id == name:
+                    if isinstance(args[1], ast.List | ast.Tuple):
+                        return len(args[1].elts)
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            if node.value.id == name:
+                index = node.slice
+                return len(index.elts) if isinstance(index, ast.Tuple) else 1
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple):
+            value = node.value
+            if (
+                isinstance(value, ast.Attribute)
+                and value.attr == "shape"
+                and isinstance(value.value, ast.Name)
+                and value.value.id == name
+            ):
+                return len(node.targets[0].elts)
+    return None
+
+
+def symbolic_shapes(fn: ast.FunctionDef) -> dict[str, Type]:
+    """Each bare tensor parameter whose rank is known: a tensor of symbolic dims."""
+    shapes: dict[str, Type] = {}
+    for arg in fn.args.args:
+        if bare_tensor(arg.annotation) is None:
+            continue
+        rank = used_rank(fn, arg.arg)
+        if rank:
+            dims = tuple(Var(_INDEX, name=f"{arg.arg}_dim{i}") for i in range(rank))
+            shapes[arg.arg] = TensorType(dims, _PLACEHOLDER)
+    return shapes
+
+
+def every_shape(diagnostic: Diagnostic) -> bool:
+    """A shape clash between tiles of constant shapes (no symbolic dim, no element type in the
+    message): what the call passes cannot change it."""
+    if diagnostic.code != _SHAPE_CLASH:
+        return False
+    shapes = _SHAPES.findall(diagnostic.message)
+    return len(shapes) >= 2 and all(re.fullmatch(r"[\d, ]+", s) for s in shapes)
+
+
+def call_needs(fn: ast.FunctionDef, consts: ConstEvaluator) -> dict[str, str]:
+    """Per bare tensor parameter, what a call must pass: the rank its uses show and, per axis,
+    the least extent its loads with constant offsets and sizes reach."""
+    needs: dict[str, str] = {}
+    for arg in fn.args.args:
+        if bare_tensor(arg.annotation) is None:
+            continue
+        rank = used_rank(fn, arg.arg)
+        least = load_extents(fn, arg.arg, consts)
+        if least and (rank is None or len(least) == rank):
+            needs[arg.arg] = f"rank {len(least)}, at least [{', '.join(map(str, least))}]"
+        elif rank:
+            needs[arg.arg] = f"rank {rank}"
+    return needs
+
+
+def load_extents(fn: ast.FunctionDef, name: str, consts: ConstEvaluator) -> list[int]:
+    least: list[int] = []
+    for node in ast.walk(fn):
+        if not (isinstance(node, ast.Call) and len(node.args) >= 3):
+            continue
+        chain = attribute_chain(node.func) or []
+        tensor, offsets, sizes = node.args[:3]
+        if not (chain and chain[-1] == "load" and isinstance(tensor, ast.Name)):
+            continue
+        if tensor.id != name:
+            continue
+        try:
+            reach = [
+                int(consts.evaluate(o)) + int(consts.evaluate(n))
+                for o, n in zip(elements(offsets), elements(sizes), strict=True)
+            ]
+        except (NotConstant, TypeError, ValueError):
+            continue
+        if least and len(reach) != len(least):
+            return []  # used with two ranks: the type rules will say so
+        least = [max(pair) for pair in zip(least, reach, strict=True)] if least else reach
+    return least
+
+
+def elements(node: ast.expr) -> list[ast.expr]:
+    if isinstance(node, ast.List | ast.Tuple):
+        return list(node.elts)
+    raise NotConstant("not a list")
