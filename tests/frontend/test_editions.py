@@ -554,3 +554,23 @@ def test_a_name_2026_08_has_for_tensors_too_dispatches_by_the_argument():
     _, old = analyse(body, OLD)
     assert codes(new) == [] and calls(new.functions[0])[0].callee.name == "tensor.abs"
     assert "E306" in codes(old)  # 2026-03 had pl.abs for tiles only
+
+
+def test_distributed_calls_are_said_once_not_errors_and_their_arguments_checked():
+    text = textwrap.dedent("""
+        import pypto.language as pl
+        import pypto.language.distributed as pld
+
+        @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+        def host(x: pld.DistributedTensor[[1, 64], pl.FP32]) -> pld.DistributedTensor[[1, 64], pl.FP32]:
+            n = pld.world_size()
+            pld.system.notify(x, 0, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)
+            pld.system.wait(x, [0, 0], missing, cmp=pld.WaitCmp.Ge)
+            return x
+    """)
+    a = analyze_source(text, "d.py")
+    assert [(d.code, d.severity.value) for d in a.diagnostics] == [
+        ("I003", "info"),
+        ("E200", "error"),
+    ]
+    assert (a.diagnostics[1].span.line, a.diagnostics[1].span.column) == where(text, "missing")[:2]

@@ -752,6 +752,16 @@ _ENTRIES = [
         "v = pl.tensor.slice(t, [16, 16], [0, 16])",
     ),
     CodeInfo(
+        "I003",
+        "NOT_MODELLED",
+        Severity.INFO,
+        "A call of distributed PyPTO (`pld.*`: window buffers, remote loads and stores, "
+        "collectives), which ptoc does not model yet. Its arguments are still checked; its "
+        "result is of unknown type, so nothing that uses it is reported. Said once per function.",
+        "buf = pld.alloc_window_buffer(1024)",
+        "(nothing to change: the note says what ptoc does not check)",
+    ),
+    CodeInfo(
         "I001",
         "TEXT_NOT_CHECKED",
         Severity.INFO,

@@ -72,7 +72,7 @@ def dsl_enum_value(path: tuple[str, ...]) -> Any | None:
         if group == "Mem" and name in MEMORY_SPACE_BY_NAME:  # 2026-08's short alias
             return MEMORY_SPACE_BY_NAME[name]
         return dsl_enum_member(group, name)
-    if len(path) == 3 and path[0] == "tile":  # pl.tile.MaskPattern.P0101
+    if len(path) == 3 and path[0] in ("tile", "pld"):  # pl.tile.MaskPattern.P0101, pld.X.Y
         return dsl_enum_member(path[1], path[2])
     return None
 

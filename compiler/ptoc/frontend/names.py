@@ -8,6 +8,7 @@ import ast
 from ..records import field, record
 
 LANGUAGE_MODULE = "pypto.language"
+DISTRIBUTED_MODULE = "pypto.language.distributed"
 
 
 @record
@@ -20,6 +21,8 @@ class DslImports:
         default_factory=dict
     )  # `from pypto.language import Tensor as T`
     star: bool = False  # `from pypto.language import *`
+    # `import pypto.language.distributed as pld`: chains start ("pld", ...) (spec §12).
+    distributed: set[str] = field(default_factory=set)
 
     @property
     def found(self) -> bool:
@@ -54,7 +57,9 @@ def find_imports(tree: ast.Module) -> DslImports:
     for node in _import_statements(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name == LANGUAGE_MODULE:
+                if alias.name == DISTRIBUTED_MODULE and alias.asname:
+                    imports.distributed.add(alias.asname)
+                elif alias.name == LANGUAGE_MODULE:
                     if alias.asname:
                         imports.aliases.add(alias.asname)
                     else:
@@ -62,6 +67,10 @@ def find_imports(tree: ast.Module) -> DslImports:
                 elif alias.name == "pypto.ir" and alias.asname:
                     imports.aliases.add(alias.asname)  # seed 003's legacy `import pypto.ir as pi`
         elif isinstance(node, ast.ImportFrom):
+            if node.module == LANGUAGE_MODULE:
+                for alias in node.names:
+                    if alias.name == "distributed":
+                        imports.distributed.add(alias.asname or alias.name)
             if node.module == "pypto":
                 for alias in node.names:
                     if alias.name in ("language", "ir"):
@@ -104,7 +113,11 @@ def dsl_path(node: ast.expr, imports: DslImports) -> tuple[str, ...] | None:
     head = node.id
     rest.reverse()
     if head in imports.aliases:
+        if rest[0] == "distributed":  # pl.distributed.X is pld.X
+            return ("pld", *rest[1:])
         return tuple(rest)
+    if head in imports.distributed:
+        return ("pld", *rest)
     if imports.dotted and head == "pypto" and len(rest) >= 2 and rest[0] == "language":
         return tuple(rest[1:])
     original = imports.from_names.get(head)

@@ -89,6 +89,33 @@ class MaskPattern(Enum):
     P1111 = 7
 
 
+class NotifyOp(Enum):
+    """``pld.NotifyOp``: how a notify changes the peer's signal slot."""
+
+    Set = 0
+    AtomicAdd = 1
+
+
+class WaitCmp(Enum):
+    """``pld.WaitCmp``: how a wait compares the local signal slot."""
+
+    Eq = 0
+    Ne = 1
+    Lt = 2
+    Le = 3
+    Gt = 4
+    Ge = 5
+
+
+class ReduceOp(Enum):
+    """``pld.ReduceOp``: a collective's reduction."""
+
+    Sum = 0
+    Max = 1
+    Min = 2
+    Prod = 3
+
+
 #: ``pl.<Group>.<member>`` for each group (``pl.tile.MaskPattern`` is read as its last part).
 DSL_ENUMS: dict[str, type[Enum]] = {
     e.__name__: e
@@ -103,6 +130,9 @@ DSL_ENUMS: dict[str, type[Enum]] = {
         CompactMode,
         ForKind,
         MaskPattern,
+        NotifyOp,
+        WaitCmp,
+        ReduceOp,
     )
 }
 
