@@ -562,7 +562,7 @@ def test_distributed_calls_are_said_once_not_errors_and_their_arguments_checked(
         import pypto.language.distributed as pld
 
         @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-        def host(x: pld.DistributedTensor[[1, 64], pl.FP32]) -> pld.DistributedTensor[[1, 64], pl.FP32]:
+        def host(x: pld.DistributedTensor[[1, 64], pl.FP32]):
             n = pld.world_size()
             pld.system.notify(x, 0, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)
             pld.system.wait(x, [0, 0], missing, cmp=pld.WaitCmp.Ge)
