@@ -730,6 +730,12 @@ def add_compile_outputs(compile_: argparse.ArgumentParser) -> None:
         help="print each kernel's predicted cycles, pipe utilisation, bottleneck, longest wait "
         "and critical path (on stderr)",
     )
+    add_ptoas_options(compile_)
+    add_source_maps(compile_)
+
+
+def add_ptoas_options(compile_: argparse.ArgumentParser) -> None:
+    """Which PTOAS judges the MLIR (``--verify``, ``pto-cpp``)."""
     compile_.add_argument(
         "--ptoas",
         metavar="PATH",
@@ -743,6 +749,10 @@ def add_compile_outputs(compile_: argparse.ArgumentParser) -> None:
         help="the PTOAS version to use: 0.57 (today's PyPTO, the default) or 0.27 (the "
         "2026-03 edition's); a --ptoas or $PTOAS binary must be that version",
     )
+
+
+def add_source_maps(compile_: argparse.ArgumentParser) -> None:
+    """Outputs that tie the generated code to the kernel's lines, and the memory map."""
     compile_.add_argument(
         "--line-map",
         metavar="MAP.json",

@@ -22,6 +22,8 @@ NOT_KERNELS = {
     "OutlineIncoreScopes): it runs on the host; test_orchestration.py runs it with its kernels",
     "tensor_add.py::main": "an orchestration function (after OutlineIncoreScopes): it runs on "
     "the host; its outlined scope main_incore_0 is not a source function",
+    "jit_tile_add.py::tile_add": "a @pl.jit entry: an orchestration function that runs on the "
+    "host; tests/cli/test_cli_jit.py runs it on the interpreter",
 }
 # Functions that fail today because of a known code-generation defect.
 DEFECTS = {}

@@ -145,20 +145,20 @@ def mlir_of(kernel: Path, capsys: pytest.CaptureFixture[str]) -> str:
     """What ``ptoc compile --target pto`` prints for ``kernel`` (no PTOAS)."""
     assert main(["compile", str(kernel), "--target", "pto"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("module {\n")
+    assert out.startswith("module ")
     return out
 
 
 def test_ptoas_v027_is_not_handed_a_loop_carrying_a_tensor_view(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    v027 = require(vendor_ptoas())
+    v027 = require(vendor_ptoas("0.27"))
     kernel = tmp_path / "rows.py"
     kernel.write_text(ROW_LOOP)
     assert verify(kernel, v027, capsys) == [
         f"{kernel}:{ROW_LOOP_LINE}:9: error[E405]: {ROW_LOOP_MESSAGE}"
     ]
-    v057 = vendor_ptoas().parents[1] / "ptoas-v0.57" / "ptoas"
+    v057 = vendor_ptoas("0.57")
     if v057.is_file():  # the newer PTOAS is handed the same MLIR and accepts it
         code = main(["compile", str(kernel), "--target", "pto", "--verify", "--ptoas", str(v057)])
         assert (code, capsys.readouterr().err) == (0, "")

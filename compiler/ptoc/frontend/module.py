@@ -68,6 +68,10 @@ Cache = AnalysisCache | None
 Chosen = ChosenEdition | None  # the edition a flag, the editor or the project chose
 
 
+def first_line(source: SourceText) -> Span:
+    return Span(source.path, 1, 0, 1, len(source.line(1)))
+
+
 class ModuleAnalyzer:
     def __init__(self, text: str, path: str, cache: Cache = None, edition: Chosen = None) -> None:
         self.cache = cache
@@ -84,17 +88,14 @@ class ModuleAnalyzer:
         try:
             self._run()
         except RecursionError:
-            self.bag.error("E901", "the file nests too deeply to analyse", self.first_line())
+            self.bag.error("E901", "the file nests too deeply to analyse", first_line(self.source))
         except Exception as exc:  # never escape: one diagnostic, the rest of the result stays
             self.bag.error(
-                "E900", f"internal error: {type(exc).__name__}: {exc}", self.first_line()
+                "E900", f"internal error: {type(exc).__name__}: {exc}", first_line(self.source)
             )
         self.result.diagnostics = self.bag.sorted()
         self.result.index.freeze()
         return self.result
-
-    def first_line(self) -> Span:
-        return Span(self.source.path, 1, 0, 1, len(self.source.line(1)))
 
     def _run(self) -> None:
         is_printed, header_name = program_header(self.source.lines)

@@ -130,15 +130,14 @@ DSL_ENUMS: dict[str, type[Enum]] = {
         CompactMode,
         ForKind,
         MaskPattern,
-        NotifyOp,
-        WaitCmp,
-        ReduceOp,
     )
 }
+#: ``pld.<Group>.<member>``: distributed PyPTO's own.
+PLD_ENUMS: dict[str, type[Enum]] = {e.__name__: e for e in (NotifyOp, WaitCmp, ReduceOp)}
 
 
 def dsl_enum_member(group: str, name: str) -> Enum | None:
-    enum = DSL_ENUMS.get(group)
+    enum = DSL_ENUMS.get(group) or PLD_ENUMS.get(group)
     if enum is None:
         return None
     return enum.__members__.get(name)

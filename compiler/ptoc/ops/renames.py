@@ -4,12 +4,15 @@ only; the op's other spellings stay both editions'."""
 
 from __future__ import annotations
 
+from enum import Enum
+
 from .. import records
 from ..editions import Edition
+from ..ir.dsl_enums import AtomicType, PadValue
 from ..ir.dtype import INDEX
 from ..ir.types import ScalarType, TileType, Type
 from . import block, system, tensor  # noqa: F401  (the ops renamed here are theirs)
-from .registry import REGISTRY, DeduceContext, TypeRule
+from .registry import REGISTRY, DeduceContext, EditionForm, OpDef, Param, ParamKind, TypeRule
 
 _OLD, _NEW = Edition.V2026_03, Edition.V2026_08
 
@@ -117,6 +120,25 @@ def spelled_as(op_name: str, edition: Edition) -> str | None:
     return None
 
 
+#: Attributes 2026-08 added to a 2026-03 op that ptoc accepts but does not model yet (a
+#: W004 says so where a call gives one other than the default): op -> (name, types, default).
+ADDED_ATTRIBUTES: dict[str, tuple[tuple[str, tuple[type, ...], object], ...]] = {
+    "block.fillpad": (("pad_value", (Enum, int, float), PadValue.zero),),
+    "tensor.assemble": (("atomic", (Enum,), AtomicType.None_),),
+}
+
+
+def with_added_attributes(op: OpDef) -> OpDef:
+    extras = tuple(
+        Param(
+            name, "2026-08: accepted, not modelled yet", ParamKind.ATTR, default, attr_types=kinds
+        )
+        for name, kinds, default in ADDED_ATTRIBUTES[op.name]
+    )
+    form = EditionForm(_NEW, op.params + extras, dict, f"2026-08: {op.name} with {extras[0].name}=")
+    return records.replace(op, edition_forms=op.edition_forms + (form,))
+
+
 def apply_renames() -> None:
     for name, (old, new) in RENAMES.items():
         op = REGISTRY.ops[name]
@@ -128,6 +150,8 @@ def apply_renames() -> None:
                 op, dsl_names=tuple(spellings), edition_names=op.edition_names + editions
             )
         )
+    for name in ADDED_ATTRIBUTES:
+        REGISTRY.replace(with_added_attributes(REGISTRY.ops[name]))
     for name in TILE_KEEPS_DTYPE:
         op = REGISTRY.ops[name]
         rules = ((_NEW, tile_dtype_kept(op.rule)),)

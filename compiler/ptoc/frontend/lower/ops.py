@@ -276,7 +276,7 @@ def lower_op_call(lw: Lowerer, node: ast.Call, op: OpDef, name_span: Span) -> Ex
         edition_meaning_note(lw, form, chosen.bound)
         exprs = form.convert(exprs)
         op = REGISTRY.ops[form.op_for(exprs)] if form.op_for is not None else op
-        unmodelled_attributes(lw, node, op, attrs)
+        unmodelled_attributes(lw, node, op, form, attrs)
     return typed_call(lw, op, arg_nodes, exprs, attrs, span)
 
 
@@ -342,12 +342,16 @@ def edition_meaning_note(lw: Lowerer, form: EditionForm, bound: dict[str, ast.ex
 
 
 def unmodelled_attributes(
-    lw: Lowerer, node: ast.Call, op: OpDef, attrs: dict[str, AttrValue]
+    lw: Lowerer, node: ast.Call, op: OpDef, form: EditionForm, attrs: dict[str, AttrValue]
 ) -> None:
-    """An edition's form may take attributes the op does not model yet: said once, here."""
+    """An edition's form may take attributes the op does not model yet: said once, here (not
+    for a value that is the form's default)."""
+    defaults = {p.name: p.default for p in form.params}
     for name, value in attrs.items():
         param = op.param(name)
         form_default = next((k for k in node.keywords if k.arg == name), None)
+        if value == defaults.get(name):
+            continue
         if param is None and form_default is not None and value not in (None, False):
             lw.error(
                 "W004",
