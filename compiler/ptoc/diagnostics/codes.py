@@ -161,14 +161,6 @@ _ENTRIES = [
         'pl.static_assert(TILE % 16 == 0, "TILE must be a multiple of 16")  # TILE = 24',
         "TILE = 32",
     ),
-    CodeInfo(
-        "E015",
-        "STATIC_ASSERTION_FAILED",
-        _E,
-        "A `pl.static_assert(condition, message)` whose condition is false at compile time.",
-        'pl.static_assert(TILE % 16 == 0, "TILE must be a multiple of 16")  # TILE = 24',
-        "TILE = 32",
-    ),
     # --- types and annotations -------------------------------------------------------------
     CodeInfo(
         "E100",
