@@ -178,16 +178,25 @@ async function wordPosition(page, lineText, word) {
         if (!clean(line.textContent).includes(wantedLine)) {
           continue;
         }
+        // The word may span several text nodes (semantic tokens colour `pl`, `.` and `add`
+        // apart): find it in the line's text, then the node holding its middle character.
+        const at = clean(line.textContent).indexOf(wantedWord);
+        if (at < 0) {
+          continue;
+        }
+        const middle = at + Math.floor(wantedWord.length / 2);
         const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+        let offset = 0;
         for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
-          const index = clean(node.textContent).indexOf(wantedWord);
-          if (index >= 0) {
+          const length = (node.textContent ?? '').length;
+          if (middle < offset + length) {
             const range = document.createRange();
-            range.setStart(node, index);
-            range.setEnd(node, index + wantedWord.length);
+            range.setStart(node, middle - offset);
+            range.setEnd(node, middle - offset + 1);
             const box = range.getBoundingClientRect();
             return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
           }
+          offset += length;
         }
       }
       return null;
@@ -206,6 +215,23 @@ async function scrollPreviewToEnd(page) {
   if (box !== null) {
     await page.mouse.move(box.x + box.width / 2, box.y + 100);
     await page.mouse.wheel(0, 5_000);
+  }
+}
+
+/** Scroll the preview to its end until ``want`` holds: a preview that refreshes (a new
+ *  analysis, a pull of diagnostics) may be drawn again from its top after a scroll. */
+async function waitForScrolledText(page, want, what) {
+  for (let attempt = 1; ; attempt += 1) {
+    await scrollPreviewToEnd(page);
+    try {
+      await waitForEditorText(page, want, what, 3_000);
+      return;
+    } catch (error) {
+      if (attempt >= 5) {
+        throw error;
+      }
+      log(`${what}: not shown after scrolling (attempt ${attempt}), scrolling again`);
+    }
   }
 }
 
@@ -380,8 +406,7 @@ async function firstLook(page, check) {
     await page.locator('.tab[aria-label*="simple_add.cpp"]').first().waitFor({ timeout: SERVER_TIMEOUT });
     await waitForEditorText(page, (t) => t.includes('runSimpleAdd'), 'the C++ in the preview');
     await screenshot(page, 'preview.png');
-    await scrollPreviewToEnd(page);
-    await waitForEditorText(page, (t) => t.includes('TADD(tile_z, tile_x, tile_y);'), 'TADD in the preview', 10_000);
+    await waitForScrolledText(page, (t) => t.includes('TADD(tile_z, tile_x, tile_y);'), 'TADD in the preview');
     const groups = await page.locator('.editor-group-container').count();
     if (groups < 2) {
       throw new Error(`the preview is not beside the kernel (${groups} editor group)`);
