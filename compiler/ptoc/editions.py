@@ -66,17 +66,8 @@ class EditionRules:
     marked "different"). The front end and the type rules read these flags; no other code
     asks which edition is in force."""
 
-    # ``tile (+) scalar`` keeps the tile's dtype (2026-08) instead of promoting (2026-03).
-    tile_scalar_keeps_tile_dtype: bool
-    # ``pl.full(shape, dtype, value)`` at top level builds a tensor (2026-08), not a tile.
-    full_builds_tensor: bool
-    # ``pl.max(a, b)`` / ``pl.min(a, b)`` are scalar-only (2026-08); in 2026-03 a tile's
-    # ``pl.max(t, axis)`` is an axis reduction.
-    max_min_scalar_only: bool
     # ``not x`` is logical (2026-08); 2026-03 read it on integers as bitwise not.
     not_is_logical: bool
-    # ``pl.tensor.view(t, shape, x)``: x is a valid shape (2026-08), an offset (2026-03).
-    tensor_view_third_is_valid_shape: bool
     # A loop helper's unknown keyword: an error (2026-08), ignored with a warning (2026-03).
     loop_keywords_checked: bool
     # A loop with init_values may reassign its carried names instead of yielding (2026-08).
@@ -90,22 +81,14 @@ class EditionRules:
 
 RULES: dict[Edition, EditionRules] = {
     Edition.V2026_03: EditionRules(
-        tile_scalar_keeps_tile_dtype=False,
-        full_builds_tensor=False,
-        max_min_scalar_only=False,
         not_is_logical=False,
-        tensor_view_third_is_valid_shape=False,
         loop_keywords_checked=False,
         reassigned_carries=False,
         loop_jumps=False,
         meanings=Edition.V2026_03,
     ),
     Edition.V2026_08: EditionRules(
-        tile_scalar_keeps_tile_dtype=True,
-        full_builds_tensor=True,
-        max_min_scalar_only=True,
         not_is_logical=True,
-        tensor_view_third_is_valid_shape=True,
         loop_keywords_checked=True,
         reassigned_carries=True,
         loop_jumps=True,
@@ -265,11 +248,9 @@ def _evidence(text: str, match: re.Match[str], edition: Edition) -> Evidence:
     return Evidence(edition, spelling, _line_of(text, start), column, column + len(spelling))
 
 
-def choose(explicit: Edition | None, detection: Detection | None) -> tuple[Edition, EditionSource]:
-    """The edition in force and why, for a file with no flag/editor/project choice given as
-    ``explicit`` (the caller names that source)."""
-    if explicit is not None:
-        return explicit, EditionSource.PROJECT
+def choose(detection: Detection | None) -> tuple[Edition, EditionSource]:
+    """The edition in force and why, for a file that no flag, editor or project setting
+    chose an edition for: from its spellings, else the newest."""
     if detection is not None and detection.edition is not None:
         return detection.edition, EditionSource.DETECTED
     if detection is not None and detection.mixed:

@@ -98,7 +98,7 @@ def _decide(
     detection = spelling_table().detect(source.text, prefixes)
     if explicit is not None:
         return EditionInForce(explicit[0], explicit[1], detection)
-    edition, why = choose(None, detection)
+    edition, why = choose(detection)
     return EditionInForce(edition, why, detection)
 
 

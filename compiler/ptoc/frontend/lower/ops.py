@@ -349,15 +349,15 @@ def unmodelled_attributes(
     defaults = {p.name: p.default for p in form.params}
     for name, value in attrs.items():
         param = op.param(name)
-        form_default = next((k for k in node.keywords if k.arg == name), None)
+        keyword = next((k for k in node.keywords if k.arg == name), None)
         if value == defaults.get(name):
             continue
-        if param is None and form_default is not None and value not in (None, False):
+        if param is None and keyword is not None and value not in (None, False):
             lw.error(
                 "W004",
                 f"{op.name}: '{name}' is accepted but not modelled by ptoc: the IR, the "
                 "interpreter and the generated code ignore it",
-                form_default,
+                keyword,
             )
 
 
