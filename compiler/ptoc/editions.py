@@ -116,6 +116,23 @@ NAMESPACE_EDITIONS: dict[str, Edition] = {
     "prefetch": Edition.V2026_08,
 }
 
+#: Namespaces one edition spells otherwise: 2026-08's ``pl.tile.X`` is the IR's ``block.X``.
+NAMESPACE_ALIASES: dict[str, str] = {"tile": "block"}
+
+
+def namespace_spellings(namespace: str) -> tuple[str, ...]:
+    """``block`` -> ("block", "tile"): every way an IR namespace is spelled after ``pl.``."""
+    return (namespace, *(a for a, target in NAMESPACE_ALIASES.items() if target == namespace))
+
+
+def namespace_in(namespace: str, edition: Edition) -> str:
+    """How ``edition`` spells an IR namespace (``block`` in 2026-08: ``tile``)."""
+    for alias in namespace_spellings(namespace):
+        if NAMESPACE_EDITIONS.get(alias) is edition:
+            return alias
+    return namespace
+
+
 #: Helpers, scopes, loops, decorators and types after ``pl.`` that only one edition has (ops
 #: carry theirs on their registrations).
 HELPER_EDITIONS: dict[str, Edition] = {

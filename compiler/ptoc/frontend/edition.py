@@ -15,20 +15,13 @@ from ..editions import (
     Evidence,
     SpellingTable,
     choose,
+    namespace_spellings,
 )
 from ..ir.span import Span
 from ..ops import REGISTRY, OpDef
 from ..records import record
 from .names import DslImports
 from .source import SourceText
-
-# The namespaces a registry op is spelled in after ``pl.``: the IR's, and ``tile`` for block
-# ops (one op, two namespaces: ``pl.block.add`` is ``pl.tile.add``).
-OP_NAMESPACE_SPELLINGS: dict[str, tuple[str, ...]] = {
-    "block": ("block", "tile"),
-    "tensor": ("tensor",),
-    "system": ("system",),
-}
 
 # The namespaces whose ops the unified ``pl.X`` spelling reaches.
 UNIFIED_NAMESPACES = ("block", "tensor")
@@ -62,7 +55,7 @@ def op_spelling_editions(op: OpDef) -> list[tuple[str, Edition | None]]:
     ``pl.tile.X`` / ``pl.block.X`` are already their namespace's edition: not listed."""
     found: list[tuple[str, Edition | None]] = []
     for name in op.dsl_names or (op.short_name,):
-        for namespace in OP_NAMESPACE_SPELLINGS.get(op.namespace, ()):
+        for namespace in namespace_spellings(op.namespace):
             if NAMESPACE_EDITIONS.get(namespace) is None:
                 found.append((f"{namespace}.{name}", op.spelling_edition(name, namespace)))
         if op.namespace in UNIFIED_NAMESPACES:

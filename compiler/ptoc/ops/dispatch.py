@@ -15,7 +15,7 @@ silent": an earlier error already explains why the call cannot be resolved.
 
 from __future__ import annotations
 
-from ..editions import Edition
+from ..editions import NAMESPACE_ALIASES, Edition
 from ..ir.expr import BinaryOp
 from ..ir.types import ScalarType, TensorType, TileType, Type, UnknownType
 from ..records import field, record
@@ -36,8 +36,6 @@ _SCALAR_BINARY_2026_08 = {
     "minimum": BinaryOp.Min,
 }
 _NAMESPACES = ("tensor", "block", "system")
-# Namespaces spelled differently in an edition: 2026-08's ``pl.tile.X`` is ``pl.block.X``.
-NAMESPACE_ALIASES = {"tile": "block"}
 
 
 @record

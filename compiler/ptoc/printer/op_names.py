@@ -6,7 +6,7 @@ import keyword
 from collections.abc import Callable
 from typing import Any
 
-from ..editions import Edition
+from ..editions import Edition, namespace_in
 from ..ir.equality import structural_equal
 from ..ir.expr import AttrValue, Call, Expr
 from ..ops.registry import REGISTRY, EditionForm, OpDef, ParamKind
@@ -32,7 +32,7 @@ def op_spelling(op_name: str, edition: Edition = Edition.V2026_03) -> tuple[str,
     opdef = REGISTRY.get(op_name)
     name = opdef.dsl_names[0] if opdef is not None and opdef.dsl_names else short
     if edition is not Edition.V2026_03 and opdef is not None:
-        namespace = NAMESPACE_SPELLED.get((namespace, edition), namespace)
+        namespace = namespace_in(namespace, edition)
         name = edition_name(opdef, edition) or name
     elif (
         namespace == "tensor" and name.endswith(_SCALAR_SUFFIX) and len(name) > len(_SCALAR_SUFFIX)
@@ -41,10 +41,6 @@ def op_spelling(op_name: str, edition: Edition = Edition.V2026_03) -> tuple[str,
     if keyword.iskeyword(name):
         name += "_"  # `and`, `or`, `not` are spelled with a trailing underscore in the DSL
     return namespace, name
-
-
-#: How an edition spells an IR namespace (2026-08's ``pl.tile.X`` is the IR's ``block.X``).
-NAMESPACE_SPELLED = {("block", Edition.V2026_08): "tile"}
 
 
 def edition_name(opdef: OpDef, edition: Edition) -> str | None:
