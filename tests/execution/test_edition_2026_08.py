@@ -2,7 +2,8 @@
 pto-isa's CPU simulator matching the reference interpreter (the one with a ``pl.at`` scope
 through the orchestration shim). They use the 2026-08 forms of the core language: the
 ``pl.tile`` namespace, the three-argument store, ``pl.at``, ``pl.unroll`` and ``pl.pipeline``
-loops, numpy-style windows, renamed ops and a tile-scalar op that keeps the tile's dtype."""
+loops, numpy-style windows, renamed ops, a tile-scalar op that keeps the tile's dtype and
+a scalar ``pl.cast``."""
 
 from __future__ import annotations
 
@@ -57,13 +58,25 @@ class Today:
         y = pl.store(pl.add(t, 7), [0, 0], y)
         return y
 
+    @pl.function(type=pl.FunctionType.InCore)
+    def shifted(
+        self,
+        x: pl.Tensor[[16, 64], pl.FP32],
+        n: pl.Scalar[pl.INT32],
+        y: pl.Out[pl.Tensor[[16, 64], pl.FP32]],
+    ) -> pl.Tensor[[16, 64], pl.FP32]:
+        t = pl.load(x, [0, 0], [16, 64])
+        f = pl.cast(n, target_type=pl.FP32)
+        y = pl.store(pl.add(t, f), [0, 0], y)
+        return y
+
     @pl.function
     def scoped(self, x: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:
         with pl.at(level=pl.Level.CORE_GROUP):
             y: pl.Tensor[[64, 64], pl.FP32] = pl.exp(x)
         return y
 """
-KERNELS = ["add_rows", "clamp", "window", "int_scale"]
+KERNELS = ["add_rows", "clamp", "window", "int_scale", "shifted"]
 
 
 def test_the_program_is_read_as_2026_08() -> None:

@@ -356,6 +356,8 @@ class Evaluator:
         if expr.op is UnaryOp.Neg:
             exact = _exact(value)
             return scalar(-exact, dtype, expr.span)
+        if expr.op is UnaryOp.Cast:
+            return scalar(_exact(value), dtype, expr.span)  # truncates, wraps
         return scalar(abs(_exact(value)), dtype, expr.span)
 
 

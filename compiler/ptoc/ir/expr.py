@@ -113,6 +113,8 @@ class UnaryOp(Enum):
     BitNot = ("~", 13)
     Not = ("not", 5)
     Abs = ("abs", 16)
+    # A scalar conversion (2026-08's scalar ``pl.cast``): the target dtype is the node's type.
+    Cast = ("cast", 16)
 
     @property
     def symbol(self) -> str:

@@ -16,7 +16,7 @@ silent": an earlier error already explains why the call cannot be resolved.
 from __future__ import annotations
 
 from ..editions import NAMESPACE_ALIASES, Edition
-from ..ir.expr import BinaryOp
+from ..ir.expr import BinaryOp, UnaryOp
 from ..ir.types import ScalarType, TensorType, TileType, Type, UnknownType
 from ..records import field, record
 from .registry import REGISTRY, OpDef
@@ -35,6 +35,10 @@ _SCALAR_BINARY_2026_08 = {
     "maximum": BinaryOp.Max,
     "minimum": BinaryOp.Min,
 }
+# Ops that are a one-operand scalar expression on a scalar, with the editions that have them.
+_SCALAR_UNARY: dict[str, tuple[UnaryOp, tuple[Edition, ...]]] = {
+    "cast": (UnaryOp.Cast, (Edition.V2026_08,)),
+}
 _NAMESPACES = ("tensor", "block", "system")
 
 
@@ -48,6 +52,8 @@ class Resolution:
     legacy: bool = False  # resolved through a legacy namespace (pl.op.block.X)
     # pl.min / pl.max with two scalar arguments: scalar min/max, not an op call.
     scalar_binary: BinaryOp | None = None
+    # pl.cast of a scalar (2026-08): a scalar conversion, not an op call.
+    scalar_unary: UnaryOp | None = None
     # The op is what the spelling means in the edition in force (ops.renames.MEANINGS): it
     # may be one the DSL cannot name itself.
     meant: bool = False
@@ -203,6 +209,10 @@ def _resolve_scalar(name: str, arg_types: list[Type], edition: Edition) -> Resol
     table = _SCALAR_BINARY if edition is Edition.V2026_03 else _SCALAR_BINARY_2026_08
     if name in table and two_scalars:
         return Resolution(code="", scalar_binary=table[name])
-    return Resolution(
-        code="E310", message=f"Operation '{name}' is not supported for scalar arguments"
-    )
+    unary = _SCALAR_UNARY.get(name)
+    if unary is not None and edition in unary[1]:
+        return Resolution(code="", scalar_unary=unary[0])
+    message = f"Operation '{name}' is not supported for scalar arguments"
+    if unary is not None:
+        message += f" in PyPTO {edition.value} (PyPTO {unary[1][0].value} accepts a scalar)"
+    return Resolution(code="E310", message=message)

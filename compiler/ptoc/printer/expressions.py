@@ -65,7 +65,7 @@ def binary_operand_needs_parens(op: BinaryOp, operand: Expr, *, right: bool) -> 
 
 
 def unary_operand_needs_parens(op: UnaryOp, operand: Expr) -> bool:
-    if op is UnaryOp.Abs:
+    if op in (UnaryOp.Abs, UnaryOp.Cast):
         return False
     if op is not UnaryOp.Not and isinstance(operand, Binary) and operand.op is BinaryOp.Pow:
         return True  # -(a**b): black adds these parentheses for clarity
@@ -185,6 +185,9 @@ class ExprPrinter(IRVisitor):
         operand = self.operand(node.operand, unary_operand_needs_parens(node.op, node.operand))
         if node.op is UnaryOp.Abs:
             return f"abs({operand})"
+        if node.op is UnaryOp.Cast:
+            assert isinstance(node.type, ScalarType)
+            return f"{self.prefix}.cast({operand}, {self.types.dtype(node.type.dtype)})"
         if node.op is UnaryOp.Not:
             return f"not {operand}"
         return f"{node.op.symbol}{operand}"

@@ -26,6 +26,7 @@ from ...ir.expr import (
 )
 from ...ir.types import ScalarType
 from ..common import CodegenError
+from .cpp_types import DTYPE_TO_CPP
 from . import ops
 
 if TYPE_CHECKING:
@@ -192,6 +193,14 @@ def non_negative(ctx: FunctionContext, expr: Expr) -> bool:
     return False
 
 
+def _unary(ctx: FunctionContext, expr: Unary) -> str:
+    operand = value(ctx, expr.operand)
+    if expr.op is UnaryOp.Cast:  # C++'s conversion truncates a float, as the DSL's does
+        assert isinstance(expr.type, ScalarType)
+        return f"static_cast<{DTYPE_TO_CPP[expr.type.dtype]}>({operand})"
+    return unary(expr.op, operand)
+
+
 def _no_list(ctx: FunctionContext, expr: Expr) -> str:
     raise CodegenError("E400", "a list value has no C++ form here", expr.span)
 
@@ -208,7 +217,7 @@ _VALUES: dict[type, Callable[[FunctionContext, Any], str]] = {
     ConstFloat: lambda ctx, expr: float_literal(expr.value, expr.dtype),
     ConstBool: lambda ctx, expr: bool_literal(expr.value),
     Binary: _binary,
-    Unary: lambda ctx, expr: unary(expr.op, value(ctx, expr.operand)),
+    Unary: lambda ctx, expr: _unary(ctx, expr),
     Call: lambda ctx, expr: ops.lower_call(ctx, expr),
     MakeTuple: _no_list,
     TupleGetItem: _no_tuple,

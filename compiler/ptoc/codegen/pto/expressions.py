@@ -211,6 +211,8 @@ def _unary(ctx: FunctionContext, expr: Unary, span: Span) -> Value:
     operand = scalar(ctx, expr.operand, span, t)
     floating = mt.is_float(t)
     match expr.op:
+        case UnaryOp.Cast:  # the conversion to the node's type is the operand's coercion
+            return operand
         case UnaryOp.Neg if floating:
             return ctx.emit_result(t, f"arith.negf {operand.name} : {t}")
         case UnaryOp.Neg:

@@ -195,3 +195,39 @@ def scalar_operand(lw: Lowerer, node: ast.expr, wrong_kind: str) -> Expr | None:
         lw.error("E109", wrong_kind.format(operand.type.short()), node)
         return None
     return operand
+
+
+_CAST_MODES = ("none", "rint", "round", "floor", "ceil", "trunc", "odd")
+
+
+def lower_scalar_cast(lw: Lowerer, node: ast.Call) -> Expr:
+    """``pl.cast(s, DT, mode=...)`` of a scalar (2026-08): a conversion to ``DT``. A float
+    converted to an integer is truncated, as the hardware's scalar unit does; ``mode`` names
+    a tile conversion's rounding and is checked, not used."""
+    span = lw.span(node)
+    args = {k.arg: k.value for k in node.keywords if k.arg is not None}
+    positional = ("input", "target_type", "mode")
+    unknown = [k for k in args if k not in positional]
+    if len(node.args) > 3 or unknown or any(p in args for p in positional[: len(node.args)]):
+        lw.error("E302", "pl.cast takes (input, target_type, mode='round')", node)
+        return error_value(span)
+    args.update(zip(positional, node.args, strict=False))
+    if "input" not in args or "target_type" not in args:
+        lw.error("E302", "pl.cast needs the value and its target_type", node)
+        return error_value(span)
+    operand = scalar_operand(lw, args["input"], "pl.cast needs a scalar, got {}")
+    dtype = lw.types.dtype(args["target_type"])
+    mode = args.get("mode")
+    if mode is not None and not _is_cast_mode(mode):
+        lw.error("E306", f"pl.cast: mode must be one of {', '.join(_CAST_MODES)} or 0..6", mode)
+    if operand is None or dtype is None:
+        return error_value(span)
+    return Unary(ScalarType(dtype), op=UnaryOp.Cast, operand=operand, span=span)
+
+
+def _is_cast_mode(node: ast.expr) -> bool:
+    value = node.value if isinstance(node, ast.Constant) else None
+    if isinstance(value, str):
+        return value in _CAST_MODES
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 6
+

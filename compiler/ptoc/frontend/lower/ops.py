@@ -32,7 +32,7 @@ from .attributes import attr_value
 from .core import Lowerer, error_value
 from .helpers import lower_get_byte, lower_helper_call
 from .names import constant_subscript
-from .operators import scalar_binary
+from .operators import lower_scalar_cast, scalar_binary
 
 _OP_NAMESPACES = (
     (),
@@ -78,6 +78,8 @@ def lower_dsl_call(lw: Lowerer, node: ast.Call, path: tuple[str, ...]) -> Expr:
         return scalar_binary(
             lw, resolution.scalar_binary, lhs, rhs, node, node.args[1], left_node=node.args[0]
         )
+    if resolution.scalar_unary is not None:
+        return lower_scalar_cast(lw, node)
     op = resolution.op
     if op is None:
         if resolution.code:
