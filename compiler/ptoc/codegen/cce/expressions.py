@@ -26,8 +26,8 @@ from ...ir.expr import (
 )
 from ...ir.types import ScalarType
 from ..common import CodegenError
-from .cpp_types import DTYPE_TO_CPP
 from . import ops
+from .cpp_types import DTYPE_TO_CPP
 
 if TYPE_CHECKING:
     from .context import FunctionContext

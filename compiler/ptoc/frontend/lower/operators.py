@@ -230,4 +230,3 @@ def _is_cast_mode(node: ast.expr) -> bool:
     if isinstance(value, str):
         return value in _CAST_MODES
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 6
-
