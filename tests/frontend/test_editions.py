@@ -574,3 +574,32 @@ def test_distributed_calls_are_said_once_not_errors_and_their_arguments_checked(
         ("E200", "error"),
     ]
     assert (a.diagnostics[1].span.line, a.diagnostics[1].span.column) == where(text, "missing")[:2]
+
+
+def test_2026_08_slice_is_the_window_view_and_its_extra_keywords_are_said_once():
+    W = "pl.Tensor[[16, 64], pl.FP32]"  # noqa: N806
+    text, a = analyse(
+        f"""
+        @pl.program
+        class P:
+            @pl.function(type=pl.FunctionType.InCore)
+            def k(self, x: {T}, out: pl.Out[{W}]) -> {W}:
+                w = pl.slice(x, [16, 64], [16, 0])
+                t = pl.tile.load(w, [0, 0], [16, 64])
+                s = pl.tile.slice(t, [8, 64], [8, 0], valid_shape=[4, 64])
+                out = pl.store(t, [0, 0], out)
+                return out
+    """,
+        NEW,
+    )
+    found = [
+        (d.code, d.span.line, d.span.column, d.span.end_line, d.span.end_column)
+        for d in a.diagnostics
+    ]
+    assert found == [("W004", *where(text, "[4, 64]"))]
+    window = calls(a.programs[0].functions[0])[0]
+    assert window.callee.name == "tensor.view"
+    assert [e.value for e in window.args[2].elements] == [16, 0]  # the offset, not a valid shape
+    printed = print_program(a.programs[0], edition=Edition.V2026_08)
+    assert "pl.tensor.slice(x, [16, 64], [16, 0])" in printed
+    assert "pl.tile.slice(t, [8, 64], [8, 0])" in printed

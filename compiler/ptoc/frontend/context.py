@@ -75,6 +75,9 @@ class ModuleEnv:
     function_aliases: dict[str, str] = field(default_factory=dict)  # `aliased = original_fn`
     edition: Edition = NEWEST  # the edition in force (frontend/edition.py decides it)
     rules: EditionRules = RULES[NEWEST]  # what its spellings mean (editions.rules_for)
+    # A builder function's parameters and locals while its programs are lowered: sizes known
+    # when the builder runs, so a tile may be shaped by them (ops' DeduceContext.symbols).
+    build_symbols: frozenset[Var] = frozenset()
 
     def type_resolver(self, bag: DiagnosticBag) -> TypeResolver:
         """A reader of annotations that reports into ``bag`` (each analysis passes its own)."""

@@ -15,6 +15,7 @@ from ..ir.span import Span
 from ..perf import gc_paused
 from ..records import field, record
 from .analysis import FunctionInfo, ModuleAnalysis, Occurrence, OccurrenceKind, SymbolIndex
+from .builders import builder_definitions, function_decorator, lower_builder
 from .cache import AnalysisCache, constants_fingerprint, module_fingerprint
 from .consteval import ConstEvaluator
 from .context import FunctionSignature, ModuleEnv
@@ -27,29 +28,6 @@ from .other_edition import report_other_edition
 from .preprocess import parse_module
 from .signatures import Definition, SignatureReader, decorator_name, name_span, strict_flag
 from .source import SourceText
-
-
-def builder_definitions(fn: ast.FunctionDef) -> list[ast.ClassDef | ast.FunctionDef]:
-    """The @pl.program classes and @pl.function functions a plain (builder) function defines
-    at the top of its body."""
-    if any(decorator_name(d) in ("function", "inline", "program") for d in fn.decorator_list):
-        return []
-    found: list[ast.ClassDef | ast.FunctionDef] = []
-    for node in fn.body:
-        if isinstance(node, ast.ClassDef) and any(
-            decorator_name(d) == "program" for d in node.decorator_list
-        ):
-            found.append(node)
-        elif isinstance(node, ast.FunctionDef) and any(
-            decorator_name(d) == "function" for d in node.decorator_list
-        ):
-            found.append(node)
-    return found
-
-
-def function_decorator(fn: ast.FunctionDef) -> ast.expr | None:
-    """The `@pl.function` decorator of a definition, if it has one."""
-    return next((d for d in fn.decorator_list if decorator_name(d) == "function"), None)
 
 
 @record
@@ -150,8 +128,9 @@ class ModuleAnalyzer:
                 self.result.functions.append(function)
         for cls in parts.programs:
             self.lower_program_class(cls)
+        factories = {builder.name: builder for builder in parts.builders}
         for builder in parts.builders:
-            self.lower_builder(builder)
+            lower_builder(self, builder, factories)
         JitPrograms(self, parts.jit).run(tree)
         if parts.module_defs:
             program_name = header_name or "program"
@@ -239,61 +218,6 @@ class ModuleAnalyzer:
             return sig.name_span
         node = self.env.inline_defs.get(name)
         return name_span(self.source, node, "def") if node is not None else None
-
-    def lower_builder(self, builder: ast.FunctionDef) -> None:
-        """The programs and functions a builder function defines. Its parameters and non-constant
-        locals, known only when it runs, are symbolic dimensions while they are analysed."""
-        consts = self.env.consts
-        saved = (
-            dict(consts.values),
-            dict(consts.definitions),
-            self.consts_fingerprint,
-            self.module_fingerprint,
-        )
-        try:
-            self.bind_builder_locals(builder)
-            self.fingerprint_constants()
-            self.fingerprint_module()
-            for definition in builder_definitions(builder):
-                if isinstance(definition, ast.ClassDef):
-                    self.lower_program_class(definition)
-                    self.result.built.add(definition.name)
-                    continue
-                decorator = function_decorator(definition)
-                sig = self.signature(Definition(definition, decorator))
-                function = self.lower(sig, {sig.name: sig})
-                if function is not None:
-                    self.result.functions.append(function)
-                    self.result.built.add(function.name)
-        finally:
-            consts.values, consts.definitions = saved[0], saved[1]
-            self.consts_fingerprint, self.module_fingerprint = saved[2], saved[3]
-
-    def bind_builder_locals(self, builder: ast.FunctionDef) -> None:
-        """A builder's parameters and simple local assignments, as constants or symbols."""
-        consts = self.env.consts
-        arguments = builder.args
-        for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:
-            consts.bind_symbolic(arg.arg, self.source.span(arg))
-        for node in builder.body:
-            if (
-                isinstance(node, ast.Assign)
-                and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name)
-            ):
-                target, value = node.targets[0], node.value
-            elif (
-                isinstance(node, ast.AnnAssign)
-                and isinstance(node.target, ast.Name)
-                and node.value is not None
-            ):
-                target, value = node.target, node.value
-            else:
-                continue
-            consts.bind(target.id, value, self.source.span(target))
-            if target.id not in consts.values:
-                consts.bind_symbolic(target.id, self.source.span(target))
-            self.constant_occurrence(target.id, self.source.span(target))
 
     def constant_occurrence(self, name: str, span: Span) -> None:
         value = self.env.consts.values.get(name)

@@ -93,8 +93,7 @@ class _Equal:
                 return False
         elif isinstance(a, Program):
             assert isinstance(b, Program)
-            if a.name != b.name:
-                return False
+            return a.name == b.name and self.functions(a, b)
         elif isinstance(a, Stmt):
             if not self.attrs(a, b):
                 return False
@@ -109,6 +108,12 @@ class _Equal:
                 self.types(x, y) for x, y in zip(a.return_types, b.return_types, strict=True)
             )
         return True
+
+    def functions(self, a: Program, b: Program) -> bool:
+        """A program's functions are a set: their order is the printer's (callees first), not
+        a meaning."""
+        fa, fb = _by_name(a), _by_name(b)
+        return len(fa) == len(fb) and all(self.node(x, y) for x, y in zip(fa, fb, strict=True))
 
     def attrs(self, a: Any, b: Any) -> bool:
         """The fields that are not children (constants' values, call targets and attributes,
@@ -132,8 +137,12 @@ def structural_hash(node: Node, *, names: bool = True) -> int:
             parts.append(n.name)  # its other attributes compare through normalisation
         elif not isinstance(n, Program):
             parts.extend(getattr(n, name) for name in layout(type(n)).attributes)
-        for child in children(n):
+        for child in _by_name(n) if isinstance(n, Program) else children(n):
             walk(child)
 
     walk(node)
     return hash(tuple(parts))
+
+
+def _by_name(program: Program) -> list[Function]:
+    return sorted(program.functions, key=lambda function: function.name)

@@ -164,6 +164,9 @@ class DeduceContext:
     # Every value a loop variable takes, for loops with constant bounds around the call that
     # certainly run it (the front end's knowledge; empty elsewhere): (first, last).
     ranges: Mapping[Var, tuple[int, int]] = field(default_factory=dict)
+    # Sizes known when the program is built though not written as numbers (a builder
+    # function's parameters): a tile may be shaped by them.
+    symbols: frozenset[Var] = frozenset()
 
     def fail(self, message: str, *, at: str | None = None, code: str = "E306") -> NoReturn:
         raise OpError(message, code=code, at=at)
@@ -262,6 +265,8 @@ class EditionForm:
     derived: tuple[str, ...] = ()
     # (parameter, what it means): an argument that another edition reads otherwise (W032).
     meaning_note: tuple[str, str] | None = None
+    # Parameters the form accepts that ptoc does not model: given, they get a W004.
+    unmodelled: tuple[str, ...] = ()
 
 
 @record(frozen=True, slots=True)
@@ -538,6 +543,7 @@ class OpDef:
         warnings: list[OpError] | None = None,
         ranges: Mapping[Var, tuple[int, int]] | None = None,
         edition: Edition | None = None,
+        symbols: frozenset[Var] = frozenset(),
     ) -> Type:
         """Run the type rule. Raises OpError; an argument of unknown type (from an earlier
         error) yields UNKNOWN without a new error, so one mistake is reported once. The
@@ -550,7 +556,7 @@ class OpDef:
         for name, default in _derived(self).attr_defaults:
             if name not in filled:
                 filled[name] = default
-        ctx = DeduceContext(self, args, filled, ranges=ranges or {})
+        ctx = DeduceContext(self, args, filled, ranges=ranges or {}, symbols=symbols)
         (_operand_space_check or _load_operand_space_check())(ctx)
         result = (self.rule_for(edition) if self.edition_rules else self.rule)(ctx)
         if warnings is not None:

@@ -10,9 +10,19 @@ from .. import records
 from ..editions import Edition
 from ..ir.dsl_enums import AtomicType, PadValue
 from ..ir.dtype import INDEX
+from ..ir.expr import Expr
 from ..ir.types import ScalarType, TileType, Type
 from . import block, system, tensor  # noqa: F401  (the ops renamed here are theirs)
-from .registry import REGISTRY, DeduceContext, EditionForm, OpDef, Param, ParamKind, TypeRule
+from .registry import (
+    REGISTRY,
+    Category,
+    DeduceContext,
+    EditionForm,
+    OpDef,
+    Param,
+    ParamKind,
+    TypeRule,
+)
 
 _OLD, _NEW = Edition.V2026_03, Edition.V2026_08
 
@@ -128,11 +138,39 @@ ADDED_ATTRIBUTES: dict[str, tuple[tuple[str, tuple[type, ...], object], ...]] = 
 }
 
 
+def _window(args: dict[str, Expr]) -> dict[str, Expr]:
+    return {
+        name: value for name, value in args.items() if name in ("tensor", "tile", "shape", "offset")
+    }
+
+
+def with_slice_form(op: OpDef) -> OpDef:
+    """2026-08's ``slice``: the 2026-03 window ``view`` with keywords ptoc reads but does not
+    model (the valid region, dropped unit axes, padding, clamping)."""
+    extras = tuple(p for p in _SLICE_EXTRAS if op.category is Category.TENSOR or p.name != "clamp")
+    form = EditionForm(
+        _NEW,
+        op.params + extras,
+        _window,
+        f"2026-08: slice({op.params[0].name}, shape, offset, valid_shape=None, ...)",
+        spelled="slice",
+        unmodelled=tuple(p.name for p in extras),
+    )
+    return records.replace(op, edition_forms=op.edition_forms + (form,))
+
+
+_UNMODELLED = "2026-08: accepted, not modelled yet"
+_SLICE_EXTRAS = (
+    Param("valid_shape", _UNMODELLED, default=None, accepts=("shape",)),
+    Param("drop_dims", _UNMODELLED, default=None, accepts=("shape",)),
+    Param("pad_value", _UNMODELLED, ParamKind.ATTR, None, attr_types=(Enum, int, float)),
+    Param("clamp", _UNMODELLED, ParamKind.ATTR, False, attr_types=(bool,)),
+)
+
+
 def with_added_attributes(op: OpDef) -> OpDef:
     extras = tuple(
-        Param(
-            name, "2026-08: accepted, not modelled yet", ParamKind.ATTR, default, attr_types=kinds
-        )
+        Param(name, _UNMODELLED, ParamKind.ATTR, default, attr_types=kinds)
         for name, kinds, default in ADDED_ATTRIBUTES[op.name]
     )
     form = EditionForm(_NEW, op.params + extras, dict, f"2026-08: {op.name} with {extras[0].name}=")
@@ -152,6 +190,8 @@ def apply_renames() -> None:
         )
     for name in ADDED_ATTRIBUTES:
         REGISTRY.replace(with_added_attributes(REGISTRY.ops[name]))
+    for name in ("tensor.view", "block.view"):
+        REGISTRY.replace(with_slice_form(REGISTRY.ops[name]))
     for name in TILE_KEEPS_DTYPE:
         op = REGISTRY.ops[name]
         rules = ((_NEW, tile_dtype_kept(op.rule)),)

@@ -152,12 +152,15 @@ def index_elements(ctx: DeduceContext, name: str) -> Shape:
 
 
 def static_positive_shape(ctx: DeduceContext, name: str) -> Shape:
-    """A shape list whose every element is a positive integer literal (tile allocations)."""
+    """A shape list whose every element is a positive integer literal (tile allocations), or
+    a size fixed when the program is built (``ctx.symbols``)."""
     elements = int_elements(ctx, name)
     if not elements:
         ctx.fail(f"{ctx.op.name}: argument '{name}' must not be empty", at=name, code="E307")
     for index, element in enumerate(elements):
         value = const_int_value(element)
+        if value is None and element in ctx.symbols:
+            continue
         if value is None:
             ctx.fail(
                 f"{ctx.op.name}: element {index} of '{name}' must be a constant integer "

@@ -28,7 +28,7 @@ from ..ir.visitor import IRVisitor
 from ..ops.registry import REGISTRY, EditionForm
 from .context import FreeNames
 from .literals import float_literal, string_literal
-from .op_names import edition_form, form_arguments, op_spelling, shown_kwargs
+from .op_names import edition_form, form_arguments, op_spelling, shown_kwargs, value_arguments
 from .type_text import TypePrinter
 
 ATOM = 16  # names, literals, calls, subscripts, lists: never need parentheses
@@ -205,6 +205,11 @@ class ExprPrinter(IRVisitor):
             form = self.form_of(node)
             if form is not None:
                 args = form_arguments(form, REGISTRY.ops[node.callee.name], node, self.expr)
+                args += [f"{key}={self.attr(value)}" for key, value in kwargs]
+                return f"{callee}({', '.join(args)})"
+            opdef = REGISTRY.get(node.callee.name)
+            if opdef is not None and len(node.args) <= len(opdef.expr_names):
+                args = value_arguments(opdef.params, opdef.bind(node.args), self.expr)
                 args += [f"{key}={self.attr(value)}" for key, value in kwargs]
                 return f"{callee}({', '.join(args)})"
         args = [self.expr(a) for a in node.args]

@@ -9,7 +9,7 @@ from typing import Any
 from ..editions import Edition, namespace_in
 from ..ir.equality import structural_equal
 from ..ir.expr import AttrValue, Call, Expr
-from ..ops.registry import REGISTRY, EditionForm, OpDef, ParamKind
+from ..ops.registry import REGISTRY, EditionForm, OpDef, Param, ParamKind
 from ..ops.renames import spelled_as
 
 _SCALAR_SUFFIX = "_scalar"
@@ -69,10 +69,19 @@ def form_arguments(
             derived = form.convert(rest).get(name)
             if derived is not None and structural_equal(derived, bound[name], names=False):
                 bound = rest
+    return value_arguments(form.params, bound, expr)
+
+
+def value_arguments(
+    params: tuple[Param, ...], bound: dict[str, Expr], expr: Callable[[Expr], str]
+) -> list[str]:
+    """Value arguments in parameter order, positional until one is left out or an attribute
+    (printed by keyword) comes between: ``full([16, 128], value=0.0, dtype=pl.FP32)``."""
     texts: list[str] = []
     keywords = False
-    for param in form.params:
+    for param in params:
         if param.kind is not ParamKind.EXPR:
+            keywords = True  # attributes are printed by keyword, after the values
             continue
         if param.name not in bound:
             keywords = True  # a later value argument is named

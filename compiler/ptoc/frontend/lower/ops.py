@@ -279,6 +279,7 @@ def lower_op_call(lw: Lowerer, node: ast.Call, op: OpDef, name_span: Span) -> Ex
         exprs = form.convert(exprs)
         op = REGISTRY.ops[form.op_for(exprs)] if form.op_for is not None else op
         unmodelled_attributes(lw, node, op, form, attrs)
+        unmodelled_values(lw, op, form, chosen.bound, attrs)
     return typed_call(lw, op, arg_nodes, exprs, attrs, span)
 
 
@@ -298,8 +299,10 @@ def choose_form(lw: Lowerer, node: ast.Call, op: OpDef) -> ChosenForm:
     parameters, the other edition's forms, the legacy form. Without one, the op's parameters
     and what is wrong with the call by them."""
     edition = lw.env.rules.meanings
-    own = [f for f in op.edition_forms if f.edition is edition]
-    other = [f for f in op.edition_forms if f.edition is not edition]
+    head = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+    forms = [f for f in op.edition_forms if form_spelled_as(op, f, head)]
+    own = [f for f in forms if f.edition is edition]
+    other = [f for f in forms if f.edition is not edition]
     canonical: ChosenForm | None = None
     for form in (*own, None, *other):
         params = op.params if form is None else form.params
@@ -315,6 +318,16 @@ def choose_form(lw: Lowerer, node: ast.Call, op: OpDef) -> ChosenForm:
             return ChosenForm(op.legacy.params, bound, [], legacy=True)
     assert canonical is not None
     return canonical
+
+
+def form_spelled_as(op: OpDef, form: EditionForm, head: str) -> bool:
+    """Whether a call spelled ``head`` may take ``form``: a form named for a spelling takes
+    that one; another is the op's own name's, not a name its edition gave the op (2026-08's
+    ``slice`` is 2026-03's window ``view``, while its ``view`` reinterprets), as the printer
+    reads them."""
+    if form.spelled is not None:
+        return form.spelled == head
+    return (head, form.edition) not in op.edition_names
 
 
 def fits(bound: dict[str, ast.expr], params: tuple[Param, ...]) -> bool:
@@ -363,6 +376,25 @@ def unmodelled_attributes(
             )
 
 
+def unmodelled_values(
+    lw: Lowerer, op: OpDef, form: EditionForm, bound: dict[str, ast.expr], attrs: dict
+) -> None:
+    """Value arguments of an edition's form that ptoc reads but does not model (2026-08's
+    ``slice(..., valid_shape=...)``): checked, then said once, here."""
+    for name in form.unmodelled:
+        given = bound.get(name)
+        if name in attrs or given is None:
+            continue
+        if isinstance(given, ast.Constant) and given.value is None:
+            continue
+        lw.error(
+            "W004",
+            f"{op.name}: '{name}' is accepted but not modelled by ptoc: the IR, the "
+            "interpreter and the generated code ignore it",
+            given,
+        )
+
+
 def lower_arguments(
     lw: Lowerer, op: OpDef, params: tuple[Param, ...], bound: dict[str, ast.expr]
 ) -> tuple[dict[str, ast.expr], dict[str, Expr], dict[str, AttrValue]] | None:
@@ -402,7 +434,14 @@ def typed_call(
 ) -> Call:
     warnings: list[OpError] = []
     try:
-        result_type = op.deduce(exprs, attrs, warnings, lw.state.loop_ranges, lw.env.rules.meanings)
+        result_type = op.deduce(
+            exprs,
+            attrs,
+            warnings,
+            lw.state.loop_ranges,
+            lw.env.rules.meanings,
+            symbols=lw.env.build_symbols,
+        )
     except OpError as error:
         report_op_error(lw, error, arg_nodes, exprs, span)
         result_type = UNKNOWN

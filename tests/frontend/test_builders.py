@@ -1,0 +1,110 @@
+"""Builder functions (``def build(n, m=16): @pl.program class P ...``): their parameters and
+locals are sizes known when the builder runs, so a tile may be shaped by them; functions the
+builder defines, or has another builder make, are callable by name from its programs."""
+
+from __future__ import annotations
+
+from frontend_helpers import analyze, codes, where
+
+from ptoc.ir.types import TileType
+
+BUILDER = """
+def shape_of(n):
+    return 2 * n, 64
+
+
+def build(n: int, m: int = 16):
+    rows, cols = shape_of(n)
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def double(
+        x: pl.Tensor[[rows, cols], pl.FP32], y: pl.Out[pl.Tensor[[rows, cols], pl.FP32]]
+    ) -> pl.Tensor[[rows, cols], pl.FP32]:
+        t = pl.load(x, [0, 0], [rows, cols])
+        y = pl.store(pl.add(t, t), [0, 0], y)
+        return y
+
+    @pl.program
+    class P:
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(
+            self, x: pl.Tensor[[n, m], pl.FP32], y: pl.Out[pl.Tensor[[n, m], pl.FP32]]
+        ) -> pl.Tensor[[n, m], pl.FP32]:
+            t = pl.load(x, [0, 0], [n, m])
+            u = pl.create_tile([n, m], dtype=pl.FP32, target_memory=pl.MemorySpace.Vec)
+            s = pl.row_sum(t, u)
+            y = pl.store(t, [0, 0], y)
+            return y
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(
+            self, x: pl.Tensor[[rows, cols], pl.FP32], y: pl.Out[pl.Tensor[[rows, cols], pl.FP32]]
+        ) -> pl.Tensor[[rows, cols], pl.FP32]:
+            y = double(x, y)
+            return y
+
+    return P
+"""
+
+
+def test_a_tile_may_be_shaped_by_the_builders_parameters():
+    analysis = analyze(BUILDER)
+    assert codes(analysis) == []
+    (program,) = analysis.all_programs()
+    tile = next(o.type for o in analysis.index.occurrences if o.name == "u" and o.is_definition)
+    assert isinstance(tile, TileType)
+    assert [getattr(d, "name", None) for d in tile.shape] == ["n", "m"]
+
+
+def test_a_runtime_scalar_still_may_not_shape_a_tile():
+    text = BUILDER.replace(
+        "def k(\n            self,", "def k(\n            self, r: pl.Scalar[pl.INDEX],"
+    )
+    text = text.replace("pl.create_tile([n, m]", "pl.create_tile([r, m]")
+    analysis = analyze(text)
+    full = "import pypto.language as pl\n\n" + __import__("textwrap").dedent(text)
+    line, column, end_line, end_column = where(full, "[r, m]")
+    assert codes(analysis) == [("E306", line, column, end_line, end_column)]
+
+
+def test_the_builders_own_functions_are_called_by_name_with_its_symbols():
+    text = BUILDER.replace("y = double(x, y)", "y = double(x)")
+    analysis = analyze(text)
+    assert [d.code for d in analysis.diagnostics] == ["E206"]  # argument count
+
+
+FACTORY = """
+def make_scale(rows: int, cols: int):
+    @pl.function(type=pl.FunctionType.InCore)
+    def scale(
+        x: pl.Tensor[[rows, cols], pl.FP32], y: pl.Out[pl.Tensor[[rows, cols], pl.FP32]]
+    ) -> pl.Tensor[[rows, cols], pl.FP32]:
+        t = pl.load(x, [0, 0], [rows, cols])
+        y = pl.store(pl.muls(t, 2.0), [0, 0], y)
+        return y
+
+    return scale
+
+
+def build(n: int):
+    k = make_scale(n, 64)
+
+    @pl.program
+    class P:
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(
+            self, x: pl.Tensor[[n, 64], pl.FP32], y: pl.Out[pl.Tensor[[n, 64], pl.FP32]]
+        ) -> pl.Tensor[[n, 64], pl.FP32]:
+            y = k(x, y)
+            return y
+
+    return P
+"""
+
+
+def test_a_function_another_builder_makes_is_typed_with_the_callers_values():
+    assert codes(analyze(FACTORY)) == []
+    wrong = FACTORY.replace("k = make_scale(n, 64)", "k = make_scale(n, 32)")
+    found = analyze(wrong).diagnostics
+    assert [d.code for d in found] == ["W009", "W009", "W007"]
+    assert "must be Tensor[[n, 32], FP32], got Tensor[[n, 64], FP32]" in found[0].message
