@@ -141,17 +141,8 @@ def lower_function_call(
         return undefined_function(lw, node, name, name_span)
     if external and name not in lw.state.external_calls:
         lw.state.external_calls.append(name)
-    if lw.signature.func_type is FunctionType.InCore:
-        # Each InCore function is a kernel of its own: neither generator emits a call in one.
-        kind = "InCore " if sig.func_type is FunctionType.InCore else ""
-        lw.error(
-            "E400",
-            f"the InCore kernel '{lw.signature.name}' cannot call the {kind}"
-            f"function '{name}': make '{name}' a @pl.inline function, or call both "
-            "from an Orchestration function",
-            name_span,
-            related=(Related(sig.name_span, f"'{name}' is defined here"),),
-        )
+    # An InCore function may call another (upstream's outlining makes such wrappers): the CCE
+    # pipeline inlines the callee, and the PTO generator says what it cannot pass (E400).
     lw.occurrence(
         Occurrence(
             name_span,
