@@ -22,7 +22,7 @@ from .editions import OLDEST
 from .ir.dtype import DataType
 from .ir.expr import const_int
 from .ir.types import ScalarType, TensorType, TileType, TupleType, Type, UnknownType
-from .ops import REGISTRY, OpDef, Param, ParamKind, resolve_op
+from .ops import REGISTRY, EditionForm, OpDef, Param, ParamKind, resolve_op
 from .ops.describe import op_traits, param_traits
 from .ops.registry import Category
 
@@ -240,8 +240,19 @@ def render_op(op: OpDef) -> list[str]:
         notes.append(f"{text}: {op.legacy.note}" if op.legacy.note else text)
     for note in dict.fromkeys(notes):  # both targets often share one note
         lines.append(f"- Note: {note}")
+    lines += [edition_form_line(op, form) for form in op.edition_forms]
     lines.append("")
     return lines
+
+
+def edition_form_line(op: OpDef, form: EditionForm) -> str:
+    """An edition's own way to write the op's arguments (2026-08's three-argument store)."""
+    name = form.spelled or op.short_name
+    params = ", ".join(p.signature() for p in form.params)
+    text = f"- {form.edition.label} form: `{name}({params})`"
+    if form.unmodelled:
+        text += " (" + ", ".join(f"`{p}`" for p in form.unmodelled) + " accepted, not modelled)"
+    return text
 
 
 def render_operators() -> str:
