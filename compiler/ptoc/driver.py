@@ -508,12 +508,37 @@ def compile_source(
     result.available = len(programs)
     if result.has_errors:
         return result
-    for program in select_programs(programs, function):
+    for program in select_programs(built_with_defaults(analysis, programs), function):
         output = compile_program(program, result, analysis.path)
         result.programs.append(output)
         if output.pipeline is None:
             break  # an internal failure of the passes: reported once, not once per program
     return result
+
+
+def built_with_defaults(analysis: ModuleAnalysis, programs: list[Program]) -> list[Program]:
+    """The programs to compile: a builder's (checked for every size) as the builder makes it
+    when called without arguments, where its parameters' defaults make it check clean."""
+    if not any(program.name in analysis.built for program in programs):
+        return programs
+    from .editions import EditionSource
+    from .frontend import analyze_source
+
+    in_force = analysis.edition
+    chosen = None
+    if in_force is not None and in_force.source not in (
+        EditionSource.DETECTED,
+        EditionSource.DEFAULT,
+    ):
+        chosen = (in_force.edition, in_force.source)
+    again = analyze_source(analysis.text, analysis.path, edition=chosen, builder_defaults=True)
+    if any(d.severity is Severity.ERROR for d in again.diagnostics):
+        return programs
+    concrete = {program.name: program for program in again.all_programs()}
+    return [
+        concrete.get(program.name, program) if program.name in analysis.built else program
+        for program in programs
+    ]
 
 
 def compile_file(

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from frontend_helpers import analyze, codes, where
 
+from ptoc import driver
+from ptoc.diagnostics import Severity
 from ptoc.ir.types import TileType
 
 BUILDER = """
@@ -108,3 +110,38 @@ def test_a_function_another_builder_makes_is_typed_with_the_callers_values():
     found = analyze(wrong).diagnostics
     assert [d.code for d in found] == ["W009", "W009", "W007"]
     assert "must be Tensor[[n, 32], FP32], got Tensor[[n, 64], FP32]" in found[0].message
+
+
+DEFAULTS = """
+def build(rows: int = 16, cols: int = 2 * 32, scale: float = 64**-0.5):
+    @pl.program
+    class P:
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(
+            self, x: pl.Tensor[[rows, cols], pl.FP32], y: pl.Out[pl.Tensor[[rows, cols], pl.FP32]]
+        ) -> pl.Tensor[[rows, cols], pl.FP32]:
+            t = pl.load(x, [0, 0], [rows, cols])
+            y = pl.store(pl.muls(t, scale), [0, 0], y)
+            return y
+
+    return P
+"""
+
+
+def test_a_built_program_compiles_as_the_builder_makes_it_with_its_defaults():
+    text = "import pypto.language as pl\n\n" + DEFAULTS
+    analysis = analyze(DEFAULTS)
+    assert codes(analysis) == []  # checked for every size
+    result = driver.compile_source(analysis, "cce", path="k.py")
+    assert [d.format() for d in result.diagnostics if d.severity is Severity.ERROR] == []
+    assert "Tile<TileType::Vec, float, 16, 64" in result.text
+    assert "TMULS(" in result.text and "0.125f" in result.text
+    pto = driver.compile_source(text, "pto", path="k.py")
+    assert "rows=16, cols=64" in pto.text
+
+
+def test_a_builder_parameter_without_a_default_leaves_the_sizes_free_at_compile_time():
+    text = "import pypto.language as pl\n\n" + DEFAULTS.replace("rows: int = 16", "rows: int")
+    assert codes(analyze(DEFAULTS.replace("rows: int = 16", "rows: int"))) == []
+    result = driver.compile_source(text, "cce", path="k.py")
+    assert {d.code for d in result.diagnostics if d.severity is Severity.ERROR} == {"E401"}

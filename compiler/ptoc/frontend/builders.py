@@ -98,15 +98,29 @@ def parameters(builder: ast.FunctionDef) -> list[ast.arg]:
     return [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
 
 
+def parameter_defaults(builder: ast.FunctionDef) -> dict[str, ast.expr]:
+    arguments = builder.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    found = dict(zip([a.arg for a in positional[::-1]], arguments.defaults[::-1], strict=False))
+    found.update(
+        (a.arg, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d
+    )
+    return found
+
+
 def bind_builder_locals(
     analyzer: ModuleAnalyzer, builder: ast.FunctionDef, *, occurrences: bool = True
 ) -> None:
     """A builder's parameters and simple local assignments (``n = 2 * m``, ``a, b =
     shape_of(n)``), as constants or symbols."""
     consts = analyzer.env.consts
+    defaults = parameter_defaults(builder) if analyzer.builder_defaults else {}
     for arg in parameters(builder):
-        if arg.arg not in consts.values or occurrences:
-            consts.bind_symbolic(arg.arg, analyzer.source.span(arg))
+        span = analyzer.source.span(arg)
+        if arg.arg in defaults:
+            consts.bind(arg.arg, defaults[arg.arg], span)
+        if arg.arg not in consts.values or (occurrences and arg.arg not in defaults):
+            consts.bind_symbolic(arg.arg, span)
     for node in builder.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target, value = node.targets[0], node.value

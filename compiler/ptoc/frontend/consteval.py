@@ -135,8 +135,13 @@ class ConstEvaluator:
                 return left + right
             raise NotConstant("arithmetic needs numbers", node)
         if isinstance(node.op, ast.Pow):
-            if isinstance(right, int) and abs(right) <= MAX_POWER and abs(left) <= 2**64:
-                return left**right
+            # ``head_dim**-0.5``: a real power of a number that is not negative
+            real = isinstance(right, int) or left >= 0
+            if real and abs(right) <= MAX_POWER and abs(left) <= 2**64:
+                try:
+                    return left**right
+                except (OverflowError, ZeroDivisionError) as error:
+                    raise NotConstant("power out of range", node) from error
             raise NotConstant("power too large", node)
         op = _BINOPS.get(type(node.op))
         if op is None:

@@ -55,6 +55,9 @@ class ModuleAnalyzer:
         self.cache = cache
         self.explicit_edition = edition
         self.embedded_text = False  # analysing a pl.parse(...) text of another file
+        # Builders' parameters take their default values (to compile a built program) rather
+        # than stand for every size (to check it).
+        self.builder_defaults = False
         self.module_fingerprint = 0
         self.consts_fingerprint = 0
         self.visible: dict[int, int] = {}  # id(signature table) -> hash of what it shows
@@ -418,9 +421,12 @@ def analyze_module(
     path: str,
     cache: AnalysisCache | None = None,
     edition: ChosenEdition | None = None,
+    builder_defaults: bool = False,
 ) -> ModuleAnalysis:
     with gc_paused():
-        result = ModuleAnalyzer(text, path, cache, edition).run()
+        analyzer = ModuleAnalyzer(text, path, cache, edition)
+        analyzer.builder_defaults = builder_defaults
+        result = analyzer.run()
     if cache is not None:
         cache.trim()
     return result
