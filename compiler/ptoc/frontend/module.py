@@ -20,7 +20,6 @@ from .cache import AnalysisCache, constants_fingerprint, module_fingerprint
 from .consteval import ConstEvaluator
 from .context import FunctionSignature, ModuleEnv
 from .edition import decide
-from .embedded import merge_embedded
 from .jit import JitPrograms, jit_decorator
 from .lower import LoweredFunction, lower_function
 from .names import DslImports, find_imports
@@ -107,7 +106,9 @@ class ModuleAnalyzer:
         )
         self.blanked = parsed.blanked_lines
         self.collect_module(tree, env, is_printed, header_name)
-        if not self.embedded_text:  # pl.parse("...") texts, analysed where they stand
+        if not self.embedded_text and "parse" in self.source.text:  # pl.parse("...") texts
+            from .embedded import merge_embedded  # (loaded for the files that have them)
+
             edition, path = self.explicit_edition, self.source.path
             analyse = lambda text: embedded_analysis(text, path, edition)  # noqa: E731
             merge_embedded(tree, self.source, imports, self.bag, self.result, analyse)

@@ -10,10 +10,8 @@ import re
 from ..diagnostics import DiagnosticBag, Fix
 from ..editions import Edition, EditionSource
 from .analysis import ModuleAnalysis
-from .downgrades import OldSpellings
 from .names import DslImports
 from .source import SourceText
-from .upgrades import Planner
 
 CHOSEN = (EditionSource.FLAG, EditionSource.EDITOR, EditionSource.PROJECT)
 # Forms of one edition that are no names, so not among the spellings edition detection looks
@@ -35,6 +33,10 @@ def report_other_edition(
     detection = in_force.detection
     if detection is None or not (other in detection.first or FORMS[other].search(analysis.text)):
         return  # (no spelling of the other edition: nothing to walk for)
+    # (the rewrite tables load only for a file that has the other edition's spellings)
+    from .downgrades import OldSpellings
+    from .upgrades import Planner
+
     source = SourceText(analysis.text, analysis.path)
     finder = Planner if other is Edition.V2026_03 else OldSpellings
     for rewrite in finder(source, imports, analysis).plan(tree).rewrites:
