@@ -165,9 +165,21 @@ def test_2026_08_load_takes_valid_shape_fourth_and_memory_by_keyword():
             t = pl.load(a, [0, 0], [64, 64], [64, 32], target_memory=pl.Mem.Mat, clamp=False)
             return t
     """)
-    assert codes(a) == []
+    # the valid region is read and checked, but not modelled: said, not dropped silently
+    assert codes(a) == ["W004"]
+    assert "'valid_shape' is accepted but not modelled" in a.diagnostics[0].message
     load = calls(a.functions[0])[0]
     assert isinstance(load.type, TileType) and load.type.memory_space is MemorySpace.Mat
+    _, whole = analyse(
+        f"""
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(a: {T}) -> pl.Tile[[64, 64], pl.FP32]:
+            t = pl.load(a, [0, 0], [64, 64], [64, 64])
+            return t
+    """,
+        NEW,
+    )
+    assert codes(whole) == []  # the whole window valid: nothing left out
 
 
 def test_pl_at_core_group_is_an_incore_scope_and_other_scopes_keep_their_body():

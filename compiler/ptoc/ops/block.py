@@ -245,6 +245,7 @@ _LOAD_2026_08 = EditionForm(
     ),
     lambda args: {k: v for k, v in args.items() if k != "valid_shape"},
     "2026-08: load(tensor, offsets, shapes, valid_shape=None, target_memory=Vec, clamp=False)",
+    unmodelled=("valid_shape",),
 )
 
 
