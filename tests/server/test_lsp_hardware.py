@@ -167,7 +167,7 @@ async def test_code_lens_above_incore_functions(client: LanguageClient, tmp_path
     assert [
         (lens.range.start.line, lens.range.start.character, lens.command.title)
         for lens in lenses
-        if lens.command is not None
+        if lens.command is not None and not lens.command.title.startswith("≈")  # cycles: later
     ] == [(name.line, name.character, title) for title in ("C++", "MLIR", "Memory", "Run")]
     for _ in range(400):  # once the facts are known the client is told to refresh
         if client.code_lens_refreshes:  # type: ignore[attr-defined]
@@ -177,7 +177,7 @@ async def test_code_lens_above_incore_functions(client: LanguageClient, tmp_path
     commands = [
         (lens.command.command, list(lens.command.arguments or []))
         for lens in lenses
-        if lens.command
+        if lens.command and not lens.command.title.startswith("≈")
     ]
     assert commands == [
         ("ptols.showPreview", [uri, "cce", "kernel"]),

@@ -19,6 +19,22 @@ if TYPE_CHECKING:
     from ..driver import CompileResult
 
 
+_INSTALLED: list[CostTables | None] = []
+
+
+def installed_tables() -> CostTables | None:
+    """The tables of the pto-isa installation ``ptoc run --sim`` would use (read once per
+    process), or None when there is none: the editor then shows no cycles."""
+    if not _INSTALLED:
+        from ..run.toolchain import ToolMissing, find_pto_isa
+
+        try:
+            _INSTALLED.append(CostTables.load(find_pto_isa(None)))
+        except (ToolMissing, TablesMissing):
+            _INSTALLED.append(None)
+    return _INSTALLED[0]
+
+
 def compiled_timelines(result: CompileResult, pto_isa: Path) -> list[Timeline]:
     """The timeline of every kernel a compile lowered (after its pipeline)."""
     tables = CostTables.load(pto_isa)
@@ -107,4 +123,12 @@ def summary(timeline: Timeline, frequency_hz: float) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["TablesMissing", "Timeline", "compiled_timelines", "summary", "trace_json"]
+__all__ = [
+    "TablesMissing",
+    "Timeline",
+    "compiled_timelines",
+    "installed_tables",
+    "predict",
+    "summary",
+    "trace_json",
+]

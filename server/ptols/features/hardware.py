@@ -159,8 +159,8 @@ def code_lenses(analysis: ModuleAnalysis, uri: str, positions: Positions) -> lis
 def hover_notes(
     facts: Sequence[FunctionFacts], name: str, definition: Span | None, line: int
 ) -> list[str]:
-    """Hover additions: where the tile ``name`` defined at ``definition`` lives, and the CCE
-    lines of the innermost statement on source ``line`` (1-based)."""
+    """Hover additions: where the tile ``name`` defined at ``definition`` lives, the predicted
+    cycles of source ``line`` (1-based) and the CCE lines of its innermost statement."""
     notes: list[str] = []
     buffers = [
         b
@@ -172,6 +172,11 @@ def hover_notes(
     named = [b for b in buffers if b.name == name] or buffers[:1]
     for b in named[:1]:
         notes.append(f"address: `{b.space} [{b.start:#06x}, {b.end:#06x})` · {b.size} B")
+    from .timeline import hover_line
+
+    cycles = hover_line(facts, line)
+    if cycles is not None:
+        notes.append(f"predicted: {cycles}")
     statement = _innermost_statement(facts, line)
     if statement is not None:
         lines = statement[: HOVER_LINES + 1]
