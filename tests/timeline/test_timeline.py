@@ -169,3 +169,46 @@ def test_matrix_kernels_measured_by_the_cost_model(pto_isa: Path, name: str) -> 
     result = compile_source(case.source, "cce", case.function, path=name)
     (timeline,) = compiled_timelines(result, pto_isa)
     assert timeline.total == MEASURED[name]
+
+
+@pytest.mark.parametrize(
+    ("name", "counted_once", "measured"),
+    [
+        # the cost model's build, run with 4 for every scalar parameter: pl.range(n) runs 4
+        # times, pl.range(n // 2 + 6) 8 times, pl.range(n // -2 + 4) twice (// floors)
+        ("scalar_loop_bound_from_parameter", 143, 248),
+        ("scalar_floordiv_as_loop_count", 143, 388),
+        ("scalar_floordiv_negative_divisor_as_loop_count", 143, 178),
+    ],
+)
+def test_a_trip_count_from_a_parameter_is_counted_with_its_value(
+    pto_isa: Path, name: str, counted_once: int, measured: int
+) -> None:
+    case = next(c for c in matrix.all_cases() if c.name == name)
+    result = compile_source(case.source, "cce", case.function, path=name)
+    (once,) = compiled_timelines(result, pto_isa)
+    assert (once.total, once.dynamic_loops) == (counted_once, 1)
+    (given,) = compiled_timelines(result, pto_isa, {"n": 4})
+    assert (given.total, given.dynamic_loops) == (measured, 0)
+
+
+def test_timeline_scalar_on_the_command_line(
+    pto_isa: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    case = next(c for c in matrix.all_cases() if c.name == "scalar_loop_bound_from_parameter")
+    kernel = tmp_path / "k.py"
+    kernel.write_text(case.source, encoding="utf-8")
+    args = ["compile", str(kernel), "--function", case.function, "--timeline-summary"]
+    assert main(args) == 0
+    first = capsys.readouterr().err.splitlines()
+    assert first[0].startswith(f"{case.function}: ≈ 143 cycles")
+    assert first[-1] == (
+        "  note: 1 loop(s) without a constant trip count, counted once (--timeline-scalar "
+        "NAME=VALUE gives a parameter's value)"
+    )
+    assert main([*args, "--timeline-scalar", "n=4"]) == 0
+    given = capsys.readouterr().err.splitlines()
+    assert given[0].startswith(f"{case.function}: ≈ 248 cycles")
+    assert "note" not in given[-1]
+    assert main([*args, "--timeline-scalar", "n=four"]) == 2
+    assert "--timeline-scalar n=four: expected NAME=INTEGER" in capsys.readouterr().err

@@ -35,8 +35,11 @@ def installed_tables() -> CostTables | None:
     return _INSTALLED[0]
 
 
-def compiled_timelines(result: CompileResult, pto_isa: Path) -> list[Timeline]:
-    """The timeline of every kernel a compile lowered (after its pipeline)."""
+def compiled_timelines(
+    result: CompileResult, pto_isa: Path, scalars: dict[str, int] | None = None
+) -> list[Timeline]:
+    """The timeline of every kernel a compile lowered (after its pipeline); ``scalars``:
+    values of scalar parameters by name, for loops whose trip count depends on them."""
     tables = CostTables.load(pto_isa)
     found: list[Timeline] = []
     for output in result.programs:
@@ -44,7 +47,7 @@ def compiled_timelines(result: CompileResult, pto_isa: Path) -> list[Timeline]:
             continue
         for fn in output.pipeline.program.functions:
             if fn.func_type is not FunctionType.Orchestration:
-                timeline = predict(fn, tables)
+                timeline = predict(fn, tables, scalars)
                 if timeline.events:  # a function of scalars only has no pipe work
                     found.append(timeline)
     return found
@@ -116,7 +119,8 @@ def summary(timeline: Timeline, frequency_hz: float) -> str:
         lines.append(f"  critical path: {path}")
     if timeline.dynamic_loops:
         lines.append(
-            f"  note: {timeline.dynamic_loops} loop(s) without a constant trip count, counted once"
+            f"  note: {timeline.dynamic_loops} loop(s) without a constant trip count, counted "
+            "once (--timeline-scalar NAME=VALUE gives a parameter's value)"
         )
     if timeline.cut:
         lines.append("  note: the stream was cut at 200,000 instructions")
