@@ -149,7 +149,7 @@ def test_without_pto_isa_it_is_a_usage_error(
 
 # Totals of pto-isa's __COSTMODEL build (benchmarks/costmodel_compare.py, 2026-11-28) for
 # matrix kernels of each kind of cost: promoted operands, unary ops, reductions along either
-# axis and by row width, a view, a reshape, a composite instruction, yield copies.
+# axis and by row width, a view, a reshape, a composite instruction, yield copies, column vectors.
 MEASURED = {
     "adds_FP16_literal_promotes": 150,
     "neg_FP16": 83,
@@ -160,6 +160,10 @@ MEASURED = {
     "view_FP32_at_offset": 92,
     "reshape_FP32": 108,
     "loop_carried_two_tile_fibonacci": 377,
+    # element-wise ops of [32, 1] column vectors, which run on their [1, 32] row views
+    "add_FP32_32x1": 22,
+    "mul_INT16_32x1": 23,
+    "div_FP16_32x1": 26,
 }
 
 
