@@ -6,7 +6,6 @@ each TLOAD 279 cycles on MTE2, TADD 138 on V, TSTORE 149 on MTE3, 848 in all."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ import pytest
 from lsp_helpers import KERNEL, open_document, position_of
 from lsprotocol import types
 from pytest_lsp import LanguageClient
-from test_lsp_hardware import plain, request, rng
+from test_lsp_hardware import hints_labelled, hover_text, plain, request, rng, turn_off
 
 from ptoc.run.toolchain import ToolMissing, find_pto_isa
 
@@ -91,19 +90,7 @@ async def test_timeline_of_a_known_kernel(client: LanguageClient, tmp_path: Path
 
 
 async def cycle_hints(client: LanguageClient, uri: str) -> list[types.InlayHint]:
-    hints: list[types.InlayHint] = []
-    for _ in range(200):  # the facts are computed once the document is idle
-        found = await client.text_document_inlay_hint_async(
-            types.InlayHintParams(
-                types.TextDocumentIdentifier(uri),
-                types.Range(types.Position(0, 0), types.Position(30, 0)),
-            )
-        )
-        hints = [h for h in found or [] if str(h.label).startswith("≈")]
-        if hints:
-            break
-        await asyncio.sleep(0.05)
-    return hints
+    return await hints_labelled(client, uri, "≈")
 
 
 async def test_cycle_hints_on_each_line_with_pipe_work(client: LanguageClient, tmp_path: Path):
@@ -116,39 +103,16 @@ async def test_cycle_hints_on_each_line_with_pipe_work(client: LanguageClient, t
         (14, len(lines[14]), "≈ 138 cycles (V)", "V 138 cycles, 16 % of the kernel"),
         (15, len(lines[15]), "≈ 149 cycles (MTE3)", "MTE3 149 cycles, 18 % of the kernel"),
     ]
-    client.set_configuration({"inlayHints": {"enabled": True, "cycles": False}}, section="ptoc")
-    client.workspace_did_change_configuration(
-        types.DidChangeConfigurationParams(settings={"ptoc": {"inlayHints": {"cycles": False}}})
-    )
-    for _ in range(100):
-        found = await client.text_document_inlay_hint_async(
-            types.InlayHintParams(
-                types.TextDocumentIdentifier(uri),
-                types.Range(types.Position(0, 0), types.Position(30, 0)),
-            )
-        )
-        labels = [str(h.label) for h in found or []]
-        if not [label for label in labels if label.startswith("≈")]:
-            assert "⇄ MTE2→V" in labels  # the sync hints stay
-            break
-        await asyncio.sleep(0.05)
-    else:
-        raise AssertionError("cycle hints still shown with inlayHints.cycles false")
+    left = await turn_off(client, uri, "cycles", "≈")
+    assert "⇄ MTE2→V" in [str(h.label) for h in left]  # the sync hints stay
 
 
 async def test_hover_line_on_a_kernel_statement(client: LanguageClient, tmp_path: Path):
     uri = await open_document(client, tmp_path / "k.py", KERNEL)
     await cycle_hints(client, uri)  # the facts are known once the hints are
-    hover = await client.text_document_hover_async(
-        types.HoverParams(types.TextDocumentIdentifier(uri), position_of(KERNEL, "tile_c = "))
-    )
-    assert hover is not None
-    text = hover.contents.value  # type: ignore[union-attr]
+    text = await hover_text(client, uri, "tile_c = ")
     assert "\n\npredicted: V 138 cycles, 16 % of the kernel\n\n" in text
-    hover = await client.text_document_hover_async(
-        types.HoverParams(types.TextDocumentIdentifier(uri), position_of(KERNEL, "out: pl"))
-    )
-    assert hover is not None and "predicted:" not in hover.contents.value  # type: ignore[union-attr]
+    assert "predicted:" not in await hover_text(client, uri, "out: pl")
 
 
 async def test_cycles_lens_opens_the_timeline(client: LanguageClient, tmp_path: Path):

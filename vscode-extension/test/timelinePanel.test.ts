@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { panels } from './vscodeStub';
 // Imported after the stub, which replaces `vscode` for these modules.
 import type { ServerController } from '../src/server';
-import { TimelineManager } from '../src/timeline';
+import { timelinePanels } from '../src/timeline';
 import { SIMPLE_ADD_ANSWER } from './timelineAnswer';
 
 const silentLog = { warn: () => undefined } as unknown as import('vscode').LogOutputChannel;
@@ -15,13 +15,13 @@ function fakeServer(reply: (method: string, params: unknown) => Promise<unknown>
     asked.push([method, params]);
     return reply(method, params);
   };
-  return { onPreviewChanged: () => none, request } as unknown as ServerController;
+  return { onPreviewChanged: () => none, onRunning: () => none, request } as unknown as ServerController;
 }
 
-describe('TimelineManager (with a vscode stub)', () => {
+describe('the timeline panels (with a vscode stub)', () => {
   it('asks ptols/timeline for the function and draws it at the width the page reports', async () => {
     const asked: unknown[] = [];
-    const manager = new TimelineManager(extensionUri, fakeServer(() => Promise.resolve(SIMPLE_ADD_ANSWER), asked), silentLog);
+    const manager = timelinePanels(extensionUri, fakeServer(() => Promise.resolve(SIMPLE_ADD_ANSWER), asked), silentLog);
     await manager.show('file:///k/simple_add.py', 'simple_add');
     assert.deepEqual(asked, [['ptols/timeline', { textDocument: { uri: 'file:///k/simple_add.py' }, function: 'simple_add' }]]);
     const panel = panels.at(-1);
@@ -39,7 +39,7 @@ describe('TimelineManager (with a vscode stub)', () => {
   });
 
   it('shows a failure at once', async () => {
-    const manager = new TimelineManager(extensionUri, fakeServer(() => Promise.reject(new Error('the server stopped')), []), silentLog);
+    const manager = timelinePanels(extensionUri, fakeServer(() => Promise.reject(new Error('the server stopped')), []), silentLog);
     await manager.show('file:///k/simple_add.py', undefined);
     const panel = panels.at(-1);
     assert.ok(panel);

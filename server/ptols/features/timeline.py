@@ -26,6 +26,7 @@ from ..protocol import (
     TimelineWait,
 )
 from ..text import Stale
+from .hardware import line_end
 
 #: Most instructions one function's answer lists (a long loop repeats its body): the rest are
 #: left out, and a note says so.
@@ -143,23 +144,17 @@ def line_cycles(fact: FunctionFacts) -> Iterator[tuple[int, dict[str, int], int]
 
 
 def cycle_hints(
-    facts: Sequence[FunctionFacts],
-    text_lines: list[str],
-    positions: Positions,
-    first_line: int,
-    last_line: int,
+    facts: Sequence[FunctionFacts], text_lines: list[str], positions: Positions, lines: range
 ) -> list[types.InlayHint]:
-    """``≈ 559 cycles (MTE2)`` at the end of each statement line with pipe work (1-based
-    lines, inclusive); the tooltip is the hover line."""
+    """``≈ 559 cycles (MTE2)`` at the end of each statement line with pipe work, among
+    ``lines`` (1-based); the tooltip is the hover line."""
     hints: list[types.InlayHint] = []
     for fact in facts:
         for line, pipes, total in line_cycles(fact):
-            if not first_line <= line <= last_line or line > len(text_lines):
+            if line not in lines:
                 continue
-            end = len(text_lines[line - 1].rstrip("\r\n"))
-            try:
-                position = positions.range(Span(fact.span.file, line, end, line, end)).end
-            except Stale:
+            position = line_end(text_lines, positions, fact.span.file, line)
+            if position is None:
                 continue
             cycles = sum(pipes.values())
             by_pipe = ", ".join(f"{pipe} {n:,}" for pipe, n in pipes.items())

@@ -65,7 +65,7 @@ def inlay_hint(ls: PtolsServer, params: types.InlayHintParams) -> list[types.Inl
         if ls.settings.sync_hints:
             hints += features.hardware.sync_hints(facts, lines, positions, first, last)
         if ls.settings.cycle_hints:
-            hints += features.timeline.cycle_hints(facts, lines, positions, first, last)
+            hints += features.timeline.cycle_hints(facts, lines, positions, range(first, last + 1))
     return hints
 
 
