@@ -103,6 +103,7 @@ class _Layout:
         self.timeline = timeline
         self.tables = tables
         self.scalars = scalars or {}  # id of a parameter Var -> its value
+        self.prices: dict[int, list[tuple[int, str]]] = {}  # id of an OpInstr -> its cost
         self.free: dict[PipeType, tuple[int, Event | None]] = {}
         self.signals: dict[stream.EventKey, tuple[int, Event | None, int]] = {}
         self.writers: list[tuple[stream.Region, Event]] = []
@@ -165,7 +166,10 @@ class _Layout:
                 if writer.end > start and written.overlaps(region):
                     start, cause = writer.end, writer
         event: Event | None = None
-        for busy, name in instructions(node, self.tables):
+        priced = self.prices.get(id(node))
+        if priced is None:  # a loop body's instructions cost the same on every trip
+            priced = self.prices[id(node)] = instructions(node, self.tables)
+        for busy, name in priced:
             event = Event(name, node.pipe, start, busy, line, cause)
             self.timeline.events.append(event)
             start, cause = event.end, event
