@@ -56,6 +56,11 @@ def kernels() -> list[tuple[str, str, str]]:
     return found
 
 
+#: What the harness passes for every scalar parameter (loop bounds and offsets: a small value);
+#: ptoc's prediction is given the same values.
+SCALAR_ARGUMENT = 4
+
+
 def harness(text: str, function: object) -> str:
     """The kernel and a main that launches it once under the cost model."""
     slots: list[str] = []
@@ -63,7 +68,7 @@ def harness(text: str, function: object) -> str:
         if isinstance(param.type, TensorType):
             slots.append("reinterpret_cast<int64_t>(new uint8_t[1 << 22]())")
         elif isinstance(param.type, ScalarType):
-            slots.append("4")  # loop bounds and offsets: a small value
+            slots.append(str(SCALAR_ARGUMENT))
     args = ", ".join(slots) or "0"
     return (
         "#include <pto/pto-inst.hpp>\n#include <pto/costmodel/perf_sim/launch.hpp>\n"
@@ -153,7 +158,8 @@ def main() -> int:
         fn = lowered.function(function)
         if text is None or fn is None or not KERNEL_NAME.search(text):
             continue  # no kernel: a function of scalars only
-        work.append((name, harness(text, fn), predict(fn, tables)))
+        scalars = {p.name: SCALAR_ARGUMENT for p in fn.params if isinstance(p.type, ScalarType)}
+        work.append((name, harness(text, fn), predict(fn, tables, scalars)))
     with ThreadPoolExecutor(args.jobs) as pool:
         measured = list(pool.map(lambda w: measure(include, w[1]), work))
     report([(name, timeline) for name, _, timeline in work], measured)

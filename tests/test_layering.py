@@ -38,6 +38,7 @@ PUBLIC_FOR_PTOLS = {
     "ptoc.sourcemap",
     "ptoc.memory_map",
     "ptoc.kernel_facts",
+    "ptoc.timeline",
     # The file format of cached compiled code, which ptols' attrs cache shares.
     "ptoc.codecache",
 }

@@ -455,7 +455,7 @@ def run_compile(args: argparse.Namespace) -> int:
     if args.verify_sync and not sync_verified(result):
         return EXIT_ERRORS
     if (args.timeline or args.timeline_summary) and not result.has_errors:
-        write_timeline(result, args.timeline, args.timeline_summary)
+        write_timeline(result, args.timeline, args.timeline_summary, args.timeline_scalar)
     if args.memory_map:
         write_memory_map(analysis, args.function, args.memory_map)
     if result.has_errors:
@@ -508,17 +508,27 @@ def sync_verified(result: driver.CompileResult) -> bool:
     return not findings
 
 
-def write_timeline(result: driver.CompileResult, out: str | None, show: bool) -> None:
+def write_timeline(
+    result: driver.CompileResult, out: str | None, show: bool, given: list[str] | None
+) -> None:
     """``--timeline OUT.json`` / ``--timeline-summary``: the predicted per-pipe timeline, with
-    cycle facts read from pto-isa (a missing installation is a usage error)."""
+    cycle facts read from pto-isa (a missing installation is a usage error); ``given``: the
+    ``--timeline-scalar NAME=VALUE`` options."""
     import json
 
     from .run.toolchain import ToolMissing, find_pto_isa
     from .timeline import TablesMissing, compiled_timelines, summary, trace_json
 
+    scalars: dict[str, int] = {}
+    for item in given or []:
+        name, _, value = item.partition("=")
+        try:
+            scalars[name.strip()] = int(value)
+        except ValueError:
+            raise InputError(f"--timeline-scalar {item}: expected NAME=INTEGER") from None
     try:
         root = find_pto_isa(None)
-        timelines = compiled_timelines(result, root)
+        timelines = compiled_timelines(result, root, scalars)
     except (ToolMissing, TablesMissing) as exc:
         raise InputError(f"--timeline needs pto-isa's cost-model tables: {exc}") from None
     if out:
@@ -729,6 +739,13 @@ def add_compile_outputs(compile_: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print each kernel's predicted cycles, pipe utilisation, bottleneck, longest wait "
         "and critical path (on stderr)",
+    )
+    compile_.add_argument(
+        "--timeline-scalar",
+        action="append",
+        metavar="NAME=VALUE",
+        help="the value of a scalar parameter for the timeline: loops whose trip count depends "
+        "on it are counted that many times (else once); repeatable",
     )
     add_ptoas_options(compile_)
     add_source_maps(compile_)

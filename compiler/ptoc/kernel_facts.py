@@ -1,6 +1,6 @@
 """What the hardware view in the editor shows about each function, computed once per version
-of the function: its memory map, where InsertSync put synchronisation, and the CCE lines each
-statement became.
+of the function: its memory map, where InsertSync put synchronisation, the CCE lines each
+statement became, and its predicted per-pipe timeline (when pto-isa's cost tables are there).
 
 One run of the default pipeline per function (with its callees, as ``ptoc compile
 --function`` does) gives all three; ``memo`` keeps the result while the function is unchanged,
@@ -22,6 +22,7 @@ from .sync_sites import SyncSite, function_sync_sites
 
 if TYPE_CHECKING:
     from .frontend.analysis import ModuleAnalysis
+    from .timeline import Timeline
 
 
 @record
@@ -36,6 +37,8 @@ class FunctionFacts:
     #: Statement span -> the CCE lines generated for it (sync included), in order.
     cce: dict[Span, list[str]] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: The predicted timeline of each kernel lowered from it (none without pto-isa's tables).
+    timelines: list[Timeline] = field(default_factory=list)
 
 
 def function_facts(program: Program, fn: Function) -> FunctionFacts:
@@ -58,14 +61,24 @@ def function_facts(program: Program, fn: Function) -> FunctionFacts:
     facts.sync.sort(key=lambda site: (site.span.line, site.span.column))
     if any(d.severity is Severity.ERROR for d in lowered.diagnostics):
         return facts
-    for lowered_fn in own:
-        if lowered_fn.func_type is FunctionType.Orchestration:
-            continue
+    kernels = [f for f in own if f.func_type is not FunctionType.Orchestration]
+    facts.timelines = _timelines(kernels)
+    for lowered_fn in kernels:
         generated = generate_cce(lowered_fn)
         for line, span in zip(generated.text.split("\n"), generated.line_spans, strict=False):
             if span is not None and line.strip():
                 facts.cce.setdefault(span, []).append(line.strip())
     return facts
+
+
+def _timelines(kernels: list[Function]) -> list[Timeline]:
+    from .timeline import installed_tables, predict
+
+    tables = installed_tables()
+    if tables is None:
+        return []
+    found = [predict(fn, tables) for fn in kernels]
+    return [t for t in found if t.events]  # a function of scalars only has no pipe work
 
 
 def document_facts(

@@ -16,6 +16,7 @@ class Settings:
     pipeline: str | None = None  # None: each target's default pipeline (as `ptoc compile`)
     inlay_hints: bool = True
     sync_hints: bool = True  # inlayHints.sync: where InsertSync put set/wait flags, barriers
+    cycle_hints: bool = True  # inlayHints.cycles: each line's predicted cycles (the timeline)
     parameter_hints: bool = False  # inlayHints.parameterNames: `offsets:` before op arguments
     format_on_save: bool = False
     severity_overrides: dict[str, str] = field(default_factory=dict)
@@ -78,6 +79,10 @@ class Settings:
             settings.sync_hints = hints["sync"]
         elif isinstance(value.get("inlayHints.sync"), bool):
             settings.sync_hints = value["inlayHints.sync"]
+        if isinstance(hints, dict) and isinstance(hints.get("cycles"), bool):
+            settings.cycle_hints = hints["cycles"]
+        elif isinstance(value.get("inlayHints.cycles"), bool):
+            settings.cycle_hints = value["inlayHints.cycles"]
         if isinstance(hints, dict) and isinstance(hints.get("parameterNames"), bool):
             settings.parameter_hints = hints["parameterNames"]
         elif isinstance(value.get("inlayHints.parameterNames"), bool):

@@ -23,6 +23,7 @@ STATUS = "ptols/status"
 SOURCE_MAP = "ptols/sourceMap"
 MEMORY_MAP = "ptols/memoryMap"
 RUN = "ptols/run"
+TIMELINE = "ptols/timeline"
 
 
 @attrs.define
@@ -205,6 +206,69 @@ class RunResult:
     log: str
 
 
+@attrs.define
+class TimelineParams:
+    text_document: types.TextDocumentIdentifier
+    function: str | None = None
+
+
+@attrs.define
+class TimelineLane:
+    pipe: str
+    busy: int  # cycles
+    utilisation: float  # busy / total
+
+
+@attrs.define
+class TimelineInstruction:
+    name: str  # TLOAD, TADD, ...
+    pipe: str
+    start: int  # cycles from the kernel's start
+    cycles: int
+    line: int  # 0-based source line of its statement
+
+
+@attrs.define
+class TimelineArrow:
+    signal: str  # the pipe that sets the flag
+    wait: str  # the pipe that waits for it
+    set_time: int
+    wait_time: int
+    set_line: int  # 0-based source lines
+    wait_line: int
+
+
+@attrs.define
+class TimelineWait:
+    pipe: str
+    signal: str
+    cycles: int
+    wait_line: int
+    set_line: int
+
+
+@attrs.define
+class FunctionTimeline:
+    name: str
+    range: types.Range
+    total: int
+    lanes: list[TimelineLane]
+    instructions: list[TimelineInstruction]
+    arrows: list[TimelineArrow]
+    critical_path: list[int]  # indices into instructions, first to last
+    bottleneck: str | None
+    longest_wait: TimelineWait | None
+    notes: list[str]
+
+
+@attrs.define
+class TimelineResult:
+    version: int | None
+    frequency_hz: float | None  # the clock the cycles are counted at
+    functions: list[FunctionTimeline]
+    message: str  # why there is no timeline, or ""
+
+
 def request_class(method: str, params: type) -> type:
     """The JSON-RPC request message of a custom method, for pygls to read its params into
     ``params`` (a request that does not fit is answered with InvalidParams)."""
@@ -230,6 +294,7 @@ METHODS: dict[str, tuple[type | None, type | None]] = {
     SOURCE_MAP: (SourceMapParams, SourceMapResult),
     MEMORY_MAP: (MemoryMapParams, MemoryMapResult),
     RUN: (RunParams, RunResult),
+    TIMELINE: (TimelineParams, TimelineResult),
 }
 REQUESTS: dict[str, type] = {
     method: request_class(method, params)

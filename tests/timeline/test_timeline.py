@@ -149,7 +149,7 @@ def test_without_pto_isa_it_is_a_usage_error(
 
 # Totals of pto-isa's __COSTMODEL build (benchmarks/costmodel_compare.py, 2026-11-28) for
 # matrix kernels of each kind of cost: promoted operands, unary ops, reductions along either
-# axis and by row width, a view, a reshape, a composite instruction, yield copies.
+# axis and by row width, a view, a reshape, a composite instruction, yield copies, column vectors.
 MEASURED = {
     "adds_FP16_literal_promotes": 150,
     "neg_FP16": 83,
@@ -160,6 +160,10 @@ MEASURED = {
     "view_FP32_at_offset": 92,
     "reshape_FP32": 108,
     "loop_carried_two_tile_fibonacci": 377,
+    # element-wise ops of [32, 1] column vectors, which run on their [1, 32] row views
+    "add_FP32_32x1": 22,
+    "mul_INT16_32x1": 23,
+    "div_FP16_32x1": 26,
 }
 
 
@@ -169,3 +173,46 @@ def test_matrix_kernels_measured_by_the_cost_model(pto_isa: Path, name: str) -> 
     result = compile_source(case.source, "cce", case.function, path=name)
     (timeline,) = compiled_timelines(result, pto_isa)
     assert timeline.total == MEASURED[name]
+
+
+@pytest.mark.parametrize(
+    ("name", "counted_once", "measured"),
+    [
+        # the cost model's build, run with 4 for every scalar parameter: pl.range(n) runs 4
+        # times, pl.range(n // 2 + 6) 8 times, pl.range(n // -2 + 4) twice (// floors)
+        ("scalar_loop_bound_from_parameter", 143, 248),
+        ("scalar_floordiv_as_loop_count", 143, 388),
+        ("scalar_floordiv_negative_divisor_as_loop_count", 143, 178),
+    ],
+)
+def test_a_trip_count_from_a_parameter_is_counted_with_its_value(
+    pto_isa: Path, name: str, counted_once: int, measured: int
+) -> None:
+    case = next(c for c in matrix.all_cases() if c.name == name)
+    result = compile_source(case.source, "cce", case.function, path=name)
+    (once,) = compiled_timelines(result, pto_isa)
+    assert (once.total, once.dynamic_loops) == (counted_once, 1)
+    (given,) = compiled_timelines(result, pto_isa, {"n": 4})
+    assert (given.total, given.dynamic_loops) == (measured, 0)
+
+
+def test_timeline_scalar_on_the_command_line(
+    pto_isa: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    case = next(c for c in matrix.all_cases() if c.name == "scalar_loop_bound_from_parameter")
+    kernel = tmp_path / "k.py"
+    kernel.write_text(case.source, encoding="utf-8")
+    args = ["compile", str(kernel), "--function", case.function, "--timeline-summary"]
+    assert main(args) == 0
+    first = capsys.readouterr().err.splitlines()
+    assert first[0].startswith(f"{case.function}: ≈ 143 cycles")
+    assert first[-1] == (
+        "  note: 1 loop(s) without a constant trip count, counted once (--timeline-scalar "
+        "NAME=VALUE gives a parameter's value)"
+    )
+    assert main([*args, "--timeline-scalar", "n=4"]) == 0
+    given = capsys.readouterr().err.splitlines()
+    assert given[0].startswith(f"{case.function}: ≈ 248 cycles")
+    assert "note" not in given[-1]
+    assert main([*args, "--timeline-scalar", "n=four"]) == 2
+    assert "--timeline-scalar n=four: expected NAME=INTEGER" in capsys.readouterr().err

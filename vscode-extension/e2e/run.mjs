@@ -14,6 +14,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CHROMIUM, CODE_SERVER_VERSION, ensureCodeServer, ensureDebianPackages, ensureNode24 } from './setup.mjs';
+import timeline from './timeline.mjs';
 import { SERVER_TIMEOUT, extensionDir, log, results, normalise, editorTexts, waitForEditorText, waitForFile, wordPosition, scrollPreviewToEnd, waitForScrolledText, quickOpen, runCommand, replaceInEditor, screenshot, extensionLog, findFiles, windowState, group, waitForHighlight, clickWord, waitForCursorLine, lens, memoryMapFrame } from './workbench.mjs';
 
 const repo = resolve(extensionDir, '..');
@@ -27,7 +28,7 @@ if (!process.env.PTO_ISA_ROOT && existsSync(vendoredPtoIsa)) {
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 // Scenarios kept in modules of their own (e2e/<name>.mjs), run in the environment session after
 // the kernel views, in this order; `--only=<name>` runs one. Each is `(page, check, context)`.
-const MORE_VIEWS = {};
+const MORE_VIEWS = { timeline };
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -93,6 +94,7 @@ function prepareWorkspace(root) {
   writeFileSync(join(workspace, 'broken_add.py'), injectShapeError(readFileSync(example, 'utf8')));
   writeFileSync(join(workspace, 'plain.py'), 'print("not a kernel")\n');
   copyFileSync(example, join(workspace, 'mapped_add.py'));
+  copyFileSync(example, join(workspace, 'timed_add.py')); // e2e/timeline.mjs
   // Runs but cannot match: under C++20 the CPU simulator's bfloat16_t is a _Float16
   // placeholder (see tests/execution/matrix.py, NO_SIM_BF16), so Run reports a disagreement.
   writeFileSync(join(workspace, 'bf16_add.py'), readFileSync(example, 'utf8').replaceAll('pl.FP32', 'pl.BF16'));

@@ -15,6 +15,7 @@ import { Runner } from './run';
 import { readSettings, ServerController } from './server';
 import { SourceMapController } from './sourceMap';
 import { SHOW_LOG_COMMAND, StatusBar } from './statusBar';
+import { registerTimelineCommands, timelinePanels } from './timeline';
 
 export const CONTEXT_KEY = 'ptoc.isPyptoFile';
 /** Re-reading the active document on every keystroke is wasteful; its imports rarely change. */
@@ -32,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const sourceMaps = new SourceMapController(controller, log);
   const memoryMaps = new MemoryMapManager(context.extensionUri, controller, log);
   const runner = new Runner(controller, log);
+  const timelines = timelinePanels(context.extensionUri, controller, log);
   context.subscriptions.push(
     log,
     controller,
@@ -42,6 +44,8 @@ export function activate(context: vscode.ExtensionContext): void {
     runner,
     controller.onStatus((event) => statusBar.apply(event)),
     registerFunctionCommands(previews, memoryMaps, runner, log),
+    timelines,
+    registerTimelineCommands(timelines, previews, log),
   );
 
   let lastContext: boolean | undefined;

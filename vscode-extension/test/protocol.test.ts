@@ -25,6 +25,7 @@ describe('protocol', () => {
       sourceMap: 'ptols/sourceMap',
       memoryMap: 'ptols/memoryMap',
       run: 'ptols/run',
+      timeline: 'ptols/timeline',
     });
   });
 

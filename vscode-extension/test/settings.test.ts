@@ -18,7 +18,7 @@ describe('toServerSettings', () => {
       trace: { server: 'verbose' },
       preview: { defaultTarget: 'pto' },
       pipeline: 'ptoas',
-      inlayHints: { enabled: false, sync: false, parameterNames: true },
+      inlayHints: { enabled: false, sync: false, cycles: false, parameterNames: true },
       formatOnSave: true,
       strictAnnotations: true,
       edition: '2026-08',
@@ -31,7 +31,7 @@ describe('toServerSettings', () => {
       trace: { server: 'verbose' },
       preview: { defaultTarget: 'pto' },
       pipeline: 'ptoas',
-      inlayHints: { enabled: false, sync: false, parameterNames: true },
+      inlayHints: { enabled: false, sync: false, cycles: false, parameterNames: true },
       formatOnSave: true,
       strictAnnotations: true,
       edition: '2026-08',
@@ -46,7 +46,7 @@ describe('toServerSettings', () => {
       trace: { server: 'loud' },
       preview: { defaultTarget: 'wasm' },
       pipeline: 3,
-      inlayHints: { enabled: 'yes', sync: 0, parameterNames: 'no' },
+      inlayHints: { enabled: 'yes', sync: 0, cycles: 'off', parameterNames: 'no' },
       formatOnSave: 'no',
       strictAnnotations: 'yes',
       edition: '2025-12',
@@ -60,6 +60,7 @@ describe('toServerSettings', () => {
       'ptoc.pipeline: 3 is not one of auto, default, ptoas; using "auto"',
       'ptoc.inlayHints.enabled: "yes" is not true or false; using true',
       'ptoc.inlayHints.sync: 0 is not true or false; using true',
+      'ptoc.inlayHints.cycles: "off" is not true or false; using true',
       'ptoc.inlayHints.parameterNames: "no" is not true or false; using false',
       'ptoc.formatOnSave: "no" is not true or false; using false',
       'ptoc.strictAnnotations: "yes" is not true or false; using false',
@@ -78,7 +79,7 @@ describe('configurationFor', () => {
     assert.equal(configurationFor('ptoc.pipeline', settings), 'ptoas');
     assert.equal(configurationFor('ptoc.preview.defaultTarget', settings), 'cce');
     assert.equal(configurationFor('ptoc.inlayHints.sync', settings), true);
-    assert.deepEqual(configurationFor('ptoc.inlayHints', settings), { enabled: true, sync: true, parameterNames: false });
+    assert.deepEqual(configurationFor('ptoc.inlayHints', settings), { enabled: true, sync: true, cycles: true, parameterNames: false });
     assert.deepEqual(configurationFor('ptoc.severityOverrides', settings), { PTO301: 'off' });
     assert.equal(configurationFor('ptoc.nonexistent.key', settings), null);
   });

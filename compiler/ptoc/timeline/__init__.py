@@ -19,8 +19,27 @@ if TYPE_CHECKING:
     from ..driver import CompileResult
 
 
-def compiled_timelines(result: CompileResult, pto_isa: Path) -> list[Timeline]:
-    """The timeline of every kernel a compile lowered (after its pipeline)."""
+_INSTALLED: list[CostTables | None] = []
+
+
+def installed_tables() -> CostTables | None:
+    """The tables of the pto-isa installation ``ptoc run --sim`` would use (read once per
+    process), or None when there is none: the editor then shows no cycles."""
+    if not _INSTALLED:
+        from ..run.toolchain import ToolMissing, find_pto_isa
+
+        try:
+            _INSTALLED.append(CostTables.load(find_pto_isa(None)))
+        except (ToolMissing, TablesMissing):
+            _INSTALLED.append(None)
+    return _INSTALLED[0]
+
+
+def compiled_timelines(
+    result: CompileResult, pto_isa: Path, scalars: dict[str, int] | None = None
+) -> list[Timeline]:
+    """The timeline of every kernel a compile lowered (after its pipeline); ``scalars``:
+    values of scalar parameters by name, for loops whose trip count depends on them."""
     tables = CostTables.load(pto_isa)
     found: list[Timeline] = []
     for output in result.programs:
@@ -28,7 +47,7 @@ def compiled_timelines(result: CompileResult, pto_isa: Path) -> list[Timeline]:
             continue
         for fn in output.pipeline.program.functions:
             if fn.func_type is not FunctionType.Orchestration:
-                timeline = predict(fn, tables)
+                timeline = predict(fn, tables, scalars)
                 if timeline.events:  # a function of scalars only has no pipe work
                     found.append(timeline)
     return found
@@ -100,11 +119,20 @@ def summary(timeline: Timeline, frequency_hz: float) -> str:
         lines.append(f"  critical path: {path}")
     if timeline.dynamic_loops:
         lines.append(
-            f"  note: {timeline.dynamic_loops} loop(s) without a constant trip count, counted once"
+            f"  note: {timeline.dynamic_loops} loop(s) without a constant trip count, counted "
+            "once (--timeline-scalar NAME=VALUE gives a parameter's value)"
         )
     if timeline.cut:
         lines.append("  note: the stream was cut at 200,000 instructions")
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["TablesMissing", "Timeline", "compiled_timelines", "summary", "trace_json"]
+__all__ = [
+    "TablesMissing",
+    "Timeline",
+    "compiled_timelines",
+    "installed_tables",
+    "predict",
+    "summary",
+    "trace_json",
+]

@@ -16,6 +16,7 @@ from ..ir.expr import Call, Var
 from ..ir.shape import static_shape
 from ..ir.stmt import AssignStmt
 from ..ir.types import MemorySpace, ScalarType, ShapedType, TileType
+from ..ir.visitor import with_fields
 from ..ops.registry import OpDef, PipeType, Role
 from ..ops.rules import promote_all
 from ..passes.irutil import op_call_of
@@ -102,6 +103,8 @@ def cycles(instr: OpInstr, tables: CostTables) -> tuple[int, str]:
     if op is None or call is None:  # a yield's copy between vector tiles
         return _ub_copy(tables, tiles), "TMOV"
     name = _instruction(op, call)
+    if op.role is Role.ELEMENTWISE and tiles and all(_column_vector(t) for t in tiles):
+        tiles = [_as_row(t) for t in tiles]
     if name in UB_COPIES and instr.pipe is PipeType.V:
         return _ub_copy(tables, tiles[:1]), name
     if name in BOOKKEEPING:
@@ -122,6 +125,26 @@ def cycles(instr: OpInstr, tables: CostTables) -> tuple[int, str]:
     binary = sum(1 for a in call.args if isinstance(a.type, TileType | ScalarType)) >= 2
     binary = binary or (tables.intrinsic(name) or "") in _SCALAR_OPS  # TNEG: TMULS by -1
     return _vector(tables, name, tiles, binary), name
+
+
+def _column_vector(t: ShapedType) -> bool:
+    """A ``[M, 1]`` Vec tile (M > 1, its default view): the CCE generator runs element-wise
+    ops of such tiles on their ``[1, M]`` row views (codegen/cce/column_vectors.py), so they
+    cost one row of M elements."""
+    shape = static_shape(t.shape) or []
+    return (
+        isinstance(t, TileType)
+        and len(shape) == 2
+        and shape[1] == 1
+        and shape[0] > 1
+        and t.memref is not None
+        and t.memref.memory_space is MemorySpace.Vec
+        and (t.tile_view is None or t.tile_view.valid_shape is None)
+    )
+
+
+def _as_row(t: ShapedType) -> ShapedType:
+    return with_fields(t, shape=tuple(reversed(t.shape)))
 
 
 def _instruction(op: OpDef, call: Call) -> str:

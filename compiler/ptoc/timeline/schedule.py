@@ -1,18 +1,21 @@
 """The predicted per-pipe timeline of one lowered function.
 
 The function's instruction stream (``passes/sync_check/stream.py``) is laid out in program
-order, loops repeated by their constant trip count (once when it is not constant), an if by
-its then-branch. As in pto-isa's cost model, each pipe runs its instructions in order, after
-the scalar unit has placed every tile (one cycle each); an instruction starts once its pipe is
-free, a ``wait_flag`` once the matching ``set_flag`` fired (at the end of the setting pipe's
-latest instruction), and a read once the bytes' last writer finished; barriers delay nothing.
+order, loops repeated by their trip count (constant, or computed from scalar parameters whose
+values the caller gives; once when neither), an if by its then-branch. As in pto-isa's cost
+model, each pipe runs its instructions in order, after the scalar unit has placed every tile
+(one cycle each); an instruction starts once its pipe is free, a ``wait_flag`` once the
+matching ``set_flag`` fired (at the end of the setting pipe's latest instruction), and a read
+once the bytes' last writer finished; barriers delay nothing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
-from ..ir.expr import Var
+from ..ir import stmt as ir
+from ..ir.expr import Binary, BinaryOp, ConstInt, Expr, Unary, UnaryOp, Var
 from ..ir.function import Function
 from ..ir.stmt import AssignStmt
 from ..ir.types import TileType
@@ -94,9 +97,13 @@ class Timeline:
 class _Layout:
     """Lays a stream out in program order and schedules it."""
 
-    def __init__(self, timeline: Timeline, tables: CostTables) -> None:
+    def __init__(
+        self, timeline: Timeline, tables: CostTables, scalars: dict[int, int] | None = None
+    ) -> None:
         self.timeline = timeline
         self.tables = tables
+        self.scalars = scalars or {}  # id of a parameter Var -> its value
+        self.prices: dict[int, list[tuple[int, str]]] = {}  # id of an OpInstr -> its cost
         self.free: dict[PipeType, tuple[int, Event | None]] = {}
         self.signals: dict[stream.EventKey, tuple[int, Event | None, int]] = {}
         self.writers: list[tuple[stream.Region, Event]] = []
@@ -110,12 +117,23 @@ class _Layout:
             if isinstance(node, stream.Branch):
                 self.walk(node.then)
             elif isinstance(node, stream.Loop):
-                self.timeline.dynamic_loops += node.trips is None
-                for _ in range(1 if node.trips is None else node.trips):
+                trips = node.trips if node.trips is not None else self.given_trips(node.stmt)
+                self.timeline.dynamic_loops += trips is None
+                for _ in range(1 if trips is None else trips):
                     self.walk(node.body)
             else:
                 self.count += 1
                 self.step(node)
+
+    def given_trips(self, loop: ir.LoopStmt) -> int | None:
+        """A for loop's trip count from the parameters' given values (None: not computable)."""
+        if not isinstance(loop, ir.ForStmt):
+            return None
+        bounds = [_value(b, self.scalars) for b in (loop.start, loop.stop, loop.step)]
+        start, stop, step = bounds
+        if start is None or stop is None or step is None or step <= 0:
+            return None
+        return max(0, -(-(stop - start) // step))
 
     def step(
         self, node: stream.OpInstr | stream.SetInstr | stream.WaitInstr | stream.BarrierInstr
@@ -148,7 +166,10 @@ class _Layout:
                 if writer.end > start and written.overlaps(region):
                     start, cause = writer.end, writer
         event: Event | None = None
-        for busy, name in instructions(node, self.tables):
+        priced = self.prices.get(id(node))
+        if priced is None:  # a loop body's instructions cost the same on every trip
+            priced = self.prices[id(node)] = instructions(node, self.tables)
+        for busy, name in priced:
             event = Event(name, node.pipe, start, busy, line, cause)
             self.timeline.events.append(event)
             start, cause = event.end, event
@@ -171,7 +192,39 @@ def _placed_tiles(fn: Function) -> int:
     return len(names)
 
 
-def predict(fn: Function, tables: CostTables) -> Timeline:
+_INTEGER: dict[BinaryOp, Callable[[int, int], int | None]] = {
+    BinaryOp.Add: lambda a, b: a + b,
+    BinaryOp.Sub: lambda a, b: a - b,
+    BinaryOp.Mul: lambda a, b: a * b,
+    BinaryOp.FloorDiv: lambda a, b: a // b if b else None,  # // and % floor, as in the DSL
+    BinaryOp.FloorMod: lambda a, b: a % b if b else None,
+    BinaryOp.Min: min,
+    BinaryOp.Max: max,
+}
+
+
+def _value(expr: Expr | None, scalars: dict[int, int]) -> int | None:
+    """An integer expression of constants and parameters with given values, else None."""
+    if isinstance(expr, ConstInt):
+        return expr.value
+    if isinstance(expr, Var):
+        return scalars.get(id(expr))
+    if isinstance(expr, Unary) and expr.op is UnaryOp.Neg:
+        operand = _value(expr.operand, scalars)
+        return None if operand is None else -operand
+    if isinstance(expr, Binary) and expr.op in _INTEGER:
+        lhs, rhs = _value(expr.lhs, scalars), _value(expr.rhs, scalars)
+        if lhs is None or rhs is None:
+            return None
+        result: int | None = _INTEGER[expr.op](lhs, rhs)
+        return result
+    return None
+
+
+def predict(fn: Function, tables: CostTables, scalars: dict[str, int] | None = None) -> Timeline:
+    """The timeline of ``fn``; ``scalars``: values of its scalar parameters by name (the run's
+    arguments), which loops whose trip count depends on them are counted with."""
     timeline = Timeline(fn.name, placed=_placed_tiles(fn))
-    _Layout(timeline, tables).walk(stream.StreamReader(fn).nodes)
+    given = {id(p): scalars[p.name] for p in fn.params if scalars and p.name in scalars}
+    _Layout(timeline, tables, given).walk(stream.StreamReader(fn).nodes)
     return timeline

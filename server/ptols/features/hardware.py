@@ -103,13 +103,11 @@ def sync_hints(
     for fact in facts:
         for site in fact.sync:
             line = site.span.line
-            if site.span in seen or not first_line <= line <= last_line or line > len(text_lines):
+            if site.span in seen or not first_line <= line <= last_line:
                 continue
             seen.add(site.span)
-            end = len(text_lines[line - 1].rstrip("\r\n"))
-            try:
-                position = positions.range(Span(site.span.file, line, end, line, end)).end
-            except Stale:
+            position = line_end(text_lines, positions, site.span.file, line)
+            if position is None:
                 continue
             tooltip = "InsertSync put before this statement:\n\n" + "\n".join(
                 f"- `{text}`" for text in site.instructions
@@ -123,6 +121,20 @@ def sync_hints(
                 )
             )
     return hints
+
+
+def line_end(
+    text_lines: list[str], positions: Positions, file: str, line: int
+) -> types.Position | None:
+    """Where a hint at the end of source ``line`` (1-based) goes; None: no such line, or it
+    changed since the analysis."""
+    if line > len(text_lines):
+        return None
+    end = len(text_lines[line - 1].rstrip("\r\n"))
+    try:
+        return positions.range(Span(file, line, end, line, end)).end
+    except Stale:
+        return None
 
 
 #: CodeLens titles and the client commands they run (the extension registers the commands).
@@ -159,8 +171,8 @@ def code_lenses(analysis: ModuleAnalysis, uri: str, positions: Positions) -> lis
 def hover_notes(
     facts: Sequence[FunctionFacts], name: str, definition: Span | None, line: int
 ) -> list[str]:
-    """Hover additions: where the tile ``name`` defined at ``definition`` lives, and the CCE
-    lines of the innermost statement on source ``line`` (1-based)."""
+    """Hover additions: where the tile ``name`` defined at ``definition`` lives, the predicted
+    cycles of source ``line`` (1-based) and the CCE lines of its innermost statement."""
     notes: list[str] = []
     buffers = [
         b
@@ -172,6 +184,11 @@ def hover_notes(
     named = [b for b in buffers if b.name == name] or buffers[:1]
     for b in named[:1]:
         notes.append(f"address: `{b.space} [{b.start:#06x}, {b.end:#06x})` · {b.size} B")
+    from .timeline import hover_line
+
+    cycles = hover_line(facts, line)
+    if cycles is not None:
+        notes.append(f"predicted: {cycles}")
     statement = _innermost_statement(facts, line)
     if statement is not None:
         lines = statement[: HOVER_LINES + 1]
@@ -207,6 +224,7 @@ def with_notes(
 __all__ = [
     "code_lenses",
     "hover_notes",
+    "line_end",
     "memory_map_functions",
     "source_map_entries",
     "sync_hints",

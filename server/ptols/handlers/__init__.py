@@ -120,6 +120,7 @@ HANDLERS: tuple[Handler, ...] = (
     Handler(protocol.SOURCE_MAP, hardware.source_map),
     Handler(protocol.MEMORY_MAP, hardware.memory_map),
     Handler(protocol.RUN, hardware.run),
+    Handler(protocol.TIMELINE, hardware.timeline),
     Handler(types.TEXT_DOCUMENT_CODE_LENS, hardware.code_lens, hardware.CODE_LENS_OPTIONS),
 )
 

@@ -58,11 +58,14 @@ def inlay_hint(ls: PtolsServer, params: types.InlayHintParams) -> list[types.Inl
     hints = features.inlay_hints.inlay_hints(doc.analysis, lines, positions, first, last)
     if ls.settings.parameter_hints:
         hints += features.parameter_hints.parameter_hints(doc.analysis, positions, first, last)
-    if ls.settings.sync_hints:
+    if ls.settings.sync_hints or ls.settings.cycle_hints:
         from ..hardware import known_facts
 
         facts = known_facts(doc)
-        hints += features.hardware.sync_hints(facts, lines, positions, first, last)
+        if ls.settings.sync_hints:
+            hints += features.hardware.sync_hints(facts, lines, positions, first, last)
+        if ls.settings.cycle_hints:
+            hints += features.timeline.cycle_hints(facts, lines, positions, range(first, last + 1))
     return hints
 
 

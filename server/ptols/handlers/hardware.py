@@ -1,5 +1,5 @@
 """The hardware view's requests (docs/lsp-extensions.md): ptols/sourceMap, ptols/memoryMap,
-ptols/run and CodeLens, answered with the classes of ptols.protocol."""
+ptols/run, ptols/timeline and CodeLens, answered with the classes of ptols.protocol."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ from ..protocol import (
     RunResult,
     SourceMapParams,
     SourceMapResult,
+    TimelineParams,
+    TimelineResult,
 )
 from .common import features, open_document, pypto_document
 from .extensions import to_preview_diagnostic
@@ -85,6 +87,28 @@ async def memory_map(ls: PtolsServer, params: MemoryMapParams) -> MemoryMapResul
     return MemoryMapResult(version, functions, [d for d in converted if d is not None])
 
 
+async def timeline(ls: PtolsServer, params: TimelineParams) -> TimelineResult:
+    doc = open_document(ls, params.text_document.uri, "timeline")
+    analysis = await ls.current_analysis(doc)
+    from ptoc.timeline import installed_tables
+
+    tables = installed_tables()
+    frequency = tables.frequency_hz if tables is not None else None
+    if analysis is None:
+        return TimelineResult(doc.version, frequency, [], "the document has not been analysed")
+    check_function(analysis, params.function, "timeline")
+    version = doc.analysis_version
+    if tables is None:
+        missing = "no pto-isa cost tables: set PTO_ISA_ROOT to a pto-isa checkout"
+        return TimelineResult(version, None, [], missing)
+    if analysis.has_errors:
+        return TimelineResult(version, frequency, [], "the document has errors")
+    job = hardware.facts_job(ls, doc)
+    facts: list[FunctionFacts] = await asyncio.shield(job) if job is not None else []
+    found = features.timeline.timeline_functions(facts, params.function, ls.positions(doc))
+    return TimelineResult(version, frequency, found, "")
+
+
 async def run(ls: PtolsServer, params: RunParams) -> RunResult:
     doc = open_document(ls, params.text_document.uri, "run")
     analysis = await ls.current_analysis(doc)
@@ -135,4 +159,14 @@ async def code_lens(ls: PtolsServer, params: types.CodeLensParams) -> list[types
     analysis = await ls.current_analysis(doc)
     if analysis is None:
         return None
-    return features.hardware.code_lenses(analysis, doc.uri, ls.positions(doc))
+    positions = ls.positions(doc)
+    lenses: list[types.CodeLens] = features.hardware.code_lenses(analysis, doc.uri, positions)
+    if analysis is doc.analysis:  # the cycles once known (a refresh follows when they are)
+        incore = {
+            lens.command.arguments[-1]: lens.range
+            for lens in lenses
+            if lens.command is not None and lens.command.arguments
+        }
+        facts = hardware.known_facts(doc)
+        lenses += features.timeline.cycle_lenses(facts, incore, doc.uri)
+    return lenses

@@ -108,7 +108,8 @@ svg .buffer.overflow rect { fill: #d13438; stroke: #ff8080; }
   border: 1px solid var(--vscode-editorHoverWidget-border); font-family: var(--vscode-editor-font-family); }
 `;
 
-function page(resources: PageResources, title: string, body: string): string {
+/** A page under the Content-Security-Policy (the timeline view draws in it too). */
+export function page(resources: PageResources, title: string, body: string): string {
   const csp = [
     "default-src 'none'",
     `style-src 'nonce-${resources.nonce}'`,

@@ -12,6 +12,7 @@ export const Methods = {
   sourceMap: 'ptols/sourceMap',
   memoryMap: 'ptols/memoryMap',
   run: 'ptols/run',
+  timeline: 'ptols/timeline',
 } as const;
 
 /** `cce` = C++ on pto-isa, `pto` = MLIR in the PTO dialect, `ir` = IR as written, `pass:X` = IR after pass X. */
@@ -376,5 +377,142 @@ export function parseRunResult(value: unknown): RunResult | undefined {
     outputs: Array.isArray(value.outputs) ? value.outputs.map(parseRunOutput).filter((o) => o !== undefined) : [],
     message: typeof value.message === 'string' ? value.message : '',
     log: typeof value.log === 'string' ? value.log : '',
+  };
+}
+
+export interface TimelineParams {
+  textDocument: { uri: string };
+  function?: string;
+}
+
+export interface TimelineLane {
+  pipe: string;
+  busy: number;
+  utilisation: number;
+}
+
+export interface TimelineInstruction {
+  name: string;
+  pipe: string;
+  // Cycles from the kernel's start.
+  start: number;
+  cycles: number;
+  // 0-based source line of its statement.
+  line: number;
+}
+
+export interface TimelineArrow {
+  signal: string;
+  wait: string;
+  setTime: number;
+  waitTime: number;
+  setLine: number;
+  waitLine: number;
+}
+
+export interface TimelineWait {
+  pipe: string;
+  signal: string;
+  cycles: number;
+  waitLine: number;
+  setLine: number;
+}
+
+export interface FunctionTimeline {
+  name: string;
+  range: LspRange;
+  total: number;
+  lanes: TimelineLane[];
+  instructions: TimelineInstruction[];
+  arrows: TimelineArrow[];
+  // Indices into instructions.
+  criticalPath: number[];
+  bottleneck: string | null;
+  longestWait: TimelineWait | null;
+  notes: string[];
+}
+
+export interface TimelineResult {
+  version: number | null;
+  frequencyHz: number | null;
+  functions: FunctionTimeline[];
+  // Why there is no timeline, or ''.
+  message: string;
+}
+
+const counts = (value: Record<string, unknown>, keys: readonly string[]): boolean => keys.every((k) => isCount(value[k]));
+
+function parseInstruction(value: unknown): TimelineInstruction | undefined {
+  if (!isObject(value) || typeof value.name !== 'string' || typeof value.pipe !== 'string') {
+    return undefined;
+  }
+  if (!counts(value, ['start', 'cycles', 'line'])) {
+    return undefined;
+  }
+  return { name: value.name, pipe: value.pipe, start: value.start as number, cycles: value.cycles as number, line: value.line as number };
+}
+
+function parseArrow(value: unknown): TimelineArrow | undefined {
+  if (!isObject(value) || typeof value.signal !== 'string' || typeof value.wait !== 'string') {
+    return undefined;
+  }
+  const times = ['setTime', 'waitTime', 'setLine', 'waitLine'] as const;
+  if (!counts(value, times)) {
+    return undefined;
+  }
+  const [setTime, waitTime, setLine, waitLine] = times.map((k) => value[k] as number) as [number, number, number, number];
+  return { signal: value.signal, wait: value.wait, setTime, waitTime, setLine, waitLine };
+}
+
+function parseWait(value: unknown): TimelineWait | null {
+  if (!isObject(value) || typeof value.pipe !== 'string' || typeof value.signal !== 'string') {
+    return null;
+  }
+  if (!counts(value, ['cycles', 'waitLine', 'setLine'])) {
+    return null;
+  }
+  const { cycles, waitLine, setLine } = value as { cycles: number; waitLine: number; setLine: number };
+  return { pipe: value.pipe, signal: value.signal, cycles, waitLine, setLine };
+}
+
+function parseLane(value: unknown): TimelineLane | undefined {
+  if (!isObject(value) || typeof value.pipe !== 'string' || !isCount(value.busy)) {
+    return undefined;
+  }
+  return { pipe: value.pipe, busy: value.busy, utilisation: isCount(value.utilisation) ? value.utilisation : 0 };
+}
+
+function listOf<T>(value: unknown, parse: (item: unknown) => T | undefined): T[] {
+  return Array.isArray(value) ? value.map(parse).filter((item): item is T => item !== undefined) : [];
+}
+
+function parseFunctionTimeline(value: unknown): FunctionTimeline | undefined {
+  if (!isObject(value) || typeof value.name !== 'string' || !isCount(value.total)) {
+    return undefined;
+  }
+  const instructions = listOf(value.instructions, parseInstruction);
+  return {
+    name: value.name,
+    range: isRange(value.range) ? value.range : ORIGIN,
+    total: value.total,
+    lanes: listOf(value.lanes, parseLane),
+    instructions,
+    arrows: listOf(value.arrows, parseArrow),
+    criticalPath: listOf(value.criticalPath, (i) => (isCount(i) && i < instructions.length ? i : undefined)),
+    bottleneck: typeof value.bottleneck === 'string' ? value.bottleneck : null,
+    longestWait: parseWait(value.longestWait),
+    notes: listOf(value.notes, (n) => (typeof n === 'string' ? n : undefined)),
+  };
+}
+
+export function parseTimeline(value: unknown): TimelineResult | undefined {
+  if (!isObject(value) || !Array.isArray(value.functions)) {
+    return undefined;
+  }
+  return {
+    version: typeof value.version === 'number' ? value.version : null,
+    frequencyHz: isCount(value.frequencyHz) && value.frequencyHz > 0 ? value.frequencyHz : null,
+    functions: listOf(value.functions, parseFunctionTimeline),
+    message: typeof value.message === 'string' ? value.message : '',
   };
 }

@@ -23,8 +23,9 @@ export interface ServerSettings {
   preview: { defaultTarget: DefaultTarget };
   pipeline: Pipeline;
   /** `enabled`: deduced types; `sync`: where InsertSync put set_flag/wait_flag/pipe_barrier;
-   * `parameterNames`: `offsets:` before positional op arguments. */
-  inlayHints: { enabled: boolean; sync: boolean; parameterNames: boolean };
+   * `cycles`: each kernel line's predicted cycles; `parameterNames`: `offsets:` before
+   * positional op arguments. */
+  inlayHints: { enabled: boolean; sync: boolean; cycles: boolean; parameterNames: boolean };
   formatOnSave: boolean;
   strictAnnotations: boolean;
   edition: Edition;
@@ -37,7 +38,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   trace: { server: 'off' },
   preview: { defaultTarget: 'cce' },
   pipeline: 'auto',
-  inlayHints: { enabled: true, sync: true, parameterNames: false },
+  inlayHints: { enabled: true, sync: true, cycles: true, parameterNames: false },
   formatOnSave: false,
   strictAnnotations: false,
   edition: 'auto',
@@ -124,6 +125,7 @@ export function toServerSettings(raw: unknown): NormalisedSettings {
     inlayHints: {
       enabled: flag(asObject(root.inlayHints).enabled, DEFAULT_SETTINGS.inlayHints.enabled, 'inlayHints.enabled', problems),
       sync: flag(asObject(root.inlayHints).sync, DEFAULT_SETTINGS.inlayHints.sync, 'inlayHints.sync', problems),
+      cycles: flag(asObject(root.inlayHints).cycles, DEFAULT_SETTINGS.inlayHints.cycles, 'inlayHints.cycles', problems),
       parameterNames: flag(
         asObject(root.inlayHints).parameterNames,
         DEFAULT_SETTINGS.inlayHints.parameterNames,
