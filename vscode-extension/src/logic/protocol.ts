@@ -13,6 +13,7 @@ export const Methods = {
   memoryMap: 'ptols/memoryMap',
   run: 'ptols/run',
   timeline: 'ptols/timeline',
+  passDiff: 'ptols/passDiff',
 } as const;
 
 /** `cce` = C++ on pto-isa, `pto` = MLIR in the PTO dialect, `ir` = IR as written, `pass:X` = IR after pass X. */
@@ -514,5 +515,93 @@ export function parseTimeline(value: unknown): TimelineResult | undefined {
     frequencyHz: isCount(value.frequencyHz) && value.frequencyHz > 0 ? value.frequencyHz : null,
     functions: listOf(value.functions, parseFunctionTimeline),
     message: typeof value.message === 'string' ? value.message : '',
+  };
+}
+
+export interface PassDiffParams {
+  textDocument: { uri: string };
+  function?: string;
+}
+
+/** The printed IR at one point of the pipeline, with its source map. */
+export interface PassStage {
+  name: string;
+  content: string;
+  entries: SourceMapEntry[];
+}
+
+export interface PassChange {
+  name: string;
+  description: string;
+  /** Indices into the program's stages; equal when the pass changed nothing. */
+  before: number;
+  after: number;
+  added: number;
+  removed: number;
+  /** [beforeStart, beforeEnd, afterStart, afterEnd]: 0-based lines, end exclusive. */
+  changes: number[][];
+}
+
+export interface ProgramPassDiff {
+  program: string;
+  stages: PassStage[];
+  passes: PassChange[];
+}
+
+export interface PassDiffResult {
+  version: number | null;
+  pipeline: string;
+  programs: ProgramPassDiff[];
+  diagnostics: PreviewDiagnostic[];
+}
+
+function parseStage(value: unknown): PassStage | undefined {
+  if (!isObject(value) || typeof value.name !== 'string' || typeof value.content !== 'string') {
+    return undefined;
+  }
+  const map = parseSourceMap({ content: value.content, entries: value.entries, version: null });
+  return { name: value.name, content: value.content, entries: map?.entries ?? [] };
+}
+
+function parsePassChange(value: unknown, stages: number): PassChange | undefined {
+  if (!isObject(value) || typeof value.name !== 'string') {
+    return undefined;
+  }
+  const { before, after, added, removed } = value;
+  if (!isLine(before) || !isLine(after) || before >= stages || after >= stages || !isCount(added) || !isCount(removed)) {
+    return undefined;
+  }
+  const changes = (Array.isArray(value.changes) ? value.changes : []).filter(
+    (c: unknown): c is number[] => Array.isArray(c) && c.length === 4 && c.every(isLine),
+  );
+  const description = typeof value.description === 'string' ? value.description : '';
+  return { name: value.name, description, before, after, added, removed, changes };
+}
+
+function parseProgramPassDiff(value: unknown): ProgramPassDiff | undefined {
+  if (!isObject(value) || typeof value.program !== 'string' || !Array.isArray(value.stages) || !Array.isArray(value.passes)) {
+    return undefined;
+  }
+  const stages = value.stages.map(parseStage);
+  if (stages.some((s) => s === undefined)) {
+    return undefined;
+  }
+  const passes = value.passes.map((p: unknown) => parsePassChange(p, stages.length)).filter((p): p is PassChange => p !== undefined);
+  return { program: value.program, stages: stages as PassStage[], passes };
+}
+
+export function parsePassDiff(value: unknown): PassDiffResult | undefined {
+  if (!isObject(value) || !Array.isArray(value.programs)) {
+    return undefined;
+  }
+  const programs = value.programs.map(parseProgramPassDiff).filter((p): p is ProgramPassDiff => p !== undefined);
+  const diagnostics = Array.isArray(value.diagnostics)
+    ? value.diagnostics.map(parseDiagnostic).filter((d): d is PreviewDiagnostic => d !== undefined)
+    : [];
+  return {
+    version: typeof value.version === 'number' ? value.version : null,
+    pipeline: typeof value.pipeline === 'string' ? value.pipeline : '',
+    programs,
+    diagnostics,
   };
 }
