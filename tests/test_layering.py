@@ -37,6 +37,7 @@ PUBLIC_FOR_PTOLS = {
     # The hardware view's results (docs/architecture.md): source map, memory map, kernel facts.
     "ptoc.sourcemap",
     "ptoc.pass_diff",
+    "ptoc.instructions",
     "ptoc.memory_map",
     "ptoc.kernel_facts",
     "ptoc.timeline",

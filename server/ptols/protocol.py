@@ -25,6 +25,7 @@ MEMORY_MAP = "ptols/memoryMap"
 RUN = "ptols/run"
 TIMELINE = "ptols/timeline"
 PASS_DIFF = "ptols/passDiff"
+INSTRUCTION = "ptols/instruction"
 
 
 @attrs.define
@@ -311,6 +312,36 @@ class PassDiffResult:
     diagnostics: list[PreviewDiagnostic]
 
 
+@attrs.define
+class InstructionParams:
+    name: str  # as the generated code spells it: TADD, pto.tadd, set_flag
+    target: str | None = None  # "cce" or "pto"; None: both
+
+
+@attrs.define
+class InstructionOperand:
+    name: str
+    traits: str
+
+
+@attrs.define
+class InstructionEntry:
+    instruction: str
+    target: str
+    op: str  # block.add
+    form: str  # "" or the variant: "row vector rhs"
+    description: str
+    pipe: str
+    operands: list[InstructionOperand]
+    attributes: list[str]
+    note: str
+
+
+@attrs.define
+class InstructionResult:
+    entries: list[InstructionEntry]
+
+
 def request_class(method: str, params: type) -> type:
     """The JSON-RPC request message of a custom method, for pygls to read its params into
     ``params`` (a request that does not fit is answered with InvalidParams)."""
@@ -338,6 +369,7 @@ METHODS: dict[str, tuple[type | None, type | None]] = {
     RUN: (RunParams, RunResult),
     TIMELINE: (TimelineParams, TimelineResult),
     PASS_DIFF: (PassDiffParams, PassDiffResult),
+    INSTRUCTION: (InstructionParams, InstructionResult),
 }
 REQUESTS: dict[str, type] = {
     method: request_class(method, params)
