@@ -10,6 +10,8 @@ import { registerFormatOnSave } from './formatOnSave';
 import { registerFunctionCommands } from './functionCommands';
 import { MemoryMapManager } from './memoryMap';
 import { PassExplorer } from './passExplorer';
+import { registerPreviewHovers } from './previewHover';
+import { ColourBands } from './colourBands';
 import { PreviewManager } from './preview';
 import { onSelectedInterpreterChanged } from './pythonExtension';
 import { Runner } from './run';
@@ -49,6 +51,8 @@ export function activate(context: vscode.ExtensionContext): void {
     timelines,
     registerTimelineCommands(timelines, previews, log),
     passExplorer,
+    registerPreviewHovers(controller, log),
+    new ColourBands(sourceMaps, log),
   );
 
   let lastContext: boolean | undefined;

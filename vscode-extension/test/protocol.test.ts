@@ -27,6 +27,7 @@ describe('protocol', () => {
       run: 'ptols/run',
       timeline: 'ptols/timeline',
       passDiff: 'ptols/passDiff',
+      instruction: 'ptols/instruction',
     });
   });
 

@@ -14,6 +14,7 @@ export const Methods = {
   run: 'ptols/run',
   timeline: 'ptols/timeline',
   passDiff: 'ptols/passDiff',
+  instruction: 'ptols/instruction',
 } as const;
 
 /** `cce` = C++ on pto-isa, `pto` = MLIR in the PTO dialect, `ir` = IR as written, `pass:X` = IR after pass X. */
@@ -604,4 +605,61 @@ export function parsePassDiff(value: unknown): PassDiffResult | undefined {
     programs,
     diagnostics,
   };
+}
+
+export interface InstructionParams {
+  name: string;
+  target?: 'cce' | 'pto';
+}
+
+export interface InstructionOperand {
+  name: string;
+  traits: string;
+}
+
+/** One op an instruction of the generated code lowers (`ptols/instruction`). */
+export interface InstructionEntry {
+  instruction: string;
+  target: string;
+  op: string;
+  form: string;
+  description: string;
+  pipe: string;
+  operands: InstructionOperand[];
+  attributes: string[];
+  note: string;
+}
+
+export interface InstructionResult {
+  entries: InstructionEntry[];
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+function parseInstructionEntry(value: unknown): InstructionEntry | undefined {
+  if (!isObject(value) || typeof value.instruction !== 'string' || typeof value.op !== 'string') {
+    return undefined;
+  }
+  const operands = (Array.isArray(value.operands) ? value.operands : [])
+    .filter((o: unknown): o is Json => isObject(o) && typeof o.name === 'string')
+    .map((o: Json) => ({ name: text(o.name), traits: text(o.traits) }));
+  const attributes = (Array.isArray(value.attributes) ? value.attributes : []).filter((a: unknown): a is string => typeof a === 'string');
+  return {
+    instruction: value.instruction,
+    target: text(value.target),
+    op: value.op,
+    form: text(value.form),
+    description: text(value.description),
+    pipe: text(value.pipe),
+    operands,
+    attributes,
+    note: text(value.note),
+  };
+}
+
+export function parseInstructionResult(value: unknown): InstructionResult | undefined {
+  if (!isObject(value) || !Array.isArray(value.entries)) {
+    return undefined;
+  }
+  return { entries: value.entries.map(parseInstructionEntry).filter((e): e is InstructionEntry => e !== undefined) };
 }
