@@ -158,6 +158,7 @@ class MemoryBuffer:
     reuse_group: int | None
     dtype: str
     shape: list[int]
+    value_size: int  # bytes the tile occupies from start (< size: a sub-range of its buffer)
 
 
 @attrs.define

@@ -249,6 +249,8 @@ export interface MemoryBuffer {
   reuseGroup: number | null;
   dtype: string;
   shape: number[];
+  // Bytes the tile itself occupies from `start` (< size: a sub-range of its buffer).
+  valueSize: number;
 }
 
 export interface MemorySpaceInfo {
@@ -300,6 +302,7 @@ function parseBuffer(value: unknown): MemoryBuffer | undefined {
     reuseGroup: typeof value.reuseGroup === 'number' ? value.reuseGroup : null,
     dtype: typeof value.dtype === 'string' ? value.dtype : '',
     shape: Array.isArray(value.shape) ? value.shape.filter((n): n is number => typeof n === 'number') : [],
+    valueSize: isCount(value.valueSize) ? Math.min(value.valueSize, value.size) : value.size,
   };
 }
 
