@@ -139,9 +139,7 @@ def test_the_counts_are_the_lines_each_pass_added_and_removed() -> None:
     insert = program.stages[10]
     sync_line = insert.lines.index("        pl.system.sync_src(")
     span = insert.spans[sync_line]
-    assert (
-        span is not None and span.line == 21
-    )  # tile_z = pl.add(...) waits
+    assert span is not None and span.line == 21  # tile_z = pl.add(...) waits
 
 
 def test_pass_diff_is_for_the_ir_target() -> None:
