@@ -205,10 +205,14 @@ export class PassExplorer implements vscode.TreeDataProvider<Node>, vscode.TextD
     if (node !== undefined && this.view.visible) {
       void this.view.reveal(node, { select: true, focus: false });
     }
+    // Stepping replaces the shown diff in its group rather than opening a group per pass.
+    const shown = vscode.window.tabGroups.all.find((group) =>
+      group.tabs.some((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === PASS_SCHEME),
+    );
     await vscode.commands.executeCommand('vscode.diff', before, after, diffTitle(change), {
       preview: true,
       preserveFocus: false,
-      viewColumn: vscode.ViewColumn.Beside,
+      viewColumn: shown?.viewColumn ?? vscode.ViewColumn.Beside,
     });
   }
 
