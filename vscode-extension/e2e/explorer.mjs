@@ -26,17 +26,42 @@ async function diffSides(page) {
 
 /**
  * VS Code shows a diff inline when its editor is narrower than 900 px, as the pass diff beside
- * the kernel is in the test's window: the user setting that keeps it side by side.
+ * the kernel is in the test's window: the user setting that keeps it side by side, read by a
+ * reload of the workbench (a change of the file while it runs is not always seen).
  */
-function keepDiffsSideBySide(userDataDir) {
+async function keepDiffsSideBySide(page, userDataDir) {
   const file = join(userDataDir, 'User', 'settings.json');
   const settings = JSON.parse(readFileSync(file, 'utf8'));
   writeFileSync(file, JSON.stringify({ ...settings, 'diffEditor.useInlineViewWhenSpaceIsLimited': false }, null, 2));
+  await page.reload();
+  await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
+  await page.locator('.explorer-folders-view').first().waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(1_500); // let the workbench finish restoring before typing
+}
+
+/**
+ * Presses `key` in the pass diff until the diff of `title` is shown: a diff just opened may not
+ * have the keyboard yet, so a press that changed nothing is repeated after a click in it.
+ */
+async function stepTo(page, key, title) {
+  const shown = page.locator(`.tab.active[aria-label*="${title}"]`).first();
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press(key);
+    try {
+      await shown.waitFor({ timeout: 8_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) {
+        throw error;
+      }
+      await page.locator('.monaco-diff-editor .editor.modified .view-lines').first().click();
+    }
+  }
 }
 
 export default async function explorer(page, check, { workspace, userDataDir }) {
   copyFileSync(resolve(extensionDir, '..', 'examples', 'simple_add.py'), join(workspace, KERNEL));
-  keepDiffsSideBySide(userDataDir);
+  await keepDiffsSideBySide(page, userDataDir);
 
   await check('the pass explorer lists the passes that changed the IR, with their counts', async () => {
     // written after the workbench opened: the explorer lists it before quick open's index does
@@ -77,9 +102,9 @@ export default async function explorer(page, check, { workspace, userDataDir }) 
     if (!sides.before.includes('pl.MemRef(pl.MemorySpace.Vec, None, 32768, 3)')) {
       throw new Error(`the left side is not the IR before InsertSync:\n${sides.before}`);
     }
-    if ((await page.locator('.monaco-diff-editor.side-by-side').count()) === 0) {
+    await page.locator('.monaco-diff-editor.side-by-side').first().waitFor({ timeout: 10_000 }).catch(() => {
       throw new Error('the diff is not side by side');
-    }
+    });
     await screenshot(page, 'pass-explorer.png');
   });
 
@@ -90,10 +115,8 @@ export default async function explorer(page, check, { workspace, userDataDir }) 
   });
 
   await check('Alt+] steps to the next pass that changed the IR', async () => {
-    await page.keyboard.press('Alt+BracketRight');
-    await page.locator('.tab.active[aria-label*="AllocateMemoryAddr (+3 \u22123)"]').first().waitFor({ timeout: 20_000 });
-    await page.keyboard.press('Alt+BracketLeft');
-    await page.locator('.tab.active[aria-label*="InsertSync (+12 \u22120)"]').first().waitFor({ timeout: 20_000 });
+    await stepTo(page, 'Alt+BracketRight', 'AllocateMemoryAddr (+3 \u22123)');
+    await stepTo(page, 'Alt+BracketLeft', 'InsertSync (+12 \u22120)');
   });
 
   await check('a hover on an instruction of the C++ preview: its op, pipe and operands', async () => {
