@@ -1508,6 +1508,7 @@ _block_op(
         "TRESHAPE",
         "The same elements of a tile under a new shape.",
         pto_returns_value=True,
+        aliases="tile",
     ),
     [
         p_tile("tile", "Tile to reshape"),
