@@ -30,6 +30,7 @@ FLAGS += ("-std=c++20", "-include", "stdint.h", "-include", "stddef.h")
 # The forms issue 29 fixed (tests/execution/realistic.py), the matmuls they build on, and
 # one-column tiles loaded from and stored to [M, 1] tensors (a DN global tensor).
 CHOSEN = ("row_mean", "rms_norm", "layer_norm", "scores_q_kT", "matmul_bias", "matmul_FP")
+CHOSEN += ("move_transpose", "transpose", "reshape")
 # Instructions the cost-model configuration does not build (no ``_IMPL`` under __COSTMODEL,
 # ../shared/vendor/README.md), whatever the kernel.
 NOT_MODELLED = {"maximum_FP32_broadcast_32x1": "TROWEXPANDMAX"}

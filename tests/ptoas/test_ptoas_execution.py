@@ -123,11 +123,6 @@ PTO_REJECTS: dict[str, tuple[str, tuple[int, int, int], str]] = {
         "A2/A3 (PTOAS), not INT64 (a literal makes the INT32 tile's result INT64); use a "
         "pl.Scalar[pl.INT32] value instead of the literal",
     ),
-    "move_transpose_FP32": (
-        "E400",
-        (13, 14, 76),
-        "block.move: transpose=true has no PTO form (pto.tmov has no such attribute)",
-    ),
 }
 
 

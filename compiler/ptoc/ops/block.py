@@ -392,8 +392,12 @@ _block_op(
         "move",
         "TMOV",
         "Move a tile between on-chip buffers (e.g. Mat -> Left / Right), optionally transposed.",
-        pto_note="transpose=True has no PTO form (E400): pto.tmov does not transpose; "
-        "pl.transpose (pto.ttrans) transposes a Vec tile",
+        pto_note="transpose=True within Vec is a transpose (pto.ttrans), from Mat into Right "
+        "a zN copy; other transposing moves have no PTO form (E400): pto.tmov does not "
+        "transpose",
+        note="transpose=True within Vec is computed as block.transpose (TTRANS), into a "
+        "row-major tile",
+        transpose_form="block.transpose",
         pipe=PipeType.MTE1,
         role=Role.MOVE,
         result_space_attr="target_memory",

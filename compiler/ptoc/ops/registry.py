@@ -385,6 +385,10 @@ class OpDef:
     # (block.sum along the last axis -> block.row_sum, block.transpose ->
     # block.transpose_scratch); the AddReductionScratch pass rewrites calls into it.
     scratch_form: str | None = None
+    # A move with ``transpose=True`` within Vec: the op computing it (block.move ->
+    # block.transpose, TTRANS; A2/A3's TMOV copies, and a ColMajor Vec tile is no operand of
+    # the vector instructions); AddReductionScratch rewrites the call into it.
+    transpose_form: str | None = None
     # Comparisons whose instruction writes a bit mask: how the 1 / 0 result is computed.
     mask_form: MaskForm | None = None
     # The unified ``pl.X`` spelling means this op whatever the argument types.

@@ -16,13 +16,12 @@ from ...ir.expr import AttrValue, Call, ConstInt, Expr, MakeTuple, Op, Var
 from ...ir.shape import static_shape
 from ...ir.span import Span
 from ...ir.types import MemorySpace, ScalarType, ShapedType, TensorType, TileType, Type
-from ...ir.visitor import with_fields
 from ...ops import REGISTRY, Access, Category, OpDef, Param, PipeType, Role
 from ...passes.op_info import op_def
 from ...records import record
 from ..common import CodegenError, axis_instruction, result_is_promoted
 from . import column_vectors, expressions, transposed_operand
-from .declarations import column_layout, cpp_dtype, emit_tile, static_dims, tile_rows_cols
+from .declarations import column_layout, cpp_dtype, static_dims, tile_rows_cols
 
 if TYPE_CHECKING:
     from .context import FunctionContext
@@ -323,10 +322,10 @@ def _check_rewritten(call: Call, op: OpDef, instruction: str) -> None:
 def _lower_transposing_move(
     ctx: FunctionContext, call: Call, instruction: str, target: str, result: Type | None
 ) -> bool:
-    """A transposing vector-to-vector move: the result's view is the source's with the
-    dimensions swapped and the block layout flipped, i.e. the same bytes. So the source
-    is copied into a view of the destination's buffer shaped and laid out like the
-    source: ``TMOV(view, src)``. False (not handled) for other memory spaces."""
+    """A transposing move from Mat into Right (transposed_operand.py). Within Vec it is a
+    transpose (TTRANS), which AddReductionScratch makes of a 2-D tile of static shape: E400
+    for any other (A2/A3's TMOV copies; a ColMajor Vec tile is no vector operand). False
+    (not handled) for other memory spaces."""
     source = call.args[0] if call.args else None
     if not isinstance(source, Var) or not isinstance(source.type, TileType):
         return False
@@ -337,11 +336,12 @@ def _lower_transposing_move(
         return transposed_operand.lower(ctx, source, instruction, target, call.span)
     if set(spaces) != {MemorySpace.Vec}:
         return False
-    view = ctx.names.reserve(target + "SourceView")
-    with ctx.out.block("{"):
-        emit_tile(ctx, view, with_fields(source.type, memref=result.memref), call.span)
-        ctx.out.emit_line(f"{instruction}({view}, {expressions.operand(ctx, source)});")
-    return True
+    raise CodegenError(
+        "E400",
+        f"block.move(transpose=True) within Vec is a transpose (TTRANS), computed for a 2-D "
+        f"tile of static shape, not {source.type.short()}",
+        call.span,
+    )
 
 
 def _convert_promoted_operand(
