@@ -89,6 +89,9 @@ _MEMORY = (MemorySpace,)
 _D = DataType
 _PTO_ARITH = (_D.INT16, _D.UINT16, _D.INT32, _D.UINT32, _D.FP16, _D.FP32)
 _PTO_FLOAT = (_D.FP16, _D.FP32)
+# pto-isa's npu/a2a3 TADDS, TSUBS, TMULS, TMAXS, TMINS (static assertions; its CPU simulator
+# takes more).
+_A2A3_SCALAR = (_D.INT16, _D.INT32, _D.FP16, _D.FP32)
 _PTO_BITWISE = (_D.INT8, _D.UINT8, _D.INT16, _D.UINT16)
 _PTO_SHIFT = (*_PTO_BITWISE, _D.INT32, _D.UINT32)
 _PTO_REM = (_D.INT32, _D.UINT32, _D.FP32)
@@ -714,6 +717,7 @@ _family(
             "Add a scalar to every element of a tile.",
             unified_always=True,
             pto_dtypes=_PTO_ARITH,
+            cce_dtypes=_A2A3_SCALAR,
         ),
         entry(
             "subs",
@@ -721,6 +725,7 @@ _family(
             "Subtract a scalar from every element of a tile.",
             unified_always=True,
             pto_dtypes=_PTO_ARITH,
+            cce_dtypes=_A2A3_SCALAR,
         ),
         entry(
             "muls",
@@ -728,6 +733,7 @@ _family(
             "Multiply every element of a tile by a scalar.",
             unified_always=True,
             pto_dtypes=_PTO_ARITH,
+            cce_dtypes=_A2A3_SCALAR,
         ),
         entry(
             "divs",
@@ -748,6 +754,7 @@ _family(
             "TMAXS",
             "Element-wise maximum of a tile and a scalar.",
             pto_dtypes=_PTO_ARITH,
+            cce_dtypes=_A2A3_SCALAR,
             pto_scalar_dtypes=_PTO_FLOAT,
             pto_tile_form="block.maximum",
         ),
@@ -756,6 +763,7 @@ _family(
             "TMINS",
             "Element-wise minimum of a tile and a scalar.",
             pto_dtypes=_PTO_ARITH,
+            cce_dtypes=_A2A3_SCALAR,
             pto_scalar_dtypes=_PTO_FLOAT,
             pto_tile_form="block.minimum",
         ),

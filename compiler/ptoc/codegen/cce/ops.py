@@ -19,7 +19,7 @@ from ...ir.types import MemorySpace, ScalarType, ShapedType, TensorType, TileTyp
 from ...ops import REGISTRY, Access, Category, OpDef, Param, PipeType, Role
 from ...passes.op_info import op_def
 from ...records import record
-from ..common import CodegenError, axis_instruction, result_is_promoted
+from ..common import CodegenError, axis_instruction, not_taken, result_is_promoted
 from . import column_vectors, expressions, transposed_operand
 from .declarations import column_layout, cpp_dtype, static_dims, tile_rows_cols
 
@@ -230,6 +230,7 @@ def lower_call(
             return ""
     mapping = _ISA.get_mapping(call, op)
     _check_rewritten(call, mapping.op, mapping.instruction)
+    _check_element_type(call, mapping.op, mapping.instruction, target_type)
     role = mapping.role
     if role is Role.LOAD:
         _lower_load(ctx, call, mapping.instruction, target)
@@ -317,6 +318,17 @@ def _check_rewritten(call: Call, op: OpDef, instruction: str) -> None:
             "static shape (along the last axis with keepdim=True, for a reduction)",
             call.span,
         )
+
+
+def _check_element_type(call: Call, op: OpDef, instruction: str, result: Type | None) -> None:
+    """E400 for a result element type the instruction's A2/A3 implementation does not take
+    (``Lowering.dtypes``; pto-isa's CPU simulator takes more)."""
+    takes = op.cce.dtypes
+    if not takes or instruction != op.cce.instruction or not isinstance(result, TileType):
+        return
+    if result.dtype not in takes:
+        message = not_taken(op, instruction, takes, call, result.dtype, "pto-isa's npu/a2a3")
+        raise CodegenError("E400", message, call.span)
 
 
 def _lower_transposing_move(
