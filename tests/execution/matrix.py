@@ -857,7 +857,7 @@ def floor_division_cases() -> Iterator[Case]:
 
 
 def all_cases() -> list[Case]:
-    from .realistic import bias_cases, norm_cases, scores_cases  # built on this module's helpers
+    from .realistic import bias_cases, norm_cases, scores_cases, short_column_cases  # noqa: I001
 
     cases = [
         *binary_cases(),
@@ -875,6 +875,7 @@ def all_cases() -> list[Case]:
         *norm_cases(),
         *scores_cases(),
         *bias_cases(),
+        *short_column_cases(),
     ]
     names = [c.name for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"
