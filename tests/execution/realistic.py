@@ -88,6 +88,16 @@ def short_column_cases() -> Iterator[Case]:
         "FP32",
         lambda a: cast(a["a"].max(axis=1, keepdims=True) * np.float32(0.5), "FP32"),
     )
+    yield simple(  # TROWSUM reads its source through a view of the result's padded rows
+        "row_mean_FP32_4x1",
+        [("a", (4, 64), "FP32")],
+        ["t_tmp = pl.create_tile([4, 64], dtype=pl.FP32)", "t_s = pl.row_sum(t_a, t_tmp)"]
+        + ["t_c = pl.mul(t_s, 0.015625)"],
+        "t_c",
+        (4, 1),
+        "FP32",
+        lambda a: cast(a["a"].sum(axis=1, keepdims=True, dtype=np.float32) / 64, "FP32"),
+    )
 
 
 def layer_norm(a: np.ndarray) -> np.ndarray:

@@ -1470,7 +1470,13 @@ _ROW_PARAMS = [
     ),
 ]
 for _row in (
-    entry("row_sum", "TROWSUM", "Sum of each row: the last dimension reduces to 1.", scratch=True),
+    entry(
+        "row_sum",
+        "TROWSUM",
+        "Sum of each row: the last dimension reduces to 1.",
+        scratch=True,
+        cce_same_rows=True,
+    ),
     entry(
         "row_max", "TROWMAX", "Maximum of each row: the last dimension reduces to 1.", scratch=True
     ),

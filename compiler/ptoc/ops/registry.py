@@ -313,6 +313,10 @@ class Lowering:
     # TSEL); the op's written tile parameter when the call gives one, else the generator
     # provides one shaped like the first source. The column forms take none.
     scratch: bool = False
+    # pto-isa's CPU simulator asserts the source tile's rows equal the result's (TROWSUM): a
+    # result declared with padded rows (a short column, declarations.py) reads its source
+    # through a view of as many rows, whose valid rows are the source's.
+    same_rows: bool = False
     # Attributes the target spells as typed attributes of the instruction (PTO's cmpMode,
     # rmode); any other attribute is implied by the operand / result types or must keep its
     # default.

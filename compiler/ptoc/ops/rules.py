@@ -732,6 +732,7 @@ def isa(
     pto_unsupported: str | None = None,
     cce_unsupported: str | None = None,
     cce_dtypes: tuple[DataType, ...] = (),
+    cce_same_rows: bool = False,
     **pto_only: Any,
 ) -> dict[str, Lowering]:
     """Both lowerings of a block op from its pto-isa names: ``TADD`` and ``pto.tadd`` (and
@@ -753,6 +754,7 @@ def isa(
         row_broadcast=row_broadcast,
         col_broadcast=col_broadcast,
         dtypes=cce_dtypes,
+        same_rows=cce_same_rows,
         **shared,
     )
     if cce_unsupported is not None:
@@ -792,6 +794,7 @@ _LOWERING_TRAITS = frozenset(
         "pto_unsupported",
         "cce_unsupported",
         "cce_dtypes",
+        "cce_same_rows",
         "pto_dtypes",
         "pto_bitwise",
         "pto_scalar_dtypes",

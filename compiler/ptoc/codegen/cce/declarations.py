@@ -258,6 +258,14 @@ def _whole_lines(rows: int, cols: int, column_major: bool, size: int) -> tuple[i
 _BLOCK_BYTES = 32
 
 
+def padded_rows(tile: TileType) -> int:
+    """The rows a one-column Vec tile is declared with (its column padded to whole 32-byte
+    blocks)."""
+    rows = static_shape(tile.shape[:1])
+    count = rows[0] if rows else 0
+    return _whole_lines(count, 1, True, max(tile.dtype.bits // 8, 1))[0]
+
+
 def emit_tile(ctx: FunctionContext, name: str, tile_type: TileType, span: Span) -> None:
     """Declare a tile: its lines, then the error (E403) that its buffer raised, if any."""
     declaration = ctx.declarer.tile(name, tile_type, span)

@@ -254,6 +254,11 @@ def lower_call(
             "destination tile",
             call.span,
         )
+    same_rows = mapping.op.cce.same_rows and mapping.instruction == mapping.op.cce.instruction
+    if same_rows and column_vectors.emit_on_padded_source(
+        ctx, mapping.instruction, target, target_type, call, operands, mapping.attr_args
+    ):
+        return ""
     rows = column_vectors.on_row_views(call, role, target_type)
     if rows is not None:
         assert isinstance(target_type, TileType)
