@@ -475,6 +475,7 @@ def _window_global(
     window = static_dims(shapes.elements, f"the window of {what}", call.span)
     if not has_own_window(dims, window, len(offsets)):
         return None
+    _check_column_window(call, dims, window)
     address = _address(ctx, global_name, dims, offsets, call.span)
     element = cpp_dtype(tensor.dtype, what, call.span)
     name = ctx.names.reserve(global_name + "Window")
@@ -483,6 +484,30 @@ def _window_global(
     layout = column_layout(dims, window)
     ctx.out.emit_line(f"GlobalTensor<{element}, {shape}, {stride}{layout}> {name}({address});")
     return name
+
+
+def _check_column_window(call: Call, dims: list[int], window: list[int]) -> None:
+    """E416 for a one-column Vec tile copied from or to one column of a wider tensor: the
+    tile is ColMajor and A2/A3's TLOAD / TSTORE copy such a tile to a DN tensor only
+    (``column_layout``), which a strided column is not."""
+    if len(window) != 2 or len(dims) != 2 or window[1] != 1 or window[0] == 1 or dims[1] == 1:
+        return
+    loaded = isinstance(call.type, TileType)
+    tile = call.type if loaded else call.args[0].type
+    if not isinstance(tile, TileType) or tile.memory_space not in (MemorySpace.Vec, None):
+        return
+    verb = "loaded from" if loaded else "stored to"
+    tensor = call.args[0] if loaded else call.args[-1]
+    what = f"tensor '{tensor.name}'" if isinstance(tensor, Var) else "tensor"
+    raise CodegenError(
+        "E416",
+        f"a [{window[0]}, 1] Vec tile {verb} one column of the {list(dims)} {what}: a "
+        "one-column tile is column-major, and A2/A3's TLOAD / TSTORE copy it to a DN "
+        "tensor only (a contiguous column), not a strided column of an ND tensor; copy "
+        f"whole rows (a [{window[0]}, {dims[1]}] window) or keep the column in a "
+        f"[{dims[0]}, 1] tensor",
+        call.span,
+    )
 
 
 def _address(
