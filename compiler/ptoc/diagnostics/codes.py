@@ -747,11 +747,11 @@ _ENTRIES = [
         "I003",
         "NOT_MODELLED",
         Severity.INFO,
-        "A call of distributed PyPTO (`pld.*`: window buffers, remote loads and stores, "
-        "collectives), which ptoc does not model yet. Its arguments are still checked; its "
-        "result is of unknown type, so nothing that uses it is reported. Said once per function.",
+        "Retired: ptoc said this of a call of distributed PyPTO (`pld.*`) while it did not model "
+        "those ops. They are typed and checked now (codes E230-E233); the code is no longer "
+        "reported.",
         "buf = pld.alloc_window_buffer(1024)",
-        "(nothing to change: the note says what ptoc does not check)",
+        "(nothing to change)",
     ),
     CodeInfo(
         "I001",

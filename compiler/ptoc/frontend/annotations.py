@@ -11,8 +11,10 @@ from ..ir.expr import ConstInt, Expr, Var
 from ..ir.function import ParamDirection
 from ..ir.types import (
     UNKNOWN,
+    DistributedTensorType,
     ScalarType,
     TensorLayout,
+    TensorType,
     TupleType,
     Type,
 )
@@ -262,6 +264,8 @@ class TypeResolver:
             if shape is None or dtype is None:
                 return None
             extras = elements[2:]
+            if head == "DistributedTensor":
+                return distributed(tensor_extras(self, shape, dtype, extras))
             if head != "Tile":
                 return tensor_extras(self, shape, dtype, extras)
             return tile_extras(self, shape, dtype, extras)
@@ -410,3 +414,10 @@ class TypeResolver:
                 self.error("E102", "Parameter type cannot be a tuple", node)
                 return ParamAnnotation(None, ParamDirection.In)
         return ParamAnnotation(self.resolve(node, lookup), ParamDirection.In)
+
+
+def distributed(tensor: Type | None) -> Type | None:
+    """A ``pld.DistributedTensor`` annotation's type: the tensor, as a window's view."""
+    if not isinstance(tensor, TensorType):
+        return tensor
+    return DistributedTensorType(tensor.shape, tensor.dtype, tensor.memref, tensor.layout)

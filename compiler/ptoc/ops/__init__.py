@@ -4,6 +4,7 @@
 # of the 2026-03 ops (renames).
 from . import (  # noqa: F401
     block,
+    distributed_2608,
     renames,
     system,
     system_2608,

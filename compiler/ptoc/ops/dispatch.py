@@ -139,6 +139,11 @@ def _found(op: OpDef) -> Resolution:
     return Resolution(op=op, code="")
 
 
+def unknown_spelling(message: str, name: str, candidates: list[str]) -> Resolution:
+    """An E300 for a name no op has, with the close spellings as suggestions."""
+    return _unknown(message, name, candidates)
+
+
 def _unknown(message: str, name: str, candidates: list[str]) -> Resolution:
     import difflib  # only for a misspelt name: not at start-up
 
