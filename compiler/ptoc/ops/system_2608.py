@@ -173,7 +173,8 @@ system_op(
 
 # --- cross-core pipes ----------------------------------------------------------------------------
 
-_PIPES = no_lowering(_NOT_YET.format("cross-core pipes"))
+# The pipe ops are spelt ``pl.X`` too (the unified name means them whatever the arguments).
+_PIPES = {**no_lowering(_NOT_YET.format("cross-core pipes")), "unified_always": True}
 _SPLIT = p_enum("split", "How the tile is split between the vector cores (pl.SplitMode)")
 _ID = p_attr("id", "Pipe id", _OPTIONAL_INT, None)
 _LANE = p_attr("lane_stride", "Lane stride", _OPTIONAL_INT, None)
