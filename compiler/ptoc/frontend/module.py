@@ -98,6 +98,7 @@ class ModuleAnalyzer:
         if is_printed and not imports.found:
             imports.aliases.add("pl")
         self.result.prefix = imports.prefix
+        self.result.distributed = tuple(sorted(imports.distributed))
         consts = ConstEvaluator(imports, self.source.span)
         in_force = self.result.edition = decide(
             self.source, imports, self.explicit_edition, self.bag
