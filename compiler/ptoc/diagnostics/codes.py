@@ -446,6 +446,116 @@ _ENTRIES = [
         "t = pl.tpop_from_aiv(split=0)",
         "t: pl.Tile[[16, 16], pl.FP16] = pl.tpop_from_aiv(split=0)",
     ),
+    # --- task graphs (2026-08, spec §7) -------------------------------------------------------
+    CodeInfo(
+        "E220",
+        "SUBMIT_CALLEE",
+        _E,
+        "The first argument of `pl.submit` / `pl.spmd_submit` is not a `self.<kernel>` method "
+        "reference of the program.",
+        "out, tid = pl.submit(kernel, a, out)",
+        "out, tid = pl.submit(self.kernel, a, out)",
+    ),
+    CodeInfo(
+        "E221",
+        "SUBMIT_UNPACKING",
+        _E,
+        "A `pl.submit` result unpacked into other than (result, TaskId), or into a number of "
+        "results the kernel does not return.",
+        "out, extra, tid = pl.submit(self.kernel, a, out)",
+        "out, tid = pl.submit(self.kernel, a, out)",
+    ),
+    CodeInfo(
+        "E222",
+        "TASK_DEPS_ENTRY",
+        _E,
+        "A `deps=` entry that is not a TaskId variable, `None` or a `pl.Array` of `pl.TASK_ID` "
+        "(a TaskId reached by indexing a flat submit result must be bound by name first).",
+        "out, tid = pl.submit(self.k, a, out, deps=[a])",
+        "out, tid = pl.submit(self.k, a, out, deps=[first])",
+    ),
+    CodeInfo(
+        "E223",
+        "PREDICATE_SHAPE",
+        _E,
+        "A `predicate=` that is not exactly `tensor[indices] OP int-literal` (one comparison): "
+        "the runtime evaluates only that form at the dispatch point.",
+        "pl.submit(self.k, x, out, predicate=(flags[0] + 1 > 0))",
+        "pl.submit(self.k, x, out, predicate=(flags[0] > 0))",
+    ),
+    CodeInfo(
+        "E224",
+        "PREDICATE_PRODUCER_NOT_IN_DEPS",
+        _E,
+        "The tensor a `predicate=` reads was produced by a submit whose TaskId is not in this "
+        "submit's `deps=`: the dispatch-point read would see stale data.",
+        "flags, ft = pl.submit(self.gate, x, flags)\n"
+        "out, t = pl.submit(self.k, x, out, predicate=(flags[0] > 0))",
+        "flags, ft = pl.submit(self.gate, x, flags)\n"
+        "out, t = pl.submit(self.k, x, out, deps=[ft], predicate=(flags[0] > 0))",
+    ),
+    CodeInfo(
+        "E225",
+        "SPMD_SUBMIT_CORE_NUM",
+        _E,
+        "`pl.spmd_submit` without its required `core_num=` keyword (the positional slots are "
+        "the kernel's arguments).",
+        "out, tid = pl.spmd_submit(self.k, x, out)",
+        "out, tid = pl.spmd_submit(self.k, x, out, core_num=8)",
+    ),
+    CodeInfo(
+        "E226",
+        "SPMD_DEPS_WITHOUT_AS",
+        _E,
+        "`deps=` on a `pl.spmd` region that does not bind its TaskId: only `with pl.spmd(n, "
+        "deps=[...]) as tid:` takes it.",
+        "with pl.spmd(4, deps=[first]):\n    self.k(x, out)",
+        "with pl.spmd(4, deps=[first]) as second:\n    self.k(x, out)",
+    ),
+    CodeInfo(
+        "E227",
+        "SUBMIT_KEYWORD",
+        _E,
+        "A keyword `pl.submit` / `pl.spmd_submit` does not take (submit: deps, dumps, "
+        "allow_early_resolve, predicate; spmd_submit also core_num, sync_start, name_hint).",
+        "pl.submit(self.k, x, out, core_num=4)",
+        "pl.spmd_submit(self.k, x, out, core_num=4)",
+    ),
+    CodeInfo(
+        "E228",
+        "NO_DEP_MISPLACED",
+        _E,
+        "`pl.no_dep(t)` anywhere but as an argument of a kernel call.",
+        "t2 = pl.no_dep(t)",
+        "self.k(pl.no_dep(t), out)",
+    ),
+    CodeInfo(
+        "W040",
+        "TASK_DEPENDENCY_CYCLE",
+        _W,
+        "Tasks of an orchestration function whose dependency edges (`deps=` and the tensors "
+        "they write and read) form a cycle: none of them can start.",
+        "",
+        "",
+    ),
+    CodeInfo(
+        "W041",
+        "TASK_READS_UNWRITTEN_TENSOR",
+        _W,
+        "A task reads a tensor that no earlier task wrote and no parameter provides "
+        "(a `pl.create_tensor` buffer read before anything fills it).",
+        "buf = pl.create_tensor([64, 64], dtype=pl.FP32)\nout = self.k(buf, out)",
+        "buf = self.fill(x, buf)\nout = self.k(buf, out)",
+    ),
+    CodeInfo(
+        "W042",
+        "SUBMIT_RESULT_UNUSED",
+        _W,
+        "A `pl.submit` whose TaskId nothing waits for and whose result nothing reads: write a "
+        "plain kernel call (fire-and-forget) if that is meant.",
+        "out2, tid = pl.submit(self.k, x, out)\nreturn out",
+        "out2, tid = pl.submit(self.k, x, out)\nreturn out2",
+    ),
     # --- operators --------------------------------------------------------------------------
     CodeInfo(
         "E300",

@@ -133,3 +133,7 @@ class LoweringState:
     # Names bound to a list of integers (``offs = [i * 16, 0]``): an op argument that wants a
     # list reads it through the name.
     lists: dict[Var, Expr] = field(default_factory=dict)
+    # Where each TaskId is defined -> what produced it (hover on the TaskId says it).
+    task_origins: dict[Span, str] = field(default_factory=dict)
+    # A tensor's name -> the TaskId name of the submit that last produced it (predicate rule).
+    producers: dict[str, str] = field(default_factory=dict)

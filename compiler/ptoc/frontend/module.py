@@ -21,7 +21,7 @@ from .checks_pipes import check_module_pipes
 from .consteval import ConstEvaluator
 from .context import FunctionSignature, ModuleEnv
 from .edition import decide
-from .jit import JitPrograms, jit_decorator
+from .jit_kinds import jit_decorator
 from .lower import LoweredFunction, lower_function
 from .names import DslImports, find_imports
 from .other_edition import report_other_edition
@@ -138,7 +138,10 @@ class ModuleAnalyzer:
         factories = {builder.name: builder for builder in parts.builders}
         for builder in parts.builders:
             lower_builder(self, builder, factories)
-        JitPrograms(self, parts.jit).run(tree)
+        if parts.jit or any(map(jit_decorator, self.env.inline_defs.values())):
+            from .jit import JitPrograms  # only a file with JIT kernels loads the JIT machinery
+
+            JitPrograms(self, parts.jit).run(tree)
         if parts.module_defs:
             program_name = header_name or "program"
             sigs = [self.signature(Definition(fn, None, program_name)) for fn in parts.module_defs]

@@ -265,7 +265,20 @@ class TupleType(Type):
         return "tuple[" + ", ".join(t.short() for t in self.types) + "]"
 
 
+@record(frozen=True, slots=True)
+class ArrayType(Type):
+    """2026-08's ``pl.Array[extent, dtype]``: a rank-1 array of integers or TaskIds."""
+
+    extent: int | None = None  # None: known only at run time
+    dtype: DataType = DataType.INT64
+
+    def short(self) -> str:
+        return f"Array[{'?' if self.extent is None else self.extent}, {self.dtype.name}]"
+
+
 UNKNOWN = UnknownType()
+#: The type of a TaskId (``pl.TaskId``, ``pl.Scalar[pl.TASK_ID]``).
+TASK_ID_TYPE = ScalarType(DataType.TASK_ID)
 
 
 def types_compatible(expected: Type, actual: Type) -> bool:

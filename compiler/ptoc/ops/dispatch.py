@@ -39,7 +39,7 @@ _SCALAR_BINARY_2026_08 = {
 _SCALAR_UNARY: dict[str, tuple[UnaryOp, tuple[Edition, ...]]] = {
     "cast": (UnaryOp.Cast, (Edition.V2026_08,)),
 }
-_NAMESPACES = ("tensor", "block", "system")
+_NAMESPACES = ("tensor", "block", "system", "array", "prefetch")
 
 
 @record

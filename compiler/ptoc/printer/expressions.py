@@ -18,6 +18,8 @@ from ..ir.expr import (
     GlobalVar,
     IterArg,
     MakeTuple,
+    Op,
+    Submit,
     TupleGetItem,
     Unary,
     UnaryOp,
@@ -215,6 +217,30 @@ class ExprPrinter(IRVisitor):
         args = [self.expr(a) for a in node.args]
         args += [f"{key}={self.attr(value)}" for key, value in kwargs]
         return f"{callee}({', '.join(args)})"
+
+    def visit_Submit(self, node: Submit) -> str:
+        helper = "spmd_submit" if node.spmd else "submit"
+        kernel = f"self.{node.kernel.name}" if self.self_calls else node.kernel.name
+        args = [kernel, *(self.expr(a) for a in node.args)]
+        if node.core_num is not None:
+            args.append(f"core_num={self.expr(node.core_num)}")
+        if node.deps:
+            args.append("deps=[" + ", ".join(self.expr(d) for d in node.deps) + "]")
+        if node.predicate is not None:
+            args.append(f"predicate=({self.predicate(node.predicate)})")
+        args += [f"{key}={self.attr(value)}" for key, value in node.kwargs]
+        return f"{self.prefix}.{helper}({', '.join(args)})"
+
+    def predicate(self, node: Expr) -> str:
+        """A submit's ``t[i, j] OP k``, written as a subscript (the only form it parses from)."""
+        read = node.lhs if isinstance(node, Binary) else None
+        if isinstance(read, Call) and isinstance(read.callee, Op) and read.op_name.endswith("read"):
+            tensor, indices = read.args[0], read.args[1]
+            elements = indices.elements if isinstance(indices, MakeTuple) else (indices,)
+            index = ", ".join(self.expr(e) for e in elements)
+            assert isinstance(node, Binary)
+            return f"{self.expr(tensor)}[{index}] {node.op.symbol} {self.expr(node.rhs)}"
+        return self.expr(node)
 
     def form_of(self, node: Call) -> EditionForm | None:
         """The edition's own form of the called op, when it spells the arguments otherwise."""

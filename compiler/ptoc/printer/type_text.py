@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from ..ir.dtype import DataType
 from ..ir.expr import Expr
 from ..ir.types import (
+    ArrayType,
     CommCtxType,
     DistributedTensorType,
     MemRef,
@@ -38,6 +39,9 @@ class TypePrinter:
             return self.tile(t)
         if isinstance(t, ScalarType):
             return f"{self.prefix}.Scalar[{self.dtype(t.dtype)}]"
+        if isinstance(t, ArrayType):
+            extent = "None" if t.extent is None else str(t.extent)
+            return f"{self.prefix}.Array[{extent}, {self.dtype(t.dtype)}]"
         if isinstance(t, TupleType):
             inner = ", ".join(self.type(e) for e in t.types) if t.types else "()"
             return f"tuple[{inner}]"

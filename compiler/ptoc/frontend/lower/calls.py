@@ -19,6 +19,7 @@ from .core import Lowerer, error_value
 from .inline import expand_inline
 from .operators import scalar_binary, scalar_operand
 from .ops import legacy_spelling, lower_dsl_call
+from .tasks import unwrap_no_dep
 
 
 def lower_call(lw: Lowerer, node: ast.Call) -> Expr:
@@ -163,7 +164,7 @@ def lower_function_call(
         )
     if keywords:
         lw.error("E302", f"'{name}' takes positional arguments only", keywords[0])
-    args = [lw.lower_expr(a) for a in node.args]
+    args = [lw.lower_expr(unwrap_no_dep(lw, a)) for a in node.args]
     if len(args) != len(sig.params):
         lw.error(
             "E206",

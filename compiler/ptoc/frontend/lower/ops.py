@@ -42,6 +42,8 @@ _OP_NAMESPACES = (
     ("op", "block"),
     ("op", "tensor"),
     ("system",),
+    ("array",),
+    ("prefetch",),
     ("op",),
 )
 
