@@ -53,3 +53,49 @@ def test_every_call_gets_an_e400_naming_its_op(
     ]
     assert [(line, m.group(1) if m else None) for line, m in found] == ops
     assert all(why in d.message for d in errors)
+
+
+PTOAS_SPELLING = {
+    "system.import_peer_buffer": "pto.import_reserved_buffer",
+    "system.aiv_initialize_pipe": "pto.aiv_initialize_pipe",
+    "system.tpush_to_aic": "pto.tpush_to_aic",
+    "system.reserve_buffer": "pto.reserve_buffer",
+    "system.aic_initialize_pipe": "pto.aic_initialize_pipe",
+    "system.tpop_from_aiv": "pto.tpop_from_aiv",
+    "system.tfree_to_aiv": "pto.tfree_from_aiv",
+}
+
+
+def messages(name: str, target: str) -> dict[str, str]:
+    text = (DATA / name).read_text(encoding="utf-8")
+    result = driver.compile_source(text, target, path=name)
+    found = {}
+    for d in result.diagnostics:
+        m = re.match(r"'?([\w.]+)'? has no", d.message)
+        assert m is not None
+        found[m.group(1)] = d.message
+    return found
+
+
+def test_the_pto_e400_of_a_pipe_op_names_its_ptoas_spelling_and_what_is_missing() -> None:
+    found = messages("ok_cross_core_pipe.py", "pto")
+    for op, spelled in PTOAS_SPELLING.items():
+        assert (
+            f"PTOAS v0.57 spells it {spelled}, and on A2/A3 the pipe's setup needs a GM "
+            in (found[op])
+        )
+    cce = messages("ok_cross_core_pipe.py", "cce")
+    assert all("TPUSH / TPOP / TFREE need a TPipe" in m for m in cce.values())
+
+
+def test_the_e400_of_a_pld_op_says_what_it_lacks() -> None:
+    found = messages("ok_ring_program.py", "pto")
+    assert found["pld.tensor.put"].endswith(
+        "PTOAS v0.57's pto.comm.tput needs a kernel parameter for the communication context, "
+        "which ptoc's PTO signatures lack)"
+    )
+    assert "composite of notify / wait / put" in found["pld.tensor.barrier"]
+    cce = messages("ok_ring_program.py", "cce")
+    assert cce["pld.tile.remote_load"].endswith(
+        "the kernel would need the communication context (the peers' window addresses)"
+    )

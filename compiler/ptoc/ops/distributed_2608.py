@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import records
 from ..ir.dtype import DataType
 from ..ir.expr import Var
 from ..ir.types import (
@@ -34,9 +35,41 @@ from .rules import Entry, attr_dtype, entry, int_elements, p_attr, p_tile, requi
 from .rules_2608 import no_lowering, p_dtype, p_enum, p_flag, p_list, p_text, p_value, register_2608
 
 NAMESPACE = "pld"
+# What each target lacks (E400's words): pto-isa's CCE has the one-sided TPUT / TGET / TNOTIFY /
+# TWAIT but ptoc's kernels take no communication context (the peer windows' addresses).
+CCE_MISSING = "the kernel would need the communication context (the peers' window addresses)"
+_CTX_PARAM = "a kernel parameter for the communication context, which ptoc's PTO signatures lack"
+_HOST = "it runs on the host (the distributed runtime), which ptoc does not generate"
+PTO_MISSING = {
+    "system.world_size": _HOST,
+    "system.get_comm_ctx": _CTX_PARAM,
+    "system.rank": _CTX_PARAM,
+    "system.nranks": _CTX_PARAM,
+    "system.notify": f"PTOAS v0.57's pto.comm.tnotify needs {_CTX_PARAM}",
+    "system.wait": "PTOAS v0.57's pto.comm.twait on the signal window is not emitted yet",
+    "system.defer_wait": "it defers the task's completion in the runtime, which ptoc lacks",
+    "tensor.alloc_window_buffer": _HOST,
+    "tensor.window": _HOST,
+    "tensor.put": f"PTOAS v0.57's pto.comm.tput needs {_CTX_PARAM}",
+    "tensor.get": f"PTOAS v0.57's pto.comm.tget needs {_CTX_PARAM}",
+    "tensor.remote_store": f"a pto.tstore into the peer's window needs {_CTX_PARAM}",
+    "tile.remote_load": f"a pto.tload from the peer's window needs {_CTX_PARAM}",
+    "tile.remote_store": f"a pto.tstore into the peer's window needs {_CTX_PARAM}",
+    **{
+        f"tensor.{c}": "a collective is a composite of notify / wait / put, none of them lowered"
+        for c in (
+            "allreduce",
+            "barrier",
+            "broadcast",
+            "allgather",
+            "reduce_scatter",
+            "all_to_all",
+            "all_to_all_v",
+        )
+    },
+}
 GROUPS = ("system", "tensor", "tile")
 _CATEGORY = {"system": Category.SYNC, "tensor": Category.TENSOR, "tile": Category.BLOCK}
-_NOT_YET = no_lowering("ptoc does not lower distributed PyPTO (pld) yet")
 _INT32 = ScalarType(DataType.INT32)
 
 
@@ -52,6 +85,11 @@ def pld_op(
     """Register ``pld.<group>.<op>`` (also spelt ``pld.<op>`` when ``short``)."""
     group, _, name = op_row.name.partition(".")
     spellings = (op_row.name, name) if short else (op_row.name,)
+    missing = no_lowering(
+        f"ptoc does not lower distributed PyPTO (pld) yet: {CCE_MISSING}",
+        f"ptoc does not lower distributed PyPTO (pld) yet: {PTO_MISSING[op_row.name]}",
+    )
+    op_row = records.replace(op_row, traits=(*op_row.traits, *missing.items()))
     register_2608(
         op_row,
         f"{NAMESPACE}.{op_row.name}",
@@ -123,7 +161,7 @@ def _signal(ctx: DeduceContext) -> Type:
 
 _CTX = Param("ctx", "The communication context (pld.get_comm_ctx)", accepts=("comm ctx",))
 pld_op(
-    entry("system.world_size", "", "The number of ranks (HOST orchestrators only).", **_NOT_YET),
+    entry("system.world_size", "", "The number of ranks (HOST orchestrators only)."),
     [],
     _world_size,
     "s(INT32)",
@@ -131,7 +169,9 @@ pld_op(
 )
 pld_op(
     entry(
-        "system.get_comm_ctx", "", "The communication context of a distributed tensor.", **_NOT_YET
+        "system.get_comm_ctx",
+        "",
+        "The communication context of a distributed tensor.",
     ),
     [Param("tensor", "A window's view", accepts=("distributed tensor",))],
     _comm_ctx,
@@ -139,14 +179,14 @@ pld_op(
     short=True,
 )
 pld_op(
-    entry("system.rank", "", "This rank's index in the context.", **_NOT_YET),
+    entry("system.rank", "", "This rank's index in the context."),
     [_CTX],
     _rank,
     "s(INT32)",
     short=True,
 )
 pld_op(
-    entry("system.nranks", "", "The number of ranks of the context.", **_NOT_YET),
+    entry("system.nranks", "", "The number of ranks of the context."),
     [_CTX],
     _rank,
     "s(INT32)",
@@ -155,7 +195,7 @@ pld_op(
 _SIGNAL = Param("signal", "The INT32 signal window", accepts=("distributed tensor",))
 _OFFSETS = p_list("offsets", "The signal cell")
 pld_op(
-    entry("system.notify", "", "Signal a cell of a peer's signal window.", **_NOT_YET),
+    entry("system.notify", "", "Signal a cell of a peer's signal window."),
     [
         Param("target", "The peer's signal window", accepts=("distributed tensor",)),
         p_value("peer", "The peer rank"),
@@ -167,12 +207,11 @@ pld_op(
     "no value",
 )
 for _row in (
-    entry("system.wait", "", "Block until a local signal cell compares true.", **_NOT_YET),
+    entry("system.wait", "", "Block until a local signal cell compares true."),
     entry(
         "system.defer_wait",
         "",
         "Defer this task's completion until a local signal cell compares true.",
-        **_NOT_YET,
     ),
 ):
     pld_op(
@@ -253,7 +292,6 @@ pld_op(
         "tensor.alloc_window_buffer",
         "",
         "A buffer every rank allocates, which the others can reach (a pl.Ptr).",
-        **_NOT_YET,
     ),
     [
         Param("size", "Byte count, or a shape list with dtype=", accepts=("scalar", "shape")),
@@ -265,7 +303,7 @@ pld_op(
     short=True,
 )
 pld_op(
-    entry("tensor.window", "", "A view of this rank's slice of a window buffer.", **_NOT_YET),
+    entry("tensor.window", "", "A view of this rank's slice of a window buffer."),
     [
         Param("buf", "The window buffer", accepts=("window buffer",)),
         p_list("shape", "Shape of the slice"),
@@ -276,8 +314,8 @@ pld_op(
     short=True,
 )
 _ATOMIC = p_enum("atomic", "pld.AtomicType.None_ or Add", 0)
-_PUT = entry("tensor.put", "", "Write this rank's src into a peer's dst window.", **_NOT_YET)
-_GET = entry("tensor.get", "", "Read a peer's src window into this rank's dst.", **_NOT_YET)
+_PUT = entry("tensor.put", "", "Write this rank's src into a peer's dst window.")
+_GET = entry("tensor.get", "", "Read a peer's src window into this rank's dst.")
 for _row, _dst, _src in ((_PUT, _WINDOW, "tensor"), (_GET, "tensor", _WINDOW)):
     _params = [
         Param("dst", "Where the data lands", accepts=(_dst,)),
@@ -293,7 +331,7 @@ for _row, _dst, _src in ((_PUT, _WINDOW, "tensor"), (_GET, "tensor", _WINDOW)):
     ]
     pld_op(_row, _params, _transfer, "no value")
 pld_op(
-    entry("tensor.remote_store", "", "Write a tensor into a peer's slice of a window.", **_NOT_YET),
+    entry("tensor.remote_store", "", "Write a tensor into a peer's slice of a window."),
     [
         Param("src", "The tensor written", accepts=("tensor",)),
         Param("target", "The window written", accepts=(_WINDOW,)),
@@ -314,7 +352,6 @@ _COLLECTIVES: list[tuple[Entry, list[Param], str]] = [
             "tensor.allreduce",
             "",
             "Reduce every rank's slice; each rank gets the result (in place).",
-            **_NOT_YET,
         ),
         [
             _TARGET,
@@ -326,32 +363,32 @@ _COLLECTIVES: list[tuple[Entry, list[Param], str]] = [
         "target",
     ),
     (
-        entry("tensor.barrier", "", "Wait until every rank reaches it.", **_NOT_YET),
+        entry("tensor.barrier", "", "Wait until every rank reaches it."),
         [_SIGNAL],
         "signal",
     ),
     (
-        entry("tensor.broadcast", "", "Copy the root rank's slice to every rank.", **_NOT_YET),
+        entry("tensor.broadcast", "", "Copy the root rank's slice to every rank."),
         [_TARGET, _SIGNAL, p_attr("root", "The root rank", (int,))],
         "target",
     ),
     (
-        entry("tensor.allgather", "", "Gather every rank's slice into each rank.", **_NOT_YET),
+        entry("tensor.allgather", "", "Gather every rank's slice into each rank."),
         [Param("local", "This rank's part", accepts=(_WINDOW,)), _TARGET, _SIGNAL],
         "target",
     ),
     (
-        entry("tensor.reduce_scatter", "", "Reduce and scatter the chunks.", **_NOT_YET),
+        entry("tensor.reduce_scatter", "", "Reduce and scatter the chunks."),
         [_TARGET, _SIGNAL, _REDUCE],
         "target",
     ),
     (
-        entry("tensor.all_to_all", "", "Send each rank its chunk of input.", **_NOT_YET),
+        entry("tensor.all_to_all", "", "Send each rank its chunk of input."),
         [Param("input", "Chunks to send", accepts=(_WINDOW,)), _TARGET, _SIGNAL],
         "target",
     ),
     (
-        entry("tensor.all_to_all_v", "", "Send each rank a variable number of rows.", **_NOT_YET),
+        entry("tensor.all_to_all_v", "", "Send each rank a variable number of rows."),
         [
             Param("input", "Chunks to send", accepts=(_WINDOW,)),
             _TARGET,
@@ -381,7 +418,7 @@ def _remote_load(ctx: DeduceContext) -> Type:
 
 
 pld_op(
-    entry("tile.remote_load", "", "Read a peer's slice of a window into a tile.", **_NOT_YET),
+    entry("tile.remote_load", "", "Read a peer's slice of a window into a tile."),
     [
         Param("target", "The window read", accepts=(_WINDOW,)),
         p_value("peer", "The peer rank"),
@@ -396,7 +433,7 @@ pld_op(
     result_space=MemorySpace.Vec,
 )
 pld_op(
-    entry("tile.remote_store", "", "Write a tile into a peer's slice of a window.", **_NOT_YET),
+    entry("tile.remote_store", "", "Write a tile into a peer's slice of a window."),
     [
         p_tile("src", "The tile written"),
         Param("target", "The window written", accepts=(_WINDOW,)),
