@@ -178,7 +178,9 @@ def lower_function_call(
     result_type = sig.result_type or UNKNOWN
     if sig.return_types == []:
         result_type = UNKNOWN
-    return Call(result_type, callee=GlobalVar(name), args=tuple(args), span=span)
+    # ``device=r``: which rank runs the call, kept as its source text (printed back as is)
+    kwargs = (("device", lw.env.source.segment(device.value)),) if device is not None else ()
+    return Call(result_type, callee=GlobalVar(name), args=tuple(args), kwargs=kwargs, span=span)
 
 
 def undefined_function(lw: Lowerer, node: ast.Call, name: str, name_span: Span) -> Expr:
