@@ -83,3 +83,35 @@ def test_pipe_ops_are_spelt_pl_x_and_pl_system_x() -> None:
     text = (DATA / "ok_cross_core_pipe.py").read_text(encoding="utf-8")
     text = text.replace("pl.tpush_to_aic(", "pl.system.tpush_to_aic(")
     assert analyze_source(text, "p.py").diagnostics == []
+
+
+MANGLED = """\
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+
+@pl.program
+class W:
+    @pl.function(type=pl.FunctionType.AIC)
+    def cube(self, n: pl.Scalar[pl.INT32]):
+        pl.tfree_to_aiv()
+        pl.aic_initialize_pipe(0, 0, dir_mask=n, slot_size=512, id=n)
+        x = pl.tpop_from_aiv(split=0, id=n)
+        pl.tfree_to_aiv(x, id=n)
+        pl.tfree_to_aiv(x)
+        p = pl.import_peer_buffer(name=n, peer_func=self)
+        pl.system.sync_wait(n, pipe=pl.PipeType.V)
+        a, b = pld.alloc_window_buffer(8), 1
+        pld.tensor.window()
+        pld.system()
+        pld.remote_store(1, 2)
+"""
+
+
+def test_mangled_calls_get_diagnostics_not_a_crash() -> None:
+    found = analyze_source(MANGLED, "w.py").diagnostics
+    assert not [d for d in found if d.code.startswith("E9")]
+    assert [(d.code, d.span.line) for d in found if d.code in ("W048", "W049", "E236")] == [
+        ("W049", 13)  # the second free: not also a use after the first
+    ]
+    assert ("E230", 16) in [(d.code, d.span.line) for d in found]

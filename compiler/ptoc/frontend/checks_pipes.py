@@ -223,7 +223,7 @@ def _frees(env: Env, sig: FunctionSignature, calls: list[PipeCall]) -> None:
                     env.source.span(tile),
                 )
                 continue
-            _used_after(env, sig, tile.id, c.stmt)
+            _used_after(env, sig, tile.id, c.stmt, _freed_tiles(calls))
     if sig.func_type in (FunctionType.AIC, FunctionType.AIV):
         for name, (direction, pop) in popped.items():
             free = next(k for k, v in FREE.items() if v == direction)
@@ -235,11 +235,21 @@ def _frees(env: Env, sig: FunctionSignature, calls: list[PipeCall]) -> None:
             )
 
 
-def _used_after(env: Env, sig: FunctionSignature, name: str, free: ast.stmt) -> None:
+def _freed_tiles(calls: list[PipeCall]) -> set[int]:
+    """The tile arguments of the frees (a second free is W049's, not a use)."""
+    return {id(keyword(c.call, "tile", 0)) for c in calls if c.name in FREE}
+
+
+def _used_after(
+    env: Env, sig: FunctionSignature, name: str, free: ast.stmt, frees: set[int]
+) -> None:
     end = (free.end_lineno or free.lineno, free.end_col_offset or 0)
-    for node in ast.walk(sig.node):
-        if not (isinstance(node, ast.Name) and node.id == name):
-            continue
+    names = [
+        node
+        for node in ast.walk(sig.node)
+        if isinstance(node, ast.Name) and node.id == name and id(node) not in frees
+    ]
+    for node in sorted(names, key=lambda n: (n.lineno, n.col_offset)):  # in source order
         if (node.lineno, node.col_offset) < end:
             continue
         if not isinstance(node.ctx, ast.Load):
@@ -325,10 +335,12 @@ def _peer_buffer(env: Env, call: ast.Call, by_function: dict[str, list[PipeCall]
         return
     if isinstance(peer, ast.Constant) and isinstance(peer.value, str):
         func = peer.value
-    elif isinstance(peer, ast.Attribute) and isinstance(peer.value, ast.Name):
+    elif (
+        isinstance(peer, ast.Attribute)
+        and isinstance(peer.value, ast.Name)
+        and peer.value.id == "self"
+    ):
         func = peer.attr  # self.cube
-    elif isinstance(peer, ast.Name):
-        func = peer.id
     else:
         return
     if func not in by_function:
