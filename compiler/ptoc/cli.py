@@ -827,7 +827,7 @@ def add_source_maps(compile_: argparse.ArgumentParser) -> None:
 
 
 #: The commands, in the order ``ptoc --help`` lists them.
-COMMANDS = ("check", "print", "compile", "fmt", "upgrade", "run")
+COMMANDS = ("check", "print", "compile", "fmt", "upgrade", "run", "graph")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -873,6 +873,10 @@ def command_parser_adder(
         from .run.command import add_parser as add_run_parser
 
         return add_run_parser
+    if name == "graph":
+        from .graph.command import add_parser as add_graph_parser
+
+        return add_graph_parser
     adders = {"check": add_check_parser, "print": add_print_parser, "compile": add_compile_parser}
     return adders[name]
 
