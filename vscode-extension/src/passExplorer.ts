@@ -15,7 +15,7 @@ import {
   passTooltip,
   shownPasses,
   sourceOfLine,
-  stageFromPath,
+  stageFor,
   stagePath,
   step,
   type PassRef,
@@ -172,9 +172,7 @@ export class PassExplorer implements vscode.TreeDataProvider<Node>, vscode.TextD
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    const where = stageFromPath(uri.path);
-    const program = this.result?.programs.find((p) => p.program === where?.program);
-    return (where === undefined ? undefined : program?.stages[where.stage]?.content) ?? '';
+    return (this.result === undefined ? undefined : stageFor(this.result, uri.path)?.content) ?? '';
   }
 
   private stageUri(ref: PassRef, side: 'before' | 'after'): vscode.Uri | undefined {
@@ -235,8 +233,7 @@ export class PassExplorer implements vscode.TreeDataProvider<Node>, vscode.TextD
     if (uri.scheme !== PASS_SCHEME || this.source === undefined || !sameUri(uri.query, this.source)) {
       return;
     }
-    const where = stageFromPath(uri.path);
-    const stage = this.result?.programs.find((p) => p.program === where?.program)?.stages[where?.stage ?? -1];
+    const stage = this.result === undefined ? undefined : stageFor(this.result, uri.path);
     const line = event.textEditor.selection.active.line;
     const range = stage === undefined ? undefined : sourceOfLine(stage, line);
     if (range === undefined) {
