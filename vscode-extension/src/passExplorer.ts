@@ -28,6 +28,8 @@ import { errorText, fileName, sameUri } from './uriText';
 export const PASSES_VIEW = 'ptoc.passes';
 /** Set once a PyPTO file was seen: the view is contributed under it. */
 const CONTEXT = 'ptoc.passExplorer';
+/** Every pass's IR is printed again after an edit: not on every keystroke. */
+const REFRESH_DEBOUNCE_MS = 400;
 
 type Node = { kind: 'pass'; ref: PassRef } | { kind: 'note'; text: string; tooltip?: string };
 
@@ -48,6 +50,7 @@ export class PassExplorer implements vscode.TreeDataProvider<Node>, vscode.TextD
   private selected: PassRef | undefined;
   private nodes: Node[] = [];
   private generation = 0;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly server: ServerController,
@@ -65,7 +68,8 @@ export class PassExplorer implements vscode.TreeDataProvider<Node>, vscode.TextD
       vscode.window.onDidChangeTextEditorSelection((event) => this.onSelection(event)),
       server.onPreviewChanged((changed) => {
         if (this.source !== undefined && sameUri(this.source, changed.uri)) {
-          void this.refresh();
+          clearTimeout(this.timer);
+          this.timer = setTimeout(() => void this.refresh(), REFRESH_DEBOUNCE_MS);
         }
       }),
       server.onRunning(() => void this.refresh()),
@@ -258,6 +262,7 @@ export class PassExplorer implements vscode.TreeDataProvider<Node>, vscode.TextD
   }
 
   dispose(): void {
+    clearTimeout(this.timer);
     for (const disposable of this.disposables) {
       disposable.dispose();
     }
