@@ -2,7 +2,7 @@
 // that changed the IR of examples/simple_add.py with their counts, the diff of one pass shows
 // the IR before and after it side by side, a click on a line of the diff highlights the kernel
 // line it came from, and Alt+] steps to the next pass; a hover on TADD in the C++ preview says
-// it is block.add on the V pipe; the memory map's proof line, its scale toggle and a pinned
+// it is block.add on the V pipe; colour bands tint the add and its TADD alike; the memory map's proof line, its scale toggle and a pinned
 // buffer highlighting every mention of the tile. explored_add.py is written here.
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -57,6 +57,30 @@ async function stepTo(page, key, title) {
       await page.locator('.monaco-diff-editor .editor.modified .view-lines').first().click();
     }
   }
+}
+
+/** The background colours the decorations of an editor group give the line holding `text`. */
+async function lineBackgrounds(editorGroup, text) {
+  return editorGroup.evaluate((root, wanted) => {
+    const clean = (t) => (t ?? '').replace(/\u00a0/g, ' ');
+    const line = [...root.querySelectorAll('.view-lines .view-line')].find((l) => clean(l.textContent).includes(wanted));
+    if (line === undefined) {
+      return [];
+    }
+    const colours = [];
+    for (const overlay of root.querySelectorAll('.view-overlays > div')) {
+      if (overlay.style.top !== line.style.top) {
+        continue;
+      }
+      for (const part of overlay.querySelectorAll('[class*="ced-"]')) {
+        const colour = getComputedStyle(part).backgroundColor;
+        if (colour && colour !== 'rgba(0, 0, 0, 0)') {
+          colours.push(colour);
+        }
+      }
+    }
+    return colours;
+  }, text);
 }
 
 export default async function explorer(page, check, { workspace, userDataDir }) {
@@ -141,6 +165,28 @@ export default async function explorer(page, check, { workspace, userDataDir }) 
     }
     await screenshot(page, 'preview-hover.png');
     await page.keyboard.press('Escape');
+  });
+
+  await check('colour bands tint a kernel statement and the lines it became alike', async () => {
+    await runCommand(page, 'PyPTO: Toggle Colour Bands');
+    const deadline = Date.now() + 20_000;
+    let seen = {};
+    while (Date.now() < deadline) {
+      seen = {
+        add: await lineBackgrounds(group(page, 0), ADD_LINE),
+        load: await lineBackgrounds(group(page, 0), 'tile_x: pl.Tile[[128, 64], pl.FP32] = pl.load('),
+        tadd: await lineBackgrounds(group(page, 1), 'TADD(tile_z, tile_x, tile_y);'),
+        tload: await lineBackgrounds(group(page, 1), 'TLOAD(tile_x, xGlobal);'),
+      };
+      const shared = (a, b) => a.some((colour) => b.includes(colour));
+      if (shared(seen.add, seen.tadd) && shared(seen.load, seen.tload) && !shared(seen.add, seen.load)) {
+        await screenshot(page, 'colour-bands.png');
+        await runCommand(page, 'PyPTO: Toggle Colour Bands');
+        return;
+      }
+      await page.waitForTimeout(250);
+    }
+    throw new Error(`line backgrounds: ${JSON.stringify(seen)}`);
   });
 
   let frame;
