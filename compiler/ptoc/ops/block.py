@@ -694,6 +694,7 @@ _family(
             "Parametric ReLU: x if x > 0 else slope * x, per element.",
             pto_dtypes=_PTO_FLOAT,
             pto_byte_scratch=True,
+            cce_byte_scratch=True,
         ),
     ),
     [_vec_tile("tile", "Input tile"), _vec_tile("slope", "Per-element slopes"), _TMP],
