@@ -703,8 +703,18 @@ _family(
 
 _family(
     (
-        entry("addc", "TADDC", "Element-wise sum of three tiles: lhs + rhs + rhs2."),
-        entry("subc", "TSUBC", "Element-wise lhs - rhs + rhs2 over three tiles."),
+        entry(
+            "addc",
+            "TADDC",
+            "Element-wise sum of three tiles: lhs + rhs + rhs2.",
+            pair_form=("block.add", "block.add"),
+        ),
+        entry(
+            "subc",
+            "TSUBC",
+            "Element-wise lhs - rhs + rhs2 over three tiles.",
+            pair_form=("block.sub", "block.add"),
+        ),
     ),
     [_LHS, _RHS, _RHS2],
     Elementwise("ttt"),
