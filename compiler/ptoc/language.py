@@ -71,6 +71,28 @@ _LOOPS_2026_08 = [
         "`for lane in pl.split_aiv(2, mode=...):` a region run on both vector lanes.",
     ),
 ]
+# 2026-08's task-graph helpers (spec §7); the front end's rules are in frontend/lower/tasks.py.
+_TASK_HELPERS = [
+    (
+        "submit",
+        "submit(self.kernel, *args, deps=[...], dumps=[...], allow_early_resolve=False, "
+        "predicate=(t[i] > 0))",
+        "Launch a program kernel as a task: `out, tid = pl.submit(self.k, a, b, deps=[t1])` "
+        "gives the kernel's result and the task's TaskId.",
+    ),
+    (
+        "spmd_submit",
+        "spmd_submit(self.kernel, *args, core_num=N, sync_start=False, deps=[...], "
+        "allow_early_resolve=False, predicate=(t[i] > 0))",
+        "Launch a program kernel as one task fanned out over core_num blocks: "
+        "`out, tid = pl.spmd_submit(self.k, a, core_num=8)`.",
+    ),
+    (
+        "no_dep",
+        "no_dep(tensor)",
+        "Marks one argument of a kernel call as contributing no dependency edge.",
+    ),
+]
 _STATEMENT_HELPERS = [
     ("static_assert", 'static_assert(condition, "message")', "A compile-time check."),
     ("static_print", "static_print(*values)", "Prints values (or IR) when the kernel is parsed."),
@@ -130,6 +152,10 @@ HELPERS = [
     *[
         SurfaceEntry(name, SurfaceKind.HELPER, signature, doc)
         for name, signature, doc in _STATEMENT_HELPERS
+    ],
+    *[
+        SurfaceEntry(name, SurfaceKind.HELPER, signature, doc, new=True)
+        for name, signature, doc in _TASK_HELPERS
     ],
     SurfaceEntry(
         "const",

@@ -359,6 +359,203 @@ _ENTRIES = [
         "tile_add(a, b)  # def tile_add(a, b, c: pl.Out[pl.Tensor])",
         "tile_add(a, b, c)",
     ),
+    # --- distributed programs and cross-core pipes (spec pypto-2026-08.md sections 9.2, 12) ---
+    CodeInfo(
+        "E230",
+        "WINDOW_BUFFER_PLACEMENT",
+        _E,
+        "`pld.alloc_window_buffer(...)` anywhere but the right-hand side of a plain `name = ...` "
+        "assignment: upstream names the buffer after that target and rejects other forms.",
+        "bufs = [pld.alloc_window_buffer(1024)]",
+        "buf = pld.alloc_window_buffer(1024)",
+    ),
+    CodeInfo(
+        "E231",
+        "WINDOW_BUFFER_NAME_TAKEN",
+        _E,
+        "Two window buffers of one function with the same name (`name=`, or the assigned name): "
+        "every rank finds a buffer by its name, so names are unique.",
+        'a = pld.alloc_window_buffer(64, name="sig")\nb = pld.alloc_window_buffer(64, name="sig")',
+        'a = pld.alloc_window_buffer(64, name="sig")\nb = pld.alloc_window_buffer(64, name="data")',
+    ),
+    CodeInfo(
+        "E232",
+        "WORLD_SIZE_PLACEMENT",
+        _E,
+        "`pld.world_size()` outside a HOST orchestrator, or inside one of its device scopes "
+        "(`pl.at`, `pl.spmd`, ...): the rank count is known on the host only. A kernel asks its "
+        "communication context (`pld.nranks(pld.get_comm_ctx(t))`).",
+        "@pl.jit.incore\ndef k(t: pld.DistributedTensor[[1, 64], pl.FP32]):\n"
+        "    n = pld.world_size()",
+        "    n = pld.nranks(pld.get_comm_ctx(t))",
+    ),
+    CodeInfo(
+        "E233",
+        "DEVICE_NOT_AT_HOST",
+        _E,
+        "A call with `device=` (dispatch to a rank) in a function that is not at HOST level: only "
+        "a HOST orchestrator dispatches per rank.",
+        "@pl.jit\ndef orch(x):\n    kernel(x, device=0)",
+        "@pl.jit.host\ndef orch(x):\n    for r in pl.range(pld.world_size()):\n"
+        "        kernel(x, device=r)",
+    ),
+    CodeInfo(
+        "E234",
+        "PIPE_WRONG_CORE",
+        _E,
+        "A cross-core pipe op on the wrong core: the cube side (`tpush_to_aiv`, `tpop_from_aiv`, "
+        "`tfree_to_aiv`, `aic_initialize_pipe`) in an AIV function, or the vector side "
+        "(`tpush_to_aic`, `tpop_from_aic`, `tfree_to_aic`, `aiv_initialize_pipe`) in an AIC one.",
+        "@pl.function(type=pl.FunctionType.AIV)\ndef v(self):\n    pl.tpush_to_aiv(t, split=0)",
+        "    pl.tpush_to_aic(t, split=0)",
+    ),
+    CodeInfo(
+        "E235",
+        "PIPE_SETUP_VALUE",
+        _E,
+        "An `aic_initialize_pipe` / `aiv_initialize_pipe` setting out of range: `dir_mask` is 1 "
+        "(cube to vector), 2 (vector to cube) or 3 (both), `slot_size` and `slot_num` are "
+        "positive, and `local_slot_num` is positive and at most `slot_num`.",
+        "pl.aic_initialize_pipe(0, buf, dir_mask=4, slot_size=512)",
+        "pl.aic_initialize_pipe(0, buf, dir_mask=2, slot_size=512)",
+    ),
+    CodeInfo(
+        "E236",
+        "PEER_BUFFER_UNKNOWN",
+        _E,
+        "`pl.import_peer_buffer(name=..., peer_func=...)` whose `peer_func` is no function of "
+        "the program, or a function that reserves no buffer of that name.",
+        'p = pl.import_peer_buffer(name="v2c", peer_func="cube")  # cube reserves "c2v"',
+        'p = pl.import_peer_buffer(name="c2v", peer_func="cube")',
+    ),
+    CodeInfo(
+        "E237",
+        "RESERVED_BUFFER_NAME_TAKEN",
+        _E,
+        "Two `pl.reserve_buffer` of one function with the same name: a peer imports a buffer by "
+        "its name.",
+        'a = pl.reserve_buffer(name="buf", size=4096)\nb = pl.reserve_buffer(name="buf", size=512)',
+        'b = pl.reserve_buffer(name="buf2", size=512)',
+    ),
+    CodeInfo(
+        "E239",
+        "POP_UNTYPED",
+        _E,
+        "A `tpop_from_aic` / `tpop_from_aiv` whose tile type is unknown: give `shape=` and "
+        "`dtype=`, or make it the value of an annotated assignment.",
+        "t = pl.tpop_from_aiv(split=0)",
+        "t: pl.Tile[[16, 16], pl.FP16] = pl.tpop_from_aiv(split=0)",
+    ),
+    # --- task graphs (2026-08, spec §7) -------------------------------------------------------
+    CodeInfo(
+        "E220",
+        "SUBMIT_CALLEE",
+        _E,
+        "The first argument of `pl.submit` / `pl.spmd_submit` is not a `self.<kernel>` method "
+        "reference of the program.",
+        "out, tid = pl.submit(kernel, a, out)",
+        "out, tid = pl.submit(self.kernel, a, out)",
+    ),
+    CodeInfo(
+        "E221",
+        "SUBMIT_UNPACKING",
+        _E,
+        "A `pl.submit` result unpacked into other than (result, TaskId), or into a number of "
+        "results the kernel does not return.",
+        "out, extra, tid = pl.submit(self.kernel, a, out)",
+        "out, tid = pl.submit(self.kernel, a, out)",
+    ),
+    CodeInfo(
+        "E222",
+        "TASK_DEPS_ENTRY",
+        _E,
+        "A `deps=` entry that is not a TaskId variable, `None` or a `pl.Array` of `pl.TASK_ID` "
+        "(a TaskId reached by indexing a flat submit result must be bound by name first).",
+        "out, tid = pl.submit(self.k, a, out, deps=[a])",
+        "out, tid = pl.submit(self.k, a, out, deps=[first])",
+    ),
+    CodeInfo(
+        "E223",
+        "PREDICATE_SHAPE",
+        _E,
+        "A `predicate=` that is not exactly `tensor[indices] OP int-literal` (one comparison): "
+        "the runtime evaluates only that form at the dispatch point.",
+        "pl.submit(self.k, x, out, predicate=(flags[0] + 1 > 0))",
+        "pl.submit(self.k, x, out, predicate=(flags[0] > 0))",
+    ),
+    CodeInfo(
+        "E224",
+        "PREDICATE_PRODUCER_NOT_IN_DEPS",
+        _E,
+        "The tensor a `predicate=` reads was produced by a submit whose TaskId is not in this "
+        "submit's `deps=`: the dispatch-point read would see stale data.",
+        "flags, ft = pl.submit(self.gate, x, flags)\n"
+        "out, t = pl.submit(self.k, x, out, predicate=(flags[0] > 0))",
+        "flags, ft = pl.submit(self.gate, x, flags)\n"
+        "out, t = pl.submit(self.k, x, out, deps=[ft], predicate=(flags[0] > 0))",
+    ),
+    CodeInfo(
+        "E225",
+        "SPMD_SUBMIT_CORE_NUM",
+        _E,
+        "`pl.spmd_submit` without its required `core_num=` keyword (the positional slots are "
+        "the kernel's arguments).",
+        "out, tid = pl.spmd_submit(self.k, x, out)",
+        "out, tid = pl.spmd_submit(self.k, x, out, core_num=8)",
+    ),
+    CodeInfo(
+        "E226",
+        "SPMD_DEPS_WITHOUT_AS",
+        _E,
+        "`deps=` on a `pl.spmd` region that does not bind its TaskId: only `with pl.spmd(n, "
+        "deps=[...]) as tid:` takes it.",
+        "with pl.spmd(4, deps=[first]):\n    self.k(x, out)",
+        "with pl.spmd(4, deps=[first]) as second:\n    self.k(x, out)",
+    ),
+    CodeInfo(
+        "E227",
+        "SUBMIT_KEYWORD",
+        _E,
+        "A keyword `pl.submit` / `pl.spmd_submit` does not take (submit: deps, dumps, "
+        "allow_early_resolve, predicate; spmd_submit also core_num, sync_start, name_hint).",
+        "pl.submit(self.k, x, out, core_num=4)",
+        "pl.spmd_submit(self.k, x, out, core_num=4)",
+    ),
+    CodeInfo(
+        "E228",
+        "NO_DEP_MISPLACED",
+        _E,
+        "`pl.no_dep(t)` anywhere but as an argument of a kernel call.",
+        "t2 = pl.no_dep(t)",
+        "self.k(pl.no_dep(t), out)",
+    ),
+    CodeInfo(
+        "W040",
+        "TASK_DEPENDENCY_CYCLE",
+        _W,
+        "Tasks of an orchestration function whose dependency edges (`deps=` and the tensors "
+        "they write and read) form a cycle: none of them can start.",
+        "",
+        "",
+    ),
+    CodeInfo(
+        "W041",
+        "TASK_READS_UNWRITTEN_TENSOR",
+        _W,
+        "A task reads a tensor that no earlier task wrote and no parameter provides "
+        "(a `pl.create_tensor` buffer read before anything fills it).",
+        "buf = pl.create_tensor([64, 64], dtype=pl.FP32)\nout = self.k(buf, out)",
+        "buf = self.fill(x, buf)\nout = self.k(buf, out)",
+    ),
+    CodeInfo(
+        "W042",
+        "SUBMIT_RESULT_UNUSED",
+        _W,
+        "A `pl.submit` whose TaskId nothing waits for and whose result nothing reads: write a "
+        "plain kernel call (fire-and-forget) if that is meant.",
+        "out2, tid = pl.submit(self.k, x, out)\nreturn out",
+        "out2, tid = pl.submit(self.k, x, out)\nreturn out2",
+    ),
     # --- operators --------------------------------------------------------------------------
     CodeInfo(
         "E300",
@@ -759,11 +956,11 @@ _ENTRIES = [
         "I003",
         "NOT_MODELLED",
         Severity.INFO,
-        "A call of distributed PyPTO (`pld.*`: window buffers, remote loads and stores, "
-        "collectives), which ptoc does not model yet. Its arguments are still checked; its "
-        "result is of unknown type, so nothing that uses it is reported. Said once per function.",
+        "Retired: ptoc said this of a call of distributed PyPTO (`pld.*`) while it did not model "
+        "those ops. They are typed and checked now (codes E230-E233); the code is no longer "
+        "reported.",
         "buf = pld.alloc_window_buffer(1024)",
-        "(nothing to change: the note says what ptoc does not check)",
+        "(nothing to change)",
     ),
     CodeInfo(
         "I001",
@@ -843,6 +1040,63 @@ _ENTRIES = [
         "which only pl.l0c_store synchronises with.",
         "o = pl.store(acc, [0, 0], [32, 32], out)",
         "o = pl.l0c_store(acc, [0, 0], [32, 32], out)",
+    ),
+    # --- cross-core pipes and events (spec pypto-2026-08.md section 9.2) --------------------
+    CodeInfo(
+        "W045",
+        "PIPE_NOT_SET_UP",
+        _W,
+        "A push or pop in an AIC / AIV function on a pipe (id and direction) that no "
+        "`aic_initialize_pipe` / `aiv_initialize_pipe` of the function sets up. (In an InCore "
+        "function the compiler sets the pipes up itself.)",
+        "pl.tpush_to_aic(t, split=0)  # no pl.aiv_initialize_pipe(..., dir_mask=2, ...)",
+        "pl.aiv_initialize_pipe(0, peer, dir_mask=2, slot_size=512)\npl.tpush_to_aic(t, split=0)",
+    ),
+    CodeInfo(
+        "W046",
+        "POP_NOT_FREED",
+        _W,
+        "A tile popped in an AIC / AIV function that no `tfree_to_aic` / `tfree_to_aiv` releases: "
+        "its ring slot leaks, and the producer stalls once the ring is full.",
+        "t: pl.Tile[[16, 16], pl.FP16] = pl.tpop_from_aiv(split=0)",
+        "t: pl.Tile[[16, 16], pl.FP16] = pl.tpop_from_aiv(split=0)\n...\npl.tfree_to_aiv(t)",
+    ),
+    CodeInfo(
+        "W047",
+        "PIPE_UNPAIRED",
+        _W,
+        "A push with no pop of the same pipe id and direction anywhere in the program, or a pop "
+        "with no such push: the consumer waits forever, or the producer fills the ring.",
+        "pl.tpush_to_aiv(t, split=0, id=1)  # the vector side pops id 0",
+        "pl.tpush_to_aiv(t, split=0)",
+    ),
+    CodeInfo(
+        "W048",
+        "USE_AFTER_FREE",
+        _W,
+        "A popped tile used after its `tfree_to_aic` / `tfree_to_aiv`: the slot may already hold "
+        "the producer's next tile.",
+        "pl.tfree_to_aiv(t)\nr = pl.store(t, [0, 0], out)",
+        "r = pl.store(t, [0, 0], out)\npl.tfree_to_aiv(t)",
+    ),
+    CodeInfo(
+        "W049",
+        "FREE_NOT_POPPED",
+        _W,
+        "A `tfree_to_aic` / `tfree_to_aiv` of a tile no pop of that direction produced in the "
+        "function, or a second free of one: it releases a slot the function does not hold.",
+        "x = pl.load(a, [0, 0], [16, 16])\npl.tfree_to_aic(x)",
+        "x = pl.tpop_from_aic(shape=[16, 16], dtype=pl.FP32)\npl.tfree_to_aic(x)",
+    ),
+    CodeInfo(
+        "I008",
+        "EVENT_UNPAIRED",
+        Severity.INFO,
+        "A `pl.system.sync_wait` on an event id no `pl.system.sync_set` of the program signals, "
+        "or a set no wait of the program receives. The peer may be in another program; if not, "
+        "the wait never returns.",
+        "pl.system.sync_wait(3, pipe=pl.PipeType.MTE2)  # the cube sets event 2",
+        "pl.system.sync_wait(2, pipe=pl.PipeType.MTE2)",
     ),
     CodeInfo(
         "E900",

@@ -10,9 +10,13 @@ from ..ir.dtype import DTYPE_BY_NAME, DataType
 from ..ir.expr import ConstInt, Expr, Var
 from ..ir.function import ParamDirection
 from ..ir.types import (
+    TASK_ID_TYPE,
     UNKNOWN,
+    ArrayType,
+    DistributedTensorType,
     ScalarType,
     TensorLayout,
+    TensorType,
     TupleType,
     Type,
 )
@@ -39,7 +43,6 @@ class ParamAnnotation:
 #: value annotated with one is of unknown type (no error, nothing checked against it).
 MARKER_TYPES = frozenset(
     (
-        "TaskId",
         "Ptr",
         "MemRefType",
         "CommCtx",
@@ -197,6 +200,8 @@ class TypeResolver:
         if isinstance(node, ast.Call):
             return self._legacy_call(node, lookup)
         path = self._path(node)
+        if path is not None and path[-1] == "TaskId":
+            return TASK_ID_TYPE
         if path is not None and path[-1] in MARKER_TYPES:
             return UNKNOWN  # a handle the IR does not model (task ids, contexts, pointers)
         if path is not None:
@@ -217,6 +222,19 @@ class TypeResolver:
                 return ScalarType(value)
         self.error("E101", f"`{self.source.segment(node)}` is not a PyPTO type", node)
         return None
+
+    def _array(self, node: ast.Subscript, elements: list[ast.expr]) -> Type | None:
+        if len(elements) != 2:
+            self.error("E101", "Array takes an extent and a dtype: pl.Array[4, pl.TASK_ID]", node)
+            return None
+        dtype = self.dtype(elements[1])
+        if dtype is None:
+            return None
+        try:
+            extent = self.consts.evaluate(elements[0])
+        except NotConstant:
+            extent = None
+        return ArrayType(extent if isinstance(extent, int) else None, dtype)
 
     def _subscript(
         self, node: ast.Subscript, lookup: ScalarLookup | None, allow_tuple: bool
@@ -240,8 +258,8 @@ class TypeResolver:
                     return None
                 types.append(t)
             return TupleType(tuple(types))
-        if head == "Array":  # 2026-08: a small on-core integer array, not modelled yet
-            return UNKNOWN
+        if head == "Array":  # 2026-08: a small rank-1 array of integers or TaskIds
+            return self._array(node, elements)
         if head in ("InOut", "Out"):
             self.error("E102", f"`{head}[...]` is only allowed on a function parameter", node)
             return None
@@ -262,6 +280,8 @@ class TypeResolver:
             if shape is None or dtype is None:
                 return None
             extras = elements[2:]
+            if head == "DistributedTensor":
+                return distributed(tensor_extras(self, shape, dtype, extras))
             if head != "Tile":
                 return tensor_extras(self, shape, dtype, extras)
             return tile_extras(self, shape, dtype, extras)
@@ -410,3 +430,10 @@ class TypeResolver:
                 self.error("E102", "Parameter type cannot be a tuple", node)
                 return ParamAnnotation(None, ParamDirection.In)
         return ParamAnnotation(self.resolve(node, lookup), ParamDirection.In)
+
+
+def distributed(tensor: Type | None) -> Type | None:
+    """A ``pld.DistributedTensor`` annotation's type: the tensor, as a window's view."""
+    if not isinstance(tensor, TensorType):
+        return tensor
+    return DistributedTensorType(tensor.shape, tensor.dtype, tensor.memref, tensor.layout)

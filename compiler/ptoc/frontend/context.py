@@ -128,10 +128,12 @@ class LoweringState:
     loop_ranges: dict[Var, tuple[int, int]] = field(default_factory=dict)
     inline_depth: int = 0
     tmp_counter: int = 0
-    # An I003 said for this function (the distributed ops are not modelled yet).
-    said_unmodelled: bool = False
     # The loop helpers around the current statement, innermost last (``range``, ``while``...).
     loops: list[str] = field(default_factory=list)
     # Names bound to a list of integers (``offs = [i * 16, 0]``): an op argument that wants a
     # list reads it through the name.
     lists: dict[Var, Expr] = field(default_factory=dict)
+    # Where each TaskId is defined -> what produced it (hover on the TaskId says it).
+    task_origins: dict[Span, str] = field(default_factory=dict)
+    # A tensor's name -> the TaskId name of the submit that last produced it (predicate rule).
+    producers: dict[str, str] = field(default_factory=dict)

@@ -15,6 +15,7 @@ from .expr import (
     IterArg,
     MakeTuple,
     Op,
+    Submit,
     TupleGetItem,
     Unary,
     UnaryOp,
@@ -42,7 +43,9 @@ from .stmt import (
 )
 from .types import (
     MEMORY_SPACE_BY_NAME,
+    TASK_ID_TYPE,
     UNKNOWN,
+    ArrayType,
     BLayout,
     MemorySpace,
     MemRef,

@@ -28,6 +28,8 @@ class DataType(IdentityEnum):
     HF4 = ("HF4", 4, "float")
     HF8 = ("HF8", 8, "float")
     BOOL = ("BOOL", 8, "bool")
+    # 2026-08: a task's id (``pl.TaskId`` is ``pl.Scalar[pl.TASK_ID]``); an orchestration value.
+    TASK_ID = ("TASK_ID", 64, "task")
 
     @property
     def bits(self) -> int:

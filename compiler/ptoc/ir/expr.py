@@ -181,6 +181,27 @@ class Call(Expr):
 
 
 @record(frozen=True, slots=True, eq=False)
+class Submit(Expr):
+    """2026-08's ``pl.submit(self.k, args..., deps=[...])`` / ``pl.spmd_submit(...,
+    core_num=N)``: the kernel launched as a task. Its type is ``tuple[<the kernel's result>,
+    TaskId]``. ``deps`` holds the TaskId and TaskId-array entries (``None`` entries dropped),
+    ``predicate`` the ``tensor[i] CMP k`` guard, ``kwargs`` the constant keywords."""
+
+    kernel: GlobalVar = None  # type: ignore[assignment]
+    args: tuple[Expr, ...] = ()
+    deps: tuple[Expr, ...] = ()
+    predicate: Expr | None = None
+    core_num: Expr | None = None  # spmd_submit's width
+    kwargs: tuple[tuple[str, AttrValue], ...] = ()
+
+    CHILDREN = declare(args=OPERAND, deps=OPERAND, predicate=OPERAND, core_num=OPERAND)
+
+    @property
+    def spmd(self) -> bool:
+        return self.core_num is not None
+
+
+@record(frozen=True, slots=True, eq=False)
 class MakeTuple(Expr):
     elements: tuple[Expr, ...] = ()
 

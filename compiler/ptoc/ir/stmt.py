@@ -120,15 +120,23 @@ class WhileStmt(Stmt):
 
 
 class ScopeKind(Enum):
+    """What a scope is; the value is the DSL helper that writes it."""
+
     InCore = "incore"
+    # 2026-08's runtime scopes (spec §6): automatic or manual dependency tracking.
+    Auto = "scope"
+    Manual = "manual_scope"
+    # ``with pl.spmd(n):`` whose body calls kernels: each runs on ``core_num`` blocks.
+    Spmd = "spmd"
 
 
 @record(frozen=True, slots=True, eq=False)
 class ScopeStmt(Stmt):
     body: Stmt
     kind: ScopeKind = ScopeKind.InCore
+    core_num: Expr | None = None  # a Spmd scope's width
 
-    CHILDREN = declare(body=BODY)
+    CHILDREN = declare(core_num=OPERAND, body=BODY)
 
 
 def body_stmts(stmt: Stmt | None) -> tuple[Stmt, ...]:

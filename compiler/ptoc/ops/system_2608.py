@@ -14,9 +14,20 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
+from .. import records
 from ..ir.dtype import DataType
-from ..ir.types import UNKNOWN, MemorySpace, TileType, Type
-from .registry import Category, DeduceContext, Param, PipeType, Role, TypeRule
+from ..ir.shape import static_value
+from ..ir.types import (
+    TASK_ID_TYPE,
+    UNKNOWN,
+    ArrayType,
+    MemorySpace,
+    ScalarType,
+    TileType,
+    Type,
+    UnknownType,
+)
+from .registry import REGISTRY, Category, DeduceContext, Param, PipeType, Role, TypeRule
 from .rules import (
     attr_dtype,
     const_int_value,
@@ -173,7 +184,8 @@ system_op(
 
 # --- cross-core pipes ----------------------------------------------------------------------------
 
-_PIPES = no_lowering(_NOT_YET.format("cross-core pipes"))
+# The pipe ops are spelt ``pl.X`` too (the unified name means them whatever the arguments).
+_PIPES = {**no_lowering(_NOT_YET.format("cross-core pipes")), "unified_always": True}
 _SPLIT = p_enum("split", "How the tile is split between the vector cores (pl.SplitMode)")
 _ID = p_attr("id", "Pipe id", _OPTIONAL_INT, None)
 _LANE = p_attr("lane_stride", "Lane stride", _OPTIONAL_INT, None)
@@ -292,6 +304,37 @@ system_op(
     "s(INDEX): the buffer",
 )
 
+# What each target lacks for a pipe op (E400's words). Measured with PTOAS v0.57: on A2/A3 a
+# pipe's setup needs a GM slot buffer (``gm_slot_buffer``) the DSL's setup does not name; the
+# A5 form (local consumer buffers only) assembles.
+_PTOAS_PIPE_OPS = {
+    "tpush_to_aiv": "pto.tpush_to_aiv",
+    "tpush_to_aic": "pto.tpush_to_aic",
+    "tpop_from_aic": "pto.tpop_from_aic",
+    "tpop_from_aiv": "pto.tpop_from_aiv",
+    "tfree_to_aic": "pto.tfree_from_aic",
+    "tfree_to_aiv": "pto.tfree_from_aiv",
+    "aic_initialize_pipe": "pto.aic_initialize_pipe",
+    "aiv_initialize_pipe": "pto.aiv_initialize_pipe",
+    "reserve_buffer": "pto.reserve_buffer",
+    "import_peer_buffer": "pto.import_reserved_buffer",
+}
+for _name, _ptoas in _PTOAS_PIPE_OPS.items():
+    _op = REGISTRY.ops[f"system.{_name}"]
+    REGISTRY.replace(
+        records.replace(
+            _op,
+            **no_lowering(
+                "ptoc does not lower cross-core pipes yet: pto-isa's TPUSH / TPOP / TFREE need "
+                "a TPipe built from the pipe's setup, which ptoc's CCE generator does not make",
+                f"ptoc does not lower cross-core pipes yet: PTOAS v0.57 spells it {_ptoas}, and "
+                "on A2/A3 the pipe's setup needs a GM slot buffer (gm_slot_buffer) that ptoc's "
+                "kernels have no parameter for",
+            ),
+        )
+    )
+
+
 # --- task ids, core counts --------------------------------------------------------------------
 
 _TASKS = no_lowering("task-graph ops run on the orchestration side")
@@ -299,20 +342,20 @@ _TASKS = no_lowering("task-graph ops run on the orchestration side")
 
 @rule
 def _task_id(ctx: DeduceContext) -> Type:
-    return UNKNOWN  # a TaskId: ptoc has no TaskId type yet
+    return TASK_ID_TYPE
 
 
 system_op(
     entry("task_invalid", "", "An invalid TaskId (the same as None).", **_TASKS),
     [],
     _task_id,
-    "TaskId (unchecked)",
+    "TaskId",
 )
 system_op(
     entry("task_dummy", "", "A TaskId that completes when all of deps have.", **_TASKS),
     [Param("deps", "The TaskIds joined", accepts=("shape",))],
     _task_id,
-    "TaskId (unchecked)",
+    "TaskId",
 )
 _COUNTS = no_lowering(_NOT_YET.format("core counts"))
 for _row in (
@@ -329,24 +372,45 @@ for _row in (
 # --- arrays -----------------------------------------------------------------------------------
 
 _ARRAYS = no_lowering(_NOT_YET.format("arrays"))
-_INTEGER_DTYPES = tuple(d for d in DataType if d.is_int)
+_ARRAY_DTYPES = (*(d for d in DataType if d.is_int), DataType.TASK_ID)
 
 
 @rule
 def _array_create(ctx: DeduceContext) -> Type:
     require_integer(ctx, "extent", ctx.scalar("extent").dtype)
     dtype = attr_dtype(ctx, "dtype")
-    if dtype not in _INTEGER_DTYPES:
-        ctx.fail(f"{ctx.op.name}: dtype must be an integer type", at="dtype", code="E309")
-    return UNKNOWN  # a pl.Array[extent, dtype]: ptoc has no array type yet
+    if dtype not in _ARRAY_DTYPES or dtype is None:
+        ctx.fail(
+            f"{ctx.op.name}: dtype must be an integer type or pl.TASK_ID", at="dtype", code="E309"
+        )
+    extent = static_value(ctx.expr("extent"))
+    if extent is not None and extent <= 0:
+        ctx.fail(f"{ctx.op.name}: the extent must be positive, got {extent}", at="extent")
+    return ArrayType(extent, dtype)
 
 
 @rule
 def _array_element(ctx: DeduceContext) -> Type:
+    array = ctx.type("array")
+    if not isinstance(array, ArrayType | UnknownType):
+        ctx.fail(
+            f"{ctx.op.name}: argument 'array' must be a pl.Array, got {array.short()}", at="array"
+        )
     require_integer(ctx, "index", ctx.scalar("index").dtype)
-    if ctx.has("value"):
-        ctx.scalar("value")
-    return UNKNOWN  # the element / the array: ptoc has no array type yet
+    index, extent = static_value(ctx.expr("index")), getattr(array, "extent", None)
+    if index is not None and extent is not None and not 0 <= index < extent:
+        ctx.fail(
+            f"{ctx.op.name}: index {index} is outside the array's {extent} elements", at="index"
+        )
+    element = ScalarType(array.dtype) if isinstance(array, ArrayType) else UNKNOWN
+    if not ctx.has("value"):
+        return element
+    value = ctx.scalar("value")
+    if isinstance(element, ScalarType) and (value.dtype is DataType.TASK_ID) != (
+        element.dtype is DataType.TASK_ID
+    ):
+        ctx.fail(f"{ctx.op.name}: value must be {element.short()}, got {value.short()}", at="value")
+    return array
 
 
 _ARRAY = Param("array", "The array", accepts=("array",))
@@ -358,14 +422,14 @@ system_op(
         p_dtype("dtype", "Integer element type (or pl.TASK_ID)"),
     ],
     _array_create,
-    "pl.Array[extent, dtype] (unchecked)",
+    "pl.Array[extent, dtype]",
     namespace="array",
 )
 system_op(
     entry("get_element", "", "One element of an array (also arr[i]).", **_ARRAYS),
     [_ARRAY, _INDEX],
     _array_element,
-    "s(array dtype) (unchecked)",
+    "s(array dtype)",
     namespace="array",
 )
 system_op(
@@ -374,7 +438,7 @@ system_op(
     ),
     [_ARRAY, _INDEX, p_value("value", "New value")],
     _array_element,
-    "the array (unchecked)",
+    "the array",
     namespace="array",
 )
 

@@ -81,6 +81,8 @@ class _Outliner(StmtRewriter):
         return name
 
     def rewrite_ScopeStmt(self, scope: st.ScopeStmt) -> st.Stmt:
+        if scope.kind is not st.ScopeKind.InCore:  # a runtime scope: its kernels are outlined
+            return with_fields(scope, body=self.rewrite(scope.body))
         self.ctx.at(scope.span)
         body = self.rewrite(scope.body)  # scopes nested in this one stay in it (already InCore)
         inner = set(_defines(body))

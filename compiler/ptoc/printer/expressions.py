@@ -18,6 +18,8 @@ from ..ir.expr import (
     GlobalVar,
     IterArg,
     MakeTuple,
+    Op,
+    Submit,
     TupleGetItem,
     Unary,
     UnaryOp,
@@ -197,24 +199,51 @@ class ExprPrinter(IRVisitor):
     def visit_Call(self, node: Call) -> str:
         if isinstance(node.callee, GlobalVar):
             callee = f"self.{node.callee.name}" if self.self_calls else node.callee.name
-            kwargs = list(node.kwargs)
+            args = [self.expr(a) for a in node.args]
+            # ``device=r`` (a HOST orchestrator's rank dispatch) keeps its source text
+            args += [f"{k}={v}" if k == "device" else f"{k}={self.attr(v)}" for k, v in node.kwargs]
+            return f"{callee}({', '.join(args)})"
+        namespace, name = op_spelling(node.callee.name, self.edition)
+        callee = ".".join(part for part in (self.prefix, namespace, name) if part)
+        if node.callee.name.startswith("pld."):  # distributed PyPTO: pld.<group>.X
+            callee = node.callee.name
+        kwargs = shown_kwargs(node.callee.name, node.kwargs)
+        form = self.form_of(node)
+        if form is not None:
+            args = form_arguments(form, REGISTRY.ops[node.callee.name], node, self.expr)
+            args += [f"{key}={self.attr(value)}" for key, value in kwargs]
+            return f"{callee}({', '.join(args)})"
+        opdef = REGISTRY.get(node.callee.name)
+        if opdef is not None and len(node.args) <= len(opdef.expr_names):
+            args = value_arguments(opdef.params, opdef.bind(node.args), self.expr)
         else:
-            namespace, name = op_spelling(node.callee.name, self.edition)
-            callee = ".".join(part for part in (self.prefix, namespace, name) if part)
-            kwargs = shown_kwargs(node.callee.name, node.kwargs)
-            form = self.form_of(node)
-            if form is not None:
-                args = form_arguments(form, REGISTRY.ops[node.callee.name], node, self.expr)
-                args += [f"{key}={self.attr(value)}" for key, value in kwargs]
-                return f"{callee}({', '.join(args)})"
-            opdef = REGISTRY.get(node.callee.name)
-            if opdef is not None and len(node.args) <= len(opdef.expr_names):
-                args = value_arguments(opdef.params, opdef.bind(node.args), self.expr)
-                args += [f"{key}={self.attr(value)}" for key, value in kwargs]
-                return f"{callee}({', '.join(args)})"
-        args = [self.expr(a) for a in node.args]
+            args = [self.expr(a) for a in node.args]
         args += [f"{key}={self.attr(value)}" for key, value in kwargs]
         return f"{callee}({', '.join(args)})"
+
+    def visit_Submit(self, node: Submit) -> str:
+        helper = "spmd_submit" if node.spmd else "submit"
+        kernel = f"self.{node.kernel.name}" if self.self_calls else node.kernel.name
+        args = [kernel, *(self.expr(a) for a in node.args)]
+        if node.core_num is not None:
+            args.append(f"core_num={self.expr(node.core_num)}")
+        if node.deps:
+            args.append("deps=[" + ", ".join(self.expr(d) for d in node.deps) + "]")
+        if node.predicate is not None:
+            args.append(f"predicate=({self.predicate(node.predicate)})")
+        args += [f"{key}={self.attr(value)}" for key, value in node.kwargs]
+        return f"{self.prefix}.{helper}({', '.join(args)})"
+
+    def predicate(self, node: Expr) -> str:
+        """A submit's ``t[i, j] OP k``, written as a subscript (the only form it parses from)."""
+        read = node.lhs if isinstance(node, Binary) else None
+        if isinstance(read, Call) and isinstance(read.callee, Op) and read.op_name.endswith("read"):
+            tensor, indices = read.args[0], read.args[1]
+            elements = indices.elements if isinstance(indices, MakeTuple) else (indices,)
+            index = ", ".join(self.expr(e) for e in elements)
+            assert isinstance(node, Binary)
+            return f"{self.expr(tensor)}[{index}] {node.op.symbol} {self.expr(node.rhs)}"
+        return self.expr(node)
 
     def form_of(self, node: Call) -> EditionForm | None:
         """The edition's own form of the called op, when it spells the arguments otherwise."""

@@ -127,6 +127,8 @@ class StmtPrinter(ExprPrinter):
     def visit_ScopeStmt(self, node: ScopeStmt) -> list[str]:
         # A scope is not a yield boundary: yields inside it belong to the enclosing construct.
         header = f"with {scope_header(self.prefix, node.kind, self.edition)}:"
+        if node.kind is ScopeKind.Spmd and node.core_num is not None:
+            header = f"with {self.prefix}.spmd({self.expr(node.core_num)}):"
         return [header, *self.block(node.body, self.yield_targets)]
 
     def _names(self, iter_args: Sequence[IterArg]) -> str:
@@ -140,6 +142,6 @@ class StmtPrinter(ExprPrinter):
 
 def scope_header(prefix: str, kind: ScopeKind, edition: Edition) -> str:
     """``pl.incore()`` in 2026-03; 2026-08 writes the same scope ``pl.at(level=...)``."""
-    if edition is Edition.V2026_03:
+    if edition is Edition.V2026_03 or kind is not ScopeKind.InCore:
         return f"{prefix}.{kind.value}()"
     return f"{prefix}.at(level={prefix}.Level.CORE_GROUP)"

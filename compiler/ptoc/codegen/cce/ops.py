@@ -108,12 +108,10 @@ class ISAMapper:
         op = registered if registered is not None else REGISTRY.get(name)
         instruction = op.cce.instruction if op is not None else None
         if op is None or instruction is None:
-            hint = (
-                " (tensor ops run on the host side; use block ops in kernels)"
-                if (op is not None and op.category is Category.TENSOR)
-                else ""
-            )
-            if op is not None and op.cce.note and not hint:
+            hint = ""
+            if op is not None and op.category is Category.TENSOR and op.namespace == "tensor":
+                hint = " (tensor ops run on the host side; use block ops in kernels)"
+            elif op is not None and op.cce.note:  # (pld.tensor.X: the op's own word)
                 hint = f": {op.cce.note}"
             raise CodegenError("E400", f"'{name}' has no CCE lowering{hint}", span)
 

@@ -13,6 +13,7 @@ from ..analysis import Occurrence, OccurrenceKind
 from .annotations import check_annotation, local_annotation, refine
 from .core import Lowerer
 from .subscripts import lower_subscript_store
+from .tasks import is_submit_call, lower_submit_unpack
 from .yields import lower_yield, yield_call
 
 _AUGMENTED: dict[type[ast.operator], str] = {
@@ -55,6 +56,8 @@ def lower_assign(
     if isinstance(target, ast.Tuple | ast.List):
         if annotation is not None:
             lw.error("E002", "A tuple assignment cannot be annotated", annotation)
+        if is_submit_call(lw, value):
+            return lower_submit_unpack(lw, node, target, value)
         return lower_unpack(lw, node, target, value)
     if isinstance(target, ast.Subscript) and annotation is None:
         return lower_window_store(lw, node, target, value)

@@ -218,4 +218,9 @@ class Lowerer:
             )
         self.state.scope[name] = Binding(var, span, kind)
         self.state.out_of_scope.pop(name, None)
-        self.occurrence(Occurrence(span, name, kind, var.type, definition=span, is_definition=True))
+        detail = self.state.task_origins.get(span, "")
+        self.occurrence(
+            Occurrence(
+                span, name, kind, var.type, definition=span, is_definition=True, detail=detail
+            )
+        )

@@ -44,6 +44,12 @@ def lower_helper_call(lw: Lowerer, node: ast.Call, head: str) -> Expr:
         return lower_const(lw, node)
     if head in _STATEMENTS:
         return _STATEMENTS[head](lw, node)
+    if head in ("submit", "spmd_submit"):
+        from .tasks import lower_submit  # (it lowers calls: calls imports us through ops)
+
+        return lower_submit(lw, node, head)
+    if head == "no_dep":
+        lw.error("E228", "pl.no_dep(t) is only allowed as an argument of a kernel call", node)
     if head == "dynamic" and lw.signature.jit:
         return jit_dynamic(lw, node)
     misplaced = _MISPLACED.get(head)

@@ -8,7 +8,7 @@ from typing import Any
 from ...diagnostics import Related
 from ...ir.dtype import DataType
 from ...ir.expr import ConstBool, ConstFloat, ConstInt, Expr, TupleGetItem, make_tuple
-from ...ir.types import ScalarType, TensorType, TileType, TupleType, UnknownType
+from ...ir.types import ArrayType, ScalarType, TensorType, TileType, TupleType, UnknownType
 from ..analysis import Occurrence, OccurrenceKind
 from ..consteval import DynDim, NotConstant
 from .core import Lowerer, error_value
@@ -19,7 +19,14 @@ def lower_name(lw: Lowerer, node: ast.Name) -> Expr:
     binding = lw.state.scope.get(node.id)
     if binding is not None:
         lw.occurrence(
-            Occurrence(span, node.id, binding.kind, binding.var.type, definition=binding.span)
+            Occurrence(
+                span,
+                node.id,
+                binding.kind,
+                binding.var.type,
+                definition=binding.span,
+                detail=lw.state.task_origins.get(binding.span, ""),
+            )
         )
         return binding.var
     consts = lw.env.consts
@@ -135,6 +142,10 @@ def lower_subscript(lw: Lowerer, node: ast.Subscript) -> Expr:
         from .subscripts import lower_shaped_subscript  # (it lowers op calls: ops imports us)
 
         return lower_shaped_subscript(lw, node, value)
+    if isinstance(value.type, ArrayType):
+        from .subscripts import lower_array_subscript
+
+        return lower_array_subscript(lw, node, value, None)
     if not isinstance(value.type, TupleType):
         lw.error("E306", f"Subscript requires a tuple value, got {value.type.short()}", node)
         return error_value(span)

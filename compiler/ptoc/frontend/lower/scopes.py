@@ -13,9 +13,9 @@ import ast
 from collections.abc import Callable
 
 from ...ir.dsl_enums import Level, Role, ScopeMode
-from ...ir.expr import Var
+from ...ir.expr import Expr, Var, const_int
 from ...ir.stmt import ScopeKind, ScopeStmt, Stmt
-from ...ir.types import UNKNOWN
+from ...ir.types import TASK_ID_TYPE
 from ..analysis import Occurrence, OccurrenceKind
 from ..consteval import NotConstant
 from .attributes import attr_eval
@@ -122,7 +122,48 @@ def lower_with(lw: Lowerer, node: ast.With) -> list[Stmt]:
     lw.occurrence(Occurrence(lw.span(expr.func), name or "", OccurrenceKind.HELPER, None))
     if item.optional_vars is not None:
         bind_task_id(lw, item.optional_vars, form, name or "")
-    return lower_body(lw, node, form.incore(values))
+    elif name == "spmd":
+        unbound_deps(lw, expr)
+    if form.incore(values):
+        return lower_body(lw, node, True)
+    kind = runtime_scope_kind(name or "", values)
+    if kind is None:
+        return lower_body(lw, node, False)
+    core_num = spmd_width(lw, expr, values) if kind is ScopeKind.Spmd else None
+    body = lw.lower_block(node.body)
+    return [ScopeStmt(body, kind, core_num, span=lw.span(node))]
+
+
+def runtime_scope_kind(name: str, values: dict[str, object]) -> ScopeKind | None:
+    """The ScopeStmt kind a non-InCore scope is kept as (None: its body stands in place)."""
+    if name == "manual_scope" or (name == "scope" and values.get("mode") is ScopeMode.MANUAL):
+        return ScopeKind.Manual
+    if name == "scope":
+        return ScopeKind.Auto
+    return ScopeKind.Spmd if name == "spmd" else None
+
+
+def spmd_width(lw: Lowerer, call: ast.Call, values: dict[str, object]) -> Expr | None:
+    width = values.get("core_num")
+    if isinstance(width, int) and not isinstance(width, bool):
+        return const_int(width, span=lw.span(call))
+    node = (
+        call.args[0]
+        if call.args
+        else next((k.value for k in call.keywords if k.arg == "core_num"), None)
+    )
+    return lw.lower_expr(node) if node is not None else None
+
+
+def unbound_deps(lw: Lowerer, call: ast.Call) -> None:
+    """Upstream: only ``with pl.spmd(n, deps=[...]) as tid:`` takes deps= (spec §7)."""
+    for keyword in call.keywords:
+        if keyword.arg == "deps":
+            lw.error(
+                "E226",
+                "pl.spmd() does not accept 'deps=' here: bind the region with `as tid:`",
+                keyword,
+            )
 
 
 def scope_name(lw: Lowerer, expr: ast.expr) -> str | None:
@@ -182,7 +223,10 @@ def bind_task_id(lw: Lowerer, target: ast.expr, form: ScopeForm, name: str) -> N
         lw.error("E013", f"`with pl.{name}(...)` does not bind a name here", target)
         return
     span = lw.span(target)
-    lw.define(target.id, Var(UNKNOWN, name=target.id, span=span), span, OccurrenceKind.VARIABLE)
+    lw.state.task_origins[span] = f"the TaskId of the `pl.{name}` region at line {span.line}"
+    lw.define(
+        target.id, Var(TASK_ID_TYPE, name=target.id, span=span), span, OccurrenceKind.VARIABLE
+    )
 
 
 def lower_body(lw: Lowerer, node: ast.With, incore: bool) -> list[Stmt]:

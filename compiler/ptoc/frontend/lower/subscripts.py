@@ -11,7 +11,7 @@ import ast
 from ...ir.expr import Expr, MakeTuple, const_int, make_tuple
 from ...ir.shape import static_value
 from ...ir.span import Span
-from ...ir.types import ShapedType, TensorType, TileType, UnknownType
+from ...ir.types import ArrayType, ShapedType, TensorType, TileType, UnknownType
 from ...ops import REGISTRY, OpDef, sugar
 from .core import Lowerer, error_value
 from .ops import typed_call
@@ -126,6 +126,8 @@ def lower_subscript_store(
     base = lw.lower_expr(target.value)
     if isinstance(base.type, UnknownType):  # a JIT tensor before a call gives it a shape
         return None
+    if isinstance(base.type, ArrayType):  # arr[i] = v: an element update (spec §7)
+        return target.value.id, lower_array_subscript(lw, target, base, value)
     if not isinstance(base.type, TensorType | TileType):
         lw.error("E002", f"cannot assign into a subscript of {base.type.short()}", target)
         return None
@@ -140,6 +142,24 @@ def lower_subscript_store(
     names = op.expr_names
     args = {names[0]: base, names[1]: value, names[2]: make_tuple(tuple(window.offsets), span=span)}
     return target.value.id, call(lw, op.name, target, args, span)
+
+
+def lower_array_subscript(
+    lw: Lowerer, node: ast.Subscript, array: Expr, value: Expr | None
+) -> Expr:
+    """``arr[i]`` (``pl.array.get_element``) or, with a value, ``arr[i] = v``
+    (``pl.array.update_element``)."""
+    if isinstance(node.slice, ast.Slice | ast.Tuple):
+        lw.error("E306", "an array takes one integer index", node.slice)
+        return error_value(lw.span(node))
+    args = {"array": array, "index": lw.lower_expr(node.slice)}
+    nodes: dict[str, ast.AST] = {"array": node.value, "index": node.slice}
+    if value is not None:
+        args["value"] = value
+        nodes["value"] = node
+    name = sugar.ARRAY_UPDATE if value is not None else sugar.ARRAY_READ
+    op = REGISTRY.ops[name]
+    return typed_call(lw, op, nodes, args, {}, lw.span(node))  # type: ignore[arg-type]
 
 
 def call(lw: Lowerer, name: str, node: ast.AST, args: dict[str, Expr], span: Span) -> Expr:
