@@ -792,6 +792,18 @@ _ENTRIES = [
         "event_id=0)",
         "set the event on every path that reaches the wait",
     ),
+    # --- A2/A3 forms (issue #29) ------------------------------------------------------------
+    CodeInfo(
+        "E416",
+        "COLUMN_OF_A_WIDER_TENSOR",
+        _E,
+        "A one-column Vec tile ([M, 1], M > 1) loaded from or stored to one column of a wider "
+        "tensor (CCE). Such a tile is column-major, and A2/A3's TLOAD / TSTORE copy a "
+        "column-major tile to a DN tensor only, a contiguous column; a column of an ND tensor "
+        "is strided (pto-isa's CPU simulator takes it, the chip's headers do not).",
+        "c = pl.load(x, [0, 2], [16, 1])  # x: pl.Tensor[[16, 8], pl.FP32]",
+        "t = pl.load(x, [0, 0], [16, 8])  # whole rows; or keep the column in a [16, 1] tensor",
+    ),
     # --- warnings ----------------------------------------------------------------------------
     CodeInfo(
         "W003",

@@ -10,7 +10,8 @@ from typing import Any
 from ..diagnostics import DiagnosticBag, Related
 from ..editions import ChosenEdition, rules_for
 from ..filekind import imports_pypto, program_header
-from ..ir.function import Function, Program
+from ..graph import task_findings
+from ..ir.function import Function, FunctionType, Program
 from ..ir.span import Span
 from ..perf import gc_paused
 from ..records import field, record
@@ -307,7 +308,16 @@ class ModuleAnalyzer:
             match = next((f for f in self.result.functions if f.name == ext), None)
             if match is not None:
                 functions.append(match)
-        self.result.programs.append(Program(name, tuple(functions), span=span))
+        program = Program(name, tuple(functions), span=span)
+        self.result.programs.append(program)
+        self.task_warnings(program)
+
+    def task_warnings(self, program: Program) -> None:
+        """W040-W042 from each orchestration function's task graph (spec §7)."""
+        for function in program.functions:
+            if function.func_type is FunctionType.Orchestration:
+                for code, message, span in task_findings(program, function):
+                    self.bag.error(code, message, span)
 
     # --- functions ----------------------------------------------------------------------------
     def signature(self, definition: Definition) -> FunctionSignature:
