@@ -415,7 +415,8 @@ _ENTRIES = [
         _E,
         "An `aic_initialize_pipe` / `aiv_initialize_pipe` setting out of range: `dir_mask` is 1 "
         "(cube to vector), 2 (vector to cube) or 3 (both), `slot_size` and `slot_num` are "
-        "positive, and `local_slot_num` is positive and at most `slot_num`.",
+        "positive, `local_slot_num` is positive and at most `slot_num`, and a function sets "
+        "each pipe id up once.",
         "pl.aic_initialize_pipe(0, buf, dir_mask=4, slot_size=512)",
         "pl.aic_initialize_pipe(0, buf, dir_mask=2, slot_size=512)",
     ),
@@ -436,6 +437,15 @@ _ENTRIES = [
         "its name.",
         'a = pl.reserve_buffer(name="buf", size=4096)\nb = pl.reserve_buffer(name="buf", size=512)',
         'b = pl.reserve_buffer(name="buf2", size=512)',
+    ),
+    CodeInfo(
+        "E238",
+        "PIPE_SPLIT_MIXED",
+        _E,
+        "One pipe (a function's pipe id and direction) whose pushes, pops and frees mix "
+        "`split=0` with a split mode (`pl.SplitMode.UP_DOWN`, ...): PTOAS v0.57 rejects it.",
+        "pl.tpush_to_aic(a, split=0)\npl.tpush_to_aic(b, split=pl.SplitMode.UP_DOWN)",
+        "pl.tpush_to_aic(a, split=0)\npl.tpush_to_aic(b, split=0)",
     ),
     CodeInfo(
         "E239",
