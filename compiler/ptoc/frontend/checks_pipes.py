@@ -24,7 +24,7 @@ from ..ir.span import Span
 from ..records import record
 from .consteval import ConstEvaluator, NotConstant
 from .context import FunctionSignature, ModuleEnv
-from .names import DslImports, dsl_path
+from .names import DslImports, assigned_name, dsl_path
 from .source import SourceText
 
 C2V, V2C = 1, 2
@@ -66,7 +66,7 @@ def pipe_calls(body: list[ast.stmt], imports: DslImports) -> list[PipeCall]:
             if path is None or path[-1] not in _NAMES:
                 continue
             if len(path) == 1 or (len(path) == 2 and path[0] in ("system", "tile")):
-                found.append(PipeCall(path[-1], node, stmt, _target(stmt, node)))
+                found.append(PipeCall(path[-1], node, stmt, assigned_name(stmt, node)))
     return found
 
 
@@ -430,15 +430,6 @@ def _own_nodes(stmt: ast.stmt) -> Iterator[ast.AST]:
         for node in value if isinstance(value, list) else [value]:
             if isinstance(node, ast.AST):
                 yield from ast.walk(node)
-
-
-def _target(stmt: ast.stmt, call: ast.Call) -> ast.Name | None:
-    if isinstance(stmt, ast.Assign) and stmt.value is call and len(stmt.targets) == 1:
-        target = stmt.targets[0]
-        return target if isinstance(target, ast.Name) else None
-    if isinstance(stmt, ast.AnnAssign) and stmt.value is call and isinstance(stmt.target, ast.Name):
-        return stmt.target
-    return None
 
 
 def _name_span(env: Env, call: ast.Call) -> Span:
