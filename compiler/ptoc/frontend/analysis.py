@@ -121,6 +121,9 @@ class ModuleAnalysis:
     # first is in ``programs``; with none, the kernel's symbolic program is).
     jit_specialisations: dict[str, list[Program]] = field(default_factory=dict)
     jit_functions: dict[str, Span] = field(default_factory=dict)  # every JIT function's def
+    # Where each specialisation comes from ("call at line 42", "[tool.ptoc.jit] k #1"), in step
+    # with ``jit_specialisations``.
+    jit_labels: dict[str, list[str]] = field(default_factory=dict)
 
     def specialise(self, n: int) -> None:
         """Make each @pl.jit entry's n-th specialisation (1-based, in call order) its program;

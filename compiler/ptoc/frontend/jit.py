@@ -22,7 +22,7 @@ from ..records import record, replace
 from .analysis import FunctionInfo, Occurrence, OccurrenceKind
 from .context import FunctionSignature, ParamInfo
 from .jit_calls import CallSite, bare_tensor, read_call_sites
-from .jit_comments import comment_sites
+from .jit_comments import comment_sites, config_sites
 from .jit_kinds import jit_decorator, jit_kind
 from .jit_shapes import ANY_TENSOR, call_needs, every_shape, symbolic_shapes
 from .lower import LoweredFunction
@@ -137,6 +137,8 @@ class JitPrograms:
             self.analyzer.bag.add(site)
         for entry in entries:
             sites = comment_sites(self.source, entry.fn, self.analyzer.bag)
+            specs = self.analyzer.jit_specs.get(entry.fn.name, ())
+            sites += config_sites(self.source, entry.fn, specs, self.analyzer.bag)
             sites += [c for c in calls.sites if c.kernel == entry.fn.name]
             self.analyse_entry(entry, sites)
         for jit in self.known.values():  # called from no entry here (another file's, maybe)
@@ -163,6 +165,7 @@ class JitPrograms:
                 if every_shape(diagnostic):
                     self.analyzer.bag.add(diagnostic)
         specialised: list[Program] = []
+        labels: list[str] = []
         for site in readable:
             bag = DiagnosticBag()
             first = site is readable[0]
@@ -171,9 +174,11 @@ class JitPrograms:
             self.report_specialisation(site, bag)
             if program is not None and not bag.has_errors:  # (a failing one compiles to nothing)
                 specialised.append(program)
+                labels.append(f"{site.title()}: {site.describe()}")
         # The program print and compile see: the first call's (with no call, the kernel has
         # no shapes to generate code for; the symbolic program served the checks).
         self.analyzer.result.jit_specialisations[entry.fn.name] = specialised
+        self.analyzer.result.jit_labels[entry.fn.name] = labels
         if specialised:
             self.analyzer.result.programs.append(specialised[0])
 

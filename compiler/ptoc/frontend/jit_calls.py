@@ -63,6 +63,10 @@ class CallSite:
     shapes: dict[str, Type] = field(default_factory=dict)
     readable: bool = True
     tensors: dict[str, TorchTensor] = field(default_factory=dict)
+    label: str = ""  # where the specialisation comes from, for a person choosing one
+
+    def title(self) -> str:
+        return self.label or f"call at line {self.span.line}"
 
     def describe(self) -> str:
         return ", ".join(
