@@ -25,6 +25,7 @@ from .jit_calls import CallSite, bare_tensor, read_call_sites
 from .jit_comments import comment_sites, config_sites
 from .jit_kinds import jit_decorator, jit_kind
 from .jit_shapes import ANY_TENSOR, call_needs, every_shape, symbolic_shapes
+from .jit_types import check_types, runtime_params
 from .lower import LoweredFunction
 from .names import attribute_chain
 from .signatures import Definition, ReadSignature, SignatureReader, decorator_keyword
@@ -145,6 +146,7 @@ class JitPrograms:
             if jit.fn.name not in self.recorded and jit.kind != "extern":
                 self.analyse_entry(jit, [])
         for jit in self.known.values():
+            check_types(jit.fn, self.source, self.analyzer.bag)
             if jit.kind == "extern":
                 self.check_extern(jit)
 
@@ -262,6 +264,7 @@ class JitPrograms:
         lines = [self.signature(entry, {}).signature.describe()]
         needs = call_needs(entry.fn, self.analyzer.env.consts)
         lines += [f"# {name} needs {need}" for name, need in needs.items()]
+        lines += [f"# {name} is a run-time value (pl.RUNTIME)" for name in runtime_params(entry.fn)]
         if shapes:
             lines += ["# as the first call in this file gives it:", occurrence.detail]
         return replace(occurrence, detail="\n".join(lines))
