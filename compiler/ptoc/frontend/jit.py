@@ -105,6 +105,22 @@ def reachable(entry: JitDef, known: dict[str, JitDef]) -> list[JitDef]:
     return order
 
 
+def callees_first(entry: JitDef, known: dict[str, JitDef]) -> list[str]:
+    """The entry's functions, each after the ones it calls (so a printed program parses back
+    in order); the entry last."""
+    order: list[str] = []
+
+    def visit(jit: JitDef, path: tuple[str, ...]) -> None:
+        for name in bare_callees(jit.fn, known):
+            if name not in order and name not in path:
+                visit(known[name], (*path, name))
+        if jit.fn.name not in order:
+            order.append(jit.fn.name)
+
+    visit(entry, (entry.fn.name,))
+    return order
+
+
 class JitPrograms:
     """The JIT kernels of one module, analysed into programs."""
 
@@ -247,6 +263,8 @@ class JitPrograms:
                 self.analyzer.result.function_infos.append(info)
         if len(functions) != len(table):
             return None
+        order = callees_first(entry, self.known)
+        functions.sort(key=lambda f: order.index(f.name) if f.name in order else len(order))
         return Program(entry.fn.name, tuple(functions), span=self.source.span(entry.fn))
 
     def symbolic_signature(
