@@ -132,6 +132,15 @@ class ModuleAnalysis:
         chosen = [found[n - 1] for found in self.jit_specialisations.values() if len(found) >= n]
         self.programs = kept + chosen
 
+    def specialised(self, n: int) -> ModuleAnalysis:
+        """A copy whose programs are each @pl.jit entry's n-th specialisation (``specialise``
+        on a copy: the analysis itself is shared, by the editor's requests say)."""
+        from ..records import replace
+
+        copy = replace(self, programs=list(self.programs))
+        copy.specialise(n)
+        return copy
+
     def nothing_to_compile(self) -> str:
         """Why the file has no program, in words for the command line."""
         if self.jit_specialisations:

@@ -25,6 +25,7 @@ from . import (
     editing,
     extensions,
     hardware,
+    jit,
     lifecycle,
     navigation,
     structure,
@@ -121,6 +122,7 @@ HANDLERS: tuple[Handler, ...] = (
     Handler(protocol.MEMORY_MAP, hardware.memory_map),
     Handler(protocol.RUN, hardware.run),
     Handler(protocol.TIMELINE, hardware.timeline),
+    Handler(protocol.SPECIALISATIONS, jit.specialisations),
     Handler(types.TEXT_DOCUMENT_CODE_LENS, hardware.code_lens, hardware.CODE_LENS_OPTIONS),
 )
 
