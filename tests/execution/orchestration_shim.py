@@ -240,7 +240,14 @@ def compile_orchestrated(source: str, function: str, path: str = "program.py") -
     result = driver.compile_source(source, "cce", None, path=path)  # kernels too
     errors = [d.format() for d in result.diagnostics if d.severity is Severity.ERROR]
     assert not errors, errors
-    (output,) = result.programs
+    # (a file of several programs, such as one per @pl.jit entry: the one defining function)
+    outputs = [
+        o
+        for o in result.programs
+        if o.pipeline is not None and o.pipeline.program.function(function) is not None
+    ]
+    assert len(outputs) == 1, f"{len(outputs)} programs define {function}"
+    output = outputs[0]
     assert output.pipeline is not None
     program = output.pipeline.program
     found = program.function(function)
@@ -301,6 +308,8 @@ def host_inputs(
         if param is not None:
             assert isinstance(param.type, TensorType | ScalarType)
             slots.append((param.name, inputs[param.name], param.type))
+            if param.name in returned:  # ``return c`` of an Out parameter (a JIT entry's)
+                covered.add(returned[param.name])
             continue
         position = returned[argument.name]
         covered.add(position)
