@@ -293,6 +293,31 @@ def returned_names(function: Function) -> list[str]:
     return []
 
 
+def out_aliases(program: Program, function: Function) -> dict[str, str]:
+    """``output_1 = kernel(x, output)``: the call's result is the Out parameter it was passed
+    (a JIT entry returns it), by name."""
+    from ptoc.ir.expr import Call, GlobalVar, Var
+    from ptoc.ir.function import ParamDirection
+
+    aliases: dict[str, str] = {}
+    for stmt in walk_stmts(function.body):
+        if not (isinstance(stmt, st.AssignStmt) and isinstance(stmt.value, Call)):
+            continue
+        callee = stmt.value.callee
+        target = program.function(callee.name) if isinstance(callee, GlobalVar) else None
+        if target is None:
+            continue
+        outs = [
+            arg
+            for index, arg in enumerate(stmt.value.args)
+            if target.direction(index) is not ParamDirection.In and isinstance(arg, Var)
+        ]
+        if len(outs) == 1 and len(target.return_types) == 1:
+            name = getattr(outs[0], "name", "")
+            aliases[stmt.var.name] = aliases.get(name, name)
+    return aliases
+
+
 def host_inputs(
     compiled: Orchestrated, inputs: dict[str, np.ndarray]
 ) -> list[tuple[str, np.ndarray | None, TensorType | ScalarType]]:
@@ -300,7 +325,11 @@ def host_inputs(
     and its type."""
     fn = compiled.function
     by_name = {p.name: p for p in fn.params}
+    aliases = out_aliases(compiled.program, fn)
     returned = {name: k for k, name in enumerate(returned_names(fn))}
+    for name, k in list(returned.items()):
+        if aliases.get(name) in by_name:  # the Out parameter it was passed
+            returned[aliases[name]] = k
     slots: list[tuple[str, np.ndarray | None, TensorType | ScalarType]] = []
     covered: set[int] = set()
     for argument in compiled.arguments:

@@ -55,18 +55,6 @@ NEEDS_RESHAPE_ALIAS = {
 NOT_RUN = {
     "advanced/03_mixed_kernel.py::staged_matmul_bias": "the shim compiles the whole file, "
     "whose other entries do not compile",
-    **{
-        key: "returns a sub-function's result (output = kernel(..., output)): the shim maps "
-        "only a returned parameter to its host buffer"
-        for key in (
-            "intermediate/01_fused_linear.py::fused_matmul_bias",
-            "intermediate/01_fused_linear.py::fused_linear_relu",
-            "models/01_ffn.py::ffn_gelu",
-            "models/01_ffn.py::ffn_swiglu",
-            "models/01_ffn.py::ffn_relu",
-            "models/02_vector_dag.py::vector_dag",
-        )
-    },
 }
 
 
