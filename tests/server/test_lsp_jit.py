@@ -8,6 +8,7 @@ from pathlib import Path
 
 from lsp_helpers import open_document, position_of
 from pytest_lsp import LanguageClient
+from test_lsp_preview import settled_preview
 
 EXAMPLE = (Path(__file__).resolve().parents[2] / "examples" / "jit_tile_add.py").read_text(
     encoding="utf-8"
@@ -37,8 +38,10 @@ async def test_specialisations_list_each_source_and_the_preview_shows_the_chosen
         (2, f"call at line {line}: a: [64, 64] FP32, b: [64, 64] FP32, c: [64, 64] FP32"),
         (3, f"call at line {line}: a: [128, 128] FP32, b: [128, 128] FP32, c: [128, 128] FP32"),
     ]
-    first = await request(client, "ptols/preview", uri, target="ir")
-    third = await request(client, "ptols/preview", uri, target="ir", specialisation=3)
+    first = await settled_preview(client, {"textDocument": {"uri": uri}, "target": "ir"})
+    third = await settled_preview(
+        client, {"textDocument": {"uri": uri}, "target": "ir", "specialisation": 3}
+    )
     assert "-> pl.Tensor[[256, 64], pl.FP16]:" in first.content
     assert "-> pl.Tensor[[128, 128], pl.FP32]:" in third.content
     assert "[256, 64]" not in third.content
