@@ -44,13 +44,9 @@ NO_PTO = {
     "advanced/03_mixed_kernel.py::staged_matmul_bias": "tensor.assemble has no PTO lowering "
     "(E400: tensor ops run on the orchestration side)",
 }
-# A reshape of a loaded tile must share its source buffer (passes/init_memref.py): being fixed.
-NEEDS_RESHAPE_ALIAS = {
-    "intermediate/03_normalization.py::rms_norm": "reshapes [32, 1] <-> [1, 32] tiles: the "
-    "reshaped tile gets a buffer of its own, so the simulator reads stale data",
-    "intermediate/03_normalization.py::layer_norm": "reshapes [32, 1] <-> [1, 32] tiles, as "
-    "rms_norm",
-}
+# A reshape of a loaded tile must share its source buffer (passes/init_memref.py): entries
+# that fail only for want of it (none since it does).
+NEEDS_RESHAPE_ALIAS: dict[str, str] = {}  # (rms_norm and layer_norm run since it was)
 # The test's orchestration shim cannot run these yet (the compiler is not at fault).
 NOT_RUN = {
     "advanced/03_mixed_kernel.py::staged_matmul_bias": "the shim compiles the whole file, "
