@@ -359,6 +359,28 @@ _ENTRIES = [
         "tile_add(a, b)  # def tile_add(a, b, c: pl.Out[pl.Tensor])",
         "tile_add(a, b, c)",
     ),
+    CodeInfo(
+        "E211",
+        "JIT_RUNTIME_MISUSE",
+        _E,
+        "`pl.RUNTIME` where no scalar parameter takes it: it marks a scalar parameter of a "
+        "`@pl.jit` kernel as a run-time value (one compiled kernel for every value); a tensor "
+        "takes its shape from the call, so `pl.RUNTIME` as its default or its argument means "
+        "nothing.",
+        "@pl.jit\ndef k(a: pl.Tensor = pl.RUNTIME, n: pl.Scalar[pl.INT32] = 0): ...",
+        "@pl.jit\ndef k(a: pl.Tensor, n: pl.Scalar[pl.INT32] = pl.RUNTIME): ...",
+    ),
+    CodeInfo(
+        "E212",
+        "JIT_DTYPE_CLASH",
+        _E,
+        "Two tiles loaded from the same bare `pl.Tensor` parameter annotated with different "
+        "dtypes: both hold the tensor's one dtype, so no call can satisfy both.",
+        "x: pl.Tile[[64, 64], pl.FP32] = pl.load(a, [0, 0], [64, 64])\n"
+        "y: pl.Tile[[64, 64], pl.FP16] = pl.load(a, [0, 64], [64, 64])",
+        "x: pl.Tile[[64, 64], pl.FP32] = pl.load(a, [0, 0], [64, 64])\n"
+        "y = pl.cast(pl.load(a, [0, 64], [64, 64]), pl.FP16)",
+    ),
     # --- distributed programs and cross-core pipes (spec pypto-2026-08.md sections 9.2, 12) ---
     CodeInfo(
         "E230",
