@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .driver import CompileResult
     from .frontend.analysis import ModuleAnalysis
     from .frontend.edition import EditionInForce
+    from .ir.span import Span
 
 EXIT_OK = 0
 EXIT_ERRORS = 1
@@ -432,14 +433,15 @@ def run_compile(args: argparse.Namespace) -> int:
     if isinstance(ptoas, str):
         fail(ptoas)
         return EXIT_USAGE
-    result = driver.compile_source(
-        analysis,
-        args.target,
-        args.function,
-        args.pipeline,
+    compile_round = partial(
+        driver.compile_source,
+        target=args.target,
+        function=args.function,
+        pipeline=args.pipeline,
         ptoas=ptoas,
         ptoas_version=args.ptoas_version,
     )
+    result = compile_round(analysis)
     if args.dump_passes:
         from .printer import print_program
 
@@ -452,6 +454,16 @@ def run_compile(args: argparse.Namespace) -> int:
                 folder, output.source, snapshots, partial(print_program, prefix=result.prefix)
             )
 
+    return finish_compile(args, result, analysis, compile_round)
+
+
+def finish_compile(
+    args: argparse.Namespace,
+    result: CompileResult,
+    analysis: ModuleAnalysis,
+    compile_round: Callable[[ModuleAnalysis], CompileResult],
+) -> int:
+    """Report, then write what the options ask for and the generated text."""
     report(result.diagnostics)
     if args.pass_diff:
         return write_pass_diff(result, args.pass_diff, args.output)
@@ -465,8 +477,47 @@ def run_compile(args: argparse.Namespace) -> int:
         if result.text and not args.output:  # MLIR only PTOAS rejected: the text to look at
             emit(result.text, None)
         return EXIT_ERRORS
+    from . import compile_all
+
+    count = compile_all.rounds(analysis, args)
+    if count > 1:
+        return emit_every_specialisation(args, result, analysis, count, compile_round)
     emit_compiled(args, result, analysis)
     return EXIT_OK
+
+
+def emit_every_specialisation(
+    args: argparse.Namespace,
+    first: CompileResult,
+    analysis: ModuleAnalysis,
+    count: int,
+    compile_round: Callable[[ModuleAnalysis], CompileResult],
+) -> int:
+    """Each JIT kernel for each of its specialisations (``ptoc.compile_all``)."""
+    from . import compile_all
+
+    comment = "#" if first.language == "python" else "//"
+    code = EXIT_OK
+
+    def named(n: int) -> str | None:
+        return (
+            args.output if n == 1 or args.output is None else compile_all.numbered(args.output, n)
+        )
+
+    texts = [(1, compile_all.banner(analysis, 1, comment) + compiled_text(args, first, named(1)))]
+    for n, result in compile_all.later_rounds(analysis, args, count, compile_round):
+        report(result.diagnostics)
+        if result.has_errors:
+            code = EXIT_ERRORS
+            continue
+        text = compiled_text(args, result, named(n))
+        texts.append((n, compile_all.banner(analysis, n, comment) + text))
+    if args.output is None:
+        emit("\n".join(text for _, text in texts), None)
+    else:
+        for n, text in texts:
+            emit(text, named(n))
+    return code
 
 
 def option_misuse(args: argparse.Namespace) -> str:
@@ -490,8 +541,26 @@ def write_pass_diff(result: CompileResult, style: str, output: str | None) -> in
 def emit_compiled(
     args: argparse.Namespace, result: CompileResult, analysis: ModuleAnalysis
 ) -> None:
-    """The generated text with what the options add (annotations, line directives), and the
-    source map beside it."""
+    """The generated text with what the options add, and the source map beside it."""
+    text, spans = marked_text(args, result, args.output)
+    if args.line_map:
+        from .sourcemap import line_map_json
+
+        mapped = line_map_json(args.file, args.target, spans, analysis.text)
+        import json
+
+        write_text(args.line_map, json.dumps(mapped, indent=1) + "\n")
+    emit(text, args.output)
+
+
+def compiled_text(args: argparse.Namespace, result: CompileResult, output: str | None) -> str:
+    return marked_text(args, result, output)[0]
+
+
+def marked_text(
+    args: argparse.Namespace, result: CompileResult, output: str | None
+) -> tuple[str, list[Span | None]]:
+    """The generated text with what the options add (annotations, line directives)."""
     text, spans = result.text, result.line_spans
     if args.annotate:
         from .sourcemap import annotate
@@ -501,20 +570,12 @@ def emit_compiled(
         from .line_directives import cpp_line_directives
 
         stem = os.path.splitext(os.path.basename(args.file))[0]
-        generated = args.output or f"{stem}.cpp"
-        text, spans = cpp_line_directives(text, spans, generated)
+        text, spans = cpp_line_directives(text, spans, output or f"{stem}.cpp")
     elif args.line_directives:
         from .line_directives import mlir_locations
 
         text = mlir_locations(text, spans)
-    if args.line_map:
-        from .sourcemap import line_map_json
-
-        mapped = line_map_json(args.file, args.target, spans, analysis.text)
-        import json
-
-        write_text(args.line_map, json.dumps(mapped, indent=1) + "\n")
-    emit(text, args.output)
+    return text, spans
 
 
 def sync_verified(result: driver.CompileResult) -> bool:

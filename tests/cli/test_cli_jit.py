@@ -61,3 +61,28 @@ def test_run_executes_the_first_calls_program_on_the_interpreter() -> None:
     }
     assert set(means) == {"a", "b", "c"}
     assert abs(means["c"] - (means["a"] + means["b"])) < 1e-4  # c = a + b
+
+
+def test_compile_without_specialise_writes_every_specialisation_under_its_call() -> None:
+    result = run_ptoc("compile", "--target", "pto", str(JIT))
+    assert (result.returncode, result.stderr) == (0, "")
+    banners = [line for line in result.stdout.splitlines() if line.startswith("// ptoc:")]
+    assert [b.split(" (")[0] for b in banners] == [
+        "// ptoc: specialisation 1: tile_add",
+        "// ptoc: specialisation 2: tile_add",
+    ]
+    first, second = result.stdout.split(banners[1])
+    # the kernel loads 64 x 64 windows of tensors of the call's shape
+    assert "arith.constant 128" not in first and "arith.constant 128" in second
+    alone = run_ptoc("compile", "--target", "pto", "--specialise", "1", str(JIT))
+    assert "// ptoc:" not in alone.stdout
+    assert first.split("\n", 1)[1].strip("\n") == alone.stdout.strip("\n")
+
+
+def test_compile_to_a_file_writes_each_specialisation_to_its_own(tmp_path: Path) -> None:
+    out = tmp_path / "k.cpp"
+    result = run_ptoc("compile", "--target", "cce", str(JIT), "-o", str(out))
+    assert (result.returncode, result.stderr) == (0, "")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["k.2.cpp", "k.cpp"]
+    assert "[64, 64]" in out.read_text().splitlines()[0]
+    assert "[128, 128]" in (tmp_path / "k.2.cpp").read_text().splitlines()[0]
