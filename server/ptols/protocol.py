@@ -24,6 +24,7 @@ SOURCE_MAP = "ptols/sourceMap"
 MEMORY_MAP = "ptols/memoryMap"
 RUN = "ptols/run"
 TIMELINE = "ptols/timeline"
+TASK_GRAPH = "ptols/taskGraph"
 
 
 @attrs.define
@@ -269,6 +270,42 @@ class TimelineResult:
     message: str  # why there is no timeline, or ""
 
 
+@attrs.define
+class TaskGraphParams:
+    text_document: types.TextDocumentIdentifier
+    function: str
+
+
+@attrs.define
+class TaskGraphTask:
+    index: int
+    kernel: str  # the kernel launched
+    kind: str  # "submit" | "spmd_submit" | "call" | "region"
+    range: types.Range  # the call
+    kernel_range: types.Range | None  # the kernel's definition (None: a region)
+    width: str  # SPMD blocks
+    task_id: str  # the TaskId's name, or ""
+    scope: str  # "manual" | "auto" | ""
+    loops: list[str]  # the loops around the call, outermost first
+
+
+@attrs.define
+class TaskGraphEdge:
+    source: int
+    target: int
+    kind: str  # "deps" | "data"
+    label: str  # the TaskId or the tensor
+
+
+@attrs.define
+class TaskGraphResult:
+    version: int | None
+    function: str
+    tasks: list[TaskGraphTask]
+    edges: list[TaskGraphEdge]
+    message: str  # why there is no graph, or ""
+
+
 def request_class(method: str, params: type) -> type:
     """The JSON-RPC request message of a custom method, for pygls to read its params into
     ``params`` (a request that does not fit is answered with InvalidParams)."""
@@ -295,6 +332,7 @@ METHODS: dict[str, tuple[type | None, type | None]] = {
     MEMORY_MAP: (MemoryMapParams, MemoryMapResult),
     RUN: (RunParams, RunResult),
     TIMELINE: (TimelineParams, TimelineResult),
+    TASK_GRAPH: (TaskGraphParams, TaskGraphResult),
 }
 REQUESTS: dict[str, type] = {
     method: request_class(method, params)
