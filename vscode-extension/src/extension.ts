@@ -15,6 +15,7 @@ import { Runner } from './run';
 import { readSettings, ServerController } from './server';
 import { SourceMapController } from './sourceMap';
 import { SHOW_LOG_COMMAND, StatusBar } from './statusBar';
+import { registerTaskGraphCommands, taskGraphPanels } from './taskGraph';
 import { registerTimelineCommands, timelinePanels } from './timeline';
 
 export const CONTEXT_KEY = 'ptoc.isPyptoFile';
@@ -34,6 +35,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const memoryMaps = new MemoryMapManager(context.extensionUri, controller, log);
   const runner = new Runner(controller, log);
   const timelines = timelinePanels(context.extensionUri, controller, log);
+  const taskGraphs = taskGraphPanels(context.extensionUri, controller, log);
   context.subscriptions.push(
     log,
     controller,
@@ -46,6 +48,8 @@ export function activate(context: vscode.ExtensionContext): void {
     registerFunctionCommands(previews, memoryMaps, runner, log),
     timelines,
     registerTimelineCommands(timelines, previews, log),
+    taskGraphs,
+    registerTaskGraphCommands(taskGraphs, previews, log),
   );
 
   let lastContext: boolean | undefined;

@@ -26,6 +26,7 @@ describe('protocol', () => {
       memoryMap: 'ptols/memoryMap',
       run: 'ptols/run',
       timeline: 'ptols/timeline',
+      taskGraph: 'ptols/taskGraph',
     });
   });
 

@@ -13,6 +13,7 @@ export const Methods = {
   memoryMap: 'ptols/memoryMap',
   run: 'ptols/run',
   timeline: 'ptols/timeline',
+  taskGraph: 'ptols/taskGraph',
 } as const;
 
 /** `cce` = C++ on pto-isa, `pto` = MLIR in the PTO dialect, `ir` = IR as written, `pass:X` = IR after pass X. */
