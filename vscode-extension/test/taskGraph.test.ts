@@ -52,6 +52,8 @@ describe('task graph', () => {
     assert.equal((html.match(/<g class="edge data"/g) ?? []).length, 1);
     assert.ok(html.includes('3 tasks, 2 deps= edges, 1 tensor edges.'));
     assert.ok(html.includes('spmd_submit × 4 → t2'));
+    // 0 -> 2 skips a layer: it bends around task 1 instead of crossing it
+    assert.equal((html.match(/<g class="edge data"[^>]*><path /g) ?? []).length, 1);
   });
 
   it('says why there is nothing to draw', () => {

@@ -48,7 +48,7 @@ export function layoutTasks(result: TaskGraphResult): { boxes: TaskBox[]; width:
   });
   const columns = Math.max(1, ...perLayer.values());
   const rows = Math.max(1, ...layer.map((l) => l + 1));
-  return { boxes, width: 2 * MARGIN + columns * BOX_WIDTH + (columns - 1) * GAP_X, height: 2 * MARGIN + rows * BOX_HEIGHT + (rows - 1) * GAP_Y };
+  return { boxes, width: 2 * MARGIN + columns * BOX_WIDTH + (columns - 1) * GAP_X + GAP_X, height: 2 * MARGIN + rows * BOX_HEIGHT + (rows - 1) * GAP_Y };
 }
 
 function tooltip(task: TaskGraphTask): string {
@@ -68,6 +68,16 @@ function tooltip(task: TaskGraphTask): string {
   return lines.join('\n');
 }
 
+/** A straight arrow to the next layer; one skipping layers bends out to the right of the boxes between. */
+function edgePath(from: TaskBox, to: TaskBox): string {
+  const [x1, y1, x2, y2] = [from.x + BOX_WIDTH / 2, from.y + BOX_HEIGHT, to.x + BOX_WIDTH / 2, to.y];
+  if (to.layer - from.layer <= 1) {
+    return `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" marker-end="url(#head)"/>`;
+  }
+  const bend = Math.max(from.x, to.x) + BOX_WIDTH + GAP_X / 2;
+  return `<path d="M${x1},${y1} C${bend},${y1 + GAP_Y} ${bend},${y2 - GAP_Y} ${x2},${y2}" fill="none" marker-end="url(#head)"/>`;
+}
+
 function svgFor(result: TaskGraphResult): string {
   const { boxes, width, height } = layoutTasks(result);
   const at = new Map(boxes.map((b) => [b.task.index, b]));
@@ -83,7 +93,7 @@ function svgFor(result: TaskGraphResult): string {
     }
     parts.push(
       `<g class="edge ${edge.kind === 'deps' ? 'deps' : 'data'}" data-source="${edge.source}" data-target="${edge.target}" data-tip="${escapeHtml(`${edge.kind}: ${edge.label}`)}">`,
-      `<line x1="${from.x + BOX_WIDTH / 2}" y1="${from.y + BOX_HEIGHT}" x2="${to.x + BOX_WIDTH / 2}" y2="${to.y}" marker-end="url(#head)"/>`,
+      edgePath(from, to),
       '</g>',
     );
   }
@@ -103,8 +113,8 @@ function svgFor(result: TaskGraphResult): string {
 }
 
 const STYLE = `
-svg .edge line { stroke: var(--vscode-textLink-foreground, #3794ff); stroke-width: 1.5; }
-svg .edge.data line { stroke-dasharray: 4 3; }
+svg .edge line, svg .edge path { stroke: var(--vscode-textLink-foreground, #3794ff); stroke-width: 1.5; }
+svg .edge.data line, svg .edge.data path { stroke-dasharray: 4 3; }
 svg .head { fill: var(--vscode-textLink-foreground, #3794ff); }
 svg .task { cursor: pointer; }
 `;
