@@ -492,3 +492,17 @@ def test_a_bad_strict_annotations_value_is_a_usage_error(
         f"'{path.parent / 'pyproject.toml'}': [tool.ptoc] strict-annotations must be true or "
         f"false, got 1" in captured.err
     )
+
+
+WARNS_WHEN_PARSED = "import pypto.language as pl\n\nx = 1if 2 else 3\ny = [0x1for q in []]\n"
+
+
+def test_python_syntax_warnings_about_the_text_stay_off_stderr(tmp_path: Path) -> None:
+    """``1if`` and ``0x1for`` make CPython's parser warn ("invalid decimal literal") on stderr:
+    noise about text ptoc reads and never runs (issue #33)."""
+    path = tmp_path / "warns.py"
+    path.write_text(WARNS_WHEN_PARSED, encoding="utf-8")
+    for command in (("check", str(path)), ("fmt", "--check", str(path))):
+        run = run_ptoc(*command)
+        assert "Warning" not in run.stderr, run.stderr
+    assert run_ptoc("check", str(path)).stderr == "0 errors, 0 warnings in 1 file\n"

@@ -31,6 +31,8 @@ NOT_ON_PLAIN_CHECK += (
     "ptoc.frontend.downgrades",
     "ptoc.frontend.embedded",
 )
+# The JIT machinery loads only for a file with @pl.jit kernels.
+NOT_ON_PLAIN_CHECK += ("ptoc.frontend.jit", "ptoc.frontend.jit_calls", "ptoc.frontend.jit_shapes")
 
 # Runs the command in-process, then prints the names of every loaded module (as a literal:
 # the probe itself must load nothing the test looks for).

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -26,8 +27,6 @@ JIT_FILES = (
     if EXAMPLES.is_dir()
     else []
 )
-# The distributed (``pld``) surface (spec §12) is not modelled yet: an error on a line that
-# spells ``pld.`` is its, not the JIT front end's.
 
 
 def name_of(path: Path) -> str:
@@ -67,11 +66,8 @@ def test_every_jit_kernel_has_a_symbol_a_signature_and_no_false_error(path: Path
         ]
         assert len(definitions) == 1, name
         assert definitions[0].detail.startswith(f"def {name}(")
-    text = path.read_text(encoding="utf-8").splitlines()
     errors = {
-        f"{d.code}:{d.span.line}"
-        for d in analysis.diagnostics
-        if d.severity is Severity.ERROR and "pld." not in text[d.span.line - 1]
+        f"{d.code}:{d.span.line}" for d in analysis.diagnostics if d.severity is Severity.ERROR
     }
     assert errors == set()
 
@@ -351,3 +347,25 @@ def test_a_call_through_a_module_table_of_kernels_specialises_each() -> None:
     assert found(analysis) == []
     (program,) = analysis.jit_specialisations["tile_add"]
     assert program.functions[0].params[0].type.short() == "Tensor[[96, 64], FP32]"
+
+
+def test_a_2000_parameter_signature_is_analysed_in_linear_time() -> None:
+    """Each parameter's rank and load windows came from a walk of the whole kernel per
+    parameter: 38 s for 2,000 parameters (issue #33); one walk answers them all."""
+    names = [f"p{i}" for i in range(2000)]
+    params = ", ".join(f"{n}: pl.Tensor" for n in names)
+    loads = "".join(f"        t{i} = pl.load(p{i}, [0, 0], [16, 16])\n" for i in range(0, 2000, 50))
+    text = (
+        "import pypto.language as pl\n\n\n"
+        f"@pl.jit\ndef wide({params}, out: pl.Out[pl.Tensor]):\n"
+        f"    with pl.at(level=pl.Level.CORE_GROUP):\n{loads}"
+        "        pl.store(t0, [0, 0], out)\n    return out\n"
+    )
+    started = time.monotonic()
+    analysis = analyze_source(text, "wide.py", edition=CHOSEN)
+    took = time.monotonic() - started
+    assert found(analysis) == []
+    hover = next(o.detail for o in analysis.index.occurrences if o.name == "wide")
+    assert "# p1950 needs rank 2, at least [16, 16]" in hover
+    assert "# p1 needs" not in hover
+    assert took < 3.0

@@ -160,3 +160,35 @@ def test_ptoc_graph_writes_dot_and_json(tmp_path: Path, capsys: pytest.CaptureFi
     }
     assert data["edges"][0] == {"source": 0, "target": 1, "kind": "deps", "label": "ft"}
     assert main(["graph", str(source), "--function", "nope"]) == 1
+
+
+OUTPUT_BY_STORE = """import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(
+        self, a: pl.Tensor[[64, 64], pl.FP32], out: pl.Tensor[[64, 64], pl.FP32]
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        t = pl.load(a, [0, 0], [64, 64])
+        r = pl.store(t, [0, 0], [64, 64], out)
+        return r
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:
+        out: pl.Tensor[[64, 64], pl.FP32] = pl.create_tensor([64, 64], dtype=pl.FP32)
+        first: pl.Tensor[[64, 64], pl.FP32] = self.k(a, out)
+        second: pl.Tensor[[64, 64], pl.FP32] = pl.create_tensor([64, 64], dtype=pl.FP32)
+        r: pl.Tensor[[64, 64], pl.FP32] = self.k(out, second)
+        return r
+"""
+
+
+def test_a_2026_03_kernel_storing_into_a_parameter_writes_it() -> None:
+    # No direction is written in 2026-03: the store into `out` makes it the kernel's output,
+    # so the created tensor is written by the first task (no W041) and read by the second.
+    analysis = analyze_source(OUTPUT_BY_STORE, "tasks.py")
+    assert [d.code for d in analysis.diagnostics] == []
+    graph = graph_of(OUTPUT_BY_STORE, "main")
+    assert edges(graph) == [(0, 1, "data", "out")]

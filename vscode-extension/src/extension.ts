@@ -9,6 +9,9 @@ import { PREVIEW_SCHEME } from './logic/previewUri';
 import { registerFormatOnSave } from './formatOnSave';
 import { registerFunctionCommands } from './functionCommands';
 import { MemoryMapManager } from './memoryMap';
+import { PassExplorer } from './passExplorer';
+import { registerPreviewHovers } from './previewHover';
+import { ColourBands } from './colourBands';
 import { PreviewManager } from './preview';
 import { onSelectedInterpreterChanged } from './pythonExtension';
 import { Runner } from './run';
@@ -36,6 +39,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const runner = new Runner(controller, log);
   const timelines = timelinePanels(context.extensionUri, controller, log);
   const taskGraphs = taskGraphPanels(context.extensionUri, controller, log);
+  const passExplorer = new PassExplorer(controller, log);
   context.subscriptions.push(
     log,
     controller,
@@ -50,6 +54,9 @@ export function activate(context: vscode.ExtensionContext): void {
     registerTimelineCommands(timelines, previews, log),
     taskGraphs,
     registerTaskGraphCommands(taskGraphs, previews, log),
+    passExplorer,
+    registerPreviewHovers(controller, log),
+    new ColourBands(sourceMaps, log),
   );
 
   let lastContext: boolean | undefined;

@@ -23,6 +23,7 @@ from .analysis import FunctionInfo, Occurrence, OccurrenceKind
 from .context import FunctionSignature, ParamInfo
 from .jit_calls import CallSite, bare_tensor, read_call_sites
 from .jit_comments import comment_sites
+from .jit_kinds import jit_decorator, jit_kind
 from .jit_shapes import ANY_TENSOR, call_needs, every_shape, symbolic_shapes
 from .lower import LoweredFunction
 from .names import attribute_chain
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
     from .module import ModuleAnalyzer
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-SUB_KINDS = ("incore", "inline", "opaque", "host", "extern")
 ENTRY_KINDS = ("jit", "host")
 _TYPES = {
     "jit": FunctionType.Orchestration,
@@ -42,27 +42,6 @@ _TYPES = {
     "host": FunctionType.Opaque,
     "extern": FunctionType.InCore,
 }
-
-
-def jit_kind(decorator: ast.expr) -> str | None:
-    """``@pl.jit`` -> "jit", ``@pl.jit.incore(level=...)`` -> "incore"; None: not a JIT one."""
-    target = decorator.func if isinstance(decorator, ast.Call) else decorator
-    chain = attribute_chain(target)
-    if not chain:
-        return None
-    if chain[-1] == "jit":
-        return "jit"
-    if len(chain) >= 2 and chain[-2] == "jit" and chain[-1] in SUB_KINDS:
-        return chain[-1]
-    return None
-
-
-def jit_decorator(fn: ast.FunctionDef) -> tuple[ast.expr, str] | None:
-    for decorator in fn.decorator_list:
-        kind = jit_kind(decorator)
-        if kind is not None:
-            return decorator, kind
-    return None
 
 
 class JitSignatureReader(SignatureReader):

@@ -36,41 +36,49 @@ _SHAPE_CLASH = "E307"
 _SHAPES = re.compile(r"\[([^\]]*)\]")
 
 
-def used_rank(fn: ast.FunctionDef, name: str) -> int | None:
-    """The rank a parameter is used with: the offsets of a load or store of it, a subscript of
-    it, or an unpacking of its shape."""
+def used_ranks(fn: ast.FunctionDef) -> dict[str, int]:
+    """The rank each name is used with, in one walk of the kernel (a walk per parameter was
+    quadratic in a huge signature): the offsets of its first load or store, a subscript of it,
+    or an unpacking of its shape."""
+    ranks: dict[str, int] = {}
     for node in ast.walk(fn):
-        if isinstance(node, ast.Call):
-            chain = attribute_chain(node.func) or []
-            args = node.args
-            if chain and chain[-1] in ("load", "store") and len(args) >= 2:
-                tensor = args[0] if chain[-1] == "load" else (args[2] if len(args) > 2 else None)
-                if isinstance(tensor, ast.Name) and tensor.id == name:
-                    if isinstance(args[1], ast.List | ast.Tuple):
-                        return len(args[1].elts)
-        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
-            if node.value.id == name:
-                index = node.slice
-                return len(index.elts) if isinstance(index, ast.Tuple) else 1
-        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple):
-            value = node.value
-            if (
-                isinstance(value, ast.Attribute)
-                and value.attr == "shape"
-                and isinstance(value.value, ast.Name)
-                and value.value.id == name
-            ):
-                return len(node.targets[0].elts)
+        found = rank_use(node)
+        if found is not None and found[0] not in ranks:
+            ranks[found[0]] = found[1]
+    return ranks
+
+
+def rank_use(node: ast.AST) -> tuple[str, int] | None:
+    """(name, rank) when ``node`` shows the rank of a name."""
+    if isinstance(node, ast.Call):
+        chain = attribute_chain(node.func) or []
+        args = node.args
+        if chain and chain[-1] in ("load", "store") and len(args) >= 2:
+            tensor = args[0] if chain[-1] == "load" else (args[2] if len(args) > 2 else None)
+            if isinstance(tensor, ast.Name) and isinstance(args[1], ast.List | ast.Tuple):
+                return tensor.id, len(args[1].elts)
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        index = node.slice
+        return node.value.id, len(index.elts) if isinstance(index, ast.Tuple) else 1
+    if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple):
+        value = node.value
+        if (
+            isinstance(value, ast.Attribute)
+            and value.attr == "shape"
+            and isinstance(value.value, ast.Name)
+        ):
+            return value.value.id, len(node.targets[0].elts)
     return None
 
 
 def symbolic_shapes(fn: ast.FunctionDef) -> dict[str, Type]:
     """Each bare tensor parameter whose rank is known: a tensor of symbolic dims."""
     shapes: dict[str, Type] = {}
+    ranks = used_ranks(fn)
     for arg in fn.args.args:
         if bare_tensor(arg.annotation) is None:
             continue
-        rank = used_rank(fn, arg.arg)
+        rank = ranks.get(arg.arg)
         if rank:
             dims = tuple(Var(_INDEX, name=f"{arg.arg}_dim{i}") for i in range(rank))
             shapes[arg.arg] = TensorType(dims, _PLACEHOLDER)
@@ -90,11 +98,12 @@ def call_needs(fn: ast.FunctionDef, consts: ConstEvaluator) -> dict[str, str]:
     """Per bare tensor parameter, what a call must pass: the rank its uses show and, per axis,
     the least extent its loads with constant offsets and sizes reach."""
     needs: dict[str, str] = {}
+    ranks, loads = used_ranks(fn), tensor_loads(fn)
     for arg in fn.args.args:
         if bare_tensor(arg.annotation) is None:
             continue
-        rank = used_rank(fn, arg.arg)
-        least = load_extents(fn, arg.arg, consts)
+        rank = ranks.get(arg.arg)
+        least = load_extents(loads.get(arg.arg, []), consts)
         if least and (rank is None or len(least) == rank):
             needs[arg.arg] = f"rank {len(least)}, at least [{', '.join(map(str, least))}]"
         elif rank:
@@ -102,17 +111,24 @@ def call_needs(fn: ast.FunctionDef, consts: ConstEvaluator) -> dict[str, str]:
     return needs
 
 
-def load_extents(fn: ast.FunctionDef, name: str, consts: ConstEvaluator) -> list[int]:
-    least: list[int] = []
+def tensor_loads(fn: ast.FunctionDef) -> dict[str, list[ast.Call]]:
+    """Each name's ``pl.load(name, offsets, sizes)`` calls, in walk order (one walk)."""
+    loads: dict[str, list[ast.Call]] = {}
     for node in ast.walk(fn):
         if not (isinstance(node, ast.Call) and len(node.args) >= 3):
             continue
         chain = attribute_chain(node.func) or []
-        tensor, offsets, sizes = node.args[:3]
-        if not (chain and chain[-1] == "load" and isinstance(tensor, ast.Name)):
-            continue
-        if tensor.id != name:
-            continue
+        tensor = node.args[0]
+        if chain and chain[-1] == "load" and isinstance(tensor, ast.Name):
+            loads.setdefault(tensor.id, []).append(node)
+    return loads
+
+
+def load_extents(calls: list[ast.Call], consts: ConstEvaluator) -> list[int]:
+    """Per axis, the least extent these loads with constant offsets and sizes reach."""
+    least: list[int] = []
+    for node in calls:
+        offsets, sizes = node.args[1:3]
         try:
             reach = [
                 int(consts.evaluate(o)) + int(consts.evaluate(n))

@@ -18,10 +18,11 @@ from ..records import field, record
 from .analysis import FunctionInfo, ModuleAnalysis, Occurrence, OccurrenceKind, SymbolIndex
 from .builders import builder_definitions, function_decorator, lower_builder
 from .cache import AnalysisCache, constants_fingerprint, module_fingerprint
+from .checks_pipes import check_module_pipes
 from .consteval import ConstEvaluator
 from .context import FunctionSignature, ModuleEnv
 from .edition import decide
-from .jit import JitPrograms, jit_decorator
+from .jit_kinds import jit_decorator
 from .lower import LoweredFunction, lower_function
 from .names import DslImports, find_imports
 from .other_edition import report_other_edition
@@ -61,6 +62,7 @@ class ModuleAnalyzer:
         self.module_fingerprint = 0
         self.consts_fingerprint = 0
         self.visible: dict[int, int] = {}  # id(signature table) -> hash of what it shows
+        self.signatures: list[FunctionSignature] = []  # every function read (the pipe checks)
         self.source = SourceText(text, path)
         self.bag = DiagnosticBag()
         self.result = ModuleAnalysis(path=path, text=text)
@@ -97,6 +99,7 @@ class ModuleAnalyzer:
         if is_printed and not imports.found:
             imports.aliases.add("pl")
         self.result.prefix = imports.prefix
+        self.result.distributed = tuple(sorted(imports.distributed))
         consts = ConstEvaluator(imports, self.source.span)
         in_force = self.result.edition = decide(
             self.source, imports, self.explicit_edition, self.bag
@@ -136,13 +139,17 @@ class ModuleAnalyzer:
         factories = {builder.name: builder for builder in parts.builders}
         for builder in parts.builders:
             lower_builder(self, builder, factories)
-        JitPrograms(self, parts.jit).run(tree)
+        if parts.jit or any(map(jit_decorator, self.env.inline_defs.values())):
+            from .jit import JitPrograms  # only a file with JIT kernels loads the JIT machinery
+
+            JitPrograms(self, parts.jit).run(tree)
         if parts.module_defs:
             program_name = header_name or "program"
             sigs = [self.signature(Definition(fn, None, program_name)) for fn in parts.module_defs]
             first, last = parts.module_defs[0], parts.module_defs[-1]
             span = self.source.span(first).merge(self.source.span(last))
             self.lower_program(program_name, sigs, span, bare_calls=True)
+        check_module_pipes(self.signatures, env, self.bag)
 
     def scan_module(self, tree: ast.Module, env: ModuleEnv, is_printed: bool) -> ModuleParts:
         """Sort the top-level statements; bind module constants and inline helpers on the way."""
@@ -328,6 +335,7 @@ class ModuleAnalyzer:
             self.bag.add(diagnostic)
         self.result.index.extend(cached.occurrences)
         sig = cached.signature
+        self.signatures.append(sig)
         self.result.function_infos.append(
             FunctionInfo(sig.name, sig.span, sig.name_span, definition.program)
         )

@@ -13,13 +13,14 @@ from ..ir.shape import static_value
 from ..ir.span import Span
 from ..ir.types import TASK_ID_TYPE, TensorType
 from ..ir.walk import expr_vars, walk_stmts
+from ..ops import REGISTRY, Access, sugar
 from .model import Edge, Task, TaskGraph
 
 #: A warning found while building: (code, message, span).
 Finding = tuple[str, str, Span]
 
-_TASK_SETS = {"array.create", "system.task_invalid"}
-_CREATE = {"tensor.create", "tensor.full", "tensor.zeros"}
+_TASK_SETS = sugar.TASK_ID_STARTS
+_CREATE = sugar.TENSOR_CREATES
 
 
 class GraphBuilder:
@@ -140,7 +141,7 @@ class GraphBuilder:
         name = call.op_name
         if name in _TASK_SETS:
             self.tids[var.name] = set()
-        elif name in ("array.update_element", "array.get_element", "system.task_dummy"):
+        elif name in sugar.TASK_ID_JOINS:
             joined: set[int] = set()
             for arg in call.args:
                 for used in expr_vars(arg):
@@ -202,12 +203,18 @@ class GraphBuilder:
         reads: list[str] = []
         writes: list[str] = []
         inputs: set[str] = set()
+        written = body_writes(fn) if fn is not None else frozenset()
         for i, arg in enumerate(args):
             if not isinstance(arg, ex.Var) or not isinstance(arg.type, TensorType):
                 continue
             direction = ParamDirection.In
             if fn is not None and i < len(fn.param_directions):
                 direction = fn.param_directions[i]
+            if direction is ParamDirection.In and fn is not None and i < len(fn.params):
+                # A 2026-03 kernel's output tensor has no direction of its own: the body's
+                # ``pl.store(tile, offsets, shapes, out)`` makes it one.
+                if fn.params[i].name in written:
+                    direction = ParamDirection.InOut
             buffer = self.root(arg.name)
             if direction is not ParamDirection.Out:
                 reads.append(buffer)
@@ -310,6 +317,24 @@ def _read_exprs(stmt: st.Stmt) -> list[ex.Expr]:
     from ..ir.walk import direct_exprs
 
     return direct_exprs(stmt)
+
+
+def body_writes(fn: Function) -> frozenset[str]:
+    """The parameters the function's body writes through an op (a store's output tensor)."""
+    params = {param.name for param in fn.params}
+    written: set[str] = set()
+    for stmt in walk_stmts(fn.body):
+        value = stmt.value if isinstance(stmt, st.AssignStmt) else None
+        value = stmt.expr if isinstance(stmt, st.EvalStmt) else value
+        if not isinstance(value, ex.Call) or not isinstance(value.callee, ex.Op):
+            continue
+        op = REGISTRY.get(value.callee.name)
+        if op is None:
+            continue
+        for param, arg in zip(op.expr_params, value.args, strict=False):
+            if param.access is Access.WRITE and isinstance(arg, ex.Var) and arg.name in params:
+                written.add(arg.name)
+    return frozenset(written)
 
 
 def task_graph(program: Program | None, function: Function) -> TaskGraph:

@@ -6,7 +6,10 @@ later passes give them buffers, reuse and synchronisation like any other tile.
   ``tmp = block.create_tile(t.shape, t.dtype); r = block.row_sum(t, tmp)``: the registration
   names the scratch form (``OpDef.scratch_form``). A reduction without keepdim keeps its form
   (its rank-reduced result is not the scratch form's [rows, 1]).
-* A transpose of a 2-D tile: TTRANS takes a scratch tile, ``block.transpose_scratch(t, tmp)``.
+* A transpose of a 2-D tile: TTRANS takes a scratch tile, ``block.transpose_scratch(t, tmp)``;
+  so does a transposing move within Vec (``OpDef.transpose_form``): ``block.move(t, Vec,
+  transpose=True)`` is ``block.transpose(t, 0, 1)``, its result row-major (A2/A3's TMOV does
+  not transpose, and a ColMajor Vec tile is no operand of the vector instructions).
 * A comparison: TCMP / TCMPS write a bit mask, not values (``OpDef.mask_form``).
   ``c = block.cmp(a, b, cmp_type=k)`` becomes ``c_mask = block.cmp_mask(a, b, cmp_type=k);
   c_ones = block.full(c.shape, dtype=c.dtype, value=1); c_tmp = block.create_tile(..);
@@ -30,13 +33,13 @@ from ..ir.function import Function
 from ..ir.shape import static_shape
 from ..ir.span import Span
 from ..ir.stmt import AssignStmt, SeqStmts, Stmt
-from ..ir.types import ScalarType, TileType
+from ..ir.types import MemorySpace, ScalarType, TileType, Type
 from ..ir.visitor import with_fields
 from ..ops import REGISTRY, OpDef, OpError, ParamKind, Role
 from .base import FunctionPass, PassContext
 from .function_names import FunctionNames
-from .irutil import NameAllocator, flatten_seq
-from .op_info import creator_op, op_def
+from .irutil import NameAllocator, flatten_seq, retype_function
+from .op_info import creator_op, op_def, tile_space
 from .rewriter import map_bodies
 
 # Bytes of a row-major tile row's alignment, and of TSELS' scratch (one scalar on A2/A3:
@@ -50,6 +53,8 @@ class _AddScratch:
 
     def __init__(self, names: NameAllocator) -> None:
         self.names = names
+        # Variables whose type the rewrite changed (a transposing move's result is row-major).
+        self.new_types: dict[Var, Type] = {}
 
     def rewrite(self, stmt: Stmt) -> Stmt:
         if isinstance(stmt, SeqStmts):
@@ -73,6 +78,10 @@ class _AddScratch:
             rewritten = self.through_mask(stmt, value, op)
             if rewritten is not None:
                 return rewritten
+        transposed = self.transposing_move(value, op)
+        if transposed is not None:
+            self.new_types[stmt.var] = transposed.type
+            stmt, value = with_fields(stmt, value=transposed), transposed
         found = self.scratch_form(value)
         if found is None:
             return stmt
@@ -131,6 +140,24 @@ class _AddScratch:
         if axis % len(dims) != len(dims) - 1 or call.kwarg("keepdim") is not True:
             return None
         return op.scratch_form, source, tuple(dims)
+
+    def transposing_move(self, call: Call, op: OpDef) -> Call | None:
+        """``block.move(t, Vec, transpose=True)`` of a Vec tile as its ``transpose_form``
+        (``block.transpose(t, 0, 1)``, a row-major result); None for other moves."""
+        form = REGISTRY.get(op.transpose_form) if op.transpose_form is not None else None
+        source = call.args[0] if call.args else None
+        if form is None or call.kwarg("transpose") is not True or source is None:
+            return None
+        spaces = (tile_space(call), getattr(source.type, "memory_space", None))
+        if spaces != (MemorySpace.Vec, MemorySpace.Vec):
+            return None
+        span = call.span
+        args = (source, const_int(0, span=span), const_int(1, span=span))
+        try:
+            result = form.deduce(form.bind(args), {})
+        except OpError:
+            return None
+        return Call(result, callee=Op(form.name), args=args, span=span)
 
     def through_mask(self, stmt: AssignStmt, call: Call, op: OpDef) -> Stmt | None:
         """The comparison computed through its bit mask (module docstring); None when the
@@ -280,5 +307,8 @@ class AddReductionScratch(FunctionPass):
     )
 
     def run_function(self, fn: Function, ctx: PassContext) -> Function:
-        body = _AddScratch(FunctionNames(fn)).rewrite(fn.body)
-        return fn if body is fn.body else with_fields(fn, body=body)
+        rewriter = _AddScratch(FunctionNames(fn))
+        body = rewriter.rewrite(fn.body)
+        if body is fn.body:
+            return fn
+        return retype_function(with_fields(fn, body=body), rewriter.new_types)
