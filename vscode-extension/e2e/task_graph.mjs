@@ -4,7 +4,7 @@
 // a task waiting on it, a predicated four-block SPMD task, in a manual scope.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SERVER_TIMEOUT, group, lens, quickOpen, screenshot, waitForCursorLine } from './workbench.mjs';
+import { SERVER_TIMEOUT, group, lens, screenshot, waitForCursorLine } from './workbench.mjs';
 
 const SOURCE = `import pypto.language as pl
 
@@ -67,9 +67,11 @@ export default async function taskGraph(page, check, { workspace }) {
   writeFileSync(join(workspace, 'task_graph.py'), SOURCE);
 
   await check('a "Task graph" lens sits above the orchestration function', async () => {
-    // The file is new: quick open lists it once the explorer has seen it.
-    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'task_graph.py' }).first().waitFor({ timeout: 30_000 });
-    await quickOpen(page, 'task_graph.py');
+    // The file is new: quick open may not list it yet, the explorer does once it has seen it.
+    const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'task_graph.py' }).first();
+    await row.waitFor({ timeout: 30_000 });
+    await row.click();
+    await group(page, 0).locator('.tab.active[aria-label*="task_graph.py"]').first().waitFor({ timeout: 30_000 });
     await lens(page, 'Task graph').waitFor({ timeout: SERVER_TIMEOUT });
   });
 
