@@ -112,3 +112,25 @@ async def test_completion_and_signature_help_of_submit(client: LanguageClient, t
     )
     assert help_ is not None
     assert help_.signatures[0].label.startswith("pl.submit(self.kernel, *args, deps=[...]")
+
+
+async def test_completion_and_signature_help_of_array_ops(client: LanguageClient, tmp_path: Path):
+    text = SOURCE.replace(
+        "    with pl.manual_scope():\n",
+        "    with pl.manual_scope():\n            tids = pl.array.create(4, pl.TASK_ID)\n",
+    )
+    uri = await open_document(client, tmp_path / "a.py", text)
+    items = await client.text_document_completion_async(
+        types.CompletionParams(
+            types.TextDocumentIdentifier(uri), position_of(text, "create(4", offset=0)
+        )
+    )
+    labels = [i.label for i in (items.items if isinstance(items, types.CompletionList) else items)]
+    assert {"create", "get_element", "update_element"} <= set(labels)
+    help_ = await client.text_document_signature_help_async(
+        types.SignatureHelpParams(
+            types.TextDocumentIdentifier(uri), position_of(text, "4, pl.TASK_ID", offset=1)
+        )
+    )
+    assert help_ is not None
+    assert help_.signatures[0].label.startswith("pl.array.create(extent")
