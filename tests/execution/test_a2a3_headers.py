@@ -5,7 +5,9 @@ assert more than the CPU simulator does (row-major vector operands, DN / ND copi
 types, the Right operand's fractal, the bias table): what passes the simulator must also
 compile for the chip. The patched include tree is made once by the vendor's
 ``pto-isa-costmodel/prepare.py``; kernels are checked in batches (one ``-fsyntax-only``
-compiler process each), and a batch that compiles is remembered by content hash."""
+compiler process each), and a batch that compiles is remembered by content hash. Every kernel
+of the suite compiles; what the headers rejected is lowered otherwise or is a diagnostic now
+(docs/codegen-pto.md, "The execution chain")."""
 
 from __future__ import annotations
 
@@ -40,20 +42,13 @@ NOT_IN_THE_COST_MODEL = (
     *(f"TColExpand{op}" for op in ("Add", "Sub", "Mul", "Div", "Max", "Min")),
     *("TAnd", "TOr", "TXor", "TShl", "TShr", "TBitwiseSOp"),
 )
+# TPRELU's TSUBVIEW, declared outside namespace pto (no argument-dependent lookup): first.
 HEADER = "\n".join(
-    ["#include <pto/pto-inst.hpp>"]
+    ['#include "pto/npu/a2a3/TSubView.hpp"', "#include <pto/pto-inst.hpp>"]
     + [f'#include "pto/npu/a2a3/{name}.hpp"' for name in NOT_IN_THE_COST_MODEL]
     + ["using namespace pto;"]
 )
 BATCH = 24
-
-# Kernels the A2/A3 headers reject, each with the words of the rejection (strict: a kernel
-# that compiles must leave the list).
-A2A3_REJECTS: dict[str, str] = {
-    "prelu_FP32_with_tmp": "TPRELU has invalid data type",
-    "addc_FP32": "TADDC_IMPL",
-    "subc_FP32": "TSUBC_IMPL",
-}
 
 
 def sources() -> dict[str, tuple[str, str, dict[str, object] | None]]:
@@ -72,7 +67,7 @@ def sources() -> dict[str, tuple[str, str, dict[str, object] | None]]:
 
 
 SOURCES = sources()
-NAMES = sorted(set(SOURCES) - set(A2A3_REJECTS))
+NAMES = sorted(SOURCES)
 BATCHES = [NAMES[i : i + BATCH] for i in range(0, len(NAMES), BATCH)]
 
 
@@ -146,7 +141,6 @@ def batch_errors(a2a3_include: tuple[str, Path]) -> list[list[str]]:
 
 
 def test_the_suite_is_covered() -> None:
-    assert set(A2A3_REJECTS) <= set(SOURCES)
     assert len(SOURCES) >= 220
 
 
@@ -163,12 +157,3 @@ def test_kernels_compile_against_the_a2a3_headers(
         if (errors := compile_errors(compiler, include, translation_unit([name])))
     }
     pytest.fail(f"A2/A3 headers reject {failing or batch_errors[index][:3]}")
-
-
-@pytest.mark.parametrize("name", sorted(A2A3_REJECTS))
-def test_the_a2a3_headers_reject_the_listed_kernels(
-    name: str, a2a3_include: tuple[str, Path]
-) -> None:
-    compiler, include = a2a3_include
-    errors = compile_errors(compiler, include, translation_unit([name]))
-    assert any(A2A3_REJECTS[name] in line for line in errors), errors[:3]

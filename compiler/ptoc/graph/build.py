@@ -11,16 +11,13 @@ from ..ir import stmt as st
 from ..ir.function import Function, ParamDirection, Program
 from ..ir.shape import static_value
 from ..ir.span import Span
-from ..ir.types import TASK_ID_TYPE, TensorType
+from ..ir.types import TASK_ID_TYPE, ArrayType, TensorType
 from ..ir.walk import expr_vars, walk_stmts
-from ..ops import REGISTRY, Access, sugar
+from ..ops import REGISTRY, Access
 from .model import Edge, Task, TaskGraph
 
 #: A warning found while building: (code, message, span).
 Finding = tuple[str, str, Span]
-
-_TASK_SETS = sugar.TASK_ID_STARTS
-_CREATE = sugar.TENSOR_CREATES
 
 
 class GraphBuilder:
@@ -138,17 +135,18 @@ class GraphBuilder:
         self.writer.setdefault(root, task)
 
     def op_value(self, var: ex.Var, call: ex.Call) -> None:
-        name = call.op_name
-        if name in _TASK_SETS:
-            self.tids[var.name] = set()
-        elif name in sugar.TASK_ID_JOINS:
+        if var.type == TASK_ID_TYPE or isinstance(var.type, ArrayType):
+            # A TaskId (or an array of them) made by an op stands for the tasks its arguments
+            # stand for: none for a new array or an invalid id, all of them for a join.
             joined: set[int] = set()
             for arg in call.args:
                 for used in expr_vars(arg):
                     joined |= self.tids.get(used.name, set())
             self.tids[var.name] = joined
-        elif name in _CREATE:
-            self.created.add(var.name)
+        elif isinstance(var.type, TensorType) and not any(
+            isinstance(v.type, TensorType) for arg in call.args for v in expr_vars(arg)
+        ):
+            self.created.add(var.name)  # a tensor made from no tensor is a new buffer
             self.roots[var.name] = var.name
         elif isinstance(var.type, TensorType) and call.args:
             self.alias(var.name, call.args[0])  # a view of a tensor names its buffer

@@ -694,6 +694,7 @@ _family(
             "Parametric ReLU: x if x > 0 else slope * x, per element.",
             pto_dtypes=_PTO_FLOAT,
             pto_byte_scratch=True,
+            cce_byte_scratch=True,
         ),
     ),
     [_vec_tile("tile", "Input tile"), _vec_tile("slope", "Per-element slopes"), _TMP],
@@ -702,8 +703,18 @@ _family(
 
 _family(
     (
-        entry("addc", "TADDC", "Element-wise sum of three tiles: lhs + rhs + rhs2."),
-        entry("subc", "TSUBC", "Element-wise lhs - rhs + rhs2 over three tiles."),
+        entry(
+            "addc",
+            "TADDC",
+            "Element-wise sum of three tiles: lhs + rhs + rhs2.",
+            pair_form=("block.add", "block.add"),
+        ),
+        entry(
+            "subc",
+            "TSUBC",
+            "Element-wise lhs - rhs + rhs2 over three tiles.",
+            pair_form=("block.sub", "block.add"),
+        ),
     ),
     [_LHS, _RHS, _RHS2],
     Elementwise("ttt"),

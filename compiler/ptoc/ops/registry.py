@@ -393,6 +393,10 @@ class OpDef:
     # block.transpose, TTRANS; A2/A3's TMOV copies, and a ColMajor Vec tile is no operand of
     # the vector instructions); AddReductionScratch rewrites the call into it.
     transpose_form: str | None = None
+    # Ops of three tiles computed as two binary ops, ``second(first(lhs, rhs), rhs2)``
+    # (block.addc -> block.add, block.add: A2/A3 has no TADDC / TSUBC); AddReductionScratch
+    # rewrites the call.
+    pair_form: tuple[str, str] | None = None
     # Comparisons whose instruction writes a bit mask: how the 1 / 0 result is computed.
     mask_form: MaskForm | None = None
     # The unified ``pl.X`` spelling means this op whatever the argument types.

@@ -733,6 +733,7 @@ def isa(
     cce_unsupported: str | None = None,
     cce_dtypes: tuple[DataType, ...] = (),
     cce_same_rows: bool = False,
+    cce_byte_scratch: bool = False,
     **pto_only: Any,
 ) -> dict[str, Lowering]:
     """Both lowerings of a block op from its pto-isa names: ``TADD`` and ``pto.tadd`` (and
@@ -755,6 +756,7 @@ def isa(
         col_broadcast=col_broadcast,
         dtypes=cce_dtypes,
         same_rows=cce_same_rows,
+        byte_scratch=cce_byte_scratch,
         **shared,
     )
     if cce_unsupported is not None:
@@ -795,6 +797,7 @@ _LOWERING_TRAITS = frozenset(
         "cce_unsupported",
         "cce_dtypes",
         "cce_same_rows",
+        "cce_byte_scratch",
         "pto_dtypes",
         "pto_bitwise",
         "pto_scalar_dtypes",

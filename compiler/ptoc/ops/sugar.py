@@ -12,11 +12,6 @@ RESHAPE = {TensorType: "tensor.reshape", TileType: "block.reshape"}
 ASSEMBLE = {TensorType: "tensor.assemble", TileType: "block.assemble"}
 # 2026-08's ``arr[i]`` and ``arr[i] = v`` on a ``pl.Array`` (spec §7).
 ARRAY_READ, ARRAY_UPDATE = "array.get_element", "array.update_element"
-# What the task graph (ptoc.graph) reads TaskIds and buffers from: ops that start an empty set of
-# TaskIds, ops whose result joins the TaskIds of their operands, ops that create a buffer.
-TASK_ID_STARTS = frozenset(("array.create", "system.task_invalid"))
-TASK_ID_JOINS = frozenset((ARRAY_READ, ARRAY_UPDATE, "system.task_dummy"))
-TENSOR_CREATES = frozenset(("tensor.create", "tensor.full"))
 
 # The ops ``ptoc upgrade`` and its reverse reason about by name: 2026-08 writes the Acc store
 # ``pl.store``; a tensor window and the axis reductions are rows 2026-08 reads otherwise.

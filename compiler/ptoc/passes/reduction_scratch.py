@@ -15,6 +15,8 @@ later passes give them buffers, reuse and synchronisation like any other tile.
   c_ones = block.full(c.shape, dtype=c.dtype, value=1); c_tmp = block.create_tile(..);
   c = block.select_scalar(c_mask, c_ones, c_tmp, 0)``, so ``c`` keeps its dtype and holds 1
   where the comparison holds, else 0 (``block.cmps`` likewise, through ``block.cmps_mask``).
+* An op of three tiles A2/A3 has no instruction for (``OpDef.pair_form``): ``r =
+  block.addc(a, b, c)`` becomes ``r_pair = block.add(a, b); r = block.add(r_pair, c)``.
 * An operand given where its instruction does not read it (``Param.staged_from``): a bias row
   in Mat is moved into the bias table TMATMUL_BIAS reads (``block.move(.., Bias)``).
 * A selection by a tile of values: TSEL reads a bit mask. ``r = block.sel(m, a, b)`` becomes
@@ -78,6 +80,9 @@ class _AddScratch:
             rewritten = self.through_mask(stmt, value, op)
             if rewritten is not None:
                 return rewritten
+        paired = self.as_pair(stmt, value, op)
+        if paired is not None:
+            return paired
         transposed = self.transposing_move(value, op)
         if transposed is not None:
             self.new_types[stmt.var] = transposed.type
@@ -140,6 +145,24 @@ class _AddScratch:
         if axis % len(dims) != len(dims) - 1 or call.kwarg("keepdim") is not True:
             return None
         return op.scratch_form, source, tuple(dims)
+
+    def as_pair(self, stmt: AssignStmt, call: Call, op: OpDef) -> Stmt | None:
+        """``r = block.addc(a, b, c)`` as its ``pair_form``: ``r_pair = block.add(a, b); r =
+        block.add(r_pair, c)``; None for other ops or when a rule refuses the operands."""
+        forms = [REGISTRY.get(n) for n in op.pair_form] if op.pair_form is not None else []
+        if len(forms) != 2 or None in forms or len(call.args) != 3:
+            return None
+        first, second = forms
+        assert first is not None and second is not None
+        out: list[Stmt] = []
+        try:
+            pair = self.define(out, f"{stmt.var.name}_pair", first, call.args[:2], (), stmt)
+            result = second.deduce(second.bind((pair, call.args[2])), {})
+        except OpError:
+            return None
+        value = Call(result, callee=Op(second.name), args=(pair, call.args[2]), span=call.span)
+        out.append(with_fields(stmt, value=value))
+        return SeqStmts(tuple(out), span=stmt.span)
 
     def transposing_move(self, call: Call, op: OpDef) -> Call | None:
         """``block.move(t, Vec, transpose=True)`` of a Vec tile as its ``transpose_form``

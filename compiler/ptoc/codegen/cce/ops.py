@@ -20,7 +20,7 @@ from ...ops import REGISTRY, Access, Category, OpDef, Param, PipeType, Role
 from ...passes.op_info import op_def
 from ...records import record
 from ..common import CodegenError, axis_instruction, not_taken, result_is_promoted
-from . import column_vectors, expressions, transposed_operand
+from . import byte_mask, column_vectors, expressions, transposed_operand
 from .declarations import column_layout, cpp_dtype, static_dims, tile_rows_cols
 
 if TYPE_CHECKING:
@@ -264,9 +264,12 @@ def lower_call(
             ctx, mapping.instruction, target, target_type, rows, operands, mapping.attr_args, call
         )
         return ""
-    ctx.out.emit_line(
-        f"{mapping.instruction}({', '.join([target, *operands, *mapping.attr_args])});"
-    )
+    arguments = [target, *operands, *mapping.attr_args]
+    if mapping.op.cce.byte_scratch and byte_mask.emit_with_mask(
+        ctx, mapping.op, mapping.instruction, call, arguments
+    ):
+        return ""
+    ctx.out.emit_line(f"{mapping.instruction}({', '.join(arguments)});")
     return ""
 
 
