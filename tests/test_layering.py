@@ -41,6 +41,8 @@ PUBLIC_FOR_PTOLS = {
     "ptoc.memory_map",
     "ptoc.kernel_facts",
     "ptoc.timeline",
+    # The task graph of an orchestration function (#28).
+    "ptoc.graph",
     # The file format of cached compiled code, which ptols' attrs cache shares.
     "ptoc.codecache",
 }

@@ -250,6 +250,19 @@ NAMESPACES = [
         "pl.system",
         "Synchronisation operations (inserted by passes).",
     ),
+    SurfaceEntry(
+        "array",
+        SurfaceKind.NAMESPACE,
+        "pl.array",
+        "Small rank-1 arrays of integers or TaskIds (PyPTO 2026-08): create, get_element, "
+        "update_element.",
+    ),
+    SurfaceEntry(
+        "prefetch",
+        SurfaceKind.NAMESPACE,
+        "pl.prefetch",
+        "L2 prefetch contexts (PyPTO 2026-08): make_context, async_prefetch, session, wait.",
+    ),
 ]
 ENUMS: dict[str, list[str]] = {
     "MemorySpace": [m.name for m in MemorySpace],

@@ -25,6 +25,7 @@ MEMORY_MAP = "ptols/memoryMap"
 RUN = "ptols/run"
 SPECIALISATIONS = "ptols/specialisations"
 TIMELINE = "ptols/timeline"
+TASK_GRAPH = "ptols/taskGraph"
 PASS_DIFF = "ptols/passDiff"
 INSTRUCTION = "ptols/instruction"
 
@@ -299,6 +300,42 @@ class TimelineResult:
 
 
 @attrs.define
+class TaskGraphParams:
+    text_document: types.TextDocumentIdentifier
+    function: str
+
+
+@attrs.define
+class TaskGraphTask:
+    index: int
+    kernel: str  # the kernel launched
+    kind: str  # "submit" | "spmd_submit" | "call" | "region"
+    range: types.Range  # the call
+    kernel_range: types.Range | None  # the kernel's definition (None: a region)
+    width: str  # SPMD blocks
+    task_id: str  # the TaskId's name, or ""
+    scope: str  # "manual" | "auto" | ""
+    loops: list[str]  # the loops around the call, outermost first
+
+
+@attrs.define
+class TaskGraphEdge:
+    source: int
+    target: int
+    kind: str  # "deps" | "data"
+    label: str  # the TaskId or the tensor
+
+
+@attrs.define
+class TaskGraphResult:
+    version: int | None
+    function: str
+    tasks: list[TaskGraphTask]
+    edges: list[TaskGraphEdge]
+    message: str  # why there is no graph, or ""
+
+
+@attrs.define
 class PassDiffParams:
     text_document: types.TextDocumentIdentifier
     function: str | None = None
@@ -396,6 +433,7 @@ METHODS: dict[str, tuple[type | None, type | None]] = {
     RUN: (RunParams, RunResult),
     SPECIALISATIONS: (SpecialisationsParams, SpecialisationsResult),
     TIMELINE: (TimelineParams, TimelineResult),
+    TASK_GRAPH: (TaskGraphParams, TaskGraphResult),
     PASS_DIFF: (PassDiffParams, PassDiffResult),
     INSTRUCTION: (InstructionParams, InstructionResult),
 }

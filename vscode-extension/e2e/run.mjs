@@ -14,6 +14,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CHROMIUM, CODE_SERVER_VERSION, ensureCodeServer, ensureDebianPackages, ensureNode24 } from './setup.mjs';
+import taskGraph from './task_graph.mjs';
 import timeline from './timeline.mjs';
 import jit from './jit.mjs';
 import explorer from './explorer.mjs';
@@ -30,7 +31,7 @@ if (!process.env.PTO_ISA_ROOT && existsSync(vendoredPtoIsa)) {
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 // Scenarios kept in modules of their own (e2e/<name>.mjs), run in the environment session after
 // the kernel views, in this order; `--only=<name>` runs one. Each is `(page, check, context)`.
-const MORE_VIEWS = { timeline, explorer, jit };
+const MORE_VIEWS = { timeline, explorer, jit, 'task-graph': taskGraph };
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',

@@ -19,6 +19,7 @@ import { readSettings, ServerController } from './server';
 import { SourceMapController } from './sourceMap';
 import { SHOW_LOG_COMMAND, StatusBar } from './statusBar';
 import { registerSpecialisationCommand } from './specialisations';
+import { registerTaskGraphCommands, taskGraphPanels } from './taskGraph';
 import { registerTimelineCommands, timelinePanels } from './timeline';
 
 export const CONTEXT_KEY = 'ptoc.isPyptoFile';
@@ -38,6 +39,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const memoryMaps = new MemoryMapManager(context.extensionUri, controller, log);
   const runner = new Runner(controller, log);
   const timelines = timelinePanels(context.extensionUri, controller, log);
+  const taskGraphs = taskGraphPanels(context.extensionUri, controller, log);
   const passExplorer = new PassExplorer(controller, log);
   context.subscriptions.push(
     log,
@@ -52,6 +54,8 @@ export function activate(context: vscode.ExtensionContext): void {
     timelines,
     registerTimelineCommands(timelines, previews, log),
     registerSpecialisationCommand(previews, controller, log),
+    taskGraphs,
+    registerTaskGraphCommands(taskGraphs, previews, log),
     passExplorer,
     registerPreviewHovers(controller, log),
     new ColourBands(sourceMaps, log),

@@ -28,6 +28,7 @@ describe('protocol', () => {
       run: 'ptols/run',
       timeline: 'ptols/timeline',
       specialisations: 'ptols/specialisations',
+      taskGraph: 'ptols/taskGraph',
       passDiff: 'ptols/passDiff',
       instruction: 'ptols/instruction',
     });

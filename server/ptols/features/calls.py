@@ -96,7 +96,7 @@ def op_for_callee(
     path = parts[1:]
     if path[:1] == ["op"]:
         path = path[1:]
-    if len(path) == 2 and path[0] in ("block", "tensor", "system"):
+    if len(path) == 2 and path[0] in ("block", "tensor", "system", "array", "prefetch"):
         return REGISTRY.by_dsl_name(path[0], path[1])
     if len(path) == 1:
         system = REGISTRY.by_dsl_name("system", path[0])  # pl.tpush_to_aiv

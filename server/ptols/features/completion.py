@@ -106,7 +106,7 @@ def attribute_items(
     path = chain[1:]
     if path == []:
         return list(_top_level(prefix))
-    if path in (["block"], ["tensor"], ["system"]):
+    if path in (["block"], ["tensor"], ["system"], ["array"], ["prefetch"]):
         return list(_ops((path[0],), prefix))
     if path in (["op", "block"], ["op", "tensor"]):
         return list(_ops((path[1],), prefix))

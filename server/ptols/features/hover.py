@@ -6,7 +6,14 @@ from lsprotocol import types
 
 from ptoc.editions import Edition
 from ptoc.frontend import ModuleAnalysis, Occurrence, OccurrenceKind
-from ptoc.ir.types import DistributedTensorType, MemorySpace, ShapedType, TileType, Type
+from ptoc.ir.types import (
+    TASK_ID_TYPE,
+    DistributedTensorType,
+    MemorySpace,
+    ShapedType,
+    TileType,
+    Type,
+)
 from ptoc.language import entry
 from ptoc.ops import REGISTRY, OpDef
 from ptoc.ops.describe import op_traits, param_traits
@@ -91,6 +98,8 @@ def value_markdown(occ: Occurrence, prefix: str, buffers: dict[object, Type] | N
                 )
             else:
                 details.append(f"after the pipeline: buffer `{memref.short()}`")
+    if t == TASK_ID_TYPE and occ.detail:
+        details.append(occ.detail[0].upper() + occ.detail[1:])  # which call produced it
     if occ.kind is OccurrenceKind.CONSTANT and occ.detail:
         details.append(f"value: `{occ.detail}`")
     if details:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ptoc.frontend import ModuleAnalysis, OccurrenceKind
+from ptoc.ops import OpDef
 from ptoc.ops.describe import param_traits
 
-from .calls import call_context, op_for_callee
+from .calls import CallContext, call_context, op_for_callee
 
 
 def signature_help(
@@ -21,32 +22,12 @@ def signature_help(
     column = context.callee_offset - (text.rfind("\n", 0, context.callee_offset) + 1)
     op = op_for_callee(analysis, context.callee, prefix, line, column)
     if op is not None:
-        params = [
-            types.ParameterInformation(
-                label=p.signature(),
-                documentation=p.doc + (f" ({t})" if (t := param_traits(p)) else ""),
-            )
-            for p in op.params
-        ]
-        names = [p.name for p in op.params]
-        active = context.argument_index
-        if context.keyword in names:
-            active = names.index(context.keyword)
-        label = f"{context.callee}({', '.join(p.signature() for p in op.params)})"
-        signature = types.SignatureInformation(
-            label=label,
-            documentation=types.MarkupContent(
-                types.MarkupKind.Markdown,
-                op.description + (f"\n\n`{op.type_rule_doc}`" if op.type_rule_doc else ""),
-            ),
-            parameters=params,
-            active_parameter=min(active, max(len(params) - 1, 0)),
-        )
-        return types.SignatureHelp(
-            [signature], active_signature=0, active_parameter=signature.active_parameter
-        )
+        return op_signature(op, context)
     if analysis is not None and context.callee in analysis.jit_functions:
         return jit_signature_help(analysis, context.callee, context.argument_index)
+    helper = helper_signature(context.callee, prefix, context.argument_index)
+    if helper is not None:
+        return helper
     if context.callee.startswith("self.") and analysis is not None:
         return method_signature_help(analysis, context.callee, context.argument_index)
     return None
@@ -128,6 +109,53 @@ def method_signature_help(
         label=detail,
         parameters=params,
         active_parameter=min(argument, max(len(params) - 1, 0)),
+    )
+    return types.SignatureHelp(
+        [signature], active_signature=0, active_parameter=signature.active_parameter
+    )
+
+
+def helper_signature(callee: str, prefix: str, index: int) -> types.SignatureHelp | None:
+    """``pl.submit(``, ``pl.spmd(``, ``pl.range(`` ...: the DSL helper's documented form."""
+    from ptoc.language import HELPERS
+
+    head, _, name = callee.rpartition(".")
+    item = next((h for h in HELPERS if h.name == name), None) if head == prefix else None
+    if item is None or " / " in item.signature:
+        return None
+    params = [types.ParameterInformation(label=p) for p in split_params(item.signature)]
+    signature = types.SignatureInformation(
+        label=f"{prefix}.{item.signature}",
+        documentation=types.MarkupContent(types.MarkupKind.Markdown, item.doc),
+        parameters=params,
+        active_parameter=min(index, max(len(params) - 1, 0)),
+    )
+    return types.SignatureHelp(
+        [signature], active_signature=0, active_parameter=signature.active_parameter
+    )
+
+
+def op_signature(op: OpDef, context: CallContext) -> types.SignatureHelp:
+    params = [
+        types.ParameterInformation(
+            label=p.signature(),
+            documentation=p.doc + (f" ({t})" if (t := param_traits(p)) else ""),
+        )
+        for p in op.params
+    ]
+    names = [p.name for p in op.params]
+    active = context.argument_index
+    if context.keyword in names:
+        active = names.index(context.keyword)
+    label = f"{context.callee}({', '.join(p.signature() for p in op.params)})"
+    signature = types.SignatureInformation(
+        label=label,
+        documentation=types.MarkupContent(
+            types.MarkupKind.Markdown,
+            op.description + (f"\n\n`{op.type_rule_doc}`" if op.type_rule_doc else ""),
+        ),
+        parameters=params,
+        active_parameter=min(active, max(len(params) - 1, 0)),
     )
     return types.SignatureHelp(
         [signature], active_signature=0, active_parameter=signature.active_parameter

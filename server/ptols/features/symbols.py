@@ -1,4 +1,4 @@
-"""Document symbols (programs, functions, loops) from the tree-sitter tree, so they are
+"""Document symbols (programs, functions, loops, scopes) from the tree-sitter tree, so they are
 there while the file is half-typed; workspace symbols across open and workspace files."""
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ if TYPE_CHECKING:  # workspace symbols of files on disk need no tree-sitter
     from ..syntax import SyntaxTree
 
 LOOP_TYPES = {"for_statement", "while_statement"}
+# `with pl.manual_scope():`, `with pl.at(...)`, `with pl.spmd(n) as tid:`: scopes are symbols too.
+SCOPE_TYPES = {"with_statement"}
 
 
 MAX_SYMBOL_DEPTH = 64  # loops nested deeper get no symbol (clients walk symbols recursively)
@@ -118,14 +120,15 @@ class _Walk:
         if child.type in ("class_definition", "function_definition"):
             self.definition(child, child, [], scope, out)
             return
-        if scope.in_function and child.type in LOOP_TYPES:
+        if scope.in_function and (child.type in LOOP_TYPES or child.type in SCOPE_TYPES):
             inner: list[types.DocumentSymbol] = []
             if scope.depth < MAX_SYMBOL_DEPTH:
                 head = child.child_by_field_name("left") or child
+                is_loop = child.type in LOOP_TYPES
                 out.append(
                     types.DocumentSymbol(
                         name=_header(tree, child),
-                        kind=types.SymbolKind.Event,
+                        kind=types.SymbolKind.Event if is_loop else types.SymbolKind.Namespace,
                         range=self.span(child),
                         selection_range=self.span(head),
                         children=inner,

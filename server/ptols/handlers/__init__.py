@@ -123,6 +123,7 @@ HANDLERS: tuple[Handler, ...] = (
     Handler(protocol.RUN, hardware.run),
     Handler(protocol.TIMELINE, hardware.timeline),
     Handler(protocol.SPECIALISATIONS, jit.specialisations),
+    Handler(protocol.TASK_GRAPH, hardware.task_graph),
     Handler(protocol.PASS_DIFF, hardware.pass_diff),
     Handler(protocol.INSTRUCTION, extensions.instruction),
     Handler(types.TEXT_DOCUMENT_CODE_LENS, hardware.code_lens, hardware.CODE_LENS_OPTIONS),

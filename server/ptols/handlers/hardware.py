@@ -21,6 +21,8 @@ from ..protocol import (
     RunResult,
     SourceMapParams,
     SourceMapResult,
+    TaskGraphParams,
+    TaskGraphResult,
     TimelineParams,
     TimelineResult,
 )
@@ -203,4 +205,17 @@ async def code_lens(ls: PtolsServer, params: types.CodeLensParams) -> list[types
         }
         facts = hardware.known_facts(doc)
         lenses += features.timeline.cycle_lenses(facts, incore, doc.uri)
+    lenses += features.task_graph.task_graph_lenses(analysis, doc.uri, positions)
     return lenses
+
+
+async def task_graph(ls: PtolsServer, params: TaskGraphParams) -> TaskGraphResult:
+    doc = open_document(ls, params.text_document.uri, "taskGraph")
+    analysis = await ls.current_analysis(doc)
+    if analysis is None:
+        return TaskGraphResult(doc.version, params.function, [], [], "not analysed yet")
+    positions = ls.positions(doc)
+    result: TaskGraphResult = features.task_graph.task_graph_result(
+        analysis, params.function, positions, doc.analysis_version
+    )
+    return result

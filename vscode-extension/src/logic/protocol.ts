@@ -14,6 +14,7 @@ export const Methods = {
   run: 'ptols/run',
   timeline: 'ptols/timeline',
   specialisations: 'ptols/specialisations',
+  taskGraph: 'ptols/taskGraph',
   passDiff: 'ptols/passDiff',
   instruction: 'ptols/instruction',
 } as const;
@@ -555,6 +556,41 @@ export function parseSpecialisations(value: unknown): JitKernel[] {
     kernels.push({ name: item.name, range: isRange(item.range) ? item.range : ORIGIN, specialisations });
   }
   return kernels;
+// ptols/taskGraph (#28): the task graph of an orchestration function.
+export interface TaskGraphParams {
+  textDocument: { uri: string };
+  function: string;
+}
+
+export interface TaskGraphTask {
+  index: number;
+  kernel: string;
+  // "submit" | "spmd_submit" | "call" | "region"
+  kind: string;
+  // The call: a click on the task reveals it.
+  range: LspRange;
+  kernelRange: LspRange | null;
+  // SPMD blocks ("1", "4", or "n").
+  width: string;
+  taskId: string;
+  scope: string;
+  loops: string[];
+}
+
+export interface TaskGraphEdge {
+  source: number;
+  target: number;
+  // "deps" | "data"
+  kind: string;
+  label: string;
+}
+
+export interface TaskGraphResult {
+  version: number | null;
+  function: string;
+  tasks: TaskGraphTask[];
+  edges: TaskGraphEdge[];
+  message: string;
 }
 
 export interface PassDiffParams {
@@ -673,6 +709,43 @@ export interface InstructionResult {
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+function parseTask(value: unknown): TaskGraphTask | undefined {
+  if (!isObject(value) || !isCount(value.index) || typeof value.kernel !== 'string' || !isRange(value.range)) {
+    return undefined;
+  }
+  return {
+    index: value.index,
+    kernel: value.kernel,
+    kind: text(value.kind),
+    range: value.range,
+    kernelRange: isRange(value.kernelRange) ? value.kernelRange : null,
+    width: text(value.width) || '1',
+    taskId: text(value.taskId),
+    scope: text(value.scope),
+    loops: listOf(value.loops, (l) => (typeof l === 'string' ? l : undefined)),
+  };
+}
+
+function parseEdge(value: unknown): TaskGraphEdge | undefined {
+  if (!isObject(value) || !isCount(value.source) || !isCount(value.target)) {
+    return undefined;
+  }
+  return { source: value.source, target: value.target, kind: text(value.kind), label: text(value.label) };
+}
+
+export function parseTaskGraph(value: unknown): TaskGraphResult | undefined {
+  if (!isObject(value) || !Array.isArray(value.tasks)) {
+    return undefined;
+  }
+  return {
+    version: typeof value.version === 'number' ? value.version : null,
+    function: text(value.function),
+    tasks: listOf(value.tasks, parseTask),
+    edges: listOf(value.edges, parseEdge),
+    message: text(value.message),
+  };
+}
 
 function parseInstructionEntry(value: unknown): InstructionEntry | undefined {
   if (!isObject(value) || typeof value.instruction !== 'string' || typeof value.op !== 'string') {

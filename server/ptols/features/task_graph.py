@@ -1,0 +1,78 @@
+"""The task graph in the editor (#28): ``ptols/taskGraph`` for an orchestration function and
+the "Task graph" CodeLens above each one (docs/lsp-extensions.md)."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from ptoc.frontend import ModuleAnalysis
+from ptoc.graph import TaskGraph, task_graph
+from ptoc.ir.function import FunctionType
+
+from ..convert import Positions
+from ..protocol import TaskGraphEdge, TaskGraphResult, TaskGraphTask
+from ..text import Stale
+
+SHOW = "ptols.showTaskGraph"
+
+
+def find_graph(analysis: ModuleAnalysis, function: str) -> TaskGraph | None:
+    for program in analysis.all_programs():
+        fn = program.function(function)
+        if fn is not None:
+            return task_graph(program, fn)
+    return None
+
+
+def task_graph_result(
+    analysis: ModuleAnalysis, function: str, positions: Positions, version: int | None
+) -> TaskGraphResult:
+    graph = find_graph(analysis, function)
+    if graph is None:
+        return TaskGraphResult(version, function, [], [], f"no function '{function}'")
+    tasks = []
+    for task in graph.tasks:
+        try:
+            where = positions.range(task.span)
+            kernel = positions.range(task.kernel_span) if task.kernel_span is not None else None
+        except Stale:
+            continue
+        tasks.append(
+            TaskGraphTask(
+                task.index,
+                task.kernel,
+                task.kind,
+                where,
+                kernel,
+                task.width,
+                task.task_id,
+                task.scope,
+                list(task.loops),
+            )
+        )
+    edges = [TaskGraphEdge(e.source, e.target, e.kind, e.label) for e in graph.edges]
+    message = "" if tasks else "the function launches no task"
+    return TaskGraphResult(version, function, tasks, edges, message)
+
+
+def task_graph_lenses(
+    analysis: ModuleAnalysis, uri: str, positions: Positions
+) -> list[types.CodeLens]:
+    """ "Task graph" above each orchestration function."""
+    orchestration = {
+        (fn.name, fn.span)
+        for program in analysis.all_programs()
+        for fn in program.functions
+        if fn.func_type is FunctionType.Orchestration
+    }
+    lenses: list[types.CodeLens] = []
+    for info in analysis.function_infos:
+        if not any(name == info.name and info.span.covers(span) for name, span in orchestration):
+            continue
+        try:
+            where = positions.range(info.name_span)
+        except Stale:
+            continue
+        command = types.Command("Task graph", SHOW, arguments=[uri, info.name])
+        lenses.append(types.CodeLens(where, command))
+    return lenses

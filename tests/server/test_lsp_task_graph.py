@@ -1,0 +1,136 @@
+"""The task graph over LSP (#28): ptols/taskGraph, the "Task graph" CodeLens, hover on a
+TaskId, document symbols of scopes, go-to-definition from a submit's kernel, completion and
+signature help of pl.submit, on task_mistakes.CLEAN."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from lsp_helpers import open_document, position_of
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+from test_lsp_hardware import plain, request, rng
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "frontend"))
+from task_mistakes import CLEAN, program  # noqa: E402
+
+SOURCE = program(CLEAN)
+
+
+async def test_task_graph_of_the_orchestration_function(client: LanguageClient, tmp_path: Path):
+    uri = await open_document(client, tmp_path / "t.py", SOURCE)
+    found = plain(await request(client, "ptols/taskGraph", uri, function="main"))
+    assert (found["version"], found["function"], found["message"]) == (1, "main", "")
+    assert [
+        (t["index"], t["kernel"], t["kind"], t["width"], t["taskId"], t["scope"], t["loops"])
+        for t in found["tasks"]
+    ] == [
+        (0, "gate", "submit", "1", "ft", "manual", []),
+        (1, "scale", "submit", "1", "t1", "manual", []),
+        (2, "scale", "spmd_submit", "4", "t2", "manual", []),
+    ]
+    assert found["tasks"][0]["range"] == rng(35, 24, 35, 54)
+    assert found["tasks"][0]["kernelRange"] == rng(6, 4, 14, 16)
+    assert found["edges"] == [
+        {"source": 0, "target": 1, "kind": "deps", "label": "ft"},
+        {"source": 1, "target": 2, "kind": "deps", "label": "t1"},
+        {"source": 0, "target": 2, "kind": "deps", "label": "ft"},
+    ]
+    missing = plain(await request(client, "ptols/taskGraph", uri, function="nope"))
+    assert (missing["tasks"], missing["message"]) == ([], "no function 'nope'")
+
+
+async def test_task_graph_lens_on_orchestration_functions(client: LanguageClient, tmp_path: Path):
+    uri = await open_document(client, tmp_path / "t.py", SOURCE)
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(types.TextDocumentIdentifier(uri))
+    )
+    found: list[Any] = [
+        (lens.range.start, lens.command.command, list(lens.command.arguments or []))
+        for lens in lenses or []
+        if lens.command is not None and lens.command.title == "Task graph"
+    ]
+    assert found == [(position_of(SOURCE, "main("), "ptols.showTaskGraph", [uri, "main"])]
+
+
+async def test_hover_on_a_task_id_names_its_submit(client: LanguageClient, tmp_path: Path):
+    uri = await open_document(client, tmp_path / "t.py", SOURCE)
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), position_of(SOURCE, "t1, ft]"))
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert hover.contents.value.split("\n\n")[1:] == [
+        "The TaskId of `pl.submit(self.scale, …)` at line 37"
+    ]
+
+
+async def test_definition_from_a_submit_argument_to_the_kernel(
+    client: LanguageClient, tmp_path: Path
+):
+    uri = await open_document(client, tmp_path / "t.py", SOURCE)
+    location = await client.text_document_definition_async(
+        types.DefinitionParams(
+            types.TextDocumentIdentifier(uri), position_of(SOURCE, "gate, x", offset=1)
+        )
+    )
+    assert isinstance(location, list | types.Location)
+    target = location[0] if isinstance(location, list) else location
+    assert target.range.start == position_of(SOURCE, "gate(")
+
+
+async def test_document_symbols_hold_the_scope(client: LanguageClient, tmp_path: Path):
+    uri = await open_document(client, tmp_path / "t.py", SOURCE)
+    symbols = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(types.TextDocumentIdentifier(uri))
+    )
+    assert symbols is not None
+    (program_symbol,) = symbols
+    assert isinstance(program_symbol, types.DocumentSymbol)
+    main = next(s for s in program_symbol.children or [] if s.name == "main")
+    assert [(s.name, s.kind) for s in main.children or []] == [
+        ("with pl.manual_scope()", types.SymbolKind.Namespace)
+    ]
+
+
+async def test_completion_and_signature_help_of_submit(client: LanguageClient, tmp_path: Path):
+    text = SOURCE.replace("flags, ft = pl.submit(", "flags, ft = pl.sub(", 1)
+    uri = await open_document(client, tmp_path / "t.py", text)
+    items = await client.text_document_completion_async(
+        types.CompletionParams(
+            types.TextDocumentIdentifier(uri), position_of(text, "sub(self.gate", offset=3)
+        )
+    )
+    labels = [i.label for i in (items.items if isinstance(items, types.CompletionList) else items)]
+    assert "submit" in labels and "spmd_submit" in labels
+    uri = await open_document(client, tmp_path / "u.py", SOURCE)
+    help_ = await client.text_document_signature_help_async(
+        types.SignatureHelpParams(
+            types.TextDocumentIdentifier(uri), position_of(SOURCE, "self.gate, x", offset=5)
+        )
+    )
+    assert help_ is not None
+    assert help_.signatures[0].label.startswith("pl.submit(self.kernel, *args, deps=[...]")
+
+
+async def test_completion_and_signature_help_of_array_ops(client: LanguageClient, tmp_path: Path):
+    text = SOURCE.replace(
+        "    with pl.manual_scope():\n",
+        "    with pl.manual_scope():\n            tids = pl.array.create(4, pl.TASK_ID)\n",
+    )
+    uri = await open_document(client, tmp_path / "a.py", text)
+    items = await client.text_document_completion_async(
+        types.CompletionParams(
+            types.TextDocumentIdentifier(uri), position_of(text, "create(4", offset=0)
+        )
+    )
+    labels = [i.label for i in (items.items if isinstance(items, types.CompletionList) else items)]
+    assert {"create", "get_element", "update_element"} <= set(labels)
+    help_ = await client.text_document_signature_help_async(
+        types.SignatureHelpParams(
+            types.TextDocumentIdentifier(uri), position_of(text, "4, pl.TASK_ID", offset=1)
+        )
+    )
+    assert help_ is not None
+    assert help_.signatures[0].label.startswith("pl.array.create(extent")
