@@ -556,6 +556,8 @@ export function parseSpecialisations(value: unknown): JitKernel[] {
     kernels.push({ name: item.name, range: isRange(item.range) ? item.range : ORIGIN, specialisations });
   }
   return kernels;
+}
+
 // ptols/taskGraph (#28): the task graph of an orchestration function.
 export interface TaskGraphParams {
   textDocument: { uri: string };
