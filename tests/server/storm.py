@@ -25,6 +25,7 @@ import time
 import types as pytypes
 import typing
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -213,7 +214,14 @@ class Storm:
     """One server, one document, ``seed``; ``edition`` None lets each file's spellings decide,
     else the folder's pyproject.toml chooses it (for the server and `ptoc check` alike)."""
 
-    def __init__(self, folder: Path, seed: int, edition: str | None = None) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        seed: int,
+        edition: str | None = None,
+        command: tuple[str, ...] = (sys.executable, "-m", "ptols"),
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.folder = folder
         self.rng = random.Random(seed)
         if edition is not None:
@@ -235,7 +243,7 @@ class Storm:
         self.repairs: list[tuple[int, str, str]] = []  # (offset, inserted, removed)
         self.functions: list[str] = []
         self.final: list[dict[str, Any]] | None = None
-        self.server = RawServer(folder)
+        self.server = RawServer(folder, env=env, command=command)
         self.server.initialize(folder)
         self.server.notify(
             "textDocument/didOpen",
@@ -463,8 +471,15 @@ class Storm:
             self.request(protocol.FUNCTIONS, {"textDocument": {"uri": self.uri}})
         self.settle()
 
-    def run(self, edits: int = 0, seconds: float = 0.0, sample_every: int = 100) -> Report:
-        """Storm until ``edits`` edits were sent or ``seconds`` passed, then check the end."""
+    def run(
+        self,
+        edits: int = 0,
+        seconds: float = 0.0,
+        sample_every: int = 100,
+        sampled: Callable[[Storm], None] | None = None,
+    ) -> Report:
+        """Storm until ``edits`` edits were sent or ``seconds`` passed, then check the end;
+        ``sampled`` is called after each RSS sample."""
         deadline = time.monotonic() + seconds if seconds else float("inf")
         next_sample = 0
         while self.report.alive and time.monotonic() < deadline:
@@ -474,6 +489,8 @@ class Storm:
             if self.report.edits >= next_sample:
                 self.report.rss.append((self.report.edits, rss_mb(self.server.proc.pid)))
                 next_sample += sample_every
+                if sampled is not None:
+                    sampled(self)
         self.finish()
         return self.report
 
