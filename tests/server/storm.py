@@ -477,9 +477,12 @@ class Storm:
         seconds: float = 0.0,
         sample_every: int = 100,
         sampled: Callable[[Storm], None] | None = None,
+        reference: str | None = None,
     ) -> Report:
         """Storm until ``edits`` edits were sent or ``seconds`` passed, then check the end;
-        ``sampled`` is called after each RSS sample."""
+        ``sampled`` is called after each RSS sample; with a ``reference`` text, each sample is
+        taken with that text open and analysed (what is alive then does not depend on which
+        program the storm had pasted last)."""
         deadline = time.monotonic() + seconds if seconds else float("inf")
         next_sample = 0
         while self.report.alive and time.monotonic() < deadline:
@@ -487,12 +490,26 @@ class Storm:
                 break
             self.step()
             if self.report.edits >= next_sample:
+                if reference is not None:
+                    self.settle_on(reference)
                 self.report.rss.append((self.report.edits, rss_mb(self.server.proc.pid)))
                 next_sample += sample_every
                 if sampled is not None:
                     sampled(self)
         self.finish()
         return self.report
+
+    def settle_on(self, text: str) -> None:
+        """Open ``text`` (a whole-document change), wait for its diagnostics, and once more a
+        second later, so that the end of a compilation step after the pause has run."""
+        for _ in range(2):
+            self.whole(text)
+            deadline = time.monotonic() + 30
+            while self.published < self.version and time.monotonic() < deadline:
+                self.drain()
+                time.sleep(0.01)
+            time.sleep(1.1)
+            self.drain()
 
     def finish(self) -> None:
         self.settle()
