@@ -240,6 +240,7 @@ class Storm:
         self.published = 0  # the newest version published
         self.digests: dict[int, int] = {}  # digest request id -> the version it checks
         self.invalid: set[int] = set()  # ids of requests sent with params that do not fit
+        self.recent: list[str] = []  # the last requests sent, named when one hangs
         self.repairs: list[tuple[int, str, str]] = []  # (offset, inserted, removed)
         self.functions: list[str] = []
         self.final: list[dict[str, Any]] | None = None
@@ -256,6 +257,7 @@ class Storm:
                 }
             },
         )
+        self.wait_for_publish(60)  # the compiler is loaded: not part of the answer bound
 
     # -- messages ------------------------------------------------------------------------------
 
@@ -263,6 +265,7 @@ class Storm:
         msg_id = self.next_id
         self.next_id += 1
         self.waiting[msg_id] = (method, time.monotonic())
+        self.recent = [*self.recent[-7:], method]
         self.server.request(msg_id, method, params)
         self.report.requests += 1
         self.report.methods[method] += 1
@@ -307,7 +310,9 @@ class Storm:
         method, sent = self.waiting.pop(msg_id)
         took = time.monotonic() - sent
         if took > ANSWER_BOUND:
-            self.report.hangs.append(f"{method} answered after {took:.1f} s")
+            self.report.hangs.append(
+                f"{method} answered after {took:.1f} s (sent last: {', '.join(self.recent)})"
+            )
         error = message.get("error")
         if msg_id in self.invalid:
             self.invalid.discard(msg_id)
@@ -343,7 +348,10 @@ class Storm:
             now = time.monotonic()
             if now > deadline:
                 for method, sent in self.waiting.values():
-                    self.report.hangs.append(f"{method} unanswered after {now - sent:.1f} s")
+                    self.report.hangs.append(
+                        f"{method} unanswered after {now - sent:.1f} s (sent last: "
+                        f"{', '.join(self.recent)}; document of {len(self.text.text)} chars)"
+                    )
                 self.waiting.clear()
                 self.digests.clear()
                 return
@@ -499,15 +507,19 @@ class Storm:
         self.finish()
         return self.report
 
+    def wait_for_publish(self, timeout: float) -> None:
+        """Until diagnostics of the newest version arrive (or ``timeout`` passes)."""
+        deadline = time.monotonic() + timeout
+        while self.published < self.version and time.monotonic() < deadline:
+            self.drain()
+            time.sleep(0.01)
+
     def settle_on(self, text: str) -> None:
         """Open ``text`` (a whole-document change), wait for its diagnostics, and once more a
         second later, so that the end of a compilation step after the pause has run."""
         for _ in range(2):
             self.whole(text)
-            deadline = time.monotonic() + 30
-            while self.published < self.version and time.monotonic() < deadline:
-                self.drain()
-                time.sleep(0.01)
+            self.wait_for_publish(30)
             time.sleep(1.1)
             self.drain()
 
