@@ -36,6 +36,8 @@ PUBLIC_FOR_PTOLS = {
     "ptoc.printer",
     # The hardware view's results (docs/architecture.md): source map, memory map, kernel facts.
     "ptoc.sourcemap",
+    "ptoc.pass_diff",
+    "ptoc.instructions",
     "ptoc.memory_map",
     "ptoc.kernel_facts",
     "ptoc.timeline",

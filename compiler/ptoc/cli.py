@@ -424,8 +424,9 @@ def run_compile(args: argparse.Namespace) -> int:
     if args.verify and args.target != "pto":
         fail("--verify checks PTO MLIR: use it with --target pto")
         return EXIT_USAGE
-    if args.line_directives and args.target not in ("cce", "pto"):
-        fail("--line-directives marks C++ (--target cce) and PTO MLIR (--target pto)")
+    misuse = option_misuse(args)
+    if misuse:
+        fail(misuse)
         return EXIT_USAGE
     ptoas = chosen_ptoas(args)
     if isinstance(ptoas, str):
@@ -452,6 +453,8 @@ def run_compile(args: argparse.Namespace) -> int:
             )
 
     report(result.diagnostics)
+    if args.pass_diff:
+        return write_pass_diff(result, args.pass_diff, args.output)
     if args.verify_sync and not sync_verified(result):
         return EXIT_ERRORS
     if (args.timeline or args.timeline_summary) and not result.has_errors:
@@ -464,6 +467,24 @@ def run_compile(args: argparse.Namespace) -> int:
         return EXIT_ERRORS
     emit_compiled(args, result, analysis)
     return EXIT_OK
+
+
+def option_misuse(args: argparse.Namespace) -> str:
+    """Why the options do not go together ("" when they do)."""
+    if args.line_directives and args.target not in ("cce", "pto"):
+        return "--line-directives marks C++ (--target cce) and PTO MLIR (--target pto)"
+    if args.pass_diff and args.target != "ir":
+        return "--pass-diff shows the IR each pass makes: use it with --target ir"
+    return ""
+
+
+def write_pass_diff(result: CompileResult, style: str, output: str | None) -> int:
+    """What each pass changed in the IR (``--pass-diff``)."""
+    from .pass_diff import explore, render
+
+    programs = explore(result)
+    emit(render(programs, style, terminal_width()), output)
+    return EXIT_ERRORS if result.has_errors else EXIT_OK
 
 
 def emit_compiled(
@@ -788,6 +809,16 @@ def add_source_maps(compile_: argparse.ArgumentParser) -> None:
         "'loc(\"FILE\":L:C)' on PTO MLIR operations (PTOAS, mlir tools)",
     )
     compile_.add_argument(
+        "--pass-diff",
+        nargs="?",
+        const="unified",
+        choices=("unified", "side-by-side"),
+        metavar="STYLE",
+        help="with --target ir: instead of the IR, what each pass changed in it (+added "
+        "-removed lines; passes that changed nothing are named, not shown), as a unified "
+        "(the default) or side-by-side diff",
+    )
+    compile_.add_argument(
         "--memory-map",
         metavar="OUT.json|OUT.svg",
         help="write every function's on-chip buffers after AllocateMemoryAddr (address, size, "
@@ -796,7 +827,7 @@ def add_source_maps(compile_: argparse.ArgumentParser) -> None:
 
 
 #: The commands, in the order ``ptoc --help`` lists them.
-COMMANDS = ("check", "print", "compile", "fmt", "upgrade", "run")
+COMMANDS = ("check", "print", "compile", "fmt", "upgrade", "run", "graph")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -842,6 +873,10 @@ def command_parser_adder(
         from .run.command import add_parser as add_run_parser
 
         return add_run_parser
+    if name == "graph":
+        from .graph.command import add_parser as add_graph_parser
+
+        return add_graph_parser
     adders = {"check": add_check_parser, "print": add_print_parser, "compile": add_compile_parser}
     return adders[name]
 

@@ -142,6 +142,14 @@ NAMESPACES = (
         "Prefetch operations",
         "L2 prefetch contexts, events and sessions, spelled `pl.prefetch.X` (PyPTO 2026-08).",
     ),
+    (
+        "pld",
+        "Distributed operations",
+        "Distributed PyPTO (PyPTO 2026-08, `import pypto.language.distributed as pld`): window "
+        "buffers and their per-rank views, remote loads and stores, put / get, notify / wait and "
+        "the collectives. Spelled `pld.system.X`, `pld.tensor.X` or `pld.tile.X`; the ops with "
+        "a short form are also `pld.X`.",
+    ),
 )
 
 SAMPLE_DIM = const_int(32)
@@ -182,6 +190,8 @@ def dsl_spellings(op: OpDef) -> list[str]:
     if not op.dsl_visible:
         return []
     names = op.dsl_names or (op.short_name,)
+    if op.namespace == "pld":
+        return [f"pld.{n}" for n in names]
     spellings = [f"pl.{n}" for n in names if reaches((), n, op)]
     spellings += [f"pl.{op.namespace}.{n}" for n in names if reaches((op.namespace,), n, op)]
     return spellings

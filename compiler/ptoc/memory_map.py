@@ -50,6 +50,9 @@ class Buffer:
     reuse_group: int | None
     dtype: str
     shape: tuple[int, ...]
+    #: Bytes the tile itself occupies from ``start``: less than ``size`` when it shares a
+    #: larger buffer (MemoryReuse), a sub-range of it.
+    value_size: int = 0
 
     @property
     def end(self) -> int:
@@ -84,6 +87,7 @@ class MemoryMap:
 
 def function_map(fn: Function) -> FunctionMap | None:
     """The map of one function after AllocateMemoryAddr; None when it has no on-chip tile."""
+    from .passes.irutil import byte_size
     from .passes.memory_reuse import function_lifetimes
     from .passes.target import DEFAULT_TARGET
 
@@ -129,6 +133,7 @@ def function_map(fn: Function) -> FunctionMap | None:
                 reuse_group=memref.id if sharing[memref.id] > 1 else None,
                 dtype=var.type.dtype.name,
                 shape=tuple(static_shape(var.type.shape) or ()),
+                value_size=min(byte_size(var.type) or memref.size, memref.size),
             )
         )
     spaces: list[SpaceUse] = []
@@ -216,6 +221,7 @@ def map_json(maps: Sequence[FunctionMap], source: str) -> list[dict[str, Any]]:
                     "reuseGroup": b.reuse_group,
                     "dtype": b.dtype,
                     "shape": list(b.shape),
+                    "valueSize": b.value_size,
                 }
                 for b in m.buffers
             ],

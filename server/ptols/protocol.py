@@ -24,6 +24,8 @@ SOURCE_MAP = "ptols/sourceMap"
 MEMORY_MAP = "ptols/memoryMap"
 RUN = "ptols/run"
 TIMELINE = "ptols/timeline"
+PASS_DIFF = "ptols/passDiff"
+INSTRUCTION = "ptols/instruction"
 
 
 @attrs.define
@@ -156,6 +158,7 @@ class MemoryBuffer:
     reuse_group: int | None
     dtype: str
     shape: list[int]
+    value_size: int  # bytes the tile occupies from start (< size: a sub-range of its buffer)
 
 
 @attrs.define
@@ -269,6 +272,77 @@ class TimelineResult:
     message: str  # why there is no timeline, or ""
 
 
+@attrs.define
+class PassDiffParams:
+    text_document: types.TextDocumentIdentifier
+    function: str | None = None
+    pipeline: str | None = None  # None: the `pipeline` setting, else the IR target's own
+
+
+@attrs.define
+class PassStage:
+    name: str  # "input", else the pass the IR is the result of
+    content: str
+    entries: list[SourceMapEntry]
+
+
+@attrs.define
+class PassChange:
+    name: str
+    description: str
+    before: int  # index into stages
+    after: int  # index into stages (== before: the pass changed nothing)
+    added: int
+    removed: int
+    # [beforeStart, beforeEnd, afterStart, afterEnd]: 0-based lines, end exclusive
+    changes: list[list[int]]
+
+
+@attrs.define
+class ProgramPassDiff:
+    program: str
+    stages: list[PassStage]
+    passes: list[PassChange]
+
+
+@attrs.define
+class PassDiffResult:
+    version: int | None
+    pipeline: str
+    programs: list[ProgramPassDiff]
+    diagnostics: list[PreviewDiagnostic]
+
+
+@attrs.define
+class InstructionParams:
+    name: str  # as the generated code spells it: TADD, pto.tadd, set_flag
+    target: str | None = None  # "cce" or "pto"; None: both
+
+
+@attrs.define
+class InstructionOperand:
+    name: str
+    traits: str
+
+
+@attrs.define
+class InstructionEntry:
+    instruction: str
+    target: str
+    op: str  # block.add
+    form: str  # "" or the variant: "row vector rhs"
+    description: str
+    pipe: str
+    operands: list[InstructionOperand]
+    attributes: list[str]
+    note: str
+
+
+@attrs.define
+class InstructionResult:
+    entries: list[InstructionEntry]
+
+
 def request_class(method: str, params: type) -> type:
     """The JSON-RPC request message of a custom method, for pygls to read its params into
     ``params`` (a request that does not fit is answered with InvalidParams)."""
@@ -295,6 +369,8 @@ METHODS: dict[str, tuple[type | None, type | None]] = {
     MEMORY_MAP: (MemoryMapParams, MemoryMapResult),
     RUN: (RunParams, RunResult),
     TIMELINE: (TimelineParams, TimelineResult),
+    PASS_DIFF: (PassDiffParams, PassDiffResult),
+    INSTRUCTION: (InstructionParams, InstructionResult),
 }
 REQUESTS: dict[str, type] = {
     method: request_class(method, params)

@@ -550,6 +550,15 @@ def misc_cases() -> Iterator[Case]:
         "FP32",
         lambda a: a["a"].reshape(32, 32),
     )
+    yield simple(  # the reshape is its source's bytes: t_s must not take t_a's buffer
+        "reshape_FP32_source_dead",
+        [("a", (16, 64), "FP32")],
+        ["t_r = pl.reshape(t_a, [32, 32])", "t_s = pl.mul(t_r, 2.0)", "t_c = pl.add(t_r, t_s)"],
+        "t_c",
+        (32, 32),
+        "FP32",
+        lambda a: cast(a["a"].reshape(32, 32) * 3, "FP32"),
+    )
     yield simple(
         "lrelu_FP32",
         [("a", (16, 64), "FP32")],
@@ -848,7 +857,7 @@ def floor_division_cases() -> Iterator[Case]:
 
 
 def all_cases() -> list[Case]:
-    from .realistic import bias_cases, norm_cases, scores_cases  # built on this module's helpers
+    from .realistic import bias_cases, norm_cases, scores_cases, short_column_cases  # noqa: I001
 
     cases = [
         *binary_cases(),
@@ -866,6 +875,7 @@ def all_cases() -> list[Case]:
         *norm_cases(),
         *scores_cases(),
         *bias_cases(),
+        *short_column_cases(),
     ]
     names = [c.name for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"

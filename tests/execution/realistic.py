@@ -66,6 +66,40 @@ def norm_cases() -> Iterator[Case]:
     )
 
 
+def short_column_cases() -> Iterator[Case]:
+    """Row statistics of 4 FP32 rows: a 16-byte column, declared padded to the 32-byte block
+    pto-isa's tiles hold a column in (valid rows 4)."""
+    yield simple(
+        "row_scale_FP32_4x1_loaded",
+        [("a", (4, 64), "FP32"), ("r", (4, 1), "FP32")],
+        ["t_e = pl.add(t_r, 1.0)", "t_c = pl.row_expand_mul(t_a, t_e)"],
+        "t_c",
+        (4, 64),
+        "FP32",
+        lambda a: cast(a["a"] * (a["r"] + np.float32(1)), "FP32"),
+    )
+    yield simple(
+        "row_max_FP32_4x1_scaled",
+        [("a", (4, 64), "FP32")],
+        ["t_tmp = pl.create_tile([4, 64], dtype=pl.FP32)", "t_m = pl.row_max(t_a, t_tmp)"]
+        + ["t_c = pl.mul(t_m, 0.5)"],
+        "t_c",
+        (4, 1),
+        "FP32",
+        lambda a: cast(a["a"].max(axis=1, keepdims=True) * np.float32(0.5), "FP32"),
+    )
+    yield simple(  # TROWSUM reads its source through a view of the result's padded rows
+        "row_mean_FP32_4x1",
+        [("a", (4, 64), "FP32")],
+        ["t_tmp = pl.create_tile([4, 64], dtype=pl.FP32)", "t_s = pl.row_sum(t_a, t_tmp)"]
+        + ["t_c = pl.mul(t_s, 0.015625)"],
+        "t_c",
+        (4, 1),
+        "FP32",
+        lambda a: cast(a["a"].sum(axis=1, keepdims=True, dtype=np.float32) / 64, "FP32"),
+    )
+
+
 def layer_norm(a: np.ndarray) -> np.ndarray:
     centered = a - a.sum(axis=1, keepdims=True, dtype=np.float32) / np.float32(64)
     variance = mean_square(centered)

@@ -569,7 +569,7 @@ def test_a_name_2026_08_has_for_tensors_too_dispatches_by_the_argument():
     assert "E306" in codes(old)  # 2026-03 had pl.abs for tiles only
 
 
-def test_distributed_calls_are_said_once_not_errors_and_their_arguments_checked():
+def test_distributed_calls_are_typed_and_their_arguments_checked():
     text = textwrap.dedent("""
         import pypto.language as pl
         import pypto.language.distributed as pld
@@ -582,11 +582,8 @@ def test_distributed_calls_are_said_once_not_errors_and_their_arguments_checked(
             return x
     """)
     a = analyze_source(text, "d.py")
-    assert [(d.code, d.severity.value) for d in a.diagnostics] == [
-        ("I003", "info"),
-        ("E200", "error"),
-    ]
-    assert (a.diagnostics[1].span.line, a.diagnostics[1].span.column) == where(text, "missing")[:2]
+    assert [(d.code, d.severity.value) for d in a.diagnostics] == [("E200", "error")]
+    assert (a.diagnostics[0].span.line, a.diagnostics[0].span.column) == where(text, "missing")[:2]
 
 
 def test_2026_08_slice_is_the_window_view_and_its_extra_keywords_are_said_once():

@@ -53,6 +53,7 @@ def vec_tile(name: str, start: int, first: dict[str, object], last: dict[str, ob
         "reuseGroup": None,
         "dtype": "FP32",
         "shape": [128, 64],
+        "valueSize": 32768,
     }
 
 
@@ -100,6 +101,8 @@ def test_reuse_groups_and_lifetimes() -> None:
         ("tile_sum", 32768, 16384, 5, 6, 5),
     ]
     assert fn.buffers[4].first_use.span.line == 25  # the scratch belongs to the sum's line
+    # tile_sum, [32, 1] FP32, lives in tile_mul's 16 KB buffer: its first 128 bytes
+    assert [b.value_size for b in fn.buffers] == [16384] * 5 + [128]
 
 
 def test_overflow_is_reported_and_drawn_red() -> None:

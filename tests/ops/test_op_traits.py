@@ -185,6 +185,8 @@ def _names(op: OpDef, target: str) -> list[str]:
         tile_form.lowering(target).instruction if tile_form is not None else None,
         lowering.vec_window,  # a window of a Vec tile on A2/A3 (pto.subset) ...
         SUBVIEW if lowering.vec_window else None,  # ... spelled pto.subview by PTOAS v0.57
+        # an op A2/A3 has no instruction for, computed as two (AddReductionScratch)
+        *(REGISTRY.ops[n].lowering(target).instruction for n in op.pair_form or ()),
     ]
     return [n for n in names if n is not None]
 

@@ -190,3 +190,22 @@ def test_an_if_result_keeps_both_branch_buffers_live() -> None:
         "both[Vec#6] = block.add(picked, fresh)",
         "return",
     ]
+
+
+def test_a_reshape_shares_its_source_buffer_and_keeps_it_live() -> None:
+    # TRESHAPE / pto.treshape make the result a view of the source's bytes: a tile loaded
+    # while the reshape is live must not take the source's buffer (it did: wrong results).
+    a, b, out = (
+        P.var(n, P.tensor_t(*s)) for n, s in (("a", (16, 64)), ("b", (64, 16)), ("out", (64, 16)))
+    )
+    ta = P.assign("ta", P.op("block.load", a, P.ints(0, 0), P.ints(16, 64)))
+    tr = P.assign("tr", P.op("block.reshape", ta.var, P.ints(64, 16)))
+    tb = P.assign("tb", P.op("block.load", b, P.ints(0, 0), P.ints(64, 16)))
+    tc = P.assign("tc", P.op("block.add", tr.var, tb.var))
+    st = store(tc.var, out, 64, 16)
+    fn = P.function("k", [a, b, out], [ta, tr, tb, tc, st], returns=[])
+    assert reused(fn)[:3] == [
+        "ta[Vec#3] = block.load(a, [0, 0], [16, 64])",
+        "tr[Vec#3] = block.reshape(ta, [64, 16])",
+        "tb[Vec#4] = block.load(b, [0, 0], [64, 16])",
+    ]

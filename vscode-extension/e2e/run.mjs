@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CHROMIUM, CODE_SERVER_VERSION, ensureCodeServer, ensureDebianPackages, ensureNode24 } from './setup.mjs';
 import timeline from './timeline.mjs';
+import explorer from './explorer.mjs';
 import { SERVER_TIMEOUT, extensionDir, log, results, normalise, editorTexts, waitForEditorText, waitForFile, wordPosition, scrollPreviewToEnd, waitForScrolledText, quickOpen, runCommand, replaceInEditor, screenshot, extensionLog, findFiles, windowState, group, waitForHighlight, clickWord, waitForCursorLine, lens, memoryMapFrame } from './workbench.mjs';
 
 const repo = resolve(extensionDir, '..');
@@ -28,7 +29,7 @@ if (!process.env.PTO_ISA_ROOT && existsSync(vendoredPtoIsa)) {
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 // Scenarios kept in modules of their own (e2e/<name>.mjs), run in the environment session after
 // the kernel views, in this order; `--only=<name>` runs one. Each is `(page, check, context)`.
-const MORE_VIEWS = { timeline };
+const MORE_VIEWS = { timeline, explorer };
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',

@@ -1,5 +1,6 @@
 // The memory map webview's only script (loaded under the page's nonce): a hover box with a
-// buffer's details, and a click (or Enter) on a buffer or a function title reveals its source.
+// buffer's details, a click (or Enter) on a buffer or a function title reveals its source (and
+// pins the buffer), a click on a toggle asks the panel to redraw with it.
 (function () {
   const vscode = acquireVsCodeApi();
   const tip = document.getElementById('tip');
@@ -26,8 +27,15 @@
     }
   }
 
+  // A buffer also names itself (data-pin): the panel pins it, or unpins it when it was.
   function reveal(element) {
-    vscode.postMessage({ command: 'reveal', range: element.getAttribute('data-reveal') });
+    const pin = element.getAttribute('data-pin');
+    vscode.postMessage({ command: 'reveal', range: element.getAttribute('data-reveal'), ...(pin ? { pin } : {}) });
+  }
+
+  // The scale and space toggles: the panel redraws the page with the new choice.
+  function toggle(element) {
+    vscode.postMessage({ command: 'view', view: element.getAttribute('data-view'), value: element.getAttribute('data-value') });
   }
 
   // The picture is drawn for the panel's width: say it now and after every resize.
@@ -64,6 +72,11 @@
   });
   document.addEventListener('focusout', hideTip);
   document.addEventListener('click', (event) => {
+    const button = event.target instanceof Element ? event.target.closest('[data-view]') : null;
+    if (button) {
+      toggle(button);
+      return;
+    }
     const element = target(event);
     if (element) {
       reveal(element);

@@ -9,6 +9,9 @@ import { PREVIEW_SCHEME } from './logic/previewUri';
 import { registerFormatOnSave } from './formatOnSave';
 import { registerFunctionCommands } from './functionCommands';
 import { MemoryMapManager } from './memoryMap';
+import { PassExplorer } from './passExplorer';
+import { registerPreviewHovers } from './previewHover';
+import { ColourBands } from './colourBands';
 import { PreviewManager } from './preview';
 import { onSelectedInterpreterChanged } from './pythonExtension';
 import { Runner } from './run';
@@ -34,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const memoryMaps = new MemoryMapManager(context.extensionUri, controller, log);
   const runner = new Runner(controller, log);
   const timelines = timelinePanels(context.extensionUri, controller, log);
+  const passExplorer = new PassExplorer(controller, log);
   context.subscriptions.push(
     log,
     controller,
@@ -46,6 +50,9 @@ export function activate(context: vscode.ExtensionContext): void {
     registerFunctionCommands(previews, memoryMaps, runner, log),
     timelines,
     registerTimelineCommands(timelines, previews, log),
+    passExplorer,
+    registerPreviewHovers(controller, log),
+    new ColourBands(sourceMaps, log),
   );
 
   let lastContext: boolean | undefined;

@@ -3,7 +3,8 @@
  * function, filled from one request of the server and redrawn on `ptols/previewChanged` and
  * after a server (re)start, as previews are. Each page is drawn for the panel's width, which
  * its script (media/memoryMap.js) reports, and a click on an element posts the source range
- * to reveal.
+ * to reveal. A kind may keep a state of its own in each panel (the memory map's scale, spaces
+ * and pinned buffer), changed by the messages its page posts and passed to `render`.
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -12,7 +13,7 @@ import type { ServerController } from './server';
 import { errorText, fileName, sameUri } from './uriText';
 
 /** What a kind of panel asks the server for, and how it draws the answer. */
-export interface PanelKind<R> {
+export interface PanelKind<R, S = undefined> {
   viewType: string;
   /** The tab's title before the function's name: `Memory`, `Timeline`. */
   title: string;
@@ -20,10 +21,14 @@ export interface PanelKind<R> {
   what: string;
   method: string;
   parse(value: unknown): R | undefined;
-  render(result: R, sourceName: string, resources: PageResources, width: number | undefined): string;
+  render(result: R, sourceName: string, resources: PageResources, width: number | undefined, state: S): string;
+  /** The state of a new panel. */
+  initialState?: () => S;
+  /** The state after a message of the page (undefined: not one of this kind's). */
+  onMessage?: (state: S, message: Record<string, unknown>, source: string) => S | undefined;
 }
 
-class KernelPanel<R> {
+class KernelPanel<R, S> {
   readonly panel: vscode.WebviewPanel;
   private readonly resources: PageResources;
   private html = '';
@@ -32,15 +37,17 @@ class KernelPanel<R> {
   private width: number | undefined;
   /** Answers can overtake each other: only the newest request may draw. */
   private generation = 0;
+  private state: S;
 
   constructor(
-    private readonly kind: PanelKind<R>,
+    private readonly kind: PanelKind<R, S>,
     readonly source: string,
     readonly fn: string | undefined,
     extensionUri: vscode.Uri,
     private readonly server: ServerController,
     private readonly log: vscode.LogOutputChannel,
   ) {
+    this.state = kind.initialState?.() as S;
     const media = vscode.Uri.joinPath(extensionUri, 'media');
     this.panel = vscode.window.createWebviewPanel(
       kind.viewType,
@@ -90,7 +97,7 @@ class KernelPanel<R> {
   }
 
   private render(result: R): string {
-    return this.kind.render(result, fileName(this.source), this.resources, this.width);
+    return this.kind.render(result, fileName(this.source), this.resources, this.width, this.state);
   }
 
   private async onMessage(message: unknown): Promise<void> {
@@ -104,6 +111,13 @@ class KernelPanel<R> {
         this.draw(this.render(this.result));
       }
       return;
+    }
+    const next = this.kind.onMessage?.(this.state, message as Record<string, unknown>, this.source);
+    if (next !== undefined) {
+      this.state = next;
+      if (this.result !== undefined) {
+        this.draw(this.render(this.result));
+      }
     }
     const range = command === 'reveal' ? decodeRange(encoded) : undefined;
     if (range === undefined) {
@@ -120,12 +134,12 @@ class KernelPanel<R> {
 }
 
 /** The open panels of one kind. */
-export class KernelPanels<R> implements vscode.Disposable {
-  private readonly panels = new Set<KernelPanel<R>>();
+export class KernelPanels<R, S = undefined> implements vscode.Disposable {
+  private readonly panels = new Set<KernelPanel<R, S>>();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
-    private readonly kind: PanelKind<R>,
+    private readonly kind: PanelKind<R, S>,
     private readonly extensionUri: vscode.Uri,
     private readonly server: ServerController,
     private readonly log: vscode.LogOutputChannel,

@@ -65,7 +65,7 @@ describe('package.json', () => {
       for (const entry of entries) {
         assert.ok(contributed.has(entry.command), `${menu}: ${entry.command}`);
         if (menu !== 'commandPalette') {
-          assert.match(entry.when ?? '', /ptoc\.isPyptoFile|resourceScheme == ptoc-preview/, `${menu}: ${entry.command}`);
+          assert.match(entry.when ?? '', /ptoc\.isPyptoFile|resourceScheme == ptoc-preview|view == ptoc\.passes/, `${menu}: ${entry.command}`);
         }
       }
     }

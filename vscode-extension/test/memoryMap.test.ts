@@ -15,6 +15,7 @@ const buffer = (name: string, space: string, start: number, size: number, first:
   reuseGroup,
   dtype: 'FP32',
   shape: [size / 4],
+  valueSize: size,
 });
 
 // Plot area 100..500 (width 510 - 10 margin), lanes 100 high with 20 between: easy numbers.

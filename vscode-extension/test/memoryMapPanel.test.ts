@@ -82,4 +82,23 @@ describe('MemoryMapManager (with a vscode stub)', () => {
     assert.match(panel.pages[1], /No memory map for .*: the server stopped\./);
     manager.dispose();
   });
+
+  it('redraws with the toggles the page posts: the scale, a space', async () => {
+    const manager = new MemoryMapManager(extensionUri, fakeServer(() => Promise.resolve(answer)), silentLog);
+    await manager.show('file:///k/simple_add.py', 'simple_add');
+    const panel = panels.at(-1);
+    assert.ok(panel);
+    panel.post({ command: 'width', width: 700 });
+    assert.match(panel.pages.at(-1) ?? '', /data-value="capacity" aria-pressed="true"/);
+    panel.post({ command: 'view', view: 'scale', value: 'used' });
+    assert.match(panel.pages.at(-1) ?? '', /data-value="used" aria-pressed="true"/);
+    assert.match(panel.pages.at(-1) ?? '', /data-name="tile_x"/);
+    panel.post({ command: 'view', view: 'space', value: 'Vec' });
+    assert.match(panel.pages.at(-1) ?? '', /data-value="Vec" aria-pressed="false"/);
+    assert.doesNotMatch(panel.pages.at(-1) ?? '', /data-name="tile_x"/);
+    const count = panel.pages.length;
+    panel.post({ command: 'view', view: 'scale', value: 'sideways' });
+    assert.equal(panel.pages.length, count, 'an unknown choice changes nothing');
+    manager.dispose();
+  });
 });

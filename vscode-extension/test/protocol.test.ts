@@ -26,6 +26,8 @@ describe('protocol', () => {
       memoryMap: 'ptols/memoryMap',
       run: 'ptols/run',
       timeline: 'ptols/timeline',
+      passDiff: 'ptols/passDiff',
+      instruction: 'ptols/instruction',
     });
   });
 
@@ -122,6 +124,7 @@ describe('protocol', () => {
       reuseGroup: 0,
       dtype: 'FP32',
       shape: [128, 64],
+      valueSize: 32768,
     };
     assert.deepEqual(
       parseMemoryMap({
@@ -134,7 +137,7 @@ describe('protocol', () => {
             spaces: [{ space: 'Vec', capacity: 196608, used: 32768, overflow: false }, { space: 'Mat', capacity: 'x' }, { space: 'Acc', capacity: 10, used: 20 }],
             buffers: [
               buffer,
-              { ...buffer, name: 'late', firstUse: use(4), lastUse: use(2), reuseGroup: 'g', dtype: 3, shape: [2, 'x'] },
+              { ...buffer, name: 'late', firstUse: use(4), lastUse: use(2), reuseGroup: 'g', dtype: 3, shape: [2, 'x'], valueSize: 'x' },
               { ...buffer, size: -1 },
               { ...buffer, firstUse: {} },
             ],
@@ -151,7 +154,8 @@ describe('protocol', () => {
             range,
             statements: 6,
             spaces: [{ space: 'Vec', capacity: 196608, used: 32768, overflow: false }, { space: 'Acc', capacity: 10, used: 20, overflow: true }],
-            buffers: [buffer, { ...buffer, name: 'late', firstUse: use(4), lastUse: use(4), reuseGroup: null, dtype: '', shape: [2] }],
+            // a value size that is not a count is the buffer's
+            buffers: [buffer, { ...buffer, name: 'late', firstUse: use(4), lastUse: use(4), reuseGroup: null, dtype: '', shape: [2], valueSize: 32768 }],
           },
         ],
         diagnostics: [{ range, severity: 1, code: 'E402', message: 'too big' }],

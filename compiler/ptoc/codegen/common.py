@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..diagnostics import Diagnostic
+from ..ir.dtype import DataType
 from ..ir.expr import Call, ConstBool, ConstFloat, ConstInt, Expr, MakeTuple, Var
 from ..ir.fields import child_values, layout
 from ..ir.span import NO_SPAN, Span
@@ -152,3 +153,22 @@ def no_loop_jumps(target: str) -> Callable[[Any, LoopJumpStmt], None]:
         )
 
     return lower
+
+
+def not_taken(
+    op: OpDef, instruction: str, takes: Sequence[DataType], call: Call, dtype: DataType, judge: str
+) -> str:
+    """Why ``instruction`` cannot compute ``call`` in ``dtype`` on A2/A3 (``takes``: the
+    element types it does take, as ``judge`` states them), with the way out."""
+    names = ", ".join(d.name for d in takes)
+    sources = {a.type.dtype for a in call.args if isinstance(a.type, TileType)}
+    promoted = ""
+    hint = f"convert with pl.cast(..., target_type=pl.{takes[-1].name}) first"
+    if sources and dtype not in sources:
+        source = next(iter(sources)).name
+        promoted = f" (a literal makes the {source} tile's result {dtype.name})"
+        hint = f"use a pl.Scalar[pl.{source}] value instead of the literal"
+    return (
+        f"{op.name}: {instruction} takes {names} elements on A2/A3 ({judge}), not "
+        f"{dtype.name}{promoted}; {hint}"
+    )

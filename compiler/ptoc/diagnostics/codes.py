@@ -359,6 +359,93 @@ _ENTRIES = [
         "tile_add(a, b)  # def tile_add(a, b, c: pl.Out[pl.Tensor])",
         "tile_add(a, b, c)",
     ),
+    # --- distributed programs and cross-core pipes (spec pypto-2026-08.md sections 9.2, 12) ---
+    CodeInfo(
+        "E230",
+        "WINDOW_BUFFER_PLACEMENT",
+        _E,
+        "`pld.alloc_window_buffer(...)` anywhere but the right-hand side of a plain `name = ...` "
+        "assignment: upstream names the buffer after that target and rejects other forms.",
+        "bufs = [pld.alloc_window_buffer(1024)]",
+        "buf = pld.alloc_window_buffer(1024)",
+    ),
+    CodeInfo(
+        "E231",
+        "WINDOW_BUFFER_NAME_TAKEN",
+        _E,
+        "Two window buffers of one function with the same name (`name=`, or the assigned name): "
+        "every rank finds a buffer by its name, so names are unique.",
+        'a = pld.alloc_window_buffer(64, name="sig")\nb = pld.alloc_window_buffer(64, name="sig")',
+        'a = pld.alloc_window_buffer(64, name="sig")\nb = pld.alloc_window_buffer(64, name="data")',
+    ),
+    CodeInfo(
+        "E232",
+        "WORLD_SIZE_PLACEMENT",
+        _E,
+        "`pld.world_size()` outside a HOST orchestrator, or inside one of its device scopes "
+        "(`pl.at`, `pl.spmd`, ...): the rank count is known on the host only. A kernel asks its "
+        "communication context (`pld.nranks(pld.get_comm_ctx(t))`).",
+        "@pl.jit.incore\ndef k(t: pld.DistributedTensor[[1, 64], pl.FP32]):\n"
+        "    n = pld.world_size()",
+        "    n = pld.nranks(pld.get_comm_ctx(t))",
+    ),
+    CodeInfo(
+        "E233",
+        "DEVICE_NOT_AT_HOST",
+        _E,
+        "A call with `device=` (dispatch to a rank) in a function that is not at HOST level: only "
+        "a HOST orchestrator dispatches per rank.",
+        "@pl.jit\ndef orch(x):\n    kernel(x, device=0)",
+        "@pl.jit.host\ndef orch(x):\n    for r in pl.range(pld.world_size()):\n"
+        "        kernel(x, device=r)",
+    ),
+    CodeInfo(
+        "E234",
+        "PIPE_WRONG_CORE",
+        _E,
+        "A cross-core pipe op on the wrong core: the cube side (`tpush_to_aiv`, `tpop_from_aiv`, "
+        "`tfree_to_aiv`, `aic_initialize_pipe`) in an AIV function, or the vector side "
+        "(`tpush_to_aic`, `tpop_from_aic`, `tfree_to_aic`, `aiv_initialize_pipe`) in an AIC one.",
+        "@pl.function(type=pl.FunctionType.AIV)\ndef v(self):\n    pl.tpush_to_aiv(t, split=0)",
+        "    pl.tpush_to_aic(t, split=0)",
+    ),
+    CodeInfo(
+        "E235",
+        "PIPE_SETUP_VALUE",
+        _E,
+        "An `aic_initialize_pipe` / `aiv_initialize_pipe` setting out of range: `dir_mask` is 1 "
+        "(cube to vector), 2 (vector to cube) or 3 (both), `slot_size` and `slot_num` are "
+        "positive, and `local_slot_num` is positive and at most `slot_num`.",
+        "pl.aic_initialize_pipe(0, buf, dir_mask=4, slot_size=512)",
+        "pl.aic_initialize_pipe(0, buf, dir_mask=2, slot_size=512)",
+    ),
+    CodeInfo(
+        "E236",
+        "PEER_BUFFER_UNKNOWN",
+        _E,
+        "`pl.import_peer_buffer(name=..., peer_func=...)` whose `peer_func` is no function of "
+        "the program, or a function that reserves no buffer of that name.",
+        'p = pl.import_peer_buffer(name="v2c", peer_func="cube")  # cube reserves "c2v"',
+        'p = pl.import_peer_buffer(name="c2v", peer_func="cube")',
+    ),
+    CodeInfo(
+        "E237",
+        "RESERVED_BUFFER_NAME_TAKEN",
+        _E,
+        "Two `pl.reserve_buffer` of one function with the same name: a peer imports a buffer by "
+        "its name.",
+        'a = pl.reserve_buffer(name="buf", size=4096)\nb = pl.reserve_buffer(name="buf", size=512)',
+        'b = pl.reserve_buffer(name="buf2", size=512)',
+    ),
+    CodeInfo(
+        "E239",
+        "POP_UNTYPED",
+        _E,
+        "A `tpop_from_aic` / `tpop_from_aiv` whose tile type is unknown: give `shape=` and "
+        "`dtype=`, or make it the value of an annotated assignment.",
+        "t = pl.tpop_from_aiv(split=0)",
+        "t: pl.Tile[[16, 16], pl.FP16] = pl.tpop_from_aiv(split=0)",
+    ),
     # --- task graphs (2026-08, spec §7) -------------------------------------------------------
     CodeInfo(
         "E220",
@@ -705,6 +792,18 @@ _ENTRIES = [
         "event_id=0)",
         "set the event on every path that reaches the wait",
     ),
+    # --- A2/A3 forms (issue #29) ------------------------------------------------------------
+    CodeInfo(
+        "E416",
+        "COLUMN_OF_A_WIDER_TENSOR",
+        _E,
+        "A one-column Vec tile ([M, 1], M > 1) loaded from or stored to one column of a wider "
+        "tensor (CCE). Such a tile is column-major, and A2/A3's TLOAD / TSTORE copy a "
+        "column-major tile to a DN tensor only, a contiguous column; a column of an ND tensor "
+        "is strided (pto-isa's CPU simulator takes it, the chip's headers do not).",
+        "c = pl.load(x, [0, 2], [16, 1])  # x: pl.Tensor[[16, 8], pl.FP32]",
+        "t = pl.load(x, [0, 0], [16, 8])  # whole rows; or keep the column in a [16, 1] tensor",
+    ),
     # --- warnings ----------------------------------------------------------------------------
     CodeInfo(
         "W003",
@@ -857,11 +956,11 @@ _ENTRIES = [
         "I003",
         "NOT_MODELLED",
         Severity.INFO,
-        "A call of distributed PyPTO (`pld.*`: window buffers, remote loads and stores, "
-        "collectives), which ptoc does not model yet. Its arguments are still checked; its "
-        "result is of unknown type, so nothing that uses it is reported. Said once per function.",
+        "Retired: ptoc said this of a call of distributed PyPTO (`pld.*`) while it did not model "
+        "those ops. They are typed and checked now (codes E230-E233); the code is no longer "
+        "reported.",
         "buf = pld.alloc_window_buffer(1024)",
-        "(nothing to change: the note says what ptoc does not check)",
+        "(nothing to change)",
     ),
     CodeInfo(
         "I001",
@@ -941,6 +1040,63 @@ _ENTRIES = [
         "which only pl.l0c_store synchronises with.",
         "o = pl.store(acc, [0, 0], [32, 32], out)",
         "o = pl.l0c_store(acc, [0, 0], [32, 32], out)",
+    ),
+    # --- cross-core pipes and events (spec pypto-2026-08.md section 9.2) --------------------
+    CodeInfo(
+        "W045",
+        "PIPE_NOT_SET_UP",
+        _W,
+        "A push or pop in an AIC / AIV function on a pipe (id and direction) that no "
+        "`aic_initialize_pipe` / `aiv_initialize_pipe` of the function sets up. (In an InCore "
+        "function the compiler sets the pipes up itself.)",
+        "pl.tpush_to_aic(t, split=0)  # no pl.aiv_initialize_pipe(..., dir_mask=2, ...)",
+        "pl.aiv_initialize_pipe(0, peer, dir_mask=2, slot_size=512)\npl.tpush_to_aic(t, split=0)",
+    ),
+    CodeInfo(
+        "W046",
+        "POP_NOT_FREED",
+        _W,
+        "A tile popped in an AIC / AIV function that no `tfree_to_aic` / `tfree_to_aiv` releases: "
+        "its ring slot leaks, and the producer stalls once the ring is full.",
+        "t: pl.Tile[[16, 16], pl.FP16] = pl.tpop_from_aiv(split=0)",
+        "t: pl.Tile[[16, 16], pl.FP16] = pl.tpop_from_aiv(split=0)\n...\npl.tfree_to_aiv(t)",
+    ),
+    CodeInfo(
+        "W047",
+        "PIPE_UNPAIRED",
+        _W,
+        "A push with no pop of the same pipe id and direction anywhere in the program, or a pop "
+        "with no such push: the consumer waits forever, or the producer fills the ring.",
+        "pl.tpush_to_aiv(t, split=0, id=1)  # the vector side pops id 0",
+        "pl.tpush_to_aiv(t, split=0)",
+    ),
+    CodeInfo(
+        "W048",
+        "USE_AFTER_FREE",
+        _W,
+        "A popped tile used after its `tfree_to_aic` / `tfree_to_aiv`: the slot may already hold "
+        "the producer's next tile.",
+        "pl.tfree_to_aiv(t)\nr = pl.store(t, [0, 0], out)",
+        "r = pl.store(t, [0, 0], out)\npl.tfree_to_aiv(t)",
+    ),
+    CodeInfo(
+        "W049",
+        "FREE_NOT_POPPED",
+        _W,
+        "A `tfree_to_aic` / `tfree_to_aiv` of a tile no pop of that direction produced in the "
+        "function, or a second free of one: it releases a slot the function does not hold.",
+        "x = pl.load(a, [0, 0], [16, 16])\npl.tfree_to_aic(x)",
+        "x = pl.tpop_from_aic(shape=[16, 16], dtype=pl.FP32)\npl.tfree_to_aic(x)",
+    ),
+    CodeInfo(
+        "I008",
+        "EVENT_UNPAIRED",
+        Severity.INFO,
+        "A `pl.system.sync_wait` on an event id no `pl.system.sync_set` of the program signals, "
+        "or a set no wait of the program receives. The peer may be in another program; if not, "
+        "the wait never returns.",
+        "pl.system.sync_wait(3, pipe=pl.PipeType.MTE2)  # the cube sets event 2",
+        "pl.system.sync_wait(2, pipe=pl.PipeType.MTE2)",
     ),
     CodeInfo(
         "E900",

@@ -111,6 +111,8 @@ class ModuleAnalysis:
     index: SymbolIndex = field(default_factory=SymbolIndex)
     function_infos: list[FunctionInfo] = field(default_factory=list)
     prefix: str = "pl"  # the alias the file imports pypto.language under
+    # The aliases of ``pypto.language.distributed`` (``pld``), for completion after them.
+    distributed: tuple[str, ...] = ()
     # The language edition in force for the file and why (None: not a kernel file).
     edition: EditionInForce | None = None
     reused_functions: int = 0  # functions whose analysis came from the cache

@@ -13,8 +13,10 @@ from ..ir.types import (
     TASK_ID_TYPE,
     UNKNOWN,
     ArrayType,
+    DistributedTensorType,
     ScalarType,
     TensorLayout,
+    TensorType,
     TupleType,
     Type,
 )
@@ -278,6 +280,8 @@ class TypeResolver:
             if shape is None or dtype is None:
                 return None
             extras = elements[2:]
+            if head == "DistributedTensor":
+                return distributed(tensor_extras(self, shape, dtype, extras))
             if head != "Tile":
                 return tensor_extras(self, shape, dtype, extras)
             return tile_extras(self, shape, dtype, extras)
@@ -426,3 +430,10 @@ class TypeResolver:
                 self.error("E102", "Parameter type cannot be a tuple", node)
                 return ParamAnnotation(None, ParamDirection.In)
         return ParamAnnotation(self.resolve(node, lookup), ParamDirection.In)
+
+
+def distributed(tensor: Type | None) -> Type | None:
+    """A ``pld.DistributedTensor`` annotation's type: the tensor, as a window's view."""
+    if not isinstance(tensor, TensorType):
+        return tensor
+    return DistributedTensorType(tensor.shape, tensor.dtype, tensor.memref, tensor.layout)

@@ -128,8 +128,6 @@ class LoweringState:
     loop_ranges: dict[Var, tuple[int, int]] = field(default_factory=dict)
     inline_depth: int = 0
     tmp_counter: int = 0
-    # An I003 said for this function (the distributed ops are not modelled yet).
-    said_unmodelled: bool = False
     # The loop helpers around the current statement, innermost last (``range``, ``while``...).
     loops: list[str] = field(default_factory=list)
     # Names bound to a list of integers (``offs = [i * 16, 0]``): an op argument that wants a

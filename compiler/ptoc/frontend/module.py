@@ -10,13 +10,15 @@ from typing import Any
 from ..diagnostics import DiagnosticBag, Related
 from ..editions import ChosenEdition, rules_for
 from ..filekind import imports_pypto, program_header
-from ..ir.function import Function, Program
+from ..graph import task_findings
+from ..ir.function import Function, FunctionType, Program
 from ..ir.span import Span
 from ..perf import gc_paused
 from ..records import field, record
 from .analysis import FunctionInfo, ModuleAnalysis, Occurrence, OccurrenceKind, SymbolIndex
 from .builders import builder_definitions, function_decorator, lower_builder
 from .cache import AnalysisCache, constants_fingerprint, module_fingerprint
+from .checks_pipes import check_module_pipes
 from .consteval import ConstEvaluator
 from .context import FunctionSignature, ModuleEnv
 from .edition import decide
@@ -60,6 +62,7 @@ class ModuleAnalyzer:
         self.module_fingerprint = 0
         self.consts_fingerprint = 0
         self.visible: dict[int, int] = {}  # id(signature table) -> hash of what it shows
+        self.signatures: list[FunctionSignature] = []  # every function read (the pipe checks)
         self.source = SourceText(text, path)
         self.bag = DiagnosticBag()
         self.result = ModuleAnalysis(path=path, text=text)
@@ -96,6 +99,7 @@ class ModuleAnalyzer:
         if is_printed and not imports.found:
             imports.aliases.add("pl")
         self.result.prefix = imports.prefix
+        self.result.distributed = tuple(sorted(imports.distributed))
         consts = ConstEvaluator(imports, self.source.span)
         in_force = self.result.edition = decide(
             self.source, imports, self.explicit_edition, self.bag
@@ -145,6 +149,7 @@ class ModuleAnalyzer:
             first, last = parts.module_defs[0], parts.module_defs[-1]
             span = self.source.span(first).merge(self.source.span(last))
             self.lower_program(program_name, sigs, span, bare_calls=True)
+        check_module_pipes(self.signatures, env, self.bag)
 
     def scan_module(self, tree: ast.Module, env: ModuleEnv, is_printed: bool) -> ModuleParts:
         """Sort the top-level statements; bind module constants and inline helpers on the way."""
@@ -303,7 +308,16 @@ class ModuleAnalyzer:
             match = next((f for f in self.result.functions if f.name == ext), None)
             if match is not None:
                 functions.append(match)
-        self.result.programs.append(Program(name, tuple(functions), span=span))
+        program = Program(name, tuple(functions), span=span)
+        self.result.programs.append(program)
+        self.task_warnings(program)
+
+    def task_warnings(self, program: Program) -> None:
+        """W040-W042 from each orchestration function's task graph (spec §7)."""
+        for function in program.functions:
+            if function.func_type is FunctionType.Orchestration:
+                for code, message, span in task_findings(program, function):
+                    self.bag.error(code, message, span)
 
     # --- functions ----------------------------------------------------------------------------
     def signature(self, definition: Definition) -> FunctionSignature:
@@ -321,6 +335,7 @@ class ModuleAnalyzer:
             self.bag.add(diagnostic)
         self.result.index.extend(cached.occurrences)
         sig = cached.signature
+        self.signatures.append(sig)
         self.result.function_infos.append(
             FunctionInfo(sig.name, sig.span, sig.name_span, definition.program)
         )

@@ -26,6 +26,7 @@ from ..ir.expr import (
     GlobalVar,
     MakeTuple,
     Op,
+    Submit,
     TupleGetItem,
     Unary,
     UnaryOp,
@@ -295,6 +296,10 @@ class Evaluator:
                 return value[expr.index]
             case Call():
                 return self.call(expr, frame)
+            case Submit():  # the kernel's result and a TaskId (its number, never read)
+                call = Call(expr.type, callee=expr.kernel, args=expr.args, span=expr.span)
+                result = self.call(call, frame)
+                return (result, np.int64(0)) if len(expr.type.types) > 1 else (np.int64(0),)  # type: ignore[attr-defined]
         raise InterpError(f"cannot evaluate a {type(expr).__name__}", expr.span)
 
     def lookup(self, var: Var, frame: Frame) -> Any:

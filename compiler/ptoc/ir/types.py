@@ -193,6 +193,36 @@ class TensorType(ShapedType):
 
 
 @record(frozen=True, slots=True, eq=False)
+class DistributedTensorType(TensorType):
+    """``pld.DistributedTensor[shape, dtype]`` (spec pypto-2026-08.md section 12): a view of one
+    rank's slice of a window buffer, which other ranks can read and write. A tensor wherever a
+    tensor is expected. ``window`` names the buffer it views (None: a parameter's)."""
+
+    window: str | None = None
+
+    def short(self) -> str:
+        return f"DistributedTensor[{self._shape_str()}, {self.dtype.name}]"
+
+
+@record(frozen=True, slots=True)
+class WindowBufferType(Type):
+    """``pld.alloc_window_buffer``'s ``pl.Ptr``: a buffer every rank allocates, named."""
+
+    name: str = ""
+
+    def short(self) -> str:
+        return f"WindowBuffer[{self.name}]" if self.name else "WindowBuffer"
+
+
+@record(frozen=True, slots=True)
+class CommCtxType(Type):
+    """``pld.CommCtx``: the communication domain of a distributed tensor (its ranks)."""
+
+    def short(self) -> str:
+        return "CommCtx"
+
+
+@record(frozen=True, slots=True, eq=False)
 class TileType(ShapedType):
     tile_view: TileView | None = None
     # Where the front end deduced the tile lives (the producing op's result space) before any
@@ -257,8 +287,10 @@ def types_compatible(expected: Type, actual: Type) -> bool:
     earlier error) is compatible with everything. The front end and the passes both ask this."""
     if isinstance(expected, UnknownType) or isinstance(actual, UnknownType):
         return True
-    if type(expected) is not type(actual):
-        return False
+    if type(expected) is not type(actual) and not (
+        type(expected) is TensorType and isinstance(actual, TensorType)
+    ):
+        return False  # (a distributed tensor is a tensor wherever a tensor is expected)
     if isinstance(expected, ShapedType):
         assert isinstance(actual, ShapedType)
         return expected.dtype is actual.dtype and _shape().shapes_equal(

@@ -4,6 +4,7 @@
 # of the 2026-03 ops (renames).
 from . import (  # noqa: F401
     block,
+    distributed_2608,
     renames,
     system,
     system_2608,
@@ -16,6 +17,8 @@ from . import (  # noqa: F401
     tile_2608_gather,
 )
 from .dispatch import Resolution, dsl_spellings, resolve_op
+from .distributed_2608 import GROUPS as PLD_GROUPS
+from .distributed_2608 import pld_spellings, resolve_pld
 from .registry import (
     REGISTRY,
     REQUIRED,
@@ -44,6 +47,7 @@ __all__ = [
     "LegacyForm",
     "Lowering",
     "OpDef",
+    "PLD_GROUPS",
     "OpError",
     "Param",
     "ParamKind",
@@ -51,6 +55,8 @@ __all__ = [
     "Resolution",
     "Role",
     "dsl_spellings",
+    "pld_spellings",
     "register",
     "resolve_op",
+    "resolve_pld",
 ]

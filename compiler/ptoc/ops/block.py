@@ -89,6 +89,9 @@ _MEMORY = (MemorySpace,)
 _D = DataType
 _PTO_ARITH = (_D.INT16, _D.UINT16, _D.INT32, _D.UINT32, _D.FP16, _D.FP32)
 _PTO_FLOAT = (_D.FP16, _D.FP32)
+# pto-isa's npu/a2a3 TADDS, TSUBS, TMULS, TMAXS, TMINS (static assertions; its CPU simulator
+# takes more).
+_A2A3_SCALAR = (_D.INT16, _D.INT32, _D.FP16, _D.FP32)
 _PTO_BITWISE = (_D.INT8, _D.UINT8, _D.INT16, _D.UINT16)
 _PTO_SHIFT = (*_PTO_BITWISE, _D.INT32, _D.UINT32)
 _PTO_REM = (_D.INT32, _D.UINT32, _D.FP32)
@@ -392,8 +395,12 @@ _block_op(
         "move",
         "TMOV",
         "Move a tile between on-chip buffers (e.g. Mat -> Left / Right), optionally transposed.",
-        pto_note="transpose=True has no PTO form (E400): pto.tmov does not transpose; "
-        "pl.transpose (pto.ttrans) transposes a Vec tile",
+        pto_note="transpose=True within Vec is a transpose (pto.ttrans), from Mat into Right "
+        "a zN copy; other transposing moves have no PTO form (E400): pto.tmov does not "
+        "transpose",
+        note="transpose=True within Vec is computed as block.transpose (TTRANS), into a "
+        "row-major tile",
+        transpose_form="block.transpose",
         pipe=PipeType.MTE1,
         role=Role.MOVE,
         result_space_attr="target_memory",
@@ -687,6 +694,7 @@ _family(
             "Parametric ReLU: x if x > 0 else slope * x, per element.",
             pto_dtypes=_PTO_FLOAT,
             pto_byte_scratch=True,
+            cce_byte_scratch=True,
         ),
     ),
     [_vec_tile("tile", "Input tile"), _vec_tile("slope", "Per-element slopes"), _TMP],
@@ -695,8 +703,18 @@ _family(
 
 _family(
     (
-        entry("addc", "TADDC", "Element-wise sum of three tiles: lhs + rhs + rhs2."),
-        entry("subc", "TSUBC", "Element-wise lhs - rhs + rhs2 over three tiles."),
+        entry(
+            "addc",
+            "TADDC",
+            "Element-wise sum of three tiles: lhs + rhs + rhs2.",
+            pair_form=("block.add", "block.add"),
+        ),
+        entry(
+            "subc",
+            "TSUBC",
+            "Element-wise lhs - rhs + rhs2 over three tiles.",
+            pair_form=("block.sub", "block.add"),
+        ),
     ),
     [_LHS, _RHS, _RHS2],
     Elementwise("ttt"),
@@ -710,6 +728,7 @@ _family(
             "Add a scalar to every element of a tile.",
             unified_always=True,
             pto_dtypes=_PTO_ARITH,
+            cce_dtypes=_A2A3_SCALAR,
         ),
         entry(
             "subs",
@@ -717,6 +736,7 @@ _family(
             "Subtract a scalar from every element of a tile.",
             unified_always=True,
             pto_dtypes=_PTO_ARITH,
+            cce_dtypes=_A2A3_SCALAR,
         ),
         entry(
             "muls",
@@ -724,6 +744,7 @@ _family(
             "Multiply every element of a tile by a scalar.",
             unified_always=True,
             pto_dtypes=_PTO_ARITH,
+            cce_dtypes=_A2A3_SCALAR,
         ),
         entry(
             "divs",
@@ -744,6 +765,7 @@ _family(
             "TMAXS",
             "Element-wise maximum of a tile and a scalar.",
             pto_dtypes=_PTO_ARITH,
+            cce_dtypes=_A2A3_SCALAR,
             pto_scalar_dtypes=_PTO_FLOAT,
             pto_tile_form="block.maximum",
         ),
@@ -752,6 +774,7 @@ _family(
             "TMINS",
             "Element-wise minimum of a tile and a scalar.",
             pto_dtypes=_PTO_ARITH,
+            cce_dtypes=_A2A3_SCALAR,
             pto_scalar_dtypes=_PTO_FLOAT,
             pto_tile_form="block.minimum",
         ),
@@ -1458,7 +1481,13 @@ _ROW_PARAMS = [
     ),
 ]
 for _row in (
-    entry("row_sum", "TROWSUM", "Sum of each row: the last dimension reduces to 1.", scratch=True),
+    entry(
+        "row_sum",
+        "TROWSUM",
+        "Sum of each row: the last dimension reduces to 1.",
+        scratch=True,
+        cce_same_rows=True,
+    ),
     entry(
         "row_max", "TROWMAX", "Maximum of each row: the last dimension reduces to 1.", scratch=True
     ),
@@ -1508,6 +1537,7 @@ _block_op(
         "TRESHAPE",
         "The same elements of a tile under a new shape.",
         pto_returns_value=True,
+        aliases="tile",
     ),
     [
         p_tile("tile", "Tile to reshape"),

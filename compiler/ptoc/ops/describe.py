@@ -3,7 +3,7 @@ operator reference, so every place that shows an op says the same thing."""
 
 from __future__ import annotations
 
-from .registry import Access, Lowering, OpDef, Param, ParamKind
+from .registry import Access, Lowering, OpDef, Param, ParamKind, Role
 
 
 def param_traits(param: Param) -> str:
@@ -68,7 +68,9 @@ def op_traits(op: OpDef) -> list[tuple[str, str]]:
         facts.append(("Result in", f"the '{op.result_space_attr}' buffer"))
     elif op.result_space is not None:
         facts.append(("Result in", op.result_space.name))
-    if op.aliases is not None:
+    if op.aliases is not None and op.role is Role.VIEW:
+        facts.append(("Result shares", f"the buffer of '{op.aliases}' (no copy)"))
+    elif op.aliases is not None:
         facts.append(("Result is", f"'{op.aliases}', updated in place"))
     if op.scalar_form is not None:
         facts.append(("Scalar form", op.scalar_form))

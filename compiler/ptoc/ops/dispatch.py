@@ -95,6 +95,9 @@ def dsl_spellings(namespace: tuple[str, ...]) -> list[tuple[str, OpDef]]:
                 taken = unified.get(spelling)
                 if taken is None or not taken.unified_always:  # ... unless tensor-only
                     unified[spelling] = op
+        for spelling, op in _spellings("system", primary_only=True):
+            if op.unified_always:
+                unified.setdefault(spelling, op)
         return sorted(unified.items(), key=lambda item: item[0])
     target = namespace[1:] if namespace[0] == "op" else namespace
     if len(target) == 1 and target[0] in NAMESPACE_ALIASES:
@@ -139,6 +142,11 @@ def _found(op: OpDef) -> Resolution:
     return Resolution(op=op, code="")
 
 
+def unknown_spelling(message: str, name: str, candidates: list[str]) -> Resolution:
+    """An E300 for a name no op has, with the close spellings as suggestions."""
+    return _unknown(message, name, candidates)
+
+
 def _unknown(message: str, name: str, candidates: list[str]) -> Resolution:
     import difflib  # only for a misspelt name: not at start-up
 
@@ -170,6 +178,9 @@ def _resolve_unified(name: str, arg_types: list[Type], edition: Edition) -> Reso
             return _resolve_in(ns, name, arg_types)
     owners = [ns for ns in ("tensor", "block") if _lookup(ns, name) is not None]
     first = arg_types[0] if arg_types else None
+    system = _lookup("system", name) if not owners else None
+    if system is not None and system.unified_always:  # pl.tpush_to_aiv is pl.system.tpush_to_aiv
+        return _found(system)
     if not owners:
         what = {TensorType: "tensor ", TileType: "block "}.get(type(first), "")
         candidates = [spelling for spelling, _ in dsl_spellings(())]

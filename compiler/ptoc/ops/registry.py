@@ -313,6 +313,10 @@ class Lowering:
     # TSEL); the op's written tile parameter when the call gives one, else the generator
     # provides one shaped like the first source. The column forms take none.
     scratch: bool = False
+    # pto-isa's CPU simulator asserts the source tile's rows equal the result's (TROWSUM): a
+    # result declared with padded rows (a short column, declarations.py) reads its source
+    # through a view of as many rows, whose valid rows are the source's.
+    same_rows: bool = False
     # Attributes the target spells as typed attributes of the instruction (PTO's cmpMode,
     # rmode); any other attribute is implied by the operand / result types or must keep its
     # default.
@@ -385,6 +389,14 @@ class OpDef:
     # (block.sum along the last axis -> block.row_sum, block.transpose ->
     # block.transpose_scratch); the AddReductionScratch pass rewrites calls into it.
     scratch_form: str | None = None
+    # A move with ``transpose=True`` within Vec: the op computing it (block.move ->
+    # block.transpose, TTRANS; A2/A3's TMOV copies, and a ColMajor Vec tile is no operand of
+    # the vector instructions); AddReductionScratch rewrites the call into it.
+    transpose_form: str | None = None
+    # Ops of three tiles computed as two binary ops, ``second(first(lhs, rhs), rhs2)``
+    # (block.addc -> block.add, block.add: A2/A3 has no TADDC / TSUBC); AddReductionScratch
+    # rewrites the call.
+    pair_form: tuple[str, str] | None = None
     # Comparisons whose instruction writes a bit mask: how the 1 / 0 result is computed.
     mask_form: MaskForm | None = None
     # The unified ``pl.X`` spelling means this op whatever the argument types.

@@ -731,6 +731,9 @@ def isa(
     pto_returns_value: bool = False,
     pto_unsupported: str | None = None,
     cce_unsupported: str | None = None,
+    cce_dtypes: tuple[DataType, ...] = (),
+    cce_same_rows: bool = False,
+    cce_byte_scratch: bool = False,
     **pto_only: Any,
 ) -> dict[str, Lowering]:
     """Both lowerings of a block op from its pto-isa names: ``TADD`` and ``pto.tadd`` (and
@@ -740,7 +743,8 @@ def isa(
     ``pto_unsupported`` says why the dialect has no form of this op (``cce_unsupported``: why
     pto-isa's C++ has none, the instruction of that name taking other operands). Any other ``pto_X``
     option is the PTO lowering's field X (``pto_dtypes``: the element types the dialect's
-    instruction takes on A2/A3)."""
+    instruction takes on A2/A3; ``cce_dtypes``: those pto-isa's A2/A3 implementation takes,
+    where it asserts fewer than its CPU simulator)."""
     if pto_note is None:
         pto_note = _ISA_NAME.sub(lambda m: pto_name(m.group(0)), note)
     shared: dict[str, Any] = {"attr_args": attr_args, "operands": operands, "scratch": scratch}
@@ -750,6 +754,9 @@ def isa(
         column_form=column_form,
         row_broadcast=row_broadcast,
         col_broadcast=col_broadcast,
+        dtypes=cce_dtypes,
+        same_rows=cce_same_rows,
+        byte_scratch=cce_byte_scratch,
         **shared,
     )
     if cce_unsupported is not None:
@@ -788,6 +795,9 @@ _LOWERING_TRAITS = frozenset(
         "pto_returns_value",
         "pto_unsupported",
         "cce_unsupported",
+        "cce_dtypes",
+        "cce_same_rows",
+        "cce_byte_scratch",
         "pto_dtypes",
         "pto_bitwise",
         "pto_scalar_dtypes",

@@ -14,6 +14,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
+from .. import records
 from ..ir.dtype import DataType
 from ..ir.shape import static_value
 from ..ir.types import (
@@ -26,7 +27,7 @@ from ..ir.types import (
     Type,
     UnknownType,
 )
-from .registry import Category, DeduceContext, Param, PipeType, Role, TypeRule
+from .registry import REGISTRY, Category, DeduceContext, Param, PipeType, Role, TypeRule
 from .rules import (
     attr_dtype,
     const_int_value,
@@ -183,7 +184,8 @@ system_op(
 
 # --- cross-core pipes ----------------------------------------------------------------------------
 
-_PIPES = no_lowering(_NOT_YET.format("cross-core pipes"))
+# The pipe ops are spelt ``pl.X`` too (the unified name means them whatever the arguments).
+_PIPES = {**no_lowering(_NOT_YET.format("cross-core pipes")), "unified_always": True}
 _SPLIT = p_enum("split", "How the tile is split between the vector cores (pl.SplitMode)")
 _ID = p_attr("id", "Pipe id", _OPTIONAL_INT, None)
 _LANE = p_attr("lane_stride", "Lane stride", _OPTIONAL_INT, None)
@@ -301,6 +303,37 @@ system_op(
     _buffer,
     "s(INDEX): the buffer",
 )
+
+# What each target lacks for a pipe op (E400's words). Measured with PTOAS v0.57: on A2/A3 a
+# pipe's setup needs a GM slot buffer (``gm_slot_buffer``) the DSL's setup does not name; the
+# A5 form (local consumer buffers only) assembles.
+_PTOAS_PIPE_OPS = {
+    "tpush_to_aiv": "pto.tpush_to_aiv",
+    "tpush_to_aic": "pto.tpush_to_aic",
+    "tpop_from_aic": "pto.tpop_from_aic",
+    "tpop_from_aiv": "pto.tpop_from_aiv",
+    "tfree_to_aic": "pto.tfree_from_aic",
+    "tfree_to_aiv": "pto.tfree_from_aiv",
+    "aic_initialize_pipe": "pto.aic_initialize_pipe",
+    "aiv_initialize_pipe": "pto.aiv_initialize_pipe",
+    "reserve_buffer": "pto.reserve_buffer",
+    "import_peer_buffer": "pto.import_reserved_buffer",
+}
+for _name, _ptoas in _PTOAS_PIPE_OPS.items():
+    _op = REGISTRY.ops[f"system.{_name}"]
+    REGISTRY.replace(
+        records.replace(
+            _op,
+            **no_lowering(
+                "ptoc does not lower cross-core pipes yet: pto-isa's TPUSH / TPOP / TFREE need "
+                "a TPipe built from the pipe's setup, which ptoc's CCE generator does not make",
+                f"ptoc does not lower cross-core pipes yet: PTOAS v0.57 spells it {_ptoas}, and "
+                "on A2/A3 the pipe's setup needs a GM slot buffer (gm_slot_buffer) that ptoc's "
+                "kernels have no parameter for",
+            ),
+        )
+    )
+
 
 # --- task ids, core counts --------------------------------------------------------------------
 

@@ -5,7 +5,9 @@
   (block.load, block.move, block.create_tile), in Acc for the matmul family, else in Vec,
   sized elements x element bytes; a dynamic tile shape is an E401 diagnostic;
 * a tensor defined by a store shares the MemRef of the tensor it writes (and a tensor view
-  that of its source); other tensors get a fresh DDR MemRef;
+  that of its source); other tensors get a fresh DDR MemRef; a tile whose op's result is an
+  argument's storage (``OpDef.aliases``: a reshape, which TRESHAPE / pto.treshape make a view
+  of its source) shares that argument's MemRef;
 * a plain copy ``y = x`` shares x's MemRef; loop-carried values and loop results share the
   MemRef of the initial value, if results that of the value the then branch yields (see
   buffers.py for how the passes account for the other values flowing in); a carried Vec tile
@@ -101,14 +103,15 @@ class _Initializer:
         var, value = stmt.var, stmt.value
         if isinstance(value, Var) and self.memref(value) is not None:
             self.share_or_fresh(var, value)
+        elif isinstance(var.type, TileType) and self.memref(aliased(value)) is not None:
+            self.share_or_fresh(var, aliased(value))  # a reshape: the source's buffer
         elif isinstance(var.type, TileType):
             size = byte_size(var.type)
             self.assign(var, self.fresh(tile_space(value), var.type, size))
             if size is None:
                 self.dynamic_tile(var, var.type, value, stmt)
         elif isinstance(var.type, TensorType):
-            source = aliased_arg(value) if isinstance(value, Call) else None
-            self.share_or_fresh(var, source)
+            self.share_or_fresh(var, aliased(value))
 
     def dynamic_tile(self, var: Var, tile: TileType, value: Expr, stmt: AssignStmt) -> None:
         """E401 once where a dynamic shape enters (a window of a tensor, say), not again for
@@ -143,6 +146,11 @@ class _Initializer:
             f"needs a static shape: {fix}",
             stmt.span,
         )
+
+
+def aliased(value: Expr) -> Expr | None:
+    """The argument whose buffer a call's result is (``OpDef.aliases``), if any."""
+    return aliased_arg(value) if isinstance(value, Call) else None
 
 
 def _nth(stmt: object, i: int) -> Expr | None:

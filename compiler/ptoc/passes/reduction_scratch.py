@@ -6,12 +6,17 @@ later passes give them buffers, reuse and synchronisation like any other tile.
   ``tmp = block.create_tile(t.shape, t.dtype); r = block.row_sum(t, tmp)``: the registration
   names the scratch form (``OpDef.scratch_form``). A reduction without keepdim keeps its form
   (its rank-reduced result is not the scratch form's [rows, 1]).
-* A transpose of a 2-D tile: TTRANS takes a scratch tile, ``block.transpose_scratch(t, tmp)``.
+* A transpose of a 2-D tile: TTRANS takes a scratch tile, ``block.transpose_scratch(t, tmp)``;
+  so does a transposing move within Vec (``OpDef.transpose_form``): ``block.move(t, Vec,
+  transpose=True)`` is ``block.transpose(t, 0, 1)``, its result row-major (A2/A3's TMOV does
+  not transpose, and a ColMajor Vec tile is no operand of the vector instructions).
 * A comparison: TCMP / TCMPS write a bit mask, not values (``OpDef.mask_form``).
   ``c = block.cmp(a, b, cmp_type=k)`` becomes ``c_mask = block.cmp_mask(a, b, cmp_type=k);
   c_ones = block.full(c.shape, dtype=c.dtype, value=1); c_tmp = block.create_tile(..);
   c = block.select_scalar(c_mask, c_ones, c_tmp, 0)``, so ``c`` keeps its dtype and holds 1
   where the comparison holds, else 0 (``block.cmps`` likewise, through ``block.cmps_mask``).
+* An op of three tiles A2/A3 has no instruction for (``OpDef.pair_form``): ``r =
+  block.addc(a, b, c)`` becomes ``r_pair = block.add(a, b); r = block.add(r_pair, c)``.
 * An operand given where its instruction does not read it (``Param.staged_from``): a bias row
   in Mat is moved into the bias table TMATMUL_BIAS reads (``block.move(.., Bias)``).
 * A selection by a tile of values: TSEL reads a bit mask. ``r = block.sel(m, a, b)`` becomes
@@ -30,13 +35,13 @@ from ..ir.function import Function
 from ..ir.shape import static_shape
 from ..ir.span import Span
 from ..ir.stmt import AssignStmt, SeqStmts, Stmt
-from ..ir.types import ScalarType, TileType
+from ..ir.types import MemorySpace, ScalarType, TileType, Type
 from ..ir.visitor import with_fields
 from ..ops import REGISTRY, OpDef, OpError, ParamKind, Role
 from .base import FunctionPass, PassContext
 from .function_names import FunctionNames
-from .irutil import NameAllocator, flatten_seq
-from .op_info import creator_op, op_def
+from .irutil import NameAllocator, flatten_seq, retype_function
+from .op_info import creator_op, op_def, tile_space
 from .rewriter import map_bodies
 
 # Bytes of a row-major tile row's alignment, and of TSELS' scratch (one scalar on A2/A3:
@@ -50,6 +55,8 @@ class _AddScratch:
 
     def __init__(self, names: NameAllocator) -> None:
         self.names = names
+        # Variables whose type the rewrite changed (a transposing move's result is row-major).
+        self.new_types: dict[Var, Type] = {}
 
     def rewrite(self, stmt: Stmt) -> Stmt:
         if isinstance(stmt, SeqStmts):
@@ -73,6 +80,13 @@ class _AddScratch:
             rewritten = self.through_mask(stmt, value, op)
             if rewritten is not None:
                 return rewritten
+        paired = self.as_pair(stmt, value, op)
+        if paired is not None:
+            return paired
+        transposed = self.transposing_move(value, op)
+        if transposed is not None:
+            self.new_types[stmt.var] = transposed.type
+            stmt, value = with_fields(stmt, value=transposed), transposed
         found = self.scratch_form(value)
         if found is None:
             return stmt
@@ -131,6 +145,42 @@ class _AddScratch:
         if axis % len(dims) != len(dims) - 1 or call.kwarg("keepdim") is not True:
             return None
         return op.scratch_form, source, tuple(dims)
+
+    def as_pair(self, stmt: AssignStmt, call: Call, op: OpDef) -> Stmt | None:
+        """``r = block.addc(a, b, c)`` as its ``pair_form``: ``r_pair = block.add(a, b); r =
+        block.add(r_pair, c)``; None for other ops or when a rule refuses the operands."""
+        forms = [REGISTRY.get(n) for n in op.pair_form] if op.pair_form is not None else []
+        if len(forms) != 2 or None in forms or len(call.args) != 3:
+            return None
+        first, second = forms
+        assert first is not None and second is not None
+        out: list[Stmt] = []
+        try:
+            pair = self.define(out, f"{stmt.var.name}_pair", first, call.args[:2], (), stmt)
+            result = second.deduce(second.bind((pair, call.args[2])), {})
+        except OpError:
+            return None
+        value = Call(result, callee=Op(second.name), args=(pair, call.args[2]), span=call.span)
+        out.append(with_fields(stmt, value=value))
+        return SeqStmts(tuple(out), span=stmt.span)
+
+    def transposing_move(self, call: Call, op: OpDef) -> Call | None:
+        """``block.move(t, Vec, transpose=True)`` of a Vec tile as its ``transpose_form``
+        (``block.transpose(t, 0, 1)``, a row-major result); None for other moves."""
+        form = REGISTRY.get(op.transpose_form) if op.transpose_form is not None else None
+        source = call.args[0] if call.args else None
+        if form is None or call.kwarg("transpose") is not True or source is None:
+            return None
+        spaces = (tile_space(call), getattr(source.type, "memory_space", None))
+        if spaces != (MemorySpace.Vec, MemorySpace.Vec):
+            return None
+        span = call.span
+        args = (source, const_int(0, span=span), const_int(1, span=span))
+        try:
+            result = form.deduce(form.bind(args), {})
+        except OpError:
+            return None
+        return Call(result, callee=Op(form.name), args=args, span=span)
 
     def through_mask(self, stmt: AssignStmt, call: Call, op: OpDef) -> Stmt | None:
         """The comparison computed through its bit mask (module docstring); None when the
@@ -280,5 +330,8 @@ class AddReductionScratch(FunctionPass):
     )
 
     def run_function(self, fn: Function, ctx: PassContext) -> Function:
-        body = _AddScratch(FunctionNames(fn)).rewrite(fn.body)
-        return fn if body is fn.body else with_fields(fn, body=body)
+        rewriter = _AddScratch(FunctionNames(fn))
+        body = rewriter.rewrite(fn.body)
+        if body is fn.body:
+            return fn
+        return retype_function(with_fields(fn, body=body), rewriter.new_types)

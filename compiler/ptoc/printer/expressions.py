@@ -199,22 +199,25 @@ class ExprPrinter(IRVisitor):
     def visit_Call(self, node: Call) -> str:
         if isinstance(node.callee, GlobalVar):
             callee = f"self.{node.callee.name}" if self.self_calls else node.callee.name
-            kwargs = list(node.kwargs)
+            args = [self.expr(a) for a in node.args]
+            # ``device=r`` (a HOST orchestrator's rank dispatch) keeps its source text
+            args += [f"{k}={v}" if k == "device" else f"{k}={self.attr(v)}" for k, v in node.kwargs]
+            return f"{callee}({', '.join(args)})"
+        namespace, name = op_spelling(node.callee.name, self.edition)
+        callee = ".".join(part for part in (self.prefix, namespace, name) if part)
+        if node.callee.name.startswith("pld."):  # distributed PyPTO: pld.<group>.X
+            callee = node.callee.name
+        kwargs = shown_kwargs(node.callee.name, node.kwargs)
+        form = self.form_of(node)
+        if form is not None:
+            args = form_arguments(form, REGISTRY.ops[node.callee.name], node, self.expr)
+            args += [f"{key}={self.attr(value)}" for key, value in kwargs]
+            return f"{callee}({', '.join(args)})"
+        opdef = REGISTRY.get(node.callee.name)
+        if opdef is not None and len(node.args) <= len(opdef.expr_names):
+            args = value_arguments(opdef.params, opdef.bind(node.args), self.expr)
         else:
-            namespace, name = op_spelling(node.callee.name, self.edition)
-            callee = ".".join(part for part in (self.prefix, namespace, name) if part)
-            kwargs = shown_kwargs(node.callee.name, node.kwargs)
-            form = self.form_of(node)
-            if form is not None:
-                args = form_arguments(form, REGISTRY.ops[node.callee.name], node, self.expr)
-                args += [f"{key}={self.attr(value)}" for key, value in kwargs]
-                return f"{callee}({', '.join(args)})"
-            opdef = REGISTRY.get(node.callee.name)
-            if opdef is not None and len(node.args) <= len(opdef.expr_names):
-                args = value_arguments(opdef.params, opdef.bind(node.args), self.expr)
-                args += [f"{key}={self.attr(value)}" for key, value in kwargs]
-                return f"{callee}({', '.join(args)})"
-        args = [self.expr(a) for a in node.args]
+            args = [self.expr(a) for a in node.args]
         args += [f"{key}={self.attr(value)}" for key, value in kwargs]
         return f"{callee}({', '.join(args)})"
 

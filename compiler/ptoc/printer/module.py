@@ -78,6 +78,8 @@ class ModulePrinter:
 
     def module_lines(self, header: list[str], body: list[str]) -> list[str]:
         lines = [*header, f"import pypto.language as {self.prefix}"]
+        if any("pld." in line for line in body):  # distributed PyPTO's ops and types
+            lines.append("import pypto.language.distributed as pld")
         dims = [f'{name} = {self.prefix}.dynamic("{name}")' for name in self.free.names]
         if dims:
             lines += ["", *dims]

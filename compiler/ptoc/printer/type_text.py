@@ -9,6 +9,8 @@ from ..ir.dtype import DataType
 from ..ir.expr import Expr
 from ..ir.types import (
     ArrayType,
+    CommCtxType,
+    DistributedTensorType,
     MemRef,
     ScalarType,
     TensorType,
@@ -16,6 +18,7 @@ from ..ir.types import (
     TileView,
     TupleType,
     Type,
+    WindowBufferType,
 )
 from .literals import hex_literal
 
@@ -42,6 +45,10 @@ class TypePrinter:
         if isinstance(t, TupleType):
             inner = ", ".join(self.type(e) for e in t.types) if t.types else "()"
             return f"tuple[{inner}]"
+        if isinstance(t, WindowBufferType):
+            return f"{self.prefix}.Ptr"
+        if isinstance(t, CommCtxType):
+            return "pld.CommCtx"
         # UnknownType: only IR built from erroneous source has it; the language has no
         # spelling for it, so this text is for messages, not for parsing back.
         return f"{self.prefix}.Unknown"
@@ -58,7 +65,8 @@ class TypePrinter:
             items.append(f"{self.prefix}.{t.layout.name}")
         if t.memref is not None:
             items.append(self.memref(t.memref))
-        return f"{self.prefix}.Tensor[{', '.join(items)}]"
+        head = "pld.DistributedTensor" if isinstance(t, DistributedTensorType) else None
+        return f"{head or self.prefix + '.Tensor'}[{', '.join(items)}]"
 
     def tile(self, t: TileType) -> str:
         items = [self.shape(t.shape), self.dtype(t.dtype)]

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from ptoc.frontend import ModuleAnalysis, OccurrenceKind
-from ptoc.ops import REGISTRY, OpDef
+from ptoc.ops import REGISTRY, OpDef, resolve_pld
 
 CHAIN = re.compile(r"([A-Za-z_][\w]*(?:\s*\.\s*[A-Za-z_]\w*)*)\s*$")
 WINDOW = 4000  # how far back to look for the opening bracket
@@ -89,6 +89,8 @@ def op_for_callee(
         if occ is not None and occ.kind is OccurrenceKind.OP and occ.op_name:
             return REGISTRY.get(occ.op_name)
     parts = callee.split(".")
+    if parts and parts[0] in (analysis.distributed if analysis is not None else ("pld",)):
+        return resolve_pld(("pld", *parts[1:]), None).op
     if not parts or parts[0] != prefix:
         return None
     path = parts[1:]
@@ -97,5 +99,8 @@ def op_for_callee(
     if len(path) == 2 and path[0] in ("block", "tensor", "system"):
         return REGISTRY.by_dsl_name(path[0], path[1])
     if len(path) == 1:
+        system = REGISTRY.by_dsl_name("system", path[0])  # pl.tpush_to_aiv
+        if system is not None and system.unified_always:
+            return system
         return REGISTRY.by_dsl_name("block", path[0]) or REGISTRY.by_dsl_name("tensor", path[0])
     return None

@@ -9,8 +9,10 @@ import re
 from lsprotocol import types
 
 from ptoc.frontend import ModuleAnalysis, OccurrenceKind
+from ptoc.ir.dsl_enums import PLD_ENUMS
 from ptoc.language import ENUMS, SurfaceKind, top_level_entries
-from ptoc.ops import REGISTRY, OpDef, ParamKind, dsl_spellings
+from ptoc.ops import PLD_GROUPS as GROUPS
+from ptoc.ops import REGISTRY, OpDef, ParamKind, dsl_spellings, pld_spellings
 
 from .calls import call_context, op_for_callee
 from .common import type_text
@@ -96,6 +98,9 @@ def attribute_items(
                     )
                 )
         return items
+    pld_aliases = analysis.distributed if analysis is not None else ("pld",)
+    if chain and chain[0] in pld_aliases:
+        return distributed_items(chain[1:])
     if not chain or chain[0] != prefix:
         return None
     path = chain[1:]
@@ -118,6 +123,48 @@ def attribute_items(
             for m in ENUMS[path[0]]
         ]
     return []
+
+
+@functools.lru_cache(maxsize=8)
+def _pld_ops(group: str | None) -> tuple[types.CompletionItem, ...]:
+    return tuple(_op_item(name, op, "pld", "1") for name, op in pld_spellings(group))
+
+
+def distributed_items(path: list[str]) -> list[types.CompletionItem]:
+    """After ``pld.``: the short forms, the op groups, the enumerations and the type; after
+    ``pld.<group>.``: the group's ops; after ``pld.<Enum>.``: its members."""
+    module = types.CompletionItemKind.Module
+    if path == []:
+        items = list(_pld_ops(None))
+        items += [types.CompletionItem(g, kind=module, sort_text="2" + g) for g in GROUPS]
+        items += [
+            types.CompletionItem(e, kind=types.CompletionItemKind.Enum, sort_text="2" + e)
+            for e in (*PLD_ENUMS, "AtomicType")
+        ]
+        items.append(
+            types.CompletionItem(
+                "DistributedTensor",
+                kind=types.CompletionItemKind.Class,
+                detail="pld.DistributedTensor[shape, dtype]",
+                sort_text="0DistributedTensor",
+            )
+        )
+        return items
+    if len(path) == 1 and path[0] in GROUPS:
+        return list(_pld_ops(path[0]))
+    members = _pld_enum_members(path[0]) if len(path) == 1 else []
+    return [
+        types.CompletionItem(
+            m, kind=types.CompletionItemKind.EnumMember, detail=f"pld.{path[0]}.{m}"
+        )
+        for m in members
+    ]
+
+
+def _pld_enum_members(group: str) -> list[str]:
+    if group in PLD_ENUMS:
+        return list(PLD_ENUMS[group].__members__)
+    return list(ENUMS.get(group, ())) if group == "AtomicType" else []
 
 
 def _enclosing_program(analysis: ModuleAnalysis, line: int) -> str | None:

@@ -83,6 +83,7 @@ def _function_map(fn: FunctionMap, positions: Positions) -> FunctionMemoryMap:
                 reuse_group=b.reuse_group,
                 dtype=b.dtype,
                 shape=list(b.shape),
+                value_size=b.value_size,
             )
             for b in fn.buffers
         ],

@@ -6,7 +6,7 @@ from lsprotocol import types
 
 from ptoc.editions import Edition
 from ptoc.frontend import ModuleAnalysis, Occurrence, OccurrenceKind
-from ptoc.ir.types import MemorySpace, ShapedType, TileType, Type
+from ptoc.ir.types import DistributedTensorType, MemorySpace, ShapedType, TileType, Type
 from ptoc.language import entry
 from ptoc.ops import REGISTRY, OpDef
 from ptoc.ops.describe import op_traits, param_traits
@@ -33,9 +33,11 @@ def op_markdown(
     namespace, name = op_spelling(op.name, edition or Edition.V2026_03)
     if edition is None or edition is Edition.V2026_03:
         name = (op.dsl_names or (op.short_name,))[0]
+    spelled = f"{prefix}.{namespace}.{name}"
+    if op.namespace == "pld":  # pld.tensor.window: the distributed module's own spelling
+        spelled = f"pld.{op.short_name}"
     lines = [
-        f"```python\n{prefix}.{namespace}.{name}"
-        f"({', '.join(p.signature() for p in op.params)})\n```",
+        f"```python\n{spelled}({', '.join(p.signature() for p in op.params)})\n```",
         op.description,
     ]
     if result is not None:
@@ -49,7 +51,7 @@ def op_markdown(
     if params:
         lines.append("**Parameters**\n" + "\n".join(params))
     lines.append(" · ".join(f"{label}: `{value}`" for label, value in op_traits(op)))
-    notes = [n for n in (op.cce.note, op.pto.note) if n]
+    notes = list(dict.fromkeys(n for n in (op.cce.note, op.pto.note) if n))  # often one note
     if notes:
         lines.append("\n".join(f"_{n}_" for n in notes))
     return "\n\n".join(lines)
@@ -73,6 +75,9 @@ def value_markdown(occ: Occurrence, prefix: str, buffers: dict[object, Type] | N
             else (t.memory_space.name if t.memory_space is not None else "Vec (default)")
         )
         details.append(f"memory: {space}")
+        if isinstance(t, DistributedTensorType):
+            buffer = f"window buffer `{t.window}`" if t.window else "a window buffer of the caller"
+            details.append(f"a view of this rank's slice of {buffer}")
     if buffers is not None and occ.definition is not None:
         after = buffers.get(occ.definition)
         if isinstance(after, ShapedType) and after.memref is not None:

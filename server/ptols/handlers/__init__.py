@@ -121,6 +121,8 @@ HANDLERS: tuple[Handler, ...] = (
     Handler(protocol.MEMORY_MAP, hardware.memory_map),
     Handler(protocol.RUN, hardware.run),
     Handler(protocol.TIMELINE, hardware.timeline),
+    Handler(protocol.PASS_DIFF, hardware.pass_diff),
+    Handler(protocol.INSTRUCTION, extensions.instruction),
     Handler(types.TEXT_DOCUMENT_CODE_LENS, hardware.code_lens, hardware.CODE_LENS_OPTIONS),
 )
 

@@ -14,6 +14,10 @@ from ..protocol import (
     FunctionEntry,
     FunctionsParams,
     FunctionsResult,
+    InstructionEntry,
+    InstructionOperand,
+    InstructionParams,
+    InstructionResult,
     PassEntry,
     PassesResult,
     PreviewDiagnostic,
@@ -128,6 +132,28 @@ def passes(ls: PtolsServer, params: Any) -> PassesResult:
     return PassesResult(
         [PassEntry(name, text) for name, text in pass_descriptions()],
         {name: list(names) for name, names in PIPELINES.items()},
+    )
+
+
+def instruction(ls: PtolsServer, params: InstructionParams) -> InstructionResult:
+    """What an instruction of a preview means: the ops it lowers, from the op registry."""
+    from ptoc.instructions import lookup
+
+    return InstructionResult(
+        [
+            InstructionEntry(
+                instruction=info.instruction,
+                target=info.target,
+                op=info.op,
+                form=info.form,
+                description=info.description,
+                pipe=info.pipe,
+                operands=[InstructionOperand(o.name, o.traits) for o in info.operands],
+                attributes=list(info.attributes),
+                note=info.note,
+            )
+            for info in lookup(params.name, params.target)
+        ]
     )
 
 

@@ -1,5 +1,6 @@
 """The hardware view's requests (docs/lsp-extensions.md): ptols/sourceMap, ptols/memoryMap,
-ptols/run, ptols/timeline and CodeLens, answered with the classes of ptols.protocol."""
+ptols/run, ptols/timeline, ptols/passDiff and CodeLens, answered with the classes of
+ptols.protocol."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from ..documents import MAX_LIVE_LOOP_DEPTH
 from ..protocol import (
     MemoryMapParams,
     MemoryMapResult,
+    PassDiffParams,
+    PassDiffResult,
     RunParams,
     RunResult,
     SourceMapParams,
@@ -22,7 +25,7 @@ from ..protocol import (
     TimelineResult,
 )
 from .common import features, open_document, pypto_document
-from .extensions import to_preview_diagnostic
+from .extensions import to_preview_diagnostic, too_deep_diagnostic
 
 if TYPE_CHECKING:
     from ptoc.diagnostics import Diagnostic
@@ -62,6 +65,36 @@ async def source_map(ls: PtolsServer, params: SourceMapParams) -> SourceMapResul
     assert result is not None
     entries = features.hardware.source_map_entries(result.line_spans, ls.positions(doc))
     return SourceMapResult(version, result.content, entries)
+
+
+async def pass_diff(ls: PtolsServer, params: PassDiffParams) -> PassDiffResult:
+    """The pass explorer: the printed IR before and after each pass of the pipeline."""
+    doc = open_document(ls, params.text_document.uri, "passDiff")
+    pipeline = ls.settings.pipeline if params.pipeline is None else params.pipeline
+    analysis = await ls.current_analysis(doc)
+    if analysis is None:
+        return PassDiffResult(doc.version, pipeline or "default", [], [])
+    check_function(analysis, params.function, "passDiff")
+    version = doc.analysis_version
+    if doc.analysed_loop_depth > MAX_LIVE_LOOP_DEPTH:  # as the preview: too costly live
+        too_deep = too_deep_diagnostic(doc.analysed_loop_depth)
+        return PassDiffResult(version, pipeline or "default", [], [too_deep])
+    explorer = features.pass_diff
+    strict = ls.settings.strict_for(analysis.path)
+    programs, diagnostics, chosen = await asyncio.get_running_loop().run_in_executor(
+        ls.preview_pool,
+        doc.pipelines.run,
+        explorer.compile_pass_diff,
+        analysis,
+        params.function,
+        pipeline,
+        strict,
+    )
+    positions = ls.positions(doc)
+    found = [to_preview_diagnostic(ls, d, doc, positions) for d in diagnostics]
+    descriptions = explorer.descriptions()
+    payload = [explorer.program_payload(p, descriptions, positions) for p in programs]
+    return PassDiffResult(version, chosen, payload, [d for d in found if d is not None])
 
 
 async def memory_map(ls: PtolsServer, params: MemoryMapParams) -> MemoryMapResult:

@@ -215,3 +215,58 @@ def test_a_bias_row_in_mat_is_moved_into_the_bias_table() -> None:
     )
     assert "TMOV(acc_bias, bias_mat);" in lines
     assert "TMATMUL_BIAS(acc, a_left, b_right, acc_bias);" in lines
+
+
+def test_a_short_column_is_declared_in_whole_32_byte_blocks() -> None:
+    # [4, 1] FP32 is 16 bytes: pto-isa's Tile asserts whole blocks, so 8 rows, 4 valid; the
+    # CPU simulator's TROWSUM wants its source's rows to match: a view of 8 rows, 4 valid.
+    lines = generate(
+        "    @pl.function(type=pl.FunctionType.InCore)\n"
+        "    def stats(self, x: pl.Tensor[[4, 64], pl.FP32], y: pl.Tensor[[4, 1], pl.FP32]):\n"
+        "        t = pl.load(x, [0, 0], [4, 64])\n"
+        "        tmp = pl.create_tile([4, 64], dtype=pl.FP32)\n"
+        "        s = pl.row_sum(t, tmp)\n"
+        "        m = pl.mul(s, 0.5)\n"
+        "        pl.store(m, [0, 0], [4, 1], y)\n",
+        "stats",
+    )
+    assert "using sType = Tile<TileType::Vec, float, 8, 1, BLayout::ColMajor, -1, -1>;" in lines
+    assert "sType s(4, 1);" in lines
+    at = lines.index("TROWSUM(s, tRows, tmp);")
+    assert lines[at - 3 : at] == [
+        "using tRowsType = Tile<TileType::Vec, float, 8, 64, BLayout::RowMajor, -1, -1>;",
+        "tRowsType tRows(4, 64);",
+        "TASSIGN(tRows, 0x0);",
+    ]
+    assert "using mRowType = Tile<TileType::Vec, float, 1, 8, BLayout::RowMajor, -1, -1>;" in lines
+
+
+def test_a_column_of_a_wider_tensor_is_e416() -> None:
+    source = HEADER + (
+        "    @pl.function(type=pl.FunctionType.InCore)\n"
+        "    def col(self, x: pl.Tensor[[16, 8], pl.FP32], y: pl.Tensor[[16, 8], pl.FP32]):\n"
+        "        t = pl.load(x, [0, 2], [16, 1])\n"
+        "        e = pl.exp(t)\n"
+        "        pl.store(e, [0, 3], [16, 1], y)\n"
+    )
+    analysis = analyze_source(source, "k.py")
+    text, diagnostics = cce_kernel(analysis.all_programs()[0], "col")
+    assert text is None
+    assert [(d.code, d.message) for d in diagnostics] == [
+        (
+            "E416",
+            "a [16, 1] Vec tile loaded from one column of the [16, 8] tensor 'x': a one-column "
+            "tile is column-major, and A2/A3's TLOAD / TSTORE copy it to a DN tensor only (a "
+            "contiguous column), not a strided column of an ND tensor; copy whole rows (a "
+            "[16, 8] window) or keep the column in a [16, 1] tensor",
+        ),
+        (
+            "E416",
+            "a [16, 1] Vec tile stored to one column of the [16, 8] tensor 'y': a one-column "
+            "tile is column-major, and A2/A3's TLOAD / TSTORE copy it to a DN tensor only (a "
+            "contiguous column), not a strided column of an ND tensor; copy whole rows (a "
+            "[16, 8] window) or keep the column in a [16, 1] tensor",
+        ),
+    ]
+    spans = [(d.span.line, d.span.column, d.span.end_column) for d in diagnostics]
+    assert spans == [(8, 12, 39), (10, 8, 39)]

@@ -14,6 +14,10 @@ export interface LayoutOptions {
   laneGap: number;
   /** The thinnest a box is drawn, however small the buffer. */
   minBoxHeight: number;
+  /** What a lane's height stands for: the space's capacity (default) or the bytes used. */
+  scaleTo?: 'capacity' | 'used';
+  /** Memory spaces not drawn. */
+  hidden?: readonly string[];
 }
 
 export const DEFAULT_LAYOUT: LayoutOptions = { width: 900, laneHeight: 150, gutter: 120, laneGap: 36, minBoxHeight: 3 };
@@ -48,6 +52,11 @@ export interface BoxLayout {
   tooltip: string[];
   /** Where a click takes the user: the buffer's first use. */
   reveal: LspRange;
+  /**
+   * The whole buffer when the tile occupies only its first bytes (it shares a larger buffer):
+   * the box is the tile's sub-range, this outline the buffer around it.
+   */
+  extent: { y: number; height: number } | null;
 }
 
 export interface FunctionLayout {
@@ -101,6 +110,9 @@ function useText(buffer: MemoryBuffer): string {
 
 function tooltipFor(buffer: MemoryBuffer, capacity: number, overflow: boolean): string[] {
   const lines = [`${buffer.name}: ${addressText(buffer)}`];
+  if (buffer.valueSize < buffer.size) {
+    lines.push(`the tile: [${hex(buffer.start)}, ${hex(buffer.start + buffer.valueSize)}) · ${buffer.valueSize} B of the buffer`);
+  }
   const type = buffer.shape.length > 0 ? `${buffer.dtype} [${buffer.shape.join(', ')}]` : buffer.dtype;
   if (type !== '') {
     lines.push(type);
@@ -158,10 +170,10 @@ export function layoutFunction(fn: FunctionMemoryMap, options: LayoutOptions = D
   const lanes: LaneLayout[] = [];
   const boxes: BoxLayout[] = [];
   let y = options.laneGap;
-  for (const info of spacesOf(fn)) {
+  for (const info of spacesOf(fn).filter((s) => !(options.hidden ?? []).includes(s.space))) {
     const buffers = fn.buffers.filter((b) => b.space === info.space);
     const highest = Math.max(0, ...buffers.map((b) => b.start + b.size));
-    const scale = Math.max(info.capacity, highest, 1);
+    const scale = options.scaleTo === 'used' ? Math.max(highest, 1) : Math.max(info.capacity, highest, 1);
     const yOf = (address: number): number => y + options.laneHeight - (options.laneHeight * address) / scale;
     const overflow = info.overflow || (info.capacity > 0 && highest > info.capacity);
     lanes.push({
@@ -172,14 +184,16 @@ export function layoutFunction(fn: FunctionMemoryMap, options: LayoutOptions = D
       used: info.used,
       overflow,
       scale,
-      capacityY: info.capacity > 0 ? yOf(info.capacity) : null,
+      capacityY: info.capacity > 0 && info.capacity <= scale ? yOf(info.capacity) : null,
       title: info.space,
       detail: laneDetail({ ...info, overflow }),
     });
     for (const buffer of buffers) {
-      const top = yOf(buffer.start + buffer.size);
+      const top = yOf(buffer.start + buffer.valueSize);
       const bottom = yOf(buffer.start);
       const height = Math.max(bottom - top, options.minBoxHeight);
+      const whole = bottom - yOf(buffer.start + buffer.size);
+      const extent = buffer.valueSize < buffer.size ? { y: bottom - Math.max(whole, height), height: Math.max(whole, height) } : null;
       const beyond = info.capacity > 0 && buffer.start + buffer.size > info.capacity;
       const left = xOf(buffer.firstUse.index);
       boxes.push({
@@ -193,6 +207,7 @@ export function layoutFunction(fn: FunctionMemoryMap, options: LayoutOptions = D
         colour: colourOf(buffer),
         tooltip: tooltipFor(buffer, info.capacity, beyond),
         reveal: buffer.firstUse.range,
+        extent,
       });
     }
     y += options.laneHeight + options.laneGap;

@@ -3,6 +3,7 @@
  * Content-Security-Policy that runs only the one script carrying the page's nonce.
  */
 import { COLOURS, DEFAULT_LAYOUT, layoutFunction, type FunctionLayout, type LayoutOptions } from './memoryLayout';
+import { proofText, proveNoOverlap } from './memoryProof';
 import type { LspRange, MemoryMapResult } from './protocol';
 import { formatDiagnostic } from './render';
 
@@ -40,7 +41,17 @@ const round = (n: number): string => String(Math.round(n * 10) / 10);
 const CHAR_WIDTH = 7;
 const LABEL_HEIGHT = 13;
 
-function svgFor(layout: FunctionLayout): string {
+/** What the user chose in the page: the scale, the spaces shown, the pinned buffer. */
+export interface MemoryViewState {
+  scaleTo: 'capacity' | 'used';
+  hidden: string[];
+  /** `function/buffer` of the pinned buffer, whose every mention the kernel highlights. */
+  pinned: string | undefined;
+}
+
+export const DEFAULT_VIEW: MemoryViewState = { scaleTo: 'capacity', hidden: [], pinned: undefined };
+
+function svgFor(layout: FunctionLayout, marked: { pinned?: string; conflict: string[] } = { conflict: [] }): string {
   const parts: string[] = [];
   const axisY = layout.lanes.length > 0 ? layout.lanes[0].y - 10 : 12;
   parts.push(
@@ -66,12 +77,22 @@ function svgFor(layout: FunctionLayout): string {
     parts.push('</g>');
   }
   for (const box of layout.boxes) {
-    const classes = ['buffer', `c${box.colour % COLOURS}`, ...(box.overflow ? ['overflow'] : [])].join(' ');
+    const classes = [
+      'buffer',
+      `c${box.colour % COLOURS}`,
+      ...(box.overflow ? ['overflow'] : []),
+      ...(marked.conflict.includes(box.name) ? ['conflict'] : []),
+      ...(marked.pinned === box.name ? ['pinned'] : []),
+    ].join(' ');
     const tip = escapeHtml(box.tooltip.join('\n'));
+    const pin = `${layout.name}/${box.name}`;
     parts.push(
-      `<g class="${classes}" tabindex="0" role="button" aria-label="${tip}" data-name="${escapeHtml(box.name)}" data-space="${escapeHtml(box.space)}" data-tip="${tip}" data-reveal="${encodeRange(box.reveal)}">`,
+      `<g class="${classes}" tabindex="0" role="button" aria-label="${tip}" data-name="${escapeHtml(box.name)}" data-space="${escapeHtml(box.space)}" data-tip="${tip}" data-reveal="${encodeRange(box.reveal)}" data-pin="${escapeHtml(pin)}">`,
       `<rect x="${round(box.x)}" y="${round(box.y)}" width="${round(Math.max(box.width, 1))}" height="${round(box.height)}"/>`,
     );
+    if (box.extent !== null) {
+      parts.push(`<rect class="extent" x="${round(box.x)}" y="${round(box.extent.y)}" width="${round(Math.max(box.width, 1))}" height="${round(box.extent.height)}"/>`);
+    }
     if (box.width >= box.name.length * CHAR_WIDTH + 6 && box.height >= LABEL_HEIGHT) {
       parts.push(`<text x="${round(box.x + 4)}" y="${round(box.y + Math.min(box.height / 2 + 4, box.height - 3))}">${escapeHtml(box.name)}</text>`);
     }
@@ -103,6 +124,15 @@ svg .buffer text { fill: #fff; pointer-events: none; }
 svg .c0 rect { fill: #3b78c2; } svg .c1 rect { fill: #2e9a6f; } svg .c2 rect { fill: #a35fc2; } svg .c3 rect { fill: #c28a2e; }
 svg .c4 rect { fill: #2f97a8; } svg .c5 rect { fill: #7d8f2f; } svg .c6 rect { fill: #c25f8f; } svg .c7 rect { fill: #5f6fc2; }
 svg .buffer.overflow rect { fill: #d13438; stroke: #ff8080; }
+svg .buffer rect.extent { fill: none; stroke: var(--vscode-foreground, #ccc); stroke-dasharray: 3 2; stroke-width: 1; }
+svg .buffer.conflict rect { stroke: var(--vscode-errorForeground, #f14c4c); stroke-width: 3; }
+svg .buffer.pinned rect { stroke: var(--vscode-focusBorder, #fff); stroke-width: 3; fill-opacity: 1; }
+.proof.ok { color: var(--vscode-testing-iconPassed, #73c991); margin: 0 0 4px; }
+.proof.bad { color: var(--vscode-errorForeground, #f14c4c); font-weight: bold; margin: 0 0 4px; }
+.controls { margin: 10px 0 0; display: flex; gap: 4px; align-items: center; flex-wrap: wrap; }
+.controls span { color: var(--vscode-descriptionForeground); margin: 0 4px 0 10px; }
+.controls button { font: inherit; color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground); border: 1px solid var(--vscode-button-border, transparent); padding: 1px 8px; cursor: pointer; }
+.controls button[aria-pressed="true"] { color: var(--vscode-button-foreground); background: var(--vscode-button-background); }
 #tip { position: fixed; display: none; pointer-events: none; white-space: pre; padding: 4px 8px; z-index: 10;
   background: var(--vscode-editorHoverWidget-background); color: var(--vscode-editorHoverWidget-foreground);
   border: 1px solid var(--vscode-editorHoverWidget-border); font-family: var(--vscode-editor-font-family); }
@@ -131,14 +161,36 @@ export function page(resources: PageResources, title: string, body: string): str
   ].join('\n');
 }
 
+function toggle(view: string, value: string, label: string, pressed: boolean): string {
+  return `<button data-view="${view}" data-value="${escapeHtml(value)}" aria-pressed="${pressed}">${escapeHtml(label)}</button>`;
+}
+
+/** The scale and per-space toggles; a click posts `{command: 'view', view, value}`. */
+function controls(result: MemoryMapResult, state: MemoryViewState): string {
+  const spaces = [...new Set(result.functions.flatMap((fn) => [...fn.spaces.map((s) => s.space), ...fn.buffers.map((b) => b.space)]))];
+  return [
+    '<div class="controls">',
+    '<span>Scale</span>',
+    toggle('scale', 'capacity', 'capacity', state.scaleTo === 'capacity'),
+    toggle('scale', 'used', 'used', state.scaleTo === 'used'),
+    '<span>Spaces</span>',
+    ...spaces.map((space) => toggle('space', space, space, !state.hidden.includes(space))),
+    '</div>',
+  ].join('');
+}
+
 /** The page for an answer of `ptols/memoryMap`. */
 export function renderMemoryMap(
   result: MemoryMapResult,
   sourceName: string,
   resources: PageResources,
   options: LayoutOptions = DEFAULT_LAYOUT,
+  state: MemoryViewState = DEFAULT_VIEW,
 ): string {
   const sections: string[] = [];
+  if (result.functions.length > 0) {
+    sections.push(controls(result, state));
+  }
   if (result.diagnostics.length > 0) {
     const lines = result.diagnostics.map((d) => escapeHtml(formatDiagnostic(sourceName, d)));
     sections.push(`<div class="diagnostics">${lines.join('\n')}</div>`);
@@ -150,13 +202,17 @@ export function renderMemoryMap(
     sections.push(`<p class="summary">No memory map for ${escapeHtml(sourceName)}: ${why}</p>`);
   }
   for (const fn of result.functions) {
-    const layout = layoutFunction(fn, options);
+    const layout = layoutFunction(fn, { ...options, scaleTo: state.scaleTo, hidden: state.hidden });
     const count = `${fn.buffers.length} buffer${fn.buffers.length === 1 ? '' : 's'}`;
+    const proof = proveNoOverlap(fn);
+    const conflict = proof.overlap === undefined ? [] : [proof.overlap.a.name, proof.overlap.b.name];
+    const pinned = state.pinned?.startsWith(`${fn.name}/`) === true ? state.pinned.slice(fn.name.length + 1) : undefined;
     sections.push(
       `<section class="function" data-function="${escapeHtml(fn.name)}">`,
       `<h2><a data-reveal="${encodeRange(fn.range)}" title="Show the function">${escapeHtml(fn.name)}</a></h2>`,
-      `<p class="summary">${count} over ${layout.statements} statements. Hover a box for details, click it for its first use.</p>`,
-      svgFor(layout),
+      `<p class="summary">${count} over ${layout.statements} statements. Hover a box for details, click it for its first use and to pin it (every mention highlighted in the kernel).</p>`,
+      `<p class="proof ${proof.overlap === undefined ? 'ok' : 'bad'}">${escapeHtml(proofText(proof))}</p>`,
+      svgFor(layout, { ...(pinned === undefined ? {} : { pinned }), conflict }),
       '</section>',
     );
   }

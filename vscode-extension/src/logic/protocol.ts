@@ -13,6 +13,8 @@ export const Methods = {
   memoryMap: 'ptols/memoryMap',
   run: 'ptols/run',
   timeline: 'ptols/timeline',
+  passDiff: 'ptols/passDiff',
+  instruction: 'ptols/instruction',
 } as const;
 
 /** `cce` = C++ on pto-isa, `pto` = MLIR in the PTO dialect, `ir` = IR as written, `pass:X` = IR after pass X. */
@@ -247,6 +249,8 @@ export interface MemoryBuffer {
   reuseGroup: number | null;
   dtype: string;
   shape: number[];
+  // Bytes the tile itself occupies from `start` (< size: a sub-range of its buffer).
+  valueSize: number;
 }
 
 export interface MemorySpaceInfo {
@@ -298,6 +302,7 @@ function parseBuffer(value: unknown): MemoryBuffer | undefined {
     reuseGroup: typeof value.reuseGroup === 'number' ? value.reuseGroup : null,
     dtype: typeof value.dtype === 'string' ? value.dtype : '',
     shape: Array.isArray(value.shape) ? value.shape.filter((n): n is number => typeof n === 'number') : [],
+    valueSize: isCount(value.valueSize) ? Math.min(value.valueSize, value.size) : value.size,
   };
 }
 
@@ -515,4 +520,149 @@ export function parseTimeline(value: unknown): TimelineResult | undefined {
     functions: listOf(value.functions, parseFunctionTimeline),
     message: typeof value.message === 'string' ? value.message : '',
   };
+}
+
+export interface PassDiffParams {
+  textDocument: { uri: string };
+  function?: string;
+}
+
+/** The printed IR at one point of the pipeline, with its source map. */
+export interface PassStage {
+  name: string;
+  content: string;
+  entries: SourceMapEntry[];
+}
+
+export interface PassChange {
+  name: string;
+  description: string;
+  /** Indices into the program's stages; equal when the pass changed nothing. */
+  before: number;
+  after: number;
+  added: number;
+  removed: number;
+  /** [beforeStart, beforeEnd, afterStart, afterEnd]: 0-based lines, end exclusive. */
+  changes: number[][];
+}
+
+export interface ProgramPassDiff {
+  program: string;
+  stages: PassStage[];
+  passes: PassChange[];
+}
+
+export interface PassDiffResult {
+  version: number | null;
+  pipeline: string;
+  programs: ProgramPassDiff[];
+  diagnostics: PreviewDiagnostic[];
+}
+
+function parseStage(value: unknown): PassStage | undefined {
+  if (!isObject(value) || typeof value.name !== 'string' || typeof value.content !== 'string') {
+    return undefined;
+  }
+  const map = parseSourceMap({ content: value.content, entries: value.entries, version: null });
+  return { name: value.name, content: value.content, entries: map?.entries ?? [] };
+}
+
+function parsePassChange(value: unknown, stages: number): PassChange | undefined {
+  if (!isObject(value) || typeof value.name !== 'string') {
+    return undefined;
+  }
+  const { before, after, added, removed } = value;
+  if (!isLine(before) || !isLine(after) || before >= stages || after >= stages || !isCount(added) || !isCount(removed)) {
+    return undefined;
+  }
+  const changes = (Array.isArray(value.changes) ? value.changes : []).filter(
+    (c: unknown): c is number[] => Array.isArray(c) && c.length === 4 && c.every(isLine),
+  );
+  const description = typeof value.description === 'string' ? value.description : '';
+  return { name: value.name, description, before, after, added, removed, changes };
+}
+
+function parseProgramPassDiff(value: unknown): ProgramPassDiff | undefined {
+  if (!isObject(value) || typeof value.program !== 'string' || !Array.isArray(value.stages) || !Array.isArray(value.passes)) {
+    return undefined;
+  }
+  const stages = value.stages.map(parseStage);
+  if (stages.some((s) => s === undefined)) {
+    return undefined;
+  }
+  const passes = value.passes.map((p: unknown) => parsePassChange(p, stages.length)).filter((p): p is PassChange => p !== undefined);
+  return { program: value.program, stages: stages as PassStage[], passes };
+}
+
+export function parsePassDiff(value: unknown): PassDiffResult | undefined {
+  if (!isObject(value) || !Array.isArray(value.programs)) {
+    return undefined;
+  }
+  const programs = value.programs.map(parseProgramPassDiff).filter((p): p is ProgramPassDiff => p !== undefined);
+  const diagnostics = Array.isArray(value.diagnostics)
+    ? value.diagnostics.map(parseDiagnostic).filter((d): d is PreviewDiagnostic => d !== undefined)
+    : [];
+  return {
+    version: typeof value.version === 'number' ? value.version : null,
+    pipeline: typeof value.pipeline === 'string' ? value.pipeline : '',
+    programs,
+    diagnostics,
+  };
+}
+
+export interface InstructionParams {
+  name: string;
+  target?: 'cce' | 'pto';
+}
+
+export interface InstructionOperand {
+  name: string;
+  traits: string;
+}
+
+/** One op an instruction of the generated code lowers (`ptols/instruction`). */
+export interface InstructionEntry {
+  instruction: string;
+  target: string;
+  op: string;
+  form: string;
+  description: string;
+  pipe: string;
+  operands: InstructionOperand[];
+  attributes: string[];
+  note: string;
+}
+
+export interface InstructionResult {
+  entries: InstructionEntry[];
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+function parseInstructionEntry(value: unknown): InstructionEntry | undefined {
+  if (!isObject(value) || typeof value.instruction !== 'string' || typeof value.op !== 'string') {
+    return undefined;
+  }
+  const operands = (Array.isArray(value.operands) ? value.operands : [])
+    .filter((o: unknown): o is Json => isObject(o) && typeof o.name === 'string')
+    .map((o: Json) => ({ name: text(o.name), traits: text(o.traits) }));
+  const attributes = (Array.isArray(value.attributes) ? value.attributes : []).filter((a: unknown): a is string => typeof a === 'string');
+  return {
+    instruction: value.instruction,
+    target: text(value.target),
+    op: value.op,
+    form: text(value.form),
+    description: text(value.description),
+    pipe: text(value.pipe),
+    operands,
+    attributes,
+    note: text(value.note),
+  };
+}
+
+export function parseInstructionResult(value: unknown): InstructionResult | undefined {
+  if (!isObject(value) || !Array.isArray(value.entries)) {
+    return undefined;
+  }
+  return { entries: value.entries.map(parseInstructionEntry).filter((e): e is InstructionEntry => e !== undefined) };
 }

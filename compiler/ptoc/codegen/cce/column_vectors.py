@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 
 from ...ir.expr import Call, Var, const_int
 from ...ir.shape import static_value
-from ...ir.types import MemorySpace, TileType, Type
+from ...ir.types import MemorySpace, TileType, TileView, Type
 from ...ir.visitor import with_fields
 from ...ops import Role
 from . import expressions
-from .declarations import emit_tile
+from .declarations import emit_tile, padded_rows
 
 if TYPE_CHECKING:
     from .context import FunctionContext
@@ -86,3 +86,41 @@ def emit_on_row_views(
             renamed[text] = view
         arguments = [renamed.get(text, text) for text in (target, *operands)]
         ctx.out.emit_line(f"{instruction}({', '.join([*arguments, *attr_args])});")
+
+
+def emit_on_padded_source(
+    ctx: FunctionContext,
+    instruction: str,
+    target: str,
+    target_type: Type | None,
+    call: Call,
+    operands: list[str],
+    attr_args: tuple[str, ...],
+) -> bool:
+    """An instruction whose CPU simulator asserts its source's rows equal its result's
+    (``Lowering.same_rows``: TROWSUM) writing a column declared with padded rows (``[4, 1]``
+    FP32 is declared ``[8, 1]``, valid ``[4, 1]``) reads its source through a view of as
+    many rows at the source's address, valid rows the source's: ``{ <view>; TROWSUM(dst,
+    view, tmp); }``. False when the result is not such a column."""
+    source = call.args[0] if call.args else None
+    if not isinstance(target_type, TileType) or not isinstance(source, Var) or not operands:
+        return False
+    source_type = source.type
+    if not is_column_vector(target_type) or not isinstance(source_type, TileType):
+        return False
+    rows = static_value(target_type.shape[0]) or 0
+    physical = padded_rows(target_type)
+    if physical == rows or len(source_type.shape) != 2:
+        return False
+    cols = source_type.shape[1]
+    view_type = with_fields(
+        source_type,
+        shape=(const_int(physical, span=call.span), cols),
+        tile_view=with_fields(source_type.tile_view or TileView(), valid_shape=source_type.shape),
+    )
+    with ctx.out.block("{"):
+        view = ctx.names.reserve(operands[0] + "Rows")
+        emit_tile(ctx, view, view_type, call.span)
+        arguments = [target, view, *operands[1:], *attr_args]
+        ctx.out.emit_line(f"{instruction}({', '.join(arguments)});")
+    return True

@@ -197,18 +197,24 @@ def _tile_template(tile: TileType, location: str, what: str, span: Span) -> tupl
         valid = static_shape(view.valid_shape)
         if valid is not None:
             valid_rows, valid_cols = tile_rows_cols(valid)
-    found = ", ".join(_tile_params(location, element, rows, cols, view)), valid_rows, valid_cols
+    size = max(tile.dtype.bits // 8, 1)
+    params = _tile_params(location, element, rows, cols, view, size)
+    found = ", ".join(params), valid_rows, valid_cols
     if len(_TEMPLATES) >= _TEMPLATES_SIZE:
         _TEMPLATES.clear()
     _TEMPLATES[key] = view, found
     return found
 
 
-def _tile_params(location: str, element: str, rows: int, cols: int, view: TileView) -> list[str]:
-    """The template arguments of ``Tile<...>``."""
+def _tile_params(
+    location: str, element: str, rows: int, cols: int, view: TileView, size: int
+) -> list[str]:
+    """The template arguments of ``Tile<...>`` (``size``: the element's bytes)."""
     blayout = view.blayout
     if location == "Vec" and cols == 1 and rows > 1:
         blayout = BLayout.col_major  # pto-isa: a vector tile of one column is ColMajor
+    if location == "Vec" and view.slayout is BLayout.none_box:
+        rows, cols = _whole_lines(rows, cols, blayout is BLayout.col_major, size)
     if location == "Right":
         # TMATMUL reads its Right operand in one layout, fractals row by row, each column by
         # column ("zN"), whatever the IR's view (a transposing move flips it): ops.py moves a
@@ -235,6 +241,29 @@ def _tile_params(location: str, element: str, rows: int, cols: int, view: TileVi
         if view.pad is not PadMode.null:
             params.append(f"PadValue::{PAD_TO_CPP[view.pad]}")
     return params
+
+
+def _whole_lines(rows: int, cols: int, column_major: bool, size: int) -> tuple[int, int]:
+    """A one-row or one-column Vec tile's physical shape: its one line (a row, or the column
+    of a ColMajor tile) padded to whole 32-byte blocks, as pto-isa's Tile asserts (``[4, 1]``
+    FP32 row statistics are 16 bytes); its valid shape stays the tile's. The allocator puts
+    every buffer at a 32-byte boundary, so the padding is the buffer's own alignment slack."""
+    line, count = (rows, cols) if column_major else (cols, rows)
+    if count != 1 or line * size % _BLOCK_BYTES == 0:
+        return rows, cols
+    padded = -(-line * size // _BLOCK_BYTES) * _BLOCK_BYTES // size
+    return (padded, cols) if column_major else (rows, padded)
+
+
+_BLOCK_BYTES = 32
+
+
+def padded_rows(tile: TileType) -> int:
+    """The rows a one-column Vec tile is declared with (its column padded to whole 32-byte
+    blocks)."""
+    rows = static_shape(tile.shape[:1])
+    count = rows[0] if rows else 0
+    return _whole_lines(count, 1, True, max(tile.dtype.bits // 8, 1))[0]
 
 
 def emit_tile(ctx: FunctionContext, name: str, tile_type: TileType, span: Span) -> None:

@@ -16,13 +16,12 @@ from ...ir.expr import AttrValue, Call, ConstInt, Expr, MakeTuple, Op, Var
 from ...ir.shape import static_shape
 from ...ir.span import Span
 from ...ir.types import MemorySpace, ScalarType, ShapedType, TensorType, TileType, Type
-from ...ir.visitor import with_fields
 from ...ops import REGISTRY, Access, Category, OpDef, Param, PipeType, Role
 from ...passes.op_info import op_def
 from ...records import record
-from ..common import CodegenError, axis_instruction, result_is_promoted
-from . import column_vectors, expressions, transposed_operand
-from .declarations import column_layout, cpp_dtype, emit_tile, static_dims, tile_rows_cols
+from ..common import CodegenError, axis_instruction, not_taken, result_is_promoted
+from . import byte_mask, column_vectors, expressions, transposed_operand
+from .declarations import column_layout, cpp_dtype, static_dims, tile_rows_cols
 
 if TYPE_CHECKING:
     from .context import FunctionContext
@@ -109,12 +108,10 @@ class ISAMapper:
         op = registered if registered is not None else REGISTRY.get(name)
         instruction = op.cce.instruction if op is not None else None
         if op is None or instruction is None:
-            hint = (
-                " (tensor ops run on the host side; use block ops in kernels)"
-                if (op is not None and op.category is Category.TENSOR)
-                else ""
-            )
-            if op is not None and op.cce.note and not hint:
+            hint = ""
+            if op is not None and op.category is Category.TENSOR and op.namespace == "tensor":
+                hint = " (tensor ops run on the host side; use block ops in kernels)"
+            elif op is not None and op.cce.note:  # (pld.tensor.X: the op's own word)
                 hint = f": {op.cce.note}"
             raise CodegenError("E400", f"'{name}' has no CCE lowering{hint}", span)
 
@@ -231,6 +228,7 @@ def lower_call(
             return ""
     mapping = _ISA.get_mapping(call, op)
     _check_rewritten(call, mapping.op, mapping.instruction)
+    _check_element_type(call, mapping.op, mapping.instruction, target_type)
     role = mapping.role
     if role is Role.LOAD:
         _lower_load(ctx, call, mapping.instruction, target)
@@ -254,6 +252,11 @@ def lower_call(
             "destination tile",
             call.span,
         )
+    same_rows = mapping.op.cce.same_rows and mapping.instruction == mapping.op.cce.instruction
+    if same_rows and column_vectors.emit_on_padded_source(
+        ctx, mapping.instruction, target, target_type, call, operands, mapping.attr_args
+    ):
+        return ""
     rows = column_vectors.on_row_views(call, role, target_type)
     if rows is not None:
         assert isinstance(target_type, TileType)
@@ -261,9 +264,12 @@ def lower_call(
             ctx, mapping.instruction, target, target_type, rows, operands, mapping.attr_args, call
         )
         return ""
-    ctx.out.emit_line(
-        f"{mapping.instruction}({', '.join([target, *operands, *mapping.attr_args])});"
-    )
+    arguments = [target, *operands, *mapping.attr_args]
+    if mapping.op.cce.byte_scratch and byte_mask.emit_with_mask(
+        ctx, mapping.op, mapping.instruction, call, arguments
+    ):
+        return ""
+    ctx.out.emit_line(f"{mapping.instruction}({', '.join(arguments)});")
     return ""
 
 
@@ -320,13 +326,24 @@ def _check_rewritten(call: Call, op: OpDef, instruction: str) -> None:
         )
 
 
+def _check_element_type(call: Call, op: OpDef, instruction: str, result: Type | None) -> None:
+    """E400 for a result element type the instruction's A2/A3 implementation does not take
+    (``Lowering.dtypes``; pto-isa's CPU simulator takes more)."""
+    takes = op.cce.dtypes
+    if not takes or instruction != op.cce.instruction or not isinstance(result, TileType):
+        return
+    if result.dtype not in takes:
+        message = not_taken(op, instruction, takes, call, result.dtype, "pto-isa's npu/a2a3")
+        raise CodegenError("E400", message, call.span)
+
+
 def _lower_transposing_move(
     ctx: FunctionContext, call: Call, instruction: str, target: str, result: Type | None
 ) -> bool:
-    """A transposing vector-to-vector move: the result's view is the source's with the
-    dimensions swapped and the block layout flipped, i.e. the same bytes. So the source
-    is copied into a view of the destination's buffer shaped and laid out like the
-    source: ``TMOV(view, src)``. False (not handled) for other memory spaces."""
+    """A transposing move from Mat into Right (transposed_operand.py). Within Vec it is a
+    transpose (TTRANS), which AddReductionScratch makes of a 2-D tile of static shape: E400
+    for any other (A2/A3's TMOV copies; a ColMajor Vec tile is no vector operand). False
+    (not handled) for other memory spaces."""
     source = call.args[0] if call.args else None
     if not isinstance(source, Var) or not isinstance(source.type, TileType):
         return False
@@ -337,11 +354,12 @@ def _lower_transposing_move(
         return transposed_operand.lower(ctx, source, instruction, target, call.span)
     if set(spaces) != {MemorySpace.Vec}:
         return False
-    view = ctx.names.reserve(target + "SourceView")
-    with ctx.out.block("{"):
-        emit_tile(ctx, view, with_fields(source.type, memref=result.memref), call.span)
-        ctx.out.emit_line(f"{instruction}({view}, {expressions.operand(ctx, source)});")
-    return True
+    raise CodegenError(
+        "E400",
+        f"block.move(transpose=True) within Vec is a transpose (TTRANS), computed for a 2-D "
+        f"tile of static shape, not {source.type.short()}",
+        call.span,
+    )
 
 
 def _convert_promoted_operand(
@@ -458,6 +476,7 @@ def _window_global(
     window = static_dims(shapes.elements, f"the window of {what}", call.span)
     if not has_own_window(dims, window, len(offsets)):
         return None
+    _check_column_window(call, dims, window)
     address = _address(ctx, global_name, dims, offsets, call.span)
     element = cpp_dtype(tensor.dtype, what, call.span)
     name = ctx.names.reserve(global_name + "Window")
@@ -466,6 +485,30 @@ def _window_global(
     layout = column_layout(dims, window)
     ctx.out.emit_line(f"GlobalTensor<{element}, {shape}, {stride}{layout}> {name}({address});")
     return name
+
+
+def _check_column_window(call: Call, dims: list[int], window: list[int]) -> None:
+    """E416 for a one-column Vec tile copied from or to one column of a wider tensor: the
+    tile is ColMajor and A2/A3's TLOAD / TSTORE copy such a tile to a DN tensor only
+    (``column_layout``), which a strided column is not."""
+    if len(window) != 2 or len(dims) != 2 or window[1] != 1 or window[0] == 1 or dims[1] == 1:
+        return
+    loaded = isinstance(call.type, TileType)
+    tile = call.type if loaded else call.args[0].type
+    if not isinstance(tile, TileType) or tile.memory_space not in (MemorySpace.Vec, None):
+        return
+    verb = "loaded from" if loaded else "stored to"
+    tensor = call.args[0] if loaded else call.args[-1]
+    what = f"tensor '{tensor.name}'" if isinstance(tensor, Var) else "tensor"
+    raise CodegenError(
+        "E416",
+        f"a [{window[0]}, 1] Vec tile {verb} one column of the {list(dims)} {what}: a "
+        "one-column tile is column-major, and A2/A3's TLOAD / TSTORE copy it to a DN "
+        "tensor only (a contiguous column), not a strided column of an ND tensor; copy "
+        f"whole rows (a [{window[0]}, {dims[1]}] window) or keep the column in a "
+        f"[{dims[0]}, 1] tensor",
+        call.span,
+    )
 
 
 def _address(

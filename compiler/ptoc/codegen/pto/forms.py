@@ -15,7 +15,7 @@ from ...ir.span import Span
 from ...ir.types import ScalarType, TileType
 from ...ops.registry import REGISTRY, Access, Lowering, OpDef, Role
 from ...records import record
-from ..common import CodegenError
+from ..common import CodegenError, not_taken
 from . import mlir_types as mt
 from . import versions
 from .context import FunctionContext
@@ -46,7 +46,8 @@ def choose(op: OpDef, instruction: str, call: Call, result: TileType, span: Span
     narrow = _narrow(op.pto, dtype)
     if not op.pto.dtypes or dtype in op.pto.dtypes or narrow is not None:
         return Form(instruction, narrow=narrow)
-    raise CodegenError("E400", _not_taken(op, instruction, op.pto, call, dtype), span)
+    message = not_taken(op, instruction, op.pto.dtypes, call, dtype, "PTOAS")
+    raise CodegenError("E400", message, span)
 
 
 def _narrow(lowering: Lowering, dtype: DataType) -> DataType | None:
@@ -82,21 +83,6 @@ def _scalar_param(op: OpDef, call: Call) -> str | None:
     return next(
         (name for name, arg in op.bind(call.args).items() if isinstance(arg.type, ScalarType)),
         None,
-    )
-
-
-def _not_taken(op: OpDef, instruction: str, lowering: Lowering, call: Call, dtype: DataType) -> str:
-    names = ", ".join(d.name for d in lowering.dtypes)
-    sources = {a.type.dtype for a in call.args if isinstance(a.type, TileType)}
-    promoted = ""
-    hint = f"convert with pl.cast(..., target_type=pl.{lowering.dtypes[-1].name}) first"
-    if sources and dtype not in sources:
-        source = next(iter(sources)).name
-        promoted = f" (a literal makes the {source} tile's result {dtype.name})"
-        hint = f"use a pl.Scalar[pl.{source}] value instead of the literal"
-    return (
-        f"{op.name}: {instruction} takes {names} elements on A2/A3 (PTOAS), not "
-        f"{dtype.name}{promoted}; {hint}"
     )
 
 

@@ -137,8 +137,9 @@ def row_view_type(tile: TileType, span: Span) -> str:
     run on column vectors."""
     rows = static_value(tile.shape[0]) or 1
     dtype = element_type(tile.dtype, span)
+    cols = aligned_cols(rows, tile.dtype)  # as many bytes as the column's (padded) buffer
     return (
-        f"!pto.tile_buf<loc=vec, dtype={dtype}, rows=1, cols={rows}, v_row=1, v_col={rows}, "
+        f"!pto.tile_buf<loc=vec, dtype={dtype}, rows=1, cols={cols}, v_row=1, v_col={rows}, "
         "blayout=row_major, slayout=none_box, fractal=512, pad=0>"
     )
 
@@ -183,6 +184,7 @@ def tile_buf_type(tile: TileType, span: Span, name: str = "") -> str:
     slayout = view.slayout.value if view is not None else "none_box"
     if is_column_vector(tile):
         blayout = "col_major"
+        rows = aligned_cols(rows, tile.dtype)  # the column in whole 32-byte blocks, too
     elif tile.memref.memory_space is MemorySpace.Right:
         # TMATMUL reads Right in one layout (zN), whatever the IR's view (a transposing
         # move flips it; ops.py moves a transposed operand into this layout).

@@ -13,6 +13,8 @@ from ...ir.stmt import SeqStmts
 from ...ir.types import UNKNOWN
 from ...records import record
 from ..analysis import Occurrence, OccurrenceKind
+from ..checks_distributed import check_distributed
+from ..checks_pipes import check_pipes
 from ..context import FunctionSignature, ModuleEnv
 from .core import Lowerer
 from .tables import RULES
@@ -47,6 +49,8 @@ def lower_function(
         lw.define(info.name, var, info.name_span, OccurrenceKind.PARAMETER)
     if signature.opaque_body is None:
         body = lw.lower_block(without_docstring(signature.node.body))
+        check_distributed(signature, env, lw.bag)
+        check_pipes(signature, env, lw.bag)
     else:
         body = SeqStmts((), span=signature.span)
     returns = lw.return_types if lw.return_types is not None else signature.return_types

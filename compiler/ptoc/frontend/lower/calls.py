@@ -6,7 +6,6 @@ from __future__ import annotations
 import ast
 
 from ...diagnostics import Related
-from ...ir.dsl_enums import Level
 from ...ir.expr import BinaryOp, Call, Expr, GlobalVar, Unary, UnaryOp
 from ...ir.function import FunctionType
 from ...ir.shape import static_value
@@ -14,14 +13,13 @@ from ...ir.span import Span
 from ...ir.types import UNKNOWN, ScalarType, ShapedType, Type, types_compatible
 from ...ops import resolve_op
 from ..analysis import Occurrence, OccurrenceKind
+from ..checks_distributed import is_host_orchestrator
 from ..context import FunctionSignature, ParamInfo
 from .core import Lowerer, error_value
 from .inline import expand_inline
 from .operators import scalar_binary, scalar_operand
 from .ops import legacy_spelling, lower_dsl_call
 from .tasks import unwrap_no_dep
-
-HOST = Level.HOST
 
 
 def lower_call(lw: Lowerer, node: ast.Call) -> Expr:
@@ -155,7 +153,15 @@ def lower_function_call(
         )
     )
     # A JIT host orchestrator pins each per-rank call to a device (``device=r``, spec §2).
-    keywords = [k for k in node.keywords if not (k.arg == "device" and lw.signature.level is HOST)]
+    keywords = [k for k in node.keywords if k.arg != "device"]
+    device = next((k for k in node.keywords if k.arg == "device"), None)
+    if device is not None and not is_host_orchestrator(lw.signature):
+        lw.error(
+            "E233",
+            f"device= dispatches '{name}' to a rank: only a HOST orchestrator does that, "
+            f"and '{lw.signature.name}' is not one",
+            device,
+        )
     if keywords:
         lw.error("E302", f"'{name}' takes positional arguments only", keywords[0])
     args = [lw.lower_expr(unwrap_no_dep(lw, a)) for a in node.args]
@@ -172,7 +178,9 @@ def lower_function_call(
     result_type = sig.result_type or UNKNOWN
     if sig.return_types == []:
         result_type = UNKNOWN
-    return Call(result_type, callee=GlobalVar(name), args=tuple(args), span=span)
+    # ``device=r``: which rank runs the call, kept as its source text (printed back as is)
+    kwargs = (("device", lw.env.source.segment(device.value)),) if device is not None else ()
+    return Call(result_type, callee=GlobalVar(name), args=tuple(args), kwargs=kwargs, span=span)
 
 
 def undefined_function(lw: Lowerer, node: ast.Call, name: str, name_span: Span) -> Expr:

@@ -54,7 +54,9 @@ def lower_dsl_call(lw: Lowerer, node: ast.Call, path: tuple[str, ...]) -> Expr:
     if len(path) == 1 and head in HELPER_NAMES:
         return lower_helper_call(lw, node, head)
     if path[0] == "pld":
-        return lower_unmodelled(lw, node, path)
+        from .distributed import lower_pld_call  # (it imports this module)
+
+        return lower_pld_call(lw, node, path)
     if len(path) == 2 and head == "get_byte" and path[0] in DTYPE_BY_NAME:
         return lower_get_byte(lw, node, path[0])
     if len(path) == 1 and head in TYPE_NAMES:
@@ -105,23 +107,6 @@ def lower_dsl_call(lw: Lowerer, node: ast.Call, path: tuple[str, ...]) -> Expr:
         Occurrence(lw.span(node.func), head, OccurrenceKind.OP, result.type, op_name=op.name)
     )
     return result
-
-
-def lower_unmodelled(lw: Lowerer, node: ast.Call, path: tuple[str, ...]) -> Expr:
-    """A call of distributed PyPTO (``pld.*``, spec §12), which ptoc does not model yet: its
-    arguments are still checked, its result is unknown (nothing that uses it is reported),
-    and the function says so once."""
-    for value in [*node.args, *(k.value for k in node.keywords)]:
-        peek_type(lw, value)
-    if not lw.state.said_unmodelled:
-        lw.state.said_unmodelled = True
-        lw.error(
-            "I003",
-            f"`{'.'.join(path)}` is distributed PyPTO, which ptoc does not model yet: its "
-            "arguments are checked, its result and what uses it are not (said once per function)",
-            node.func,
-        )
-    return error_value(lw.span(node))
 
 
 def resolve_call(lw: Lowerer, node: ast.Call, namespace: tuple[str, ...], head: str) -> Resolution:

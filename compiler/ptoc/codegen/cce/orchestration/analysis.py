@@ -39,8 +39,15 @@ def core_of(kernel: Function) -> str:
 def _called(stmt: st.Stmt) -> ex.Expr | None:
     """The value a statement computes: an assignment's, or an expression statement's."""
     if isinstance(stmt, st.AssignStmt):
-        return stmt.value
-    return stmt.expr if isinstance(stmt, st.EvalStmt) else None
+        return as_call(stmt.value)
+    return as_call(stmt.expr) if isinstance(stmt, st.EvalStmt) else None
+
+
+def as_call(value: ex.Expr) -> ex.Expr:
+    """A submit's kernel call (its task); any other value as it is."""
+    if isinstance(value, ex.Submit):
+        return ex.Call(value.type, callee=value.kernel, args=value.args, span=value.span)
+    return value
 
 
 def returned_param(kernel: Function, index: int) -> int | None:
@@ -159,6 +166,9 @@ class Tensors:
 
     def result_arg(self, value: ex.Expr, index: int) -> ex.Expr | None:
         call = self.defs.get(value) if isinstance(value, ex.Var) else value
+        if isinstance(call, ex.Submit):  # out, tid = pl.submit(...): out is the call's result
+            call = as_call(call) if index == 0 else None
+            index = 0
         if not (isinstance(call, ex.Call) and isinstance(call.callee, ex.GlobalVar)):
             return None
         kernel = self.function(call.callee.name)

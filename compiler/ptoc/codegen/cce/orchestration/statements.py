@@ -8,7 +8,7 @@ from typing import Any
 
 from ....ir import expr as ex
 from ....ir import stmt as st
-from ....ir.types import ScalarType, TensorType, TupleType
+from ....ir.types import TASK_ID_TYPE, ScalarType, TensorType, TupleType
 from ....passes.irutil import final_yield
 from ....passes.op_info import op_def
 from ...common import CodegenError
@@ -88,11 +88,48 @@ def _return(ctx: HostContext, stmt: st.YieldStmt | st.ReturnStmt) -> None:
 
 
 def _scope(ctx: HostContext, stmt: st.ScopeStmt) -> None:
-    raise CodegenError(
-        "E400",
-        "an InCore scope left in an orchestration function (OutlineIncoreScopes did not run)",
-        stmt.span,
-    )
+    if stmt.kind is st.ScopeKind.Auto:  # pl.scope(): the runtime's own scope, auto tracking
+        ctx.out.emit("PTO2_SCOPE(rt) {")
+        ctx.out.depth += 1
+        body(ctx, stmt.body)
+        ctx.out.depth -= 1
+        ctx.out.emit("}")
+        return
+    raise CodegenError("E400", _NO_SCOPE_LOWERING[stmt.kind], stmt.span)
+
+
+_NO_SCOPE_LOWERING = {
+    st.ScopeKind.InCore: "an InCore scope left in an orchestration function "
+    "(OutlineIncoreScopes did not run)",
+    st.ScopeKind.Manual: "pl.manual_scope() (manual dependency tracking) has no lowering to "
+    "the PTO2 host runtime here: the generator has no call that turns the runtime's tensor "
+    "tracking off; use pl.scope()",
+    st.ScopeKind.Spmd: "pl.spmd(n) has no lowering to the PTO2 host runtime here: "
+    "pto2_rt_submit_task launches one block, and the generator has no multi-block launch",
+}
+
+
+def _submit(ctx: HostContext, submit: ex.Submit) -> None:
+    """A submit whose TaskId is only named: the plain task. What needs the runtime's
+    TaskId API (deps=, predicate=, core_num=) is an E400 naming it."""
+    missing = [
+        what
+        for what, present in (
+            ("deps= (explicit TaskId edges)", submit.deps),
+            ("predicate= (dispatch predicates)", submit.predicate is not None),
+            ("core_num= (multi-block launches)", submit.spmd),
+        )
+        if present
+    ]
+    if missing:
+        raise CodegenError(
+            "E400",
+            f"pl.{'spmd_submit' if submit.spmd else 'submit'}(self.{submit.kernel.name}, ...) "
+            f"with {' and '.join(missing)} has no lowering to the PTO2 host runtime here: "
+            "the generator's runtime calls (pto2_rt_submit_task) take no TaskId",
+            submit.span,
+        )
+    task(ctx, ex.Call(submit.type, callee=submit.kernel, args=submit.args, span=submit.span))
 
 
 def _carried(ctx: HostContext, iter_args: tuple[ex.IterArg, ...]) -> None:
@@ -132,10 +169,15 @@ def _scoped(ctx: HostContext, inner: st.Stmt, targets: tuple[ex.Var, ...]) -> No
 def _assign(ctx: HostContext, stmt: st.AssignStmt) -> None:
     var, assigned = stmt.var, stmt.value
     tensors = ctx.tensors
+    if var.type == TASK_ID_TYPE:  # a TaskId only deps= reads (E400 at such a submit)
+        return
     if isinstance(assigned, ex.Call) and isinstance(assigned.callee, ex.GlobalVar):
         task(ctx, assigned)
         if isinstance(var.type, TensorType):
             ctx.names[var] = value(ctx, tensors.result_arg(assigned, 0) or var)
+        return
+    if isinstance(assigned, ex.Submit):
+        _submit(ctx, assigned)
         return
     if isinstance(assigned, ex.TupleGetItem):
         arg = tensors.result_arg(assigned.tuple_value, assigned.index)

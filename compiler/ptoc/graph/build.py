@@ -1,0 +1,349 @@
+"""Building the task graph of one function from its IR (as the front end makes it, before the
+passes): one task per kernel launch site, in program order. Loops are not unrolled: a task in
+a loop is one node that names its loops. Edges: each ``deps=`` entry (a TaskId, an array of
+them, a ``task_dummy`` join) and, outside manual scopes, each tensor a task reads that an
+earlier task wrote (the runtime's automatic tracking)."""
+
+from __future__ import annotations
+
+from ..ir import expr as ex
+from ..ir import stmt as st
+from ..ir.function import Function, ParamDirection, Program
+from ..ir.shape import static_value
+from ..ir.span import Span
+from ..ir.types import TASK_ID_TYPE, ArrayType, TensorType
+from ..ir.walk import expr_vars, walk_stmts
+from ..ops import REGISTRY, Access
+from .model import Edge, Task, TaskGraph
+
+#: A warning found while building: (code, message, span).
+Finding = tuple[str, str, Span]
+
+
+class GraphBuilder:
+    def __init__(self, program: Program | None, function: Function) -> None:
+        self.program = program
+        self.function = function
+        self.graph = TaskGraph(function.name, function.span)
+        self.findings: list[Finding] = []
+        self.roots: dict[str, str] = {}  # a tensor variable -> the buffer it names
+        self.writer: dict[str, int] = {}  # a buffer -> the last task that wrote it
+        self.created: set[str] = set()  # buffers the function creates
+        self.tids: dict[str, set[int]] = {}  # a TaskId (or array of them) -> its tasks
+        self.temps: dict[str, int] = {}  # a submit's tuple -> its task
+        self.bound: dict[int, list[str]] = {}  # a submit's task -> the names it binds
+        self.loops: list[str] = []
+        self.scopes: list[str] = []
+        self.widths: list[str] = []
+
+    def build(self) -> TaskGraph:
+        self.stmt(self.function.body)
+        return self.graph
+
+    # --- statements ---------------------------------------------------------------------------
+    def stmt(self, stmt: st.Stmt | None) -> None:
+        if isinstance(stmt, st.SeqStmts):
+            for inner in stmt.stmts:
+                self.stmt(inner)
+        elif isinstance(stmt, st.AssignStmt):
+            self.assign(stmt.var, stmt.value)
+        elif isinstance(stmt, st.EvalStmt):
+            if isinstance(stmt.expr, ex.Call | ex.Submit):
+                self.launch(stmt.expr)
+        elif isinstance(stmt, st.ForStmt | st.WhileStmt):
+            self.loop(stmt)
+        elif isinstance(stmt, st.IfStmt):
+            self.stmt(stmt.then_body)
+            self.stmt(stmt.else_body)
+            self.results(stmt.return_vars, stmt.then_body)
+        elif isinstance(stmt, st.ScopeStmt):
+            self.scope(stmt)
+
+    def loop(self, stmt: st.ForStmt | st.WhileStmt) -> None:
+        for arg in stmt.iter_args:
+            if arg.init_value is not None:
+                self.alias(arg.name, arg.init_value)
+        if isinstance(stmt, st.ForStmt):
+            stop = static_value(stmt.stop)
+            self.loops.append(f"{stmt.kind.value}({stop if stop is not None else '…'})")
+        else:
+            self.loops.append("while")
+        self.stmt(stmt.body)
+        self.loops.pop()
+        self.results(stmt.return_vars, stmt.body)
+
+    def results(self, return_vars: tuple[ex.Var, ...], body: st.Stmt | None) -> None:
+        last = st.body_stmts(body)[-1] if st.body_stmts(body) else None
+        if isinstance(last, st.YieldStmt):
+            for var, value in zip(return_vars, last.values, strict=False):
+                self.alias(var.name, value)
+
+    def scope(self, stmt: st.ScopeStmt) -> None:
+        if stmt.kind is st.ScopeKind.InCore:
+            self.region(stmt)
+            return
+        if stmt.kind is st.ScopeKind.Spmd:
+            width = static_value(stmt.core_num) if stmt.core_num is not None else None
+            self.widths.append(str(width) if width is not None else "n")
+            self.stmt(stmt.body)
+            self.widths.pop()
+            return
+        self.scopes.append("manual" if stmt.kind is st.ScopeKind.Manual else "auto")
+        self.stmt(stmt.body)
+        self.scopes.pop()
+
+    # --- values -------------------------------------------------------------------------------
+    def assign(self, var: ex.Var, value: ex.Expr) -> None:
+        if isinstance(value, ex.Submit):
+            self.temps[var.name] = self.launch(value)
+            return
+        if isinstance(value, ex.TupleGetItem):
+            self.unpacked(var, value)
+            return
+        if isinstance(value, ex.Call) and isinstance(value.callee, ex.GlobalVar):
+            task = self.launch(value)
+            self.temps[var.name] = task
+            self.result_of(var, task)
+            return
+        if isinstance(value, ex.Call):
+            self.op_value(var, value)
+            return
+        self.alias(var.name, value)
+
+    def unpacked(self, var: ex.Var, value: ex.TupleGetItem) -> None:
+        path: list[int] = []
+        base: ex.Expr = value
+        while isinstance(base, ex.TupleGetItem):
+            path.insert(0, base.index)
+            base = base.tuple_value
+        task = self.temps.get(base.name) if isinstance(base, ex.Var) else None
+        if task is None:
+            return
+        self.bound.setdefault(task, []).append(var.name)
+        if var.type == TASK_ID_TYPE:
+            self.tids[var.name] = {task}
+            self.graph.tasks[task].task_id = var.name
+            return
+        submitted = self.graph.tasks[task].kind != "call"
+        index = (path[1] if len(path) > 1 else 0) if submitted else path[0]
+        self.result_of(var, task, index)
+
+    def result_of(self, var: ex.Var, task: int, index: int = 0) -> None:
+        writes = self.graph.tasks[task].writes
+        root = writes[index] if len(writes) > index else var.name
+        self.roots[var.name] = root
+        self.writer.setdefault(root, task)
+
+    def op_value(self, var: ex.Var, call: ex.Call) -> None:
+        if var.type == TASK_ID_TYPE or isinstance(var.type, ArrayType):
+            # A TaskId (or an array of them) made by an op stands for the tasks its arguments
+            # stand for: none for a new array or an invalid id, all of them for a join.
+            joined: set[int] = set()
+            for arg in call.args:
+                for used in expr_vars(arg):
+                    joined |= self.tids.get(used.name, set())
+            self.tids[var.name] = joined
+        elif isinstance(var.type, TensorType) and not any(
+            isinstance(v.type, TensorType) for arg in call.args for v in expr_vars(arg)
+        ):
+            self.created.add(var.name)  # a tensor made from no tensor is a new buffer
+            self.roots[var.name] = var.name
+        elif isinstance(var.type, TensorType) and call.args:
+            self.alias(var.name, call.args[0])  # a view of a tensor names its buffer
+
+    def alias(self, name: str, value: ex.Expr) -> None:
+        if isinstance(value, ex.Var):
+            if value.name in self.tids:
+                self.tids[name] = set(self.tids[value.name])
+            self.roots[name] = self.root(value.name)
+
+    def root(self, name: str) -> str:
+        return self.roots.get(name, name)
+
+    # --- tasks --------------------------------------------------------------------------------
+    def launch(self, call: ex.Call | ex.Submit) -> int:
+        if isinstance(call, ex.Call) and not isinstance(call.callee, ex.GlobalVar):
+            return -1
+        kernel = call.kernel if isinstance(call, ex.Submit) else call.callee
+        assert isinstance(kernel, ex.GlobalVar)
+        fn = self.program.function(kernel.name) if self.program is not None else None
+        reads, writes, inputs = self.directions(call.args, fn)
+        task = Task(
+            len(self.graph.tasks),
+            kernel.name,
+            self.kind(call),
+            call.span,
+            fn.span if fn is not None else None,
+            self.width(call),
+            scope=self.scopes[-1] if self.scopes else "",
+            loops=tuple(self.loops),
+            reads=tuple(reads),
+            writes=tuple(writes),
+        )
+        self.add(task, call.deps if isinstance(call, ex.Submit) else (), inputs)
+        return task.index
+
+    def kind(self, call: ex.Call | ex.Submit) -> str:
+        if isinstance(call, ex.Submit):
+            return "spmd_submit" if call.spmd else "submit"
+        return "call"
+
+    def width(self, call: ex.Call | ex.Submit) -> str:
+        if isinstance(call, ex.Submit) and call.core_num is not None:
+            value = static_value(call.core_num)
+            return str(value) if value is not None else "n"
+        return self.widths[-1] if self.widths else "1"
+
+    def directions(
+        self, args: tuple[ex.Expr, ...], fn: Function | None
+    ) -> tuple[list[str], list[str], set[str]]:
+        """The buffers a launch reads and writes, and those it only reads (its In tensors)."""
+        reads: list[str] = []
+        writes: list[str] = []
+        inputs: set[str] = set()
+        written = body_writes(fn) if fn is not None else frozenset()
+        for i, arg in enumerate(args):
+            if not isinstance(arg, ex.Var) or not isinstance(arg.type, TensorType):
+                continue
+            direction = ParamDirection.In
+            if fn is not None and i < len(fn.param_directions):
+                direction = fn.param_directions[i]
+            if direction is ParamDirection.In and fn is not None and i < len(fn.params):
+                # A 2026-03 kernel's output tensor has no direction of its own: the body's
+                # ``pl.store(tile, offsets, shapes, out)`` makes it one.
+                if fn.params[i].name in written:
+                    direction = ParamDirection.InOut
+            buffer = self.root(arg.name)
+            if direction is not ParamDirection.Out:
+                reads.append(buffer)
+            if direction is not ParamDirection.In:
+                writes.append(buffer)
+            else:
+                inputs.add(buffer)
+        return reads, writes, inputs
+
+    def add(self, task: Task, deps: tuple[ex.Expr, ...], inputs: set[str]) -> None:
+        self.graph.tasks.append(task)
+        waited: set[int] = set()
+        for dep in deps:
+            for used in expr_vars(dep):
+                for source in sorted(self.tids.get(used.name, set()) - waited):
+                    waited.add(source)
+                    self.graph.edges.append(Edge(source, task.index, "deps", used.name))
+        for buffer in task.reads:
+            writer = self.writer.get(buffer)
+            if writer is not None and task.scope != "manual" and writer != task.index:
+                self.graph.edges.append(Edge(writer, task.index, "data", buffer))
+            elif writer is None and buffer in self.created and buffer in inputs:
+                # (an InOut buffer may be initialised by the kernel itself: not said)
+                self.findings.append(
+                    (
+                        "W041",
+                        f"the task '{task.kernel}' reads '{buffer}', which no earlier task wrote "
+                        "and no parameter provides",
+                        task.span,
+                    )
+                )
+        for buffer in task.writes:
+            self.writer[buffer] = task.index
+
+    def region(self, scope: st.ScopeStmt) -> None:
+        """An InCore region: a task reading the tensors it uses and writing those it assigns."""
+        assigned = [
+            s.var.name
+            for s in walk_stmts(scope.body)
+            if isinstance(s, st.AssignStmt) and isinstance(s.var.type, TensorType)
+        ]
+        read = [
+            v.name
+            for s in walk_stmts(scope.body)
+            if isinstance(s, st.AssignStmt | st.EvalStmt)
+            for v in expr_vars(s.value if isinstance(s, st.AssignStmt) else s.expr)
+            if isinstance(v.type, TensorType) and v.name not in assigned
+        ]
+        known = [name for name in assigned if name in self.roots or name in self.params()]
+        task = Task(
+            len(self.graph.tasks),
+            f"incore@{scope.span.line}",
+            "region",
+            scope.span,
+            width=self.widths[-1] if self.widths else "1",
+            scope=self.scopes[-1] if self.scopes else "",
+            loops=tuple(self.loops),
+            reads=tuple(dict.fromkeys(self.root(n) for n in read)),
+            writes=tuple(dict.fromkeys(self.root(n) for n in known)),
+        )
+        self.add(task, (), set())
+
+    def params(self) -> set[str]:
+        return {p.name for p in self.function.params}
+
+    # --- warnings -----------------------------------------------------------------------------
+    def unused_submits(self) -> None:
+        """W042: a submit whose TaskId and results nothing reads."""
+        read: set[str] = set()
+        for stmt in walk_stmts(self.function.body):
+            for expr in _read_exprs(stmt):
+                read.update(v.name for v in expr_vars(expr))
+        for task in self.graph.tasks:
+            if task.kind not in ("submit", "spmd_submit"):
+                continue
+            names = self.bound.get(task.index, [])
+            if names and not any(name in read for name in names):
+                self.findings.append(
+                    (
+                        "W042",
+                        f"nothing waits for this pl.{task.kind}(self.{task.kernel}, ...) nor reads "
+                        f"its result ({', '.join(names)}); a plain call launches it too",
+                        task.span,
+                    )
+                )
+
+    def cycles(self) -> None:
+        for cycle in self.graph.cycles():
+            first = self.graph.tasks[cycle[0]]
+            kernels = " -> ".join(self.graph.tasks[i].kernel for i in [*cycle, cycle[0]])
+            self.findings.append(
+                ("W040", f"these tasks wait for each other: {kernels}", first.span)
+            )
+
+
+def _read_exprs(stmt: st.Stmt) -> list[ex.Expr]:
+    """What a statement reads, leaving out a submit tuple's unpacking (``out = _task[0]``)."""
+    if isinstance(stmt, st.AssignStmt):
+        return [] if isinstance(stmt.value, ex.TupleGetItem) else [stmt.value]
+    from ..ir.walk import direct_exprs
+
+    return direct_exprs(stmt)
+
+
+def body_writes(fn: Function) -> frozenset[str]:
+    """The parameters the function's body writes through an op (a store's output tensor)."""
+    params = {param.name for param in fn.params}
+    written: set[str] = set()
+    for stmt in walk_stmts(fn.body):
+        value = stmt.value if isinstance(stmt, st.AssignStmt) else None
+        value = stmt.expr if isinstance(stmt, st.EvalStmt) else value
+        if not isinstance(value, ex.Call) or not isinstance(value.callee, ex.Op):
+            continue
+        op = REGISTRY.get(value.callee.name)
+        if op is None:
+            continue
+        for param, arg in zip(op.expr_params, value.args, strict=False):
+            if param.access is Access.WRITE and isinstance(arg, ex.Var) and arg.name in params:
+                written.add(arg.name)
+    return frozenset(written)
+
+
+def task_graph(program: Program | None, function: Function) -> TaskGraph:
+    return GraphBuilder(program, function).build()
+
+
+def task_findings(program: Program | None, function: Function) -> list[Finding]:
+    """The warnings of a function's task graph: W040 cycles, W041 unwritten reads, W042
+    submits nothing waits for."""
+    builder = GraphBuilder(program, function)
+    builder.build()
+    builder.unused_submits()
+    builder.cycles()
+    return builder.findings

@@ -1,0 +1,109 @@
+"""The task graph of an orchestration function: its tasks (each call site that launches a
+kernel: ``pl.submit``, ``pl.spmd_submit``, a plain ``self.k(...)`` call, an InCore region),
+the edges between them (``deps=`` TaskIds and tensor read-after-write) and SPMD widths."""
+
+from __future__ import annotations
+
+from ..ir.span import Span
+from ..records import field, record
+
+
+@record
+class Task:
+    index: int
+    kernel: str  # the kernel launched (an InCore region: "<function>:incore@<line>")
+    kind: str  # "submit", "spmd_submit", "call" or "region"
+    span: Span  # the call (or the region)
+    kernel_span: Span | None = None  # the kernel's definition
+    width: str = "1"  # SPMD blocks: a number, or the expression's text
+    task_id: str = ""  # the TaskId's name, when the program binds it
+    scope: str = ""  # the runtime scope around it: "manual", "auto" or ""
+    loops: tuple[str, ...] = ()  # the loops around the call, outermost first ("parallel(4)")
+    reads: tuple[str, ...] = ()
+    writes: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "index": self.index,
+            "kernel": self.kernel,
+            "kind": self.kind,
+            "range": _range(self.span),
+            "kernelRange": _range(self.kernel_span) if self.kernel_span is not None else None,
+            "width": self.width,
+            "taskId": self.task_id,
+            "scope": self.scope,
+            "loops": list(self.loops),
+            "reads": list(self.reads),
+            "writes": list(self.writes),
+        }
+
+
+@record
+class Edge:
+    source: int
+    target: int
+    kind: str  # "deps" (a TaskId) or "data" (a tensor the target reads, the source wrote)
+    label: str  # the TaskId or tensor name
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "source": self.source,
+            "target": self.target,
+            "kind": self.kind,
+            "label": self.label,
+        }
+
+
+@record
+class TaskGraph:
+    function: str
+    span: Span
+    tasks: list[Task] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "function": self.function,
+            "range": _range(self.span),
+            "tasks": [t.to_json() for t in self.tasks],
+            "edges": [e.to_json() for e in self.edges],
+        }
+
+    def cycles(self) -> list[list[int]]:
+        """Each cycle of the edges once (as the task indices around it, smallest first)."""
+        after: dict[int, list[int]] = {t.index: [] for t in self.tasks}
+        for edge in self.edges:
+            after.setdefault(edge.source, []).append(edge.target)
+        found: list[list[int]] = []
+        seen: set[tuple[int, ...]] = set()
+        for start in sorted(after):
+            _cycles_from(start, start, [start], after, found, seen)
+        return found
+
+
+def _cycles_from(
+    start: int,
+    node: int,
+    path: list[int],
+    after: dict[int, list[int]],
+    found: list[list[int]],
+    seen: set[tuple[int, ...]],
+) -> None:
+    for nxt in after.get(node, []):
+        if nxt == start:
+            key = tuple(sorted(path))
+            if key not in seen:
+                seen.add(key)
+                found.append(list(path))
+        elif nxt > start and nxt not in path:
+            _cycles_from(start, nxt, [*path, nxt], after, found, seen)
+
+
+def _range(span: Span) -> dict[str, int]:
+    """0-based LSP-style positions (spans have 1-based lines, 0-based columns)."""
+    return {
+        "line": span.line - 1,
+        "character": span.column,
+        "endLine": span.end_line - 1,
+        "endCharacter": span.end_column,
+    }

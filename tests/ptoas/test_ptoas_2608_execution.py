@@ -1,0 +1,171 @@
+"""PyPTO 2026-08's own kernels end to end on both routes: every InCore kernel of today's upstream
+examples (../shared/pypto-2026-08/examples, read in place: the ``@pl.jit`` specialisations and
+builder programs, with their ``pl.at`` scopes outlined) goes ptoc --target pto -> PTOAS v0.57
+-> C++ -> pto-isa's CPU simulator, and ptoc --target cce -> the simulator, and each must
+compute what the reference interpreter computes. Kernels are built in batches, cached by
+content hash, as the other execution tests are."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from pto_bench import Bench, Kernel, expected_results, matrix
+
+from ptoc import driver
+from ptoc.frontend import analyze_source
+from ptoc.ir.function import FunctionType, Program
+from ptoc.run.execute import cce_kernel, tensor_level
+from ptoc.run.inputs import InputProblem, generate_inputs
+from ptoc.run.pto_kernel import LauncherError, pto_kernel
+from ptoc.run.simulator import Toolchain
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "frontend"))
+from test_upstream_examples import CHOSEN, FILES  # noqa: E402
+
+OUTLINE = ["ConvertToSSA", "FlattenCalls", "OutlineIncoreScopes"]
+ROUTES = ("cce", "pto")
+
+# Kernels both routes compute alike and the interpreter does not (xfail strict: a fix must
+# remove the entry): BF16 tensors, which pto-isa's CPU simulator holds as _Float16 here.
+PAGED = "models/04_paged_attention.py::"
+DEFECTS: dict[str, str] = {
+    PAGED + "PagedAttentionProgram::kernel_pv_matmul": matrix.NO_SIM_BF16,
+    PAGED + "PagedAttentionUnalignedProgram::kernel_pv_matmul": matrix.NO_SIM_BF16,
+    PAGED + "PagedAttentionProgram::kernel_softmax_prepare": matrix.NO_SIM_BF16,
+}
+# Kernels with no code: the code each route reports (E400: no lowering of an op, E405:
+# PTOAS rejects the MLIR; "clang": the C++ pto-isa rejects).
+NO_CODE: dict[str, tuple[str, str]] = {
+    "advanced/01_split_k.py::matmul_split_k::matmul_split_k_incore_0": ("E400", "E400"),
+    "advanced/01_split_k.py::matmul_split_k::matmul_split_k_incore_1": ("E400", "E400"),
+    **{
+        f"advanced/02_auto_tile_matmul.py::{name}::{name}_incore_0": ("E400", "E400")
+        for name in ("ddr_split_k", "ddr_full_k", "mat_split_k", "mat_full_k")
+        + ("fits_l0c_full_k", "fits_l0c_split_k")
+    },
+    "advanced/03_mixed_kernel.py::staged_matmul_bias::staged_matmul_bias_incore_1": (
+        "E400",
+        "E400",
+    ),
+    **{
+        f"advanced/03_mixed_kernel.py::{name}::{name}_incore_0": ("E400", "E400")
+        for name in ("mixed_matmul_bias", "mixed_matmul_bias_lr")
+    },
+    PAGED + "PagedAttentionProgram::kernel_qk_matmul": ("E400", "E400"),
+    PAGED + "PagedAttentionUnalignedProgram::kernel_qk_matmul": ("E400", "E400"),
+    PAGED + "PagedAttentionUnalignedProgram::kernel_softmax_prepare_unaligned": (
+        "clang",
+        "E405",
+    ),
+}
+
+
+def incore_kernels() -> dict[str, tuple[Program, str]]:
+    """Every InCore kernel with static shapes, by ``file::program::function``."""
+    found: dict[str, tuple[Program, str]] = {}
+    for path in FILES:
+        analysis = analyze_source(path.read_text(encoding="utf-8"), str(path), edition=CHOSEN)
+        for program in analysis.all_programs():
+            if program.name not in {*analysis.jit_specialisations, *analysis.built}:
+                continue
+            outlined = driver.run_pipeline(program, OUTLINE)
+            if outlined.has_errors:
+                continue
+            for function in outlined.program.functions:
+                if function.func_type is not FunctionType.InCore:
+                    continue
+                key = f"{path.parent.name}/{path.name}::{program.name}::{function.name}"
+                found[key] = (outlined.program, function.name)
+    return found
+
+
+KERNELS = incore_kernels()
+pytestmark = pytest.mark.skipif(not KERNELS, reason="the upstream examples are not beside the repo")
+_kernels: dict[str, Kernel] = {}
+_static: dict[str, bool] = {}
+
+
+def static(key: str) -> bool:
+    """Whether the interpreter can make the kernel's inputs (no dynamic parameter shape)."""
+    if key not in _static:
+        program, function = KERNELS[key]
+        level, found = tensor_level(program, function)
+        try:
+            generate_inputs(level, found, 0, {})
+        except InputProblem:
+            _static[key] = False
+        else:
+            _static[key] = True
+    return _static[key]
+
+
+def kernel_for(key: str, route: str, ptoas: Path) -> Kernel:
+    name = f"{key}@{route}"
+    if name not in _kernels:
+        program, function = KERNELS[key]
+        level, found = tensor_level(program, function)
+        kernel = Kernel(name, level, found, generate_inputs(level, found, 0, {}))
+        try:
+            if route == "cce":
+                kernel.text, diagnostics = cce_kernel(level, function)
+            else:
+                kernel.text, diagnostics = pto_kernel(level, function, ptoas)
+        except LauncherError as exc:
+            kernel.problem = str(exc)
+        else:
+            if kernel.text is None:
+                kernel.problem = "; ".join(d.format() for d in diagnostics)
+        _kernels[name] = kernel
+    return _kernels[name]
+
+
+RUN = sorted(k for k in KERNELS if k not in NO_CODE and static(k))
+
+
+def params(keys: list[str]) -> list[object]:
+    return [
+        pytest.param(
+            key,
+            route,
+            id=f"{key}@{route}",
+            marks=[pytest.mark.xfail(strict=True, reason=DEFECTS[key])] if key in DEFECTS else [],
+        )
+        for key in keys
+        for route in ROUTES
+    ]
+
+
+@pytest.fixture(scope="module")
+def bench(toolchain: Toolchain, ptoas: Path) -> Bench:
+    """Every kernel of both routes, built in batches before the first test runs."""
+    bench = Bench(toolchain)
+    bench.build_all([kernel_for(key, route, ptoas) for key in RUN for route in ROUTES])
+    return bench
+
+
+def test_the_kernels_are_found() -> None:
+    assert set(DEFECTS) <= set(RUN) and set(NO_CODE) <= set(KERNELS)
+    assert len(RUN) >= 35
+
+
+@pytest.mark.parametrize(("key", "route"), params(RUN))
+def test_2026_08_kernel_matches_the_reference(
+    key: str, route: str, bench: Bench, ptoas: Path
+) -> None:
+    kernel = kernel_for(key, route, ptoas)
+    outcome = bench.execute(kernel, expected_results(kernel))
+    assert outcome.problem is None, outcome.problem
+    assert not outcome.mismatches(), "\n".join(outcome.mismatches())
+
+
+@pytest.mark.parametrize("key", sorted(NO_CODE))
+def test_2026_08_kernel_without_code_says_why(key: str, toolchain: Toolchain, ptoas: Path) -> None:
+    for route, code in zip(ROUTES, NO_CODE[key], strict=True):
+        kernel = kernel_for(key, route, ptoas)
+        if code == "clang":
+            Bench(toolchain).build_all([kernel])
+            assert kernel.problem is not None and "rejected the generated code" in kernel.problem
+        else:
+            assert kernel.text is None and f"error[{code}]" in (kernel.problem or "")
