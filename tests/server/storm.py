@@ -247,6 +247,7 @@ class Storm:
         self.repairs: list[tuple[int, str, str]] = []  # (offset, inserted, removed)
         self.functions: list[str] = []
         self.final: list[dict[str, Any]] | None = None
+        self.final_at = 0.0  # when diagnostics of the newest version last arrived
         self.server = RawServer(folder, env=env, command=command)
         self.server.initialize(folder)
         self.server.notify(
@@ -303,6 +304,7 @@ class Storm:
             self.published = max(self.published, version)
             if version == self.version:
                 self.final = params["diagnostics"]
+                self.final_at = time.monotonic()
         elif message["method"] == "window/logMessage" and params.get("type") == 1:
             self.report.logged.append(params.get("message", "")[:300])
 
@@ -540,8 +542,12 @@ class Storm:
         while self.final is None and time.monotonic() < deadline and self.report.alive:
             self.drain()
             time.sleep(0.01)
-        time.sleep(1.5)  # back-end checks are published a moment later
-        self.drain()
+        # Syntax errors are published first, the whole analysis and the back-end checks a moment
+        # later: the last word is the one after which nothing more came for 2 s.
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and time.monotonic() - self.final_at < 2.0:
+            self.drain()
+            time.sleep(0.05)
         got = sorted(
             (d.get("code"), d["message"], d["range"]["start"]["line"], d["range"]["end"]["line"])
             for d in self.final or []
