@@ -6,7 +6,10 @@ root and its file is the configuration; a folder holding ``.git`` or ``.hg`` (bu
 ``prefix`` (the alias of ``pypto.language`` used when printing IR; fmt only reports it) and
 ``strict-annotations`` (bool: annotation warnings W006-W008 become errors in check, print and
 compile) and ``edition`` (``"2026-03"`` or ``"2026-08"``: the language edition of every file
-of the project; without it each file's spellings decide).
+of the project; without it each file's spellings decide). The ``[tool.ptoc.jit]`` table gives
+``@pl.jit`` kernels called from elsewhere their shapes: each key is a kernel's name, its value
+one specialisation or a list of them, written as a ``# ptoc: specialise`` comment is
+(``tile_add = ["a=[128, 128]:FP32 b=[128, 128]:FP32 c=[128, 128]:FP32"]``).
 """
 
 from __future__ import annotations
@@ -34,6 +37,15 @@ class PtocConfig:
     strict_annotations: bool = False
     edition: Edition | None = None
     source: Path | None = None  # the pyproject.toml the values came from
+    # ``[tool.ptoc.jit]``: (kernel name, its specialisations), in the file's order.
+    jit: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def jit_for(self, kernel: str) -> tuple[str, ...]:
+        """The specialisations ``[tool.ptoc.jit]`` gives the kernel (none: ())."""
+        return next((specs for name, specs in self.jit if name == kernel), ())
+
+    def jit_table(self) -> dict[str, tuple[str, ...]]:
+        return dict(self.jit)
 
 
 def find_pyproject(path: str | os.PathLike[str]) -> Path | None:
@@ -68,6 +80,7 @@ def load_config(pyproject: Path) -> PtocConfig:
         strict_annotations=strict_annotations_value(table, pyproject),
         edition=edition_value(table, pyproject),
         source=pyproject,
+        jit=jit_value(table, pyproject),
     )
 
 
@@ -118,6 +131,25 @@ def edition_value(table: dict[str, Any], pyproject: Path) -> Edition | None:
         names = " or ".join(f'"{name}"' for name in EDITION_NAMES)
         raise ConfigError(f"'{pyproject}': [tool.ptoc] edition must be {names}, got {value!r}")
     return edition
+
+
+def jit_value(table: dict[str, Any], pyproject: Path) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``[tool.ptoc.jit]``: kernel name -> a specialisation string or a list of them."""
+    value = table.get("jit")
+    if value is None:
+        return ()
+    if not isinstance(value, dict):
+        raise ConfigError(f"'{pyproject}': [tool.ptoc.jit] must be a table of kernel names")
+    found: list[tuple[str, tuple[str, ...]]] = []
+    for kernel, specs in value.items():
+        listed = [specs] if isinstance(specs, str) else specs
+        if not isinstance(listed, list) or not all(isinstance(s, str) for s in listed):
+            raise ConfigError(
+                f"'{pyproject}': [tool.ptoc.jit] {kernel} must be a string such as "
+                f'"a=[128, 128]:FP32" or a list of them, got {specs!r}'
+            )
+        found.append((kernel, tuple(listed)))
+    return tuple(found)
 
 
 class ConfigCache:

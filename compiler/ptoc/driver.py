@@ -218,9 +218,10 @@ def analyze(
 
     try:
         chosen = edition or _CHOSEN_EDITION or project_edition(path)
-        if chosen is None:
+        specs = project_jit(path) if "jit" in text else None
+        if chosen is None and not specs:
             return analyze_source(text, path)
-        return analyze_source(text, path, edition=chosen)
+        return analyze_source(text, path, edition=chosen, jit_specs=specs)
     except Exception as exc:  # the front end must not raise; keep going with the other files
         analysis = ModuleAnalysis(path=path, text=text, uses_pypto=True)
         analysis.diagnostics.append(internal_error(path, "front end", exc))
@@ -243,7 +244,7 @@ def project_edition(path: str) -> tuple[Edition, EditionSource] | None:
     """``[tool.ptoc] edition`` of the project ``path`` belongs to (an unreadable configuration
     is the command's business: here it sets nothing)."""
     folder = os.path.dirname(os.path.abspath(path))
-    if path.startswith("<") or not _may_set_edition(folder):
+    if path.startswith("<") or not _may_set(folder, b"edition"):
         return None  # (reading the configuration loads pathlib and tomllib: only when there)
     from .config import ConfigError
     from .editions import EditionSource
@@ -255,21 +256,35 @@ def project_edition(path: str) -> tuple[Edition, EditionSource] | None:
     return None if edition is None else (edition, EditionSource.PROJECT)
 
 
+def project_jit(path: str) -> dict[str, tuple[str, ...]] | None:
+    """``[tool.ptoc.jit]`` of the project ``path`` belongs to: specialisations by kernel name
+    (an unreadable configuration is the command's business: here it gives none)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if path.startswith("<") or not _may_set(folder, b"jit"):
+        return None
+    from .config import ConfigError
+
+    try:
+        return _config_cache().for_file(path).jit_table() or None
+    except (ConfigError, OSError):
+        return None
+
+
 @functools.cache
-def _may_set_edition(folder: str) -> bool:
+def _may_set(folder: str, key: bytes) -> bool:
     """Whether the ``pyproject.toml`` governing files of ``folder`` (ptoc.config's walk) may
-    set an edition: its text names one. Reading it properly loads pathlib and tomllib."""
+    set ``key``: its text names it. Reading it properly loads pathlib and tomllib."""
     candidate = os.path.join(folder, "pyproject.toml")
     if os.path.isfile(candidate):
         try:
             with open(candidate, "rb") as handle:
-                return b"edition" in handle.read()
+                return key in handle.read()
         except OSError:
             return False
     if any(os.path.exists(os.path.join(folder, m)) for m in (".git", ".hg")):
         return False
     parent = os.path.dirname(folder)
-    return parent != folder and _may_set_edition(parent)
+    return parent != folder and _may_set(parent, key)
 
 
 @functools.cache

@@ -80,9 +80,14 @@ def explore(result: CompileResult) -> list[ProgramPasses]:
 def program_passes(output: ProgramOutput, result: CompileResult) -> ProgramPasses:
     assert output.pipeline is not None
     points = [("input", output.source), *output.pipeline.snapshots]
-    stages = tuple(printed_stage(name, program, result) for name, program in points)
+    stages: list[Stage] = []
+    for index, (name, program) in enumerate(points):
+        if index and program is points[index - 1][1]:  # the pass left the program as it was
+            stages.append(Stage(name, stages[-1].text, stages[-1].spans))
+        else:
+            stages.append(printed_stage(name, program, result))
     diffs = tuple(diff_stages(stages, index) for index in range(1, len(stages)))
-    return ProgramPasses(output.source.name, stages, diffs)
+    return ProgramPasses(output.source.name, tuple(stages), diffs)
 
 
 def printed_stage(name: str, program: Program, result: CompileResult) -> Stage:
@@ -94,6 +99,8 @@ def printed_stage(name: str, program: Program, result: CompileResult) -> Stage:
 
 
 def diff_stages(stages: Sequence[Stage], after: int) -> PassDiff:
+    if stages[after - 1].text == stages[after].text:
+        return PassDiff(stages[after].name, after, 0, 0, ())
     before_lines, after_lines = stages[after - 1].lines, stages[after].lines
     matcher = SequenceMatcher(None, before_lines, after_lines, autojunk=False)
     opcodes = tuple(op for op in matcher.get_opcodes() if op[0] != "equal")

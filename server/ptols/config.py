@@ -115,6 +115,12 @@ def project_strict_annotations(path: str) -> bool:
     return config is not None and config.strict_annotations
 
 
+def project_jit(path: str) -> dict[str, tuple[str, ...]] | None:
+    """``[tool.ptoc.jit]`` of the project holding ``path``: specialisations by kernel name."""
+    config = project_config(path)
+    return config.jit_table() or None if config is not None else None
+
+
 def project_config(path: str) -> PtocConfig | None:
     """``[tool.ptoc]`` of the project holding ``path``, read again when the file changes (None
     when there is none or it cannot be read)."""

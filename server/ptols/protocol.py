@@ -23,6 +23,7 @@ STATUS = "ptols/status"
 SOURCE_MAP = "ptols/sourceMap"
 MEMORY_MAP = "ptols/memoryMap"
 RUN = "ptols/run"
+SPECIALISATIONS = "ptols/specialisations"
 TIMELINE = "ptols/timeline"
 PASS_DIFF = "ptols/passDiff"
 INSTRUCTION = "ptols/instruction"
@@ -34,6 +35,7 @@ class PreviewParams:
     target: str | None = None  # None: the `preview.defaultTarget` setting
     function: str | None = None
     pipeline: str | None = None  # None: the `pipeline` setting, else the target's own
+    specialisation: int | None = None  # 1-based: each @pl.jit kernel's N-th (None: its first)
 
 
 @attrs.define
@@ -74,6 +76,30 @@ class FunctionEntry:
 @attrs.define
 class FunctionsResult:
     functions: list[FunctionEntry]
+
+
+@attrs.define
+class SpecialisationsParams:
+    text_document: types.TextDocumentIdentifier
+
+
+@attrs.define
+class Specialisation:
+    index: int  # 1-based: the preview's `specialisation`
+    label: str  # where it comes from: "call at line 42: a: [128, 128] FP32, ..."
+
+
+@attrs.define
+class JitKernel:
+    name: str
+    range: types.Range
+    specialisations: list[Specialisation]
+
+
+@attrs.define
+class SpecialisationsResult:
+    version: int | None
+    kernels: list[JitKernel]
 
 
 @attrs.define
@@ -368,6 +394,7 @@ METHODS: dict[str, tuple[type | None, type | None]] = {
     SOURCE_MAP: (SourceMapParams, SourceMapResult),
     MEMORY_MAP: (MemoryMapParams, MemoryMapResult),
     RUN: (RunParams, RunResult),
+    SPECIALISATIONS: (SpecialisationsParams, SpecialisationsResult),
     TIMELINE: (TimelineParams, TimelineResult),
     PASS_DIFF: (PassDiffParams, PassDiffResult),
     INSTRUCTION: (InstructionParams, InstructionResult),

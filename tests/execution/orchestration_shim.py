@@ -240,7 +240,14 @@ def compile_orchestrated(source: str, function: str, path: str = "program.py") -
     result = driver.compile_source(source, "cce", None, path=path)  # kernels too
     errors = [d.format() for d in result.diagnostics if d.severity is Severity.ERROR]
     assert not errors, errors
-    (output,) = result.programs
+    # (a file of several programs, such as one per @pl.jit entry: the one defining function)
+    outputs = [
+        o
+        for o in result.programs
+        if o.pipeline is not None and o.pipeline.program.function(function) is not None
+    ]
+    assert len(outputs) == 1, f"{len(outputs)} programs define {function}"
+    output = outputs[0]
     assert output.pipeline is not None
     program = output.pipeline.program
     found = program.function(function)
@@ -286,6 +293,31 @@ def returned_names(function: Function) -> list[str]:
     return []
 
 
+def out_aliases(program: Program, function: Function) -> dict[str, str]:
+    """``output_1 = kernel(x, output)``: the call's result is the Out parameter it was passed
+    (a JIT entry returns it), by name."""
+    from ptoc.ir.expr import Call, GlobalVar, Var
+    from ptoc.ir.function import ParamDirection
+
+    aliases: dict[str, str] = {}
+    for stmt in walk_stmts(function.body):
+        if not (isinstance(stmt, st.AssignStmt) and isinstance(stmt.value, Call)):
+            continue
+        callee = stmt.value.callee
+        target = program.function(callee.name) if isinstance(callee, GlobalVar) else None
+        if target is None:
+            continue
+        outs = [
+            arg
+            for index, arg in enumerate(stmt.value.args)
+            if target.direction(index) is not ParamDirection.In and isinstance(arg, Var)
+        ]
+        if len(outs) == 1 and len(target.return_types) == 1:
+            name = getattr(outs[0], "name", "")
+            aliases[stmt.var.name] = aliases.get(name, name)
+    return aliases
+
+
 def host_inputs(
     compiled: Orchestrated, inputs: dict[str, np.ndarray]
 ) -> list[tuple[str, np.ndarray | None, TensorType | ScalarType]]:
@@ -293,7 +325,11 @@ def host_inputs(
     and its type."""
     fn = compiled.function
     by_name = {p.name: p for p in fn.params}
+    aliases = out_aliases(compiled.program, fn)
     returned = {name: k for k, name in enumerate(returned_names(fn))}
+    for name, k in list(returned.items()):
+        if aliases.get(name) in by_name:  # the Out parameter it was passed
+            returned[aliases[name]] = k
     slots: list[tuple[str, np.ndarray | None, TensorType | ScalarType]] = []
     covered: set[int] = set()
     for argument in compiled.arguments:
@@ -301,6 +337,8 @@ def host_inputs(
         if param is not None:
             assert isinstance(param.type, TensorType | ScalarType)
             slots.append((param.name, inputs[param.name], param.type))
+            if param.name in returned:  # ``return c`` of an Out parameter (a JIT entry's)
+                covered.add(returned[param.name])
             continue
         position = returned[argument.name]
         covered.add(position)

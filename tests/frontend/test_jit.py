@@ -349,6 +349,39 @@ def test_a_call_through_a_module_table_of_kernels_specialises_each() -> None:
     assert program.functions[0].params[0].type.short() == "Tensor[[96, 64], FP32]"
 
 
+def test_the_program_lists_callees_before_the_entry_and_prints_back_clean() -> None:
+    analysis = analyse(
+        """
+        @pl.jit.incore
+        def leaf(x: pl.Tensor, out: pl.Out[pl.Tensor]):
+            out = pl.store(pl.load(x, [0, 0], [64, 64]), [0, 0], out)
+            return out
+
+        @pl.jit.incore
+        def middle(x: pl.Tensor, out: pl.Out[pl.Tensor]):
+            out = pl.store(pl.load(x, [0, 0], [64, 64]), [0, 0], out)
+            return out
+
+        @pl.jit
+        def entry(a: pl.Tensor, c: pl.Out[pl.Tensor]):
+            c = middle(a, c)
+            c = leaf(a, c)
+            return c
+
+        if __name__ == "__main__":
+            a = torch.zeros((64, 64), dtype=torch.float32)
+            entry(a, a)
+        """
+    )
+    assert found(analysis) == []
+    (program,) = analysis.programs
+    assert [f.name for f in program.functions] == ["middle", "leaf", "entry"]
+    printed = print_program(program, edition=Edition.V2026_08)
+    again = analyze_source(printed, "printed.py", edition=CHOSEN)
+    assert [d.format() for d in again.diagnostics] == []
+    assert [f.name for f in again.programs[0].functions] == ["middle", "leaf", "entry"]
+
+
 def test_a_2000_parameter_signature_is_analysed_in_linear_time() -> None:
     """Each parameter's rank and load windows came from a walk of the whole kernel per
     parameter: 38 s for 2,000 parameters (issue #33); one walk answers them all."""

@@ -21,9 +21,11 @@ MISTAKES = {
     "e234_setup_on_the_wrong_core.py": ("E234", "aiv_initialize_pipe"),
     "e235_setup_direction_mask.py": ("E235", "4"),
     "e235_setup_local_slots.py": ("E235", "8"),
+    "e235_setup_id_taken.py": ("E235", "1"),
     "e236_peer_func_unknown.py": ("E236", '"cube_side"'),
     "e236_peer_buffer_not_reserved.py": ("E236", '"v2c"'),
     "e237_reserved_name_taken.py": ("E237", '"slots"'),
+    "e238_split_mixed.py": ("E238", "pl.SplitMode.UP_DOWN"),
     "e239_pop_without_a_type.py": ("E239", "pl.tpop_from_aiv(split=0)"),
     "w045_pipe_not_set_up.py": ("W045", "tpush_to_aic"),
     "w046_pop_never_freed.py": ("W046", "got"),
@@ -49,7 +51,7 @@ def marked(name: str, code: str, covered: str) -> tuple[str, int, int, int, int]
     lines = (DATA / name).read_text(encoding="utf-8").splitlines()
     number = next(i for i, line in enumerate(lines, 1) if line.rstrip().endswith(f"# {code}"))
     line = lines[number - 1].split("  # ")[0]
-    column = line.rindex(covered) if covered == "t" else line.index(covered)
+    column = line.rindex(covered) if covered in ("t", "1") else line.index(covered)
     return (code, number, column, number, column + len(covered))
 
 

@@ -1,52 +1,47 @@
-"""@pl.jit kernels in the editor: hover on the kernel and on its values, diagnostics at a call."""
+"""@pl.jit in the editor (issue #27): ``ptols/specialisations`` lists each kernel's
+specialisations, labelled by where they come from, and ``ptols/preview`` shows the one chosen
+(``specialisation``); the project's ``[tool.ptoc.jit]`` table is one of the sources."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from lsp_helpers import open_document, position_of
-from lsprotocol import types
 from pytest_lsp import LanguageClient
+from test_lsp_preview import settled_preview
 
-# The project's JIT example: 64 x 64 load windows, called with 64 x 64 and 128 x 128 tensors.
-FITS = (Path(__file__).resolve().parents[2] / "examples" / "jit_tile_add.py").read_text(
+EXAMPLE = (Path(__file__).resolve().parents[2] / "examples" / "jit_tile_add.py").read_text(
     encoding="utf-8"
 )
-SMALL = FITS.replace("for n in (64, 128):", "for n in (32,):")
+CALL = "        tile_add(a, b, c)"
+TABLE = '[tool.ptoc.jit]\ntile_add = "a=[256, 64]:FP16 b=[256, 64]:FP16 c=[256, 64]:FP16"\n'
 
 
-async def hover_text(client: LanguageClient, uri: str, needle: str) -> str:
-    hover = await client.text_document_hover_async(
-        types.HoverParams(types.TextDocumentIdentifier(uri), position_of(FITS, needle))
+async def request(client: LanguageClient, method: str, uri: str, **fields: object):
+    return await client.protocol.send_request_async(
+        method, {"textDocument": {"uri": uri}, **fields}
     )
-    assert hover is not None
-    return hover.contents.value
 
 
-async def test_hover_shows_the_kernels_signature_and_its_tiles(
+async def test_specialisations_list_each_source_and_the_preview_shows_the_chosen_one(
     client: LanguageClient, tmp_path: Path
 ):
-    uri = await open_document(client, tmp_path / "k.py", FITS)
-    signature = await hover_text(client, uri, "tile_add(a")
-    assert "def tile_add(a: Tensor[?, ?], b: Tensor[?, ?], c: Tensor[?, ?])" in signature
-    assert "# as the first call in this file gives it:\ndef tile_add(a: Tensor[[64, 64], FP32]" in (
-        signature
+    (tmp_path / "pyproject.toml").write_text(TABLE, encoding="utf-8")
+    uri = await open_document(client, tmp_path / "k.py", EXAMPLE)
+    found = await request(client, "ptols/specialisations", uri)
+    (kernel,) = found.kernels
+    line = position_of(EXAMPLE, CALL.strip()).line + 1
+    assert kernel.name == "tile_add"
+    assert kernel.range.start.line == position_of(EXAMPLE, "def tile_add").line
+    assert [(s.index, s.label) for s in kernel.specialisations] == [
+        (1, "[tool.ptoc.jit] tile_add #1: a: [256, 64] FP16, b: [256, 64] FP16, c: [256, 64] FP16"),
+        (2, f"call at line {line}: a: [64, 64] FP32, b: [64, 64] FP32, c: [64, 64] FP32"),
+        (3, f"call at line {line}: a: [128, 128] FP32, b: [128, 128] FP32, c: [128, 128] FP32"),
+    ]
+    first = await settled_preview(client, {"textDocument": {"uri": uri}, "target": "ir"})
+    third = await settled_preview(
+        client, {"textDocument": {"uri": uri}, "target": "ir", "specialisation": 3}
     )
-    assert "(variable) tile_b: pl.Tile[[64, 64], pl.FP32]" in (
-        await hover_text(client, uri, "tile_b = ")
-    )
-
-
-async def test_a_call_too_small_for_the_kernel_is_an_error_at_the_call(
-    client: LanguageClient, tmp_path: Path
-):
-    uri = await open_document(client, tmp_path / "k.py", SMALL)
-    found: list[types.Diagnostic] = []
-    for _ in range(200):
-        found = client.diagnostics.get(uri, [])
-        if found:
-            break
-        await asyncio.sleep(0.05)
-    call = position_of(SMALL, "tile_add(a, b, c)")
-    assert [(d.code, d.range.start) for d in found] == [("E209", call)]
+    assert "-> pl.Tensor[[256, 64], pl.FP16]:" in first.content
+    assert "-> pl.Tensor[[128, 128], pl.FP32]:" in third.content
+    assert "[256, 64]" not in third.content

@@ -2,7 +2,7 @@
 // that changed the IR of examples/simple_add.py with their counts, the diff of one pass shows
 // the IR before and after it side by side, a click on a line of the diff highlights the kernel
 // line it came from, and Alt+] steps to the next pass; a hover on TADD in the C++ preview says
-// it is block.add on the V pipe; the memory map's proof line, its scale toggle and a pinned
+// it is block.add on the V pipe; colour bands tint the add and its TADD alike; the memory map's proof line, its scale toggle and a pinned
 // buffer highlighting every mention of the tile. explored_add.py is written here.
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -26,17 +26,66 @@ async function diffSides(page) {
 
 /**
  * VS Code shows a diff inline when its editor is narrower than 900 px, as the pass diff beside
- * the kernel is in the test's window: the user setting that keeps it side by side.
+ * the kernel is in the test's window: the user setting that keeps it side by side, read by a
+ * reload of the workbench (a change of the file while it runs is not always seen).
  */
-function keepDiffsSideBySide(userDataDir) {
+async function keepDiffsSideBySide(page, userDataDir) {
   const file = join(userDataDir, 'User', 'settings.json');
   const settings = JSON.parse(readFileSync(file, 'utf8'));
   writeFileSync(file, JSON.stringify({ ...settings, 'diffEditor.useInlineViewWhenSpaceIsLimited': false }, null, 2));
+  await page.reload();
+  await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
+  await page.locator('.explorer-folders-view').first().waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(1_500); // let the workbench finish restoring before typing
+}
+
+/**
+ * Presses `key` in the pass diff until the diff of `title` is shown: a diff just opened may not
+ * have the keyboard yet, so a press that changed nothing is repeated after a click in it.
+ */
+async function stepTo(page, key, title) {
+  const shown = page.locator(`.tab.active[aria-label*="${title}"]`).first();
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press(key);
+    try {
+      await shown.waitFor({ timeout: 8_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) {
+        throw error;
+      }
+      await page.locator('.monaco-diff-editor .editor.modified .view-lines').first().click();
+    }
+  }
+}
+
+/** The background colours the decorations of an editor group give the line holding `text`. */
+async function lineBackgrounds(editorGroup, text) {
+  return editorGroup.evaluate((root, wanted) => {
+    const clean = (t) => (t ?? '').replace(/\u00a0/g, ' ');
+    const line = [...root.querySelectorAll('.view-lines .view-line')].find((l) => clean(l.textContent).includes(wanted));
+    if (line === undefined) {
+      return [];
+    }
+    const colours = [];
+    for (const overlay of root.querySelectorAll('.view-overlays > div')) {
+      if (overlay.style.top !== line.style.top) {
+        continue;
+      }
+      for (const part of overlay.querySelectorAll('[class*="ced-"]')) {
+        const colour = getComputedStyle(part).backgroundColor;
+        if (colour && colour !== 'rgba(0, 0, 0, 0)') {
+          colours.push(colour);
+        }
+      }
+    }
+    return colours;
+  }, text);
 }
 
 export default async function explorer(page, check, { workspace, userDataDir }) {
   copyFileSync(resolve(extensionDir, '..', 'examples', 'simple_add.py'), join(workspace, KERNEL));
-  keepDiffsSideBySide(userDataDir);
+  await keepDiffsSideBySide(page, userDataDir);
 
   await check('the pass explorer lists the passes that changed the IR, with their counts', async () => {
     // written after the workbench opened: the explorer lists it before quick open's index does
@@ -77,9 +126,9 @@ export default async function explorer(page, check, { workspace, userDataDir }) 
     if (!sides.before.includes('pl.MemRef(pl.MemorySpace.Vec, None, 32768, 3)')) {
       throw new Error(`the left side is not the IR before InsertSync:\n${sides.before}`);
     }
-    if ((await page.locator('.monaco-diff-editor.side-by-side').count()) === 0) {
+    await page.locator('.monaco-diff-editor.side-by-side').first().waitFor({ timeout: 10_000 }).catch(() => {
       throw new Error('the diff is not side by side');
-    }
+    });
     await screenshot(page, 'pass-explorer.png');
   });
 
@@ -90,10 +139,8 @@ export default async function explorer(page, check, { workspace, userDataDir }) 
   });
 
   await check('Alt+] steps to the next pass that changed the IR', async () => {
-    await page.keyboard.press('Alt+BracketRight');
-    await page.locator('.tab.active[aria-label*="AllocateMemoryAddr (+3 \u22123)"]').first().waitFor({ timeout: 20_000 });
-    await page.keyboard.press('Alt+BracketLeft');
-    await page.locator('.tab.active[aria-label*="InsertSync (+12 \u22120)"]').first().waitFor({ timeout: 20_000 });
+    await stepTo(page, 'Alt+BracketRight', 'AllocateMemoryAddr (+3 \u22123)');
+    await stepTo(page, 'Alt+BracketLeft', 'InsertSync (+12 \u22120)');
   });
 
   await check('a hover on an instruction of the C++ preview: its op, pipe and operands', async () => {
@@ -118,6 +165,28 @@ export default async function explorer(page, check, { workspace, userDataDir }) 
     }
     await screenshot(page, 'preview-hover.png');
     await page.keyboard.press('Escape');
+  });
+
+  await check('colour bands tint a kernel statement and the lines it became alike', async () => {
+    await runCommand(page, 'PyPTO: Toggle Colour Bands');
+    const deadline = Date.now() + 20_000;
+    let seen = {};
+    while (Date.now() < deadline) {
+      seen = {
+        add: await lineBackgrounds(group(page, 0), ADD_LINE),
+        load: await lineBackgrounds(group(page, 0), 'tile_x: pl.Tile[[128, 64], pl.FP32] = pl.load('),
+        tadd: await lineBackgrounds(group(page, 1), 'TADD(tile_z, tile_x, tile_y);'),
+        tload: await lineBackgrounds(group(page, 1), 'TLOAD(tile_x, xGlobal);'),
+      };
+      const shared = (a, b) => a.some((colour) => b.includes(colour));
+      if (shared(seen.add, seen.tadd) && shared(seen.load, seen.tload) && !shared(seen.add, seen.load)) {
+        await screenshot(page, 'colour-bands.png');
+        await runCommand(page, 'PyPTO: Toggle Colour Bands');
+        return;
+      }
+      await page.waitForTimeout(250);
+    }
+    throw new Error(`line backgrounds: ${JSON.stringify(seen)}`);
   });
 
   let frame;

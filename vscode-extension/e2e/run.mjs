@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CHROMIUM, CODE_SERVER_VERSION, ensureCodeServer, ensureDebianPackages, ensureNode24 } from './setup.mjs';
 import timeline from './timeline.mjs';
+import jit from './jit.mjs';
 import explorer from './explorer.mjs';
 import { SERVER_TIMEOUT, extensionDir, log, results, normalise, editorTexts, waitForEditorText, waitForFile, wordPosition, scrollPreviewToEnd, waitForScrolledText, quickOpen, runCommand, replaceInEditor, screenshot, extensionLog, findFiles, windowState, group, waitForHighlight, clickWord, waitForCursorLine, lens, memoryMapFrame } from './workbench.mjs';
 
@@ -29,7 +30,7 @@ if (!process.env.PTO_ISA_ROOT && existsSync(vendoredPtoIsa)) {
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 // Scenarios kept in modules of their own (e2e/<name>.mjs), run in the environment session after
 // the kernel views, in this order; `--only=<name>` runs one. Each is `(page, check, context)`.
-const MORE_VIEWS = { timeline, explorer };
+const MORE_VIEWS = { timeline, explorer, jit };
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -96,6 +97,7 @@ function prepareWorkspace(root) {
   writeFileSync(join(workspace, 'plain.py'), 'print("not a kernel")\n');
   copyFileSync(example, join(workspace, 'mapped_add.py'));
   copyFileSync(example, join(workspace, 'timed_add.py')); // e2e/timeline.mjs
+  copyFileSync(join(repo, 'examples', 'jit_tile_add.py'), join(workspace, 'jit_add.py')); // e2e/jit.mjs
   // Runs but cannot match: under C++20 the CPU simulator's bfloat16_t is a _Float16
   // placeholder (see tests/execution/matrix.py, NO_SIM_BF16), so Run reports a disagreement.
   writeFileSync(join(workspace, 'bf16_add.py'), readFileSync(example, 'utf8').replaceAll('pl.FP32', 'pl.BF16'));

@@ -18,6 +18,7 @@ import { Runner } from './run';
 import { readSettings, ServerController } from './server';
 import { SourceMapController } from './sourceMap';
 import { SHOW_LOG_COMMAND, StatusBar } from './statusBar';
+import { registerSpecialisationCommand } from './specialisations';
 import { registerTimelineCommands, timelinePanels } from './timeline';
 
 export const CONTEXT_KEY = 'ptoc.isPyptoFile';
@@ -50,6 +51,7 @@ export function activate(context: vscode.ExtensionContext): void {
     registerFunctionCommands(previews, memoryMaps, runner, log),
     timelines,
     registerTimelineCommands(timelines, previews, log),
+    registerSpecialisationCommand(previews, controller, log),
     passExplorer,
     registerPreviewHovers(controller, log),
     new ColourBands(sourceMaps, log),

@@ -15,7 +15,7 @@ import {
   passTooltip,
   shownPasses,
   sourceOfLine,
-  stageFromPath,
+  stageFor,
   stagePath,
   step,
   type PassRef,
@@ -28,6 +28,8 @@ import { errorText, fileName, sameUri } from './uriText';
 export const PASSES_VIEW = 'ptoc.passes';
 /** Set once a PyPTO file was seen: the view is contributed under it. */
 const CONTEXT = 'ptoc.passExplorer';
+/** Every pass's IR is printed again after an edit: not on every keystroke. */
+const REFRESH_DEBOUNCE_MS = 400;
 
 type Node = { kind: 'pass'; ref: PassRef } | { kind: 'note'; text: string; tooltip?: string };
 
@@ -48,6 +50,7 @@ export class PassExplorer implements vscode.TreeDataProvider<Node>, vscode.TextD
   private selected: PassRef | undefined;
   private nodes: Node[] = [];
   private generation = 0;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly server: ServerController,
@@ -65,7 +68,8 @@ export class PassExplorer implements vscode.TreeDataProvider<Node>, vscode.TextD
       vscode.window.onDidChangeTextEditorSelection((event) => this.onSelection(event)),
       server.onPreviewChanged((changed) => {
         if (this.source !== undefined && sameUri(this.source, changed.uri)) {
-          void this.refresh();
+          clearTimeout(this.timer);
+          this.timer = setTimeout(() => void this.refresh(), REFRESH_DEBOUNCE_MS);
         }
       }),
       server.onRunning(() => void this.refresh()),
@@ -172,9 +176,7 @@ export class PassExplorer implements vscode.TreeDataProvider<Node>, vscode.TextD
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    const where = stageFromPath(uri.path);
-    const program = this.result?.programs.find((p) => p.program === where?.program);
-    return (where === undefined ? undefined : program?.stages[where.stage]?.content) ?? '';
+    return (this.result === undefined ? undefined : stageFor(this.result, uri.path)?.content) ?? '';
   }
 
   private stageUri(ref: PassRef, side: 'before' | 'after'): vscode.Uri | undefined {
@@ -235,8 +237,7 @@ export class PassExplorer implements vscode.TreeDataProvider<Node>, vscode.TextD
     if (uri.scheme !== PASS_SCHEME || this.source === undefined || !sameUri(uri.query, this.source)) {
       return;
     }
-    const where = stageFromPath(uri.path);
-    const stage = this.result?.programs.find((p) => p.program === where?.program)?.stages[where?.stage ?? -1];
+    const stage = this.result === undefined ? undefined : stageFor(this.result, uri.path);
     const line = event.textEditor.selection.active.line;
     const range = stage === undefined ? undefined : sourceOfLine(stage, line);
     if (range === undefined) {
@@ -261,6 +262,7 @@ export class PassExplorer implements vscode.TreeDataProvider<Node>, vscode.TextD
   }
 
   dispose(): void {
+    clearTimeout(this.timer);
     for (const disposable of this.disposables) {
       disposable.dispose();
     }

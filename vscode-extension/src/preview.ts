@@ -57,6 +57,8 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
   private following: Promise<void> = Promise.resolve();
   /** Previews whose last content is an explanation (errors) rather than code. */
   private readonly explaining = new Set<string>();
+  /** Per source document, the @pl.jit specialisation its previews show ("PyPTO: Choose Specialisation"). */
+  readonly specialisations = new Map<string, number>();
 
   readonly onDidChange = this.changeEmitter.event;
 
@@ -94,6 +96,10 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
       target: request.target,
       ...(request.function === undefined ? {} : { function: request.function }),
     };
+    const specialisation = this.specialisations.get(request.source);
+    if (specialisation !== undefined) {
+      params.specialisation = specialisation;
+    }
     try {
       await this.ensureOpen(request.source);
       const result = parsePreviewResult(await this.server.request(Methods.preview, params, token));

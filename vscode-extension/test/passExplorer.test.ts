@@ -6,6 +6,7 @@ import {
   passCounts,
   shownPasses,
   sourceOfLine,
+  stageFor,
   stageFromPath,
   stagePath,
   step,
@@ -84,7 +85,11 @@ describe('the diff sides', () => {
     const result = answer();
     const program = result.programs[0];
     assert.equal(stagePath(program, 2), '/Demo/02 InsertSync.py');
-    assert.deepEqual(stageFromPath('/Demo/02 InsertSync.py'), { program: 'Demo', stage: 2 });
+    assert.deepEqual(stageFromPath('/Demo/02 InsertSync.py'), { program: 'Demo', stage: 2, name: 'InsertSync' });
+    assert.equal(stageFor(result, '/Demo/02 InsertSync.py'), program.stages[2]);
+    // after an edit the stage may sit elsewhere: found by its name
+    assert.equal(stageFor(result, '/Demo/05 InsertSync.py'), program.stages[2]);
+    assert.equal(stageFor(result, '/Demo/02 Gone.py'), undefined);
     assert.equal(stageFromPath('/Demo/InsertSync.py'), undefined);
     // line 1 of the InsertSync stage is the sync its pass added for the statement on line 14
     assert.deepEqual(sourceOfLine(program.stages[2], 1), range(14, 8, 39));

@@ -9,6 +9,7 @@ import {
   parseMemoryMap,
   parseRunResult,
   parseSourceMap,
+  parseSpecialisations,
   parseStatus,
 } from '../src/logic/protocol';
 
@@ -26,6 +27,7 @@ describe('protocol', () => {
       memoryMap: 'ptols/memoryMap',
       run: 'ptols/run',
       timeline: 'ptols/timeline',
+      specialisations: 'ptols/specialisations',
       passDiff: 'ptols/passDiff',
       instruction: 'ptols/instruction',
     });
@@ -61,6 +63,19 @@ describe('protocol', () => {
     ]);
     assert.deepEqual(parseFunctions(undefined), []);
     assert.deepEqual(parseFunctions({ functions: 'x' }), []);
+  });
+
+  it('reads specialisations and skips malformed entries', () => {
+    const kernels = {
+      kernels: [
+        { name: 'k', range, specialisations: [{ index: 1, label: 'call at line 9: a: [64] FP32' }, { index: 'x' }] },
+        { name: 'bad' },
+      ],
+    };
+    assert.deepEqual(parseSpecialisations(kernels), [
+      { name: 'k', range, specialisations: [{ index: 1, label: 'call at line 9: a: [64] FP32' }] },
+    ]);
+    assert.deepEqual(parseSpecialisations(null), []);
   });
 
   it('reads passes and pipelines', () => {

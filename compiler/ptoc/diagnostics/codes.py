@@ -359,6 +359,28 @@ _ENTRIES = [
         "tile_add(a, b)  # def tile_add(a, b, c: pl.Out[pl.Tensor])",
         "tile_add(a, b, c)",
     ),
+    CodeInfo(
+        "E211",
+        "JIT_RUNTIME_MISUSE",
+        _E,
+        "`pl.RUNTIME` where no scalar parameter takes it: it marks a scalar parameter of a "
+        "`@pl.jit` kernel as a run-time value (one compiled kernel for every value); a tensor "
+        "takes its shape from the call, so `pl.RUNTIME` as its default or its argument means "
+        "nothing.",
+        "@pl.jit\ndef k(a: pl.Tensor = pl.RUNTIME, n: pl.Scalar[pl.INT32] = 0): ...",
+        "@pl.jit\ndef k(a: pl.Tensor, n: pl.Scalar[pl.INT32] = pl.RUNTIME): ...",
+    ),
+    CodeInfo(
+        "E212",
+        "JIT_DTYPE_CLASH",
+        _E,
+        "Two tiles loaded from the same bare `pl.Tensor` parameter annotated with different "
+        "dtypes: both hold the tensor's one dtype, so no call can satisfy both.",
+        "x: pl.Tile[[64, 64], pl.FP32] = pl.load(a, [0, 0], [64, 64])\n"
+        "y: pl.Tile[[64, 64], pl.FP16] = pl.load(a, [0, 64], [64, 64])",
+        "x: pl.Tile[[64, 64], pl.FP32] = pl.load(a, [0, 0], [64, 64])\n"
+        "y = pl.cast(pl.load(a, [0, 64], [64, 64]), pl.FP16)",
+    ),
     # --- distributed programs and cross-core pipes (spec pypto-2026-08.md sections 9.2, 12) ---
     CodeInfo(
         "E230",
@@ -415,7 +437,8 @@ _ENTRIES = [
         _E,
         "An `aic_initialize_pipe` / `aiv_initialize_pipe` setting out of range: `dir_mask` is 1 "
         "(cube to vector), 2 (vector to cube) or 3 (both), `slot_size` and `slot_num` are "
-        "positive, and `local_slot_num` is positive and at most `slot_num`.",
+        "positive, `local_slot_num` is positive and at most `slot_num`, and a function sets "
+        "each pipe id up once.",
         "pl.aic_initialize_pipe(0, buf, dir_mask=4, slot_size=512)",
         "pl.aic_initialize_pipe(0, buf, dir_mask=2, slot_size=512)",
     ),
@@ -436,6 +459,15 @@ _ENTRIES = [
         "its name.",
         'a = pl.reserve_buffer(name="buf", size=4096)\nb = pl.reserve_buffer(name="buf", size=512)',
         'b = pl.reserve_buffer(name="buf2", size=512)',
+    ),
+    CodeInfo(
+        "E238",
+        "PIPE_SPLIT_MIXED",
+        _E,
+        "One pipe (a function's pipe id and direction) whose pushes, pops and frees mix "
+        "`split=0` with a split mode (`pl.SplitMode.UP_DOWN`, ...): PTOAS v0.57 rejects it.",
+        "pl.tpush_to_aic(a, split=0)\npl.tpush_to_aic(b, split=pl.SplitMode.UP_DOWN)",
+        "pl.tpush_to_aic(a, split=0)\npl.tpush_to_aic(b, split=0)",
     ),
     CodeInfo(
         "E239",

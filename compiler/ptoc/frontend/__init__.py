@@ -12,13 +12,15 @@ def analyze_source(
     cache: AnalysisCache | None = None,
     edition: tuple[Edition, EditionSource] | None = None,
     builder_defaults: bool = False,
+    jit_specs: dict[str, tuple[str, ...]] | None = None,
 ) -> ModuleAnalysis:
     """Analyse one file's text. Pass the same ``cache`` for successive versions of a document
     to re-analyse only the functions an edit touched. ``edition``: the edition chosen for the
     file and by whom (flag, editor, project); None: from its spellings. ``builder_defaults``:
     a builder function's parameters take their defaults (the programs it builds when called
-    without arguments) instead of standing for every size."""
-    return analyze_module(text, path, cache, edition, builder_defaults)
+    without arguments) instead of standing for every size. ``jit_specs``: the project's
+    ``[tool.ptoc.jit]`` specialisations, by kernel name."""
+    return analyze_module(text, path, cache, edition, builder_defaults, jit_specs)
 
 
 __all__ = [

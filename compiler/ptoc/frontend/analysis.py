@@ -123,6 +123,9 @@ class ModuleAnalysis:
     # first is in ``programs``; with none, the kernel's symbolic program is).
     jit_specialisations: dict[str, list[Program]] = field(default_factory=dict)
     jit_functions: dict[str, Span] = field(default_factory=dict)  # every JIT function's def
+    # Where each specialisation comes from ("call at line 42", "[tool.ptoc.jit] k #1"), in step
+    # with ``jit_specialisations``.
+    jit_labels: dict[str, list[str]] = field(default_factory=dict)
 
     def specialise(self, n: int) -> None:
         """Make each @pl.jit entry's n-th specialisation (1-based, in call order) its program;
@@ -130,6 +133,15 @@ class ModuleAnalysis:
         kept = [p for p in self.programs if p.name not in self.jit_specialisations]
         chosen = [found[n - 1] for found in self.jit_specialisations.values() if len(found) >= n]
         self.programs = kept + chosen
+
+    def specialised(self, n: int) -> ModuleAnalysis:
+        """A copy whose programs are each @pl.jit entry's n-th specialisation (``specialise``
+        on a copy: the analysis itself is shared, by the editor's requests say)."""
+        from ..records import replace
+
+        copy = replace(self, programs=list(self.programs))
+        copy.specialise(n)
+        return copy
 
     def nothing_to_compile(self) -> str:
         """Why the file has no program, in words for the command line."""

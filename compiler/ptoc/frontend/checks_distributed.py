@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from ..diagnostics import DiagnosticBag, Related
 from ..ir.dsl_enums import Level, Role
 from .context import FunctionSignature, ModuleEnv
-from .names import DslImports, dsl_path
+from .names import DslImports, assigned_name, dsl_path
 from .source import SourceText
 
 # Scopes whose body runs on the device (in a HOST function): pl.at below HOST level, pl.spmd,
@@ -65,7 +65,7 @@ def _window_buffer(
     source: SourceText,
     bag: DiagnosticBag,
 ) -> None:
-    target = _plain_target(stmt, call)
+    target = assigned_name(stmt, call)
     if target is None:
         bag.error(
             "E230",
@@ -88,15 +88,6 @@ def _window_buffer(
         )
     else:
         buffers[name] = at
-
-
-def _plain_target(stmt: ast.stmt, call: ast.Call) -> ast.Name | None:
-    if isinstance(stmt, ast.Assign) and stmt.value is call and len(stmt.targets) == 1:
-        target = stmt.targets[0]
-        return target if isinstance(target, ast.Name) else None
-    if isinstance(stmt, ast.AnnAssign) and stmt.value is call and isinstance(stmt.target, ast.Name):
-        return stmt.target
-    return None
 
 
 def _calls(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable, Iterator
+from enum import Enum
 
 from ..diagnostics import DiagnosticBag, Related
 from ..ir.function import FunctionType
@@ -23,7 +24,7 @@ from ..ir.span import Span
 from ..records import record
 from .consteval import ConstEvaluator, NotConstant
 from .context import FunctionSignature, ModuleEnv
-from .names import DslImports, dsl_path
+from .names import DslImports, assigned_name, dsl_path
 from .source import SourceText
 
 C2V, V2C = 1, 2
@@ -65,7 +66,7 @@ def pipe_calls(body: list[ast.stmt], imports: DslImports) -> list[PipeCall]:
             if path is None or path[-1] not in _NAMES:
                 continue
             if len(path) == 1 or (len(path) == 2 and path[0] in ("system", "tile")):
-                found.append(PipeCall(path[-1], node, stmt, _target(stmt, node)))
+                found.append(PipeCall(path[-1], node, stmt, assigned_name(stmt, node)))
     return found
 
 
@@ -103,9 +104,11 @@ def check_pipes(sig: FunctionSignature, module: ModuleEnv, bag: DiagnosticBag) -
     source = module.source
     _wrong_core(env, sig, calls)
     reserved: dict[str, ast.expr] = {}
+    setups: dict[object, PipeCall] = {}
     for c in calls:
         if c.name in SETUP:
             _setup_values(env, c.call)
+            _setup_id(env, c, setups)
         elif c.name == "reserve_buffer":
             _reserved_name(env, c.call, reserved)
         elif c.name in POP and not _typed_pop(c):
@@ -117,6 +120,7 @@ def check_pipes(sig: FunctionSignature, module: ModuleEnv, bag: DiagnosticBag) -
             )
     if sig.func_type in (FunctionType.AIC, FunctionType.AIV):
         _set_up(env, calls)
+    _splits(env, calls)
     _frees(env, sig, calls)
 
 
@@ -155,6 +159,21 @@ def _setup_values(env: Env, call: ast.Call) -> None:
             bad(name, "must be positive")
     if isinstance(local, int) and isinstance(slot_num, int) and 0 < slot_num < local:
         bad("local_slot_num", f"must be at most slot_num ({slot_num})")
+
+
+def _setup_id(env: Env, c: PipeCall, setups: dict[object, PipeCall]) -> None:
+    """E235: a pipe id is set up once per function (PTOAS binds each op to the one setup)."""
+    key = pipe_id(env, c.call)  # (per side: an InCore function may set up both ends)
+    first = setups.setdefault((c.name, key), c) if key is not NotConstant else c
+    if first is c:
+        return
+    node = keyword(c.call, "id")
+    env.bag.error(
+        "E235",
+        f"pipe {key} is already set up in this function (each id once)",
+        env.source.span(node) if node is not None else _name_span(env, c.call),
+        related=(Related(_name_span(env, first.call), "the first setup"),),
+    )
 
 
 def _reserved_name(env: Env, call: ast.Call, reserved: dict[str, ast.expr]) -> None:
@@ -201,6 +220,32 @@ def _set_up(env: Env, calls: list[PipeCall]) -> None:
             f"function sets up (dir_mask {direction} or 3)",
             _name_span(env, c.call),
         )
+
+
+def _splits(env: Env, calls: list[PipeCall]) -> None:
+    """E238: one pipe (id and direction) of a function moves its tiles split or unsplit, not
+    both (PTOAS v0.57 rejects a pipe that mixes ``split = 0`` with a split mode)."""
+    first: dict[tuple[object, int], tuple[bool, PipeCall]] = {}
+    for c in calls:
+        direction = PUSH.get(c.name) or POP.get(c.name) or FREE.get(c.name)
+        node = keyword(c.call, "split")
+        mode = constant(env, node, None if c.name in FREE else 0)
+        if isinstance(mode, Enum):  # pl.SplitMode.UP_DOWN
+            mode = mode.value
+        key = (pipe_id(env, c.call), direction or 0)
+        if direction is None or not isinstance(mode, int) or key[0] is NotConstant:
+            continue
+        split = mode != 0
+        seen = first.setdefault(key, (split, c))
+        if seen[0] != split:
+            what = "unsplit (split=0)" if seen[0] is False else "split"
+            env.bag.error(
+                "E238",
+                f"pipe {key[0]} ({_DIRECTION[direction]}) moves its tiles {what} at "
+                f"{seen[1].name}; a pipe cannot mix split=0 with a split mode",
+                env.source.span(node) if node is not None else _name_span(env, c.call),
+            )
+            return
 
 
 def _frees(env: Env, sig: FunctionSignature, calls: list[PipeCall]) -> None:
@@ -385,15 +430,6 @@ def _own_nodes(stmt: ast.stmt) -> Iterator[ast.AST]:
         for node in value if isinstance(value, list) else [value]:
             if isinstance(node, ast.AST):
                 yield from ast.walk(node)
-
-
-def _target(stmt: ast.stmt, call: ast.Call) -> ast.Name | None:
-    if isinstance(stmt, ast.Assign) and stmt.value is call and len(stmt.targets) == 1:
-        target = stmt.targets[0]
-        return target if isinstance(target, ast.Name) else None
-    if isinstance(stmt, ast.AnnAssign) and stmt.value is call and isinstance(stmt.target, ast.Name):
-        return stmt.target
-    return None
 
 
 def _name_span(env: Env, call: ast.Call) -> Span:

@@ -22,9 +22,10 @@ from ..records import record, replace
 from .analysis import FunctionInfo, Occurrence, OccurrenceKind
 from .context import FunctionSignature, ParamInfo
 from .jit_calls import CallSite, bare_tensor, read_call_sites
-from .jit_comments import comment_sites
+from .jit_comments import comment_sites, config_sites
 from .jit_kinds import jit_decorator, jit_kind
 from .jit_shapes import ANY_TENSOR, call_needs, every_shape, symbolic_shapes
+from .jit_types import check_types, runtime_params
 from .lower import LoweredFunction
 from .names import attribute_chain
 from .signatures import Definition, ReadSignature, SignatureReader, decorator_keyword
@@ -104,6 +105,22 @@ def reachable(entry: JitDef, known: dict[str, JitDef]) -> list[JitDef]:
     return order
 
 
+def callees_first(entry: JitDef, known: dict[str, JitDef]) -> list[str]:
+    """The entry's functions, each after the ones it calls (so a printed program parses back
+    in order); the entry last."""
+    order: list[str] = []
+
+    def visit(jit: JitDef, path: tuple[str, ...]) -> None:
+        for name in bare_callees(jit.fn, known):
+            if name not in order and name not in path:
+                visit(known[name], (*path, name))
+        if jit.fn.name not in order:
+            order.append(jit.fn.name)
+
+    visit(entry, (entry.fn.name,))
+    return order
+
+
 class JitPrograms:
     """The JIT kernels of one module, analysed into programs."""
 
@@ -137,12 +154,15 @@ class JitPrograms:
             self.analyzer.bag.add(site)
         for entry in entries:
             sites = comment_sites(self.source, entry.fn, self.analyzer.bag)
+            specs = self.analyzer.jit_specs.get(entry.fn.name, ())
+            sites += config_sites(self.source, entry.fn, specs, self.analyzer.bag)
             sites += [c for c in calls.sites if c.kernel == entry.fn.name]
             self.analyse_entry(entry, sites)
         for jit in self.known.values():  # called from no entry here (another file's, maybe)
             if jit.fn.name not in self.recorded and jit.kind != "extern":
                 self.analyse_entry(jit, [])
         for jit in self.known.values():
+            check_types(jit.fn, self.source, self.analyzer.bag)
             if jit.kind == "extern":
                 self.check_extern(jit)
 
@@ -163,6 +183,7 @@ class JitPrograms:
                 if every_shape(diagnostic):
                     self.analyzer.bag.add(diagnostic)
         specialised: list[Program] = []
+        labels: list[str] = []
         for site in readable:
             bag = DiagnosticBag()
             first = site is readable[0]
@@ -171,9 +192,11 @@ class JitPrograms:
             self.report_specialisation(site, bag)
             if program is not None and not bag.has_errors:  # (a failing one compiles to nothing)
                 specialised.append(program)
+                labels.append(f"{site.title()}: {site.describe()}")
         # The program print and compile see: the first call's (with no call, the kernel has
         # no shapes to generate code for; the symbolic program served the checks).
         self.analyzer.result.jit_specialisations[entry.fn.name] = specialised
+        self.analyzer.result.jit_labels[entry.fn.name] = labels
         if specialised:
             self.analyzer.result.programs.append(specialised[0])
 
@@ -240,6 +263,8 @@ class JitPrograms:
                 self.analyzer.result.function_infos.append(info)
         if len(functions) != len(table):
             return None
+        order = callees_first(entry, self.known)
+        functions.sort(key=lambda f: order.index(f.name) if f.name in order else len(order))
         return Program(entry.fn.name, tuple(functions), span=self.source.span(entry.fn))
 
     def symbolic_signature(
@@ -257,6 +282,7 @@ class JitPrograms:
         lines = [self.signature(entry, {}).signature.describe()]
         needs = call_needs(entry.fn, self.analyzer.env.consts)
         lines += [f"# {name} needs {need}" for name, need in needs.items()]
+        lines += [f"# {name} is a run-time value (pl.RUNTIME)" for name in runtime_params(entry.fn)]
         if shapes:
             lines += ["# as the first call in this file gives it:", occurrence.detail]
         return replace(occurrence, detail="\n".join(lines))

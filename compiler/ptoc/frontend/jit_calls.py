@@ -63,6 +63,10 @@ class CallSite:
     shapes: dict[str, Type] = field(default_factory=dict)
     readable: bool = True
     tensors: dict[str, TorchTensor] = field(default_factory=dict)
+    label: str = ""  # where the specialisation comes from, for a person choosing one
+
+    def title(self) -> str:
+        return self.label or f"call at line {self.span.line}"
 
     def describe(self) -> str:
         return ", ".join(
@@ -271,6 +275,15 @@ class CallReader:
                     held = self.tensor(argument) if isinstance(argument, ast.Call) else None
                 except Unreadable:
                     held = None
+            if not isinstance(held, TorchTensor) and is_runtime_marker(argument):
+                site.readable = False
+                self.bag.error(
+                    "E211",
+                    f"pl.RUNTIME marks a scalar argument a run-time value; '{param.arg}' is a "
+                    "tensor, whose shape and dtype come from the tensor passed",
+                    source.span(argument),
+                )
+                continue
             if not isinstance(held, TorchTensor):
                 site.readable = False
                 self.bag.error(
@@ -305,6 +318,11 @@ class CallReader:
             self.env.source.span(node),
         )
         return False
+
+
+def is_runtime_marker(node: ast.expr) -> bool:
+    chain = attribute_chain(node)
+    return bool(chain) and chain is not None and chain[-1] == "RUNTIME"
 
 
 def calls_in(statement: ast.stmt) -> list[ast.Call]:

@@ -1,6 +1,7 @@
 """``# ptoc: specialise a=[128, 128]:FP32 b=[128, 128]:FP32`` in the comment lines right above
 a JIT entry: shapes for a kernel called from another file (the call sites ptoc cannot see).
-Each such line is one specialisation, as a call in the file would be."""
+Each such line is one specialisation, as a call in the file would be; so is each string the
+project's ``[tool.ptoc.jit]`` table gives the kernel (``config_sites``)."""
 
 from __future__ import annotations
 
@@ -32,12 +33,37 @@ def comment_sites(
         if found is not None:
             start = found.start()
             span = Span(source.path, line, start, line, len(text.rstrip()))
-            sites.insert(0, read_comment(found.group(1), kernel, span, bag))
+            site = read_comment(found.group(1), kernel, span, bag)
+            site.label = f"# ptoc: specialise (line {line})"
+            sites.insert(0, site)
         line -= 1
     return sites
 
 
-def read_comment(text: str, kernel: ast.FunctionDef, span: Span, bag: DiagnosticBag) -> CallSite:
+def config_sites(
+    source: SourceText, kernel: ast.FunctionDef, specs: tuple[str, ...], bag: DiagnosticBag
+) -> list[CallSite]:
+    """The kernel's ``[tool.ptoc.jit]`` specialisations: what they get wrong is reported at
+    the kernel's name (the table is in another file)."""
+    span = source.span(kernel)
+    column = source.line(kernel.lineno).find(kernel.name, kernel.col_offset)
+    if column >= 0:
+        span = Span(source.path, kernel.lineno, column, kernel.lineno, column + len(kernel.name))
+    sites: list[CallSite] = []
+    for number, text in enumerate(specs, 1):
+        site = read_comment(text, kernel, span, bag, "[tool.ptoc.jit] entry")
+        site.label = f"[tool.ptoc.jit] {kernel.name} #{number}"
+        sites.append(site)
+    return sites
+
+
+def read_comment(
+    text: str,
+    kernel: ast.FunctionDef,
+    span: Span,
+    bag: DiagnosticBag,
+    what: str = "specialise comment",
+) -> CallSite:
     site = CallSite(kernel.name, span)
     given = {name: (dims, dtype) for name, dims, dtype in _ARGUMENT.findall(text)}
     missing: list[str] = []
@@ -58,7 +84,7 @@ def read_comment(text: str, kernel: ast.FunctionDef, span: Span, bag: Diagnostic
         names = ", ".join(f"'{name}'" for name in missing)
         bag.error(
             "I002",
-            f"this specialise comment gives {names} of '{kernel.name}' no shape and dtype "
+            f"this {what} gives {names} of '{kernel.name}' no shape and dtype "
             f"(write {missing[0]}=[128, 128]:FP32): the kernel is checked for every shape",
             span,
         )

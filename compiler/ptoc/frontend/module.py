@@ -59,6 +59,7 @@ class ModuleAnalyzer:
         # Builders' parameters take their default values (to compile a built program) rather
         # than stand for every size (to check it).
         self.builder_defaults = False
+        self.jit_specs: dict[str, tuple[str, ...]] = {}  # [tool.ptoc.jit], by kernel name
         self.module_fingerprint = 0
         self.consts_fingerprint = 0
         self.visible: dict[int, int] = {}  # id(signature table) -> hash of what it shows
@@ -441,10 +442,12 @@ def analyze_module(
     cache: AnalysisCache | None = None,
     edition: ChosenEdition | None = None,
     builder_defaults: bool = False,
+    jit_specs: dict[str, tuple[str, ...]] | None = None,
 ) -> ModuleAnalysis:
     with gc_paused():
         analyzer = ModuleAnalyzer(text, path, cache, edition)
         analyzer.builder_defaults = builder_defaults
+        analyzer.jit_specs = jit_specs or {}
         result = analyzer.run()
     if cache is not None:
         cache.trim()

@@ -122,3 +122,13 @@ def dsl_path(node: ast.expr, imports: DslImports) -> tuple[str, ...] | None:
         return tuple(rest[1:])
     original = imports.from_names.get(head)
     return None if original is None else (original, *rest)
+
+
+def assigned_name(stmt: ast.stmt, call: ast.Call) -> ast.Name | None:
+    """The one name ``stmt`` binds ``call``'s value to (``x = call`` / ``x: T = call``)."""
+    if isinstance(stmt, ast.Assign) and stmt.value is call and len(stmt.targets) == 1:
+        target = stmt.targets[0]
+        return target if isinstance(target, ast.Name) else None
+    if isinstance(stmt, ast.AnnAssign) and stmt.value is call and isinstance(stmt.target, ast.Name):
+        return stmt.target
+    return None

@@ -27,7 +27,7 @@ from ..ir.types import (
     Type,
     UnknownType,
 )
-from .registry import REGISTRY, Category, DeduceContext, Param, PipeType, Role, TypeRule
+from .registry import REGISTRY, Category, DeduceContext, Lowering, Param, PipeType, Role, TypeRule
 from .rules import (
     attr_dtype,
     const_int_value,
@@ -304,9 +304,8 @@ system_op(
     "s(INDEX): the buffer",
 )
 
-# What each target lacks for a pipe op (E400's words). Measured with PTOAS v0.57: on A2/A3 a
-# pipe's setup needs a GM slot buffer (``gm_slot_buffer``) the DSL's setup does not name; the
-# A5 form (local consumer buffers only) assembles.
+# Each pipe op's PTO spelling (PTOAS v0.57's frontend pipe ops; codegen/pto/pipes.py writes
+# them, with the GM slot ring A2/A3 needs). The CCE generator does not build pto-isa's TPipe.
 _PTOAS_PIPE_OPS = {
     "tpush_to_aiv": "pto.tpush_to_aiv",
     "tpush_to_aic": "pto.tpush_to_aic",
@@ -320,17 +319,16 @@ _PTOAS_PIPE_OPS = {
     "import_peer_buffer": "pto.import_reserved_buffer",
 }
 for _name, _ptoas in _PTOAS_PIPE_OPS.items():
-    _op = REGISTRY.ops[f"system.{_name}"]
     REGISTRY.replace(
         records.replace(
-            _op,
-            **no_lowering(
-                "ptoc does not lower cross-core pipes yet: pto-isa's TPUSH / TPOP / TFREE need "
-                "a TPipe built from the pipe's setup, which ptoc's CCE generator does not make",
-                f"ptoc does not lower cross-core pipes yet: PTOAS v0.57 spells it {_ptoas}, and "
-                "on A2/A3 the pipe's setup needs a GM slot buffer (gm_slot_buffer) that ptoc's "
-                "kernels have no parameter for",
+            REGISTRY.ops[f"system.{_name}"],
+            cce=Lowering(
+                None,
+                "ptoc does not lower cross-core pipes to CCE yet: pto-isa's TPUSH / TPOP / "
+                "TFREE need a TPipe built from the pipe's setup, which ptoc's CCE generator "
+                "does not make (the PTO target writes them)",
             ),
+            pto=Lowering(_ptoas),
         )
     )
 

@@ -52,10 +52,14 @@ def compile_preview(
     function: str | None,
     pipeline: str | None,
     strict: bool = False,
+    specialisation: int | None = None,
 ) -> PreviewResult:
     """The driver's text for ``target`` (``pipeline`` None: the target's default; ``strict``:
-    annotation warnings are errors, as ``ptoc compile`` makes them). Front-end warnings are
-    already published with the document, so only its errors are repeated here."""
+    annotation warnings are errors, as ``ptoc compile`` makes them; ``specialisation``: each
+    @pl.jit kernel's N-th, as ``--specialise N``). Front-end warnings are already published
+    with the document, so only its errors are repeated here."""
+    if specialisation is not None:
+        analysis = analysis.specialised(specialisation)
     # PTO MLIR comes with PTOAS's verdict when PTOAS is found (as ``ptoc compile --verify``)
     ptoas = driver.available_ptoas() if target in ("pto", "pto-cpp") else None
     result = driver.compile_source(analysis, target, function, pipeline, strict=strict, ptoas=ptoas)

@@ -45,28 +45,90 @@ def signature_help(
         return types.SignatureHelp(
             [signature], active_signature=0, active_parameter=signature.active_parameter
         )
+    if analysis is not None and context.callee in analysis.jit_functions:
+        return jit_signature_help(analysis, context.callee, context.argument_index)
     if context.callee.startswith("self.") and analysis is not None:
-        name = context.callee.split(".", 1)[1]
-        occ = next(
-            (
-                o
-                for o in analysis.index.occurrences
-                if o.kind is OccurrenceKind.FUNCTION and o.is_definition and o.name == name
-            ),
-            None,
-        )
-        if occ is None or not occ.detail:
-            return None
-        detail = occ.detail
-        inner = detail[detail.index("(") + 1 : detail.rindex(")")] if "(" in detail else ""
-        parts = [p.strip() for p in inner.split(", ") if p.strip()]
-        params = [types.ParameterInformation(label=p) for p in parts]
-        signature = types.SignatureInformation(
-            label=detail,
-            parameters=params,
-            active_parameter=min(context.argument_index, max(len(params) - 1, 0)),
-        )
-        return types.SignatureHelp(
-            [signature], active_signature=0, active_parameter=signature.active_parameter
-        )
+        return method_signature_help(analysis, context.callee, context.argument_index)
     return None
+
+
+def jit_signature_help(
+    analysis: ModuleAnalysis, name: str, argument: int
+) -> types.SignatureHelp | None:
+    """A ``@pl.jit`` kernel's call: its signature for every shape, each parameter documented
+    with what the call must pass (``a needs rank 2, at least [128, 128]``)."""
+    occ = next(
+        (
+            o
+            for o in analysis.index.occurrences
+            if o.kind is OccurrenceKind.FUNCTION and o.is_definition and o.name == name
+        ),
+        None,
+    )
+    if occ is None or not occ.detail:
+        return None
+    first, *rest = occ.detail.splitlines()
+    needs = {}
+    for line in rest:
+        words = line.removeprefix("# ").split(" ", 1)
+        if line.startswith("# ") and len(words) == 2 and not line.endswith(":"):
+            needs[words[0]] = line.removeprefix("# ")
+    params = []
+    for part in split_params(first):
+        doc = needs.get(part.split(":", 1)[0].strip())
+        params.append(types.ParameterInformation(label=part, documentation=doc))
+    notes = [line.removeprefix("# ") for line in rest if line.removeprefix("# ") in needs.values()]
+    signature = types.SignatureInformation(
+        label=first,
+        documentation="\n".join(notes) or None,
+        parameters=params,
+        active_parameter=min(argument, max(len(params) - 1, 0)),
+    )
+    return types.SignatureHelp(
+        [signature], active_signature=0, active_parameter=signature.active_parameter
+    )
+
+
+def split_params(signature: str) -> list[str]:
+    """``def k(a: Tensor[?, ?], n: Scalar[INT32])`` -> its parameters (commas inside brackets
+    do not split)."""
+    if "(" not in signature:
+        return []
+    inner = signature[signature.index("(") + 1 : signature.rindex(")")]
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(inner):
+        depth += (char in "[(") - (char in "])")
+        if char == "," and depth == 0:
+            parts.append(inner[start:index].strip())
+            start = index + 1
+    parts.append(inner[start:].strip())
+    return [p for p in parts if p]
+
+
+def method_signature_help(
+    analysis: ModuleAnalysis, callee: str, argument: int
+) -> types.SignatureHelp | None:
+    """A call of a program's own function (``self.kernel(...)``)."""
+    name = callee.split(".", 1)[1]
+    occ = next(
+        (
+            o
+            for o in analysis.index.occurrences
+            if o.kind is OccurrenceKind.FUNCTION and o.is_definition and o.name == name
+        ),
+        None,
+    )
+    if occ is None or not occ.detail:
+        return None
+    detail = occ.detail
+    inner = detail[detail.index("(") + 1 : detail.rindex(")")] if "(" in detail else ""
+    parts = [p.strip() for p in inner.split(", ") if p.strip()]
+    params = [types.ParameterInformation(label=p) for p in parts]
+    signature = types.SignatureInformation(
+        label=detail,
+        parameters=params,
+        active_parameter=min(argument, max(len(params) - 1, 0)),
+    )
+    return types.SignatureHelp(
+        [signature], active_signature=0, active_parameter=signature.active_parameter
+    )

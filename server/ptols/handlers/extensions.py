@@ -61,7 +61,7 @@ async def preview(ls: PtolsServer, params: PreviewParams) -> PreviewResult:
     if depth > MAX_LIVE_LOOP_DEPTH:
         return PreviewResult(language, "", version, [too_deep_diagnostic(depth)])
     strict = ls.settings.strict_for(analysis.path)
-    key = (version, target, params.function, pipeline, strict)
+    key = (version, target, params.function, pipeline, strict, params.specialisation)
     result = doc.previews.get(key)
     if result is None:
         left = PREVIEW_BUDGET - (asyncio.get_running_loop().time() - started)

@@ -58,7 +58,8 @@ async def source_map(ls: PtolsServer, params: SourceMapParams) -> SourceMapResul
     version = doc.analysis_version
     if doc.analysed_loop_depth > MAX_LIVE_LOOP_DEPTH:
         return SourceMapResult(version, "", [])  # as the preview: too costly to compile live
-    key = (version, target, params.function, pipeline, ls.settings.strict_for(analysis.path))
+    strict = ls.settings.strict_for(analysis.path)
+    key = (version, target, params.function, pipeline, strict, None)  # (ptols/preview's key)
     result: preview_feature.PreviewResult | None = doc.previews.get(key)
     if result is None:  # the preview's own job and cache: the content is the preview's
         result = await asyncio.shield(ls.preview_job(doc, key, analysis))

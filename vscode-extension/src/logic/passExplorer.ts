@@ -71,10 +71,24 @@ export function diffTitle(change: PassChange): string {
   return `${change.name} (${passCounts(change)}): IR before \u2194 after`;
 }
 
-/** The stage a pass document shows: the numbers `stagePath` put in its path. */
-export function stageFromPath(path: string): { program: string; stage: number } | undefined {
-  const match = /^\/([^/]+)\/(\d+) [^/]*\.py$/.exec(path);
-  return match === null ? undefined : { program: match[1], stage: Number(match[2]) };
+/** The stage a pass document shows: what `stagePath` put in its path. */
+export function stageFromPath(path: string): { program: string; stage: number; name: string } | undefined {
+  const match = /^\/([^/]+)\/(\d+) ([^/]*)\.py$/.exec(path);
+  return match === null ? undefined : { program: match[1], stage: Number(match[2]), name: match[3] };
+}
+
+/**
+ * The stage a pass document shows in a newer answer: the one at its index when it has the
+ * same name, else the one of that name (an edit may change which passes change the IR).
+ */
+export function stageFor(result: PassDiffResult, path: string): PassStage | undefined {
+  const where = stageFromPath(path);
+  const program = result.programs.find((p) => p.program === where?.program);
+  if (where === undefined || program === undefined) {
+    return undefined;
+  }
+  const atIndex = program.stages.at(where.stage);
+  return atIndex?.name === where.name ? atIndex : program.stages.find((s) => s.name === where.name);
 }
 
 /** Where line `line` of a stage came from in the kernel, if its source map knows. */

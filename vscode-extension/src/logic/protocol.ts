@@ -13,6 +13,7 @@ export const Methods = {
   memoryMap: 'ptols/memoryMap',
   run: 'ptols/run',
   timeline: 'ptols/timeline',
+  specialisations: 'ptols/specialisations',
   passDiff: 'ptols/passDiff',
   instruction: 'ptols/instruction',
 } as const;
@@ -35,6 +36,23 @@ export interface PreviewParams {
   textDocument: { uri: string };
   target: PreviewTarget;
   function?: string;
+  specialisation?: number;
+}
+
+export interface SpecialisationsParams {
+  textDocument: { uri: string };
+}
+
+/** One `@pl.jit` kernel and its specialisations (`index` is the preview's `specialisation`). */
+export interface JitKernel {
+  name: string;
+  range: LspRange;
+  specialisations: { index: number; label: string }[];
+}
+
+export interface SpecialisationsResult {
+  version: number | null;
+  kernels: JitKernel[];
 }
 
 export interface PreviewDiagnostic {
@@ -520,6 +538,23 @@ export function parseTimeline(value: unknown): TimelineResult | undefined {
     functions: listOf(value.functions, parseFunctionTimeline),
     message: typeof value.message === 'string' ? value.message : '',
   };
+}
+
+export function parseSpecialisations(value: unknown): JitKernel[] {
+  if (!isObject(value) || !Array.isArray(value.kernels)) {
+    return [];
+  }
+  const kernels: JitKernel[] = [];
+  for (const item of value.kernels) {
+    if (!isObject(item) || typeof item.name !== 'string' || !Array.isArray(item.specialisations)) {
+      continue;
+    }
+    const specialisations = item.specialisations.flatMap((s: unknown) =>
+      isObject(s) && typeof s.index === 'number' && typeof s.label === 'string' ? [{ index: s.index, label: s.label }] : [],
+    );
+    kernels.push({ name: item.name, range: isRange(item.range) ? item.range : ORIGIN, specialisations });
+  }
+  return kernels;
 }
 
 export interface PassDiffParams {

@@ -8,7 +8,7 @@ from typing import Union
 
 from ...diagnostics import DiagnosticBag
 from ...ir.expr import Var
-from ...ir.function import Program
+from ...ir.function import FunctionType, Program
 from ...ir.span import Span
 from ...ir.types import TileType
 from ..common import CodegenError
@@ -67,6 +67,8 @@ class FunctionContext:
         self.program: Program | None = None  # the functions a call can name
         self.tile_bufs = mt.TileBufs()  # each tile's tile_buf type (shared with collect_buffers)
         self.ptoas_version = DEFAULT_VERSION  # the PTOAS the forms are written for
+        self.func_type = FunctionType.Opaque  # the kernel's core (AIC / AIV) for pipe ops
+        self.pipe_slots: dict[int, Value] = {}  # the GM slot ring of each pipe it sets up
 
     # --- values of variables -------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from ...diagnostics import DiagnosticBag
 from ...ir.expr import ConstInt, Expr, Var
-from ...ir.function import Function, Program
+from ...ir.function import Function, FunctionType, Program
 from ...ir.span import Span
 from ...ir.stmt import ReturnStmt, Stmt
 from ...ir.types import MemRef, ScalarType, TensorType, TileType
@@ -21,7 +21,7 @@ from ...ir.visitor import children
 from ...ir.walk import stmt_defs, walk_stmts
 from ...records import record
 from ..common import CodegenError
-from . import expressions, statements
+from . import expressions, pipes, statements
 from . import mlir_types as mt
 from .context import POISON, FunctionContext, Poisoned
 from .emitter import Emitter, Region, Value, symbol
@@ -117,6 +117,11 @@ def generate_function(
     params = _parameters(ctx, fn)
     if not helper:
         params += _result_pointers(ctx, fn)
+    ctx.func_type = fn.func_type
+    for pipe in [] if helper else pipes.pipe_ids(fn):  # each pipe's GM slot ring, last
+        slots = Value(ctx.names.reserve(f"%pipe_slots{pipe}"), pipes.SLOTS_TYPE)
+        ctx.pipe_slots[pipe] = slots
+        params.append(f"{slots.name}: {slots.type}")
     param_errors = _take(ctx)
     _tensor_views(ctx, fn, first=len(buffers))
     views = _take(ctx)
@@ -139,7 +144,7 @@ def generate_function(
         body,
         Region(0, lines=[indent + _return_line(ctx.returned)], spans=[None]),
     ]
-    attributes = [] if helper else ["pto.entry", *_kernel_kind(buffers)]
+    attributes = [] if helper else ["pto.entry", *_kernel_kind(fn, buffers)]
     head = _signature(fn, params, [v.type for v in ctx.returned], attributes)
     return _assemble(fn, head, sections)
 
@@ -191,10 +196,14 @@ _CUBE_SPACES = frozenset(("mat", "left", "right", "acc", "bias"))
 _VECTOR_SPACES = frozenset(("vec",))
 
 
-def _kernel_kind(buffers: list[Buffer]) -> list[str]:
+def _kernel_kind(fn: Function, buffers: list[Buffer]) -> list[str]:
     """``pto.kernel_kind`` of a kernel whose tiles are all in the vector core's buffer (or
     all in the cube core's): the 2026-08 AIV / AIC function, whose flags PTOAS v0.57 places
-    on that core. A kernel using both, or no tile, has none."""
+    on that core. A kernel using both, or no tile, has none, unless it declares its core and
+    sets a pipe up (PTOAS's pipe ops must know their core)."""
+    declared = {FunctionType.AIC: "cube", FunctionType.AIV: "vector"}.get(fn.func_type)
+    if declared is not None and pipes.pipe_ids(fn):
+        return [f"pto.kernel_kind = #pto.kernel_kind<{declared}>"]
     spaces = {b.memref.memory_space.mlir_name for b in buffers}
     for kind, core in (("vector", _VECTOR_SPACES), ("cube", _CUBE_SPACES)):
         if spaces and spaces <= core:

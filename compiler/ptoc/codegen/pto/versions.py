@@ -32,3 +32,9 @@ def mask_extra_rows(version: str) -> int:
     """Rows v0.57 wants in ``pto.tprelu``'s UINT8 mask beyond the result's (A2/A3: at least
     valid rows + 1, as pto-isa asserts); v0.27 wants the mask shaped like the sources."""
     return 1 if _number(version) >= _number("0.57") else 0
+
+
+def has_pipe_ids(version: str) -> bool:
+    """v0.57's frontend pipe ops carry a pipe ``id`` and ``slot_num`` / ``local_slot_num``;
+    v0.27's had neither (one pipe per kernel)."""
+    return _number(version) >= _number("0.57")

@@ -1,0 +1,35 @@
+"""``ptols/specialisations``: each @pl.jit kernel of a document and the specialisations its
+calls, comments and project table give it, for the editor's "Choose Specialisation"."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..protocol import (
+    JitKernel,
+    Specialisation,
+    SpecialisationsParams,
+    SpecialisationsResult,
+)
+from ..text import Stale
+from .common import open_document
+
+if TYPE_CHECKING:
+    from ..server import PtolsServer
+
+
+async def specialisations(ls: PtolsServer, params: SpecialisationsParams) -> SpecialisationsResult:
+    doc = open_document(ls, params.text_document.uri, "specialisations")
+    analysis = await ls.current_analysis(doc)
+    if analysis is None:
+        return SpecialisationsResult(doc.version, [])
+    positions = ls.positions(doc)
+    kernels: list[JitKernel] = []
+    for name, labels in analysis.jit_labels.items():
+        try:
+            where = positions.range(analysis.jit_functions[name])
+        except (Stale, KeyError):
+            continue  # changed since the analysis
+        listed = [Specialisation(index, label) for index, label in enumerate(labels, 1)]
+        kernels.append(JitKernel(name, where, listed))
+    return SpecialisationsResult(doc.analysis_version, kernels)

@@ -1,0 +1,100 @@
+"""What a JIT kernel's text fixes before any call (issue #27): ``pl.RUNTIME`` scalars (E211
+when misused) and a bare tensor's one dtype (E212 when two loads of it disagree)."""
+
+from __future__ import annotations
+
+import textwrap
+
+from frontend_helpers import where
+
+from ptoc.editions import Edition, EditionSource
+from ptoc.frontend import ModuleAnalysis, OccurrenceKind, analyze_source
+
+CHOSEN = (Edition.V2026_08, EditionSource.FLAG)
+
+
+def analyse(body: str) -> tuple[str, ModuleAnalysis]:
+    text = "import pypto.language as pl\nimport torch\n\n" + textwrap.dedent(body)
+    return text, analyze_source(text, "k.py", edition=CHOSEN)
+
+
+def found(analysis: ModuleAnalysis) -> list[tuple[str, int, int, int, int]]:
+    return [
+        (d.code, d.span.line, d.span.column, d.span.end_line, d.span.end_column)
+        for d in analysis.diagnostics
+    ]
+
+
+SCALED = """
+@pl.jit
+def scaled(a: pl.Tensor, c: pl.Out[pl.Tensor], n: pl.Scalar[pl.INT32] = pl.RUNTIME):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        pl.store(pl.load(a, [0, 0], [64, 64]), [0, 0], c)
+    return c
+"""
+
+
+def test_a_runtime_scalar_stays_a_parameter_and_its_hover_says_so() -> None:
+    _, analysis = analyse(
+        SCALED + '\nif __name__ == "__main__":\n    a = torch.zeros((64, 64))\n'
+        "    scaled(a, a, n=pl.RUNTIME)\n"
+    )
+    assert found(analysis) == []
+    (program,) = analysis.jit_specialisations["scaled"]
+    assert [p.name for p in program.functions[0].params] == ["a", "c", "n"]
+    (definition,) = [
+        o
+        for o in analysis.index.occurrences
+        if o.is_definition and o.kind is OccurrenceKind.FUNCTION and o.name == "scaled"
+    ]
+    assert "# n is a run-time value (pl.RUNTIME)" in definition.detail.splitlines()
+
+
+def test_runtime_as_a_tensors_default_is_e211_on_the_default() -> None:
+    text, analysis = analyse(
+        SCALED.replace("c: pl.Out[pl.Tensor],", "c: pl.Out[pl.Tensor] = pl.RUNTIME,")
+    )
+    assert found(analysis) == [("E211", *where(text, "pl.RUNTIME"))]
+    assert "'c' is a tensor" in analysis.diagnostics[0].message
+
+
+def test_runtime_passed_for_a_tensor_is_e211_on_the_argument() -> None:
+    text, analysis = analyse(
+        SCALED + '\nif __name__ == "__main__":\n    c = torch.zeros((64, 64))\n'
+        "    scaled(pl.RUNTIME, c, 3)\n"
+    )
+    assert found(analysis) == [("E211", *where(text, "pl.RUNTIME", 2))]
+    assert analysis.jit_specialisations["scaled"] == []
+
+
+CLASH = """
+@pl.jit
+def k(a: pl.Tensor, c: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        x: pl.Tile[[64, 64], pl.FP32] = pl.load(a, [0, 0], [64, 64])
+        y: pl.Tile[[64, 64], pl.FP16] = pl.load(a, [0, 64], [64, 64])
+        pl.store(x, [0, 0], c)
+    return c
+"""
+
+
+def test_two_loads_of_one_tensor_with_two_dtypes_clash_for_every_call() -> None:
+    text, analysis = analyse(CLASH)
+    assert found(analysis) == [("E212", *where(text, "pl.FP16"))]
+    (diagnostic,) = analysis.diagnostics
+    assert diagnostic.message == (
+        "tiles loaded from 'a' are annotated FP32 and FP16: both hold dtype(a), "
+        "which no call can make both"
+    )
+    assert diagnostic.related[0].span.line == where(text, "pl.FP32")[0]
+
+
+def test_loads_of_one_tensor_with_one_dtype_or_of_two_tensors_are_fine() -> None:
+    _, same = analyse(CLASH.replace("pl.FP16", "pl.FP32"))
+    assert found(same) == []
+    _, two = analyse(
+        CLASH.replace("a: pl.Tensor,", "a: pl.Tensor, b: pl.Tensor,").replace(
+            "pl.load(a, [0, 64]", "pl.load(b, [0, 64]"
+        )
+    )
+    assert found(two) == []
