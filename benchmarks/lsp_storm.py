@@ -20,7 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "server"))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "server"))
 from storm import Report, Storm  # noqa: E402
 
 
@@ -59,12 +60,20 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=6000)
     parser.add_argument("--seed", type=int, default=33)
     parser.add_argument("--edition", choices=["auto", "2026-03", "2026-08"], default="auto")
+    parser.add_argument(
+        "--reference",
+        action="store_true",
+        help="take each RSS sample with the same program open and analysed (what is alive then "
+        "does not depend on the program the storm pasted last)",
+    )
+    parser.add_argument("--every", type=int, default=100, help="edits between RSS samples")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="ptols-storm-"))
     started = time.monotonic()
     storm = Storm(folder, args.seed, None if args.edition == "auto" else args.edition)
-    report = storm.run(edits=args.edits, sample_every=100)
+    reference = (ROOT / "examples" / "flash_attention.py").read_text() if args.reference else None
+    report = storm.run(edits=args.edits, sample_every=args.every, reference=reference)
     found = summary(report, time.monotonic() - started)
     if args.json:
         print(json.dumps(found))

@@ -150,3 +150,31 @@ def test_a_full_collection_gives_the_c_heaps_free_pages_back(monkeypatch):
         pass  # the pause ends: objects grew, so a full collection runs
     assert before - resident_anonymous_mb() >= 50
     assert len(survivors) == 400
+
+
+@pytest.mark.skipif(not has_malloc_trim(), reason="glibc's malloc_trim (Linux) only")
+def test_the_c_heap_is_trimmed_at_the_end_of_a_step_without_a_full_collection(monkeypatch):
+    # Each edit's texts and tables are freed by reference counting, but the free chunks stayed
+    # resident until the next full collection: RSS rose 1-3 MB per 1,000 edits (issue #33).
+    from ptoc import perf
+
+    monkeypatch.setattr(perf, "COUNT_INTERVAL", 0.0)
+    gc.collect()
+    perf.collect_when_grown()
+    monkeypatch.setattr(perf._PAUSE, "collect_at", 10**12)  # objects never grow that far
+    with gc_paused():
+        freed = [bytearray(4000) for _ in range(20_000)]  # ~80 MB from malloc, no cycles
+        survivors = [bytearray(4000) for _ in range(400)]  # keep the heap's top in use
+    before = resident_anonymous_mb()
+    del freed
+    with gc_paused():
+        pass  # the step ends: no full collection, but the heap's free pages go back
+    assert before - resident_anonymous_mb() >= 50
+    assert len(survivors) == 400
+
+
+@pytest.mark.skipif(not has_malloc_trim(), reason="glibc (Linux) only")
+def test_the_c_heap_can_be_bounded_for_a_long_session():
+    from ptoc import perf
+
+    assert perf.bound_c_heap() is True  # every mallopt parameter was taken

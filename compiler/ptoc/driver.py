@@ -21,7 +21,7 @@ from .diagnostics import Diagnostic, Severity, strict_annotations
 from .filekind import is_pypto_source
 from .ir.function import Function, Program
 from .ir.span import Span
-from .perf import collect_when_grown  # for long-lived callers (the language server)
+from .perf import bound_c_heap, collect_when_grown  # for long-lived callers (the language server)
 from .records import field, record
 
 if TYPE_CHECKING:
@@ -794,6 +794,7 @@ def _lowers_cleanly(program: Program) -> bool:
 
 __all__ = [
     "BACKEND_CODES",
+    "bound_c_heap",
     "collect_when_grown",
     "LANGUAGES",
     "PASS_TARGET",

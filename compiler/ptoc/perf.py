@@ -55,8 +55,11 @@ class _GcPause:
         self.next_count = time.monotonic() + COUNT_INTERVAL
         if tracked_objects() > self.collect_at:
             gc.collect()
-            release_free_memory()
             self.collect_at = full_collection_threshold()
+        # Every interval, not only after a full collection: the free chunks each edit's texts
+        # and tables leave in the C heap stayed resident between collections, and RSS rose
+        # by 1-3 MB per 1,000 edits of a storm (issue #33). The call releases the GIL.
+        release_free_memory()
 
 
 #: A full collection runs once tracked objects grew by this share since the last one (CPython's
@@ -89,6 +92,33 @@ def release_free_memory() -> None:
     trim = _malloc_trim()
     if trim is not None:
         trim(0)
+
+
+# glibc's mallopt parameters, and the values a long-lived process sets (bound_c_heap).
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -3, -8
+_C_HEAP_BOUNDS = (
+    (_M_ARENA_MAX, 2),
+    (_M_MMAP_THRESHOLD, 32 * 1024),
+    (_M_TRIM_THRESHOLD, 128 * 1024),
+)
+
+
+def bound_c_heap() -> bool:
+    """For long-lived processes (the language server): keep glibc's heap near what is in use.
+    Two malloc arenas instead of one per thread that ever allocated (each kept its own free
+    chunks), blocks from 32 KB up (texts, line tables) mapped and unmapped on their own instead
+    of the threshold glibc raises to 32 MB after the first such free, and the heap's top given
+    back above 128 KB. In a 3,500-edit storm RSS then rose 0.6 instead of ~2 MB per 1,000
+    edits after the first 1,000 (issue #33). False where there is no glibc mallopt."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return False
+    return all(mallopt(param, value) == 1 for param, value in _C_HEAP_BOUNDS)
 
 
 _TRIM: list[Any] = []  # [] not looked up yet; [None] none; [function]

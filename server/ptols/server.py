@@ -423,8 +423,9 @@ class PtolsServer(LanguageServer):
             except Exception as error:  # a broken install shows up in the log, not as a crash
                 self.log_error(f"loading {name}", error)
         try:
-            from ptoc.driver import collect_when_grown, preload
+            from ptoc.driver import bound_c_heap, collect_when_grown, preload
 
+            bound_c_heap()  # a long session's C heap stays near what is in use
             collect_when_grown()  # each analysis leaves cycles: free them as they pile up
             preload()  # every compiler stage, so no request pays for the first import
         except Exception as error:

@@ -10,6 +10,8 @@ from pathlib import Path
 verdict = Path(os.environ["FAKE_PTOC_VERDICT"]).read_text(encoding="utf-8").strip()
 function = sys.argv[sys.argv.index("--function") + 1]
 print(f"ptoc: building {function} with clang++-19 against pto-isa at /x ...", file=sys.stderr)
+if "--edition" in sys.argv:
+    print(f"ptoc: edition {sys.argv[sys.argv.index('--edition') + 1]} ...", file=sys.stderr)
 print("a (FP32): max abs error 0, max rel error 0 (rtol 0.0001, atol 1e-05): ok")
 if verdict == "mismatch":
     print(

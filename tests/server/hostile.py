@@ -78,3 +78,111 @@ HOSTILE = {
     "2000-deep unary": lambda: deep_expression(2000, "unary"),
     "2000 trailing comments": lambda: trailing_comments(2000),
 }
+
+
+JIT_HEAD = "import pypto.language as pl\nimport torch\n\n\n"
+
+
+def jit_deep_at(depth: int) -> str:
+    lines = ["@pl.jit", "def deep(a: pl.Tensor, c: pl.Out[pl.Tensor]):"]
+    indent = "    "
+    for _ in range(depth):
+        lines.append(f"{indent}with pl.at(level=pl.Level.CORE_GROUP):")
+        indent += "    "
+    lines += [f"{indent}t = pl.load(a, [0, 0], [16, 16])", f"{indent}pl.store(t, [0, 0], c)"]
+    return JIT_HEAD + "\n".join(lines) + "\n    return c\n"
+
+
+def jit_signature(count: int) -> str:
+    params = ", ".join(f"p{i}: pl.Tensor" for i in range(count))
+    call = ", ".join(f"torch.zeros({i % 7 + 1}, 16)" for i in range(count))
+    return (
+        JIT_HEAD
+        + f"@pl.jit\ndef wide({params}, out: pl.Out[pl.Tensor]):\n"
+        + "    with pl.at(level=pl.Level.CORE_GROUP):\n"
+        + "        pl.store(pl.load(p0, [0, 0], [16, 16]), [0, 0], out)\n    return out\n\n\n"
+        + f'if __name__ == "__main__":\n    wide({call}, torch.zeros(16, 16))\n'
+    )
+
+
+def jit_kernels(count: int) -> str:
+    kernel = (
+        "@pl.jit\ndef k{i}(a: pl.Tensor, c: pl.Out[pl.Tensor]):\n"
+        "    with pl.at(level=pl.Level.CORE_GROUP):\n"
+        "        pl.store(pl.add(pl.load(a, [0, 0], [16, 16]), 1.0), [0, 0], c)\n"
+        "    return c\n\n\n"
+    )
+    calls = "".join(f"    k{i}(torch.zeros(16, 16), torch.zeros(16, 16))\n" for i in range(count))
+    return (
+        JIT_HEAD
+        + "".join(kernel.format(i=i) for i in range(count))
+        + (f'if __name__ == "__main__":\n{calls}')
+    )
+
+
+def odd_call_site(depth: int) -> str:
+    """A JIT kernel called with a torch constructor nested ``depth`` deep."""
+    value = "torch.zeros(16, 16)"
+    for _ in range(depth):
+        value = f"torch.abs({value}).to(torch.float32)"
+    return (
+        JIT_HEAD
+        + "@pl.jit\ndef k(a: pl.Tensor, c: pl.Out[pl.Tensor]):\n"
+        + "    with pl.at(level=pl.Level.CORE_GROUP):\n"
+        + "        pl.store(pl.load(a, [0, 0], [16, 16]), [0, 0], c)\n    return c\n\n\n"
+        + f'if __name__ == "__main__":\n    k({value}, torch.zeros(16, 16))\n'
+    )
+
+
+def task_chain(stages: int, all_deps: bool = False) -> str:
+    lines = ["@pl.jit", "def graph(x: pl.Tensor, out: pl.Out[pl.Tensor]):"]
+    for stage in range(stages):
+        earlier = range(stage) if all_deps else range(max(0, stage - 1), stage)
+        deps = f", deps=[{', '.join(f't{i}' for i in earlier)}]" if stage else ""
+        lines.append(
+            f'    with pl.at(level=pl.Level.CORE_GROUP, name_hint="s{stage}"{deps}) as t{stage}:'
+        )
+        lines.append("        out[:] = pl.add(x, x)")
+    return JIT_HEAD + "\n".join(lines) + "\n    return out\n"
+
+
+def distributed_ranks(count: int) -> str:
+    body = "".join(f"    y = device(x, y, {r})\n" for r in range(count))
+    return (
+        JIT_HEAD
+        + "import pypto.language.distributed as pld\n\n\n"
+        + "@pl.jit.incore\ndef scale(x: pl.Tensor[[8, 8], pl.FP32], "
+        + "y: pl.Out[pl.Tensor[[8, 8], pl.FP32]], rank: pl.Scalar[pl.INT32]):\n"
+        + "    y = pl.store(pl.load(x, [0, 0], [8, 8]), [0, 0], y)\n    return y\n\n\n"
+        + "@pl.jit\ndef device(x: pl.Tensor[[8, 8], pl.FP32], "
+        + "y: pl.Out[pl.Tensor[[8, 8], pl.FP32]], rank: pl.Scalar[pl.INT32]):\n"
+        + "    y = scale(x, y, rank)\n    return y\n\n\n"
+        + "@pl.jit.host\ndef host(x: pl.Tensor[[8, 8], pl.FP32], "
+        + "y: pl.Out[pl.Tensor[[8, 8], pl.FP32]]):\n"
+        + body
+        + "    return y\n"
+    )
+
+
+def huge_tile() -> str:
+    return (
+        JIT_HEAD
+        + "@pl.jit\ndef k(a: pl.Tensor, c: pl.Out[pl.Tensor]):\n"
+        + "    with pl.at(level=pl.Level.CORE_GROUP):\n"
+        + "        t = pl.load(a, [0, 0], [10**18, 2**62])\n"
+        + "        pl.store(t, [0, 0], c)\n    return c\n\n\n"
+        + 'if __name__ == "__main__":\n    k(torch.zeros(10**9, 10**9), torch.zeros(1))\n'
+    )
+
+
+TODAY = {
+    "2000-parameter JIT signature": lambda: jit_signature(2000),
+    "60-deep pl.at": lambda: jit_deep_at(60),
+    "500-deep pl.at": lambda: jit_deep_at(500),
+    "300 JIT kernels": lambda: jit_kernels(300),
+    "500-deep torch call site": lambda: odd_call_site(500),
+    "400-stage task chain": lambda: task_chain(400),
+    "150-stage all-deps task graph": lambda: task_chain(150, all_deps=True),
+    "1000-rank distributed host": lambda: distributed_ranks(1000),
+    "10**18 tile": huge_tile,
+}

@@ -25,6 +25,7 @@ import time
 import types as pytypes
 import typing
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,9 @@ from ptols import protocol
 from ptols.handlers import HANDLERS
 
 ANSWER_BOUND = 5.0  # seconds: a request unanswered after this is a hang
+# ptols/run builds the kernel and runs it on the simulator (with progress): its own bound, and
+# the storm goes on while it runs.
+LONG = {protocol.RUN: 120.0}
 TARGETS = ("cce", "pto", "ir", "orchestration", "pass:InitMemRef", "nonsense")
 CONVERTER = default_converter()
 INTERNAL_ERROR = -32603
@@ -213,7 +217,14 @@ class Storm:
     """One server, one document, ``seed``; ``edition`` None lets each file's spellings decide,
     else the folder's pyproject.toml chooses it (for the server and `ptoc check` alike)."""
 
-    def __init__(self, folder: Path, seed: int, edition: str | None = None) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        seed: int,
+        edition: str | None = None,
+        command: tuple[str, ...] = (sys.executable, "-m", "ptols"),
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.folder = folder
         self.rng = random.Random(seed)
         if edition is not None:
@@ -232,10 +243,12 @@ class Storm:
         self.published = 0  # the newest version published
         self.digests: dict[int, int] = {}  # digest request id -> the version it checks
         self.invalid: set[int] = set()  # ids of requests sent with params that do not fit
+        self.recent: list[str] = []  # the last requests sent, named when one hangs
         self.repairs: list[tuple[int, str, str]] = []  # (offset, inserted, removed)
         self.functions: list[str] = []
         self.final: list[dict[str, Any]] | None = None
-        self.server = RawServer(folder)
+        self.final_at = 0.0  # when diagnostics of the newest version last arrived
+        self.server = RawServer(folder, env=env, command=command)
         self.server.initialize(folder)
         self.server.notify(
             "textDocument/didOpen",
@@ -248,6 +261,7 @@ class Storm:
                 }
             },
         )
+        self.wait_for_publish(60)  # the compiler is loaded: not part of the answer bound
 
     # -- messages ------------------------------------------------------------------------------
 
@@ -255,6 +269,7 @@ class Storm:
         msg_id = self.next_id
         self.next_id += 1
         self.waiting[msg_id] = (method, time.monotonic())
+        self.recent = [*self.recent[-7:], method]
         self.server.request(msg_id, method, params)
         self.report.requests += 1
         self.report.methods[method] += 1
@@ -289,6 +304,7 @@ class Storm:
             self.published = max(self.published, version)
             if version == self.version:
                 self.final = params["diagnostics"]
+                self.final_at = time.monotonic()
         elif message["method"] == "window/logMessage" and params.get("type") == 1:
             self.report.logged.append(params.get("message", "")[:300])
 
@@ -298,8 +314,10 @@ class Storm:
             return
         method, sent = self.waiting.pop(msg_id)
         took = time.monotonic() - sent
-        if took > ANSWER_BOUND:
-            self.report.hangs.append(f"{method} answered after {took:.1f} s")
+        if took > LONG.get(method, ANSWER_BOUND):
+            self.report.hangs.append(
+                f"{method} answered after {took:.1f} s (sent last: {', '.join(self.recent)})"
+            )
         error = message.get("error")
         if msg_id in self.invalid:
             self.invalid.discard(msg_id)
@@ -325,20 +343,31 @@ class Storm:
         if got != wanted:
             self.report.desyncs.append(f"at version {version}: {got}")
 
-    def settle(self, bound: float = ANSWER_BOUND + 1) -> None:
-        """Wait until every request is answered (a hang is reported, then forgotten)."""
-        deadline = time.monotonic() + bound
+    def settle(self, everything: bool = False) -> None:
+        """Wait until every request is answered, but for long ones (ptols/run) unless
+        ``everything``; one past its bound is a hang, reported, then forgotten."""
         while True:
             self.drain()
-            if not self.waiting:
-                return
             now = time.monotonic()
-            if now > deadline:
-                for method, sent in self.waiting.values():
-                    self.report.hangs.append(f"{method} unanswered after {now - sent:.1f} s")
-                self.waiting.clear()
-                self.digests.clear()
+            waited = {
+                msg_id: (method, sent)
+                for msg_id, (method, sent) in self.waiting.items()
+                if everything or method not in LONG
+            }
+            if not waited:
                 return
+            late = {
+                msg_id: (method, sent)
+                for msg_id, (method, sent) in waited.items()
+                if now - sent > LONG.get(method, ANSWER_BOUND) + 1
+            }
+            for msg_id, (method, sent) in late.items():
+                self.report.hangs.append(
+                    f"{method} unanswered after {now - sent:.1f} s (sent last: "
+                    f"{', '.join(self.recent)}; document of {len(self.text.text)} chars)"
+                )
+                del self.waiting[msg_id]
+                self.digests.pop(msg_id, None)
             if self.server.proc.poll() is not None:
                 self.report.alive = False
                 return
@@ -463,8 +492,18 @@ class Storm:
             self.request(protocol.FUNCTIONS, {"textDocument": {"uri": self.uri}})
         self.settle()
 
-    def run(self, edits: int = 0, seconds: float = 0.0, sample_every: int = 100) -> Report:
-        """Storm until ``edits`` edits were sent or ``seconds`` passed, then check the end."""
+    def run(
+        self,
+        edits: int = 0,
+        seconds: float = 0.0,
+        sample_every: int = 100,
+        sampled: Callable[[Storm], None] | None = None,
+        reference: str | None = None,
+    ) -> Report:
+        """Storm until ``edits`` edits were sent or ``seconds`` passed, then check the end;
+        ``sampled`` is called after each RSS sample; with a ``reference`` text, each sample is
+        taken with that text open and analysed (what is alive then does not depend on which
+        program the storm had pasted last)."""
         deadline = time.monotonic() + seconds if seconds else float("inf")
         next_sample = 0
         while self.report.alive and time.monotonic() < deadline:
@@ -472,19 +511,43 @@ class Storm:
                 break
             self.step()
             if self.report.edits >= next_sample:
+                if reference is not None:
+                    self.settle_on(reference)
                 self.report.rss.append((self.report.edits, rss_mb(self.server.proc.pid)))
                 next_sample += sample_every
+                if sampled is not None:
+                    sampled(self)
         self.finish()
         return self.report
 
+    def wait_for_publish(self, timeout: float) -> None:
+        """Until diagnostics of the newest version arrive (or ``timeout`` passes)."""
+        deadline = time.monotonic() + timeout
+        while self.published < self.version and time.monotonic() < deadline:
+            self.drain()
+            time.sleep(0.01)
+
+    def settle_on(self, text: str) -> None:
+        """Open ``text`` (a whole-document change), wait for its diagnostics, and once more a
+        second later, so that the end of a compilation step after the pause has run."""
+        for _ in range(2):
+            self.whole(text)
+            self.wait_for_publish(30)
+            time.sleep(1.1)
+            self.drain()
+
     def finish(self) -> None:
-        self.settle()
+        self.settle(everything=True)
         deadline = time.monotonic() + 30
         while self.final is None and time.monotonic() < deadline and self.report.alive:
             self.drain()
             time.sleep(0.01)
-        time.sleep(1.5)  # back-end checks are published a moment later
-        self.drain()
+        # Syntax errors are published first, the whole analysis and the back-end checks a moment
+        # later: the last word is the one after which nothing more came for 2 s.
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and time.monotonic() - self.final_at < 2.0:
+            self.drain()
+            time.sleep(0.05)
         got = sorted(
             (d.get("code"), d["message"], d["range"]["start"]["line"], d["range"]["end"]["line"])
             for d in self.final or []

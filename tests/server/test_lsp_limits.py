@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile import HOSTILE
+from hostile import HOSTILE, TODAY
 from lsp_helpers import KERNEL, open_document, wait_for_diagnostics
 from lsprotocol import types
 from pytest_lsp import LanguageClient
@@ -123,3 +123,30 @@ async def test_deep_loops_give_symbols_capped_at_a_fixed_depth(
     assert depth == 64
     assert names[:3] == ["deep", "for i0 in pl.range(2)", "for i1 in pl.range(2)"]
     assert names[-1] == "for i62 in pl.range(2)"
+
+
+TODAY_CASES = [(name, edition) for name in TODAY for edition in ("2026-03", "2026-08")] + [
+    (name, "2026-08") for name in HOSTILE
+]
+
+
+@pytest.mark.parametrize(("name", "edition"), TODAY_CASES)
+async def test_hostile_file_of_today_in_both_editions(
+    client: LanguageClient, tmp_path: Path, name: str, edition: str
+):
+    """Issue #33: today's hostile files (huge JIT signatures, deep ``pl.at``, a thousand
+    kernels, long task chains, a thousand ranks) in both editions, and the older hostile files
+    under the 2026-08 edition: every request answered within a second, diagnostics published,
+    no internal error."""
+    (tmp_path / "pyproject.toml").write_text(f'[tool.ptoc]\nedition = "{edition}"\n')
+    await open_document(client, tmp_path / "warm.py", KERNEL)
+    text = (TODAY | HOSTILE)[name]()
+    uri = (tmp_path / "h.py").as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", 1, text))
+    )
+    answers = await every_request(client, uri)
+    await wait_for_diagnostics(client, uri, 1, timeout=60)
+    assert answers["preview"] is not None
+    assert [m.message for m in client.log_messages if m.type == types.MessageType.Error] == []
+    await every_request(client, (tmp_path / "warm.py").as_uri())

@@ -172,3 +172,16 @@ async def test_run_on_the_simulator_with_progress(client: LanguageClient, tmp_pa
     assert begin.title == "Running kernel on the simulator"
     assert isinstance(end, types.WorkDoneProgressEnd)
     assert not any(d.code == "E406" for d in last_published(client, uri))
+
+
+async def test_a_run_keeps_the_edition_the_project_chose(
+    faked: LanguageClient, tmp_path: Path
+) -> None:
+    """The document is run as a copy in a private folder, outside the project: without the
+    edition passed on, a file the project puts in 2026-03 ran as its spellings said (#33)."""
+    VERDICT.write_text("ok", encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.ptoc]\nedition = "2026-03"\n')
+    uri = await open_document(faked, tmp_path / "k.py", KERNEL)
+    result = await run(faked, uri)
+    assert result.ok
+    assert "ptoc: edition 2026-03 ..." in result.log.splitlines()

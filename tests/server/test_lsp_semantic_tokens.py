@@ -239,3 +239,21 @@ def test_tokens_of_an_older_analysis_move_with_the_edits_or_are_left_out():
         *moved,
     ]
     assert not any(token.startswith("21:") and " add " in token for token in found)
+
+
+def test_the_line_cache_holds_only_the_current_lines_of_each_document() -> None:
+    """Issue #33: the cache of each line's `pl.` chains kept every line ever seen (up to 50,000
+    before it was cleared): in an edit storm the server's memory grew with every edit. Now it
+    holds the lines of each document's last scan, reused by the next one."""
+    from ptoc.frontend import analyze_source
+    from ptols.features import semantic_tokens
+    from ptols.text import LineIndex
+
+    semantic_tokens.LINE_TOKENS.clear()
+    for version in range(300):
+        text = LOOP_KERNEL + f"\nx{version} = pl.add\n"
+        analysis = analyze_source(text, "/ws/k.py")
+        rows = dict(semantic_tokens.lines_of_tokens(analysis, LineIndex(text)))
+        assert rows  # the kernel's chains are found
+    (kept,) = semantic_tokens.LINE_TOKENS.values()
+    assert set(kept) == set(text.split("\n"))

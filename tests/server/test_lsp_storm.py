@@ -4,7 +4,7 @@ graphs, distributed programs, deep ``pl.at`` nesting), every request the server 
 mid-edit, in both editions (chosen by the folder's pyproject.toml, as for `ptoc check`) and with
 each file's spellings deciding.
 
-Runs PTOLS_STORM_SECONDS per edition (default 6; 16 when CI=true) from PTOLS_STORM_SEED
+Runs PTOLS_STORM_SECONDS per edition (default 6; 14 when CI=true) from PTOLS_STORM_SEED
 (default 33). benchmarks/lsp_storm.py runs the 6,000-edit storm and the 100,000-edit soak.
 """
 
@@ -17,7 +17,7 @@ import pytest
 from storm import Storm, handled_requests
 
 SECONDS = float(
-    os.environ.get("PTOLS_STORM_SECONDS", "16" if os.environ.get("CI") == "true" else "6")
+    os.environ.get("PTOLS_STORM_SECONDS", "14" if os.environ.get("CI") == "true" else "6")
 )
 SEED = int(os.environ.get("PTOLS_STORM_SEED", "33"))
 

@@ -57,13 +57,17 @@ class RunResult:
         return protocol.RunResult(self.ok, outputs, self.message, self.log)
 
 
-def run_function(text: str, file_name: str, function: str, seed: int = 0) -> RunResult:
-    """``ptoc run FILE --function F --sim --seed S`` on ``text``; never raises."""
+def run_function(
+    text: str, file_name: str, function: str, seed: int = 0, edition: str | None = None
+) -> RunResult:
+    """``ptoc run FILE --function F --sim --seed S [--edition E]`` on ``text``; never raises.
+    The copy is run outside the project, so the edition the editor analysed it in is given."""
     with tempfile.TemporaryDirectory(prefix="ptols-run-") as scratch:
         path = Path(scratch) / (os.path.basename(file_name) or "kernel.py")
         path.write_text(text, encoding="utf-8")
         command = [*ptoc_command(), "run", path.name, "--function", function]
         command += ["--sim", "--seed", str(seed)]
+        command += ["--edition", edition] if edition else []
         try:
             completed = subprocess.run(  # in a private folder (0700), its TMPDIR too
                 command,

@@ -103,19 +103,31 @@ def dsl_pattern(prefix: str) -> re.Pattern[str]:
 
 
 LONG_STRING = re.compile(r"\"\"\"[\s\S]*?(?:\"\"\"|$)|'''[\s\S]*?(?:'''|$)")
-LINE_CACHE_LIMIT = 50_000
-LINE_TOKENS: dict[str, dict[str, tuple[Token, ...]]] = {}  # prefix -> line -> its tokens
+DOCUMENTS_KEPT = 16
+# (path, prefix) -> each line of that document's last scan -> its tokens. Only the lines of a
+# document's current text are kept (an edit rescans only the lines it changed): a cache of every
+# line ever seen grew with each edit up to its limit (tens of MB, issue #33).
+LINE_TOKENS: dict[tuple[str, str], dict[str, tuple[Token, ...]]] = {}
 
 
-def line_tokens(line: str, prefix: str) -> tuple[Token, ...]:
-    """The tokens of the `pl.…` chains of one line, kept by the line's text: an edit rescans
-    only the lines it changed."""
-    known = LINE_TOKENS.setdefault(prefix, {})
-    found = known.get(line)
-    if found is None:
-        if len(known) > LINE_CACHE_LIMIT:
-            known.clear()
-        found = known[line] = tuple(scan_line(line, prefix))
+def document_line_tokens(path: str, lines: list[str], prefix: str) -> list[tuple[Token, ...]]:
+    """The tokens of the `pl.…` chains of each line, from the document's last scan where a line
+    is unchanged; the document's cache then holds exactly these lines."""
+    key = (path, prefix)
+    previous = LINE_TOKENS.pop(key, {})
+    current: dict[str, tuple[Token, ...]] = {}
+    found = []
+    for line in lines:
+        tokens = current.get(line)
+        if tokens is None:
+            tokens = previous.get(line)
+            if tokens is None:
+                tokens = tuple(scan_line(line, prefix))
+            current[line] = tokens
+        found.append(tokens)
+    LINE_TOKENS[key] = current
+    while len(LINE_TOKENS) > DOCUMENTS_KEPT:
+        del LINE_TOKENS[next(iter(LINE_TOKENS))]
     return found
 
 
@@ -149,8 +161,8 @@ def lines_of_tokens(
     prefix = analysis.prefix
     text, starts = index.text, index.starts
     lines = text.split("\n") if "\r" not in text else [index.line(r) for r in range(len(starts))]
-    for row, line in enumerate(lines):
-        found: list[Token] | tuple[Token, ...] = line_tokens(line, prefix)
+    for row, chains in enumerate(document_line_tokens(analysis.path, lines, prefix)):
+        found: list[Token] | tuple[Token, ...] = chains
         if strings and found:
             line_start = starts[row]
             found = [t for t in found if not inside(line_start + t[0], strings, string_starts)]

@@ -148,14 +148,17 @@ async def timeline(ls: PtolsServer, params: TimelineParams) -> TimelineResult:
 async def run(ls: PtolsServer, params: RunParams) -> RunResult:
     doc = open_document(ls, params.text_document.uri, "run")
     analysis = await ls.current_analysis(doc)
+    edition = None
     if analysis is not None:
         check_function(analysis, params.function, "run")
+        if analysis.edition is not None:  # the copy run outside the project keeps its edition
+            edition = analysis.edition.edition.value
     seed = 0 if params.seed is None else params.seed
-    return await run_in_background(ls, doc, params.function, seed, params.work_done_token)
+    return await run_in_background(ls, doc, params.function, seed, params.work_done_token, edition)
 
 
 async def run_in_background(
-    ls: PtolsServer, doc: Document, function: str, seed: int, token: Any
+    ls: PtolsServer, doc: Document, function: str, seed: int, token: Any, edition: str | None = None
 ) -> RunResult:
     """``ptoc run --sim`` on a thread (the child process is waited for there), with progress on
     ``token``; a mismatch becomes the function's E406, a success clears it."""
@@ -168,7 +171,7 @@ async def run_in_background(
     text = doc.text
     try:
         result = await asyncio.get_running_loop().run_in_executor(
-            None, run_feature.run_function, text, doc.path, function, seed
+            None, run_feature.run_function, text, doc.path, function, seed, edition
         )
     finally:
         if token is not None:
