@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from ptoc.frontend import ModuleAnalysis, OccurrenceKind
+from ptoc.frontend import ModuleAnalysis, Occurrence, OccurrenceKind
 from ptoc.ops import OpDef
 from ptoc.ops.describe import param_traits
 
@@ -38,14 +38,7 @@ def jit_signature_help(
 ) -> types.SignatureHelp | None:
     """A ``@pl.jit`` kernel's call: its signature for every shape, each parameter documented
     with what the call must pass (``a needs rank 2, at least [128, 128]``)."""
-    occ = next(
-        (
-            o
-            for o in analysis.index.occurrences
-            if o.kind is OccurrenceKind.FUNCTION and o.is_definition and o.name == name
-        ),
-        None,
-    )
+    occ = function_definition(analysis, name)
     if occ is None or not occ.detail:
         return None
     first, *rest = occ.detail.splitlines()
@@ -91,14 +84,7 @@ def method_signature_help(
 ) -> types.SignatureHelp | None:
     """A call of a program's own function (``self.kernel(...)``)."""
     name = callee.split(".", 1)[1]
-    occ = next(
-        (
-            o
-            for o in analysis.index.occurrences
-            if o.kind is OccurrenceKind.FUNCTION and o.is_definition and o.name == name
-        ),
-        None,
-    )
+    occ = function_definition(analysis, name)
     if occ is None or not occ.detail:
         return None
     detail = occ.detail
@@ -159,4 +145,16 @@ def op_signature(op: OpDef, context: CallContext) -> types.SignatureHelp:
     )
     return types.SignatureHelp(
         [signature], active_signature=0, active_parameter=signature.active_parameter
+    )
+
+
+def function_definition(analysis: ModuleAnalysis, name: str) -> Occurrence | None:
+    """The definition of the program or JIT function ``name`` in the symbol index."""
+    return next(
+        (
+            o
+            for o in analysis.index.occurrences
+            if o.kind is OccurrenceKind.FUNCTION and o.is_definition and o.name == name
+        ),
+        None,
     )
