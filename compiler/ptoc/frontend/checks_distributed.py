@@ -35,9 +35,15 @@ def pld_call(node: ast.AST, imports: DslImports, *names: str) -> bool:
     return path is not None and path[0] == "pld" and path[-1] in names and len(path) in (2, 3)
 
 
+#: The pld calls the rules below are about: a file without them has nothing to check.
+_CHECKED = frozenset({"alloc_window_buffer", "world_size"})
+
+
 def check_distributed(sig: FunctionSignature, module: ModuleEnv, bag: DiagnosticBag) -> None:
     imports, source = module.imports, module.source
     if not imports.distributed and not imports.aliases:
+        return
+    if not source.mentions(_CHECKED):
         return
     buffers: dict[str, ast.AST] = {}
     host = is_host_orchestrator(sig)

@@ -97,6 +97,8 @@ def pipe_id(env: Env, call: ast.Call) -> object:
 
 
 def check_pipes(sig: FunctionSignature, module: ModuleEnv, bag: DiagnosticBag) -> None:
+    if not module.source.mentions(_NAMES):
+        return
     calls = pipe_calls(sig.node.body, module.imports)
     if not calls:
         return
@@ -320,6 +322,8 @@ def _free_name(stmt: ast.stmt) -> str:
 def check_module_pipes(
     sigs: Iterable[FunctionSignature], module: ModuleEnv, bag: DiagnosticBag
 ) -> None:
+    if not module.source.mentions(_NAMES):
+        return
     env = Env(module.imports, module.source, module.consts, bag)
     by_function = {sig.name: pipe_calls(sig.node.body, module.imports) for sig in sigs}
     every = [c for calls in by_function.values() for c in calls]

@@ -17,6 +17,15 @@ class SourceText:
         self.lines = split_lines(text) or [""]
         self.ascii = text.isascii()
         self._ascii: dict[int, bool] = {}
+        self._mentions: dict[frozenset[str], bool] = {}
+
+    def mentions(self, words: frozenset[str]) -> bool:
+        """Whether the text contains any of ``words`` (asked once per file and word set: the
+        checks of constructs most files never write skip them at this price)."""
+        found = self._mentions.get(words)
+        if found is None:
+            found = self._mentions[words] = any(word in self.text for word in words)
+        return found
 
     def line(self, lineno: int) -> str:
         """The text of a 1-based line, without its line break ('' past the end)."""
