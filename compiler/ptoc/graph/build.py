@@ -12,8 +12,8 @@ from ..ir.function import Function, ParamDirection, Program
 from ..ir.shape import static_value
 from ..ir.span import Span
 from ..ir.types import TASK_ID_TYPE, ArrayType, TensorType
-from ..ir.walk import expr_vars, walk_stmts
-from ..ops import REGISTRY, Access
+from ..ir.walk import direct_exprs, expr_vars, walk_stmts
+from ..ops import REGISTRY
 from .model import Edge, Task, TaskGraph
 
 #: A warning found while building: (code, message, span).
@@ -312,8 +312,6 @@ def _read_exprs(stmt: st.Stmt) -> list[ex.Expr]:
     """What a statement reads, leaving out a submit tuple's unpacking (``out = _task[0]``)."""
     if isinstance(stmt, st.AssignStmt):
         return [] if isinstance(stmt.value, ex.TupleGetItem) else [stmt.value]
-    from ..ir.walk import direct_exprs
-
     return direct_exprs(stmt)
 
 
@@ -329,8 +327,10 @@ def body_writes(fn: Function) -> frozenset[str]:
         op = REGISTRY.get(value.callee.name)
         if op is None:
             continue
-        for param, arg in zip(op.expr_params, value.args, strict=False):
-            if param.access is Access.WRITE and isinstance(arg, ex.Var) and arg.name in params:
+        bound = op.bind(value.args)
+        for name in op.written_params:
+            arg = bound.get(name)
+            if isinstance(arg, ex.Var) and arg.name in params:
                 written.add(arg.name)
     return frozenset(written)
 
