@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from ..diagnostics import DiagnosticBag, Related
 from ..ir.dsl_enums import Level, Role
 from .context import FunctionSignature, ModuleEnv
-from .names import DslImports, assigned_name, dsl_path
+from .names import DslImports, assigned_name, dsl_path, own_nodes
 from .source import SourceText
 
 # Scopes whose body runs on the device (in a HOST function): pl.at below HOST level, pl.spmd,
@@ -102,18 +102,14 @@ def _calls(
     """Every call of the statements with its statement and whether a device scope holds it."""
     for stmt in body:
         inner = device or _opens_device_scope(stmt, imports)
-        for field in ("test", "iter", "value", "targets", "items", "target"):
-            part = getattr(stmt, field, None)
-            for node in part if isinstance(part, list) else [part]:
-                if isinstance(node, ast.AST):
-                    for call in ast.walk(node):
-                        if isinstance(call, ast.Call):
-                            yield stmt, call, device
-        if isinstance(stmt, ast.Expr):
+        for node in own_nodes(stmt):
+            if isinstance(node, ast.Call):
+                yield stmt, node, device
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             continue
         for field in ("body", "orelse", "finalbody"):
             nested = getattr(stmt, field, None)
-            if isinstance(nested, list) and not isinstance(stmt, ast.FunctionDef | ast.ClassDef):
+            if isinstance(nested, list):
                 yield from _calls(nested, imports, inner)
 
 

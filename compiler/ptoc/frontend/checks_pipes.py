@@ -24,7 +24,7 @@ from ..ir.span import Span
 from ..records import record
 from .consteval import ConstEvaluator, NotConstant
 from .context import FunctionSignature, ModuleEnv
-from .names import DslImports, assigned_name, dsl_path
+from .names import DslImports, assigned_name, dsl_path, own_nodes
 from .source import SourceText
 
 C2V, V2C = 1, 2
@@ -59,7 +59,7 @@ def pipe_calls(body: list[ast.stmt], imports: DslImports) -> list[PipeCall]:
     """The pipe, buffer and event calls of a function body, in source order."""
     found: list[PipeCall] = []
     for stmt in _statements(body):
-        for node in _own_nodes(stmt):
+        for node in own_nodes(stmt):
             if not isinstance(node, ast.Call):
                 continue
             path = dsl_path(node.func, imports)
@@ -424,16 +424,6 @@ def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
             nested = getattr(stmt, name, None)
             if isinstance(nested, list):
                 yield from _statements(nested)
-
-
-def _own_nodes(stmt: ast.stmt) -> Iterator[ast.AST]:
-    """The nodes of a statement outside its nested statement bodies."""
-    for name, value in ast.iter_fields(stmt):
-        if name in ("body", "orelse", "finalbody", "handlers"):
-            continue
-        for node in value if isinstance(value, list) else [value]:
-            if isinstance(node, ast.AST):
-                yield from ast.walk(node)
 
 
 def _name_span(env: Env, call: ast.Call) -> Span:

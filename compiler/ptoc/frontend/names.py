@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 from ..records import field, record
 
@@ -132,3 +133,13 @@ def assigned_name(stmt: ast.stmt, call: ast.Call) -> ast.Name | None:
     if isinstance(stmt, ast.AnnAssign) and stmt.value is call and isinstance(stmt.target, ast.Name):
         return stmt.target
     return None
+
+
+def own_nodes(stmt: ast.stmt) -> Iterator[ast.AST]:
+    """The nodes of a statement outside its nested statement bodies."""
+    for name, value in ast.iter_fields(stmt):
+        if name in ("body", "orelse", "finalbody", "handlers"):
+            continue
+        for node in value if isinstance(value, list) else [value]:
+            if isinstance(node, ast.AST):
+                yield from ast.walk(node)
