@@ -504,13 +504,13 @@ def emit_every_specialisation(
             args.output if n == 1 or args.output is None else compile_all.numbered(args.output, n)
         )
 
-    texts = [(1, compile_all.banner(analysis, 1, comment) + compiled_text(args, first, named(1)))]
+    texts = [(1, compile_all.banner(analysis, 1, comment) + marked_text(args, first, named(1))[0])]
     for n, result in compile_all.later_rounds(analysis, args, count, compile_round):
         report(result.diagnostics)
         if result.has_errors:
             code = EXIT_ERRORS
             continue
-        text = compiled_text(args, result, named(n))
+        text = marked_text(args, result, named(n))[0]
         texts.append((n, compile_all.banner(analysis, n, comment) + text))
     if args.output is None:
         emit("\n".join(text for _, text in texts), None)
@@ -551,10 +551,6 @@ def emit_compiled(
 
         write_text(args.line_map, json.dumps(mapped, indent=1) + "\n")
     emit(text, args.output)
-
-
-def compiled_text(args: argparse.Namespace, result: CompileResult, output: str | None) -> str:
-    return marked_text(args, result, output)[0]
 
 
 def marked_text(
