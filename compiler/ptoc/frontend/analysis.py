@@ -126,6 +126,10 @@ class ModuleAnalysis:
     # Where each specialisation comes from ("call at line 42", "[tool.ptoc.jit] k #1"), in step
     # with ``jit_specialisations``.
     jit_labels: dict[str, list[str]] = field(default_factory=dict)
+    # What a call of each @pl.jit entry must pass, per parameter ("a needs rank 2, at least
+    # [64, 64]", "n is a run-time value (pl.RUNTIME)"): the hover lists them, signature help
+    # documents each parameter with its own.
+    jit_param_notes: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def specialise(self, n: int) -> None:
         """Make each @pl.jit entry's n-th specialisation (1-based, in call order) its program;

@@ -279,10 +279,14 @@ class JitPrograms:
             and occurrence.name == entry.fn.name
         ):
             return occurrence
-        lines = [self.signature(entry, {}).signature.describe()]
         needs = call_needs(entry.fn, self.analyzer.env.consts)
-        lines += [f"# {name} needs {need}" for name, need in needs.items()]
-        lines += [f"# {name} is a run-time value (pl.RUNTIME)" for name in runtime_params(entry.fn)]
+        notes = {name: f"{name} needs {need}" for name, need in needs.items()}
+        notes.update(
+            (name, f"{name} is a run-time value (pl.RUNTIME)") for name in runtime_params(entry.fn)
+        )
+        self.analyzer.result.jit_param_notes[entry.fn.name] = notes
+        lines = [self.signature(entry, {}).signature.describe()]
+        lines += [f"# {note}" for note in notes.values()]
         if shapes:
             lines += ["# as the first call in this file gives it:", occurrence.detail]
         return replace(occurrence, detail="\n".join(lines))

@@ -41,20 +41,15 @@ def jit_signature_help(
     occ = function_definition(analysis, name)
     if occ is None or not occ.detail:
         return None
-    first, *rest = occ.detail.splitlines()
-    needs = {}
-    for line in rest:
-        words = line.removeprefix("# ").split(" ", 1)
-        if line.startswith("# ") and len(words) == 2 and not line.endswith(":"):
-            needs[words[0]] = line.removeprefix("# ")
+    first = occ.detail.splitlines()[0]
+    notes = analysis.jit_param_notes.get(name, {})
     params = []
     for part in split_params(first):
-        doc = needs.get(part.split(":", 1)[0].strip())
+        doc = notes.get(part.split(":", 1)[0].strip())
         params.append(types.ParameterInformation(label=part, documentation=doc))
-    notes = [line.removeprefix("# ") for line in rest if line.removeprefix("# ") in needs.values()]
     signature = types.SignatureInformation(
         label=first,
-        documentation="\n".join(notes) or None,
+        documentation="\n".join(notes.values()) or None,
         parameters=params,
         active_parameter=min(argument, max(len(params) - 1, 0)),
     )
