@@ -260,7 +260,7 @@ class SpellingTable:
     def _longest_known(self, dotted: str) -> str | None:
         parts = dotted.split(".")
         for count in range(len(parts), 0, -1):
-            name = ".".join(parts[:count]) if count > 1 else parts[0]
+            name = ".".join(parts[:count])
             if name in self._spellings:
                 return name
         return None
