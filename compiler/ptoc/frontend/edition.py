@@ -3,6 +3,8 @@ gathered from ``ptoc.editions``' tables and the op registry's registrations."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 from ..diagnostics import DiagnosticBag, Related
 from ..editions import (
     FORM_EDITIONS,
@@ -38,10 +40,8 @@ def spelling_table() -> SpellingTable:
         # A spelling is one edition's only when no op has it in the other (2026-08's new
         # ``tensor.matmul_acc`` does not make the unified ``pl.matmul_acc`` a 2026-08 one).
         owners: dict[str, set[Edition | None]] = {}
-        for op in REGISTRY:
-            if op.dsl_visible:
-                for spelling, owner in op_spelling_editions(op):
-                    owners.setdefault(spelling, set()).add(owner)
+        for spelling, owner in _op_spellings():
+            owners.setdefault(spelling, set()).add(owner)
         for spelling, editions in owners.items():
             only = next(iter(editions))
             if len(editions) == 1 and only is not None:
@@ -50,16 +50,37 @@ def spelling_table() -> SpellingTable:
     return _TABLE
 
 
+def _op_spellings() -> Iterator[tuple[str, Edition | None]]:
+    """Every DSL-visible op's spellings with their editions. The ops registered on demand
+    (ops/lazy.py) are all 2026-08's: their spellings come from the index, unimported."""
+    deferred = REGISTRY.deferred
+    for op in REGISTRY.loaded():
+        if op.dsl_visible and (deferred is None or op.name not in deferred.ops):
+            yield from op_spelling_editions(op)
+    for name, visible, names in deferred.entries() if deferred is not None else ():
+        if visible:
+            namespace = name.partition(".")[0]
+            yield from spelling_editions(namespace, names, lambda _name, _ns: Edition.V2026_08)
+
+
 def op_spelling_editions(op: OpDef) -> list[tuple[str, Edition | None]]:
     """The op's spellings after ``pl.``, each with the one edition that has it (None: both).
     ``pl.tile.X`` / ``pl.block.X`` are already their namespace's edition: not listed."""
+    return spelling_editions(op.namespace, op.dsl_names or (op.short_name,), op.spelling_edition)
+
+
+def spelling_editions(
+    op_namespace: str, names: tuple[str, ...], edition_of: Callable[[str, str], Edition | None]
+) -> list[tuple[str, Edition | None]]:
+    """An op's spellings after ``pl.`` with ``edition_of(name, namespace)``, the one edition
+    that has each (``namespace`` ``""``: the unified ``pl.X``)."""
     found: list[tuple[str, Edition | None]] = []
-    for name in op.dsl_names or (op.short_name,):
-        for namespace in namespace_spellings(op.namespace):
+    for name in names:
+        for namespace in namespace_spellings(op_namespace):
             if NAMESPACE_EDITIONS.get(namespace) is None:
-                found.append((f"{namespace}.{name}", op.spelling_edition(name, namespace)))
-        if op.namespace in UNIFIED_NAMESPACES:
-            found.append((name, op.spelling_edition(name, "")))
+                found.append((f"{namespace}.{name}", edition_of(name, namespace)))
+        if op_namespace in UNIFIED_NAMESPACES:
+            found.append((name, edition_of(name, "")))
     return found
 
 

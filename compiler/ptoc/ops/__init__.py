@@ -1,24 +1,13 @@
-"""The operator registry and the ops of every category (importing this registers them all)."""
+"""The operator registry and the ops of every category. Importing this registers the 2026-03
+ops and 2026-08's spellings of them (renames); the ops 2026-08 added are registered when first
+looked up or walked (ops/lazy.py)."""
 
-# Registration side effects: the 2026-03 ops, the ops 2026-08 added, and 2026-08's spellings
-# of the 2026-03 ops (renames).
-from . import (  # noqa: F401
-    block,
-    distributed_2608,
-    renames,
-    system,
-    system_2608,
-    tensor,
-    tensor_2608,
-    tensor_2608_data,
-    tile_2608,
-    tile_2608_cube,
-    tile_2608_data,
-    tile_2608_gather,
-)
+# Registration side effects: the 2026-03 ops and 2026-08's spellings of them (renames).
+from . import block, renames, system, tensor  # noqa: F401
 from .dispatch import Resolution, dsl_spellings, resolve_op
-from .distributed_2608 import GROUPS as PLD_GROUPS
-from .distributed_2608 import pld_spellings, resolve_pld
+from .lazy import defer, load_all
+from .pld import GROUPS as PLD_GROUPS
+from .pld import pld_spellings, resolve_pld
 from .registry import (
     REGISTRY,
     REQUIRED,
@@ -36,6 +25,8 @@ from .registry import (
     Role,
     register,
 )
+
+defer()
 
 __all__ = [
     "REGISTRY",
@@ -55,6 +46,7 @@ __all__ = [
     "Resolution",
     "Role",
     "dsl_spellings",
+    "load_all",
     "pld_spellings",
     "register",
     "resolve_op",

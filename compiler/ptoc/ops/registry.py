@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from enum import Enum
 from types import CodeType
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .. import records
 from ..editions import Edition
@@ -35,6 +35,9 @@ from ..ir.types import (
     UnknownType,
 )
 from ..records import field, record
+
+if TYPE_CHECKING:
+    from .lazy import DeferredOps
 
 
 class Category(Enum):
@@ -625,9 +628,34 @@ def _derived(op: OpDef) -> _Derived:
     return derived
 
 
+class OpTable(dict[str, OpDef]):
+    """The registered ops by IR name. ``table[name]`` and ``name in table`` of an op a deferred
+    module registers (ops/lazy.py) import that module first."""
+
+    __slots__ = ("registry",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.registry: Registry | None = None
+
+    def __missing__(self, name: str) -> OpDef:
+        if self.registry is not None and self.registry.load_op(name):
+            return dict.__getitem__(self, name)
+        raise KeyError(name)
+
+    def __contains__(self, name: object) -> bool:
+        if dict.__contains__(self, name):
+            return True
+        loaded = isinstance(name, str) and self.registry is not None and self.registry.load_op(name)
+        return loaded and dict.__contains__(self, name)
+
+
 @record
 class Registry:
-    ops: dict[str, OpDef] = field(default_factory=dict)
+    ops: dict[str, OpDef] = field(default_factory=OpTable)
+    # The modules whose ops are registered when first looked up (ops/lazy.py); None: every op
+    # is registered at import.
+    deferred: DeferredOps | None = field(default=None, repr=False)
     _by_dsl: dict[tuple[str, str], OpDef] | None = field(default=None, repr=False)
     _by_dsl_size: int = field(default=-1, repr=False)
     # with_role's answers: the passes and both generators ask per statement, the answer is a
@@ -636,9 +664,38 @@ class Registry:
         default_factory=dict, repr=False
     )
     _by_role_size: int = field(default=-1, repr=False)
+    # The ops in registration order (a deferred module's in the place eager loading gives them),
+    # for the table's identity and size.
+    _ordered: tuple[OpDef, ...] = field(default=(), repr=False)
+    _ordered_key: tuple[int, int] = field(default=(0, -1), repr=False)
+
+    def defer(self, deferred: DeferredOps) -> None:
+        """Register the ops of ``deferred``'s modules when they are first looked up."""
+        self.deferred = deferred
+        if isinstance(self.ops, OpTable):
+            self.ops.registry = self
+
+    def load_op(self, name: str) -> bool:
+        """Import the deferred module registering ``name``; False when none is left to import."""
+        return self.deferred is not None and self.deferred.load_op(name)
+
+    def load_all(self) -> None:
+        """Import every deferred module (a walk of every op: completion, docs, tests)."""
+        if self.deferred is not None and not self.deferred.complete:
+            self.deferred.load_all()
+
+    def loaded(self) -> tuple[OpDef, ...]:
+        """The ops registered so far, deferred modules left unimported, in registration order."""
+        key = (id(self.ops), len(self.ops))
+        if key != self._ordered_key:
+            ops = tuple(self.ops.values())
+            if self.deferred is not None:
+                ops = self.deferred.in_order(ops)
+            self._ordered, self._ordered_key = ops, key
+        return self._ordered
 
     def add(self, op: OpDef) -> OpDef:
-        if op.name in self.ops:
+        if dict.__contains__(self.ops, op.name):
             raise ValueError(f"op {op.name} registered twice")
         self.ops[op.name] = op
         return op
@@ -650,20 +707,30 @@ class Registry:
         self.ops[op.name] = op
         self._by_dsl = None
         self._by_role.clear()
+        self._ordered_key = (0, -1)
 
     def get(self, name: str) -> OpDef | None:
-        return self.ops.get(name)
+        op = self.ops.get(name)
+        if op is None and self.load_op(name):
+            op = self.ops.get(name)
+        return op
 
     def __iter__(self) -> Iterator[OpDef]:
-        return iter(self.ops.values())
+        self.load_all()
+        return iter(self.loaded())
 
     def __len__(self) -> int:
+        self.load_all()
         return len(self.ops)
 
     def in_namespace(self, namespace: str) -> list[OpDef]:
-        return [op for op in self.ops.values() if op.namespace == namespace]
+        if self.deferred is not None:
+            self.deferred.load_namespace(namespace)
+        return [op for op in self.loaded() if op.namespace == namespace]
 
     def with_role(self, role: Role, namespace: str | None = None) -> tuple[OpDef, ...]:
+        if self.deferred is not None:
+            self.deferred.load_role(role, namespace)
         if self._by_role_size != len(self.ops):
             self._by_role.clear()
             self._by_role_size = len(self.ops)
@@ -672,10 +739,24 @@ class Registry:
         if found is None:
             found = self._by_role[key] = tuple(
                 op
-                for op in self.ops.values()
+                for op in self.loaded()
                 if op.role is role and (namespace is None or op.namespace == namespace)
             )
         return found
+
+    def first(
+        self, role: Role, namespace: str | None, test: Callable[[OpDef], bool]
+    ) -> OpDef | None:
+        """The first op of a role (in a namespace) that passes ``test``, in registration order.
+        Every op registered at import comes before a deferred module's: when one of them
+        passes, no module is imported to find the answer."""
+        deferred = self.deferred
+        if deferred is not None and not deferred.complete:
+            for op in self.loaded():
+                if op.role is role and (namespace is None or op.namespace == namespace):
+                    if op.name not in deferred.ops and test(op):
+                        return op
+        return next((op for op in self.with_role(role, namespace) if test(op)), None)
 
     def the(self, role: Role, namespace: str | None = None) -> OpDef:
         """The one op of a role (in a namespace): e.g. the tile creator the passes insert."""
@@ -686,12 +767,19 @@ class Registry:
 
     def barrier(self, pipe: PipeType) -> OpDef | None:
         """The barrier op ordering ``pipe``'s own work."""
-        return next((op for op in self.with_role(Role.BARRIER) if op.barrier_pipe is pipe), None)
+        return self.first(Role.BARRIER, None, lambda op: op.barrier_pipe is pipe)
 
     def by_dsl_name(self, namespace: str, dsl_name: str) -> OpDef | None:
+        found = self._by_dsl_name(namespace, dsl_name)
+        if found is None and self.deferred is not None:
+            if self.deferred.load_spelling(namespace, dsl_name):
+                found = self._by_dsl_name(namespace, dsl_name)
+        return found
+
+    def _by_dsl_name(self, namespace: str, dsl_name: str) -> OpDef | None:
         if self._by_dsl is None or self._by_dsl_size != len(self.ops):
             index: dict[tuple[str, str], OpDef] = {}
-            for op in self.ops.values():
+            for op in self.loaded():
                 for spelling in op.dsl_names or (op.short_name,):
                     index.setdefault((op.namespace, spelling), op)
             self._by_dsl, self._by_dsl_size = index, len(self.ops)

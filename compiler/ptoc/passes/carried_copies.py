@@ -18,9 +18,10 @@ from ..ir.function import Function
 from ..ir.stmt import AssignStmt, ForStmt, SeqStmts, Stmt, WhileStmt
 from ..ir.types import MemorySpace, TileType
 from ..ir.visitor import IRMutator, with_fields
-from ..ops.registry import REGISTRY, Role
+from ..ops.registry import Role
 from .build import op_call
 from .irutil import NameAllocator, defined_vars, direct_exprs, expr_vars, walk_stmts
+from .op_info import the_first
 
 
 def _uses(fn: Function) -> Counter[Var]:
@@ -45,9 +46,7 @@ class _Copier(IRMutator):
         super().__init__()
         self.uses = uses
         self.names = NameAllocator(v.name for v, _ in defined_vars(fn))
-        self.copy_op = next(
-            op for op in REGISTRY.with_role(Role.MOVE, "block") if op.result_space_attr is None
-        )
+        self.copy_op = the_first(Role.MOVE, "block", lambda op: op.result_space_attr is None)
 
     def mutate_SeqStmts(self, stmt: SeqStmts) -> Stmt:
         out: list[Stmt] = []

@@ -4,6 +4,8 @@ passes create themselves (sync flags, barriers, uninitialised values)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..ir.expr import Call, Expr, Op
 from ..ir.types import MemorySpace
 from ..ops.registry import REGISTRY, Access, OpDef, PipeType, Role
@@ -96,7 +98,15 @@ def _the(role: Role, namespace: str | None = None) -> OpDef:
 
 def barrier_op(pipe: PipeType) -> OpDef | None:
     """The barrier op ordering ``pipe``'s own work (``REGISTRY.barrier``)."""
-    return next((op for op in REGISTRY.with_role(Role.BARRIER) if op.barrier_pipe is pipe), None)
+    return REGISTRY.barrier(pipe)
+
+
+def the_first(role: Role, namespace: str | None, test: Callable[[OpDef], bool]) -> OpDef:
+    """The first op of a role (in a namespace) that passes ``test`` (``REGISTRY.first``)."""
+    found = REGISTRY.first(role, namespace, test)
+    if found is None:
+        raise LookupError(f"no {role.value} op in {namespace} is the one wanted")
+    return found
 
 
 def set_flag_op() -> OpDef:

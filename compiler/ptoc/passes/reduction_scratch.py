@@ -41,7 +41,7 @@ from ..ops import REGISTRY, OpDef, OpError, ParamKind, Role
 from .base import FunctionPass, PassContext
 from .function_names import FunctionNames
 from .irutil import NameAllocator, flatten_seq, retype_function
-from .op_info import creator_op, op_def, tile_space
+from .op_info import creator_op, op_def, the_first, tile_space
 from .rewriter import map_bodies
 
 # Bytes of a row-major tile row's alignment, and of TSELS' scratch (one scalar on A2/A3:
@@ -286,8 +286,7 @@ class _AddScratch:
 
 def _move_between_spaces() -> OpDef:
     """The registry's move into a named memory space (block.move)."""
-    moves = REGISTRY.with_role(Role.MOVE, "block")
-    return next(op for op in moves if any(p.name == "target_memory" for p in op.params))
+    return the_first(Role.MOVE, "block", lambda op: op.param("target_memory") is not None)
 
 
 def _selectable(values: Expr, tiles: tuple[Expr, ...], result: TileType, dims: list[int]) -> bool:

@@ -34,6 +34,7 @@ from ..ir.stmt import AssignStmt, ForStmt, SeqStmts, Stmt, YieldStmt
 from ..ir.types import MemorySpace, ScalarType, TensorType
 from ..ops.registry import REGISTRY, OpDef, OpError, Role
 from .build import index_tuple, op_call
+from .op_info import the_first
 
 if TYPE_CHECKING:
     from .tensor_to_block import _Converter
@@ -238,9 +239,7 @@ class MatmulLowering:
 
 def _move_op() -> OpDef:
     """The move between on-chip buffers (Mat -> Left / Right), not the Vec copy."""
-    return next(
-        op for op in REGISTRY.with_role(Role.MOVE, "block") if op.result_space_attr is not None
-    )
+    return the_first(Role.MOVE, "block", lambda op: op.result_space_attr is not None)
 
 
 def _zero() -> ConstInt:

@@ -60,7 +60,7 @@ from .irutil import (
     stmt_reads,
     walk_stmts,
 )
-from .op_info import creator_op, op_def
+from .op_info import creator_op, op_def, the_first
 from .tensor_matmul import MatmulLowering
 
 _TILEABLE_ROLES = (Role.ELEMENTWISE, Role.CAST, Role.REDUCTION)
@@ -194,14 +194,12 @@ class _Converter:
     @staticmethod
     def store_op() -> OpDef:
         """The store from the unified buffer (not the one from Acc)."""
-        return next(
-            op for op in REGISTRY.with_role(Role.STORE, "block") if op.pipe is PipeType.MTE3
-        )
+        return the_first(Role.STORE, "block", lambda op: op.pipe is PipeType.MTE3)
 
     @staticmethod
     def acc_store_op() -> OpDef:
         """The store from Acc (through the FIX pipe, which converts to the tensor's type)."""
-        return next(op for op in REGISTRY.with_role(Role.STORE, "block") if op.pipe is PipeType.FIX)
+        return the_first(Role.STORE, "block", lambda op: op.pipe is PipeType.FIX)
 
     def count(self, t: Type) -> None:
         """Add a unified-buffer tile to the bytes the kernel needs at once."""

@@ -8,7 +8,7 @@ import ast
 
 from ...diagnostics import replacement_fixes
 from ...ir.expr import Expr
-from ...ops.distributed_2608 import resolve_pld
+from ...ops.pld import resolve_pld
 from ..analysis import Occurrence, OccurrenceKind
 from .core import Lowerer, error_value
 from .ops import lower_op_call, peek_type
