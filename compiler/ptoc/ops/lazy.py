@@ -10,9 +10,9 @@ spellings, so edition detection reads the 2026-08 spellings without importing a 
 
 from __future__ import annotations
 
+import _thread  # (not threading: a plain check imports no more than it needs)
 import functools
 import importlib
-import threading
 from collections.abc import Iterator
 
 from . import lazy_index
@@ -31,7 +31,7 @@ class DeferredOps:
         self.ops = ops
         self.complete = False
         self._imported: set[int] = set()
-        self._lock = threading.RLock()
+        self._lock = _thread.RLock()
 
     @functools.cached_property
     def _rank(self) -> dict[str, int]:
