@@ -98,10 +98,12 @@ def reinterpret(ctx: FunctionContext, value: Value, dtype: DataType, span: Span)
 
 def reshape_instruction() -> str:
     """The registry's reinterpreting view instruction (block.reshape: pto.treshape)."""
-    for candidate in REGISTRY.with_role(Role.VIEW, "block"):
-        if candidate.pto.returns_value and candidate.pto.instruction is not None:
-            return candidate.pto.instruction
-    raise CodegenError("E900", "the registry has no reinterpreting tile view")
+    found = REGISTRY.first(
+        Role.VIEW, "block", lambda op: op.pto.returns_value and op.pto.instruction is not None
+    )
+    if found is None or found.pto.instruction is None:
+        raise CodegenError("E900", "the registry has no reinterpreting tile view")
+    return found.pto.instruction
 
 
 def retyped(tile_buf: str, dtype: DataType, span: Span) -> str:
@@ -171,16 +173,20 @@ def expanded(ctx: FunctionContext, scalar: Value, like: Value, form: Form, span:
 
 def scalar_expansion() -> OpDef:
     """The op that fills a tile shaped like its target with a scalar (block.expands)."""
-    for op in REGISTRY.with_role(Role.BROADCAST, "block"):
-        params = op.expr_params
-        if params and params[0].access is Access.SHAPE and "scalar" in params[-1].accepts:
-            return op
-    raise CodegenError("E900", "the registry has no scalar expansion")
+    found = REGISTRY.first(Role.BROADCAST, "block", _expands_a_scalar)
+    if found is None:
+        raise CodegenError("E900", "the registry has no scalar expansion")
+    return found
+
+
+def _expands_a_scalar(op: OpDef) -> bool:
+    params = op.expr_params
+    return bool(params) and params[0].access is Access.SHAPE and "scalar" in params[-1].accepts
 
 
 def tile_copy() -> str:
     """The instruction copying a tile between buffers (block.move's pto.tmov)."""
-    for op in REGISTRY.with_role(Role.MOVE, "block"):
-        if op.pto.instruction is not None:
-            return op.pto.instruction
-    raise CodegenError("E900", "the registry has no PTO tile copy")
+    found = REGISTRY.first(Role.MOVE, "block", lambda op: op.pto.instruction is not None)
+    if found is None or found.pto.instruction is None:
+        raise CodegenError("E900", "the registry has no PTO tile copy")
+    return found.pto.instruction

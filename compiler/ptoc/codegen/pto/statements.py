@@ -33,7 +33,7 @@ from ...ir.stmt import (
 )
 from ...ir.types import MemorySpace, ScalarType, TensorType, TileType
 from ...ir.visitor import Node, children
-from ...ops.registry import REGISTRY, Role
+from ...ops.registry import REGISTRY, OpDef, Role
 from ..common import CodegenError, no_loop_jumps
 from . import expressions, ops
 from . import mlir_types as mt
@@ -284,11 +284,15 @@ def _mentions(node: Node, var: Var) -> bool:
 
 def _vec_copy() -> str:
     """The instruction of the registry's copy within Vec (block.vec_move: pto.tmov)."""
-    for op in REGISTRY.with_role(Role.MOVE, "block"):
-        tile = op.expr_params[0] if op.expr_params else None
-        if tile is not None and tile.spaces == (MemorySpace.Vec,) and op.pto.instruction:
-            return op.pto.instruction
-    raise CodegenError("E900", "the registry has no Vec-to-Vec tile copy")
+    op = REGISTRY.first(Role.MOVE, "block", _copies_within_vec)
+    if op is None or op.pto.instruction is None:
+        raise CodegenError("E900", "the registry has no Vec-to-Vec tile copy")
+    return op.pto.instruction
+
+
+def _copies_within_vec(op: OpDef) -> bool:
+    tile = op.expr_params[0] if op.expr_params else None
+    return tile is not None and tile.spaces == (MemorySpace.Vec,) and bool(op.pto.instruction)
 
 
 def _yield(
