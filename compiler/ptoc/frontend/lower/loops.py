@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 
-from ...ir.dtype import INDEX
 from ...ir.expr import ConstInt, Expr, IterArg, Var, const_int
 from ...ir.span import Span
 from ...ir.stmt import (
@@ -83,7 +82,9 @@ def lower_range_loop(lw: Lowerer, node: ast.For, iterator: ast.Call, kind: str) 
         else []
     )
     saved = save_names(lw, [loop_name.id] + [c.id for c in carried])
-    loop_var = Var(ScalarType(INDEX), name=loop_name.id, span=lw.span(loop_name))
+    # INDEX in 2026-08, INT64 in 2026-03 (``EditionRules.index_dtype``)
+    index = ScalarType(lw.env.rules.index_dtype)
+    loop_var = Var(index, name=loop_name.id, span=lw.span(loop_name))
     lw.define(loop_name.id, loop_var, lw.span(loop_name), OccurrenceKind.LOOP_VAR, check_ssa=False)
     iter_args = bind_iter_args(lw, carried, inits)
     # A loop that may not run (bounds not constant) makes no value of an outer loop certain.
