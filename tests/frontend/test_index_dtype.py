@@ -155,3 +155,39 @@ def test_the_upgrade_proves_a_loop_whose_variable_becomes_index():
     assert upgraded.edition is not None and upgraded.edition.edition is Edition.V2026_08
     row = next(o.type for o in upgraded.index.occurrences if o.name == "row" and o.is_definition)
     assert row == ScalarType(DataType.INDEX)
+
+
+def test_an_integer_literal_beside_an_index_gives_an_index_on_either_side():
+    body = """
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(x: pl.Scalar[pl.INT64], y: pl.Scalar[pl.INT32]):
+            for i in pl.range(4):
+                left = 16 * i
+                right = i * 16
+                named = x * i
+                narrow = y + i
+    """
+    _, new = analyse(body, NEW)
+    _, old = analyse(body, OLD)
+    names = ("left", "right", "named", "narrow")
+    # a named INT64 first keeps promotion's rule (equal widths: the first operand's)
+    assert dtypes(new, *names) == ["INDEX", "INDEX", "INT64", "INDEX"]
+    assert dtypes(old, *names) == ["INT64"] * 4
+
+
+def test_a_loop_whose_bounds_are_all_explicit_int64_constants_counts_in_int64():
+    body = """
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(x: pl.Scalar[pl.INT64]):
+            for i in pl.range(pl.const(0, pl.INT64), pl.const(8, pl.INT64), pl.const(2, pl.INT64)):
+                a = i
+            for j in pl.range(pl.const(8, pl.INT64)):
+                b = j
+            for m in pl.range(pl.const(0, pl.INT64), 8):
+                c = m
+            for n in pl.range(pl.const(8, pl.INT32)):
+                d = n
+    """
+    _, new = analyse(body, NEW)
+    assert [d.code for d in new.diagnostics] == []
+    assert dtypes(new, "i", "j", "m", "n") == ["INT64", "INT64", "INDEX", "INDEX"]
