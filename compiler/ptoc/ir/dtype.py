@@ -30,10 +30,10 @@ class DataType(IdentityEnum):
     BOOL = ("BOOL", 8, "bool")
     # 2026-08: a task's id (``pl.TaskId`` is ``pl.Scalar[pl.TASK_ID]``); an orchestration value.
     TASK_ID = ("TASK_ID", 64, "task")
-    # 2026-08: the machine-word integer of shapes, offsets, loop variables and block indices,
-    # its own dtype (2026-03 read ``INDEX`` as INT64). Interchangeable with any integer where a
-    # value is passed or annotated; ``editions.EditionRules.index_dtype`` says which dtype
-    # index-like values get in each edition.
+    # 2026-08: the machine-word integer of offsets, loop variables, dimensions queried and block
+    # indices, its own dtype (2026-03 read ``INDEX`` as INT64). It stands for any integer where
+    # a value is passed or annotated (``types.index_interchangeable``);
+    # ``editions.EditionRules.index_dtype`` says which dtype index-like values get.
     INDEX = ("INDEX", 64, "int")
 
     @property
@@ -81,11 +81,6 @@ INDEX = DataType.INT64
 # name ``INDEX`` reads as INT64 here; an annotation reads it per edition (``TypeResolver``).
 DTYPE_BY_NAME: dict[str, DataType] = {dt.name: dt for dt in DataType}
 DTYPE_BY_NAME["INDEX"] = INDEX
-
-
-def is_index_like(dtype: DataType) -> bool:
-    """INDEX, which 2026-08 lets stand for any integer dtype where a value is passed."""
-    return dtype is DataType.INDEX
 
 
 def index_as_int64(dtype: DataType) -> DataType:

@@ -30,6 +30,7 @@ ELEMENT_TYPES: dict[DataType, str] = {
     DataType.BF16: "bf16",
     DataType.INT32: "i32",
     DataType.INT64: "i64",
+    DataType.INDEX: "i64",  # an element in memory; a scalar INDEX is ``index`` (scalar_type)
     DataType.INT8: "i8",
     DataType.UINT8: "ui8",
     DataType.INT16: "i16",
