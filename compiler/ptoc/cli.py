@@ -1008,8 +1008,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         fail("a command is required (check, print, compile, fmt, upgrade, run)")
         return EXIT_USAGE
     configs.cache_clear()  # configuration is read afresh by every run
-    if getattr(args, "edition", None):
-        driver.choose_edition(args.edition)
+    chosen = getattr(args, "edition", None)
+    if chosen:
+        driver.choose_edition(chosen)
     try:
         code: int = handler(args)
         return code
@@ -1019,6 +1020,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `ptoc print f.py | head`: the reader is gone, stop quietly
         silence_stdout()
         return EXIT_ERRORS
+    finally:
+        if chosen:  # the choice is this run's: an in-process caller's next run starts afresh
+            driver.choose_edition(None)
 
 
 def silence_stdout() -> None:

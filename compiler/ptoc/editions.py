@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from enum import Enum
 from functools import lru_cache
 
+from .ir.dtype import DataType
 from .records import record
 
 
@@ -76,6 +77,9 @@ class EditionRules:
     reassigned_carries: bool
     # ``break`` and ``continue`` are statements of the language (2026-08).
     loop_jumps: bool
+    # The dtype of index-like values: loop variables, ``pl.tensor.dim`` and the block-index
+    # queries, an annotation's ``pl.INDEX``. 2026-08: INDEX, its own dtype; 2026-03: INT64.
+    index_dtype: DataType
     # The edition whose meaning the spellings of both editions take (``ops.renames.MEANINGS``,
     # ``OpDef.edition_rules``): the edition itself, except in a file nothing ties to one.
     meanings: Edition
@@ -87,6 +91,7 @@ RULES: dict[Edition, EditionRules] = {
         loop_keywords_checked=False,
         reassigned_carries=False,
         loop_jumps=False,
+        index_dtype=DataType.INT64,
         meanings=Edition.V2026_03,
     ),
     Edition.V2026_08: EditionRules(
@@ -94,6 +99,7 @@ RULES: dict[Edition, EditionRules] = {
         loop_keywords_checked=True,
         reassigned_carries=True,
         loop_jumps=True,
+        index_dtype=DataType.INDEX,
         meanings=Edition.V2026_08,
     ),
 }

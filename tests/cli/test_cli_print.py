@@ -158,3 +158,22 @@ def test_several_programs_print_as_ptoc_fmt_keeps_them(
     # Black's two blank lines between top-level definitions, not one.
     assert "out)\n\n\n# pypto.program: Again\nimport pypto.language as pl\n" in out
     assert format_source(out, "printed.py", 88, explicit=True).status == "unchanged"
+
+
+def test_edition_flag_holds_for_its_own_run_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--edition`` of one in-process run does not leak into the next (tests call ``main``)."""
+    kernel = tmp_path / "loop.py"
+    kernel.write_text(
+        "import pypto.language as pl\n\n\n"
+        "@pl.function(type=pl.FunctionType.InCore)\n"
+        "def k(x: pl.Scalar[pl.INT64]):\n"
+        "    for i in pl.range(4):\n"
+        "        y = i + 1\n",
+        encoding="utf-8",
+    )
+    assert main(["print", "--edition", "2026-08", str(kernel)]) == 0
+    assert "y: pl.Scalar[pl.INDEX] = i + 1" in capsys.readouterr().out
+    assert main(["print", str(kernel)]) == 0  # no spelling ties it: 2026-03's meanings
+    assert "y: pl.Scalar[pl.INT64] = i + 1" in capsys.readouterr().out

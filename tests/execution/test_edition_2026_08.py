@@ -2,8 +2,8 @@
 pto-isa's CPU simulator matching the reference interpreter (the one with a ``pl.at`` scope
 through the orchestration shim). They use the 2026-08 forms of the core language: the
 ``pl.tile`` namespace, the three-argument store, ``pl.at``, ``pl.unroll`` and ``pl.pipeline``
-loops, numpy-style windows, renamed ops, a tile-scalar op that keeps the tile's dtype and
-a scalar ``pl.cast``."""
+loops, numpy-style windows, renamed ops, a tile-scalar op that keeps the tile's dtype,
+a scalar ``pl.cast`` and INDEX arithmetic (loop variables with literals and an INT32)."""
 
 from __future__ import annotations
 
@@ -70,13 +70,27 @@ class Today:
         y = pl.store(pl.add(t, f), [0, 0], y)
         return y
 
+    @pl.function(type=pl.FunctionType.InCore)
+    def index_rows(
+        self,
+        x: pl.Tensor[[64, 64], pl.FP32],
+        n: pl.Scalar[pl.INT32],
+        y: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        for i in pl.range(4):
+            row = 16 * (3 - i)
+            col = i * n - n * i
+            t = pl.tile.load(x, [row, col], [16, 64])
+            y = pl.tile.store(t, [i * 16, 0], y)
+        return y
+
     @pl.function
     def scoped(self, x: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:
         with pl.at(level=pl.Level.CORE_GROUP):
             y: pl.Tensor[[64, 64], pl.FP32] = pl.exp(x)
         return y
 """
-KERNELS = ["add_rows", "clamp", "window", "int_scale", "shifted"]
+KERNELS = ["add_rows", "clamp", "window", "int_scale", "shifted", "index_rows"]
 
 
 def test_the_program_is_read_as_2026_08() -> None:

@@ -42,3 +42,41 @@ def test_ptoas_v057_accepts_the_2026_08_ops(ptoas_v057: Path, tmp_path: Path) ->
     }
     emitted = set(re.findall(r"\b(pto\.[a-z_.0-9]+)\b", mlir))
     assert lowered - emitted == set()
+
+
+INDEX_KERNEL = """import pypto.language as pl
+
+
+@pl.program
+class IndexMath:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kern(
+        self,
+        a: pl.Tensor[[128, 64], pl.FP32],
+        n: pl.Scalar[pl.INDEX],
+        m: pl.Scalar[pl.INT32],
+        out: pl.Out[pl.Tensor[[128, 64], pl.FP32]],
+    ) -> pl.Tensor[[128, 64], pl.FP32]:
+        block = pl.tile.get_block_idx()
+        for i in pl.range(4):
+            row = (block * 4 + i) * 16 % n
+            col = i * m - i * m
+            t = pl.load(a, [row, col], [16, 64])
+            out = pl.store(t, [row, col], out)
+        return out
+"""
+
+
+def test_ptoas_v057_accepts_2026_08_index_arithmetic(ptoas_v057: Path, tmp_path: Path) -> None:
+    """INDEX (loop variables, the block index, an INDEX parameter) is MLIR's ``index``; the
+    block index instruction gives i64, converted once."""
+    source, out = tmp_path / "index_math.py", tmp_path / "index_math.pto"
+    source.write_text(INDEX_KERNEL, encoding="utf-8")
+    assert main(["compile", str(source), "--target", "pto", "-o", str(out)]) == 0
+    mlir = out.read_text(encoding="utf-8")
+    assert re.search(r"%arg1: index,", mlir)
+    block = re.search(r"(%\d+) = pto\.get_block_idx\n", mlir)
+    assert block is not None
+    assert f"arith.index_cast {block.group(1)} : i64 to index" in mlir
+    result = run_ptoas(mlir, ptoas_v057)
+    assert result.ok, f"PTOAS v0.57 rejects the INDEX kernel:\n{explain(result)}"

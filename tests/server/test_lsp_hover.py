@@ -97,3 +97,40 @@ def test_a_cursor_just_after_a_name_still_finds_it():
     after = occurrence_at(a.analysis, *a.at("tile_c = ", 6))
     inside = occurrence_at(a.analysis, *a.at("tile_c = ", 2))
     assert after is not None and after is inside
+
+
+LOOP_KERNEL = """import pypto.language as pl
+
+
+@pl.program
+class Rows:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kern(self, a: pl.Tensor[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+        for i in pl.range(4):
+            row = i * 16
+            t = pl.load(a, [row, 0], [16, 64])
+            out = pl.store(t, [row, 0], out)
+        return out
+"""
+
+
+async def test_hover_types_a_loop_variable_by_the_edition_in_force(
+    client: LanguageClient, tmp_path: Path
+):
+    shown = {}
+    for edition in ("2026-03", "2026-08"):
+        folder = tmp_path / edition
+        folder.mkdir()
+        (folder / "pyproject.toml").write_text(f'[tool.ptoc]\nedition = "{edition}"\n')
+        uri = await open_document(client, folder / "k.py", LOOP_KERNEL)
+        hovers = [
+            await client.text_document_hover_async(
+                types.HoverParams(types.TextDocumentIdentifier(uri), position_of(LOOP_KERNEL, at))
+            )
+            for at in ("i in pl.range", "row = ")
+        ]
+        assert all(h is not None for h in hovers)
+        shown[edition] = [h.contents.value for h in hovers if h is not None]
+    old, new = shown["2026-03"], shown["2026-08"]
+    assert "i: pl.Scalar[pl.INT64]" in old[0] and "row: pl.Scalar[pl.INT64]" in old[1], old
+    assert "i: pl.Scalar[pl.INDEX]" in new[0] and "row: pl.Scalar[pl.INDEX]" in new[1], new

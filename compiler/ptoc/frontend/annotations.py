@@ -61,11 +61,18 @@ class TypeResolver:
         imports: DslImports,
         consts: ConstEvaluator,
         bag: DiagnosticBag,
+        index_dtype: DataType = DataType.INT64,
     ) -> None:
         self.source = source
         self.imports = imports
         self.consts = consts
         self.bag = bag
+        # What the name ``INDEX`` is: the edition's index dtype (INDEX in 2026-08, INT64 in
+        # 2026-03; ``EditionRules.index_dtype``).
+        self.index_dtype = index_dtype
+
+    def _named(self, name: str, dtype: DataType) -> DataType:
+        return self.index_dtype if name == "INDEX" else dtype
 
     # --- helpers ------------------------------------------------------------------------------
     def _path(self, node: ast.expr) -> tuple[str, ...] | None:
@@ -88,7 +95,7 @@ class TypeResolver:
                 else dsl_enum_value(path)
             )
             if isinstance(value, DataType):
-                return value
+                return self._named(path[-1], value)
             self.error(
                 "E105", f"Unknown dtype: {'.'.join(path)}", node, self._dtype_fixes(node, path[-1])
             )
@@ -96,7 +103,7 @@ class TypeResolver:
         if isinstance(node, ast.Attribute):
             # The base of a dtype attribute is not checked (`foo.FP32` works, as in the original).
             if node.attr in DTYPE_BY_NAME:
-                return DTYPE_BY_NAME[node.attr]
+                return self._named(node.attr, DTYPE_BY_NAME[node.attr])
             self.error(
                 "E105", f"Unknown dtype: {node.attr}", node, self._dtype_fixes(node, node.attr)
             )
@@ -213,10 +220,10 @@ class TypeResolver:
                 return None
             value = dsl_enum_value(path) or dsl_enum_value(path[-1:])
             if isinstance(value, DataType):  # seed 003: `x: pl.INT64`
-                return ScalarType(value)
+                return ScalarType(self._named(path[-1], value))
         if isinstance(node, ast.Name):
             if node.id in DTYPE_BY_NAME:
-                return ScalarType(DTYPE_BY_NAME[node.id])
+                return ScalarType(self._named(node.id, DTYPE_BY_NAME[node.id]))
             value = self.consts.values.get(node.id)
             if isinstance(value, DataType):
                 return ScalarType(value)

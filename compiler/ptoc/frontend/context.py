@@ -81,7 +81,7 @@ class ModuleEnv:
 
     def type_resolver(self, bag: DiagnosticBag) -> TypeResolver:
         """A reader of annotations that reports into ``bag`` (each analysis passes its own)."""
-        return TypeResolver(self.source, self.imports, self.consts, bag)
+        return TypeResolver(self.source, self.imports, self.consts, bag, self.rules.index_dtype)
 
 
 @record

@@ -24,6 +24,7 @@ _NUMPY_DTYPES: dict[DataType, Any] = {
     DataType.INT16: np.int16,
     DataType.INT32: np.int32,
     DataType.INT64: np.int64,
+    DataType.INDEX: np.int64,
     DataType.TASK_ID: np.int64,  # a task's number (the interpreter runs tasks in order)
     DataType.UINT8: np.uint8,
     DataType.UINT16: np.uint16,

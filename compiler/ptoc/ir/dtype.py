@@ -30,6 +30,11 @@ class DataType(IdentityEnum):
     BOOL = ("BOOL", 8, "bool")
     # 2026-08: a task's id (``pl.TaskId`` is ``pl.Scalar[pl.TASK_ID]``); an orchestration value.
     TASK_ID = ("TASK_ID", 64, "task")
+    # 2026-08: the machine-word integer of offsets, loop variables, dimensions queried and block
+    # indices, its own dtype (2026-03 read ``INDEX`` as INT64). It stands for any integer where
+    # a value is passed or annotated (``types.index_interchangeable``);
+    # ``editions.EditionRules.index_dtype`` says which dtype index-like values get.
+    INDEX = ("INDEX", 64, "int")
 
     @property
     def bits(self) -> int:
@@ -67,13 +72,20 @@ class DataType(IdentityEnum):
         return self.name
 
 
-# `INDEX` is the language's name for the integer type of shapes, offsets and loop variables.
-# As in the original it is the same type as INT64 (printed as INT64).
+# The integer type of shapes, offsets and loop variables that the passes create, and that the
+# 2026-03 edition gives every index-like value: INT64 (2026-03's ``INDEX`` is a synonym of it).
+# 2026-08's own dtype is ``DataType.INDEX``.
 INDEX = DataType.INT64
 
-# Every spelling the front end accepts after the module prefix (`pl.FP32`, bare `FP32`).
+# Every spelling the front end accepts after the module prefix (`pl.FP32`, bare `FP32`). The
+# name ``INDEX`` reads as INT64 here; an annotation reads it per edition (``TypeResolver``).
 DTYPE_BY_NAME: dict[str, DataType] = {dt.name: dt for dt in DataType}
 DTYPE_BY_NAME["INDEX"] = INDEX
+
+
+def index_as_int64(dtype: DataType) -> DataType:
+    """INDEX read as the INT64 it was in 2026-03 (comparisons across editions)."""
+    return DataType.INT64 if dtype is DataType.INDEX else dtype
 
 
 def dtype_from_name(name: str) -> DataType | None:

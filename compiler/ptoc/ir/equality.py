@@ -4,33 +4,45 @@ Two Vars are equal when they are bound at the same place of both trees: the firs
 is met (walking in ``children`` order, parameters first) it is paired with its counterpart.
 With ``names=True`` (the default) variable and function names must match too, which is what
 the formatter and the printer round trip need; ``names=False`` gives alpha-equivalence.
+With ``index_as_int64=True`` 2026-08's INDEX dtype compares as the INT64 it was in 2026-03
+(``ptoc upgrade`` proves a 2026-08 file lowers to the IR of its 2026-03 original).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from .dtype import DataType, index_as_int64
 from .expr import Expr, Var
 from .fields import layout
 from .function import Function, Program
 from .shape import dims_equal
 from .stmt import Stmt
-from .types import ShapedType, TileType, TileView, TupleType, Type
+from .types import ScalarType, ShapedType, TileType, TileView, TupleType, Type
 from .visitor import Node, children
 
 
 class _Equal:
-    def __init__(self, names: bool) -> None:
+    def __init__(self, names: bool, index_as_int64: bool = False) -> None:
         self.names = names
+        self.index_as_int64 = index_as_int64
         self.var_map: dict[int, Var] = {}
         self.reverse: dict[int, Var] = {}
+
+    def dtypes(self, a: DataType, b: DataType) -> bool:
+        if self.index_as_int64:
+            return index_as_int64(a) is index_as_int64(b)
+        return a is b
 
     def types(self, a: Type, b: Type) -> bool:
         if type(a) is not type(b):
             return False
+        if isinstance(a, ScalarType) and self.index_as_int64:
+            assert isinstance(b, ScalarType)
+            return self.dtypes(a.dtype, b.dtype)
         if isinstance(a, ShapedType):
             assert isinstance(b, ShapedType)
-            if a.dtype is not b.dtype or len(a.shape) != len(b.shape):
+            if not self.dtypes(a.dtype, b.dtype) or len(a.shape) != len(b.shape):
                 return False
             if not all(self.dim(x, y) for x, y in zip(a.shape, b.shape, strict=True)):
                 return False
@@ -118,11 +130,25 @@ class _Equal:
     def attrs(self, a: Any, b: Any) -> bool:
         """The fields that are not children (constants' values, call targets and attributes,
         operators, kinds), as the node's layout lists them."""
-        return all(getattr(a, name) == getattr(b, name) for name in layout(type(a)).attributes)
+        return all(
+            self.attr(getattr(a, name), getattr(b, name)) for name in layout(type(a)).attributes
+        )
+
+    def attr(self, a: Any, b: Any) -> bool:
+        """One attribute (a call's keywords are pairs: a cast's target dtype is one)."""
+        if not self.index_as_int64:
+            return bool(a == b)
+        if isinstance(a, DataType) and isinstance(b, DataType):
+            return self.dtypes(a, b)
+        if isinstance(a, tuple) and isinstance(b, tuple):
+            return len(a) == len(b) and all(self.attr(x, y) for x, y in zip(a, b, strict=True))
+        return bool(a == b)
 
 
-def structural_equal(a: Node, b: Node, *, names: bool = True) -> bool:
-    return _Equal(names).node(a, b)
+def structural_equal(a: Node, b: Node, *, names: bool = True, index_as_int64: bool = False) -> bool:
+    """Whether two trees are the same IR (module docstring); ``index_as_int64``: INDEX and
+    INT64 compare equal (the two editions' index dtypes)."""
+    return _Equal(names, index_as_int64).node(a, b)
 
 
 def structural_hash(node: Node, *, names: bool = True) -> int:

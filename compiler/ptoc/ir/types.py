@@ -282,7 +282,8 @@ TASK_ID_TYPE = ScalarType(DataType.TASK_ID)
 
 
 def types_compatible(expected: Type, actual: Type) -> bool:
-    """Whether ``actual`` satisfies ``expected``: the same kind, element type and shape.
+    """Whether ``actual`` satisfies ``expected``: the same kind, element type and shape (an
+    INDEX scalar satisfies any integer scalar and the reverse).
     Buffers (MemRef), views and layouts are not part of it, and an unknown type (from an
     earlier error) is compatible with everything. The front end and the passes both ask this."""
     if isinstance(expected, UnknownType) or isinstance(actual, UnknownType):
@@ -301,4 +302,12 @@ def types_compatible(expected: Type, actual: Type) -> bool:
         return len(expected.types) == len(actual.types) and all(
             types_compatible(a, b) for a, b in zip(expected.types, actual.types, strict=True)
         )
+    if isinstance(expected, ScalarType) and isinstance(actual, ScalarType):
+        return expected.dtype is actual.dtype or index_interchangeable(expected.dtype, actual.dtype)
     return expected == actual
+
+
+def index_interchangeable(a: DataType, b: DataType) -> bool:
+    """2026-08's INDEX stands for any integer dtype where a scalar is passed, annotated,
+    yielded or returned (spec §3.2): the other must be an integer."""
+    return (a is DataType.INDEX and b.is_int) or (b is DataType.INDEX and a.is_int)

@@ -447,6 +447,7 @@ _block_op(
         "The index of the AI core block running this kernel.",
         pipe=PipeType.S,
         role=Role.SCALAR,
+        index_result=True,
         cce=Lowering("get_block_idx", "a scalar intrinsic call"),
         pto=Lowering("pto.get_block_idx"),
     ),

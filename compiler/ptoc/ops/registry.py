@@ -20,7 +20,7 @@ from types import CodeType
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .. import records
-from ..editions import Edition
+from ..editions import RULES, Edition
 from ..enums import IdentityEnum
 from ..ir.dtype import DataType
 from ..ir.expr import AttrValue, Expr, MakeTuple, Var
@@ -433,6 +433,9 @@ class OpDef:
     # A type rule for an edition where the op's spelling means something else (2026-08's
     # ``tile (+) scalar`` keeps the tile's dtype).
     edition_rules: tuple[tuple[Edition, TypeRule], ...] = ()
+    # The scalar result is index-like (a dimension, a block index, a count): of the edition's
+    # index dtype (``EditionRules.index_dtype``: INDEX in 2026-08, INT64 in 2026-03).
+    index_result: bool = False
     # Where the op is registered (go-to-definition): the file, and the call (``source_line``).
     source_file: str = ""
     source_site: Site | None = field(default=None, repr=False)
@@ -574,6 +577,10 @@ class OpDef:
         ctx = DeduceContext(self, args, filled, ranges=ranges or {}, symbols=symbols)
         (_operand_space_check or _load_operand_space_check())(ctx)
         result = (self.rule_for(edition) if self.edition_rules else self.rule)(ctx)
+        if self.index_result and edition is not None and isinstance(result, ScalarType):
+            index = RULES[edition].index_dtype
+            if result.dtype is not index and result.dtype is DataType.INT64:
+                result = ScalarType(index)
         if warnings is not None:
             warnings.extend(ctx.warnings)
         if isinstance(result, TileType) and result.memref is None:

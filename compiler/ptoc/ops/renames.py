@@ -99,7 +99,8 @@ TILE_KEEPS_DTYPE = (
 )
 
 
-#: Ops whose scalar result is INDEX in 2026-08 (UINT64 in 2026-03).
+#: Ops whose scalar result is index-like in 2026-08 (UINT64 in 2026-03); the registration's
+#: ``index_result`` makes it the edition's index dtype (INDEX).
 INDEX_RESULT_2026_08 = (("block.get_block_idx", ScalarType(INDEX)),)
 
 

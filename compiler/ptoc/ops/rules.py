@@ -137,12 +137,15 @@ def int_elements(ctx: DeduceContext, name: str) -> Shape:
     return ctx.int_list(name)
 
 
+_INDEX_ELEMENT_DTYPES = (DataType.INT64, DataType.UINT64, DataType.INDEX)
+
+
 def index_elements(ctx: DeduceContext, name: str) -> Shape:
-    """A list whose elements must be INT64 / UINT64 scalars (block.view)."""
+    """A list whose elements must be INT64 / UINT64 / INDEX scalars (block.view)."""
     elements = int_elements(ctx, name)
     for element in elements:
         et = element.type
-        if isinstance(et, ScalarType) and et.dtype not in (DataType.INT64, DataType.UINT64):
+        if isinstance(et, ScalarType) and et.dtype not in _INDEX_ELEMENT_DTYPES:
             ctx.fail(
                 f"{ctx.op.name}: elements of '{name}' must be INT64 or UINT64 scalars, "
                 f"got {et.short()}",

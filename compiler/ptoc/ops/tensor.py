@@ -221,6 +221,7 @@ _tensor_op(
         "",
         "The size of one dimension of a tensor, as an INDEX scalar.",
         role=Role.SCALAR,
+        index_result=True,
         unified_always=True,
     ),
     [

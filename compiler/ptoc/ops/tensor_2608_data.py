@@ -218,18 +218,21 @@ for _row in (
         "",
         "The index of the AI core block running this kernel.",
         block_form="block.get_block_idx",
+        index_result=True,
     ),
     entry(
         "get_block_num",
         "",
         "The number of AI core blocks running this kernel.",
         block_form="block.get_block_num",
+        index_result=True,
     ),
     entry(
         "get_subblock_idx",
         "",
         "The index of the vector sub-block (0 or 1) running this code.",
         block_form="block.get_subblock_idx",
+        index_result=True,
     ),
 ):
     tensor_op(

@@ -54,7 +54,7 @@ class TypePrinter:
         return f"{self.prefix}.Unknown"
 
     def dtype(self, dtype: DataType) -> str:
-        return f"{self.prefix}.{dtype.name}"  # INDEX is the INT64 member, so prints as INT64
+        return f"{self.prefix}.{dtype.name}"  # 2026-08's INDEX: pl.INDEX (2026-03: INT64)
 
     def shape(self, dims: Sequence[Expr]) -> str:
         return "[" + ", ".join(self.dim(d) for d in dims) + "]"

@@ -15,6 +15,7 @@ DTYPE_TO_CPP: dict[DataType, str] = {
     DataType.INT16: "int16_t",
     DataType.INT32: "int32_t",
     DataType.INT64: "int64_t",
+    DataType.INDEX: "int64_t",  # 2026-08's INDEX: the machine word
     DataType.UINT8: "uint8_t",
     DataType.UINT16: "uint16_t",
     DataType.UINT32: "uint32_t",

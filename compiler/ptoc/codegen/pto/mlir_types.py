@@ -3,8 +3,9 @@
 Element types (tile_buf ``dtype=``, ``!pto.ptr<..>``, tensor views) use the seed's table,
 including the unsigned ``ui8``/``ui16``/... spellings. Scalars are different: ``arith`` works
 on signless integers only, so an unsigned scalar is ``iN`` and its unsigned-ness selects the
-op variant (``divui``, ``cmpi ult``, ...). INT64 is the IR's INDEX type, so INT64 scalar
-arithmetic is done in ``index``; ``arith.index_cast`` converts at the boundaries.
+op variant (``divui``, ``cmpi ult``, ...). INT64 is 2026-03's INDEX type, so INT64 scalar
+arithmetic is done in ``index``, as is 2026-08's own INDEX dtype; ``arith.index_cast``
+converts at the boundaries.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ ELEMENT_TYPES: dict[DataType, str] = {
     DataType.BF16: "bf16",
     DataType.INT32: "i32",
     DataType.INT64: "i64",
+    DataType.INDEX: "i64",  # an element in memory; a scalar INDEX is ``index`` (scalar_type)
     DataType.INT8: "i8",
     DataType.UINT8: "ui8",
     DataType.INT16: "i16",
@@ -50,13 +52,16 @@ def element_type(dtype: DataType, span: Span) -> str:
 
 
 def scalar_type(dtype: DataType, span: Span) -> str:
-    """The type of a scalar SSA value of this dtype (signless for integers)."""
+    """The type of a scalar SSA value of this dtype (signless for integers; 2026-08's INDEX
+    is MLIR's ``index``)."""
+    if dtype is DataType.INDEX:
+        return INDEX
     mlir = element_type(dtype, span)
     return mlir[1:] if mlir.startswith("ui") else mlir
 
 
 def arith_type(dtype: DataType, span: Span) -> str:
-    """The type scalar arithmetic of this dtype is done in (INT64 = INDEX -> ``index``)."""
+    """The type scalar arithmetic of this dtype is done in (INT64 and INDEX -> ``index``)."""
     return INDEX if dtype is DataType.INT64 else scalar_type(dtype, span)
 
 

@@ -501,6 +501,9 @@ def _block_op(
     if isinstance(result_type, ScalarType):
         scalar_type = mt.scalar_type(result_type.dtype, span)
         if not ins:  # nothing to type: the op's result type is its own (pto.get_block_idx)
+            if scalar_type == mt.INDEX:  # 2026-08's INDEX queries: the instruction gives i64
+                raw = ctx.emit_result(_QUERY_TYPE, f"{instruction}{attrs}")
+                return expressions.coerce(ctx, raw, mt.INDEX, span)
             return ctx.emit_result(scalar_type, f"{instruction}{attrs}")
         return ctx.emit_result(scalar_type, f"{instruction} {ins} : {scalar_type}")
     if isinstance(result_type, UnknownType):
@@ -509,6 +512,10 @@ def _block_op(
     raise CodegenError(
         "E400", f"{call.op_name} returning {result_type.short()} has no PTO lowering", span
     )
+
+
+#: The type of what a scalar query without operands (``pto.get_block_idx``) gives.
+_QUERY_TYPE = "i64"
 
 
 def _block_operands(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from ...ir.dtype import INDEX
+from ...ir.dtype import DataType
 from ...ir.expr import ConstInt, Expr, IterArg, Var, const_int
 from ...ir.span import Span
 from ...ir.stmt import (
@@ -83,7 +83,8 @@ def lower_range_loop(lw: Lowerer, node: ast.For, iterator: ast.Call, kind: str) 
         else []
     )
     saved = save_names(lw, [loop_name.id] + [c.id for c in carried])
-    loop_var = Var(ScalarType(INDEX), name=loop_name.id, span=lw.span(loop_name))
+    index = ScalarType(loop_var_dtype(lw, iterator, kind))
+    loop_var = Var(index, name=loop_name.id, span=lw.span(loop_name))
     lw.define(loop_name.id, loop_var, lw.span(loop_name), OccurrenceKind.LOOP_VAR, check_ssa=False)
     iter_args = bind_iter_args(lw, carried, inits)
     # A loop that may not run (bounds not constant) makes no value of an outer loop certain.
@@ -142,6 +143,24 @@ _LOOP_KEYWORDS: dict[str, tuple[str, ...]] = {
 }
 _REQUIRED_KEYWORDS = {"pipeline": "stage", "split_aiv": "mode"}
 _COUNTED = ("spmd", "split_aiv")
+
+
+def loop_var_dtype(lw: Lowerer, iterator: ast.Call, kind: str) -> DataType:
+    """The edition's index dtype (``EditionRules.index_dtype``: INDEX in 2026-08, INT64 in
+    2026-03); INT64 in 2026-08 too when every bound is an explicit ``pl.const(v, pl.INT64)``
+    (spec §5)."""
+    index = lw.env.rules.index_dtype
+    bounds = iterator.args[:3]
+    if index is DataType.INT64 or kind in _COUNTED or not bounds:
+        return index
+    return DataType.INT64 if all(_explicit_int64(lw, b) for b in bounds) else index
+
+
+def _explicit_int64(lw: Lowerer, node: ast.expr) -> bool:
+    if not isinstance(node, ast.Call) or lw.path(node.func) != ("const",):
+        return False
+    path = lw.path(node.args[1]) if len(node.args) == 2 else None
+    return path is not None and path[-1] == "INT64"
 
 
 def loop_stage(iterator: ast.Call) -> int:

@@ -121,7 +121,18 @@ def scalar_binary(
         return error_value(span)
     if op in _BOOL_ONLY or op.is_comparison:
         return Binary(ScalarType(DataType.BOOL), op=op, lhs=lhs, rhs=rhs, span=span)
-    return Binary(ScalarType(promote(a, b)), op=op, lhs=lhs, rhs=rhs, span=span)
+    return Binary(ScalarType(result_dtype(a, b, lhs, rhs)), op=op, lhs=lhs, rhs=rhs, span=span)
+
+
+def result_dtype(a: DataType, b: DataType, lhs: Expr, rhs: Expr) -> DataType:
+    """The promoted dtype of two scalar operands of dtypes ``a`` and ``b``. An integer literal
+    beside an INDEX is INDEX (2026-08 reads the literal as INDEX; the IR keeps it INT64):
+    ``16 * i`` is ``i * 16``."""
+    if a is DataType.INDEX and b is DataType.INT64 and isinstance(rhs, ConstInt):
+        return a
+    if b is DataType.INDEX and a is DataType.INT64 and isinstance(lhs, ConstInt):
+        return b
+    return promote(a, b)
 
 
 def operand_problem(op: BinaryOp, a: DataType, b: DataType) -> str | None:

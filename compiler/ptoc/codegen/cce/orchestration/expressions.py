@@ -19,6 +19,7 @@ _RUNTIME_DTYPE: dict[DataType, str] = {
     DataType.INT16: "INT16",
     DataType.INT32: "INT32",
     DataType.INT64: "INT64",
+    DataType.INDEX: "INT64",  # 2026-08's INDEX: the machine word
     DataType.UINT8: "UINT8",
     DataType.UINT64: "UINT64",
 }
@@ -32,6 +33,7 @@ _SCALAR_CPP: dict[DataType, str] = {
     DataType.INT16: "int16_t",
     DataType.INT32: "int32_t",
     DataType.INT64: "int64_t",
+    DataType.INDEX: "int64_t",
     DataType.UINT8: "uint8_t",
     DataType.UINT64: "uint64_t",
 }
