@@ -1486,7 +1486,7 @@ for _row in (
         "TROWSUM",
         "Sum of each row: the last dimension reduces to 1.",
         scratch=True,
-        cce_same_rows=True,
+        same_rows=True,
     ),
     entry(
         "row_max", "TROWMAX", "Maximum of each row: the last dimension reduces to 1.", scratch=True

@@ -313,9 +313,11 @@ class Lowering:
     # TSEL); the op's written tile parameter when the call gives one, else the generator
     # provides one shaped like the first source. The column forms take none.
     scratch: bool = False
-    # pto-isa's CPU simulator asserts the source tile's rows equal the result's (TROWSUM): a
-    # result declared with padded rows (a short column, declarations.py) reads its source
-    # through a view of as many rows, whose valid rows are the source's.
+    # The instruction's result keeps its source's rows: pto-isa's CPU simulator asserts the
+    # source tile's rows equal the result's (TROWSUM), on both routes (PTOAS's C++ too). A
+    # result declared with padded rows (a short column: CCE declarations.py, PTO
+    # mlir_types.py) reads its source through a view of as many rows, whose valid rows are
+    # the source's (CCE: a Tile at the source's address; PTO: ``pto.subview``).
     same_rows: bool = False
     # Attributes the target spells as typed attributes of the instruction (PTO's cmpMode,
     # rmode); any other attribute is implied by the operand / result types or must keep its

@@ -488,6 +488,8 @@ def _block_op(
         literal_type = mt.scalar_type(op.pto.scalar_dtype or result_type.dtype, span)
     given = _operand_args(op, call)
     operands = _block_operands(ctx, op, given, result_type, out, form, literal_type, span)
+    if op.pto.same_rows and isinstance(result_type, TileType) and operands:
+        operands[0] = _padded_rows_source(ctx, operands[0], result_type, span)
     if scratch and not any(name in op.written_params for name, _ in given):
         source = next((v for v in operands if v.type.startswith("!pto.tile_buf")), None)
         if source is None:
@@ -508,6 +510,30 @@ def _block_op(
         return None
     raise CodegenError(
         "E400", f"{call.op_name} returning {result_type.short()} has no PTO lowering", span
+    )
+
+
+def _padded_rows_source(
+    ctx: FunctionContext, source: Value, result_type: TileType, span: Span
+) -> Value:
+    """The source of an instruction whose result keeps its source's rows
+    (``Lowering.same_rows``: pto-isa's CPU TROWSUM asserts them equal) when the result is a
+    short column declared with padded rows ([4, 1] FP32 is rows=8, v_row=4): a
+    ``pto.subview`` of as many rows at the source's address, valid rows the source's. v0.27's
+    ``pto.subset`` is typed by its source and has no such view: the source stays."""
+    if not mt.is_column_vector(result_type) or not versions.has_subview(ctx.ptoas_version):
+        return source
+    fields = mt.tile_buf_fields(source.type)
+    rows = mt.aligned_cols(static_value(result_type.shape[0]) or 1, result_type.dtype)
+    if fields["rows"] == str(rows) or not fields["rows"].isdigit():
+        return source
+    view = dict(fields, rows=str(rows))
+    view_type = mt.tile_buf_of(view)
+    zero = ctx.constants.integer(0)
+    return ctx.emit_result(
+        view_type,
+        f"{versions.SUBVIEW} {source.name}[{zero.name}, {zero.name}] sizes [{rows}, "
+        f"{fields['cols']}] : {source.type} -> {view_type}",
     )
 
 
