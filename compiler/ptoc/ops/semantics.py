@@ -162,18 +162,20 @@ def _full(op: OpCall) -> Array:
 
 @_define("block.fillpad")
 def _fillpad(op: OpCall) -> Array:
-    """TFILLPAD: outside the tile's (static) valid region, its pad value."""
+    """TFILLPAD: outside the source's valid region (constant or known at run time), the
+    result's pad value (2026-08: ``pad_value``; 2026-03: the tile view's)."""
     tile = np.asarray(op.args[0]).copy()
-    tile_type = op.arg_type(0)
-    view = tile_type.tile_view if isinstance(tile_type, TileType) else None
-    if view is None or view.valid_shape is None or view.pad is PadMode.null:
+    source, result = op.arg_type(0), op.call.type
+    view = source.tile_view if isinstance(source, TileType) else None
+    padded = result.tile_view if isinstance(result, TileType) else None
+    if view is None or view.valid_shape is None or padded is None or padded.pad is PadMode.null:
         return tile
-    valid = [int(getattr(d, "value", -1)) for d in view.valid_shape]
-    if any(v < 0 for v in valid) or len(valid) != tile.ndim:
+    if len(view.valid_shape) != tile.ndim:
         return tile
-    pad = _pad_value(tile.dtype, view.pad)
+    valid = op.extents(view.valid_shape)
+    pad = _pad_value(tile.dtype, padded.pad)
     inside = np.zeros(tile.shape, bool)
-    inside[tuple(slice(0, v) for v in valid)] = True
+    inside[tuple(slice(0, max(v, 0)) for v in valid)] = True
     return np.where(inside, tile, pad).astype(tile.dtype)
 
 

@@ -20,7 +20,7 @@ from ...ops import REGISTRY, Access, Category, OpDef, Param, PipeType, Role
 from ...passes.op_info import op_def
 from ...records import record
 from ..common import CodegenError, axis_instruction, not_taken, result_is_promoted
-from . import byte_mask, column_vectors, expressions, transposed_operand
+from . import byte_mask, column_vectors, expressions, transposed_operand, valid_regions
 from .declarations import column_layout, cpp_dtype, static_dims, tile_rows_cols
 
 if TYPE_CHECKING:
@@ -436,6 +436,14 @@ def _lower_load(ctx: FunctionContext, call: Call, instruction: str, target: str)
     if not target:
         raise CodegenError("E400", "the result of block.load is not assigned to a tile", call.span)
     offsets = _window_offsets(call, 1)
+    tile = call.type
+    if isinstance(tile, TileType) and valid_regions.valid_region(tile) is not None:
+        dims = static_dims(tensor.shape, f"tensor '{global_name}'", call.span, follow_on=True)
+        address = _address(ctx, global_name, dims, offsets, call.span)
+        window = valid_regions.load_global(ctx, global_name, tensor, address, tile, call)
+        valid_regions.set_valid_shape(ctx, target, tile, call)
+        ctx.out.emit_line(f"{instruction}({target}, {window});")
+        return
     window = _window_global(ctx, global_name, tensor, offsets, call)
     if window is None:
         _seat(ctx, global_name, tensor, offsets, call.span)
