@@ -498,6 +498,7 @@ _block_op(
         "fillpad",
         "TFILLPAD",
         "Fill the padding outside a tile's valid region with its pad value.",
+        pto_stated_by_type=("pad_value",),
         edition_forms=(_FILLPAD_2026_08,),
     ),
     [p_tile("tile", "Tile whose padding is filled", spaces=_IN_VEC), _PAD_VALUE],

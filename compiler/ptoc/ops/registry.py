@@ -323,6 +323,9 @@ class Lowering:
     # rmode); any other attribute is implied by the operand / result types or must keep its
     # default.
     typed_attrs: tuple[TypedAttr, ...] = ()
+    # Attributes the result's type states (fillpad's pad value is the result tile's pad:
+    # ``pad=3`` of its tile_buf), which the instruction does not spell.
+    stated_by_type: tuple[str, ...] = ()
     # The instruction returns its result (``%r = pto.treshape %s : T1 -> T2``) instead of
     # writing a destination buffer.
     returns_value: bool = False

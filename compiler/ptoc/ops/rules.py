@@ -809,6 +809,7 @@ _LOWERING_TRAITS = frozenset(
         "pto_scalar_dtype",
         "pto_byte_scratch",
         "pto_vec_window",
+        "pto_stated_by_type",
     }
 )
 

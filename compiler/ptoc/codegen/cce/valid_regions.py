@@ -86,8 +86,6 @@ def load_global(
     stride = ctx.types.generate_stride_type(dims)
     element = cpp_dtype(tensor.dtype, what, call.span)
     name = ctx.names.reserve(global_name + "Valid")
-    ctx.out.emit_line(
-        f"GlobalTensor<{element}, {shape}, {stride}> {name}({address}, "
-        f"{shape}({', '.join(extents)}));"
-    )
+    given = f", {shape}({', '.join(extents)})" if is_dynamic(valid) else ""
+    ctx.out.emit_line(f"GlobalTensor<{element}, {shape}, {stride}> {name}({address}{given});")
     return name

@@ -321,11 +321,19 @@ def _partition(
     offsets: Sequence[Expr],
     sizes: Sequence[Expr],
     span: Span,
+    valid_region: bool = False,
 ) -> Value:
+    """The window of a load / store; a load's valid region may be known at run time only
+    (``valid_region``: its sizes are that region's)."""
     element = mt.element_type(tensor.dtype, span)
     offset_values = [expressions.index(ctx, o, span) for o in offsets]
-    static_sizes = mt.static_dims(sizes, "a load/store window", span)
-    size_values = [ctx.constants.integer(s) for s in static_sizes]
+    if not valid_region:
+        mt.static_dims(sizes, "a load/store window", span)  # E401 at a dynamic one
+    static_sizes = [static_value(s) for s in sizes]
+    size_values = [
+        ctx.constants.integer(v) if v is not None else expressions.index(ctx, s, span)
+        for s, v in zip(sizes, static_sizes, strict=True)
+    ]
     part_type = mt.partition_view_type(static_sizes, element)
     offsets_text = ", ".join(v.name for v in offset_values)
     sizes_text = ", ".join(v.name for v in size_values)
@@ -347,9 +355,28 @@ def _load(
     offsets, sizes, _ = _window(call, is_load=True, span=span)
     view, tensor = _tensor_view(ctx, call.args[0], span)
     out = _result_buffer(ctx, call, result, span)
-    part = _partition(ctx, view, tensor, offsets, sizes, span)
+    valid = (
+        call.type.tile_view.valid_shape
+        if isinstance(call.type, TileType) and call.type.tile_view
+        else None
+    )
+    if valid is not None and len(valid) == len(sizes):
+        # TLOAD copies the partition's shape, which must be the tile's valid shape
+        sizes = valid
+        if mt.tile_buf_fields(out.type).get("v_row") == "?":
+            _set_valid_shape(ctx, out, valid, span)
+    part = _partition(ctx, view, tensor, offsets, sizes, span, valid_region=valid is not None)
     _ins_outs(ctx, instruction, f"ins({part.typed()})", f"outs({out.typed()})")
     return out
+
+
+def _set_valid_shape(ctx: FunctionContext, tile: Value, valid: Sequence[Expr], span: Span) -> None:
+    """``pto.set_validshape %t, %rows, %cols : T``: a valid region known at run time."""
+    extents = [expressions.index(ctx, d, span) for d in valid]
+    if len(extents) == 1:
+        extents.insert(0, ctx.constants.integer(1))
+    names = ", ".join(v.name for v in extents)
+    ctx.out.line(f"pto.set_validshape {tile.name}, {names} : {tile.type}")
 
 
 def _store(ctx: FunctionContext, instruction: str, call: Call, span: Span) -> Value:
@@ -455,7 +482,11 @@ def _facts(op: OpDef) -> _OpFacts:
     elif shape_only:
         operands = tuple(n for n in op.expr_names if n not in shape_only)
     typed = {t.param: t for t in op.pto.typed_attrs}
-    attributes = tuple((p, typed.get(p.name)) for p in op.params if p.kind is ParamKind.ATTR)
+    attributes = tuple(
+        (p, typed.get(p.name))
+        for p in op.params
+        if p.kind is ParamKind.ATTR and p.name not in op.pto.stated_by_type
+    )
     short = op.short_name
     comment = _VERBS.get(short, short.replace("_", " ").capitalize())
     facts = _OpFacts(operands, attributes, comment)
