@@ -317,10 +317,11 @@ def pad_mode(ctx: DeduceContext) -> PadMode:
     name = getattr(value, "name", None)
     if isinstance(name, str) and name in _PAD_BY_NAME:
         return _PAD_BY_NAME[name]
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
-        return PadMode(value)
+    # the literals first: 0 pads with zeros (spec §11), not PadValue.null's number
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value in _PAD_BY_FLOAT:
         return _PAD_BY_FLOAT[float(value)]
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
+        return PadMode(value)
     ctx.fail(
         f"{ctx.op.name}: pad_value must be pl.PadValue.zero / max / min or 0, inf, -inf, got "
         f"{value!r}",
