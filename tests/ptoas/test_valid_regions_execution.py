@@ -1,8 +1,9 @@
 """Valid regions (PyPTO 2026-08, spec §11) end to end: a load of part of a window
-(``valid_shape=``, constant or known at run time) and ``pl.tile.fillpad`` with each pad value
-run on both routes (ptoc --target cce -> pto-isa's CPU simulator; ptoc --target pto -> PTOAS
-v0.57 -> C++ -> the simulator) and must compute what the reference interpreter computes. The
-kernels are built in one batch, cached by content hash, as the other execution tests are."""
+(``valid_shape=``, constant or known at run time), ``pl.tile.fillpad`` with each pad value and
+a store of a tile's valid region run on both routes (ptoc --target cce -> pto-isa's CPU
+simulator; ptoc --target pto -> PTOAS v0.57 -> C++ -> the simulator) and must compute what
+the reference interpreter computes. The kernels are built in one batch, cached by content
+hash, as the other execution tests are."""
 
 from __future__ import annotations
 
@@ -103,6 +104,13 @@ CASES: dict[str, tuple[str, str, list[str], str, dict[str, int]]] = {
         ],
         ROWS,
         {"n": 77},
+    ),
+    "store_of_the_valid_region_FP32": (  # the rest of out keeps its values
+        "FP32",
+        "m n",
+        ["r = pl.load(a, [0, 0], [16, 128], valid_shape=[m, n])"],
+        WHOLE,
+        {"m": 11, "n": 50},
     ),
     "static_cols_min_INT32": (
         "INT32",

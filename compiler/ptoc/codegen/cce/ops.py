@@ -440,7 +440,7 @@ def _lower_load(ctx: FunctionContext, call: Call, instruction: str, target: str)
     if isinstance(tile, TileType) and valid_regions.valid_region(tile) is not None:
         dims = static_dims(tensor.shape, f"tensor '{global_name}'", call.span, follow_on=True)
         address = _address(ctx, global_name, dims, offsets, call.span)
-        window = valid_regions.load_global(ctx, global_name, tensor, address, tile, call)
+        window = valid_regions.region_global(ctx, global_name, tensor, address, tile, call)
         valid_regions.set_valid_shape(ctx, target, tile, call)
         ctx.out.emit_line(f"{instruction}({target}, {window});")
         return
@@ -458,6 +458,13 @@ def _lower_store(ctx: FunctionContext, call: Call, instruction: str) -> None:
     tile = expressions.operand(ctx, call.args[0])
     global_name, tensor = _tensor_operand(ctx, call.args[-1], call.callee.name, call.span)
     offsets = _window_offsets(call, 1)
+    tile_type = call.args[0].type
+    if isinstance(tile_type, TileType) and valid_regions.valid_region(tile_type) is not None:
+        dims = static_dims(tensor.shape, f"tensor '{global_name}'", call.span, follow_on=True)
+        address = _address(ctx, global_name, dims, offsets, call.span)
+        region = valid_regions.region_global(ctx, global_name, tensor, address, tile_type, call)
+        ctx.out.emit_line(f"{instruction}({region}, {tile});")
+        return
     window = _window_global(ctx, global_name, tensor, offsets, call)
     if window is None:
         _seat(ctx, global_name, tensor, offsets, call.span)

@@ -4,7 +4,8 @@ A tile whose type states a valid region smaller than its shape is declared with 
 constant (``Tile<..., -1, -1> t(16, 100)``, declarations.py); a region known only at run time
 is set where the tile is defined (``t.SetValidShape(16, n);``). pto-isa's TLOAD copies as
 many elements as its GlobalTensor's shape, which must equal the tile's valid shape, so a load
-reads through a GlobalTensor of the valid region (its dynamic extents given to ``Shape``)."""
+(and a store) copies through a GlobalTensor of the valid region (its dynamic extents given to
+``Shape``)."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ def set_valid_shape(ctx: FunctionContext, target: str, tile: TileType, call: Cal
     ctx.out.emit_line(f"{target}.SetValidShape({rows}, {cols});")
 
 
-def load_global(
+def region_global(
     ctx: FunctionContext,
     global_name: str,
     tensor: TensorType,
@@ -58,9 +59,9 @@ def load_global(
     tile: TileType,
     call: Call,
 ) -> str | None:
-    """The GlobalTensor a load of a tile with a valid region reads: the region's shape (its
-    run-time extents passed to ``Shape``) with the tensor's strides, at ``address``. None
-    when the tile has no valid region of its own."""
+    """The GlobalTensor a load into (or a store of) a tile with a valid region copies: the
+    region's shape (its run-time extents passed to ``Shape``) with the tensor's strides, at
+    ``address``. None when the tile has no valid region of its own."""
     valid = valid_region(tile)
     if valid is None:
         return None

@@ -355,12 +355,8 @@ def _load(
     offsets, sizes, _ = _window(call, is_load=True, span=span)
     view, tensor = _tensor_view(ctx, call.args[0], span)
     out = _result_buffer(ctx, call, result, span)
-    valid = (
-        call.type.tile_view.valid_shape
-        if isinstance(call.type, TileType) and call.type.tile_view
-        else None
-    )
-    if valid is not None and len(valid) == len(sizes):
+    valid = _valid_region(call.type, len(sizes))
+    if valid is not None:
         # TLOAD copies the partition's shape, which must be the tile's valid shape
         sizes = valid
         if mt.tile_buf_fields(out.type).get("v_row") == "?":
@@ -368,6 +364,15 @@ def _load(
     part = _partition(ctx, view, tensor, offsets, sizes, span, valid_region=valid is not None)
     _ins_outs(ctx, instruction, f"ins({part.typed()})", f"outs({out.typed()})")
     return out
+
+
+def _valid_region(tile: Type, rank: int) -> tuple[Expr, ...] | None:
+    """A tile's valid region of ``rank`` dimensions (2026-08), None when it is the whole
+    tile."""
+    view = tile.tile_view if isinstance(tile, TileType) else None
+    if view is None or view.valid_shape is None or len(view.valid_shape) != rank:
+        return None
+    return view.valid_shape
 
 
 def _set_valid_shape(ctx: FunctionContext, tile: Value, valid: Sequence[Expr], span: Span) -> None:
@@ -385,7 +390,10 @@ def _store(ctx: FunctionContext, instruction: str, call: Call, span: Span) -> Va
         raise CodegenError("E400", f"{call.op_name}: missing the output tensor", span)
     tile = _operand(ctx, call.args[0], None, span)
     view, tensor = _tensor_view(ctx, output, span)
-    part = _partition(ctx, view, tensor, offsets, sizes, span)
+    valid = _valid_region(call.args[0].type, len(sizes))
+    if valid is not None:  # TSTORE copies the tile's valid region
+        sizes = valid
+    part = _partition(ctx, view, tensor, offsets, sizes, span, valid_region=valid is not None)
     _ins_outs(ctx, instruction, f"ins({tile.typed()})", f"outs({part.typed()})")
     return view  # the store's result is the output tensor itself
 
