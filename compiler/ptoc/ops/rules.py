@@ -747,12 +747,8 @@ def isa(
     where it asserts fewer than its CPU simulator)."""
     if pto_note is None:
         pto_note = _ISA_NAME.sub(lambda m: pto_name(m.group(0)), note)
-    shared: dict[str, Any] = {
-        "attr_args": attr_args,
-        "operands": operands,
-        "scratch": scratch,
-        "same_rows": same_rows,
-    }
+    shared: dict[str, Any] = {"attr_args": attr_args, "operands": operands, "scratch": scratch}
+    shared["same_rows"] = same_rows
     cce = Lowering(
         instruction,
         note,
