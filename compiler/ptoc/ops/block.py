@@ -398,6 +398,7 @@ _block_op(
         "Copy a window of a DDR tensor into a tile (DDR -> Vec or Mat). A Mat tile gets a "
         "column-major block layout.",
         pto_note=_WINDOW_NOTE,
+        operands=("tensor", "offsets", "shapes"),  # the valid region is the result type's
         pipe=PipeType.MTE2,
         role=Role.LOAD,
         result_space_attr="target_memory",
