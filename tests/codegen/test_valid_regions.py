@@ -81,3 +81,21 @@ def test_pto_allocates_dynamic_extents_and_sets_them_before_the_load() -> None:
     assert "sizes = [%c16, %5]\n" in text
     assert "-> !pto.partition_tensor_view<16x?xf32>" in text
     assert f"pto.tfillpad ins(%0 : {TILE})" in text and f"outs(%1 : {PADDED})" in text
+
+
+def test_an_op_that_does_not_model_the_region_is_e400_on_both_routes() -> None:
+    source = SOURCE.replace(
+        "p = pl.tile.fillpad(t, pad_value=pl.PadValue.min)", "p = pl.exp(t)"
+    ).replace("part = pl.store(t, [0, 0], part)", "part = pl.store(p, [0, 0], part)")
+    analysis = analyze_source(source, "k.py", edition=(Edition.V2026_08, EditionSource.FLAG))
+    assert analysis.diagnostics == []
+    message = (
+        "block.exp reads tile 't' whose valid region [16, n] is narrower than the tile: "
+        "ptoc's {} code models valid regions in fillpad and store only; fill the rest first "
+        "(pl.tile.fillpad) or load the whole window"
+    )
+    cce = generate_cce(run_pipeline(analysis.programs[0], "default").program)
+    pto = generate_pto(run_pipeline(analysis.programs[0], "ptoas").program)
+    for generated, target in ((cce, "CCE"), (pto, "PTO")):
+        found = [(d.code, d.message, d.span.line, d.span.column) for d in generated.diagnostics]
+        assert found == [("E400", message.format(target), 15, 12)]

@@ -417,6 +417,7 @@ _block_op(
 )
 
 _STORE = {
+    "reads_valid_region": True,
     "edition_forms": (_STORE_2026_08,),
     "role": Role.STORE,
     "aliases": "output_tensor",
@@ -500,6 +501,7 @@ _block_op(
         "TFILLPAD",
         "Fill the padding outside a tile's valid region with its pad value.",
         pto_stated_by_type=("pad_value",),
+        reads_valid_region=True,
         edition_forms=(_FILLPAD_2026_08,),
     ),
     [p_tile("tile", "Tile whose padding is filled", spaces=_IN_VEC), _PAD_VALUE],
@@ -1056,6 +1058,7 @@ def _pass_inserted(
         type_rule_doc=type_rule_doc,
         dsl_visible=False,
         role=role,
+        reads_valid_region=True,  # the regions the pass built (a mask's valid bytes)
         **lowerings,
     )
     REGISTRY.replace(records.replace(op, source_file=source_file, source_site=source_site))

@@ -406,6 +406,11 @@ class OpDef:
     mask_form: MaskForm | None = None
     # The unified ``pl.X`` spelling means this op whatever the argument types.
     unified_always: bool = False
+    # The op reads its tiles' valid regions (2026-08) as the interpreter and both generators
+    # model them: fillpad fills outside the region, a store copies the region. Code
+    # generation reports E400 for any other op reading a tile whose valid region is narrower
+    # than the tile (codegen/common.py: what the chip computes there is not modelled).
+    reads_valid_region: bool = False
     # Tensor ops: the block op computing the same on tiles (tensor.add -> block.add), which
     # ConvertTensorToBlockOps puts in its place inside InCore functions.
     block_form: str | None = None

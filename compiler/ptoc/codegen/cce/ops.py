@@ -19,7 +19,13 @@ from ...ir.types import MemorySpace, ScalarType, ShapedType, TensorType, TileTyp
 from ...ops import REGISTRY, Access, Category, OpDef, Param, PipeType, Role
 from ...passes.op_info import op_def
 from ...records import record
-from ..common import CodegenError, axis_instruction, not_taken, result_is_promoted
+from ..common import (
+    CodegenError,
+    axis_instruction,
+    check_valid_region_reads,
+    not_taken,
+    result_is_promoted,
+)
 from . import byte_mask, column_vectors, expressions, transposed_operand, valid_regions
 from .declarations import column_layout, cpp_dtype, static_dims, tile_rows_cols
 
@@ -227,6 +233,7 @@ def lower_call(
             ctx.out.emit_line(_sync_line(op, call))
             return ""
     mapping = _ISA.get_mapping(call, op)
+    check_valid_region_reads(mapping.op, call, "CCE")
     _check_rewritten(call, mapping.op, mapping.instruction)
     _check_element_type(call, mapping.op, mapping.instruction, target_type)
     role = mapping.role
