@@ -107,8 +107,10 @@ def check_valid_region_reads(op: OpDef, call: Call, target: str) -> None:
         return
     for arg in call.args:
         tile = arg.type
-        view = tile.tile_view if isinstance(tile, TileType) else None
-        if view is None or view.valid_shape is None:
+        if not isinstance(tile, TileType) or tile.tile_view is None:
+            continue
+        view = tile.tile_view
+        if view.valid_shape is None:
             continue
         valid, shape = view.valid_shape, tile.shape
         if len(valid) == len(shape) and all(
