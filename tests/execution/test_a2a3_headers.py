@@ -38,7 +38,7 @@ FLAGS += ("-std=c++20", "-include", "stdint.h", "-include", "stddef.h")
 # ``_IMPL`` under __COSTMODEL, ../shared/vendor/README.md): their npu/a2a3 headers, included
 # after pto-inst.hpp, give them (found at instantiation), static assertions and all.
 NOT_IN_THE_COST_MODEL = (
-    *("TExpandS", "TColExpand", "TRowExpandMax", "TRowExpandMin", "TLRelu", "TPrelu"),
+    *("TExpandS", "TColExpand", "TRowExpandMax", "TRowExpandMin", "TLRelu", "TPrelu", "TFillPad"),
     *(f"TColExpand{op}" for op in ("Add", "Sub", "Mul", "Div", "Max", "Min")),
     *("TAnd", "TOr", "TXor", "TShl", "TShr", "TBitwiseSOp"),
 )

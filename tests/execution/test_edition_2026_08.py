@@ -3,7 +3,8 @@ pto-isa's CPU simulator matching the reference interpreter (the one with a ``pl.
 through the orchestration shim). They use the 2026-08 forms of the core language: the
 ``pl.tile`` namespace, the three-argument store, ``pl.at``, ``pl.unroll`` and ``pl.pipeline``
 loops, numpy-style windows, renamed ops, a tile-scalar op that keeps the tile's dtype,
-a scalar ``pl.cast`` and INDEX arithmetic (loop variables with literals and an INT32)."""
+a scalar ``pl.cast``, INDEX arithmetic (loop variables with literals and an INT32) and a
+valid region filled by ``pl.tile.fillpad``."""
 
 from __future__ import annotations
 
@@ -84,13 +85,24 @@ class Today:
             y = pl.tile.store(t, [i * 16, 0], y)
         return y
 
+    @pl.function(type=pl.FunctionType.InCore)
+    def padded(
+        self,
+        x: pl.Tensor[[16, 64], pl.FP32],
+        y: pl.Out[pl.Tensor[[16, 64], pl.FP32]],
+    ) -> pl.Tensor[[16, 64], pl.FP32]:
+        t = pl.load(x, [0, 0], [16, 64], valid_shape=[16, 40])
+        p = pl.tile.fillpad(t, pad_value=pl.PadValue.min)
+        y = pl.store(p, [0, 0], y)
+        return y
+
     @pl.function
     def scoped(self, x: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:
         with pl.at(level=pl.Level.CORE_GROUP):
             y: pl.Tensor[[64, 64], pl.FP32] = pl.exp(x)
         return y
 """
-KERNELS = ["add_rows", "clamp", "window", "int_scale", "shifted", "index_rows"]
+KERNELS = ["add_rows", "clamp", "window", "int_scale", "shifted", "index_rows", "padded"]
 
 
 def test_the_program_is_read_as_2026_08() -> None:

@@ -13,6 +13,7 @@ from ptoc.ir.equality import structural_equal
 from ptoc.ir.expr import Call
 from ptoc.ir.function import FunctionType
 from ptoc.ir.stmt import ScopeKind, ScopeStmt
+from ptoc.ir.shape import static_value
 from ptoc.ir.types import MemorySpace, TileType
 from ptoc.ir.walk import walk_stmts
 from ptoc.printer import print_program
@@ -165,11 +166,12 @@ def test_2026_08_load_takes_valid_shape_fourth_and_memory_by_keyword():
             t = pl.load(a, [0, 0], [64, 64], [64, 32], target_memory=pl.Mem.Mat, clamp=False)
             return t
     """)
-    # the valid region is read and checked, but not modelled: said, not dropped silently
-    assert codes(a) == ["W004"]
-    assert "'valid_shape' is accepted but not modelled" in a.diagnostics[0].message
+    # the valid region is the tile's (spec §11): its type says it, the window's rest is padding
+    assert codes(a) == []
     load = calls(a.functions[0])[0]
     assert isinstance(load.type, TileType) and load.type.memory_space is MemorySpace.Mat
+    view = load.type.tile_view
+    assert view is not None and [static_value(d) for d in view.valid_shape or ()] == [64, 32]
     _, whole = analyse(
         f"""
         @pl.function(type=pl.FunctionType.InCore)
@@ -180,6 +182,23 @@ def test_2026_08_load_takes_valid_shape_fourth_and_memory_by_keyword():
         NEW,
     )
     assert codes(whole) == []  # the whole window valid: nothing left out
+    whole_load = calls(whole.functions[0])[0]
+    assert isinstance(whole_load.type, TileType) and whole_load.type.tile_view is None
+
+
+def test_2026_08_load_valid_shape_past_the_window_is_e308():
+    _, a = analyse(
+        f"""
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(a: {T}) -> pl.Tile[[64, 64], pl.FP32]:
+            t = pl.load(a, [0, 0], [64, 64], valid_shape=[64, 65])
+            return t
+    """,
+        NEW,
+    )
+    assert [(d.code, d.message) for d in a.diagnostics] == [
+        ("E308", "block.load: valid size 65 on dimension 1 is outside 0..64 (the window's)")
+    ]
 
 
 def test_pl_at_core_group_is_an_incore_scope_and_other_scopes_keep_their_body():

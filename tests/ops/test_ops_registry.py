@@ -437,7 +437,12 @@ def test_internal_ops() -> None:
 @pytest.mark.parametrize(
     ("name", "signature"),
     [
-        ("block.load", "block.load(tensor, offsets, shapes, target_memory=pl.MemorySpace.Vec)"),
+        # the IR op carries 2026-08's valid region (spec §11) as its last operand
+        (
+            "block.load",
+            "block.load(tensor, offsets, shapes, target_memory=pl.MemorySpace.Vec, "
+            "valid_shape=None)",
+        ),
         ("block.store", "block.store(tile, offsets, shapes, output_tensor)"),
         ("block.sum", "block.sum(tile, axis, keepdim=False)"),
         ("block.cast", "block.cast(tile, target_type, mode='round')"),

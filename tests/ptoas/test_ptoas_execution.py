@@ -105,12 +105,7 @@ CASES = {case.name: case for case in [*matrix.all_cases(), *pto_forms()]}
 EXAMPLE_KEYS = example_functions()
 
 # Known failures of the PTO route, each with its reason (xfail strict: a fix must remove it).
-PTO_DEFECTS: dict[str, str] = {
-    "row_mean_FP32_4x1": "PTOAS declares the 16-byte column padded (rows=8, v_row=4), and "
-    "pto-isa's CPU TROWSUM asserts its source's rows (4) equal its result's: the simulator "
-    "rejects PTOAS's C++ (A2/A3's TROWSUM has no such assertion; the CCE route views the "
-    "source with the padded rows)",
-}
+PTO_DEFECTS: dict[str, str] = {}
 # Kernels with no PTO form on A2/A3 (PTOAS's default target, whose limits ptoc checks itself
 # from the registry's traits): the diagnostic ptoc reports on the op's call, before PTOAS runs.
 # (line, first column, last column) are 1-based, 0-based, 0-based as Span keeps them.

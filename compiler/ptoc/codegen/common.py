@@ -11,6 +11,7 @@ from ..diagnostics import Diagnostic
 from ..ir.dtype import DataType
 from ..ir.expr import Call, ConstBool, ConstFloat, ConstInt, Expr, MakeTuple, Var
 from ..ir.fields import child_values, layout
+from ..ir.shape import dim_str, static_value
 from ..ir.span import NO_SPAN, Span
 from ..ir.stmt import LoopJumpStmt, Stmt
 from ..ir.types import ScalarType, ShapedType, TileType
@@ -95,6 +96,37 @@ def axis_instruction(op: OpDef, target: str, call: Call) -> str:
             call.span,
         )
     return chosen
+
+
+def check_valid_region_reads(op: OpDef, call: Call, target: str) -> None:
+    """E400 where an op reads a tile whose valid region (2026-08) is narrower than the tile
+    and the op is not one that reads valid regions as ptoc models them (the registry's
+    ``reads_valid_region``: fillpad, store): what the instruction computes outside the region
+    is not what the interpreter computes."""
+    if op.reads_valid_region:
+        return
+    for arg in call.args:
+        tile = arg.type
+        if not isinstance(tile, TileType) or tile.tile_view is None:
+            continue
+        view = tile.tile_view
+        if view.valid_shape is None:
+            continue
+        valid, shape = view.valid_shape, tile.shape
+        if len(valid) == len(shape) and all(
+            static_value(v) is not None and static_value(v) == static_value(d)
+            for v, d in zip(valid, shape, strict=True)
+        ):
+            continue
+        name = f" '{arg.name}'" if isinstance(arg, Var) else ""
+        region = ", ".join(dim_str(d) for d in valid)
+        raise CodegenError(
+            "E400",
+            f"{op.name} reads tile{name} whose valid region [{region}] is narrower than the "
+            f"tile: ptoc's {target} code models valid regions in fillpad and store only; fill "
+            "the rest first (pl.tile.fillpad) or load the whole window",
+            call.span,
+        )
 
 
 def result_is_promoted(call: Call) -> bool:

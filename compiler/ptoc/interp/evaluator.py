@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -329,7 +330,7 @@ class Evaluator:
         if run is None:
             raise InterpError(f"the interpreter cannot run '{expr.callee.name}'", expr.span)
         try:
-            return run(OpCall(expr, args, self.block_idx))
+            return run(OpCall(expr, args, self.block_idx, partial(self.eval, frame=frame)))
         except InterpError:
             raise
         except Exception as error:  # a numpy failure inside an op is still located

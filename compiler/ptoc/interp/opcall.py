@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 import numpy as np
 
 from ..ir.dtype import DataType
-from ..ir.expr import AttrValue, Call
+from ..ir.expr import AttrValue, Call, Expr
 from ..ir.span import Span
 from ..ir.types import ScalarType, ShapedType, Type
 from ..ops.registry import REGISTRY, ParamKind
@@ -21,6 +22,8 @@ class OpCall:
     call: Call
     args: tuple[Any, ...]  # operands in the order of the op's value parameters
     block_idx: int = 0
+    # The value of an expression of the call's scope (a valid extent in a tile's type).
+    evaluate: Callable[[Expr], Any] | None = None
 
     @property
     def span(self) -> Span:
@@ -65,6 +68,12 @@ class OpCall:
         if not isinstance(value, tuple):
             self.fail(f"operand {index} is not a list")
         return tuple(int(v) for v in value)
+
+    def extents(self, dims: tuple[Expr, ...]) -> tuple[int, ...]:
+        """Extents of a type (a valid shape), each a constant or a scalar of the scope."""
+        if self.evaluate is None:
+            self.fail("the extents of a type cannot be evaluated here")
+        return tuple(int(self.evaluate(d)) for d in dims)
 
     def int_arg(self, index: int) -> int:
         return int(self.args[index])

@@ -14,8 +14,9 @@ from typing import Any
 
 from .. import records
 from ..editions import Edition
+from ..ir.dsl_enums import PadValue
 from ..ir.dtype import DataType
-from ..ir.expr import Expr, const_int, make_tuple
+from ..ir.expr import Expr, MakeTuple, const_int, make_tuple
 from ..ir.shape import dim_str, static_value
 from ..ir.span import NO_SPAN, Span
 from ..ir.types import UNKNOWN, MemorySpace, ScalarType, TileType, TileView, Type
@@ -76,6 +77,7 @@ from .rules import (
     view_for,
     view_rule,
 )
+from .rules_2608 import optional_shape, pad_mode
 
 _VEC, _MAT, _ACC = MemorySpace.Vec, MemorySpace.Mat, MemorySpace.Acc
 _IN_VEC = (MemorySpace.Vec,)
@@ -131,7 +133,50 @@ def _load(ctx: DeduceContext) -> Type:
     offsets, shapes = int_elements(ctx, "offsets"), int_elements(ctx, "shapes")
     memory = attr_memory(ctx, "target_memory", (_VEC, _MAT))
     check_window(ctx, tensor, offsets, shapes, ("offsets", "shapes"))
-    return TileType(shapes, tensor.dtype, tile_view=view_for(memory))
+    view = view_for(memory)
+    valid = _valid_region(ctx, shapes)
+    if valid is not None:
+        view = records.replace(view or TileView(), valid_shape=valid)
+    return TileType(shapes, tensor.dtype, tile_view=view)
+
+
+def _valid_region(ctx: DeduceContext, window: tuple[Expr, ...]) -> tuple[Expr, ...] | None:
+    """2026-08's ``valid_shape=`` of a load: the valid part of the window (rows, columns;
+    each a constant or a scalar known at run time), None when it is the whole window. A
+    constant outside 0..the window's extent is E308 (the load would read past its window)."""
+    valid = optional_shape(ctx, "valid_shape")
+    if valid is None:
+        return None
+    if len(valid) != len(window):
+        ctx.fail(
+            f"{ctx.op.name}: 'valid_shape' must have {len(window)} dimensions, got {len(valid)}",
+            at="valid_shape",
+            code="E307",
+        )
+    whole = True
+    for axis, (dim, extent) in enumerate(zip(valid, window, strict=True)):
+        value, limit = static_value(dim), static_value(extent)
+        if value is not None and (value < 0 or (limit is not None and value > limit)):
+            ctx.fail(
+                f"{ctx.op.name}: valid size {value} on dimension {axis} is outside "
+                f"0..{dim_str(extent)} (the window's)",
+                at="valid_shape",
+                code="E308",
+            )
+        whole = whole and value is not None and value == limit
+    return None if whole else valid
+
+
+@rule
+def _fillpad(ctx: DeduceContext) -> Type:
+    """2026-08's ``fillpad(tile, pad_value=zero)``: the whole tile valid, the part outside
+    the source's valid region holding the pad value (the result's pad); 2026-03's
+    ``fillpad(tile)``: the tile's own type (its view states the pad)."""
+    tile = ctx.tile("tile")
+    if ctx.attr("pad_value") is None:
+        return TileType(tile.shape, tile.dtype, tile_view=tile.tile_view)
+    view = records.replace(tile.tile_view or TileView(), valid_shape=None, pad=pad_mode(ctx))
+    return TileType(tile.shape, tile.dtype, tile_view=view)
 
 
 @rule
@@ -229,9 +274,26 @@ _LOAD_MEMORY = p_attr(
 )
 _VALID_SHAPE = Param(
     "valid_shape",
-    "2026-08: the valid region of the window (default: all of it); not modelled yet",
+    "2026-08: the valid region of the window (default: all of it); the rest of the tile is "
+    "not read (fillpad fills it)",
     default=None,
     accepts=("shape",),
+)
+_PAD_VALUE = p_attr(
+    "pad_value",
+    "What the invalid part holds: pl.PadValue.zero / max / min, or 0, inf, -inf (2026-03: "
+    "the tile view's pad)",
+    (Enum, int, float, type(None)),
+    None,
+)
+_FILLPAD_2026_08 = EditionForm(
+    Edition.V2026_08,
+    (
+        p_tile("tile", "Tile whose padding is filled", spaces=_IN_VEC),
+        p_attr("pad_value", _PAD_VALUE.doc, (Enum, int, float), PadValue.zero),
+    ),
+    dict,
+    "2026-08: fillpad(tile, pad_value=PadValue.zero)",
 )
 # 2026-08's load: the fourth positional argument is the valid shape, the memory a keyword.
 _LOAD_2026_08 = EditionForm(
@@ -246,9 +308,8 @@ _LOAD_2026_08 = EditionForm(
             "clamp", "2026-08: narrow a valid region that reads past the tensor", (bool,), False
         ),
     ),
-    lambda args: {k: v for k, v in args.items() if k != "valid_shape"},
+    lambda args: {k: v for k, v in args.items() if k != "valid_shape" or isinstance(v, MakeTuple)},
     "2026-08: load(tensor, offsets, shapes, valid_shape=None, target_memory=Vec, clamp=False)",
-    unmodelled=("valid_shape",),
 )
 
 
@@ -337,6 +398,7 @@ _block_op(
         "Copy a window of a DDR tensor into a tile (DDR -> Vec or Mat). A Mat tile gets a "
         "column-major block layout.",
         pto_note=_WINDOW_NOTE,
+        operands=("tensor", "offsets", "shapes"),  # the valid region is the result type's
         pipe=PipeType.MTE2,
         role=Role.LOAD,
         result_space_attr="target_memory",
@@ -349,12 +411,13 @@ _block_op(
             regroup=(0, (1, 2), (3, 4)),
         ),
     ),
-    [p_tensor("tensor", "Tensor in DDR to read"), _OFFSETS, _SHAPES, _LOAD_MEMORY],
+    [p_tensor("tensor", "Tensor in DDR to read"), _OFFSETS, _SHAPES, _LOAD_MEMORY, _VALID_SHAPE],
     _load,
     "t(shapes, tensor.dtype); window inside the tensor",
 )
 
 _STORE = {
+    "reads_valid_region": True,
     "edition_forms": (_STORE_2026_08,),
     "role": Role.STORE,
     "aliases": "output_tensor",
@@ -434,10 +497,15 @@ _block_op(
 )
 _block_op(
     entry(
-        "fillpad", "TFILLPAD", "Fill the padding outside a tile's valid region with its pad value."
+        "fillpad",
+        "TFILLPAD",
+        "Fill the padding outside a tile's valid region with its pad value.",
+        pto_stated_by_type=("pad_value",),
+        reads_valid_region=True,
+        edition_forms=(_FILLPAD_2026_08,),
     ),
-    [p_tile("tile", "Tile whose padding is filled", spaces=_IN_VEC)],
-    _same_tile,
+    [p_tile("tile", "Tile whose padding is filled", spaces=_IN_VEC), _PAD_VALUE],
+    _fillpad,
     "type(tile)",
 )
 _block_op(
@@ -991,6 +1059,7 @@ def _pass_inserted(
         type_rule_doc=type_rule_doc,
         dsl_visible=False,
         role=role,
+        reads_valid_region=True,  # the regions the pass built (a mask's valid bytes)
         **lowerings,
     )
     REGISTRY.replace(records.replace(op, source_file=source_file, source_site=source_site))
@@ -1487,7 +1556,7 @@ for _row in (
         "TROWSUM",
         "Sum of each row: the last dimension reduces to 1.",
         scratch=True,
-        cce_same_rows=True,
+        same_rows=True,
     ),
     entry(
         "row_max", "TROWMAX", "Maximum of each row: the last dimension reduces to 1.", scratch=True

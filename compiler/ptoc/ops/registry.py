@@ -316,14 +316,19 @@ class Lowering:
     # TSEL); the op's written tile parameter when the call gives one, else the generator
     # provides one shaped like the first source. The column forms take none.
     scratch: bool = False
-    # pto-isa's CPU simulator asserts the source tile's rows equal the result's (TROWSUM): a
-    # result declared with padded rows (a short column, declarations.py) reads its source
-    # through a view of as many rows, whose valid rows are the source's.
+    # The instruction's result keeps its source's rows: pto-isa's CPU simulator asserts the
+    # source tile's rows equal the result's (TROWSUM), on both routes (PTOAS's C++ too). A
+    # result declared with padded rows (a short column: CCE declarations.py, PTO
+    # mlir_types.py) reads its source through a view of as many rows, whose valid rows are
+    # the source's (CCE: a Tile at the source's address; PTO: ``pto.subview``).
     same_rows: bool = False
     # Attributes the target spells as typed attributes of the instruction (PTO's cmpMode,
     # rmode); any other attribute is implied by the operand / result types or must keep its
     # default.
     typed_attrs: tuple[TypedAttr, ...] = ()
+    # Attributes the result's type states (fillpad's pad value is the result tile's pad:
+    # ``pad=3`` of its tile_buf), which the instruction does not spell.
+    stated_by_type: tuple[str, ...] = ()
     # The instruction returns its result (``%r = pto.treshape %s : T1 -> T2``) instead of
     # writing a destination buffer.
     returns_value: bool = False
@@ -404,6 +409,11 @@ class OpDef:
     mask_form: MaskForm | None = None
     # The unified ``pl.X`` spelling means this op whatever the argument types.
     unified_always: bool = False
+    # The op reads its tiles' valid regions (2026-08) as the interpreter and both generators
+    # model them: fillpad fills outside the region, a store copies the region. Code
+    # generation reports E400 for any other op reading a tile whose valid region is narrower
+    # than the tile (codegen/common.py: what the chip computes there is not modelled).
+    reads_valid_region: bool = False
     # Tensor ops: the block op computing the same on tiles (tensor.add -> block.add), which
     # ConvertTensorToBlockOps puts in its place inside InCore functions.
     block_form: str | None = None

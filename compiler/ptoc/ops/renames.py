@@ -8,7 +8,7 @@ from enum import Enum
 
 from .. import records
 from ..editions import Edition
-from ..ir.dsl_enums import AtomicType, PadValue
+from ..ir.dsl_enums import AtomicType
 from ..ir.dtype import INDEX
 from ..ir.expr import Expr
 from ..ir.types import ScalarType, TileType, Type
@@ -134,7 +134,6 @@ def spelled_as(op_name: str, edition: Edition) -> str | None:
 #: Attributes 2026-08 added to a 2026-03 op that ptoc accepts but does not model yet (a
 #: W004 says so where a call gives one other than the default): op -> (name, types, default).
 ADDED_ATTRIBUTES: dict[str, tuple[tuple[str, tuple[type, ...], object], ...]] = {
-    "block.fillpad": (("pad_value", (Enum, int, float), PadValue.zero),),
     "tensor.assemble": (("atomic", (Enum,), AtomicType.None_),),
 }
 

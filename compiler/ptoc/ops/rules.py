@@ -735,14 +735,14 @@ def isa(
     pto_unsupported: str | None = None,
     cce_unsupported: str | None = None,
     cce_dtypes: tuple[DataType, ...] = (),
-    cce_same_rows: bool = False,
+    same_rows: bool = False,
     cce_byte_scratch: bool = False,
     **pto_only: Any,
 ) -> dict[str, Lowering]:
     """Both lowerings of a block op from its pto-isa names: ``TADD`` and ``pto.tadd`` (and
     likewise for the column and broadcast forms). The PTO note defaults to the CCE note with
-    instruction names in their dialect spelling. Operands and scratch are facts of the
-    instruction (both targets); ``pto_*`` options are the dialect's own spelling;
+    instruction names in their dialect spelling. Operands, scratch and same_rows are facts of
+    the instruction (both targets); ``pto_*`` options are the dialect's own spelling;
     ``pto_unsupported`` says why the dialect has no form of this op (``cce_unsupported``: why
     pto-isa's C++ has none, the instruction of that name taking other operands). Any other ``pto_X``
     option is the PTO lowering's field X (``pto_dtypes``: the element types the dialect's
@@ -751,6 +751,7 @@ def isa(
     if pto_note is None:
         pto_note = _ISA_NAME.sub(lambda m: pto_name(m.group(0)), note)
     shared: dict[str, Any] = {"attr_args": attr_args, "operands": operands, "scratch": scratch}
+    shared["same_rows"] = same_rows
     cce = Lowering(
         instruction,
         note,
@@ -758,7 +759,6 @@ def isa(
         row_broadcast=row_broadcast,
         col_broadcast=col_broadcast,
         dtypes=cce_dtypes,
-        same_rows=cce_same_rows,
         byte_scratch=cce_byte_scratch,
         **shared,
     )
@@ -799,7 +799,7 @@ _LOWERING_TRAITS = frozenset(
         "pto_unsupported",
         "cce_unsupported",
         "cce_dtypes",
-        "cce_same_rows",
+        "same_rows",
         "cce_byte_scratch",
         "pto_dtypes",
         "pto_bitwise",
@@ -808,6 +808,7 @@ _LOWERING_TRAITS = frozenset(
         "pto_scalar_dtype",
         "pto_byte_scratch",
         "pto_vec_window",
+        "pto_stated_by_type",
     }
 )
 

@@ -16,7 +16,7 @@ from ..editions import Edition
 from ..ir.dtype import INDEX, DataType
 from ..ir.expr import Expr, const_int
 from ..ir.shape import dim_str, static_value
-from ..ir.types import MemorySpace, ScalarType, ShapedType, TileType, TileView, Type
+from ..ir.types import MemorySpace, PadMode, ScalarType, ShapedType, TileType, TileView, Type
 from .registry import REQUIRED, Category, DeduceContext, Lowering, OpDef, Param, Role, TypeRule
 from .rules import (
     Elementwise,
@@ -305,6 +305,29 @@ def optional_shape(ctx: DeduceContext, name: str) -> tuple[Expr, ...] | None:
     if not ctx.has(name):
         return None
     return ctx.int_list(name)
+
+
+_PAD_BY_NAME = {mode.name: mode for mode in PadMode}
+_PAD_BY_FLOAT = {0.0: PadMode.zero, float("inf"): PadMode.max, float("-inf"): PadMode.min}
+
+
+def pad_mode(ctx: DeduceContext) -> PadMode:
+    """``pad_value``: a PadValue member, its integer, or a 0 / +-inf literal."""
+    value = ctx.attr("pad_value")
+    name = getattr(value, "name", None)
+    if isinstance(name, str) and name in _PAD_BY_NAME:
+        return _PAD_BY_NAME[name]
+    # the literals first: 0 pads with zeros (spec §11), not PadValue.null's number
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value in _PAD_BY_FLOAT:
+        return _PAD_BY_FLOAT[float(value)]
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
+        return PadMode(value)
+    ctx.fail(
+        f"{ctx.op.name}: pad_value must be pl.PadValue.zero / max / min or 0, inf, -inf, got "
+        f"{value!r}",
+        at="pad_value",
+        code="E309",
+    )
 
 
 # --- rules -----------------------------------------------------------------------------------

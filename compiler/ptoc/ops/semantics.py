@@ -137,8 +137,24 @@ def _store(op: OpCall) -> Array:
     tile, output = np.asarray(op.args[0]), op.args[3]
     sizes = op.ints(2)
     window = _window(op, output.shape, op.ints(1), sizes)
-    output[window] = convert(_fit(op, tile, sizes), output.dtype)
+    values = convert(_fit(op, tile, sizes), output.dtype)
+    valid = _valid_extents(op, op.arg_type(0), len(sizes))
+    if valid is None:
+        output[window] = values
+    else:  # TSTORE copies the tile's valid region only
+        part = tuple(slice(0, max(0, min(v, s))) for v, s in zip(valid, sizes, strict=True))
+        offsets = tuple(w.start for w in window)
+        target = tuple(slice(o + p.start, o + p.stop) for o, p in zip(offsets, part, strict=True))
+        output[target] = values[part]
     return output  # type: ignore[no-any-return]
+
+
+def _valid_extents(op: OpCall, type_: object, rank: int) -> tuple[int, ...] | None:
+    """A tile's valid region (2026-08) as integers, None when it is the whole tile."""
+    view = type_.tile_view if isinstance(type_, TileType) else None
+    if view is None or view.valid_shape is None or len(view.valid_shape) != rank:
+        return None
+    return op.extents(view.valid_shape)
 
 
 @_define("block.move")
@@ -162,18 +178,20 @@ def _full(op: OpCall) -> Array:
 
 @_define("block.fillpad")
 def _fillpad(op: OpCall) -> Array:
-    """TFILLPAD: outside the tile's (static) valid region, its pad value."""
+    """TFILLPAD: outside the source's valid region (constant or known at run time), the
+    result's pad value (2026-08: ``pad_value``; 2026-03: the tile view's)."""
     tile = np.asarray(op.args[0]).copy()
-    tile_type = op.arg_type(0)
-    view = tile_type.tile_view if isinstance(tile_type, TileType) else None
-    if view is None or view.valid_shape is None or view.pad is PadMode.null:
+    source, result = op.arg_type(0), op.call.type
+    view = source.tile_view if isinstance(source, TileType) else None
+    padded = result.tile_view if isinstance(result, TileType) else None
+    if view is None or view.valid_shape is None or padded is None or padded.pad is PadMode.null:
         return tile
-    valid = [int(getattr(d, "value", -1)) for d in view.valid_shape]
-    if any(v < 0 for v in valid) or len(valid) != tile.ndim:
+    valid = _valid_extents(op, source, tile.ndim)
+    if valid is None:
         return tile
-    pad = _pad_value(tile.dtype, view.pad)
+    pad = _pad_value(tile.dtype, padded.pad)
     inside = np.zeros(tile.shape, bool)
-    inside[tuple(slice(0, v) for v in valid)] = True
+    inside[tuple(slice(0, max(v, 0)) for v in valid)] = True
     return np.where(inside, tile, pad).astype(tile.dtype)
 
 

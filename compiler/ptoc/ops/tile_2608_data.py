@@ -37,6 +37,7 @@ from .rules_2608 import (
     p_flag,
     p_list,
     p_value,
+    pad_mode,
     reinterpret_rule,
     set_valid_rule,
 )
@@ -213,27 +214,6 @@ tile_op(
     "t(shape, src.dtype) in target_memory",
 )
 
-_PAD_BY_NAME = {mode.name: mode for mode in PadMode}
-_PAD_BY_FLOAT = {0.0: PadMode.zero, float("inf"): PadMode.max, float("-inf"): PadMode.min}
-
-
-def _pad(ctx: DeduceContext) -> PadMode:
-    """``pad_value``: a PadValue member, its integer, or a 0 / +-inf literal."""
-    value = ctx.attr("pad_value")
-    name = getattr(value, "name", None)
-    if isinstance(name, str) and name in _PAD_BY_NAME:
-        return _PAD_BY_NAME[name]
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
-        return PadMode(value)
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and value in _PAD_BY_FLOAT:
-        return _PAD_BY_FLOAT[float(value)]
-    ctx.fail(
-        f"{ctx.op.name}: pad_value must be pl.PadValue.zero / max / min or 0, inf, -inf, got "
-        f"{value!r}",
-        at="pad_value",
-        code="E309",
-    )
-
 
 def _padded(source: TileType, shape: tuple[Expr, ...], pad: PadMode) -> TileType:
     view = TileView(pad=pad, blayout=(source.tile_view or TileView()).blayout)
@@ -256,13 +236,13 @@ def _fillpad_expand(ctx: DeduceContext) -> Type:
                 at="shape",
                 code="E307",
             )
-    return _padded(tile, shape, _pad(ctx))
+    return _padded(tile, shape, pad_mode(ctx))
 
 
 @rule
 def _fillpad_inplace(ctx: DeduceContext) -> Type:
     tile = ctx.tile("tile")
-    return _padded(tile, tile.shape, _pad(ctx))
+    return _padded(tile, tile.shape, pad_mode(ctx))
 
 
 _PAD_VALUE = p_enum(

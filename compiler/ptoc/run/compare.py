@@ -73,7 +73,8 @@ def compare(name: str, dtype: DataType, actual: np.ndarray, expected: np.ndarray
         diff = np.where(same_special, 0.0, diff)
         diff = np.where(np.isnan(diff), np.inf, diff)
         rel = diff / np.maximum(np.abs(want), np.finfo(np.float64).tiny)
-        bad = diff > atol + rtol * np.abs(want)
+        # An expected infinity has no tolerance (rtol * inf would accept any value).
+        bad = diff > np.where(np.isinf(want), 0.0, atol + rtol * np.abs(want))
     first = tuple(int(i) for i in np.argwhere(bad)[0]) if bad.any() else None
     return Comparison(
         name,

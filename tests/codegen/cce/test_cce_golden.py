@@ -427,7 +427,11 @@ def test_valid_shape_sets_the_tile_constructor_and_1d_tiles_are_one_row() -> Non
         "tType t(1, 48);",
         "TASSIGN(t, 0x0);",
     ]
-    assert body_lines(text) == ["TLOAD(t, xGlobal);"]
+    # pto-isa's TLOAD copies its GlobalTensor's shape, which must be the tile's valid shape
+    assert body_lines(text) == [
+        "GlobalTensor<float, Shape<1, 1, 1, 1, 48>, Stride<1, 1, 1, 1, 1>> xGlobalValid(x + 0);",
+        "TLOAD(t, xGlobalValid);",
+    ]
 
 
 def test_scalar_valued_op_and_scalar_assignments() -> None:

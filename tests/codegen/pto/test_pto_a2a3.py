@@ -325,3 +325,37 @@ def test_the_transposed_right_operand_is_a_zn_view_of_its_mat_tile() -> None:
     right = layout("right", 32, 16, "row_major", "col_major")
     assert f"    %10 = pto.treshape %1 : {nz} -> {zn}\n" in text
     assert f"    pto.tmov ins(%10 : {zn})\n             outs(%3 : {right})\n" in text
+
+
+ROW_SUM_OF_4 = """
+        t = pl.load(a, [0, 0], [4, 64])
+        tmp = pl.create_tile([4, 64], dtype=pl.FP32)
+        s = pl.row_sum(t, tmp)
+        pl.store(s, [0, 0], [4, 1], out)
+        """
+
+
+@pytest.mark.parametrize("version", ["0.57", "0.27"])
+def test_a_row_sum_into_a_padded_short_column_reads_its_source_with_as_many_rows(
+    version: str,
+) -> None:
+    """[4, 1] FP32 is declared rows=8, v_row=4 and pto-isa's CPU TROWSUM asserts its source
+    has as many rows (registry Lowering.same_rows): v0.57 views the source's 8 rows, valid 4;
+    v0.27's pto.subset is typed by its source and has no such view."""
+    params = tensors("FP32", "a", shape="[4, 64]") + ", out: pl.Tensor[[4, 1], pl.FP32]"
+    text, diagnostics = compile_pto(params, ROW_SUM_OF_4, version=version)
+    assert diagnostics == []
+    source, rows = tile("f32", rows=4), tile("f32", rows=8, v_row=4)
+    column = (
+        "!pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=1, v_row=4, v_col=1, "
+        "blayout=col_major, slayout=none_box, fractal=512, pad=0>"
+    )
+    if version == "0.57":
+        assert (
+            f"    %6 = pto.subview %0[%c0, %c0] sizes [8, 64] : {source} -> {rows}\n"
+            f"    pto.trowsum ins(%6, %1 : {rows}, {source})\n"
+            f"                outs(%2 : {column})\n"
+        ) in text
+    else:
+        assert "subview" not in text and "subset" not in text
+        assert f"    pto.trowsum ins(%0, %1 : {source}, {source})\n" in text

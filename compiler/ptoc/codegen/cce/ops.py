@@ -19,8 +19,14 @@ from ...ir.types import MemorySpace, ScalarType, ShapedType, TensorType, TileTyp
 from ...ops import REGISTRY, Access, Category, OpDef, Param, PipeType, Role
 from ...passes.op_info import op_def
 from ...records import record
-from ..common import CodegenError, axis_instruction, not_taken, result_is_promoted
-from . import byte_mask, column_vectors, expressions, transposed_operand
+from ..common import (
+    CodegenError,
+    axis_instruction,
+    check_valid_region_reads,
+    not_taken,
+    result_is_promoted,
+)
+from . import byte_mask, column_vectors, expressions, transposed_operand, valid_regions
 from .declarations import column_layout, cpp_dtype, static_dims, tile_rows_cols
 
 if TYPE_CHECKING:
@@ -227,6 +233,7 @@ def lower_call(
             ctx.out.emit_line(_sync_line(op, call))
             return ""
     mapping = _ISA.get_mapping(call, op)
+    check_valid_region_reads(mapping.op, call, "CCE")
     _check_rewritten(call, mapping.op, mapping.instruction)
     _check_element_type(call, mapping.op, mapping.instruction, target_type)
     role = mapping.role
@@ -436,6 +443,14 @@ def _lower_load(ctx: FunctionContext, call: Call, instruction: str, target: str)
     if not target:
         raise CodegenError("E400", "the result of block.load is not assigned to a tile", call.span)
     offsets = _window_offsets(call, 1)
+    tile = call.type
+    if isinstance(tile, TileType) and valid_regions.valid_region(tile) is not None:
+        dims = static_dims(tensor.shape, f"tensor '{global_name}'", call.span, follow_on=True)
+        address = _address(ctx, global_name, dims, offsets, call.span)
+        window = valid_regions.region_global(ctx, global_name, tensor, address, tile, call)
+        valid_regions.set_valid_shape(ctx, target, tile, call)
+        ctx.out.emit_line(f"{instruction}({target}, {window});")
+        return
     window = _window_global(ctx, global_name, tensor, offsets, call)
     if window is None:
         _seat(ctx, global_name, tensor, offsets, call.span)
@@ -450,6 +465,13 @@ def _lower_store(ctx: FunctionContext, call: Call, instruction: str) -> None:
     tile = expressions.operand(ctx, call.args[0])
     global_name, tensor = _tensor_operand(ctx, call.args[-1], call.callee.name, call.span)
     offsets = _window_offsets(call, 1)
+    tile_type = call.args[0].type
+    if isinstance(tile_type, TileType) and valid_regions.valid_region(tile_type) is not None:
+        dims = static_dims(tensor.shape, f"tensor '{global_name}'", call.span, follow_on=True)
+        address = _address(ctx, global_name, dims, offsets, call.span)
+        region = valid_regions.region_global(ctx, global_name, tensor, address, tile_type, call)
+        ctx.out.emit_line(f"{instruction}({region}, {tile});")
+        return
     window = _window_global(ctx, global_name, tensor, offsets, call)
     if window is None:
         _seat(ctx, global_name, tensor, offsets, call.span)

@@ -389,6 +389,17 @@ def _materialize(ctx: FunctionContext, dim: Dim) -> Value:
 # --- allocations -------------------------------------------------------------------------------
 
 
+def _dynamic_valid(ctx: FunctionContext, tile_buf: str) -> str:
+    """`` valid_row = %c16 valid_col = %c128``: a tile_buf whose valid shape is known at run
+    time is allocated whole (its definition sets the region with pto.set_validshape)."""
+    fields = mt.tile_buf_fields(tile_buf)
+    if fields.get("v_row") != "?":
+        return ""
+    rows = ctx.constants.integer(int(fields["rows"])).name
+    cols = ctx.constants.integer(int(fields["cols"])).name
+    return f" valid_row = {rows} valid_col = {cols}"
+
+
 def _allocations(ctx: FunctionContext, buffers: list[Buffer]) -> None:
     for number, buffer in enumerate(buffers):
         name = ctx.names.reserve(f"%{number}")
@@ -397,6 +408,8 @@ def _allocations(ctx: FunctionContext, buffers: list[Buffer]) -> None:
             ctx.buffers[buffer.key] = POISON
             continue
         saved = ctx.out.enter(buffer.span)
-        ctx.out.line(f"{name} = pto.alloc_tile : {buffer.tile_buf}")
+        ctx.out.line(
+            f"{name} = pto.alloc_tile{_dynamic_valid(ctx, buffer.tile_buf)} : {buffer.tile_buf}"
+        )
         ctx.out.span = saved
         ctx.buffers[buffer.key] = Value(name, buffer.tile_buf)

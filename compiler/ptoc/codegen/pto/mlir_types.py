@@ -92,8 +92,10 @@ def tensor_view_type(rank: int, element: str) -> str:
     return "!pto.tensor_view<" + "".join("?x" for _ in range(rank)) + element + ">"
 
 
-def partition_view_type(sizes: Sequence[int], element: str) -> str:
-    return "!pto.partition_tensor_view<" + "".join(f"{s}x" for s in sizes) + element + ">"
+def partition_view_type(sizes: Sequence[int | None], element: str) -> str:
+    """``!pto.partition_tensor_view<16x?xf32>`` (None: a size known at run time)."""
+    dims = "".join(f"{'?' if s is None else s}x" for s in sizes)
+    return "!pto.partition_tensor_view<" + dims + element + ">"
 
 
 def static_dims(dims: Sequence[Expr], what: str, span: Span) -> list[int]:
@@ -180,10 +182,14 @@ def tile_buf_type(tile: TileType, span: Span, name: str = "") -> str:
     rows, cols = _rows_cols(static_dims(tile.shape, what, span), span)
     v_row, v_col = rows, cols
     view = tile.tile_view
+    v_text: tuple[object, object] | None = None
     if view is not None and view.valid_shape is not None:
         valid = [static_value(d) for d in view.valid_shape]
         if all(v is not None for v in valid) and len(valid) in (1, 2):
             v_row, v_col = _rows_cols([v for v in valid if v is not None], span)
+        elif len(valid) in (1, 2):
+            # known at run time: both dynamic (pto.set_validshape sets them together)
+            v_text = ("?", "?")
     dtype = element_type(tile.dtype, span)
     blayout = view.blayout.value if view is not None else "row_major"
     slayout = view.slayout.value if view is not None else "none_box"
@@ -200,7 +206,8 @@ def tile_buf_type(tile: TileType, span: Span, name: str = "") -> str:
     pad = view.pad.value if view is not None else 0
     return (
         f"!pto.tile_buf<loc={tile.memref.memory_space.mlir_name}, dtype={dtype}, "
-        f"rows={rows}, cols={cols}, v_row={v_row}, v_col={v_col}, blayout={blayout}, "
+        f"rows={rows}, cols={cols}, v_row={v_text[0] if v_text else v_row}, "
+        f"v_col={v_text[1] if v_text else v_col}, blayout={blayout}, "
         f"slayout={slayout}, fractal={fractal}, pad={pad}>"
     )
 

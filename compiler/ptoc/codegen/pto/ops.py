@@ -44,7 +44,7 @@ from ...ops.registry import (
     TypedAttr,
 )
 from ...records import record
-from ..common import CodegenError, axis_instruction, result_is_promoted
+from ..common import CodegenError, axis_instruction, check_valid_region_reads, result_is_promoted
 from . import expressions, forms, pipes, versions
 from . import mlir_types as mt
 from .context import Binding, FunctionContext
@@ -98,6 +98,7 @@ def lower_call(ctx: FunctionContext, call: Call, result: Var | None, span: Span)
     if instruction is None:
         note = f" ({op.pto.note})" if op.pto.note else ""
         raise CodegenError("E400", f"{op.name} has no PTO lowering{note}", at)
+    check_valid_region_reads(op, call, "PTO")
     if op.is_sync:
         _sync(ctx, op, instruction, call, at)
         return None
@@ -321,11 +322,19 @@ def _partition(
     offsets: Sequence[Expr],
     sizes: Sequence[Expr],
     span: Span,
+    valid_region: bool = False,
 ) -> Value:
+    """The window of a load / store; a load's valid region may be known at run time only
+    (``valid_region``: its sizes are that region's)."""
     element = mt.element_type(tensor.dtype, span)
     offset_values = [expressions.index(ctx, o, span) for o in offsets]
-    static_sizes = mt.static_dims(sizes, "a load/store window", span)
-    size_values = [ctx.constants.integer(s) for s in static_sizes]
+    if not valid_region:
+        mt.static_dims(sizes, "a load/store window", span)  # E401 at a dynamic one
+    static_sizes = [static_value(s) for s in sizes]
+    size_values = [
+        ctx.constants.integer(v) if v is not None else expressions.index(ctx, s, span)
+        for s, v in zip(sizes, static_sizes, strict=True)
+    ]
     part_type = mt.partition_view_type(static_sizes, element)
     offsets_text = ", ".join(v.name for v in offset_values)
     sizes_text = ", ".join(v.name for v in size_values)
@@ -347,9 +356,33 @@ def _load(
     offsets, sizes, _ = _window(call, is_load=True, span=span)
     view, tensor = _tensor_view(ctx, call.args[0], span)
     out = _result_buffer(ctx, call, result, span)
-    part = _partition(ctx, view, tensor, offsets, sizes, span)
+    valid = _valid_region(call.type, len(sizes))
+    if valid is not None:
+        # TLOAD copies the partition's shape, which must be the tile's valid shape
+        sizes = valid
+        if mt.tile_buf_fields(out.type).get("v_row") == "?":
+            _set_valid_shape(ctx, out, valid, span)
+    part = _partition(ctx, view, tensor, offsets, sizes, span, valid_region=valid is not None)
     _ins_outs(ctx, instruction, f"ins({part.typed()})", f"outs({out.typed()})")
     return out
+
+
+def _valid_region(tile: Type, rank: int) -> tuple[Expr, ...] | None:
+    """A tile's valid region of ``rank`` dimensions (2026-08), None when it is the whole
+    tile."""
+    view = tile.tile_view if isinstance(tile, TileType) else None
+    if view is None or view.valid_shape is None or len(view.valid_shape) != rank:
+        return None
+    return view.valid_shape
+
+
+def _set_valid_shape(ctx: FunctionContext, tile: Value, valid: Sequence[Expr], span: Span) -> None:
+    """``pto.set_validshape %t, %rows, %cols : T``: a valid region known at run time."""
+    extents = [expressions.index(ctx, d, span) for d in valid]
+    if len(extents) == 1:
+        extents.insert(0, ctx.constants.integer(1))
+    names = ", ".join(v.name for v in extents)
+    ctx.out.line(f"pto.set_validshape {tile.name}, {names} : {tile.type}")
 
 
 def _store(ctx: FunctionContext, instruction: str, call: Call, span: Span) -> Value:
@@ -358,7 +391,10 @@ def _store(ctx: FunctionContext, instruction: str, call: Call, span: Span) -> Va
         raise CodegenError("E400", f"{call.op_name}: missing the output tensor", span)
     tile = _operand(ctx, call.args[0], None, span)
     view, tensor = _tensor_view(ctx, output, span)
-    part = _partition(ctx, view, tensor, offsets, sizes, span)
+    valid = _valid_region(call.args[0].type, len(sizes))
+    if valid is not None:  # TSTORE copies the tile's valid region
+        sizes = valid
+    part = _partition(ctx, view, tensor, offsets, sizes, span, valid_region=valid is not None)
     _ins_outs(ctx, instruction, f"ins({tile.typed()})", f"outs({part.typed()})")
     return view  # the store's result is the output tensor itself
 
@@ -455,7 +491,11 @@ def _facts(op: OpDef) -> _OpFacts:
     elif shape_only:
         operands = tuple(n for n in op.expr_names if n not in shape_only)
     typed = {t.param: t for t in op.pto.typed_attrs}
-    attributes = tuple((p, typed.get(p.name)) for p in op.params if p.kind is ParamKind.ATTR)
+    attributes = tuple(
+        (p, typed.get(p.name))
+        for p in op.params
+        if p.kind is ParamKind.ATTR and p.name not in op.pto.stated_by_type
+    )
     short = op.short_name
     comment = _VERBS.get(short, short.replace("_", " ").capitalize())
     facts = _OpFacts(operands, attributes, comment)
@@ -488,6 +528,8 @@ def _block_op(
         literal_type = mt.scalar_type(op.pto.scalar_dtype or result_type.dtype, span)
     given = _operand_args(op, call)
     operands = _block_operands(ctx, op, given, result_type, out, form, literal_type, span)
+    if op.pto.same_rows and isinstance(result_type, TileType) and operands:
+        operands[0] = _padded_rows_source(ctx, operands[0], result_type, span)
     if scratch and not any(name in op.written_params for name, _ in given):
         source = next((v for v in operands if v.type.startswith("!pto.tile_buf")), None)
         if source is None:
@@ -516,6 +558,30 @@ def _block_op(
 
 #: The type of what a scalar query without operands (``pto.get_block_idx``) gives.
 _QUERY_TYPE = "i64"
+
+
+def _padded_rows_source(
+    ctx: FunctionContext, source: Value, result_type: TileType, span: Span
+) -> Value:
+    """The source of an instruction whose result keeps its source's rows
+    (``Lowering.same_rows``: pto-isa's CPU TROWSUM asserts them equal) when the result is a
+    short column declared with padded rows ([4, 1] FP32 is rows=8, v_row=4): a
+    ``pto.subview`` of as many rows at the source's address, valid rows the source's. v0.27's
+    ``pto.subset`` is typed by its source and has no such view: the source stays."""
+    if not mt.is_column_vector(result_type) or not versions.has_subview(ctx.ptoas_version):
+        return source
+    fields = mt.tile_buf_fields(source.type)
+    rows = mt.aligned_cols(static_value(result_type.shape[0]) or 1, result_type.dtype)
+    if fields["rows"] == str(rows) or not fields["rows"].isdigit():
+        return source
+    view = dict(fields, rows=str(rows))
+    view_type = mt.tile_buf_of(view)
+    zero = ctx.constants.integer(0)
+    return ctx.emit_result(
+        view_type,
+        f"{versions.SUBVIEW} {source.name}[{zero.name}, {zero.name}] sizes [{rows}, "
+        f"{fields['cols']}] : {source.type} -> {view_type}",
+    )
 
 
 def _block_operands(

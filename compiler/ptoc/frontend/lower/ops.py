@@ -267,7 +267,24 @@ def lower_op_call(lw: Lowerer, node: ast.Call, op: OpDef, name_span: Span) -> Ex
         op = REGISTRY.ops[form.op_for(exprs)] if form.op_for is not None else op
         unmodelled_attributes(lw, node, op, form, attrs)
         unmodelled_values(lw, op, form, chosen.bound, attrs)
+        attrs = with_form_defaults(op, form, attrs)
     return typed_call(lw, op, arg_nodes, exprs, attrs, span)
+
+
+def with_form_defaults(
+    op: OpDef, form: EditionForm, attrs: dict[str, AttrValue]
+) -> dict[str, AttrValue]:
+    """An attribute the call leaves out takes its form's default where the edition's default
+    is not the op's (2026-08's ``fillpad`` pads with zeros; 2026-03's with the tile view's
+    pad)."""
+    filled = dict(attrs)
+    for param in form.params:
+        if param.kind is not ParamKind.ATTR or param.required or param.name in filled:
+            continue
+        own = op.param(param.name)
+        if own is not None and own.kind is ParamKind.ATTR and own.default != param.default:
+            filled[param.name] = param.default
+    return filled
 
 
 @record
