@@ -11,7 +11,7 @@ import pytest
 
 from ptoc.cli import main
 from ptoc.frontend import analyze_source
-from ptoc.graph import Edge, Task, TaskGraph, task_graph
+from ptoc.graph import Edge, Task, TaskGraph, function_graph, task_graph
 from ptoc.ir.span import Span
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "frontend"))
@@ -192,3 +192,63 @@ def test_a_2026_03_kernel_storing_into_a_parameter_writes_it() -> None:
     assert [d.code for d in analysis.diagnostics] == []
     graph = graph_of(OUTPUT_BY_STORE, "main")
     assert edges(graph) == [(0, 1, "data", "out")]
+
+
+JIT_TWO_CALLS = """import pypto.language as pl
+import torch
+
+
+@pl.jit
+def stages(x: pl.Tensor, mid: pl.Out[pl.Tensor], out: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        mid[:] = pl.add(x, x)
+    with pl.at(level=pl.Level.CORE_GROUP):
+        out[:] = pl.add(mid, mid)
+    return mid, out
+
+
+if __name__ == "__main__":
+    a = torch.zeros((64, 64), dtype=torch.float32)
+    stages(a, torch.zeros_like(a), torch.zeros_like(a))
+    b = torch.zeros((32, 32), dtype=torch.float32)
+    stages(b, torch.zeros_like(b), torch.zeros_like(b))
+"""
+
+
+def test_ptoc_graph_of_a_jit_kernel_per_specialisation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "jit.py"
+    source.write_text(JIT_TWO_CALLS, encoding="utf-8")
+    expected = (
+        'digraph "stages" {\n'
+        "  node [shape=box];\n"
+        '  t0 [label="incore@7\\nregion · line 7"];\n'
+        '  t1 [label="incore@9\\nregion · line 9"];\n'
+        '  t0 -> t1 [label="mid", style=dashed];\n'
+        "}\n"
+    )
+    for specialise in ([], ["--specialise", "1"], ["--specialise", "2"]):
+        assert main(["graph", str(source), "--function", "stages", *specialise]) == 0
+        assert capsys.readouterr().out == expected
+    assert main(["graph", str(source), "--function", "stages", "--specialise", "3"]) == 1
+    assert capsys.readouterr().err == (
+        f"ptoc: error: '{source}': 'stages' has 2 specialisation(s) in this file, not 3: "
+        "--specialise N takes the N-th call (or # ptoc: specialise line) of its kernel\n"
+    )
+
+
+@needs_examples
+@pytest.mark.parametrize("function", ["inferred_edge", "declared_edge"])
+def test_a_jit_kernel_no_call_specialises_is_drawn_for_every_shape(function: str) -> None:
+    # 07_task_graph.py calls its kernels through a dict: no call gives them shapes
+    path = EXAMPLES / "intermediate" / "07_task_graph.py"
+    analysis = analyze_source(path.read_text(encoding="utf-8"), str(path))
+    assert analysis.jit_specialisations[function] == []
+    graph = function_graph(analysis, function)
+    assert isinstance(graph, TaskGraph)
+    assert [(t.kind, t.reads, t.writes) for t in graph.tasks] == [
+        ("region", ("x",), ("scratch",)),
+        ("region", ("scratch",), ("out",)),
+    ]
+    assert (0, 1, "data", "scratch") in edges(graph)
