@@ -143,9 +143,9 @@ def test_ptoc_graph_writes_dot_and_json(tmp_path: Path, capsys: pytest.CaptureFi
         '  t0 [label="gate\\nsubmit · line 36\\nTaskId ft", style=dashed];\n'
         '  t1 [label="scale\\nsubmit · line 37\\nTaskId t1", style=dashed];\n'
         '  t2 [label="scale\\nspmd_submit · line 38\\n× 4 blocks\\nTaskId t2", style=dashed];\n'
-        '  t0 -> t1 [label="ft", style=solid];\n'
-        '  t1 -> t2 [label="t1", style=solid];\n'
-        '  t0 -> t2 [label="ft", style=solid];\n'
+        '  t0 -> t1 [label="ft", kind=deps, style=solid];\n'
+        '  t1 -> t2 [label="t1", kind=deps, style=solid];\n'
+        '  t0 -> t2 [label="ft", kind=deps, style=solid];\n'
         "}\n"
     )
     out = tmp_path / "graph.json"
@@ -225,7 +225,7 @@ def test_ptoc_graph_of_a_jit_kernel_per_specialisation(
         "  node [shape=box];\n"
         '  t0 [label="incore@7\\nregion · line 7"];\n'
         '  t1 [label="incore@9\\nregion · line 9"];\n'
-        '  t0 -> t1 [label="mid", style=dashed];\n'
+        '  t0 -> t1 [label="mid", kind=data, style=dashed];\n'
         "}\n"
     )
     for specialise in ([], ["--specialise", "1"], ["--specialise", "2"]):
@@ -252,3 +252,68 @@ def test_a_jit_kernel_no_call_specialises_is_drawn_for_every_shape(function: str
         ("region", ("scratch",), ("out",)),
     ]
     assert (0, 1, "data", "scratch") in edges(graph)
+
+
+@needs_examples
+def test_declared_edge_region_waits_on_the_bound_task_id(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # `with pl.at(..., name_hint="stage1") as first:` then `pl.at(..., deps=[first])`: an
+    # explicit edge on top of the inferred one (the wait set is their union)
+    path = EXAMPLES / "intermediate" / "07_task_graph.py"
+    assert main(["graph", str(path), "--function", "declared_edge"]) == 0
+    assert capsys.readouterr().out == (
+        'digraph "declared_edge" {\n'
+        "  node [shape=box];\n"
+        '  t0 [label="stage1\\nregion · line 63\\nTaskId first"];\n'
+        '  t1 [label="stage2\\nregion · line 65"];\n'
+        '  t0 -> t1 [label="first", kind=deps, style=solid];\n'
+        '  t0 -> t1 [label="scratch", kind=data, style=dashed];\n'
+        "}\n"
+    )
+    assert main(["graph", str(path), "--function", "inferred_edge", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(t["kernel"], t["taskId"]) for t in data["tasks"]] == [("stage1", ""), ("stage2", "")]
+    assert data["edges"] == [{"source": 0, "target": 1, "kind": "data", "label": "scratch"}]
+
+
+SPMD_SCOPES = """
+with pl.at(level=pl.Level.CORE_GROUP, name_hint="prep") as prep:
+    y = pl.add(x, x)
+with pl.spmd(4, deps=[prep]) as wide:
+    out = self.scale(x, out)
+with pl.at(level=pl.Level.CORE_GROUP, name_hint="tail", deps=[wide, prep]):
+    z = pl.add(out, out)
+return out
+"""
+
+
+def test_scope_deps_and_task_ids_are_edges() -> None:
+    source = program(SPMD_SCOPES)
+    analysis = analyze_source(source, "tasks.py")
+    assert [d.format() for d in analysis.diagnostics if d.severity.value == "error"] == []
+    graph = function_graph(analysis, "main")
+    assert isinstance(graph, TaskGraph)
+    assert [(t.kernel, t.kind, t.width, t.task_id) for t in graph.tasks] == [
+        ("prep", "region", "1", "prep"),
+        ("scale", "call", "4", ""),
+        ("tail", "region", "1", ""),
+    ]
+    assert edges(graph) == [
+        (0, 1, "deps", "prep"),
+        (1, 2, "deps", "wide"),
+        (0, 2, "deps", "prep"),
+        (1, 2, "data", "out"),
+    ]
+
+
+def test_scope_deps_and_task_ids_print_and_parse_back(tmp_path: Path) -> None:
+    from ptoc.printer import print_program
+
+    analysis = analyze_source(program(SPMD_SCOPES), "tasks.py")
+    printed = print_program(analysis.programs[0], edition=analysis.edition.edition)
+    assert '        with pl.at(level=pl.Level.CORE_GROUP, name_hint="prep") as prep:\n' in printed
+    assert "        with pl.spmd(4, deps=[prep]) as wide:\n" in printed
+    assert 'name_hint="tail", deps=[wide, prep]):\n' in printed
+    again = analyze_source(printed, "printed.py")
+    assert print_program(again.programs[0], edition=again.edition.edition) == printed

@@ -35,6 +35,7 @@ class GraphBuilder:
         self.loops: list[str] = []
         self.scopes: list[str] = []
         self.widths: list[str] = []
+        self.scope_deps: list[tuple[ex.Expr, ...]] = []  # an enclosing pl.spmd's deps=
 
     def build(self) -> TaskGraph:
         self.stmt(self.function.body)
@@ -85,8 +86,13 @@ class GraphBuilder:
         if stmt.kind is st.ScopeKind.Spmd:
             width = static_value(stmt.core_num) if stmt.core_num is not None else None
             self.widths.append(str(width) if width is not None else "n")
+            first = len(self.graph.tasks)
+            self.scope_deps.append(stmt.deps)
             self.stmt(stmt.body)
+            self.scope_deps.pop()
             self.widths.pop()
+            if stmt.task_id is not None:  # the launch's TaskId stands for what it launched
+                self.tids[stmt.task_id.name] = set(range(first, len(self.graph.tasks)))
             return
         self.scopes.append("manual" if stmt.kind is st.ScopeKind.Manual else "auto")
         self.stmt(stmt.body)
@@ -225,7 +231,7 @@ class GraphBuilder:
     def add(self, task: Task, deps: tuple[ex.Expr, ...], inputs: set[str]) -> None:
         self.graph.tasks.append(task)
         waited: set[int] = set()
-        for dep in deps:
+        for dep in (*deps, *(d for scope in self.scope_deps for d in scope)):
             for used in expr_vars(dep):
                 for source in sorted(self.tids.get(used.name, set()) - waited):
                     waited.add(source)
@@ -264,16 +270,19 @@ class GraphBuilder:
         known = [name for name in assigned if name in self.roots or name in self.params()]
         task = Task(
             len(self.graph.tasks),
-            f"incore@{scope.span.line}",
+            scope.name_hint or f"incore@{scope.span.line}",
             "region",
             scope.span,
             width=self.widths[-1] if self.widths else "1",
+            task_id=scope.task_id.name if scope.task_id is not None else "",
             scope=self.scopes[-1] if self.scopes else "",
             loops=tuple(self.loops),
             reads=tuple(dict.fromkeys(self.root(n) for n in read)),
             writes=tuple(dict.fromkeys(self.root(n) for n in known)),
         )
-        self.add(task, (), set())
+        self.add(task, scope.deps, set())
+        if scope.task_id is not None:
+            self.tids[scope.task_id.name] = {task.index}
 
     def params(self) -> set[str]:
         return {p.name for p in self.function.params}
