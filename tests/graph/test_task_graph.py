@@ -614,3 +614,18 @@ def test_upstream_orchestration_graphs_have_their_tasks_and_edges() -> None:
         "runtime",
     ]
     assert len(alone) == 67
+
+
+BREAKING_LOOP = """
+with pl.manual_scope():
+    for i in pl.range(3):
+        out, t = pl.submit(self.scale, x, out)
+        if i == 1:
+            break
+return out
+"""
+
+
+def test_a_loop_that_may_break_is_not_unrolled() -> None:
+    graph = graph_of(program(BREAKING_LOOP), "main")
+    assert [(t.kernel, t.loops) for t in graph.tasks] == [("scale", ("range(3)",))]

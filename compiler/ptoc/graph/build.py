@@ -14,7 +14,7 @@ from ..ir.span import Span
 from ..ir.types import TASK_ID_TYPE, ArrayType, TensorType
 from ..ir.walk import direct_exprs, expr_vars, walk_stmts
 from ..ops import REGISTRY
-from .loops import MAX_ITERATIONS, MAX_TASKS, is_spmd_loop, launches, trip_count
+from .loops import MAX_ITERATIONS, MAX_TASKS, is_spmd_loop, jumps, launches, trip_count
 from .model import Edge, Task, TaskGraph
 
 #: A warning found while building: (code, message, span).
@@ -83,7 +83,7 @@ class GraphBuilder:
         """Whether the graph draws each iteration of a loop that launches tasks: constant
         bounds, at most MAX_ITERATIONS of them, the graph within MAX_TASKS (W043 else)."""
         per_trip = launches(stmt.body)
-        if per_trip == 0 or is_spmd_loop(stmt):
+        if per_trip == 0 or is_spmd_loop(stmt) or jumps(stmt):
             return False
         trips = trip_count(stmt)
         if trips is None:

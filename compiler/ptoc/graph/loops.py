@@ -1,13 +1,15 @@
 """Which loops of an orchestration function the task graph unrolls: a loop with constant
 bounds that launches tasks, of at most ``MAX_ITERATIONS`` iterations, while the graph stays
 within ``MAX_TASKS`` tasks. Any other loop that launches tasks is one summarised node per
-launch site (naming its loops); one of constant trip count over the bounds gets W043."""
+launch site (naming its loops); one of constant trip count over the bounds gets W043. A loop
+with a ``break`` or ``continue`` is not unrolled (its trip count is a run-time matter)."""
 
 from __future__ import annotations
 
 from ..ir import expr as ex
 from ..ir import stmt as st
 from ..ir.shape import static_value
+from ..ir.walk import walk_stmts
 
 MAX_ITERATIONS = 64
 MAX_TASKS = 256
@@ -36,9 +38,15 @@ def is_spmd_loop(loop: st.ForStmt) -> bool:
 def unrolled_trips(loop: st.ForStmt) -> int | None:
     """The iterations the graph draws a loop with (None: one summarised pass)."""
     trips = trip_count(loop)
-    if trips is None or is_spmd_loop(loop) or trips > MAX_ITERATIONS:
+    if trips is None or is_spmd_loop(loop) or trips > MAX_ITERATIONS or jumps(loop):
         return None
     return trips
+
+
+def jumps(loop: st.ForStmt) -> bool:
+    """Whether a ``break`` / ``continue`` may cut iterations short (then how many tasks run is
+    known only at run time: the loop is not unrolled)."""
+    return any(isinstance(s, st.LoopJumpStmt) for s in walk_stmts(loop.body))
 
 
 def launches(stmt: st.Stmt | None) -> int:
