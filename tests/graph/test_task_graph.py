@@ -11,7 +11,7 @@ import pytest
 
 from ptoc.cli import main
 from ptoc.frontend import analyze_source
-from ptoc.graph import Edge, Task, TaskGraph, task_graph
+from ptoc.graph import Edge, Task, TaskGraph, function_graph, task_graph
 from ptoc.ir.span import Span
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "frontend"))
@@ -37,18 +37,25 @@ def edges(graph: TaskGraph) -> list[tuple[int, int, str, str]]:
 
 @needs_examples
 @pytest.mark.parametrize(
-    ("program_name", "label"),
-    [("ChainedSnapshotPhaseFence", "tids_b"), ("ChainedSnapshotManualDummyPhaseFence", "deps")],
+    ("program_name", "label_a", "label"),
+    [
+        ("ChainedSnapshotPhaseFence", "tids_a", "tids_b"),
+        ("ChainedSnapshotManualDummyPhaseFence", "deps", "deps"),
+    ],
 )
-def test_phase_fence_stages_wait_on_the_previous_stage_array(program_name: str, label: str) -> None:
+def test_phase_fence_stages_wait_on_the_previous_stage_array(
+    program_name: str, label_a: str, label: str
+) -> None:
     graph = graph_of(EXAMPLES / "utils" / "phase_fence_dep_compression.py", "main", program_name)
+    # the phase loops (range(2)) are unrolled: four stages; the branches loop's bound is the
+    # builder's argument, so each stage is one node standing for its branches
     assert [(t.kernel, t.kind, t.scope, t.loops) for t in graph.tasks] == [
-        ("kernel_stripe", "submit", "manual", ("range(2)", "parallel(…)")),
-        ("kernel_stripe", "submit", "manual", ("range(2)", "parallel(…)")),
+        ("kernel_stripe", "submit", "manual", (f"range(2) {phase}", "parallel(…)"))
+        for phase in ("a_phase=0", "a_phase=1", "b_phase=0", "b_phase=1")
     ]
-    # the second stage waits on the first stage's TaskId array (through task_dummy in the
+    # each stage waits on the previous stage's TaskId array (through task_dummy in the
     # second program); in a manual scope no tensor edge is inferred
-    assert edges(graph) == [(0, 1, "deps", label)]
+    assert edges(graph) == [(0, 1, "deps", label_a), (1, 2, "deps", label), (2, 3, "deps", label)]
 
 
 @needs_examples
@@ -143,9 +150,9 @@ def test_ptoc_graph_writes_dot_and_json(tmp_path: Path, capsys: pytest.CaptureFi
         '  t0 [label="gate\\nsubmit · line 36\\nTaskId ft", style=dashed];\n'
         '  t1 [label="scale\\nsubmit · line 37\\nTaskId t1", style=dashed];\n'
         '  t2 [label="scale\\nspmd_submit · line 38\\n× 4 blocks\\nTaskId t2", style=dashed];\n'
-        '  t0 -> t1 [label="ft", style=solid];\n'
-        '  t1 -> t2 [label="t1", style=solid];\n'
-        '  t0 -> t2 [label="ft", style=solid];\n'
+        '  t0 -> t1 [label="ft", kind=deps, style=solid];\n'
+        '  t1 -> t2 [label="t1", kind=deps, style=solid];\n'
+        '  t0 -> t2 [label="ft", kind=deps, style=solid];\n'
         "}\n"
     )
     out = tmp_path / "graph.json"
@@ -192,3 +199,433 @@ def test_a_2026_03_kernel_storing_into_a_parameter_writes_it() -> None:
     assert [d.code for d in analysis.diagnostics] == []
     graph = graph_of(OUTPUT_BY_STORE, "main")
     assert edges(graph) == [(0, 1, "data", "out")]
+
+
+JIT_TWO_CALLS = """import pypto.language as pl
+import torch
+
+
+@pl.jit
+def stages(x: pl.Tensor, mid: pl.Out[pl.Tensor], out: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        mid[:] = pl.add(x, x)
+    with pl.at(level=pl.Level.CORE_GROUP):
+        out[:] = pl.add(mid, mid)
+    return mid, out
+
+
+if __name__ == "__main__":
+    a = torch.zeros((64, 64), dtype=torch.float32)
+    stages(a, torch.zeros_like(a), torch.zeros_like(a))
+    b = torch.zeros((32, 32), dtype=torch.float32)
+    stages(b, torch.zeros_like(b), torch.zeros_like(b))
+"""
+
+
+def test_ptoc_graph_of_a_jit_kernel_per_specialisation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "jit.py"
+    source.write_text(JIT_TWO_CALLS, encoding="utf-8")
+    expected = (
+        'digraph "stages" {\n'
+        "  node [shape=box];\n"
+        '  t0 [label="incore@7\\nregion · line 7"];\n'
+        '  t1 [label="incore@9\\nregion · line 9"];\n'
+        '  t0 -> t1 [label="mid", kind=data, style=dashed];\n'
+        "}\n"
+    )
+    for specialise in ([], ["--specialise", "1"], ["--specialise", "2"]):
+        assert main(["graph", str(source), "--function", "stages", *specialise]) == 0
+        assert capsys.readouterr().out == expected
+    assert main(["graph", str(source), "--function", "stages", "--specialise", "3"]) == 1
+    assert capsys.readouterr().err == (
+        f"ptoc: error: '{source}': 'stages' has 2 specialisation(s) in this file, not 3: "
+        "--specialise N takes the N-th call (or # ptoc: specialise line) of its kernel\n"
+    )
+
+
+@needs_examples
+@pytest.mark.parametrize("function", ["inferred_edge", "declared_edge"])
+def test_a_jit_kernel_no_call_specialises_is_drawn_for_every_shape(function: str) -> None:
+    # 07_task_graph.py calls its kernels through a dict: no call gives them shapes
+    path = EXAMPLES / "intermediate" / "07_task_graph.py"
+    analysis = analyze_source(path.read_text(encoding="utf-8"), str(path))
+    assert analysis.jit_specialisations[function] == []
+    graph = function_graph(analysis, function)
+    assert isinstance(graph, TaskGraph)
+    assert [(t.kind, t.reads, t.writes) for t in graph.tasks] == [
+        ("region", ("scratch", "x"), ("scratch",)),  # (`scratch[:] = ...` assembles into it)
+        ("region", ("out", "scratch"), ("out",)),
+    ]
+    assert (0, 1, "data", "scratch") in edges(graph)
+
+
+@needs_examples
+def test_declared_edge_region_waits_on_the_bound_task_id(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # `with pl.at(..., name_hint="stage1") as first:` then `pl.at(..., deps=[first])`: an
+    # explicit edge on top of the inferred one (the wait set is their union)
+    path = EXAMPLES / "intermediate" / "07_task_graph.py"
+    assert main(["graph", str(path), "--function", "declared_edge"]) == 0
+    assert capsys.readouterr().out == (
+        'digraph "declared_edge" {\n'
+        "  node [shape=box];\n"
+        '  t0 [label="stage1\\nregion · line 63\\nTaskId first"];\n'
+        '  t1 [label="stage2\\nregion · line 65"];\n'
+        '  t0 -> t1 [label="first", kind=deps, style=solid];\n'
+        '  t0 -> t1 [label="scratch", kind=data, style=dashed];\n'
+        "}\n"
+    )
+    assert main(["graph", str(path), "--function", "inferred_edge", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(t["kernel"], t["taskId"]) for t in data["tasks"]] == [("stage1", ""), ("stage2", "")]
+    assert data["edges"] == [{"source": 0, "target": 1, "kind": "data", "label": "scratch"}]
+
+
+SPMD_SCOPES = """
+with pl.at(level=pl.Level.CORE_GROUP, name_hint="prep") as prep:
+    y = pl.add(x, x)
+with pl.spmd(4, deps=[prep]) as wide:
+    out = self.scale(x, out)
+with pl.at(level=pl.Level.CORE_GROUP, name_hint="tail", deps=[wide, prep]):
+    z = pl.add(out, out)
+return out
+"""
+
+
+def test_scope_deps_and_task_ids_are_edges() -> None:
+    source = program(SPMD_SCOPES)
+    analysis = analyze_source(source, "tasks.py")
+    assert [d.format() for d in analysis.diagnostics if d.severity.value == "error"] == []
+    graph = function_graph(analysis, "main")
+    assert isinstance(graph, TaskGraph)
+    assert [(t.kernel, t.kind, t.width, t.task_id) for t in graph.tasks] == [
+        ("prep", "region", "1", "prep"),
+        ("scale", "call", "4", ""),
+        ("tail", "region", "1", ""),
+    ]
+    assert edges(graph) == [
+        (0, 1, "deps", "prep"),
+        (1, 2, "deps", "wide"),
+        (0, 2, "deps", "prep"),
+        (1, 2, "data", "out"),
+    ]
+
+
+def test_scope_deps_and_task_ids_print_and_parse_back(tmp_path: Path) -> None:
+    from ptoc.printer import print_program
+
+    analysis = analyze_source(program(SPMD_SCOPES), "tasks.py")
+    printed = print_program(analysis.programs[0], edition=analysis.edition.edition)
+    assert '        with pl.at(level=pl.Level.CORE_GROUP, name_hint="prep") as prep:\n' in printed
+    assert "        with pl.spmd(4, deps=[prep]) as wide:\n" in printed
+    assert 'name_hint="tail", deps=[wide, prep]):\n' in printed
+    again = analyze_source(printed, "printed.py")
+    assert print_program(again.programs[0], edition=again.edition.edition) == printed
+
+
+CHAIN_LOOP = """
+with pl.manual_scope():
+    flags, ft = pl.submit(self.gate, x, flags)
+    for i, (prev,) in pl.range({trips}, init_values=(ft,)):
+        out, t = pl.submit(self.scale, x, out, deps=[prev])
+        nxt = pl.yield_(t)
+return out
+"""
+
+
+def test_a_loop_of_constant_trip_count_is_unrolled() -> None:
+    graph = graph_of(program(CHAIN_LOOP.format(trips=3)), "main")
+    assert [(t.kernel, t.loops) for t in graph.tasks] == [
+        ("gate", ()),
+        ("scale", ("range(3) i=0",)),
+        ("scale", ("range(3) i=1",)),
+        ("scale", ("range(3) i=2",)),
+    ]
+    # each iteration waits on the previous one's TaskId, carried through the loop
+    assert edges(graph) == [(0, 1, "deps", "prev"), (1, 2, "deps", "prev"), (2, 3, "deps", "prev")]
+
+
+@pytest.mark.parametrize(
+    ("trips", "tasks"),
+    [(65, 65), (64, 64)],
+)
+def test_a_loop_too_long_to_unroll_is_one_node_and_one_warning(trips: int, tasks: int) -> None:
+    source = program(CHAIN_LOOP.format(trips=trips))
+    graph = graph_of(source, "main")
+    unrolled = trips <= 64
+    assert len(graph.tasks) == (1 + tasks if unrolled else 2)
+    warnings = [d.format() for d in analyze_source(source, "tasks.py").diagnostics]
+    assert warnings == (
+        []
+        if unrolled
+        else [
+            # on the loop variable `i` of `for i, (prev,) in pl.range(65, ...)`
+            "tasks.py:37:17: warning[W043]: the task graph keeps this loop of 65 iterations "
+            "(65 tasks) as one node per launch: it unrolls loops of at most 64 iterations into "
+            "graphs of at most 256 tasks"
+        ]
+    )
+    if not unrolled:
+        (found,) = [d for d in analyze_source(source, "tasks.py").diagnostics]
+        assert (found.span.line, found.span.column, found.span.end_line, found.span.end_column) == (
+            37,
+            16,
+            37,
+            17,
+        )
+        assert graph.tasks[1].loops == ("range(65)",)
+        assert edges(graph) == [(0, 1, "deps", "prev")]
+
+
+NESTED_LOOPS = """
+with pl.manual_scope():
+    for i in pl.range(10):
+        for j in pl.range(30):
+            out, t = pl.submit(self.scale, x, out)
+return out
+"""
+
+
+def test_a_loop_that_would_pass_256_tasks_is_kept_whole_and_said_once() -> None:
+    # 10 x 30 = 300 tasks: the outer loop is summarised (the inner loop inside it is unrolled)
+    source = program(NESTED_LOOPS)
+    graph = graph_of(source, "main")
+    assert len(graph.tasks) == 30
+    assert graph.tasks[0].loops == ("range(10)", "range(30) j=0")
+    warnings = [d.format() for d in analyze_source(source, "tasks.py").diagnostics]
+    assert [w for w in warnings if "W043" in w] == [
+        "tasks.py:36:17: warning[W043]: the task graph keeps this loop of 10 iterations "
+        "(300 tasks) as one node per launch: it unrolls loops of at most 64 iterations into "
+        "graphs of at most 256 tasks"
+    ]
+
+
+#: Per orchestration function of the upstream examples with more than one task or any edge:
+#: (file, program, function) -> (tasks, edges as (source, target, kind, label)).
+UPSTREAM_GRAPHS: dict[tuple[str, str, str], tuple[int, list[tuple[int, int, str, str]]]] = {
+    ("advanced/01_split_k.py", "matmul_split_k", "matmul_split_k"): (
+        5,
+        [(0, 1, "data", "c"), (1, 2, "data", "c"), (2, 3, "data", "c"), (3, 4, "data", "c")],
+    ),
+    ("advanced/03_mixed_kernel.py", "staged_matmul_bias", "staged_matmul_bias"): (
+        2,
+        [(0, 1, "data", "acc")],
+    ),
+    ("intermediate/01_fused_linear.py", "fused_matmul_bias", "fused_matmul_bias"): (
+        2,
+        [(0, 1, "data", "mm_out")],
+    ),
+    ("intermediate/01_fused_linear.py", "fused_linear_relu", "fused_linear_relu"): (
+        2,
+        [(0, 1, "data", "mm_out")],
+    ),
+    ("intermediate/07_task_graph.py", "inferred_edge", "inferred_edge"): (
+        2,
+        [(0, 1, "data", "scratch")],
+    ),
+    ("intermediate/07_task_graph.py", "declared_edge", "declared_edge"): (
+        2,
+        [(0, 1, "deps", "first"), (0, 1, "data", "scratch")],
+    ),
+    ("models/01_ffn.py", "ffn_gelu", "ffn_gelu"): (
+        3,
+        [(0, 1, "data", "gate"), (1, 2, "data", "activated")],
+    ),
+    ("models/01_ffn.py", "ffn_swiglu", "ffn_swiglu"): (
+        4,
+        [(0, 2, "data", "gate"), (1, 2, "data", "up"), (2, 3, "data", "activated")],
+    ),
+    ("models/01_ffn.py", "ffn_relu", "ffn_relu"): (
+        3,
+        [(0, 1, "data", "gate"), (1, 2, "data", "activated")],
+    ),
+    ("models/02_vector_dag.py", "vector_dag", "vector_dag"): (
+        5,
+        [
+            (0, 1, "data", "c"),
+            (0, 2, "data", "c"),
+            (1, 3, "data", "d"),
+            (2, 3, "data", "e"),
+            (3, 4, "data", "g"),
+            (0, 4, "data", "c"),
+        ],
+    ),
+    ("models/02_vector_dag.py", "example_orch", "example_orch"): (
+        4,
+        [(0, 1, "data", "c"), (0, 2, "data", "c"), (1, 3, "data", "d"), (2, 3, "data", "e")],
+    ),
+    ("models/04_paged_attention.py", "PagedAttentionProgram", "paged_attention"): (
+        5,
+        [
+            (1, 2, "data", "sij_buf"),
+            (2, 3, "data", "pij_f16_buf"),
+            (2, 4, "data", "mi_sm_buf"),
+            (2, 4, "data", "li_sm_buf"),
+            (3, 4, "data", "oi_tmp_buf"),
+            (0, 4, "data", "mi_buf"),
+            (0, 4, "data", "li_buf"),
+            (0, 4, "data", "oi_buf"),
+        ],
+    ),
+    ("models/04_paged_attention.py", "PagedAttentionUnalignedProgram", "paged_attention"): (
+        5,
+        [
+            (1, 2, "data", "sij_buf"),
+            (2, 3, "data", "pij_f16_buf"),
+            (2, 4, "data", "mi_sm_buf"),
+            (2, 4, "data", "li_sm_buf"),
+            (3, 4, "data", "oi_tmp_buf"),
+            (0, 4, "data", "mi_buf"),
+            (0, 4, "data", "li_buf"),
+            (0, 4, "data", "oi_buf"),
+        ],
+    ),
+    ("models/05_paged_attention_batch.py", "BatchPagedAttentionProgram", "BatchPagedAttention"): (
+        4,
+        [
+            (0, 1, "data", "sij_b"),
+            (1, 2, "data", "pij_b"),
+            (1, 3, "data", "mij_b"),
+            (1, 3, "data", "lij_b"),
+            (2, 3, "data", "oi_new_b"),
+        ],
+    ),
+    ("models/06_paged_attention_dynamic.py", "DynamicPagedAttentionProgram", "paged_attention"): (
+        5,
+        [
+            (1, 2, "data", "sij_buf"),
+            (2, 3, "data", "pij_f16_buf"),
+            (2, 4, "data", "mi_sm_buf"),
+            (2, 4, "data", "li_sm_buf"),
+            (3, 4, "data", "oi_tmp_buf"),
+            (0, 4, "data", "mi_buf"),
+            (0, 4, "data", "li_buf"),
+            (0, 4, "data", "oi_buf"),
+        ],
+    ),
+    (
+        "models/07_paged_attention_multi_config.py",
+        "PagedAttentionMultiConfigProgram",
+        "paged_attention",
+    ): (
+        5,
+        [
+            (1, 2, "data", "sij_buf_in"),
+            (2, 3, "data", "pij_buf_in"),
+            (2, 4, "data", "mi_buf_in"),
+            (2, 4, "data", "li_buf_in"),
+            (3, 4, "data", "oi_new_in"),
+            (0, 4, "data", "mi_buf"),
+            (0, 4, "data", "li_buf"),
+            (0, 4, "data", "oi_buf"),
+        ],
+    ),
+    ("models/08_llama_mini.py", "LlamaMiniProgram", "llama_mini_orch"): (
+        21,
+        [
+            (0, 1, "data", "normed"),
+            (0, 2, "data", "normed"),
+            (0, 3, "data", "normed"),
+            (1, 4, "data", "q"),
+            (2, 5, "data", "k"),
+            (4, 6, "data", "q_rot"),
+            (5, 6, "data", "k_rot_buf"),
+            (6, 7, "data", "scores"),
+            (7, 8, "data", "scaled"),
+            (8, 9, "data", "masked"),
+            (9, 10, "data", "probs"),
+            (3, 10, "data", "v"),
+            (10, 11, "data", "attn_out"),
+            (11, 12, "data", "dense_out"),
+            (12, 13, "data", "attn_res"),
+            (13, 14, "data", "normed2"),
+            (13, 15, "data", "normed2"),
+            (14, 16, "data", "gate"),
+            (15, 16, "data", "up"),
+            (16, 17, "data", "swish_up"),
+            (12, 18, "data", "attn_res"),
+            (17, 18, "data", "mlp_out"),
+            (18, 19, "data", "h1"),
+            (19, 20, "data", "h_normed"),
+        ],
+    ),
+    ("models/09_paged_attention_spmd.py", "SpmdPagedAttentionProgram", "paged_attention_spmd"): (
+        5,
+        [
+            (0, 1, "data", "sij_b"),
+            (1, 2, "data", "pij_b"),
+            (1, 3, "data", "mij_b"),
+            (1, 3, "data", "lij_b"),
+            (2, 3, "data", "oi_new_b"),
+            (3, 4, "data", "oi_a"),
+            (3, 4, "data", "li_a"),
+        ],
+    ),
+    ("utils/cross_function_calls.py", "main_kernel", "main_kernel"): (
+        2,
+        [(0, 1, "data", "intermediate")],
+    ),
+    ("utils/phase_fence_dep_compression.py", "ChainedSnapshotPhaseFence", "main"): (
+        4,
+        [(0, 1, "deps", "tids_a"), (1, 2, "deps", "tids_b"), (2, 3, "deps", "tids_b")],
+    ),
+    ("utils/phase_fence_dep_compression.py", "ChainedSnapshotManualDummyPhaseFence", "main"): (
+        4,
+        [(0, 1, "deps", "deps"), (1, 2, "deps", "deps"), (2, 3, "deps", "deps")],
+    ),
+}
+
+
+def upstream_graphs() -> dict[tuple[str, str, str], TaskGraph]:
+    """Every orchestration function's graph in the upstream examples (the files read from
+    their upstream checkout, never copied here)."""
+    from ptoc.ir.function import FunctionType
+
+    found: dict[tuple[str, str, str], TaskGraph] = {}
+    for path in sorted(EXAMPLES.rglob("*.py")):
+        analysis = analyze_source(path.read_text(encoding="utf-8"), str(path))
+        for prog in [*analysis.all_programs(), *analysis.jit_symbolic.values()]:
+            for fn in prog.functions:
+                key = (str(path.relative_to(EXAMPLES)), prog.name, fn.name)
+                if fn.func_type is FunctionType.Orchestration and key not in found:
+                    found[key] = task_graph(prog, fn)
+    return found
+
+
+@needs_examples
+def test_upstream_orchestration_graphs_have_their_tasks_and_edges() -> None:
+    graphs = upstream_graphs()
+    drawn = {
+        key: (len(graph.tasks), edges(graph))
+        for key, graph in graphs.items()
+        if len(graph.tasks) > 1 or graph.edges
+    }
+    assert drawn == UPSTREAM_GRAPHS
+    # the others launch one task (a JIT kernel's one region), or none: the distributed
+    # examples' orchestrators dispatch per rank, and qwen3_decode calls kernels of other files
+    alone = {key: len(graph.tasks) for key, graph in graphs.items() if key not in drawn}
+    assert sorted(set(alone.values())) == [0, 1]
+    assert sorted({key[0].split("/")[0] for key, n in alone.items() if n == 0}) == [
+        "distributed",
+        "models",
+        "runtime",
+    ]
+    assert len(alone) == 67
+
+
+BREAKING_LOOP = """
+with pl.manual_scope():
+    for i in pl.range(3):
+        out, t = pl.submit(self.scale, x, out)
+        if i == 1:
+            break
+return out
+"""
+
+
+def test_a_loop_that_may_break_is_not_unrolled() -> None:
+    graph = graph_of(program(BREAKING_LOOP), "main")
+    assert [(t.kernel, t.loops) for t in graph.tasks] == [("scale", ("range(3)",))]

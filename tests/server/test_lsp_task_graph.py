@@ -13,6 +13,9 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 from test_lsp_hardware import plain, request, rng
 
+from ptoc.frontend import analyze_source
+from ptoc.graph import TaskGraph, function_graph
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "frontend"))
 from task_mistakes import CLEAN, program  # noqa: E402
 
@@ -134,3 +137,43 @@ async def test_completion_and_signature_help_of_array_ops(client: LanguageClient
     )
     assert help_ is not None
     assert help_.signatures[0].label.startswith("pl.array.create(extent")
+
+
+JIT_NO_CALL = """import pypto.language as pl
+
+
+@pl.jit
+def stages(x: pl.Tensor, mid: pl.Out[pl.Tensor], out: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        mid[:] = pl.add(x, x)
+    with pl.at(level=pl.Level.CORE_GROUP):
+        out[:] = pl.add(mid, mid)
+    return mid, out
+"""
+
+
+async def test_task_graph_of_a_jit_kernel_is_the_command_lines(
+    client: LanguageClient, tmp_path: Path
+):
+    # no call gives the kernel shapes: both draw its program for every shape (function_graph)
+    uri = await open_document(client, tmp_path / "j.py", JIT_NO_CALL)
+    found = plain(await request(client, "ptols/taskGraph", uri, function="stages"))
+    graph = function_graph(analyze_source(JIT_NO_CALL, str(tmp_path / "j.py")), "stages")
+    assert isinstance(graph, TaskGraph)
+    assert [(t["index"], t["kernel"], t["kind"]) for t in found["tasks"]] == [
+        (0, "incore@6", "region"),
+        (1, "incore@8", "region"),
+    ]
+    assert [(t.index, t.kernel, t.kind) for t in graph.tasks] == [
+        (t["index"], t["kernel"], t["kind"]) for t in found["tasks"]
+    ]
+    assert found["edges"] == [e.to_json() for e in graph.edges]
+    assert found["edges"] == [{"source": 0, "target": 1, "kind": "data", "label": "mid"}]
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(types.TextDocumentIdentifier(uri))
+    )
+    assert [
+        list(lens.command.arguments or [])
+        for lens in lenses or []
+        if lens.command is not None and lens.command.title == "Task graph"
+    ] == [[uri, "stages"]]

@@ -588,6 +588,17 @@ _ENTRIES = [
         "out2, tid = pl.submit(self.k, x, out)\nreturn out",
         "out2, tid = pl.submit(self.k, x, out)\nreturn out2",
     ),
+    CodeInfo(
+        "W043",
+        "TASK_LOOP_NOT_UNROLLED",
+        _W,
+        "A loop of constant trip count that launches tasks, too long for the task graph to draw "
+        "each iteration (more than 64 iterations, or more than 256 tasks in the graph): it is "
+        "one node per launch, naming its loops, and its edges are those of one iteration. "
+        "Nothing is wrong with the program.",
+        "for i in pl.range(100):\n    out, t = pl.submit(self.k, x, out)",
+        "",
+    ),
     # --- operators --------------------------------------------------------------------------
     CodeInfo(
         "E300",

@@ -123,6 +123,9 @@ class ModuleAnalysis:
     # first is in ``programs``; with none, the kernel's symbolic program is).
     jit_specialisations: dict[str, list[Program]] = field(default_factory=dict)
     jit_functions: dict[str, Span] = field(default_factory=dict)  # every JIT function's def
+    # Each @pl.jit entry's program for every shape (its parameters of symbolic extents): what
+    # its task graph is drawn from when no call in the file gives it shapes.
+    jit_symbolic: dict[str, Program] = field(default_factory=dict)
     # Where each specialisation comes from ("call at line 42", "[tool.ptoc.jit] k #1"), in step
     # with ``jit_specialisations``.
     jit_labels: dict[str, list[str]] = field(default_factory=dict)

@@ -24,7 +24,7 @@ from .context import FunctionSignature, ParamInfo
 from .jit_calls import CallSite, bare_tensor, read_call_sites
 from .jit_comments import comment_sites, config_sites
 from .jit_kinds import jit_decorator, jit_kind
-from .jit_shapes import ANY_TENSOR, call_needs, every_shape, symbolic_shapes
+from .jit_shapes import ANY_TENSOR, call_needs, every_shape, graph_shapes, symbolic_shapes
 from .jit_types import check_types, runtime_params
 from .lower import LoweredFunction
 from .names import attribute_chain
@@ -171,7 +171,7 @@ class JitPrograms:
         readable = [site for site in sites if site.readable]
         # Hover and inlay hints show the first call's concrete types; with none, the symbolic.
         bag = DiagnosticBag()
-        self.program(entry, members, {}, bag, record_symbols=not readable)
+        symbolic = self.program(entry, members, {}, bag, record_symbols=not readable)
         for diagnostic in bag.items:
             if not self.from_elsewhere(diagnostic):
                 self.analyzer.bag.add(diagnostic)
@@ -182,6 +182,14 @@ class JitPrograms:
             for diagnostic in bag.items:
                 if every_shape(diagnostic):
                     self.analyzer.bag.add(diagnostic)
+        if not readable:  # the program its task graph is drawn from (no call gives shapes)
+            drawn = graph_shapes(entry.fn)
+            if drawn:
+                symbolic = self.program(
+                    entry, members, drawn, DiagnosticBag(), record_symbols=False
+                )
+            if symbolic is not None:
+                self.analyzer.result.jit_symbolic[entry.fn.name] = symbolic
         specialised: list[Program] = []
         labels: list[str] = []
         for site in readable:

@@ -85,6 +85,22 @@ def symbolic_shapes(fn: ast.FunctionDef) -> dict[str, Type]:
     return shapes
 
 
+def graph_shapes(fn: ast.FunctionDef) -> dict[str, Type]:
+    """Each bare tensor parameter a tensor of symbolic dims, for drawing the kernel's task
+    graph when no call gives it shapes: the rank its uses show, else the largest rank the
+    other parameters show (else 2), so that ops on it keep their operands (which tensors a
+    region reads and writes) though its extents are unknown."""
+    ranks = used_ranks(fn)
+    bare = [arg.arg for arg in fn.args.args if bare_tensor(arg.annotation) is not None]
+    default = max((ranks[name] for name in bare if name in ranks), default=2)
+    shapes: dict[str, Type] = {}
+    for name in bare:
+        rank = ranks.get(name) or default
+        dims = tuple(Var(_INDEX, name=f"{name}_dim{i}") for i in range(rank))
+        shapes[name] = TensorType(dims, _PLACEHOLDER)
+    return shapes
+
+
 def every_shape(diagnostic: Diagnostic) -> bool:
     """A shape clash between tiles of constant shapes (no symbolic dim, no element type in the
     message): what the call passes cannot change it."""

@@ -14,6 +14,7 @@ from ..ir.span import Span
 from ..ir.types import TASK_ID_TYPE, ArrayType, TensorType
 from ..ir.walk import direct_exprs, expr_vars, walk_stmts
 from ..ops import REGISTRY
+from .loops import MAX_ITERATIONS, MAX_TASKS, is_spmd_loop, jumps, launches, trip_count
 from .model import Edge, Task, TaskGraph
 
 #: A warning found while building: (code, message, span).
@@ -35,6 +36,8 @@ class GraphBuilder:
         self.loops: list[str] = []
         self.scopes: list[str] = []
         self.widths: list[str] = []
+        self.scope_deps: list[tuple[ex.Expr, ...]] = []  # an enclosing pl.spmd's deps=
+        self.outside: dict[int, set[str]] = {}  # a region -> the names read outside it
 
     def build(self) -> TaskGraph:
         self.stmt(self.function.body)
@@ -65,11 +68,52 @@ class GraphBuilder:
                 self.alias(arg.name, arg.init_value)
         if isinstance(stmt, st.ForStmt):
             stop = static_value(stmt.stop)
-            self.loops.append(f"{stmt.kind.value}({stop if stop is not None else '…'})")
+            label = f"{stmt.kind.value}({stop if stop is not None else '…'})"
+            if self.unrolls(stmt):
+                self.unroll(stmt, label)
+                return
+            self.loops.append(label)
         else:
             self.loops.append("while")
         self.stmt(stmt.body)
         self.loops.pop()
+        self.results(stmt.return_vars, stmt.body)
+
+    def unrolls(self, stmt: st.ForStmt) -> bool:
+        """Whether the graph draws each iteration of a loop that launches tasks: constant
+        bounds, at most MAX_ITERATIONS of them, the graph within MAX_TASKS (W043 else)."""
+        per_trip = launches(stmt.body)
+        if per_trip == 0 or is_spmd_loop(stmt) or jumps(stmt):
+            return False
+        trips = trip_count(stmt)
+        if trips is None:
+            return False
+        total = len(self.graph.tasks) + per_trip * trips
+        if trips <= MAX_ITERATIONS and total <= MAX_TASKS:
+            return True
+        self.findings.append(
+            (
+                "W043",
+                f"the task graph keeps this loop of {trips} iterations ({per_trip * trips} "
+                f"tasks) as one node per launch: it unrolls loops of at most {MAX_ITERATIONS} "
+                f"iterations into graphs of at most {MAX_TASKS} tasks",
+                stmt.loop_var.span,
+            )
+        )
+        return False
+
+    def unroll(self, stmt: st.ForStmt, label: str) -> None:
+        """Each iteration in turn, its carried values the previous iteration's yields."""
+        start, step = static_value(stmt.start) or 0, static_value(stmt.step) or 1
+        body = st.body_stmts(stmt.body)
+        last = body[-1] if body and isinstance(body[-1], st.YieldStmt) else None
+        for trip in range(trip_count(stmt) or 0):
+            if trip and last is not None:
+                for arg, value in zip(stmt.iter_args, last.values, strict=False):
+                    self.alias(arg.name, value)
+            self.loops.append(f"{label} {stmt.loop_var.name}={start + trip * step}")
+            self.stmt(stmt.body)
+            self.loops.pop()
         self.results(stmt.return_vars, stmt.body)
 
     def results(self, return_vars: tuple[ex.Var, ...], body: st.Stmt | None) -> None:
@@ -85,8 +129,13 @@ class GraphBuilder:
         if stmt.kind is st.ScopeKind.Spmd:
             width = static_value(stmt.core_num) if stmt.core_num is not None else None
             self.widths.append(str(width) if width is not None else "n")
+            first = len(self.graph.tasks)
+            self.scope_deps.append(stmt.deps)
             self.stmt(stmt.body)
+            self.scope_deps.pop()
             self.widths.pop()
+            if stmt.task_id is not None:  # the launch's TaskId stands for what it launched
+                self.tids[stmt.task_id.name] = set(range(first, len(self.graph.tasks)))
             return
         self.scopes.append("manual" if stmt.kind is st.ScopeKind.Manual else "auto")
         self.stmt(stmt.body)
@@ -225,7 +274,7 @@ class GraphBuilder:
     def add(self, task: Task, deps: tuple[ex.Expr, ...], inputs: set[str]) -> None:
         self.graph.tasks.append(task)
         waited: set[int] = set()
-        for dep in deps:
+        for dep in (*deps, *(d for scope in self.scope_deps for d in scope)):
             for used in expr_vars(dep):
                 for source in sorted(self.tids.get(used.name, set()) - waited):
                     waited.add(source)
@@ -249,31 +298,58 @@ class GraphBuilder:
 
     def region(self, scope: st.ScopeStmt) -> None:
         """An InCore region: a task reading the tensors it uses and writing those it assigns."""
-        assigned = [
-            s.var.name
-            for s in walk_stmts(scope.body)
-            if isinstance(s, st.AssignStmt) and isinstance(s.var.type, TensorType)
+        assigned: list[str] = []
+        read: list[str] = []  # tensors read before the region assigns them (``c = f(c, x)``)
+        stored: list[str] = []  # tensors an op writes (``pl.store(tile, offsets, out)``)
+        for s in walk_stmts(scope.body):
+            if not isinstance(s, st.AssignStmt | st.EvalStmt):
+                continue
+            value = s.value if isinstance(s, st.AssignStmt) else s.expr
+            read += [
+                v.name
+                for v in expr_vars(value)
+                if isinstance(v.type, TensorType) and v.name not in assigned
+            ]
+            if isinstance(s, st.AssignStmt) and isinstance(s.var.type, TensorType):
+                assigned.append(s.var.name)
+            stored += [v.name for v in op_writes(value) if isinstance(v.type, TensorType)]
+        outside = self.read_outside(scope)
+        known = [
+            name
+            for name in assigned
+            if name in self.roots or name in self.params() or name in outside
         ]
-        read = [
-            v.name
-            for s in walk_stmts(scope.body)
-            if isinstance(s, st.AssignStmt | st.EvalStmt)
-            for v in expr_vars(s.value if isinstance(s, st.AssignStmt) else s.expr)
-            if isinstance(v.type, TensorType) and v.name not in assigned
-        ]
-        known = [name for name in assigned if name in self.roots or name in self.params()]
         task = Task(
             len(self.graph.tasks),
-            f"incore@{scope.span.line}",
+            scope.name_hint or f"incore@{scope.span.line}",
             "region",
             scope.span,
             width=self.widths[-1] if self.widths else "1",
+            task_id=scope.task_id.name if scope.task_id is not None else "",
             scope=self.scopes[-1] if self.scopes else "",
             loops=tuple(self.loops),
             reads=tuple(dict.fromkeys(self.root(n) for n in read)),
-            writes=tuple(dict.fromkeys(self.root(n) for n in known)),
+            writes=tuple(dict.fromkeys(self.root(n) for n in [*known, *stored])),
         )
-        self.add(task, (), set())
+        self.add(task, scope.deps, set())
+        if scope.task_id is not None:
+            self.tids[scope.task_id.name] = {task.index}
+
+    def read_outside(self, scope: st.ScopeStmt) -> set[str]:
+        """The names the function reads outside a region (a tensor the region makes and the
+        code after it reads is one it writes: ``acc = pl.matmul(a, b)`` read by the next)."""
+        found = self.outside.get(id(scope))
+        if found is None:
+            inside = {id(s) for s in walk_stmts(scope.body)}
+            found = {
+                v.name
+                for s in walk_stmts(self.function.body)
+                if id(s) not in inside
+                for e in direct_exprs(s)
+                for v in expr_vars(e)
+            }
+            self.outside[id(scope)] = found
+        return found
 
     def params(self) -> set[str]:
         return {p.name for p in self.function.params}
@@ -322,17 +398,21 @@ def body_writes(fn: Function) -> frozenset[str]:
     for stmt in walk_stmts(fn.body):
         value = stmt.value if isinstance(stmt, st.AssignStmt) else None
         value = stmt.expr if isinstance(stmt, st.EvalStmt) else value
-        if not isinstance(value, ex.Call) or not isinstance(value.callee, ex.Op):
-            continue
-        op = REGISTRY.get(value.callee.name)
-        if op is None:
-            continue
-        bound = op.bind(value.args)
-        for name in op.written_params:
-            arg = bound.get(name)
-            if isinstance(arg, ex.Var) and arg.name in params:
-                written.add(arg.name)
+        if value is not None:
+            written.update(v.name for v in op_writes(value) if v.name in params)
     return frozenset(written)
+
+
+def op_writes(value: ex.Expr) -> list[ex.Var]:
+    """The variables an op call writes through (the registry's ``written_params``)."""
+    if not isinstance(value, ex.Call) or not isinstance(value.callee, ex.Op):
+        return []
+    op = REGISTRY.get(value.callee.name)
+    if op is None:
+        return []
+    bound = op.bind(value.args)
+    found = [bound.get(name) for name in op.written_params]
+    return [arg for arg in found if isinstance(arg, ex.Var)]
 
 
 def task_graph(program: Program | None, function: Function) -> TaskGraph:
@@ -341,9 +421,10 @@ def task_graph(program: Program | None, function: Function) -> TaskGraph:
 
 def task_findings(program: Program | None, function: Function) -> list[Finding]:
     """The warnings of a function's task graph: W040 cycles, W041 unwritten reads, W042
-    submits nothing waits for."""
+    submits nothing waits for, W043 loops too long to unroll."""
     builder = GraphBuilder(program, function)
     builder.build()
     builder.unused_submits()
     builder.cycles()
-    return builder.findings
+    # (an unrolled loop meets a launch, or an inner loop, once per iteration: said once)
+    return list(dict.fromkeys(builder.findings))

@@ -8,9 +8,18 @@ import json
 import sys
 from pathlib import Path
 
-from ..cli import EXIT_ERRORS, EXIT_OK, fail, has_errors, load_programs, report
-from .build import task_graph
+from ..cli import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    add_specialise,
+    analyze,
+    fail,
+    has_errors,
+    read_source,
+    report,
+)
 from .export import to_dot
+from .select import function_graph
 
 DESCRIPTION = (
     "Write the task graph of an orchestration function: a node per kernel launch (pl.submit, "
@@ -32,24 +41,19 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="default: from -o's suffix, else dot",
     )
     parser.add_argument("-o", "--output", metavar="OUT", help="write here (default: stdout)")
+    add_specialise(parser)
     parser.set_defaults(handler=run_graph)
 
 
 def run_graph(args: argparse.Namespace) -> int:
-    loaded = load_programs(args.file)
-    report(loaded.diagnostics)
-    if has_errors(loaded.diagnostics):
+    analysis = analyze(read_source(args.file), args.file)
+    report(analysis.diagnostics)
+    if has_errors(analysis.diagnostics):
         return EXIT_ERRORS
-    found = [
-        (program, fn)
-        for program in loaded.programs
-        for fn in program.functions
-        if fn.name == args.function
-    ]
-    if not found:
-        fail(f"'{args.file}' has no function '{args.function}'")
+    graph = function_graph(analysis, args.function, args.specialise)
+    if isinstance(graph, str):
+        fail(f"'{args.file}': {graph}")
         return EXIT_ERRORS
-    graph = task_graph(*found[0])
     fmt = args.format or ("json" if str(args.output or "").endswith(".json") else "dot")
     text = to_dot(graph) if fmt == "dot" else json.dumps(graph.to_json(), indent=2) + "\n"
     if args.output:

@@ -1,5 +1,6 @@
 """A task graph as Graphviz DOT: a box per task (kernel, kind, SPMD width, loops), a solid
-edge per ``deps=`` entry and a dashed one per tensor dependence."""
+edge per ``deps=`` entry and a dashed one per tensor dependence, each with its ``kind``
+attribute (``deps`` or ``data``, as in the JSON; Graphviz keeps an attribute it does not draw)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,8 @@ def to_dot(graph: TaskGraph) -> str:
     for edge in graph.edges:
         style = "solid" if edge.kind == "deps" else "dashed"
         out.append(
-            f"  t{edge.source} -> t{edge.target} [label={_quote(edge.label)}, style={style}];"
+            f"  t{edge.source} -> t{edge.target} "
+            f"[label={_quote(edge.label)}, kind={edge.kind}, style={style}];"
         )
     out.append("}")
     return "\n".join(out) + "\n"

@@ -135,8 +135,13 @@ class ScopeStmt(Stmt):
     body: Stmt
     kind: ScopeKind = ScopeKind.InCore
     core_num: Expr | None = None  # a Spmd scope's width
+    # 2026-08's ``with pl.at(..., deps=[t1, arr], name_hint="n") as tid:`` (and ``pl.spmd``):
+    # the TaskIds (and TaskId arrays) the launch waits for, the TaskId it binds, its name.
+    deps: tuple[Expr, ...] = ()
+    task_id: Var | None = None
+    name_hint: str = ""
 
-    CHILDREN = declare(core_num=OPERAND, body=BODY)
+    CHILDREN = declare(deps=OPERAND, core_num=OPERAND, body=BODY, task_id=RESULT)
 
 
 def body_stmts(stmt: Stmt | None) -> tuple[Stmt, ...]:

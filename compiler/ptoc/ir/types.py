@@ -101,6 +101,27 @@ class UnknownType(Type):
 
 
 @record(frozen=True, slots=True)
+class PrefetchHandleType(UnknownType):
+    """2026-08's L2 prefetch handles (spec section 9.2): ``kind`` "context"
+    (``pl.prefetch.make_context()``), "event" (``async_prefetch``) or "session" (``session``).
+    The prefetch ops check they are given the right one; everywhere else a handle is an
+    unknown value, as the language has no other use for it."""
+
+    kind: str = "context"
+
+    def short(self) -> str:
+        return PREFETCH_HANDLE_NAMES.get(self.kind, "Unknown")
+
+
+#: The language's name of each prefetch handle kind.
+PREFETCH_HANDLE_NAMES = {
+    "context": "PrefetchAsyncContext",
+    "event": "AsyncEvent",
+    "session": "AsyncSession",
+}
+
+
+@record(frozen=True, slots=True)
 class ScalarType(Type):
     dtype: DataType
 

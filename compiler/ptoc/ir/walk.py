@@ -192,7 +192,7 @@ def _definitions_lines(cls: type) -> list[str]:
                 f"    value = node.{name}",
                 "    if type(value) is tuple:",
                 "        out.extend([(var, node) for var in value])",
-                "    else:",
+                "    elif value is not None:",
                 "        out.append((value, node))",
             ]
     return lines

@@ -27,6 +27,7 @@ from ..ir.expr import AttrValue, Expr, MakeTuple, Var
 from ..ir.types import (
     UNKNOWN,
     MemorySpace,
+    PrefetchHandleType,
     ScalarType,
     ShapedType,
     TensorType,
@@ -577,8 +578,8 @@ class OpDef:
         error) yields UNKNOWN without a new error, so one mistake is reported once. The
         rule's warnings are appended to ``warnings``. A result tile records where it lives
         (the op's result space; a view's is its source's)."""
-        for a in args.values():
-            if isinstance(a.type, UnknownType):
+        for a in args.values():  # (a prefetch handle is a value of its own, not an error)
+            if isinstance(a.type, UnknownType) and not isinstance(a.type, PrefetchHandleType):
                 return UNKNOWN
         filled = dict(attrs)
         for name, default in _derived(self).attr_defaults:

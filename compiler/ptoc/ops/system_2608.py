@@ -4,9 +4,9 @@
 
 ptoc lowers none of them yet (code generation reports E400 naming the op). The barriers that
 order every pipe (``fence``, ``syncall``, the cross-core events) are BARRIER ops on all pipes,
-which InsertSync keeps; the others are scalar queries or statements without a value. TaskIds,
-arrays and prefetch handles have no IR type in ptoc yet: those results are unknown (unchecked),
-as the type rules say.
+which InsertSync keeps; the others are scalar queries or statements without a value. TaskIds and
+arrays have IR types; a prefetch handle (context, event, session) is typed for the prefetch ops'
+argument checks (E306 for a value of another kind) and is an unknown value everywhere else.
 """
 
 from __future__ import annotations
@@ -15,13 +15,15 @@ from enum import Enum
 from typing import Any
 
 from .. import records
-from ..ir.dtype import DataType
+from ..ir.dtype import INDEX, DataType
 from ..ir.shape import static_value
 from ..ir.types import (
+    PREFETCH_HANDLE_NAMES,
     TASK_ID_TYPE,
     UNKNOWN,
     ArrayType,
     MemorySpace,
+    PrefetchHandleType,
     ScalarType,
     TileType,
     Type,
@@ -445,33 +447,62 @@ system_op(
 _PREFETCH = no_lowering(_NOT_YET.format("L2 prefetch"))
 
 
+def _handle_arg(ctx: DeduceContext, name: str, kind: str, made_by: str) -> None:
+    """E306 when the argument is a value of another kind (a tensor, a scalar, another
+    handle); a value of unknown type is not checked."""
+    given = ctx.type(name)
+    if isinstance(given, PrefetchHandleType) and given.kind == kind:
+        return
+    if isinstance(given, UnknownType) and not isinstance(given, PrefetchHandleType):
+        return
+    wanted = PREFETCH_HANDLE_NAMES[kind]
+    ctx.fail(
+        f"{ctx.op.name}: argument '{name}' must be a pl.{wanted} (made by {made_by}), "
+        f"got {given.short()}",
+        at=name,
+    )
+
+
+def _handle_rule(kind: str) -> TypeRule:
+    """A prefetch op's handle: the context, event or session it makes, its arguments checked."""
+
+    def deduce(ctx: DeduceContext) -> Type:
+        if ctx.has("src_tensor"):
+            ctx.tensor("src_tensor")
+        if ctx.has("ctx"):
+            _handle_arg(ctx, "ctx", "context", "pl.prefetch.make_context()")
+        return PrefetchHandleType(kind)
+
+    return rule(deduce)
+
+
 @rule
-def _handle(ctx: DeduceContext) -> Type:
-    if ctx.has("src_tensor"):
-        ctx.tensor("src_tensor")
-    return UNKNOWN  # a prefetch context / event / session: ptoc has no such types yet
+def _wait(ctx: DeduceContext) -> Type:
+    _handle_arg(ctx, "event", "event", "pl.prefetch.async_prefetch(...)")
+    _handle_arg(ctx, "session", "session", "pl.prefetch.session(ctx)")
+    return ScalarType(INDEX)
 
 
 _CONTEXT = Param("ctx", "A prefetch context (make_context)", accepts=("prefetch context",))
 system_op(
     entry("make_context", "", "A new L2 prefetch context.", **_PREFETCH),
     [],
-    _handle,
-    "pl.PrefetchAsyncContext (unchecked)",
+    _handle_rule("context"),
+    "pl.PrefetchAsyncContext",
     namespace="prefetch",
 )
 system_op(
     entry("async_prefetch", "", "Start prefetching a tensor into L2.", **_PREFETCH),
     [p_tensor("src_tensor", "Tensor prefetched"), _CONTEXT],
-    _handle,
-    "pl.AsyncEvent (unchecked)",
+    _handle_rule("event"),
+    "pl.AsyncEvent",
     namespace="prefetch",
 )
 system_op(
     entry("session", "", "The session of a prefetch context.", **_PREFETCH),
     [_CONTEXT],
-    _handle,
-    "pl.AsyncSession (unchecked)",
+    _handle_rule("session"),
+    "pl.AsyncSession",
     namespace="prefetch",
 )
 system_op(
@@ -480,7 +511,7 @@ system_op(
         Param("event", "The prefetch's event", accepts=("async event",)),
         Param("session", "The context's session", accepts=("async session",)),
     ],
-    index_scalar_rule(),
+    _wait,
     "s(INDEX)",
     namespace="prefetch",
 )

@@ -126,10 +126,23 @@ class StmtPrinter(ExprPrinter):
 
     def visit_ScopeStmt(self, node: ScopeStmt) -> list[str]:
         # A scope is not a yield boundary: yields inside it belong to the enclosing construct.
-        header = f"with {scope_header(self.prefix, node.kind, self.edition)}:"
+        header = scope_header(self.prefix, node.kind, self.edition)
         if node.kind is ScopeKind.Spmd and node.core_num is not None:
-            header = f"with {self.prefix}.spmd({self.expr(node.core_num)}):"
-        return [header, *self.block(node.body, self.yield_targets)]
+            header = f"{self.prefix}.spmd({self.expr(node.core_num)})"
+        launch = node.deps or node.name_hint or node.task_id is not None
+        if launch and self.edition is not Edition.V2026_03 and header.endswith(")"):
+            header = header[:-1] + self.launch_keywords(node, header.endswith("()")) + ")"
+            if node.task_id is not None:
+                header += f" as {self.expr(node.task_id)}"
+        return [f"with {header}:", *self.block(node.body, self.yield_targets)]
+
+    def launch_keywords(self, node: ScopeStmt, first: bool) -> str:
+        """A ``pl.at`` / ``pl.spmd`` launch's ``name_hint=`` and ``deps=`` keywords."""
+        keywords = [f'name_hint="{node.name_hint}"'] if node.name_hint else []
+        if node.deps:
+            keywords.append(f"deps=[{', '.join(self.expr(d) for d in node.deps)}]")
+        text = ", ".join(keywords)
+        return text if first or not text else ", " + text
 
     def _names(self, iter_args: Sequence[IterArg]) -> str:
         return tuple_literal([self.expr(a) for a in iter_args])

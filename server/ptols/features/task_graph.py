@@ -6,7 +6,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ptoc.frontend import ModuleAnalysis
-from ptoc.graph import TaskGraph, task_graph
+from ptoc.graph import function_graph
 from ptoc.ir.function import FunctionType
 
 from ..convert import Positions
@@ -16,20 +16,14 @@ from ..text import Stale
 SHOW = "ptols.showTaskGraph"
 
 
-def find_graph(analysis: ModuleAnalysis, function: str) -> TaskGraph | None:
-    for program in analysis.all_programs():
-        fn = program.function(function)
-        if fn is not None:
-            return task_graph(program, fn)
-    return None
-
-
 def task_graph_result(
     analysis: ModuleAnalysis, function: str, positions: Positions, version: int | None
 ) -> TaskGraphResult:
-    graph = find_graph(analysis, function)
-    if graph is None:
-        return TaskGraphResult(version, function, [], [], f"no function '{function}'")
+    """The graph ``ptoc graph FILE --function F`` writes (``function_graph``: one choice of
+    program for both, a JIT file's first specialisation or its program for every shape)."""
+    graph = function_graph(analysis, function)
+    if isinstance(graph, str):
+        return TaskGraphResult(version, function, [], [], graph)
     tasks = []
     for task in graph.tasks:
         try:
@@ -61,7 +55,7 @@ def task_graph_lenses(
     """ "Task graph" above each orchestration function."""
     orchestration = {
         (fn.name, fn.span)
-        for program in analysis.all_programs()
+        for program in [*analysis.all_programs(), *analysis.jit_symbolic.values()]
         for fn in program.functions
         if fn.func_type is FunctionType.Orchestration
     }

@@ -15,11 +15,12 @@ from collections.abc import Callable
 from ...ir.dsl_enums import Level, Role, ScopeMode
 from ...ir.expr import Expr, Var, const_int
 from ...ir.stmt import ScopeKind, ScopeStmt, Stmt
-from ...ir.types import TASK_ID_TYPE
+from ...ir.types import TASK_ID_TYPE, UnknownType
 from ..analysis import Occurrence, OccurrenceKind
 from ..consteval import NotConstant
 from .attributes import attr_eval
 from .core import Lowerer
+from .tasks import is_task_dependency
 
 
 class ScopeForm:
@@ -120,18 +121,38 @@ def lower_with(lw: Lowerer, node: ast.With) -> list[Stmt]:
     if form.check is not None:
         form.check(lw, expr, values)
     lw.occurrence(Occurrence(lw.span(expr.func), name or "", OccurrenceKind.HELPER, None))
+    task_id = None
     if item.optional_vars is not None:
-        bind_task_id(lw, item.optional_vars, form, name or "")
+        task_id = bind_task_id(lw, item.optional_vars, form, name or "")
     elif name == "spmd":
         unbound_deps(lw, expr)
+    deps = values.get("deps")
+    hint = values.get("name_hint")
+    launch = Launch(
+        deps if isinstance(deps, tuple) else (), task_id, hint if isinstance(hint, str) else ""
+    )
     if form.incore(values):
-        return lower_body(lw, node, True)
+        return lower_body(lw, node, True, launch)
     kind = runtime_scope_kind(name or "", values)
     if kind is None:
         return lower_body(lw, node, False)
     core_num = spmd_width(lw, expr, values) if kind is ScopeKind.Spmd else None
     body = lw.lower_block(node.body)
-    return [ScopeStmt(body, kind, core_num, span=lw.span(node))]
+    return [
+        ScopeStmt(body, kind, core_num, *launch.fields(kind is ScopeKind.Spmd), span=lw.span(node))
+    ]
+
+
+class Launch:
+    """What a ``pl.at`` / ``pl.spmd`` scope says of its launch: ``deps=``, ``as tid``, its name."""
+
+    def __init__(self, deps: tuple[Expr, ...], task_id: Var | None, name_hint: str) -> None:
+        self.deps = deps
+        self.task_id = task_id
+        self.name_hint = name_hint
+
+    def fields(self, kept: bool = True) -> tuple[tuple[Expr, ...], Var | None, str]:
+        return (self.deps, self.task_id, self.name_hint) if kept else ((), None, "")
 
 
 def runtime_scope_kind(name: str, values: dict[str, object]) -> ScopeKind | None:
@@ -196,7 +217,7 @@ def scope_arguments(lw: Lowerer, call: ast.Call, form: ScopeForm, name: str) -> 
             continue
         named.append((keyword.arg, keyword.value))
     for key, value in named:
-        values[key] = scope_value(lw, value)
+        values[key] = scope_deps(lw, value) if key == "deps" else scope_value(lw, value)
     if name == "scope" and values.get("mode") not in (None, ScopeMode.AUTO, ScopeMode.MANUAL):
         lw.error("E013", "pl.scope(mode=...) takes pl.ScopeMode.AUTO or MANUAL", call)
     return values
@@ -218,18 +239,34 @@ def scope_value(lw: Lowerer, node: ast.expr) -> object:
     return None
 
 
-def bind_task_id(lw: Lowerer, target: ast.expr, form: ScopeForm, name: str) -> None:
+def scope_deps(lw: Lowerer, node: ast.expr) -> tuple[Expr, ...]:
+    """A scope's ``deps=[t1, None, arr]``: each entry lowered (its name checked and indexed);
+    the TaskIds and TaskId arrays are kept for the task graph."""
+    elements = node.elts if isinstance(node, ast.List | ast.Tuple) else [node]
+    deps: list[Expr] = []
+    for element in elements:
+        if isinstance(element, ast.Constant) or isinstance(element, ast.ListComp):
+            continue
+        value = lw.lower_expr(element)
+        if is_task_dependency(value) and not isinstance(value.type, UnknownType):
+            deps.append(value)
+    return tuple(deps)
+
+
+def bind_task_id(lw: Lowerer, target: ast.expr, form: ScopeForm, name: str) -> Var | None:
     if not form.binds or not isinstance(target, ast.Name):
         lw.error("E013", f"`with pl.{name}(...)` does not bind a name here", target)
-        return
+        return None
     span = lw.span(target)
     lw.state.task_origins[span] = f"the TaskId of the `pl.{name}` region at line {span.line}"
-    lw.define(
-        target.id, Var(TASK_ID_TYPE, name=target.id, span=span), span, OccurrenceKind.VARIABLE
-    )
+    var = Var(TASK_ID_TYPE, name=target.id, span=span)
+    lw.define(target.id, var, span, OccurrenceKind.VARIABLE)
+    return var
 
 
-def lower_body(lw: Lowerer, node: ast.With, incore: bool) -> list[Stmt]:
+def lower_body(
+    lw: Lowerer, node: ast.With, incore: bool, launch: Launch | None = None
+) -> list[Stmt]:
     if not incore:
         return [lw.lower_block(node.body)]
     lw.state.incore_scopes += 1
@@ -237,4 +274,5 @@ def lower_body(lw: Lowerer, node: ast.With, incore: bool) -> list[Stmt]:
         body = lw.lower_block(node.body)
     finally:
         lw.state.incore_scopes -= 1
-    return [ScopeStmt(body, ScopeKind.InCore, span=lw.span(node))]
+    fields = launch.fields() if launch is not None else ((), None, "")
+    return [ScopeStmt(body, ScopeKind.InCore, None, *fields, span=lw.span(node))]

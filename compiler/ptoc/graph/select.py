@@ -1,0 +1,50 @@
+"""The task graph of a named function of an analysed file: what ``ptoc graph`` writes and the
+editor's ``ptols/taskGraph`` answers, through this one function so the two cannot disagree.
+
+A ``@pl.program`` function's graph is drawn from its program. A ``@pl.jit`` entry's is drawn
+from the specialisation ``ptoc compile`` would compile (the first call in the file, or the
+n-th with ``specialise``); a JIT entry no call in the file gives shapes is drawn from its
+program for every shape (its tasks and edges do not depend on the extents, except a loop bound
+computed from them, which is then not unrolled)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .build import task_graph
+from .model import TaskGraph
+
+if TYPE_CHECKING:  # (the front end imports this package for its warnings)
+    from ..frontend.analysis import ModuleAnalysis
+
+
+def function_graph(
+    analysis: ModuleAnalysis, function: str, specialise: int | None = None
+) -> TaskGraph | str:
+    """The graph of ``function``, or why there is none (a sentence naming the function)."""
+    chosen = analysis.specialised(specialise) if specialise is not None else analysis
+    for program in chosen.all_programs():
+        fn = program.function(function)
+        if fn is not None:
+            return task_graph(program, fn)
+    entry = jit_entry(analysis, function)
+    if entry is not None and specialise is not None:
+        calls = len(analysis.jit_specialisations.get(entry, []))
+        return (
+            f"'{function}' has {calls} specialisation(s) in this file, not {specialise}: "
+            "--specialise N takes the N-th call (or # ptoc: specialise line) of its kernel"
+        )
+    jit = analysis.jit_symbolic.get(entry) if entry is not None else None
+    fn = jit.function(function) if jit is not None else None
+    if jit is not None and fn is not None:
+        return task_graph(jit, fn)
+    return f"no function '{function}'"
+
+
+def jit_entry(analysis: ModuleAnalysis, function: str) -> str | None:
+    """The JIT entry whose programs define ``function`` (itself, or a JIT function it calls)."""
+    for entry, found in analysis.jit_specialisations.items():
+        programs = [*found, analysis.jit_symbolic.get(entry)]
+        if entry == function or any(p is not None and p.function(function) for p in programs):
+            return entry
+    return None
