@@ -76,7 +76,7 @@ def test_specialise_runs_the_nth_calls_shapes_on_the_simulator(
     assert main([*argv, "--keep", str(keep)]) == 0
     captured = capsys.readouterr()
     assert captured.err.splitlines()[0] == (
-        "ptoc: 'tile_add' specialisation 2 of 2: call at line 25: a: [128, 128] FP32, "
+        "ptoc: note: 'tile_add' specialisation 2 of 2: call at line 25: a: [128, 128] FP32, "
         "b: [128, 128] FP32, c: [128, 128] FP32"
     )
     assert captured.out.splitlines()[-1].startswith("tile_add: simulator (host code and 1 ")
@@ -92,7 +92,7 @@ def test_specialise_picks_the_interpreters_shapes_too(capsys: pytest.CaptureFixt
     assert main(["run", JIT, "--function", "tile_add"]) == 0
     first = capsys.readouterr()
     assert first.err == (  # of several, which one runs is said
-        "ptoc: 'tile_add' specialisation 1 of 2: call at line 25: a: [64, 64] FP32, "
+        "ptoc: note: 'tile_add' specialisation 1 of 2: call at line 25: a: [64, 64] FP32, "
         "b: [64, 64] FP32, c: [64, 64] FP32\n"
     )
     assert [line.split(" min ")[0] for line in first.out.splitlines()[:3]] == [

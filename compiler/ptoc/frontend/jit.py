@@ -184,6 +184,7 @@ class JitPrograms:
                     self.analyzer.bag.add(diagnostic)
         specialised: list[Program] = []
         labels: list[str] = []
+        keys: list[str] = []
         for site in readable:
             bag = DiagnosticBag()
             first = site is readable[0]
@@ -193,10 +194,12 @@ class JitPrograms:
             if program is not None and not bag.has_errors:  # (a failing one compiles to nothing)
                 specialised.append(program)
                 labels.append(f"{site.title()}: {site.describe()}")
+                keys.append(site.key())
         # The program print and compile see: the first call's (with no call, the kernel has
         # no shapes to generate code for; the symbolic program served the checks).
         self.analyzer.result.jit_specialisations[entry.fn.name] = specialised
         self.analyzer.result.jit_labels[entry.fn.name] = labels
+        self.analyzer.result.jit_keys[entry.fn.name] = keys
         if specialised:
             self.analyzer.result.programs.append(specialised[0])
 

@@ -103,7 +103,7 @@ def find_function(
             n = specialise or 1
             if len(label) > 1 or (label and specialise is not None):
                 note = f"'{program.name}' specialisation {n} of {len(label)}: {label[n - 1]}"
-                print(f"ptoc: {note}", file=sys.stderr, flush=True)
+                print(f"ptoc: note: {note}", file=sys.stderr, flush=True)
             return program, found
     if specialise is not None and function in loaded.jit_labels:
         count = len(loaded.jit_labels[function])
