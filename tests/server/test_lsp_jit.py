@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lsp_helpers import change, open_document, position_of
+from lsp_helpers import change, open_document, position_of, wait_for_diagnostics
+from lsprotocol import types
 from pytest_lsp import LanguageClient
 from test_lsp_preview import settled_preview
 
@@ -136,3 +137,61 @@ async def test_run_runs_the_chosen_specialisation_on_the_simulator(
         result.log
     )
     assert "a (FP16): max abs error 0" in result.log
+
+
+# A kernel no call gives shapes: its values' dtypes are its parameters'.
+UNCALLED = """\
+import pypto.language as pl
+
+
+@pl.jit
+def tile_add(a: pl.Tensor, b: pl.Tensor, c: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        tile_a = pl.load(a, [0, 0], [128, 128])
+        tile_b = pl.load(b, [0, 0], [128, 128])
+        pl.store(pl.add(tile_a, tile_b), [0, 0], c)
+    return c
+"""
+
+
+async def hover_text(client: LanguageClient, uri: str, position: types.Position) -> str:
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), position)
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    return hover.contents.value
+
+
+async def test_hover_and_inlay_hints_show_a_parameters_dtype_where_no_call_gives_one(
+    client: LanguageClient, tmp_path: Path
+):
+    uri = await open_document(client, tmp_path / "k.py", UNCALLED)
+    assert await hover_text(client, uri, position_of(UNCALLED, "tile_b =")) == (
+        "```python\n(variable) tile_b: pl.Tile[[128, 128], dtype(b)]\n```\n\n"
+        "16384 elements\n\nmemory: Vec"
+    )
+    assert (await hover_text(client, uri, position_of(UNCALLED, "a, [0, 0]"))).startswith(
+        "```python\n(parameter) a: pl.Tensor[[a_dim0, a_dim1], dtype(a)]\n```"
+    )
+    hints = await client.text_document_inlay_hint_async(
+        types.InlayHintParams(
+            types.TextDocumentIdentifier(uri),
+            types.Range(types.Position(0, 0), types.Position(12, 0)),
+        )
+    )
+    assert [h.label for h in hints or []] == [
+        ": pl.Tile[[128, 128], dtype(a)]",
+        ": pl.Tile[[128, 128], dtype(b)]",
+    ]
+    # a call gives the concrete types
+    called = UNCALLED + (
+        '\n\nif __name__ == "__main__":\n'
+        "    x = torch.zeros((128, 128), dtype=torch.float16)\n"
+        "    tile_add(x, x, x)\n"
+    ).replace("if __name__", "import torch\n\nif __name__")
+    change(client, uri, 2, called)
+    assert not await wait_for_diagnostics(client, uri, 2)
+    assert (await hover_text(client, uri, position_of(called, "tile_b ="))).startswith(
+        "```python\n(variable) tile_b: pl.Tile[[128, 128], pl.FP16]\n```\n\n16384 elements · "
+        "32768 bytes"
+    )

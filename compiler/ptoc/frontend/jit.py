@@ -24,7 +24,7 @@ from .context import FunctionSignature, ParamInfo
 from .jit_calls import CallSite, bare_tensor, read_call_sites
 from .jit_comments import comment_sites, config_sites
 from .jit_kinds import jit_decorator, jit_kind
-from .jit_shapes import ANY_TENSOR, call_needs, every_shape, symbolic_shapes
+from .jit_shapes import ANY_TENSOR, call_needs, dtype_variables, every_shape, symbolic_shapes
 from .jit_types import check_types, runtime_params
 from .lower import LoweredFunction
 from .names import attribute_chain
@@ -169,16 +169,18 @@ class JitPrograms:
     def analyse_entry(self, entry: JitDef, sites: list[CallSite]) -> None:
         members = reachable(entry, self.known)
         readable = [site for site in sites if site.readable]
-        # Hover and inlay hints show the first call's concrete types; with none, the symbolic.
+        # Hover and inlay hints show the first call's concrete types; with none, the symbolic
+        # ones (each bare tensor of symbolic dims and its own dtype, shown as ``dtype(a)``).
+        shapes = symbolic_shapes(entry.fn)
         bag = DiagnosticBag()
-        self.program(entry, members, {}, bag, record_symbols=not readable)
+        self.program(entry, members, {}, bag, record_symbols=not readable and not shapes)
         for diagnostic in bag.items:
             if not self.from_elsewhere(diagnostic):
                 self.analyzer.bag.add(diagnostic)
-        shapes = symbolic_shapes(entry.fn)
         if shapes:  # each bare tensor of the rank it is used with, of symbolic dims
             bag = DiagnosticBag()
-            self.program(entry, members, shapes, bag, record_symbols=False)
+            symbolic = not readable
+            self.program(entry, members, shapes, bag, record_symbols=symbolic, symbolic=symbolic)
             for diagnostic in bag.items:
                 if every_shape(diagnostic):
                     self.analyzer.bag.add(diagnostic)
@@ -237,6 +239,7 @@ class JitPrograms:
         bag: DiagnosticBag,
         *,
         record_symbols: bool,
+        symbolic: bool = False,
     ) -> Program | None:
         """The entry's program for these parameter types. A sub-function's bare tensors take
         the types its calls pass, so it is lowered again until they settle (one round per
@@ -257,10 +260,14 @@ class JitPrograms:
             fresh = [sig for sig in table.values() if sig.name not in self.recorded]
             self.recorded.update(sig.name for sig in fresh)
             self.analyzer.result.index.extend(
-                self.symbolic_signature(o, entry, shapes)
+                self.symbolic_signature(o, entry, {} if symbolic else shapes)
                 for o in occurrences
                 if any(within(o.span, sig.span) for sig in fresh)
             )
+            if symbolic:  # the stand-in dtypes of the values recorded, per function
+                names = dtype_variables(shapes)
+                for sig in fresh:
+                    self.analyzer.result.jit_dtype_variables[sig.name] = names
             for sig in fresh:
                 info = FunctionInfo(sig.name, sig.span, sig.name_span, None)
                 self.analyzer.result.function_infos.append(info)
