@@ -293,6 +293,8 @@ class LoadedFile:
     diagnostics: list[Diagnostic]
     edition: Edition = Edition.V2026_03  # the spelling the file's IR is printed in
     why_empty: str = "contains no @pl.program or @pl.function"
+    # Where each @pl.jit entry's specialisations come from, in order (``jit_labels``).
+    jit_labels: dict[str, list[str]] = field(default_factory=dict)
 
 
 def load_programs(path: str, specialise: int | None = None) -> LoadedFile:
@@ -304,7 +306,8 @@ def load_programs(path: str, specialise: int | None = None) -> LoadedFile:
     edition = printed_edition(analysis.edition)
     diagnostics = list(analysis.diagnostics)
     why = analysis.nothing_to_compile()
-    return LoadedFile(path, analysis.all_programs(), diagnostics, edition, why)
+    labels = analysis.jit_labels
+    return LoadedFile(path, analysis.all_programs(), diagnostics, edition, why, labels)
 
 
 def printed_edition(in_force: EditionInForce | None) -> Edition:

@@ -114,7 +114,13 @@ def document_facts(
             key = (
                 program.name,
                 fn.name,
-                tuple((f.span, hash_of(f)) for f in program.functions if f.name in reached),
+                # (the structural hash leaves parameter types out: a @pl.jit kernel's differ
+                # from one specialisation to another)
+                tuple(
+                    (f.span, hash_of(f), tuple(str(p.type) for p in f.params))
+                    for f in program.functions
+                    if f.name in reached
+                ),
             )
             facts = memo.get(key)
             if facts is None:

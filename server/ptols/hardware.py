@@ -17,6 +17,7 @@ from lsprotocol import types
 
 if TYPE_CHECKING:
     from ptoc.diagnostics import Diagnostic
+    from ptoc.frontend import ModuleAnalysis
     from ptoc.kernel_facts import FunctionFacts
 
     from .documents import Document
@@ -93,6 +94,29 @@ def facts_job(ls: PtolsServer, doc: Document) -> asyncio.Future[Any] | None:
 
     job.add_done_callback(done)
     return job
+
+
+async def specialised_facts(
+    ls: PtolsServer, doc: Document, analysis: ModuleAnalysis, n: int
+) -> list[FunctionFacts]:
+    """The facts of each @pl.jit kernel's n-th specialisation (the editor's chosen one), on the
+    facts thread; functions unchanged by the shapes come from the document's memo."""
+    from ptoc.kernel_facts import document_facts
+
+    shared = doc.pipelines
+
+    facts: list[FunctionFacts] = await asyncio.get_running_loop().run_in_executor(
+        ls.facts_pool,
+        functools.partial(
+            shared.run,
+            document_facts,
+            analysis.specialised(n),
+            doc.facts_memo,
+            hash_of=shared.structural_hash,
+            calls_of=shared.direct_calls,
+        ),
+    )
+    return facts
 
 
 async def compute_facts(ls: PtolsServer, doc: Document, version: int | None) -> None:

@@ -37,6 +37,8 @@ class PreviewParams:
     function: str | None = None
     pipeline: str | None = None  # None: the `pipeline` setting, else the target's own
     specialisation: int | None = None  # 1-based: each @pl.jit kernel's N-th (None: its first)
+    # The chosen specialisation's `key` (ptols/specialisations): it wins over the index.
+    specialisation_key: str | None = None
 
 
 @attrs.define
@@ -54,6 +56,7 @@ class PreviewResult:
     version: int | None
     diagnostics: list[PreviewDiagnostic]
     pending: bool | None = None  # True: still compiling, ptols/previewChanged follows
+    note: str | None = None  # the chosen specialisation is gone: which one is shown instead
 
 
 @attrs.define
@@ -88,6 +91,7 @@ class SpecialisationsParams:
 class Specialisation:
     index: int  # 1-based: the preview's `specialisation`
     label: str  # where it comes from: "call at line 42: a: [128, 128] FP32, ..."
+    key: str  # what it is (its parameters' types): the same across edits that move calls
 
 
 @attrs.define
@@ -166,6 +170,8 @@ class SourceMapResult:
 class MemoryMapParams:
     text_document: types.TextDocumentIdentifier
     function: str | None = None
+    specialisation: int | None = None  # as ptols/preview's
+    specialisation_key: str | None = None
 
 
 @attrs.define
@@ -210,6 +216,7 @@ class MemoryMapResult:
     version: int | None
     functions: list[FunctionMemoryMap]
     diagnostics: list[PreviewDiagnostic]
+    note: str | None = None  # as ptols/preview's
 
 
 @attrs.define
@@ -218,6 +225,8 @@ class RunParams:
     function: str
     seed: int | None = None  # None: 0, as ptoc run
     work_done_token: int | str | None = None
+    specialisation: int | None = None  # as ptols/preview's
+    specialisation_key: str | None = None
 
 
 @attrs.define
@@ -234,6 +243,8 @@ class RunResult:
     outputs: list[RunOutput]
     message: str
     log: str
+    note: str | None = None  # as ptols/preview's
+    specialisation: int | None = None  # the specialisation that ran (a @pl.jit kernel's)
 
 
 @attrs.define

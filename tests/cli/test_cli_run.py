@@ -215,15 +215,44 @@ def test_sim_runs_a_tensor_level_kernel_with_its_out_parameter(
     ]
 
 
-def test_sim_of_an_orchestration_function_says_what_to_run(
-    capsys: pytest.CaptureFixture[str],
+def test_sim_runs_an_orchestration_function_with_the_kernels_it_launches(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     tools_or_skip()
+    keep = tmp_path / "keep"
+    assert main(["run", TENSOR_ADD, "--function", "main", "--sim", "--keep", str(keep)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "a (FP32): max abs error 0, max rel error 0 (rtol 0.0001, atol 1e-05): ok",
+        "b (FP32): max abs error 0, max rel error 0 (rtol 0.0001, atol 1e-05): ok",
+        "return 0 (FP32): max abs error 0, max rel error 0 (rtol 0.0001, atol 1e-05): ok",
+        "main: simulator (host code and 2 kernel(s) run as tasks in program order) and "
+        "reference interpreter agree on 3 results",
+    ]
+    assert sorted(np.load(keep / "simulator.npz")) == ["a", "b", "return_0"]
+    assert sorted(np.load(keep / "reference.npz")) == ["a", "b", "return_0"]
+    unit = (keep / "kernel.cpp").read_text(encoding="utf-8")
+    assert "aicpu_orchestration_entry(&rt" in unit and "ptoc_kernels::runScaledSum" in unit
+
+
+def test_sim_of_an_orchestration_function_reports_a_mismatch(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tools_or_skip()
+    from ptoc.run import orchestration
+
+    real = orchestration.reference_tensors
+
+    def off_by_one(*args: object) -> dict[str, np.ndarray]:
+        found = real(*args)  # type: ignore[arg-type]
+        found["return 0"] = found["return 0"] + 1
+        return found
+
+    monkeypatch.setattr(orchestration, "reference_tensors", off_by_one)
     assert main(["run", TENSOR_ADD, "--function", "main", "--sim"]) == 1
-    assert capsys.readouterr().err.splitlines()[-1] == (
-        "ptoc: error: 'main' is an orchestration function (host code launching kernels); "
-        "--sim runs one kernel: name one of the kernels it launches"
-    )
+    out = capsys.readouterr().out.splitlines()
+    assert out[2].startswith("return 0 (FP32): max abs error 1, ")
+    assert out[2].endswith("MISMATCH in 65536 of 65536, first at [0, 0]")
+    assert out[3] == "main: simulator and reference interpreter DISAGREE"
 
 
 def test_check_and_compile_never_import_numpy() -> None:

@@ -1,5 +1,5 @@
 """Tensor-level programs end to end: the orchestration C++ and every kernel it launches, built
-into one executable with the host shim (``orchestration_shim``) and run on pto-isa's CPU
+into one executable with the host shim (``ptoc.run.orchestration``) and run on pto-isa's CPU
 simulator, against the reference interpreter running the source program (not the IR after
 the passes: this checks the passes too)."""
 
@@ -9,19 +9,23 @@ import tempfile
 import textwrap
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from ptoc.cli import analyze
-from ptoc.interp import run_function
 from ptoc.ir.types import TensorType
 from ptoc.run import simulator
-from ptoc.run.compare import compare
 from ptoc.run.execute import describe_failure
-from ptoc.run.inputs import generate_inputs, static_shape
+from ptoc.run.inputs import generate_inputs
+from ptoc.run.orchestration import (
+    compare_slots,
+    compile_orchestration,
+    host_slots,
+    reference_tensors,
+    slot_arguments,
+    slot_results,
+)
 
 from .bench import Bench
-from .orchestration_shim import compile_orchestrated, host_inputs
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 HEADER = "import pypto.language as pl\n\n\n@pl.program\n"
@@ -127,38 +131,17 @@ def run_end_to_end(bench: Bench, source: str, function: str) -> list[str]:
     original = program.function(function)
     assert original is not None
     inputs = generate_inputs(program, original, 0)
-    expected = run_function(program, function, dict(inputs))
-    compiled = compile_orchestrated(source, function)
-    slots = host_inputs(compiled, inputs)
-    arguments: list[simulator.SimArgument] = []
-    for _, value, type_ in slots:
-        if isinstance(type_, TensorType):
-            data = value if value is not None else np.zeros(static_shape("", type_))
-            arguments.append(simulator.SimArgument(simulator.to_device_bytes(data, type_.dtype)))
-        else:
-            assert value is not None
-            arguments.append(
-                simulator.SimArgument(scalar_bits=simulator.scalar_slot(value, type_.dtype))
-            )
+    expected = reference_tensors(program, original, inputs)
+    compiled, diagnostics = compile_orchestration(program, function)
+    assert compiled is not None, [d.format() for d in diagnostics]
+    slots = host_slots(compiled, inputs)
     executable = simulator.build(bench.toolchain, compiled.source, "orchestration")
     workdir = Path(tempfile.mkdtemp(prefix="ptoc-orch-"))
-    run = simulator.run(executable, 0, arguments, 0, workdir)
+    run = simulator.run(executable, 0, slot_arguments(slots), 0, workdir)
     assert run.returncode == 0, describe_failure(run)
-    problems: list[str] = []
-    for index, (name, _, type_) in enumerate(slots):
-        if not isinstance(type_, TensorType):
-            continue
-        got = simulator.from_device_bytes(
-            run.outputs[index], type_.dtype, static_shape(name, type_)
-        )
-        if name.startswith("return "):
-            want = np.asarray(expected.returns[int(name.split()[1])])
-        else:
-            want = expected.outputs[name]
-        comparison = compare(name, type_.dtype, got, want)
-        if not comparison.ok:
-            problems.append(comparison.line())
-    return problems
+    comparisons = compare_slots(slots, slot_results(slots, run), expected)
+    assert len(comparisons) == sum(isinstance(s.type, TensorType) for s in slots)
+    return [c.line() for c in comparisons if not c.ok]
 
 
 @pytest.mark.parametrize("key", sorted(PROGRAMS))

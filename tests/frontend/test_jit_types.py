@@ -98,3 +98,17 @@ def test_loads_of_one_tensor_with_one_dtype_or_of_two_tensors_are_fine() -> None
         )
     )
     assert found(two) == []
+
+
+def test_a_kernel_no_call_shapes_records_each_bare_tensors_dtype_as_its_own() -> None:
+    """Hover shows ``dtype(a)`` for values of a's element type: each ranked bare tensor gets
+    a stand-in element type of its own (``c``'s rank comes from the store)."""
+    _, uncalled = analyse(SCALED)
+    assert found(uncalled) == []
+    assert uncalled.jit_dtype_variables == {
+        "scaled": {"FP8E4M3FN": "dtype(a)", "FP8E5M2": "dtype(c)"}
+    }
+    _, called = analyse(
+        SCALED + '\nif __name__ == "__main__":\n    a = torch.zeros((64, 64))\n    scaled(a, a)\n'
+    )
+    assert called.jit_dtype_variables == {}  # the call's concrete types are shown

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { isPyptoDocument } from './logic/detect';
 import { RESTART_SETTINGS } from './logic/settings';
+import { SpecialisationChoices } from './logic/specialisationChoice';
 import { PREVIEW_SCHEME } from './logic/previewUri';
 import { registerFormatOnSave } from './formatOnSave';
 import { registerFunctionCommands } from './functionCommands';
@@ -34,10 +35,11 @@ export function activate(context: vscode.ExtensionContext): void {
   const controller = new ServerController(log, vscode.Uri.joinPath(context.extensionUri, 'bundled', 'libs').fsPath);
   server = controller;
   const statusBar = new StatusBar();
-  const previews = new PreviewManager(controller, log);
+  const specialisations = new SpecialisationChoices();
+  const previews = new PreviewManager(controller, log, specialisations);
   const sourceMaps = new SourceMapController(controller, log);
-  const memoryMaps = new MemoryMapManager(context.extensionUri, controller, log);
-  const runner = new Runner(controller, log);
+  const memoryMaps = new MemoryMapManager(context.extensionUri, controller, log, specialisations);
+  const runner = new Runner(controller, log, specialisations);
   const timelines = timelinePanels(context.extensionUri, controller, log);
   const taskGraphs = taskGraphPanels(context.extensionUri, controller, log);
   const passExplorer = new PassExplorer(controller, log);
@@ -53,7 +55,7 @@ export function activate(context: vscode.ExtensionContext): void {
     registerFunctionCommands(previews, memoryMaps, runner, log),
     timelines,
     registerTimelineCommands(timelines, previews, log),
-    registerSpecialisationCommand(previews, controller, log),
+    registerSpecialisationCommand(previews, controller, log, (source) => memoryMaps.refreshSource(source)),
     taskGraphs,
     registerTaskGraphCommands(taskGraphs, previews, log),
     passExplorer,

@@ -24,6 +24,8 @@ export interface PanelKind<R, S = undefined> {
   render(result: R, sourceName: string, resources: PageResources, width: number | undefined, state: S): string;
   /** The state of a new panel. */
   initialState?: () => S;
+  /** More fields of the request for a source (the chosen @pl.jit specialisation). */
+  params?: (source: string) => Record<string, unknown>;
   /** The state after a message of the page (undefined: not one of this kind's). */
   onMessage?: (state: S, message: Record<string, unknown>, source: string) => S | undefined;
 }
@@ -74,7 +76,11 @@ class KernelPanel<R, S> {
 
   async refresh(): Promise<void> {
     const generation = ++this.generation;
-    const params = { textDocument: { uri: this.source }, ...(this.fn === undefined ? {} : { function: this.fn }) };
+    const params = {
+      textDocument: { uri: this.source },
+      ...(this.fn === undefined ? {} : { function: this.fn }),
+      ...(this.kind.params?.(this.source) ?? {}),
+    };
     let result: R | undefined;
     let html: string;
     try {
@@ -158,6 +164,15 @@ export class KernelPanels<R, S = undefined> implements vscode.Disposable {
         }
       }),
     );
+  }
+
+  /** Asks again for every panel of `source` (its chosen specialisation changed). */
+  refreshSource(source: string): void {
+    for (const panel of this.panels) {
+      if (sameUri(panel.source, source)) {
+        void panel.refresh();
+      }
+    }
   }
 
   /** Shows (or brings forward) the panel of `source`, of one function or of all. */

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { KernelPanels, type PanelKind } from './kernelPanel';
 import { DEFAULT_VIEW, decodeRange, layoutForWidth, renderMemoryMap, type MemoryViewState } from './logic/memoryView';
 import { Methods, parseMemoryMap, type LspRange, type MemoryMapResult } from './logic/protocol';
+import { SpecialisationChoices } from './logic/specialisationChoice';
 import type { ServerController } from './server';
 import { HIGHLIGHT_COLOUR } from './sourceMap';
 import { errorText, sameUri } from './uriText';
@@ -76,9 +77,14 @@ class PinnedMentions implements vscode.Disposable {
   }
 }
 
-function memoryMapKind(pins: PinnedMentions, log: vscode.LogOutputChannel): PanelKind<MemoryMapResult, MemoryViewState> {
+function memoryMapKind(
+  pins: PinnedMentions,
+  log: vscode.LogOutputChannel,
+  choices: SpecialisationChoices,
+): PanelKind<MemoryMapResult, MemoryViewState> {
   return {
     viewType: MEMORY_MAP_VIEW,
+    params: (source) => ({ ...choices.fields(source) }),
     title: 'Memory',
     what: 'memory map',
     method: Methods.memoryMap,
@@ -103,9 +109,14 @@ function memoryMapKind(pins: PinnedMentions, log: vscode.LogOutputChannel): Pane
 export class MemoryMapManager extends KernelPanels<MemoryMapResult, MemoryViewState> {
   private readonly pins: PinnedMentions;
 
-  constructor(extensionUri: vscode.Uri, server: ServerController, log: vscode.LogOutputChannel) {
+  constructor(
+    extensionUri: vscode.Uri,
+    server: ServerController,
+    log: vscode.LogOutputChannel,
+    choices: SpecialisationChoices = new SpecialisationChoices(),
+  ) {
     const pins = new PinnedMentions();
-    super(memoryMapKind(pins, log), extensionUri, server, log);
+    super(memoryMapKind(pins, log, choices), extensionUri, server, log);
     this.pins = pins;
   }
 

@@ -25,6 +25,7 @@ import {
   type PreviewTarget,
 } from './logic/protocol';
 import { hasBanner, renderPreview, renderUnavailable } from './logic/render';
+import { SpecialisationChoices } from './logic/specialisationChoice';
 import { readSettings, type ServerController } from './server';
 import { errorText, fileName, sameUri } from './uriText';
 
@@ -57,15 +58,17 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
   private following: Promise<void> = Promise.resolve();
   /** Previews whose last content is an explanation (errors) rather than code. */
   private readonly explaining = new Set<string>();
-  /** Per source document, the @pl.jit specialisation its previews show ("PyPTO: Choose Specialisation"). */
-  readonly specialisations = new Map<string, number>();
+  /** Per source document, the @pl.jit specialisation its previews, memory map and Run use. */
+  readonly specialisations: SpecialisationChoices;
 
   readonly onDidChange = this.changeEmitter.event;
 
   constructor(
     private readonly server: ServerController,
     private readonly log: vscode.LogOutputChannel,
+    specialisations: SpecialisationChoices = new SpecialisationChoices(),
   ) {
+    this.specialisations = specialisations;
     this.disposables.push(
       this.changeEmitter,
       vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, this),
@@ -95,11 +98,8 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
       textDocument: { uri: request.source },
       target: request.target,
       ...(request.function === undefined ? {} : { function: request.function }),
+      ...this.specialisations.fields(request.source),
     };
-    const specialisation = this.specialisations.get(request.source);
-    if (specialisation !== undefined) {
-      params.specialisation = specialisation;
-    }
     try {
       await this.ensureOpen(request.source);
       const result = parsePreviewResult(await this.server.request(Methods.preview, params, token));

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { WorkDoneProgress } from 'vscode-languageclient/node';
 import { Methods, parseRunResult, type RunParams } from './logic/protocol';
 import { runReport, runVerdict } from './logic/runReport';
+import { SpecialisationChoices } from './logic/specialisationChoice';
 import { errorText, fileName } from './uriText';
 import type { ServerController } from './server';
 
@@ -19,6 +20,7 @@ export class Runner implements vscode.Disposable {
   constructor(
     private readonly server: ServerController,
     private readonly log: vscode.LogOutputChannel,
+    private readonly choices: SpecialisationChoices = new SpecialisationChoices(),
   ) {}
 
   private output(): vscode.OutputChannel {
@@ -55,7 +57,7 @@ export class Runner implements vscode.Disposable {
           }
         });
         try {
-          const params: RunParams = { textDocument: { uri: source }, function: fn, workDoneToken };
+          const params: RunParams = { textDocument: { uri: source }, function: fn, workDoneToken, ...this.choices.fields(source) };
           return await client.sendRequest(Methods.run, params, token);
         } finally {
           reports.dispose();

@@ -15,6 +15,7 @@ export function registerSpecialisationCommand(
   previews: PreviewManager,
   server: ServerController,
   log: vscode.LogOutputChannel,
+  onChosen: (source: string) => void = () => undefined,
 ): vscode.Disposable {
   return vscode.commands.registerCommand('ptoc.chooseSpecialisation', async (resource?: unknown) => {
     const origin = previews.origin(resource);
@@ -31,20 +32,21 @@ export function registerSpecialisationCommand(
     }
     const choices = kernels.flatMap((kernel) =>
       kernel.specialisations.map((s, i) => ({
-        value: s.index,
+        value: { index: s.index, ...(s.key === undefined ? {} : { key: s.key }) },
         label: s.label,
         ...(i === 0 ? { group: kernel.name } : {}),
-        ...(previews.specialisations.get(origin.source) === s.index ? { description: 'shown' } : {}),
+        ...(previews.specialisations.get(origin.source)?.index === s.index ? { description: 'shown' } : {}),
       })),
     );
     if (choices.length === 0) {
       void vscode.window.showInformationMessage('This file has no @pl.jit kernel with a specialisation (a call whose tensors can be read).');
       return;
     }
-    const chosen = await pick(choices, 'The specialisation the previews show');
+    const chosen = await pick(choices, 'The specialisation the previews, the memory map and Run use');
     if (chosen !== undefined) {
       previews.specialisations.set(origin.source, chosen.value);
       previews.refreshSource(origin.source);
+      onChosen(origin.source);
     }
   });
 }

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { panels } from './vscodeStub';
 // Imported after the stub, which replaces `vscode` for these modules.
 import { MemoryMapManager } from '../src/memoryMap';
+import { SpecialisationChoices } from '../src/logic/specialisationChoice';
 import type { ServerController } from '../src/server';
 
 const range = { start: { line: 3, character: 4 }, end: { line: 3, character: 30 } };
@@ -40,6 +41,30 @@ const svgWidth = (page: string): string | undefined => /<svg[^>]* width="(\d+)"/
 const extensionUri = { path: '/ext' } as unknown as import('vscode').Uri;
 
 describe('MemoryMapManager (with a vscode stub)', () => {
+  it('asks for the @pl.jit specialisation chosen for the source, by index and key', async () => {
+    const asked: unknown[] = [];
+    const none = { dispose: () => undefined };
+    const server = {
+      onPreviewChanged: () => none,
+      onRunning: () => none,
+      request: (_method: string, params: unknown) => {
+        asked.push(params);
+        return Promise.resolve(answer);
+      },
+    } as unknown as ServerController;
+    const choices = new SpecialisationChoices();
+    const manager = new MemoryMapManager(extensionUri, server, silentLog, choices);
+    await manager.show('file:///k/jit.py', 'scale');
+    choices.set('file:///k/jit.py', { index: 2, key: 'a: Tensor[[32, 32], FP16]' });
+    manager.refreshSource('file:///k/jit.py');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(asked, [
+      { textDocument: { uri: 'file:///k/jit.py' }, function: 'scale' },
+      { textDocument: { uri: 'file:///k/jit.py' }, function: 'scale', specialisation: 2, specialisationKey: 'a: Tensor[[32, 32], FP16]' },
+    ]);
+    manager.dispose();
+  });
+
   it('draws an answer that comes before the page reports its width once, at that width', async () => {
     const manager = new MemoryMapManager(extensionUri, fakeServer(() => Promise.resolve(answer)), silentLog);
     await manager.show('file:///k/simple_add.py', 'simple_add');

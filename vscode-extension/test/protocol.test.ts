@@ -77,6 +77,8 @@ describe('protocol', () => {
       { name: 'k', range, specialisations: [{ index: 1, label: 'call at line 9: a: [64] FP32' }] },
     ]);
     assert.deepEqual(parseSpecialisations(null), []);
+    const keyed = { kernels: [{ name: 'k', range, specialisations: [{ index: 2, label: 'call at line 9', key: 'a: Tensor[[64], FP32]' }] }] };
+    assert.deepEqual(parseSpecialisations(keyed)[0].specialisations, [{ index: 2, label: 'call at line 9', key: 'a: Tensor[[64], FP32]' }]);
   });
 
   it('reads passes and pipelines', () => {

@@ -40,6 +40,11 @@ describe('runReport', () => {
       ].join('\n'),
     );
   });
+  it("says which specialisation ran when the chosen one is gone (the server's note)", () => {
+    const note = "'scale': specialisation 2 is no longer in the file; using its first (call at line 16: a: [32, 32] FP32)";
+    const report = runReport('scale', 'k.py', { ...passed, outputs: [], log: '', note }, new Date(Date.UTC(2026, 0, 1)));
+    assert.equal(report, `=== scale in k.py at 00:00:00 UTC: passed\n${passed.message}\nnote: ${note}\n`);
+  });
   it('marks mismatches and unknown errors', () => {
     const failed: RunResult = {
       ok: false,

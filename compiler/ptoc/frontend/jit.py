@@ -24,7 +24,14 @@ from .context import FunctionSignature, ParamInfo
 from .jit_calls import CallSite, bare_tensor, read_call_sites
 from .jit_comments import comment_sites, config_sites
 from .jit_kinds import jit_decorator, jit_kind
-from .jit_shapes import ANY_TENSOR, call_needs, every_shape, graph_shapes, symbolic_shapes
+from .jit_shapes import (
+    ANY_TENSOR,
+    call_needs,
+    dtype_variables,
+    every_shape,
+    graph_shapes,
+    symbolic_shapes,
+)
 from .jit_types import check_types, runtime_params
 from .lower import LoweredFunction
 from .names import attribute_chain
@@ -169,16 +176,25 @@ class JitPrograms:
     def analyse_entry(self, entry: JitDef, sites: list[CallSite]) -> None:
         members = reachable(entry, self.known)
         readable = [site for site in sites if site.readable]
-        # Hover and inlay hints show the first call's concrete types; with none, the symbolic.
+        # Hover and inlay hints show the first call's concrete types; with none, the symbolic
+        # ones (each bare tensor of symbolic dims and its own dtype, shown as ``dtype(a)``).
+        shapes = symbolic_shapes(entry.fn)
         bag = DiagnosticBag()
-        symbolic = self.program(entry, members, {}, bag, record_symbols=not readable)
+        symbolic = self.program(entry, members, {}, bag, record_symbols=not readable and not shapes)
         for diagnostic in bag.items:
             if not self.from_elsewhere(diagnostic):
                 self.analyzer.bag.add(diagnostic)
-        shapes = symbolic_shapes(entry.fn)
         if shapes:  # each bare tensor of the rank it is used with, of symbolic dims
             bag = DiagnosticBag()
-            self.program(entry, members, shapes, bag, record_symbols=False)
+            unspecialised = not readable
+            self.program(
+                entry,
+                members,
+                shapes,
+                bag,
+                record_symbols=unspecialised,
+                symbolic=unspecialised,
+            )
             for diagnostic in bag.items:
                 if every_shape(diagnostic):
                     self.analyzer.bag.add(diagnostic)
@@ -192,6 +208,7 @@ class JitPrograms:
                 self.analyzer.result.jit_symbolic[entry.fn.name] = symbolic
         specialised: list[Program] = []
         labels: list[str] = []
+        keys: list[str] = []
         for site in readable:
             bag = DiagnosticBag()
             first = site is readable[0]
@@ -201,10 +218,12 @@ class JitPrograms:
             if program is not None and not bag.has_errors:  # (a failing one compiles to nothing)
                 specialised.append(program)
                 labels.append(f"{site.title()}: {site.describe()}")
+                keys.append(site.key())
         # The program print and compile see: the first call's (with no call, the kernel has
         # no shapes to generate code for; the symbolic program served the checks).
         self.analyzer.result.jit_specialisations[entry.fn.name] = specialised
         self.analyzer.result.jit_labels[entry.fn.name] = labels
+        self.analyzer.result.jit_keys[entry.fn.name] = keys
         if specialised:
             self.analyzer.result.programs.append(specialised[0])
 
@@ -242,6 +261,7 @@ class JitPrograms:
         bag: DiagnosticBag,
         *,
         record_symbols: bool,
+        symbolic: bool = False,
     ) -> Program | None:
         """The entry's program for these parameter types. A sub-function's bare tensors take
         the types its calls pass, so it is lowered again until they settle (one round per
@@ -262,10 +282,14 @@ class JitPrograms:
             fresh = [sig for sig in table.values() if sig.name not in self.recorded]
             self.recorded.update(sig.name for sig in fresh)
             self.analyzer.result.index.extend(
-                self.symbolic_signature(o, entry, shapes)
+                self.symbolic_signature(o, entry, {} if symbolic else shapes)
                 for o in occurrences
                 if any(within(o.span, sig.span) for sig in fresh)
             )
+            if symbolic:  # the stand-in dtypes of the values recorded, per function
+                names = dtype_variables(shapes)
+                for sig in fresh:
+                    self.analyzer.result.jit_dtype_variables[sig.name] = names
             for sig in fresh:
                 info = FunctionInfo(sig.name, sig.span, sig.name_span, None)
                 self.analyzer.result.function_infos.append(info)

@@ -68,6 +68,11 @@ class CallSite:
     def title(self) -> str:
         return self.label or f"call at line {self.span.line}"
 
+    def key(self) -> str:
+        """What the specialisation is, not where it comes from: each parameter's type, stable
+        across edits that move or reorder the calls (the editor's choice is kept by it)."""
+        return ", ".join(f"{name}: {t.short()}" for name, t in self.shapes.items())
+
     def describe(self) -> str:
         return ", ".join(
             f"{name}: [{', '.join(map(str, t.shape))}] {t.dtype.name}"

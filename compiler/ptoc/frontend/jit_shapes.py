@@ -32,6 +32,17 @@ class AnyTensor(UnknownType):
 ANY_TENSOR = AnyTensor()
 # A stand-in element type: diagnostics that could depend on it are not kept (``every_shape``).
 _PLACEHOLDER = DataType.FP32
+# Each bare tensor's own stand-in element type, in parameter order (after these, the shared
+# placeholder): element types a kernel is rarely written in, so that hover can say which
+# parameter's dtype a value has (``dtype_variables``); the type rules accept them as FP32.
+DTYPE_MARKERS = (
+    DataType.FP8E4M3FN,
+    DataType.FP8E5M2,
+    DataType.HF8,
+    DataType.FP8,
+    DataType.HF4,
+    DataType.FP4,
+)
 _SHAPE_CLASH = "E307"
 _SHAPES = re.compile(r"\[([^\]]*)\]")
 
@@ -81,7 +92,8 @@ def symbolic_shapes(fn: ast.FunctionDef) -> dict[str, Type]:
         rank = ranks.get(arg.arg)
         if rank:
             dims = tuple(Var(_INDEX, name=f"{arg.arg}_dim{i}") for i in range(rank))
-            shapes[arg.arg] = TensorType(dims, _PLACEHOLDER)
+            marker = DTYPE_MARKERS[len(shapes)] if len(shapes) < len(DTYPE_MARKERS) else None
+            shapes[arg.arg] = TensorType(dims, marker or _PLACEHOLDER)
     return shapes
 
 
@@ -99,6 +111,16 @@ def graph_shapes(fn: ast.FunctionDef) -> dict[str, Type]:
         dims = tuple(Var(_INDEX, name=f"{name}_dim{i}") for i in range(rank))
         shapes[name] = TensorType(dims, _PLACEHOLDER)
     return shapes
+
+
+def dtype_variables(shapes: dict[str, Type]) -> dict[str, str]:
+    """The stand-in element type of each bare tensor (``symbolic_shapes``) and what it means:
+    ``{"FP8E4M3FN": "dtype(a)"}``."""
+    return {
+        t.dtype.name: f"dtype({name})"
+        for name, t in shapes.items()
+        if isinstance(t, TensorType) and t.dtype in DTYPE_MARKERS
+    }
 
 
 def every_shape(diagnostic: Diagnostic) -> bool:

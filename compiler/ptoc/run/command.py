@@ -19,6 +19,7 @@ from ..cli import (
     EXIT_OK,
     EXIT_USAGE,
     InputError,
+    add_specialise,
     fail,
     has_errors,
     load_programs,
@@ -64,6 +65,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--keep", metavar="DIR", help="keep the C++, the inputs and both results in DIR"
     )
+    add_specialise(parser)
     parser.add_argument(
         "--pipes",
         nargs="?",
@@ -85,15 +87,30 @@ def cache_dir() -> Path:
     return (Path(base) / "ptoc" / "sim").absolute()
 
 
-def find_function(path: str, function: str) -> tuple[Program, Function]:
-    loaded = load_programs(path)
+def find_function(
+    path: str, function: str, specialise: int | None = None
+) -> tuple[Program, Function]:
+    """The program defining ``function`` (a @pl.jit kernel's as its ``specialise``-th call,
+    default its first, gives it shapes) and the function."""
+    loaded = load_programs(path, specialise)
     report(loaded.diagnostics)
     if has_errors(loaded.diagnostics):
         raise _HasErrors
     for program in loaded.programs:
         found = program.function(function)
         if found is not None:
+            label = loaded.jit_labels.get(program.name, [])
+            n = specialise or 1
+            if len(label) > 1 or (label and specialise is not None):
+                note = f"'{program.name}' specialisation {n} of {len(label)}: {label[n - 1]}"
+                print(f"ptoc: note: {note}", file=sys.stderr, flush=True)
             return program, found
+    if specialise is not None and function in loaded.jit_labels:
+        count = len(loaded.jit_labels[function])
+        raise InputError(
+            f"'{function}' has {count} specialisation(s) in '{path}': --specialise {specialise} "
+            "names none"
+        )
     raise InputError(f"no function named '{function}' in '{path}'")
 
 
@@ -125,12 +142,19 @@ def _run(args: argparse.Namespace) -> int:
     from .execute import describe_failure, tensor_level
     from .inputs import generate_inputs, load_npz
 
-    program, function = find_function(args.file, args.function)
+    program, function = find_function(args.file, args.function, args.specialise)
     if args.pipes:
         from .pipes_command import run_pipes_command
 
         return run_pipes_command(args, program, function)
     toolchain = _toolchain(args.pto_isa) if args.sim else None  # missing tools: fail first
+    if toolchain is not None:
+        from .orchestration import launches_kernels
+
+        if launches_kernels(program, function.name):
+            from .orchestration_command import run_orchestration_command
+
+            return run_orchestration_command(args, program, function, toolchain)
     if toolchain is not None:
         program, function = tensor_level(program, function.name)
     given = load_npz(args.inputs) if args.inputs else None
@@ -138,13 +162,13 @@ def _run(args: argparse.Namespace) -> int:
     keep = Path(args.keep) if args.keep else None
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
-        _save(keep / "inputs.npz", inputs)
+        save_arrays(keep / "inputs.npz", inputs)
 
     expected = _reference(program, function, inputs)
     if expected is None:
         return EXIT_ERRORS
     if keep is not None:
-        _save(keep / "reference.npz", _flatten(expected))
+        save_arrays(keep / "reference.npz", _flatten(expected))
     if toolchain is None:
         _print_results(function, expected)
         return EXIT_OK
@@ -159,7 +183,7 @@ def _run(args: argparse.Namespace) -> int:
             fail(describe_failure(run))
             return EXIT_ERRORS
     if keep is not None:
-        _save(keep / "simulator.npz", _flatten(actual))
+        save_arrays(keep / "simulator.npz", _flatten(actual))
     return _report(function, actual, expected, run.returncode)
 
 
@@ -206,17 +230,13 @@ def _simulate(
         return None
     try:
         source = translation_unit([text])
-    except HarnessError:
-        # An orchestration function: host code, no kernel entry of its own.
-        fail(
-            f"'{function.name}' is an orchestration function (host code launching kernels); "
-            "--sim runs one kernel: name one of the kernels it launches"
-        )
+    except HarnessError:  # (launches_kernels said it is a kernel)
+        fail(f"'{function.name}' has no kernel entry the simulator can run")
         return None
     if keep is not None:
         (keep / "kernel.cpp").write_text(source, encoding="utf-8")
     try:
-        executable = simulator.build(toolchain, source, label=function.name, progress=_progress)
+        executable = simulator.build(toolchain, source, label=function.name, progress=progress)
     except simulator.BuildFailed as exc:
         fail(f"{exc}:\n" + "\n".join(exc.log.rstrip().splitlines()[:40]))
         return None
@@ -228,7 +248,7 @@ def _simulate(
     return run, sim_results(function, inputs, run)
 
 
-def _progress(message: str) -> None:
+def progress(message: str) -> None:
     print(f"ptoc: {message} ...", file=sys.stderr, flush=True)
 
 
@@ -278,7 +298,7 @@ def _flatten(results: Results) -> dict[str, np.ndarray]:
     return flat
 
 
-def _save(path: Path, arrays: dict[str, np.ndarray]) -> None:
+def save_arrays(path: Path, arrays: dict[str, np.ndarray]) -> None:
     import numpy as np
 
     try:

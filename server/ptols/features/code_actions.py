@@ -15,7 +15,7 @@ from ptoc.ir.types import UnknownType
 
 from ..convert import Positions, range_from_json
 from ..text import Stale
-from .common import type_text
+from .common import dtype_variables, type_text
 
 if TYPE_CHECKING:
     from ptoc.upgrade import UpgradeResult
@@ -72,6 +72,8 @@ def annotation_actions(
             continue  # annotated, or a tuple target / yield target that cannot take one
         if text[: occ.span.column].strip() != "":
             continue
+        if dtype_variables(analysis, occ):
+            continue  # its dtype is a parameter's, which no annotation can name
         annotation = type_text(occ.type, analysis.prefix)
         end = positions.range(occ.span).end
         actions.append(

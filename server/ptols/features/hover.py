@@ -19,7 +19,7 @@ from ptoc.ops import REGISTRY, OpDef
 from ptoc.ops.describe import op_traits, param_traits
 from ptoc.printer import op_spelling
 
-from .common import type_text
+from .common import dtype_variables, has_dtype_variable, type_text
 
 KIND_LABEL = {
     OccurrenceKind.VARIABLE: "variable",
@@ -64,9 +64,14 @@ def op_markdown(
     return "\n\n".join(lines)
 
 
-def value_markdown(occ: Occurrence, prefix: str, buffers: dict[object, Type] | None) -> str:
+def value_markdown(
+    occ: Occurrence,
+    prefix: str,
+    buffers: dict[object, Type] | None,
+    dtypes: dict[str, str] | None = None,
+) -> str:
     label = KIND_LABEL.get(occ.kind, occ.kind.value)
-    shown = type_text(occ.type, prefix) if occ.type is not None else "?"
+    shown = type_text(occ.type, prefix, dtypes) if occ.type is not None else "?"
     text = f"```python\n({label}) {occ.name}: {shown}\n```"
     details: list[str] = []
     t = occ.type
@@ -74,7 +79,9 @@ def value_markdown(occ: Occurrence, prefix: str, buffers: dict[object, Type] | N
         from ptoc.ir.shape import num_elements
 
         count = num_elements(t.shape)
-        if count is not None:
+        if count is not None and has_dtype_variable(t, dtypes or {}):
+            details.append(f"{count} elements")  # of a parameter's dtype: bytes unknown
+        elif count is not None:
             details.append(f"{count} elements · {int(count * t.dtype.bits / 8)} bytes")
         space = (
             "DDR"
@@ -130,9 +137,9 @@ def hover(
             return None
         body = f"```python\n{prefix}.{item.signature}\n```\n\n{item.doc}"
     elif occ.kind is OccurrenceKind.TYPE:
-        body = f"```python\n{type_text(occ.type, prefix)}\n```"
+        body = f"```python\n{type_text(occ.type, prefix, dtype_variables(analysis, occ))}\n```"
     else:
-        body = value_markdown(occ, prefix, buffers)
+        body = value_markdown(occ, prefix, buffers, dtype_variables(analysis, occ))
     if in_force is not None and occ.kind in _EDITION_SHOWN:
         body += f"\n\n_Edition: {in_force.describe()}_"
     return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, body), hover_range)

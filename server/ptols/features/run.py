@@ -58,16 +58,23 @@ class RunResult:
 
 
 def run_function(
-    text: str, file_name: str, function: str, seed: int = 0, edition: str | None = None
+    text: str,
+    file_name: str,
+    function: str,
+    seed: int = 0,
+    edition: str | None = None,
+    specialise: int | None = None,
 ) -> RunResult:
-    """``ptoc run FILE --function F --sim --seed S [--edition E]`` on ``text``; never raises.
-    The copy is run outside the project, so the edition the editor analysed it in is given."""
+    """``ptoc run FILE --function F --sim --seed S [--edition E] [--specialise N]`` on
+    ``text``; never raises. The copy is run outside the project, so the edition the editor
+    analysed it in is given."""
     with tempfile.TemporaryDirectory(prefix="ptols-run-") as scratch:
         path = Path(scratch) / (os.path.basename(file_name) or "kernel.py")
         path.write_text(text, encoding="utf-8")
         command = [*ptoc_command(), "run", path.name, "--function", function]
         command += ["--sim", "--seed", str(seed)]
         command += ["--edition", edition] if edition else []
+        command += ["--specialise", str(specialise)] if specialise is not None else []
         try:
             completed = subprocess.run(  # in a private folder (0700), its TMPDIR too
                 command,
@@ -115,7 +122,8 @@ def parse_run(stdout: str, stderr: str, returncode: int, function: str) -> RunRe
     problems = [
         line.removeprefix("ptoc: ") for line in stderr.splitlines() if line.startswith("ptoc: ")
     ]
-    problems = [p for p in problems if not p.endswith("...")]  # progress, not a problem
+    # progress and notes, not problems
+    problems = [p for p in problems if not p.endswith("...") and not p.startswith("note: ")]
     if mismatch:
         message = lines[-1] if lines else f"{function}: results differ"
     elif problems:

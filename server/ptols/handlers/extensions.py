@@ -61,16 +61,21 @@ async def preview(ls: PtolsServer, params: PreviewParams) -> PreviewResult:
     if depth > MAX_LIVE_LOOP_DEPTH:
         return PreviewResult(language, "", version, [too_deep_diagnostic(depth)])
     strict = ls.settings.strict_for(analysis.path)
-    key = (version, target, params.function, pipeline, strict, params.specialisation)
+    choice = features.specialisations.choose(
+        analysis, params.function, params.specialisation, params.specialisation_key
+    )
+    note = choice.note or None
+    key = (version, target, params.function, pipeline, strict, choice.n)
     result = doc.previews.get(key)
     if result is None:
         left = PREVIEW_BUDGET - (asyncio.get_running_loop().time() - started)
         result = await compiled_within(ls, doc, key, analysis, left)
         if result is None:
-            return PreviewResult(language, "", version, [], pending=True)
+            return PreviewResult(language, "", version, [], pending=True, note=note)
     positions = ls.positions(doc)
     found = [to_preview_diagnostic(ls, d, doc, positions) for d in result.diagnostics]
-    return PreviewResult(result.language, result.content, version, [d for d in found if d])
+    kept = [d for d in found if d]
+    return PreviewResult(result.language, result.content, version, kept, note=note)
 
 
 async def compiled_within(

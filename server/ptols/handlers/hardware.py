@@ -107,8 +107,15 @@ async def memory_map(ls: PtolsServer, params: MemoryMapParams) -> MemoryMapResul
         return MemoryMapResult(doc.version, [], [])
     check_function(analysis, params.function, "memoryMap")
     version = doc.analysis_version
-    job = hardware.facts_job(ls, doc)
-    facts: list[FunctionFacts] = await asyncio.shield(job) if job is not None else []
+    choice = features.specialisations.choose(
+        analysis, params.function, params.specialisation, params.specialisation_key
+    )
+    facts: list[FunctionFacts] = []
+    if choice.n is not None and choice.n > 1:  # another specialisation than the analysis's
+        facts = await hardware.specialised_facts(ls, doc, analysis, choice.n)
+    else:
+        job = hardware.facts_job(ls, doc)
+        facts = await asyncio.shield(job) if job is not None else []
     positions = ls.positions(doc)
     wanted = [f for f in facts if params.function is None or f.function == params.function]
     reported: list[Diagnostic] = [
@@ -120,7 +127,8 @@ async def memory_map(ls: PtolsServer, params: MemoryMapParams) -> MemoryMapResul
         reported = [d for d in analysis.diagnostics if d.severity is Severity.ERROR]
     converted = [to_preview_diagnostic(ls, d, doc, positions) for d in reported]
     functions = features.hardware.memory_map_functions(facts, params.function, positions)
-    return MemoryMapResult(version, functions, [d for d in converted if d is not None])
+    kept = [d for d in converted if d is not None]
+    return MemoryMapResult(version, functions, kept, choice.note or None)
 
 
 async def timeline(ls: PtolsServer, params: TimelineParams) -> TimelineResult:
@@ -149,16 +157,33 @@ async def run(ls: PtolsServer, params: RunParams) -> RunResult:
     doc = open_document(ls, params.text_document.uri, "run")
     analysis = await ls.current_analysis(doc)
     edition = None
+    choice = None
     if analysis is not None:
         check_function(analysis, params.function, "run")
         if analysis.edition is not None:  # the copy run outside the project keeps its edition
             edition = analysis.edition.edition.value
+        choice = features.specialisations.choose(
+            analysis, params.function, params.specialisation, params.specialisation_key
+        )
     seed = 0 if params.seed is None else params.seed
-    return await run_in_background(ls, doc, params.function, seed, params.work_done_token, edition)
+    specialise = choice.n if choice is not None else None
+    result = await run_in_background(
+        ls, doc, params.function, seed, params.work_done_token, edition, specialise
+    )
+    if choice is not None and choice.note:
+        result.note = choice.note
+    result.specialisation = specialise
+    return result
 
 
 async def run_in_background(
-    ls: PtolsServer, doc: Document, function: str, seed: int, token: Any, edition: str | None = None
+    ls: PtolsServer,
+    doc: Document,
+    function: str,
+    seed: int,
+    token: Any,
+    edition: str | None = None,
+    specialise: int | None = None,
 ) -> RunResult:
     """``ptoc run --sim`` on a thread (the child process is waited for there), with progress on
     ``token``; a mismatch becomes the function's E406, a success clears it."""
@@ -171,7 +196,7 @@ async def run_in_background(
     text = doc.text
     try:
         result = await asyncio.get_running_loop().run_in_executor(
-            None, run_feature.run_function, text, doc.path, function, seed, edition
+            None, run_feature.run_function, text, doc.path, function, seed, edition, specialise
         )
     finally:
         if token is not None:

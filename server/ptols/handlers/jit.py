@@ -30,6 +30,10 @@ async def specialisations(ls: PtolsServer, params: SpecialisationsParams) -> Spe
             where = positions.range(analysis.jit_functions[name])
         except (Stale, KeyError):
             continue  # changed since the analysis
-        listed = [Specialisation(index, label) for index, label in enumerate(labels, 1)]
+        keys = analysis.jit_keys.get(name, [])
+        listed = [
+            Specialisation(index, label, key)
+            for index, (label, key) in enumerate(zip(labels, keys, strict=True), 1)
+        ]
         kernels.append(JitKernel(name, where, listed))
     return SpecialisationsResult(doc.analysis_version, kernels)

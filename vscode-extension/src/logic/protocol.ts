@@ -38,6 +38,7 @@ export interface PreviewParams {
   target: PreviewTarget;
   function?: string;
   specialisation?: number;
+  specialisationKey?: string;
 }
 
 export interface SpecialisationsParams {
@@ -48,7 +49,7 @@ export interface SpecialisationsParams {
 export interface JitKernel {
   name: string;
   range: LspRange;
-  specialisations: { index: number; label: string }[];
+  specialisations: { index: number; label: string; key?: string }[];
 }
 
 export interface SpecialisationsResult {
@@ -248,6 +249,8 @@ export function parseSourceMap(value: unknown): SourceMapResult | undefined {
 export interface MemoryMapParams {
   textDocument: { uri: string };
   function?: string;
+  specialisation?: number;
+  specialisationKey?: string;
 }
 
 export interface BufferUse {
@@ -366,6 +369,8 @@ export interface RunParams {
   function: string;
   seed?: number;
   workDoneToken?: string;
+  specialisation?: number;
+  specialisationKey?: string;
 }
 
 export interface RunOutput {
@@ -382,6 +387,8 @@ export interface RunResult {
   message: string;
   // The build and run log.
   log: string;
+  // The chosen @pl.jit specialisation is gone: which one ran instead.
+  note?: string;
 }
 
 function parseRunOutput(value: unknown): RunOutput | undefined {
@@ -401,6 +408,7 @@ export function parseRunResult(value: unknown): RunResult | undefined {
     outputs: Array.isArray(value.outputs) ? value.outputs.map(parseRunOutput).filter((o) => o !== undefined) : [],
     message: typeof value.message === 'string' ? value.message : '',
     log: typeof value.log === 'string' ? value.log : '',
+    ...(typeof value.note === 'string' ? { note: value.note } : {}),
   };
 }
 
@@ -551,7 +559,9 @@ export function parseSpecialisations(value: unknown): JitKernel[] {
       continue;
     }
     const specialisations = item.specialisations.flatMap((s: unknown) =>
-      isObject(s) && typeof s.index === 'number' && typeof s.label === 'string' ? [{ index: s.index, label: s.label }] : [],
+      isObject(s) && typeof s.index === 'number' && typeof s.label === 'string'
+        ? [{ index: s.index, label: s.label, ...(typeof s.key === 'string' ? { key: s.key } : {}) }]
+        : [],
     );
     kernels.push({ name: item.name, range: isRange(item.range) ? item.range : ORIGIN, specialisations });
   }

@@ -29,6 +29,9 @@ export function runVerdict(fn: string, result: RunResult): string {
 export function runReport(fn: string, source: string, result: RunResult, when: Date): string {
   const lines = [`=== ${fn} in ${source} at ${when.toISOString().slice(11, 19)} UTC: ${result.ok ? 'passed' : 'FAILED'}`];
   lines.push(runVerdict(fn, result));
+  if (result.note !== undefined) {
+    lines.push(`note: ${result.note}`);
+  }
   const width = Math.max(0, ...result.outputs.map((output) => output.name.length));
   for (const output of result.outputs) {
     lines.push(outputLine(output, width));

@@ -1,5 +1,6 @@
-"""Running a tensor-level program end to end: its orchestration C++ and its kernels' C++ on
-pto-isa's CPU simulator, with a small host shim in place of the PTO2 runtime.
+"""Running an orchestration function on pto-isa's CPU simulator: its host C++ and every kernel
+it launches in one executable, with a small host shim in place of the PTO2 runtime (what
+``ptoc run --sim`` does for a function that launches kernels, such as a ``@pl.jit`` entry).
 
 The shim (``SHIM``) implements the part of the runtime API the generated host code calls
 (docs/codegen-orchestration.md): tensors over external buffers and created ones, views,
@@ -19,27 +20,32 @@ orchestration, called with the arguments ``ARG_PTR_*`` / ``ARG_SCALAR_*`` name.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import numpy as np
+from ..diagnostics import Diagnostic
+from ..ir import stmt as st
+from ..ir.expr import Call, GlobalVar, Var
+from ..ir.function import Function, FunctionType, ParamDirection, Program
+from ..ir.types import ScalarType, TensorType
+from ..ir.walk import walk_stmts
+from ..records import field, record
+from .harness import GUARD_BYTES, MAIN, PRELUDE
 
-from ptoc import driver
-from ptoc.codegen.cce.function import kernel_name
-from ptoc.codegen.cce.orchestration import generate_orchestration
-from ptoc.diagnostics import Severity
-from ptoc.ir import stmt as st
-from ptoc.ir.function import Function, Program
-from ptoc.ir.types import ScalarType, TensorType
-from ptoc.passes.irutil import walk_stmts
-from ptoc.run.harness import GUARD_BYTES, MAIN, PRELUDE
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .compare import Comparison
+    from .simulator import SimArgument, SimRun
 
 ORCHESTRATION_MARK = "// Orchestration function "
 CONFIG_MARK = "// ---- kernel_config.py ----"
 FUNC_ID = re.compile(r'"func_id": (\d+), "source": [^\n]*"(\w+)\.cpp"\)')
+#: The passes that make a function with incore scopes an orchestration function.
+OUTLINING = ("ConvertToSSA", "FlattenCalls", "OutlineIncoreScopes")
 ARGUMENT = re.compile(r"#define ARG_(PTR|SCALAR)_(\w+) (\d+)")
 
 SHIM = r"""
-// ---- ptoc test shim: the PTO2 orchestration API on the CPU, tasks run when submitted ----
+// ---- ptoc run shim: the PTO2 orchestration API on the CPU, tasks run when submitted ----
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -214,7 +220,7 @@ static void pto2_rt_submit_task(PTO2Runtime* rt, int func_id, int worker, PTOPar
 """
 
 
-@dataclass
+@record
 class HostArgument:
     """One slot of the orchestration's ``args``: a parameter or a returned tensor's buffer."""
 
@@ -223,9 +229,9 @@ class HostArgument:
     index: int
 
 
-@dataclass
+@record
 class Orchestrated:
-    """A compiled tensor-level program: the translation unit and what its arguments are."""
+    """A compiled orchestration function: the translation unit and what its arguments are."""
 
     source: str
     program: Program  # after the pipeline
@@ -234,33 +240,55 @@ class Orchestrated:
     kernels: list[str] = field(default_factory=list)  # by func_id
 
 
-def compile_orchestrated(source: str, function: str, path: str = "program.py") -> Orchestrated:
-    """Compile ``function`` (an Orchestration function, or one whose incore scopes make it
-    one) and its kernels to CCE C++, and put them in one translation unit with the shim."""
-    result = driver.compile_source(source, "cce", None, path=path)  # kernels too
-    errors = [d.format() for d in result.diagnostics if d.severity is Severity.ERROR]
-    assert not errors, errors
-    # (a file of several programs, such as one per @pl.jit entry: the one defining function)
-    outputs = [
-        o
-        for o in result.programs
-        if o.pipeline is not None and o.pipeline.program.function(function) is not None
-    ]
-    assert len(outputs) == 1, f"{len(outputs)} programs define {function}"
-    output = outputs[0]
-    assert output.pipeline is not None
-    program = output.pipeline.program
-    found = program.function(function)
-    assert found is not None
-    text = output.text
-    assert ORCHESTRATION_MARK in text, "no orchestration code was generated"
+@record
+class HostSlot:
+    """One argument of the orchestration: its name (a parameter's, or ``return K`` for a
+    returned tensor's buffer), its value (None for that buffer: zeroed) and its type."""
+
+    name: str
+    value: np.ndarray | None
+    type: TensorType | ScalarType
+
+
+def is_orchestration(cce_text: str) -> bool:
+    """Whether generated CCE C++ holds host code launching kernels."""
+    return ORCHESTRATION_MARK in cce_text
+
+
+def compile_orchestration(
+    program: Program, function: str
+) -> tuple[Orchestrated | None, list[Diagnostic]]:
+    """``function`` (an Orchestration function, or one whose incore scopes make it one) and
+    its kernels compiled to CCE C++ (through the driver, the program narrowed to it) and put
+    in one translation unit with the shim; None when the compile reports an error or the
+    function launches no kernel."""
+    from .. import driver
+
+    # (no function named: the generator then prints every kernel the narrowed program has)
+    result = driver.CompileResult("cce", driver.default_pipeline("cce"), None, "pl")
+    output = driver.compile_program(driver.narrow(program, function), result, program.span.file)
+    if result.has_errors or output.pipeline is None or not is_orchestration(output.text):
+        return None, result.diagnostics
+    lowered = output.pipeline.program
+    found = lowered.function(function)
+    if found is None:
+        return None, result.diagnostics
+    return assemble(output.text, lowered, found), result.diagnostics
+
+
+def assemble(text: str, program: Program, function: Function) -> Orchestrated:
+    """The translation unit of generated CCE C++ holding kernels, an orchestration function
+    and its kernel configuration (``program`` and ``function``: after the pipeline)."""
+    from ..codegen.cce.function import kernel_name
+    from ..codegen.cce.orchestration import generate_orchestration
+
     kernels_text, rest = text.split(ORCHESTRATION_MARK, 1)
     host, config = rest.split(CONFIG_MARK, 1)
     host = ORCHESTRATION_MARK + host.replace('#include "pto_orchestration_api.h"', "")
     kernels = [name for _, name in sorted((int(i), n) for i, n in FUNC_ID.findall(config))]
     table = ", ".join(f"ptoc_kernels::{kernel_name(k)}" for k in kernels)
     # the host code's names for the arguments: the source's, unless they would clash
-    named = dict((cpp, source) for source, cpp in generate_orchestration(program, found).arguments)
+    named = {cpp: source for source, cpp in generate_orchestration(program, function).arguments}
     arguments = [HostArgument(named[n], kind, int(i)) for kind, n, i in ARGUMENT.findall(host)]
     entry = (
         f"static const PtocTask kTasks[] = {{{table}}};\n"
@@ -282,7 +310,7 @@ def compile_orchestrated(source: str, function: str, path: str = "program.py") -
             MAIN.replace("@GUARD@", str(GUARD_BYTES)),
         ]
     )
-    return Orchestrated(unit, program, found, sorted(arguments, key=lambda a: a.index), kernels)
+    return Orchestrated(unit, program, function, sorted(arguments, key=lambda a: a.index), kernels)
 
 
 def returned_names(function: Function) -> list[str]:
@@ -296,9 +324,6 @@ def returned_names(function: Function) -> list[str]:
 def out_aliases(program: Program, function: Function) -> dict[str, str]:
     """``output_1 = kernel(x, output)``: the call's result is the Out parameter it was passed
     (a JIT entry returns it), by name."""
-    from ptoc.ir.expr import Call, GlobalVar, Var
-    from ptoc.ir.function import ParamDirection
-
     aliases: dict[str, str] = {}
     for stmt in walk_stmts(function.body):
         if not (isinstance(stmt, st.AssignStmt) and isinstance(stmt.value, Call)):
@@ -318,11 +343,13 @@ def out_aliases(program: Program, function: Function) -> dict[str, str]:
     return aliases
 
 
-def host_inputs(
-    compiled: Orchestrated, inputs: dict[str, np.ndarray]
-) -> list[tuple[str, np.ndarray | None, TensorType | ScalarType]]:
-    """Each argument slot: its name, its value (None for a returned tensor's zeroed buffer)
-    and its type."""
+class UnplacedResult(Exception):
+    """A result of the orchestration has no buffer among its host arguments."""
+
+
+def host_slots(compiled: Orchestrated, inputs: dict[str, np.ndarray]) -> list[HostSlot]:
+    """Each argument slot of the orchestration, in order (raises UnplacedResult when a result
+    has no buffer among them)."""
     fn = compiled.function
     by_name = {p.name: p for p in fn.params}
     aliases = out_aliases(compiled.program, fn)
@@ -330,21 +357,110 @@ def host_inputs(
     for name, k in list(returned.items()):
         if aliases.get(name) in by_name:  # the Out parameter it was passed
             returned[aliases[name]] = k
-    slots: list[tuple[str, np.ndarray | None, TensorType | ScalarType]] = []
+    slots: list[HostSlot] = []
     covered: set[int] = set()
     for argument in compiled.arguments:
         param = by_name.get(argument.name)
         if param is not None:
             assert isinstance(param.type, TensorType | ScalarType)
-            slots.append((param.name, inputs[param.name], param.type))
+            slots.append(HostSlot(param.name, inputs[param.name], param.type))
             if param.name in returned:  # ``return c`` of an Out parameter (a JIT entry's)
                 covered.add(returned[param.name])
             continue
+        if argument.name not in returned:
+            raise UnplacedResult(f"host argument '{argument.name}' is no parameter or result")
         position = returned[argument.name]
         covered.add(position)
         type_ = fn.return_types[position]
         assert isinstance(type_, TensorType)
-        slots.append((f"return {position}", None, type_))
+        slots.append(HostSlot(f"return {position}", None, type_))
     missing = set(range(len(fn.return_types))) - covered
-    assert not missing, f"results {sorted(missing)} have no buffer among the host arguments"
+    if missing:
+        raise UnplacedResult(f"results {sorted(missing)} have no buffer among the host arguments")
     return slots
+
+
+def slot_arguments(slots: list[HostSlot]) -> list[SimArgument]:
+    """The simulator's arguments for the slots: a returned tensor's buffer zeroed."""
+    import numpy as np
+
+    from .inputs import static_shape
+    from .simulator import SimArgument, scalar_slot, to_device_bytes
+
+    arguments: list[SimArgument] = []
+    for slot in slots:
+        if isinstance(slot.type, TensorType):
+            data = slot.value
+            if data is None:
+                data = np.zeros(static_shape(slot.name, slot.type))
+            arguments.append(SimArgument(to_device_bytes(data, slot.type.dtype)))
+        else:
+            assert slot.value is not None
+            arguments.append(SimArgument(scalar_bits=scalar_slot(slot.value, slot.type.dtype)))
+    return arguments
+
+
+def slot_results(slots: list[HostSlot], run: SimRun) -> dict[str, np.ndarray]:
+    """Every tensor slot's contents after the run, by slot name."""
+    from .inputs import static_shape
+    from .simulator import from_device_bytes
+
+    found: dict[str, np.ndarray] = {}
+    for index, slot in enumerate(slots):
+        if isinstance(slot.type, TensorType) and index in run.outputs:
+            shape = static_shape(slot.name, slot.type)
+            found[slot.name] = from_device_bytes(run.outputs[index], slot.type.dtype, shape)
+    return found
+
+
+def reference_tensors(
+    program: Program, function: Function, inputs: dict[str, np.ndarray]
+) -> dict[str, np.ndarray]:
+    """The reference interpreter's tensors: each parameter's final contents by name and each
+    returned tensor as ``return K``."""
+    import numpy as np
+
+    from ..interp import run_function
+
+    arguments = {
+        name: (value[()] if value.ndim == 0 else value.copy()) for name, value in inputs.items()
+    }
+    result = run_function(program, function.name, arguments)
+    found = {name: np.asarray(value) for name, value in result.outputs.items()}
+    for position, type_ in enumerate(function.return_types):
+        if isinstance(type_, TensorType) and position < len(result.returns):
+            found[f"return {position}"] = np.asarray(result.returns[position])
+    return found
+
+
+def compare_slots(
+    slots: list[HostSlot], actual: dict[str, np.ndarray], expected: dict[str, np.ndarray]
+) -> list[Comparison]:
+    """One comparison per tensor slot the interpreter has a value for."""
+    from .compare import compare
+
+    comparisons: list[Comparison] = []
+    for slot in slots:
+        if not isinstance(slot.type, TensorType) or slot.name not in expected:
+            continue
+        want = expected[slot.name]
+        got = actual.get(slot.name)
+        comparisons.append(
+            compare(slot.name, slot.type.dtype, want * float("nan") if got is None else got, want)
+        )
+    return comparisons
+
+
+def launches_kernels(program: Program, function: str) -> bool:
+    """Whether ``function`` is host code launching kernels: an Orchestration function, or one
+    whose incore scopes (``with pl.at(...)``, ``with pl.incore()``) make it one."""
+    from .. import driver
+
+    found = program.function(function)
+    if found is None:
+        return False
+    if found.func_type is FunctionType.Orchestration:
+        return True
+    outlined = driver.run_pipeline(driver.narrow(program, function), OUTLINING)
+    after = outlined.program.function(function)
+    return after is not None and after.func_type is FunctionType.Orchestration

@@ -1,0 +1,113 @@
+"""``ptoc run`` of ``@pl.jit`` kernels: each specialisation (the first call's by default,
+``--specialise N`` the N-th) runs on the reference interpreter, and with ``--sim`` its host code
+and the kernels its ``pl.at`` scopes and sub-functions become run on pto-isa's CPU simulator
+with the host shim (``ptoc.run.orchestration``), compared tensor by tensor (issue #27). The
+upstream examples are read in place."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ptoc.cli import main
+from ptoc.run.toolchain import ToolMissing, find_compiler, find_pto_isa
+
+ROOT = Path(__file__).resolve().parents[2]
+UPSTREAM = ROOT.parent / "shared" / "pypto-2026-08" / "examples"
+JIT = str(ROOT / "examples" / "jit_tile_add.py")  # calls tile_add with 64 x 64, then 128 x 128
+OK = "max abs error 0, max rel error 0 (rtol 0.0001, atol 1e-05): ok"
+
+
+def tools_or_skip() -> None:
+    try:
+        find_compiler()
+        find_pto_isa(None)
+    except ToolMissing as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true and a tool is missing: {exc}")
+        pytest.skip(str(exc))
+
+
+@pytest.fixture(autouse=True)
+def cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    shared = ROOT / ".cache" / "ptoc-exec"  # the execution suite's cache: builds are shared
+    monkeypatch.setenv("PTOC_CACHE_DIR", str(shared))
+
+
+# (file, kernel, its tensors, how many kernels its host code launches)
+KERNELS = [
+    ("beginner/01_hello_world.py", "tile_add", ["a", "b", "c"], 1),  # one pl.at scope
+    # two @pl.jit.incore sub-functions called from the entry
+    ("intermediate/01_fused_linear.py", "fused_linear_relu", ["x", "w", "bias", "y"], 2),
+    ("models/02_vector_dag.py", "vector_dag", ["a", "b", "f"], 3),
+]
+
+
+@pytest.mark.parametrize(
+    ("relative", "kernel", "tensors", "launched"), KERNELS, ids=[k[1] for k in KERNELS]
+)
+def test_an_upstream_jit_kernel_runs_on_the_simulator_as_on_the_interpreter(
+    relative: str,
+    kernel: str,
+    tensors: list[str],
+    launched: int,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    if not UPSTREAM.is_dir():
+        pytest.skip("the upstream examples are not beside the repo")
+    tools_or_skip()
+    assert main(["run", str(UPSTREAM / relative), "--function", kernel, "--sim"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        *(f"{name} (FP32): {OK}" for name in tensors),
+        f"{kernel}: simulator (host code and {launched} kernel(s) run as tasks in program "
+        f"order) and reference interpreter agree on {len(tensors)} results",
+    ]
+
+
+def test_specialise_runs_the_nth_calls_shapes_on_the_simulator(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tools_or_skip()
+    keep = tmp_path / "keep"
+    argv = ["run", JIT, "--function", "tile_add", "--sim", "--specialise", "2"]
+    assert main([*argv, "--keep", str(keep)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.splitlines()[0] == (
+        "ptoc: note: 'tile_add' specialisation 2 of 2: call at line 25: a: [128, 128] FP32, "
+        "b: [128, 128] FP32, c: [128, 128] FP32"
+    )
+    assert captured.out.splitlines()[-1].startswith("tile_add: simulator (host code and 1 ")
+    inputs = np.load(keep / "inputs.npz")
+    assert {name: inputs[name].shape for name in inputs} == {
+        "a": (128, 128),
+        "b": (128, 128),
+        "c": (128, 128),
+    }
+
+
+def test_specialise_picks_the_interpreters_shapes_too(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", JIT, "--function", "tile_add"]) == 0
+    first = capsys.readouterr()
+    assert first.err == (  # of several, which one runs is said
+        "ptoc: note: 'tile_add' specialisation 1 of 2: call at line 25: a: [64, 64] FP32, "
+        "b: [64, 64] FP32, c: [64, 64] FP32\n"
+    )
+    assert [line.split(" min ")[0] for line in first.out.splitlines()[:3]] == [
+        "a: [64, 64]",
+        "b: [64, 64]",
+        "c: [64, 64]",
+    ]
+    assert main(["run", JIT, "--function", "tile_add", "--specialise", "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("a: [128, 128] min ")
+
+
+def test_a_specialisation_the_file_does_not_have_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["run", JIT, "--function", "tile_add", "--specialise", "3"]) == 2
+    assert capsys.readouterr().err == (
+        f"ptoc: error: 'tile_add' has 2 specialisation(s) in '{JIT}': --specialise 3 names none\n"
+    )
