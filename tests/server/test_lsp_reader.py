@@ -1,6 +1,7 @@
 """How ptols reads its input: on the message loop when the input can be waited for (a pipe),
 so that a request arriving while an analysis thread runs Python does not first wait for a
-reading thread to win the interpreter lock; on a thread for a regular file."""
+reading thread to win the interpreter lock; on a thread for a regular file. And how work
+answered in the background (semantic tokens) lets the requests in flight go first."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 
 from ptols import rpc
-from ptols.rpc import start_reading, start_reading_thread
+from ptols.rpc import InFlight, start_reading, start_reading_thread
 
 
 def reader_threads() -> list[threading.Thread]:
@@ -108,3 +109,62 @@ def test_a_regular_file_is_read_on_a_thread(
     assert len(started) == 1
     assert b"".join(chunks) == path.read_bytes()
     assert chunks[-1] == b""
+
+
+# --- requests in flight: semantic tokens let the others go first ------------------------------
+
+
+def test_background_work_waits_while_a_request_is_in_flight() -> None:
+    events: list[str] = []
+
+    async def main() -> None:
+        in_flight = InFlight()
+        in_flight.started(1, "textDocument/semanticTokens/full/delta")
+        assert not in_flight.busy()  # tokens themselves do not hold tokens back
+        in_flight.started(2, "textDocument/hover")
+        assert in_flight.busy()
+
+        async def hover() -> None:
+            await asyncio.sleep(0.02)
+            events.append("hover answered")
+            in_flight.answered(2)
+
+        task = asyncio.ensure_future(hover())
+        await in_flight.others_answered(5)
+        events.append("tokens go on")
+        await task
+        assert not in_flight.busy()
+
+    asyncio.run(main())
+    assert events == ["hover answered", "tokens go on"]
+
+
+def test_background_work_waits_no_longer_than_its_limit() -> None:
+    async def main() -> tuple[float, float]:
+        in_flight = InFlight()
+        in_flight.started(7, "ptols/preview")  # never answered here
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        await in_flight.others_answered(0.05)
+        waited = loop.time() - start
+        start = loop.time()
+        await in_flight.others_answered(0)  # no time left: one turn of the loop only
+        return waited, loop.time() - start
+
+    waited, then = asyncio.run(main())
+    assert 0.04 <= waited < 1
+    assert then < 0.04
+
+
+def test_background_work_goes_on_at_once_when_nothing_else_is_asked() -> None:
+    async def main() -> float:
+        in_flight = InFlight()
+        in_flight.started(3, "textDocument/hover")
+        in_flight.answered(3)
+        in_flight.answered(99)  # an id never seen (an early answer): nothing happens
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        await in_flight.others_answered(5)
+        return loop.time() - start
+
+    assert asyncio.run(main()) < 1
