@@ -19,6 +19,7 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -42,14 +43,12 @@ def one_run(tree: Path, load: str, rounds: int, tokens: str) -> list[dict[str, o
     return reports
 
 
-def medians(runs: list[dict[str, object]], measure: str) -> tuple[float, float, float] | None:
+def medians(runs: list[dict[str, Any]], measure: str) -> list[float] | None:
+    """The median over ``runs`` of the measure's p50, p95 and p99 (None: not measured)."""
     rows = [run[measure] for run in runs if measure in run]
     if not rows:
         return None
-    return tuple(  # type: ignore[return-value]
-        statistics.median(float(row[q]) for row in rows)  # type: ignore[index]
-        for q in ("p50", "p95", "p99")
-    )
+    return [statistics.median(float(row[q]) for row in rows) for q in ("p50", "p95", "p99")]
 
 
 def main() -> int:
