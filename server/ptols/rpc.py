@@ -11,7 +11,10 @@
 * Open, change and close do not copy documents into pygls' workspace: ptols keeps the text.
 * The stdio transport reads with its own framing, which finds the next ``Content-Length`` header
   after a malformed or over-long message instead of losing the stream; output to a closed stream
-  ends the process quietly (no traceback per message).
+  ends the process quietly (no traceback per message). It reads on the message loop (a pipe),
+  not on a thread that would first have to win the interpreter lock from an analysis.
+* The requests in flight are known (``InFlight``): semantic tokens, computed on the message
+  loop in steps, let them go first.
 """
 
 from __future__ import annotations
