@@ -265,7 +265,7 @@ def encode_lines(analysis: ModuleAnalysis, positions: Positions) -> Iterator[lis
         yield encode_shifted(analysis, positions)
         return
     index = positions.current
-    plain = positions.encoding == UTF32
+    plain = positions.encoding == UTF32 or index.text.isascii()  # columns are code units
     last_row = 0
     for row, tokens in lines_of_tokens(analysis, index):
         line = "" if plain else index.line(row)
