@@ -84,10 +84,23 @@ def program_passes(output: ProgramOutput, result: CompileResult) -> ProgramPasse
     for index, (name, program) in enumerate(points):
         if index and program is points[index - 1][1]:  # the pass left the program as it was
             stages.append(Stage(name, stages[-1].text, stages[-1].spans))
+        elif is_printed_output(output, program, result):  # printed once already
+            stages.append(Stage(name, output.text, tuple(output.line_spans)))
         else:
             stages.append(printed_stage(name, program, result))
     diffs = tuple(diff_stages(stages, index) for index in range(1, len(stages)))
     return ProgramPasses(output.source.name, tuple(stages), diffs)
+
+
+def is_printed_output(output: ProgramOutput, program: Program, result: CompileResult) -> bool:
+    """Whether ``output.text`` is ``program`` printed: the IR target's final program."""
+    assert output.pipeline is not None
+    return (
+        result.target == "ir"
+        and program is output.pipeline.program
+        and bool(output.text)
+        and len(output.line_spans) == output.text.count("\n")
+    )
 
 
 def printed_stage(name: str, program: Program, result: CompileResult) -> Stage:

@@ -11,7 +11,10 @@
 * Open, change and close do not copy documents into pygls' workspace: ptols keeps the text.
 * The stdio transport reads with its own framing, which finds the next ``Content-Length`` header
   after a malformed or over-long message instead of losing the stream; output to a closed stream
-  ends the process quietly (no traceback per message).
+  ends the process quietly (no traceback per message). It reads on the message loop (a pipe),
+  not on a thread that would first have to win the interpreter lock from an analysis.
+* The requests in flight are known (``InFlight``): semantic tokens, computed on the message
+  loop in steps, let them go first.
 """
 
 from __future__ import annotations
@@ -74,16 +77,62 @@ def params_problem(error: Exception) -> str:
     return "; ".join(found) or str(error)
 
 
+#: Requests answered in the background: others go first (``InFlight.others_answered``).
+BACKGROUND_METHODS = frozenset(
+    {types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA}
+)
+
+
+class InFlight:
+    """The requests read and not yet answered, by id. A background answer (semantic tokens,
+    computed on the message loop in steps) waits between its steps while another request is
+    in flight, so a hover or a completion is not answered after a whole file's tokens."""
+
+    def __init__(self) -> None:
+        self.methods: dict[Any, str] = {}
+        self._quiet: asyncio.Event | None = None
+
+    def started(self, msg_id: Any, method: str) -> None:
+        self.methods[msg_id] = method
+        if method not in BACKGROUND_METHODS and self._quiet is not None:
+            self._quiet.clear()
+
+    def answered(self, msg_id: Any) -> None:
+        if self.methods.pop(msg_id, None) is not None and not self.busy():
+            if self._quiet is not None:
+                self._quiet.set()
+
+    def busy(self) -> bool:
+        """Whether a request other than a background one is being answered."""
+        return any(method not in BACKGROUND_METHODS for method in self.methods.values())
+
+    async def others_answered(self, limit: float) -> None:
+        """Let the loop take a turn, then wait (at most ``limit`` seconds) while another
+        request is in flight."""
+        await asyncio.sleep(0)
+        if limit <= 0 or not self.busy():
+            return
+        if self._quiet is None:
+            self._quiet = asyncio.Event()
+        self._quiet.clear()
+        try:
+            await asyncio.wait_for(self._quiet.wait(), limit)
+        except TimeoutError:  # a long request (a compile): the background answer goes on
+            pass
+
+
 class PtolsProtocol(LanguageServerProtocol):
     def __init__(self, server: Any, converter: Any) -> None:
         super().__init__(server, converter)
         self._finished: list[tuple[Any, Future[Any]]] = []
+        self.in_flight = InFlight()
         # What was read (and maybe answered) before the server loaded: early.py.
         self.first_message: FirstMessage | None = None
 
     def _send_response(
         self, msg_id: Any, result: Any | None = None, error: Any | None = None
     ) -> None:
+        self.in_flight.answered(msg_id)
         first = self.first_message
         if first is None or first.initialize_id is None or msg_id != first.initialize_id:
             super()._send_response(msg_id, result, error)
@@ -170,6 +219,8 @@ class PtolsProtocol(LanguageServerProtocol):
             error = JsonRpcInvalidRequest(f"the server is shut down: {method} is not accepted")
             self._send_response(message.id, error=error.to_response_error())
             return
+        if method is not None and hasattr(message, "id"):
+            self.in_flight.started(message.id, method)
         super().handle_message(message)
 
     # ptols keeps each document's text itself (documents.py): no second copy in the workspace
@@ -223,9 +274,37 @@ class QuietWriter:
 def start_reading(
     stream: BinaryIO, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[bytes]
 ) -> None:
-    """Read the stream on a daemon thread (it never delays the process' exit); b"" at the end."""
-    fd = stream.fileno()
+    """Read the stream on the message loop itself when it can wait for it (a pipe, a socket, a
+    terminal), else on a daemon thread (a regular file: it never delays the process' exit); b""
+    at the end.
 
+    On the loop, a chunk is read as soon as the loop's own wait wakes up: a thread that read
+    it would first have to win the interpreter lock from a running analysis to hand it over
+    (then the loop to win it again), and a request waited for that (hover p95 7 ms -> 15 ms).
+    """
+    fd = stream.fileno()
+    try:
+        loop.add_reader(fd, read_ready, loop, fd, queue)
+    except (OSError, ValueError, NotImplementedError):  # a regular file cannot be waited for
+        start_reading_thread(fd, loop, queue)
+
+
+def read_ready(loop: asyncio.AbstractEventLoop, fd: int, queue: asyncio.Queue[bytes]) -> None:
+    """The input is readable: what has arrived (a readable pipe's read does not block)."""
+    try:
+        chunk = os.read(fd, READ_SIZE)
+    except BlockingIOError:  # woken for nothing
+        return
+    except OSError:
+        chunk = b""
+    if not chunk:
+        loop.remove_reader(fd)
+    queue.put_nowait(chunk)
+
+
+def start_reading_thread(
+    fd: int, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[bytes]
+) -> None:
     def pump() -> None:
         while True:
             try:

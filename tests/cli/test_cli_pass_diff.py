@@ -146,3 +146,24 @@ def test_pass_diff_is_for_the_ir_target() -> None:
     result = run_ptoc("compile", str(SIMPLE_ADD), "--target", "cce", "--pass-diff")
     assert result.returncode == 2
     assert "--pass-diff shows the IR each pass makes: use it with --target ir" in result.stderr
+
+
+@pytest.mark.parametrize("name", ["simple_add.py", "tensor_attention.py"])
+def test_every_stage_is_its_program_printed_afresh(name: str) -> None:
+    """Stages share work (a line laid out once for all of them, the final program's text
+    taken from the compile): each is still exactly what printing its program alone gives."""
+    from ptoc.driver import print_ir_mapped
+    from ptoc.printer import black_format
+
+    path = EXAMPLES / name
+    result = compile_source(path.read_text(encoding="utf-8"), "ir", path=str(path))
+    (output,) = result.programs
+    assert output.pipeline is not None
+    (program,) = explore(result)
+    points = [output.source, *(snapshot for _, snapshot in output.pipeline.snapshots)]
+    assert len(points) == len(program.stages)
+    for stage, printed in zip(program.stages, points, strict=True):
+        black_format._split.cache_clear()
+        black_format._black_alone.cache_clear()
+        text, spans = print_ir_mapped(printed, result)
+        assert (stage.text, stage.spans) == (text, tuple(spans)), stage.name

@@ -60,8 +60,10 @@ def format_printed_mapped(
     return "\n".join(out) + "\n", spans
 
 
+@lru_cache(maxsize=4096)
 def _split(line: str, line_length: int) -> str | None:
-    """Black's form of one long line, or None if it is not a statement black takes alone."""
+    """Black's form of one long line, or None if it is not a statement black takes alone
+    (kept per line: the stages of a pass diff print most lines again)."""
     text = line.lstrip(" ")
     indent = line[: len(line) - len(text)]
     width = line_length - len(indent)

@@ -163,7 +163,7 @@ def lines_of_tokens(
     lines = text.split("\n") if "\r" not in text else [index.line(r) for r in range(len(starts))]
     for row, chains in enumerate(document_line_tokens(analysis.path, lines, prefix)):
         found: list[Token] | tuple[Token, ...] = chains
-        if strings and found:
+        if strings and found and crosses_string(row, starts, len(text), strings, string_starts):
             line_start = starts[row]
             found = [t for t in found if not inside(line_start + t[0], strings, string_starts)]
         named: list[Token] = []
@@ -183,6 +183,16 @@ def lines_of_tokens(
                 kept.append(token)
                 end = token[1]
         yield row, kept
+
+
+def crosses_string(
+    row: int, starts: list[int], size: int, spans: list[tuple[int, int]], string_starts: list[int]
+) -> bool:
+    """Whether line ``row`` shares a character with a triple-quoted string (most lines share
+    none: their tokens need no check one by one)."""
+    end = starts[row + 1] if row + 1 < len(starts) else size
+    index = bisect.bisect_left(string_starts, end) - 1
+    return index >= 0 and spans[index][1] > starts[row]
 
 
 def inside(offset: int, spans: list[tuple[int, int]], starts: list[int]) -> bool:
@@ -255,7 +265,7 @@ def encode_lines(analysis: ModuleAnalysis, positions: Positions) -> Iterator[lis
         yield encode_shifted(analysis, positions)
         return
     index = positions.current
-    plain = positions.encoding == UTF32
+    plain = positions.encoding == UTF32 or index.text.isascii()  # columns are code units
     last_row = 0
     for row, tokens in lines_of_tokens(analysis, index):
         line = "" if plain else index.line(row)

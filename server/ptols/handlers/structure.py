@@ -25,7 +25,8 @@ T = TypeVar("T")
 
 SEMANTIC_TOKENS_LEGEND = types.SemanticTokensLegend(**capabilities.SEMANTIC_TOKENS_LEGEND)
 RESULT_IDS = itertools.count(1)
-LINES_PER_TURN = 100  # lines with tokens encoded between two turns of the message loop
+LINES_PER_TURN = 25  # lines with tokens encoded between two turns of the message loop
+YIELD_LIMIT = 0.1  # how long one computation of tokens waits in all for other requests
 KEPT_RESULTS = 2  # token lists kept per document for deltas (the client asks against the last)
 
 
@@ -58,14 +59,17 @@ async def semantic_data(ls: PtolsServer, uri: str) -> tuple[Document, str, list[
         return doc, known[1], known[2]
     positions = ls.positions(doc, analysed_text)
     # On the message loop, letting the requests that arrive meanwhile go first every few
-    # lines: a hover waits a fraction of a millisecond, not for the whole file (10-20 ms on
-    # 2,000 lines), and does not share the processor with a thread computing tokens.
+    # lines, and waiting while one is answered: a hover waits a fraction of a millisecond,
+    # not for the whole file (10-20 ms on 2,000 lines), and does not share the processor
+    # with a thread computing tokens.
     data: list[int] = []
     lines = features.semantic_tokens.encode_lines(analysis, positions)
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + YIELD_LIMIT
     for count, chunk in enumerate(lines, 1):
         data += chunk
         if count % LINES_PER_TURN == 0:
-            await asyncio.sleep(0)
+            await ls.protocol.in_flight.others_answered(give_up - loop.time())
     result_id = str(next(RESULT_IDS))
     doc.semantic = (key, result_id, data)
     doc.semantic_sent[result_id] = data
