@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from ptoc.cli import main
 from ptoc.frontend import analyze_source
 from ptoc.graph import Edge, Task, TaskGraph, task_graph
+from ptoc.graph.cycles import MAX_CYCLES
 from ptoc.ir.span import Span
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "frontend"))
@@ -192,3 +194,32 @@ def test_a_2026_03_kernel_storing_into_a_parameter_writes_it() -> None:
     assert [d.code for d in analysis.diagnostics] == []
     graph = graph_of(OUTPUT_BY_STORE, "main")
     assert edges(graph) == [(0, 1, "data", "out")]
+
+
+def test_a_graph_with_exponentially_many_paths_and_no_cycle_is_searched_at_once() -> None:
+    """Every task waits for every earlier one (2**59 paths, no cycle): the search stays inside
+    strongly connected components (#33; it followed every path before, for ever)."""
+    span = Span("f.py", 1, 0, 1, 1)
+    graph = TaskGraph("f", span, [Task(i, f"k{i}", "submit", span) for i in range(60)])
+    graph.edges = [Edge(a, b, "deps", f"t{a}") for b in range(60) for a in range(b)]
+    started = time.monotonic()
+    assert graph.cycles() == []
+    assert time.monotonic() - started < 1.0
+
+
+def test_a_cycle_through_thousands_of_tasks_is_found_without_recursion() -> None:
+    span = Span("f.py", 1, 0, 1, 1)
+    graph = TaskGraph("f", span, [Task(i, f"k{i}", "submit", span) for i in range(3000)])
+    graph.edges = [Edge(i, (i + 1) % 3000, "data", "x") for i in range(3000)]
+    assert graph.cycles() == [list(range(3000))]
+
+
+def test_a_graph_of_many_cycles_reports_the_first_ones() -> None:
+    """Nine tasks each waiting for every other: thousands of cycles, MAX_CYCLES reported."""
+    span = Span("f.py", 1, 0, 1, 1)
+    graph = TaskGraph("f", span, [Task(i, f"k{i}", "submit", span) for i in range(9)])
+    graph.edges = [Edge(a, b, "deps", "t") for a in range(9) for b in range(9) if a != b]
+    found = graph.cycles()
+    assert len(found) == MAX_CYCLES
+    assert found[:3] == [[0, 1], [0, 1, 2], [0, 1, 2, 3]]
+    assert len({tuple(sorted(c)) for c in found}) == MAX_CYCLES
