@@ -173,20 +173,6 @@ def deep_at(depth: int) -> str:
     return HEAD + text
 
 
-def generated(rng: random.Random) -> str:
-    """One of today's programs, chosen by ``rng``."""
-    roll = rng.random()
-    if roll < 0.35:
-        return jit_program(rng, rng.randint(1, 4), rng.choice([1, 1, 2, 3]))
-    if roll < 0.55:
-        return task_graph(rng, rng.randint(2, 6))
-    if roll < 0.7:
-        return distributed(rng)
-    if roll < 0.85:
-        return deep_at(rng.randint(4, 14))
-    return huge_signature(rng.choice([20, 60, 200]))
-
-
 SUBMIT_KERNELS = """import pypto.language as pl
 
 
@@ -328,3 +314,23 @@ def strings_at(rng: random.Random, depth: int) -> str:
         indent += "    "
     lines += [f"{indent}t = pl.load(a, [0, 0], [16, 16])", f"{indent}pl.store(t, [0, 0], c)"]
     return HEAD + "\n".join(lines) + "\n    return c\n"
+
+
+def generated(rng: random.Random) -> str:
+    """One of today's programs, chosen by ``rng``."""
+    roll = rng.random()
+    if roll < 0.3:
+        return jit_program(rng, rng.randint(1, 4), rng.choice([1, 1, 2, 3]))
+    if roll < 0.42:
+        return task_graph(rng, rng.randint(2, 6))
+    if roll < 0.54:
+        return submit_graph(rng, rng.randint(3, 12))
+    if roll < 0.62:
+        return distributed(rng)
+    if roll < 0.7:
+        return window_ring(rng, rng.randint(2, 16))
+    if roll < 0.8:
+        return deep_at(rng.randint(4, 14))
+    if roll < 0.88:
+        return strings_at(rng, rng.randint(1, 5))
+    return huge_signature(rng.choice([20, 60, 200]))
