@@ -28,6 +28,8 @@ def test_the_storm_sends_the_new_requests_too() -> None:
     """The request list is the server's own: the custom requests are in it."""
     methods = set(handled_requests())
     assert {"ptols/preview", "ptols/timeline", "ptols/memoryMap", "ptols/run"} <= methods
+    assert {"ptols/taskGraph", "ptols/passDiff", "ptols/specialisations"} <= methods
+    assert {"ptols/instruction", "ptols/sourceMap", "ptols/textDigest"} <= methods
     assert {"textDocument/hover", "callHierarchy/incomingCalls"} <= methods
     assert "textDocument/didChange" not in methods and "exit" not in methods
 
