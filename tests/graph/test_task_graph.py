@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from ptoc import driver
 from ptoc.cli import main
 from ptoc.frontend import analyze_source
 from ptoc.graph import Edge, Task, TaskGraph, task_graph
@@ -223,3 +224,15 @@ def test_a_graph_of_many_cycles_reports_the_first_ones() -> None:
     assert len(found) == MAX_CYCLES
     assert found[:3] == [[0, 1], [0, 1, 2], [0, 1, 2, 3]]
     assert len({tuple(sorted(c)) for c in found}) == MAX_CYCLES
+
+
+def test_an_orchestration_s_submitted_kernels_are_its_callees() -> None:
+    """#33 (storm): `ptoc compile --function main` (and the preview of main) narrowed the
+    program to main alone, then failed with "no function named 'gate' in the program to
+    launch": a pl.submit's kernel was not counted as called."""
+    analysis = analyze_source(program(CLEAN), "tasks.py")
+    (prog,) = analysis.all_programs()
+    assert sorted(driver.callees(prog, "main")) == ["gate", "main", "scale"]
+    whole = driver.compile_source(analysis, "cce")
+    narrowed = driver.compile_source(analysis, "cce", "main")
+    assert [d.code for d in narrowed.back_end] == [d.code for d in whole.back_end] == ["E400"]
