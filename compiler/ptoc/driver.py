@@ -310,7 +310,7 @@ def direct_calls(fn: Function) -> list[str]:
 # server, part of the garbage that set its memory's high-water mark (issue #33).
 @functools.cache
 def _calls_visitor() -> Any:
-    from .ir.expr import Call, GlobalVar
+    from .ir.expr import Call, GlobalVar, Submit
     from .ir.visitor import IRVisitor
 
     class Calls(IRVisitor):
@@ -320,6 +320,11 @@ def _calls_visitor() -> Any:
         def visit_Call(self, node: Call) -> None:
             if isinstance(node.callee, GlobalVar):
                 self.names.append(node.callee.name)
+            self.generic_visit(node)
+
+        def visit_Submit(self, node: Submit) -> None:  # pl.submit's kernel is called too
+            if isinstance(node.kernel, GlobalVar):
+                self.names.append(node.kernel.name)
             self.generic_visit(node)
 
     return Calls

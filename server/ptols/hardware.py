@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from .documents import MAX_LIVE_LOOP_DEPTH
+
 if TYPE_CHECKING:
     from ptoc.diagnostics import Diagnostic
     from ptoc.frontend import ModuleAnalysis
@@ -60,9 +62,10 @@ def known_facts(doc: Document) -> list[FunctionFacts]:
 
 def facts_job(ls: PtolsServer, doc: Document) -> asyncio.Future[Any] | None:
     """The facts of the current analysis, computed on the facts thread (one job per version,
-    shared by whoever asks); None when the analysis has errors."""
+    shared by whoever asks); None when the analysis has errors, or its loops nest deeper than
+    live compilation goes (the facts of 90 nested loops took minutes)."""
     analysis, version = doc.analysis, doc.analysis_version
-    if analysis is None or analysis.has_errors:
+    if analysis is None or analysis.has_errors or doc.analysed_loop_depth > MAX_LIVE_LOOP_DEPTH:
         return None
     running = doc.facts_job
     if running is not None and running[0] == version:

@@ -172,6 +172,25 @@ def test_a_call_too_small_for_the_load_windows_is_an_error_at_the_call() -> None
     assert diagnostic.related[0].span.line == where(text, "pl.load(a")[0]  # cannot fit
 
 
+def test_a_failing_call_of_a_wide_kernel_names_its_first_arguments_only() -> None:
+    """#33: a 2,000-parameter kernel's failing call made a 40 KB message listing them all."""
+    params = ", ".join(f"p{i}: pl.Tensor" for i in range(20))
+    text = (
+        "import pypto.language as pl\nimport torch\n\n\n@pl.jit\n"
+        f"def wide({params}, out: pl.Out[pl.Tensor]):\n"
+        "    with pl.at(level=pl.Level.CORE_GROUP):\n"
+        "        pl.store(pl.load(p0, [0, 0], [16, 16]), [0, 0], out)\n    return out\n\n\n"
+        'if __name__ == "__main__":\n'
+        f"    wide({', '.join(['torch.zeros(1, 16)'] * 20)}, torch.zeros(16, 16))\n"
+    )
+    (diagnostic,) = analyze_source(text, "k.py").diagnostics
+    arguments = ", ".join(f"p{i}: [1, 16] FP32" for i in range(8))
+    assert diagnostic.code == "E209"
+    assert diagnostic.message.startswith(
+        f"with this call's arguments ({arguments}, … (13 more)) 'wide' fails: block.load:"
+    )
+
+
 def test_a_call_with_the_wrong_number_of_arguments_is_an_error_at_the_call() -> None:
     text, analysis = called("a = torch.zeros((64, 64))", "tile_add(a, a, config=None)")
     assert found(analysis) == [("E210", *where(text, "tile_add(a, a, config=None)"))]

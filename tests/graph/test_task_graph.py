@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from ptoc import driver
 from ptoc.cli import main
 from ptoc.frontend import analyze_source
 from ptoc.graph import Edge, Task, TaskGraph, function_graph, task_graph
+from ptoc.graph.cycles import MAX_CYCLES
 from ptoc.ir.span import Span
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "frontend"))
@@ -629,3 +632,44 @@ return out
 def test_a_loop_that_may_break_is_not_unrolled() -> None:
     graph = graph_of(program(BREAKING_LOOP), "main")
     assert [(t.kernel, t.loops) for t in graph.tasks] == [("scale", ("range(3)",))]
+
+
+def test_a_graph_with_exponentially_many_paths_and_no_cycle_is_searched_at_once() -> None:
+    """Every task waits for every earlier one (2**59 paths, no cycle): the search stays inside
+    strongly connected components (#33; it followed every path before, for ever)."""
+    span = Span("f.py", 1, 0, 1, 1)
+    graph = TaskGraph("f", span, [Task(i, f"k{i}", "submit", span) for i in range(60)])
+    graph.edges = [Edge(a, b, "deps", f"t{a}") for b in range(60) for a in range(b)]
+    started = time.monotonic()
+    assert graph.cycles() == []
+    assert time.monotonic() - started < 1.0
+
+
+def test_a_cycle_through_thousands_of_tasks_is_found_without_recursion() -> None:
+    span = Span("f.py", 1, 0, 1, 1)
+    graph = TaskGraph("f", span, [Task(i, f"k{i}", "submit", span) for i in range(3000)])
+    graph.edges = [Edge(i, (i + 1) % 3000, "data", "x") for i in range(3000)]
+    assert graph.cycles() == [list(range(3000))]
+
+
+def test_a_graph_of_many_cycles_reports_the_first_ones() -> None:
+    """Nine tasks each waiting for every other: thousands of cycles, MAX_CYCLES reported."""
+    span = Span("f.py", 1, 0, 1, 1)
+    graph = TaskGraph("f", span, [Task(i, f"k{i}", "submit", span) for i in range(9)])
+    graph.edges = [Edge(a, b, "deps", "t") for a in range(9) for b in range(9) if a != b]
+    found = graph.cycles()
+    assert len(found) == MAX_CYCLES
+    assert found[:3] == [[0, 1], [0, 1, 2], [0, 1, 2, 3]]
+    assert len({tuple(sorted(c)) for c in found}) == MAX_CYCLES
+
+
+def test_an_orchestration_s_submitted_kernels_are_its_callees() -> None:
+    """#33 (storm): `ptoc compile --function main` (and the preview of main) narrowed the
+    program to main alone, then failed with "no function named 'gate' in the program to
+    launch": a pl.submit's kernel was not counted as called."""
+    analysis = analyze_source(program(CLEAN), "tasks.py")
+    (prog,) = analysis.all_programs()
+    assert sorted(driver.callees(prog, "main")) == ["gate", "main", "scale"]
+    whole = driver.compile_source(analysis, "cce")
+    narrowed = driver.compile_source(analysis, "cce", "main")
+    assert [d.code for d in narrowed.back_end] == [d.code for d in whole.back_end] == ["E400"]

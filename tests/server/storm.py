@@ -100,6 +100,7 @@ class ParamsMaker:
             "selection_range": lambda: where.range,
             "uri": lambda: where.uri,
             "function": lambda: rng.choice(where.functions + ["nope", "main"]),
+            "name": lambda: rng.choice(["TADD", "pto.tadd", "set_flag", "TLOAD", "x"]),
             "target": lambda: rng.choice(TARGETS),
             "new_name": lambda: rng.choice(["renamed", "x1", "class", "é"]),
             "query": lambda: rng.choice(["", "k", "tile", "zz"]),
@@ -415,7 +416,8 @@ class Storm:
         rng, text = self.rng, self.text.text
         start = rng.randrange(len(text) + 1)
         end = min(len(text), start + rng.choice([0, 1, 1, 2, 4, 9]))
-        new = "" if end > start and rng.random() < 0.7 else rng.choice(["(", ":", " ", "\n", "x"])
+        breaking = ["(", ":", " ", "\n", "x", '"', "'''", "with pl.at("]
+        new = "" if end > start and rng.random() < 0.7 else rng.choice(breaking)
         self.repairs.append((start, new, text[start:end]))
         self.replace(start, end, new)
 

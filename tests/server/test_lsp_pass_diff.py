@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -92,3 +94,30 @@ async def test_pipeline_and_function_are_checked(client: LanguageClient, tmp_pat
     assert "InsertSync" not in names and names[0] == "ConvertToSSA"
     with pytest.raises(JsonRpcException, match="no function 'kernal'"):
         await pass_diff(client, uri, function="kernal")
+
+
+async def test_a_program_too_large_for_a_live_pass_diff_is_told_at_once(
+    client: LanguageClient, tmp_path: Path
+):
+    """#33: a 2,000-submit orchestration made the pass explorer print and diff ~900 KB per
+    stage (over 10 s, a ~20 MB answer); above 1,000 IR statements the answer is a W900."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    import today
+
+    source = today.submit_graph(random.Random(1), 400)
+    uri = await open_document(client, tmp_path / "g.py", source)
+    started = time.monotonic()
+    found = await pass_diff(client, uri, function="main")
+    assert time.monotonic() - started < 1.0
+    assert found["programs"] == []
+    assert [(d["code"], d["message"]) for d in found["diagnostics"]] == [
+        (
+            "W900",
+            "the programs have 1,216 statements: the live pass diff stops at 1,000 "
+            "(`ptoc compile --target ir --pass-diff` still shows it)",
+        )
+    ]
+    small = await open_document(client, tmp_path / "s.py", today.submit_graph(random.Random(1), 8))
+    assert [
+        p["program"] for p in (await pass_diff(client, small, function="main"))["programs"]
+    ] == ["Tasks"]

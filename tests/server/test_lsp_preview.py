@@ -11,6 +11,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from ptoc.driver import compile_file, compile_source
+from ptoc.frontend import analyze_source
 from ptols.config import Settings
 from ptols.features import preview
 
@@ -224,6 +225,27 @@ def test_preview_module_names_a_request_s_mistake():
     )
     assert preview.request_problem(a.analysis, "nope", None).startswith(
         "unknown target 'nope' (known: cce, pto, pto-cpp, ir, pass:"
+    )
+
+
+def test_a_jit_kernel_whose_only_call_fails_is_not_said_to_be_missing():
+    """#33: ptols/functions lists the kernel, so a request for it is not told the document
+    "defines none" (the hostile 2000-parameter signature in 2026-03 met this)."""
+    source = (
+        "import pypto.language as pl\nimport torch\n\n\n@pl.jit\n"
+        "def k(a: pl.Tensor, c: pl.Out[pl.Tensor]):\n"
+        "    with pl.at(level=pl.Level.CORE_GROUP):\n"
+        "        pl.store(pl.load(a, [0, 0], [16, 16]), [0, 0], c)\n    return c\n\n\n"
+        'if __name__ == "__main__":\n    k(torch.zeros(1, 16), torch.zeros(16, 16))\n'
+    )
+    analysis = analyze_source(source, "k.py")
+    assert [d.code for d in analysis.diagnostics] == ["E209"]
+    assert preview.request_problem(analysis, "cce", "k") == (
+        "the @pl.jit function 'k' has no specialisation to show: no call in the file "
+        "specialises it without an error (see the document's diagnostics)"
+    )
+    assert preview.request_problem(analysis, "cce", "kk") == (
+        "no function 'kk' in this document (it defines none)"
     )
 
 

@@ -173,15 +173,164 @@ def deep_at(depth: int) -> str:
     return HEAD + text
 
 
+SUBMIT_KERNELS = """import pypto.language as pl
+
+
+@pl.program
+class Tasks:
+    @pl.function(type=pl.FunctionType.InCore)
+    def gate(
+        self,
+        x: pl.Tensor[[64, 64], pl.FP32],
+        flags: pl.Out[pl.Tensor[[64, 64], pl.INT32]],
+    ) -> pl.Tensor[[64, 64], pl.INT32]:
+        t: pl.Tile[[64, 64], pl.FP32] = pl.load(x, [0, 0], [64, 64])
+        c: pl.Tile[[64, 64], pl.INT32] = pl.cast(t, target_type=pl.INT32)
+        r: pl.Tensor[[64, 64], pl.INT32] = pl.store(c, [0, 0], flags)
+        return r
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def scale(
+        self,
+        x: pl.Tensor[[64, 64], pl.FP32],
+        out: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        t: pl.Tile[[64, 64], pl.FP32] = pl.load(x, [0, 0], [64, 64])
+        u: pl.Tile[[64, 64], pl.FP32] = pl.{op}(t, t)
+        r: pl.Tensor[[64, 64], pl.FP32] = pl.store(u, [0, 0], out)
+        return r
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self,
+        x: pl.Tensor[[64, 64], pl.FP32],
+        flags: pl.Out[pl.Tensor[[64, 64], pl.INT32]],
+        out: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+"""
+
+
+def submit_lines(rng: random.Random, tasks: int) -> list[str]:
+    """A manual scope of ``tasks`` ``pl.submit``s (spec §7): a gate, a chain whose deps are
+    earlier TaskIds, ``None`` and TaskId arrays, predicated SPMD launches, a ``task_dummy``
+    join and fire-and-forget calls, each line indented for main's body."""
+    lines = [
+        "with pl.manual_scope():",
+        "    flags, t0 = pl.submit(self.gate, x, flags)",
+        f"    tids = pl.array.create({max(2, tasks // 4)}, pl.TASK_ID)",
+    ]
+    for task in range(1, tasks):
+        earlier = [f"t{i}" for i in rng.sample(range(task), min(task, rng.randint(1, 3)))]
+        roll = rng.random()
+        if roll < 0.15:
+            earlier.append(rng.choice(["None", "tids"]))
+        deps = ", ".join(earlier)
+        if roll < 0.3:
+            lines.append(
+                f"    out, t{task} = pl.spmd_submit(self.scale, x, out, "
+                f"core_num={rng.choice([2, 4, 8])}, deps=[{deps}, t0], "
+                "predicate=(flags[0, 0] > 0))"
+            )
+        elif roll < 0.4:
+            lines.append(f"    t{task} = pl.system.task_dummy(deps=[{deps}])")
+        else:
+            lines.append(f"    out, t{task} = pl.submit(self.scale, x, out, deps=[{deps}])")
+        if rng.random() < 0.2:
+            lines.append(f"    tids[{task % max(2, tasks // 4)}] = t{task}")
+        if rng.random() < 0.1:
+            lines.append("    self.scale(pl.no_dep(x), out)")
+    return [*lines, "return out"]
+
+
+def submit_graph(rng: random.Random, tasks: int = 6) -> str:
+    """A program whose orchestration is a task graph of ``tasks`` submits."""
+    body = submit_lines(rng, tasks)
+    return SUBMIT_KERNELS.replace("{op}", rng.choice(OPS)) + "".join(
+        f"        {line}\n" for line in body
+    )
+
+
+def window_ring(rng: random.Random, ranks: int) -> str:
+    """A ``pld`` ring over window buffers (spec §12) on ``ranks`` devices, the per-rank
+    orchestrator dispatched with ``device=r``, its DistributedConfig naming every device."""
+    size = rng.choice(SIZES)
+    devices = ", ".join(str(d) for d in range(ranks))
+    return (
+        "import pypto.language as pl\nimport pypto.language.distributed as pld\nimport torch\n"
+        "from pypto.ir.distributed_compiled_program import DistributedConfig\n"
+        "from pypto.runtime import RunConfig\n\n"
+        f'SIZE = {size}\nNR = pl.dynamic("NR")\n\n\n'
+        "@pl.jit.incore\n"
+        "def step(\n"
+        "    x: pl.Tensor[[1, SIZE], pl.FP32],\n"
+        "    y: pl.Out[pl.Tensor[[1, SIZE], pl.FP32]],\n"
+        "    src: pld.DistributedTensor[[1, SIZE], pl.FP32],\n"
+        "    dst: pld.DistributedTensor[[1, SIZE], pl.FP32],\n"
+        "):\n"
+        "    ctx = pld.get_comm_ctx(src)\n"
+        "    peer = (pld.rank(ctx) + 1) % pld.nranks(ctx)\n"
+        "    src = pl.store(pl.load(x, [0, 0], [1, SIZE]), [0, 0], src)\n"
+        "    pld.tensor.put(dst, peer=peer, src=src, atomic=pld.AtomicType.None_)\n"
+        "    y = pl.store(pl.load(dst, [0, 0], [1, SIZE]), [0, 0], y)\n"
+        "    return y\n\n\n"
+        "@pl.jit\n"
+        "def per_rank(\n"
+        "    x: pl.Tensor[[1, SIZE], pl.FP32],\n"
+        "    y: pl.Out[pl.Tensor[[1, SIZE], pl.FP32]],\n"
+        "    src: pld.DistributedTensor[[1, SIZE], pl.FP32],\n"
+        "    dst: pld.DistributedTensor[[1, SIZE], pl.FP32],\n"
+        "):\n"
+        "    return step(x, y, src, dst)\n\n\n"
+        "@pl.jit.host\n"
+        "def ring(\n"
+        "    x: pl.Tensor[[NR, 1, SIZE], pl.FP32],\n"
+        "    y: pl.Out[pl.Tensor[[NR, 1, SIZE], pl.FP32]],\n"
+        "):\n"
+        "    src_buf = pld.alloc_window_buffer([1, SIZE], dtype=pl.FP32)\n"
+        "    dst_buf = pld.alloc_window_buffer([1, SIZE], dtype=pl.FP32)\n"
+        "    for r in pl.range(pld.world_size()):\n"
+        "        src = pld.window(src_buf, [1, SIZE], dtype=pl.FP32)\n"
+        "        dst = pld.window(dst_buf, [1, SIZE], dtype=pl.FP32)\n"
+        "        per_rank(x[r], y[r], src, dst, device=r)\n\n\n"
+        'if __name__ == "__main__":\n'
+        f"    devices = [{devices}]\n"
+        "    x = torch.randn((len(devices), 1, SIZE), dtype=torch.float32)\n"
+        "    y = torch.zeros((len(devices), 1, SIZE), dtype=torch.float32)\n"
+        "    config = RunConfig(distributed_config=DistributedConfig(device_ids=devices))\n"
+        "    ring.compile(x, y, config=config)\n"
+    )
+
+
+def strings_at(rng: random.Random, depth: int) -> str:
+    """A kernel ``depth`` ``pl.at`` deep whose name hints are odd strings (escapes, Unicode,
+    an f-string, a triple-quoted one)."""
+    hints = ['"s\\"q"', "'é\\u00e9'", 'f"s{0}"', '"""tri"""', "r'\\d'", '"😀"', "'a' 'b'"]
+    lines = ["@pl.jit", "def hinted(a: pl.Tensor, c: pl.Out[pl.Tensor]):"]
+    indent = "    "
+    for _ in range(depth):
+        lines.append(
+            f"{indent}with pl.at(level=pl.Level.CORE_GROUP, name_hint={rng.choice(hints)}):"
+        )
+        indent += "    "
+    lines += [f"{indent}t = pl.load(a, [0, 0], [16, 16])", f"{indent}pl.store(t, [0, 0], c)"]
+    return HEAD + "\n".join(lines) + "\n    return c\n"
+
+
 def generated(rng: random.Random) -> str:
     """One of today's programs, chosen by ``rng``."""
     roll = rng.random()
-    if roll < 0.35:
+    if roll < 0.3:
         return jit_program(rng, rng.randint(1, 4), rng.choice([1, 1, 2, 3]))
-    if roll < 0.55:
+    if roll < 0.42:
         return task_graph(rng, rng.randint(2, 6))
-    if roll < 0.7:
+    if roll < 0.54:
+        return submit_graph(rng, rng.randint(3, 12))
+    if roll < 0.62:
         return distributed(rng)
-    if roll < 0.85:
+    if roll < 0.7:
+        return window_ring(rng, rng.randint(2, 16))
+    if roll < 0.8:
         return deep_at(rng.randint(4, 14))
+    if roll < 0.88:
+        return strings_at(rng, rng.randint(1, 5))
     return huge_signature(rng.choice([20, 60, 200]))

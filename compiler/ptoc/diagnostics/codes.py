@@ -1157,8 +1157,9 @@ _ENTRIES = [
         "TOO_LARGE_FOR_LIVE_ANALYSIS",
         _W,
         "The language server does not analyse a file this large (over 1 MB, or a line over "
-        "100,000 characters) as you type, nor preview loops nested deeper than 12; `ptoc check` "
-        "and `ptoc compile` still handle it.",
+        "100,000 characters) as you type, nor preview loops nested deeper than 12, nor diff the "
+        "passes of programs over 1,000 statements; `ptoc check` and `ptoc compile` still handle "
+        "it.",
         "a generated 5 MB kernel file",
         "split the file, or check it with `ptoc check`",
     ),

@@ -73,11 +73,15 @@ class CallSite:
         across edits that move or reorder the calls (the editor's choice is kept by it)."""
         return ", ".join(f"{name}: {t.short()}" for name, t in self.shapes.items())
 
-    def describe(self) -> str:
-        return ", ".join(
+    def describe(self, most: int = 8) -> str:
+        """The tensors' shapes and dtypes, the first ``most`` of them (a call of a kernel with
+        2,000 parameters made a 40 KB message)."""
+        described = [
             f"{name}: [{', '.join(map(str, t.shape))}] {t.dtype.name}"
-            for name, t in self.tensors.items()
-        )
+            for name, t in list(self.tensors.items())[:most]
+        ]
+        more = len(self.tensors) - most
+        return ", ".join(described) + (f", … ({more:,} more)" if more > 0 else "")
 
 
 @record

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..ir.span import Span
 from ..records import field, record
+from .cycles import cycles as find_cycles
 
 
 @record
@@ -70,33 +71,13 @@ class TaskGraph:
         }
 
     def cycles(self) -> list[list[int]]:
-        """Each cycle of the edges once (as the task indices around it, smallest first)."""
+        """Each cycle of the edges once (as the task indices around it, smallest first; at
+        most cycles.MAX_CYCLES)."""
         after: dict[int, list[int]] = {t.index: [] for t in self.tasks}
         for edge in self.edges:
             after.setdefault(edge.source, []).append(edge.target)
-        found: list[list[int]] = []
-        seen: set[tuple[int, ...]] = set()
-        for start in sorted(after):
-            _cycles_from(start, start, [start], after, found, seen)
-        return found
-
-
-def _cycles_from(
-    start: int,
-    node: int,
-    path: list[int],
-    after: dict[int, list[int]],
-    found: list[list[int]],
-    seen: set[tuple[int, ...]],
-) -> None:
-    for nxt in after.get(node, []):
-        if nxt == start:
-            key = tuple(sorted(path))
-            if key not in seen:
-                seen.add(key)
-                found.append(list(path))
-        elif nxt > start and nxt not in path:
-            _cycles_from(start, nxt, [*path, nxt], after, found, seen)
+            after.setdefault(edge.target, [])
+        return find_cycles(after)
 
 
 def _range(span: Span) -> dict[str, int]:

@@ -37,6 +37,11 @@ def request_problem(analysis: ModuleAnalysis, target: str, function: str | None)
     names = [fn.name for program in analysis.all_programs() for fn in program.functions]
     if function in names:
         return None
+    if function in analysis.jit_functions:
+        return (
+            f"the @pl.jit function '{function}' has no specialisation to show: no call in the "
+            "file specialises it without an error (see the document's diagnostics)"
+        )
     close = difflib.get_close_matches(function, names, n=1)
     hint = (
         f"; did you mean '{close[0]}'?"

@@ -9,7 +9,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from .. import protocol
-from ..documents import MAX_LIVE_LOOP_DEPTH
+from ..documents import MAX_LIVE_LOOP_DEPTH, MAX_LIVE_PASS_DIFF_STATEMENTS
 from ..protocol import (
     FunctionEntry,
     FunctionsParams,
@@ -171,6 +171,20 @@ def too_deep_diagnostic(depth: int) -> PreviewDiagnostic:
         message=(
             f"loops nest {depth} deep: live previews stop at {MAX_LIVE_LOOP_DEPTH}"
             " (`ptoc compile` still compiles it)"
+        ),
+    )
+
+
+def too_large_for_pass_diff(statements: int) -> PreviewDiagnostic:
+    origin = types.Position(0, 0)
+    return PreviewDiagnostic(
+        range=types.Range(origin, origin),
+        severity=int(types.DiagnosticSeverity.Warning),
+        code="W900",
+        message=(
+            f"the programs have {statements:,} statements: the live pass diff stops at "
+            f"{MAX_LIVE_PASS_DIFF_STATEMENTS:,} (`ptoc compile --target ir --pass-diff` still "
+            "shows it)"
         ),
     )
 

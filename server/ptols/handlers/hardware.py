@@ -11,7 +11,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from .. import capabilities, hardware
-from ..documents import MAX_LIVE_LOOP_DEPTH
+from ..documents import MAX_LIVE_LOOP_DEPTH, MAX_LIVE_PASS_DIFF_STATEMENTS
 from ..protocol import (
     MemoryMapParams,
     MemoryMapResult,
@@ -27,7 +27,7 @@ from ..protocol import (
     TimelineResult,
 )
 from .common import features, open_document, pypto_document
-from .extensions import to_preview_diagnostic, too_deep_diagnostic
+from .extensions import to_preview_diagnostic, too_deep_diagnostic, too_large_for_pass_diff
 
 if TYPE_CHECKING:
     from ptoc.diagnostics import Diagnostic
@@ -70,6 +70,15 @@ async def source_map(ls: PtolsServer, params: SourceMapParams) -> SourceMapResul
     return SourceMapResult(version, result.content, entries)
 
 
+def statement_count(analysis: ModuleAnalysis) -> int:
+    """The IR statements of the document's programs (what the pass explorer prints per stage)."""
+    from ptoc.ir.walk import walk_stmts
+
+    return sum(
+        len(walk_stmts(fn.body)) for program in analysis.all_programs() for fn in program.functions
+    )
+
+
 async def pass_diff(ls: PtolsServer, params: PassDiffParams) -> PassDiffResult:
     """The pass explorer: the printed IR before and after each pass of the pipeline."""
     doc = open_document(ls, params.text_document.uri, "passDiff")
@@ -82,6 +91,10 @@ async def pass_diff(ls: PtolsServer, params: PassDiffParams) -> PassDiffResult:
     if doc.analysed_loop_depth > MAX_LIVE_LOOP_DEPTH:  # as the preview: too costly live
         too_deep = too_deep_diagnostic(doc.analysed_loop_depth)
         return PassDiffResult(version, pipeline or "default", [], [too_deep])
+    statements = statement_count(analysis)
+    if statements > MAX_LIVE_PASS_DIFF_STATEMENTS:
+        too_large = too_large_for_pass_diff(statements)
+        return PassDiffResult(version, pipeline or "default", [], [too_large])
     explorer = features.pass_diff
     strict = ls.settings.strict_for(analysis.path)
     programs, diagnostics, chosen = await asyncio.get_running_loop().run_in_executor(
@@ -107,6 +120,8 @@ async def memory_map(ls: PtolsServer, params: MemoryMapParams) -> MemoryMapResul
         return MemoryMapResult(doc.version, [], [])
     check_function(analysis, params.function, "memoryMap")
     version = doc.analysis_version
+    if doc.analysed_loop_depth > MAX_LIVE_LOOP_DEPTH:  # as the preview: too costly live
+        return MemoryMapResult(version, [], [too_deep_diagnostic(doc.analysed_loop_depth)])
     choice = features.specialisations.choose(
         analysis, params.function, params.specialisation, params.specialisation_key
     )
@@ -142,6 +157,9 @@ async def timeline(ls: PtolsServer, params: TimelineParams) -> TimelineResult:
         return TimelineResult(doc.version, frequency, [], "the document has not been analysed")
     check_function(analysis, params.function, "timeline")
     version = doc.analysis_version
+    if doc.analysed_loop_depth > MAX_LIVE_LOOP_DEPTH:  # as the preview: too costly live
+        too_deep = too_deep_diagnostic(doc.analysed_loop_depth).message
+        return TimelineResult(version, frequency, [], too_deep)
     if tables is None:
         missing = "no pto-isa cost tables: set PTO_ISA_ROOT to a pto-isa checkout"
         return TimelineResult(version, None, [], missing)
