@@ -12,8 +12,8 @@ from ptoc.frontend import analyze_source
 from ptoc.ir.equality import structural_equal
 from ptoc.ir.expr import Call
 from ptoc.ir.function import FunctionType
-from ptoc.ir.stmt import ScopeKind, ScopeStmt
 from ptoc.ir.shape import static_value
+from ptoc.ir.stmt import ScopeKind, ScopeStmt
 from ptoc.ir.types import MemorySpace, TileType
 from ptoc.ir.walk import walk_stmts
 from ptoc.printer import print_program
