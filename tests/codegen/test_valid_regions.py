@@ -77,8 +77,9 @@ def test_pto_allocates_dynamic_extents_and_sets_them_before_the_load() -> None:
     assert generated.diagnostics == []
     text = generated.text
     assert f"%0 = pto.alloc_tile valid_row = %c16 valid_col = %c128 : {TILE}\n" in text
-    assert f"    pto.set_validshape %0, %c16, %5 : {TILE}\n" in text
-    assert "sizes = [%c16, %5]\n" in text
+    # (the INDEX parameter is an `index` already: no cast)
+    assert f"    pto.set_validshape %0, %c16, %arg1 : {TILE}\n" in text
+    assert "sizes = [%c16, %arg1]\n" in text
     assert "-> !pto.partition_tensor_view<16x?xf32>" in text
     assert f"pto.tfillpad ins(%0 : {TILE})" in text and f"outs(%1 : {PADDED})" in text
 
