@@ -201,6 +201,69 @@ def test_2026_08_load_valid_shape_past_the_window_is_e308():
     ]
 
 
+def test_2026_03_load_reads_valid_shape_but_does_not_model_it():
+    body = f"""
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(a: {T}) -> pl.Tile[[64, 64], pl.FP32]:
+            t = pl.load(a, [0, 0], [64, 64], target_memory=pl.Mem.Mat, valid_shape=[64, 32])
+            return t
+    """
+    text, old = analyse(body, (Edition.V2026_03, EditionSource.FLAG))
+    found = [(d.code, d.message, tuple(d.span[1:])) for d in old.diagnostics]
+    assert found == [
+        (
+            "W004",
+            "block.load: 'valid_shape' is accepted but not modelled by ptoc: the IR, the "
+            "interpreter and the generated code ignore it",
+            where(text, "[64, 32]"),
+        )
+    ]
+    load = calls(old.functions[0])[0]
+    assert load.args[3:] == ()  # dropped: the tile is the whole window
+    assert isinstance(load.type, TileType) and load.type.memory_space is MemorySpace.Mat
+    assert load.type.tile_view is None or load.type.tile_view.valid_shape is None
+    _, new = analyse(body, (Edition.V2026_08, EditionSource.FLAG))
+    assert codes(new) == []
+    view = calls(new.functions[0])[0].type.tile_view
+    assert view is not None and [static_value(d) for d in view.valid_shape or ()] == [64, 32]
+
+
+def test_a_2026_03_load_prints_its_memory_fourth_and_never_a_valid_shape_there():
+    _, old = analyse(f"""
+        @pl.program
+        class P:
+            @pl.function(type=pl.FunctionType.InCore)
+            def k(self, a: {T}) -> pl.Tile[[64, 64], pl.FP32]:
+                t = pl.block.load(a, [0, 0], [64, 64], pl.MemorySpace.Mat)
+                return t
+    """)
+    assert codes(old) == [] and old.edition.edition is Edition.V2026_03
+    printed = print_program(old.programs[0], edition=Edition.V2026_03)
+    assert "pl.block.load(a, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat)" in printed
+    again = analyze_source(printed, "p.py", edition=(Edition.V2026_03, EditionSource.FLAG))
+    assert codes(again) == []
+    assert structural_equal(old.programs[0], again.programs[0])
+    # a 2026-08 valid region printed in 2026-03: by keyword, where 2026-03 reads the memory
+    _, new = analyse(
+        f"""
+        @pl.program
+        class P:
+            @pl.function(type=pl.FunctionType.InCore)
+            def k(self, a: {T}) -> pl.Tile[[64, 64], pl.FP32]:
+                t = pl.tile.load(a, [0, 0], [64, 64], [64, 32], target_memory=pl.Mem.Mat)
+                return t
+        """,
+        (Edition.V2026_08, EditionSource.FLAG),
+    )
+    assert codes(new) == []
+    printed = print_program(new.programs[0], edition=Edition.V2026_03)
+    assert "pl.block.load(\n" in printed
+    keywords = "valid_shape=[64, 32], target_memory=pl.MemorySpace.Mat"
+    assert f"a, [0, 0], [64, 64], {keywords}\n" in printed
+    read = analyze_source(printed, "p.py", edition=(Edition.V2026_03, EditionSource.FLAG))
+    assert codes(read) == ["W004"]
+
+
 def test_pl_at_core_group_is_an_incore_scope_and_other_scopes_keep_their_body():
     text, a = analyse(f"""
         @pl.function(type=pl.FunctionType.Orchestration)

@@ -193,6 +193,9 @@ class Submit(Expr):
     predicate: Expr | None = None
     core_num: Expr | None = None  # spmd_submit's width
     kwargs: tuple[tuple[str, AttrValue], ...] = ()
+    # The region helper (``at``) a launch was outlined from, empty for a ``pl.submit``:
+    # what a diagnostic about the launch names.
+    region: str = ""
 
     CHILDREN = declare(args=OPERAND, deps=OPERAND, predicate=OPERAND, core_num=OPERAND)
 

@@ -57,8 +57,9 @@ class Layout:
 
     #: (field name, role) of every child field, in evaluation order.
     fields: ChildFields
-    #: Names of the other fields, compared by structural equality as plain values (span and
-    #: type excluded: spans are ignored, types are compared structurally).
+    #: Names of the other fields, compared by structural equality as plain values (spans and
+    #: type excluded: spans, a node's own and any ``*_span``, are ignored, types are compared
+    #: structurally).
     attributes: tuple[str, ...]
     #: Names of the child fields, in order; then of those of each role.
     names: tuple[str, ...] = ()
@@ -93,7 +94,11 @@ def _derive(cls: type) -> Layout:
     unknown = [name for name in names if name not in all_names]
     if unknown:
         raise TypeError(f"{cls.__name__} declares children it has no field for: {unknown}")
-    attributes = tuple(n for n in all_names if n not in names and n not in ("span", "type"))
+    attributes = tuple(
+        n
+        for n in all_names
+        if n not in names and n not in ("span", "type") and not n.endswith("_span")
+    )
     by_role = {role: tuple(n for n, r in declared if r is role) for role in Role}
     return Layout(
         declared,

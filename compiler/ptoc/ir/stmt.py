@@ -140,6 +140,8 @@ class ScopeStmt(Stmt):
     deps: tuple[Expr, ...] = ()
     task_id: Var | None = None
     name_hint: str = ""
+    # Where ``deps=[...]`` is written (each dep's Var has the span of its definition).
+    deps_span: Span = NO_SPAN
 
     CHILDREN = declare(deps=OPERAND, core_num=OPERAND, body=BODY, task_id=RESULT)
 

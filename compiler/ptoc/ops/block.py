@@ -295,6 +295,16 @@ _FILLPAD_2026_08 = EditionForm(
     dict,
     "2026-08: fillpad(tile, pad_value=PadValue.zero)",
 )
+# 2026-03's load: the fourth positional argument is the memory. 2026-08's ``valid_shape=``
+# written there is read and checked but not modelled (W004), and a printout never gives it
+# positionally (it follows the memory, an attribute: by keyword).
+_LOAD_2026_03 = EditionForm(
+    Edition.V2026_03,
+    (p_tensor("tensor", "Tensor in DDR to read"), _OFFSETS, _SHAPES, _LOAD_MEMORY, _VALID_SHAPE),
+    lambda args: {k: v for k, v in args.items() if k != "valid_shape"},
+    "2026-03: load(tensor, offsets, shapes, target_memory=Vec)",
+    unmodelled=("valid_shape",),
+)
 # 2026-08's load: the fourth positional argument is the valid shape, the memory a keyword.
 _LOAD_2026_08 = EditionForm(
     Edition.V2026_08,
@@ -403,7 +413,7 @@ _block_op(
         role=Role.LOAD,
         result_space_attr="target_memory",
         unified_always=True,
-        edition_forms=(_LOAD_2026_08,),
+        edition_forms=(_LOAD_2026_03, _LOAD_2026_08),
         legacy=LegacyForm(
             (p_tensor("tensor", "Tensor in DDR to read"), *_LEGACY_WINDOW),
             _window_from_legacy,

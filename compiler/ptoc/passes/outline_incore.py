@@ -8,7 +8,9 @@ a new function ``<function>_incore_<n>`` (n counts the scopes of that function f
 * it returns the variables the body defines that the rest of the function reads, in
   definition order;
 * the scope is replaced by a call of it: ``y = self.f_incore_0(a, b)`` for one result, a
-  ``_tuple_tmp`` and one ``tmp[i]`` per result for several, a bare call for none.
+  ``_tuple_tmp`` and one ``tmp[i]`` per result for several, a bare call for none; a region
+  that waits for tasks (``pl.at(..., deps=[t1]) as tid``) is a ``pl.submit`` of it with
+  those deps instead, its TaskId the submit's.
 
 An Opaque function that had a scope outlined becomes an Orchestration function: what is
 left of it runs on the host and launches the kernels. InCore functions are left alone.
@@ -19,9 +21,9 @@ from __future__ import annotations
 from collections import Counter
 
 from ..ir import stmt as st
-from ..ir.expr import Call, GlobalVar, TupleGetItem, Var
+from ..ir.expr import Call, GlobalVar, Submit, TupleGetItem, Var
 from ..ir.function import Function, FunctionType, ParamDirection, Program
-from ..ir.types import UNKNOWN, TupleType, Type
+from ..ir.types import TASK_ID_TYPE, UNKNOWN, TupleType, Type
 from ..ir.visitor import IRMutator, with_fields
 from . import irutil
 from .base import Pass, PassContext
@@ -120,6 +122,8 @@ class _Outliner(StmtRewriter):
         )
         call = Call(result_type, callee=GlobalVar(name), args=tuple(inputs), span=span)
         self.results.update((v, _copy(v)) for v in outputs)
+        if scope.deps:
+            return self.launch(scope, call, outputs)
         if not outputs:
             return st.EvalStmt(call, span=span)
         if len(outputs) == 1:
@@ -130,6 +134,40 @@ class _Outliner(StmtRewriter):
             item = TupleGetItem(var.type, tuple_value=tmp, index=i, span=span)
             unpack.append(st.AssignStmt(var, item, span=span))
         return st.SeqStmts(tuple(unpack), span=span)
+
+    def launch(self, scope: st.ScopeStmt, call: Call, outputs: list[Var]) -> st.Stmt:
+        """A region that waits for tasks (``pl.at(..., deps=[t1]) as tid:``) is a submit of
+        its kernel with those deps, as ``out, tid = pl.submit(self.k, ..., deps=[t1])``
+        writes it: ``_task`` holds the kernel's result and the TaskId, the scope's results
+        and TaskId are its items."""
+        span = scope.span
+        kernel = call.callee
+        assert isinstance(kernel, GlobalVar)
+        types = (call.type, TASK_ID_TYPE) if outputs else (TASK_ID_TYPE,)
+        submit = Submit(
+            TupleType(types),
+            kernel=kernel,
+            args=call.args,
+            deps=scope.deps,
+            region="at",  # only 2026-08's pl.at writes an InCore region with deps
+            span=scope.deps_span if scope.deps_span.is_known else span,
+        )
+        task = Var(submit.type, name=self.names.temp("_task"), span=span)
+        stmts: list[st.Stmt] = [st.AssignStmt(task, submit, span=span)]
+        if outputs:
+            result = TupleGetItem(call.type, tuple_value=task, index=0, span=span)
+            if len(outputs) == 1:
+                stmts.append(st.AssignStmt(outputs[0], result, span=span))
+            else:
+                tmp = Var(call.type, name=self.names.temp("_tuple_tmp"), span=span)
+                stmts.append(st.AssignStmt(tmp, result, span=span))
+                for i, var in enumerate(outputs):
+                    item = TupleGetItem(var.type, tuple_value=tmp, index=i, span=span)
+                    stmts.append(st.AssignStmt(var, item, span=span))
+        if scope.task_id is not None:
+            tid = TupleGetItem(TASK_ID_TYPE, tuple_value=task, index=len(types) - 1, span=span)
+            stmts.append(st.AssignStmt(scope.task_id, tid, span=span))
+        return st.SeqStmts(tuple(stmts), span=span)
 
 
 class OutlineIncoreScopes(Pass):

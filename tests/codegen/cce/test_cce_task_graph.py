@@ -11,8 +11,10 @@ import pytest
 
 from ptoc import driver
 from ptoc.diagnostics import Severity
+from ptoc.frontend import analyze_source
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "frontend"))
+from frontend_helpers import where  # noqa: E402
 from task_mistakes import BODY_LINE, program  # noqa: E402
 
 
@@ -81,3 +83,31 @@ def test_what_the_host_runtime_cannot_say_is_an_e400_naming_it(
     assert len(errors) == 1
     assert f"tasks.py:{BODY_LINE + line}:" in errors[0]
     assert "error[E400]" in errors[0] and says in errors[0]
+
+
+def test_a_pl_at_region_waiting_on_a_task_is_an_e400_at_its_deps_not_a_dropped_edge() -> None:
+    body = """
+out, tid = pl.submit(self.scale, x, out)
+with pl.at(level=pl.Level.CORE_GROUP, deps=[tid], name_hint="twice") as t2:
+    t = pl.load(out, [0, 0], [64, 64])
+    out = pl.store(pl.add(t, t), [0, 0], out)
+return out
+"""
+    source = program(body)
+    checked = analyze_source(source, "tasks.py")
+    assert checked.diagnostics == []  # upstream accepts it: only code generation says no
+    for target in ("cce", "pto"):
+        result = driver.compile_source(source, target, path="tasks.py")
+        assert [(d.code, d.message, tuple(d.span[1:])) for d in result.diagnostics] == [
+            (
+                "E400",
+                "the pl.at(...) region (outlined into main_incore_0) with deps= (explicit "
+                "TaskId edges) has no lowering to the PTO2 host runtime here: the generator's "
+                "runtime calls (pto2_rt_submit_task) take no TaskId",
+                where(source, "deps=[tid]"),
+            )
+        ]
+    # the outlined launch keeps the edge and the TaskId: a submit of the region's kernel
+    printed = " ".join(driver.compile_source(source, "ir", path="tasks.py").text.split())
+    assert "= pl.submit( self.main_incore_0, out_1, deps=[tid] )" in printed
+    assert "t2: pl.Scalar[pl.TASK_ID] = _task0[1]" in printed

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from ...ir.dsl_enums import Level, Role, ScopeMode
 from ...ir.expr import Expr, Var, const_int
+from ...ir.span import NO_SPAN, Span
 from ...ir.stmt import ScopeKind, ScopeStmt, Stmt
 from ...ir.types import TASK_ID_TYPE, UnknownType
 from ..analysis import Occurrence, OccurrenceKind
@@ -128,8 +129,12 @@ def lower_with(lw: Lowerer, node: ast.With) -> list[Stmt]:
         unbound_deps(lw, expr)
     deps = values.get("deps")
     hint = values.get("name_hint")
+    written = next((k for k in expr.keywords if k.arg == "deps"), None)
     launch = Launch(
-        deps if isinstance(deps, tuple) else (), task_id, hint if isinstance(hint, str) else ""
+        deps if isinstance(deps, tuple) else (),
+        task_id,
+        hint if isinstance(hint, str) else "",
+        lw.span(written) if written is not None else NO_SPAN,
     )
     if form.incore(values):
         return lower_body(lw, node, True, launch)
@@ -146,13 +151,21 @@ def lower_with(lw: Lowerer, node: ast.With) -> list[Stmt]:
 class Launch:
     """What a ``pl.at`` / ``pl.spmd`` scope says of its launch: ``deps=``, ``as tid``, its name."""
 
-    def __init__(self, deps: tuple[Expr, ...], task_id: Var | None, name_hint: str) -> None:
+    def __init__(
+        self, deps: tuple[Expr, ...], task_id: Var | None, name_hint: str, deps_span: Span
+    ) -> None:
         self.deps = deps
         self.task_id = task_id
         self.name_hint = name_hint
+        self.deps_span = deps_span  # the ``deps=[...]`` keyword
 
-    def fields(self, kept: bool = True) -> tuple[tuple[Expr, ...], Var | None, str]:
-        return (self.deps, self.task_id, self.name_hint) if kept else ((), None, "")
+    #: The fields of a scope that says nothing of its launch.
+    NONE: tuple[tuple[Expr, ...], None, str, Span] = ((), None, "", NO_SPAN)
+
+    def fields(self, kept: bool = True) -> tuple[tuple[Expr, ...], Var | None, str, Span]:
+        if not kept:
+            return Launch.NONE
+        return (self.deps, self.task_id, self.name_hint, self.deps_span)
 
 
 def runtime_scope_kind(name: str, values: dict[str, object]) -> ScopeKind | None:
@@ -274,5 +287,5 @@ def lower_body(
         body = lw.lower_block(node.body)
     finally:
         lw.state.incore_scopes -= 1
-    fields = launch.fields() if launch is not None else ((), None, "")
+    fields = launch.fields() if launch is not None else Launch.NONE
     return [ScopeStmt(body, ScopeKind.InCore, None, *fields, span=lw.span(node))]

@@ -122,14 +122,20 @@ def _submit(ctx: HostContext, submit: ex.Submit) -> None:
         if present
     ]
     if missing:
-        raise CodegenError(
-            "E400",
-            f"pl.{'spmd_submit' if submit.spmd else 'submit'}(self.{submit.kernel.name}, ...) "
-            f"with {' and '.join(missing)} has no lowering to the PTO2 host runtime here: "
-            "the generator's runtime calls (pto2_rt_submit_task) take no TaskId",
-            submit.span,
-        )
+        raise CodegenError("E400", _unlowered_launch(submit, missing), submit.span)
     task(ctx, ex.Call(submit.type, callee=submit.kernel, args=submit.args, span=submit.span))
+
+
+def _unlowered_launch(submit: ex.Submit, missing: list[str]) -> str:
+    what = " and ".join(missing)
+    if submit.region:  # a region outlined into a kernel: named as it is written
+        launch = f"the pl.{submit.region}(...) region (outlined into {submit.kernel.name})"
+    else:
+        launch = f"pl.{'spmd_submit' if submit.spmd else 'submit'}(self.{submit.kernel.name}, ...)"
+    return (
+        f"{launch} with {what} has no lowering to the PTO2 host runtime here: "
+        "the generator's runtime calls (pto2_rt_submit_task) take no TaskId"
+    )
 
 
 def _carried(ctx: HostContext, iter_args: tuple[ex.IterArg, ...]) -> None:
