@@ -91,7 +91,7 @@ class SpecialisationsParams:
 class Specialisation:
     index: int  # 1-based: the preview's `specialisation`
     label: str  # where it comes from: "call at line 42: a: [128, 128] FP32, ..."
-    key: str  # what it is (its parameters' types): the same across edits that move calls
+    key: str  # what it is (kernel and parameters' types): the same across edits that move calls
 
 
 @attrs.define

@@ -89,7 +89,10 @@ async def test_the_memory_map_shows_the_chosen_specialisation_kept_by_its_key(
 ):
     uri = await open_document(client, tmp_path / "k.py", TWO_DTYPES)
     (kernel,) = (await request(client, "ptols/specialisations", uri)).kernels
-    assert [(s.index, s.key) for s in kernel.specialisations] == [(1, FP32_KEY), (2, FP16_KEY)]
+    assert [(s.index, s.key) for s in kernel.specialisations] == [
+        (1, f"scale({FP32_KEY})"),
+        (2, f"scale({FP16_KEY})"),
+    ]
     assert await tile_dtypes(client, uri) == ({"FP32"}, None)
     assert await tile_dtypes(client, uri, specialisation=2) == ({"FP16"}, None)
     chosen = {"specialisation": 2, "specialisationKey": FP16_KEY}
@@ -115,6 +118,53 @@ async def test_the_memory_map_shows_the_chosen_specialisation_kept_by_its_key(
         f"'scale': the chosen specialisation ({FP16_KEY}) is no longer in the file; using its "
         "first (call at line 16: a: [32, 32] FP32, c: [32, 32] FP32)"
     )
+
+
+# Two kernels with the same parameter types, called in opposite orders.
+TWO_KERNELS = TWO_DTYPES.replace(
+    "    scale(b, d)\n", "    scale(b, d)\n    twice(b, d)\n    twice(a, c)\n"
+).replace(
+    "\n\nif __name__",
+    """
+
+@pl.jit
+def twice(a: pl.Tensor, c: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(a, [0, 0], [32, 32])
+        pl.store(pl.mul(t, t), [0, 0], c)
+    return c
+
+
+if __name__""",
+)
+
+
+async def test_the_key_names_its_kernel_so_kernels_with_the_same_types_keep_apart(
+    client: LanguageClient, tmp_path: Path
+):
+    uri = await open_document(client, tmp_path / "k.py", TWO_KERNELS)
+    found = (await request(client, "ptols/specialisations", uri)).kernels
+    assert [(k.name, [s.key for s in k.specialisations]) for k in found] == [
+        ("scale", [f"scale({FP32_KEY})", f"scale({FP16_KEY})"]),
+        ("twice", [f"twice({FP16_KEY})", f"twice({FP32_KEY})"]),
+    ]
+
+    async def dtypes(key: str) -> dict[str, set[str]]:
+        found = await request(client, "ptols/memoryMap", uri, specialisationKey=key)
+        assert getattr(found, "note", None) is None
+        return {f.name: {b.dtype for b in f.buffers} for f in found.functions}
+
+    # twice's FP32 one is its second: each kernel's second (the types alone found scale's first)
+    assert await dtypes(f"twice({FP32_KEY})") == {
+        "scale_incore_0": {"FP16"},
+        "twice_incore_0": {"FP32"},
+    }
+    assert await dtypes(f"scale({FP32_KEY})") == {
+        "scale_incore_0": {"FP32"},
+        "twice_incore_0": {"FP16"},
+    }
+    # a key from an older server (the types alone) still matches, the first kernel with them
+    assert await dtypes(FP32_KEY) == {"scale_incore_0": {"FP32"}, "twice_incore_0": {"FP16"}}
 
 
 @pytest.mark.skipif(

@@ -25,7 +25,7 @@ import {
   type PreviewTarget,
 } from './logic/protocol';
 import { hasBanner, renderPreview, renderUnavailable } from './logic/render';
-import { SpecialisationChoices } from './logic/specialisationChoice';
+import { SpecialisationChoices, specialisationNoteMessage } from './logic/specialisationChoice';
 import { readSettings, type ServerController } from './server';
 import { errorText, fileName, sameUri } from './uriText';
 
@@ -105,6 +105,10 @@ export class PreviewManager implements vscode.TextDocumentContentProvider, vscod
       const result = parsePreviewResult(await this.server.request(Methods.preview, params, token));
       if (result === undefined) {
         return this.explain(uri, renderUnavailable(language, name, what, 'the server sent an answer this extension does not understand.'));
+      }
+      const note = specialisationNoteMessage(result);
+      if (note !== undefined) {
+        void vscode.window.setStatusBarMessage(note, 10000);
       }
       const text = renderPreview(result, name, what);
       return result.content === '' || hasBanner(result) ? this.explain(uri, text) : this.codeFor(uri, text);

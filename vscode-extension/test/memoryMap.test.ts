@@ -162,6 +162,22 @@ describe('renderMemoryMap', () => {
   });
 });
 
+describe('renderMemoryMap with a specialisation note', () => {
+  const resources = { cspSource: 'c', nonce: 'n', scriptUri: 's' };
+
+  it("shows the server's note above the map, escaped, and nothing without one", () => {
+    const note = "'k': specialisation 2 is no longer in the file; using its first (a: [32, 32] <FP32>)";
+    const html = renderMemoryMap({ version: 1, functions: [kernel], diagnostics: [], note }, 'k.py', resources, options);
+    assert.match(
+      html,
+      /<p class="note">note: &#39;k&#39;: specialisation 2 is no longer in the file; using its first \(a: \[32, 32\] &lt;FP32&gt;\)<\/p>/,
+    );
+    assert.ok(html.indexOf('class="note"') < html.indexOf('<section class="function"'), 'the note comes before the map');
+    const without = renderMemoryMap({ version: 1, functions: [kernel], diagnostics: [] }, 'k.py', resources, options);
+    assert.doesNotMatch(without, /<p class="note">/);
+  });
+});
+
 describe('layoutForWidth', () => {
   it("draws at the panel's width less its padding, within bounds", () => {
     assert.equal(layoutForWidth(1000).width, 960);

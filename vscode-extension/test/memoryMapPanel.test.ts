@@ -65,6 +65,18 @@ describe('MemoryMapManager (with a vscode stub)', () => {
     manager.dispose();
   });
 
+  it("shows the server's note when the chosen specialisation is gone", async () => {
+    const note = "'scale': the chosen specialisation (scale(a: Tensor[[32, 32], FP16])) is no longer in the file; using its first";
+    const manager = new MemoryMapManager(extensionUri, fakeServer(() => Promise.resolve({ ...answer, note })), silentLog);
+    await manager.show('file:///k/jit.py', 'simple_add');
+    const panel = panels.at(-1);
+    assert.ok(panel);
+    panel.post({ command: 'width', width: 541 });
+    const page = panel.pages.at(-1) ?? '';
+    assert.ok(page.includes(`<p class="note">note: ${note.replace(/'/g, '&#39;')}</p>`), page);
+    manager.dispose();
+  });
+
   it('draws an answer that comes before the page reports its width once, at that width', async () => {
     const manager = new MemoryMapManager(extensionUri, fakeServer(() => Promise.resolve(answer)), silentLog);
     await manager.show('file:///k/simple_add.py', 'simple_add');

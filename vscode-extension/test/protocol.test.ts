@@ -54,6 +54,8 @@ describe('protocol', () => {
     );
     assert.deepEqual(parsePreviewResult({ content: '' }), { language: 'python', content: '', version: null, diagnostics: [] });
     assert.equal(parsePreviewResult(null), undefined);
+    assert.equal(parsePreviewResult({ content: 'x', note: 'the first is used' })?.note, 'the first is used');
+    assert.equal('note' in (parsePreviewResult({ content: 'x', note: 3 }) ?? {}), false);
     assert.equal(parsePreviewResult({ language: 'cpp' }), undefined);
   });
 
@@ -181,6 +183,7 @@ describe('protocol', () => {
     );
     assert.deepEqual(parseMemoryMap({ functions: [] }), { version: null, functions: [], diagnostics: [] });
     assert.equal(parseMemoryMap({ version: 1 }), undefined);
+    assert.deepEqual(parseMemoryMap({ functions: [], note: "'k': gone" }), { version: null, functions: [], diagnostics: [], note: "'k': gone" });
   });
 
   it('reads a run result', () => {

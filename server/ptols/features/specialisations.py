@@ -1,7 +1,8 @@
 """Which ``@pl.jit`` specialisation a request means: the editor chooses one ("PyPTO: Choose
-Specialisation") and sends its index and its key (``ModuleAnalysis.jit_keys``: the parameters'
-types). The key wins, so the choice follows its specialisation when an edit adds, removes or
-reorders calls; when the chosen one is gone, the first is used and the note says so."""
+Specialisation") and sends its index and its key (``kernel_key``: the kernel's name and its
+parameters' types, ``ModuleAnalysis.jit_keys``). The key wins, so the choice follows its
+specialisation when an edit adds, removes or reorders calls; when the chosen one is gone, the
+first is used and the note says so."""
 
 from __future__ import annotations
 
@@ -29,13 +30,21 @@ def choose(
         return Choice(None)  # no @pl.jit kernel concerned: nothing to choose
     if key is not None:
         for name in kernels:
-            if key in analysis.jit_keys.get(name, []):
-                return Choice(analysis.jit_keys[name].index(key) + 1)
+            for n, types in enumerate(analysis.jit_keys.get(name, []), 1):
+                # (a key without the kernel's name, from an older server, is its types alone)
+                if key in (kernel_key(name, types), types):
+                    return Choice(n)
         return first(analysis, kernels[0], f"the chosen specialisation ({key})")
     assert index is not None
     if index <= max(len(analysis.jit_keys.get(name, [])) for name in kernels):
         return Choice(index)
     return first(analysis, kernels[0], f"specialisation {index}")
+
+
+def kernel_key(kernel: str, types: str) -> str:
+    """A specialisation's key: the kernel's name and its parameters' types (two kernels with the
+    same parameter types have different keys), ``scale(a: Tensor[[32, 32], FP32], ...)``."""
+    return f"{kernel}({types})"
 
 
 def about(analysis: ModuleAnalysis, function: str | None) -> list[str]:

@@ -12,7 +12,7 @@ from ..protocol import (
     SpecialisationsResult,
 )
 from ..text import Stale
-from .common import open_document
+from .common import features, open_document
 
 if TYPE_CHECKING:
     from ..server import PtolsServer
@@ -32,7 +32,7 @@ async def specialisations(ls: PtolsServer, params: SpecialisationsParams) -> Spe
             continue  # changed since the analysis
         keys = analysis.jit_keys.get(name, [])
         listed = [
-            Specialisation(index, label, key)
+            Specialisation(index, label, features.specialisations.kernel_key(name, key))
             for index, (label, key) in enumerate(zip(labels, keys, strict=True), 1)
         ]
         kernels.append(JitKernel(name, where, listed))

@@ -108,6 +108,7 @@ body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size
 h2 { font-size: 1.1em; margin: 18px 0 4px; }
 h2 a { color: var(--vscode-textLink-foreground); cursor: pointer; text-decoration: none; }
 .summary { color: var(--vscode-descriptionForeground); margin: 0 0 4px; }
+.note { color: var(--vscode-editorWarning-foreground, #cca700); margin: 8px 0 4px; }
 .diagnostics { font-family: var(--vscode-editor-font-family); white-space: pre-wrap; color: var(--vscode-errorForeground); }
 svg.map { display: block; }
 svg text { fill: var(--vscode-foreground); font-size: 11px; font-family: var(--vscode-font-family); }
@@ -190,6 +191,9 @@ export function renderMemoryMap(
   const sections: string[] = [];
   if (result.functions.length > 0) {
     sections.push(controls(result, state));
+  }
+  if (result.note !== undefined && result.note !== '') {
+    sections.push(`<p class="note">note: ${escapeHtml(result.note)}</p>`);
   }
   if (result.diagnostics.length > 0) {
     const lines = result.diagnostics.map((d) => escapeHtml(formatDiagnostic(sourceName, d)));

@@ -69,6 +69,8 @@ export interface PreviewResult {
   content: string;
   version: number | null;
   diagnostics: PreviewDiagnostic[];
+  // The chosen @pl.jit specialisation is gone: which one is shown instead.
+  note?: string;
 }
 
 export interface FunctionEntry {
@@ -144,6 +146,7 @@ export function parsePreviewResult(value: unknown): PreviewResult | undefined {
     content: value.content,
     version: typeof value.version === 'number' ? value.version : null,
     diagnostics,
+    ...(typeof value.note === 'string' ? { note: value.note } : {}),
   };
 }
 
@@ -295,6 +298,8 @@ export interface MemoryMapResult {
   version: number | null;
   functions: FunctionMemoryMap[];
   diagnostics: PreviewDiagnostic[];
+  // As the preview's: the chosen @pl.jit specialisation is gone, which one is drawn instead.
+  note?: string;
 }
 
 function isCount(value: unknown): value is number {
@@ -361,6 +366,7 @@ export function parseMemoryMap(value: unknown): MemoryMapResult | undefined {
     diagnostics: Array.isArray(value.diagnostics)
       ? value.diagnostics.map(parseDiagnostic).filter((d): d is PreviewDiagnostic => d !== undefined)
       : [],
+    ...(typeof value.note === 'string' ? { note: value.note } : {}),
   };
 }
 

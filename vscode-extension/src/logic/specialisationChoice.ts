@@ -35,3 +35,12 @@ export class SpecialisationChoices {
     return { specialisation: choice.index, ...(choice.key === undefined ? {} : { specialisationKey: choice.key }) };
   }
 }
+
+/**
+ * The status message of a preview whose answer carries the server's `note` (the chosen
+ * specialisation is gone): the preview's text stays the generated code, so its lines keep
+ * matching the server's source map, and the note shows in the status bar.
+ */
+export function specialisationNoteMessage(answer: { note?: string }): string | undefined {
+  return answer.note === undefined || answer.note === '' ? undefined : `PyPTO: ${answer.note}`;
+}
