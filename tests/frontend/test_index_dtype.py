@@ -191,3 +191,43 @@ def test_a_loop_whose_bounds_are_all_explicit_int64_constants_counts_in_int64():
     _, new = analyse(body, NEW)
     assert [d.code for d in new.diagnostics] == []
     assert dtypes(new, "i", "j", "m", "n") == ["INT64", "INT64", "INDEX", "INDEX"]
+
+
+QUERIES = """
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(a: pl.Tensor[[64, 32], pl.FP32], x: pl.Scalar[pl.INT32], w: pl.Scalar[pl.FP32]):
+        c = pl.const(3, pl.INDEX)
+        c64 = pl.const(3, pl.INT64)
+        d = pl.cast(x, pl.INDEX)
+        d64 = pl.cast(x, pl.INT64)
+        e = pl.cast(w, pl.INDEX)
+        r = a.shape[0]
+        M, N = a.shape
+        s = r + M * N + 1
+"""
+
+
+def test_pl_const_and_pl_cast_read_index_per_edition():
+    names = ("c", "c64", "d", "d64", "e")
+    _, new = analyse(QUERIES, NEW)
+    assert [d.code for d in new.diagnostics] == []
+    assert dtypes(new, *names) == ["INDEX", "INT64", "INDEX", "INT64", "INDEX"]
+    # 2026-03: pl.INDEX is INT64 (pl.cast of a scalar is 2026-08's: E310, no type)
+    _, old = analyse(QUERIES, OLD)
+    assert [d.code for d in old.diagnostics] == ["E310"] * 3
+    assert dtypes(old, "c", "c64") == ["INT64", "INT64"]
+
+
+def test_shape_dims_queried_as_scalars_are_index_in_2026_08_and_int64_in_2026_03():
+    names = ("r", "M", "N", "s")
+    _, new = analyse(QUERIES, NEW)
+    _, old = analyse(QUERIES, OLD)
+    assert dtypes(new, *names) == ["INDEX"] * 4
+    assert dtypes(old, *names) == ["INT64"] * 4
+    # the tensor's own shape keeps its dims as written (INT64 constants)
+    a = dtypes_of(new, "a")
+    assert [dim.dtype.name for dim in a.shape] == ["INT64", "INT64"]
+
+
+def dtypes_of(analysis, name: str):
+    return next(o.type for o in analysis.index.occurrences if o.is_definition and o.name == name)

@@ -174,7 +174,7 @@ def lower_attribute(lw: Lowerer, node: ast.Attribute) -> Expr:
     if node.attr in ("shape", "dtype") and isinstance(base, ast.Name) and base.id in lw.state.scope:
         held = lw.lower_expr(base)
         if node.attr == "shape" and isinstance(held.type, TensorType | TileType):
-            return make_tuple(held.type.shape, lw.span(node))  # spec §3.3: the tuple of its dims
+            return make_tuple(queried_dims(lw, held.type.shape), lw.span(node))  # spec §3.3
         # ``a.dtype`` is an op's attribute argument (read there); the shape of a JIT tensor no
         # call has shaped yet is unknown.
         if node.attr == "dtype" or isinstance(held.type, UnknownType):
@@ -189,6 +189,19 @@ def lower_attribute(lw: Lowerer, node: ast.Attribute) -> Expr:
     else:
         lw.error("E011", "Standalone attribute access is not supported", node)
     return error_value(lw.span(node))
+
+
+def queried_dims(lw: Lowerer, dims: tuple[Expr, ...]) -> tuple[Expr, ...]:
+    """A shape's dims queried as scalars (``a.shape``, ``a.shape[i]``, ``M, N = a.shape``): a
+    constant dim is of the edition's index dtype (``EditionRules.index_dtype``: INDEX in
+    2026-08, spec §4; INT64 in 2026-03); a symbolic dim stays the symbol it is."""
+    index = lw.env.rules.index_dtype
+    return tuple(
+        ConstInt(ScalarType(index), value=d.value, span=d.span)
+        if isinstance(d, ConstInt) and d.dtype is DataType.INT64 and index is not d.dtype
+        else d
+        for d in dims
+    )
 
 
 def lower_starred(lw: Lowerer, node: ast.Starred) -> Expr:
