@@ -63,3 +63,24 @@ def test_each_scanner_on_edge_cases(text: str, expected: list[tuple[int, str, st
     table.pattern("pl")
     assert _found(table, text, "pl") == expected
     assert spelling_table()._spellings["block"] is Edition.V2026_03
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("y = pl.store(t, [0, 0], [16, 16], y)", [(4, "pl.store")]),
+        ("pl.block.store(t, [0, 0], [16, 16], y)", [(0, "pl.block.store")]),
+        ("y = mypl.store(t, [0, 0], [16, 16], y)", []),
+        ("y = a.pl.store(t, [0, 0], [16, 16], y)", []),
+        ("y = pl.store(t, [0, 0], y)", []),  # today's three-argument form
+    ],
+)
+def test_the_form_patterns_find_a_form_only_after_a_whole_prefix(
+    text: str, expected: list[tuple[int, str]]
+) -> None:
+    # The literal prefix stands before the check of what precedes it (the engine skips to each
+    # `pl.`), and finds what the check-first expression found.
+    (pattern, edition), *_ = spelling_table().form_patterns("pl")
+    assert edition is Edition.V2026_03
+    found = pattern.search(text)
+    assert ([] if found is None else [(found.start(), found.group(0).split("(")[0])]) == expected
