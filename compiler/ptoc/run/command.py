@@ -140,7 +140,6 @@ def _run(args: argparse.Namespace) -> int:
     except ImportError:
         raise ToolMissing("ptoc run needs numpy: pip install numpy") from None
     from .execute import describe_failure, tensor_level
-    from .inputs import generate_inputs, load_npz
 
     program, function = find_function(args.file, args.function, args.specialise)
     if args.pipes:
@@ -157,13 +156,7 @@ def _run(args: argparse.Namespace) -> int:
             return run_orchestration_command(args, program, function, toolchain)
     if toolchain is not None:
         program, function = tensor_level(program, function.name)
-    given = load_npz(args.inputs) if args.inputs else None
-    inputs = generate_inputs(program, function, args.seed, given)
-    keep = Path(args.keep) if args.keep else None
-    if keep is not None:
-        keep.mkdir(parents=True, exist_ok=True)
-        save_arrays(keep / "inputs.npz", inputs)
-
+    inputs, keep = seeded_inputs(args, program, function)
     expected = _reference(program, function, inputs)
     if expected is None:
         return EXIT_ERRORS
@@ -296,6 +289,22 @@ def _flatten(results: Results) -> dict[str, np.ndarray]:
     flat = dict(results.outputs)
     flat.update({f"return_{k}": np.asarray(v) for k, v in results.returns.items()})
     return flat
+
+
+def seeded_inputs(
+    args: argparse.Namespace, program: Program, function: Function
+) -> tuple[dict[str, np.ndarray], Path | None]:
+    """The run's inputs (``--inputs``, else seeded) and the ``--keep`` folder, which gets
+    them as ``inputs.npz``."""
+    from .inputs import generate_inputs, load_npz
+
+    given = load_npz(args.inputs) if args.inputs else None
+    inputs = generate_inputs(program, function, args.seed, given)
+    keep = Path(args.keep) if args.keep else None
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+        save_arrays(keep / "inputs.npz", inputs)
+    return inputs, keep
 
 
 def save_arrays(path: Path, arrays: dict[str, np.ndarray]) -> None:

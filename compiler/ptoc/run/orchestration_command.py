@@ -25,17 +25,11 @@ def run_orchestration_command(
 ) -> int:
     from ..interp import InterpError
     from ..scratch import private_folder
-    from .command import progress, save_arrays
-    from .inputs import generate_inputs, load_npz
+    from .command import progress, save_arrays, seeded_inputs
     from .orchestration import UnplacedResult, compile_orchestration, host_slots
     from .orchestration import reference_tensors as reference
 
-    given = load_npz(args.inputs) if args.inputs else None
-    inputs = generate_inputs(program, function, args.seed, given)
-    keep = Path(args.keep) if args.keep else None
-    if keep is not None:
-        keep.mkdir(parents=True, exist_ok=True)
-        save_arrays(keep / "inputs.npz", inputs)
+    inputs, keep = seeded_inputs(args, program, function)
     try:
         expected = reference(program, function, inputs)
     except InterpError as exc:

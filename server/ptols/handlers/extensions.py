@@ -162,30 +162,29 @@ def instruction(ls: PtolsServer, params: InstructionParams) -> InstructionResult
     )
 
 
-def too_deep_diagnostic(depth: int) -> PreviewDiagnostic:
+def _live_limit(message: str) -> PreviewDiagnostic:
+    """W900 at the top of the file: a live request stops where the CLI still goes on."""
     origin = types.Position(0, 0)
     return PreviewDiagnostic(
         range=types.Range(origin, origin),
         severity=int(types.DiagnosticSeverity.Warning),
         code="W900",
-        message=(
-            f"loops nest {depth} deep: live previews stop at {MAX_LIVE_LOOP_DEPTH}"
-            " (`ptoc compile` still compiles it)"
-        ),
+        message=message,
+    )
+
+
+def too_deep_diagnostic(depth: int) -> PreviewDiagnostic:
+    return _live_limit(
+        f"loops nest {depth} deep: live previews stop at {MAX_LIVE_LOOP_DEPTH}"
+        " (`ptoc compile` still compiles it)"
     )
 
 
 def too_large_for_pass_diff(statements: int) -> PreviewDiagnostic:
-    origin = types.Position(0, 0)
-    return PreviewDiagnostic(
-        range=types.Range(origin, origin),
-        severity=int(types.DiagnosticSeverity.Warning),
-        code="W900",
-        message=(
-            f"the programs have {statements:,} statements: the live pass diff stops at "
-            f"{MAX_LIVE_PASS_DIFF_STATEMENTS:,} (`ptoc compile --target ir --pass-diff` still "
-            "shows it)"
-        ),
+    return _live_limit(
+        f"the programs have {statements:,} statements: the live pass diff stops at "
+        f"{MAX_LIVE_PASS_DIFF_STATEMENTS:,} (`ptoc compile --target ir --pass-diff` still "
+        "shows it)"
     )
 
 
