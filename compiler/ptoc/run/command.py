@@ -1,5 +1,5 @@
 """``ptoc run KERNEL.py --function F [--seed S] [--inputs FILE.npz] [--sim] [--pto-isa DIR]
-[--keep DIR]``.
+[--keep DIR] [--debug]``.
 
 Exit codes: 0 ran (and with ``--sim``, every output matched); 1 the kernel has errors, the
 interpreter or the simulator failed, or an output did not match; 2 a usage problem: unreadable
@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -64,6 +65,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument(
         "--keep", metavar="DIR", help="keep the C++, the inputs and both results in DIR"
+    )
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="implies --sim: build the simulator executable with -g -O0 and the kernel's C++ "
+        "with #line directives naming FILE's lines, keep the build folder (--keep DIR, else a "
+        "new one, printed) and print the gdb command that reruns the kernel there",
     )
     add_specialise(parser)
     parser.add_argument(
@@ -142,11 +150,20 @@ def _run(args: argparse.Namespace) -> int:
     from .execute import describe_failure, tensor_level
 
     program, function = find_function(args.file, args.function, args.specialise)
+    if args.debug and args.pipes:
+        raise InputError("--debug builds the simulator run; it does not go with --pipes")
+    if args.debug:
+        args.sim = True
+        if not args.keep:
+            args.keep = tempfile.mkdtemp(prefix="ptoc-debug-")
+            print(f"ptoc: note: keeping the debug build in {args.keep}", file=sys.stderr)
     if args.pipes:
         from .pipes_command import run_pipes_command
 
         return run_pipes_command(args, program, function)
-    toolchain = _toolchain(args.pto_isa) if args.sim else None  # missing tools: fail first
+    toolchain = (
+        _toolchain(args.pto_isa, args.debug) if args.sim else None
+    )  # missing tools: fail first
     if toolchain is not None:
         from .orchestration import launches_kernels
 
@@ -180,11 +197,11 @@ def _run(args: argparse.Namespace) -> int:
     return _report(function, actual, expected, run.returncode)
 
 
-def _toolchain(option: str | None) -> Toolchain:
+def _toolchain(option: str | None, debug: bool) -> Toolchain:
     from .simulator import Toolchain
     from .toolchain import find_compiler, find_pto_isa
 
-    return Toolchain(find_compiler(), find_pto_isa(option), cache_dir())
+    return Toolchain(find_compiler(), find_pto_isa(option), cache_dir(), debug)
 
 
 def _reference(
@@ -214,15 +231,18 @@ def _simulate(
     workdir: Path,
 ) -> tuple[SimRun, Results | None] | None:
     from . import simulator
-    from .execute import cce_kernel, sim_arguments, sim_results
+    from .execute import cce_kernel_lines, debug_translation_unit, sim_arguments, sim_results
     from .harness import HarnessError, translation_unit
 
-    text, diagnostics = cce_kernel(program, function.name)
+    text, spans, diagnostics = cce_kernel_lines(program, function.name)
     report(d for d in diagnostics if d.span.file == path or not d.span.is_known)
     if text is None:
         return None
     try:
-        source = translation_unit([text])
+        if toolchain.debug and keep is not None:
+            source = debug_translation_unit(text, spans, keep.absolute() / "kernel.cpp")
+        else:
+            source = translation_unit([text])
     except HarnessError:  # (launches_kernels said it is a kernel)
         fail(f"'{function.name}' has no kernel entry the simulator can run")
         return None
@@ -233,12 +253,32 @@ def _simulate(
     except simulator.BuildFailed as exc:
         fail(f"{exc}:\n" + "\n".join(exc.log.rstrip().splitlines()[:40]))
         return None
+    if toolchain.debug:
+        known = [span.line for span in spans if span is not None and span.is_known]
+        debug_hint(executable, workdir, f"{Path(path).name}:{known[0]}" if known else None)
     run = simulator.run(
         executable, 0, sim_arguments(function, inputs), len(function.return_types), workdir
     )
     if run.returncode not in (0, 3):
         return run, None
     return run, sim_results(function, inputs, run)
+
+
+def debug_hint(executable: Path, workdir: Path, line: str | None) -> None:
+    """How to rerun the simulated kernel under gdb (``--debug``): the run's arguments stay in
+    ``workdir``."""
+    from .toolchain import UB_BYTES
+
+    folder = workdir.absolute()
+    lines = [
+        f"debug build: {executable}",
+        f"to debug: cd {folder} && PTO_CPU_SIM_UB_BYTES={UB_BYTES} gdb --args {executable} 0 "
+        f"{folder}",
+    ]
+    if line is not None:
+        lines.append(f"then, in gdb: break {line} (any kernel line), run")
+    for text in lines:
+        print(f"ptoc: note: {text}", file=sys.stderr, flush=True)
 
 
 def progress(message: str) -> None:

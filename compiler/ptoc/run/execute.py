@@ -3,11 +3,14 @@ arguments and results, the reference interpreter's results, and their comparison
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic
 from ..ir.function import Function, Program
+from ..ir.span import Span
 from ..ir.types import ScalarType, TensorType
 from ..records import field, record
 from .compare import Comparison, compare
@@ -36,13 +39,39 @@ def cce_kernel(program: Program, function: str) -> tuple[str | None, list[Diagno
     """The C++ ``ptoc compile --target cce --function F`` prints (through the driver: the
     program narrowed to F and its callees, the ``default`` pipeline, the CCE generator), or
     None when the pipeline or the generator reports an error."""
+    text, _, diagnostics = cce_kernel_lines(program, function)
+    return text, diagnostics
+
+
+def cce_kernel_lines(
+    program: Program, function: str
+) -> tuple[str | None, list[Span | None], list[Diagnostic]]:
+    """``cce_kernel`` with the source span of each line of the C++ (None: not known)."""
     from .. import driver
 
     result = driver.CompileResult("cce", driver.default_pipeline("cce"), function, "pl")
     output = driver.compile_program(driver.narrow(program, function), result, program.span.file)
     if result.has_errors or output.pipeline is None:
-        return None, result.diagnostics
-    return output.text, result.diagnostics
+        return None, [], result.diagnostics
+    return output.text, list(output.line_spans), result.diagnostics
+
+
+def debug_translation_unit(text: str, spans: Sequence[Span | None], generated: Path) -> str:
+    """The simulator's translation unit for one kernel (``harness.translation_unit``) with
+    ``#line`` directives (``ptoc run --debug``): the kernel's lines name its source file, by
+    absolute path (the compiler runs in a private folder), the harness's lines their own lines
+    of ``generated``, where the caller writes the result."""
+    from ..line_directives import cpp_line_directives
+    from .harness import translation_unit
+
+    source = translation_unit([text])
+    start = source.split("\n").index("namespace ptoc_k0 {") + 1
+    kernel = [
+        span._replace(file=os.path.abspath(span.file)) if span is not None else None
+        for span in spans[: len(text.rstrip().split("\n"))]
+    ]
+    marked, _ = cpp_line_directives(source, [*[None] * start, *kernel], str(generated))
+    return marked
 
 
 def tensor_level(program: Program, function: str) -> tuple[Program, Function]:

@@ -73,6 +73,10 @@ def _simulate(
     except simulator.BuildFailed as exc:
         fail(f"{exc}:\n" + "\n".join(exc.log.rstrip().splitlines()[:40]))
         return None
+    if toolchain.debug:  # (no #line directives here: gdb names the lines of kernel.cpp)
+        from .command import debug_hint
+
+        debug_hint(executable, workdir, None)
     run = simulator.run(executable, 0, slot_arguments(slots), 0, workdir)
     if run.returncode not in (0, 3):
         fail(describe_failure(run))

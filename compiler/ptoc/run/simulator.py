@@ -47,9 +47,11 @@ class Toolchain:
     compiler: Compiler
     pto_isa: Path
     cache: Path
+    debug: bool = False  # `ptoc run --debug`: -g -O0 (the flags are part of every cache key)
 
     def flags(self) -> list[str]:
-        return [*SIM_FLAGS, "-I", str(self.pto_isa / "include")]
+        debug = ["-g", "-O0"] if self.debug else []
+        return [*SIM_FLAGS, *debug, "-I", str(self.pto_isa / "include")]
 
     @functools.cached_property
     def headers_fingerprint(self) -> str:
