@@ -18,6 +18,7 @@ import taskGraph from './task_graph.mjs';
 import timeline from './timeline.mjs';
 import jit from './jit.mjs';
 import explorer from './explorer.mjs';
+import semanticColours from './semantic_colours.mjs';
 import { SERVER_TIMEOUT, extensionDir, log, results, normalise, editorTexts, waitForEditorText, waitForFile, wordPosition, scrollPreviewToEnd, waitForScrolledText, quickOpen, runCommand, replaceInEditor, screenshot, extensionLog, findFiles, windowState, group, waitForHighlight, clickWord, waitForCursorLine, lens, memoryMapFrame } from './workbench.mjs';
 
 const repo = resolve(extensionDir, '..');
@@ -31,7 +32,7 @@ if (!process.env.PTO_ISA_ROOT && existsSync(vendoredPtoIsa)) {
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 // Scenarios kept in modules of their own (e2e/<name>.mjs), run in the environment session after
 // the kernel views, in this order; `--only=<name>` runs one. Each is `(page, check, context)`.
-const MORE_VIEWS = { timeline, explorer, jit, 'task-graph': taskGraph };
+const MORE_VIEWS = { 'semantic-colours': semanticColours, timeline, explorer, jit, 'task-graph': taskGraph };
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -99,6 +100,12 @@ function prepareWorkspace(root) {
   copyFileSync(example, join(workspace, 'mapped_add.py'));
   copyFileSync(example, join(workspace, 'timed_add.py')); // e2e/timeline.mjs
   copyFileSync(join(repo, 'examples', 'jit_tile_add.py'), join(workspace, 'jit_add.py')); // e2e/jit.mjs
+  copyFileSync(example, join(workspace, 'semantic_add.py')); // e2e/semantic_colours.mjs
+  const kernelImport = 'import pypto.language as pl\n';
+  if (!readFileSync(example, 'utf8').includes(kernelImport)) {
+    throw new Error('examples/simple_add.py changed: update the e2e grammar_add.py');
+  }
+  writeFileSync(join(workspace, 'grammar_add.py'), readFileSync(example, 'utf8').replace(kernelImport, ''));
   // Runs but cannot match: under C++20 the CPU simulator's bfloat16_t is a _Float16
   // placeholder (see tests/execution/matrix.py, NO_SIM_BF16), so Run reports a disagreement.
   writeFileSync(join(workspace, 'bf16_add.py'), readFileSync(example, 'utf8').replaceAll('pl.FP32', 'pl.BF16'));
