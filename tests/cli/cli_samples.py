@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from ptoc.run.toolchain import ToolMissing, find_compiler, find_pto_isa
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
@@ -58,3 +63,14 @@ def run_ptoc(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess
         cwd=cwd,
         timeout=120,
     )
+
+
+def tools_or_skip() -> None:
+    """Skip a simulator run when clang or pto-isa is missing (fail under CI=true)."""
+    try:
+        find_compiler()
+        find_pto_isa(None)
+    except ToolMissing as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true and a tool is missing: {exc}")
+        pytest.skip(str(exc))

@@ -19,3 +19,10 @@ def write(tmp_path: Path) -> Callable[[str, str], Path]:
         return path
 
     return write_file
+
+
+@pytest.fixture
+def shared_build_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Simulator builds go to the execution suite's cache (they are shared with it)."""
+    root = Path(__file__).resolve().parents[2]
+    monkeypatch.setenv("PTOC_CACHE_DIR", str(root / ".cache" / "ptoc-exec"))

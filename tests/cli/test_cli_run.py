@@ -2,35 +2,21 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_samples import tools_or_skip
 
 from ptoc.cli import main
-from ptoc.run.toolchain import ToolMissing, find_compiler, find_pto_isa
 
 ROOT = Path(__file__).resolve().parents[2]
 SIMPLE_ADD = str(ROOT / "examples" / "simple_add.py")
 
 
-def tools_or_skip() -> None:
-    try:
-        find_compiler()
-        find_pto_isa(None)
-    except ToolMissing as exc:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true and a tool is missing: {exc}")
-        pytest.skip(str(exc))
-
-
-@pytest.fixture(autouse=True)
-def cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    shared = ROOT / ".cache" / "ptoc-exec"  # the execution suite's cache: builds are shared
-    monkeypatch.setenv("PTOC_CACHE_DIR", str(shared))
+pytestmark = pytest.mark.usefixtures("shared_build_cache")
 
 
 def test_run_without_sim_prints_the_interpreters_results(

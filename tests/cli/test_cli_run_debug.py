@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from cli_samples import tools_or_skip
 
 from ptoc.cli import main
 from ptoc.run.simulator import Toolchain
-from ptoc.run.toolchain import ToolMissing, find_compiler, find_pto_isa
+from ptoc.run.toolchain import find_compiler, find_pto_isa
 
 ROOT = Path(__file__).resolve().parents[2]
 SIMPLE_ADD = str(ROOT / "examples" / "simple_add.py")
@@ -20,20 +20,7 @@ SIMPLE_ADD = str(ROOT / "examples" / "simple_add.py")
 ADD_LINE = 21  # `tile_z ... = pl.add(tile_x, tile_y)` in examples/simple_add.py
 
 
-def tools_or_skip() -> None:
-    try:
-        find_compiler()
-        find_pto_isa(None)
-    except ToolMissing as exc:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true and a tool is missing: {exc}")
-        pytest.skip(str(exc))
-
-
-@pytest.fixture(autouse=True)
-def cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    shared = ROOT / ".cache" / "ptoc-exec"  # the execution suite's cache: builds are shared
-    monkeypatch.setenv("PTOC_CACHE_DIR", str(shared))
+pytestmark = pytest.mark.usefixtures("shared_build_cache")
 
 
 def line_table(executable: str) -> str:

@@ -6,14 +6,13 @@ upstream examples are read in place."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_samples import tools_or_skip
 
 from ptoc.cli import main
-from ptoc.run.toolchain import ToolMissing, find_compiler, find_pto_isa
 
 ROOT = Path(__file__).resolve().parents[2]
 UPSTREAM = ROOT.parent / "shared" / "pypto-2026-08" / "examples"
@@ -21,20 +20,7 @@ JIT = str(ROOT / "examples" / "jit_tile_add.py")  # calls tile_add with 64 x 64,
 OK = "max abs error 0, max rel error 0 (rtol 0.0001, atol 1e-05): ok"
 
 
-def tools_or_skip() -> None:
-    try:
-        find_compiler()
-        find_pto_isa(None)
-    except ToolMissing as exc:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true and a tool is missing: {exc}")
-        pytest.skip(str(exc))
-
-
-@pytest.fixture(autouse=True)
-def cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    shared = ROOT / ".cache" / "ptoc-exec"  # the execution suite's cache: builds are shared
-    monkeypatch.setenv("PTOC_CACHE_DIR", str(shared))
+pytestmark = pytest.mark.usefixtures("shared_build_cache")
 
 
 # (file, kernel, its tensors, how many kernels its host code launches)
