@@ -184,10 +184,11 @@ class JitPrograms:
         for diagnostic in bag.items:
             if not self.from_elsewhere(diagnostic):
                 self.analyzer.bag.add(diagnostic)
+        every: Program | None = None
         if shapes:  # each bare tensor of the rank it is used with, of symbolic dims
             bag = DiagnosticBag()
             unspecialised = not readable
-            self.program(
+            every = self.program(
                 entry,
                 members,
                 shapes,
@@ -200,7 +201,9 @@ class JitPrograms:
                     self.analyzer.bag.add(diagnostic)
         if not readable:  # the program its task graph is drawn from (no call gives shapes)
             drawn = graph_shapes(entry.fn)
-            if drawn:
+            if drawn and drawn.keys() == shapes.keys():
+                symbolic = every  # every bare tensor's rank is known: the same program's tasks
+            elif drawn:
                 symbolic = self.program(
                     entry, members, drawn, DiagnosticBag(), record_symbols=False
                 )

@@ -91,10 +91,13 @@ def symbolic_shapes(fn: ast.FunctionDef) -> dict[str, Type]:
             continue
         rank = ranks.get(arg.arg)
         if rank:
-            dims = tuple(Var(_INDEX, name=f"{arg.arg}_dim{i}") for i in range(rank))
             marker = DTYPE_MARKERS[len(shapes)] if len(shapes) < len(DTYPE_MARKERS) else None
-            shapes[arg.arg] = TensorType(dims, marker or _PLACEHOLDER)
+            shapes[arg.arg] = _symbolic_tensor(arg.arg, rank, marker or _PLACEHOLDER)
     return shapes
+
+
+def _symbolic_tensor(name: str, rank: int, dtype: DataType) -> TensorType:
+    return TensorType(tuple(Var(_INDEX, name=f"{name}_dim{i}") for i in range(rank)), dtype)
 
 
 def graph_shapes(fn: ast.FunctionDef) -> dict[str, Type]:
@@ -107,9 +110,7 @@ def graph_shapes(fn: ast.FunctionDef) -> dict[str, Type]:
     default = max((ranks[name] for name in bare if name in ranks), default=2)
     shapes: dict[str, Type] = {}
     for name in bare:
-        rank = ranks.get(name) or default
-        dims = tuple(Var(_INDEX, name=f"{name}_dim{i}") for i in range(rank))
-        shapes[name] = TensorType(dims, _PLACEHOLDER)
+        shapes[name] = _symbolic_tensor(name, ranks.get(name) or default, _PLACEHOLDER)
     return shapes
 
 
