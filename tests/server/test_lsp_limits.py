@@ -26,12 +26,6 @@ CUSTOM = (
 )
 
 
-async def timed(call: Any) -> tuple[Any, float]:
-    started = time.monotonic()
-    result = await asyncio.wait_for(call, 10)
-    return result, time.monotonic() - started
-
-
 def answer_times(client: LanguageClient) -> dict[Any, float]:
     """When each answer's bytes arrived, by request id. The test client turns every object of
     an answer it has no type for into a namedtuple of a new class (a 400-task graph: 2 s in
@@ -56,61 +50,60 @@ async def every_request(client: LanguageClient, uri: str) -> dict[str, Any]:
     """Each request once, in turn; fails when one takes longer than BOUND."""
     doc = types.TextDocumentIdentifier(uri)
     at = types.Position(5, 8)
-    calls = {
-        "hover": lambda: client.text_document_hover_async(types.HoverParams(doc, at)),
-        "completion": lambda: client.text_document_completion_async(
-            types.CompletionParams(doc, at)
-        ),
-        "definition": lambda: client.text_document_definition_async(
-            types.DefinitionParams(doc, at)
-        ),
-        "references": lambda: client.text_document_references_async(
+    standard: dict[str, tuple[str, Any]] = {
+        "hover": (types.TEXT_DOCUMENT_HOVER, types.HoverParams(doc, at)),
+        "completion": (types.TEXT_DOCUMENT_COMPLETION, types.CompletionParams(doc, at)),
+        "definition": (types.TEXT_DOCUMENT_DEFINITION, types.DefinitionParams(doc, at)),
+        "references": (
+            types.TEXT_DOCUMENT_REFERENCES,
             types.ReferenceParams(
                 context=types.ReferenceContext(True), text_document=doc, position=at
-            )
+            ),
         ),
-        "documentSymbol": lambda: client.text_document_document_symbol_async(
-            types.DocumentSymbolParams(doc)
+        "documentSymbol": (
+            types.TEXT_DOCUMENT_DOCUMENT_SYMBOL,
+            types.DocumentSymbolParams(doc),
         ),
-        "inlayHint": lambda: client.text_document_inlay_hint_async(
-            types.InlayHintParams(doc, types.Range(types.Position(0, 0), types.Position(60, 0)))
+        "inlayHint": (
+            types.TEXT_DOCUMENT_INLAY_HINT,
+            types.InlayHintParams(doc, types.Range(types.Position(0, 0), types.Position(60, 0))),
         ),
-        "formatting": lambda: client.text_document_formatting_async(
-            types.DocumentFormattingParams(doc, types.FormattingOptions(4, True))
+        "formatting": (
+            types.TEXT_DOCUMENT_FORMATTING,
+            types.DocumentFormattingParams(doc, types.FormattingOptions(4, True)),
         ),
-        "preview": lambda: client.protocol.send_request_async(
-            "ptols/preview", {"textDocument": {"uri": uri}, "target": "cce"}
-        ),
-        "functions": lambda: client.protocol.send_request_async(
-            "ptols/functions", {"textDocument": {"uri": uri}}
-        ),
-        "workspaceSymbol": lambda: client.workspace_symbol_async(
-            types.WorkspaceSymbolParams(query="f")
+        "preview": ("ptols/preview", {"textDocument": {"uri": uri}, "target": "cce"}),
+        "functions": ("ptols/functions", {"textDocument": {"uri": uri}}),
+        "workspaceSymbol": (
+            types.WORKSPACE_SYMBOL,
+            types.WorkspaceSymbolParams(query="f"),
         ),
     }
     answers: dict[str, Any] = {}
     slow: dict[str, float] = {}
-    for name, call in calls.items():
-        answers[name], took = await timed(call())
-        if took > BOUND:
-            slow[name] = round(took, 2)
-    # today's requests (#33), for the file's orchestration (main) or else its first function
-    names = [f.name for f in getattr(answers["functions"], "functions", None) or []]
-    function = "main" if "main" in names or not names else names[0]
     arrived = answer_times(client)
-    for method in CUSTOM:
+
+    async def ask(name: str, method: str, params: Any) -> None:
+        """One request, timed from its sending to its answer's arrival."""
         started = time.monotonic()
-        params = {"textDocument": {"uri": uri}, "function": function}
         msg_id = f"{method}-{started}"
         try:
-            answers[method] = await asyncio.wait_for(
+            answers[name] = await asyncio.wait_for(
                 client.protocol.send_request_async(method, params, msg_id), 10
             )
         except JsonRpcInvalidParams as refused:  # a request's mistake, said at once; not a crash
-            answers[method] = refused
+            answers[name] = refused
         took = arrived.pop(msg_id, time.monotonic()) - started
         if took > BOUND:
-            slow[method] = round(took, 2)
+            slow[name] = round(took, 2)
+
+    for name, (method, params) in standard.items():
+        await ask(name, method, params)
+    # today's requests (#33), for the file's orchestration (main) or else its first function
+    names = [f.name for f in getattr(answers["functions"], "functions", None) or []]
+    function = "main" if "main" in names or not names else names[0]
+    for method in CUSTOM:
+        await ask(method, method, {"textDocument": {"uri": uri}, "function": function})
     assert slow == {}
     return answers
 
