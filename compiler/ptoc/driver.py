@@ -27,6 +27,7 @@ from .records import field, record
 if TYPE_CHECKING:
     from pathlib import Path  # (pathlib loads urllib: ~4 ms of a `ptoc check`)
 
+    from .codegen.pto.ptoas import SynchronisedCpp
     from .config import ConfigCache
     from .editions import Edition, EditionSource
     from .frontend.analysis import ModuleAnalysis
@@ -646,12 +647,22 @@ def find_ptoas(option: str | None = None, version: str | None = None) -> Path:
     return find(option, version)
 
 
-def available_ptoas() -> Path | None:
-    """PTOAS when it is found, else None (previews check PTO MLIR when they can)."""
+def ptoas_synchronised_cpp(program: Program, ptoas: Path) -> SynchronisedCpp | None:
+    """PTOAS's C++ of ``program`` (lowered by the ``ptoas`` pipeline) with PTOAS's own sync
+    insertion on, and the MLIR and line spans that map it back to the source
+    (``codegen.pto.ptoas.SynchronisedCpp``); None when ptoc or PTOAS reports an error."""
+    from .codegen.pto.ptoas import synchronised_cpp
+
+    return synchronised_cpp(program, ptoas)
+
+
+def available_ptoas(version: str | None = None) -> Path | None:
+    """PTOAS (of ``version``, when given) when it is found, else None (previews check PTO
+    MLIR when they can)."""
     from .codegen.pto.ptoas import PtoasMissing
 
     try:
-        return find_ptoas()
+        return find_ptoas(version=version)
     except PtoasMissing:
         return None
 
@@ -817,6 +828,7 @@ __all__ = [
     "buffer_types",
     "compile_file",
     "find_ptoas",
+    "ptoas_synchronised_cpp",
     "compile_source",
     "default_pipeline",
     "pass_descriptions",

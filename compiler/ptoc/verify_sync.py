@@ -1,32 +1,82 @@
 """``ptoc compile --verify-sync``: the synchronisation checker (``passes/sync_check``) over
-every program a compile lowered, after its whole pipeline."""
+every program a compile lowered, after its whole pipeline; on the PTO route (a pipeline
+without InsertSync), over the C++ PTOAS makes when it inserts the sync itself."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .driver import CompileResult
+    from .ir.function import Program
+
+PTO_TARGETS = ("pto", "pto-cpp")
 
 
 def verify_compiled(result: CompileResult) -> list[Diagnostic]:
     """The checker's findings on each program the pipeline lowered without errors. After a
-    pipeline without InsertSync (``ptoas``: PTOAS schedules the sync of the PTO route) only
-    functions that set or wait for events themselves are checked: the others have no sync
-    of their own to check."""
+    pipeline without InsertSync (``ptoas``: PTOAS schedules the sync of the PTO route) the
+    functions that set or wait for events themselves are checked as written, and the others
+    in the C++ PTOAS makes with its sync insertion on (when PTOAS is found; on ``--target
+    pto`` a missing PTOAS is a W410)."""
     from .driver import PIPELINES
     from .passes.sync_check import holds_sync, verify_function
 
     inserts_sync = "InsertSync" in PIPELINES.get(result.pipeline, ())
+    ptoas = None if inserts_sync else _ptoas(result)
     found: list[Diagnostic] = []
     for output in result.programs:
         pipeline = output.pipeline
         if pipeline is None or pipeline.has_errors:
             continue
+        own: set[str] = set()
         for fn in pipeline.program.functions:
             source = output.source.function(fn.name)
             if inserts_sync or (source is not None and holds_sync(source)):
+                own.add(fn.name)
                 found.extend(verify_function(fn))
+        if ptoas is not None:
+            found.extend(_verify_ptoas(pipeline.program, ptoas, own, result.function))
+        elif not inserts_sync and result.target in PTO_TARGETS:
+            found.append(_no_ptoas(output.source))
     return found
+
+
+def _ptoas(result: CompileResult) -> Path | None:
+    from .driver import available_ptoas
+
+    return result.ptoas or available_ptoas(result.ptoas_version)
+
+
+def _verify_ptoas(
+    program: Program, ptoas: Path, own: set[str], function: str | None
+) -> list[Diagnostic]:
+    """The findings on PTOAS's sync in the kernels of ``program`` whose sync it inserts (not
+    those in ``own``, which manage theirs; only ``function`` when the compile names one)."""
+    from .driver import ptoas_synchronised_cpp
+    from .passes.sync_check.cpp_check import verify_cpp
+
+    made = ptoas_synchronised_cpp(program, ptoas)
+    if made is None:
+        return []  # the compile reports what ptoc or PTOAS rejected
+    wanted = frozenset(
+        name
+        for name, fn in made.functions.items()
+        if fn.name not in own and (function is None or fn.name == function)
+    )
+    spans = {name: fn.span for name, fn in made.functions.items()}
+    return verify_cpp(made.cpp, made.mlir, made.line_spans, spans, only=wanted)
+
+
+def _no_ptoas(program: Program) -> Diagnostic:
+    return Diagnostic(
+        "W410",
+        Severity.WARNING,
+        "PTOAS was not found, so the sync it inserts on the PTO route was not checked (pass "
+        "--ptoas PATH or set PTOAS)",
+        program.span,
+    )

@@ -1132,6 +1132,16 @@ _ENTRIES = [
         "x = pl.tpop_from_aic(shape=[16, 16], dtype=pl.FP32)\npl.tfree_to_aic(x)",
     ),
     CodeInfo(
+        "W410",
+        "SYNC_CHECK_INCOMPLETE",
+        _W,
+        "`ptoc compile --verify-sync` on the PTO route could not check all of PTOAS's sync: "
+        "PTOAS was not found (the C++ whose sync it inserts was not made), or the C++ holds "
+        "statements the checker's reader does not understand (quoted; the rest was checked).",
+        "ptoc compile kernel.py --target pto --verify-sync  # PTOAS not installed",
+        "ptoc compile kernel.py --target pto --verify-sync --ptoas /path/to/ptoas",
+    ),
+    CodeInfo(
         "I008",
         "EVENT_UNPAIRED",
         Severity.INFO,

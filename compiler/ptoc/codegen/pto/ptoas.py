@@ -14,12 +14,12 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 
 from ...diagnostics import Diagnostic, Related, Severity
-from ...ir.function import Program
+from ...ir.function import Function, Program
 from ...ir.span import Span
 from ...records import field, record, replace
 from ...scratch import private_folder, run_tool
@@ -126,14 +126,19 @@ def _version_of(path: str, size: int, mtime: int) -> str | None:
     return found["version"] if found else None
 
 
-def run_ptoas(mlir: str, ptoas: Path, *, name: str = "kernel.pto") -> PtoasResult:
-    """Assemble ``mlir`` with PTOAS in a scratch directory; never raises for what PTOAS
-    reports (a crash or a timeout is an unlocated error diagnostic)."""
+def run_ptoas(
+    mlir: str, ptoas: Path, *, name: str = "kernel.pto", options: Sequence[str] = ()
+) -> PtoasResult:
+    """Assemble ``mlir`` with PTOAS in a scratch directory (with its ``options``, e.g.
+    ``--enable-insert-sync``); never raises for what PTOAS reports (a crash or a timeout is an
+    unlocated error diagnostic)."""
     with private_folder("ptoc-ptoas-") as scratch:
         source, target = scratch / name, scratch / "kernel.cpp"
         source.write_text(mlir, encoding="utf-8")
         try:
-            done = run_tool([str(ptoas), str(source), "-o", str(target)], TIMEOUT_SECONDS, scratch)
+            done = run_tool(
+                [str(ptoas), str(source), "-o", str(target), *options], TIMEOUT_SECONDS, scratch
+            )
         except subprocess.TimeoutExpired:
             message = f"PTOAS did not finish within {TIMEOUT_SECONDS} s"
             return PtoasResult(False, "", [PtoasDiagnostic("error", message)])
@@ -262,3 +267,44 @@ def generate_checked_mapped(
     result, found = verify(generated, ptoas, program.span)
     diagnostics += found
     return (result.cpp if cpp else generated.text), diagnostics, spans
+
+
+# --- PTOAS's own synchronisation (``ptoc compile --verify-sync`` on the PTO route) ----------
+
+#: The option that makes PTOAS insert set_flag / wait_flag / pipe_barrier itself.
+INSERT_SYNC = "--enable-insert-sync"
+
+
+@record
+class SynchronisedCpp:
+    """PTOAS's C++ of a program with its sync insertion on, and what maps it back: the MLIR
+    it was made from, that MLIR's line spans, and each kernel's C++ name -> its function."""
+
+    cpp: str
+    mlir: str
+    line_spans: list[Span | None]
+    functions: dict[str, Function]
+
+
+def synchronised_cpp(
+    program: Program, ptoas: Path, run: Callable[[str, Path], PtoasResult] | None = None
+) -> SynchronisedCpp | None:
+    """The C++ PTOAS makes of ``program`` (after the ``ptoas`` pipeline) when it inserts the
+    sync; None when ptoc or PTOAS reports an error (``ptoc compile`` says which). ``run``
+    assembles the MLIR (default: PTOAS with ``--enable-insert-sync``; tests pass a cached
+    one)."""
+    from . import generate_pto
+    from .emitter import symbol_name
+
+    version = ptoas_version(ptoas) or DEFAULT_VERSION
+    generated = generate_pto(program, ptoas_version=version)
+    if any(d.severity is Severity.ERROR for d in generated.diagnostics):
+        return None
+    if run is None:
+        result = run_ptoas(generated.text, ptoas, options=(INSERT_SYNC,))
+    else:
+        result = run(generated.text, ptoas)
+    if not result.ok:
+        return None
+    functions = {symbol_name(fn.name): fn for fn in program.functions}
+    return SynchronisedCpp(result.cpp, generated.text, list(generated.line_spans), functions)

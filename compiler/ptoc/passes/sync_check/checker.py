@@ -52,9 +52,16 @@ def _positions(nodes: tuple[Node, ...], into: dict[int, int]) -> None:
 
 
 class SyncChecker:
-    def __init__(self, nodes: tuple[Node, ...], target: Target) -> None:
+    """``chained``: regions where a V instruction reading exactly what the V instruction
+    before it wrote needs no barrier (PTOAS's rule for long vector accesses: see
+    ``cpp_stream.chain_ordered``); none on the IR route."""
+
+    def __init__(
+        self, nodes: tuple[Node, ...], target: Target, chained: frozenset[Region] = frozenset()
+    ) -> None:
         self.nodes = nodes
         self.overlapping = target.barrier_pipes
+        self.chained = chained
         self.time = 0
         self.found: dict[tuple[str, Span, Span | None], Diagnostic] = {}
         self.position: dict[int, int] = {}
@@ -139,6 +146,14 @@ class SyncChecker:
     ) -> None:
         if state.done_before(instr.pipe, use.pipe) >= use.time:
             return
+        if (
+            use.pipe is instr.pipe is PipeType.V
+            and use.write
+            and use.region == region
+            and region in self.chained
+            and region in instr.access.reads
+        ):
+            return  # the same long access, written then read in order on V
         kind = (
             "write after write"
             if write and use.write

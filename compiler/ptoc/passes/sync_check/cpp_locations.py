@@ -1,0 +1,108 @@
+"""The kernel source lines of PTOAS's C++ statements.
+
+PTOAS's C++ carries no locations, but it keeps the order of the MLIR it lowers: each ``pto.X``
+operation becomes its pto-isa call ``X`` (``pto.tmatmul.acc`` -> ``TMATMUL_ACC``), each
+``scf.for`` / ``scf.if`` its ``for`` / ``if``, in the same order, with PTOAS's sync added
+between them. ptoc knows the source line of each MLIR line it generated (the line spans
+``--line-directives`` writes as ``loc(...)``), so the k-th call is matched with the next
+operation of its name, in order, and takes its line. A ``set_flag`` takes the line of the
+instruction before it (the one whose work it signals), a ``wait_flag`` or barrier the line of
+the instruction after it (the one it holds); what matches nothing takes the function's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from ...ir.span import Span
+from .cpp_syntax import CppBlock, CppFunction, CppNode, CppStatement
+
+_FUNC = re.compile(r"^\s*func\.func\s+(?:\w+\s+)?@(?P<name>[\w$.]+)\s*\(")
+_OPERATION = re.compile(r"^\s*(?:%[^=]*=\s*)?(?P<dialect>pto|scf)\.(?P<op>[\w.]+)")
+_INSTRUCTION = re.compile(r"^(?P<name>T[A-Z0-9_]+)\s*\(")
+_SIGNALS = ("set_flag", "ptoas_auto_sync_tail")
+_NOT_OPERATIONS = frozenset({"TASSIGN"})
+
+
+def _key(dialect: str, op: str) -> str | None:
+    if dialect == "scf":
+        return {"for": "for", "if": "if"}.get(op)
+    return op.replace(".", "_").upper()
+
+
+def mlir_operations(
+    mlir: str, spans: Sequence[Span | None]
+) -> dict[str, list[tuple[str, Span | None]]]:
+    """Function symbol -> its operations in order: (the C++ they become, their source)."""
+    found: dict[str, list[tuple[str, Span | None]]] = {}
+    current: list[tuple[str, Span | None]] | None = None
+    for index, line in enumerate(mlir.split("\n")):
+        function = _FUNC.match(line)
+        if function is not None:
+            current = found.setdefault(function["name"], [])
+            continue
+        operation = _OPERATION.match(line)
+        if operation is None or current is None:
+            continue
+        key = _key(operation["dialect"], operation["op"])
+        if key is not None:
+            current.append((key, spans[index] if index < len(spans) else None))
+    return found
+
+
+def _in_order(nodes: tuple[CppNode, ...], into: list[CppStatement]) -> None:
+    for node in nodes:
+        if isinstance(node, CppBlock):
+            into.append(CppStatement(node.header, node.line))
+            _in_order(node.body, into)
+            _in_order(node.orelse or (), into)
+        elif isinstance(node, CppStatement):
+            into.append(node)
+
+
+def _operation_key(statement: CppStatement) -> str | None:
+    text = statement.text
+    if text.startswith("for ") or text.startswith("for("):
+        return "for"
+    if text.startswith("if ") or text.startswith("if("):
+        return "if"
+    found = _INSTRUCTION.match(text)
+    if found is None or found["name"] in _NOT_OPERATIONS:
+        return None
+    return found["name"]
+
+
+def statement_locator(
+    function: CppFunction,
+    operations: Sequence[tuple[str, Span | None]],
+    fallback: Span,
+) -> Callable[[CppStatement], Span]:
+    """Each statement of ``function`` -> the kernel source it stands for (see the module)."""
+    statements: list[CppStatement] = []
+    _in_order(function.body, statements)
+    matched: dict[int, Span] = {}
+    position = 0
+    for statement in statements:
+        key = _operation_key(statement)
+        if key is None:
+            continue
+        for index in range(position, len(operations)):
+            if operations[index][0] == key:
+                span = operations[index][1]
+                if span is not None and span.is_known:
+                    matched[statement.line] = span
+                position = index + 1
+                break
+    located: dict[int, Span] = {}
+    lines = [s.line for s in statements]
+    for number, statement in enumerate(statements):
+        if statement.line in matched:
+            located[statement.line] = matched[statement.line]
+            continue
+        before = [matched[n] for n in lines[:number] if n in matched]
+        after = [matched[n] for n in lines[number + 1 :] if n in matched]
+        signals = statement.text.startswith(_SIGNALS)
+        nearest = (before[-1:] + after[:1]) if signals else (after[:1] + before[-1:])
+        located[statement.line] = nearest[0] if nearest else fallback
+    return lambda statement: located.get(statement.line, fallback)
