@@ -402,7 +402,7 @@ def chosen_ptoas(args: argparse.Namespace) -> Path | str | None:
 
         if args.ptoas_version not in VERSIONS:
             return f"--ptoas-version {args.ptoas_version}: supported are {', '.join(VERSIONS)}"
-    if not (args.verify or args.target == "pto-cpp"):
+    if not (args.verify or args.target == "pto-cpp" or (args.verify_sync and args.ptoas)):
         return None
     from .codegen.pto.ptoas import PtoasMissing
 
@@ -586,7 +586,7 @@ def sync_verified(result: driver.CompileResult) -> bool:
 
     findings = verify_compiled(result)
     report(findings)
-    return not findings
+    return not any(d.severity is Severity.ERROR for d in findings)
 
 
 def write_timeline(

@@ -1138,8 +1138,8 @@ _ENTRIES = [
         "`ptoc compile --verify-sync` on the PTO route could not check all of PTOAS's sync: "
         "PTOAS was not found (the C++ whose sync it inserts was not made), or the C++ holds "
         "statements the checker's reader does not understand (quoted; the rest was checked).",
-        "ptoc compile kernel.py --target pto --verify-sync  # PTOAS not installed",
-        "ptoc compile kernel.py --target pto --verify-sync --ptoas /path/to/ptoas",
+        "`ptoc compile kernel.py --target pto --verify-sync` where PTOAS is not installed",
+        "pass `--ptoas PATH` or set `PTOAS`",
     ),
     CodeInfo(
         "I008",

@@ -1,0 +1,285 @@
+"""The PTO route's sync, verified: PTOAS v0.57 inserts the sync itself (`--enable-insert-sync`)
+and the checker reads its C++. Every kernel of the execution suite PTOAS compiles has no
+finding; dropping any one wait PTOAS placed in representative kernels is reported; the
+command line runs it (`ptoc compile --target pto --verify-sync`)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from sync_suite import suite_sources
+
+from ptoc import driver
+from ptoc.cli import analyze, main
+from ptoc.codegen.pto.ptoas import (
+    INSERT_SYNC,
+    PtoasMissing,
+    PtoasResult,
+    SynchronisedCpp,
+    find_ptoas,
+    ptoas_version,
+    run_ptoas,
+    synchronised_cpp,
+)
+from ptoc.diagnostics import Diagnostic
+from ptoc.ir.function import Program
+from ptoc.ops.registry import PipeType
+from ptoc.passes.sync_check.cpp_check import verify_cpp
+from ptoc.passes.sync_check.cpp_pipes import registered_pipes
+from ptoc.passes.sync_check.cpp_syntax import CppBlock, CppNode, CppStatement, kernel_functions
+
+ROOT = Path(__file__).resolve().parents[2]
+CACHE = ROOT / ".cache" / "ptoc-exec" / "ptoas-sync"
+SOURCES = suite_sources()
+LOOP_SUM = ROOT / "examples" / "loop_sum.py"
+
+#: Programs of the suite PTOAS v0.57 does not compile (a function returning two scalars:
+#: "failed to legalize operation 'func.func'"), and the kernels ptoc itself rejects for the
+#: PTO route (E400: no A2/A3 form; tests/ptoas/test_ptoas_execution.py's PTO_REJECTS).
+PTOAS_REJECTS = {"language_constructs"}
+PTOC_REJECTS = {"add_BF16_16x64", "adds_INT32_literal_promotes"}
+
+#: Kernels whose every wait is dropped in turn.
+MUTATED = (
+    "examples/loop_sum.py",  # a loop: the double-buffered load waits across the back edge
+    "matmul_acc_FP16_k_tiled_loop",  # the cube: MTE2 -> MTE1 -> M -> FIX, four events
+    "matmul_bias_FP16_16x32x64",
+    "if_else_yields_tile_flag_pos",  # an if / else
+    "matmul_then_vector",  # both cores
+    "examples/tensor_flash_attention.py",
+)
+#: Waits whose dependency another chain already orders: dropping them leaves only the set
+#: without its wait (E412). (kernel, the wait, its occurrence in the C++ counted from 0)
+REDUNDANT = {
+    # the load's MTE2 -> MTE3 dependency runs through V: MTE2 -> V -> MTE3
+    ("examples/loop_sum.py", "wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0)", 0),
+}
+
+
+@pytest.fixture(scope="module")
+def ptoas() -> Path:
+    try:
+        found = find_ptoas(None, "0.57")
+    except PtoasMissing as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true and PTOAS v0.57 is missing: {exc}")
+        pytest.skip(str(exc))
+    return found
+
+
+def cache_file(mlir: str, ptoas: Path) -> Path:
+    key = "\0".join([ptoas_version(ptoas) or "", INSERT_SYNC, mlir])
+    return CACHE / (hashlib.sha256(key.encode()).hexdigest()[:32] + ".cpp")
+
+
+def cached(mlir: str, ptoas: Path) -> PtoasResult:
+    """PTOAS with its sync insertion on, remembered by the MLIR's content (a failure too:
+    an empty file)."""
+    path = cache_file(mlir, ptoas)
+    if not path.exists():
+        result = run_ptoas(mlir, ptoas, options=(INSERT_SYNC,))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(result.cpp if result.ok else "", encoding="utf-8")
+    text = path.read_text(encoding="utf-8")
+    return PtoasResult(bool(text), text)
+
+
+def lowered(name: str) -> list[Program]:
+    analysis = analyze(SOURCES[name], name)
+    assert not analysis.has_errors, [d.format() for d in analysis.diagnostics]
+    programs = []
+    for program in analysis.all_programs():
+        result = driver.run_pipeline(program, "ptoas")
+        assert not result.has_errors
+        programs.append(result.program)
+    return programs
+
+
+@pytest.fixture(scope="module")
+def suite(ptoas: Path) -> dict[str, list[SynchronisedCpp | None]]:
+    """Every program of the suite through PTOAS; the MLIR texts PTOAS has not seen are
+    assembled first, two at a time."""
+    programs = {name: lowered(name) for name in SOURCES}
+    texts: list[str] = []
+
+    def remember(mlir: str, _: Path) -> PtoasResult:
+        texts.append(mlir)
+        return PtoasResult(False, "")
+
+    for name in PTOC_REJECTS | set(programs):
+        for program in programs[name]:
+            synchronised_cpp(program, ptoas, remember)
+    missing = [t for t in texts if not cache_file(t, ptoas).exists()]
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(lambda t: cached(t, ptoas), missing))
+    return {
+        name: [synchronised_cpp(p, ptoas, cached) for p in found]
+        for name, found in programs.items()
+    }
+
+
+def findings(made: SynchronisedCpp, cpp: str | None = None) -> list[Diagnostic]:
+    spans = {name: fn.span for name, fn in made.functions.items()}
+    return verify_cpp(made.cpp if cpp is None else cpp, made.mlir, made.line_spans, spans)
+
+
+def statements(nodes: tuple[CppNode, ...]) -> list[CppStatement]:
+    out: list[CppStatement] = []
+    for node in nodes:
+        if isinstance(node, CppBlock):
+            out += statements(node.body) + statements(node.orelse or ())
+        elif isinstance(node, CppStatement):
+            out.append(node)
+    return out
+
+
+def test_every_kernel_ptoas_compiles_has_no_finding(
+    suite: dict[str, list[SynchronisedCpp | None]],
+) -> None:
+    rejected = {name for name, made in suite.items() if any(m is None for m in made)}
+    assert rejected == PTOAS_REJECTS | PTOC_REJECTS
+    checked = [m for made in suite.values() for m in made if m is not None]
+    kernels = [f for m in checked for f in kernel_functions(m.cpp)]
+    waits = [s for f in kernels for s in statements(f.body) if s.text.startswith("wait_flag(")]
+    assert len(checked) >= 220 and len(kernels) >= 220 and len(waits) >= 500
+    found = {
+        name: [d.format() for m in made if m is not None for d in findings(m)]
+        for name, made in suite.items()
+    }
+    assert {name: f for name, f in found.items() if f} == {}
+
+
+def mutants(made: SynchronisedCpp) -> list[tuple[str, int, bool, str]]:
+    """Each wait of each kernel: (the wait, its occurrence, whether an instruction of the
+    waiting pipe follows it, the C++ without it)."""
+    lines = made.cpp.split("\n")
+    out: list[tuple[str, int, bool, str]] = []
+    seen: dict[str, int] = {}
+    for kernel in kernel_functions(made.cpp):
+        body = statements(kernel.body)
+        for index, statement in enumerate(body):
+            if not statement.text.startswith("wait_flag("):
+                continue
+            occurrence = seen.get(statement.text, 0)
+            seen[statement.text] = occurrence + 1
+            waiter = statement.text.split(",")[1].strip()
+            guards = any(
+                s.text.startswith("T") and waiter in pipes_of(s) for s in body[index + 1 :]
+            )
+            assert lines[statement.line - 1].strip() == statement.text + ";"
+            cpp = "\n".join(lines[: statement.line - 1] + lines[statement.line :])
+            out.append((statement.text, occurrence, guards, cpp))
+    return out
+
+
+def pipes_of(statement: CppStatement) -> set[str]:
+    """The pipes an instruction of the registry may run on, as C++ spells them (another
+    instruction: V)."""
+    name = statement.text.split("(")[0]
+    return {f"PIPE_{p.name}" for p in registered_pipes().get(name, {PipeType.V})}
+
+
+@pytest.mark.parametrize("name", MUTATED)
+def test_each_dropped_wait_of_ptoas_is_reported(
+    name: str, suite: dict[str, list[SynchronisedCpp | None]]
+) -> None:
+    dropped = 0
+    for made in suite[name]:
+        assert made is not None
+        for wait, occurrence, guards, cpp in mutants(made):
+            codes = {d.code for d in findings(made, cpp)}
+            where = f"{name}: without {wait} #{occurrence}"
+            # the set it would have taken is left in flight (or set again while it is)
+            assert codes & {"E412", "E413"}, where
+            redundant = (name, wait, occurrence) in REDUNDANT
+            if "PIPE_S" in wait or not guards or redundant:
+                assert not codes & {"E410", "E411"}, where
+            else:
+                assert codes & {"E410", "E411"}, where
+            dropped += 1
+    assert dropped >= 2
+
+
+def test_a_dropped_wait_is_reported_on_the_kernel_lines(ptoas: Path) -> None:
+    [program] = [p for p in lowered("examples/loop_sum.py") if p.function("sum_row_blocks")]
+    made = synchronised_cpp(program, ptoas, cached)
+    assert made is not None
+    wait = "    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);\n"
+    assert made.cpp.count(wait) == 1
+    found = findings(made, made.cpp.replace(wait, ""))
+    lines = LOOP_SUM.read_text().split("\n")
+    add = 1 + next(i for i, line in enumerate(lines) if "pl.add(acc, rows)" in line)
+    load = 1 + next(i for i, line in enumerate(lines) if "pl.load(x, [i * 32" in line)
+    races = [d for d in found if d.code == "E410" and d.span.line == add]
+    assert races, [d.format() for d in found]
+    race = next(d for d in races if d.related[0].span.line == load)
+    assert race.span.column == lines[add - 1].index("total")
+    assert race.message.startswith("V reads Vec [0x2000, 0x4000), which MTE2 wrote at line")
+    assert "a MTE2→V set/wait pair is missing" in race.message
+
+
+def test_what_the_reader_does_not_understand_is_one_warning_and_the_rest_is_checked(
+    ptoas: Path,
+) -> None:
+    [program] = [p for p in lowered("examples/loop_sum.py") if p.function("sum_row_blocks")]
+    made = synchronised_cpp(program, ptoas, cached)
+    assert made is not None
+    wait = "    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);\n"
+    odd = made.cpp.replace(wait, "    mystery_intrinsic(v11);\n    TFROBNICATE(v14, v1);\n")
+    found = findings(made, odd)
+    warnings = [d for d in found if d.code == "W410"]
+    assert len(warnings) == 1
+    message = warnings[0].message
+    assert message.startswith(
+        "the sync check did not understand 2 statement(s) of PTOAS's C++ for 'sum_row_blocks'"
+    )
+    assert "`mystery_intrinsic(v11)` (a call of mystery_intrinsic" in message
+    assert "`TFROBNICATE(v14, v1)` (TFROBNICATE is no instruction the op registry names)" in (
+        message
+    )
+    assert warnings[0].span == program.function("sum_row_blocks").span
+    assert any(d.code == "E410" for d in found)  # the missing wait is still found
+
+
+def fake_ptoas(tmp_path: Path, real: Path, drop: str) -> Path:
+    """A PTOAS that deletes the first line holding ``drop`` from the C++ it writes."""
+    script = tmp_path / "ptoas"
+    script.write_text(
+        "#!/bin/sh\n"
+        f'"{real}" "$@" || exit $?\n'
+        'out=""; prev=""\n'
+        'for a in "$@"; do [ "$prev" = "-o" ] && out="$a"; prev="$a"; done\n'
+        f'[ -n "$out" ] && sed -i "0,/{drop}/{{/{drop}/d}}" "$out"\n'
+        "exit 0\n"
+    )
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    return script
+
+
+def test_compile_verify_sync_checks_ptoas_sync(
+    ptoas: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    command = ["compile", str(LOOP_SUM), "--target", "pto", "--verify-sync"]
+    assert main([*command, "-o", str(tmp_path / "k.pto"), "--ptoas", str(ptoas)]) == 0
+    capsys.readouterr()
+    broken = fake_ptoas(tmp_path, ptoas, r"wait_flag(PIPE_MTE2, PIPE_V")
+    assert main([*command, "-o", str(tmp_path / "k.pto"), "--ptoas", str(broken)]) == 1
+    err = capsys.readouterr().err
+    lines = LOOP_SUM.read_text().split("\n")
+    add = 1 + next(i for i, line in enumerate(lines) if "pl.add(acc, rows)" in line)
+    assert f"loop_sum.py:{add}:" in err and "error[E410]" in err
+
+
+def test_without_ptoas_the_pto_route_sync_is_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PTOAS", str(tmp_path / "no-ptoas"))
+    command = ["compile", str(LOOP_SUM), "--target", "pto", "--verify-sync"]
+    assert main([*command, "-o", str(tmp_path / "k.pto")]) == 0
+    err = capsys.readouterr().err
+    assert "warning[W410]: PTOAS was not found, so the sync it inserts" in err
