@@ -42,7 +42,7 @@ def verify_compiled(result: CompileResult) -> list[Diagnostic]:
         if ptoas is not None:
             found.extend(_verify_ptoas(pipeline.program, ptoas, own, result.function))
         elif not inserts_sync and result.target in PTO_TARGETS:
-            found.append(_no_ptoas(output.source))
+            found.append(_no_ptoas(pipeline.program))
     return found
 
 
@@ -61,8 +61,8 @@ def _verify_ptoas(
     from .passes.sync_check.cpp_check import verify_cpp
 
     made = ptoas_synchronised_cpp(program, ptoas)
-    if made is None:
-        return []  # the compile reports what ptoc or PTOAS rejected
+    if made is None:  # ptoc's own errors stopped the compile before: PTOAS failed
+        return [_not_checked(program, "PTOAS did not compile the MLIR (--verify shows why)")]
     wanted = frozenset(
         name
         for name, fn in made.functions.items()
@@ -73,10 +73,13 @@ def _verify_ptoas(
 
 
 def _no_ptoas(program: Program) -> Diagnostic:
+    return _not_checked(program, "PTOAS was not found (pass --ptoas PATH or set PTOAS)")
+
+
+def _not_checked(program: Program, why: str) -> Diagnostic:
     return Diagnostic(
         "W410",
         Severity.WARNING,
-        "PTOAS was not found, so the sync it inserts on the PTO route was not checked (pass "
-        "--ptoas PATH or set PTOAS)",
+        f"the sync PTOAS inserts on the PTO route was not checked: {why}",
         program.span,
     )

@@ -275,6 +275,9 @@ def test_compile_verify_sync_checks_ptoas_sync(
     assert f"loop_sum.py:{add}:" in err and "error[E410]" in err
 
 
+NOT_CHECKED = "warning[W410]: the sync PTOAS inserts on the PTO route was not checked: "
+
+
 def test_without_ptoas_the_pto_route_sync_is_a_warning(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -282,4 +285,23 @@ def test_without_ptoas_the_pto_route_sync_is_a_warning(
     command = ["compile", str(LOOP_SUM), "--target", "pto", "--verify-sync"]
     assert main([*command, "-o", str(tmp_path / "k.pto")]) == 0
     err = capsys.readouterr().err
-    assert "warning[W410]: PTOAS was not found, so the sync it inserts" in err
+    assert NOT_CHECKED + "PTOAS was not found (pass --ptoas PATH or set PTOAS)" in err
+
+
+def test_mlir_ptoas_does_not_compile_is_a_warning(
+    ptoas: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    failing = tmp_path / "ptoas"  # states its version, fails on any MLIR
+    failing.write_text(
+        f'#!/bin/sh\n[ "$1" = "--version" ] && exec "{ptoas}" --version\n'
+        'echo "error: no" >&2\nexit 1\n'
+    )
+    failing.chmod(failing.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PTOAS", str(failing))
+    command = ["compile", str(LOOP_SUM), "--target", "pto", "--verify-sync"]
+    assert main([*command, "-o", str(tmp_path / "k.pto")]) == 0
+    err = capsys.readouterr().err
+    assert NOT_CHECKED + "PTOAS did not compile the MLIR (--verify shows why)" in err

@@ -107,7 +107,8 @@ class CppStmt(ir.Stmt):
 def split_arguments(text: str) -> list[str]:
     """A call's arguments, split at the commas outside parentheses and angle brackets."""
     parts: list[str] = []
-    depth, current = 0, []
+    current: list[str] = []
+    depth = 0
     for char in text:
         if char in "(<[":
             depth += 1
