@@ -119,5 +119,29 @@ def test_ptoas_long_vector_chains_need_no_barrier_short_ones_do() -> None:
     [finding] = check(chain(8))
     assert finding.code == "E411"
     assert finding.message.startswith("V overwrites Vec [0x2000, 0x2800), which V wrote at")
+    assert finding.message.endswith("with no pipe_barrier(PIPE_V) between them (write after write)")
     barrier = chain(8).replace("  TADDS(", "  pipe_barrier(PIPE_V);\n  TADDS(")
     assert check(barrier) == []
+
+
+def test_else_if_chains_and_while_loops_are_structure() -> None:
+    body = (
+        tile("a", 16, 0)
+        + "  if (n > c0) {\n    TLOAD(a, g1);\n  } else if (n > c1) {\n    TSTORE(g2, a);\n"
+        + "  } else {\n    TEXP(a, a);\n  }\n"
+        + "  while (n > c0) {\n    TLOAD(a, g1);\n  }\n"
+    )
+    reader = read(body)
+    branch, loop = reader.nodes[:2]
+    assert isinstance(branch, Branch) and isinstance(loop, Loop)
+    [inner] = branch.orelse
+    assert isinstance(inner, Branch)
+    assert [type(n) for n in inner.then + inner.orelse] == [OpInstr, OpInstr]
+    assert loop.trips is None and reader.unknown == []
+
+
+def test_an_operand_of_no_known_buffer_is_not_understood() -> None:
+    body = tile("a", 16, 0) + "  TLOAD(a, g1);\n  TADD(a, a, mystery);\n"
+    [warning] = check(body)
+    assert warning.code == "W410"
+    assert "`TADD(a, a, mystery)` (its operand mystery is unknown)" in warning.message

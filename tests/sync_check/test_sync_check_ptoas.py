@@ -221,6 +221,12 @@ def test_a_dropped_wait_is_reported_on_the_kernel_lines(ptoas: Path) -> None:
     assert race.span.column == lines[add - 1].index("total")
     assert race.message.startswith("V reads Vec [0x2000, 0x4000), which MTE2 wrote at line")
     assert "a MTE2→V set/wait pair is missing" in race.message
+    # the set left without its wait, on the load whose work it signals
+    unmatched = [d for d in found if d.code == "E412"]
+    assert [d.span.line for d in unmatched] == [load]
+    assert unmatched[0].message == (
+        "set_flag of MTE2→V event 0 is never waited for: no wait_flag of it follows on every path"
+    )
 
 
 def test_what_the_reader_does_not_understand_is_one_warning_and_the_rest_is_checked(

@@ -17,6 +17,8 @@ code; an if's two paths are walked from the same state and joined.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ...diagnostics import Diagnostic, Related, Severity
 from ...ir.span import Span
 from ...ops.registry import PipeType
@@ -32,6 +34,22 @@ from .stream import (
     SetInstr,
     WaitInstr,
 )
+
+
+class Words(NamedTuple):
+    """How the checked code spells its sync, for the messages."""
+
+    set: str = "sync_src"
+    wait: str = "sync_dst"
+    barrier_form: str = "pl.system.bar_{pipe}()"  # {pipe}: v or m; {PIPE}: V or M
+
+    def barrier(self, pipe: PipeType) -> str:
+        return self.barrier_form.format(pipe=pipe.name.lower(), PIPE=pipe.name)
+
+
+#: The IR route (the DSL's sync ops) and the PTO route's C++ (PTOAS's sync).
+IR_WORDS = Words()
+CPP_WORDS = Words("set_flag", "wait_flag", "pipe_barrier(PIPE_{PIPE})")
 
 #: Event ids per pair of pipes (CCE's EVENT_ID0 .. EVENT_ID7; the registry checks 0..7).
 EVENTS_PER_PAIR = 8
@@ -57,9 +75,14 @@ class SyncChecker:
     ``cpp_stream.chain_ordered``); none on the IR route."""
 
     def __init__(
-        self, nodes: tuple[Node, ...], target: Target, chained: frozenset[Region] = frozenset()
+        self,
+        nodes: tuple[Node, ...],
+        target: Target,
+        chained: frozenset[Region] = frozenset(),
+        words: Words = IR_WORDS,
     ) -> None:
         self.nodes = nodes
+        self.words = words
         self.overlapping = target.barrier_pipes
         self.chained = chained
         self.time = 0
@@ -68,12 +91,13 @@ class SyncChecker:
         _positions(nodes, self.position)
 
     def run(self) -> list[Diagnostic]:
+        put, take = self.words.set, self.words.wait
         state = self.walk(self.nodes, SyncState())
         for pending in state.events.values():
             setter = pending.setter
             self.report(
                 "E412",
-                f"sync_src of {setter.key.describe()} is never waited for: no sync_dst of "
+                f"{put} of {setter.key.describe()} is never waited for: no {take} of "
                 "it follows on every path",
                 setter.stmt.span,
             )
@@ -164,11 +188,11 @@ class SyncChecker:
         earlier = "wrote" if use.write else "read"
         where = region.describe()
         if use.pipe is instr.pipe:
-            barrier = "bar_v" if instr.pipe is PipeType.V else "bar_m"
+            barrier = self.words.barrier(instr.pipe)
             self.report(
                 "E411",
                 f"{instr.pipe.name} {verb} {where}, which {instr.pipe.name} {earlier} at line "
-                f"{other.line}, with no pl.system.{barrier}() between them ({kind})",
+                f"{other.line}, with no {barrier} between them ({kind})",
                 instr.stmt.span,
                 other,
                 f"the earlier {instr.pipe.name} access",
@@ -185,6 +209,7 @@ class SyncChecker:
         )
 
     def set(self, instr: SetInstr, state: SyncState) -> None:
+        put = self.words.set
         key = instr.key
         previous = state.events.get(key)
         if previous is not None:
@@ -192,7 +217,7 @@ class SyncChecker:
             if in_flight >= EVENTS_PER_PAIR:
                 self.report(
                     "E414",
-                    f"sync_src of {key.describe()} needs a {in_flight + 1}th event between "
+                    f"{put} of {key.describe()} needs a {in_flight + 1}th event between "
                     f"{key.signal.name} and {key.wait.name}: the hardware has "
                     f"{EVENTS_PER_PAIR} (EVENT_ID0..{EVENTS_PER_PAIR - 1})",
                     instr.stmt.span,
@@ -200,7 +225,7 @@ class SyncChecker:
             else:
                 self.report(
                     "E413",
-                    f"sync_src sets {key.describe()} again while it is in flight (set at line "
+                    f"{put} sets {key.describe()} again while it is in flight (set at line "
                     f"{previous.setter.stmt.span.line}, not yet waited for)",
                     instr.stmt.span,
                     previous.setter.stmt.span,
@@ -210,20 +235,21 @@ class SyncChecker:
         self.tick()
 
     def wait(self, instr: WaitInstr, state: SyncState) -> None:
+        put, take = self.words.set, self.words.wait
         key = instr.key
         pending = state.events.pop(key, None)
         if pending is None:
             if self.set_follows(instr):
                 self.report(
                     "E412",
-                    f"sync_dst of {key.describe()} comes before its sync_src: no set of this "
+                    f"{take} of {key.describe()} comes before its {put}: no set of this "
                     "event is in flight here",
                     instr.stmt.span,
                 )
             else:
                 self.report(
                     "E415",
-                    f"sync_dst of {key.describe()} can never be satisfied: no sync_src of it is "
+                    f"{take} of {key.describe()} can never be satisfied: no {put} of it is "
                     f"in flight and none follows, so {key.wait.name} waits forever (deadlock)",
                     instr.stmt.span,
                 )
@@ -231,7 +257,7 @@ class SyncChecker:
         if pending.partial:
             self.report(
                 "E415",
-                f"sync_dst of {key.describe()} waits for an event only some paths set: on the "
+                f"{take} of {key.describe()} waits for an event only some paths set: on the "
                 f"others {key.wait.name} waits forever (deadlock)",
                 instr.stmt.span,
                 pending.setter.stmt.span,

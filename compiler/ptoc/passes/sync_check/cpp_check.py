@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from ...diagnostics import Diagnostic, Severity
 from ...ir.span import Span
 from ..target import DEFAULT_TARGET, Target
-from .checker import SyncChecker
+from .checker import CPP_WORDS, SyncChecker
 from .cpp_locations import mlir_operations, statement_locator
 from .cpp_stream import CppStreamReader, cores_of
 from .cpp_syntax import CppFunction, CppStatement, kernel_functions
@@ -57,7 +57,8 @@ def verify_kernel(
     unknown: dict[int, tuple[CppStatement, str]] = {}
     for core in cores_of(function):
         reader = CppStreamReader(function, core, locate)
-        found += SyncChecker(reader.nodes, target, frozenset(reader.chained)).run()
+        checker = SyncChecker(reader.nodes, target, frozenset(reader.chained), CPP_WORDS)
+        found += checker.run()
         for statement, why in reader.unknown:
             unknown.setdefault(statement.line, (statement, why))
     if unknown:

@@ -94,15 +94,26 @@ def statement_locator(
                     matched[statement.line] = span
                 position = index + 1
                 break
+    before: list[Span | None] = []  # the matched line at or before each statement
+    last: Span | None = None
+    for statement in statements:
+        last = matched.get(statement.line, last)
+        before.append(last)
+    after: list[Span | None] = [None] * len(statements)  # ... at or after it
+    last = None
+    for number in range(len(statements) - 1, -1, -1):
+        last = matched.get(statements[number].line, last)
+        after[number] = last
     located: dict[int, Span] = {}
-    lines = [s.line for s in statements]
     for number, statement in enumerate(statements):
         if statement.line in matched:
             located[statement.line] = matched[statement.line]
             continue
-        before = [matched[n] for n in lines[:number] if n in matched]
-        after = [matched[n] for n in lines[number + 1 :] if n in matched]
-        signals = statement.text.startswith(_SIGNALS)
-        nearest = (before[-1:] + after[:1]) if signals else (after[:1] + before[-1:])
-        located[statement.line] = nearest[0] if nearest else fallback
+        previous = before[number]
+        following = after[number]
+        if statement.text.startswith(_SIGNALS):
+            nearest = previous or following
+        else:
+            nearest = following or previous
+        located[statement.line] = nearest or fallback
     return lambda statement: located.get(statement.line, fallback)

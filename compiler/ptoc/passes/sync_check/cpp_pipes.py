@@ -6,8 +6,9 @@ An instruction several ops share on different pipes (TMOV: MTE1 from L1 into L0,
 the unified buffer; TSTORE: FIX out of L0C, MTE3 out of the unified buffer) is told apart by
 where its operands live, with what each pipe moves: MTE2 from GM, MTE1 from L1 into L0A /
 L0B / bias, M from L0A / L0B into L0C, FIX out of L0C, MTE3 from the unified buffer to GM, V
-within the unified buffer. An instruction the registry does not name whose tiles all live in
-the unified buffer is a vector instruction (V) for the same reason.
+within the unified buffer. An instruction the registry does not name (or names for other
+operands) runs on the one pipe that moves between its operands' spaces, when one does: an
+instruction between tiles of the unified buffer is a vector instruction (V).
 """
 
 from __future__ import annotations
@@ -49,31 +50,31 @@ def registered_pipes() -> dict[str, frozenset[PipeType]]:
     return {name: frozenset(pipes) for name, pipes in found.items()}
 
 
-def pipe_by_spaces(reads: frozenset[str], writes: frozenset[str]) -> PipeType | None:
-    """The pipe that moves data from ``reads``' spaces into ``writes``' (None: no one pipe)."""
-    fitting = [
+def fitting_pipes(reads: frozenset[str], writes: frozenset[str]) -> frozenset[PipeType]:
+    """The pipes that move data from ``reads``' spaces into ``writes``'."""
+    return frozenset(
         pipe
         for pipe, sources, targets in _MOVES
         if writes <= targets and (sources is None or reads <= sources)
-    ]
-    return fitting[0] if len(fitting) == 1 else None
+    )
 
 
 def instruction_pipe(
     name: str, reads: frozenset[str], writes: frozenset[str]
 ) -> tuple[PipeType | None, str]:
     """The pipe of instruction ``name`` reading and writing tiles of those spaces, or None
-    and why it is not known."""
-    pipes = registered_pipes().get(name)
-    by_spaces = pipe_by_spaces(reads, writes)
-    if pipes is None:
-        if by_spaces is PipeType.V:
-            return PipeType.V, ""
-        return None, f"{name} is no instruction the op registry names"
+    and why it is not known: the registry's pipe that moves between those spaces; else the
+    one pipe that does (an instruction the registry does not name, or names for other
+    operands); else the registry's only pipe."""
+    pipes = registered_pipes().get(name, frozenset())
+    fitting = fitting_pipes(reads, writes)
+    for choice in (pipes & fitting, fitting):
+        if len(choice) == 1:
+            return next(iter(choice)), ""
     if len(pipes) == 1:
         return next(iter(pipes)), ""
-    if by_spaces in pipes:
-        return by_spaces, ""
     spaces = ", ".join(sorted(reads)) + " -> " + ", ".join(sorted(writes))
+    if not pipes:
+        return None, f"{name} is no instruction the op registry names"
     options = "/".join(sorted(p.name for p in pipes))
     return None, f"{name} runs on {options} by its operands, and {spaces} fits none of them"

@@ -149,6 +149,7 @@ class _Scope:
     # name -> (space, bytes, whether an exact V chain on it is ordered: ``chain_ordered``)
     tiles: dict[str, tuple[str, int, bool]] = field(default_factory=dict)
     buffers: dict[str, frozenset[Region]] = field(default_factory=dict)
+    scalars: set[str] = field(default_factory=set)  # parameters and scalar variables
 
 
 class CppStreamReader:
@@ -164,6 +165,7 @@ class CppStreamReader:
         self.unknown: list[tuple[CppStatement, str]] = []
         self.chained: set[Region] = set()  # the checker's ``chained`` regions
         self.conditions: list[bool] = []
+        self.scope.scalars.update(function.parameters)
         self.nodes = self.read(function.body)
 
     # --- structure --------------------------------------------------------------------------
@@ -200,9 +202,11 @@ class CppStreamReader:
             orelse = self.read(node.orelse or ())
             out.append(Branch(ir.IfStmt(_TRUE, ir.SeqStmts(), span=where.span), then, orelse))
             return
-        loop = _FOR.match(header)
-        if loop is not None:
-            trips = self.trips(loop["start"], loop["stop"], loop["step"])
+        if re.match(r"(for|while)\s*\(", header):
+            loop = _FOR.match(header)
+            trips = self.trips(loop["start"], loop["stop"], loop["step"]) if loop else None
+            if loop is not None:
+                self.scope.scalars.add(loop["var"])
             body = self.read(node.body)
             stmt = ir.WhileStmt(_TRUE, ir.SeqStmts(), span=where.span)
             out.append(Loop(stmt, body, trips))
@@ -255,6 +259,7 @@ class CppStreamReader:
             base = self.tensor_base(arguments[0] if arguments else "")
             scope.buffers[name] = frozenset({Region(f"{GM}#{base}", 0, 1)})
             return
+        scope.scalars.add(name)
         value = self.value(init) if init is not None else None
         if value is not None:
             scope.constants[name] = value
@@ -339,7 +344,17 @@ class CppStreamReader:
         self.scope.buffers[args[0]] = frozenset({region})
 
     def instruction(self, node: CppStatement, name: str, args: list[str]) -> list[Node]:
-        operands = [self.scope.buffers.get(a) for a in args]
+        scope = self.scope
+        unplaced = [
+            a
+            for a in args
+            if re.fullmatch(_IDENT, a) and a not in scope.buffers and a not in scope.scalars
+        ]
+        if unplaced:
+            what = "a tile without an address" if unplaced[0] in scope.tiles else "unknown"
+            self.unknown.append((node, f"its operand {unplaced[0]} is {what}"))
+            return []
+        operands = [scope.buffers.get(a) for a in args]
         writes = operands[0] if operands and operands[0] is not None else frozenset()
         reads = frozenset(r for regions in operands[1:] if regions for r in regions)
         pipe, why = instruction_pipe(name, _spaces(reads), _spaces(writes))

@@ -52,6 +52,7 @@ class CppFunction:
     name: str
     line: int
     body: tuple[CppNode, ...]
+    parameters: tuple[str, ...] = ()
 
 
 class _Splitter:
@@ -106,14 +107,11 @@ class _Splitter:
     def close(self, block: CppBlock) -> None:
         siblings = self.stack[-1][2]
         previous = siblings[-1] if siblings else None
-        if (
-            block.header == "else"
-            and isinstance(previous, CppBlock)
-            and previous.header.startswith("if")
-            and previous.orelse is None
-        ):
-            siblings[-1] = CppBlock(previous.header, previous.line, previous.body, block.body)
-            return
+        if _is_else(block.header) and isinstance(previous, CppBlock):
+            attached = _with_else(previous, block)
+            if attached is not None:
+                siblings[-1] = attached
+                return
         siblings.append(block)
 
     def result(self) -> tuple[CppNode, ...]:
@@ -122,6 +120,27 @@ class _Splitter:
             header, line, body = self.stack.pop()
             self.close(CppBlock(header, line, tuple(body)))
         return tuple(self.stack[0][2])
+
+
+def _is_else(header: str) -> bool:
+    return header == "else" or re.match(r"else\s+if\b", header) is not None
+
+
+def _with_else(block: CppBlock, orelse: CppBlock) -> CppBlock | None:
+    """``block`` (an if, or an if / else if chain) with ``orelse`` as its last else: an
+    ``else if (c) {...}`` is an else holding ``if (c) {...}``. None: no if to take it."""
+    if not block.header.startswith("if"):
+        return None
+    if block.orelse is None:
+        if orelse.header == "else":
+            return CppBlock(block.header, block.line, block.body, orelse.body)
+        nested = CppBlock(orelse.header[4:].strip(), orelse.line, orelse.body)
+        return CppBlock(block.header, block.line, block.body, (nested,))
+    if len(block.orelse) == 1 and isinstance(block.orelse[0], CppBlock):
+        inner = _with_else(block.orelse[0], orelse)
+        if inner is not None:
+            return CppBlock(block.header, block.line, block.body, (inner,))
+    return None
 
 
 def _without_comment(line: str) -> str:
@@ -149,5 +168,7 @@ def kernel_functions(text: str) -> list[CppFunction]:
         if isinstance(node, CppBlock):
             match = _ENTRY.match(node.header)
             if match is not None:
-                found.append(CppFunction(match["name"], node.line, node.body))
+                listed = node.header[match.end() : node.header.rfind(")")]
+                names = tuple(re.findall(r"(\w+)\s*(?:,|$)", listed))
+                found.append(CppFunction(match["name"], node.line, node.body, names))
     return found
