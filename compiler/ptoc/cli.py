@@ -807,7 +807,9 @@ def add_compile_outputs(compile_: argparse.ArgumentParser) -> None:
         "--verify-sync",
         action="store_true",
         help="check the lowered functions' synchronisation (every cross-pipe access ordered, "
-        "set/wait pairs matched, no event reused in flight, no deadlock); a finding is an error",
+        "set/wait pairs matched, no event reused in flight, no deadlock); a finding is an error. "
+        "On the PTO route (--target pto, --pipeline ptoas) it checks the sync PTOAS inserts, "
+        "in the C++ PTOAS makes with --enable-insert-sync",
     )
     compile_.add_argument(
         "--timeline",
