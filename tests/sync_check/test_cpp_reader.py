@@ -4,6 +4,8 @@ views by TRESHAPE, and PTOAS's rule for long vector chains."""
 
 from __future__ import annotations
 
+import pytest
+
 from ptoc.diagnostics import Diagnostic
 from ptoc.ir.span import Span
 from ptoc.ops.registry import PipeType
@@ -145,3 +147,32 @@ def test_an_operand_of_no_known_buffer_is_not_understood() -> None:
     [warning] = check(body)
     assert warning.code == "W410"
     assert "`TADD(a, a, mystery)` (its operand mystery is unknown)" in warning.message
+
+
+SET = "  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID{n});\n"
+WAIT = "  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID{n});\n"
+
+
+@pytest.mark.parametrize(
+    ("sync", "code", "message"),
+    [
+        (
+            SET.format(n=0) + SET.format(n=0) + WAIT.format(n=0) + WAIT.format(n=0),
+            "E413",
+            "set_flag sets MTE2→V event 0 again while it is in flight",
+        ),
+        (
+            "".join(SET.format(n=n % 8) for n in range(9))
+            + "".join(WAIT.format(n=n) for n in range(8)),
+            "E414",
+            "set_flag of MTE2→V event 0 needs a 9th event between MTE2 and V",
+        ),
+        (WAIT.format(n=1) + SET.format(n=1), "E412", "wait_flag of MTE2→V event 1 comes before"),
+        (WAIT.format(n=2), "E415", "wait_flag of MTE2→V event 2 can never be satisfied"),
+    ],
+)
+def test_event_mistakes_in_ptoas_form(sync: str, code: str, message: str) -> None:
+    found = check(tile("a", 16, 0) + sync)
+    assert any(d.code == code and d.message.startswith(message) for d in found), [
+        d.format() for d in found
+    ]

@@ -73,7 +73,8 @@ def ptoas() -> Path:
 
 
 def cache_file(mlir: str, ptoas: Path) -> Path:
-    key = "\0".join([ptoas_version(ptoas) or "", INSERT_SYNC, mlir])
+    binary = f"{ptoas_version(ptoas)} {ptoas.stat().st_size}"
+    key = "\0".join([binary, INSERT_SYNC, mlir])
     return CACHE / (hashlib.sha256(key.encode()).hexdigest()[:32] + ".cpp")
 
 
@@ -114,7 +115,7 @@ def suite(ptoas: Path) -> dict[str, list[SynchronisedCpp | None]]:
     for name in PTOC_REJECTS | set(programs):
         for program in programs[name]:
             synchronised_cpp(program, ptoas, remember)
-    missing = [t for t in texts if not cache_file(t, ptoas).exists()]
+    missing = list(dict.fromkeys(t for t in texts if not cache_file(t, ptoas).exists()))
     with ThreadPoolExecutor(2) as pool:
         list(pool.map(lambda t: cached(t, ptoas), missing))
     return {
