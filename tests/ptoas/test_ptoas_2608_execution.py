@@ -53,10 +53,6 @@ NO_CODE: dict[str, tuple[str, str]] = {
         for name in ("ddr_split_k", "ddr_full_k", "mat_split_k", "mat_full_k")
         + ("fits_l0c_full_k", "fits_l0c_split_k")
     },
-    "advanced/03_mixed_kernel.py::staged_matmul_bias::staged_matmul_bias_incore_1": (
-        "E400",
-        "E400",
-    ),
     **{
         f"advanced/03_mixed_kernel.py::{name}::{name}_incore_0": ("E400", "E400")
         for name in ("mixed_matmul_bias", "mixed_matmul_bias_lr")

@@ -83,6 +83,12 @@ def _is_view(call: Call) -> bool:
     )
 
 
+def _is_assemble(call: Call) -> bool:
+    """``tensor.assemble``: the one tensor op that stores (the registry's STORE role)."""
+    op = op_def(call)
+    return op is not None and op.namespace == "tensor" and op.role is Role.STORE
+
+
 def _in_acc(value: Expr) -> bool:
     return isinstance(value.type, TileType) and value.type.memory_space is MemorySpace.Acc
 
@@ -165,6 +171,7 @@ class _Converter:
         self.tile_bytes = 0
         self.matmul_operands = _matmul_operands(fn)
         self.pending: list[Stmt] = []  # loads a converted op needs right before it
+        self.written: set[Var] = set()  # parameters an assemble stores into
 
     # --- windows of tensors --------------------------------------------------------------
 
@@ -212,7 +219,7 @@ class _Converter:
         body = self.stmts(flatten_seq([self.fn.body]))
         params = (*self.fn.params, *self.out_params)
         directions = (
-            *(self.fn.direction(i) for i in range(len(self.fn.params))),
+            *(self.direction(i) for i in range(len(self.fn.params))),
             *(ParamDirection.Out for _ in self.out_params),
         )
         stmts = self.without_unused_creations([*self.top_loads, *body])
@@ -220,6 +227,14 @@ class _Converter:
             self.fn, params=params, param_directions=directions, body=seq(stmts, self.fn.body.span)
         )
         return _Converted(new, [p.type for p in self.out_params])  # type: ignore[misc]
+
+    def direction(self, index: int) -> ParamDirection:
+        """A parameter's direction; an ``In`` one a store writes becomes ``Out``, or ``InOut``
+        when the kernel reads it too (upstream's direction upgrade)."""
+        declared, param = self.fn.direction(index), self.fn.params[index]
+        if declared is not ParamDirection.In or param not in self.written:
+            return declared
+        return ParamDirection.InOut if param in self.tiles else ParamDirection.Out
 
     def without_unused_creations(self, stmts: list[Stmt]) -> list[Stmt]:
         """Drop a kernel's ``tensor.create`` whose every use became a tile (kernels have no
@@ -376,6 +391,8 @@ class _Converter:
             self.count(load.type)
             self.tiles[stmt.var] = tile
             return [AssignStmt(tile, load, span=span)]
+        if _is_assemble(call):
+            return self.assemble(stmt, call)
         block = _block_form(call)
         if block is None:
             return None
@@ -412,6 +429,27 @@ class _Converter:
         self.count(new_call.type)
         self.tiles[stmt.var] = tile
         return [*loads, *pre, AssignStmt(tile, new_call, span=span)]
+
+    def assemble(self, stmt: AssignStmt, call: Call) -> list[Stmt] | None:
+        """``tensor.assemble(target, source, offset)``: the source's tile stored into the
+        window of the target it covers (from Acc through the FIX pipe), as upstream's
+        ConvertTensorToTileOps lowers it (``tile.store``); the result is the target."""
+        target, source, offset = call.args[:3]
+        if not (isinstance(target, Var) and isinstance(target.type, TensorType)):
+            return None
+        if target in self.tiles or self.window is not None:
+            return None  # a target that became a tile: stays a tensor op (E400)
+        span = stmt.span
+        tile = self.tile_arg(source, span)
+        if not isinstance(tile.type, TileType) or not isinstance(offset, MakeTuple):
+            return None
+        loads, self.pending = self.pending, []
+        store_op = self.acc_store_op() if _in_acc(tile) else self.store_op()
+        shapes = make_tuple(tile.type.shape, span)
+        store = op_call(store_op, [tile, self.value(offset), shapes, target], (), span)
+        if target in self.params:
+            self.written.add(target)
+        return [*loads, AssignStmt(stmt.var, store, span=span)]
 
     def scratch(self, like: Expr, span: Span) -> AssignStmt:
         t = like.type
