@@ -156,6 +156,30 @@ class ModuleAnalysis:
         copy.specialise(n)
         return copy
 
+    def jit_entry_of(self, function: str) -> str | None:
+        """The @pl.jit entry whose programs define ``function`` (itself, or a JIT function it
+        calls)."""
+        for entry, found in self.jit_specialisations.items():
+            programs = [*found, self.jit_symbolic.get(entry)]
+            if entry == function or any(p is not None and p.function(function) for p in programs):
+                return entry
+        return None
+
+    def no_such_specialisation(self, function: str, n: int) -> str | None:
+        """Why ``--specialise n`` gives ``function`` no program (its kernel has fewer calls),
+        in words for the command line (``ptoc graph`` and ``ptoc run`` say it alike); None
+        when it does, or ``function`` is no JIT function."""
+        entry = self.jit_entry_of(function)
+        if entry is None:
+            return None
+        calls = len(self.jit_specialisations[entry])
+        if calls >= n:
+            return None
+        return (
+            f"'{function}' has {calls} specialisation(s) in this file, not {n}: --specialise N "
+            "takes the N-th call (or # ptoc: specialise line) of its kernel"
+        )
+
     def nothing_to_compile(self) -> str:
         """Why the file has no program, in words for the command line."""
         if self.jit_specialisations:
