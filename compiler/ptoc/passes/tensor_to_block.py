@@ -27,6 +27,7 @@ window into the Out parameters (nothing is carried through the loop).
 from __future__ import annotations
 
 from .. import records
+from ..ir.dsl_enums import AtomicType
 from ..ir.dtype import INDEX
 from ..ir.expr import Call, Expr, GlobalVar, IterArg, MakeTuple, Op, Var, const_int, make_tuple
 from ..ir.fields import layout
@@ -172,6 +173,7 @@ class _Converter:
         self.matmul_operands = _matmul_operands(fn)
         self.pending: list[Stmt] = []  # loads a converted op needs right before it
         self.written: set[Var] = set()  # parameters an assemble stores into
+        self.read_too: set[Var] = set()  # ... of which an atomic store reads
 
     # --- windows of tensors --------------------------------------------------------------
 
@@ -234,7 +236,8 @@ class _Converter:
         declared, param = self.fn.direction(index), self.fn.params[index]
         if declared is not ParamDirection.In or param not in self.written:
             return declared
-        return ParamDirection.InOut if param in self.tiles else ParamDirection.Out
+        read = param in self.tiles or param in self.read_too
+        return ParamDirection.InOut if read else ParamDirection.Out
 
     def without_unused_creations(self, stmts: list[Stmt]) -> list[Stmt]:
         """Drop a kernel's ``tensor.create`` whose every use became a tile (kernels have no
@@ -446,9 +449,13 @@ class _Converter:
         loads, self.pending = self.pending, []
         store_op = self.acc_store_op() if _in_acc(tile) else self.store_op()
         shapes = make_tuple(tile.type.shape, span)
-        store = op_call(store_op, [tile, self.value(offset), shapes, target], (), span)
+        atomic = call.kwarg("atomic")
+        kwargs = () if atomic in (None, AtomicType.None_) else (("atomic", atomic),)
+        store = op_call(store_op, [tile, self.value(offset), shapes, target], kwargs, span)
         if target in self.params:
             self.written.add(target)
+            if kwargs:  # an atomic store reads what it adds to
+                self.read_too.add(target)
         return [*loads, AssignStmt(stmt.var, store, span=span)]
 
     def scratch(self, like: Expr, span: Span) -> AssignStmt:
