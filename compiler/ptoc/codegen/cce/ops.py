@@ -471,6 +471,7 @@ def _lower_store(ctx: FunctionContext, call: Call, instruction: str) -> None:
         dims = static_dims(tensor.shape, f"tensor '{global_name}'", call.span, follow_on=True)
         address = _address(ctx, global_name, dims, offsets, call.span)
         region = valid_regions.region_global(ctx, global_name, tensor, address, tile_type, call)
+        assert region is not None  # (the tile has a valid region)
         ctx.out.emit_line(f"{_atomic(instruction, call, region, tile)}({region}, {tile});")
         return
     window = _window_global(ctx, global_name, tensor, offsets, call)
