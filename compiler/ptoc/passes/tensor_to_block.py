@@ -174,6 +174,7 @@ class _Converter:
         self.pending: list[Stmt] = []  # loads a converted op needs right before it
         self.written: set[Var] = set()  # parameters an assemble stores into
         self.read_too: set[Var] = set()  # ... of which an atomic store reads
+        self.origin: dict[Var, Var] = {}  # a carried or stored tensor -> the one it updates
 
     # --- windows of tensors --------------------------------------------------------------
 
@@ -355,6 +356,8 @@ class _Converter:
             else:
                 new_arg = records.replace(arg, init_value=init)
             self.tiles[arg] = new_arg
+            if isinstance(init, Var):
+                self.origin[new_arg] = self.origin.get(init, init)
             iter_args.append(new_arg)
         return tuple(iter_args)
 
@@ -438,10 +441,11 @@ class _Converter:
         window of the target it covers (from Acc through the FIX pipe), as upstream's
         ConvertTensorToTileOps lowers it (``tile.store``); the result is the target."""
         target, source, offset = call.args[:3]
-        if not (isinstance(target, Var) and isinstance(target.type, TensorType)):
-            return None
-        if target in self.tiles or self.window is not None:
+        into = self.value(target)
+        if not (isinstance(into, Var) and isinstance(into.type, TensorType)):
             return None  # a target that became a tile: stays a tensor op (E400)
+        if self.window is not None:
+            return None
         span = stmt.span
         tile = self.tile_arg(source, span)
         if not isinstance(tile.type, TileType) or not isinstance(offset, MakeTuple):
@@ -451,11 +455,13 @@ class _Converter:
         shapes = make_tuple(tile.type.shape, span)
         atomic = call.kwarg("atomic")
         kwargs = () if atomic in (None, AtomicType.None_) else (("atomic", atomic),)
-        store = op_call(store_op, [tile, self.value(offset), shapes, target], kwargs, span)
-        if target in self.params:
-            self.written.add(target)
+        store = op_call(store_op, [tile, self.value(offset), shapes, into], kwargs, span)
+        origin = self.origin.get(into, into)
+        self.origin[stmt.var] = origin
+        if origin in self.params:
+            self.written.add(origin)
             if kwargs:  # an atomic store reads what it adds to
-                self.read_too.add(target)
+                self.read_too.add(origin)
         return [*loads, AssignStmt(stmt.var, store, span=span)]
 
     def scratch(self, like: Expr, span: Span) -> AssignStmt:
