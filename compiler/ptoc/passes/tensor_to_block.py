@@ -13,6 +13,10 @@ A kernel computes on tiles in the unified buffer, so inside each InCore function
   stored tensor is returned; every caller creates that tensor (``tensor.create``) and passes it;
 * a ``tensor.matmul`` becomes cube instructions over slices of K (``tensor_matmul.py``), its
   product stored from Acc;
+* a ``tensor.assemble(target, value, offset)`` becomes a store of the value's tile into that
+  window of the target (from Acc through the FIX pipe; ``atomic=`` kept), as upstream's
+  ConvertTensorToTileOps lowers it; the parameter it updates becomes ``Out`` (``InOut`` when
+  the kernel reads it too, an atomic add included);
 * a loop whose body computes a carried tensor carries a tile, starting as the initial
   tensor's tile.
 
