@@ -132,8 +132,8 @@ class ModuleAnalysis:
     # What each specialisation is (its parameters' types, ``CallSite.key``), in step with
     # ``jit_specialisations``: the editor keeps a chosen one by it across edits.
     jit_keys: dict[str, list[str]] = field(default_factory=dict)
-    # Per JIT function whose symbols are symbolic (no call gives shapes): the stand-in element
-    # types of its bare tensors and what they mean (``{"FP8E4M3FN": "dtype(a)"}``).
+    # Per JIT function whose symbols are symbolic (no call gives shapes): its bare tensors and
+    # their element types' variables (``{"a": "dtype(a)"}``, ``ir.dtype.DtypeVariable``).
     jit_dtype_variables: dict[str, dict[str, str]] = field(default_factory=dict)
     # What a call of each @pl.jit entry must pass, per parameter ("a needs rank 2, at least
     # [64, 64]", "n is a run-time value (pl.RUNTIME)"): the hover lists them, signature help
