@@ -35,6 +35,7 @@ CASES: dict[str, list[str]] = {
         "for i in pl.range(4):",
         "    out[i * 16 : i * 16 + 16, :] = pl.mul(a[i * 16 : i * 16 + 16, :], 2.0)",
     ],
+    "a_copied_window": ["out = pl.assemble(out, a[8:40, :], [16, 0])"],
     "a_filled_window": [
         "out = pl.assemble(out, pl.full([16, 32], dtype=pl.FP32, value=2.5), [8, 0])"
     ],

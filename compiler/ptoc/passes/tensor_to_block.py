@@ -139,7 +139,9 @@ class _DropAssignments(IRMutator):
 
 def _converts(fn: Function) -> bool:
     return fn.func_type.is_incore and any(
-        isinstance(s, AssignStmt) and isinstance(s.value, Call) and _block_form(s.value)
+        isinstance(s, AssignStmt)
+        and isinstance(s.value, Call)
+        and (_block_form(s.value) is not None or _is_assemble(s.value))
         for s in walk_stmts(fn.body)
     )
 
