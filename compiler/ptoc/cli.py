@@ -295,19 +295,31 @@ class LoadedFile:
     why_empty: str = "contains no @pl.program or @pl.function"
     # Where each @pl.jit entry's specialisations come from, in order (``jit_labels``).
     jit_labels: dict[str, list[str]] = field(default_factory=dict)
+    # Per JIT function, why ``specialise`` gives it no program (``no_such_specialisation``).
+    no_specialisation: dict[str, str] = field(default_factory=dict)
 
 
 def load_programs(path: str, specialise: int | None = None) -> LoadedFile:
     """Read and analyse one file (raises InputError when it cannot be read); ``specialise``:
     each @pl.jit kernel as its n-th call in the file gives it shapes."""
-    analysis = analyze(read_source(path), path)
+    return loaded_from(analyze(read_source(path), path), path, specialise)
+
+
+def loaded_from(analysis: ModuleAnalysis, path: str, specialise: int | None) -> LoadedFile:
+    """A file's analysis, each @pl.jit kernel as its ``specialise``-th call gives it shapes."""
     if specialise is not None:
         analysis.specialise(specialise)
     edition = printed_edition(analysis.edition)
     diagnostics = list(analysis.diagnostics)
     why = analysis.nothing_to_compile()
     labels = analysis.jit_labels
-    return LoadedFile(path, analysis.all_programs(), diagnostics, edition, why, labels)
+    missing = {
+        name: why_not
+        for name in analysis.jit_functions
+        if specialise is not None
+        and (why_not := analysis.no_such_specialisation(name, specialise)) is not None
+    }
+    return LoadedFile(path, analysis.all_programs(), diagnostics, edition, why, labels, missing)
 
 
 def printed_edition(in_force: EditionInForce | None) -> Edition:
@@ -323,6 +335,8 @@ def select_programs(loaded: LoadedFile, function: str | None) -> list[Program]:
     if function is None:
         return loaded.programs
     chosen = [p for p in loaded.programs if p.function(function) is not None]
+    if not chosen and function in loaded.no_specialisation:
+        raise InputError(f"'{loaded.path}': {loaded.no_specialisation[function]}")
     if not chosen:
         raise InputError(f"no function named '{function}' in '{loaded.path}'")
     return chosen
@@ -417,9 +431,7 @@ def run_compile(args: argparse.Namespace) -> int:
     if analysis.has_errors:
         report(analysis.diagnostics)
         return EXIT_ERRORS
-    if args.specialise is not None:
-        analysis.specialise(args.specialise)
-    loaded = LoadedFile(args.file, analysis.all_programs(), list(analysis.diagnostics))
+    loaded = loaded_from(analysis, args.file, args.specialise)
     if not select_programs(loaded, args.function):
         report(loaded.diagnostics)
         fail(f"'{args.file}' {analysis.nothing_to_compile()}")

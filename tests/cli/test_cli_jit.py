@@ -37,6 +37,13 @@ def test_a_kernel_no_call_shapes_says_why_nothing_compiles(write: Write) -> None
         assert "has @pl.jit kernels but no call of them in the file" in result.stderr
     beyond = run_ptoc("compile", "--specialise", "3", str(JIT))
     assert beyond.returncode == 1 and "no shapes to generate code for" in beyond.stderr
+    for command in ("print", "compile"):  # a kernel named: as ptoc run and ptoc graph say it
+        named = run_ptoc(command, "--specialise", "3", "--function", "tile_add", str(JIT))
+        assert (named.returncode, named.stderr) == (
+            2,
+            f"ptoc: error: '{JIT}': 'tile_add' has 2 specialisation(s) in this file, not 3: "
+            "--specialise N takes the N-th call (or # ptoc: specialise line) of its kernel\n",
+        )
 
 
 def test_jit_signature_prints_each_kernels_contract() -> None:

@@ -95,5 +95,6 @@ def test_a_specialisation_the_file_does_not_have_is_a_usage_error(
 ) -> None:
     assert main(["run", JIT, "--function", "tile_add", "--specialise", "3"]) == 2
     assert capsys.readouterr().err == (
-        f"ptoc: error: 'tile_add' has 2 specialisation(s) in '{JIT}': --specialise 3 names none\n"
+        f"ptoc: error: '{JIT}': 'tile_add' has 2 specialisation(s) in this file, not 3: "
+        "--specialise N takes the N-th call (or # ptoc: specialise line) of its kernel\n"
     )

@@ -423,3 +423,36 @@ def test_a_2000_parameter_signature_is_analysed_in_linear_time() -> None:
     assert "# p1950 needs rank 2, at least [16, 16]" in hover
     assert "# p1 needs" not in hover
     assert took < 3.0
+
+
+SLICED = """
+import pypto.language as pl
+import torch
+
+
+@pl.jit
+def k(a: pl.Tensor, c: pl.Out[pl.Tensor]):
+    for ks in pl.parallel(0, 4):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            k0 = ks * 32
+            c = pl.assemble(c, pl.add(a[:, k0 : k0 + 32], 1.0), [0, k0])
+    return c
+
+
+if __name__ == "__main__":
+    a = torch.zeros((16, 128), dtype=torch.float32)
+    c = torch.zeros((16, 128), dtype=torch.float32)
+    k(a, c)
+"""
+
+
+def test_a_slice_from_a_start_to_start_plus_a_constant_is_that_wide() -> None:
+    """``a[:, k0 : k0 + 32]`` is 32 columns wherever ``k0`` is (split-K's slices): a window
+    of constant shape, which a kernel can load."""
+    analysis = analyze_source(SLICED, "k.py", edition=CHOSEN)
+    assert found(analysis) == []
+    printed = print_program(analysis.programs[0], edition=Edition.V2026_08)
+    assert "pl.tensor.adds(pl.tensor.slice(a, [16, 32], [0, k0]), 1.0)" in printed
+    for target in ("cce", "pto"):  # the window loads, the sum is stored at [0, k0]
+        result = driver.compile_source(analysis, target, "k", path="k.py")
+        assert [d.format() for d in result.diagnostics] == []

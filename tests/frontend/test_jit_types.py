@@ -9,6 +9,7 @@ from frontend_helpers import where
 
 from ptoc.editions import Edition, EditionSource
 from ptoc.frontend import ModuleAnalysis, OccurrenceKind, analyze_source
+from ptoc.printer import print_type
 
 CHOSEN = (Edition.V2026_08, EditionSource.FLAG)
 
@@ -102,13 +103,71 @@ def test_loads_of_one_tensor_with_one_dtype_or_of_two_tensors_are_fine() -> None
 
 def test_a_kernel_no_call_shapes_records_each_bare_tensors_dtype_as_its_own() -> None:
     """Hover shows ``dtype(a)`` for values of a's element type: each ranked bare tensor gets
-    a stand-in element type of its own (``c``'s rank comes from the store)."""
+    a dtype variable of its own (``c``'s rank comes from the store)."""
     _, uncalled = analyse(SCALED)
     assert found(uncalled) == []
-    assert uncalled.jit_dtype_variables == {
-        "scaled": {"FP8E4M3FN": "dtype(a)", "FP8E5M2": "dtype(c)"}
-    }
+    assert uncalled.jit_dtype_variables == {"scaled": {"a": "dtype(a)", "c": "dtype(c)"}}
     _, called = analyse(
         SCALED + '\nif __name__ == "__main__":\n    a = torch.zeros((64, 64))\n    scaled(a, a)\n'
     )
     assert called.jit_dtype_variables == {}  # the call's concrete types are shown
+
+
+def symbolic_types(analysis: ModuleAnalysis) -> dict[str, str]:
+    return {
+        o.name: print_type(o.type)
+        for o in analysis.index.occurrences
+        if o.is_definition and o.kind is OccurrenceKind.VARIABLE and o.type is not None
+    }
+
+
+JOINED = """
+@pl.jit
+def k(a: pl.Tensor, b: pl.Tensor, c: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        ta = pl.load(a, [0, 0], [64, 64])
+        tb = pl.load(b, [0, 0], [64, 64])
+        s = pl.add(ta, tb)
+        r = pl.mul(tb, s)
+        n = pl.add(ta, 1.0)
+        h = pl.cast(s, target_type=pl.FP16)
+        pl.store(r, [0, 0], c)
+    return c
+"""
+
+
+def test_a_binary_op_of_two_parameters_dtypes_has_their_promotion() -> None:
+    """``pl.add`` promotes (spec §4): of ``dtype(a)`` and ``dtype(b)`` it is their join,
+    the same whichever way round; a scalar keeps the tile's, a cast names its own."""
+    _, analysis = analyse(JOINED)
+    assert found(analysis) == []
+    assert symbolic_types(analysis) == {
+        "ta": "pl.Tile[[64, 64], dtype(a)]",
+        "tb": "pl.Tile[[64, 64], dtype(b)]",
+        "s": "pl.Tile[[64, 64], promote(dtype(a), dtype(b))]",
+        "r": "pl.Tile[[64, 64], promote(dtype(a), dtype(b))]",
+        "n": "pl.Tile[[64, 64], dtype(a)]",
+        "h": "pl.Tile[[64, 64], pl.FP16]",
+    }
+
+
+def test_every_bare_tensor_has_its_own_dtype_however_many_there_are() -> None:
+    names = [f"t{k}" for k in range(9)]
+    loads = "".join(
+        f"        x{k} = pl.load({name}, [0, 0], [16, 16])\n" for k, name in enumerate(names)
+    )
+    body = (
+        "@pl.jit\n"
+        f"def k({', '.join(f'{n}: pl.Tensor' for n in names)}, c: pl.Out[pl.Tensor]):\n"
+        "    with pl.at(level=pl.Level.CORE_GROUP):\n"
+        f"{loads}"
+        "        pl.store(x8, [0, 0], c)\n"
+        "    return c\n"
+    )
+    _, analysis = analyse(body)
+    assert found(analysis) == []
+    types = symbolic_types(analysis)
+    assert [types[f"x{k}"] for k in range(9)] == [
+        f"pl.Tile[[16, 16], dtype(t{k})]" for k in range(9)
+    ]
+    assert len(analysis.jit_dtype_variables["k"]) == 10

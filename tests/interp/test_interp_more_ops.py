@@ -208,3 +208,24 @@ def test_assemble_and_views_write_into_the_tensor() -> None:
     np.testing.assert_array_equal(result.outputs["big"], expected)
     np.testing.assert_array_equal(result.returns[0], expected)
     assert big.sum() == 16  # the input itself is untouched
+
+
+def test_an_atomic_assemble_or_store_adds_into_the_window() -> None:
+    """``atomic=pl.AtomicType.Add`` (split-K's partial products) adds; Max keeps the larger;
+    without it the window is overwritten."""
+    source = """
+    @pl.function
+    def f(big: pl.Tensor[[2, 4], pl.FP32], x: pl.Tensor[[2, 2], pl.FP32]
+          ) -> pl.Tensor[[2, 4], pl.FP32]:
+        big = pl.assemble(big, x, [0, 0], atomic=pl.AtomicType.Add)
+        big = pl.assemble(big, x, [0, 0], atomic=pl.AtomicType.Add)
+        big = pl.assemble(big, x, [0, 2], atomic=pl.AtomicType.Max)
+        t: pl.Tile[[2, 2], pl.FP32] = pl.load(x, [0, 0], [2, 2])
+        big = pl.store(t, [0, 1], big, atomic=pl.AtomicType.Add)
+        return big
+    """
+    big = np.array([[1, 1, 9, 0], [1, 1, 0, 9]], F32)
+    x = np.array([[5, 6], [7, 8]], F32)
+    result = run(source, {"big": big, "x": x})
+    expected = np.array([[11, 18, 15, 6], [15, 24, 15, 9]], F32)
+    np.testing.assert_array_equal(result.returns[0], expected)

@@ -443,7 +443,7 @@ def test_internal_ops() -> None:
             "block.load(tensor, offsets, shapes, target_memory=pl.MemorySpace.Vec, "
             "valid_shape=None)",
         ),
-        ("block.store", "block.store(tile, offsets, shapes, output_tensor)"),
+        ("block.store", "block.store(tile, offsets, shapes, output_tensor, atomic=None)"),
         ("block.sum", "block.sum(tile, axis, keepdim=False)"),
         ("block.cast", "block.cast(tile, target_type, mode='round')"),
         ("block.cmp", "block.cmp(lhs, rhs, cmp_type=0)"),

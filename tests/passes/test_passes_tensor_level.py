@@ -292,3 +292,39 @@ def test_every_snapshot_of_these_programs_prints_and_parses_back() -> None:
             assert not reparsed.has_errors, (name, text)
             (again,) = reparsed.all_programs()
             assert structural_equal(snapshot, again), (name, text)
+
+
+ASSEMBLE = HEADER + textwrap.dedent("""\
+    class A:
+        @pl.function(type=pl.FunctionType.InCore)
+        def kernel(
+            self, x: pl.Tensor[[32, 64], pl.FP32], out: pl.Tensor[[64, 64], pl.FP32]
+        ) -> pl.Tensor[[64, 64], pl.FP32]:
+            y: pl.Tensor[[32, 64], pl.FP32] = pl.exp(x)
+            out: pl.Tensor[[64, 64], pl.FP32] = pl.tensor.assemble(out, y, [32, 0])
+            return out
+    """)
+
+
+def test_an_assemble_in_a_kernel_stores_its_source_tile_into_the_targets_window() -> None:
+    """As upstream's ConvertTensorToTileOps: ``tile.store`` of the source's tile at the offset,
+    and the target parameter the store writes becomes ``Out``."""
+    assert after(ASSEMBLE, ["ConvertToSSA", "ConvertTensorToBlockOps"]) == textwrap.dedent("""\
+        class A:
+            @pl.function(type=pl.FunctionType.InCore)
+            def kernel(
+                self, x: pl.Tensor[[32, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]
+            ) -> pl.Tensor[[64, 64], pl.FP32]:
+                x_tile: pl.Tile[[32, 64], pl.FP32] = pl.block.load(x, [0, 0], [32, 64])
+                y_tile: pl.Tile[[32, 64], pl.FP32] = pl.block.exp(x_tile)
+                out_1: pl.Tensor[[64, 64], pl.FP32] = pl.block.store(
+                    y_tile, [32, 0], [32, 64], out
+                )
+                return out_1
+        """)
+    cce, pto = both_targets(ASSEMBLE)
+    assert (
+        "GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<1, 1, 1, 64, 1>> "
+        "outGlobalWindow(out + 32 * 64 + 0);\n    TSTORE(outGlobalWindow, y_tile);"
+    ) in cce
+    assert "pto.partition_view %3, offsets = [%c32, %c0], sizes = [%c32, %c64]" in pto

@@ -37,26 +37,24 @@ DEFECTS: dict[str, str] = {
     PAGED + "PagedAttentionProgram::kernel_softmax_prepare": matrix.NO_SIM_BF16,
     PAGED + "PagedAttentionUnalignedProgram::kernel_softmax_prepare_unaligned": matrix.NO_SIM_BF16,
 }
-# Scalars a kernel's meaning needs in a range (a valid extent of 0..128 columns).
+# Scalars a kernel's meaning needs in a range (a valid extent of 0..128 columns, a slice
+# index).
 INPUTS: dict[str, dict[str, np.ndarray]] = {
     PAGED + "PagedAttentionUnalignedProgram::kernel_softmax_prepare_unaligned": {
         "valid_len": np.array(100, dtype=np.int64)
+    },
+    "advanced/01_split_k.py::matmul_split_k::matmul_split_k_incore_1": {
+        "ks": np.array(2, dtype=np.int64)  # the K-slice (0..3) the kernel multiplies
     },
 }
 # Kernels with no code: the code each route reports (E400: no lowering of an op, E405:
 # PTOAS rejects the MLIR; "clang": the C++ pto-isa rejects).
 NO_CODE: dict[str, tuple[str, str]] = {
-    "advanced/01_split_k.py::matmul_split_k::matmul_split_k_incore_0": ("E400", "E400"),
-    "advanced/01_split_k.py::matmul_split_k::matmul_split_k_incore_1": ("E400", "E400"),
     **{
         f"advanced/02_auto_tile_matmul.py::{name}::{name}_incore_0": ("E400", "E400")
         for name in ("ddr_split_k", "ddr_full_k", "mat_split_k", "mat_full_k")
         + ("fits_l0c_full_k", "fits_l0c_split_k")
     },
-    "advanced/03_mixed_kernel.py::staged_matmul_bias::staged_matmul_bias_incore_1": (
-        "E400",
-        "E400",
-    ),
     **{
         f"advanced/03_mixed_kernel.py::{name}::{name}_incore_0": ("E400", "E400")
         for name in ("mixed_matmul_bias", "mixed_matmul_bias_lr")

@@ -245,3 +245,28 @@ async def test_hover_and_inlay_hints_show_a_parameters_dtype_where_no_call_gives
         "```python\n(variable) tile_b: pl.Tile[[128, 128], pl.FP16]\n```\n\n16384 elements · "
         "32768 bytes"
     )
+
+
+async def test_a_sum_of_two_parameters_tiles_shows_their_promotion(
+    client: LanguageClient, tmp_path: Path
+):
+    """``pl.add`` promotes: its result's dtype is ``promote(dtype(a), dtype(b))``, not the
+    left operand's; its size in bytes is not known."""
+    text = UNCALLED.replace(
+        "        pl.store(pl.add(tile_a, tile_b), [0, 0], c)\n",
+        "        total = pl.add(tile_a, tile_b)\n        pl.store(total, [0, 0], c)\n",
+    )
+    uri = await open_document(client, tmp_path / "k.py", text)
+    assert await hover_text(client, uri, position_of(text, "total =")) == (
+        "```python\n(variable) total: pl.Tile[[128, 128], promote(dtype(a), dtype(b))]\n```"
+        "\n\n16384 elements\n\nmemory: Vec"
+    )
+    hints = await client.text_document_inlay_hint_async(
+        types.InlayHintParams(
+            types.TextDocumentIdentifier(uri),
+            types.Range(types.Position(0, 0), types.Position(12, 0)),
+        )
+    )
+    assert [h.label for h in hints or []][-1] == (
+        ": pl.Tile[[128, 128], promote(dtype(a), dtype(b))]"
+    )

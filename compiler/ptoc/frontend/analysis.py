@@ -132,8 +132,8 @@ class ModuleAnalysis:
     # What each specialisation is (its parameters' types, ``CallSite.key``), in step with
     # ``jit_specialisations``: the editor keeps a chosen one by it across edits.
     jit_keys: dict[str, list[str]] = field(default_factory=dict)
-    # Per JIT function whose symbols are symbolic (no call gives shapes): the stand-in element
-    # types of its bare tensors and what they mean (``{"FP8E4M3FN": "dtype(a)"}``).
+    # Per JIT function whose symbols are symbolic (no call gives shapes): its bare tensors and
+    # their element types' variables (``{"a": "dtype(a)"}``, ``ir.dtype.DtypeVariable``).
     jit_dtype_variables: dict[str, dict[str, str]] = field(default_factory=dict)
     # What a call of each @pl.jit entry must pass, per parameter ("a needs rank 2, at least
     # [64, 64]", "n is a run-time value (pl.RUNTIME)"): the hover lists them, signature help
@@ -155,6 +155,30 @@ class ModuleAnalysis:
         copy = replace(self, programs=list(self.programs))
         copy.specialise(n)
         return copy
+
+    def jit_entry_of(self, function: str) -> str | None:
+        """The @pl.jit entry whose programs define ``function`` (itself, or a JIT function it
+        calls)."""
+        for entry, found in self.jit_specialisations.items():
+            programs = [*found, self.jit_symbolic.get(entry)]
+            if entry == function or any(p is not None and p.function(function) for p in programs):
+                return entry
+        return None
+
+    def no_such_specialisation(self, function: str, n: int) -> str | None:
+        """Why ``--specialise n`` gives ``function`` no program (its kernel has fewer calls),
+        in words for the command line (``ptoc graph`` and ``ptoc run`` say it alike); None
+        when it does, or ``function`` is no JIT function."""
+        entry = self.jit_entry_of(function)
+        if entry is None:
+            return None
+        calls = len(self.jit_specialisations[entry])
+        if calls >= n:
+            return None
+        return (
+            f"'{function}' has {calls} specialisation(s) in this file, not {n}: --specialise N "
+            "takes the N-th call (or # ptoc: specialise line) of its kernel"
+        )
 
     def nothing_to_compile(self) -> str:
         """Why the file has no program, in words for the command line."""

@@ -289,7 +289,7 @@ class JitPrograms:
                 for o in occurrences
                 if any(within(o.span, sig.span) for sig in fresh)
             )
-            if symbolic:  # the stand-in dtypes of the values recorded, per function
+            if symbolic:  # the dtype variables of the values recorded, per function
                 names = dtype_variables(shapes)
                 for sig in fresh:
                     self.analyzer.result.jit_dtype_variables[sig.name] = names

@@ -9,7 +9,7 @@ import ast
 import re
 
 from ..diagnostics import Diagnostic
-from ..ir.dtype import INDEX, DataType
+from ..ir.dtype import INDEX, DataType, dtype_variable, is_dtype_variable
 from ..ir.expr import Var
 from ..ir.types import ScalarType, TensorType, Type, UnknownType
 from ..records import record
@@ -30,19 +30,8 @@ class AnyTensor(UnknownType):
 
 
 ANY_TENSOR = AnyTensor()
-# A stand-in element type: diagnostics that could depend on it are not kept (``every_shape``).
+# The element type of a tensor drawn for its task graph alone (``graph_shapes``).
 _PLACEHOLDER = DataType.FP32
-# Each bare tensor's own stand-in element type, in parameter order (after these, the shared
-# placeholder): element types a kernel is rarely written in, so that hover can say which
-# parameter's dtype a value has (``dtype_variables``); the type rules accept them as FP32.
-DTYPE_MARKERS = (
-    DataType.FP8E4M3FN,
-    DataType.FP8E5M2,
-    DataType.HF8,
-    DataType.FP8,
-    DataType.HF4,
-    DataType.FP4,
-)
 _SHAPE_CLASH = "E307"
 _SHAPES = re.compile(r"\[([^\]]*)\]")
 
@@ -90,9 +79,8 @@ def symbolic_shapes(fn: ast.FunctionDef) -> dict[str, Type]:
         if bare_tensor(arg.annotation) is None:
             continue
         rank = ranks.get(arg.arg)
-        if rank:
-            marker = DTYPE_MARKERS[len(shapes)] if len(shapes) < len(DTYPE_MARKERS) else None
-            shapes[arg.arg] = _symbolic_tensor(arg.arg, rank, marker or _PLACEHOLDER)
+        if rank:  # its element type is its own, dtype(a), however many there are
+            shapes[arg.arg] = _symbolic_tensor(arg.arg, rank, dtype_variable(arg.arg))
     return shapes
 
 
@@ -115,12 +103,12 @@ def graph_shapes(fn: ast.FunctionDef) -> dict[str, Type]:
 
 
 def dtype_variables(shapes: dict[str, Type]) -> dict[str, str]:
-    """The stand-in element type of each bare tensor (``symbolic_shapes``) and what it means:
-    ``{"FP8E4M3FN": "dtype(a)"}``."""
+    """Each bare tensor whose element type is its own variable (``symbolic_shapes``) and that
+    variable: ``{"a": "dtype(a)"}``."""
     return {
-        t.dtype.name: f"dtype({name})"
+        name: t.dtype.name
         for name, t in shapes.items()
-        if isinstance(t, TensorType) and t.dtype in DTYPE_MARKERS
+        if isinstance(t, TensorType) and is_dtype_variable(t.dtype)
     }
 
 

@@ -27,24 +27,12 @@ def function_graph(
         fn = program.function(function)
         if fn is not None:
             return task_graph(program, fn)
-    entry = jit_entry(analysis, function)
-    if entry is not None and specialise is not None:
-        calls = len(analysis.jit_specialisations.get(entry, []))
-        return (
-            f"'{function}' has {calls} specialisation(s) in this file, not {specialise}: "
-            "--specialise N takes the N-th call (or # ptoc: specialise line) of its kernel"
-        )
+    entry = analysis.jit_entry_of(function)
+    missing = None if specialise is None else analysis.no_such_specialisation(function, specialise)
+    if missing is not None:
+        return missing
     jit = analysis.jit_symbolic.get(entry) if entry is not None else None
     fn = jit.function(function) if jit is not None else None
     if jit is not None and fn is not None:
         return task_graph(jit, fn)
     return f"no function '{function}'"
-
-
-def jit_entry(analysis: ModuleAnalysis, function: str) -> str | None:
-    """The JIT entry whose programs define ``function`` (itself, or a JIT function it calls)."""
-    for entry, found in analysis.jit_specialisations.items():
-        programs = [*found, analysis.jit_symbolic.get(entry)]
-        if entry == function or any(p is not None and p.function(function) for p in programs):
-            return entry
-    return None

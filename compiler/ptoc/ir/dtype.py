@@ -92,14 +92,81 @@ def dtype_from_name(name: str) -> DataType | None:
     return DTYPE_BY_NAME.get(name)
 
 
+class DtypeVariable:
+    """The element type of a @pl.jit kernel's bare tensor parameter before a call gives it one
+    (``dtype(a)``), or the promotion of such a type with others (``promote(dtype(a),
+    dtype(b))``): a symbol the type rules carry as they carry a narrow float type (its width
+    is not known; sizes computed from it are not shown). One object per name (``variable``),
+    so that ``is`` compares them as it compares DataType members."""
+
+    __slots__ = ("name", "parts")
+    bits = 8
+    bytes = 1.0
+    is_float = True
+    is_int = is_signed = is_unsigned = is_bool = False
+
+    def __init__(self, name: str, parts: tuple[str, ...]) -> None:
+        self.name = name
+        self.parts = parts  # the dtypes promoted (one: the parameter's own)
+
+    @property
+    def value(self) -> tuple[str, int, str]:
+        return (self.name, self.bits, "float")
+
+    def __repr__(self) -> str:
+        return f"DtypeVariable({self.name!r})"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_interned, (self.name, self.parts))
+
+
+_VARIABLES: dict[str, DtypeVariable] = {}
+
+
+def _interned(name: str, parts: tuple[str, ...]) -> DtypeVariable:
+    found = _VARIABLES.get(name)
+    if found is None:
+        found = _VARIABLES[name] = DtypeVariable(name, parts)
+    return found
+
+
+def dtype_variable(parameter: str) -> DataType:
+    """``dtype(parameter)``: typed as a DataType, which it stands for wherever one goes."""
+    name = f"dtype({parameter})"
+    return _interned(name, (name,))  # type: ignore[return-value]
+
+
+def is_dtype_variable(dtype: object) -> bool:
+    return isinstance(dtype, DtypeVariable)
+
+
+def _joined(a: DataType, b: DataType) -> DataType:
+    """``promote(...)`` of the parts of both, each once, in a fixed order (so that the join is
+    the same object whichever way round it is formed)."""
+    parts: list[str] = []
+    for dtype in (a, b):
+        own = dtype.parts if isinstance(dtype, DtypeVariable) else (dtype.name,)
+        parts += [p for p in own if p not in parts]
+    if len(parts) == 1:
+        return a
+    ordered = tuple(sorted(parts))
+    return _interned(f"promote({', '.join(ordered)})", ordered)  # type: ignore[return-value]
+
+
 def promote(a: DataType, b: DataType) -> DataType:
     """Result dtype of combining two element types (the original's PromoteDataTypes).
 
     Equal -> same; float beats non-float; otherwise the wider bit width wins;
-    at equal width a signed int is preferred; else the first.
+    at equal width a signed int is preferred; else the first. With a parameter's dtype
+    (``DtypeVariable``) it is the join, ``promote(dtype(a), dtype(b))``.
     """
     if a is b:
         return a
+    if isinstance(a, DtypeVariable) or isinstance(b, DtypeVariable):
+        return _joined(a, b)
     if a.is_float != b.is_float:
         return a if a.is_float else b
     if a.bits != b.bits:

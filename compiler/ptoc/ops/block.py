@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import records
 from ..editions import Edition
-from ..ir.dsl_enums import PadValue
+from ..ir.dsl_enums import AtomicType, PadValue
 from ..ir.dtype import DataType
 from ..ir.expr import Expr, MakeTuple, const_int, make_tuple
 from ..ir.shape import dim_str, static_value
@@ -256,12 +256,33 @@ _OFFSETS = p_shape("offsets", "Start of the window in each dimension of the tens
 _SHAPES = p_shape("shapes", "Size of the window (the tile shape) in each dimension")
 # TSTORE copies out of Vec or Mat (MTE3); Acc goes through the FIX pipe: l0c_store
 # (pto-isa npu/a2a3/TStore.hpp:250).
-_STORE_PARAMS = [p_tile("tile", "Tile to write", spaces=(_VEC, _MAT)), _OFFSETS, _SHAPES, _OUTPUT]
+# ``atomic=pl.AtomicType.Add`` adds the tile into the window (split-K's partial products);
+# None (the default) overwrites it. TSTORE's atomic mode; PTO's ``atomicType``.
+ATOMIC = p_attr(
+    "atomic",
+    "pl.AtomicType.Add adds the tile into the window (split-K); default: overwrite",
+    (Enum,),
+    None,
+)
+_ATOMIC_TYPE = TypedAttr(
+    "atomic",
+    "atomicType",
+    "atomic_type",
+    ((AtomicType.None_, "atomic_none"), (AtomicType.Add, "atomic_add")),
+)
+_STORE_PARAMS = [
+    p_tile("tile", "Tile to write", spaces=(_VEC, _MAT)),
+    _OFFSETS,
+    _SHAPES,
+    _OUTPUT,
+    ATOMIC,
+]
 _L0C_STORE_PARAMS = [
     p_tile("tile", "Acc (L0C) tile to write", spaces=(MemorySpace.Acc,)),
     _OFFSETS,
     _SHAPES,
     _OUTPUT,
+    ATOMIC,
 ]
 _STORE_LEGACY = LegacyForm(
     (p_tile("tile", "Tile to write"), *_LEGACY_WINDOW, _OUTPUT),
@@ -349,7 +370,7 @@ _STORE_2026_08 = EditionForm(
         Param(
             "shapes", "Window size (default: the tile's shape)", default=None, accepts=("shape",)
         ),
-        p_attr("atomic", "2026-08: pl.AtomicType.Add accumulates (split-K)", (Enum,), None),
+        ATOMIC,
     ),
     _store_shapes_from_tile,
     "2026-08: store(tile, offsets, output_tensor, shapes=None, *, atomic=None_)",
@@ -442,6 +463,7 @@ _block_op(
         "Copy a tile into a window of a DDR tensor (Vec -> DDR); the result is the updated tensor.",
         pto_note=_WINDOW_NOTE,
         pipe=PipeType.MTE3,
+        pto_attrs=(_ATOMIC_TYPE,),
     ),
     _STORE_PARAMS,
     _store,
@@ -456,6 +478,7 @@ _block_op(
         "from Acc through the FIX pipe",
         pto_note="from Acc, " + _WINDOW_NOTE,
         pipe=PipeType.FIX,
+        pto_attrs=(_ATOMIC_TYPE,),
     ),
     _L0C_STORE_PARAMS,
     _store,

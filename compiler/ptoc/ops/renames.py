@@ -8,7 +8,6 @@ from enum import Enum
 
 from .. import records
 from ..editions import Edition
-from ..ir.dsl_enums import AtomicType
 from ..ir.dtype import INDEX
 from ..ir.expr import Expr
 from ..ir.types import ScalarType, TileType, Type
@@ -134,7 +133,7 @@ def spelled_as(op_name: str, edition: Edition) -> str | None:
 #: Attributes 2026-08 added to a 2026-03 op that ptoc accepts but does not model yet (a
 #: W004 says so where a call gives one other than the default): op -> (name, types, default).
 ADDED_ATTRIBUTES: dict[str, tuple[tuple[str, tuple[type, ...], object], ...]] = {
-    "tensor.assemble": (("atomic", (Enum,), AtomicType.None_),),
+    # (none left: ``tensor.assemble``'s ``atomic`` is modelled since split-K runs)
 }
 
 

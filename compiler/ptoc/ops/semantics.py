@@ -40,6 +40,7 @@ from ..interp import kernels
 from ..interp.kernels import Array
 from ..interp.numeric import cast_mode_name, cast_to, convert, is_float, np_dtype, via_double
 from ..interp.opcall import OpCall
+from ..ir.dsl_enums import AtomicType
 from ..ir.dtype import promote
 from ..ir.types import PadMode, TileType
 
@@ -140,13 +141,27 @@ def _store(op: OpCall) -> Array:
     values = convert(_fit(op, tile, sizes), output.dtype)
     valid = _valid_extents(op, op.arg_type(0), len(sizes))
     if valid is None:
-        output[window] = values
+        _write(op, output, window, values)
     else:  # TSTORE copies the tile's valid region only
         part = tuple(slice(0, max(0, min(v, s))) for v, s in zip(valid, sizes, strict=True))
         offsets = tuple(w.start for w in window)
         target = tuple(slice(o + p.start, o + p.stop) for o, p in zip(offsets, part, strict=True))
-        output[target] = values[part]
+        _write(op, output, target, values[part])
     return output  # type: ignore[no-any-return]
+
+
+def _write(op: OpCall, output: Array, window: tuple[slice, ...], values: Array) -> None:
+    """A store's or an assemble's write: ``atomic=pl.AtomicType.Add`` adds into the window
+    (``Max`` / ``Min`` keep the larger / smaller), else it overwrites."""
+    mode = op.attr("atomic")
+    if mode is AtomicType.Add:
+        output[window] = convert(output[window] + values, output.dtype)
+    elif mode is AtomicType.Max:
+        output[window] = np.maximum(output[window], values)
+    elif mode is AtomicType.Min:
+        output[window] = np.minimum(output[window], values)
+    else:
+        output[window] = values
 
 
 def _valid_extents(op: OpCall, type_: object, rank: int) -> tuple[int, ...] | None:
@@ -621,7 +636,7 @@ def _tensor_view(op: OpCall) -> Array:
 def _tensor_assemble(op: OpCall) -> Array:
     target, source = op.args[0], np.asarray(op.args[1])
     window = _window(op, target.shape, op.ints(2), source.shape)
-    target[window] = convert(source, target.dtype)
+    _write(op, target, window, convert(source, target.dtype))
     return target  # type: ignore[no-any-return]
 
 

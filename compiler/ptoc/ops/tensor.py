@@ -6,6 +6,7 @@ function, ConvertTensorToBlockOps replaces each op that has a ``block_form`` by 
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any
 
 from ..editions import Edition
@@ -256,6 +257,12 @@ _tensor_op(
         p_tensor("target", "Tensor written into", access=Access.WRITE),
         p_tensor("source", "Tensor whose contents are written"),
         p_shape("offset", "Where in 'target' the 'source' starts, per dimension"),
+        p_attr(
+            "atomic",
+            "pl.AtomicType.Add adds 'source' into the region (split-K); default: overwrite",
+            (Enum,),
+            None,
+        ),
     ],
     _assemble,
     "T(target.shape, target.dtype)",

@@ -126,7 +126,13 @@ tensor_op(
     "T(shape, dtype)",
 )
 tensor_op(
-    entry("full", "", "A tensor with every element set to value.", role=Role.BROADCAST),
+    entry(
+        "full",
+        "",
+        "A tensor with every element set to value.",
+        role=Role.BROADCAST,
+        block_form="block.full",
+    ),
     [_SHAPE, p_dtype("dtype", "Element data type, e.g. pl.FP32"), p_value("value", "Fill value")],
     _full,
     "T(shape, dtype)",

@@ -13,6 +13,10 @@ A kernel computes on tiles in the unified buffer, so inside each InCore function
   stored tensor is returned; every caller creates that tensor (``tensor.create``) and passes it;
 * a ``tensor.matmul`` becomes cube instructions over slices of K (``tensor_matmul.py``), its
   product stored from Acc;
+* a ``tensor.assemble(target, value, offset)`` becomes a store of the value's tile into that
+  window of the target (from Acc through the FIX pipe; ``atomic=`` kept), as upstream's
+  ConvertTensorToTileOps lowers it; the parameter it updates becomes ``Out`` (``InOut`` when
+  the kernel reads it too, an atomic add included);
 * a loop whose body computes a carried tensor carries a tile, starting as the initial
   tensor's tile.
 
@@ -27,6 +31,7 @@ window into the Out parameters (nothing is carried through the loop).
 from __future__ import annotations
 
 from .. import records
+from ..ir.dsl_enums import AtomicType
 from ..ir.dtype import INDEX
 from ..ir.expr import Call, Expr, GlobalVar, IterArg, MakeTuple, Op, Var, const_int, make_tuple
 from ..ir.fields import layout
@@ -83,6 +88,12 @@ def _is_view(call: Call) -> bool:
     )
 
 
+def _is_assemble(call: Call) -> bool:
+    """``tensor.assemble``: the one tensor op that stores (the registry's STORE role)."""
+    op = op_def(call)
+    return op is not None and op.namespace == "tensor" and op.role is Role.STORE
+
+
 def _in_acc(value: Expr) -> bool:
     return isinstance(value.type, TileType) and value.type.memory_space is MemorySpace.Acc
 
@@ -128,7 +139,9 @@ class _DropAssignments(IRMutator):
 
 def _converts(fn: Function) -> bool:
     return fn.func_type.is_incore and any(
-        isinstance(s, AssignStmt) and isinstance(s.value, Call) and _block_form(s.value)
+        isinstance(s, AssignStmt)
+        and isinstance(s.value, Call)
+        and (_block_form(s.value) is not None or _is_assemble(s.value))
         for s in walk_stmts(fn.body)
     )
 
@@ -165,6 +178,9 @@ class _Converter:
         self.tile_bytes = 0
         self.matmul_operands = _matmul_operands(fn)
         self.pending: list[Stmt] = []  # loads a converted op needs right before it
+        self.written: set[Var] = set()  # parameters an assemble stores into
+        self.read_too: set[Var] = set()  # ... of which an atomic store reads
+        self.origin: dict[Var, Var] = {}  # a carried or stored tensor -> the one it updates
 
     # --- windows of tensors --------------------------------------------------------------
 
@@ -212,7 +228,7 @@ class _Converter:
         body = self.stmts(flatten_seq([self.fn.body]))
         params = (*self.fn.params, *self.out_params)
         directions = (
-            *(self.fn.direction(i) for i in range(len(self.fn.params))),
+            *(self.direction(i) for i in range(len(self.fn.params))),
             *(ParamDirection.Out for _ in self.out_params),
         )
         stmts = self.without_unused_creations([*self.top_loads, *body])
@@ -220,6 +236,15 @@ class _Converter:
             self.fn, params=params, param_directions=directions, body=seq(stmts, self.fn.body.span)
         )
         return _Converted(new, [p.type for p in self.out_params])  # type: ignore[misc]
+
+    def direction(self, index: int) -> ParamDirection:
+        """A parameter's direction; an ``In`` one a store writes becomes ``Out``, or ``InOut``
+        when the kernel reads it too (upstream's direction upgrade)."""
+        declared, param = self.fn.direction(index), self.fn.params[index]
+        if declared is not ParamDirection.In or param not in self.written:
+            return declared
+        read = param in self.tiles or param in self.read_too
+        return ParamDirection.InOut if read else ParamDirection.Out
 
     def without_unused_creations(self, stmts: list[Stmt]) -> list[Stmt]:
         """Drop a kernel's ``tensor.create`` whose every use became a tile (kernels have no
@@ -337,6 +362,8 @@ class _Converter:
             else:
                 new_arg = records.replace(arg, init_value=init)
             self.tiles[arg] = new_arg
+            if isinstance(init, Var):
+                self.origin[new_arg] = self.origin.get(init, init)
             iter_args.append(new_arg)
         return tuple(iter_args)
 
@@ -376,6 +403,8 @@ class _Converter:
             self.count(load.type)
             self.tiles[stmt.var] = tile
             return [AssignStmt(tile, load, span=span)]
+        if _is_assemble(call):
+            return self.assemble(stmt, call)
         block = _block_form(call)
         if block is None:
             return None
@@ -412,6 +441,34 @@ class _Converter:
         self.count(new_call.type)
         self.tiles[stmt.var] = tile
         return [*loads, *pre, AssignStmt(tile, new_call, span=span)]
+
+    def assemble(self, stmt: AssignStmt, call: Call) -> list[Stmt] | None:
+        """``tensor.assemble(target, source, offset)``: the source's tile stored into the
+        window of the target it covers (from Acc through the FIX pipe), as upstream's
+        ConvertTensorToTileOps lowers it (``tile.store``); the result is the target."""
+        target, source, offset = call.args[:3]
+        into = self.value(target)
+        if not (isinstance(into, Var) and isinstance(into.type, TensorType)):
+            return None  # a target that became a tile: stays a tensor op (E400)
+        if self.window is not None:
+            return None
+        span = stmt.span
+        tile = self.tile_arg(source, span)
+        if not isinstance(tile.type, TileType) or not isinstance(offset, MakeTuple):
+            return None
+        loads, self.pending = self.pending, []
+        store_op = self.acc_store_op() if _in_acc(tile) else self.store_op()
+        shapes = make_tuple(tile.type.shape, span)
+        atomic = call.kwarg("atomic")
+        kwargs = () if atomic in (None, AtomicType.None_) else (("atomic", atomic),)
+        store = op_call(store_op, [tile, self.value(offset), shapes, into], kwargs, span)
+        origin = self.origin.get(into, into)
+        self.origin[stmt.var] = origin
+        if origin in self.params:
+            self.written.add(origin)
+            if kwargs:  # an atomic store reads what it adds to
+                self.read_too.add(origin)
+        return [*loads, AssignStmt(stmt.var, store, span=span)]
 
     def scratch(self, like: Expr, span: Span) -> AssignStmt:
         t = like.type

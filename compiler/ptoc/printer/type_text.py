@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..ir.dtype import DataType
+from ..ir.dtype import DataType, is_dtype_variable
 from ..ir.expr import Expr
 from ..ir.types import (
     ArrayType,
@@ -54,6 +54,8 @@ class TypePrinter:
         return f"{self.prefix}.Unknown"
 
     def dtype(self, dtype: DataType) -> str:
+        if is_dtype_variable(dtype):  # a @pl.jit parameter's: dtype(a), promote(...)
+            return dtype.name
         return f"{self.prefix}.{dtype.name}"  # 2026-08's INDEX: pl.INDEX (2026-03: INT64)
 
     def shape(self, dims: Sequence[Expr]) -> str:

@@ -113,12 +113,8 @@ def find_function(
                 note = f"'{program.name}' specialisation {n} of {len(label)}: {label[n - 1]}"
                 print(f"ptoc: note: {note}", file=sys.stderr, flush=True)
             return program, found
-    if specialise is not None and function in loaded.jit_labels:
-        count = len(loaded.jit_labels[function])
-        raise InputError(
-            f"'{function}' has {count} specialisation(s) in '{path}': --specialise {specialise} "
-            "names none"
-        )
+    if function in loaded.no_specialisation:
+        raise InputError(f"'{path}': {loaded.no_specialisation[function]}")
     raise InputError(f"no function named '{function}' in '{path}'")
 
 

@@ -2,31 +2,28 @@
 
 from __future__ import annotations
 
-import re
-
 from ptoc.frontend import ModuleAnalysis, Occurrence
+from ptoc.ir.dtype import is_dtype_variable
 from ptoc.ir.types import Type
 
 
-def type_text(t: Type | None, prefix: str = "pl", dtypes: dict[str, str] | None = None) -> str:
-    """A type as the user would write it (`pl.Tile[[32, 32], pl.FP32]`); ``dtypes``: what a
-    @pl.jit kernel's stand-in element types mean (``dtype_variables``): `dtype(a)`."""
+def type_text(t: Type | None, prefix: str = "pl") -> str:
+    """A type as the user would write it (`pl.Tile[[32, 32], pl.FP32]`); a @pl.jit kernel's
+    parameter's element type is printed as its variable (`dtype(a)`, `promote(dtype(a),
+    dtype(b))`)."""
     if t is None:
         return "?"
     try:
         from ptoc.printer import print_type
 
-        text = print_type(t, prefix=prefix)
+        return print_type(t, prefix=prefix)
     except Exception:
-        text = t.short()
-    for stand_in, meaning in (dtypes or {}).items():
-        text = re.sub(rf"(?<![\w.])(?:{re.escape(prefix)}\.)?{stand_in}\b", meaning, text)
-    return text
+        return t.short()
 
 
 def dtype_variables(analysis: ModuleAnalysis, occ: Occurrence) -> dict[str, str]:
-    """The stand-in element types of the @pl.jit function holding ``occ``, when no call gives
-    it shapes (``ModuleAnalysis.jit_dtype_variables``), else none."""
+    """The bare tensors of the @pl.jit function holding ``occ`` and their dtype variables,
+    when no call gives it shapes (``ModuleAnalysis.jit_dtype_variables``), else none."""
     for name, meanings in analysis.jit_dtype_variables.items():
         span = analysis.jit_functions.get(name)
         if span is not None and span.covers(occ.span):
@@ -34,10 +31,10 @@ def dtype_variables(analysis: ModuleAnalysis, occ: Occurrence) -> dict[str, str]
     return {}
 
 
-def has_dtype_variable(t: Type | None, dtypes: dict[str, str]) -> bool:
-    """Whether ``t``'s element type is a stand-in (its size in bytes is not known)."""
-    dtype = getattr(t, "dtype", None)
-    return dtype is not None and getattr(dtype, "name", None) in dtypes
+def has_dtype_variable(t: Type | None) -> bool:
+    """Whether ``t``'s element type is a parameter's variable (its size in bytes is not
+    known)."""
+    return is_dtype_variable(getattr(t, "dtype", None))
 
 
 def occurrence_at(analysis: ModuleAnalysis | None, line: int, column: int) -> Occurrence | None:

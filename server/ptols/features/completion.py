@@ -15,7 +15,7 @@ from ptoc.ops import PLD_GROUPS as GROUPS
 from ptoc.ops import REGISTRY, OpDef, ParamKind, dsl_spellings, pld_spellings
 
 from .calls import call_context, op_for_callee
-from .common import dtype_variables, type_text
+from .common import type_text
 from .hover import op_markdown
 
 ATTRIBUTE = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\.(\w*)$")
@@ -231,7 +231,7 @@ def scope_items(analysis: ModuleAnalysis, line: int, prefix: str) -> list[types.
             seen[occ.name] = types.CompletionItem(
                 occ.name,
                 kind=types.CompletionItemKind.Variable,
-                detail=type_text(occ.type, prefix, dtype_variables(analysis, occ)),
+                detail=type_text(occ.type, prefix),
                 sort_text="0" + occ.name,
             )
     items = list(seen.values())

@@ -19,7 +19,7 @@ from ptoc.ops import REGISTRY, OpDef
 from ptoc.ops.describe import op_traits, param_traits
 from ptoc.printer import op_spelling
 
-from .common import dtype_variables, has_dtype_variable, type_text
+from .common import has_dtype_variable, type_text
 
 KIND_LABEL = {
     OccurrenceKind.VARIABLE: "variable",
@@ -68,10 +68,9 @@ def value_markdown(
     occ: Occurrence,
     prefix: str,
     buffers: dict[object, Type] | None,
-    dtypes: dict[str, str] | None = None,
 ) -> str:
     label = KIND_LABEL.get(occ.kind, occ.kind.value)
-    shown = type_text(occ.type, prefix, dtypes) if occ.type is not None else "?"
+    shown = type_text(occ.type, prefix) if occ.type is not None else "?"
     text = f"```python\n({label}) {occ.name}: {shown}\n```"
     details: list[str] = []
     t = occ.type
@@ -79,7 +78,7 @@ def value_markdown(
         from ptoc.ir.shape import num_elements
 
         count = num_elements(t.shape)
-        if count is not None and has_dtype_variable(t, dtypes or {}):
+        if count is not None and has_dtype_variable(t):
             details.append(f"{count} elements")  # of a parameter's dtype: bytes unknown
         elif count is not None:
             details.append(f"{count} elements · {int(count * t.dtype.bits / 8)} bytes")
@@ -137,9 +136,9 @@ def hover(
             return None
         body = f"```python\n{prefix}.{item.signature}\n```\n\n{item.doc}"
     elif occ.kind is OccurrenceKind.TYPE:
-        body = f"```python\n{type_text(occ.type, prefix, dtype_variables(analysis, occ))}\n```"
+        body = f"```python\n{type_text(occ.type, prefix)}\n```"
     else:
-        body = value_markdown(occ, prefix, buffers, dtype_variables(analysis, occ))
+        body = value_markdown(occ, prefix, buffers)
     if in_force is not None and occ.kind in _EDITION_SHOWN:
         body += f"\n\n_Edition: {in_force.describe()}_"
     return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, body), hover_range)

@@ -11,7 +11,7 @@ from ptoc.ir.types import UnknownType
 
 from ..convert import Positions
 from ..text import Stale
-from .common import dtype_variables, type_text
+from .common import type_text
 
 OBVIOUS_VALUE = re.compile(
     r"\s*=\s*(-?[\d_]+(\.[\d_]*)?([eE][-+]?\d+)?|True|False|pl\.const\(.*\))\s*(#.*)?$"
@@ -57,7 +57,7 @@ def inlay_hints(
         hints.append(
             types.InlayHint(
                 position=position,
-                label=f": {type_text(occ.type, analysis.prefix, dtype_variables(analysis, occ))}",
+                label=f": {type_text(occ.type, analysis.prefix)}",
                 kind=types.InlayHintKind.Type,
                 padding_left=False,
             )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...ir.dsl_enums import AtomicType
 from ...ir.expr import AttrValue, Call, ConstInt, Expr, MakeTuple, Op, Var
 from ...ir.shape import static_shape
 from ...ir.span import Span
@@ -470,12 +471,27 @@ def _lower_store(ctx: FunctionContext, call: Call, instruction: str) -> None:
         dims = static_dims(tensor.shape, f"tensor '{global_name}'", call.span, follow_on=True)
         address = _address(ctx, global_name, dims, offsets, call.span)
         region = valid_regions.region_global(ctx, global_name, tensor, address, tile_type, call)
-        ctx.out.emit_line(f"{instruction}({region}, {tile});")
+        assert region is not None  # (the tile has a valid region)
+        ctx.out.emit_line(f"{_atomic(instruction, call, region, tile)}({region}, {tile});")
         return
     window = _window_global(ctx, global_name, tensor, offsets, call)
     if window is None:
         _seat(ctx, global_name, tensor, offsets, call.span)
-    ctx.out.emit_line(f"{instruction}({window or global_name}, {tile});")
+    destination = window or global_name
+    ctx.out.emit_line(f"{_atomic(instruction, call, destination, tile)}({destination}, {tile});")
+
+
+def _atomic(instruction: str, call: Call, destination: str, tile: str) -> str:
+    """TSTORE, or with ``atomic=pl.AtomicType.Add`` its atomic-add form
+    (``TSTORE<TileData, GlobalData, AtomicType::AtomicAdd>``, pto-isa's only atomic mode)."""
+    mode = call.kwarg("atomic")
+    if mode is None or mode is AtomicType.None_:
+        return instruction
+    if mode is not AtomicType.Add:
+        raise CodegenError(
+            "E400", f"{call.op_name}: atomic={mode} has no TSTORE form (only Add)", call.span
+        )
+    return f"{instruction}<decltype({tile}), decltype({destination}), AtomicType::AtomicAdd>"
 
 
 def _window_global(

@@ -105,7 +105,7 @@ def lower_call(ctx: FunctionContext, call: Call, result: Var | None, span: Span)
     if op.role is Role.LOAD:
         return _load(ctx, instruction, call, result, at)
     if op.role is Role.STORE:
-        return _store(ctx, instruction, call, at)
+        return _store(ctx, op, instruction, call, at)
     if op.pto.vec_window is not None and _in_vec(call):
         return _vec_window(ctx, op, op.pto.vec_window, call, result, at)
     if op.role is Role.MOVE and call.kwarg("transpose") is True and _into_right(call):
@@ -385,7 +385,7 @@ def _set_valid_shape(ctx: FunctionContext, tile: Value, valid: Sequence[Expr], s
     ctx.out.line(f"pto.set_validshape {tile.name}, {names} : {tile.type}")
 
 
-def _store(ctx: FunctionContext, instruction: str, call: Call, span: Span) -> Value:
+def _store(ctx: FunctionContext, op: OpDef, instruction: str, call: Call, span: Span) -> Value:
     offsets, sizes, output = _window(call, is_load=False, span=span)
     if output is None:
         raise CodegenError("E400", f"{call.op_name}: missing the output tensor", span)
@@ -395,7 +395,8 @@ def _store(ctx: FunctionContext, instruction: str, call: Call, span: Span) -> Va
     if valid is not None:  # TSTORE copies the tile's valid region
         sizes = valid
     part = _partition(ctx, view, tensor, offsets, sizes, span, valid_region=valid is not None)
-    _ins_outs(ctx, instruction, f"ins({tile.typed()})", f"outs({part.typed()})")
+    atomic = _typed_attributes(op, call, (), span)  # {atomicType = ...} when atomic
+    _ins_outs(ctx, instruction, f"ins({tile.typed()})", f"outs({part.typed()}){atomic}")
     return view  # the store's result is the output tensor itself
 
 

@@ -107,12 +107,19 @@ def read_window(lw: Lowerer, node: ast.Subscript, shaped: ShapedType) -> Window 
 
 
 def extent(start: Expr, stop: Expr, span: Span) -> Expr:
-    """``stop - start``, folded when both are constants."""
+    """``stop - start``, folded when both are constants or ``stop`` is ``start + c``
+    (``a[:, k0 : k0 + KS]`` is ``KS`` wide wherever ``k0`` is)."""
+    from ...ir.equality import structural_equal
     from ...ir.expr import Binary, BinaryOp
 
     a, b = static_value(start), static_value(stop)
     if a is not None and b is not None:
         return const_int(b - a, span=span)
+    if isinstance(stop, Binary) and stop.op is BinaryOp.Add:
+        for same, width in ((stop.lhs, stop.rhs), (stop.rhs, stop.lhs)):
+            c = static_value(width)
+            if c is not None and structural_equal(same, start):
+                return const_int(c, span=span)
     return Binary(stop.type, op=BinaryOp.Sub, lhs=stop, rhs=start, span=span)
 
 
