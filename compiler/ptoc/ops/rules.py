@@ -533,6 +533,13 @@ class Elementwise:
     float_result: bool = False  # a non-float result dtype becomes FP32 (tensor.exp)
 
 
+def paired_constant(expr: Expr) -> bool:
+    """An INDEX constant (2026-08's int literal) as the scalar operand of a tile or tensor op:
+    it takes the dtype of the operand it is paired with and joins no promotion (spec §4: an
+    INT32 tile plus 1 stays INT32). 2026-03's int literal is INT64: it promotes."""
+    return isinstance(expr, ConstInt) and expr.dtype is DataType.INDEX
+
+
 def elementwise(
     kind: Kind, spec: Elementwise, extra: Callable[[DeduceContext], None] | None = None
 ) -> TypeRule:
@@ -550,7 +557,8 @@ def elementwise(
             if role in "tsv":
                 if spec.integer:
                     require_integer(ctx, name, value.dtype)
-                dtypes.append(value.dtype)
+                if role != "s" or not paired_constant(ctx.expr(name)):
+                    dtypes.append(value.dtype)
             if role == "t":
                 assert isinstance(value, ShapedType)
                 shaped.append((name, value))

@@ -125,12 +125,13 @@ def scalar_binary(
 
 
 def result_dtype(a: DataType, b: DataType, lhs: Expr, rhs: Expr) -> DataType:
-    """The promoted dtype of two scalar operands of dtypes ``a`` and ``b``. An integer literal
-    beside an INDEX is INDEX (2026-08 reads the literal as INDEX; the IR keeps it INT64):
-    ``16 * i`` is ``i * 16``."""
-    if a is DataType.INDEX and b is DataType.INT64 and isinstance(rhs, ConstInt):
+    """The dtype of a scalar operation on operands of dtypes ``a`` and ``b``: their promotion,
+    but an INDEX constant (2026-08's int literal) beside another integer takes that integer's
+    dtype (spec §4: an INT32 scalar plus 1 stays INT32; ``16 * i`` is INDEX). 2026-03's int
+    literal is INT64: it promotes. The constant stays as written (it prints back bare)."""
+    if b is DataType.INDEX and a.is_int and isinstance(rhs, ConstInt):
         return a
-    if b is DataType.INDEX and a is DataType.INT64 and isinstance(lhs, ConstInt):
+    if a is DataType.INDEX and b.is_int and isinstance(lhs, ConstInt):
         return b
     return promote(a, b)
 
