@@ -83,6 +83,9 @@ class EditionRules:
     # The dtype of an integer literal: INDEX in 2026-08 (re-typed to the operand it is paired
     # with, spec §4: an INT32 tile or scalar plus ``1`` stays INT32), INT64 in 2026-03.
     int_literal_dtype: DataType
+    # The printer writes a loop's bounds in the shortest form: ``pl.range(8)``,
+    # ``pl.range(2, 8)`` (2026-08, spec §16); 2026-03 printed all three.
+    short_loop_bounds: bool
     # The edition whose meaning the spellings of both editions take (``ops.renames.MEANINGS``,
     # ``OpDef.edition_rules``): the edition itself, except in a file nothing ties to one.
     meanings: Edition
@@ -96,6 +99,7 @@ RULES: dict[Edition, EditionRules] = {
         loop_jumps=False,
         index_dtype=DataType.INT64,
         int_literal_dtype=DataType.INT64,
+        short_loop_bounds=False,
         meanings=Edition.V2026_03,
     ),
     Edition.V2026_08: EditionRules(
@@ -105,6 +109,7 @@ RULES: dict[Edition, EditionRules] = {
         loop_jumps=True,
         index_dtype=DataType.INDEX,
         int_literal_dtype=DataType.INDEX,
+        short_loop_bounds=True,
         meanings=Edition.V2026_08,
     ),
 }
