@@ -118,6 +118,7 @@ class P:
         b = pl.tensor.adds(a, 1)
         c = pl.tensor.muls(a, 3)
         d = pl.tensor.adds(a, pl.const(3, pl.INT64))
+        g = pl.tensor.cmp(a, 0, cmp_type=4)
         out = self.k(a, f, out)
         return out
 """
@@ -137,10 +138,11 @@ def test_a_literal_operand_of_a_tile_or_tensor_op_takes_the_operands_dtype_in_20
     # a tile keeps its dtype even beside an explicit INT64 (tile (+) scalar, spec §4)
     assert types["e"] == "Tile[[16, 64], INT32]"
     # a tensor: the literal takes its dtype; an explicit INT64 promotes (tensor (+) scalar)
-    assert [types[n] for n in ("b", "c", "d")] == [
+    assert [types[n] for n in ("b", "c", "d", "g")] == [
         "Tensor[[16, 64], INT32]",
         "Tensor[[16, 64], INT32]",
         "Tensor[[16, 64], INT64]",
+        "Tensor[[16, 64], INT32]",
     ]
 
 
