@@ -260,3 +260,16 @@ def test_dynamic_dims_are_of_the_editions_index_dtype():
     (fn,) = new.functions
     (dim, _) = fn.params[0].type.shape  # type: ignore[attr-defined]
     assert dim.name == "N" and dim.type.dtype is DataType.INDEX
+
+
+def test_get_byte_folds_to_a_constant_of_the_editions_index_dtype():
+    body = """
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(n: pl.Scalar[pl.INT32]) -> pl.Scalar[pl.INT32]:
+            size = pl.FP16.get_byte()
+            return n
+    """
+    new = analyse(body, NEW)
+    assert [d.code for d in new.diagnostics] == []
+    assert dtypes(new, "size") == ["INDEX"]
+    assert literals(new) == [(2, "INDEX")]
