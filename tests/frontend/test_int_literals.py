@@ -273,3 +273,34 @@ def test_get_byte_folds_to_a_constant_of_the_editions_index_dtype():
     assert [d.code for d in new.diagnostics] == []
     assert dtypes(new, "size") == ["INDEX"]
     assert literals(new) == [(2, "INDEX")]
+
+
+COMPARED = f"""
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, a: {I32}, n: pl.Scalar[pl.INT32], out: pl.Out[{I32}]) -> {I32}:
+        t = pl.tile.load(a, [0, 0], [16, 64])
+        if n > 0:
+            u = pl.tile.adds(t, n + 1)
+        else:
+            u = pl.tile.adds(t, 2)
+        out = pl.tile.store(u, [0, 0], out)
+        return out
+"""
+
+
+def test_literals_beside_an_int32_lower_as_i32_and_offsets_as_index():
+    from ptoc import driver
+
+    result = driver.compile_source(HEADER + textwrap.dedent(COMPARED), "pto", path="k.py")
+    assert [d.format() for d in result.diagnostics] == []
+    lines = [line.strip() for line in result.text.splitlines()]
+    # the comparison and the sum in the INT32's own type; the load's offsets are index
+    assert "%6 = arith.cmpi sgt, %arg1, %c0_i32 : i32" in lines
+    assert "%7 = arith.addi %arg1, %c1_i32 : i32" in lines
+    assert "%c0 = arith.constant 0 : index" in lines
+    assert "%c2_i32 = arith.constant 2 : i32" in lines
+    assert not [line for line in lines if "index_cast" in line]
+    cce = driver.compile_source(HEADER + textwrap.dedent(COMPARED), "cce", path="k.py")
+    assert "if (n > 0) {" in cce.text and "TADDS(u, t, (n + 1));" in cce.text

@@ -26,6 +26,7 @@ from ..ir.expr import (
     UnaryOp,
     Var,
     const_int,
+    paired_constant,
 )
 from ..ir.shape import dims_equal, num_elements, shape_str, static_value
 from ..ir.types import (
@@ -531,13 +532,6 @@ class Elementwise:
     integer: bool = False  # t / s / v operands must have integer dtypes
     keep_lhs_dtype: bool = False  # result dtype is the first operand's, not the promotion
     float_result: bool = False  # a non-float result dtype becomes FP32 (tensor.exp)
-
-
-def paired_constant(expr: Expr) -> bool:
-    """An INDEX constant (2026-08's int literal) as the scalar operand of a tile or tensor op:
-    it takes the dtype of the operand it is paired with and joins no promotion (spec §4: an
-    INT32 tile plus 1 stays INT32). 2026-03's int literal is INT64: it promotes."""
-    return isinstance(expr, ConstInt) and expr.dtype is DataType.INDEX
 
 
 def elementwise(

@@ -10,6 +10,7 @@ from typing import Any
 
 from .. import records
 from ..ir.dtype import DataType, promote
+from ..ir.expr import paired_constant
 from ..ir.types import ScalarType, TensorType, Type
 from .registry import Category, DeduceContext, Param, PipeType, Role, call_site
 from .rules import (
@@ -18,7 +19,6 @@ from .rules import (
     broadcast_shapes,
     entry,
     p_attr,
-    paired_constant,
     row_reduce_rule,
     rule,
 )

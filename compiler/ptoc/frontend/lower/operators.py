@@ -5,8 +5,17 @@ from __future__ import annotations
 import ast
 
 from ...diagnostics import Fix, TextEdit
-from ...ir.dtype import DataType, promote
-from ...ir.expr import Binary, BinaryOp, ConstFloat, ConstInt, Expr, Unary, UnaryOp
+from ...ir.dtype import DataType
+from ...ir.expr import (
+    Binary,
+    BinaryOp,
+    ConstFloat,
+    ConstInt,
+    Expr,
+    Unary,
+    UnaryOp,
+    operands_dtype,
+)
 from ...ir.types import ScalarType, ShapedType, UnknownType
 from .core import Lowerer, error_value
 from .names import const_to_expr
@@ -121,19 +130,9 @@ def scalar_binary(
         return error_value(span)
     if op in _BOOL_ONLY or op.is_comparison:
         return Binary(ScalarType(DataType.BOOL), op=op, lhs=lhs, rhs=rhs, span=span)
-    return Binary(ScalarType(result_dtype(a, b, lhs, rhs)), op=op, lhs=lhs, rhs=rhs, span=span)
-
-
-def result_dtype(a: DataType, b: DataType, lhs: Expr, rhs: Expr) -> DataType:
-    """The dtype of a scalar operation on operands of dtypes ``a`` and ``b``: their promotion,
-    but an INDEX constant (2026-08's int literal) beside another integer takes that integer's
-    dtype (spec §4: an INT32 scalar plus 1 stays INT32; ``16 * i`` is INDEX). 2026-03's int
-    literal is INT64: it promotes. The constant stays as written (it prints back bare)."""
-    if b is DataType.INDEX and a.is_int and isinstance(rhs, ConstInt):
-        return a
-    if a is DataType.INDEX and b.is_int and isinstance(lhs, ConstInt):
-        return b
-    return promote(a, b)
+    # (an INDEX constant, 2026-08's int literal, beside an INT32 stays INT32: the constant is
+    # kept as written, so it prints back bare)
+    return Binary(ScalarType(operands_dtype(lhs, rhs)), op=op, lhs=lhs, rhs=rhs, span=span)
 
 
 def operand_problem(op: BinaryOp, a: DataType, b: DataType) -> str | None:
