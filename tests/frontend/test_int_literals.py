@@ -60,7 +60,7 @@ def literals(analysis: ModuleAnalysis) -> list[tuple[int, str]]:
         for child in children(node):
             walk(child)
 
-    (fn,) = analysis.functions
+    (fn,) = analysis.functions or analysis.programs[0].functions
     walk(fn.body)
     return found
 
@@ -304,3 +304,21 @@ def test_literals_beside_an_int32_lower_as_i32_and_offsets_as_index():
     assert not [line for line in lines if "index_cast" in line]
     cce = driver.compile_source(HEADER + textwrap.dedent(COMPARED), "cce", path="k.py")
     assert "if (n > 0) {" in cce.text and "TADDS(u, t, (n + 1));" in cce.text
+
+
+def test_the_literals_a_subscript_leaves_out_are_index_and_print_bare():
+    body = """
+        @pl.program
+        class P:
+            @pl.function(type=pl.FunctionType.InCore)
+            def k(self, x: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tile[[8, 64], pl.FP32]:
+                t = pl.tile.load(x, [16, 0], [16, 64])
+                u = t[8:16, :]
+                return u
+    """
+    a = analyse(body, NEW)
+    assert [d.code for d in a.diagnostics] == []
+    assert {dtype for _, dtype in literals(a)} == {"INDEX"}
+    printed = print_program(a.programs[0], edition=Edition.V2026_08)
+    assert "u: pl.Tile[[8, 64], pl.FP32] = pl.tile.slice(t, [8, 64], [8, 0])\n" in printed
+    assert structural_equal(a.programs[0], analyze_source(printed, "p.py").programs[0])
