@@ -80,6 +80,12 @@ class EditionRules:
     # The dtype of index-like values: loop variables, ``pl.tensor.dim`` and the block-index
     # queries, an annotation's ``pl.INDEX``. 2026-08: INDEX, its own dtype; 2026-03: INT64.
     index_dtype: DataType
+    # The dtype of an integer literal: INDEX in 2026-08 (re-typed to the operand it is paired
+    # with, spec §4: an INT32 tile or scalar plus ``1`` stays INT32), INT64 in 2026-03.
+    int_literal_dtype: DataType
+    # The printer writes a loop's bounds in the shortest form: ``pl.range(8)``,
+    # ``pl.range(2, 8)`` (2026-08, spec §16); 2026-03 printed all three.
+    short_loop_bounds: bool
     # The edition whose meaning the spellings of both editions take (``ops.renames.MEANINGS``,
     # ``OpDef.edition_rules``): the edition itself, except in a file nothing ties to one.
     meanings: Edition
@@ -92,6 +98,8 @@ RULES: dict[Edition, EditionRules] = {
         reassigned_carries=False,
         loop_jumps=False,
         index_dtype=DataType.INT64,
+        int_literal_dtype=DataType.INT64,
+        short_loop_bounds=False,
         meanings=Edition.V2026_03,
     ),
     Edition.V2026_08: EditionRules(
@@ -100,6 +108,8 @@ RULES: dict[Edition, EditionRules] = {
         reassigned_carries=True,
         loop_jumps=True,
         index_dtype=DataType.INDEX,
+        int_literal_dtype=DataType.INDEX,
+        short_loop_bounds=True,
         meanings=Edition.V2026_08,
     ),
 }

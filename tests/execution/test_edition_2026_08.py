@@ -3,8 +3,9 @@ pto-isa's CPU simulator matching the reference interpreter (the one with a ``pl.
 through the orchestration shim). They use the 2026-08 forms of the core language: the
 ``pl.tile`` namespace, the three-argument store, ``pl.at``, ``pl.unroll`` and ``pl.pipeline``
 loops, numpy-style windows, renamed ops, a tile-scalar op that keeps the tile's dtype,
-a scalar ``pl.cast``, INDEX arithmetic (loop variables with literals and an INT32) and a
-valid region filled by ``pl.tile.fillpad``."""
+a scalar ``pl.cast``, INDEX arithmetic (loop variables with literals and an INT32), int
+literals (INDEX) that stay INT32 beside an INT32 scalar or tile, and a valid region filled by
+``pl.tile.fillpad``."""
 
 from __future__ import annotations
 
@@ -86,6 +87,20 @@ class Today:
         return y
 
     @pl.function(type=pl.FunctionType.InCore)
+    def literals(
+        self,
+        x: pl.Tensor[[64, 64], pl.INT32],
+        n: pl.Scalar[pl.INT32],
+        y: pl.Out[pl.Tensor[[16, 64], pl.INT32]],
+    ) -> pl.Tensor[[16, 64], pl.INT32]:
+        row = (n - n + 1) * 16
+        k = n - n + 3
+        t = pl.tile.load(x, [row, 0], [16, 64])
+        u = pl.tile.muls(pl.tile.adds(t, k), -2)
+        y = pl.tile.store(pl.tile.subs(u, 5), [0, 0], y)
+        return y
+
+    @pl.function(type=pl.FunctionType.InCore)
     def padded(
         self,
         x: pl.Tensor[[16, 64], pl.FP32],
@@ -102,7 +117,16 @@ class Today:
             y: pl.Tensor[[64, 64], pl.FP32] = pl.exp(x)
         return y
 """
-KERNELS = ["add_rows", "clamp", "window", "int_scale", "shifted", "index_rows", "padded"]
+KERNELS = [
+    "add_rows",
+    "clamp",
+    "window",
+    "int_scale",
+    "shifted",
+    "index_rows",
+    "literals",
+    "padded",
+]
 
 
 def test_the_program_is_read_as_2026_08() -> None:

@@ -134,3 +134,48 @@ async def test_hover_types_a_loop_variable_by_the_edition_in_force(
     old, new = shown["2026-03"], shown["2026-08"]
     assert "i: pl.Scalar[pl.INT64]" in old[0] and "row: pl.Scalar[pl.INT64]" in old[1], old
     assert "i: pl.Scalar[pl.INDEX]" in new[0] and "row: pl.Scalar[pl.INDEX]" in new[1], new
+
+
+LITERAL_KERNEL = """import pypto.language as pl
+
+
+@pl.function(type=pl.FunctionType.InCore)
+def kern(n: pl.Scalar[pl.INT32]) -> pl.Scalar[pl.INT32]:
+    x = 7
+    m = n + 1
+    y = (x + 2) * 3
+    return m
+"""
+
+
+async def test_hover_types_an_int_literal_by_the_edition_in_force(
+    client: LanguageClient, tmp_path: Path
+):
+    """An int literal is INT64 in 2026-03 and INDEX in 2026-08, where it takes the dtype of an
+    integer it is paired with (spec §4): ``n + 1`` of an INT32 stays INT32 there."""
+    shown = {}
+    for edition in ("2026-03", "2026-08"):
+        folder = tmp_path / edition
+        folder.mkdir()
+        (folder / "pyproject.toml").write_text(f'[tool.ptoc]\nedition = "{edition}"\n')
+        uri = await open_document(client, folder / "k.py", LITERAL_KERNEL)
+        hovers = [
+            await client.text_document_hover_async(
+                types.HoverParams(
+                    types.TextDocumentIdentifier(uri), position_of(LITERAL_KERNEL, at, offset)
+                )
+            )
+            for at, offset in (("x = 7", 0), ("x + 2", 2), ("m = n + 1", 0), ("kern(", 0))
+        ]
+        assert all(h is not None for h in hovers)
+        shown[edition] = [h.contents.value for h in hovers if h is not None]
+    old, new = shown["2026-03"], shown["2026-08"]
+    assert "(variable) x: pl.Scalar[pl.INT64]" in old[0], old
+    assert "(expression) x + 2: pl.Scalar[pl.INT64]" in old[1], old
+    assert "(variable) m: pl.Scalar[pl.INT64]" in old[2], old
+    assert "(variable) x: pl.Scalar[pl.INDEX]" in new[0], new
+    assert "(expression) x + 2: pl.Scalar[pl.INDEX]" in new[1], new
+    assert "(variable) m: pl.Scalar[pl.INT32]" in new[2], new
+    # the function's hover says which edition applied
+    assert "_Edition: PyPTO 2026-03 (set by [tool.ptoc] edition)_" in old[3], old
+    assert "_Edition: PyPTO 2026-08 (set by [tool.ptoc] edition)_" in new[3], new

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..ir.dsl_enums import dsl_enum_member
-from ..ir.dtype import DTYPE_BY_NAME
+from ..ir.dtype import DTYPE_BY_NAME, DataType
 from ..ir.expr import Var
 from ..ir.span import Span
 from ..ir.types import MEMORY_SPACE_BY_NAME, ScalarType, TensorLayout
@@ -78,8 +78,13 @@ def dsl_enum_value(path: tuple[str, ...]) -> Any | None:
 
 
 class ConstEvaluator:
-    def __init__(self, imports: DslImports, source_span: Any) -> None:
+    def __init__(
+        self, imports: DslImports, source_span: Any, index_dtype: DataType = DataType.INT64
+    ) -> None:
         self.imports = imports
+        # A symbolic dimension's dtype: the edition's index dtype (INDEX in 2026-08, where
+        # dimensions are INDEX; INT64 in 2026-03: ``EditionRules.index_dtype``).
+        self._dim_type = ScalarType(index_dtype)
         self.values: dict[str, Any] = {}
         self.definitions: dict[str, Span] = {}
         self._span = source_span  # callable ast node -> Span
@@ -163,9 +168,7 @@ class ConstEvaluator:
                 and node.args[0].value.isidentifier()
             ):
                 name = node.args[0].value
-                return DynDim(
-                    Var(ScalarType(DTYPE_BY_NAME["INDEX"]), name=name, span=self._span(node))
-                )
+                return DynDim(Var(self._dim_type, name=name, span=self._span(node)))
             raise NotConstant('pl.dynamic takes one identifier string, e.g. pl.dynamic("N")', node)
         raise NotConstant("not a constant expression", node)
 
@@ -220,7 +223,7 @@ class ConstEvaluator:
     def bind_symbolic(self, name: str, span: Span) -> None:
         """A value known only at run time of the Python around the kernel (a builder function's
         parameter): a symbolic dimension of its own name."""
-        self.values[name] = DynDim(Var(ScalarType(DTYPE_BY_NAME["INDEX"]), name=name, span=span))
+        self.values[name] = DynDim(Var(self._dim_type, name=name, span=span))
         self.definitions[name] = span
 
     def bind(self, name: str, node: ast.expr, span: Span) -> None:

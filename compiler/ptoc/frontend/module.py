@@ -101,11 +101,11 @@ class ModuleAnalyzer:
             imports.aliases.add("pl")
         self.result.prefix = imports.prefix
         self.result.distributed = tuple(sorted(imports.distributed))
-        consts = ConstEvaluator(imports, self.source.span)
         in_force = self.result.edition = decide(
             self.source, imports, self.explicit_edition, self.bag
         )
         rules = rules_for(in_force.edition, in_force.source)
+        consts = ConstEvaluator(imports, self.source.span, rules.index_dtype)
         env = self.env = ModuleEnv(
             self.source, imports, consts, edition=in_force.edition, rules=rules
         )

@@ -7,7 +7,7 @@ from enum import Enum
 from typing import ClassVar, Union
 
 from ..records import field, record
-from .dtype import DataType
+from .dtype import DataType, promote
 from .fields import OPERAND, ChildFields, declare
 from .span import NO_SPAN, Span
 from .types import MemorySpace, ScalarType, TupleType, Type
@@ -225,3 +225,22 @@ def const_int(value: int, dtype: DataType = DataType.INT64, span: Span = NO_SPAN
 
 def make_tuple(elements: tuple[Expr, ...], span: Span = NO_SPAN) -> MakeTuple:
     return MakeTuple(TupleType(tuple(e.type for e in elements)), elements=elements, span=span)
+
+
+def paired_constant(expr: Expr) -> bool:
+    """An INDEX constant (2026-08's int literal): paired with another operand it takes that
+    operand's dtype and joins no promotion (spec §4: an INT32 tile or scalar plus 1 stays
+    INT32). 2026-03's int literal is INT64, which promotes."""
+    return isinstance(expr, ConstInt) and expr.dtype is DataType.INDEX
+
+
+def operands_dtype(lhs: Expr, rhs: Expr) -> DataType:
+    """The dtype two integer or float scalar operands are combined in: their promotion, but an
+    INDEX constant beside another integer takes that integer's dtype (``paired_constant``)."""
+    assert isinstance(lhs.type, ScalarType) and isinstance(rhs.type, ScalarType)
+    a, b = lhs.type.dtype, rhs.type.dtype
+    if paired_constant(rhs) and a.is_int:
+        return a
+    if paired_constant(lhs) and b.is_int:
+        return b
+    return promote(a, b)

@@ -26,6 +26,7 @@ from ..ir.expr import (
     UnaryOp,
     Var,
     const_int,
+    paired_constant,
 )
 from ..ir.shape import dims_equal, num_elements, shape_str, static_value
 from ..ir.types import (
@@ -550,7 +551,8 @@ def elementwise(
             if role in "tsv":
                 if spec.integer:
                     require_integer(ctx, name, value.dtype)
-                dtypes.append(value.dtype)
+                if role != "s" or not paired_constant(ctx.expr(name)):
+                    dtypes.append(value.dtype)
             if role == "t":
                 assert isinstance(value, ShapedType)
                 shaped.append((name, value))

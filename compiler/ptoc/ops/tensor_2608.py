@@ -10,6 +10,7 @@ from typing import Any
 
 from .. import records
 from ..ir.dtype import DataType, promote
+from ..ir.expr import paired_constant
 from ..ir.types import ScalarType, TensorType, Type
 from .registry import Category, DeduceContext, Param, PipeType, Role, call_site
 from .rules import (
@@ -167,8 +168,9 @@ def _cmp(ctx: DeduceContext) -> Type:
             at="cmp_type",
             code="E309",
         )
-    if isinstance(rhs, ScalarType):
-        return TensorType(lhs.shape, promote(lhs.dtype, rhs.dtype))
+    if isinstance(rhs, ScalarType):  # (2026-08's int literal takes the tensor's dtype)
+        paired = paired_constant(ctx.expr("rhs"))
+        return TensorType(lhs.shape, lhs.dtype if paired else promote(lhs.dtype, rhs.dtype))
     other = ctx.tensor("rhs")
     shape = broadcast_shapes(ctx, lhs.shape, other.shape, ("lhs", "rhs"))
     return TensorType(shape, promote(lhs.dtype, other.dtype))

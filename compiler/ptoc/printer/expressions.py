@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from ..editions import Edition
+from ..editions import RULES, Edition
 from ..ir.dtype import DataType
 from ..ir.expr import (
     AttrValue,
@@ -42,20 +42,26 @@ _CALL_FORMS = {BinaryOp.Min: "min", BinaryOp.Max: "max"}
 # --- precedence: the only place that decides about parentheses ---------------------------
 
 
-def precedence(e: Expr) -> int:
+def precedence(e: Expr, int_literal: DataType = DataType.INT64) -> int:
     if isinstance(e, Binary):
         return e.op.precedence
     if isinstance(e, Unary):
         return e.op.precedence
-    if isinstance(e, ConstInt | ConstFloat) and is_plain_literal(e) and _is_negative(e.value):
+    if (
+        isinstance(e, ConstInt | ConstFloat)
+        and is_plain_literal(e, int_literal)
+        and _is_negative(e.value)
+    ):
         return UNARY
     return ATOM
 
 
-def binary_operand_needs_parens(op: BinaryOp, operand: Expr, *, right: bool) -> bool:
+def binary_operand_needs_parens(
+    op: BinaryOp, operand: Expr, *, right: bool, int_literal: DataType = DataType.INT64
+) -> bool:
     if op in _CALL_FORMS:
         return False
-    mine, theirs = op.precedence, precedence(operand)
+    mine, theirs = op.precedence, precedence(operand, int_literal)
     if op is BinaryOp.Pow:
         # Right-associative, and the exponent may itself be a negation (x ** -y).
         return theirs < UNARY if right else theirs <= mine
@@ -66,39 +72,49 @@ def binary_operand_needs_parens(op: BinaryOp, operand: Expr, *, right: bool) -> 
     return theirs <= mine if right else theirs < mine
 
 
-def unary_operand_needs_parens(op: UnaryOp, operand: Expr) -> bool:
+def unary_operand_needs_parens(
+    op: UnaryOp, operand: Expr, int_literal: DataType = DataType.INT64
+) -> bool:
     if op in (UnaryOp.Abs, UnaryOp.Cast):
         return False
     if op is not UnaryOp.Not and isinstance(operand, Binary) and operand.op is BinaryOp.Pow:
         return True  # -(a**b): black adds these parentheses for clarity
-    return precedence(operand) < op.precedence
+    return precedence(operand, int_literal) < op.precedence
 
 
-def is_plain_literal(e: ConstInt | ConstFloat) -> bool:
-    """Whether a constant prints as a bare literal (its dtype is the literal default)."""
-    default = DataType.FP32 if isinstance(e, ConstFloat) else DataType.INT64
-    return not isinstance(e.type, ScalarType) or e.type.dtype is default
+def is_plain_literal(e: ConstInt | ConstFloat, int_literal: DataType = DataType.INT64) -> bool:
+    """Whether a constant prints as a bare literal (its dtype is the literal default: FP32,
+    and for integers the edition's ``EditionRules.int_literal_dtype``; spec §16: 2026-08
+    prints INDEX bare and any other integer dtype as ``pl.const(v, pl.DT)``). INDEX is bare
+    in 2026-03 too: a bare integer there is the INT64 that 2026-03 reads ``pl.INDEX`` as."""
+    if not isinstance(e.type, ScalarType):
+        return True
+    if isinstance(e, ConstFloat):
+        return e.type.dtype is DataType.FP32
+    return e.type.dtype is int_literal or e.type.dtype is DataType.INDEX
 
 
 def _is_negative(value: float) -> bool:
     return value < 0 or (value == 0 and str(value).startswith("-"))
 
 
-def _is_simple_power_operand(e: Expr, *, right: bool) -> bool:
+def _is_simple_power_operand(
+    e: Expr, *, right: bool, int_literal: DataType = DataType.INT64
+) -> bool:
     """Black hugs ``**`` (``x**2``) when the tokens touching it are names or numbers: the
     base's last token and the exponent's first (which may follow a sign: ``x**-1``)."""
     if isinstance(e, Var | ConstBool):
         return True
-    if isinstance(e, ConstInt | ConstFloat) and is_plain_literal(e):
+    if isinstance(e, ConstInt | ConstFloat) and is_plain_literal(e, int_literal):
         return right or not _is_negative(e.value)
     if not right:
         return False
     if isinstance(e, Unary) and e.op in (UnaryOp.Neg, UnaryOp.BitNot):
-        return not unary_operand_needs_parens(e.op, e.operand) and _is_simple_power_operand(
-            e.operand, right=False
-        )
+        return not unary_operand_needs_parens(
+            e.op, e.operand, int_literal
+        ) and _is_simple_power_operand(e.operand, right=False, int_literal=int_literal)
     if isinstance(e, Binary) and e.op is BinaryOp.Pow:  # a**b**c: the exponent starts with b
-        return _is_simple_power_operand(e.lhs, right=False)
+        return _is_simple_power_operand(e.lhs, right=False, int_literal=int_literal)
     return False
 
 
@@ -119,6 +135,7 @@ class ExprPrinter(IRVisitor):
     ) -> None:
         self.prefix = prefix
         self.edition = edition
+        self.int_literal = RULES[edition].int_literal_dtype  # bare integers' dtype
         self.self_calls = self_calls
         self.free = free if free is not None else FreeNames()
 
@@ -164,7 +181,7 @@ class ExprPrinter(IRVisitor):
         return "True" if node.value else "False"
 
     def _constant(self, node: ConstInt | ConstFloat, literal: str) -> str:
-        if is_plain_literal(node):
+        if is_plain_literal(node, self.int_literal):
             return literal
         assert isinstance(node.type, ScalarType)
         return f"{self.prefix}.const({literal}, {self.types.dtype(node.type.dtype)})"
@@ -174,17 +191,21 @@ class ExprPrinter(IRVisitor):
     def visit_Binary(self, node: Binary) -> str:
         if node.op in _CALL_FORMS:
             return f"{_CALL_FORMS[node.op]}({self.expr(node.lhs)}, {self.expr(node.rhs)})"
-        lhs = self.operand(node.lhs, binary_operand_needs_parens(node.op, node.lhs, right=False))
-        rhs = self.operand(node.rhs, binary_operand_needs_parens(node.op, node.rhs, right=True))
+        literal, op = self.int_literal, node.op
+        lhs_parens = binary_operand_needs_parens(op, node.lhs, right=False, int_literal=literal)
+        rhs_parens = binary_operand_needs_parens(op, node.rhs, right=True, int_literal=literal)
+        lhs = self.operand(node.lhs, lhs_parens)
+        rhs = self.operand(node.rhs, rhs_parens)
         if node.op is BinaryOp.Pow and (
-            _is_simple_power_operand(node.lhs, right=False)
-            and _is_simple_power_operand(node.rhs, right=True)
+            _is_simple_power_operand(node.lhs, right=False, int_literal=literal)
+            and _is_simple_power_operand(node.rhs, right=True, int_literal=literal)
         ):
             return f"{lhs}**{rhs}"
         return f"{lhs} {node.op.symbol} {rhs}"
 
     def visit_Unary(self, node: Unary) -> str:
-        operand = self.operand(node.operand, unary_operand_needs_parens(node.op, node.operand))
+        parens = unary_operand_needs_parens(node.op, node.operand, self.int_literal)
+        operand = self.operand(node.operand, parens)
         if node.op is UnaryOp.Abs:
             return f"abs({operand})"
         if node.op is UnaryOp.Cast:
@@ -262,7 +283,8 @@ class ExprPrinter(IRVisitor):
         return "[" + ", ".join(self.expr(e) for e in node.elements) + "]"
 
     def visit_TupleGetItem(self, node: TupleGetItem) -> str:
-        value = self.operand(node.tuple_value, precedence(node.tuple_value) < ATOM)
+        parens = precedence(node.tuple_value, self.int_literal) < ATOM
+        value = self.operand(node.tuple_value, parens)
         return f"{value}[{node.index}]"
 
     def attr(self, value: AttrValue | object) -> str:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..editions import Edition
-from ..ir.expr import Expr, IterArg, Var
+from ..editions import RULES, Edition
+from ..ir.expr import ConstInt, Expr, IterArg, Var
 from ..ir.stmt import (
     AssignStmt,
     EvalStmt,
@@ -26,7 +26,7 @@ from ..ir.stmt import (
     WhileStmt,
     YieldStmt,
 )
-from ..ir.types import UnknownType
+from ..ir.types import ScalarType, UnknownType
 from .expressions import ExprPrinter
 from .literals import tuple_literal
 from .spans import indented, span_of, tag
@@ -100,7 +100,7 @@ class StmtPrinter(ExprPrinter):
 
     def visit_ForStmt(self, node: ForStmt) -> list[str]:
         helper = node.kind.value
-        bounds = self.exprs((node.start, node.stop, node.step))
+        bounds = self.exprs(self._bounds(node))
         target = self.expr(node.loop_var)
         if node.iter_args:
             target += f", {self._names(node.iter_args)}"
@@ -109,6 +109,24 @@ class StmtPrinter(ExprPrinter):
             bounds += f", stage={node.stage}"
         header = f"for {target} in {self.prefix}.{helper}({bounds}):"
         return [header, *self.block(node.body, node.return_vars)]
+
+    def _bounds(self, node: ForStmt) -> tuple[Expr, ...]:
+        """A loop's bounds as written: all three, or in the edition's shortest form (a start
+        of 0 and a step of 1 left out where they read back as the same constants)."""
+        if not RULES[self.edition].short_loop_bounds or not self._bare(node.step, 1):
+            return (node.start, node.stop, node.step)
+        if self._bare(node.start, 0):
+            return (node.stop,)
+        return (node.start, node.stop)
+
+    def _bare(self, e: Expr, value: int) -> bool:
+        """``e`` is the constant ``value`` of the dtype a bare integer reads back as."""
+        return (
+            isinstance(e, ConstInt)
+            and e.value == value
+            and isinstance(e.type, ScalarType)
+            and e.type.dtype is self.int_literal
+        )
 
     def visit_LoopJumpStmt(self, node: LoopJumpStmt) -> list[str]:
         return [node.kind]

@@ -8,7 +8,7 @@ consumer wants instead of being converted.
 
 from __future__ import annotations
 
-from ...ir.dtype import DataType, promote
+from ...ir.dtype import DataType
 from ...ir.expr import (
     Binary,
     BinaryOp,
@@ -21,6 +21,7 @@ from ...ir.expr import (
     Unary,
     UnaryOp,
     Var,
+    operands_dtype,
 )
 from ...ir.span import Span
 from ...ir.types import ScalarType
@@ -168,7 +169,9 @@ def _operands(
 def _binary(ctx: FunctionContext, expr: Binary, span: Span) -> Value:
     op = expr.op
     if op.is_comparison:
-        operand_dtype = promote(scalar_dtype(expr.lhs, span), scalar_dtype(expr.rhs, span))
+        for operand in (expr.lhs, expr.rhs):
+            scalar_dtype(operand, span)  # a non-scalar operand: E400
+        operand_dtype = operands_dtype(expr.lhs, expr.rhs)  # `n > 0` of an INT32: in i32
         operand_type = mt.arith_type(operand_dtype, span)
         lhs, rhs = _operands(ctx, expr, operand_type, span)
         signed, unsigned, floating = _PREDICATES[op]

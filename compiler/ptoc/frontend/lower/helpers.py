@@ -6,12 +6,10 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
-from ...ir.dtype import DTYPE_BY_NAME, INDEX
+from ...ir.dtype import DTYPE_BY_NAME
 from ...ir.expr import ConstBool, ConstFloat, ConstInt, Expr, Var
 from ...ir.types import ScalarType
 from .core import Lowerer, error_value
-
-_INDEX_TYPE = ScalarType(INDEX)
 
 # Helpers that are statements or iterators of their own, not values: where they belong.
 _MISPLACED = {
@@ -62,7 +60,8 @@ def jit_dynamic(lw: Lowerer, node: ast.Call) -> Expr:
     """``M = pl.dynamic("M")`` inside a JIT function: a symbolic dimension (spec §3.3)."""
     named = node.args[0] if node.args else None
     name = named.value if isinstance(named, ast.Constant) else None
-    return Var(_INDEX_TYPE, name=name if isinstance(name, str) else "dyn", span=lw.span(node))
+    symbol = ScalarType(lw.env.rules.index_dtype)  # INDEX in 2026-08, whose form this is
+    return Var(symbol, name=name if isinstance(name, str) else "dyn", span=lw.span(node))
 
 
 def lower_static_assert(lw: Lowerer, node: ast.Call) -> Expr:
@@ -92,13 +91,15 @@ def lower_values(lw: Lowerer, node: ast.Call) -> Expr:
 
 
 def lower_get_byte(lw: Lowerer, node: ast.Call, dtype_name: str) -> Expr:
-    """``pl.FP32.get_byte()``: the dtype's size in bytes, an INDEX constant."""
+    """``pl.FP32.get_byte()``: the dtype's size in bytes, a constant of the edition's index
+    dtype (INDEX in 2026-08, spec §4)."""
     span = lw.span(node)
     if node.args or node.keywords:
         lw.error("E302", "get_byte() takes no arguments", node)
         return error_value(span)
     dtype = DTYPE_BY_NAME[dtype_name]
-    return ConstInt(ScalarType(INDEX), value=max(1, dtype.bits // 8), span=span)
+    index = ScalarType(lw.env.rules.index_dtype)
+    return ConstInt(index, value=max(1, dtype.bits // 8), span=span)
 
 
 _STATEMENTS: dict[str, Callable[[Lowerer, ast.Call], Expr]] = {

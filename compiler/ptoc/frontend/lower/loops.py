@@ -228,10 +228,12 @@ def loop_bounds(
             lw.error(
                 "E004", f"loop bounds must be integer scalars, got {value.type.short()}", value_node
             )
+    literal = lw.env.rules.int_literal_dtype  # the bounds left out are the literals 0 and 1
     if len(bounds) == 1:
-        return const_int(0, span=head), bounds[0], const_int(1, span=head), init_node
+        start = const_int(0, literal, span=head)
+        return start, bounds[0], const_int(1, literal, span=head), init_node
     if len(bounds) == 2:
-        return bounds[0], bounds[1], const_int(1, span=head), init_node
+        return bounds[0], bounds[1], const_int(1, literal, span=head), init_node
     return bounds[0], bounds[1], bounds[2], init_node
 
 

@@ -77,16 +77,16 @@ def undefined_name(lw: Lowerer, node: ast.Name) -> Expr:
 
 # Types are immutable values: constants share them.
 _BOOL = ScalarType(DataType.BOOL)
-_INT64 = ScalarType(DataType.INT64)
 _FP32 = ScalarType(DataType.FP32)
+_INTEGER = {dtype: ScalarType(dtype) for dtype in (DataType.INT64, DataType.INDEX)}
 
 
 def const_to_expr(lw: Lowerer, value: Any, node: ast.AST) -> Expr:
     span = lw.span(node)
     if isinstance(value, bool):
         return ConstBool(_BOOL, value=value, span=span)
-    if isinstance(value, int):
-        return ConstInt(_INT64, value=value, span=span)
+    if isinstance(value, int):  # the edition's literal dtype: INDEX in 2026-08 (spec §4)
+        return ConstInt(_INTEGER[lw.env.rules.int_literal_dtype], value=value, span=span)
     if isinstance(value, float):
         return ConstFloat(_FP32, value=value, span=span)
     if isinstance(value, DynDim):

@@ -5,8 +5,17 @@ from __future__ import annotations
 import ast
 
 from ...diagnostics import Fix, TextEdit
-from ...ir.dtype import DataType, promote
-from ...ir.expr import Binary, BinaryOp, ConstFloat, ConstInt, Expr, Unary, UnaryOp
+from ...ir.dtype import DataType
+from ...ir.expr import (
+    Binary,
+    BinaryOp,
+    ConstFloat,
+    ConstInt,
+    Expr,
+    Unary,
+    UnaryOp,
+    operands_dtype,
+)
 from ...ir.types import ScalarType, ShapedType, UnknownType
 from .core import Lowerer, error_value
 from .names import const_to_expr
@@ -121,18 +130,9 @@ def scalar_binary(
         return error_value(span)
     if op in _BOOL_ONLY or op.is_comparison:
         return Binary(ScalarType(DataType.BOOL), op=op, lhs=lhs, rhs=rhs, span=span)
-    return Binary(ScalarType(result_dtype(a, b, lhs, rhs)), op=op, lhs=lhs, rhs=rhs, span=span)
-
-
-def result_dtype(a: DataType, b: DataType, lhs: Expr, rhs: Expr) -> DataType:
-    """The promoted dtype of two scalar operands of dtypes ``a`` and ``b``. An integer literal
-    beside an INDEX is INDEX (2026-08 reads the literal as INDEX; the IR keeps it INT64):
-    ``16 * i`` is ``i * 16``."""
-    if a is DataType.INDEX and b is DataType.INT64 and isinstance(rhs, ConstInt):
-        return a
-    if b is DataType.INDEX and a is DataType.INT64 and isinstance(lhs, ConstInt):
-        return b
-    return promote(a, b)
+    # (an INDEX constant, 2026-08's int literal, beside an INT32 stays INT32: the constant is
+    # kept as written, so it prints back bare)
+    return Binary(ScalarType(operands_dtype(lhs, rhs)), op=op, lhs=lhs, rhs=rhs, span=span)
 
 
 def operand_problem(op: BinaryOp, a: DataType, b: DataType) -> str | None:

@@ -180,7 +180,7 @@ def runtime_scope_kind(name: str, values: dict[str, object]) -> ScopeKind | None
 def spmd_width(lw: Lowerer, call: ast.Call, values: dict[str, object]) -> Expr | None:
     width = values.get("core_num")
     if isinstance(width, int) and not isinstance(width, bool):
-        return const_int(width, span=lw.span(call))
+        return const_int(width, lw.env.rules.int_literal_dtype, span=lw.span(call))
     node = (
         call.args[0]
         if call.args

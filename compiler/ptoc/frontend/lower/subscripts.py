@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 
+from ...ir.dtype import DataType
 from ...ir.expr import Expr, MakeTuple, const_int, make_tuple
 from ...ir.shape import static_value
 from ...ir.span import Span
@@ -68,7 +69,7 @@ def window_call(lw: Lowerer, node: ast.Subscript, value: Expr, window: Window, s
         return viewed
     if kind is TileType:
         while len(kept) < 2:  # a tile is never below 2-D: leading unit axes come back
-            kept.insert(0, const_int(1, span=span))
+            kept.insert(0, const_int(1, lw.env.rules.int_literal_dtype, span=span))
     reshape = REGISTRY.get(_RESHAPE[kind])
     assert reshape is not None
     names = reshape.expr_names
@@ -89,37 +90,39 @@ def read_window(lw: Lowerer, node: ast.Subscript, shaped: ShapedType) -> Window 
         lw.error("E306", f"{len(elements)} indices for a value of rank {rank}", index)
         return None
     window = Window()
+    literal = lw.env.rules.int_literal_dtype  # the bounds left out are literals
     for axis, dim in enumerate(shaped.shape):
         element = elements[axis] if axis < len(elements) else ast.Slice()
         if isinstance(element, ast.Slice):
             if element.step is not None:
                 lw.error("E306", "a subscript step is not supported", element.step)
                 return None
-            start = lw.lower_expr(element.lower) if element.lower is not None else const_int(0)
-            stop = lw.lower_expr(element.upper) if element.upper is not None else dim
+            lower, upper = element.lower, element.upper
+            start = lw.lower_expr(lower) if lower is not None else const_int(0, literal)
+            stop = lw.lower_expr(upper) if upper is not None else dim
             window.offsets.append(start)
-            window.sizes.append(extent(start, stop, lw.span(node)))
+            window.sizes.append(extent(start, stop, lw.span(node), literal))
         else:
             window.offsets.append(lw.lower_expr(element))
-            window.sizes.append(const_int(1))
+            window.sizes.append(const_int(1, literal))
             window.dropped.append(axis)
     return window
 
 
-def extent(start: Expr, stop: Expr, span: Span) -> Expr:
-    """``stop - start``, folded when both are constants or ``stop`` is ``start + c``
-    (``a[:, k0 : k0 + KS]`` is ``KS`` wide wherever ``k0`` is)."""
+def extent(start: Expr, stop: Expr, span: Span, literal: DataType = DataType.INT64) -> Expr:
+    """``stop - start``, folded to a ``literal`` constant when both are constants or ``stop``
+    is ``start + c`` (``a[:, k0 : k0 + KS]`` is ``KS`` wide wherever ``k0`` is)."""
     from ...ir.equality import structural_equal
     from ...ir.expr import Binary, BinaryOp
 
     a, b = static_value(start), static_value(stop)
     if a is not None and b is not None:
-        return const_int(b - a, span=span)
+        return const_int(b - a, literal, span=span)
     if isinstance(stop, Binary) and stop.op is BinaryOp.Add:
         for same, width in ((stop.lhs, stop.rhs), (stop.rhs, stop.lhs)):
             c = static_value(width)
             if c is not None and structural_equal(same, start):
-                return const_int(c, span=span)
+                return const_int(c, literal, span=span)
     return Binary(stop.type, op=BinaryOp.Sub, lhs=stop, rhs=start, span=span)
 
 
