@@ -32,6 +32,8 @@ ROUTES = ("cce", "pto")
 # remove the entry): BF16 tensors, which pto-isa's CPU simulator holds as _Float16 here.
 PAGED = "models/04_paged_attention.py::"
 DEFECTS: dict[str, str] = {
+    PAGED + "PagedAttentionProgram::kernel_qk_matmul": matrix.NO_SIM_BF16,
+    PAGED + "PagedAttentionUnalignedProgram::kernel_qk_matmul": matrix.NO_SIM_BF16,
     PAGED + "PagedAttentionProgram::kernel_pv_matmul": matrix.NO_SIM_BF16,
     PAGED + "PagedAttentionUnalignedProgram::kernel_pv_matmul": matrix.NO_SIM_BF16,
     PAGED + "PagedAttentionProgram::kernel_softmax_prepare": matrix.NO_SIM_BF16,
@@ -61,8 +63,6 @@ NO_CODE: dict[str, tuple[str, str]] = {
         f"advanced/03_mixed_kernel.py::{name}::{name}_incore_0": ("E400", "E400")
         for name in ("mixed_matmul_bias", "mixed_matmul_bias_lr")
     },
-    PAGED + "PagedAttentionProgram::kernel_qk_matmul": ("E400", "E400"),
-    PAGED + "PagedAttentionUnalignedProgram::kernel_qk_matmul": ("E400", "E400"),
 }
 
 
