@@ -78,8 +78,11 @@ def dsl_enum_value(path: tuple[str, ...]) -> Any | None:
 
 
 class ConstEvaluator:
-    def __init__(self, imports: DslImports, source_span: Any) -> None:
+    def __init__(
+        self, imports: DslImports, source_span: Any, sizes: dict[str, int] | None = None
+    ) -> None:
         self.imports = imports
+        self.sizes = sizes or {}  # pl.dynamic("N") -> N's given value, instead of a symbol
         self.values: dict[str, Any] = {}
         self.definitions: dict[str, Span] = {}
         self._span = source_span  # callable ast node -> Span
@@ -163,6 +166,8 @@ class ConstEvaluator:
                 and node.args[0].value.isidentifier()
             ):
                 name = node.args[0].value
+                if name in self.sizes:
+                    return self.sizes[name]
                 return DynDim(
                     Var(ScalarType(DTYPE_BY_NAME["INDEX"]), name=name, span=self._span(node))
                 )

@@ -59,6 +59,7 @@ class ModuleAnalyzer:
         # Builders' parameters take their default values (to compile a built program) rather
         # than stand for every size (to check it).
         self.builder_defaults = False
+        self.sizes: dict[str, int] = {}  # builder parameters / pl.dynamic dims given values
         self.jit_specs: dict[str, tuple[str, ...]] = {}  # [tool.ptoc.jit], by kernel name
         self.module_fingerprint = 0
         self.consts_fingerprint = 0
@@ -101,7 +102,7 @@ class ModuleAnalyzer:
             imports.aliases.add("pl")
         self.result.prefix = imports.prefix
         self.result.distributed = tuple(sorted(imports.distributed))
-        consts = ConstEvaluator(imports, self.source.span)
+        consts = ConstEvaluator(imports, self.source.span, self.sizes)
         in_force = self.result.edition = decide(
             self.source, imports, self.explicit_edition, self.bag
         )
@@ -443,10 +444,12 @@ def analyze_module(
     edition: ChosenEdition | None = None,
     builder_defaults: bool = False,
     jit_specs: dict[str, tuple[str, ...]] | None = None,
+    sizes: dict[str, int] | None = None,
 ) -> ModuleAnalysis:
     with gc_paused():
         analyzer = ModuleAnalyzer(text, path, cache, edition)
         analyzer.builder_defaults = builder_defaults
+        analyzer.sizes = dict(sizes or {})
         analyzer.jit_specs = jit_specs or {}
         result = analyzer.run()
     if cache is not None:
