@@ -44,13 +44,36 @@ DEFECTS: dict[str, str] = {
         DYNAMIC + f"DynamicPagedAttentionProgram::dyn_kernel_{name}": matrix.NO_SIM_BF16
         for name in ("qk_matmul", "pv_matmul", "softmax_prepare")
     },
+    **{
+        key: matrix.NO_SIM_BF16
+        for key in (
+            *(BATCH + f"BatchPagedAttentionProgram::Kernel{k}" for k in ("QkMatmul", "PvMatmul")),
+            BATCH + "BatchPagedAttentionProgram::KernelSoftmaxPrepare",
+            *(
+                MULTI + f"PagedAttentionMultiConfigProgram::kernel_{k}"
+                for k in ("qk_matmul", "pv_matmul")
+            ),
+            *(SPMD + f"SpmdPagedAttentionProgram::Spmd{k}" for k in ("QkMatmul", "PvMatmul")),
+            SPMD + "SpmdPagedAttentionProgram::SpmdSoftmaxPrepare",
+        )
+    },
 }
 # Scalars a kernel's meaning needs in a range (a valid extent of 0..128 columns; counts of
 # requests and blocks, offsets and flags of the sizes in SIZES).
 
 
-def _ints(**values: int) -> dict[str, np.ndarray]:
-    return {name: np.array(value, dtype=np.int64) for name, value in values.items()}
+def _ints(**values: int | list[int]) -> dict[str, np.ndarray]:
+    """Scalars as INT64, lists (block tables, context lengths) as INT32 tensors."""
+    return {
+        name: np.array(value, dtype=np.int32 if isinstance(value, list) else np.int64)
+        for name, value in values.items()
+    }
+
+
+# Block tables: physical blocks of the key / value caches in SIZES, in a shuffled order.
+_BLOCKS_05 = [(5 * i + 3) % 16 for i in range(16)]  # 16 blocks of 16 rows
+_BLOCKS_07 = [(7 * i + 2) % 32 for i in range(64)]  # 32 blocks of 64 rows
+_BLOCKS_09 = [5, 2, 7, 0, 3, 6, 1, 4]  # 8 blocks of 128 rows
 
 
 INPUTS: dict[str, dict[str, np.ndarray]] = {
@@ -65,6 +88,42 @@ INPUTS: dict[str, dict[str, np.ndarray]] = {
         n_blocks=3, last_valid_len=40
     ),
     SPMD + "SpmdPagedAttentionProgram::SpmdOnlineUpdate": _ints(is_first=0, batch_count=2),
+    **{
+        BATCH + f"BatchPagedAttentionProgram::Kernel{name}": _ints(
+            block_table=_BLOCKS_05, batch_count=1, block_idx=3, block_num=16, **extra
+        )
+        for name, extra in (
+            ("QkMatmul", {"q_offset": 0, "num_heads_param": 16}),
+            ("PvMatmul", {}),
+        )
+    },
+    BATCH + "BatchPagedAttentionProgram::KernelSoftmaxPrepare": _ints(
+        context_lens=[100], batch_count=1, block_idx=3
+    ),
+    **{
+        MULTI + f"PagedAttentionMultiConfigProgram::kernel_{name}": _ints(
+            block_indices=_BLOCKS_07, n_blocks=3
+        )
+        for name in ("qk_matmul", "pv_matmul")
+    },
+    **{
+        SPMD + f"SpmdPagedAttentionProgram::Spmd{name}": _ints(
+            block_table=_BLOCKS_09,
+            context_lens=[300, 500],
+            batch_count=2,
+            block_idx_kv=1,
+            block_num=4,
+            block_size_param=128,
+            **extra,
+        )
+        for name, extra in (
+            ("QkMatmul", {"q_offset": 0, "num_heads_param": 16}),
+            ("PvMatmul", {}),
+        )
+    },
+    SPMD + "SpmdPagedAttentionProgram::SpmdSoftmaxPrepare": _ints(
+        context_lens=[300, 500], batch_count=2, block_idx_kv=1, block_size_param=128
+    ),
     SPMD + "SpmdPagedAttentionProgram::SpmdNormalize": _ints(
         batch_count=2, q_offset=0, num_heads_param=16
     ),
@@ -119,20 +178,6 @@ SIZES: dict[str, dict[str, int]] = {
 # Kernels with no code: the code each route reports (E400: no lowering of an op, E405:
 # PTOAS rejects the MLIR; "clang": the C++ pto-isa rejects).
 NO_CODE: dict[str, tuple[str, str]] = {
-    # pl.read of a block table in a kernel (a scalar read from GM): tensor.read has no lowering.
-    **{
-        key: ("E400", "E400")
-        for key in (
-            *(BATCH + f"BatchPagedAttentionProgram::Kernel{k}" for k in ("QkMatmul", "PvMatmul")),
-            BATCH + "BatchPagedAttentionProgram::KernelSoftmaxPrepare",
-            *(
-                MULTI + f"PagedAttentionMultiConfigProgram::kernel_{k}"
-                for k in ("qk_matmul", "pv_matmul")
-            ),
-            *(SPMD + f"SpmdPagedAttentionProgram::Spmd{k}" for k in ("QkMatmul", "PvMatmul")),
-            SPMD + "SpmdPagedAttentionProgram::SpmdSoftmaxPrepare",
-        )
-    },
     "advanced/01_split_k.py::matmul_split_k::matmul_split_k_incore_0": ("E400", "E400"),
     "advanced/01_split_k.py::matmul_split_k::matmul_split_k_incore_1": ("E400", "E400"),
     **{
