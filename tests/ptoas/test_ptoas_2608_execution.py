@@ -180,11 +180,12 @@ SIZES: dict[str, dict[str, int]] = {
 NO_CODE: dict[str, tuple[str, str]] = {
     "advanced/01_split_k.py::matmul_split_k::matmul_split_k_incore_0": ("E400", "E400"),
     "advanced/01_split_k.py::matmul_split_k::matmul_split_k_incore_1": ("E400", "E400"),
-    # Upstream's AutoTileMatmulL0 tiles these; ptoc does not yet. ddr_*, mat_*: a [256, 256]
-    # FP32 product needs 262144 bytes of Acc, A2/A3's L0C holds 131072 (pto-isa
-    # buffer_limits.hpp); mat_*, fits_l0c_*: the rint cast of the product, which upstream folds
-    # into the Acc -> Mat FIXPIPE move feeding the second matmul (A2/A3's TMOV takes Acc ->
-    # Mat, not Acc -> Vec), is read as a vector op. All end in tensor.assemble (helper rooms).
+    # Upstream's AutoTileMatmulL0. ddr_*: the [256, 256] FP32 product (262144 bytes; A2/A3's
+    # L0C holds 131072, pto-isa buffer_limits.hpp) is computed and assembled in blocks of 64
+    # rows (passes/acc_tiles.py); what is left is the E400 of tensor.assemble in a kernel
+    # (with its lowering, both run and match). mat_*, fits_l0c_*: the rint cast of the
+    # product, which upstream folds into the Acc -> Mat FIXPIPE move feeding the second
+    # matmul (A2/A3's TMOV takes Acc -> Mat, not Acc -> Vec), is read as a vector op: E400.
     **{
         f"advanced/02_auto_tile_matmul.py::{name}::{name}_incore_0": ("E400", "E400")
         for name in ("ddr_split_k", "ddr_full_k", "mat_split_k", "mat_full_k")
