@@ -64,8 +64,8 @@ def test_debug_build_names_the_kernels_lines_and_still_agrees(
     executable = match.group(1)
     workdir = keep.absolute() / "sim"
     assert notes[1:] == [
-        f"ptoc: note: to debug: cd {workdir} && PTO_CPU_SIM_UB_BYTES=196608 gdb --args "
-        f"{executable} 0 {workdir}",
+        f"ptoc: note: to debug: cd {workdir} && PTO_CPU_SIM_UB_BYTES=196608 "
+        f"PTO_CPU_SIM_NUM_CORES=1 gdb --args {executable} 0 {workdir}",
         "ptoc: note: then, in gdb: break simple_add.py:15 (any kernel line), run",
     ]
     source = str(Path(SIMPLE_ADD).resolve())

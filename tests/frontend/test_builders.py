@@ -4,10 +4,13 @@ builder defines, or has another builder make, are callable by name from its prog
 
 from __future__ import annotations
 
-from frontend_helpers import analyze, codes, where
+import textwrap
+
+from frontend_helpers import HEADER, analyze, codes, where
 
 from ptoc import driver
 from ptoc.diagnostics import Severity
+from ptoc.frontend import ModuleAnalysis, analyze_source
 from ptoc.ir.types import TileType
 
 BUILDER = """
@@ -145,3 +148,52 @@ def test_a_builder_parameter_without_a_default_leaves_the_sizes_free_at_compile_
     assert codes(analyze(DEFAULTS.replace("rows: int = 16", "rows: int"))) == []
     result = driver.compile_source(text, "cce", path="k.py")
     assert {d.code for d in result.diagnostics if d.severity is Severity.ERROR} == {"E401"}
+
+
+SIZED = """
+ROWS = pl.dynamic("ROWS")
+
+
+def shape_of(n):
+    return n // 2, 64
+
+
+def build(n: int, m: int = 16):
+    rows, cols = shape_of(n)
+
+    @pl.program
+    class P:
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(
+            self,
+            x: pl.Tensor[[ROWS, m], pl.FP32],
+            z: pl.Tensor[[rows, cols], pl.FP32],
+            y: pl.Out[pl.Tensor[[n, m], pl.FP32]],
+        ) -> pl.Tensor[[n, m], pl.FP32]:
+            t = pl.load(x, [0, 0], [n, m])
+            y = pl.store(t, [0, 0], y)
+            return y
+
+    return P
+"""
+
+
+def shapes(analysis: ModuleAnalysis) -> list[list[object]]:
+    (program,) = analysis.all_programs()
+    (function,) = program.functions
+    return [
+        [getattr(d, "value", getattr(d, "name", None)) for d in p.type.shape]
+        for p in function.params
+    ]
+
+
+def test_given_sizes_make_a_builders_program_at_those_sizes():
+    text = HEADER + textwrap.dedent(SIZED)
+    assert shapes(analyze_source(text, "k.py")) == [["ROWS", "m"], ["rows", "cols"], ["n", "m"]]
+    sized = analyze_source(text, "k.py", sizes={"n": 8, "ROWS": 32, "rows": 4, "cols": 64})
+    assert codes(sized) == []
+    # a parameter, a local the analysis cannot evaluate (a call's result) and pl.dynamic("ROWS")
+    # are the values given; m, not given, stays a symbol unless the defaults are taken too
+    assert shapes(sized) == [[32, "m"], [4, 64], [8, "m"]]
+    both = analyze_source(text, "k.py", builder_defaults=True, sizes={"n": 8})
+    assert shapes(both) == [["ROWS", 16], ["rows", "cols"], [8, 16]]

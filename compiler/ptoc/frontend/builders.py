@@ -117,6 +117,9 @@ def bind_builder_locals(
     defaults = parameter_defaults(builder) if analyzer.builder_defaults else {}
     for arg in parameters(builder):
         span = analyzer.source.span(arg)
+        if arg.arg in analyzer.sizes:
+            consts.bind_value(arg.arg, analyzer.sizes[arg.arg], span)
+            continue
         if arg.arg in defaults:
             consts.bind(arg.arg, defaults[arg.arg], span)
         if arg.arg not in consts.values or (occurrences and arg.arg not in defaults):
@@ -138,7 +141,9 @@ def bind_builder_locals(
             continue
         for name in names:
             span = analyzer.source.span(name)
-            if name.id not in consts.values:
+            if name.id in analyzer.sizes and name.id not in consts.values:
+                consts.bind_value(name.id, analyzer.sizes[name.id], span)  # (a call's result)
+            elif name.id not in consts.values:
                 consts.bind_symbolic(name.id, span)
             if occurrences:
                 analyzer.constant_occurrence(name.id, span)

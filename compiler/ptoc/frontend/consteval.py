@@ -79,12 +79,17 @@ def dsl_enum_value(path: tuple[str, ...]) -> Any | None:
 
 class ConstEvaluator:
     def __init__(
-        self, imports: DslImports, source_span: Any, index_dtype: DataType = DataType.INT64
+        self,
+        imports: DslImports,
+        source_span: Any,
+        index_dtype: DataType = DataType.INT64,
+        sizes: dict[str, int] | None = None,
     ) -> None:
         self.imports = imports
         # A symbolic dimension's dtype: the edition's index dtype (INDEX in 2026-08, where
         # dimensions are INDEX; INT64 in 2026-03: ``EditionRules.index_dtype``).
         self._dim_type = ScalarType(index_dtype)
+        self.sizes = sizes or {}  # pl.dynamic("N") -> N's given value, instead of a symbol
         self.values: dict[str, Any] = {}
         self.definitions: dict[str, Span] = {}
         self._span = source_span  # callable ast node -> Span
@@ -168,6 +173,8 @@ class ConstEvaluator:
                 and node.args[0].value.isidentifier()
             ):
                 name = node.args[0].value
+                if name in self.sizes:
+                    return self.sizes[name]
                 return DynDim(Var(self._dim_type, name=name, span=self._span(node)))
             raise NotConstant('pl.dynamic takes one identifier string, e.g. pl.dynamic("N")', node)
         raise NotConstant("not a constant expression", node)

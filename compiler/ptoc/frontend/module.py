@@ -59,6 +59,7 @@ class ModuleAnalyzer:
         # Builders' parameters take their default values (to compile a built program) rather
         # than stand for every size (to check it).
         self.builder_defaults = False
+        self.sizes: dict[str, int] = {}  # builder parameters / pl.dynamic dims given values
         self.jit_specs: dict[str, tuple[str, ...]] = {}  # [tool.ptoc.jit], by kernel name
         self.module_fingerprint = 0
         self.consts_fingerprint = 0
@@ -105,7 +106,7 @@ class ModuleAnalyzer:
             self.source, imports, self.explicit_edition, self.bag
         )
         rules = rules_for(in_force.edition, in_force.source)
-        consts = ConstEvaluator(imports, self.source.span, rules.index_dtype)
+        consts = ConstEvaluator(imports, self.source.span, rules.index_dtype, self.sizes)
         env = self.env = ModuleEnv(
             self.source, imports, consts, edition=in_force.edition, rules=rules
         )
@@ -443,10 +444,12 @@ def analyze_module(
     edition: ChosenEdition | None = None,
     builder_defaults: bool = False,
     jit_specs: dict[str, tuple[str, ...]] | None = None,
+    sizes: dict[str, int] | None = None,
 ) -> ModuleAnalysis:
     with gc_paused():
         analyzer = ModuleAnalyzer(text, path, cache, edition)
         analyzer.builder_defaults = builder_defaults
+        analyzer.sizes = dict(sizes or {})
         analyzer.jit_specs = jit_specs or {}
         result = analyzer.run()
     if cache is not None:

@@ -9,6 +9,7 @@ from .lazy import defer, load_all
 from .pld import GROUPS as PLD_GROUPS
 from .pld import pld_spellings, resolve_pld
 from .registry import (
+    GM_ELEMENT,
     REGISTRY,
     REQUIRED,
     Access,
@@ -29,6 +30,7 @@ from .registry import (
 defer()
 
 __all__ = [
+    "GM_ELEMENT",
     "REGISTRY",
     "REQUIRED",
     "Access",

@@ -289,6 +289,11 @@ class TypedAttr:
         return None if case is None else f"#pto<{self.enum} {case}>"
 
 
+#: The CCE "instruction" of an element of a kernel's tensor parameter read by the scalar unit
+#: (tensor.read): C++ indexing of the parameter's ``__gm__`` pointer, no pto-isa instruction.
+GM_ELEMENT = "ptr[offset]"
+
+
 @record(frozen=True, slots=True)
 class Lowering:
     """How an op becomes code on one target, spelled as that target spells it (``TMATMUL_ACC``

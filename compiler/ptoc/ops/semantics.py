@@ -224,6 +224,12 @@ def _block_idx(op: OpCall) -> Any:
     return np.uint64(op.block_idx)
 
 
+@_define("block.get_block_num")
+def _block_num(op: OpCall) -> Any:
+    """The interpreter runs one block (and the simulator is run with one core)."""
+    return np.uint64(1)
+
+
 @_define("block.alloc")
 def _alloc(op: OpCall) -> None:
     return None  # buffers are a matter of storage, not of values

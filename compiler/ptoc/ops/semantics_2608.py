@@ -70,6 +70,14 @@ for _kind in ("sum", "max", "min", "prod"):
 _both("row_prod", _row_prod)
 _both("concat", _concat)
 
+
+def _transpose_view(op: OpCall) -> Array:
+    """The tile read with its dimensions swapped (the same bytes in the other fractal order)."""
+    return np.asarray(op.args[0]).T.copy()
+
+
+SEMANTICS["block.transpose_view"] = _transpose_view
+
 # The tensor twins 2026-08 added of 2026-03 block ops compute what the block op does.
 _TWINS = """abs neg sqrt minimum and or shl shr ands ors shls shrs not expands row_min row_expand
     row_expand_add row_expand_sub row_expand_mul row_expand_div col_expand col_expand_mul

@@ -15,6 +15,7 @@ from ..ir.expr import Expr, const_int, make_tuple
 from ..ir.shape import dim_str
 from ..ir.types import ScalarType, TensorType, Type
 from .registry import (
+    GM_ELEMENT,
     Access,
     Category,
     DeduceContext,
@@ -203,7 +204,16 @@ _tensor_op(
     "T(shape, dtype)",
 )
 _tensor_op(
-    entry("read", "", "Read one element of a tensor as a scalar.", role=Role.SCALAR),
+    entry(
+        "read",
+        "",
+        "Read one element of a tensor as a scalar.",
+        role=Role.SCALAR,
+        # In a kernel, an element of a tensor parameter (a paged-attention block table) is
+        # read by the scalar unit from the parameter's memory.
+        cce=Lowering(GM_ELEMENT, "the parameter's pointer indexed by the element's offset"),
+        pto=Lowering("pto.load_scalar"),
+    ),
     [
         p_tensor("tensor", "Tensor to read from"),
         Param(

@@ -386,9 +386,12 @@ def _transpose_view(ctx: DeduceContext) -> Type:
 tile_op(
     entry(
         "transpose_view",
-        "",
+        "TRESHAPE",
         "The same Mat / Left / Right tile read transposed (NZ <-> ZN), without copying.",
-        **no_lowering(_VIEW_ONLY),
+        # The same bytes under the swapped shape and layouts: a reinterpreting view (TRESHAPE,
+        # pto.treshape), which a plain move then copies into Left / Right (q @ kᵀ).
+        pto_returns_value=True,
+        aliases="tile",
     ),
     [
         p_tile(

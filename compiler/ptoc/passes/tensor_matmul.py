@@ -9,8 +9,10 @@ and keeps whole 32-byte rows. The product stays in Acc: a returned product is st
 store from Acc (the FIX pipe converts it to the result's type).
 
 What the hardware cannot do is an E400 at the matmul: an operand computed in the kernel (a Vec
-tile cannot reach Mat on A2/A3), a product larger than Acc. What ptoc does not lower yet is an
-E400 too: transposed operands (``a_trans`` / ``b_trans``), ranks other than 2.
+tile cannot reach Mat on A2/A3). What ptoc does not lower yet is an E400 too: a product larger
+than Acc (A2/A3's L0C, 128 KB: upstream's AutoTileMatmulL0 tiles it into [m, n] sub-tiles, each
+stored or assembled where the product goes), transposed operands (``a_trans`` / ``b_trans``),
+ranks other than 2.
 """
 
 from __future__ import annotations
@@ -80,7 +82,8 @@ class MatmulLowering:
         if acc_capacity is not None and m * n * _ACC_BYTES > acc_capacity:
             self.error(
                 f"the product [{m}, {n}] needs {m * n * _ACC_BYTES} bytes of Acc, more than "
-                f"its {acc_capacity}; split the rows or columns with tensor.view"
+                f"its {acc_capacity} (L0C); ptoc does not tile a product over Acc yet "
+                "(PyPTO's AutoTileMatmulL0 does): split the rows or columns with tensor.view"
             )
             return None
         step = self.k_slice(m, k, n, size)

@@ -53,6 +53,7 @@ from ..ir.types import MemorySpace, ScalarType, ShapedType, TensorType, TileType
 from ..ir.visitor import IRMutator, with_fields
 from ..ops.registry import REGISTRY, Access, OpDef, OpError, PipeType, Role
 from ..records import field, record
+from .acc_tiles import split_products
 from .base import Pass, PassContext
 from .build import index_tuple, op_call
 from .irutil import (
@@ -656,6 +657,7 @@ class ConvertTensorToBlockOps(Pass):
         for fn in program.functions:
             if _converts(fn):
                 ctx.at(fn.span)
+                fn = split_products(fn, ctx.target.capacity(MemorySpace.Acc))
                 converted = _convert(fn, ctx)
                 functions.append(converted.function)
                 if converted.out_types:

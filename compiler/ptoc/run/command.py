@@ -268,7 +268,8 @@ def debug_hint(executable: Path, workdir: Path, line: str | None) -> None:
     folder = workdir.absolute()
     lines = [
         f"debug build: {executable}",
-        f"to debug: cd {folder} && PTO_CPU_SIM_UB_BYTES={UB_BYTES} gdb --args {executable} 0 "
+        f"to debug: cd {folder} && PTO_CPU_SIM_UB_BYTES={UB_BYTES} PTO_CPU_SIM_NUM_CORES=1 "
+        f"gdb --args {executable} 0 "
         f"{folder}",
     ]
     if line is not None:

@@ -185,7 +185,10 @@ def run(
     (workdir / "args.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     try:
         command = [str(executable), str(kernel), str(workdir)]
-        result = run_tool(command, RUN_TIMEOUT, workdir, PTO_CPU_SIM_UB_BYTES=UB_BYTES)
+        # One block runs the kernel, as in the reference interpreter (get_block_num() is 1).
+        result = run_tool(
+            command, RUN_TIMEOUT, workdir, PTO_CPU_SIM_UB_BYTES=UB_BYTES, PTO_CPU_SIM_NUM_CORES="1"
+        )
     except subprocess.TimeoutExpired:
         return SimRun(-1, f"the simulated kernel ran longer than {RUN_TIMEOUT} s")
     run_result = SimRun(result.returncode, result.stderr)

@@ -57,7 +57,11 @@ INFIX: dict[BinaryOp, str] = {
 }
 
 # Operators written as calls: name(lhs, rhs).
-CALLS: dict[BinaryOp, str] = {BinaryOp.Min: "min", BinaryOp.Max: "max", BinaryOp.Pow: "pow"}
+CALLS: dict[BinaryOp, str] = {BinaryOp.Pow: "pow"}
+# Operators written as a choice between the operands (pure scalar expressions: repeating them
+# is safe): C++ has no min / max of two values of different types (INT64 and a literal), and
+# pto-isa's CPU simulator declares none.
+CHOICES: dict[BinaryOp, str] = {BinaryOp.Min: "<", BinaryOp.Max: ">"}
 
 PREFIX: dict[UnaryOp, str] = {UnaryOp.Neg: "-", UnaryOp.BitNot: "~", UnaryOp.Not: "!"}
 
@@ -65,6 +69,8 @@ PREFIX: dict[UnaryOp, str] = {UnaryOp.Neg: "-", UnaryOp.BitNot: "~", UnaryOp.Not
 def binary(op: BinaryOp, lhs: str, rhs: str) -> str:
     if op in CALLS:
         return f"{CALLS[op]}({lhs}, {rhs})"
+    if op in CHOICES:
+        return f"({lhs} {CHOICES[op]} {rhs} ? {lhs} : {rhs})"
     return f"({lhs} {INFIX[op]} {rhs})"
 
 

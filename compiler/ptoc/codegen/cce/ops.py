@@ -17,7 +17,7 @@ from ...ir.expr import AttrValue, Call, ConstInt, Expr, MakeTuple, Op, Var
 from ...ir.shape import static_shape
 from ...ir.span import Span
 from ...ir.types import MemorySpace, ScalarType, ShapedType, TensorType, TileType, Type
-from ...ops import REGISTRY, Access, Category, OpDef, Param, PipeType, Role
+from ...ops import GM_ELEMENT, REGISTRY, Access, Category, OpDef, Param, PipeType, Role
 from ...passes.op_info import op_def
 from ...records import record
 from ..common import (
@@ -27,7 +27,14 @@ from ..common import (
     not_taken,
     result_is_promoted,
 )
-from . import byte_mask, column_vectors, expressions, transposed_operand, valid_regions
+from . import (
+    byte_mask,
+    column_vectors,
+    expressions,
+    gm_element,
+    transposed_operand,
+    valid_regions,
+)
 from .declarations import column_layout, cpp_dtype, static_dims, tile_rows_cols
 
 if TYPE_CHECKING:
@@ -251,8 +258,7 @@ def lower_call(
     if target:
         operands = _convert_promoted_operand(ctx, call, mapping.op, operands, target)
     if isinstance(call.type, ScalarType):
-        # A scalar-valued op is an inline C++ call (value mode).
-        return f"{mapping.instruction}({', '.join([*operands, *mapping.attr_args])})"
+        return _value(ctx, call, mapping, operands)
     if not target:
         raise CodegenError(
             "E400",
@@ -279,6 +285,14 @@ def lower_call(
         return ""
     ctx.out.emit_line(f"{mapping.instruction}({', '.join(arguments)});")
     return ""
+
+
+def _value(ctx: FunctionContext, call: Call, mapping: ISAMapping, operands: list[str]) -> str:
+    """A scalar-valued op: an inline C++ call (value mode), or an element of a tensor
+    parameter read through its pointer (gm_element.py)."""
+    if mapping.instruction == GM_ELEMENT:
+        return gm_element.read(ctx, call)
+    return f"{mapping.instruction}({', '.join([*operands, *mapping.attr_args])})"
 
 
 # Sync lines depend on the op and the call's keywords only, and kernels are full of them.

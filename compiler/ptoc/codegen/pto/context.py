@@ -68,6 +68,7 @@ class FunctionContext:
         self.tile_bufs = mt.TileBufs()  # each tile's tile_buf type (shared with collect_buffers)
         self.ptoas_version = DEFAULT_VERSION  # the PTOAS the forms are written for
         self.func_type = FunctionType.Opaque  # the kernel's core (AIC / AIV) for pipe ops
+        self.pointers: dict[Var, Value] = {}  # each tensor parameter's %argN (pto.load_scalar)
         self.pipe_slots: dict[int, Value] = {}  # the GM slot ring of each pipe it sets up
 
     # --- values of variables -------------------------------------------------------------

@@ -251,6 +251,8 @@ def _parameters(ctx: FunctionContext, fn: Function) -> list[str]:
         out.append(f"{name}: {type_}")
         if isinstance(param.type, ScalarType):
             ctx.bind(param, Value(name, type_))
+        elif isinstance(param.type, TensorType):
+            ctx.pointers[param] = Value(name, type_)
     return out
 
 

@@ -45,7 +45,7 @@ from ...ops.registry import (
 )
 from ...records import record
 from ..common import CodegenError, axis_instruction, check_valid_region_reads, result_is_promoted
-from . import expressions, forms, pipes, versions
+from . import expressions, forms, gm_element, pipes, versions
 from . import mlir_types as mt
 from .context import Binding, FunctionContext
 from .emitter import Value, float_literal
@@ -94,6 +94,8 @@ def lower_call(ctx: FunctionContext, call: Call, result: Var | None, span: Span)
         return _result_buffer(ctx, call, result, at) if op.role is Role.CREATE else None
     if op.pto.instruction in pipes.INSTRUCTIONS:
         return pipes.lower_pipe(ctx, call, result, at)
+    if op.pto.instruction == gm_element.INSTRUCTION:
+        return gm_element.read(ctx, call, at)
     instruction = op.pto.instruction
     if instruction is None:
         note = f" ({op.pto.note})" if op.pto.note else ""

@@ -1,0 +1,162 @@
+"""A kernel's matmul whose product is larger than Acc, stored where it goes in [m, n] blocks
+(ConvertTensorToBlockOps, before it converts the kernel): upstream's AutoTileMatmulL0 with
+the product placed in DDR.
+
+``c = tensor.matmul(a, b)`` ([M, K] x [K, N], ``a`` and ``b`` parameters) whose only use is
+``t2 = tensor.assemble(t, c, [r, s])`` becomes, at the assemble, one matmul per block of rows
+(or, when one row block of 16 does not fit, of columns) and an assemble of each block into its
+window of ``t``::
+
+    c_0 = tensor.matmul(tensor.view(a, [m, K], [0, 0]), b)
+    t_0 = tensor.assemble(t, c_0, [r, s])
+    c_1 = tensor.matmul(tensor.view(a, [m, K], [m, 0]), b)
+    t2 = tensor.assemble(t_0, c_1, [r + m, s])
+
+``m`` (or ``n``) is the largest divisor of M (N), in whole fractals of 16, of which two blocks
+fit Acc (a K loop's first product and the sum it carries are two tiles).
+Each block is then an ordinary matmul (tensor_matmul.py: K slices, the block in Acc) and each
+assemble a store from Acc. A product read otherwise (by a vector op, or a second matmul: the
+Mat placement, which needs the FIX pipe's Acc -> Mat move) keeps the E400 of its size.
+"""
+
+from __future__ import annotations
+
+from ..ir.dtype import INDEX
+from ..ir.expr import Binary, BinaryOp, Call, ConstInt, Expr, MakeTuple, Var, const_int
+from ..ir.function import Function
+from ..ir.shape import static_shape
+from ..ir.stmt import AssignStmt, SeqStmts, Stmt
+from ..ir.types import TensorType
+from ..ir.visitor import with_fields
+from ..ir.walk import stmt_reads
+from ..ops.registry import REGISTRY, OpError
+from .build import index_tuple, op_call
+from .op_info import op_def
+
+_ACC_BYTES = 4  # an Acc element is FP32 or INT32
+_FRACTAL = 16  # rows (and columns) of an Acc fractal
+# Acc tiles of a block live at once: a K loop's first product and the sum it carries.
+_LIVE = 2
+
+
+def split_products(fn: Function, acc_capacity: int | None) -> Function:
+    """``fn`` with each product over ``acc_capacity`` bytes that is only assembled into a
+    tensor computed and assembled in blocks (the function itself when there is none)."""
+    if acc_capacity is None or not isinstance(fn.body, SeqStmts):
+        return fn
+    stmts = list(fn.body.stmts)
+    reads: dict[Var, int] = {}
+    for var in stmt_reads(fn.body):  # (every statement, nested ones included)
+        reads[var] = reads.get(var, 0) + 1
+    params = set(fn.params)
+    changed = False
+    for index, stmt in enumerate(stmts):
+        if not isinstance(stmt, AssignStmt) or reads.get(stmt.var, 0) != 1:
+            continue
+        plan = _plan(stmt, params, acc_capacity)
+        found = None if plan is None else _assemble_of(stmts, index, stmt.var)
+        if plan is None or found is None:
+            continue
+        assemble = stmts[found]
+        assert isinstance(assemble, AssignStmt)
+        try:
+            blocks = _blocks(stmt, assemble, plan)
+        except OpError:
+            continue
+        stmts[found] = SeqStmts(tuple(blocks), span=assemble.span)
+        stmts[index] = SeqStmts((), span=stmt.span)
+        changed = True
+    if not changed:
+        return fn
+    return with_fields(fn, body=SeqStmts(tuple(stmts), span=fn.body.span))
+
+
+def _is(call: Expr, name: str) -> bool:
+    return isinstance(call, Call) and (op := op_def(call)) is not None and op.name == name
+
+
+def _plan(stmt: AssignStmt, params: set[Var], capacity: int) -> tuple[int, int] | None:
+    """(axis, block) of a matmul of two parameters whose product is over Acc: rows (axis 0)
+    or columns (axis 1) in blocks of ``block``; None for any other statement."""
+    if not _is(stmt.value, "tensor.matmul"):
+        return None
+    call = stmt.value
+    assert isinstance(call, Call)
+    if any(call.kwarg(attr) is True for attr in ("a_trans", "b_trans", "c_matrix_nz")):
+        return None
+    a, b = call.args[0], call.args[1]
+    if not (a in params and b in params and isinstance(stmt.var.type, TensorType)):
+        return None
+    shape = static_shape(stmt.var.type.shape)
+    if shape is None or len(shape) != 2 or shape[0] * shape[1] * _ACC_BYTES <= capacity:
+        return None
+    for axis in (0, 1):
+        whole, other = shape[axis], shape[1 - axis]
+        for block in range(whole - _FRACTAL, 0, -_FRACTAL):
+            if whole % block == 0 and block * other * _ACC_BYTES * _LIVE <= capacity:
+                return axis, block
+    return None
+
+
+def _assemble_of(stmts: list[Stmt], index: int, product: Var) -> int | None:
+    """The position of the statement after ``index`` that assembles ``product`` into a tensor
+    at a window of static rank 2."""
+    for position in range(index + 1, len(stmts)):
+        stmt = stmts[position]
+        if not isinstance(stmt, AssignStmt) or not _is(stmt.value, "tensor.assemble"):
+            continue
+        call = stmt.value
+        assert isinstance(call, Call)
+        offset = call.args[2] if len(call.args) > 2 else None
+        if call.args[1] is product and isinstance(offset, MakeTuple) and len(offset.elements) == 2:
+            return position
+    return None
+
+
+def _blocks(matmul: AssignStmt, assemble: AssignStmt, plan: tuple[int, int]) -> list[Stmt]:
+    """The views, block products and assembles replacing ``matmul`` and ``assemble``."""
+    axis, block = plan
+    call, into = matmul.value, assemble.value
+    assert isinstance(call, Call) and isinstance(into, Call)
+    a, b, offset = call.args[0], call.args[1], into.args[2]
+    operand = a if axis == 0 else b
+    view_op, matmul_op, assemble_op = REGISTRY.get("tensor.view"), op_def(call), op_def(into)
+    assert view_op is not None and matmul_op is not None and assemble_op is not None
+    assert isinstance(operand, Var) and isinstance(operand.type, TensorType)
+    assert isinstance(offset, MakeTuple)
+    dims = static_shape(operand.type.shape)
+    assert dims is not None
+    span, target = matmul.span, into.args[0]
+    out: list[Stmt] = []
+    count = dims[axis] // block
+    for i in range(count):
+        shape = [block, dims[1]] if axis == 0 else [dims[0], block]
+        start = [i * block, 0] if axis == 0 else [0, i * block]
+        window_of = [operand, index_tuple(shape, span), index_tuple(start, span)]
+        view = op_call(view_op, window_of, (), span)
+        window = Var(view.type, name=f"{operand.name}_{i}", span=span)
+        args = (window, b) if axis == 0 else (a, window)
+        product = op_call(matmul_op, [*args, *call.args[2:]], call.kwargs, span)
+        part = Var(product.type, name=f"{matmul.var.name}_{i}", span=span)
+        at = list(offset.elements)
+        at[axis] = _plus(at[axis], i * block)
+        placed_args = [target, part, index_tuple(at, span), *into.args[3:]]
+        placed = op_call(assemble_op, placed_args, into.kwargs, span)
+        name = f"{assemble.var.name}_{i}"
+        result = assemble.var if i == count - 1 else Var(placed.type, name=name, span=span)
+        out += [
+            AssignStmt(window, view, span=span),
+            AssignStmt(part, product, span=span),
+            AssignStmt(result, placed, span=span),
+        ]
+        target = result
+    return out
+
+
+def _plus(offset: Expr, delta: int) -> Expr:
+    if delta == 0:
+        return offset
+    if isinstance(offset, ConstInt):
+        return const_int(offset.value + delta, INDEX, offset.span)
+    step = const_int(delta, INDEX, offset.span)
+    return Binary(offset.type, op=BinaryOp.Add, lhs=offset, rhs=step, span=offset.span)
