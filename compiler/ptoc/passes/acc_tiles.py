@@ -29,7 +29,7 @@ from ..ir.stmt import AssignStmt, SeqStmts, Stmt
 from ..ir.types import TensorType
 from ..ir.visitor import with_fields
 from ..ir.walk import stmt_reads
-from ..ops.registry import REGISTRY, OpError
+from ..ops.registry import REGISTRY, OpError, Role
 from .build import index_tuple, op_call
 from .op_info import op_def
 
@@ -71,14 +71,19 @@ def split_products(fn: Function, acc_capacity: int | None) -> Function:
     return with_fields(fn, body=SeqStmts(tuple(stmts), span=fn.body.span))
 
 
-def _is(call: Expr, name: str) -> bool:
-    return isinstance(call, Call) and (op := op_def(call)) is not None and op.name == name
+def _is(call: Expr, role: Role) -> bool:
+    """A tensor-level op of ``role`` (MATMUL: ``tensor.matmul``; STORE: ``tensor.assemble``,
+    the one tensor op that stores)."""
+    if not isinstance(call, Call):
+        return False
+    op = op_def(call)
+    return op is not None and op.namespace == "tensor" and op.role is role
 
 
 def _plan(stmt: AssignStmt, params: set[Var], capacity: int) -> tuple[int, int] | None:
     """(axis, block) of a matmul of two parameters whose product is over Acc: rows (axis 0)
     or columns (axis 1) in blocks of ``block``; None for any other statement."""
-    if not _is(stmt.value, "tensor.matmul"):
+    if not _is(stmt.value, Role.MATMUL):
         return None
     call = stmt.value
     assert isinstance(call, Call)
@@ -103,7 +108,7 @@ def _assemble_of(stmts: list[Stmt], index: int, product: Var) -> int | None:
     at a window of static rank 2."""
     for position in range(index + 1, len(stmts)):
         stmt = stmts[position]
-        if not isinstance(stmt, AssignStmt) or not _is(stmt.value, "tensor.assemble"):
+        if not isinstance(stmt, AssignStmt) or not _is(stmt.value, Role.STORE):
             continue
         call = stmt.value
         assert isinstance(call, Call)
@@ -120,8 +125,10 @@ def _blocks(matmul: AssignStmt, assemble: AssignStmt, plan: tuple[int, int]) -> 
     assert isinstance(call, Call) and isinstance(into, Call)
     a, b, offset = call.args[0], call.args[1], into.args[2]
     operand = a if axis == 0 else b
-    view_op, matmul_op, assemble_op = REGISTRY.get("tensor.view"), op_def(call), op_def(into)
-    assert view_op is not None and matmul_op is not None and assemble_op is not None
+    matmul_op, assemble_op = op_def(call), op_def(into)
+    assert matmul_op is not None and assemble_op is not None
+    view_op = REGISTRY.get(f"{matmul_op.namespace}.view")  # the window of a tensor
+    assert view_op is not None
     assert isinstance(operand, Var) and isinstance(operand.type, TensorType)
     assert isinstance(offset, MakeTuple)
     dims = static_shape(operand.type.shape)
