@@ -14,6 +14,7 @@ from ptoc.editions import Edition, EditionSource
 from ptoc.frontend import analyze_source
 from ptoc.interp import run_function
 from ptoc.ir.function import Program
+from ptoc.printer import print_program
 
 SOURCE = """import pypto.language as pl
 
@@ -84,19 +85,103 @@ def test_pto_allocates_dynamic_extents_and_sets_them_before_the_load() -> None:
     assert f"pto.tfillpad ins(%0 : {TILE})" in text and f"outs(%1 : {PADDED})" in text
 
 
-def test_an_op_that_does_not_model_the_region_is_e400_on_both_routes() -> None:
-    source = SOURCE.replace(
-        "p = pl.tile.fillpad(t, pad_value=pl.PadValue.min)", "p = pl.exp(t)"
-    ).replace("part = pl.store(t, [0, 0], part)", "part = pl.store(p, [0, 0], part)")
+def diagnostics_of_both_routes(source: str) -> dict[str, list[tuple[str, str, int, int]]]:
     analysis = analyze_source(source, "k.py", edition=(Edition.V2026_08, EditionSource.FLAG))
     assert analysis.diagnostics == []
-    message = (
-        "block.exp reads tile 't' whose valid region [16, n] is narrower than the tile: "
-        "ptoc's {} code models valid regions in fillpad and store only; fill the rest first "
-        "(pl.tile.fillpad) or load the whole window"
-    )
     cce = generate_cce(run_pipeline(analysis.programs[0], "default").program)
     pto = generate_pto(run_pipeline(analysis.programs[0], "ptoas").program)
-    for generated, target in ((cce, "CCE"), (pto, "PTO")):
-        found = [(d.code, d.message, d.span.line, d.span.column) for d in generated.diagnostics]
+    return {
+        target: [(d.code, d.message, d.span.line, d.span.column) for d in generated.diagnostics]
+        for generated, target in ((cce, "CCE"), (pto, "PTO"))
+    }
+
+
+def test_an_op_that_does_not_model_the_region_is_e400_on_both_routes() -> None:
+    source = SOURCE.replace(
+        "p = pl.tile.fillpad(t, pad_value=pl.PadValue.min)", "p = pl.tile.rems(t, 3.0)"
+    ).replace("part = pl.store(t, [0, 0], part)", "part = pl.store(p, [0, 0], part)")
+    message = (
+        "block.rems reads tile 't' whose valid region [16, n] is narrower than the tile: "
+        "ptoc's {} code models valid regions in element-wise ops, fillpad and store only; "
+        "fill the rest first (pl.tile.fillpad) or load the whole window"
+    )
+    for target, found in diagnostics_of_both_routes(source).items():
         assert found == [("E400", message.format(target), 15, 12)]
+
+
+CHAIN = SOURCE.replace(
+    "p = pl.tile.fillpad(t, pad_value=pl.PadValue.min)",
+    "e = pl.exp(t)\n        s = pl.add(e, t)\n        p = pl.tile.fillpad(s)",
+)
+
+
+def test_an_element_wise_result_takes_its_first_operands_region() -> None:
+    analysis = analyze_source(CHAIN, "k.py", edition=(Edition.V2026_08, EditionSource.FLAG))
+    assert analysis.diagnostics == []
+    text = print_program(analysis.programs[0])
+    region = "pl.Tile[[16, 128], pl.FP32, pl.TileView(valid_shape=[16, n])]"
+    assert f"e: {region} = pl.block.exp(\n            t\n" in text
+    assert f"s: {region} = pl.block.add(\n            e, t\n" in text
+    assert "p: pl.Tile[[16, 128], pl.FP32, pl.TileView(pad=pl.PadMode.zero)] =" in text
+
+
+def test_cce_and_pto_set_an_element_wise_results_region_before_its_instruction() -> None:
+    program_ = analyze_source(
+        CHAIN, "k.py", edition=(Edition.V2026_08, EditionSource.FLAG)
+    ).programs[0]
+    cce = generate_cce(run_pipeline(program_, "default").program).text
+    assert "    e.SetValidShape(16, n);\n    TEXP(e, t);\n" in cce
+    assert "    s.SetValidShape(16, n);\n    TADD(s, e, t);\n" in cce
+    pto = generate_pto(run_pipeline(program_, "ptoas").program, ptoas_version="0.57").text
+    lines = pto.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip().startswith("pto.texp ins("))
+    assert lines[at - 1].strip().startswith("pto.set_validshape %")
+    assert lines[at - 1].strip().endswith(f", %c16, %arg1 : {TILE}")
+
+
+def test_sources_of_different_regions_are_e400_naming_both() -> None:
+    source = SOURCE.replace(
+        "p = pl.tile.fillpad(t, pad_value=pl.PadValue.min)",
+        "w = pl.load(a, [0, 0], [16, 128])\n        s = pl.add(t, w)\n"
+        "        p = pl.tile.fillpad(s)",
+    )
+    message = (
+        "block.add computes over the valid region of its first operand 't', [16, n], and "
+        "pto-isa's instruction reads the same region of every source; tile 'w' has the whole "
+        "tile ({}): give both one region (pl.tile.set_validshape) or fill the first "
+        "(pl.tile.fillpad)"
+    )
+    for target, found in diagnostics_of_both_routes(source).items():
+        assert found == [("E400", message.format(target), 16, 12)]
+
+
+SET = SOURCE.replace(
+    "t = pl.load(a, [0, 0], [16, 128], valid_shape=[16, n])",
+    "w = pl.load(a, [0, 0], [16, 128])\n        t = pl.tile.set_validshape(w, 16, n)",
+)
+
+
+def test_set_validshape_runs_on_the_interpreter() -> None:
+    analysis = analyze_source(SET, "k.py", edition=(Edition.V2026_08, EditionSource.FLAG))
+    assert analysis.diagnostics == []
+    a = np.arange(16 * 128, dtype=np.float32).reshape(16, 128)
+    before = np.full((16, 128), 7.0, dtype=np.float32)
+    result = run_function(
+        analysis.programs[0], "k", {"a": a, "n": 100, "out": before, "part": before}
+    )
+    out, part = result.outputs["out"], result.outputs["part"]
+    assert np.array_equal(out[:, :100], a[:, :100]) and np.all(out[:, 100:] == -np.inf)
+    assert np.array_equal(part[:, :100], a[:, :100]) and np.all(part[:, 100:] == 7.0)
+
+
+def test_set_validshape_is_the_sources_storage_with_the_region_set() -> None:
+    program_ = analyze_source(SET, "k.py", edition=(Edition.V2026_08, EditionSource.FLAG)).programs[
+        0
+    ]
+    cce = generate_cce(run_pipeline(program_, "default").program).text
+    assert "    TASSIGN(w, 0x0);\n" in cce and "    TASSIGN(t, 0x0);\n" in cce
+    assert "    t.SetValidShape(16, n);\n" in cce
+    pto = generate_pto(run_pipeline(program_, "ptoas").program, ptoas_version="0.57").text
+    whole = TILE.replace("v_row=?, v_col=?", "v_row=16, v_col=128")
+    assert f"    %7 = pto.treshape %0 : {whole} -> {TILE}\n" in pto
+    assert f"    pto.set_validshape %7, %c16, %arg1 : {TILE}\n" in pto

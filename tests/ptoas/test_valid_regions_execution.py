@@ -132,6 +132,65 @@ CASES: dict[str, tuple[str, str, list[str], str, dict[str, int]]] = {
         WHOLE,
         {"n": 3},
     ),
+    # pl.tile.set_validshape and element-wise ops carrying a valid region (spec §11)
+    "set_validshape_dynamic_then_fillpad_min_FP32": (
+        "FP32",
+        "m n",
+        [
+            "t = pl.load(a, [0, 0], [16, 128])",
+            "v = pl.tile.set_validshape(t, m, n)",
+            "r = pl.tile.fillpad(v, pad_value=pl.PadValue.min)",
+        ],
+        WHOLE,
+        {"m": 7, "n": 90},
+    ),
+    "set_validshape_static_store_FP32": (  # the rest of out keeps its values
+        "FP32",
+        "",
+        ["t = pl.load(a, [0, 0], [16, 128])", "r = pl.tile.set_validshape(t, 10, 100)"],
+        WHOLE,
+        {},
+    ),
+    "elementwise_chain_over_a_loaded_region_FP32": (
+        "FP32",
+        "n",
+        [
+            "t = pl.load(a, [0, 0], [16, 128], valid_shape=[16, n])",
+            "e = pl.exp(t)",
+            "s = pl.add(e, t)",
+            "h = pl.tile.muls(s, 0.5)",
+            "d = pl.sub(h, t)",
+            "w = pl.abs(d)",
+            "r = pl.tile.fillpad(w, pad_value=pl.PadValue.zero)",
+        ],
+        WHOLE,
+        {"n": 45},
+    ),
+    "elementwise_over_set_validshape_store_FP32": (
+        "FP32",
+        "m n",
+        [
+            "t = pl.load(a, [0, 0], [16, 128])",
+            "v = pl.tile.set_validshape(t, m, n)",
+            "u = pl.tile.adds(v, 1.0)",
+            "x = pl.mul(u, v)",
+            "r = pl.maximum(x, v)",
+        ],
+        WHOLE,
+        {"m": 13, "n": 70},
+    ),
+    "elementwise_static_region_INT32": (
+        "INT32",
+        "",
+        [
+            "t = pl.load(a, [0, 0], [16, 128], valid_shape=[12, 64])",
+            "x = pl.add(t, t)",
+            "y = pl.tile.muls(x, 3)",
+            "r = pl.tile.fillpad(y, pad_value=pl.PadValue.max)",
+        ],
+        WHOLE,
+        {},
+    ),
 }
 # Kernels whose simulator result differs from the hardware's, which the interpreter models
 # (xfail strict: a fix must remove the entry).

@@ -659,6 +659,7 @@ _family(
             broadcast="ADD",
             scalar_form="block.adds",
             pto_dtypes=_PTO_ARITH,
+            keeps_valid_region=True,
         ),
         entry(
             "sub",
@@ -667,6 +668,7 @@ _family(
             broadcast="SUB",
             scalar_form="block.subs",
             pto_dtypes=_PTO_ARITH,
+            keeps_valid_region=True,
         ),
         entry(
             "mul",
@@ -675,6 +677,7 @@ _family(
             broadcast="MUL",
             scalar_form="block.muls",
             pto_dtypes=_PTO_ARITH,
+            keeps_valid_region=True,
         ),
         entry(
             "div",
@@ -683,6 +686,7 @@ _family(
             broadcast="DIV",
             scalar_form="block.divs",
             pto_dtypes=_PTO_FLOAT,
+            keeps_valid_region=True,
         ),
         entry(
             "maximum",
@@ -690,6 +694,7 @@ _family(
             "Element-wise maximum of two tiles, with broadcasting.",
             broadcast="MAX",
             pto_dtypes=_PTO_ARITH,
+            keeps_valid_region=True,
         ),
         entry(
             "minimum",
@@ -698,6 +703,7 @@ _family(
             broadcast="MIN",
             unified_always=True,
             pto_dtypes=_PTO_ARITH,
+            keeps_valid_region=True,
         ),
         entry(
             "rem",
@@ -730,6 +736,7 @@ _family(
     ),
     [_LHS, _RHS],
     Elementwise("tt", integer=True),
+    keeps_valid_region=True,
 )
 
 _family(
@@ -749,6 +756,7 @@ _family(
     ),
     [_LHS, _RHS],
     Elementwise("tt", integer=True, keep_lhs_dtype=True),
+    keeps_valid_region=True,
 )
 
 _family(
@@ -808,6 +816,7 @@ _family(
             unified_always=True,
             pto_dtypes=_PTO_ARITH,
             cce_dtypes=_A2A3_SCALAR,
+            keeps_valid_region=True,
         ),
         entry(
             "subs",
@@ -816,6 +825,7 @@ _family(
             unified_always=True,
             pto_dtypes=_PTO_ARITH,
             cce_dtypes=_A2A3_SCALAR,
+            keeps_valid_region=True,
         ),
         entry(
             "muls",
@@ -824,6 +834,7 @@ _family(
             unified_always=True,
             pto_dtypes=_PTO_ARITH,
             cce_dtypes=_A2A3_SCALAR,
+            keeps_valid_region=True,
         ),
         entry(
             "divs",
@@ -831,6 +842,7 @@ _family(
             "Divide every element of a tile by a scalar.",
             unified_always=True,
             pto_dtypes=_PTO_ARITH,
+            keeps_valid_region=True,
         ),
         entry(
             "rems",
@@ -870,6 +882,7 @@ _family(
             "Leaky ReLU: x if x > 0 else slope * x, per element.",
             pto_dtypes=_PTO_FLOAT,
             pto_scalar_dtype=_D.FP32,
+            keeps_valid_region=True,
         ),
     ),
     [_vec_tile("tile", "Input tile"), p_scalar("slope", "Slope for negative elements")],
@@ -1230,6 +1243,7 @@ _family(
     ),
     _ONE_TILE,
     Elementwise("t"),
+    keeps_valid_region=True,
 )
 
 _family(
@@ -1237,6 +1251,7 @@ _family(
     _ONE_TILE,
     Elementwise("t"),
     _check_not_dtype,
+    keeps_valid_region=True,
 )
 
 _family(

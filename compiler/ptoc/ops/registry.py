@@ -24,6 +24,7 @@ from ..editions import RULES, Edition
 from ..enums import IdentityEnum
 from ..ir.dtype import DataType
 from ..ir.expr import AttrValue, Expr, MakeTuple, Var
+from ..ir.shape import shapes_equal
 from ..ir.types import (
     UNKNOWN,
     MemorySpace,
@@ -32,6 +33,7 @@ from ..ir.types import (
     ShapedType,
     TensorType,
     TileType,
+    TileView,
     Type,
     UnknownType,
 )
@@ -354,6 +356,10 @@ class Lowering:
     vec_window: str | None = None
 
 
+#: The CCE lowering of ``set_validshape``: pto-isa's ``Tile::SetValidShape(rows, cols)``.
+VALID_SHAPE_METHOD = "SetValidShape"
+
+
 @record(frozen=True, slots=True)
 class MaskForm:
     """How an op on 1 / 0 values is computed where the instructions work on bit masks
@@ -415,6 +421,11 @@ class OpDef:
     # generation reports E400 for any other op reading a tile whose valid region is narrower
     # than the tile (codegen/common.py: what the chip computes there is not modelled).
     reads_valid_region: bool = False
+    # Element-wise (2026-08, spec §11): the result's valid region is its first tile operand's,
+    # and the instruction computes over its destination's valid rows and columns (pto-isa's
+    # TADD_IMPL and kin take ``dst.GetValidRow()`` / ``GetValidCol()``), asking each source for
+    # the same region. Code generation reports E400 where a source's region differs.
+    keeps_valid_region: bool = False
     # Tensor ops: the block op computing the same on tiles (tensor.add -> block.add), which
     # ConvertTensorToBlockOps puts in its place inside InCore functions.
     block_form: str | None = None
@@ -594,6 +605,8 @@ class OpDef:
                 result = ScalarType(index)
         if warnings is not None:
             warnings.extend(ctx.warnings)
+        if self.keeps_valid_region and isinstance(result, TileType):
+            result = _with_first_region(args, result)
         if isinstance(result, TileType) and result.memref is None:
             memory = self._result_memory(args, filled)
             if result.memory is not memory:  # (MemorySpace members are singletons)
@@ -607,6 +620,19 @@ class OpDef:
             source = next((a.type for a in args.values() if isinstance(a.type, TileType)), None)
             return source.memory_space if source is not None else None
         return self.result_space_for(attrs)
+
+
+def _with_first_region(args: dict[str, Expr], result: TileType) -> TileType:
+    """``result`` with the valid region of the first tile operand (of the same shape) when
+    that operand has one of its own (spec §11: element-wise results take it)."""
+    first = next((a.type for a in args.values() if isinstance(a.type, TileType)), None)
+    view = first.tile_view if first is not None else None
+    if view is None or view.valid_shape is None or first is None:
+        return result
+    if not shapes_equal(first.shape, result.shape):
+        return result
+    own = result.tile_view or TileView()
+    return records.replace(result, tile_view=records.replace(own, valid_shape=view.valid_shape))
 
 
 _operand_space_check: Callable[[DeduceContext], None] | None = None

@@ -572,6 +572,12 @@ def _tile_reshape(op: OpCall) -> Array:
     return _fit(op, tile, op.ints(1)).copy()
 
 
+@_define("block.set_validshape")
+def _set_validshape(op: OpCall) -> Array:
+    """The same elements; the valid region is the result's type (spec §11: no data moves)."""
+    return np.asarray(op.args[0]).copy()
+
+
 @_define("block.transpose_scratch")
 def _tile_transpose_2d(op: OpCall) -> Array:
     return np.asarray(op.args[0]).T.copy()

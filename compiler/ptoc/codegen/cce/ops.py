@@ -17,6 +17,7 @@ from ...ir.shape import static_shape
 from ...ir.span import Span
 from ...ir.types import MemorySpace, ScalarType, ShapedType, TensorType, TileType, Type
 from ...ops import REGISTRY, Access, Category, OpDef, Param, PipeType, Role
+from ...ops.registry import VALID_SHAPE_METHOD
 from ...passes.op_info import op_def
 from ...records import record
 from ..common import (
@@ -243,9 +244,8 @@ def lower_call(
     if role is Role.STORE:
         _lower_store(ctx, call, mapping.instruction)
         return ""
-    if role is Role.MOVE and call.kwarg("transpose") is True and target:
-        if _lower_transposing_move(ctx, call, mapping.instruction, target, target_type):
-            return ""
+    if _lowered_apart(ctx, call, mapping, target, target_type):
+        return ""
     operands = _operands(ctx, call, mapping.op.expr_params)
     if target:
         operands = _convert_promoted_operand(ctx, call, mapping.op, operands, target)
@@ -278,6 +278,25 @@ def lower_call(
         return ""
     ctx.out.emit_line(f"{mapping.instruction}({', '.join(arguments)});")
     return ""
+
+
+def _lowered_apart(
+    ctx: FunctionContext, call: Call, mapping: ISAMapping, target: str, target_type: Type | None
+) -> bool:
+    """The calls lowered apart from the generic instruction (True: nothing else to emit): a
+    transposing move, and valid regions (2026-08): ``set_validshape`` is the region alone;
+    an element-wise result's region known at run time is set before its instruction, which
+    computes over the destination's valid region."""
+    if mapping.role is Role.MOVE and call.kwarg("transpose") is True and target:
+        if _lower_transposing_move(ctx, call, mapping.instruction, target, target_type):
+            return True
+    if mapping.instruction == VALID_SHAPE_METHOD:
+        valid_regions.lower_set_valid_shape(ctx, call, target, target_type)
+        return True
+    tile = target_type if isinstance(target_type, TileType) else call.type
+    if target and mapping.op.keeps_valid_region and isinstance(tile, TileType):
+        valid_regions.set_valid_shape(ctx, target, tile, call)
+    return False
 
 
 # Sync lines depend on the op and the call's keywords only, and kernels are full of them.

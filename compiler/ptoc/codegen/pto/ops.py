@@ -385,6 +385,13 @@ def _set_valid_shape(ctx: FunctionContext, tile: Value, valid: Sequence[Expr], s
     ctx.out.line(f"pto.set_validshape {tile.name}, {names} : {tile.type}")
 
 
+def _set_dynamic_region(ctx: FunctionContext, tile: Value, tile_type: TileType, span: Span) -> None:
+    """``pto.set_validshape`` of a tile whose valid region is known at run time only."""
+    valid = _valid_region(tile_type, 2)
+    if valid is not None and any(static_value(d) is None for d in valid):
+        _set_valid_shape(ctx, tile, valid, span)
+
+
 def _store(ctx: FunctionContext, instruction: str, call: Call, span: Span) -> Value:
     offsets, sizes, output = _window(call, is_load=False, span=span)
     if output is None:
@@ -526,6 +533,8 @@ def _block_op(
         instruction = form.instruction
         out = _result_buffer(ctx, call, result, span)
         literal_type = mt.scalar_type(op.pto.scalar_dtype or result_type.dtype, span)
+        if op.keeps_valid_region:  # computed over the destination's valid region
+            _set_dynamic_region(ctx, out, result_type, span)
     given = _operand_args(op, call)
     operands = _block_operands(ctx, op, given, result_type, out, form, literal_type, span)
     if op.pto.same_rows and isinstance(result_type, TileType) and operands:
@@ -709,9 +718,12 @@ def _value_op(
         raise CodegenError("E400", f"{call.op_name} needs a tile source and a tile result", span)
     source = _operand(ctx, call.args[0], None, span)
     target = mt.tile_buf_type(result_type, span)
-    return ctx.emit_result(
+    view = ctx.emit_result(
         target, f"{instruction} {source.name}{attrs} : {source.type} -> {target}"
     )
+    # a region known at run time (set_validshape's; v_row=?, v_col=? in the view's type)
+    _set_dynamic_region(ctx, view, result_type, span)
+    return view
 
 
 def _typed_attributes(op: OpDef, call: Call, implied: tuple[str, ...], span: Span) -> str:
