@@ -191,6 +191,30 @@ CASES: dict[str, tuple[str, str, list[str], str, dict[str, int]]] = {
         WHOLE,
         {},
     ),
+    # pl.slice(..., valid_shape=): the window's valid region
+    "slice_dynamic_region_then_fillpad_FP32": (
+        "FP32",
+        "n",
+        [
+            "t = pl.load(a, [0, 0], [16, 128])",
+            "s = pl.slice(t, [8, 128], [8, 0], valid_shape=[8, n])",
+            "r = pl.tile.fillpad(s, pad_value=pl.PadValue.max)",
+        ],
+        "[8, 128]",
+        {"n": 100},
+    ),
+    "slice_static_region_chain_store_FP32": (  # the rest of out keeps its values
+        "FP32",
+        "",
+        [
+            "t = pl.load(a, [0, 0], [16, 128])",
+            "s = pl.slice(t, [8, 128], [0, 0], valid_shape=[5, 96])",
+            "e = pl.exp(s)",
+            "r = pl.tile.muls(e, 0.25)",
+        ],
+        "[8, 128]",
+        {},
+    ),
 }
 # Kernels whose simulator result differs from the hardware's, which the interpreter models
 # (xfail strict: a fix must remove the entry).

@@ -1615,14 +1615,52 @@ _block_op(
     "t(tile.shape, tile.dtype)",
 )
 
+_WINDOW_PARAMS = (
+    p_tile("tile", "Tile to take a window of"),
+    p_shape("shape", "Shape of the window (INT64 / UINT64 scalars)"),
+    p_shape("offset", "Start of the window in each dimension (INT64 / UINT64 scalars)"),
+)
+_WINDOW_VALID = Param(
+    "valid_shape",
+    "2026-08: the valid region of the window (default: all of it)",
+    default=None,
+    accepts=("shape",),
+)
+_tile_window = view_rule("tile")
+
+
+@rule
+def _window_of_tile(ctx: DeduceContext) -> Type:
+    """A window of a tile; 2026-08's ``slice(..., valid_shape=)`` states its valid region
+    (spec §11; a source narrower than the tile is E400 where code is generated)."""
+    result = _tile_window(ctx)
+    valid = _valid_region(ctx, result.shape) if isinstance(result, TileType) else None
+    if valid is None or not isinstance(result, TileType):
+        return result
+    view = records.replace(result.tile_view or TileView(), valid_shape=valid)
+    return records.replace(result, tile_view=view)
+
+
 _block_op(
-    entry("view", "TEXTRACT", "A window of a tile.", pto_vec_window="pto.subset"),
-    [
-        p_tile("tile", "Tile to take a window of"),
-        p_shape("shape", "Shape of the window (INT64 / UINT64 scalars)"),
-        p_shape("offset", "Start of the window in each dimension (INT64 / UINT64 scalars)"),
-    ],
-    view_rule("tile"),
+    entry(
+        "view",
+        "TEXTRACT",
+        "A window of a tile.",
+        pto_vec_window="pto.subset",
+        # 2026-03's view: a valid_shape= is read and checked but not modelled (W004)
+        edition_forms=(
+            EditionForm(
+                Edition.V2026_03,
+                (*_WINDOW_PARAMS, _WINDOW_VALID),
+                lambda args: {k: v for k, v in args.items() if k != "valid_shape"},
+                "2026-03: view(tile, shape, offset)",
+                spelled="view",
+                unmodelled=("valid_shape",),
+            ),
+        ),
+    ),
+    [*_WINDOW_PARAMS, _WINDOW_VALID],
+    _window_of_tile,
     "t(shape, tile.dtype)",
     role=Role.VIEW,
 )

@@ -4,6 +4,7 @@ only; the op's other spellings stay both editions'."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
 
 from .. import records
@@ -138,20 +139,25 @@ ADDED_ATTRIBUTES: dict[str, tuple[tuple[str, tuple[type, ...], object], ...]] = 
 }
 
 
-def _window(args: dict[str, Expr]) -> dict[str, Expr]:
-    return {
-        name: value for name, value in args.items() if name in ("tensor", "tile", "shape", "offset")
-    }
+def _window(own: frozenset[str]) -> Callable[[dict[str, Expr]], dict[str, Expr]]:
+    """The converter of the slice form: the arguments the op itself takes."""
+    return lambda args: {name: value for name, value in args.items() if name in own}
 
 
 def with_slice_form(op: OpDef) -> OpDef:
     """2026-08's ``slice``: the 2026-03 window ``view`` with keywords ptoc reads but does not
-    model (the valid region, dropped unit axes, padding, clamping)."""
-    extras = tuple(p for p in _SLICE_EXTRAS if op.category is Category.TENSOR or p.name != "clamp")
+    model (dropped unit axes, padding, clamping; a tensor's valid region). A tile's valid
+    region is the op's own parameter (block.view)."""
+    own = frozenset(p.name for p in op.params)
+    extras = tuple(
+        p
+        for p in _SLICE_EXTRAS
+        if (op.category is Category.TENSOR or p.name != "clamp") and p.name not in own
+    )
     form = EditionForm(
         _NEW,
         op.params + extras,
-        _window,
+        _window(own),
         f"2026-08: slice({op.params[0].name}, shape, offset, valid_shape=None, ...)",
         spelled="slice",
         unmodelled=tuple(p.name for p in extras),

@@ -215,8 +215,8 @@ _ATTR_RENDERERS = {"mode": round_mode, "cmp_type": cmp_mode}
 
 _ISA = ISAMapper()
 
-# List parameters that only restate the destination tile's shape.
-SHAPE_PARAMS = frozenset({"shape", "shapes"})
+# List parameters that only restate the destination tile's shape (or its valid region).
+SHAPE_PARAMS = frozenset({"shape", "shapes", "valid_shape"})
 
 
 def lower_call(
@@ -285,8 +285,8 @@ def _lowered_apart(
 ) -> bool:
     """The calls lowered apart from the generic instruction (True: nothing else to emit): a
     transposing move, and valid regions (2026-08): ``set_validshape`` is the region alone;
-    an element-wise result's region known at run time is set before its instruction, which
-    computes over the destination's valid region."""
+    a result's region known at run time is set before its instruction, which computes over
+    the destination's valid region (element-wise ops, a window's TEXTRACT)."""
     if mapping.role is Role.MOVE and call.kwarg("transpose") is True and target:
         if _lower_transposing_move(ctx, call, mapping.instruction, target, target_type):
             return True
@@ -294,7 +294,7 @@ def _lowered_apart(
         valid_regions.lower_set_valid_shape(ctx, call, target, target_type)
         return True
     tile = target_type if isinstance(target_type, TileType) else call.type
-    if target and mapping.op.keeps_valid_region and isinstance(tile, TileType):
+    if target and isinstance(tile, TileType):  # (element-wise ops, TEXTRACT: the dst's)
         valid_regions.set_valid_shape(ctx, target, tile, call)
     return False
 
