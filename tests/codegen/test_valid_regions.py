@@ -185,3 +185,58 @@ def test_set_validshape_is_the_sources_storage_with_the_region_set() -> None:
     whole = TILE.replace("v_row=?, v_col=?", "v_row=16, v_col=128")
     assert f"    %7 = pto.treshape %0 : {whole} -> {TILE}\n" in pto
     assert f"    pto.set_validshape %7, %c16, %arg1 : {TILE}\n" in pto
+
+
+SLICE = """import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(
+        self,
+        a: pl.Tensor[[16, 128], pl.FP32],
+        n: pl.Scalar[pl.INDEX],
+        out: pl.Out[pl.Tensor[[8, 128], pl.FP32]],
+    ) -> pl.Tensor[[8, 128], pl.FP32]:
+        t = pl.load(a, [0, 0], [16, 128])
+        s = pl.slice(t, [8, 128], [8, 0], valid_shape=[8, n])
+        out = pl.store(s, [0, 0], out)
+        return out
+"""
+WINDOW = TILE.replace("rows=16", "rows=8")
+
+
+def test_a_slice_states_its_valid_region_and_each_route_copies_it() -> None:
+    analysis = analyze_source(SLICE, "k.py", edition=(Edition.V2026_08, EditionSource.FLAG))
+    assert analysis.diagnostics == []
+    text = print_program(analysis.programs[0], edition=Edition.V2026_08)
+    assert "s: pl.Tile[[8, 128], pl.FP32, pl.TileView(valid_shape=[8, n])] =" in text
+    cce = generate_cce(run_pipeline(analysis.programs[0], "default").program).text
+    assert "    s.SetValidShape(8, n);\n    TEXTRACT(s, t, 8, 0);\n" in cce
+    pto = generate_pto(
+        run_pipeline(analysis.programs[0], "ptoas").program, ptoas_version="0.57"
+    ).text
+    assert f"    pto.set_validshape %1, %c8, %arg1 : {WINDOW}\n" in pto
+    view = WINDOW.replace("v_row=?", "v_row=8")  # PTOAS infers a constant extent static
+    whole = TILE.replace("v_row=?, v_col=?", "v_row=16, v_col=128")
+    subview = f"pto.subview %0[%c8, %c0] sizes [8, 128] valid [%c8, %arg1] : {whole} -> {view}"
+    assert subview in pto
+
+
+def test_a_slices_constant_region_outside_its_window_is_e308() -> None:
+    source = SLICE.replace("valid_shape=[8, n]", "valid_shape=[9, n]")
+    analysis = analyze_source(source, "k.py", edition=(Edition.V2026_08, EditionSource.FLAG))
+    assert [(d.code, d.span.line) for d in analysis.diagnostics] == [("E308", 14)]
+
+
+def test_2026_03s_window_view_still_has_no_valid_shape() -> None:
+    source = SLICE.replace("pl.slice(", "pl.block.view(").replace(
+        "pl.load(a, [0, 0], [16, 128])", "pl.block.load(a, [0, 0], [16, 128])"
+    )
+    analysis = analyze_source(source, "k.py", edition=(Edition.V2026_03, EditionSource.FLAG))
+    found = [(d.code, d.message) for d in analysis.diagnostics if d.code.startswith("E")]
+    assert found[0] == (
+        "E302",
+        "block.view got an unexpected keyword argument 'valid_shape'; did you mean 'shape'?",
+    )

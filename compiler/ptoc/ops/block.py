@@ -1647,15 +1647,15 @@ _block_op(
         "TEXTRACT",
         "A window of a tile.",
         pto_vec_window="pto.subset",
-        # 2026-03's view: a valid_shape= is read and checked but not modelled (W004)
+        # 2026-03's view has no valid_shape= (2026-08's slice has)
         edition_forms=(
             EditionForm(
                 Edition.V2026_03,
-                (*_WINDOW_PARAMS, _WINDOW_VALID),
-                lambda args: {k: v for k, v in args.items() if k != "valid_shape"},
+                _WINDOW_PARAMS,
+                dict,
                 "2026-03: view(tile, shape, offset)",
                 spelled="view",
-                unmodelled=("valid_shape",),
+                exclusive=True,
             ),
         ),
     ),

@@ -273,6 +273,10 @@ class EditionForm:
     meaning_note: tuple[str, str] | None = None
     # Parameters the form accepts that ptoc does not model: given, they get a W004.
     unmodelled: tuple[str, ...] = ()
+    # Under its edition a call spelled so binds this form or fails by it: the op's own
+    # parameters, which hold another edition's additions (2026-08's valid_shape= on a tile's
+    # window), are not tried.
+    exclusive: bool = False
 
 
 @record(frozen=True, slots=True)
