@@ -191,6 +191,17 @@ CASES: dict[str, tuple[str, str, list[str], str, dict[str, int]]] = {
         WHOLE,
         {},
     ),
+    "cast_round_trip_of_a_region_store_FP32": (  # TCVT converts the source's region
+        "FP32",
+        "m",
+        [
+            "t = pl.load(a, [0, 0], [16, 128], valid_shape=[m, 100])",
+            "h = pl.cast(t, target_type=pl.FP16)",
+            "r = pl.cast(h, target_type=pl.FP32)",
+        ],
+        WHOLE,
+        {"m": 6},
+    ),
     # pl.slice(..., valid_shape=): the window's valid region
     "slice_dynamic_region_then_fillpad_FP32": (
         "FP32",

@@ -1307,6 +1307,7 @@ _block_op(
         role=Role.CAST,
         attr_args=("mode",),
         pto_attrs=(_ROUND_MODE,),
+        keeps_valid_region=True,  # TCVT converts the source's valid rows and columns
     ),
     [_vec_tile("tile", "Tile to convert"), *CAST_ATTRS],
     cast_rule("tile"),
