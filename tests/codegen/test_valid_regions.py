@@ -240,3 +240,29 @@ def test_2026_03s_window_view_still_has_no_valid_shape() -> None:
         "E302",
         "block.view got an unexpected keyword argument 'valid_shape'; did you mean 'shape'?",
     )
+
+
+ROW_SUM = SET.replace(
+    "p = pl.tile.fillpad(t, pad_value=pl.PadValue.min)\n        out = pl.store(p, [0, 0], out)",
+    "tmp = pl.create_tile([16, 128], dtype=pl.FP32, target_memory=pl.MemorySpace.Vec)\n"
+    "        p = pl.row_sum(t, tmp)",
+).replace("part = pl.store(t, [0, 0], part)", "part = pl.store(p, [0, 0], part)")
+
+
+def test_a_row_reduction_reads_the_region_and_keeps_its_rows() -> None:
+    analysis = analyze_source(ROW_SUM, "k.py", edition=(Edition.V2026_08, EditionSource.FLAG))
+    assert [d.code for d in analysis.diagnostics] == []
+    text = print_program(analysis.programs[0], edition=Edition.V2026_08)
+    assert "p: pl.Tile[[16, 1], pl.FP32] =" in text  # every row valid: no region of its own
+    a = np.arange(16 * 128, dtype=np.float32).reshape(16, 128) / 1000
+    before = np.full((16, 128), 7.0, dtype=np.float32)
+    result = run_function(
+        analysis.programs[0], "k", {"a": a, "n": 100, "out": before, "part": before}
+    )
+    part = result.outputs["part"]
+    assert np.allclose(part[:, 0], a[:, :100].sum(axis=1)) and np.all(part[:, 1:] == 7.0)
+    # (tests/ptoas/test_valid_regions_execution.py runs row reductions on both routes)
+    rows = ROW_SUM.replace("set_validshape(w, 16, n)", "set_validshape(w, n, n)")
+    analysis = analyze_source(rows, "k.py", edition=(Edition.V2026_08, EditionSource.FLAG))
+    text = print_program(analysis.programs[0], edition=Edition.V2026_08)
+    assert "p: pl.Tile[[16, 1], pl.FP32, pl.TileView(valid_shape=[n, 1])] =" in text

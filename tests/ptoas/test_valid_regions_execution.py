@@ -202,6 +202,30 @@ CASES: dict[str, tuple[str, str, list[str], str, dict[str, int]]] = {
         WHOLE,
         {"m": 6},
     ),
+    # row reductions read their source's valid region; the result's is its valid rows
+    "row_sum_over_a_set_region_FP32": (  # the rest of out keeps its values
+        "FP32",
+        "m n",
+        [
+            "t = pl.load(a, [0, 0], [16, 128])",
+            "v = pl.tile.set_validshape(t, m, n)",
+            "tmp = pl.create_tile([16, 128], dtype=pl.FP32, target_memory=pl.MemorySpace.Vec)",
+            "r = pl.row_sum(v, tmp)",
+        ],
+        ROWS,
+        {"m": 11, "n": 77},
+    ),
+    "row_max_over_a_loaded_region_FP32": (
+        "FP32",
+        "",
+        [
+            "t = pl.load(a, [0, 0], [16, 128], valid_shape=[12, 40])",
+            "tmp = pl.create_tile([16, 128], dtype=pl.FP32, target_memory=pl.MemorySpace.Vec)",
+            "r = pl.row_max(t, tmp)",
+        ],
+        ROWS,
+        {},
+    ),
     # pl.slice(..., valid_shape=): the window's valid region
     "slice_dynamic_region_then_fillpad_FP32": (
         "FP32",

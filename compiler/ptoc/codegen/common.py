@@ -106,7 +106,7 @@ def check_valid_region_reads(op: OpDef, call: Call, target: str) -> None:
     and pto-isa asks every source for that same region (TADD_IMPL's PTO_ASSERTs; the CPU
     instructions take one tile type for all three), so a source of another region is E400.
     Any other op: what the instruction computes outside the region is not modelled."""
-    if op.reads_valid_region:
+    if op.reads_valid_region or op.reduces_valid_region:
         return
     if op.keeps_valid_region:
         _check_same_regions(op, call, target)

@@ -1601,6 +1601,7 @@ for _row in (
         row_reduce_rule("tile", 2),
         "t([..., rows, 1], tile.dtype)",
         role=Role.REDUCTION,
+        reduces_valid_region=True,
     )
 
 _block_op(

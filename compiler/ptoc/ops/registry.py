@@ -23,7 +23,7 @@ from .. import records
 from ..editions import RULES, Edition
 from ..enums import IdentityEnum
 from ..ir.dtype import DataType
-from ..ir.expr import AttrValue, Expr, MakeTuple, Var
+from ..ir.expr import AttrValue, Expr, MakeTuple, Var, const_int
 from ..ir.shape import shapes_equal
 from ..ir.types import (
     UNKNOWN,
@@ -430,6 +430,10 @@ class OpDef:
     # TADD_IMPL and kin take ``dst.GetValidRow()`` / ``GetValidCol()``), asking each source for
     # the same region. Code generation reports E400 where a source's region differs.
     keeps_valid_region: bool = False
+    # Row reductions (2026-08): the instruction reduces its source's valid rows and columns
+    # (pto-isa's TROWSUM_IMPL takes ``src.GetValidRow()`` / ``GetValidCol()``); the result's
+    # valid region is those rows, one column.
+    reduces_valid_region: bool = False
     # Tensor ops: the block op computing the same on tiles (tensor.add -> block.add), which
     # ConvertTensorToBlockOps puts in its place inside InCore functions.
     block_form: str | None = None
@@ -611,6 +615,8 @@ class OpDef:
             warnings.extend(ctx.warnings)
         if self.keeps_valid_region and isinstance(result, TileType):
             result = _with_first_region(args, result)
+        elif self.reduces_valid_region and isinstance(result, TileType):
+            result = _with_first_region(args, result, reduced=True)
         if isinstance(result, TileType) and result.memref is None:
             memory = self._result_memory(args, filled)
             if result.memory is not memory:  # (MemorySpace members are singletons)
@@ -626,17 +632,27 @@ class OpDef:
         return self.result_space_for(attrs)
 
 
-def _with_first_region(args: dict[str, Expr], result: TileType) -> TileType:
+def _with_first_region(
+    args: dict[str, Expr], result: TileType, *, reduced: bool = False
+) -> TileType:
     """``result`` with the valid region of the first tile operand (of the same shape) when
-    that operand has one of its own (spec §11: element-wise results take it)."""
+    that operand has one of its own (spec §11: element-wise results take it); ``reduced``:
+    a row reduction's, its rows and one column."""
     first = next((a.type for a in args.values() if isinstance(a.type, TileType)), None)
     view = first.tile_view if first is not None else None
     if view is None or view.valid_shape is None or first is None:
         return result
-    if not shapes_equal(first.shape, result.shape):
+    valid = view.valid_shape
+    if reduced:
+        if len(valid) != 2 or result.rank != 2:
+            return result
+        valid = (valid[0], const_int(1))
+        if shapes_equal(valid, result.shape):
+            return result  # all rows valid: the whole result
+    elif not shapes_equal(first.shape, result.shape):
         return result
     own = result.tile_view or TileView()
-    return records.replace(result, tile_view=records.replace(own, valid_shape=view.valid_shape))
+    return records.replace(result, tile_view=records.replace(own, valid_shape=valid))
 
 
 _operand_space_check: Callable[[DeduceContext], None] | None = None

@@ -547,9 +547,21 @@ def _reduce(op: OpCall) -> Any:
 
 
 def _row_reduce(kind: str) -> Semantics:
+    """A row reduction; of a tile with a valid region (2026-08), over that region's rows and
+    columns (TROWSUM / TROWMAX / TROWMIN read the source's valid region), the rows outside
+    it 0 (the instruction does not write them: the result's region is the valid rows)."""
+
     def run(op: OpCall) -> Array:
         tile = np.asarray(op.args[0])
-        return np.expand_dims(kernels.reduce(tile, tile.ndim - 1, kind), -1)
+        valid = _valid_extents(op, op.arg_type(0), tile.ndim)
+        if valid is None or tile.ndim != 2:
+            return np.expand_dims(kernels.reduce(tile, tile.ndim - 1, kind), -1)
+        rows, cols = (max(0, v) for v in valid)
+        result = np.zeros((tile.shape[0], 1), tile.dtype)
+        if rows and cols:
+            part = kernels.reduce(tile[:rows, :cols], 1, kind)
+            result[:rows, 0] = part
+        return result
 
     return run
 

@@ -576,8 +576,9 @@ def _block_op(
         instruction = form.instruction
         out = _result_buffer(ctx, call, result, span)
         literal_type = mt.scalar_type(op.pto.scalar_dtype or result_type.dtype, span)
-        if op.keeps_valid_region:  # computed over the destination's valid region
-            _set_dynamic_region(ctx, out, result_type, span)
+        # a region known at run time: the instruction computes over the destination's
+        # (element-wise ops) or writes it (a row reduction's valid rows)
+        _set_dynamic_region(ctx, out, result_type, span)
     given = _operand_args(op, call)
     operands = _block_operands(ctx, op, given, result_type, out, form, literal_type, span)
     if op.pto.same_rows and isinstance(result_type, TileType) and operands:
