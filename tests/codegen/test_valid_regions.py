@@ -266,3 +266,14 @@ def test_a_row_reduction_reads_the_region_and_keeps_its_rows() -> None:
     analysis = analyze_source(rows, "k.py", edition=(Edition.V2026_08, EditionSource.FLAG))
     text = print_program(analysis.programs[0], edition=Edition.V2026_08)
     assert "p: pl.Tile[[16, 1], pl.FP32, pl.TileView(valid_shape=[n, 1])] =" in text
+
+
+def test_2026_08_tile_division_needs_one_valid_region() -> None:
+    source = SOURCE.replace(
+        "p = pl.tile.fillpad(t, pad_value=pl.PadValue.min)",
+        "w = pl.load(a, [0, 0], [16, 128])\n        q = pl.div(t, t)\n        p = pl.div(q, w)",
+    )
+    analysis = analyze_source(source, "k.py", edition=(Edition.V2026_08, EditionSource.FLAG))
+    found = [(d.code, d.message, d.span.line, d.span.column) for d in analysis.diagnostics]
+    message = "block.div: 'lhs' and 'rhs' must have one valid region, got [16, n] and [16, 128]"
+    assert found == [("E307", message, 17, 22)]
