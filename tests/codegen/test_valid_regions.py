@@ -277,3 +277,18 @@ def test_2026_08_tile_division_needs_one_valid_region() -> None:
     found = [(d.code, d.message, d.span.line, d.span.column) for d in analysis.diagnostics]
     message = "block.div: 'lhs' and 'rhs' must have one valid region, got [16, n] and [16, 128]"
     assert found == [("E307", message, 17, 22)]
+
+
+def test_an_extent_an_if_yields_is_renamed_with_the_rest_in_ssa() -> None:
+    source = SOURCE.replace(
+        "        t = pl.load(a, [0, 0], [16, 128], valid_shape=[16, n])",
+        "        if n > 4:\n            vlen = n\n        else:\n            vlen = 128\n"
+        "        t = pl.load(a, [0, 0], [16, 128], valid_shape=[16, vlen])",
+    )
+    analysis = analyze_source(source, "k.py", edition=(Edition.V2026_08, EditionSource.FLAG))
+    assert analysis.diagnostics == []
+    cce = generate_cce(run_pipeline(analysis.programs[0], "default").program)
+    assert cce.diagnostics == []  # was E900: the type read 'vlen' before the if's result
+    assert "    t.SetValidShape(16, vlen_2);\n" in cce.text
+    pto = generate_pto(run_pipeline(analysis.programs[0], "ptoas").program)
+    assert pto.diagnostics == []

@@ -28,6 +28,9 @@ def kernel_source(dtype: str, scalars: str, body: list[str], out_shape: str) -> 
     """A program whose InCore kernel reads a [16, 128] tensor ``a`` and integer scalars and
     writes ``r`` to ``out``."""
     lines = "".join(f"        {line}\n" for line in body)
+    store = (
+        "" if body[-1].lstrip().startswith("out = ") else "        out = pl.store(r, [0, 0], out)\n"
+    )
     extra = "".join(f"        {name}: pl.Scalar[pl.INDEX],\n" for name in scalars.split())
     return (
         "import pypto.language as pl\n\n\n@pl.program\nclass P:\n"
@@ -35,8 +38,7 @@ def kernel_source(dtype: str, scalars: str, body: list[str], out_shape: str) -> 
         "    def kernel(\n"
         f"        self,\n        a: pl.Tensor[[16, 128], pl.{dtype}],\n{extra}"
         f"        out: pl.Out[pl.Tensor[{out_shape}, pl.{dtype}]],\n"
-        f"    ) -> pl.Tensor[{out_shape}, pl.{dtype}]:\n{lines}"
-        "        out = pl.store(r, [0, 0], out)\n"
+        f"    ) -> pl.Tensor[{out_shape}, pl.{dtype}]:\n{lines}{store}"
         "        return out\n"
     )
 
@@ -225,6 +227,24 @@ CASES: dict[str, tuple[str, str, list[str], str, dict[str, int]]] = {
         ],
         ROWS,
         {},
+    ),
+    # a region known at run time from an if inside a loop (the ragged-tail idiom)
+    "ragged_tail_loop_FP32": (
+        "FP32",
+        "n",
+        [
+            "for i in pl.range(2):",
+            "    if i == 1:",
+            "        vlen = n",
+            "    else:",
+            "        vlen = 128",
+            "    t = pl.load(a, [i * 8, 0], [8, 128], valid_shape=[8, vlen])",
+            "    e = pl.tile.adds(t, 1.0)",
+            "    p = pl.tile.fillpad(e, pad_value=pl.PadValue.zero)",
+            "    out = pl.store(p, [i * 8, 0], out)",
+        ],
+        WHOLE,
+        {"n": 19},
     ),
     # pl.slice(..., valid_shape=): the window's valid region
     "slice_dynamic_region_then_fillpad_FP32": (
