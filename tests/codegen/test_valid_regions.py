@@ -13,6 +13,7 @@ from ptoc.driver import run_pipeline
 from ptoc.editions import Edition, EditionSource
 from ptoc.frontend import analyze_source
 from ptoc.interp import run_function
+from ptoc.ir.equality import structural_equal
 from ptoc.ir.function import Program
 from ptoc.printer import print_program
 
@@ -292,3 +293,13 @@ def test_an_extent_an_if_yields_is_renamed_with_the_rest_in_ssa() -> None:
     assert "    t.SetValidShape(16, vlen_2);\n" in cce.text
     pto = generate_pto(run_pipeline(analysis.programs[0], "ptoas").program)
     assert pto.diagnostics == []
+
+
+def test_printed_regions_known_at_run_time_parse_back_equal() -> None:
+    for source in (SOURCE, SET, CHAIN, SLICE):
+        analysis = analyze_source(source, "k.py", edition=(Edition.V2026_08, EditionSource.FLAG))
+        text = print_program(analysis.programs[0], edition=Edition.V2026_08)
+        assert "valid_shape=[" in text and ", n]" in text
+        again = analyze_source(text, "p.py", edition=(Edition.V2026_08, EditionSource.FLAG))
+        assert [d.format() for d in again.diagnostics] == []  # was W008: unknown 'n'
+        assert structural_equal(analysis.programs[0], again.programs[0])
