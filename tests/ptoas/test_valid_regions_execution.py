@@ -204,6 +204,26 @@ CASES: dict[str, tuple[str, str, list[str], str, dict[str, int]]] = {
         WHOLE,
         {"m": 6},
     ),
+    "fillpad_inplace_dynamic_min_FP32": (
+        "FP32",
+        "m n",
+        [
+            "t = pl.load(a, [0, 0], [16, 128], valid_shape=[m, n])",
+            "r = pl.tile.fillpad_inplace(t, pad_value=pl.PadValue.min)",
+        ],
+        WHOLE,
+        {"m": 10, "n": 33},
+    ),
+    "fillpad_expand_of_a_region_FP32": (
+        "FP32",
+        "n",
+        [
+            "t = pl.load(a, [0, 0], [16, 64], valid_shape=[16, n])",
+            "r = pl.tile.fillpad_expand(t, [16, 128], pad_value=pl.PadValue.max)",
+        ],
+        WHOLE,
+        {"n": 50},
+    ),
     # row reductions read their source's valid region; the result's is its valid rows
     "row_sum_over_a_set_region_FP32": (  # the rest of out keeps its values
         "FP32",

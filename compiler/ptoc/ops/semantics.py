@@ -176,23 +176,26 @@ def _full(op: OpCall) -> Array:
     return np.full(op.ints(0), cast_to(op.args[1], dtype), dtype)
 
 
-@_define("block.fillpad")
+@_define("block.fillpad", "block.fillpad_inplace", "block.fillpad_expand")
 def _fillpad(op: OpCall) -> Array:
-    """TFILLPAD: outside the source's valid region (constant or known at run time), the
-    result's pad value (2026-08: ``pad_value``; 2026-03: the tile view's)."""
+    """TFILLPAD (and its in-place and expanding forms): the result holds the source inside
+    the source's valid region (constant or known at run time; the whole source without one)
+    and the result's pad value everywhere else (2026-08: ``pad_value``; 2026-03: the tile
+    view's), the result's shape being the expanding form's larger one."""
     tile = np.asarray(op.args[0]).copy()
     source, result = op.arg_type(0), op.call.type
-    view = source.tile_view if isinstance(source, TileType) else None
     padded = result.tile_view if isinstance(result, TileType) else None
-    if view is None or view.valid_shape is None or padded is None or padded.pad is PadMode.null:
+    if padded is None or padded.pad is PadMode.null:
         return tile
     valid = _valid_extents(op, source, tile.ndim)
-    if valid is None:
+    shape = tuple(op.extents(result.shape)) if isinstance(result, TileType) else tile.shape
+    if valid is None and shape == tile.shape:
         return tile
-    pad = _pad_value(tile.dtype, padded.pad)
-    inside = np.zeros(tile.shape, bool)
-    inside[tuple(slice(0, max(v, 0)) for v in valid)] = True
-    return np.where(inside, tile, pad).astype(tile.dtype)
+    region = valid if valid is not None else tile.shape
+    out = np.full(shape, _pad_value(tile.dtype, padded.pad), tile.dtype)
+    part = tuple(slice(0, max(0, min(v, s))) for v, s in zip(region, tile.shape, strict=True))
+    out[part] = tile[part]
+    return out
 
 
 def _pad_value(dtype: np.dtype[Any], pad: PadMode) -> Any:

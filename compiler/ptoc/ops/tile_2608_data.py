@@ -256,7 +256,12 @@ def _fillpad(instruction: str) -> dict[str, Any]:
     note = "the pad value is the result tile type's pad"
     return {
         "cce": Lowering(instruction, note, operands=("tile",)),
-        "pto": Lowering("pto." + instruction.lower(), note, operands=("tile",)),
+        "pto": Lowering(
+            "pto." + instruction.lower(),
+            note,
+            operands=("tile",),
+            stated_by_type=("pad_value",),
+        ),
     }
 
 
@@ -265,6 +270,7 @@ tile_op(
         "fillpad_expand",
         "",
         "Copy a tile into a larger shape, filling the rest with the pad value.",
+        reads_valid_region=True,  # what is outside the source's valid region is padded
         **_fillpad("TFILLPAD_EXPAND"),
     ),
     [
@@ -281,6 +287,7 @@ tile_op(
         "",
         "Fill the padding outside a tile's valid region with the pad value, in place.",
         aliases="tile",
+        reads_valid_region=True,  # what is outside the source's valid region is padded
         **_fillpad("TFILLPAD_INPLACE"),
     ),
     [p_tile("tile", "Tile whose padding is filled", spaces=_VEC, access=Access.WRITE), _PAD_VALUE],
