@@ -419,6 +419,13 @@ def _valid_region(tile: Type, rank: int) -> tuple[Expr, ...] | None:
     return view.valid_shape
 
 
+def _set_dynamic_region(ctx: FunctionContext, tile: Value, tile_type: TileType, span: Span) -> None:
+    """``pto.set_validshape`` of a tile whose valid region is known at run time only."""
+    valid = _valid_region(tile_type, 2)
+    if valid is not None and any(static_value(d) is None for d in valid):
+        _set_valid_shape(ctx, tile, valid, span)
+
+
 def _set_valid_shape(ctx: FunctionContext, tile: Value, valid: Sequence[Expr], span: Span) -> None:
     """``pto.set_validshape %t, %rows, %cols : T``: a valid region known at run time."""
     extents = [expressions.index(ctx, d, span) for d in valid]
@@ -426,13 +433,6 @@ def _set_valid_shape(ctx: FunctionContext, tile: Value, valid: Sequence[Expr], s
         extents.insert(0, ctx.constants.integer(1))
     names = ", ".join(v.name for v in extents)
     ctx.out.line(f"pto.set_validshape {tile.name}, {names} : {tile.type}")
-
-
-def _set_dynamic_region(ctx: FunctionContext, tile: Value, tile_type: TileType, span: Span) -> None:
-    """``pto.set_validshape`` of a tile whose valid region is known at run time only."""
-    valid = _valid_region(tile_type, 2)
-    if valid is not None and any(static_value(d) is None for d in valid):
-        _set_valid_shape(ctx, tile, valid, span)
 
 
 def _store(ctx: FunctionContext, instruction: str, call: Call, span: Span) -> Value:
