@@ -28,6 +28,9 @@ def kernel_source(dtype: str, scalars: str, body: list[str], out_shape: str) -> 
     """A program whose InCore kernel reads a [16, 128] tensor ``a`` and integer scalars and
     writes ``r`` to ``out``."""
     lines = "".join(f"        {line}\n" for line in body)
+    store = (
+        "" if body[-1].lstrip().startswith("out = ") else "        out = pl.store(r, [0, 0], out)\n"
+    )
     extra = "".join(f"        {name}: pl.Scalar[pl.INDEX],\n" for name in scalars.split())
     return (
         "import pypto.language as pl\n\n\n@pl.program\nclass P:\n"
@@ -35,8 +38,7 @@ def kernel_source(dtype: str, scalars: str, body: list[str], out_shape: str) -> 
         "    def kernel(\n"
         f"        self,\n        a: pl.Tensor[[16, 128], pl.{dtype}],\n{extra}"
         f"        out: pl.Out[pl.Tensor[{out_shape}, pl.{dtype}]],\n"
-        f"    ) -> pl.Tensor[{out_shape}, pl.{dtype}]:\n{lines}"
-        "        out = pl.store(r, [0, 0], out)\n"
+        f"    ) -> pl.Tensor[{out_shape}, pl.{dtype}]:\n{lines}{store}"
         "        return out\n"
     )
 
@@ -131,6 +133,162 @@ CASES: dict[str, tuple[str, str, list[str], str, dict[str, int]]] = {
         ],
         WHOLE,
         {"n": 3},
+    ),
+    # pl.tile.set_validshape and element-wise ops carrying a valid region (spec §11)
+    "set_validshape_dynamic_then_fillpad_min_FP32": (
+        "FP32",
+        "m n",
+        [
+            "t = pl.load(a, [0, 0], [16, 128])",
+            "v = pl.tile.set_validshape(t, m, n)",
+            "r = pl.tile.fillpad(v, pad_value=pl.PadValue.min)",
+        ],
+        WHOLE,
+        {"m": 7, "n": 90},
+    ),
+    "set_validshape_static_store_FP32": (  # the rest of out keeps its values
+        "FP32",
+        "",
+        ["t = pl.load(a, [0, 0], [16, 128])", "r = pl.tile.set_validshape(t, 10, 100)"],
+        WHOLE,
+        {},
+    ),
+    "elementwise_chain_over_a_loaded_region_FP32": (
+        "FP32",
+        "n",
+        [
+            "t = pl.load(a, [0, 0], [16, 128], valid_shape=[16, n])",
+            "e = pl.exp(t)",
+            "s = pl.add(e, t)",
+            "h = pl.tile.muls(s, 0.5)",
+            "d = pl.sub(h, t)",
+            "w = pl.abs(d)",
+            "r = pl.tile.fillpad(w, pad_value=pl.PadValue.zero)",
+        ],
+        WHOLE,
+        {"n": 45},
+    ),
+    "elementwise_over_set_validshape_store_FP32": (
+        "FP32",
+        "m n",
+        [
+            "t = pl.load(a, [0, 0], [16, 128])",
+            "v = pl.tile.set_validshape(t, m, n)",
+            "u = pl.tile.adds(v, 1.0)",
+            "x = pl.mul(u, v)",
+            "r = pl.maximum(x, v)",
+        ],
+        WHOLE,
+        {"m": 13, "n": 70},
+    ),
+    "elementwise_static_region_INT32": (
+        "INT32",
+        "",
+        [
+            "t = pl.load(a, [0, 0], [16, 128], valid_shape=[12, 64])",
+            "x = pl.add(t, t)",
+            "y = pl.tile.muls(x, 3)",
+            "r = pl.tile.fillpad(y, pad_value=pl.PadValue.max)",
+        ],
+        WHOLE,
+        {},
+    ),
+    "cast_round_trip_of_a_region_store_FP32": (  # TCVT converts the source's region
+        "FP32",
+        "m",
+        [
+            "t = pl.load(a, [0, 0], [16, 128], valid_shape=[m, 100])",
+            "h = pl.cast(t, target_type=pl.FP16)",
+            "r = pl.cast(h, target_type=pl.FP32)",
+        ],
+        WHOLE,
+        {"m": 6},
+    ),
+    "fillpad_inplace_dynamic_min_FP32": (
+        "FP32",
+        "m n",
+        [
+            "t = pl.load(a, [0, 0], [16, 128], valid_shape=[m, n])",
+            "r = pl.tile.fillpad_inplace(t, pad_value=pl.PadValue.min)",
+        ],
+        WHOLE,
+        {"m": 10, "n": 33},
+    ),
+    "fillpad_expand_of_a_region_FP32": (
+        "FP32",
+        "n",
+        [
+            "t = pl.load(a, [0, 0], [16, 64], valid_shape=[16, n])",
+            "r = pl.tile.fillpad_expand(t, [16, 128], pad_value=pl.PadValue.max)",
+        ],
+        WHOLE,
+        {"n": 50},
+    ),
+    # row reductions read their source's valid region; the result's is its valid rows
+    "row_sum_over_a_set_region_FP32": (  # the rest of out keeps its values
+        "FP32",
+        "m n",
+        [
+            "t = pl.load(a, [0, 0], [16, 128])",
+            "v = pl.tile.set_validshape(t, m, n)",
+            "tmp = pl.create_tile([16, 128], dtype=pl.FP32, target_memory=pl.MemorySpace.Vec)",
+            "r = pl.row_sum(v, tmp)",
+        ],
+        ROWS,
+        {"m": 11, "n": 77},
+    ),
+    "row_max_over_a_loaded_region_FP32": (
+        "FP32",
+        "",
+        [
+            "t = pl.load(a, [0, 0], [16, 128], valid_shape=[12, 40])",
+            "tmp = pl.create_tile([16, 128], dtype=pl.FP32, target_memory=pl.MemorySpace.Vec)",
+            "r = pl.row_max(t, tmp)",
+        ],
+        ROWS,
+        {},
+    ),
+    # a region known at run time from an if inside a loop (the ragged-tail idiom)
+    "ragged_tail_loop_FP32": (
+        "FP32",
+        "n",
+        [
+            "for i in pl.range(2):",
+            "    if i == 1:",
+            "        vlen = n",
+            "    else:",
+            "        vlen = 128",
+            "    t = pl.load(a, [i * 8, 0], [8, 128], valid_shape=[8, vlen])",
+            "    e = pl.tile.adds(t, 1.0)",
+            "    p = pl.tile.fillpad(e, pad_value=pl.PadValue.zero)",
+            "    out = pl.store(p, [i * 8, 0], out)",
+        ],
+        WHOLE,
+        {"n": 19},
+    ),
+    # pl.slice(..., valid_shape=): the window's valid region
+    "slice_dynamic_region_then_fillpad_FP32": (
+        "FP32",
+        "n",
+        [
+            "t = pl.load(a, [0, 0], [16, 128])",
+            "s = pl.slice(t, [8, 128], [8, 0], valid_shape=[8, n])",
+            "r = pl.tile.fillpad(s, pad_value=pl.PadValue.max)",
+        ],
+        "[8, 128]",
+        {"n": 100},
+    ),
+    "slice_static_region_chain_store_FP32": (  # the rest of out keeps its values
+        "FP32",
+        "",
+        [
+            "t = pl.load(a, [0, 0], [16, 128])",
+            "s = pl.slice(t, [8, 128], [0, 0], valid_shape=[5, 96])",
+            "e = pl.exp(s)",
+            "r = pl.tile.muls(e, 0.25)",
+        ],
+        "[8, 128]",
+        {},
     ),
 }
 # Kernels whose simulator result differs from the hardware's, which the interpreter models

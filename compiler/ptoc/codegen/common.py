@@ -11,7 +11,7 @@ from ..diagnostics import Diagnostic
 from ..ir.dtype import DataType
 from ..ir.expr import Call, ConstBool, ConstFloat, ConstInt, Expr, MakeTuple, Var
 from ..ir.fields import child_values, layout
-from ..ir.shape import dim_str, static_value
+from ..ir.shape import dim_str, shapes_equal, static_value
 from ..ir.span import NO_SPAN, Span
 from ..ir.stmt import LoopJumpStmt, Stmt
 from ..ir.types import ScalarType, ShapedType, TileType
@@ -100,33 +100,76 @@ def axis_instruction(op: OpDef, target: str, call: Call) -> str:
 
 def check_valid_region_reads(op: OpDef, call: Call, target: str) -> None:
     """E400 where an op reads a tile whose valid region (2026-08) is narrower than the tile
-    and the op is not one that reads valid regions as ptoc models them (the registry's
-    ``reads_valid_region``: fillpad, store): what the instruction computes outside the region
-    is not what the interpreter computes."""
-    if op.reads_valid_region:
+    and the op does not compute over valid regions as ptoc models them: the registry's
+    ``reads_valid_region`` ops (fillpad, store) read them; its ``keeps_valid_region`` ops
+    (element-wise) compute over their destination's region, which is the first operand's,
+    and pto-isa asks every source for that same region (TADD_IMPL's PTO_ASSERTs; the CPU
+    instructions take one tile type for all three), so a source of another region is E400.
+    Any other op: what the instruction computes outside the region is not modelled."""
+    if op.reads_valid_region or op.reduces_valid_region:
+        return
+    if op.keeps_valid_region:
+        _check_same_regions(op, call, target)
         return
     for arg in call.args:
-        tile = arg.type
-        if not isinstance(tile, TileType) or tile.tile_view is None:
+        valid = narrower_region(arg.type)
+        if valid is None:
             continue
-        view = tile.tile_view
-        if view.valid_shape is None:
-            continue
-        valid, shape = view.valid_shape, tile.shape
-        if len(valid) == len(shape) and all(
-            static_value(v) is not None and static_value(v) == static_value(d)
-            for v, d in zip(valid, shape, strict=True)
-        ):
-            continue
-        name = f" '{arg.name}'" if isinstance(arg, Var) else ""
-        region = ", ".join(dim_str(d) for d in valid)
         raise CodegenError(
             "E400",
-            f"{op.name} reads tile{name} whose valid region [{region}] is narrower than the "
-            f"tile: ptoc's {target} code models valid regions in fillpad and store only; fill "
-            "the rest first (pl.tile.fillpad) or load the whole window",
+            f"{op.name} reads tile{_named(arg)} whose valid region [{_dims(valid)}] is "
+            f"narrower than the tile: ptoc's {target} code models valid regions in "
+            "element-wise ops, fillpad and store only; fill the rest first (pl.tile.fillpad) "
+            "or load the whole window",
             call.span,
         )
+
+
+def narrower_region(type_: object) -> tuple[Expr, ...] | None:
+    """A tile's valid region when its type states one narrower than the tile (None: the
+    tile is valid throughout, or the value is no tile)."""
+    if not isinstance(type_, TileType) or type_.tile_view is None:
+        return None
+    valid, shape = type_.tile_view.valid_shape, type_.shape
+    if valid is None:
+        return None
+    if len(valid) == len(shape) and all(
+        static_value(v) is not None and static_value(v) == static_value(d)
+        for v, d in zip(valid, shape, strict=True)
+    ):
+        return None
+    return valid
+
+
+def _check_same_regions(op: OpDef, call: Call, target: str) -> None:
+    tiles = [a for a in call.args if isinstance(a.type, TileType)]
+    regions = [narrower_region(a.type) for a in tiles]
+    if all(r is None for r in regions):
+        return
+    first, wanted = tiles[0], regions[0]
+    for arg, region in zip(tiles[1:], regions[1:], strict=True):
+        if wanted is not None and region is not None and shapes_equal(wanted, region):
+            continue
+        if wanted is None and region is None:
+            continue
+        mine = f"[{_dims(region)}]" if region is not None else "the whole tile"
+        theirs = f"[{_dims(wanted)}]" if wanted is not None else "the whole tile"
+        raise CodegenError(
+            "E400",
+            f"{op.name} computes over the valid region of its first operand{_named(first)}, "
+            f"{theirs}, and pto-isa's instruction reads the same region of every source; "
+            f"tile{_named(arg)} has {mine} ({target}): give both one region "
+            "(pl.tile.set_validshape) or fill the first (pl.tile.fillpad)",
+            call.span,
+        )
+
+
+def _named(arg: Expr) -> str:
+    return f" '{arg.name}'" if isinstance(arg, Var) else ""
+
+
+def _dims(dims: Sequence[Expr]) -> str:
+    return ", ".join(dim_str(d) for d in dims)
 
 
 def result_is_promoted(call: Call) -> bool:

@@ -291,7 +291,7 @@ class TypeResolver:
                 return distributed(tensor_extras(self, shape, dtype, extras))
             if head != "Tile":
                 return tensor_extras(self, shape, dtype, extras)
-            return tile_extras(self, shape, dtype, extras)
+            return tile_extras(self, shape, dtype, extras, lookup)
         self.error("E101", f"`{self.source.segment(node)}` is not a PyPTO type", node)
         return None
 
@@ -347,7 +347,7 @@ class TypeResolver:
             result = (
                 tensor_extras(self, shape, dtype, extras)
                 if head == "Tensor"
-                else tile_extras(self, shape, dtype, extras)
+                else tile_extras(self, shape, dtype, extras, lookup)
             )
         if result is not None:
             self._legacy_note(node, head)

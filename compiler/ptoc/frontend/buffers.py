@@ -22,7 +22,7 @@ from ..ir.types import (
 )
 
 if TYPE_CHECKING:
-    from .annotations import TypeResolver
+    from .annotations import ScalarLookup, TypeResolver
 
 
 def read_memref(
@@ -90,7 +90,9 @@ def read_tensor_view(types: TypeResolver, node: ast.Call) -> TensorLayout | None
     return None
 
 
-def read_tile_view(types: TypeResolver, node: ast.Call) -> TileView | None:
+def read_tile_view(
+    types: TypeResolver, node: ast.Call, lookup: ScalarLookup | None = None
+) -> TileView | None:
     fields: dict[str, object] = {}
     for keyword in node.keywords:
         key, value = keyword.arg, keyword.value
@@ -104,7 +106,8 @@ def read_tile_view(types: TypeResolver, node: ast.Call) -> TileView | None:
         elif key == "fractal":
             fields[key] = types.int_constant(value)
         elif key in ("valid_shape", "stride"):
-            dims = types.shape(value, None)
+            # (a valid extent may be a scalar of the scope, known at run time: spec §11)
+            dims = types.shape(value, lookup if key == "valid_shape" else None)
             if dims is None:
                 return None
             fields[key] = dims
@@ -151,7 +154,11 @@ def tensor_extras(
 
 
 def tile_extras(
-    types: TypeResolver, shape: tuple[Expr, ...], dtype: DataType, extras: list[ast.expr]
+    types: TypeResolver,
+    shape: tuple[Expr, ...],
+    dtype: DataType,
+    extras: list[ast.expr],
+    lookup: ScalarLookup | None = None,
 ) -> Type | None:
     memref_node: ast.Call | None = None
     view: TileView | None = None
@@ -163,7 +170,7 @@ def tile_extras(
             memref_node = extra
         elif name == "TileView":
             assert isinstance(extra, ast.Call)
-            view = read_tile_view(types, extra)
+            view = read_tile_view(types, extra, lookup)
         elif isinstance(value := types.enum(extra), MemorySpace):
             space = value  # 2026-08: the tile's memory space, in any position
         else:

@@ -682,6 +682,7 @@ _family(
             broadcast="ADD",
             scalar_form="block.adds",
             pto_dtypes=_PTO_ARITH,
+            keeps_valid_region=True,
         ),
         entry(
             "sub",
@@ -690,6 +691,7 @@ _family(
             broadcast="SUB",
             scalar_form="block.subs",
             pto_dtypes=_PTO_ARITH,
+            keeps_valid_region=True,
         ),
         entry(
             "mul",
@@ -698,6 +700,7 @@ _family(
             broadcast="MUL",
             scalar_form="block.muls",
             pto_dtypes=_PTO_ARITH,
+            keeps_valid_region=True,
         ),
         entry(
             "div",
@@ -706,6 +709,7 @@ _family(
             broadcast="DIV",
             scalar_form="block.divs",
             pto_dtypes=_PTO_FLOAT,
+            keeps_valid_region=True,
         ),
         entry(
             "maximum",
@@ -713,6 +717,7 @@ _family(
             "Element-wise maximum of two tiles, with broadcasting.",
             broadcast="MAX",
             pto_dtypes=_PTO_ARITH,
+            keeps_valid_region=True,
         ),
         entry(
             "minimum",
@@ -721,6 +726,7 @@ _family(
             broadcast="MIN",
             unified_always=True,
             pto_dtypes=_PTO_ARITH,
+            keeps_valid_region=True,
         ),
         entry(
             "rem",
@@ -753,6 +759,7 @@ _family(
     ),
     [_LHS, _RHS],
     Elementwise("tt", integer=True),
+    keeps_valid_region=True,
 )
 
 _family(
@@ -772,6 +779,7 @@ _family(
     ),
     [_LHS, _RHS],
     Elementwise("tt", integer=True, keep_lhs_dtype=True),
+    keeps_valid_region=True,
 )
 
 _family(
@@ -831,6 +839,7 @@ _family(
             unified_always=True,
             pto_dtypes=_PTO_ARITH,
             cce_dtypes=_A2A3_SCALAR,
+            keeps_valid_region=True,
         ),
         entry(
             "subs",
@@ -839,6 +848,7 @@ _family(
             unified_always=True,
             pto_dtypes=_PTO_ARITH,
             cce_dtypes=_A2A3_SCALAR,
+            keeps_valid_region=True,
         ),
         entry(
             "muls",
@@ -847,6 +857,7 @@ _family(
             unified_always=True,
             pto_dtypes=_PTO_ARITH,
             cce_dtypes=_A2A3_SCALAR,
+            keeps_valid_region=True,
         ),
         entry(
             "divs",
@@ -854,6 +865,7 @@ _family(
             "Divide every element of a tile by a scalar.",
             unified_always=True,
             pto_dtypes=_PTO_ARITH,
+            keeps_valid_region=True,
         ),
         entry(
             "rems",
@@ -893,6 +905,7 @@ _family(
             "Leaky ReLU: x if x > 0 else slope * x, per element.",
             pto_dtypes=_PTO_FLOAT,
             pto_scalar_dtype=_D.FP32,
+            keeps_valid_region=True,
         ),
     ),
     [_vec_tile("tile", "Input tile"), p_scalar("slope", "Slope for negative elements")],
@@ -1253,6 +1266,7 @@ _family(
     ),
     _ONE_TILE,
     Elementwise("t"),
+    keeps_valid_region=True,
 )
 
 _family(
@@ -1260,6 +1274,7 @@ _family(
     _ONE_TILE,
     Elementwise("t"),
     _check_not_dtype,
+    keeps_valid_region=True,
 )
 
 _family(
@@ -1315,6 +1330,7 @@ _block_op(
         role=Role.CAST,
         attr_args=("mode",),
         pto_attrs=(_ROUND_MODE,),
+        keeps_valid_region=True,  # TCVT converts the source's valid rows and columns
     ),
     [_vec_tile("tile", "Tile to convert"), *CAST_ATTRS],
     cast_rule("tile"),
@@ -1608,6 +1624,7 @@ for _row in (
         row_reduce_rule("tile", 2),
         "t([..., rows, 1], tile.dtype)",
         role=Role.REDUCTION,
+        reduces_valid_region=True,
     )
 
 _block_op(
@@ -1623,14 +1640,52 @@ _block_op(
     "t(tile.shape, tile.dtype)",
 )
 
+_WINDOW_PARAMS = (
+    p_tile("tile", "Tile to take a window of"),
+    p_shape("shape", "Shape of the window (INT64 / UINT64 scalars)"),
+    p_shape("offset", "Start of the window in each dimension (INT64 / UINT64 scalars)"),
+)
+_WINDOW_VALID = Param(
+    "valid_shape",
+    "2026-08: the valid region of the window (default: all of it)",
+    default=None,
+    accepts=("shape",),
+)
+_tile_window = view_rule("tile")
+
+
+@rule
+def _window_of_tile(ctx: DeduceContext) -> Type:
+    """A window of a tile; 2026-08's ``slice(..., valid_shape=)`` states its valid region
+    (spec §11; a source narrower than the tile is E400 where code is generated)."""
+    result = _tile_window(ctx)
+    valid = _valid_region(ctx, result.shape) if isinstance(result, TileType) else None
+    if valid is None or not isinstance(result, TileType):
+        return result
+    view = records.replace(result.tile_view or TileView(), valid_shape=valid)
+    return records.replace(result, tile_view=view)
+
+
 _block_op(
-    entry("view", "TEXTRACT", "A window of a tile.", pto_vec_window="pto.subset"),
-    [
-        p_tile("tile", "Tile to take a window of"),
-        p_shape("shape", "Shape of the window (INT64 / UINT64 scalars)"),
-        p_shape("offset", "Start of the window in each dimension (INT64 / UINT64 scalars)"),
-    ],
-    view_rule("tile"),
+    entry(
+        "view",
+        "TEXTRACT",
+        "A window of a tile.",
+        pto_vec_window="pto.subset",
+        # 2026-03's view has no valid_shape= (2026-08's slice has)
+        edition_forms=(
+            EditionForm(
+                Edition.V2026_03,
+                _WINDOW_PARAMS,
+                dict,
+                "2026-03: view(tile, shape, offset)",
+                spelled="view",
+                exclusive=True,
+            ),
+        ),
+    ),
+    [*_WINDOW_PARAMS, _WINDOW_VALID],
+    _window_of_tile,
     "t(shape, tile.dtype)",
     role=Role.VIEW,
 )

@@ -23,7 +23,8 @@ from .. import records
 from ..editions import RULES, Edition
 from ..enums import IdentityEnum
 from ..ir.dtype import DataType
-from ..ir.expr import AttrValue, Expr, MakeTuple, Var
+from ..ir.expr import AttrValue, Expr, MakeTuple, Var, const_int
+from ..ir.shape import shapes_equal
 from ..ir.types import (
     UNKNOWN,
     MemorySpace,
@@ -32,6 +33,7 @@ from ..ir.types import (
     ShapedType,
     TensorType,
     TileType,
+    TileView,
     Type,
     UnknownType,
 )
@@ -271,6 +273,10 @@ class EditionForm:
     meaning_note: tuple[str, str] | None = None
     # Parameters the form accepts that ptoc does not model: given, they get a W004.
     unmodelled: tuple[str, ...] = ()
+    # Under its edition a call spelled so binds this form or fails by it: the op's own
+    # parameters, which hold another edition's additions (2026-08's valid_shape= on a tile's
+    # window), are not tried.
+    exclusive: bool = False
 
 
 @record(frozen=True, slots=True)
@@ -359,6 +365,10 @@ class Lowering:
     vec_window: str | None = None
 
 
+#: The CCE lowering of ``set_validshape``: pto-isa's ``Tile::SetValidShape(rows, cols)``.
+VALID_SHAPE_METHOD = "SetValidShape"
+
+
 @record(frozen=True, slots=True)
 class MaskForm:
     """How an op on 1 / 0 values is computed where the instructions work on bit masks
@@ -420,6 +430,15 @@ class OpDef:
     # generation reports E400 for any other op reading a tile whose valid region is narrower
     # than the tile (codegen/common.py: what the chip computes there is not modelled).
     reads_valid_region: bool = False
+    # Element-wise (2026-08, spec §11): the result's valid region is its first tile operand's,
+    # and the instruction computes over its destination's valid rows and columns (pto-isa's
+    # TADD_IMPL and kin take ``dst.GetValidRow()`` / ``GetValidCol()``), asking each source for
+    # the same region. Code generation reports E400 where a source's region differs.
+    keeps_valid_region: bool = False
+    # Row reductions (2026-08): the instruction reduces its source's valid rows and columns
+    # (pto-isa's TROWSUM_IMPL takes ``src.GetValidRow()`` / ``GetValidCol()``); the result's
+    # valid region is those rows, one column.
+    reduces_valid_region: bool = False
     # Tensor ops: the block op computing the same on tiles (tensor.add -> block.add), which
     # ConvertTensorToBlockOps puts in its place inside InCore functions.
     block_form: str | None = None
@@ -599,6 +618,10 @@ class OpDef:
                 result = ScalarType(index)
         if warnings is not None:
             warnings.extend(ctx.warnings)
+        if self.keeps_valid_region and isinstance(result, TileType):
+            result = _with_first_region(args, result)
+        elif self.reduces_valid_region and isinstance(result, TileType):
+            result = _with_first_region(args, result, reduced=True)
         if isinstance(result, TileType) and result.memref is None:
             memory = self._result_memory(args, filled)
             if result.memory is not memory:  # (MemorySpace members are singletons)
@@ -612,6 +635,29 @@ class OpDef:
             source = next((a.type for a in args.values() if isinstance(a.type, TileType)), None)
             return source.memory_space if source is not None else None
         return self.result_space_for(attrs)
+
+
+def _with_first_region(
+    args: dict[str, Expr], result: TileType, *, reduced: bool = False
+) -> TileType:
+    """``result`` with the valid region of the first tile operand (of the same shape) when
+    that operand has one of its own (spec §11: element-wise results take it); ``reduced``:
+    a row reduction's, its rows and one column."""
+    first = next((a.type for a in args.values() if isinstance(a.type, TileType)), None)
+    view = first.tile_view if first is not None else None
+    if view is None or view.valid_shape is None or first is None:
+        return result
+    valid = view.valid_shape
+    if reduced:
+        if len(valid) != 2 or result.rank != 2:
+            return result
+        valid = (valid[0], const_int(1))
+        if shapes_equal(valid, result.shape):
+            return result  # all rows valid: the whole result
+    elif not shapes_equal(first.shape, result.shape):
+        return result
+    own = result.tile_view or TileView()
+    return records.replace(result, tile_view=records.replace(own, valid_shape=valid))
 
 
 _operand_space_check: Callable[[DeduceContext], None] | None = None

@@ -4,12 +4,14 @@ only; the op's other spellings stay both editions'."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
 
 from .. import records
 from ..editions import Edition
 from ..ir.dtype import INDEX
 from ..ir.expr import Expr
+from ..ir.shape import dim_str, optional_dims_equal, shapes_equal
 from ..ir.types import ScalarType, TileType, Type
 from . import block, system, tensor  # noqa: F401  (the ops renamed here are theirs)
 from .registry import (
@@ -98,6 +100,41 @@ TILE_KEEPS_DTYPE = (
 )
 
 
+#: Tile ops whose tile operands must have one valid region in 2026-08 (spec §9: tile÷tile
+#: needs equal physical and valid shapes).
+EQUAL_REGIONS_2026_08 = ("block.div",)
+
+
+def equal_regions(rule: TypeRule) -> TypeRule:
+    def deduce(ctx: DeduceContext) -> Type:
+        result = rule(ctx)
+        tiles = [(n, a.type) for n, a in ctx.args.items() if isinstance(a.type, TileType)]
+        regions = [(n, _region(t)) for n, t in tiles]
+        for (first, want), (name, got) in zip(regions, regions[1:], strict=False):
+            if not optional_dims_equal(want, got):
+                ctx.fail(
+                    f"{ctx.op.name}: '{first}' and '{name}' must have one valid region, got "
+                    f"{_region_text(want, tiles[0][1])} and {_region_text(got, dict(tiles)[name])}",
+                    at=name,
+                    code="E307",
+                )
+        return result
+
+    return deduce
+
+
+def _region(tile: TileType) -> tuple[Expr, ...] | None:
+    """The tile's valid region, None when it is the whole tile."""
+    view = tile.tile_view
+    valid = view.valid_shape if view is not None else None
+    return None if valid is None or shapes_equal(valid, tile.shape) else valid
+
+
+def _region_text(region: tuple[Expr, ...] | None, tile: TileType) -> str:
+    dims = region if region is not None else tile.shape
+    return "[" + ", ".join(dim_str(d) for d in dims) + "]"
+
+
 #: Ops whose scalar result is index-like in 2026-08 (UINT64 in 2026-03); the registration's
 #: ``index_result`` makes it the edition's index dtype (INDEX).
 INDEX_RESULT_2026_08 = (("block.get_block_idx", ScalarType(INDEX)),)
@@ -137,20 +174,25 @@ ADDED_ATTRIBUTES: dict[str, tuple[tuple[str, tuple[type, ...], object], ...]] = 
 }
 
 
-def _window(args: dict[str, Expr]) -> dict[str, Expr]:
-    return {
-        name: value for name, value in args.items() if name in ("tensor", "tile", "shape", "offset")
-    }
+def _window(own: frozenset[str]) -> Callable[[dict[str, Expr]], dict[str, Expr]]:
+    """The converter of the slice form: the arguments the op itself takes."""
+    return lambda args: {name: value for name, value in args.items() if name in own}
 
 
 def with_slice_form(op: OpDef) -> OpDef:
     """2026-08's ``slice``: the 2026-03 window ``view`` with keywords ptoc reads but does not
-    model (the valid region, dropped unit axes, padding, clamping)."""
-    extras = tuple(p for p in _SLICE_EXTRAS if op.category is Category.TENSOR or p.name != "clamp")
+    model (dropped unit axes, padding, clamping; a tensor's valid region). A tile's valid
+    region is the op's own parameter (block.view)."""
+    own = frozenset(p.name for p in op.params)
+    extras = tuple(
+        p
+        for p in _SLICE_EXTRAS
+        if (op.category is Category.TENSOR or p.name != "clamp") and p.name not in own
+    )
     form = EditionForm(
         _NEW,
         op.params + extras,
-        _window,
+        _window(own),
         f"2026-08: slice({op.params[0].name}, shape, offset, valid_shape=None, ...)",
         spelled="slice",
         unmodelled=tuple(p.name for p in extras),
@@ -194,6 +236,10 @@ def apply_renames() -> None:
     for name in TILE_KEEPS_DTYPE:
         op = REGISTRY.ops[name]
         rules = ((_NEW, tile_dtype_kept(op.rule)),)
+        REGISTRY.replace(records.replace(op, edition_rules=op.edition_rules + rules))
+    for name in EQUAL_REGIONS_2026_08:
+        op = REGISTRY.ops[name]
+        rules = ((_NEW, equal_regions(op.rule_for(_NEW))),)
         REGISTRY.replace(records.replace(op, edition_rules=op.edition_rules + rules))
     for name, result in INDEX_RESULT_2026_08:
         op = REGISTRY.ops[name]

@@ -191,23 +191,26 @@ def _full(op: OpCall) -> Array:
     return np.full(op.ints(0), cast_to(op.args[1], dtype), dtype)
 
 
-@_define("block.fillpad")
+@_define("block.fillpad", "block.fillpad_inplace", "block.fillpad_expand")
 def _fillpad(op: OpCall) -> Array:
-    """TFILLPAD: outside the source's valid region (constant or known at run time), the
-    result's pad value (2026-08: ``pad_value``; 2026-03: the tile view's)."""
+    """TFILLPAD (and its in-place and expanding forms): the result holds the source inside
+    the source's valid region (constant or known at run time; the whole source without one)
+    and the result's pad value everywhere else (2026-08: ``pad_value``; 2026-03: the tile
+    view's), the result's shape being the expanding form's larger one."""
     tile = np.asarray(op.args[0]).copy()
     source, result = op.arg_type(0), op.call.type
-    view = source.tile_view if isinstance(source, TileType) else None
     padded = result.tile_view if isinstance(result, TileType) else None
-    if view is None or view.valid_shape is None or padded is None or padded.pad is PadMode.null:
+    if padded is None or padded.pad is PadMode.null:
         return tile
     valid = _valid_extents(op, source, tile.ndim)
-    if valid is None:
+    shape = tuple(op.extents(result.shape)) if isinstance(result, TileType) else tile.shape
+    if valid is None and shape == tile.shape:
         return tile
-    pad = _pad_value(tile.dtype, padded.pad)
-    inside = np.zeros(tile.shape, bool)
-    inside[tuple(slice(0, max(v, 0)) for v in valid)] = True
-    return np.where(inside, tile, pad).astype(tile.dtype)
+    region = valid if valid is not None else tile.shape
+    out = np.full(shape, _pad_value(tile.dtype, padded.pad), tile.dtype)
+    part = tuple(slice(0, max(0, min(v, s))) for v, s in zip(region, tile.shape, strict=True))
+    out[part] = tile[part]
+    return out
 
 
 def _pad_value(dtype: np.dtype[Any], pad: PadMode) -> Any:
@@ -568,9 +571,21 @@ def _reduce(op: OpCall) -> Any:
 
 
 def _row_reduce(kind: str) -> Semantics:
+    """A row reduction; of a tile with a valid region (2026-08), over that region's rows and
+    columns (TROWSUM / TROWMAX / TROWMIN read the source's valid region), the rows outside
+    it 0 (the instruction does not write them: the result's region is the valid rows)."""
+
     def run(op: OpCall) -> Array:
         tile = np.asarray(op.args[0])
-        return np.expand_dims(kernels.reduce(tile, tile.ndim - 1, kind), -1)
+        valid = _valid_extents(op, op.arg_type(0), tile.ndim)
+        if valid is None or tile.ndim != 2:
+            return np.expand_dims(kernels.reduce(tile, tile.ndim - 1, kind), -1)
+        rows, cols = (max(0, v) for v in valid)
+        result = np.zeros((tile.shape[0], 1), tile.dtype)
+        if rows and cols:
+            part = kernels.reduce(tile[:rows, :cols], 1, kind)
+            result[:rows, 0] = part
+        return result
 
     return run
 
@@ -591,6 +606,12 @@ def _tile_view(op: OpCall) -> Array:
 def _tile_reshape(op: OpCall) -> Array:
     tile = np.asarray(op.args[0])
     return _fit(op, tile, op.ints(1)).copy()
+
+
+@_define("block.set_validshape")
+def _set_validshape(op: OpCall) -> Array:
+    """The same elements; the valid region is the result's type (spec §11: no data moves)."""
+    return np.asarray(op.args[0]).copy()
 
 
 @_define("block.transpose_scratch")

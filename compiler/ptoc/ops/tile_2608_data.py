@@ -11,7 +11,7 @@ from ..ir.dtype import DataType
 from ..ir.expr import Expr
 from ..ir.shape import static_value
 from ..ir.types import BLayout, MemorySpace, PadMode, TileType, TileView, Type
-from .registry import Access, DeduceContext, Lowering, PipeType, Role
+from .registry import VALID_SHAPE_METHOD, Access, DeduceContext, Lowering, PipeType, Role
 from .rules import (
     attr_bool,
     attr_dtype,
@@ -256,7 +256,12 @@ def _fillpad(instruction: str) -> dict[str, Any]:
     note = "the pad value is the result tile type's pad"
     return {
         "cce": Lowering(instruction, note, operands=("tile",)),
-        "pto": Lowering("pto." + instruction.lower(), note, operands=("tile",)),
+        "pto": Lowering(
+            "pto." + instruction.lower(),
+            note,
+            operands=("tile",),
+            stated_by_type=("pad_value",),
+        ),
     }
 
 
@@ -265,6 +270,7 @@ tile_op(
         "fillpad_expand",
         "",
         "Copy a tile into a larger shape, filling the rest with the pad value.",
+        reads_valid_region=True,  # what is outside the source's valid region is padded
         **_fillpad("TFILLPAD_EXPAND"),
     ),
     [
@@ -281,6 +287,7 @@ tile_op(
         "",
         "Fill the padding outside a tile's valid region with the pad value, in place.",
         aliases="tile",
+        reads_valid_region=True,  # what is outside the source's valid region is padded
         **_fillpad("TFILLPAD_INPLACE"),
     ),
     [p_tile("tile", "Tile whose padding is filled", spaces=_VEC, access=Access.WRITE), _PAD_VALUE],
@@ -331,7 +338,19 @@ tile_op(
         "set_validshape",
         "",
         "The same tile with its valid region set to [valid_rows, valid_cols].",
-        **no_lowering(_VIEW_ONLY),
+        aliases="tile",
+        cce=Lowering(
+            VALID_SHAPE_METHOD,
+            "the result is the source's storage (a Tile at its address); a region known at "
+            "run time is set with Tile::SetValidShape (pto_tile.hpp)",
+        ),
+        pto=Lowering(
+            "pto.treshape",
+            "a view of the source whose type states the region; one known at run time "
+            "(v_row=?, v_col=?) is set on the view with pto.set_validshape",
+            returns_value=True,
+        ),
+        reads_valid_region=True,
     ),
     [
         p_tile("tile", "2-D tile"),

@@ -25,8 +25,9 @@ bound to ``x`` on the path to it. Liveness is computed on names, on the input IR
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
+from .. import records
 from ..ir.expr import (
     AttrValue,
     Call,
@@ -80,6 +81,7 @@ _EVALUATES = (EvalStmt, YieldStmt)
 _BRANCHES = (IfStmt, ForStmt, WhileStmt)
 _ENDS_BODY = (YieldStmt, ReturnStmt)
 Env = dict[str, Var]
+_E = TypeVar("_E", bound=Expr)
 
 
 def _uses(exprs: list[Expr]) -> set[str]:
@@ -209,6 +211,23 @@ class _Subst(IRMutator):
         return self.env.get(var.name, var)
 
 
+def _in_region_of(expr: _E, env: Env) -> _E:
+    """``expr`` whose tile type's valid region (2026-08) reads the scalars ``env`` names now:
+    an extent computed at run time, e.g. the result of an ``if``, is renamed with the rest."""
+    tile = expr.type
+    if type(tile) is not TileType or tile.tile_view is None:
+        return expr
+    valid = tile.tile_view.valid_shape
+    if valid is None or all(type(d) is ConstInt for d in valid):
+        return expr
+    subst = _Subst(env)
+    dims = tuple(subst.mutate_expr(d) for d in valid)
+    if all(new is old for new, old in zip(dims, valid, strict=True)):
+        return expr
+    view = records.replace(tile.tile_view, valid_shape=dims)
+    return with_fields(expr, type=records.replace(tile, tile_view=view))
+
+
 def _zero(t: ScalarType, span: Span) -> Expr:
     if t.dtype.is_float:
         return ConstFloat(t, value=0.0, span=span)
@@ -323,8 +342,8 @@ class _Converter:
             converted = [self.stmt(s, env, o) for s, o in zip(stmt.stmts, outs, strict=True)]
             return SeqStmts(tuple(flatten_seq(converted)), span=stmt.span)
         if isinstance(stmt, AssignStmt):
-            value = self.expr(stmt.value, env)
-            var = self.define(stmt.var, env)
+            value = _in_region_of(self.expr(stmt.value, env), env)
+            var = self.define(_in_region_of(stmt.var, env), env)
             if var is stmt.var and value is stmt.value:
                 return stmt
             return AssignStmt(var, value, span=stmt.span)

@@ -18,6 +18,7 @@ from ...ir.shape import static_shape
 from ...ir.span import Span
 from ...ir.types import MemorySpace, ScalarType, ShapedType, TensorType, TileType, Type
 from ...ops import GM_ELEMENT, REGISTRY, Access, Category, OpDef, Param, PipeType, Role
+from ...ops.registry import VALID_SHAPE_METHOD
 from ...passes.op_info import op_def
 from ...records import record
 from ..common import (
@@ -222,8 +223,8 @@ _ATTR_RENDERERS = {"mode": round_mode, "cmp_type": cmp_mode}
 
 _ISA = ISAMapper()
 
-# List parameters that only restate the destination tile's shape.
-SHAPE_PARAMS = frozenset({"shape", "shapes"})
+# List parameters that only restate the destination tile's shape (or its valid region).
+SHAPE_PARAMS = frozenset({"shape", "shapes", "valid_shape"})
 
 
 def lower_call(
@@ -251,9 +252,8 @@ def lower_call(
     if role is Role.STORE:
         _lower_store(ctx, call, mapping.instruction)
         return ""
-    if role is Role.MOVE and call.kwarg("transpose") is True and target:
-        if _lower_transposing_move(ctx, call, mapping.instruction, target, target_type):
-            return ""
+    if _lowered_apart(ctx, call, mapping, target, target_type):
+        return ""
     operands = _operands(ctx, call, mapping.op.expr_params)
     if target:
         operands = _convert_promoted_operand(ctx, call, mapping.op, operands, target)
@@ -293,6 +293,25 @@ def _value(ctx: FunctionContext, call: Call, mapping: ISAMapping, operands: list
     if mapping.instruction == GM_ELEMENT:
         return gm_element.read(ctx, call)
     return f"{mapping.instruction}({', '.join([*operands, *mapping.attr_args])})"
+
+
+def _lowered_apart(
+    ctx: FunctionContext, call: Call, mapping: ISAMapping, target: str, target_type: Type | None
+) -> bool:
+    """The calls lowered apart from the generic instruction (True: nothing else to emit): a
+    transposing move, and valid regions (2026-08): ``set_validshape`` is the region alone;
+    a result's region known at run time is set before its instruction, which computes over
+    the destination's valid region (element-wise ops, a window's TEXTRACT)."""
+    if mapping.role is Role.MOVE and call.kwarg("transpose") is True and target:
+        if _lower_transposing_move(ctx, call, mapping.instruction, target, target_type):
+            return True
+    if mapping.instruction == VALID_SHAPE_METHOD:
+        valid_regions.lower_set_valid_shape(ctx, call, target, target_type)
+        return True
+    tile = target_type if isinstance(target_type, TileType) else call.type
+    if target and isinstance(tile, TileType):  # (element-wise ops, TEXTRACT: the dst's)
+        valid_regions.set_valid_shape(ctx, target, tile, call)
+    return False
 
 
 # Sync lines depend on the op and the call's keywords only, and kernels are full of them.

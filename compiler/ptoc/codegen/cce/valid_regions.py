@@ -90,3 +90,15 @@ def region_global(
     given = f", {shape}({', '.join(extents)})" if is_dynamic(valid) else ""
     ctx.out.emit_line(f"GlobalTensor<{element}, {shape}, {stride}> {name}({address}{given});")
     return name
+
+
+def lower_set_valid_shape(
+    ctx: FunctionContext, call: Call, target: str, target_type: object
+) -> None:
+    """``set_validshape(t, rows, cols)``: the result is a Tile at the source's address (the
+    registry's ``aliases``: its MemRef is the source's) whose region is set here
+    (``r.SetValidShape(rows, cols);``: ptoc declares every tile with dynamic valid extents)."""
+    if not target or len(call.args) != 3:
+        raise CodegenError("E400", "set_validshape needs a tile, its rows and columns", call.span)
+    rows, cols = (expressions.value(ctx, d) for d in call.args[1:])
+    ctx.out.emit_line(f"{target}.SetValidShape({rows}, {cols});")

@@ -229,15 +229,58 @@ def _vec_window(
             valid.append(str(size) if subview else "?")
         else:
             valid.append(str(max(0, min(size, int(limit) - first))))
+    given = _window_region(ctx, op, instruction, call, out, valid, span)
     fields.update(rows=str(sizes[0]), cols=str(sizes[1]), v_row=valid[0], v_col=valid[1])
     view_type = mt.tile_buf_of(fields)
     names = ", ".join(v.name for v in starts)
-    head = f"{source.name}[{names}] sizes [{sizes[0]}, {sizes[1]}] : {source.type}"
+    head = f"{source.name}[{names}] sizes [{sizes[0]}, {sizes[1]}]{given} : {source.type}"
     if subview:
         head = f"{head} -> {view_type}"
     view = ctx.emit_result(view_type, f"{instruction} {head}")
     _ins_outs(ctx, forms.tile_copy(), f"ins({view.typed()})", f"outs({out.typed()})")
     return out
+
+
+def _window_region(
+    ctx: FunctionContext,
+    op: OpDef,
+    instruction: str,
+    call: Call,
+    out: Value,
+    valid: list[str],
+    span: Span,
+) -> str:
+    """slice(..., valid_shape=): the region of the view (``valid`` updated to its type's
+    extents) and of the result's buffer (set when known at run time, before the copy: TMOV
+    asserts the two agree); returns the view's ``valid [..]`` clause ("" without one)."""
+    region = _valid_region(call.type, 2)
+    if region is None:
+        return ""
+    if instruction != versions.SUBVIEW:
+        raise CodegenError(
+            "E400",
+            f"{op.name}: a window's valid region has no PTOAS v{ctx.ptoas_version} form "
+            f"({instruction} states none); PTOAS v0.57's pto.subview takes one",
+            span,
+        )
+    valid[:], given = _stated_region(ctx, region, span)
+    assert isinstance(call.type, TileType)
+    _set_dynamic_region(ctx, out, call.type, span)
+    return given
+
+
+def _stated_region(
+    ctx: FunctionContext, region: Sequence[Expr], span: Span
+) -> tuple[list[str], str]:
+    """A window's valid region as pto.subview states it: its type's ``v_row`` / ``v_col``
+    (a constant extent is static, PTOAS infers it so; another is ``?``) and, when one is
+    known at run time only, the ``valid [%r, %c]`` clause (PTOAS v0.57, PTOOps.td)."""
+    statics = [static_value(d) for d in region]
+    dims = [str(v) if v is not None else "?" for v in statics]
+    if all(v is not None for v in statics):
+        return dims, ""  # omitted operands: the result type is authoritative
+    extents = [expressions.index(ctx, d, span) for d in region]
+    return dims, f" valid [{', '.join(v.name for v in extents)}]"
 
 
 def _func_call(ctx: FunctionContext, name: str, call: Call, span: Span) -> Binding | None:
@@ -376,6 +419,13 @@ def _valid_region(tile: Type, rank: int) -> tuple[Expr, ...] | None:
     if view is None or view.valid_shape is None or len(view.valid_shape) != rank:
         return None
     return view.valid_shape
+
+
+def _set_dynamic_region(ctx: FunctionContext, tile: Value, tile_type: TileType, span: Span) -> None:
+    """``pto.set_validshape`` of a tile whose valid region is known at run time only."""
+    valid = _valid_region(tile_type, 2)
+    if valid is not None and any(static_value(d) is None for d in valid):
+        _set_valid_shape(ctx, tile, valid, span)
 
 
 def _set_valid_shape(ctx: FunctionContext, tile: Value, valid: Sequence[Expr], span: Span) -> None:
@@ -529,6 +579,9 @@ def _block_op(
         instruction = form.instruction
         out = _result_buffer(ctx, call, result, span)
         literal_type = mt.scalar_type(op.pto.scalar_dtype or result_type.dtype, span)
+        # a region known at run time: the instruction computes over the destination's
+        # (element-wise ops) or writes it (a row reduction's valid rows)
+        _set_dynamic_region(ctx, out, result_type, span)
     given = _operand_args(op, call)
     operands = _block_operands(ctx, op, given, result_type, out, form, literal_type, span)
     if op.pto.same_rows and isinstance(result_type, TileType) and operands:
@@ -712,9 +765,12 @@ def _value_op(
         raise CodegenError("E400", f"{call.op_name} needs a tile source and a tile result", span)
     source = _operand(ctx, call.args[0], None, span)
     target = mt.tile_buf_type(result_type, span)
-    return ctx.emit_result(
+    view = ctx.emit_result(
         target, f"{instruction} {source.name}{attrs} : {source.type} -> {target}"
     )
+    # a region known at run time (set_validshape's; v_row=?, v_col=? in the view's type)
+    _set_dynamic_region(ctx, view, result_type, span)
+    return view
 
 
 def _typed_attributes(op: OpDef, call: Call, implied: tuple[str, ...], span: Span) -> str:

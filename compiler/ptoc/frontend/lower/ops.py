@@ -186,8 +186,15 @@ def bind_arguments(
     return bound, problems
 
 
-def report_binding(lw: Lowerer, node: ast.Call, op: OpDef, problems: list[str]) -> None:
-    params = op.params
+def report_binding(
+    lw: Lowerer,
+    node: ast.Call,
+    op: OpDef,
+    problems: list[str],
+    params: tuple[Param, ...] | None = None,
+) -> None:
+    """E302 for each problem of binding the call to ``params`` (default: the op's own)."""
+    params = op.params if params is None else params
     for problem in problems:
         kind, _, key = problem.partition(":")
         if kind == "too_many":
@@ -202,7 +209,7 @@ def report_binding(lw: Lowerer, node: ast.Call, op: OpDef, problems: list[str]) 
         elif kind == "starstar":
             lw.error("E302", "**kwargs is not supported in op calls", node)
         elif kind == "unknown":
-            unknown_keyword(lw, node, op, key)
+            unknown_keyword(lw, node, op, key, params)
         elif kind == "dup":
             keyword = next(k for k in node.keywords if k.arg == key)
             lw.error("E302", f"{op.name} got multiple values for argument '{key}'", keyword)
@@ -214,9 +221,11 @@ def report_binding(lw: Lowerer, node: ast.Call, op: OpDef, problems: list[str]) 
             )
 
 
-def unknown_keyword(lw: Lowerer, node: ast.Call, op: OpDef, key: str) -> None:
+def unknown_keyword(
+    lw: Lowerer, node: ast.Call, op: OpDef, key: str, params: tuple[Param, ...]
+) -> None:
     keyword = next(k for k in node.keywords if k.arg == key)
-    names = [p.name for p in op.params]
+    names = [p.name for p in params]
     import difflib  # only for a misspelt name: not at start-up
 
     matches = difflib.get_close_matches(key, names, n=1, cutoff=0.5)
@@ -249,7 +258,7 @@ def lower_op_call(lw: Lowerer, node: ast.Call, op: OpDef, name_span: Span) -> Ex
         )
     chosen = choose_form(lw, node, op)
     if chosen.problems:
-        report_binding(lw, node, op, chosen.problems)
+        report_binding(lw, node, op, chosen.problems, chosen.params)
         for arg in node.args:
             peek_type(lw, arg)
         return error_value(span)
@@ -308,11 +317,14 @@ def choose_form(lw: Lowerer, node: ast.Call, op: OpDef) -> ChosenForm:
     own = [f for f in forms if f.edition is edition]
     other = [f for f in forms if f.edition is not edition]
     canonical: ChosenForm | None = None
+    exclusive = any(f.exclusive for f in own)
     for form in (*own, None, *other):
+        if exclusive and (form is None or form not in own):
+            break
         params = op.params if form is None else form.params
         bound, problems = bind_arguments(node, params)
         chosen = ChosenForm(params, bound, problems, form)
-        if form is None:
+        if form is None or (exclusive and canonical is None):
             canonical = chosen
         if not problems and fits(bound, params):
             return chosen
