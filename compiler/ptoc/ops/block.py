@@ -602,10 +602,13 @@ def _family(
     """Register vector ops that share parameters, a rule and traits (one per table row)."""
     type_rule = elementwise("tile", spec, extra)
     doc = elementwise_doc("tile", spec, [p.name for p in params])
+    promoted = spec.promoted([p.name for p in params])
     for row in rows:
         spelling = _SPELLING.get(row.name)
         dsl_names = (spelling,) if spelling else ()
-        _block_op(row, params, type_rule, doc, dsl_names=dsl_names, role=role, **traits)
+        _block_op(
+            row, params, type_rule, doc, dsl_names=dsl_names, role=role, promoted=promoted, **traits
+        )
 
 
 def _check_cmp_type(ctx: DeduceContext) -> None:

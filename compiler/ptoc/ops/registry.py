@@ -408,6 +408,10 @@ class OpDef:
     pair_form: tuple[str, str] | None = None
     # Comparisons whose instruction writes a bit mask: how the 1 / 0 result is computed.
     mask_form: MaskForm | None = None
+    # Tile operands that join the result's dtype promotion: the instruction takes them in the
+    # result's dtype (pto-isa's TADD static_asserts equal dtypes), so AddReductionScratch
+    # converts one of another dtype first (``block.cast`` into a tile of the result's dtype).
+    promoted: tuple[str, ...] = ()
     # The unified ``pl.X`` spelling means this op whatever the argument types.
     unified_always: bool = False
     # The op reads its tiles' valid regions (2026-08) as the interpreter and both generators
