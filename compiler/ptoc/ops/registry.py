@@ -149,11 +149,20 @@ def _default_str(value: Any) -> str:
 class OpError(Exception):
     """A type-rule failure. ``at`` names the parameter whose argument is at fault."""
 
-    def __init__(self, message: str, *, code: str = "E306", at: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str = "E306",
+        at: str | None = None,
+        cast: DataType | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.code = code
         self.at = at
+        # The argument converted to this dtype is accepted: the quick fix wraps it in pl.cast.
+        self.cast = cast
 
 
 @record
@@ -172,8 +181,15 @@ class DeduceContext:
     # function's parameters): a tile may be shaped by them.
     symbols: frozenset[Var] = frozenset()
 
-    def fail(self, message: str, *, at: str | None = None, code: str = "E306") -> NoReturn:
-        raise OpError(message, code=code, at=at)
+    def fail(
+        self,
+        message: str,
+        *,
+        at: str | None = None,
+        code: str = "E306",
+        cast: DataType | None = None,
+    ) -> NoReturn:
+        raise OpError(message, code=code, at=at, cast=cast)
 
     def warn(self, message: str, *, code: str, at: str | None = None) -> None:
         self.warnings.append(OpError(message, code=code, at=at))
