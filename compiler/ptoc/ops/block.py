@@ -20,7 +20,7 @@ from ..ir.expr import Expr, MakeTuple, const_int, make_tuple
 from ..ir.shape import dim_str, static_value
 from ..ir.span import NO_SPAN, Span
 from ..ir.types import UNKNOWN, MemorySpace, ScalarType, TileType, TileView, Type
-from .legality import check_move, check_store_dtype, check_store_window
+from .legality import check_matmul_dtype, check_move, check_store_dtype, check_store_window
 from .registry import (
     REGISTRY,
     Access,
@@ -1348,6 +1348,7 @@ def _matmul_operands(ctx: DeduceContext, *, min_rank: int = 2) -> tuple[TileType
             f"{lhs.dtype.name} and {rhs.dtype.name}",
             at="rhs",
         )
+    check_matmul_dtype(ctx, lhs.dtype)
     if dims_conflict(lhs.shape[-1], rhs.shape[-2]):
         ctx.fail(
             f"{ctx.op.name}: inner dimensions differ: K of 'lhs' is {dim_str(lhs.shape[-1])} "
