@@ -111,3 +111,20 @@ def test_both_generators_emit_the_conversion_before_the_instruction() -> None:
     assert instructions == ["pto.tcvt", "pto.tadd"]
     tadd = next(line for line in pto.text.splitlines() if "pto.tadd" in line)
     assert "dtype=f16" not in tadd
+
+
+def test_a_column_vector_is_converted_through_its_own_row_view_in_pto() -> None:
+    # PTOAS runs element-wise ops on row-major tiles: the [16, 1] FP16 column and its FP32
+    # conversion are each reshaped to [1, 16] of their own dtype ("pto.tcvt op expects src
+    # and dst to have compatible shapes" otherwise).
+    source = SOURCE.format(
+        body="        col = pl.row_max(th, th)\n        r = pl.row_expand_add(tf, col)\n"
+        "        pl.store(r, [0, 0], [16, 64], y)\n"
+    )
+    pto = compile_source(source, "pto", path="k.py")
+    assert not pto.has_errors, pto.diagnostics
+    lines = pto.text.splitlines()
+    start = next(n for n, line in enumerate(lines) if "pto.tcvt" in line)
+    row = "rows=1, cols=16, v_row=1, v_col=16, blayout=row_major"
+    assert f"dtype=f16, {row}" in lines[start]
+    assert f"dtype=f32, {row}" in lines[start + 1]
