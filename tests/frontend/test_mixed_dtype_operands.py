@@ -119,3 +119,26 @@ def test_a_2026_08_tensor_division_of_two_dtypes_promotes() -> None:
     assert [d.format() for d in analysis.diagnostics] == []
     (program,) = analysis.all_programs()
     assert program.functions[0].body.stmts[-1].var.type.short() == "Tensor[[16, 64], FP32]"
+
+
+def test_a_2026_08_tile_comparison_of_two_dtypes_is_e306_on_the_rhs_with_a_cast_fix() -> None:
+    # 2026-08's pl.cmp of tiles writes TCMP's packed mask (TCmpCheck: sources of one type).
+    text, analysis = analyse("pl.cmp(ta, tb, cmp_type=2)", "2026-08")
+    (d,) = analysis.diagnostics
+    assert (d.code, d.span.column, d.span.end_column) == ("E306", 23, 25)
+    assert d.message == (
+        "block.cmp_mask: the operands must be of one dtype (TCMP compares tiles of one type), "
+        "got FP16 and FP32: convert 'rhs' with pl.cast(rhs, pl.FP16)"
+    )
+    (fix,) = d.fixes
+    assert [e.new_text for e in fix.edits] == ["pl.cast(tb, pl.FP16)"]
+    fixed = text.replace("pl.cmp(ta, tb,", "pl.cmp(ta, pl.cast(tb, pl.FP16),")
+    again = analyze_source(fixed, "k.py", edition=(Edition.V2026_08, EditionSource.FLAG))
+    assert [x.format() for x in again.diagnostics] == []
+
+
+def test_a_2026_08_tile_comparison_of_a_dtype_tcmp_does_not_take_is_e306_on_the_lhs() -> None:
+    _, analysis = analyse("pl.cmp(ta, tb, cmp_type=2)", "2026-08", a="pl.INT8", b="pl.INT8")
+    (d,) = analysis.diagnostics
+    assert (d.code, d.span.column, d.span.end_column) == ("E306", 19, 21)
+    assert d.message == "block.cmp_mask: the operands must be FP32, FP16 or INT32 tiles, got INT8"

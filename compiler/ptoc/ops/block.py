@@ -1052,8 +1052,19 @@ def _cmp_mask(ctx: DeduceContext) -> Type:
     dims = [static_value(d) for d in lhs.shape]
     if len(dims) != 2 or None in dims or dims != [static_value(d) for d in rhs.shape]:
         ctx.fail(f"{ctx.op.name}: the operands must be 2-D tiles of one static shape", at="rhs")
-    if lhs.dtype is not rhs.dtype or lhs.dtype not in _MASK_DTYPES:
-        ctx.fail(f"{ctx.op.name}: the operands must both be FP32, FP16 or INT32", at="rhs")
+    if lhs.dtype not in _MASK_DTYPES:
+        ctx.fail(
+            f"{ctx.op.name}: the operands must be FP32, FP16 or INT32 tiles, got {lhs.dtype.name}",
+            at="lhs",
+        )
+    if rhs.dtype is not lhs.dtype:
+        ctx.fail(
+            f"{ctx.op.name}: the operands must be of one dtype (TCMP compares tiles of one "
+            f"type), got {lhs.dtype.name} and {rhs.dtype.name}: convert 'rhs' with "
+            f"pl.cast(rhs, pl.{lhs.dtype.name})",
+            at="rhs",
+            cast=lhs.dtype,
+        )
     rows, cols = dims
     assert rows is not None and cols is not None
     words = -(-cols // 8)
