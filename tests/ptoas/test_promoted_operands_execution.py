@@ -45,6 +45,10 @@ CASES: dict[str, list[str]] = {
         "r = pl.row_expand_add(tf, col)",
     ],
     "three_tiles_of_three_dtypes": ["r = pl.addc(th, tf, ti)"],
+    "and_of_int16_and_int32": [
+        "narrow = pl.cast(ti, pl.INT16)",
+        "r = pl.cast(pl.and_(narrow, ti), pl.FP32)",
+    ],
     "tensor_level_add": ["out = pl.assemble(out, pl.add(h, f), [0, 0])"],
 }
 # Cases one edition has: 2026-08's pl.cmp of tiles is the packed mask comparison, whose
