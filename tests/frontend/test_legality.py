@@ -487,3 +487,64 @@ def test_incore_calling_any_program_function_checks_clean() -> None:
             return b
     """)
     assert found == []
+
+
+MATMUL_OF = """\
+import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, a: pl.Tensor[[32, 32], pl.{dtype}], b: pl.Tensor[[32, 32], pl.{dtype}]):
+        la = pl.move(pl.load(a, [0, 0], [32, 32], target_memory=pl.MemorySpace.Mat),
+                     target_memory=pl.MemorySpace.Left)
+        rb = pl.move(pl.load(b, [0, 0], [32, 32], target_memory=pl.MemorySpace.Mat),
+                     target_memory=pl.MemorySpace.Right)
+        c = pl.matmul(la, rb)
+"""
+
+
+def matmul_of(dtype: str) -> list[tuple[str, int, int, int, str]]:
+    analysis = analyze_source(MATMUL_OF.format(dtype=dtype), "k.py")
+    return [
+        (d.code, d.span.line, d.span.column, d.span.end_column, d.message)
+        for d in analysis.diagnostics
+    ]
+
+
+@pytest.mark.parametrize("dtype", ["INT8", "FP16", "BF16", "FP32"])
+def test_matmul_of_a_dtype_tmatmul_takes(dtype: str) -> None:
+    # npu/a2a3/TMatmul.hpp:83-92 (and cpu/TMatmul.hpp:27-33): s8 -> s32, f16 / bf16 / f32 -> f32
+    assert matmul_of(dtype) == []
+
+
+@pytest.mark.parametrize("dtype", ["INT16", "INT32", "UINT8", "FP4"])
+def test_matmul_of_a_dtype_no_tmatmul_takes(dtype: str) -> None:
+    # npu/a2a3/TMatmul.hpp:92: "The data type is not supported."
+    assert matmul_of(dtype) == [
+        (
+            "E306",
+            12,  # the lhs of ``c = pl.matmul(la, rb)``
+            22,
+            24,
+            f"block.matmul: the hardware cannot multiply {dtype} tiles (TMATMUL takes INT8, "
+            "FP16, BF16, FP32 operands: INT8 into INT32, the floats into FP32); convert them "
+            "first with pl.cast",
+        )
+    ]
+
+
+@pytest.mark.parametrize("dtype", ["FP8E4M3FN", "FP8E5M2", "HF8"])
+def test_matmul_of_8_bit_floats_is_a5_only(dtype: str) -> None:
+    # npu/a5/TMatmul.hpp:151-160 multiplies them, npu/a2a3/TMatmul.hpp:83-92 does not.
+    assert matmul_of(dtype) == [
+        (
+            "W028",
+            12,
+            22,
+            24,
+            f"block.matmul: only A5 multiplies {dtype} tiles; on A2/A3 TMATMUL takes INT8, "
+            "FP16, BF16, FP32 operands",
+        )
+    ]

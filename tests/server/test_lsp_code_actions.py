@@ -227,3 +227,28 @@ async def test_source_fix_all_applies_the_certain_fixes_only(
     ]
     assert [a.kind for a in await actions(["source"])] == ["source.fixAll.ptoc"]
     assert await actions([types.CodeActionKind.QuickFix]) == []  # no diagnostics given
+
+
+async def test_a_2026_08_tile_division_of_two_dtypes_offers_the_cast(
+    client: LanguageClient, tmp_path: Path
+):
+    (tmp_path / "pyproject.toml").write_text('[tool.ptoc]\nedition = "2026-08"\n')
+    text = (
+        UPGRADED.replace(
+            "        b: pl.Tensor[[64, 64], pl.FP32],", "        b: pl.Tensor[[64, 64], pl.FP16],"
+        )
+        .replace("b: pl.Tensor[[64, 64], pl.FP32], out", "b: pl.Tensor[[64, 64], pl.FP16], out")
+        .replace("pl.add(tile_a, tile_b)", "pl.div(tile_a, tile_b)")
+    )
+    uri = await open_document(client, tmp_path / "k.py", text)
+    (diagnostic,) = await wait_for_diagnostics(client, uri, 1)
+    assert diagnostic.code == "E306"
+    start = position_of(text, "tile_b)")
+    assert diagnostic.range == types.Range(start, types.Position(start.line, start.character + 6))
+    actions = await code_actions_at(client, uri, diagnostic.range, [diagnostic])
+    fix = next(a for a in actions if a.kind == types.CodeActionKind.QuickFix)
+    assert fix.title == "Convert with `pl.cast(tile_b, pl.FP32)`"
+    fixed = apply_text_edits(text, fix.edit.changes[uri])
+    assert "tile_c = pl.div(tile_a, pl.cast(tile_b, pl.FP32))" in fixed
+    uri = await open_document(client, tmp_path / "fixed.py", fixed)
+    assert list(await wait_for_diagnostics(client, uri, 1)) == []

@@ -964,6 +964,15 @@ _ENTRIES = [
         "for i, (n,) in pl.range(4, init_values=(pl.const(0, pl.INT64),)):",
     ),
     CodeInfo(
+        "W028",
+        "MATMUL_NOT_ON_TARGET",
+        _W,
+        "A matmul of 8-bit float tiles (FP8E4M3FN, FP8E5M2, HF8): only A5's TMATMUL multiplies "
+        "them; A2/A3's takes INT8, FP16, BF16 and FP32.",
+        "c = pl.matmul(a_fp8, b_fp8)",
+        "c = pl.matmul(pl.cast(a_fp8, pl.FP16), pl.cast(b_fp8, pl.FP16))",
+    ),
+    CodeInfo(
         "W030",
         "MIXED_EDITIONS",
         _W,

@@ -20,7 +20,7 @@ from ..ir.expr import Expr, MakeTuple, const_int, make_tuple
 from ..ir.shape import dim_str, static_value
 from ..ir.span import NO_SPAN, Span
 from ..ir.types import UNKNOWN, MemorySpace, ScalarType, TileType, TileView, Type
-from .legality import check_move, check_store_dtype, check_store_window
+from .legality import check_matmul_dtype, check_move, check_store_dtype, check_store_window
 from .registry import (
     REGISTRY,
     Access,
@@ -602,10 +602,13 @@ def _family(
     """Register vector ops that share parameters, a rule and traits (one per table row)."""
     type_rule = elementwise("tile", spec, extra)
     doc = elementwise_doc("tile", spec, [p.name for p in params])
+    promoted = spec.promoted([p.name for p in params])
     for row in rows:
         spelling = _SPELLING.get(row.name)
         dsl_names = (spelling,) if spelling else ()
-        _block_op(row, params, type_rule, doc, dsl_names=dsl_names, role=role, **traits)
+        _block_op(
+            row, params, type_rule, doc, dsl_names=dsl_names, role=role, promoted=promoted, **traits
+        )
 
 
 def _check_cmp_type(ctx: DeduceContext) -> None:
@@ -1062,8 +1065,19 @@ def _cmp_mask(ctx: DeduceContext) -> Type:
     dims = [static_value(d) for d in lhs.shape]
     if len(dims) != 2 or None in dims or dims != [static_value(d) for d in rhs.shape]:
         ctx.fail(f"{ctx.op.name}: the operands must be 2-D tiles of one static shape", at="rhs")
-    if lhs.dtype is not rhs.dtype or lhs.dtype not in _MASK_DTYPES:
-        ctx.fail(f"{ctx.op.name}: the operands must both be FP32, FP16 or INT32", at="rhs")
+    if lhs.dtype not in _MASK_DTYPES:
+        ctx.fail(
+            f"{ctx.op.name}: the operands must be FP32, FP16 or INT32 tiles, got {lhs.dtype.name}",
+            at="lhs",
+        )
+    if rhs.dtype is not lhs.dtype:
+        ctx.fail(
+            f"{ctx.op.name}: the operands must be of one dtype (TCMP compares tiles of one "
+            f"type), got {lhs.dtype.name} and {rhs.dtype.name}: convert 'rhs' with "
+            f"pl.cast(rhs, pl.{lhs.dtype.name})",
+            at="rhs",
+            cast=lhs.dtype,
+        )
     rows, cols = dims
     assert rows is not None and cols is not None
     words = -(-cols // 8)
@@ -1361,6 +1375,7 @@ def _matmul_operands(ctx: DeduceContext, *, min_rank: int = 2) -> tuple[TileType
             f"{lhs.dtype.name} and {rhs.dtype.name}",
             at="rhs",
         )
+    check_matmul_dtype(ctx, lhs.dtype)
     if dims_conflict(lhs.shape[-1], rhs.shape[-2]):
         ctx.fail(
             f"{ctx.op.name}: inner dimensions differ: K of 'lhs' is {dim_str(lhs.shape[-1])} "

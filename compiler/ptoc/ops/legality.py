@@ -8,6 +8,9 @@ registry's traits and derived from pto-isa's own constraints (paths below are un
   an Acc tile (``npu/a2a3/TStore.hpp:294``) and pl.store of one waits on the wrong pipe;
 - which buffers TMOV moves between (``npu/a2a3/TMov.hpp:142``; A5 adds Acc -> Vec and
   Vec -> Mat, ``npu/a5/TMov.hpp:764-790``);
+- what TMATMUL multiplies: INT8 x INT8 -> INT32 and FP16 / BF16 / FP32 of one type -> FP32
+  (``npu/a2a3/TMatmul.hpp:83-92``, the CPU simulator's ``cpu/TMatmul.hpp:27-33`` agrees); A5
+  adds the 8-bit floats (``npu/a5/TMatmul.hpp:145-160``): a warning on A2/A3;
 - what a store can convert: TSTORE from Vec or Mat copies bytes, so the element sizes must
   agree (``common/arch/memory/tstore_common.hpp:336``), while the FIX pipe converts an Acc
   tile's FP32 / INT32 to the tensor's type (``npu/a2a3/TStore.hpp:223``).
@@ -15,6 +18,7 @@ registry's traits and derived from pto-isa's own constraints (paths below are un
 
 from __future__ import annotations
 
+from ..ir.dtype import DataType
 from ..ir.shape import static_value
 from ..ir.types import MemorySpace, TensorType, TileType
 from .registry import DeduceContext, ParamKind, Role
@@ -129,6 +133,33 @@ def check_move(ctx: DeduceContext, source: TileType, target: MemorySpace) -> Non
         f"Left/Right, Vec -> Vec and Acc -> Mat){hint}",
         at="target_memory",
         code="E320",
+    )
+
+
+# TMATMUL's operand dtypes on A2/A3 (npu/a2a3/TMatmul.hpp:83-92), and those only A5 adds
+# (npu/a5/TMatmul.hpp:151-160).
+MATMUL_DTYPES_A2A3 = (DataType.INT8, DataType.FP16, DataType.BF16, DataType.FP32)
+MATMUL_DTYPES_A5_ONLY = (DataType.FP8E4M3FN, DataType.FP8E5M2, DataType.HF8)
+
+
+def check_matmul_dtype(ctx: DeduceContext, dtype: DataType) -> None:
+    """The operands' (one) dtype is one TMATMUL multiplies."""
+    if dtype in MATMUL_DTYPES_A2A3:
+        return
+    takes = ", ".join(d.name for d in MATMUL_DTYPES_A2A3)
+    if dtype in MATMUL_DTYPES_A5_ONLY:
+        ctx.warn(
+            f"{ctx.op.name}: only A5 multiplies {dtype.name} tiles; on A2/A3 TMATMUL takes "
+            f"{takes} operands",
+            at="lhs",
+            code="W028",
+        )
+        return
+    ctx.fail(
+        f"{ctx.op.name}: the hardware cannot multiply {dtype.name} tiles (TMATMUL takes "
+        f"{takes} operands: INT8 into INT32, the floats into FP32); convert them first with "
+        "pl.cast",
+        at="lhs",
     )
 
 

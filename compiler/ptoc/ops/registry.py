@@ -151,11 +151,20 @@ def _default_str(value: Any) -> str:
 class OpError(Exception):
     """A type-rule failure. ``at`` names the parameter whose argument is at fault."""
 
-    def __init__(self, message: str, *, code: str = "E306", at: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str = "E306",
+        at: str | None = None,
+        cast: DataType | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.code = code
         self.at = at
+        # The argument converted to this dtype is accepted: the quick fix wraps it in pl.cast.
+        self.cast = cast
 
 
 @record
@@ -174,8 +183,15 @@ class DeduceContext:
     # function's parameters): a tile may be shaped by them.
     symbols: frozenset[Var] = frozenset()
 
-    def fail(self, message: str, *, at: str | None = None, code: str = "E306") -> NoReturn:
-        raise OpError(message, code=code, at=at)
+    def fail(
+        self,
+        message: str,
+        *,
+        at: str | None = None,
+        code: str = "E306",
+        cast: DataType | None = None,
+    ) -> NoReturn:
+        raise OpError(message, code=code, at=at, cast=cast)
 
     def warn(self, message: str, *, code: str, at: str | None = None) -> None:
         self.warnings.append(OpError(message, code=code, at=at))
@@ -423,6 +439,10 @@ class OpDef:
     pair_form: tuple[str, str] | None = None
     # Comparisons whose instruction writes a bit mask: how the 1 / 0 result is computed.
     mask_form: MaskForm | None = None
+    # Tile operands that join the result's dtype promotion: the instruction takes them in the
+    # result's dtype (pto-isa's TADD static_asserts equal dtypes), so AddReductionScratch
+    # converts one of another dtype first (``block.cast`` into a tile of the result's dtype).
+    promoted: tuple[str, ...] = ()
     # The unified ``pl.X`` spelling means this op whatever the argument types.
     unified_always: bool = False
     # The op reads its tiles' valid regions (2026-08) as the interpreter and both generators

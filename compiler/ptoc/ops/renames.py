@@ -9,7 +9,7 @@ from enum import Enum
 
 from .. import records
 from ..editions import Edition
-from ..ir.dtype import INDEX
+from ..ir.dtype import INDEX, DataType
 from ..ir.expr import Expr
 from ..ir.shape import dim_str, optional_dims_equal, shapes_equal
 from ..ir.types import ScalarType, TileType, Type
@@ -24,6 +24,7 @@ from .registry import (
     ParamKind,
     TypeRule,
 )
+from .rules import dims_conflict
 
 _OLD, _NEW = Edition.V2026_03, Edition.V2026_08
 
@@ -135,6 +136,14 @@ def _region_text(region: tuple[Expr, ...] | None, tile: TileType) -> str:
     return "[" + ", ".join(dim_str(d) for d in dims) + "]"
 
 
+#: Ops of two tiles that 2026-08 takes of one dtype and one shape, without promotion or
+#: broadcasting (spec §9 ``div``: tile ÷ tile needs equal dtypes in {INT16, INT32, FP16, FP32}
+#: and equal shapes; the result is the lhs type): op -> the dtypes it takes.
+ONE_DTYPE_2026_08: dict[str, tuple[DataType, ...]] = {
+    "block.div": (DataType.INT16, DataType.INT32, DataType.FP16, DataType.FP32),
+}
+
+
 #: Ops whose scalar result is index-like in 2026-08 (UINT64 in 2026-03); the registration's
 #: ``index_result`` makes it the edition's index dtype (INDEX).
 INDEX_RESULT_2026_08 = (("block.get_block_idx", ScalarType(INDEX)),)
@@ -153,6 +162,42 @@ def tile_dtype_kept(rule: TypeRule) -> TypeRule:
         tile = next((a.type for a in ctx.args.values() if isinstance(a.type, TileType)), None)
         if isinstance(result, TileType) and tile is not None and result.dtype is not tile.dtype:
             return records.replace(result, dtype=tile.dtype)
+        return result
+
+    return deduce
+
+
+def operands_of_one_dtype(rule: TypeRule, dtypes: tuple[DataType, ...]) -> TypeRule:
+    """``rule`` (kinds, shapes), then ``ONE_DTYPE_2026_08``'s restrictions: lhs of one of
+    ``dtypes``, rhs of the lhs's dtype (E306, with ``pl.cast`` as the fix) and shape (E307)."""
+
+    def deduce(ctx: DeduceContext) -> Type:
+        result = rule(ctx)
+        lhs, rhs = ctx.tile("lhs"), ctx.tile("rhs")
+        name = ctx.op.short_name
+        if lhs.dtype not in dtypes:
+            allowed = ", ".join(d.name for d in dtypes)
+            ctx.fail(
+                f"{name} of two tiles takes {allowed} tiles in PyPTO 2026-08, got {lhs.dtype.name}",
+                at="lhs",
+            )
+        if rhs.dtype is not lhs.dtype:
+            ctx.fail(
+                f"{name} of two tiles takes tiles of one dtype in PyPTO 2026-08 (no promotion), "
+                f"got {lhs.dtype.name} and {rhs.dtype.name}: convert 'rhs' with "
+                f"pl.cast(rhs, pl.{lhs.dtype.name})",
+                at="rhs",
+                cast=lhs.dtype,
+            )
+        if len(lhs.shape) != len(rhs.shape) or any(
+            dims_conflict(a, b) for a, b in zip(lhs.shape, rhs.shape, strict=True)
+        ):
+            ctx.fail(
+                f"{name} of two tiles takes tiles of one shape in PyPTO 2026-08 (no "
+                f"broadcasting), got {lhs.short()} and {rhs.short()}",
+                at="rhs",
+                code="E307",
+            )
         return result
 
     return deduce
@@ -237,10 +282,16 @@ def apply_renames() -> None:
         op = REGISTRY.ops[name]
         rules = ((_NEW, tile_dtype_kept(op.rule)),)
         REGISTRY.replace(records.replace(op, edition_rules=op.edition_rules + rules))
+    for name, dtypes in ONE_DTYPE_2026_08.items():
+        op = REGISTRY.ops[name]
+        rules = ((_NEW, operands_of_one_dtype(op.rule, dtypes)),)
+        REGISTRY.replace(records.replace(op, edition_rules=op.edition_rules + rules))
+    # around the rule above (an edition's first rule is the one that applies)
     for name in EQUAL_REGIONS_2026_08:
         op = REGISTRY.ops[name]
+        others = tuple((ruled, rule) for ruled, rule in op.edition_rules if ruled is not _NEW)
         rules = ((_NEW, equal_regions(op.rule_for(_NEW))),)
-        REGISTRY.replace(records.replace(op, edition_rules=op.edition_rules + rules))
+        REGISTRY.replace(records.replace(op, edition_rules=others + rules))
     for name, result in INDEX_RESULT_2026_08:
         op = REGISTRY.ops[name]
         rules = ((_NEW, fixed_result(result)),)

@@ -533,6 +533,16 @@ class Elementwise:
     keep_lhs_dtype: bool = False  # result dtype is the first operand's, not the promotion
     float_result: bool = False  # a non-float result dtype becomes FP32 (tensor.exp)
 
+    def promoted(self, names: Sequence[str]) -> tuple[str, ...]:
+        """The shaped operands (roles t and v) converted to the result's dtype before the
+        instruction (``OpDef.promoted``): none when the result keeps the first operand's dtype
+        or becomes a float, or when one tile only joins the promotion (a tile and scalars: the
+        code generators convert it into the destination in place)."""
+        if self.keep_lhs_dtype or self.float_result:
+            return ()
+        shaped = tuple(n for n, r in zip(names, self.roles, strict=False) if r in "tv")
+        return shaped if len(shaped) > 1 else ()
+
 
 def elementwise(
     kind: Kind, spec: Elementwise, extra: Callable[[DeduceContext], None] | None = None

@@ -98,8 +98,9 @@ def elementwise_family(
     """Register rows that share parameters and an element-wise rule."""
     type_rule = elementwise(kind, spec, extra)
     doc = elementwise_doc(kind, spec, [p.name for p in params])
+    promoted = spec.promoted([p.name for p in params]) if kind == "tile" else ()
     for row in rows:
-        register(row, params, type_rule, doc, **traits)
+        register(row, params, type_rule, doc, promoted=promoted, **traits)
 
 
 def broadcast_families(

@@ -19,6 +19,10 @@ later passes give them buffers, reuse and synchronisation like any other tile.
   block.addc(a, b, c)`` becomes ``r_pair = block.add(a, b); r = block.add(r_pair, c)``.
 * An operand given where its instruction does not read it (``Param.staged_from``): a bias row
   in Mat is moved into the bias table TMATMUL_BIAS reads (``block.move(.., Bias)``).
+* Tile operands of another dtype than an element-wise result (``OpDef.promoted``): converted
+  into the result's dtype first (``passes/promoted_operands.py``): ``c = block.add(a_fp16,
+  b_fp32)`` becomes ``c_lhs = block.cast(a_fp16, target_type=FP32, mode="rint"); c =
+  block.add(c_lhs, b_fp32)``.
 * A selection by a tile of values: TSEL reads a bit mask. ``r = block.sel(m, a, b)`` becomes
   ``r_zeros = block.full(m.shape, dtype=m.dtype, value=0); r_mask = block.cmp_mask(m, r_zeros,
   cmp_type=1); r_tmp = block.create_tile(..); r = block.select_tiles(r_mask, a, b, r_tmp)``.
@@ -42,6 +46,7 @@ from .base import FunctionPass, PassContext
 from .function_names import FunctionNames
 from .irutil import NameAllocator, flatten_seq, retype_function
 from .op_info import creator_op, op_def, the_first, tile_space
+from .promoted_operands import with_promoted_operands
 from .rewriter import map_bodies
 
 # Bytes of a row-major tile row's alignment, and of TSELS' scratch (one scalar on A2/A3:
@@ -73,6 +78,16 @@ class _AddScratch:
         op = op_def(value) if isinstance(value, Call) else None
         if op is None or not isinstance(value, Call):
             return stmt
+        promoted = with_promoted_operands(stmt, value, op, self.names)
+        if promoted is None:
+            return self.instruction(stmt, value, op)
+        conversions, stmt = promoted
+        assert isinstance(stmt.value, Call)
+        rewritten = self.instruction(stmt, stmt.value, op)
+        return SeqStmts(tuple(flatten_seq((*conversions, rewritten))), span=stmt.span)
+
+    def instruction(self, stmt: AssignStmt, value: Call, op: OpDef) -> Stmt:
+        """The assignment of a call whose operands the instruction takes as they are."""
         staged = self.staged(stmt, value, op)
         if staged is not None:
             return staged
@@ -325,7 +340,8 @@ class AddReductionScratch(FunctionPass):
     name = "AddReductionScratch"
     description = (
         "Give each instruction the scratch tiles it needs: last-axis reductions (keepdim) "
-        "and transposes a scratch tile, comparisons their bit mask and a select of 1 / 0."
+        "and transposes a scratch tile, comparisons their bit mask and a select of 1 / 0; "
+        "tile operands of another dtype than the element-wise result are converted first."
     )
 
     def run_function(self, fn: Function, ctx: PassContext) -> Function:

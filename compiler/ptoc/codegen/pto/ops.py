@@ -696,8 +696,9 @@ def _write_tile(
     if result_is_promoted(call):
         operands = _promote_source(ctx, op, operands, out, span)
     if _on_column_vectors(op, call, result_type):
+        rows = _row_views(op, call, result_type, span)
         row = mt.row_view_type(result_type, span)
-        operands = [_row_view(ctx, v, row) if v.type == out.type else v for v in operands]
+        operands = [_row_view(ctx, v, rows[v.type]) if v.type in rows else v for v in operands]
         target = _row_view(ctx, out, row)
     ins = _ins(operands, attrs)
     if ins:
@@ -747,6 +748,17 @@ def _on_column_vectors(op: OpDef, call: Call, result_type: Type) -> bool:
     args = [a for _, a in _operand_args(op, call)]  # block.expands: its target is no operand
     tiles = [a.type for a in args if isinstance(a.type, TileType)]
     return all(mt.is_column_vector(t) for t in tiles)
+
+
+def _row_views(op: OpDef, call: Call, result_type: TileType, span: Span) -> dict[str, str]:
+    """The [1, M] row type of each column vector the op reads or writes, by its own type (a
+    conversion's source has another dtype than its result)."""
+    rows = {mt.tile_buf_type(result_type, span): mt.row_view_type(result_type, span)}
+    for _, arg in _operand_args(op, call):
+        if isinstance(arg.type, TileType):
+            column = mt.tile_buf_type(arg.type, span)
+            rows.setdefault(column, mt.row_view_type(arg.type, span))
+    return rows
 
 
 def _row_view(ctx: FunctionContext, column: Value, row_type: str) -> Value:

@@ -496,7 +496,11 @@ def report_op_error(
                     f"'{source_value.name}' is defined here as {source_value.type.short()}",
                 ),
             )
-    lw.error(error.code, error.message, target, related=related)
+    fixes: tuple[Fix, ...] = ()
+    if at_node is not None and error.cast is not None:
+        new = f"{lw.prefix}.cast({lw.env.source.segment(at_node)}, {lw.prefix}.{error.cast.name})"
+        fixes = (Fix(f"Convert with `{new}`", (TextEdit(lw.span(at_node), new),)),)
+    lw.error(error.code, error.message, target, related=related, fixes=fixes)
 
 
 def legacy_call_note(lw: Lowerer, node: ast.Call, op: OpDef) -> None:
