@@ -69,4 +69,17 @@ def compile_preview(
     ptoas = driver.available_ptoas() if target in ("pto", "pto-cpp") else None
     result = driver.compile_source(analysis, target, function, pipeline, strict=strict, ptoas=ptoas)
     errors = [d for d in result.front_end if d.severity is Severity.ERROR]
-    return PreviewResult(result.language, result.text, errors + result.back_end, result.line_spans)
+    found = errors + result.back_end + sync_findings(result)
+    return PreviewResult(result.language, result.text, found, result.line_spans)
+
+
+def sync_findings(result: driver.CompileResult) -> list[Diagnostic]:
+    """On a ``pto-cpp`` preview, what the synchronisation checker finds in the sync PTOAS
+    inserted into the C++ shown (and in the sync a kernel writes itself), on the kernel's
+    lines: ``ptoc compile --target pto-cpp --verify-sync``'s findings. The C++ is read from
+    the preview's own PTOAS run (remembered per MLIR text): PTOAS does not run again."""
+    if result.target != "pto-cpp" or result.ptoas is None or result.has_errors:
+        return []
+    from ptoc.verify_sync import verify_compiled
+
+    return verify_compiled(result)
