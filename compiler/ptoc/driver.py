@@ -659,6 +659,14 @@ def ptoas_synchronised_cpp(
     return synchronised_cpp(program, ptoas, function=function)
 
 
+def verify_sync(result: CompileResult) -> list[Diagnostic]:
+    """``ptoc compile --verify-sync``'s findings on a compile (``ptoc.verify_sync``): on the
+    PTO route, on the sync PTOAS inserts, read from the run ``pto-cpp`` made."""
+    from .verify_sync import verify_compiled
+
+    return verify_compiled(result)
+
+
 def available_ptoas(version: str | None = None) -> Path | None:
     """PTOAS (of ``version``, when given) when it is found, else None (previews check PTO
     MLIR when they can)."""
@@ -832,6 +840,7 @@ __all__ = [
     "compile_file",
     "find_ptoas",
     "ptoas_synchronised_cpp",
+    "verify_sync",
     "compile_source",
     "default_pipeline",
     "pass_descriptions",

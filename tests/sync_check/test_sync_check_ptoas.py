@@ -312,3 +312,67 @@ def test_mlir_ptoas_does_not_compile_is_a_warning(
     assert main([*command, "-o", str(tmp_path / "k.pto")]) == 0
     err = capsys.readouterr().err
     assert NOT_CHECKED + "PTOAS did not compile the MLIR (--verify shows why)" in err
+
+
+OWN_SYNC = """\
+import pypto.language as pl
+
+
+@pl.program
+class Manual:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(
+        self, x: pl.Tensor[[32, 32], pl.FP32], out: pl.Tensor[[32, 32], pl.FP32]
+    ) -> pl.Tensor[[32, 32], pl.FP32]:
+        t = pl.load(x, [0, 0], [32, 32])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        u = pl.exp(t)
+        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        r = pl.store(u, [0, 0], [32, 32], out)
+        return r
+"""
+OWN_LINES = OWN_SYNC.split("\n")
+SRC_LINE = 1 + next(i for i, line in enumerate(OWN_LINES) if "wait_pipe=pl.PipeType.V," in line)
+EXP_LINE = 1 + next(i for i, line in enumerate(OWN_LINES) if "u = pl.exp" in line)
+
+
+def found_lines(err: str, name: str) -> list[tuple[int, str]]:
+    return sorted(
+        (int(line.split(":")[1]), line.split("error[")[1][:4])
+        for line in err.splitlines()
+        if line.startswith(name) and "error[" in line
+    )
+
+
+def test_own_sync_is_checked_in_ptoas_cpp_too(
+    ptoas: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A kernel's own sync, on the PTO route: the IR as written, and PTOAS's C++ of it. A C++
+    that lost the kernel's wait (a PTOAS that drops it) is reported on the kernel's lines,
+    though the IR is right; the written sync maps to its own statements."""
+    source = tmp_path / "own.py"
+    source.write_text(OWN_SYNC)
+    command = ["compile", str(source), "--target", "pto-cpp", "--verify-sync"]
+    assert main([*command, "-o", str(tmp_path / "k.cpp"), "--ptoas", str(ptoas)]) == 0
+    assert "error" not in capsys.readouterr().err
+    broken = fake_ptoas(tmp_path, ptoas, r"wait_flag(PIPE_MTE2, PIPE_V")
+    assert main([*command, "-o", str(tmp_path / "k.cpp"), "--ptoas", str(broken)]) == 1
+    err = capsys.readouterr().err
+    assert found_lines(err, str(source)) == [(SRC_LINE, "E412"), (EXP_LINE, "E410")], err
+    assert f"own.py:{SRC_LINE}:9: error[E412]: set_flag of MTE2→V event 0 is never waited" in err
+
+
+def test_own_sync_found_in_the_ir_and_the_cpp_is_reported_once(
+    ptoas: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = "\n".join(line for i, line in enumerate(OWN_LINES) if i != SRC_LINE)  # its wait
+    source = tmp_path / "own.py"
+    source.write_text(text)
+    command = ["compile", str(source), "--target", "pto", "--verify-sync", "--ptoas", str(ptoas)]
+    assert main([*command, "-o", str(tmp_path / "k.pto")]) == 1
+    err = capsys.readouterr().err
+    # the IR's words (sync_src) and the C++'s would both name these lines: one of each
+    assert found_lines(err, str(source)) == [(SRC_LINE, "E412"), (EXP_LINE - 1, "E410")], err
+    assert "error[E412]: sync_src of MTE2→V event 0 is never waited for" in err

@@ -80,6 +80,4 @@ def sync_findings(result: driver.CompileResult) -> list[Diagnostic]:
     the preview's own PTOAS run (remembered per MLIR text): PTOAS does not run again."""
     if result.target != "pto-cpp" or result.ptoas is None or result.has_errors:
         return []
-    from ptoc.verify_sync import verify_compiled
-
-    return verify_compiled(result)
+    return driver.verify_sync(result)
