@@ -385,3 +385,24 @@ def test_scalar_expressions_of_ptoas() -> None:
     assert value("i == v7") is None and value("i / v6") is None
     assert value("i % v6", period=0) is None and value("nope + 1") is None
     assert value("v7 +") is None and value("") is None
+
+
+def test_a_loop_that_may_not_run_keeps_what_its_iterations_ordered() -> None:
+    """After a loop of unknown trip count, the wait for the event its last iteration set
+    orders that iteration's work: the zero-trip path, which did no such work, does not undo
+    it (the paths are joined per pipe: a path that finished all of its V work claims nothing
+    about the other's)."""
+    body = (
+        tile("a", 16, 0)
+        + tile("b", 16, 4096)
+        + "  set_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);\n"
+        + "  for (int64_t j = c0; j < n; j += c1) {\n"
+        + "    wait_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);\n    TLOAD(a, g1);\n"
+        + "    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);\n"
+        + "    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);\n"
+        + "    TEXP(b, a);\n    set_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);\n  }\n"
+        + "  wait_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);\n  TLOAD(a, g1);\n"
+    )
+    assert check(body) == []
+    unordered = body.replace("  wait_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);\n  TLOAD", "  TLOAD")
+    assert sorted(d.code for d in check(unordered)) == ["E410", "E412"]
