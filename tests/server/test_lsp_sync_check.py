@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import pytest_lsp
-from lsp_helpers import open_document, position_of
+from lsp_helpers import change, open_document, position_of, wait_for_diagnostics
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
@@ -201,6 +201,29 @@ async def test_pto_cpp_preview_reports_a_wait_ptoas_left_out(
     again = await settled(broken_ptoas, request)
     assert again.diagnostics == result.diagnostics
     assert runs.read_text().count("run") - before == ran
+    # the same findings are published on the kernel's lines with the document's diagnostics
+    published = await published_with(broken_ptoas, uri, "E412")
+    assert (
+        sorted((d.code, as_tuple(d.range)) for d in published if str(d.code).startswith("E41"))
+        == found
+    )
+    # an edit leaves them behind until a preview of the new version checks again
+    change(broken_ptoas, uri, 2, LOOP_SUM + "\n")
+    await wait_for_diagnostics(broken_ptoas, uri, 2)
+    latest = [p for p in broken_ptoas.published if p.uri == uri][-1]  # type: ignore[attr-defined]
+    assert latest.version == 2
+    assert not [d for d in latest.diagnostics if str(d.code).startswith("E41")]
+
+
+async def published_with(client: LanguageClient, uri: str, code: str) -> list[types.Diagnostic]:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 20.0
+    while loop.time() < deadline:
+        for params in reversed(client.published):  # type: ignore[attr-defined]
+            if params.uri == uri and any(d.code == code for d in params.diagnostics):
+                return params.diagnostics
+        await asyncio.sleep(0.01)
+    raise TimeoutError(f"no {code} published")
 
 
 async def test_pto_cpp_preview_of_a_normal_kernel_has_no_sync_finding(

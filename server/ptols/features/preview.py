@@ -22,6 +22,8 @@ class PreviewResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     #: Per line of ``content``, the source span it came from (``ptols/sourceMap``).
     line_spans: list[Span | None] = field(default_factory=list)
+    #: Of ``diagnostics``, the sync checker's findings on PTOAS's C++ (``pto-cpp``).
+    sync: list[Diagnostic] = field(default_factory=list)
 
 
 def request_problem(analysis: ModuleAnalysis, target: str, function: str | None) -> str | None:
@@ -69,8 +71,9 @@ def compile_preview(
     ptoas = driver.available_ptoas() if target in ("pto", "pto-cpp") else None
     result = driver.compile_source(analysis, target, function, pipeline, strict=strict, ptoas=ptoas)
     errors = [d for d in result.front_end if d.severity is Severity.ERROR]
-    found = errors + result.back_end + sync_findings(result)
-    return PreviewResult(result.language, result.text, found, result.line_spans)
+    sync = sync_findings(result)
+    found = errors + result.back_end + sync
+    return PreviewResult(result.language, result.text, found, result.line_spans, sync)
 
 
 def sync_findings(result: driver.CompileResult) -> list[Diagnostic]:
