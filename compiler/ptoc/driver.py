@@ -647,13 +647,24 @@ def find_ptoas(option: str | None = None, version: str | None = None) -> Path:
     return find(option, version)
 
 
-def ptoas_synchronised_cpp(program: Program, ptoas: Path) -> SynchronisedCpp | None:
-    """PTOAS's C++ of ``program`` (lowered by the ``ptoas`` pipeline) with PTOAS's own sync
-    insertion on, and the MLIR and line spans that map it back to the source
-    (``codegen.pto.ptoas.SynchronisedCpp``); None when ptoc or PTOAS reports an error."""
+def ptoas_synchronised_cpp(
+    program: Program, ptoas: Path, function: str | None = None
+) -> SynchronisedCpp | None:
+    """PTOAS's C++ of ``program`` (lowered by the ``ptoas`` pipeline; of ``function`` and its
+    callees when given) with PTOAS's own sync insertion on, and the MLIR and line spans that
+    map it back to the source (``codegen.pto.ptoas.SynchronisedCpp``); None when ptoc or
+    PTOAS reports an error. The run ``pto-cpp`` made of the same MLIR is reused."""
     from .codegen.pto.ptoas import synchronised_cpp
 
-    return synchronised_cpp(program, ptoas)
+    return synchronised_cpp(program, ptoas, function=function)
+
+
+def verify_sync(result: CompileResult) -> list[Diagnostic]:
+    """``ptoc compile --verify-sync``'s findings on a compile (``ptoc.verify_sync``): on the
+    PTO route, on the sync PTOAS inserts, read from the run ``pto-cpp`` made."""
+    from .verify_sync import verify_compiled
+
+    return verify_compiled(result)
 
 
 def available_ptoas(version: str | None = None) -> Path | None:
@@ -829,6 +840,7 @@ __all__ = [
     "compile_file",
     "find_ptoas",
     "ptoas_synchronised_cpp",
+    "verify_sync",
     "compile_source",
     "default_pipeline",
     "pass_descriptions",

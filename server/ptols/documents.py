@@ -118,6 +118,9 @@ class Document:
     analysed: asyncio.Event = field(default_factory=asyncio.Event)
     previews: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     preview_jobs: dict[tuple[Any, ...], asyncio.Future[Any]] = field(default_factory=dict)
+    # The sync checker's findings on PTOAS's C++ of each pto-cpp preview made, per preview key
+    # (its version first): published with the document's diagnostics while that version is.
+    ptoas_sync: dict[tuple[Any, ...], list[Any]] = field(default_factory=dict)
     # Background work on one text, shared by the requests for that same text: (text, job).
     symbols_job: tuple[str, asyncio.Future[Any]] | None = None
     format_job: tuple[str, asyncio.Future[Any]] | None = None
@@ -228,6 +231,7 @@ class Document:
         self.version = version
         self.analysed.clear()
         self.previews.clear()
+        self.ptoas_sync.clear()
 
     @property
     def is_pypto(self) -> bool:

@@ -180,9 +180,42 @@ def run_diagnostics(doc: Document) -> list[Diagnostic]:
     return found
 
 
+def keep_ptoas_sync(
+    ls: PtolsServer, doc: Document, key: tuple[Any, ...], found: list[Diagnostic]
+) -> None:
+    """A pto-cpp preview's sync findings join the document's diagnostics (on the kernel's
+    lines) while its version is the analysed one; published again when they change."""
+    if key[1] != "pto-cpp" or doc.analysis is None:
+        return
+    before = [d for k, ds in doc.ptoas_sync.items() if k[0] == key[0] for d in ds]
+    for stale in [k for k in doc.ptoas_sync if k[0] != key[0]]:
+        del doc.ptoas_sync[stale]
+    doc.ptoas_sync[key] = found
+    after = [d for ds in doc.ptoas_sync.values() for d in ds]
+    if before != after:
+        ls.publish(doc, ls.diagnostics_of(doc, doc.analysis), doc.analysis_version)
+
+
+def ptoas_sync_diagnostics(doc: Document, known: list[Diagnostic]) -> list[Diagnostic]:
+    """The pto-cpp previews' sync findings of the analysed version (each once, though several
+    previews find it), without those on a line where ``known`` has one of the same code (a
+    kernel's own sync is checked in the IR by the back end's diagnostics too)."""
+    on_known_lines = {(d.code, d.span.file, d.span.line) for d in known}
+    found: dict[tuple[str, Any, str], Diagnostic] = {}
+    for key, diagnostics in doc.ptoas_sync.items():
+        if key[0] != doc.analysis_version:
+            continue
+        for d in diagnostics:
+            if (d.code, d.span.file, d.span.line) not in on_known_lines:
+                found.setdefault((d.code, d.span, d.message), d)
+    return list(found.values())
+
+
 __all__ = [
     "RunVerdict",
     "compute_facts",
+    "keep_ptoas_sync",
+    "ptoas_sync_diagnostics",
     "facts_job",
     "function_key",
     "known_facts",

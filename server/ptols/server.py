@@ -231,9 +231,10 @@ class PtolsServer(LanguageServer):
             positions = self.positions(doc, doc.analysis_text)
             backend = doc.backend
             extra = backend[1] if backend is not None and backend[0] == doc.analysis_version else []
-            from .hardware import run_diagnostics
+            from .hardware import ptoas_sync_diagnostics, run_diagnostics
 
             found = [*analysis.diagnostics, *extra, *run_diagnostics(doc)]
+            found += ptoas_sync_diagnostics(doc, found)
             overrides = self.settings.overrides_for(doc.path, {d.code for d in found})
             for diagnostic in found:
                 converted = to_lsp_diagnostic(diagnostic, doc.uri, positions, overrides)
@@ -273,6 +274,9 @@ class PtolsServer(LanguageServer):
                 return
             if doc.analysis_version == key[0]:
                 doc.previews[key] = finished.result()
+                from .hardware import keep_ptoas_sync
+
+                keep_ptoas_sync(self, doc, key, finished.result().sync)
 
         job.add_done_callback(done)
         return job

@@ -28,6 +28,7 @@ from ptoc.codegen.pto.ptoas import (
 )
 from ptoc.diagnostics import Diagnostic
 from ptoc.ir.function import Program
+from ptoc.ir.span import Span
 from ptoc.ops.registry import PipeType
 from ptoc.passes.sync_check.cpp_check import verify_cpp
 from ptoc.passes.sync_check.cpp_pipes import registered_pipes
@@ -36,6 +37,7 @@ from ptoc.passes.sync_check.cpp_syntax import CppBlock, CppNode, CppStatement, k
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".cache" / "ptoc-exec" / "ptoas-sync"
 SOURCES = suite_sources()
+SPAN_DB = Span("db.pto", 2, 2, 2, 10)
 LOOP_SUM = ROOT / "examples" / "loop_sum.py"
 
 #: Programs of the suite PTOAS v0.57 does not compile (a function returning two scalars:
@@ -312,3 +314,128 @@ def test_mlir_ptoas_does_not_compile_is_a_warning(
     assert main([*command, "-o", str(tmp_path / "k.pto")]) == 0
     err = capsys.readouterr().err
     assert NOT_CHECKED + "PTOAS did not compile the MLIR (--verify shows why)" in err
+
+
+OWN_SYNC = """\
+import pypto.language as pl
+
+
+@pl.program
+class Manual:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(
+        self, x: pl.Tensor[[32, 32], pl.FP32], out: pl.Tensor[[32, 32], pl.FP32]
+    ) -> pl.Tensor[[32, 32], pl.FP32]:
+        t = pl.load(x, [0, 0], [32, 32])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        u = pl.exp(t)
+        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        r = pl.store(u, [0, 0], [32, 32], out)
+        return r
+"""
+OWN_LINES = OWN_SYNC.split("\n")
+SRC_LINE = 1 + next(i for i, line in enumerate(OWN_LINES) if "wait_pipe=pl.PipeType.V," in line)
+EXP_LINE = 1 + next(i for i, line in enumerate(OWN_LINES) if "u = pl.exp" in line)
+
+
+def found_lines(err: str, name: str) -> list[tuple[int, str]]:
+    return sorted(
+        (int(line.split(":")[1]), line.split("error[")[1][:4])
+        for line in err.splitlines()
+        if line.startswith(name) and "error[" in line
+    )
+
+
+def test_own_sync_is_checked_in_ptoas_cpp_too(
+    ptoas: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A kernel's own sync, on the PTO route: the IR as written, and PTOAS's C++ of it. A C++
+    that lost the kernel's wait (a PTOAS that drops it) is reported on the kernel's lines,
+    though the IR is right; the written sync maps to its own statements."""
+    source = tmp_path / "own.py"
+    source.write_text(OWN_SYNC)
+    command = ["compile", str(source), "--target", "pto-cpp", "--verify-sync"]
+    assert main([*command, "-o", str(tmp_path / "k.cpp"), "--ptoas", str(ptoas)]) == 0
+    assert "error" not in capsys.readouterr().err
+    broken = fake_ptoas(tmp_path, ptoas, r"wait_flag(PIPE_MTE2, PIPE_V")
+    assert main([*command, "-o", str(tmp_path / "k.cpp"), "--ptoas", str(broken)]) == 1
+    err = capsys.readouterr().err
+    assert found_lines(err, str(source)) == [(SRC_LINE, "E412"), (EXP_LINE, "E410")], err
+    assert f"own.py:{SRC_LINE}:9: error[E412]: set_flag of MTE2→V event 0 is never waited" in err
+
+
+def test_own_sync_found_in_the_ir_and_the_cpp_is_reported_once(
+    ptoas: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = "\n".join(line for i, line in enumerate(OWN_LINES) if i != SRC_LINE)  # its wait
+    source = tmp_path / "own.py"
+    source.write_text(text)
+    command = ["compile", str(source), "--target", "pto", "--verify-sync", "--ptoas", str(ptoas)]
+    assert main([*command, "-o", str(tmp_path / "k.pto")]) == 1
+    err = capsys.readouterr().err
+    # the IR's words (sync_src) and the C++'s would both name these lines: one of each
+    assert found_lines(err, str(source)) == [(SRC_LINE, "E412"), (EXP_LINE - 1, "E410")], err
+    assert "error[E412]: sync_src of MTE2→V event 0 is never waited for" in err
+
+
+SLOT = (
+    "!pto.tile_buf<loc=vec, dtype=f32, rows=32, cols=64, v_row=32, v_col=64, "
+    "blayout=row_major, slayout=none_box, fractal=512, pad=0>"
+)
+MULTI = f"!pto.multi_tile_buf<{SLOT}, count=2>"
+TENSOR = "!pto.tensor_view<?x?xf32>"
+PART = "!pto.partition_tensor_view<32x64xf32>"
+#: A double-buffered loop in PTO MLIR (ptoc writes no multi-buffers: PyPTO's PTOAS memory
+#: planner does): row block i is loaded into slot i % 2 of one buffer, exponentiated into
+#: slot i % 2 of another and stored. PTOAS names the events of its sync by i % 2.
+DOUBLE_BUFFERED = f"""\
+module attributes {{pto.target_arch = "a2a3"}} {{
+  func.func @db(%arg0: !pto.ptr<f32>, %arg1: !pto.ptr<f32>) attributes {{pto.entry, pto.kernel_kind = #pto.kernel_kind<vector>}} {{
+    %c256 = arith.constant 256 : index
+    %c64 = arith.constant 64 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c32 = arith.constant 32 : index
+    %c0 = arith.constant 0 : index
+    %c8 = arith.constant 8 : index
+    %x = pto.make_tensor_view %arg0, shape = [%c256, %c64], strides = [%c64, %c1] : {TENSOR}
+    %y = pto.make_tensor_view %arg1, shape = [%c256, %c64], strides = [%c64, %c1] : {TENSOR}
+    %in = pto.alloc_multi_tile : {MULTI}
+    %out = pto.alloc_multi_tile : {MULTI}
+    scf.for %i = %c0 to %c8 step %c1 {{
+      %k = arith.remui %i, %c2 : index
+      %a = pto.multi_tile_get %in[%k] : {MULTI} -> {SLOT}
+      %b = pto.multi_tile_get %out[%k] : {MULTI} -> {SLOT}
+      %row = arith.muli %i, %c32 : index
+      %src = pto.partition_view %x, offsets = [%row, %c0], sizes = [%c32, %c64] : {TENSOR} -> {PART}
+      pto.tload ins(%src : {PART}) outs(%a : {SLOT})
+      pto.texp ins(%a : {SLOT}) outs(%b : {SLOT})
+      %dst = pto.partition_view %y, offsets = [%row, %c0], sizes = [%c32, %c64] : {TENSOR} -> {PART}
+      pto.tstore ins(%b : {SLOT}) outs(%dst : {PART})
+    }}
+    return
+  }}
+}}
+"""  # noqa: E501
+
+
+def test_ptoas_dynamic_event_ids_are_read_and_checked(ptoas: Path) -> None:
+    made = cached(DOUBLE_BUFFERED, ptoas)
+    assert made.ok
+    dynamic = [
+        line.strip()
+        for line in made.cpp.split("\n")
+        if line.strip().startswith(("set_flag(", "wait_flag(")) and "EVENT_ID" not in line
+    ]
+    assert len(dynamic) >= 2  # PTOAS names these events by a variable
+    spans = {"db": SPAN_DB}
+    assert verify_cpp(made.cpp, "", [], spans) == []
+    for statement in dynamic:  # each dropped in turn is reported
+        line = f"    {statement}\n"
+        assert made.cpp.count(line) == 1, statement
+        found = verify_cpp(made.cpp.replace(line, ""), "", [], spans)
+        codes = {d.code for d in found}
+        assert "W410" not in codes and codes & {"E412", "E413", "E415"}, statement
+        assert codes & {"E410", "E411"}, statement

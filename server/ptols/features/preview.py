@@ -22,6 +22,8 @@ class PreviewResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     #: Per line of ``content``, the source span it came from (``ptols/sourceMap``).
     line_spans: list[Span | None] = field(default_factory=list)
+    #: Of ``diagnostics``, the sync checker's findings on PTOAS's C++ (``pto-cpp``).
+    sync: list[Diagnostic] = field(default_factory=list)
 
 
 def request_problem(analysis: ModuleAnalysis, target: str, function: str | None) -> str | None:
@@ -69,4 +71,16 @@ def compile_preview(
     ptoas = driver.available_ptoas() if target in ("pto", "pto-cpp") else None
     result = driver.compile_source(analysis, target, function, pipeline, strict=strict, ptoas=ptoas)
     errors = [d for d in result.front_end if d.severity is Severity.ERROR]
-    return PreviewResult(result.language, result.text, errors + result.back_end, result.line_spans)
+    sync = sync_findings(result)
+    found = errors + result.back_end + sync
+    return PreviewResult(result.language, result.text, found, result.line_spans, sync)
+
+
+def sync_findings(result: driver.CompileResult) -> list[Diagnostic]:
+    """On a ``pto-cpp`` preview, what the synchronisation checker finds in the sync PTOAS
+    inserted into the C++ shown (and in the sync a kernel writes itself), on the kernel's
+    lines: ``ptoc compile --target pto-cpp --verify-sync``'s findings. The C++ is read from
+    the preview's own PTOAS run (remembered per MLIR text): PTOAS does not run again."""
+    if result.target != "pto-cpp" or result.ptoas is None or result.has_errors:
+        return []
+    return driver.verify_sync(result)

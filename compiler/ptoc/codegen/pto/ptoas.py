@@ -28,6 +28,8 @@ from .versions import DEFAULT_VERSION, VENDOR_FOLDERS
 
 PTOAS_ENV = "PTOAS"
 TIMEOUT_SECONDS = 60
+#: The option that makes PTOAS insert set_flag / wait_flag / pipe_barrier itself.
+INSERT_SYNC = "--enable-insert-sync"
 INSTALL_HINT = (
     "pass --ptoas PATH or set PTOAS to the PTOAS binary (hw-native-sys/PTOAS; it needs "
     "libllvm19: apt-get install -y libllvm19 libz3-4)"
@@ -184,16 +186,17 @@ def _is_summary(message: str) -> bool:
 
 # --- PTOAS's verdict as diagnostics on the kernel's source ----------------------------------
 
-_MEMO: dict[tuple[str, str], PtoasResult] = {}
+_MEMO: dict[tuple[str, str, tuple[str, ...]], PtoasResult] = {}
 _MEMO_SIZE = 32
 
 
-def assemble(mlir: str, ptoas: Path) -> PtoasResult:
-    """``run_ptoas``, remembered per (binary, text): an unchanged preview costs nothing."""
-    key = (str(ptoas), mlir)
+def assemble(mlir: str, ptoas: Path, options: tuple[str, ...] = ()) -> PtoasResult:
+    """``run_ptoas``, remembered per (binary, text, options): an unchanged preview costs
+    nothing, and the sync check of a ``pto-cpp`` preview reads the C++ the preview made."""
+    key = (str(ptoas), mlir, options)
     found = _MEMO.get(key)
     if found is None:
-        found = run_ptoas(mlir, ptoas)
+        found = run_ptoas(mlir, ptoas, options=options)
         if len(_MEMO) >= _MEMO_SIZE:
             _MEMO.pop(next(iter(_MEMO)))
         _MEMO[key] = found
@@ -225,10 +228,10 @@ def located(
 
 
 def verify(
-    generated: CodegenResult, ptoas: Path, fallback: Span
+    generated: CodegenResult, ptoas: Path, fallback: Span, options: tuple[str, ...] = ()
 ) -> tuple[PtoasResult, list[Diagnostic]]:
-    """Assemble generated PTO MLIR; what PTOAS rejects (or is known to crash on: it is then
-    not run), as diagnostics on the kernel."""
+    """Assemble generated PTO MLIR (with PTOAS's ``options``); what PTOAS rejects (or is
+    known to crash on: it is then not run), as diagnostics on the kernel."""
     from .ptoas_known import known_crashes
 
     crashes = known_crashes(generated.text, ptoas)
@@ -236,7 +239,7 @@ def verify(
         found = [PtoasDiagnostic("error", message, line, col) for line, col, message in crashes]
         result = PtoasResult(False, "", found)
     else:
-        result = assemble(generated.text, ptoas)
+        result = assemble(generated.text, ptoas, options)
     return result, located(result, generated.line_spans, fallback)
 
 
@@ -254,8 +257,9 @@ def generate_checked_mapped(
     program: Program, ptoas: Path, *, function: str | None = None, cpp: bool = False
 ) -> tuple[str, list[Diagnostic], list[Span | None]]:
     """``generate_checked`` and the line spans of the MLIR (PTOAS leaves it as it is); none
-    for the C++, whose lines are PTOAS's. The MLIR is written for the version the binary
-    states (the default when it states none)."""
+    for the C++, whose lines are PTOAS's. The C++ is the PTO route's: PTOAS inserts its sync
+    (``--enable-insert-sync``). The MLIR is written for the version the binary states (the
+    default when it states none)."""
     from . import generate_pto
 
     version = ptoas_version(ptoas) or DEFAULT_VERSION
@@ -264,15 +268,12 @@ def generate_checked_mapped(
     diagnostics = list(generated.diagnostics)
     if any(d.severity is Severity.ERROR for d in diagnostics):
         return ("" if cpp else generated.text), diagnostics, spans
-    result, found = verify(generated, ptoas, program.span)
+    result, found = verify(generated, ptoas, program.span, (INSERT_SYNC,) if cpp else ())
     diagnostics += found
     return (result.cpp if cpp else generated.text), diagnostics, spans
 
 
 # --- PTOAS's own synchronisation (``ptoc compile --verify-sync`` on the PTO route) ----------
-
-#: The option that makes PTOAS insert set_flag / wait_flag / pipe_barrier itself.
-INSERT_SYNC = "--enable-insert-sync"
 
 
 @record
@@ -287,21 +288,26 @@ class SynchronisedCpp:
 
 
 def synchronised_cpp(
-    program: Program, ptoas: Path, run: Callable[[str, Path], PtoasResult] | None = None
+    program: Program,
+    ptoas: Path,
+    run: Callable[[str, Path], PtoasResult] | None = None,
+    function: str | None = None,
 ) -> SynchronisedCpp | None:
-    """The C++ PTOAS makes of ``program`` (after the ``ptoas`` pipeline) when it inserts the
-    sync; None when ptoc or PTOAS reports an error (``ptoc compile`` says which). ``run``
-    assembles the MLIR (default: PTOAS with ``--enable-insert-sync``; tests pass a cached
-    one)."""
+    """The C++ PTOAS makes of ``program`` (after the ``ptoas`` pipeline; of ``function`` and
+    its callees when given, as ``--function`` writes the MLIR) when it inserts the sync; None
+    when ptoc or PTOAS reports an error (``ptoc compile`` says which). ``run`` assembles the
+    MLIR (default: PTOAS with ``--enable-insert-sync``, remembered as ``pto-cpp``'s run, so
+    the C++ a preview or ``--target pto-cpp`` made is read without running PTOAS again;
+    tests pass a cached one)."""
     from . import generate_pto
     from .emitter import symbol_name
 
     version = ptoas_version(ptoas) or DEFAULT_VERSION
-    generated = generate_pto(program, ptoas_version=version)
+    generated = generate_pto(program, function=function, ptoas_version=version)
     if any(d.severity is Severity.ERROR for d in generated.diagnostics):
         return None
     if run is None:
-        result = run_ptoas(generated.text, ptoas, options=(INSERT_SYNC,))
+        result = assemble(generated.text, ptoas, (INSERT_SYNC,))
     else:
         result = run(generated.text, ptoas)
     if not result.ok:

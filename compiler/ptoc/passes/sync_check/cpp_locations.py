@@ -8,6 +8,12 @@ between them. ptoc knows the source line of each MLIR line it generated (the lin
 operation of its name, in order, and takes its line. A ``set_flag`` takes the line of the
 instruction before it (the one whose work it signals), a ``wait_flag`` or barrier the line of
 the instruction after it (the one it holds); what matches nothing takes the function's.
+
+Sync the kernel writes itself is in the MLIR too (``pto.set_flag[<PIPE_MTE2>, <PIPE_V>,
+<EVENT_ID0>]``, ``pto.barrier <PIPE_V>``): PTOAS writes it as ``set_flag(PIPE_MTE2, PIPE_V,
+EVENT_ID0)`` / ``pipe_barrier(PIPE_V)`` in place, so such a statement takes the line of its
+own operation, when that operation comes next (among sync operations only: a statement PTOAS
+inserted never skips an instruction of the MLIR).
 """
 
 from __future__ import annotations
@@ -22,6 +28,12 @@ _FUNC = re.compile(r"^\s*func\.func\s+(?:\w+\s+)?@(?P<name>[\w$.]+)\s*\(")
 _OPERATION = re.compile(r"^\s*(?:%[^=]*=\s*)?(?P<dialect>pto|scf)\.(?P<op>[\w.]+)")
 _INSTRUCTION = re.compile(r"^(?P<name>T[A-Z0-9_]+)\s*\(")
 _SIGNALS = ("set_flag", "ptoas_auto_sync_tail")
+# The kernel's own sync in the MLIR, and PTOAS's C++ of it: both keyed by their C++ text.
+_MLIR_FLAG = re.compile(
+    r"^\s*pto\.(?P<kind>set_flag|wait_flag)\[<(?P<set>\w+)>, <(?P<wait>\w+)>, <(?P<event>\w+)>\]"
+)
+_MLIR_BARRIER = re.compile(r"^\s*pto\.barrier <(?P<pipe>\w+)>")
+_CPP_SYNC = re.compile(r"^(?:set_flag|wait_flag|pipe_barrier)\s*\(")
 _NOT_OPERATIONS = frozenset({"TASSIGN"})
 
 
@@ -45,10 +57,23 @@ def mlir_operations(
         operation = _OPERATION.match(line)
         if operation is None or current is None:
             continue
-        key = _key(operation["dialect"], operation["op"])
+        key = _sync_key(line) or _key(operation["dialect"], operation["op"])
         if key is not None:
             current.append((key, spans[index] if index < len(spans) else None))
     return found
+
+
+def _sync_key(line: str) -> str | None:
+    """The C++ PTOAS writes for a sync operation of the MLIR (None: it is none)."""
+    flag = _MLIR_FLAG.match(line)
+    if flag is not None:
+        return f"{flag['kind']}({flag['set']}, {flag['wait']}, {flag['event']})"
+    barrier = _MLIR_BARRIER.match(line)
+    return f"pipe_barrier({barrier['pipe']})" if barrier is not None else None
+
+
+def _is_sync(key: str) -> bool:
+    return _CPP_SYNC.match(key) is not None
 
 
 def _in_order(nodes: tuple[CppNode, ...], into: list[CppStatement]) -> None:
@@ -67,6 +92,8 @@ def _operation_key(statement: CppStatement) -> str | None:
         return "for"
     if text.startswith("if ") or text.startswith("if("):
         return "if"
+    if _CPP_SYNC.match(text):
+        return " ".join(text.rstrip(";").split())
     found = _INSTRUCTION.match(text)
     if found is None or found["name"] in _NOT_OPERATIONS:
         return None
@@ -88,6 +115,8 @@ def statement_locator(
         if key is None:
             continue
         for index in range(position, len(operations)):
+            if _is_sync(key) and not _is_sync(operations[index][0]):
+                break  # sync PTOAS inserted: it takes the lines around it
             if operations[index][0] == key:
                 span = operations[index][1]
                 if span is not None and span.is_known:

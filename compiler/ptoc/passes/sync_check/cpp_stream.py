@@ -16,7 +16,14 @@ What is read (``cpp_syntax`` gives the statements):
   and ``ptoas_auto_sync_tail`` (a barrier of every pipe, or its MTE3 -> S event);
 * structure: ``for (T i = a; i < b; i += c)`` (its trip count when a, b, c are constants)
   and ``if (...) { } else { }``; ``#if defined(__DAV_VEC__)`` / ``__DAV_CUBE__`` sections run on
-  the vector or the cube core, each checked as a stream of its own.
+  the vector or the cube core, each checked as a stream of its own;
+* multi-buffering: a loop whose sync names its event by a variable (``event_t v26 =
+  (event_t) v25; wait_flag(PIPE_V, PIPE_MTE2, v26);``, PTOAS's dynamic event ids, computed
+  from the loop variable modulo N, as its slot addresses are) is unrolled by residue: its
+  body is read N times, the loop variable standing for ``a + j * c`` (j < N) modulo N
+  (``cpp_values``), so each copy's events and addresses are constants; the copies make the
+  loop's body, and the iterations a trip count leaves over (any, when it is not known) follow
+  it.
 
 Scalar declarations and assignments, pointer stores and the mask and cache calls PTOAS
 writes are scalar work, not instructions. Any other statement is not understood: it is
@@ -25,6 +32,7 @@ listed (``unknown``) and left out, and the rest is still read.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 
@@ -36,6 +44,7 @@ from ...ops.registry import PipeType
 from ...records import field, record
 from .cpp_pipes import GM, VEC, instruction_pipe
 from .cpp_syntax import CppBlock, CppDirective, CppFunction, CppNode, CppStatement
+from .cpp_values import Known, Value, evaluate
 from .stream import (
     Access,
     BarrierInstr,
@@ -89,7 +98,11 @@ _FOR = re.compile(
     rf"^for\s*\(\s*(?:{_IDENT}\s+)?(?P<var>{_IDENT})\s*=\s*(?P<start>[^;]+);\s*(?P=var)\s*<\s*"
     rf"(?P<stop>[^;]+);\s*(?P=var)\s*\+=\s*(?P<step>[^)]+)\)$"
 )
-_CAST = re.compile(r"^\(\s*\w+\s*\)\s*")
+_EVENT = re.compile(r"EVENT_ID(\d+)")
+_FLAG_CALL = re.compile(r"^(?:set_flag|wait_flag)\s*\((?P<args>.*)\)$")
+_MODULUS = re.compile(r"%\s*(?:\(\s*\w+\s*\)\s*)?(?P<modulus>\w+)")
+#: The most copies a loop is unrolled into (PTOAS's multi-buffers have at most 16 slots).
+MAX_PERIOD = 16
 _DEFINED = re.compile(r"defined\s*\(\s*(?P<macro>\w+)\s*\)")
 #: The condition of the IR statements that stand for C++ blocks (their span is all they say).
 _TRUE = ConstBool(ScalarType(DataType.BOOL), value=True)
@@ -146,6 +159,8 @@ class _Scope:
     """What the reader knows at a point: constants, tiles and tensors by variable."""
 
     constants: dict[str, int] = field(default_factory=dict)
+    #: Values right modulo the unrolling's period only (from loop variables being unrolled).
+    congruent: dict[str, int] = field(default_factory=dict)
     # name -> (space, bytes, whether an exact V chain on it is ordered: ``chain_ordered``)
     tiles: dict[str, tuple[str, int, bool]] = field(default_factory=dict)
     buffers: dict[str, frozenset[Region]] = field(default_factory=dict)
@@ -165,6 +180,7 @@ class CppStreamReader:
         self.unknown: list[tuple[CppStatement, str]] = []
         self.chained: set[Region] = set()  # the checker's ``chained`` regions
         self.conditions: list[bool] = []
+        self.period = 0  # the unrolling's period, in an unrolled loop (0: none)
         self.scope.scalars.update(function.parameters)
         self.nodes = self.read(function.body)
 
@@ -205,14 +221,76 @@ class CppStreamReader:
         if re.match(r"(for|while)\s*\(", header):
             loop = _FOR.match(header)
             trips = self.trips(loop["start"], loop["stop"], loop["step"]) if loop else None
+            stmt = ir.WhileStmt(_TRUE, ir.SeqStmts(), span=where.span)
             if loop is not None:
                 self.scope.scalars.add(loop["var"])
+                period = self.unrolling(node)
+                start, step = self.value(loop["start"]), self.value(loop["step"])
+                if period > 1 and start is not None and step is not None:
+                    out.extend(self.unrolled(node, stmt, loop["var"], (start, step, period), trips))
+                    return
             body = self.read(node.body)
-            stmt = ir.WhileStmt(_TRUE, ir.SeqStmts(), span=where.span)
             out.append(Loop(stmt, body, trips))
             return
         self.unknown.append((CppStatement(header, node.line), "a block that is no for loop or if"))
         out.extend(self.read(node.body))
+
+    def unrolling(self, node: CppBlock) -> int:
+        """The period a loop is unrolled by: when its sync names an event by a variable, the
+        least common multiple of the constant moduli its statements take (0: none)."""
+        statements: list[CppStatement] = []
+        _statements(node.body, statements)
+        dynamic = False
+        for statement in statements:
+            flag = _FLAG_CALL.match(statement.text)
+            arguments = split_arguments(flag["args"]) if flag else []
+            if len(arguments) == 3 and not _EVENT.fullmatch(arguments[2]):
+                dynamic = True
+        if not dynamic:
+            return 0
+        period = 1
+        for statement in statements:
+            for found in _MODULUS.finditer(statement.text):
+                modulus = self.value(found["modulus"])
+                if modulus is not None and 1 < modulus <= MAX_PERIOD:
+                    period = math.lcm(period, modulus)
+        return period if period <= MAX_PERIOD else 0
+
+    def unrolled(
+        self,
+        node: CppBlock,
+        stmt: ir.WhileStmt,
+        var: str,
+        shape: tuple[int, int, int],
+        trips: int | None,
+    ) -> list[Node]:
+        """The loop unrolled by residue (``shape``: its start, step and the period N): a loop
+        of N copies of its body, then the iterations left over, each copy read with the loop
+        variable standing for its residue."""
+        start, step, period = shape
+
+        def copy(j: int) -> tuple[Node, ...]:
+            outer, self.period = self.period, math.lcm(self.period or 1, period)
+            self.scope.congruent[var] = start + j * step
+            try:
+                return self.read(node.body)
+            finally:
+                self.scope.congruent.pop(var, None)
+                self.period = outer
+
+        body = tuple(n for j in range(period) for n in copy(j))
+        if trips is not None:
+            full, left = divmod(trips, period)
+            out: list[Node] = [Loop(stmt, body, full)] if full else []
+            for j in range(left):
+                out.extend(copy(j))
+            return out
+        # any number of iterations: whole periods, then stopping after any copy of the next
+        tail: tuple[Node, ...] = ()
+        for j in range(period - 2, -1, -1):
+            then = (*copy(j), *tail)
+            tail = (Branch(ir.IfStmt(_TRUE, ir.SeqStmts(), span=stmt.span), then, ()),)
+        return [Loop(stmt, body, None), *tail]
 
     def trips(self, start: str, stop: str, step: str) -> int | None:
         values = [self.value(start), self.value(stop), self.value(step)]
@@ -260,11 +338,13 @@ class CppStreamReader:
             scope.buffers[name] = frozenset({Region(f"{GM}#{base}", 0, 1)})
             return
         scope.scalars.add(name)
-        value = self.value(init) if init is not None else None
-        if value is not None:
-            scope.constants[name] = value
-        else:
-            scope.constants.pop(name, None)
+        value = self.evaluate(init) if init is not None else None
+        scope.constants.pop(name, None)
+        scope.congruent.pop(name, None)
+        if value is not None and value.known is Known.EXACT:
+            scope.constants[name] = value.number
+        elif value is not None:
+            scope.congruent[name] = value.number
 
     def assign(self, target: str, value: str) -> None:
         scope = self.scope
@@ -272,6 +352,7 @@ class CppStreamReader:
             scope.buffers[target] = scope.buffers.get(target, frozenset()) | scope.buffers[value]
         else:
             scope.constants.pop(target, None)
+            scope.congruent.pop(target, None)
 
     def tensor_base(self, pointer: str) -> str:
         """The parameter a GM address expression starts from (``v1 + (v7 + ...)`` -> v1)."""
@@ -283,10 +364,19 @@ class CppStreamReader:
         return names[0] if names else pointer
 
     def value(self, text: str) -> int | None:
-        text = _CAST.sub("", text.strip())
-        if re.fullmatch(r"-?\d+", text):
-            return int(text)
-        return self.scope.constants.get(text)
+        """The exact value of a scalar expression (None: not known)."""
+        found = self.evaluate(text)
+        return found.number if found is not None and found.known is Known.EXACT else None
+
+    def evaluate(self, text: str) -> Value | None:
+        return evaluate(text, self.known, self.period)
+
+    def known(self, name: str) -> Value | None:
+        if name in self.scope.constants:
+            return Value(self.scope.constants[name])
+        if name in self.scope.congruent:
+            return Value(self.scope.congruent[name], Known.CONGRUENT)
+        return None
 
     def call(self, node: CppStatement, name: str, args: list[str]) -> list[Node]:
         if name in ("set_flag", "wait_flag"):
@@ -314,11 +404,15 @@ class CppStreamReader:
 
     def flag(self, node: CppStatement, name: str, args: list[str]) -> list[Node]:
         signal, wait = (_pipe(args[0]), _pipe(args[1])) if len(args) == 3 else (None, None)
-        event = re.fullmatch(r"EVENT_ID(\d+)", args[2]) if len(args) == 3 else None
-        if signal is None or wait is None or event is None:
+        if signal is None or wait is None:
             self.unknown.append((node, f"a {name} of no pipes and event id the reader knows"))
             return []
-        key = EventKey(signal, wait, int(event[1]))
+        named = _EVENT.fullmatch(args[2])
+        event = int(named[1]) if named is not None else self.value(args[2])
+        if event is None:
+            self.unknown.append((node, f"a {name} whose event id {args[2]} is not known"))
+            return []
+        key = EventKey(signal, wait, event)
         stmt = self.stmt(node)
         return [SetInstr(stmt, key) if name == "set_flag" else WaitInstr(stmt, key)]
 
@@ -365,6 +459,15 @@ class CppStreamReader:
             return []
         access = Access(tuple(sorted(reads)), tuple(sorted(writes)))
         return [OpInstr(self.stmt(node), pipe, access)]
+
+
+def _statements(nodes: tuple[CppNode, ...], into: list[CppStatement]) -> None:
+    for node in nodes:
+        if isinstance(node, CppBlock):
+            _statements(node.body, into)
+            _statements(node.orelse or (), into)
+        elif isinstance(node, CppStatement):
+            into.append(node)
 
 
 def chain_ordered(tile: re.Match[str]) -> bool:

@@ -38,8 +38,27 @@ class Use(NamedTuple):
     instr: object  # the OpInstr (kept opaque: only its statement is reported)
 
 
-def _meet(a: Clock, b: Clock) -> Clock:
-    return {p: min(t, b[p]) for p, t in a.items() if p in b}
+def _meet(a: Clock, b: Clock, last_a: Clock, last_b: Clock) -> Clock:
+    """What holds on both paths: for each pipe Q, the work of Q finished on both. A path on
+    which all of its own Q work is finished (its clock reaches its latest Q instruction)
+    claims nothing about the other path's Q work, so the other's clock stands (the zero-trip
+    path of a loop, or an if without else, does not undo what the other path ordered)."""
+    out: Clock = {}
+    for pipe in a.keys() | b.keys():
+        mine, theirs = a.get(pipe, -1), b.get(pipe, -1)
+        all_mine = mine >= last_a.get(pipe, -1)
+        all_theirs = theirs >= last_b.get(pipe, -1)
+        if all_mine and all_theirs:
+            value = max(mine, theirs)
+        elif all_theirs:
+            value = mine
+        elif all_mine:
+            value = theirs
+        else:
+            value = min(mine, theirs)
+        if value >= 0:
+            out[pipe] = value
+    return out
 
 
 @record
@@ -58,7 +77,10 @@ class SyncState:
         )
 
     def join(self, other: SyncState) -> SyncState:
-        clock = {p: _meet(c, other.clock[p]) for p, c in self.clock.items() if p in other.clock}
+        clock = {
+            p: _meet(self.clock.get(p, {}), other.clock.get(p, {}), self.last, other.last)
+            for p in self.clock.keys() | other.clock.keys()
+        }
         last = {**self.last}
         for p, t in other.last.items():
             last[p] = max(last.get(p, -1), t)
@@ -70,7 +92,7 @@ class SyncState:
                 assert found is not None
                 events[key] = found._replace(partial=True)
             else:
-                merged = _meet(dict(mine.clock), dict(theirs.clock))
+                merged = _meet(dict(mine.clock), dict(theirs.clock), self.last, other.last)
                 events[key] = Pending(
                     tuple(sorted(merged.items(), key=lambda kv: kv[0].value)),
                     mine.setter,
