@@ -27,6 +27,7 @@ from .records import field, record
 if TYPE_CHECKING:
     from pathlib import Path  # (pathlib loads urllib: ~4 ms of a `ptoc check`)
 
+    from .codegen.common import CodegenResult
     from .config import ConfigCache
     from .editions import Edition, EditionSource
     from .frontend.analysis import ModuleAnalysis
@@ -398,6 +399,9 @@ class ProgramOutput:
     text: str  # this program's part of the result ("" when it has none)
     #: Per line of ``text``, the source it was generated for (None: not known).
     line_spans: list[Span | None] = field(default_factory=list)
+    #: The errors of its orchestration functions' host code (what has no host lowering
+    #: here): the kernels' code in ``text`` is whole beside them.
+    host_errors: list[Diagnostic] = field(default_factory=list)
 
 
 @record
@@ -438,11 +442,27 @@ class CompileResult:
         return self.target == "pto" and bool(errors) and all(d.code == PTOAS_CODE for d in errors)
 
     @property
+    def kernels_whole(self) -> bool:
+        """Every error is an orchestration function's host code that has no lowering here
+        (or PTOAS's verdict on PTO MLIR): the kernels compiled, and their code is shown
+        beside the E400 naming what is missing."""
+        host = [d for p in self.programs for d in p.host_errors]
+        kept = [
+            d
+            for d in self.diagnostics
+            if d.severity is Severity.ERROR
+            and d not in host
+            and not (self.target == "pto" and d.code == PTOAS_CODE)
+        ]
+        return bool(host) and not kept
+
+    @property
     def text(self) -> str:
         """The generated text: each program's part (see ``join_texts``), ending in a newline;
         empty when anything failed (stale or partial code is never shown), except PTO MLIR
-        that only PTOAS rejected (``only_rejected_by_ptoas``)."""
-        if self.has_errors and not self.only_rejected_by_ptoas:
+        that only PTOAS rejected (``only_rejected_by_ptoas``) and kernels beside an
+        orchestration function that has no host lowering (``kernels_whole``)."""
+        if self.has_errors and not (self.only_rejected_by_ptoas or self.kernels_whole):
             return ""
         return join_texts([p.text for p in self.programs], self.language)
 
@@ -450,7 +470,7 @@ class CompileResult:
     def line_spans(self) -> list[Span | None]:
         """Per line of ``text``, the source span it came from (None where none is known):
         the compiler's side of the source map."""
-        if self.has_errors and not self.only_rejected_by_ptoas:
+        if self.has_errors and not (self.only_rejected_by_ptoas or self.kernels_whole):
             return []
         return join_spans([(p.text, p.line_spans) for p in self.programs], self.language)
 
@@ -587,12 +607,14 @@ def compile_program(program: Program, result: CompileResult, path: str) -> Progr
     if lowered.has_errors:
         return ProgramOutput(program, lowered, "")
     try:
-        text, diagnostics, spans = generate(target, lowered.program, result)
+        generated = generate(target, lowered.program, result)
     except Exception as exc:  # code generators must not raise either
         result.back_end.append(internal_error(path, f"{target} code generator", exc))
         return ProgramOutput(program, lowered, "")
-    result.back_end.extend(diagnostics)
-    return ProgramOutput(program, lowered, text, spans)
+    result.back_end.extend(generated.diagnostics)
+    return ProgramOutput(
+        program, lowered, generated.text, generated.line_spans, generated.host_errors
+    )
 
 
 def print_ir(program: Program, result: CompileResult) -> str:
@@ -605,11 +627,11 @@ def print_ir_mapped(program: Program, result: CompileResult) -> tuple[str, list[
     return print_program_mapped(only_function(program, result.function), prefix=result.prefix)
 
 
-def generate(
-    target: str, program: Program, result: CompileResult
-) -> tuple[str, list[Diagnostic], list[Span | None]]:
+def generate(target: str, program: Program, result: CompileResult) -> CodegenResult:
     """The final IR as the target's text, its diagnostics and line spans: the target ->
     generator map. The C++ PTOAS makes (``pto-cpp``) has no map: its lines are PTOAS's."""
+    from .codegen.common import CodegenResult
+
     if target == "cce":
         from .codegen.cce import generate_cce
 
@@ -624,7 +646,7 @@ def generate(
             try:
                 ptoas = find_ptoas(version=result.ptoas_version)
             except PtoasMissing as exc:
-                return f"// {exc}\n", [], []
+                return CodegenResult(f"// {exc}\n")
         if ptoas is not None:
             return generate_checked_mapped(
                 program, ptoas, function=result.function, cpp=target == "pto-cpp"
@@ -633,8 +655,8 @@ def generate(
         generated = generate_pto(program, function=result.function, ptoas_version=version)
     else:
         text, spans = print_ir_mapped(program, result)
-        return text, [], spans
-    return generated.text, list(generated.diagnostics), list(generated.line_spans)
+        return CodegenResult(text, [], spans)
+    return generated
 
 
 def find_ptoas(option: str | None = None, version: str | None = None) -> Path:

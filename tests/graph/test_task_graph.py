@@ -673,3 +673,32 @@ def test_an_orchestration_s_submitted_kernels_are_its_callees() -> None:
     whole = driver.compile_source(analysis, "cce")
     narrowed = driver.compile_source(analysis, "cce", "main")
     assert [d.code for d in narrowed.back_end] == [d.code for d in whole.back_end] == ["E400"]
+
+
+NAMED_REGION_THEN_SUBMIT = """
+with pl.manual_scope():
+    with pl.at(level=pl.Level.CORE_GROUP, name_hint="prep") as prep:
+        t = pl.load(x, [0, 0], [64, 64])
+        out = pl.store(pl.add(t, t), [0, 0], out)
+    out, done = pl.submit(self.scale, out, out, deps=[prep])
+    flags, t2 = pl.submit(self.gate, out, flags, deps=[done])
+return out
+"""
+
+
+def test_a_region_named_with_as_and_no_deps_is_a_task_later_deps_wait_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "tasks.py"
+    source.write_text(program(NAMED_REGION_THEN_SUBMIT), encoding="utf-8")
+    assert main(["graph", str(source), "--function", "main", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(t["kernel"], t["kind"], t["taskId"]) for t in data["tasks"]] == [
+        ("prep", "region", "prep"),
+        ("scale", "submit", "done"),
+        ("gate", "submit", "t2"),
+    ]
+    assert [(e["source"], e["target"], e["kind"], e["label"]) for e in data["edges"]] == [
+        (0, 1, "deps", "prep"),
+        (1, 2, "deps", "done"),
+    ]
