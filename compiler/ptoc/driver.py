@@ -558,21 +558,11 @@ def compile_source(
 
 def built_with_defaults(analysis: ModuleAnalysis, programs: list[Program]) -> list[Program]:
     """The programs to compile: a builder's (checked for every size) as the builder makes it
-    when called without arguments, where its parameters' defaults make it check clean."""
+    when run (``ModuleAnalysis.built_concretely``), where that checks clean."""
     if not any(program.name in analysis.built for program in programs):
         return programs
-    from .editions import EditionSource
-    from .frontend import analyze_source
-
-    in_force = analysis.edition
-    chosen = None
-    if in_force is not None and in_force.source not in (
-        EditionSource.DETECTED,
-        EditionSource.DEFAULT,
-    ):
-        chosen = (in_force.edition, in_force.source)
-    again = analyze_source(analysis.text, analysis.path, edition=chosen, builder_defaults=True)
-    if any(d.severity is Severity.ERROR for d in again.diagnostics):
+    again = analysis.built_concretely()
+    if again is None:
         return programs
     concrete = {program.name: program for program in again.all_programs()}
     return [

@@ -4,6 +4,7 @@ builder defines, or has another builder make, are callable by name from its prog
 
 from __future__ import annotations
 
+import pytest
 from frontend_helpers import analyze, codes, where
 
 from ptoc import driver
@@ -143,5 +144,35 @@ def test_a_built_program_compiles_as_the_builder_makes_it_with_its_defaults():
 def test_a_builder_parameter_without_a_default_leaves_the_sizes_free_at_compile_time():
     text = "import pypto.language as pl\n\n" + DEFAULTS.replace("rows: int = 16", "rows: int")
     assert codes(analyze(DEFAULTS.replace("rows: int = 16", "rows: int"))) == []
+    result = driver.compile_source(text, "cce", path="k.py")
+    assert {d.code for d in result.diagnostics if d.severity is Severity.ERROR} == {"E401"}
+
+
+@pytest.mark.parametrize(
+    ("call", "built"),
+    [
+        ("P = build(32)", "Tile<TileType::Vec, float, 32, 64"),  # a literal
+        ("ROWS = 8\nP = build(rows=ROWS)", "Tile<TileType::Vec, float, 8, 64"),  # a constant
+        (  # a constant local of the caller
+            "def main():\n    rows = 4 * 8\n    return build(rows)",
+            "Tile<TileType::Vec, float, 32, 64",
+        ),
+        ("for b in (build,):\n    b()", "Tile<TileType::Vec, float, 16, 64"),  # the default
+    ],
+)
+def test_a_built_program_compiles_as_the_builder_s_call_in_the_file_makes_it(
+    call: str, built: str
+) -> None:
+    text = "import pypto.language as pl\n\n" + DEFAULTS + "\n\n" + call + "\n"
+    result = driver.compile_source(text, "cce", path="k.py")
+    assert [d.format() for d in result.diagnostics if d.severity is Severity.ERROR] == []
+    assert built in result.text
+
+
+def test_a_builder_call_passing_a_run_time_value_leaves_the_size_free() -> None:
+    # not the default: the call passes a value of its own, known only when it runs
+    text = (
+        "import pypto.language as pl\nimport sys\n\n" + DEFAULTS + "\n\nP = build(len(sys.argv))\n"
+    )
     result = driver.compile_source(text, "cce", path="k.py")
     assert {d.code for d in result.diagnostics if d.severity is Severity.ERROR} == {"E401"}

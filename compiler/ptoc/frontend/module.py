@@ -16,7 +16,13 @@ from ..ir.span import Span
 from ..perf import gc_paused
 from ..records import field, record
 from .analysis import FunctionInfo, ModuleAnalysis, Occurrence, OccurrenceKind, SymbolIndex
-from .builders import builder_definitions, function_decorator, lower_builder
+from .builders import (
+    BuilderCall,
+    builder_calls,
+    builder_definitions,
+    function_decorator,
+    lower_builder,
+)
 from .cache import AnalysisCache, constants_fingerprint, module_fingerprint
 from .checks_pipes import check_module_pipes
 from .consteval import ConstEvaluator
@@ -59,6 +65,9 @@ class ModuleAnalyzer:
         # Builders' parameters take their default values (to compile a built program) rather
         # than stand for every size (to check it).
         self.builder_defaults = False
+        # With builder_defaults: each builder's first call in the module (its arguments, where
+        # constant, are the values its parameters take; the defaults the others').
+        self.builder_calls: dict[str, BuilderCall] = {}
         self.jit_specs: dict[str, tuple[str, ...]] = {}  # [tool.ptoc.jit], by kernel name
         self.module_fingerprint = 0
         self.consts_fingerprint = 0
@@ -138,6 +147,8 @@ class ModuleAnalyzer:
         for cls in parts.programs:
             self.lower_program_class(cls)
         factories = {builder.name: builder for builder in parts.builders}
+        if self.builder_defaults and parts.builders:
+            self.builder_calls = builder_calls(tree, set(factories))
         for builder in parts.builders:
             lower_builder(self, builder, factories)
         if parts.jit or any(map(jit_decorator, self.env.inline_defs.values())):

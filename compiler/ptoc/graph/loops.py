@@ -49,6 +49,39 @@ def jumps(loop: st.ForStmt) -> bool:
     return any(isinstance(s, st.LoopJumpStmt) for s in walk_stmts(loop.body))
 
 
+def bounds_text(loop: st.ForStmt) -> str:
+    """A loop's ``range`` arguments as written: ``batch_cfg``, ``1, n, 2``."""
+    start, step = static_value(loop.start), static_value(loop.step)
+    stop = expr_text(loop.stop)
+    if start == 0 and step == 1:
+        return stop
+    parts = [expr_text(loop.start), stop]
+    return ", ".join(parts if step == 1 else [*parts, expr_text(loop.step)])
+
+
+def expr_text(expr: ex.Expr) -> str:
+    value = static_value(expr)
+    if value is not None:
+        return str(value)
+    from ..printer import print_expr  # (the printer reads the registry: loaded when needed)
+
+    return print_expr(expr)
+
+
+def loop_note(loop: st.ForStmt | st.WhileStmt) -> str:
+    """How often a loop the graph draws once runs."""
+    if isinstance(loop, st.WhileStmt):
+        return "runs while its condition holds at run time"
+    trips = trip_count(loop)
+    if trips is not None:
+        if jumps(loop):
+            return f"runs at most {trips} times (a break / continue may end it at run time)"
+        return f"runs {trips} times"
+    start, step = static_value(loop.start), static_value(loop.step)
+    count = expr_text(loop.stop) if start == 0 and step == 1 else f"len(range({bounds_text(loop)}))"
+    return f"runs {count} times at run time"
+
+
 def launches(stmt: st.Stmt | None) -> int:
     """How many tasks a statement launches when its loops are unrolled as the graph would
     (a loop it keeps summarised counts once)."""
