@@ -213,6 +213,8 @@ class ModuleAnalyzer:
             parts.module_defs.append(node)
         elif not is_printed and builder_definitions(node):
             parts.builders.append(node)
+        elif not is_printed and not node.decorator_list:
+            env.consts.helpers[node.name] = node  # a constant may call it (``const_helpers``)
 
     def resolve_aliases(self, aliases: dict[str, ast.Name]) -> None:
         """``aliased = original_fn`` names a standalone or inline function: a call of ``aliased``
