@@ -194,3 +194,24 @@ def test_a_kernel_error_beside_a_host_error_still_hides_the_text() -> None:
     result.back_end.remove(kernel)
     result.back_end.append(replace(kernel, severity=Severity.WARNING))
     assert result.text  # (a warning hides nothing)
+
+
+EXAMPLES = Path(__file__).resolve().parents[4] / "shared" / "pypto-2026-08" / "examples"
+
+
+@pytest.mark.skipif(not EXAMPLES.is_dir(), reason="no upstream examples")
+@pytest.mark.parametrize("target", ["cce", "pto"])
+def test_the_phase_fence_example_s_kernels_compile_beside_its_manual_scopes(target: str) -> None:
+    """Two built programs submitting kernel_stripe in a pl.manual_scope(): each kernel's code
+    (sized by the builder's defaults through chained_snapshot_shape), each manual scope an
+    E400 of its own line."""
+    path = EXAMPLES / "utils" / "phase_fence_dep_compression.py"
+    result = driver.compile_source(path.read_text(encoding="utf-8"), target, path=str(path))
+    assert [(d.code, d.span.line) for d in result.diagnostics] == [("E400", 77), ("E400", 131)]
+    assert all(
+        "pl.manual_scope() (manual dependency tracking)" in d.message for d in result.diagnostics
+    )
+    kernel = "void runKernelStripe(" if target == "cce" else "func.func @kernel_stripe("
+    assert result.text.count(kernel) == 2
+    shape = "float, 32, 32" if target == "cce" else "sizes = [%c32, %c32]"
+    assert shape in result.text
