@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -712,19 +713,58 @@ def test_upstream_orchestration_graphs_have_their_tasks_and_edges() -> None:
     drawn = {
         key: (len(graph.tasks), edges(graph))
         for key, graph in graphs.items()
-        if len(graph.tasks) > 1 or graph.edges
+        if (len(graph.tasks) > 1 or graph.edges) and key != QWEN3  # (its own test)
     }
     assert drawn == UPSTREAM_GRAPHS
     # the others launch one task (a JIT kernel's one region), or none: the distributed
-    # examples' orchestrators dispatch per rank, and qwen3_decode calls kernels of other files
+    # examples' orchestrators dispatch per rank
     alone = {key: len(graph.tasks) for key, graph in graphs.items() if key not in drawn}
+    assert alone.pop(QWEN3) == 93
     assert sorted(set(alone.values())) == [0, 1]
     assert sorted({key[0].split("/")[0] for key, n in alone.items() if n == 0}) == [
         "distributed",
-        "models",
         "runtime",
     ]
-    assert len(alone) == 67
+    assert len(alone) == 66
+
+
+QWEN3 = ("models/qwen3_jit/qwen3_decode.py", "qwen3_decode", "qwen3_decode")
+
+
+@needs_examples
+def test_qwen3_decode_draws_the_kernels_it_imports_from_its_folder(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """qwen3_decode calls @pl.jit.inline kernels of kernels/*.py, sized by config.py's
+    constants: read from those files' text (never imported), each kernel's regions are tasks
+    of the entry, at their own file's lines."""
+    path = EXAMPLES / "models" / "qwen3_jit" / "qwen3_decode.py"
+    analysis = analyze_source(path.read_text(encoding="utf-8"), str(path))
+    assert analysis.diagnostics == []
+    graph = function_graph(analysis, "qwen3_decode")
+    assert isinstance(graph, TaskGraph)
+    assert Counter(t.kernel for t in graph.tasks) == {
+        "rmsnorm": 1,
+        "q_proj": 32,  # parallel(0, HIDDEN, Q_OUT_CHUNK): 8192 / 256 iterations
+        "k_proj": 4,
+        "v_proj": 4,
+        "rope_kv_cache": 16,
+        "out_proj_residual": 16,
+        "post_rmsnorm": 1,
+        "gate_proj": 1,  # in a loop of 100 iterations: drawn once
+        "up_proj": 1,
+        "silu": 1,
+        "down_proj_residual": 16,
+    }
+    assert [(c.label, c.note) for c in graph.clusters] == [
+        ("parallel(0, 25600, 256)", "runs 100 times")
+    ]
+    assert len(graph.edges) == 200
+    first = graph.tasks[0]
+    assert (Path(first.span.file).name, first.span.line) == ("rmsnorm.py", 33)
+    assert (0, 1, "data", "normed_states") in edges(graph)
+    assert main(["graph", str(path), "--function", "qwen3_decode"]) == 0
+    assert '  t0 [label="rmsnorm\\nregion · rmsnorm.py:33"];' in capsys.readouterr().out
 
 
 BREAKING_LOOP = """

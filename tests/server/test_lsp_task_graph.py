@@ -177,3 +177,21 @@ async def test_task_graph_of_a_jit_kernel_is_the_command_lines(
         for lens in lenses or []
         if lens.command is not None and lens.command.title == "Task graph"
     ] == [[uri, "stages"]]
+
+
+async def test_a_task_of_a_kernel_imported_from_the_folder_reveals_the_function(
+    client: LanguageClient, tmp_path: Path
+):
+    """A region of an @pl.jit.inline kernel of kernels/norm.py is a task of the entry; its
+    place is in that file, so the click reveals the entry function here, never that file's
+    line numbers in this document."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "frontend"))
+    from test_sibling_imports import ENTRY, package
+
+    entry = package(tmp_path, "norm")
+    uri = await open_document(client, entry, ENTRY.format(imported="norm"))
+    found = plain(await request(client, "ptols/taskGraph", uri, function="entry"))
+    assert [(t["kernel"], t["range"]) for t in found["tasks"]] == [
+        ("norm", rng(7, 0, 11, 14)),  # the entry function (decorator to its return)
+        ("tail", rng(9, 4, 10, 63)),
+    ]

@@ -21,6 +21,7 @@ from .loops import (
     MAX_ITERATIONS,
     MAX_TASKS,
     bounds_text,
+    constant,
     is_spmd_loop,
     jumps,
     launches,
@@ -138,7 +139,7 @@ class GraphBuilder:
 
     def unroll(self, stmt: st.ForStmt, label: str) -> None:
         """Each iteration in turn, its carried values the previous iteration's yields."""
-        start, step = static_value(stmt.start) or 0, static_value(stmt.step) or 1
+        start, step = constant(stmt.start) or 0, constant(stmt.step) or 1
         body = st.body_stmts(stmt.body)
         last = body[-1] if body and isinstance(body[-1], st.YieldStmt) else None
         for trip in range(trip_count(stmt) or 0):

@@ -13,8 +13,10 @@ def _quote(text: str) -> str:
     return f'"{escaped}"'
 
 
-def _label(task: Task) -> str:
-    lines = [task.kernel, f"{task.kind} · line {task.span.line}"]
+def _label(task: Task, file: str) -> str:
+    # (a region of a function imported from another file: that file's line)
+    where = "line " if task.span.file == file else f"{task.span.file.rsplit('/', 1)[-1]}:"
+    lines = [task.kernel, f"{task.kind} · {where}{task.span.line}"]
     if task.width != "1":
         lines.append(f"× {task.width} blocks")
     if task.loops:
@@ -35,7 +37,8 @@ def to_dot(graph: TaskGraph) -> str:
     # each loop drawn once is a cluster holding its tasks and inner loops (a stack, not
     # recursion: loops may nest hundreds deep)
     work: list[tuple[int, bool, int]] = [(c, True, 1) for c in reversed(inner.get(-1, []))]
-    out.extend(_node(task, 1) for task in members.get(-1, []))
+    file = graph.span.file
+    out.extend(_node(task, 1, file) for task in members.get(-1, []))
     while work:
         index, opening, depth = work.pop()
         if not opening:
@@ -46,7 +49,7 @@ def to_dot(graph: TaskGraph) -> str:
         out.append("  " * depth + f"subgraph cluster_{index} {{")
         out.append(f"{pad}label={_quote(cluster.label + chr(10) + cluster.note)};")
         out.append(f"{pad}style=rounded;")
-        out.extend(_node(task, depth + 1) for task in members.get(index, []))
+        out.extend(_node(task, depth + 1, file) for task in members.get(index, []))
         work.append((index, False, depth))
         work.extend((c, True, depth + 1) for c in reversed(inner.get(index, [])))
     for edge in graph.edges:
@@ -59,6 +62,6 @@ def to_dot(graph: TaskGraph) -> str:
     return "\n".join(out) + "\n"
 
 
-def _node(task: Task, depth: int) -> str:
+def _node(task: Task, depth: int, file: str) -> str:
     style = ", style=dashed" if task.scope == "manual" else ""
-    return "  " * depth + f"t{task.index} [label={_quote(_label(task))}{style}];"
+    return "  " * depth + f"t{task.index} [label={_quote(_label(task, file))}{style}];"

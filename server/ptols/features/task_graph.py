@@ -26,8 +26,10 @@ def task_graph_result(
         return TaskGraphResult(version, function, [], [], graph)
     tasks = []
     for task in graph.tasks:
+        # (a region of a kernel imported from another file: revealed as the function here)
+        span = task.span if task.span.file == graph.span.file else graph.span
         try:
-            where = positions.range(task.span)
+            where = positions.range(span)
             kernel = positions.range(task.kernel_span) if task.kernel_span is not None else None
         except Stale:
             continue
