@@ -7,6 +7,7 @@ value that is not constant, is "not a constant"; calls nest at most ``MAX_DEPTH`
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .consteval import DynDim, NotConstant
@@ -66,30 +67,53 @@ def _value(evaluator: ConstEvaluator, node: ast.expr) -> Any:
 
 
 def _run(evaluator: ConstEvaluator, body: list[ast.stmt]) -> Any:
+    """The value the statements return (``_NO_RETURN``: they fall through)."""
     for stmt in body:
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
-            continue  # a docstring
-        if isinstance(stmt, ast.Pass):
-            continue
-        if isinstance(stmt, ast.Return) and stmt.value is not None:
-            return evaluator.evaluate(stmt.value)
-        if isinstance(stmt, ast.If):
-            taken = stmt.body if _truth(evaluator.evaluate(stmt.test), stmt) else stmt.orelse
-            result = _run(evaluator, taken)
-            if result is not _NO_RETURN:
-                return result
-            continue
-        if (
-            isinstance(stmt, ast.Assign)
-            and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name | ast.Tuple | ast.List)
-        ):
-            evaluator.bind_targets(stmt.targets[0], stmt.value, evaluator.span_of)
-            continue
-        if isinstance(stmt, ast.Raise):
-            raise NotConstant("the arguments make it raise", stmt)
+        rule = _STATEMENTS.get(type(stmt))
+        if rule is None:
+            raise NotConstant("a statement a constant helper may not have", stmt)
+        result = rule(evaluator, stmt)
+        if result is not _NO_RETURN:
+            return result
+    return _NO_RETURN
+
+
+def _expression(evaluator: ConstEvaluator, stmt: ast.Expr) -> Any:
+    if not isinstance(stmt.value, ast.Constant):  # (a docstring, or a constant alone)
         raise NotConstant("a statement a constant helper may not have", stmt)
     return _NO_RETURN
+
+
+def _return(evaluator: ConstEvaluator, stmt: ast.Return) -> Any:
+    if stmt.value is None:
+        raise NotConstant("a return without a value", stmt)
+    return evaluator.evaluate(stmt.value)
+
+
+def _if(evaluator: ConstEvaluator, stmt: ast.If) -> Any:
+    taken = stmt.body if _truth(evaluator.evaluate(stmt.test), stmt) else stmt.orelse
+    return _run(evaluator, taken)
+
+
+def _assign(evaluator: ConstEvaluator, stmt: ast.Assign) -> Any:
+    if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name | ast.Tuple | ast.List):
+        raise NotConstant("an assignment a constant helper may not have", stmt)
+    evaluator.bind_targets(stmt.targets[0], stmt.value, evaluator.span_of)
+    return _NO_RETURN
+
+
+def _raise(evaluator: ConstEvaluator, stmt: ast.Raise) -> Any:
+    raise NotConstant("the arguments make it raise", stmt)
+
+
+_STATEMENTS: dict[type[ast.stmt], Callable[[ConstEvaluator, Any], Any]] = {
+    ast.Expr: _expression,
+    ast.Pass: lambda evaluator, stmt: _NO_RETURN,
+    ast.Return: _return,
+    ast.If: _if,
+    ast.Assign: _assign,
+    ast.Raise: _raise,
+}
 
 
 def _truth(value: Any, stmt: ast.stmt) -> bool:

@@ -274,4 +274,5 @@ _EVALUATORS: dict[type[ast.expr], Callable[[ConstEvaluator, Any], Any]] = {
     ast.IfExp: lambda evaluator, node: if_expression(evaluator, node),
 }
 
-from .const_helpers import bool_op, compare, if_expression  # noqa: E402 (it reads this module's evaluator)
+# (const_helpers reads this module's evaluator: imported once it is defined)
+from .const_helpers import bool_op, compare, if_expression  # noqa: E402

@@ -123,7 +123,8 @@ def bind_import(analyzer: ModuleAnalyzer, node: ast.ImportFrom, env: ModuleEnv) 
             analyzer.imported_origins[local] = found.origins[local]
     if found.functions:  # (an instance attribute: every later span is asked through it)
         functions, origins = analyzer.imported_functions, analyzer.imported_origins
-        analyzer.source.span = file_spans(analyzer.plain_span, functions, origins)  # type: ignore[method-assign]
+        spans = file_spans(analyzer.plain_span, functions, origins)
+        analyzer.source.span = spans  # type: ignore[method-assign]
 
 
 def read_import(node: ast.ImportFrom, path: str, imports: DslImports) -> SiblingImports:
