@@ -195,3 +195,19 @@ async def test_a_task_of_a_kernel_imported_from_the_folder_reveals_the_function(
         ("norm", rng(7, 0, 11, 14)),  # the entry function (decorator to its return)
         ("tail", rng(9, 4, 10, 63)),
     ]
+
+
+async def test_a_task_in_a_loop_drawn_once_notes_how_often_it_runs(
+    client: LanguageClient, tmp_path: Path
+):
+    body = """
+n = pl.tensor.read(flags, [0, 0])
+for i in pl.range(n):
+    out = self.scale(x, out)
+return out
+"""
+    uri = await open_document(client, tmp_path / "t.py", program(body))
+    found = plain(await request(client, "ptols/taskGraph", uri, function="main"))
+    assert [(t["kernel"], t["loops"], t["notes"]) for t in found["tasks"]] == [
+        ("scale", ["range(n)"], ["range(n): runs n times at run time"])
+    ]

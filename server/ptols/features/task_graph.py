@@ -6,7 +6,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ptoc.frontend import ModuleAnalysis
-from ptoc.graph import function_graph
+from ptoc.graph import TaskGraph, function_graph
 from ptoc.ir.function import FunctionType
 
 from ..convert import Positions
@@ -44,11 +44,22 @@ def task_graph_result(
                 task.task_id,
                 task.scope,
                 list(task.loops),
+                loop_notes(graph, task.cluster),
             )
         )
     edges = [TaskGraphEdge(e.source, e.target, e.kind, e.label) for e in graph.edges]
     message = "" if tasks else "the function launches no task"
     return TaskGraphResult(version, function, tasks, edges, message)
+
+
+def loop_notes(graph: TaskGraph, cluster: int) -> list[str]:
+    """The notes of the loops drawn once around a task, outermost first."""
+    notes: list[str] = []
+    while 0 <= cluster < len(graph.clusters):
+        loop = graph.clusters[cluster]
+        notes.insert(0, f"{loop.label}: {loop.note}")
+        cluster = loop.parent
+    return notes
 
 
 def task_graph_lenses(
