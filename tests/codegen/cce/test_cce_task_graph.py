@@ -215,3 +215,16 @@ def test_the_phase_fence_example_s_kernels_compile_beside_its_manual_scopes(targ
     assert result.text.count(kernel) == 2
     shape = "float, 32, 32" if target == "cce" else "sizes = [%c32, %c32]"
     assert shape in result.text
+
+
+def test_ptoc_compile_prints_the_kernels_and_exits_1_on_a_host_e400(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ptoc.cli import main
+
+    source = tmp_path / "tasks.py"
+    source.write_text(program(NAMED_REGION.format(tail=WAITS_ON_NAMED_REGION)), encoding="utf-8")
+    assert main(["compile", str(source)]) == 1
+    printed = capsys.readouterr()
+    assert "void runMainIncore1(" in printed.out
+    assert printed.err.count("error[E400]") == 1
