@@ -211,3 +211,19 @@ return out
     assert [(t["kernel"], t["loops"], t["notes"]) for t in found["tasks"]] == [
         ("scale", ["range(n)"], ["range(n): runs n times at run time"])
     ]
+
+
+async def test_definition_of_a_kernel_imported_from_the_folder_is_in_its_file(
+    client: LanguageClient, tmp_path: Path
+):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "frontend"))
+    from test_sibling_imports import ENTRY, package
+
+    entry = package(tmp_path, "norm")
+    text = ENTRY.format(imported="norm")
+    uri = await open_document(client, entry, text)
+    location = await client.text_document_definition_async(
+        types.DefinitionParams(types.TextDocumentIdentifier(uri), position_of(text, "norm(x", 1))
+    )
+    assert location.uri == (tmp_path / "kernels" / "norm.py").resolve().as_uri()
+    assert location.range.start == types.Position(15, 0)  # its decorator, line 16
