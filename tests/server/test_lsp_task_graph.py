@@ -226,4 +226,4 @@ async def test_definition_of_a_kernel_imported_from_the_folder_is_in_its_file(
         types.DefinitionParams(types.TextDocumentIdentifier(uri), position_of(text, "norm(x", 1))
     )
     assert location.uri == (tmp_path / "kernels" / "norm.py").resolve().as_uri()
-    assert location.range.start == types.Position(15, 0)  # its decorator, line 16
+    assert location.range.start == types.Position(9, 0)  # its def, line 10

@@ -456,7 +456,8 @@ def passed_types(
 
 
 def within(inner: Span, outer: Span) -> bool:
-    return outer.line <= inner.line <= outer.end_line
+    # (the same file: an inlined kernel imported from another file has its own lines)
+    return outer.line <= inner.line <= outer.end_line and inner.file == outer.file
 
 
 def sig_annotation(sig: FunctionSignature, name: str) -> ast.expr | None:
