@@ -48,7 +48,8 @@ class SiblingImports:
     origins: dict[str, str] = field(default_factory=dict)  # local name -> its file's path
 
 
-_FACTS: dict[tuple[str, int, int], FileFacts] = {}  # by (path, mtime, size): read once
+# By (path, mtime, size, depth): each file read once (at a depth: how far its imports go).
+_FACTS: dict[tuple[str, int, int, int], FileFacts] = {}
 
 
 def resolve(path: str, node: ast.ImportFrom) -> Path | None:
@@ -73,7 +74,7 @@ def file_facts(path: Path, depth: int = 0, seen: frozenset[Path] = frozenset()) 
     ``MAX_DEPTH`` deep); empty for a file that cannot be read or parsed."""
     try:
         stat = path.stat()
-        key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+        key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, depth)
         if key in _FACTS:
             return _FACTS[key]
         text = path.read_text(encoding="utf-8") if stat.st_size <= MAX_BYTES else ""
