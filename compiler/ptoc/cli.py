@@ -489,7 +489,9 @@ def finish_compile(
     if args.memory_map:
         write_memory_map(analysis, args.function, args.memory_map)
     if result.has_errors:
-        if result.text and not args.output:  # MLIR only PTOAS rejected: the text to look at
+        # (MLIR only PTOAS rejected, or kernels beside an orchestration function without a
+        # host lowering: the text to look at)
+        if result.text and not args.output:
             emit(result.text, None)
         return EXIT_ERRORS
     from . import compile_all

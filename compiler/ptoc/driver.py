@@ -27,6 +27,7 @@ from .records import field, record
 if TYPE_CHECKING:
     from pathlib import Path  # (pathlib loads urllib: ~4 ms of a `ptoc check`)
 
+    from .codegen.common import CodegenResult
     from .codegen.pto.ptoas import SynchronisedCpp
     from .config import ConfigCache
     from .editions import Edition, EditionSource
@@ -399,6 +400,9 @@ class ProgramOutput:
     text: str  # this program's part of the result ("" when it has none)
     #: Per line of ``text``, the source it was generated for (None: not known).
     line_spans: list[Span | None] = field(default_factory=list)
+    #: The errors of its orchestration functions' host code (what has no host lowering
+    #: here): the kernels' code in ``text`` is whole beside them.
+    host_errors: list[Diagnostic] = field(default_factory=list)
 
 
 @record
@@ -439,11 +443,27 @@ class CompileResult:
         return self.target == "pto" and bool(errors) and all(d.code == PTOAS_CODE for d in errors)
 
     @property
+    def kernels_whole(self) -> bool:
+        """Every error is an orchestration function's host code that has no lowering here
+        (or PTOAS's verdict on PTO MLIR): the kernels compiled, and their code is shown
+        beside the E400 naming what is missing."""
+        host = [d for p in self.programs for d in p.host_errors]
+        kept = [
+            d
+            for d in self.diagnostics
+            if d.severity is Severity.ERROR
+            and d not in host
+            and not (self.target == "pto" and d.code == PTOAS_CODE)
+        ]
+        return bool(host) and not kept
+
+    @property
     def text(self) -> str:
         """The generated text: each program's part (see ``join_texts``), ending in a newline;
         empty when anything failed (stale or partial code is never shown), except PTO MLIR
-        that only PTOAS rejected (``only_rejected_by_ptoas``)."""
-        if self.has_errors and not self.only_rejected_by_ptoas:
+        that only PTOAS rejected (``only_rejected_by_ptoas``) and kernels beside an
+        orchestration function that has no host lowering (``kernels_whole``)."""
+        if self.has_errors and not (self.only_rejected_by_ptoas or self.kernels_whole):
             return ""
         return join_texts([p.text for p in self.programs], self.language)
 
@@ -451,7 +471,7 @@ class CompileResult:
     def line_spans(self) -> list[Span | None]:
         """Per line of ``text``, the source span it came from (None where none is known):
         the compiler's side of the source map."""
-        if self.has_errors and not self.only_rejected_by_ptoas:
+        if self.has_errors and not (self.only_rejected_by_ptoas or self.kernels_whole):
             return []
         return join_spans([(p.text, p.line_spans) for p in self.programs], self.language)
 
@@ -539,21 +559,11 @@ def compile_source(
 
 def built_with_defaults(analysis: ModuleAnalysis, programs: list[Program]) -> list[Program]:
     """The programs to compile: a builder's (checked for every size) as the builder makes it
-    when called without arguments, where its parameters' defaults make it check clean."""
+    when run (``ModuleAnalysis.built_concretely``), where that checks clean."""
     if not any(program.name in analysis.built for program in programs):
         return programs
-    from .editions import EditionSource
-    from .frontend import analyze_source
-
-    in_force = analysis.edition
-    chosen = None
-    if in_force is not None and in_force.source not in (
-        EditionSource.DETECTED,
-        EditionSource.DEFAULT,
-    ):
-        chosen = (in_force.edition, in_force.source)
-    again = analyze_source(analysis.text, analysis.path, edition=chosen, builder_defaults=True)
-    if any(d.severity is Severity.ERROR for d in again.diagnostics):
+    again = analysis.built_concretely()
+    if again is None:
         return programs
     concrete = {program.name: program for program in again.all_programs()}
     return [
@@ -588,12 +598,14 @@ def compile_program(program: Program, result: CompileResult, path: str) -> Progr
     if lowered.has_errors:
         return ProgramOutput(program, lowered, "")
     try:
-        text, diagnostics, spans = generate(target, lowered.program, result)
+        generated = generate(target, lowered.program, result)
     except Exception as exc:  # code generators must not raise either
         result.back_end.append(internal_error(path, f"{target} code generator", exc))
         return ProgramOutput(program, lowered, "")
-    result.back_end.extend(diagnostics)
-    return ProgramOutput(program, lowered, text, spans)
+    result.back_end.extend(generated.diagnostics)
+    return ProgramOutput(
+        program, lowered, generated.text, generated.line_spans, generated.host_errors
+    )
 
 
 def print_ir(program: Program, result: CompileResult) -> str:
@@ -606,11 +618,11 @@ def print_ir_mapped(program: Program, result: CompileResult) -> tuple[str, list[
     return print_program_mapped(only_function(program, result.function), prefix=result.prefix)
 
 
-def generate(
-    target: str, program: Program, result: CompileResult
-) -> tuple[str, list[Diagnostic], list[Span | None]]:
+def generate(target: str, program: Program, result: CompileResult) -> CodegenResult:
     """The final IR as the target's text, its diagnostics and line spans: the target ->
     generator map. The C++ PTOAS makes (``pto-cpp``) has no map: its lines are PTOAS's."""
+    from .codegen.common import CodegenResult
+
     if target == "cce":
         from .codegen.cce import generate_cce
 
@@ -625,7 +637,7 @@ def generate(
             try:
                 ptoas = find_ptoas(version=result.ptoas_version)
             except PtoasMissing as exc:
-                return f"// {exc}\n", [], []
+                return CodegenResult(f"// {exc}\n")
         if ptoas is not None:
             return generate_checked_mapped(
                 program, ptoas, function=result.function, cpp=target == "pto-cpp"
@@ -634,8 +646,8 @@ def generate(
         generated = generate_pto(program, function=result.function, ptoas_version=version)
     else:
         text, spans = print_ir_mapped(program, result)
-        return text, [], spans
-    return generated.text, list(generated.diagnostics), list(generated.line_spans)
+        return CodegenResult(text, [], spans)
+    return generated
 
 
 def find_ptoas(option: str | None = None, version: str | None = None) -> Path:

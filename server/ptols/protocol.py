@@ -327,6 +327,9 @@ class TaskGraphTask:
     task_id: str  # the TaskId's name, or ""
     scope: str  # "manual" | "auto" | ""
     loops: list[str]  # the loops around the call, outermost first
+    # How often the loops drawn once around it run ("runs batch_cfg times at run time"),
+    # outermost first.
+    notes: list[str] = attrs.field(factory=list)
 
 
 @attrs.define

@@ -252,3 +252,37 @@ def test_check_and_compile_never_import_numpy() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
     )
     assert result.stdout.strip() == "False"
+
+
+NAMED_REGION = """import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self,
+        x: pl.Tensor[[64, 64], pl.FP32],
+        out: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="prep") as prep:
+            y = pl.add(x, x)
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="tail"):
+            out = pl.mul(y, y)
+        return out
+"""
+
+
+def test_sim_runs_a_region_that_names_its_task_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`with pl.at(...) as prep:` is outlined into a submit of its kernel (prep bound to its
+    TaskId): with no deps= it is the plain PTO2 task, and the simulator agrees."""
+    tools_or_skip()
+    source = tmp_path / "named.py"
+    source.write_text(NAMED_REGION, encoding="utf-8")
+    assert main(["run", str(source), "--function", "main", "--sim"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "main: simulator (host code and 2 kernel(s) run as tasks in program order) and "
+        "reference interpreter agree on 3 results"
+    )

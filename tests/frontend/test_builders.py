@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
 from frontend_helpers import HEADER, analyze, codes, where
 
 from ptoc import driver
@@ -197,3 +198,33 @@ def test_given_sizes_make_a_builders_program_at_those_sizes():
     assert shapes(sized) == [[32, "m"], [4, 64], [8, "m"]]
     both = analyze_source(text, "k.py", builder_defaults=True, sizes={"n": 8})
     assert shapes(both) == [["ROWS", 16], ["rows", "cols"], [8, 16]]
+
+
+@pytest.mark.parametrize(
+    ("call", "built"),
+    [
+        ("P = build(32)", "Tile<TileType::Vec, float, 32, 64"),  # a literal
+        ("ROWS = 8\nP = build(rows=ROWS)", "Tile<TileType::Vec, float, 8, 64"),  # a constant
+        (  # a constant local of the caller
+            "def main():\n    rows = 4 * 8\n    return build(rows)",
+            "Tile<TileType::Vec, float, 32, 64",
+        ),
+        ("for b in (build,):\n    b()", "Tile<TileType::Vec, float, 16, 64"),  # the default
+    ],
+)
+def test_a_built_program_compiles_as_the_builder_s_call_in_the_file_makes_it(
+    call: str, built: str
+) -> None:
+    text = "import pypto.language as pl\n\n" + DEFAULTS + "\n\n" + call + "\n"
+    result = driver.compile_source(text, "cce", path="k.py")
+    assert [d.format() for d in result.diagnostics if d.severity is Severity.ERROR] == []
+    assert built in result.text
+
+
+def test_a_builder_call_passing_a_run_time_value_leaves_the_size_free() -> None:
+    # not the default: the call passes a value of its own, known only when it runs
+    text = (
+        "import pypto.language as pl\nimport sys\n\n" + DEFAULTS + "\n\nP = build(len(sys.argv))\n"
+    )
+    result = driver.compile_source(text, "cce", path="k.py")
+    assert {d.code for d in result.diagnostics if d.severity is Severity.ERROR} == {"E401"}

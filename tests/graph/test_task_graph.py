@@ -4,8 +4,11 @@ and edges, the task-graph warnings (W040-W042) and `ptoc graph` (DOT and JSON)."
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -15,6 +18,7 @@ from ptoc.cli import main
 from ptoc.frontend import analyze_source
 from ptoc.graph import Edge, Task, TaskGraph, function_graph, task_graph
 from ptoc.graph.cycles import MAX_CYCLES
+from ptoc.graph.select import built
 from ptoc.ir.span import Span
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "frontend"))
@@ -38,6 +42,9 @@ def edges(graph: TaskGraph) -> list[tuple[int, int, str, str]]:
     return [(e.source, e.target, e.kind, e.label) for e in graph.edges]
 
 
+PHASE_FENCE = EXAMPLES / "utils" / "phase_fence_dep_compression.py"
+
+
 @needs_examples
 @pytest.mark.parametrize(
     ("program_name", "label_a", "label"),
@@ -46,19 +53,110 @@ def edges(graph: TaskGraph) -> list[tuple[int, int, str, str]]:
         ("ChainedSnapshotManualDummyPhaseFence", "deps", "deps"),
     ],
 )
-def test_phase_fence_stages_wait_on_the_previous_stage_array(
+def test_phase_fence_stages_for_every_branch_count_draw_each_stage_once(
     program_name: str, label_a: str, label: str
 ) -> None:
-    graph = graph_of(EXAMPLES / "utils" / "phase_fence_dep_compression.py", "main", program_name)
-    # the phase loops (range(2)) are unrolled: four stages; the branches loop's bound is the
-    # builder's argument, so each stage is one node standing for its branches
+    # For every value of the builder's `branches` (as the file is checked): the phase loops
+    # (range(2)) are unrolled, each stage's branch loop is drawn once, a cluster noting how
+    # often it runs
+    graph = graph_of(PHASE_FENCE, "main", program_name)
     assert [(t.kernel, t.kind, t.scope, t.loops) for t in graph.tasks] == [
-        ("kernel_stripe", "submit", "manual", (f"range(2) {phase}", "parallel(…)"))
+        ("kernel_stripe", "submit", "manual", (f"range(2) {phase}", "parallel(branches)"))
         for phase in ("a_phase=0", "a_phase=1", "b_phase=0", "b_phase=1")
     ]
+    assert [(c.label, c.variable, c.note, c.parent) for c in graph.clusters] == [
+        ("parallel(branches)", "branch", "runs branches times at run time", -1)
+    ] * 4
+    assert [t.cluster for t in graph.tasks] == [0, 1, 2, 3]
     # each stage waits on the previous stage's TaskId array (through task_dummy in the
     # second program); in a manual scope no tensor edge is inferred
     assert edges(graph) == [(0, 1, "deps", label_a), (1, 2, "deps", label), (2, 3, "deps", label)]
+
+
+@needs_examples
+@pytest.mark.parametrize(
+    "program_name", ["ChainedSnapshotPhaseFence", "ChainedSnapshotManualDummyPhaseFence"]
+)
+def test_phase_fence_graph_is_the_program_the_builders_call_builds(program_name: str) -> None:
+    # `for builder in (...): program = builder()`: each builder runs with its default,
+    # branches=DEFAULT_BRANCHES (a module constant, 4): every stage has its 4 branch tasks
+    analysis = analyze_source(PHASE_FENCE.read_text(encoding="utf-8"), str(PHASE_FENCE))
+    (prog,) = [p for p in analysis.all_programs() if p.name == program_name]
+    graph = task_graph(*built(analysis, prog, prog.functions[-1]))
+    assert [t.loops[1] for t in graph.tasks[:5]] == [
+        "parallel(4) branch=0",
+        "parallel(4) branch=1",
+        "parallel(4) branch=2",
+        "parallel(4) branch=3",
+        "parallel(4) branch=0",
+    ]
+    assert len(graph.tasks) == 16 and graph.clusters == []
+    assert len(edges(graph)) == 48  # 3 stage fences of 4 x 4 TaskIds
+
+
+BUILT_PROGRAM = """import pypto.language as pl
+
+WIDE = 3
+
+
+def build(n, rows=64):
+    @pl.program
+    class Built:
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(
+            self, x: pl.Tensor[[rows, 64], pl.FP32], out: pl.Out[pl.Tensor[[rows, 64], pl.FP32]]
+        ) -> pl.Tensor[[rows, 64], pl.FP32]:
+            t: pl.Tile[[rows, 64], pl.FP32] = pl.load(x, [0, 0], [rows, 64])
+            r: pl.Tensor[[rows, 64], pl.FP32] = pl.store(t, [0, 0], out)
+            return r
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(
+            self, x: pl.Tensor[[rows, 64], pl.FP32], out: pl.Out[pl.Tensor[[rows, 64], pl.FP32]]
+        ) -> pl.Tensor[[rows, 64], pl.FP32]:
+            for i in pl.range(n):
+                out = self.k(x, out)
+            return out
+
+    return Built
+
+
+def main(argv):
+{call}
+"""
+
+
+@pytest.mark.parametrize(
+    ("call", "loops", "clusters"),
+    [
+        # a literal, a module constant, a constant local of the caller
+        ("    build(2)", [("range(2) i=0",), ("range(2) i=1",)], []),
+        ("    build(n=WIDE)", [(f"range(3) i={i}",) for i in range(3)], []),
+        ("    m = WIDE - 1\n    build(m, rows=32)", [("range(2) i=0",), ("range(2) i=1",)], []),
+        # a value known only when the caller runs: the loop drawn once, with its note
+        (
+            "    build(len(argv))",
+            [("range(n)",)],
+            [("range(n)", "i", "runs n times at run time", -1)],
+        ),
+    ],
+)
+def test_a_builder_s_loop_bound_is_read_from_its_call(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    call: str,
+    loops: list[tuple[str, ...]],
+    clusters: list[tuple[str, str, str, int]],
+) -> None:
+    source = tmp_path / "built.py"
+    source.write_text(BUILT_PROGRAM.format(call=call), encoding="utf-8")
+    assert main(["graph", str(source), "--function", "main", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [tuple(t["loops"]) for t in data["tasks"]] == loops
+    assert [
+        (c["label"], c["variable"], c["note"], -1 if c["parent"] is None else 0)
+        for c in data["clusters"]
+    ] == (clusters)
 
 
 @needs_examples
@@ -406,6 +504,16 @@ def test_a_loop_that_would_pass_256_tasks_is_kept_whole_and_said_once() -> None:
     ]
 
 
+def phase_fences(labels: list[str], branches: int = 4) -> list[tuple[int, int, str, str]]:
+    """Each task of a stage waits on every task of the stage before (the TaskId array)."""
+    return [
+        (branches * k + source, branches * (k + 1) + target, "deps", label)
+        for k, label in enumerate(labels)
+        for target in range(branches)
+        for source in range(branches)
+    ]
+
+
 #: Per orchestration function of the upstream examples with more than one task or any edge:
 #: (file, program, function) -> (tasks, edges as (source, target, kind, label)).
 UPSTREAM_GRAPHS: dict[tuple[str, str, str], tuple[int, list[tuple[int, int, str, str]]]] = {
@@ -571,13 +679,14 @@ UPSTREAM_GRAPHS: dict[tuple[str, str, str], tuple[int, list[tuple[int, int, str,
         2,
         [(0, 1, "data", "intermediate")],
     ),
+    # (the builders are called with their defaults: 4 branches per stage)
     ("utils/phase_fence_dep_compression.py", "ChainedSnapshotPhaseFence", "main"): (
-        4,
-        [(0, 1, "deps", "tids_a"), (1, 2, "deps", "tids_b"), (2, 3, "deps", "tids_b")],
+        16,
+        phase_fences(["tids_a", "tids_b", "tids_b"]),
     ),
     ("utils/phase_fence_dep_compression.py", "ChainedSnapshotManualDummyPhaseFence", "main"): (
-        4,
-        [(0, 1, "deps", "deps"), (1, 2, "deps", "deps"), (2, 3, "deps", "deps")],
+        16,
+        phase_fences(["deps", "deps", "deps"]),
     ),
 }
 
@@ -594,7 +703,7 @@ def upstream_graphs() -> dict[tuple[str, str, str], TaskGraph]:
             for fn in prog.functions:
                 key = (str(path.relative_to(EXAMPLES)), prog.name, fn.name)
                 if fn.func_type is FunctionType.Orchestration and key not in found:
-                    found[key] = task_graph(prog, fn)
+                    found[key] = task_graph(*built(analysis, prog, fn))
     return found
 
 
@@ -604,19 +713,58 @@ def test_upstream_orchestration_graphs_have_their_tasks_and_edges() -> None:
     drawn = {
         key: (len(graph.tasks), edges(graph))
         for key, graph in graphs.items()
-        if len(graph.tasks) > 1 or graph.edges
+        if (len(graph.tasks) > 1 or graph.edges) and key != QWEN3  # (its own test)
     }
     assert drawn == UPSTREAM_GRAPHS
     # the others launch one task (a JIT kernel's one region), or none: the distributed
-    # examples' orchestrators dispatch per rank, and qwen3_decode calls kernels of other files
+    # examples' orchestrators dispatch per rank
     alone = {key: len(graph.tasks) for key, graph in graphs.items() if key not in drawn}
+    assert alone.pop(QWEN3) == 93
     assert sorted(set(alone.values())) == [0, 1]
     assert sorted({key[0].split("/")[0] for key, n in alone.items() if n == 0}) == [
         "distributed",
-        "models",
         "runtime",
     ]
-    assert len(alone) == 67
+    assert len(alone) == 66
+
+
+QWEN3 = ("models/qwen3_jit/qwen3_decode.py", "qwen3_decode", "qwen3_decode")
+
+
+@needs_examples
+def test_qwen3_decode_draws_the_kernels_it_imports_from_its_folder(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """qwen3_decode calls @pl.jit.inline kernels of kernels/*.py, sized by config.py's
+    constants: read from those files' text (never imported), each kernel's regions are tasks
+    of the entry, at their own file's lines."""
+    path = EXAMPLES / "models" / "qwen3_jit" / "qwen3_decode.py"
+    analysis = analyze_source(path.read_text(encoding="utf-8"), str(path))
+    assert analysis.diagnostics == []
+    graph = function_graph(analysis, "qwen3_decode")
+    assert isinstance(graph, TaskGraph)
+    assert Counter(t.kernel for t in graph.tasks) == {
+        "rmsnorm": 1,
+        "q_proj": 32,  # parallel(0, HIDDEN, Q_OUT_CHUNK): 8192 / 256 iterations
+        "k_proj": 4,
+        "v_proj": 4,
+        "rope_kv_cache": 16,
+        "out_proj_residual": 16,
+        "post_rmsnorm": 1,
+        "gate_proj": 1,  # in a loop of 100 iterations: drawn once
+        "up_proj": 1,
+        "silu": 1,
+        "down_proj_residual": 16,
+    }
+    assert [(c.label, c.note) for c in graph.clusters] == [
+        ("parallel(0, 25600, 256)", "runs 100 times")
+    ]
+    assert len(graph.edges) == 200
+    first = graph.tasks[0]
+    assert (Path(first.span.file).name, first.span.line) == ("rmsnorm.py", 33)
+    assert (0, 1, "data", "normed_states") in edges(graph)
+    assert main(["graph", str(path), "--function", "qwen3_decode"]) == 0
+    assert '  t0 [label="rmsnorm\\nregion · rmsnorm.py:33"];' in capsys.readouterr().out
 
 
 BREAKING_LOOP = """
@@ -673,3 +821,71 @@ def test_an_orchestration_s_submitted_kernels_are_its_callees() -> None:
     whole = driver.compile_source(analysis, "cce")
     narrowed = driver.compile_source(analysis, "cce", "main")
     assert [d.code for d in narrowed.back_end] == [d.code for d in whole.back_end] == ["E400"]
+
+
+NAMED_REGION_THEN_SUBMIT = """
+with pl.manual_scope():
+    with pl.at(level=pl.Level.CORE_GROUP, name_hint="prep") as prep:
+        t = pl.load(x, [0, 0], [64, 64])
+        out = pl.store(pl.add(t, t), [0, 0], out)
+    out, done = pl.submit(self.scale, out, out, deps=[prep])
+    flags, t2 = pl.submit(self.gate, out, flags, deps=[done])
+return out
+"""
+
+
+def test_a_region_named_with_as_and_no_deps_is_a_task_later_deps_wait_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "tasks.py"
+    source.write_text(program(NAMED_REGION_THEN_SUBMIT), encoding="utf-8")
+    assert main(["graph", str(source), "--function", "main", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(t["kernel"], t["kind"], t["taskId"]) for t in data["tasks"]] == [
+        ("prep", "region", "prep"),
+        ("scale", "submit", "done"),
+        ("gate", "submit", "t2"),
+    ]
+    assert [(e["source"], e["target"], e["kind"], e["label"]) for e in data["edges"]] == [
+        (0, 1, "deps", "prep"),
+        (1, 2, "deps", "done"),
+    ]
+
+
+@needs_examples
+def test_run_time_bounded_loops_are_clusters_noting_how_often_they_run(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """04_paged_attention's loops run batch_cfg / q_loop_cfg / bn_this_batch times, values it
+    reads from its config tensor at run time: each is drawn once, a nested cluster."""
+    path = EXAMPLES / "models" / "04_paged_attention.py"
+    assert main(["graph", str(path), "--function", "paged_attention"]) == 0
+    dot = capsys.readouterr().out
+    assert dot.splitlines()[2:12] == [
+        "  subgraph cluster_0 {",
+        '    label="range(batch_cfg)\\nruns batch_cfg times at run time";',
+        "    style=rounded;",
+        "    subgraph cluster_1 {",
+        '      label="range(q_loop_cfg)\\nruns q_loop_cfg times at run time";',
+        "      style=rounded;",
+        '      t0 [label="kernel_init_inplace\\ncall · line 312\\nin range(batch_cfg) / '
+        'range(q_loop_cfg)"];',
+        "      subgraph cluster_2 {",
+        '        label="range(bn_this_batch)\\nruns bn_this_batch times at run time";',
+        "        style=rounded;",
+    ]
+    assert [line.strip().split(" ")[0] for line in dot.splitlines()[12:19]] == [
+        "t1",
+        "t2",
+        "t3",
+        "t4",
+        "}",
+        "}",
+        "}",
+    ]
+    if shutil.which("dot"):  # Graphviz reads it (the clusters nest as written)
+        drawn = subprocess.run(
+            ["dot", "-Tsvg"], input=dot, capture_output=True, text=True, check=False
+        )
+        assert drawn.returncode == 0, drawn.stderr
+        assert drawn.stdout.count('class="cluster"') == 3

@@ -177,3 +177,53 @@ async def test_task_graph_of_a_jit_kernel_is_the_command_lines(
         for lens in lenses or []
         if lens.command is not None and lens.command.title == "Task graph"
     ] == [[uri, "stages"]]
+
+
+async def test_a_task_of_a_kernel_imported_from_the_folder_reveals_the_function(
+    client: LanguageClient, tmp_path: Path
+):
+    """A region of an @pl.jit.inline kernel of kernels/norm.py is a task of the entry; its
+    place is in that file, so the click reveals the entry function here, never that file's
+    line numbers in this document."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "frontend"))
+    from test_sibling_imports import ENTRY, package
+
+    entry = package(tmp_path, "norm")
+    uri = await open_document(client, entry, ENTRY.format(imported="norm"))
+    found = plain(await request(client, "ptols/taskGraph", uri, function="entry"))
+    assert [(t["kernel"], t["range"]) for t in found["tasks"]] == [
+        ("norm", rng(7, 0, 11, 14)),  # the entry function (decorator to its return)
+        ("tail", rng(9, 4, 10, 63)),
+    ]
+
+
+async def test_a_task_in_a_loop_drawn_once_notes_how_often_it_runs(
+    client: LanguageClient, tmp_path: Path
+):
+    body = """
+n = pl.tensor.read(flags, [0, 0])
+for i in pl.range(n):
+    out = self.scale(x, out)
+return out
+"""
+    uri = await open_document(client, tmp_path / "t.py", program(body))
+    found = plain(await request(client, "ptols/taskGraph", uri, function="main"))
+    assert [(t["kernel"], t["loops"], t["notes"]) for t in found["tasks"]] == [
+        ("scale", ["range(n)"], ["range(n): runs n times at run time"])
+    ]
+
+
+async def test_definition_of_a_kernel_imported_from_the_folder_is_in_its_file(
+    client: LanguageClient, tmp_path: Path
+):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "frontend"))
+    from test_sibling_imports import ENTRY, package
+
+    entry = package(tmp_path, "norm")
+    text = ENTRY.format(imported="norm")
+    uri = await open_document(client, entry, text)
+    location = await client.text_document_definition_async(
+        types.DefinitionParams(types.TextDocumentIdentifier(uri), position_of(text, "norm(x", 1))
+    )
+    assert location.uri == (tmp_path / "kernels" / "norm.py").resolve().as_uri()
+    assert location.range.start == types.Position(9, 0)  # its def, line 10

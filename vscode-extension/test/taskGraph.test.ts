@@ -10,9 +10,9 @@ const ANSWER = {
   version: 1,
   function: 'main',
   tasks: [
-    { index: 0, kernel: 'gate', kind: 'submit', range: at(35, 24, 54), kernelRange: at(6, 4, 16), width: '1', taskId: 'ft', scope: 'manual', loops: [] },
-    { index: 1, kernel: 'scale', kind: 'submit', range: at(36, 22, 59), kernelRange: null, width: '1', taskId: 't1', scope: 'manual', loops: [] },
-    { index: 2, kernel: 'scale', kind: 'spmd_submit', range: at(37, 22, 40), kernelRange: null, width: '4', taskId: 't2', scope: 'manual', loops: ['range(2)'] },
+    { index: 0, kernel: 'gate', kind: 'submit', range: at(35, 24, 54), kernelRange: at(6, 4, 16), width: '1', taskId: 'ft', scope: 'manual', loops: [], notes: [] },
+    { index: 1, kernel: 'scale', kind: 'submit', range: at(36, 22, 59), kernelRange: null, width: '1', taskId: 't1', scope: 'manual', loops: [], notes: [] },
+    { index: 2, kernel: 'scale', kind: 'spmd_submit', range: at(37, 22, 40), kernelRange: null, width: '4', taskId: 't2', scope: 'manual', loops: ['range(n)'], notes: ['range(n): runs n times at run time'] },
   ],
   edges: [
     { source: 0, target: 1, kind: 'deps', label: 'ft' },
@@ -52,6 +52,8 @@ describe('task graph', () => {
     assert.equal((html.match(/<g class="edge data"/g) ?? []).length, 1);
     assert.ok(html.includes('3 tasks, 2 deps= edges, 1 tensor edges.'));
     assert.ok(html.includes('spmd_submit × 4 → t2'));
+    // a loop drawn once says how often it runs
+    assert.ok(html.includes('in range(n)\nrange(n): runs n times at run time\nmanual scope"'));
     // 0 -> 2 skips a layer: it bends around task 1 instead of crossing it
     assert.equal((html.match(/<g class="edge data"[^>]*><path /g) ?? []).length, 1);
   });

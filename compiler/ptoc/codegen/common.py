@@ -59,6 +59,9 @@ class CodegenResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     # Per output line (0-based), the source the line was generated for, when known.
     line_spans: list[Span | None] = field(default_factory=list)
+    #: The errors of orchestration (host) functions' code, among ``diagnostics``: what has no
+    #: host lowering here. The kernels' code beside them is whole (a preview shows it).
+    host_errors: list[Diagnostic] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

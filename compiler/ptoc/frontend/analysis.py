@@ -147,6 +147,25 @@ class ModuleAnalysis:
         chosen = [found[n - 1] for found in self.jit_specialisations.values() if len(found) >= n]
         self.programs = kept + chosen
 
+    def built_concretely(self) -> ModuleAnalysis | None:
+        """The file analysed again with each builder's parameters the values its first call
+        in the file passes (where constant; else its defaults): the programs it builds when
+        run, of concrete sizes. None when that analysis has errors (the programs then stand
+        for every size) or the file has no builder."""
+        if not self.built:
+            return None
+        from ..editions import EditionSource
+        from . import analyze_source
+
+        chosen = None
+        if self.edition is not None and self.edition.source not in (
+            EditionSource.DETECTED,
+            EditionSource.DEFAULT,
+        ):
+            chosen = (self.edition.edition, self.edition.source)
+        again = analyze_source(self.text, self.path, edition=chosen, builder_defaults=True)
+        return None if again.has_errors else again
+
     def specialised(self, n: int) -> ModuleAnalysis:
         """A copy whose programs are each @pl.jit entry's n-th specialisation (``specialise``
         on a copy: the analysis itself is shared, by the editor's requests say)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
+from ..records import record
 from .consteval import DynDim, NotConstant
 from .context import FunctionSignature
 from .signatures import Definition, decorator_name
@@ -112,13 +113,25 @@ def bind_builder_locals(
     analyzer: ModuleAnalyzer, builder: ast.FunctionDef, *, occurrences: bool = True
 ) -> None:
     """A builder's parameters and simple local assignments (``n = 2 * m``, ``a, b =
-    shape_of(n)``), as constants or symbols."""
+    shape_of(n)``), as constants or symbols. With ``builder_defaults``, a parameter takes
+    the value its first call in the module passes, where that is constant (a literal, a
+    module constant, a constant local of the caller), else its default; a value the call
+    passes that is not constant keeps it symbolic."""
     consts = analyzer.env.consts
     defaults = parameter_defaults(builder) if analyzer.builder_defaults else {}
+    call = analyzer.builder_calls.get(builder.name) if occurrences else None
+    given = call_values(analyzer, builder, call) if call is not None else {}
     for arg in parameters(builder):
         span = analyzer.source.span(arg)
         if arg.arg in analyzer.sizes:
             consts.bind_value(arg.arg, analyzer.sizes[arg.arg], span)
+            continue
+        if arg.arg in given:
+            value = given[arg.arg]
+            if value is PASSED_UNKNOWN:
+                consts.bind_symbolic(arg.arg, span)
+            else:
+                consts.bind_value(arg.arg, value, span)
             continue
         if arg.arg in defaults:
             consts.bind(arg.arg, defaults[arg.arg], span)
@@ -147,6 +160,87 @@ def bind_builder_locals(
                 consts.bind_symbolic(name.id, span)
             if occurrences:
                 analyzer.constant_occurrence(name.id, span)
+
+
+#: A parameter the builder's call passes a value of that is not constant.
+PASSED_UNKNOWN = object()
+
+
+@record
+class BuilderCall:
+    """A builder's first call in the module, and the simple assignments before it in the
+    function (or ``if __name__ == "__main__":`` block) around it."""
+
+    call: ast.Call
+    before: list[ast.Assign | ast.AnnAssign]
+
+
+def builder_calls(tree: ast.Module, names: set[str]) -> dict[str, BuilderCall]:
+    """The first call (in source order, outside the builders) of each named builder:
+    ``build(n=8)``, not one through another name (``for b in (build,): b()`` takes the
+    defaults)."""
+    found: dict[str, BuilderCall] = {}
+    for top in tree.body:
+        if isinstance(top, ast.FunctionDef) and top.name in names:
+            continue  # (a builder calling another passes its own symbols: ``made_functions``)
+        assignments = [
+            node
+            for node in ast.walk(top)
+            if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None
+        ]
+        for node in ast.walk(top):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in names
+                and node.func.id not in found
+            ):
+                continue
+            before = [a for a in assignments if (a.lineno, a.col_offset) < _position(node)]
+            before.sort(key=_position)
+            found[node.func.id] = BuilderCall(node, before)
+    return found
+
+
+def _position(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+def call_values(
+    analyzer: ModuleAnalyzer, builder: ast.FunctionDef, found: BuilderCall
+) -> dict[str, Any]:
+    """The value the call passes each parameter (PASSED_UNKNOWN: not constant), read with
+    the constant evaluator after the caller's simple assignments (never run)."""
+    call = found.call
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    ):
+        return {}  # (``*args`` / ``**kwargs``: which parameter gets what is not read here)
+    consts = analyzer.env.consts
+    positional = [*builder.args.posonlyargs, *builder.args.args]
+    given: dict[str, ast.expr] = {a.arg: v for a, v in zip(positional, call.args, strict=False)}
+    given.update((k.arg, k.value) for k in call.keywords if k.arg is not None)
+    saved = dict(consts.values), dict(consts.definitions)
+    values: dict[str, Any] = {}
+    try:
+        for assignment in found.before:
+            if isinstance(assignment, ast.Assign) and len(assignment.targets) != 1:
+                continue
+            target = (
+                assignment.targets[0] if isinstance(assignment, ast.Assign) else assignment.target
+            )
+            assert assignment.value is not None
+            if isinstance(target, ast.Name | ast.Tuple | ast.List):
+                consts.bind_targets(target, assignment.value, analyzer.source.span)
+        for name, argument in given.items():
+            try:
+                value = consts.evaluate(argument)
+            except NotConstant:
+                value = PASSED_UNKNOWN
+            values[name] = PASSED_UNKNOWN if isinstance(value, DynDim) else value
+    finally:
+        consts.values, consts.definitions = saved
+    return values
 
 
 def made_functions(

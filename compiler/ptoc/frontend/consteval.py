@@ -3,7 +3,8 @@
 Accepted: int/float/bool/str literals, names of earlier constants, lists/tuples, dicts with
 literal keys and subscripts of all three (``CFG["rows"]``, ``SHAPE[0]``), unary +/-,
 ``+ - * // % /`` and ``**`` on numbers, DSL dtypes (``pl.FP32``), memory spaces
-(``pl.MemorySpace.Vec``), layouts (``pl.NZ``) and ``pl.dynamic("N")``. Tuple assignments
+(``pl.MemorySpace.Vec``), layouts (``pl.NZ``), ``pl.dynamic("N")``, comparisons and
+``and`` / ``or``, and calls of simple module functions (``const_helpers``). Tuple assignments
 (``rows, cols = 128, 64``) bind each name.
 Anything else is "not a constant" (the name simply is not a usable closure value).
 """
@@ -93,6 +94,14 @@ class ConstEvaluator:
         self.values: dict[str, Any] = {}
         self.definitions: dict[str, Span] = {}
         self._span = source_span  # callable ast node -> Span
+        # Plain module functions a constant may call (``const_helpers``), and how deep such
+        # calls nest now.
+        self.helpers: dict[str, ast.FunctionDef] = {}
+        self.depth = 0
+
+    def span_of(self, node: ast.AST) -> Span:
+        result: Span = self._span(node)
+        return result
 
     def evaluate(self, node: ast.expr) -> Any:
         rule = _EVALUATORS.get(type(node))
@@ -177,6 +186,11 @@ class ConstEvaluator:
                     return self.sizes[name]
                 return DynDim(Var(self._dim_type, name=name, span=self._span(node)))
             raise NotConstant('pl.dynamic takes one identifier string, e.g. pl.dynamic("N")', node)
+        helper = self.helpers.get(node.func.id) if isinstance(node.func, ast.Name) else None
+        if helper is not None:
+            from .const_helpers import call_helper
+
+            return call_helper(self, helper, node)
         raise NotConstant("not a constant expression", node)
 
     def _dict(self, node: ast.Dict) -> dict[Any, Any]:
@@ -265,4 +279,10 @@ _EVALUATORS: dict[type[ast.expr], Callable[[ConstEvaluator, Any], Any]] = {
     ast.UnaryOp: ConstEvaluator._unary,
     ast.BinOp: ConstEvaluator._binop,
     ast.Call: ConstEvaluator._call,
+    ast.Compare: lambda evaluator, node: compare(evaluator, node),
+    ast.BoolOp: lambda evaluator, node: bool_op(evaluator, node),
+    ast.IfExp: lambda evaluator, node: if_expression(evaluator, node),
 }
+
+# (const_helpers reads this module's evaluator: imported once it is defined)
+from .const_helpers import bool_op, compare, if_expression  # noqa: E402

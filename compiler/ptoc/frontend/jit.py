@@ -165,10 +165,13 @@ class JitPrograms:
             sites += config_sites(self.source, entry.fn, specs, self.analyzer.bag)
             sites += [c for c in calls.sites if c.kernel == entry.fn.name]
             self.analyse_entry(entry, sites)
+        imported = self.analyzer.imported_functions  # (checked in their own files)
         for jit in self.known.values():  # called from no entry here (another file's, maybe)
-            if jit.fn.name not in self.recorded and jit.kind != "extern":
+            if jit.fn.name not in self.recorded | imported.keys() and jit.kind != "extern":
                 self.analyse_entry(jit, [])
         for jit in self.known.values():
+            if jit.fn.name in imported:
+                continue
             check_types(jit.fn, self.source, self.analyzer.bag)
             if jit.kind == "extern":
                 self.check_extern(jit)
@@ -282,7 +285,8 @@ class JitPrograms:
             bag.add(diagnostic)
         self.check_outputs(table[entry.fn.name], bag)
         if record_symbols:  # each function once, though several entries may call it
-            fresh = [sig for sig in table.values() if sig.name not in self.recorded]
+            skipped = self.recorded | self.analyzer.imported_functions.keys()
+            fresh = [sig for sig in table.values() if sig.name not in skipped]
             self.recorded.update(sig.name for sig in fresh)
             self.analyzer.result.index.extend(
                 self.symbolic_signature(o, entry, {} if symbolic else shapes)
@@ -452,7 +456,8 @@ def passed_types(
 
 
 def within(inner: Span, outer: Span) -> bool:
-    return outer.line <= inner.line <= outer.end_line
+    # (the same file: an inlined kernel imported from another file has its own lines)
+    return outer.line <= inner.line <= outer.end_line and inner.file == outer.file
 
 
 def sig_annotation(sig: FunctionSignature, name: str) -> ast.expr | None:

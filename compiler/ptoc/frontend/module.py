@@ -16,7 +16,13 @@ from ..ir.span import Span
 from ..perf import gc_paused
 from ..records import field, record
 from .analysis import FunctionInfo, ModuleAnalysis, Occurrence, OccurrenceKind, SymbolIndex
-from .builders import builder_definitions, function_decorator, lower_builder
+from .builders import (
+    BuilderCall,
+    builder_calls,
+    builder_definitions,
+    function_decorator,
+    lower_builder,
+)
 from .cache import AnalysisCache, constants_fingerprint, module_fingerprint
 from .checks_pipes import check_module_pipes
 from .consteval import ConstEvaluator
@@ -60,12 +66,20 @@ class ModuleAnalyzer:
         # than stand for every size (to check it).
         self.builder_defaults = False
         self.sizes: dict[str, int] = {}  # builder parameters / pl.dynamic dims given values
+        # With builder_defaults: each builder's first call in the module (its arguments, where
+        # constant, are the values its parameters take; the defaults the others').
+        self.builder_calls: dict[str, BuilderCall] = {}
+        # ``@pl.jit.inline`` functions imported from the files beside this one, and their files
+        # (the spans made of their copies' nodes name those files).
+        self.imported_functions: dict[str, ast.FunctionDef] = {}
+        self.imported_origins: dict[str, str] = {}
         self.jit_specs: dict[str, tuple[str, ...]] = {}  # [tool.ptoc.jit], by kernel name
         self.module_fingerprint = 0
         self.consts_fingerprint = 0
         self.visible: dict[int, int] = {}  # id(signature table) -> hash of what it shows
         self.signatures: list[FunctionSignature] = []  # every function read (the pipe checks)
         self.source = SourceText(text, path)
+        self.plain_span = self.source.span
         self.bag = DiagnosticBag()
         self.result = ModuleAnalysis(path=path, text=text)
 
@@ -78,7 +92,9 @@ class ModuleAnalyzer:
             self.bag.error(
                 "E900", f"internal error: {type(exc).__name__}: {exc}", first_line(self.source)
             )
-        self.result.diagnostics = self.bag.sorted()
+        # (what an imported function's copy says is its own file's: checked when opened)
+        elsewhere = set(self.imported_origins.values())
+        self.result.diagnostics = [d for d in self.bag.sorted() if d.span.file not in elsewhere]
         self.result.index.freeze()
         return self.result
 
@@ -139,6 +155,8 @@ class ModuleAnalyzer:
         for cls in parts.programs:
             self.lower_program_class(cls)
         factories = {builder.name: builder for builder in parts.builders}
+        if self.builder_defaults and parts.builders:
+            self.builder_calls = builder_calls(tree, set(factories))
         for builder in parts.builders:
             lower_builder(self, builder, factories)
         if parts.jit or any(map(jit_decorator, self.env.inline_defs.values())):
@@ -203,6 +221,18 @@ class ModuleAnalyzer:
             parts.module_defs.append(node)
         elif not is_printed and builder_definitions(node):
             parts.builders.append(node)
+        elif not is_printed and not node.decorator_list:
+            env.consts.helpers[node.name] = node  # a constant may call it (``const_helpers``)
+
+    def scan_import_from(
+        self, node: ast.ImportFrom, env: ModuleEnv, is_printed: bool, parts: ModuleParts
+    ) -> None:
+        """``from .config import BATCH``, ``from .kernels.mlp import mlp_block``: constants and
+        ``@pl.jit.inline`` functions of the files beside this one, read statically."""
+        if node.level and not is_printed:
+            from .sibling_imports import bind_import  # (only files with relative imports)
+
+            bind_import(self, node, env)
 
     def resolve_aliases(self, aliases: dict[str, ast.Name]) -> None:
         """``aliased = original_fn`` names a standalone or inline function: a call of ``aliased``
@@ -428,6 +458,7 @@ _SCANNERS: dict[
     ast.AnnAssign: ModuleAnalyzer.scan_annotated,
     ast.ClassDef: ModuleAnalyzer.scan_class,
     ast.FunctionDef: ModuleAnalyzer.scan_function,
+    ast.ImportFrom: ModuleAnalyzer.scan_import_from,
 }
 
 

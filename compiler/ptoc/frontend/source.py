@@ -89,6 +89,8 @@ class SourceText:
         span = self.span(node)
         if not span.is_known:
             return ""
+        if span.file != self.path:  # a node of another file (``sibling_imports``): as written
+            return ast.unparse(node)
         if span.line == span.end_line:
             return self.line(span.line)[span.column : span.end_column]
         parts = [self.lines[span.line - 1][span.column :]]

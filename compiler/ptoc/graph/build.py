@@ -17,8 +17,18 @@ from ..ir.span import Span
 from ..ir.types import TASK_ID_TYPE, ArrayType, TensorType
 from ..ir.walk import direct_exprs, expr_vars, walk_stmts
 from ..ops import REGISTRY
-from .loops import MAX_ITERATIONS, MAX_TASKS, is_spmd_loop, jumps, launches, trip_count
-from .model import Edge, Task, TaskGraph
+from .loops import (
+    MAX_ITERATIONS,
+    MAX_TASKS,
+    bounds_text,
+    constant,
+    is_spmd_loop,
+    jumps,
+    launches,
+    loop_note,
+    trip_count,
+)
+from .model import Edge, LoopCluster, Task, TaskGraph
 
 #: A warning found while building: (code, message, span).
 Finding = tuple[str, str, Span]
@@ -37,6 +47,7 @@ class GraphBuilder:
         self.temps: dict[str, int] = {}  # a submit's tuple -> its task
         self.bound: dict[int, list[str]] = {}  # a submit's task -> the names it binds
         self.loops: list[str] = []
+        self.open: list[int] = []  # the clusters of the loops drawn once around here
         self.scopes: list[str] = []
         self.widths: list[str] = []
         self.scope_deps: list[tuple[ex.Expr, ...]] = []  # an enclosing pl.spmd's deps=
@@ -71,17 +82,37 @@ class GraphBuilder:
             if arg.init_value is not None:
                 self.alias(arg.name, arg.init_value)
         if isinstance(stmt, st.ForStmt):
-            stop = static_value(stmt.stop)
-            label = f"{stmt.kind.value}({stop if stop is not None else '…'})"
+            label = f"{stmt.kind.value}({bounds_text(stmt)})"
             if self.unrolls(stmt):
                 self.unroll(stmt, label)
                 return
-            self.loops.append(label)
         else:
-            self.loops.append("while")
+            label = "while"
+        self.loops.append(label)
+        clustered = self.open_cluster(stmt, label)
         self.stmt(stmt.body)
+        if clustered:
+            self.open.pop()
         self.loops.pop()
         self.results(stmt.return_vars, stmt.body)
+
+    def open_cluster(self, stmt: st.ForStmt | st.WhileStmt, label: str) -> bool:
+        """A loop drawn once that launches tasks: a cluster of them, noting how often it
+        runs (an SPMD loop is one launch of its blocks, not a loop of tasks)."""
+        if launches(stmt.body) == 0 or (isinstance(stmt, st.ForStmt) and is_spmd_loop(stmt)):
+            return False
+        variable = stmt.loop_var.name if isinstance(stmt, st.ForStmt) else ""
+        cluster = LoopCluster(
+            len(self.graph.clusters),
+            label,
+            variable,
+            loop_note(stmt),
+            stmt.span,
+            self.open[-1] if self.open else -1,
+        )
+        self.graph.clusters.append(cluster)
+        self.open.append(cluster.index)
+        return True
 
     def unrolls(self, stmt: st.ForStmt) -> bool:
         """Whether the graph draws each iteration of a loop that launches tasks: constant
@@ -108,7 +139,7 @@ class GraphBuilder:
 
     def unroll(self, stmt: st.ForStmt, label: str) -> None:
         """Each iteration in turn, its carried values the previous iteration's yields."""
-        start, step = static_value(stmt.start) or 0, static_value(stmt.step) or 1
+        start, step = constant(stmt.start) or 0, constant(stmt.step) or 1
         body = st.body_stmts(stmt.body)
         last = body[-1] if body and isinstance(body[-1], st.YieldStmt) else None
         for trip in range(trip_count(stmt) or 0):
@@ -232,6 +263,7 @@ class GraphBuilder:
             loops=tuple(self.loops),
             reads=tuple(reads),
             writes=tuple(writes),
+            cluster=self.open[-1] if self.open else -1,
         )
         self.add(task, call.deps if isinstance(call, ex.Submit) else (), inputs)
         return task.index
@@ -334,6 +366,7 @@ class GraphBuilder:
             loops=tuple(self.loops),
             reads=tuple(dict.fromkeys(self.root(n) for n in read)),
             writes=tuple(dict.fromkeys(self.root(n) for n in [*known, *stored])),
+            cluster=self.open[-1] if self.open else -1,
         )
         self.add(task, scope.deps, set())
         if scope.task_id is not None:

@@ -15,9 +15,30 @@ MAX_ITERATIONS = 64
 MAX_TASKS = 256
 
 
+_FOLDED = {
+    ex.BinaryOp.Add: lambda a, b: a + b,
+    ex.BinaryOp.Sub: lambda a, b: a - b,
+    ex.BinaryOp.Mul: lambda a, b: a * b,
+    ex.BinaryOp.FloorDiv: lambda a, b: a // b if b else None,
+    ex.BinaryOp.FloorMod: lambda a, b: a % b if b else None,
+}
+
+
+def constant(expr: ex.Expr) -> int | None:
+    """An integer bound's value, arithmetic on constants folded (``8192 // 256``)."""
+    value = static_value(expr)
+    if value is not None or not isinstance(expr, ex.Binary) or expr.op not in _FOLDED:
+        return value
+    lhs, rhs = constant(expr.lhs), constant(expr.rhs)
+    if lhs is None or rhs is None or max(abs(lhs), abs(rhs)) > 1 << 62:
+        return None
+    folded: int | None = _FOLDED[expr.op](lhs, rhs)
+    return folded
+
+
 def trip_count(loop: st.ForStmt) -> int | None:
     """The number of iterations of a loop of constant bounds (None: not constant)."""
-    start, stop, step = (static_value(e) for e in (loop.start, loop.stop, loop.step))
+    start, stop, step = (constant(e) for e in (loop.start, loop.stop, loop.step))
     if start is None or stop is None or step is None or step == 0:
         return None
     return max(0, -(-(stop - start) // step)) if step > 0 else max(0, -(-(start - stop) // -step))
@@ -47,6 +68,39 @@ def jumps(loop: st.ForStmt) -> bool:
     """Whether a ``break`` / ``continue`` may cut iterations short (then how many tasks run is
     known only at run time: the loop is not unrolled)."""
     return any(isinstance(s, st.LoopJumpStmt) for s in walk_stmts(loop.body))
+
+
+def bounds_text(loop: st.ForStmt) -> str:
+    """A loop's ``range`` arguments as written: ``batch_cfg``, ``1, n, 2``."""
+    start, step = constant(loop.start), constant(loop.step)
+    stop = expr_text(loop.stop)
+    if start == 0 and step == 1:
+        return stop
+    parts = [expr_text(loop.start), stop]
+    return ", ".join(parts if step == 1 else [*parts, expr_text(loop.step)])
+
+
+def expr_text(expr: ex.Expr) -> str:
+    value = constant(expr)
+    if value is not None:
+        return str(value)
+    from ..printer import print_expr  # (the printer reads the registry: loaded when needed)
+
+    return print_expr(expr)
+
+
+def loop_note(loop: st.ForStmt | st.WhileStmt) -> str:
+    """How often a loop the graph draws once runs."""
+    if isinstance(loop, st.WhileStmt):
+        return "runs while its condition holds at run time"
+    trips = trip_count(loop)
+    if trips is not None:
+        if jumps(loop):
+            return f"runs at most {trips} times (a break / continue may end it at run time)"
+        return f"runs {trips} times"
+    start, step = constant(loop.start), constant(loop.step)
+    count = expr_text(loop.stop) if start == 0 and step == 1 else f"len(range({bounds_text(loop)}))"
+    return f"runs {count} times at run time"
 
 
 def launches(stmt: st.Stmt | None) -> int:

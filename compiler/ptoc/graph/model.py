@@ -1,6 +1,8 @@
 """The task graph of an orchestration function: its tasks (each call site that launches a
 kernel: ``pl.submit``, ``pl.spmd_submit``, a plain ``self.k(...)`` call, an InCore region),
-the edges between them (``deps=`` TaskIds and tensor read-after-write) and SPMD widths."""
+the edges between them (``deps=`` TaskIds and tensor read-after-write), SPMD widths, and the
+loops drawn once (a cluster per loop the graph does not unroll, with a note saying how often
+it runs: ``runs batch_cfg times at run time``)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ class Task:
     loops: tuple[str, ...] = ()  # the loops around the call, outermost first ("parallel(4)")
     reads: tuple[str, ...] = ()
     writes: tuple[str, ...] = ()
+    cluster: int = -1  # the innermost loop drawn once around it (-1: none)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -36,6 +39,30 @@ class Task:
             "loops": list(self.loops),
             "reads": list(self.reads),
             "writes": list(self.writes),
+            "cluster": self.cluster if self.cluster >= 0 else None,
+        }
+
+
+@record
+class LoopCluster:
+    """A loop the graph draws once (its bounds known only at run time, too many iterations
+    to unroll, or a ``break``): its tasks stand for every iteration's."""
+
+    index: int
+    label: str  # "range(batch_cfg)", "parallel(branches)", "while"
+    variable: str  # the loop variable ("" for a while loop)
+    note: str  # how often it runs: "runs batch_cfg times at run time"
+    span: Span  # the loop statement
+    parent: int = -1  # the loop drawn once around it (-1: none)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "index": self.index,
+            "label": self.label,
+            "variable": self.variable,
+            "note": self.note,
+            "range": _range(self.span),
+            "parent": self.parent if self.parent >= 0 else None,
         }
 
 
@@ -61,6 +88,7 @@ class TaskGraph:
     span: Span
     tasks: list[Task] = field(default_factory=list)
     edges: list[Edge] = field(default_factory=list)
+    clusters: list[LoopCluster] = field(default_factory=list)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -68,6 +96,7 @@ class TaskGraph:
             "range": _range(self.span),
             "tasks": [t.to_json() for t in self.tasks],
             "edges": [e.to_json() for e in self.edges],
+            "clusters": [c.to_json() for c in self.clusters],
         }
 
     def cycles(self) -> list[list[int]]:

@@ -1,11 +1,12 @@
-"""The task graph of a named function of an analysed file: what ``ptoc graph`` writes and the
-editor's ``ptols/taskGraph`` answers, through this one function so the two cannot disagree.
+"""The task graph of a named function of an analysed file: what ``ptoc graph`` writes and
+the editor's ``ptols/taskGraph`` answers, through this one function so the two cannot disagree.
 
-A ``@pl.program`` function's graph is drawn from its program. A ``@pl.jit`` entry's is drawn
-from the specialisation ``ptoc compile`` would compile (the first call in the file, or the
-n-th with ``specialise``); a JIT entry no call in the file gives shapes is drawn from its
-program for every shape (its tasks and edges do not depend on the extents, except a loop bound
-computed from them, which is then not unrolled)."""
+A ``@pl.program`` function's graph is drawn from its program; one a builder function defines,
+from the program the builder's call in the file builds (``built_concretely``). A ``@pl.jit``
+entry's is drawn from the specialisation ``ptoc compile`` would compile (the first call in the
+file, or the n-th with ``specialise``); a JIT entry no call in the file gives shapes is drawn
+from its program for every shape (its tasks and edges do not depend on the extents, except a
+loop bound computed from them, which is then not unrolled)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from .model import TaskGraph
 
 if TYPE_CHECKING:  # (the front end imports this package for its warnings)
     from ..frontend.analysis import ModuleAnalysis
+    from ..ir.function import Function, Program
 
 
 def function_graph(
@@ -26,7 +28,7 @@ def function_graph(
     for program in chosen.all_programs():
         fn = program.function(function)
         if fn is not None:
-            return task_graph(program, fn)
+            return task_graph(*built(chosen, program, fn))
     entry = analysis.jit_entry_of(function)
     missing = None if specialise is None else analysis.no_such_specialisation(function, specialise)
     if missing is not None:
@@ -36,3 +38,16 @@ def function_graph(
     if jit is not None and fn is not None:
         return task_graph(jit, fn)
     return f"no function '{function}'"
+
+
+def built(analysis: ModuleAnalysis, program: Program, fn: Function) -> tuple[Program, Function]:
+    """A builder's program as its call in the file builds it (its loops over the builder's
+    parameters then unroll), where that analyses clean; else as it is, for every size."""
+    if program.name not in analysis.built:
+        return program, fn
+    again = analysis.built_concretely()
+    for concrete in again.all_programs() if again is not None else []:
+        found = concrete.function(fn.name)
+        if concrete.name == program.name and found is not None:
+            return concrete, found
+    return program, fn

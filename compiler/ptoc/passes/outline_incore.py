@@ -9,8 +9,8 @@ a new function ``<function>_incore_<n>`` (n counts the scopes of that function f
   definition order;
 * the scope is replaced by a call of it: ``y = self.f_incore_0(a, b)`` for one result, a
   ``_tuple_tmp`` and one ``tmp[i]`` per result for several, a bare call for none; a region
-  that waits for tasks (``pl.at(..., deps=[t1]) as tid``) is a ``pl.submit`` of it with
-  those deps instead, its TaskId the submit's.
+  that waits for tasks (``pl.at(..., deps=[t1])``) or names its TaskId (``pl.at(...) as
+  tid``) is a ``pl.submit`` of it with those deps instead, its TaskId the submit's.
 
 An Opaque function that had a scope outlined becomes an Orchestration function: what is
 left of it runs on the host and launches the kernels. InCore functions are left alone.
@@ -122,7 +122,7 @@ class _Outliner(StmtRewriter):
         )
         call = Call(result_type, callee=GlobalVar(name), args=tuple(inputs), span=span)
         self.results.update((v, _copy(v)) for v in outputs)
-        if scope.deps:
+        if scope.deps or scope.task_id is not None:
             return self.launch(scope, call, outputs)
         if not outputs:
             return st.EvalStmt(call, span=span)
@@ -136,8 +136,9 @@ class _Outliner(StmtRewriter):
         return st.SeqStmts(tuple(unpack), span=span)
 
     def launch(self, scope: st.ScopeStmt, call: Call, outputs: list[Var]) -> st.Stmt:
-        """A region that waits for tasks (``pl.at(..., deps=[t1]) as tid:``) is a submit of
-        its kernel with those deps, as ``out, tid = pl.submit(self.k, ..., deps=[t1])``
+        """A region that waits for tasks (``pl.at(..., deps=[t1])``) or names its TaskId
+        (``pl.at(...) as tid:``, for a later ``deps=[tid]``) is a submit of its kernel with
+        those deps (maybe none), as ``out, tid = pl.submit(self.k, ..., deps=[t1])``
         writes it: ``_task`` holds the kernel's result and the TaskId, the scope's results
         and TaskId are its items."""
         span = scope.span

@@ -33,7 +33,18 @@ from __future__ import annotations
 from .. import records
 from ..ir.dsl_enums import AtomicType
 from ..ir.dtype import INDEX
-from ..ir.expr import Call, Expr, GlobalVar, IterArg, MakeTuple, Op, Var, const_int, make_tuple
+from ..ir.expr import (
+    Call,
+    Expr,
+    GlobalVar,
+    IterArg,
+    MakeTuple,
+    Op,
+    Submit,
+    Var,
+    const_int,
+    make_tuple,
+)
 from ..ir.fields import layout
 from ..ir.function import Function, ParamDirection, Program
 from ..ir.shape import static_shape, static_value
@@ -610,15 +621,15 @@ class _CallSites(IRMutator):
             if isinstance(stmt, AssignStmt)
             else (stmt.expr if isinstance(stmt, EvalStmt) else None)
         )
-        if not (
-            isinstance(value, Call)
-            and isinstance(value.callee, GlobalVar)
-            and value.callee.name in self.outs
-        ):
+        # (a launch: a call, or a submit such as an outlined ``pl.at(...) as tid`` region)
+        callee = value.callee if isinstance(value, Call) else None
+        callee = value.kernel if isinstance(value, Submit) else callee
+        if not (isinstance(callee, GlobalVar) and callee.name in self.outs):
             return [stmt if isinstance(stmt, AssignStmt | EvalStmt) else self.mutate_stmt(stmt)]
+        assert isinstance(value, Call | Submit)
         creates: list[Stmt] = []
         extra: list[Expr] = []
-        for k, t in enumerate(self.outs[value.callee.name]):
+        for k, t in enumerate(self.outs[callee.name]):
             create = op_call(
                 creator_op("tensor"),
                 [make_tuple(t.shape, stmt.span)],

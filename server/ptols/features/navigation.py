@@ -41,8 +41,20 @@ def definition(occ: Occurrence, uri: str, positions: Positions) -> types.Locatio
     if occ.kind is OccurrenceKind.OP and occ.op_name:
         return op_location(occ.op_name)
     if occ.definition is not None and occ.definition.is_known:
+        if occ.definition.file != occ.span.file:  # a kernel imported from a file beside it
+            return elsewhere(occ.definition)
         return positions.location(uri, occ.definition)
     return None
+
+
+def elsewhere(span: Span) -> types.Location | None:
+    """A place in another file, as its text on disk has it (code points as UTF-16 units: the
+    same on an ASCII line)."""
+    uri = from_fs_path(str(Path(span.file).resolve()))
+    if uri is None:
+        return None
+    start = types.Position(span.line - 1, span.column)
+    return types.Location(uri, types.Range(start, types.Position(span.line - 1, span.column)))
 
 
 def _same_symbol(analysis: ModuleAnalysis, occ: Occurrence) -> list[Span]:

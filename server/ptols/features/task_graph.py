@@ -6,7 +6,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ptoc.frontend import ModuleAnalysis
-from ptoc.graph import function_graph
+from ptoc.graph import TaskGraph, function_graph
 from ptoc.ir.function import FunctionType
 
 from ..convert import Positions
@@ -26,8 +26,10 @@ def task_graph_result(
         return TaskGraphResult(version, function, [], [], graph)
     tasks = []
     for task in graph.tasks:
+        # (a region of a kernel imported from another file: revealed as the function here)
+        span = task.span if task.span.file == graph.span.file else graph.span
         try:
-            where = positions.range(task.span)
+            where = positions.range(span)
             kernel = positions.range(task.kernel_span) if task.kernel_span is not None else None
         except Stale:
             continue
@@ -42,11 +44,22 @@ def task_graph_result(
                 task.task_id,
                 task.scope,
                 list(task.loops),
+                loop_notes(graph, task.cluster),
             )
         )
     edges = [TaskGraphEdge(e.source, e.target, e.kind, e.label) for e in graph.edges]
     message = "" if tasks else "the function launches no task"
     return TaskGraphResult(version, function, tasks, edges, message)
+
+
+def loop_notes(graph: TaskGraph, cluster: int) -> list[str]:
+    """The notes of the loops drawn once around a task, outermost first."""
+    notes: list[str] = []
+    while 0 <= cluster < len(graph.clusters):
+        loop = graph.clusters[cluster]
+        notes.insert(0, f"{loop.label}: {loop.note}")
+        cluster = loop.parent
+    return notes
 
 
 def task_graph_lenses(

@@ -294,3 +294,67 @@ def test_a_result_the_loop_body_makes_is_w011_and_one_updated_in_place_is_not() 
     # The in-place loop's result is the caller's buffer, updated by every task.
     assert "Tensor ext_out = make_tensor_external(arg_out_ptr, out_shapes, 2," in result.text
     assert "make_inout_param(acc)," in result.text
+
+
+IF_RESULT = """import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(
+        self,
+        x: pl.Tensor[[64, 64], pl.FP32],
+        flag: pl.Scalar[pl.INT64],
+        out: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+        other: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+    ) -> tuple[pl.Tensor[[64, 64], pl.FP32], pl.Tensor[[64, 64], pl.FP32]]:
+        t: pl.Tile[[64, 64], pl.FP32] = pl.load(x, [0, 0], [64, 64])
+        s: pl.Tensor[[64, 64], pl.FP32] = pl.store(t, [0, 0], other)
+        if flag > 0:
+            r: pl.Tensor[[64, 64], pl.FP32] = pl.store(pl.add(t, t), [0, 0], OUT_A)
+        else:
+            r: pl.Tensor[[64, 64], pl.FP32] = pl.store(pl.mul(t, t), [0, 0], OUT_B)
+        return s, r
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self,
+        x: pl.Tensor[[64, 64], pl.FP32],
+        out: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+        other: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        s, r = self.k(x, 1, out, other)
+        y: pl.Tensor[[64, 64], pl.FP32] = self.k(r, 0, out, other)[1]
+        return r
+"""
+
+
+def test_a_kernel_result_an_if_else_chooses_is_the_parameter_both_branches_store_into() -> None:
+    """`r` comes out of an if / else whose branches both store into `out`: the host code
+    names the caller's tensor (the upstream dynamic paged attention's online update)."""
+    from ptoc import driver
+
+    source = IF_RESULT.replace("OUT_A", "out").replace("OUT_B", "out")
+    result = driver.compile_source(source, "cce", path="k.py")
+    assert result.diagnostics == []
+    lines = [line.strip() for line in result.text.splitlines()]
+    second = lines.index("PTOParam params_t1[] = {")
+    assert lines[second + 1] == "make_input_param(ext_out),"  # r: the first task's `out`
+
+
+def test_a_kernel_result_branches_store_into_different_parameters_is_an_e400_naming_it() -> None:
+    from ptoc import driver
+
+    source = IF_RESULT.replace("OUT_A", "out").replace("OUT_B", "other")
+    result = driver.compile_source(source, "cce", path="k.py")
+    assert [(d.code, d.span.line, d.message) for d in result.diagnostics] == [
+        (
+            "E400",
+            29,
+            "'r' is result 1 of 'k', which the host code cannot name: a result must be one of "
+            "the kernel's Out / InOut tensor parameters, stored through assignments, loops and "
+            "if / else branches that give the same parameter",
+        )
+    ]
+    assert "void runK(" in result.text  # (the kernel's code is whole beside it)

@@ -593,6 +593,8 @@ export interface TaskGraphTask {
   taskId: string;
   scope: string;
   loops: string[];
+  // The loops drawn once around it and how often they run, outermost first.
+  notes: string[];
 }
 
 export interface TaskGraphEdge {
@@ -742,6 +744,7 @@ function parseTask(value: unknown): TaskGraphTask | undefined {
     taskId: text(value.taskId),
     scope: text(value.scope),
     loops: listOf(value.loops, (l) => (typeof l === 'string' ? l : undefined)),
+    notes: listOf(value.notes, (l) => (typeof l === 'string' ? l : undefined)),
   };
 }
 

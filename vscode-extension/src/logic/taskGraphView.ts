@@ -62,6 +62,7 @@ function tooltip(task: TaskGraphTask): string {
   if (task.loops.length > 0) {
     lines.push(`in ${task.loops.join(' / ')}`);
   }
+  lines.push(...task.notes);
   if (task.scope !== '') {
     lines.push(`${task.scope} scope`);
   }

@@ -121,6 +121,7 @@ def generate_cce(
     bag = DiagnosticBag()
     kernels: list[str] = []
     spans: list[Span | None] = []
+    host_errors: list[Diagnostic] = []
     functions = _functions(program_or_function, function, bag)
     for clash in kernel_name_clashes(functions):
         bag.add(clash)
@@ -129,6 +130,7 @@ def generate_cce(
     for func in functions:
         program = program_or_function if isinstance(program_or_function, Program) else None
         kernel_spans: list[Span | None] = []
+        errors_before = len(bag.items)
         try:
             if func.func_type is FunctionType.Orchestration:
                 text, diagnostics = generate_host(program, func)
@@ -146,6 +148,8 @@ def generate_cce(
             text, diagnostics = f"// error: internal error in {func.name}\n", []
         for diagnostic in diagnostics:
             bag.add(diagnostic)
+        if func.func_type is FunctionType.Orchestration:
+            host_errors += [d for d in bag.items[errors_before:] if d.severity is Severity.ERROR]
         if kernels:
             spans.append(None)  # the blank line "\n".join leaves between kernels
         lines = text.count("\n")
@@ -153,4 +157,4 @@ def generate_cce(
         if len(kernel_spans) < lines:
             spans.extend([None] * (lines - len(kernel_spans)))
         kernels.append(text)
-    return CodegenResult("\n".join(kernels), bag.items, spans)
+    return CodegenResult("\n".join(kernels), bag.items, spans, host_errors)

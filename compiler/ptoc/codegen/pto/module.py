@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...diagnostics import DiagnosticBag
+from ...diagnostics import Diagnostic, DiagnosticBag, Severity
 from ...ir.expr import GlobalVar
 from ...ir.function import Function, FunctionType, Program
 from ...ir.span import Span
@@ -47,6 +47,7 @@ def generate_pto(
     # carries ``pto.entry`` (v0.27 also took a module's only function): every kernel does,
     # the helpers they call do not.
     tile_bufs = TileBufs()
+    host_errors: list[Diagnostic] = []
     lines = [MODULE_HEADER]
     spans: list[Span | None] = [None]
     for i, fn in enumerate(functions):
@@ -55,7 +56,9 @@ def generate_pto(
         if fn.func_type is FunctionType.Orchestration:
             # Host code, not a kernel: the same C++ and kernel configuration as for CCE (the
             # original's PTO back end shared them), as comments in the module.
+            errors_before = len(bag.items)
             lines.extend(_host_comment(program, fn, bag))
+            host_errors += [d for d in bag.items[errors_before:] if d.severity is Severity.ERROR]
             continue
         try:
             helper = fn.name in callees
@@ -72,7 +75,7 @@ def generate_pto(
         spans.extend(fn_spans)
     lines.append("}")
     spans.extend([None] * (len(lines) - len(spans)))
-    return CodegenResult("\n".join(lines) + "\n", bag.sorted(), spans)
+    return CodegenResult("\n".join(lines) + "\n", bag.sorted(), spans, host_errors)
 
 
 def _calls(fn: Function) -> list[str]:

@@ -249,28 +249,30 @@ def generate_checked(
     """PTO MLIR checked by PTOAS (``ptoc compile --target pto --verify``), or with ``cpp``
     the C++ PTOAS makes of it (``--target pto-cpp``): the text and every diagnostic, PTOAS's
     on the kernel's lines. No C++ when generation or PTOAS failed."""
-    text, diagnostics, _ = generate_checked_mapped(program, ptoas, function=function, cpp=cpp)
-    return text, diagnostics
+    checked = generate_checked_mapped(program, ptoas, function=function, cpp=cpp)
+    return checked.text, checked.diagnostics
 
 
 def generate_checked_mapped(
     program: Program, ptoas: Path, *, function: str | None = None, cpp: bool = False
-) -> tuple[str, list[Diagnostic], list[Span | None]]:
+) -> CodegenResult:
     """``generate_checked`` and the line spans of the MLIR (PTOAS leaves it as it is); none
     for the C++, whose lines are PTOAS's. The C++ is the PTO route's: PTOAS inserts its sync
     (``--enable-insert-sync``). The MLIR is written for the version the binary states (the
-    default when it states none)."""
+    default when it states none). PTOAS checks the kernels also when only an orchestration
+    function has no host lowering (its lines are comments in the module)."""
     from . import generate_pto
 
     version = ptoas_version(ptoas) or DEFAULT_VERSION
     generated = generate_pto(program, function=function, ptoas_version=version)
     spans = [] if cpp else list(generated.line_spans)
     diagnostics = list(generated.diagnostics)
-    if any(d.severity is Severity.ERROR for d in diagnostics):
-        return ("" if cpp else generated.text), diagnostics, spans
+    host = generated.host_errors
+    if any(d.severity is Severity.ERROR and d not in host for d in diagnostics):
+        return CodegenResult("" if cpp else generated.text, diagnostics, spans, host)
     result, found = verify(generated, ptoas, program.span, (INSERT_SYNC,) if cpp else ())
     diagnostics += found
-    return (result.cpp if cpp else generated.text), diagnostics, spans
+    return CodegenResult(result.cpp if cpp else generated.text, diagnostics, spans, host)
 
 
 # --- PTOAS's own synchronisation (``ptoc compile --verify-sync`` on the PTO route) ----------

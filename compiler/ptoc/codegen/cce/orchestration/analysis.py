@@ -51,12 +51,23 @@ def as_call(value: ex.Expr) -> ex.Expr:
 
 
 def returned_param(kernel: Function, index: int) -> int | None:
-    """Which parameter the kernel's ``index``-th result is (a stored Out / InOut tensor)."""
+    """Which parameter the kernel's ``index``-th result is (a stored Out / InOut tensor);
+    a result an if / else chooses is one when both branches give the same parameter."""
     definitions: dict[ex.Var, ex.Expr] = {}
+    chosen: dict[ex.Var, tuple[ex.Expr, ex.Expr]] = {}  # an if's result: each branch's
     returned: ex.Expr | None = None
     for stmt in walk_stmts(kernel.body):
         if isinstance(stmt, st.AssignStmt):
             definitions[stmt.var] = stmt.value
+        elif isinstance(stmt, st.IfStmt):
+            then, other = final_yield(stmt.then_body), final_yield(stmt.else_body)
+            for k, var in enumerate(stmt.return_vars):
+                if (
+                    then is not None
+                    and other is not None
+                    and k < min(len(then.values), len(other.values))
+                ):
+                    chosen[var] = (then.values[k], other.values[k])
         elif isinstance(stmt, st.ForStmt | st.WhileStmt):
             last = final_yield(stmt.body)
             for k, var in enumerate(stmt.return_vars):
@@ -66,11 +77,27 @@ def returned_param(kernel: Function, index: int) -> int | None:
                     definitions[var] = last.values[k]
         elif isinstance(stmt, st.ReturnStmt) and index < len(stmt.values):
             returned = stmt.values[index]
-    seen: set[int] = set()
+    return _param_of(kernel, returned, definitions, chosen, set())
+
+
+def _param_of(
+    kernel: Function,
+    returned: ex.Expr | None,
+    definitions: dict[ex.Var, ex.Expr],
+    chosen: dict[ex.Var, tuple[ex.Expr, ex.Expr]],
+    seen: set[int],
+) -> int | None:
+    """The parameter a value is, through assignments, loops and agreeing if / else branches
+    (followed in a loop; a branch point recurses, as deep as ifs nest)."""
     while isinstance(returned, ex.Var) and id(returned) not in seen:
         seen.add(id(returned))
         if returned in kernel.params:
             return kernel.params.index(returned)
+        if returned in chosen:
+            then, other = chosen[returned]
+            found = _param_of(kernel, then, definitions, chosen, set(seen))
+            agreed = found == _param_of(kernel, other, definitions, chosen, set(seen))
+            return found if agreed else None
         if isinstance(returned, ex.IterArg) and returned not in definitions:
             returned = returned.init_value
             continue

@@ -138,6 +138,19 @@ def _unlowered_launch(submit: ex.Submit, missing: list[str]) -> str:
     )
 
 
+def _unnamed_result(var: ex.Var, item: ex.TupleGetItem, tensors: Any) -> str:
+    """Why the host code has no tensor for a kernel's result (``out, v = self.k(...)``)."""
+    call = tensors.defs.get(item.tuple_value) if isinstance(item.tuple_value, ex.Var) else None
+    call = item.tuple_value if call is None else call
+    kernel = call.kernel if isinstance(call, ex.Submit) else getattr(call, "callee", None)
+    name = f"'{kernel.name}'" if isinstance(kernel, ex.GlobalVar) else "its kernel"
+    return (
+        f"'{var.name}' is result {item.index} of {name}, which the host code cannot name: "
+        "a result must be one of the kernel's Out / InOut tensor parameters, stored through "
+        "assignments, loops and if / else branches that give the same parameter"
+    )
+
+
 def _carried(ctx: HostContext, iter_args: tuple[ex.IterArg, ...]) -> None:
     for arg in iter_args:
         init = value(ctx, arg.init_value) if arg.init_value is not None else "{}"
@@ -190,6 +203,8 @@ def _assign(ctx: HostContext, stmt: st.AssignStmt) -> None:
         if arg is not None:
             ctx.names[var] = value(ctx, arg)
             return
+        if isinstance(var.type, TensorType):
+            raise CodegenError("E400", _unnamed_result(var, assigned, tensors), stmt.span)
     if isinstance(assigned, ex.Var) and isinstance(var.type, TensorType):
         ctx.names[var] = value(ctx, assigned)
         return
