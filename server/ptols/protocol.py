@@ -329,7 +329,7 @@ class TaskGraphTask:
     loops: list[str]  # the loops around the call, outermost first
     # How often the loops drawn once around it run ("runs batch_cfg times at run time"),
     # outermost first.
-    notes: list[str] = attrs.field(factory=list)
+    notes: list[str]
 
 
 @attrs.define

@@ -193,11 +193,12 @@ def test_given_sizes_make_a_builders_program_at_those_sizes():
     assert shapes(analyze_source(text, "k.py")) == [["ROWS", "m"], ["rows", "cols"], ["n", "m"]]
     sized = analyze_source(text, "k.py", sizes={"n": 8, "ROWS": 32, "rows": 4, "cols": 64})
     assert codes(sized) == []
-    # a parameter, a local the analysis cannot evaluate (a call's result) and pl.dynamic("ROWS")
-    # are the values given; m, not given, stays a symbol unless the defaults are taken too
+    # a parameter, locals and pl.dynamic("ROWS") are the values given; m, not given, stays a
+    # symbol unless the defaults are taken too
     assert shapes(sized) == [[32, "m"], [4, 64], [8, "m"]]
+    # the module function shape_of is read (never run) at the parameter's given value
     both = analyze_source(text, "k.py", builder_defaults=True, sizes={"n": 8})
-    assert shapes(both) == [["ROWS", 16], ["rows", "cols"], [8, 16]]
+    assert shapes(both) == [["ROWS", 16], [4, 64], [8, 16]]
 
 
 @pytest.mark.parametrize(
