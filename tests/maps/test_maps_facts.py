@@ -128,3 +128,24 @@ def test_an_orchestration_that_only_launches_kernels_is_not_lowered(monkeypatch)
         ]
     assert {d.code for d in facts["launch_ragged"].diagnostics} == {"E401"}
     assert facts["main"].diagnostics == []
+
+
+def test_back_end_checks_do_not_lower_an_orchestration_that_only_launches(monkeypatch) -> None:
+    """E401 / E402 of a launcher were found by lowering it with its kernels, then kept only
+    inside its own span, where there is no tile: the answer is known without the pipeline."""
+    from ptoc import driver
+
+    analysis = analyze(TASKS, "tasks.py")
+    (program,) = analysis.all_programs()
+    lowered: list[tuple[str, ...]] = []
+    real = driver.run_pipeline
+    monkeypatch.setattr(
+        driver,
+        "run_pipeline",
+        lambda p, *a, **k: lowered.append(tuple(f.name for f in p.functions)) or real(p, *a, **k),
+    )
+    found = driver.backend_diagnostics(analysis)
+    assert lowered == [("scale",), ("ragged",)]
+    assert {d.code for d in found} == {"E401"}
+    assert all(program.function("ragged").span.covers(d.span) for d in found)
+    assert driver.function_backend_diagnostics(program, "main") == ()
