@@ -107,32 +107,80 @@ def document_facts(
     for program in analysis.all_programs():
         if program.name in analysis.built:
             continue
+        computed: dict[str, FunctionFacts | None] = {}  # this program's facts, by function
+        launchers: list[tuple[int, Function, Any, set[str]]] = []
         for fn in program.functions:
+            computed[fn.name] = None
             if any(fn.span.covers(span) for span in errors):
                 continue
             reached = set(callees(program, fn.name, calls_of))
-            key = (
-                program.name,
-                fn.name,
-                # (the structural hash leaves parameter types out: a @pl.jit kernel's differ
-                # from one specialisation to another)
-                tuple(
-                    (f.span, hash_of(f), tuple(str(p.type) for p in f.params))
-                    for f in program.functions
-                    if f.name in reached
-                ),
-            )
+            key = _facts_key(program, fn, reached, hash_of)
             facts = memo.get(key)
             if facts is None:
                 if not compute:
+                    continue
+                if launches_only(fn):
+                    launchers.append((len(found), fn, key, reached))
                     continue
                 try:
                     facts = function_facts(program, fn)
                 except Exception:  # the passes must not raise; compile reports it if they do
                     facts = FunctionFacts(program.name, fn.name, fn.span)
                 memo[key] = facts
+            computed[fn.name] = facts
             found.append(facts)
+        for at, fn, key, reached in reversed(launchers):
+            kernels = [computed[f.name] for f in program.functions if f.name in reached]
+            facts = launcher_facts(program, fn, [k for k in kernels if k is not None])
+            memo[key] = facts
+            found.insert(at, facts)
     return found
 
 
-__all__ = ["FunctionFacts", "document_facts", "function_facts"]
+def _facts_key(
+    program: Program, fn: Function, reached: set[str], hash_of: Callable[[Function], int]
+) -> tuple[Any, ...]:
+    """What a function's facts depend on: it and every function it reaches (same structure,
+    same place). The structural hash leaves parameter types out: a @pl.jit kernel's differ
+    from one specialisation to another."""
+    return (
+        program.name,
+        fn.name,
+        tuple(
+            (f.span, hash_of(f), tuple(str(p.type) for p in f.params))
+            for f in program.functions
+            if f.name in reached
+        ),
+    )
+
+
+def launches_only(fn: Function) -> bool:
+    """Whether ``fn`` is an orchestration function without an InCore scope: lowering it makes
+    no kernel of its own, so it has no tile to map, no sync, no CCE line and no timeline."""
+    from .ir.function import FunctionType
+    from .ir.stmt import ScopeKind, ScopeStmt
+    from .ir.walk import walk_stmts
+
+    return fn.func_type is FunctionType.Orchestration and not any(
+        isinstance(s, ScopeStmt) and s.kind is ScopeKind.InCore for s in walk_stmts(fn.body)
+    )
+
+
+def launcher_facts(program: Program, fn: Function, reached: list[FunctionFacts]) -> FunctionFacts:
+    """The facts of a function that ``launches_only``, without running the pipeline over it:
+    empty but for the diagnostics of the kernels it reaches (``reached``: their facts), which
+    a run over it with its callees reports. The pipeline over a 2,000-``pl.submit``
+    orchestration was most of the time ``ptols/timeline`` took on it (issue #33)."""
+    diagnostics = [d for facts in reached if facts.function != fn.name for d in facts.diagnostics]
+    return FunctionFacts(
+        program.name, fn.name, fn.span, diagnostics=list(dict.fromkeys(diagnostics))
+    )
+
+
+__all__ = [
+    "FunctionFacts",
+    "document_facts",
+    "function_facts",
+    "launcher_facts",
+    "launches_only",
+]

@@ -163,6 +163,13 @@ class Document:
         for task in (self.pending, self.buffer_task):
             if task is not None and not task.done():
                 task.cancel()
+        # A cancelled task can keep its CancelledError, whose traceback holds the task's frame
+        # and with it this document: a cycle that kept each closed document (its analyses,
+        # memos, texts) alive until the next full collection (issue #33). The document lets go
+        # of its tasks and jobs instead; each ends on its own.
+        self.pending = self.buffer_task = None
+        self.facts_job = self.symbols_job = self.format_job = None
+        self.preview_jobs.clear()
 
     @property
     def limit(self) -> tuple[str, int] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 
 import pytest
@@ -61,6 +62,35 @@ def test_closing_a_document_drops_its_state_with_it():
     assert again.buffer_memo == {} and again.backend is None
     assert server.store.close("file:///k.py") is again
     assert server.store.get("file:///k.py") is None
+
+
+def test_a_closed_document_lets_go_of_its_tasks_and_jobs():
+    # A cancelled task could keep its CancelledError, whose traceback holds the task's frame
+    # and so the document: each closed document lived on, analyses and memos included, until
+    # a full collection (issue #33: seen in the storm's reopen steps).
+    server = PtolsServer()
+    doc = server.store.open("file:///k.py", "x = 1\n", 1)
+
+    async def jobs() -> list[asyncio.Future[None]]:
+        loop = asyncio.get_running_loop()
+        made = [loop.create_future() for _ in range(6)]
+        doc.pending = doc.buffer_task = asyncio.ensure_future(made[0])
+        doc.facts_job, doc.symbols_job, doc.format_job = (
+            (1, made[1]),
+            ("x", made[2]),
+            ("x", made[3]),
+        )
+        doc.preview_jobs[(1, "cce")] = made[4]
+        server.store.close("file:///k.py")
+        await asyncio.sleep(0)
+        return made
+
+    made = asyncio.run(jobs())
+    assert made[0].cancelled()
+    assert (doc.pending, doc.buffer_task, doc.facts_job, doc.symbols_job, doc.format_job) == (
+        (None,) * 5
+    )
+    assert doc.preview_jobs == {}
 
 
 def test_the_server_frees_cycles_of_old_analyses_as_they_pile_up(monkeypatch):

@@ -116,16 +116,20 @@ def callees_first(entry: JitDef, known: dict[str, JitDef]) -> list[str]:
     """The entry's functions, each after the ones it calls (so a printed program parses back
     in order); the entry last."""
     order: list[str] = []
-
-    def visit(jit: JitDef, path: tuple[str, ...]) -> None:
-        for name in bare_callees(jit.fn, known):
-            if name not in order and name not in path:
-                visit(known[name], (*path, name))
-        if jit.fn.name not in order:
-            order.append(jit.fn.name)
-
-    visit(entry, (entry.fn.name,))
+    _place_callees_first(entry, (entry.fn.name,), known, order)
     return order
+
+
+def _place_callees_first(
+    jit: JitDef, path: tuple[str, ...], known: dict[str, JitDef], order: list[str]
+) -> None:
+    # (a module function: a nested one calling itself is a reference cycle, which kept the
+    # kernels' syntax trees alive until the next full collection, issue #33)
+    for name in bare_callees(jit.fn, known):
+        if name not in order and name not in path:
+            _place_callees_first(known[name], (*path, name), known, order)
+    if jit.fn.name not in order:
+        order.append(jit.fn.name)
 
 
 class JitPrograms:

@@ -154,20 +154,22 @@ def structural_equal(a: Node, b: Node, *, names: bool = True, index_as_int64: bo
 def structural_hash(node: Node, *, names: bool = True) -> int:
     """A hash consistent with ``structural_equal`` (equal trees hash alike)."""
     parts: list[Any] = []
-
-    def walk(n: Node) -> None:
-        parts.append(type(n).__name__)
-        if isinstance(n, Var):
-            parts.append(n.name if names else "")
-        elif isinstance(n, Function):
-            parts.append(n.name)  # its other attributes compare through normalisation
-        elif not isinstance(n, Program):
-            parts.extend(getattr(n, name) for name in layout(type(n)).attributes)
-        for child in _by_name(n) if isinstance(n, Program) else children(n):
-            walk(child)
-
-    walk(node)
+    _hash_parts(node, names, parts)
     return hash(tuple(parts))
+
+
+def _hash_parts(n: Node, names: bool, parts: list[Any]) -> None:
+    # (a module function: a nested one calling itself is a reference cycle, which kept the
+    # parts of every hashed function alive until the next full collection, issue #33)
+    parts.append(type(n).__name__)
+    if isinstance(n, Var):
+        parts.append(n.name if names else "")
+    elif isinstance(n, Function):
+        parts.append(n.name)  # its other attributes compare through normalisation
+    elif not isinstance(n, Program):
+        parts.extend(getattr(n, name) for name in layout(type(n)).attributes)
+    for child in _by_name(n) if isinstance(n, Program) else children(n):
+        _hash_parts(child, names, parts)
 
 
 def _by_name(program: Program) -> list[Function]:

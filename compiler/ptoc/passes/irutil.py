@@ -177,21 +177,25 @@ class NameAllocator:
     def __init__(self, reserved: Iterable[str] = ()) -> None:
         self.reserved = set(reserved)
         self.taken: set[str] = set()
+        # name (or temporary prefix) -> the suffix its next search starts at: every smaller
+        # one is taken or reserved already (``taken`` only grows), so a name assigned n
+        # times costs n steps in all, not n**2 / 2 (2,000 ``pl.submit`` of one TaskId).
+        self.next_suffix: dict[str, int] = {}
 
     def fresh(self, name: str) -> str:
         if name not in self.taken:
             self.taken.add(name)
             return name
-        k = 1
-        while f"{name}_{k}" in self.taken or f"{name}_{k}" in self.reserved:
-            k += 1
-        self.taken.add(f"{name}_{k}")
-        return f"{name}_{k}"
+        return self._first_free(name, name + "_", 1)
 
     def temp(self, prefix: str = "_t") -> str:
         """A new name for a compiler temporary: ``_t0``, ``_t1``, ..."""
-        k = 0
-        while f"{prefix}{k}" in self.taken or f"{prefix}{k}" in self.reserved:
+        return self._first_free("\0" + prefix, prefix, 0)
+
+    def _first_free(self, key: str, stem: str, start: int) -> str:
+        k = self.next_suffix.get(key, start)
+        while f"{stem}{k}" in self.taken or f"{stem}{k}" in self.reserved:
             k += 1
-        self.taken.add(f"{prefix}{k}")
-        return f"{prefix}{k}"
+        self.taken.add(f"{stem}{k}")
+        self.next_suffix[key] = k + 1
+        return f"{stem}{k}"

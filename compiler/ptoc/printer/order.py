@@ -37,17 +37,20 @@ def callee_first(functions: Sequence[Function]) -> list[Function]:
         by_name.setdefault(fn.name, fn)
     placed: list[Function] = []
     seen: set[int] = set()
-
-    def place(fn: Function) -> None:
-        if id(fn) in seen:
-            return
-        seen.add(id(fn))
-        for name in callees(fn):
-            callee = by_name.get(name)
-            if callee is not None:
-                place(callee)
-        placed.append(fn)
-
     for fn in functions:
-        place(fn)
+        _place(fn, by_name, seen, placed)
     return placed
+
+
+def _place(
+    fn: Function, by_name: dict[str, Function], seen: set[int], placed: list[Function]
+) -> None:
+    # (a module function: a nested one calling itself is a reference cycle, issue #33)
+    if id(fn) in seen:
+        return
+    seen.add(id(fn))
+    for name in callees(fn):
+        callee = by_name.get(name)
+        if callee is not None:
+            _place(callee, by_name, seen, placed)
+    placed.append(fn)

@@ -275,16 +275,16 @@ class SyncChecker:
 
     def instructions(self) -> list[tuple[Node, int]]:
         found: list[tuple[Node, int]] = []
-
-        def visit(nodes: tuple[Node, ...]) -> None:
-            for node in nodes:
-                if isinstance(node, Branch):
-                    visit(node.then)
-                    visit(node.orelse)
-                elif isinstance(node, Loop):
-                    visit(node.body)
-                else:
-                    found.append((node, self.position[id(node)]))
-
-        visit(self.nodes)
+        self._instructions_into(self.nodes, found)
         return found
+
+    def _instructions_into(self, nodes: tuple[Node, ...], found: list[tuple[Node, int]]) -> None:
+        # (a method: a nested function calling itself is a reference cycle, issue #33)
+        for node in nodes:
+            if isinstance(node, Branch):
+                self._instructions_into(node.then, found)
+                self._instructions_into(node.orelse, found)
+            elif isinstance(node, Loop):
+                self._instructions_into(node.body, found)
+            else:
+                found.append((node, self.position[id(node)]))
