@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from . import driver
 from .diagnostics import STRICT_ANNOTATION_CODES, Diagnostic, Severity, strict_annotations
-from .editions import EDITION_NAMES, Edition, EditionSource
+from .driver import printed_edition  # (here too: `ptoc print` and its tests)
+from .editions import EDITION_NAMES, Edition
 from .filekind import is_pypto_source
 from .ir.function import Program
 from .records import field, record
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from .config import ConfigCache
     from .driver import CompileResult
     from .frontend.analysis import ModuleAnalysis
-    from .frontend.edition import EditionInForce
     from .ir.span import Span
 
 EXIT_OK = 0
@@ -322,14 +322,6 @@ def loaded_from(analysis: ModuleAnalysis, path: str, specialise: int | None) -> 
     return LoadedFile(path, analysis.all_programs(), diagnostics, edition, why, labels, missing)
 
 
-def printed_edition(in_force: EditionInForce | None) -> Edition:
-    """The spelling a file's IR is printed in: its edition's, when anything chose it; a file
-    without a spelling of one edition keeps the 2026-03 printed form."""
-    if in_force is None or in_force.source is EditionSource.DEFAULT:
-        return Edition.V2026_03
-    return in_force.edition
-
-
 def select_programs(loaded: LoadedFile, function: str | None) -> list[Program]:
     """All programs, or only those defining ``function`` (raises InputError when none does)."""
     if function is None:
@@ -466,7 +458,10 @@ def run_compile(args: argparse.Namespace) -> int:
                 folder = os.path.join(folder, safe_file_name(output.source.name))
             snapshots = output.pipeline.snapshots if output.pipeline is not None else []
             dump_passes(
-                folder, output.source, snapshots, partial(print_program, prefix=result.prefix)
+                folder,
+                output.source,
+                snapshots,
+                partial(print_program, prefix=result.prefix, edition=result.edition),
             )
 
     return finish_compile(args, result, analysis, compile_round)

@@ -18,6 +18,7 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Diagnostic, Severity, strict_annotations
+from .editions import Edition, EditionSource
 from .filekind import is_pypto_source
 from .ir.function import Function, Program
 from .ir.span import Span
@@ -30,8 +31,8 @@ if TYPE_CHECKING:
     from .codegen.common import CodegenResult
     from .codegen.pto.ptoas import SynchronisedCpp
     from .config import ConfigCache
-    from .editions import Edition, EditionSource
     from .frontend.analysis import ModuleAnalysis
+    from .frontend.edition import EditionInForce
     from .passes.manager import PipelineResult
 
 # --- targets and pipelines ----------------------------------------------------------------------
@@ -422,6 +423,8 @@ class CompileResult:
     ptoas: Path | None = None
     #: The PTOAS version the MLIR is written for (None: ``ptoas``'s own, else the default).
     ptoas_version: str | None = None
+    #: The spelling IR text is printed in (``printed_edition`` of the file's edition).
+    edition: Edition = Edition.V2026_03
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -544,6 +547,7 @@ def compile_source(
         front_end=strict_annotations(front_end) if strict else front_end,
         ptoas=ptoas,
         ptoas_version=ptoas_version,
+        edition=printed_edition(analysis.edition),
     )
     programs = analysis.all_programs()
     result.available = len(programs)
@@ -615,7 +619,17 @@ def print_ir(program: Program, result: CompileResult) -> str:
 def print_ir_mapped(program: Program, result: CompileResult) -> tuple[str, list[Span | None]]:
     from .printer import print_program_mapped
 
-    return print_program_mapped(only_function(program, result.function), prefix=result.prefix)
+    narrowed = only_function(program, result.function)
+    return print_program_mapped(narrowed, prefix=result.prefix, edition=result.edition)
+
+
+def printed_edition(in_force: EditionInForce | None) -> Edition:
+    """The spelling a file's IR is printed in (``ptoc print``, IR targets, pass dumps and
+    diffs): its edition's, when anything chose it; a file without a spelling of one edition
+    keeps the 2026-03 printed form."""
+    if in_force is None or in_force.source is EditionSource.DEFAULT:
+        return Edition.V2026_03
+    return in_force.edition
 
 
 def generate(target: str, program: Program, result: CompileResult) -> CodegenResult:

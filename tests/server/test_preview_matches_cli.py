@@ -20,6 +20,7 @@ from ptoc.driver import TARGETS, all_targets, available_ptoas, default_pipeline
 from ptoc.frontend import analyze_source
 from ptoc.ir.function import Function, Program
 from ptoc.printer import print_program
+from ptols.features.pass_diff import compile_pass_diff
 from ptols.features.preview import compile_preview
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -125,3 +126,43 @@ def test_the_pto_preview_uses_the_ptoas_pipeline_as_the_cli_does() -> None:
     cce = compile_preview(analysis, "cce", None, None).content
     assert "set_flag(" in cce and "wait_flag(" in cce
     assert "set_flag" in compile_preview(analysis, "pto", None, "default").content
+
+
+KERNEL_2026_08 = """\
+import pypto.language as pl
+
+
+@pl.program
+class Scale:
+    @pl.function(type=pl.FunctionType.InCore)
+    def scale(
+        self,
+        a: pl.Tensor[[16, 16], pl.FP32],
+        n: pl.Scalar[pl.INT32],
+        out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+    ) -> pl.Tensor[[16, 16], pl.FP32]:
+        t = pl.tile.load(a, [0, 0], [16, 16])
+        k = n + 2
+        s = 3
+        c = pl.const(7, pl.INT64)
+        u = pl.tile.muls(t, k * c + s)
+        out = pl.store(u, [0, 0], out)
+        return out
+"""
+
+
+def test_a_2026_08_file_s_ir_previews_and_pass_diff_are_in_its_edition(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "scale.py"
+    path.write_text(KERNEL_2026_08, encoding="utf-8")
+    assert check_file(path, capsys) > 0  # every target, IR and pass ones too, as the CLI
+    analysis = analyze_source(KERNEL_2026_08, str(path))
+    for target in ("ir", "pass:ConvertToSSA"):
+        ir = compile_preview(analysis, target, None, None).content
+        assert "pl.tile.muls(t, k * c + s)" in ir and "pl.block." not in ir, target
+        assert "c: pl.Scalar[pl.INT64] = pl.const(7, pl.INT64)" in ir, target
+        assert "s: pl.Scalar[pl.INDEX] = 3" in ir, target
+    (program,), _, _ = compile_pass_diff(analysis, None, None, strict=False)
+    for stage in program.stages:
+        assert "pl.const(7, pl.INT64)" in stage.text and "pl.block." not in stage.text, stage.name

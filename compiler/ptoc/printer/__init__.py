@@ -33,10 +33,13 @@ def print_program(
 
 
 def print_program_mapped(
-    program: Program, prefix: str = "pl", line_length: int = DEFAULT_LINE_LENGTH
+    program: Program,
+    prefix: str = "pl",
+    line_length: int = DEFAULT_LINE_LENGTH,
+    edition: Edition = Edition.V2026_03,
 ) -> tuple[str, list[Span | None]]:
     """``print_program`` and, per output line, the span of the statement printed there."""
-    return ModulePrinter(prefix, line_length).program_mapped(program)
+    return ModulePrinter(prefix, line_length, edition).program_mapped(program)
 
 
 def print_function(fn: Function, prefix: str = "pl", line_length: int = DEFAULT_LINE_LENGTH) -> str:
