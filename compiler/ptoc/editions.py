@@ -287,11 +287,14 @@ class SpellingTable:
 
     def detect(self, text: str, prefixes: tuple[str, ...]) -> Detection:
         first: dict[Edition, Evidence] = {}
+        line_starts: dict[Edition, int] = {}  # where each edition's evidence line begins
 
         def note(match: re.Match[str], edition: Edition) -> None:
-            known = first.get(edition)
-            if known is None or _line_of(text, match.start()) < known.line:
+            # A match before the line of the evidence kept is on an earlier line (counting the
+            # lines before each match was quadratic: 0.34 s for a 4,000-submit graph).
+            if edition not in first or match.start() < line_starts[edition]:
                 first[edition] = _evidence(text, match, edition)
+                line_starts[edition] = text.rfind("\n", 0, match.start()) + 1
 
         for prefix in prefixes:
             for match, spelling in self.spellings(text, prefix):
