@@ -53,6 +53,7 @@ class GraphBuilder:
         self.scope_deps: list[tuple[ex.Expr, ...]] = []  # an enclosing pl.spmd's deps=
         self.outside: dict[int, set[str]] = {}  # a region -> the names read outside it
         self.reads: Counter[str] | None = None  # how often the function reads each name
+        self.writes: dict[str, frozenset[str]] = {}  # a kernel -> the parameters it stores to
 
     def build(self) -> TaskGraph:
         self.stmt(self.function.body)
@@ -222,10 +223,13 @@ class GraphBuilder:
         if var.type == TASK_ID_TYPE or isinstance(var.type, ArrayType):
             # A TaskId (or an array of them) made by an op stands for the tasks its arguments
             # stand for: none for a new array or an invalid id, all of them for a join.
-            joined: set[int] = set()
-            for arg in call.args:
-                for used in expr_vars(arg):
-                    joined |= self.tids.get(used.name, set())
+            # A name the op reads and rebinds (``tids[i] = t``) grows in place: copying its
+            # tasks at each store was quadratic in a graph of thousands of submits.
+            used = [v.name for arg in call.args for v in expr_vars(arg)]
+            joined = self.tids.get(var.name, set()) if var.name in used else set()
+            for name in used:
+                if name != var.name:
+                    joined |= self.tids.get(name, set())
             self.tids[var.name] = joined
         elif isinstance(var.type, TensorType) and not any(
             isinstance(v.type, TensorType) for arg in call.args for v in expr_vars(arg)
@@ -286,7 +290,7 @@ class GraphBuilder:
         reads: list[str] = []
         writes: list[str] = []
         inputs: set[str] = set()
-        written = body_writes(fn) if fn is not None else frozenset()
+        written = self.kernel_writes(fn) if fn is not None else frozenset()
         for i, arg in enumerate(args):
             if not isinstance(arg, ex.Var) or not isinstance(arg.type, TensorType):
                 continue
@@ -306,6 +310,13 @@ class GraphBuilder:
             else:
                 inputs.add(buffer)
         return reads, writes, inputs
+
+    def kernel_writes(self, fn: Function) -> frozenset[str]:
+        """``body_writes`` of a kernel, walked once however often the function launches it."""
+        found = self.writes.get(fn.name)
+        if found is None:
+            found = self.writes[fn.name] = body_writes(fn)
+        return found
 
     def add(self, task: Task, deps: tuple[ex.Expr, ...], inputs: set[str]) -> None:
         self.graph.tasks.append(task)
