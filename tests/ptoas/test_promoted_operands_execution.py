@@ -87,7 +87,9 @@ def kernel_for(key: str, edition: str, route: str, ptoas: Path) -> Kernel:
         )
         assert [d.format() for d in analysis.diagnostics] == []
         level, found = tensor_level(analysis.programs[0], "kernel")
-        kernel = Kernel(name, level, found, generate_inputs(level, found, 0, {}))
+        # PTOAS names every kernel `kernel` with C linkage: one translation unit each
+        alone = route == "pto"
+        kernel = Kernel(name, level, found, generate_inputs(level, found, 0, {}), alone=alone)
         if route == "cce":
             kernel.text, diagnostics = cce_kernel(level, "kernel")
         else:

@@ -16,6 +16,7 @@ import os
 import re
 import subprocess
 import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -99,7 +100,8 @@ def atomic_write(path: Path, data: bytes) -> None:
 def _compile(toolchain: Toolchain, arguments: list[str], output: Path) -> None:
     """Run the compiler writing to a temporary name next to ``output``, then rename (its
     intermediate files go to a private folder; the paths given are absolute)."""
-    temporary = output.with_name(f"{output.name}.{os.getpid()}.tmp")
+    # (a name of this process and thread: two threads may build the same source at once)
+    temporary = output.with_name(f"{output.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     command = [toolchain.compiler.command, *toolchain.flags(), *arguments, "-o", str(temporary)]
     try:
         result = run_tool(command, BUILD_TIMEOUT)
