@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 TESTS = Path(__file__).resolve().parents[1]
 if str(TESTS) not in sys.path:
@@ -16,6 +17,10 @@ from execution.bench import Bench, Kernel, expected_results, load_kernel  # noqa
 # Example functions with no kernel by design (on either route).
 from execution.test_examples import EXAMPLES, NOT_KERNELS, example_functions  # noqa: E402
 
+from ptoc.editions import Edition, EditionSource  # noqa: E402
+from ptoc.frontend import analyze_source  # noqa: E402
+from ptoc.run.execute import cce_kernel, tensor_level  # noqa: E402
+from ptoc.run.inputs import generate_inputs  # noqa: E402
 from ptoc.run.pto_kernel import LauncherError, pto_kernel  # noqa: E402
 
 __all__ = [
@@ -27,6 +32,7 @@ __all__ = [
     "expected_results",
     "matrix",
     "pto_load",
+    "routed_kernel",
 ]
 
 
@@ -41,4 +47,30 @@ def pto_load(key: str, source: str, function: str, ptoas: Path, **options: objec
     if text is None and kernel.problem is None:
         kernel.problem = "ptoc or PTOAS failed: " + "; ".join(d.format() for d in diagnostics)
     kernel.text = text
+    return kernel
+
+
+def routed_kernel(
+    name: str,
+    source: str,
+    edition: Edition,
+    route: str,
+    ptoas: Path,
+    given: dict[str, Any] | None = None,
+) -> Kernel:
+    """The function ``kernel`` of a test program in ``edition``, with its C++ from the CCE route
+    (``route == "cce"``) or through PTOAS, and inputs from seed 0 (``given`` fixes some). A
+    PTOAS kernel is built alone: PTOAS names every one ``kernel``, with C linkage."""
+    path = name.partition("@")[0] + ".py"  # the case's key
+    analysis = analyze_source(source, path, edition=(edition, EditionSource.FLAG))
+    assert [d.format() for d in analysis.diagnostics] == []
+    level, found = tensor_level(analysis.programs[0], "kernel")
+    inputs = generate_inputs(level, found, 0, given or {})
+    kernel = Kernel(name, level, found, inputs, alone=route == "pto")
+    if route == "cce":
+        kernel.text, diagnostics = cce_kernel(level, "kernel")
+    else:
+        kernel.text, diagnostics = pto_kernel(level, "kernel", ptoas)
+    if kernel.text is None:
+        kernel.problem = "; ".join(d.format() for d in diagnostics)
     return kernel

@@ -10,17 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pto_bench import Bench, Kernel, expected_results
+from pto_bench import Bench, Kernel, expected_results, routed_kernel
 
-from ptoc.editions import Edition, EditionSource
-from ptoc.frontend import analyze_source
-from ptoc.run.execute import cce_kernel, tensor_level
-from ptoc.run.inputs import generate_inputs
-from ptoc.run.pto_kernel import pto_kernel
+from ptoc.editions import Edition
 from ptoc.run.simulator import Toolchain
 
 ROUTES = ("cce", "pto")
-EDITION = (Edition.V2026_08, EditionSource.FLAG)
+EDITION = Edition.V2026_08
 _SIGNATURE = (
     "    def kernel(\n        self,\n        a: pl.Tensor[[64, 32], pl.FP32],\n"
     "        b: pl.Tensor[[32, 32], pl.FP32],\n"
@@ -61,17 +57,7 @@ def kernel_source(body: list[str]) -> str:
 def kernel_for(key: str, route: str, ptoas: Path) -> Kernel:
     name = f"{key}@{route}"
     if name not in _kernels:
-        analysis = analyze_source(kernel_source(CASES[key]), f"{key}.py", edition=EDITION)
-        assert [d.format() for d in analysis.diagnostics] == []
-        level, found = tensor_level(analysis.programs[0], "kernel")
-        kernel = Kernel(name, level, found, generate_inputs(level, found, 0, {}))
-        if route == "cce":
-            kernel.text, diagnostics = cce_kernel(level, "kernel")
-        else:
-            kernel.text, diagnostics = pto_kernel(level, "kernel", ptoas)
-        if kernel.text is None:
-            kernel.problem = "; ".join(d.format() for d in diagnostics)
-        _kernels[name] = kernel
+        _kernels[name] = routed_kernel(name, kernel_source(CASES[key]), EDITION, route, ptoas)
     return _kernels[name]
 
 

@@ -20,17 +20,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from pto_bench import Bench, Kernel, expected_results
+from pto_bench import Bench, Kernel, expected_results, routed_kernel
 
-from ptoc.editions import Edition, EditionSource
-from ptoc.frontend import analyze_source
-from ptoc.run.execute import cce_kernel, tensor_level
-from ptoc.run.inputs import generate_inputs
-from ptoc.run.pto_kernel import pto_kernel
+from ptoc.editions import Edition
 from ptoc.run.simulator import Toolchain
 
 ROUTES = ("cce", "pto")
-EDITION = (Edition.V2026_08, EditionSource.FLAG)
+EDITION = Edition.V2026_08
 
 
 def scores_source(dtype: str, rows: int, n: int, d: int) -> str:
@@ -100,17 +96,7 @@ def kernel_for(key: str, route: str, ptoas: Path) -> Kernel:
     name = f"{key}@{route}"
     if name not in _kernels:
         source, given = CASES[key]
-        analysis = analyze_source(source, f"{key}.py", edition=EDITION)
-        assert [d.format() for d in analysis.diagnostics] == []
-        level, found = tensor_level(analysis.programs[0], "kernel")
-        kernel = Kernel(name, level, found, generate_inputs(level, found, 0, given))
-        if route == "cce":
-            kernel.text, diagnostics = cce_kernel(level, "kernel")
-        else:
-            kernel.text, diagnostics = pto_kernel(level, "kernel", ptoas)
-        if kernel.text is None:
-            kernel.problem = "; ".join(d.format() for d in diagnostics)
-        _kernels[name] = kernel
+        _kernels[name] = routed_kernel(name, source, EDITION, route, ptoas, given)
     return _kernels[name]
 
 

@@ -11,13 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pto_bench import Bench, Kernel, expected_results
+from pto_bench import Bench, Kernel, expected_results, routed_kernel
 
-from ptoc.editions import Edition, EditionSource
-from ptoc.frontend import analyze_source
-from ptoc.run.execute import cce_kernel, tensor_level
-from ptoc.run.inputs import generate_inputs
-from ptoc.run.pto_kernel import pto_kernel
+from ptoc.editions import Edition
 from ptoc.run.simulator import Toolchain
 
 ROUTES = ("cce", "pto")
@@ -82,21 +78,7 @@ def kernel_for(key: str, edition: str, route: str, ptoas: Path) -> Kernel:
     name = f"{key}@{edition}@{route}"
     if name not in _kernels:
         source = kernel_source(CASES[key], edition)
-        analysis = analyze_source(
-            source, f"{key}.py", edition=(EDITIONS[edition], EditionSource.FLAG)
-        )
-        assert [d.format() for d in analysis.diagnostics] == []
-        level, found = tensor_level(analysis.programs[0], "kernel")
-        # PTOAS names every kernel `kernel` with C linkage: one translation unit each
-        alone = route == "pto"
-        kernel = Kernel(name, level, found, generate_inputs(level, found, 0, {}), alone=alone)
-        if route == "cce":
-            kernel.text, diagnostics = cce_kernel(level, "kernel")
-        else:
-            kernel.text, diagnostics = pto_kernel(level, "kernel", ptoas)
-        if kernel.text is None:
-            kernel.problem = "; ".join(d.format() for d in diagnostics)
-        _kernels[name] = kernel
+        _kernels[name] = routed_kernel(name, source, EDITIONS[edition], route, ptoas)
     return _kernels[name]
 
 
