@@ -322,3 +322,32 @@ def test_the_literals_a_subscript_leaves_out_are_index_and_print_bare():
     printed = print_program(a.programs[0], edition=Edition.V2026_08)
     assert "u: pl.Tile[[8, 64], pl.FP32] = pl.tile.slice(t, [8, 64], [8, 0])\n" in printed
     assert structural_equal(a.programs[0], analyze_source(printed, "p.py").programs[0])
+
+
+LOOP_SCALAR = """
+@pl.function(type=pl.FunctionType.InCore)
+def k(a: pl.Tensor[[16, 64], pl.FP32], out: pl.Out[pl.Tensor[[16, 64], pl.FP32]]):
+    t = pl.tile.load(a, [0, 0], [16, 64])
+    for i in pl.range(4):
+        t = pl.tile.adds(t, i)
+        t = pl.tile.muls(t, 2)
+    out = pl.store(t, [0, 0], out)
+    return out
+"""
+
+
+def test_an_index_variable_as_a_tile_ops_scalar_is_w029_with_a_cast_fix() -> None:
+    """Spec §4: a non-constant INDEX scalar operand is rejected by upstream (only constants
+    take the tile's dtype); the literal 2 beside it is such a constant."""
+    analysis = analyse(LOOP_SCALAR, NEW)
+    (d,) = analysis.diagnostics
+    assert (d.code, d.span.line, d.span.column, d.span.end_column) == ("W029", 8, 28, 29)
+    assert d.message == (
+        "adds: 'scalar' is an INDEX variable; PyPTO 2026-08 gives only a constant the tile's "
+        "dtype and rejects this operand: convert it with pl.cast(scalar, pl.FP32)"
+    )
+    (fix,) = d.fixes
+    (edit,) = fix.edits
+    assert (edit.span, edit.new_text) == (d.span, "pl.cast(i, pl.FP32)")
+    fixed = LOOP_SCALAR.replace("adds(t, i)", "adds(t, pl.cast(i, pl.FP32))")
+    assert [x.format() for x in analyse(fixed, NEW).diagnostics] == []

@@ -973,6 +973,16 @@ _ENTRIES = [
         "c = pl.matmul(pl.cast(a_fp8, pl.FP16), pl.cast(b_fp8, pl.FP16))",
     ),
     CodeInfo(
+        "W029",
+        "INDEX_SCALAR_OPERAND",
+        _W,
+        "A scalar operand of a tile or tensor op that is INDEX but not a constant (a loop "
+        "variable, a dimension). PyPTO 2026-08 gives a constant the tile's dtype and rejects "
+        "a non-constant INDEX scalar; the quick fix converts it with pl.cast.",
+        "for i in pl.range(4):\n    u = pl.tile.adds(t, i)",
+        "for i in pl.range(4):\n    u = pl.tile.adds(t, pl.cast(i, pl.FP32))",
+    ),
+    CodeInfo(
         "W030",
         "MIXED_EDITIONS",
         _W,

@@ -193,8 +193,10 @@ class DeduceContext:
     ) -> NoReturn:
         raise OpError(message, code=code, at=at, cast=cast)
 
-    def warn(self, message: str, *, code: str, at: str | None = None) -> None:
-        self.warnings.append(OpError(message, code=code, at=at))
+    def warn(
+        self, message: str, *, code: str, at: str | None = None, cast: DataType | None = None
+    ) -> None:
+        self.warnings.append(OpError(message, code=code, at=at, cast=cast))
 
     def has(self, name: str) -> bool:
         return name in self.args

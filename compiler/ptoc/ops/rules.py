@@ -544,6 +544,25 @@ class Elementwise:
         return shaped if len(shaped) > 1 else ()
 
 
+def warn_index_scalar(ctx: DeduceContext, name: str, paired: DataType) -> None:
+    """W029: a scalar operand of INDEX dtype that is a variable of the function (a loop
+    variable, a dimension). PyPTO 2026-08 re-types only constants to the tile's dtype and
+    rejects the others (spec §4); the fix converts it. INDEX exists in 2026-08 only."""
+    value = ctx.expr(name)
+    # (a builder's parameters, and values made of them, are closure constants upstream folds)
+    if not isinstance(value, Var) or value in ctx.symbols or not isinstance(value.type, ScalarType):
+        return
+    if value.type.dtype is DataType.INDEX:
+        ctx.warn(
+            f"{ctx.op.short_name}: '{name}' is an INDEX variable; PyPTO 2026-08 gives only a "
+            f"constant the tile's dtype and rejects this operand: convert it with "
+            f"pl.cast({name}, pl.{paired.name})",
+            code="W029",
+            at=name,
+            cast=paired,
+        )
+
+
 def elementwise(
     kind: Kind, spec: Elementwise, extra: Callable[[DeduceContext], None] | None = None
 ) -> TypeRule:
@@ -568,6 +587,9 @@ def elementwise(
                 shaped.append((name, value))
         if extra is not None:
             extra(ctx)
+        for name, role in zip(names, spec.roles, strict=False):
+            if role == "s" and shaped:
+                warn_index_scalar(ctx, name, shaped[0][1].dtype)
         shape = broadcast_all(ctx, shaped)
         dtype = dtypes[0] if spec.keep_lhs_dtype else promote_all(dtypes)
         if spec.float_result and not dtype.is_float:
