@@ -9,8 +9,7 @@ compiler process each), and a batch that compiles is remembered by content hash.
 C++ of tests/ptoas's execution tests (PyPTO 2026-08's own InCore kernels, the assemble, paged
 form, promoted operand and valid region cases) is checked too, from the kernel lists those
 modules build. What the headers rejected is lowered otherwise or is a diagnostic now
-(docs/codegen-pto.md, "The execution chain"); what they still reject is in REJECTS, with the
-reason (xfail strict: a fix must remove the entry)."""
+(docs/codegen-pto.md, "The execution chain"): every kernel compiles."""
 
 from __future__ import annotations
 
@@ -116,8 +115,7 @@ def ptoas_test_texts() -> dict[str, Callable[[], str | None]]:
 SOURCES = sources()
 TEXTS = ptoas_test_texts()
 # Kernels whose C++ the A2/A3 headers reject, with the static assertion that says why.
-REJECTS: dict[str, str] = {}
-NAMES = sorted(name for name in [*SOURCES, *TEXTS] if name not in REJECTS)
+NAMES = sorted([*SOURCES, *TEXTS])
 BATCHES = [NAMES[i : i + BATCH] for i in range(0, len(NAMES), BATCH)]
 
 
@@ -197,7 +195,6 @@ def batch_errors(a2a3_include: tuple[str, Path]) -> list[list[str]]:
 
 def test_the_suite_is_covered() -> None:
     assert len(SOURCES) >= 220 and len(TEXTS) >= 100
-    assert set(REJECTS) <= set(TEXTS) | set(SOURCES)
 
 
 @pytest.mark.parametrize("index", range(len(BATCHES)), ids=lambda i: f"batch{i}")
@@ -213,18 +210,3 @@ def test_kernels_compile_against_the_a2a3_headers(
         if (errors := compile_errors(compiler, include, translation_unit([name])))
     }
     pytest.fail(f"A2/A3 headers reject {failing or batch_errors[index][:3]}")
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=why))
-        for name, why in sorted(REJECTS.items())
-    ],
-)
-def test_a_rejected_kernel_still_fails_the_a2a3_headers(
-    name: str, a2a3_include: tuple[str, Path]
-) -> None:
-    compiler, include = a2a3_include
-    errors = compile_errors(compiler, include, translation_unit([name]))
-    assert not errors, errors[:2]
