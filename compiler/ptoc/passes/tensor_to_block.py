@@ -471,7 +471,8 @@ class _Converter:
         """``cb = cast(product, FP16 / BF16, mode="rint")`` feeding a matmul: the converting
         move Acc -> Mat (TMOV's FIXPIPE pre-quantisation rounds half to even), as upstream's
         autotiler folds it; the matmul takes its operand from that Mat tile."""
-        if call.op_name != "tensor.cast" or stmt.var not in self.matmul_operands:
+        op = op_def(call)
+        if op is None or op.role is not Role.CAST or stmt.var not in self.matmul_operands:
             return None
         dtype = call.kwarg("target_type")
         if not args or not _in_acc(args[0]) or not _is_rint(call.kwarg("mode")):
