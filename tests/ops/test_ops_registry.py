@@ -459,7 +459,7 @@ def test_internal_ops() -> None:
         ("block.cmp", "block.cmp(lhs, rhs, cmp_type=0)"),
         ("block.create_tile", "block.create_tile(shape, dtype, target_memory=pl.MemorySpace.Vec)"),
         ("block.full", "block.full(shape, dtype, value)"),
-        ("block.move", "block.move(tile, target_memory, transpose=False)"),
+        ("block.move", "block.move(tile, target_memory, transpose=False, dtype=None)"),
         ("block.row_sum", "block.row_sum(tile, tmp_tile=None)"),
         ("block.xor", "block.xor(lhs, rhs, tmp)"),
         ("block.sel", "block.sel(mask, lhs, rhs)"),

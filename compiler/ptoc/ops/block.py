@@ -20,7 +20,13 @@ from ..ir.expr import Expr, MakeTuple, const_int, make_tuple
 from ..ir.shape import dim_str, static_value
 from ..ir.span import NO_SPAN, Span
 from ..ir.types import UNKNOWN, MemorySpace, ScalarType, TileType, TileView, Type
-from .legality import check_matmul_dtype, check_move, check_store_dtype, check_store_window
+from .legality import (
+    check_converting_move,
+    check_matmul_dtype,
+    check_move,
+    check_store_dtype,
+    check_store_window,
+)
 from .registry import (
     REGISTRY,
     Access,
@@ -42,6 +48,7 @@ from .rules import (
     ACC_VIEW,
     AXES_TO_SWAP,
     CAST_ATTRS,
+    MAT_VIEW,
     Elementwise,
     Entry,
     attr_bool,
@@ -205,6 +212,11 @@ def _move(ctx: DeduceContext) -> Type:
                 code="E309",
             )
         shape = (shape[1], shape[0])
+    dtype = attr_dtype(ctx, "dtype")
+    if dtype is not None and dtype is not tile.dtype:
+        check_converting_move(ctx, tile, memory, dtype)
+        # FIXPIPE writes Mat as loads do (nZ), the layout TMOV Acc -> Mat requires
+        return TileType(shape, dtype, tile_view=MAT_VIEW)
     return TileType(shape, tile.dtype, tile_view=moved_view(memory, transpose))
 
 
@@ -506,9 +518,16 @@ _block_op(
         p_tile("tile", "Tile to move"),
         p_attr("target_memory", "Destination buffer: Vec, Mat, Left or Right", _MEMORY),
         p_attr("transpose", "Swap the two dimensions of a 2-D tile on the way", (bool,), False),
+        p_attr(
+            "dtype",
+            "Acc -> Mat only: convert FP32 to FP16 / BF16 on the way (TMOV's FIXPIPE "
+            "pre-quantisation, round half to even: npu/a2a3/common.hpp GetCastPreQuantMode)",
+            _DTYPE,
+            None,
+        ),
     ],
     _move,
-    "t(tile.shape, or swapped if transpose, tile.dtype)",
+    "t(tile.shape, or swapped if transpose, dtype or tile.dtype)",
 )
 _block_op(
     entry("vec_move", "TMOV", "Copy a tile within the Vec buffer.", role=Role.MOVE),

@@ -136,6 +136,27 @@ def check_move(ctx: DeduceContext, source: TileType, target: MemorySpace) -> Non
     )
 
 
+def check_converting_move(
+    ctx: DeduceContext, source: TileType, target: MemorySpace, dtype: DataType
+) -> None:
+    """TMOV converts only Acc FP32 -> Mat FP16 / BF16 (npu/a2a3/common.hpp CheckTMovAccToMat,
+    the cast pre-quantisation)."""
+    if (
+        source.memory_space is MemorySpace.Acc
+        and target is MemorySpace.Mat
+        and source.dtype is DataType.FP32
+        and dtype in (DataType.FP16, DataType.BF16)
+    ):
+        return
+    ctx.fail(
+        f"{ctx.op.name}: a move converts only an FP32 Acc tile into an FP16 or BF16 Mat tile "
+        f"(TMOV's cast pre-quantisation), not {source.short()} into {dtype.name} in "
+        f"{target.name}",
+        at="dtype",
+        code="E320",
+    )
+
+
 # TMATMUL's operand dtypes on A2/A3 (npu/a2a3/TMatmul.hpp:83-92), and those only A5 adds
 # (npu/a5/TMatmul.hpp:151-160).
 MATMUL_DTYPES_A2A3 = (DataType.INT8, DataType.FP16, DataType.BF16, DataType.FP32)

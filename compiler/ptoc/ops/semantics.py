@@ -177,6 +177,8 @@ def _move(op: OpCall) -> Array:
     tile = np.asarray(op.args[0])
     if op.attr("transpose"):
         return np.swapaxes(tile, -1, -2).copy()
+    if op.attr("dtype") is not None:  # Acc -> Mat's FIXPIPE conversion rounds half to even
+        return convert(tile, op.result_dtype(), "rint")
     return tile.copy()
 
 

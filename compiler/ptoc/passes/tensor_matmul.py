@@ -8,6 +8,8 @@ largest divisor of K whose tiles fit Left, Right and Mat together (the target's 
 and keeps whole 32-byte rows. The product stays in Acc: a returned product is stored with the
 store from Acc (the FIX pipe converts it to the result's type).
 
+An operand may also be a product already in Mat: ``cast(product, FP16 / BF16, mode="rint")``
+is the converting move Acc -> Mat (tensor_to_block.py), multiplied whole (K unsliced).
 What the hardware cannot do is an E400 at the matmul: an operand computed in the kernel (a Vec
 tile cannot reach Mat on A2/A3). What ptoc does not lower yet is an E400 too: a product larger
 than Acc (A2/A3's L0C, 128 KB: upstream's AutoTileMatmulL0 tiles it into [m, n] sub-tiles, each
@@ -33,7 +35,7 @@ from ..ir.expr import (
 )
 from ..ir.shape import static_shape
 from ..ir.stmt import AssignStmt, ForStmt, SeqStmts, Stmt, YieldStmt
-from ..ir.types import MemorySpace, ScalarType, TensorType
+from ..ir.types import MemorySpace, ScalarType, TensorType, TileType
 from ..ops.registry import REGISTRY, OpDef, OpError, Role
 from .build import index_tuple, op_call
 from .op_info import the_first
@@ -53,6 +55,7 @@ class MatmulLowering:
         self.block = block
         self.span = stmt.span
         self.out: list[Stmt] = []
+        self.in_mat: set[Var] = set()  # operands already in Mat (a converting move's result)
 
     def error(self, message: str) -> None:
         """An E400 at the matmul's statement (an operand variable's span is its definition)."""
@@ -72,8 +75,12 @@ class MatmulLowering:
         if lhs is None or rhs is None:
             return None
         (a, a_off, (m, k)), (b, b_off, (_, n)) = lhs, rhs
-        dtype = a.type.dtype if isinstance(a.type, TensorType) else None
-        if not isinstance(b.type, TensorType) or b.type.dtype is not dtype or dtype is None:
+        dtype = a.type.dtype if isinstance(a.type, (TensorType, TileType)) else None
+        if (
+            not isinstance(b.type, (TensorType, TileType))
+            or b.type.dtype is not dtype
+            or dtype is None
+        ):
             self.error("both operands must have the same element type")
             return None
         size = max(dtype.bits // 8, 1)
@@ -87,6 +94,12 @@ class MatmulLowering:
             )
             return None
         step = self.k_slice(m, k, n, size)
+        if step is not None and step < k and self.in_mat:
+            self.error(
+                f"an operand computed into Mat (a folded cast of a product) is multiplied whole: "
+                f"K = {k} does not fit Left and Right at once, and ptoc does not slice a Mat tile"
+            )
+            return None
         if step is None:
             self.error(
                 f"no slice of K = {k} fits Left, Right and Mat together for [{m}, K] x [K, {n}]"
@@ -120,6 +133,12 @@ class MatmulLowering:
         elif isinstance(arg, Var) and arg in conv.params and isinstance(arg.type, TensorType):
             base, dims = arg, static_shape(arg.type.shape)
             offsets = [const_int(0, INDEX, self.span) for _ in arg.type.shape]
+        tile = conv.tiles.get(arg) if isinstance(arg, Var) else None
+        if isinstance(tile, Var) and isinstance(tile.type, TileType):
+            if tile.type.memory_space is MemorySpace.Mat and tile.type.rank == 2:
+                self.in_mat.add(tile)
+                rows, cols = static_shape(tile.type.shape) or (0, 0)
+                return tile, [_zero(), _zero()], (rows, cols)
         if base is None:
             self.error(
                 f"operand '{getattr(arg, 'name', arg)}' is computed in the kernel; the cube "
@@ -166,6 +185,10 @@ class MatmulLowering:
     ) -> tuple[Var, list[Stmt]]:
         """Load a window into Mat and move it to Left or Right."""
         stmts: list[Stmt] = []
+        side = "left" if space is MemorySpace.Left else "right"
+        if tensor in self.in_mat:
+            move = op_call(move_op(), [tensor], (("target_memory", space),), self.span)
+            return self.assign(f"{tensor.name}_{side}", move, stmts), stmts
         load = op_call(
             REGISTRY.the(Role.LOAD, "block"),
             [tensor, index_tuple(offsets, self.span), index_tuple(shape, self.span)],
@@ -173,8 +196,7 @@ class MatmulLowering:
             self.span,
         )
         mat = self.assign(f"{tensor.name}_mat", load, stmts)
-        move = op_call(_move_op(), [mat], (("target_memory", space),), self.span)
-        side = "left" if space is MemorySpace.Left else "right"
+        move = op_call(move_op(), [mat], (("target_memory", space),), self.span)
         return self.assign(f"{tensor.name}_{side}", move, stmts), stmts
 
     def product(
@@ -240,7 +262,7 @@ class MatmulLowering:
         return result
 
 
-def _move_op() -> OpDef:
+def move_op() -> OpDef:
     """The move between on-chip buffers (Mat -> Left / Right), not the Vec copy."""
     return the_first(Role.MOVE, "block", lambda op: op.result_space_attr is not None)
 

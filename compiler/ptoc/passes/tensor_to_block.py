@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from .. import records
 from ..ir.dsl_enums import AtomicType
-from ..ir.dtype import INDEX
+from ..ir.dtype import INDEX, DataType
 from ..ir.expr import (
     Call,
     Expr,
@@ -78,7 +78,7 @@ from .irutil import (
     walk_stmts,
 )
 from .op_info import creator_op, op_def, the_first
-from .tensor_matmul import MatmulLowering
+from .tensor_matmul import MatmulLowering, move_op
 
 _TILEABLE_ROLES = (Role.ELEMENTWISE, Role.CAST, Role.REDUCTION)
 
@@ -108,6 +108,11 @@ def _is_assemble(call: Call) -> bool:
 
 def _in_acc(value: Expr) -> bool:
     return isinstance(value.type, TileType) and value.type.memory_space is MemorySpace.Acc
+
+
+def _is_rint(mode: object) -> bool:
+    """The cast mode FIXPIPE rounds with (half to even): ``"rint"`` or its index 1."""
+    return mode == 1 or (isinstance(mode, str) and mode.lower() == "rint")
 
 
 def _matmul_operands(fn: Function) -> set[Var]:
@@ -423,17 +428,10 @@ class _Converter:
         if block.role is Role.MATMUL:
             return MatmulLowering(self, stmt, call, block).run()
         args = [self.tile_arg(a, span) for a in call.args]
-        acc = next((a for a in args if _in_acc(a)), None)
-        if acc is not None:
-            self.ctx.error(
-                "E400",
-                f"'{call.op_name}' reads the result of a matmul in the same kernel: the "
-                "product is in the cube unit's Acc buffer, which vector instructions cannot "
-                "read (A2/A3 has no Acc -> Vec move, and the cube and vector units are "
-                "separate cores); compute the matmul in a kernel of its own (its own "
-                "InCore function or `with pl.incore():` scope) and pass its result",
-                span,
-            )
+        folded = self.folded_cast(stmt, call, args)
+        if folded is not None:
+            return folded
+        if self.reads_acc(call, args, span):
             return None
         loads, self.pending = self.pending, []
         pre: list[Stmt] = []
@@ -453,6 +451,43 @@ class _Converter:
         self.count(new_call.type)
         self.tiles[stmt.var] = tile
         return [*loads, *pre, AssignStmt(tile, new_call, span=span)]
+
+    def reads_acc(self, call: Call, args: list[Expr], span: Span) -> bool:
+        """E400 (True) when a vector op reads a matmul's product."""
+        if not any(_in_acc(a) for a in args):
+            return False
+        self.ctx.error(
+            "E400",
+            f"'{call.op_name}' reads the result of a matmul in the same kernel: the "
+            "product is in the cube unit's Acc buffer, which vector instructions cannot "
+            "read (A2/A3 has no Acc -> Vec move, and the cube and vector units are "
+            "separate cores); compute the matmul in a kernel of its own (its own "
+            "InCore function or `with pl.incore():` scope) and pass its result",
+            span,
+        )
+        return True
+
+    def folded_cast(self, stmt: AssignStmt, call: Call, args: list[Expr]) -> list[Stmt] | None:
+        """``cb = cast(product, FP16 / BF16, mode="rint")`` feeding a matmul: the converting
+        move Acc -> Mat (TMOV's FIXPIPE pre-quantisation rounds half to even), as upstream's
+        autotiler folds it; the matmul takes its operand from that Mat tile."""
+        op = op_def(call)
+        if op is None or op.role is not Role.CAST or stmt.var not in self.matmul_operands:
+            return None
+        dtype = call.kwarg("target_type")
+        if not args or not _in_acc(args[0]) or not _is_rint(call.kwarg("mode")):
+            return None
+        if dtype not in (DataType.FP16, DataType.BF16):
+            return None
+        move = op_call(
+            move_op(),
+            [args[0]],
+            (("target_memory", MemorySpace.Mat), ("dtype", dtype)),
+            stmt.span,
+        )
+        tile = Var(move.type, name=self.names.fresh(f"{stmt.var.name}_mat"), span=stmt.span)
+        self.tiles[stmt.var] = tile
+        return [AssignStmt(tile, move, span=stmt.span)]
 
     def assemble(self, stmt: AssignStmt, call: Call) -> list[Stmt] | None:
         """``tensor.assemble(target, source, offset)``: the source's tile stored into the
