@@ -21,8 +21,8 @@ from .test_orchestration import run_end_to_end
 EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "pypto-2026-08" / "examples"
 
 _PRODUCT_CAST = (
-    "the rint cast of a matmul's product that feeds a second matmul is read as a vector op "
-    "(E400): upstream folds it into the Acc -> Mat move, which ptoc does not yet"
+    "a product over Acc's size that feeds a second matmul (E400): ptoc computes it in blocks "
+    "only when it is assembled into a tensor, not into one Mat tile"
 )
 _MATMUL_READ = (
     "a vector op reads a matmul's product in the same kernel (E400): upstream splits such "
