@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
+from functools import partial
 
 from .. import records
 from ..editions import Edition
@@ -279,23 +280,28 @@ def apply_renames() -> None:
     for name in ("tensor.view", "block.view"):
         REGISTRY.replace(with_slice_form(REGISTRY.ops[name]))
     for name in TILE_KEEPS_DTYPE:
-        op = REGISTRY.ops[name]
-        rules = ((_NEW, tile_dtype_kept(op.rule)),)
-        REGISTRY.replace(records.replace(op, edition_rules=op.edition_rules + rules))
+        with_new_rule(name, tile_dtype_kept)
     for name, dtypes in ONE_DTYPE_2026_08.items():
-        op = REGISTRY.ops[name]
-        rules = ((_NEW, operands_of_one_dtype(op.rule, dtypes)),)
-        REGISTRY.replace(records.replace(op, edition_rules=op.edition_rules + rules))
-    # around the rule above (an edition's first rule is the one that applies)
+        with_new_rule(name, partial(operands_of_one_dtype, dtypes=dtypes))
     for name in EQUAL_REGIONS_2026_08:
-        op = REGISTRY.ops[name]
-        others = tuple((ruled, rule) for ruled, rule in op.edition_rules if ruled is not _NEW)
-        rules = ((_NEW, equal_regions(op.rule_for(_NEW))),)
-        REGISTRY.replace(records.replace(op, edition_rules=others + rules))
+        with_new_rule(name, equal_regions)
     for name, result in INDEX_RESULT_2026_08:
-        op = REGISTRY.ops[name]
-        rules = ((_NEW, fixed_result(result)),)
-        REGISTRY.replace(records.replace(op, edition_rules=op.edition_rules + rules))
+        with_new_rule(name, instead(fixed_result(result)))
+
+
+def instead(rule: TypeRule) -> Callable[[TypeRule], TypeRule]:
+    """A wrap for ``with_new_rule`` that replaces the current rule with ``rule``."""
+    return lambda _current: rule
+
+
+def with_new_rule(name: str, wrap: Callable[[TypeRule], TypeRule]) -> None:
+    """Give op ``name`` the 2026-08 rule ``wrap`` makes of its current one (the op's own rule,
+    or an earlier 2026-08 rule of this module, which it replaces: an edition's first rule is
+    the one that applies, so a second entry would be dead)."""
+    op = REGISTRY.ops[name]
+    others = tuple((ruled, rule) for ruled, rule in op.edition_rules if ruled is not _NEW)
+    rules = ((_NEW, wrap(op.rule_for(_NEW))),)
+    REGISTRY.replace(records.replace(op, edition_rules=others + rules))
 
 
 apply_renames()

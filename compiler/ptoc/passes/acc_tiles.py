@@ -31,7 +31,7 @@ from ..ir.visitor import with_fields
 from ..ir.walk import stmt_reads
 from ..ops.registry import REGISTRY, OpError, Role
 from .build import index_tuple, op_call
-from .op_info import op_def
+from .op_info import is_tensor_op, op_def
 
 _ACC_BYTES = 4  # an Acc element is FP32 or INT32
 _FRACTAL = 16  # rows (and columns) of an Acc fractal
@@ -71,19 +71,10 @@ def split_products(fn: Function, acc_capacity: int | None) -> Function:
     return with_fields(fn, body=SeqStmts(tuple(stmts), span=fn.body.span))
 
 
-def _is(call: Expr, role: Role) -> bool:
-    """A tensor-level op of ``role`` (MATMUL: ``tensor.matmul``; STORE: ``tensor.assemble``,
-    the one tensor op that stores)."""
-    if not isinstance(call, Call):
-        return False
-    op = op_def(call)
-    return op is not None and op.namespace == "tensor" and op.role is role
-
-
 def _plan(stmt: AssignStmt, params: set[Var], capacity: int) -> tuple[int, int] | None:
     """(axis, block) of a matmul of two parameters whose product is over Acc: rows (axis 0)
     or columns (axis 1) in blocks of ``block``; None for any other statement."""
-    if not _is(stmt.value, Role.MATMUL):
+    if not is_tensor_op(stmt.value, Role.MATMUL):
         return None
     call = stmt.value
     assert isinstance(call, Call)
@@ -108,7 +99,7 @@ def _assemble_of(stmts: list[Stmt], index: int, product: Var) -> int | None:
     at a window of static rank 2."""
     for position in range(index + 1, len(stmts)):
         stmt = stmts[position]
-        if not isinstance(stmt, AssignStmt) or not _is(stmt.value, Role.STORE):
+        if not isinstance(stmt, AssignStmt) or not is_tensor_op(stmt.value, Role.STORE):
             continue
         call = stmt.value
         assert isinstance(call, Call)

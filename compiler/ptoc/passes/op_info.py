@@ -17,6 +17,13 @@ def op_def(call: Call) -> OpDef | None:
     return REGISTRY.get(call.callee.name)
 
 
+def is_tensor_op(value: Expr, role: Role) -> bool:
+    """A call of a tensor-level op of ``role`` (MATMUL: ``tensor.matmul``; STORE:
+    ``tensor.assemble``, the one tensor op that stores)."""
+    op = op_def(value) if isinstance(value, Call) else None
+    return op is not None and op.namespace == "tensor" and op.role is role
+
+
 def op_pipe(call: Call) -> PipeType | None:
     """The pipe executing a registered op; None for function calls and unknown ops."""
     op = op_def(call)

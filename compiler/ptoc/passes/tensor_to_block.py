@@ -77,7 +77,7 @@ from .irutil import (
     stmt_reads,
     walk_stmts,
 )
-from .op_info import creator_op, op_def, the_first
+from .op_info import creator_op, is_tensor_op, op_def, the_first
 from .tensor_matmul import MatmulLowering, move_op
 
 _TILEABLE_ROLES = (Role.ELEMENTWISE, Role.CAST, Role.REDUCTION)
@@ -98,12 +98,6 @@ def _is_view(call: Call) -> bool:
         and op.role is Role.VIEW
         and op.block_form is None
     )
-
-
-def _is_assemble(call: Call) -> bool:
-    """``tensor.assemble``: the one tensor op that stores (the registry's STORE role)."""
-    op = op_def(call)
-    return op is not None and op.namespace == "tensor" and op.role is Role.STORE
 
 
 def _in_acc(value: Expr) -> bool:
@@ -158,7 +152,7 @@ def _converts(fn: Function) -> bool:
     return fn.func_type.is_incore and any(
         isinstance(s, AssignStmt)
         and isinstance(s.value, Call)
-        and (_block_form(s.value) is not None or _is_assemble(s.value))
+        and (_block_form(s.value) is not None or is_tensor_op(s.value, Role.STORE))
         for s in walk_stmts(fn.body)
     )
 
@@ -420,7 +414,7 @@ class _Converter:
             self.count(load.type)
             self.tiles[stmt.var] = tile
             return [AssignStmt(tile, load, span=span)]
-        if _is_assemble(call):
+        if is_tensor_op(call, Role.STORE):
             return self.assemble(stmt, call)
         block = _block_form(call)
         if block is None:
