@@ -8,7 +8,7 @@ import ast
 from typing import TYPE_CHECKING, Any
 
 from ..records import record
-from .consteval import DynDim, NotConstant
+from .consteval import DynDim, NotConstant, parameter_defaults
 from .context import FunctionSignature
 from .signatures import Definition, decorator_name
 
@@ -97,16 +97,6 @@ def lower_builder(
 def parameters(builder: ast.FunctionDef) -> list[ast.arg]:
     arguments = builder.args
     return [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-
-
-def parameter_defaults(builder: ast.FunctionDef) -> dict[str, ast.expr]:
-    arguments = builder.args
-    positional = [*arguments.posonlyargs, *arguments.args]
-    found = dict(zip([a.arg for a in positional[::-1]], arguments.defaults[::-1], strict=False))
-    found.update(
-        (a.arg, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d
-    )
-    return found
 
 
 def bind_builder_locals(

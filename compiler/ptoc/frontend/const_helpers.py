@@ -10,7 +10,7 @@ import ast
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .consteval import DynDim, NotConstant
+from .consteval import DynDim, NotConstant, parameter_defaults
 
 if TYPE_CHECKING:
     from .consteval import ConstEvaluator
@@ -50,8 +50,7 @@ def _arguments(evaluator: ConstEvaluator, fn: ast.FunctionDef, call: ast.Call) -
         if keyword.arg is None or keyword.arg not in names:
             raise NotConstant(f"a call of '{fn.name}' not read here", call)
         bound[keyword.arg] = _value(evaluator, keyword.value)
-    defaults = dict(zip([a.arg for a in positional[::-1]], spec.defaults[::-1], strict=False))
-    defaults.update((a.arg, d) for a, d in zip(spec.kwonlyargs, spec.kw_defaults, strict=True) if d)
+    defaults = parameter_defaults(fn)
     for name in names - bound.keys():
         if name not in defaults:
             raise NotConstant(f"'{fn.name}' is called without '{name}'", call)

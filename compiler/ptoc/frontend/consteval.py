@@ -78,6 +78,17 @@ def dsl_enum_value(path: tuple[str, ...]) -> Any | None:
     return None
 
 
+def parameter_defaults(fn: ast.FunctionDef) -> dict[str, ast.expr]:
+    """Each parameter's default expression, by name (positional and keyword-only)."""
+    arguments = fn.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    found = dict(zip([a.arg for a in positional[::-1]], arguments.defaults[::-1], strict=False))
+    found.update(
+        (a.arg, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d
+    )
+    return found
+
+
 class ConstEvaluator:
     def __init__(
         self,
