@@ -4,6 +4,7 @@ file is over a limit, and no recursion error anywhere."""
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,16 @@ def answer_times(client: LanguageClient) -> dict[Any, float]:
     return found
 
 
+def server_cpu(client: LanguageClient) -> float:
+    """The CPU seconds the server process has used, all threads (Linux's /proc)."""
+    server: Any = getattr(client, "_server", None)
+    try:
+        fields = Path(f"/proc/{server.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (AttributeError, OSError):
+        return 0.0  # unknown: every late answer is asked again
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def every_request(client: LanguageClient, uri: str) -> dict[str, Any]:
     """Each request once, in turn; fails when one takes longer than BOUND."""
     doc = types.TextDocumentIdentifier(uri)
@@ -83,9 +94,10 @@ async def every_request(client: LanguageClient, uri: str) -> dict[str, Any]:
     slow: dict[str, float] = {}
     arrived = answer_times(client)
 
-    async def ask(name: str, method: str, params: Any) -> None:
-        """One request, timed from its sending to its answer's arrival."""
-        started = time.monotonic()
+    async def timed(name: str, method: str, params: Any) -> tuple[float, float]:
+        """One request: the time from its sending to its answer's arrival, and the CPU time
+        the server spent meanwhile."""
+        started, cpu = time.monotonic(), server_cpu(client)
         msg_id = f"{method}-{started}"
         try:
             answers[name] = await asyncio.wait_for(
@@ -94,6 +106,15 @@ async def every_request(client: LanguageClient, uri: str) -> dict[str, Any]:
         except JsonRpcInvalidParams as refused:  # a request's mistake, said at once; not a crash
             answers[name] = refused
         took = arrived.pop(msg_id, time.monotonic()) - started
+        return took, server_cpu(client) - cpu
+
+    async def ask(name: str, method: str, params: Any) -> None:
+        """Slow when the server worked (any of its threads) for most of a late answer; when it
+        was late with the server mostly idle, the machine lent it no CPU (a passDiff of 0.05 s
+        here once took 1.2 s on CI's two busy cores), and it is asked once more."""
+        took, worked = await timed(name, method, params)
+        if took > BOUND and worked < took / 2:
+            took, worked = await timed(name, method, params)
         if took > BOUND:
             slow[name] = round(took, 2)
 
