@@ -10,6 +10,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic
+from ..graph.memo import GraphMemo
 from ..ir.function import Function, Program
 from ..ir.span import Span
 from ..ir.types import Type
@@ -139,6 +140,9 @@ class ModuleAnalysis:
     # [64, 64]", "n is a run-time value (pl.RUNTIME)"): the hover lists them, signature help
     # documents each parameter with its own.
     jit_param_notes: dict[str, dict[str, str]] = field(default_factory=dict)
+    # The task graphs built for the warnings W040-W043, which ``ptoc graph`` and the editor's
+    # task-graph view reuse (``graph.select.function_graph``).
+    task_graphs: GraphMemo = field(default_factory=GraphMemo, repr=False)
 
     def specialise(self, n: int) -> None:
         """Make each @pl.jit entry's n-th specialisation (1-based, in call order) its program;

@@ -10,7 +10,7 @@ from typing import Any
 from ..diagnostics import DiagnosticBag, Related
 from ..editions import ChosenEdition, rules_for
 from ..filekind import imports_pypto, program_header
-from ..graph import task_findings
+from ..graph.build import graph_and_findings
 from ..ir.function import Function, FunctionType, Program
 from ..ir.span import Span
 from ..perf import gc_paused
@@ -348,7 +348,9 @@ class ModuleAnalyzer:
         """W040-W042 from each orchestration function's task graph (spec §7)."""
         for function in program.functions:
             if function.func_type is FunctionType.Orchestration:
-                for code, message, span in task_findings(program, function):
+                graph, findings = graph_and_findings(program, function)
+                self.result.task_graphs.keep(program, function, graph)
+                for code, message, span in findings:
                     self.bag.error(code, message, span)
 
     # --- functions ----------------------------------------------------------------------------

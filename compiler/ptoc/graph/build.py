@@ -469,12 +469,19 @@ def task_graph(program: Program | None, function: Function) -> TaskGraph:
 def task_findings(program: Program | None, function: Function) -> list[Finding]:
     """The warnings of a function's task graph: W040 cycles, W041 unwritten reads, W042
     submits nothing waits for, W043 loops too long to unroll."""
+    return graph_and_findings(program, function)[1]
+
+
+def graph_and_findings(
+    program: Program | None, function: Function
+) -> tuple[TaskGraph, list[Finding]]:
+    """A function's task graph and its warnings (``task_findings``), from one build."""
     builder = GraphBuilder(program, function)
-    builder.build()
+    graph = builder.build()
     builder.unused_submits()
     builder.cycles()
     # (an unrolled loop meets a launch, or an inner loop, once per iteration: said once)
-    return list(dict.fromkeys(builder.findings))
+    return graph, list(dict.fromkeys(builder.findings))
 
 
 def _reads(stmts: Iterable[st.Stmt]) -> Counter[str]:

@@ -28,7 +28,7 @@ def function_graph(
     for program in chosen.all_programs():
         fn = program.function(function)
         if fn is not None:
-            return task_graph(*built(chosen, program, fn))
+            return drawn(*built_in(chosen, program, fn))
     entry = analysis.jit_entry_of(function)
     missing = None if specialise is None else analysis.no_such_specialisation(function, specialise)
     if missing is not None:
@@ -40,14 +40,29 @@ def function_graph(
     return f"no function '{function}'"
 
 
+def drawn(analysis: ModuleAnalysis, program: Program, fn: Function) -> TaskGraph:
+    """The graph the analysis built for its warnings (W040-W043), else a new one."""
+    graph = analysis.task_graphs.get(program, fn)
+    return graph if graph is not None else task_graph(program, fn)
+
+
 def built(analysis: ModuleAnalysis, program: Program, fn: Function) -> tuple[Program, Function]:
     """A builder's program as its call in the file builds it (its loops over the builder's
     parameters then unroll), where that analyses clean; else as it is, for every size."""
+    return built_in(analysis, program, fn)[1:]
+
+
+def built_in(
+    analysis: ModuleAnalysis, program: Program, fn: Function
+) -> tuple[ModuleAnalysis, Program, Function]:
+    """``built``, with the analysis the program comes from (whose graphs it keeps)."""
     if program.name not in analysis.built:
-        return program, fn
+        return analysis, program, fn
     again = analysis.built_concretely()
-    for concrete in again.all_programs() if again is not None else []:
+    if again is None:
+        return analysis, program, fn
+    for concrete in again.all_programs():
         found = concrete.function(fn.name)
         if concrete.name == program.name and found is not None:
-            return concrete, found
-    return program, fn
+            return again, concrete, found
+    return analysis, program, fn
