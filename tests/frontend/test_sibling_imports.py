@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from ptoc.editions import ChosenEdition, Edition, EditionSource
 from ptoc.frontend import analyze_source
 from ptoc.graph import TaskGraph, function_graph
 
@@ -117,3 +118,70 @@ def test_a_kernel_the_reader_cannot_bring_in_stays_unknown_without_false_errors(
 def test_a_file_without_a_folder_reads_no_imports() -> None:
     analysis = analyze_source(ENTRY.format(imported="norm"), "<string>")
     assert analysis.diagnostics == []
+
+
+DIMS = """import pypto.language as pl
+
+N = pl.dynamic("N")
+COLS = 64
+{extra}
+"""
+
+# (a 2026-03 spelling: the file says which edition it is written in)
+OLD_SPELLING = """
+
+@pl.function(type=pl.FunctionType.InCore)
+def old(a: pl.Tensor[[16, 64], pl.FP32]) -> pl.Tensor[[16, 64], pl.FP32]:
+    t = pl.block.load(a, [0, 0], [16, 64])
+    return a
+"""
+
+# (2026-08 by its spelling: pl.tile.*)
+KERNEL = """import pypto.language as pl
+
+from .dims import COLS, N
+
+M = pl.dynamic("M")
+
+
+@pl.function(type=pl.FunctionType.InCore)
+def k(
+    a: pl.Tensor[[N, COLS], pl.FP32],
+    b: pl.Tensor[[M, COLS], pl.FP32],
+    out: pl.Out[pl.Tensor[[16, 64], pl.FP32]],
+) -> pl.Tensor[[16, 64], pl.FP32]:
+    t = pl.tile.load(a, [0, 0], [16, 64])
+    out = pl.tile.store(t, [0, 0], out)
+    return out
+"""
+
+
+def dim_dtypes(tmp_path: Path, extra: str, edition: ChosenEdition | None) -> tuple[str, str]:
+    """The dtypes of the imported pl.dynamic dimension N and of the file's own M."""
+    (tmp_path / "dims.py").write_text(DIMS.format(extra=extra), encoding="utf-8")
+    kernel = tmp_path / "kernel.py"
+    kernel.write_text(KERNEL, encoding="utf-8")
+    analysis = analyze_source(KERNEL, str(kernel), edition=edition)
+    # (pl.tile.* under a 2026-03 flag: W031, a warning)
+    assert [d.code for d in analysis.diagnostics if d.code != "W031"] == []
+    (fn,) = analysis.functions
+    imported, own = (p.type.shape[0] for p in fn.params[:2])  # type: ignore[attr-defined]
+    assert (imported.name, own.name) == ("N", "M")
+    return imported.type.dtype.name, own.type.dtype.name
+
+
+@pytest.mark.parametrize(
+    ("extra", "edition", "dtypes"),
+    [
+        # a file of no spelling of its own is read in the importer's edition: 2026-08's INDEX
+        ("", None, ("INDEX", "INDEX")),
+        ("", (Edition.V2026_03, EditionSource.FLAG), ("INT64", "INT64")),
+        # one that says it is 2026-03 is read in 2026-03, unless the project says otherwise
+        (OLD_SPELLING, None, ("INT64", "INDEX")),
+        (OLD_SPELLING, (Edition.V2026_08, EditionSource.PROJECT), ("INDEX", "INDEX")),
+    ],
+)
+def test_an_imported_dynamic_dim_is_of_its_file_s_edition_s_index_dtype(
+    tmp_path: Path, extra: str, edition: ChosenEdition | None, dtypes: tuple[str, str]
+) -> None:
+    assert dim_dtypes(tmp_path, extra, edition) == dtypes

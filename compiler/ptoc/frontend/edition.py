@@ -103,6 +103,18 @@ def decide(
     return in_force
 
 
+def edition_of_import(
+    source: SourceText, imports: DslImports, importer: ChosenEdition
+) -> ChosenEdition:
+    """The edition a file read for what another imports from it (``sibling_imports``) is read
+    in: the one chosen for the project (flag, editor, ``[tool.ptoc]``) as for the importer,
+    else the one its own spellings say, else the importer's."""
+    if importer[1] not in (EditionSource.DETECTED, EditionSource.DEFAULT):
+        return importer
+    own = _decide(source, imports, None)
+    return (own.edition, own.source) if own.source is EditionSource.DETECTED else importer
+
+
 def _decide(
     source: SourceText, imports: DslImports, explicit: ChosenEdition | None
 ) -> EditionInForce:

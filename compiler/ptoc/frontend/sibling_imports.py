@@ -15,11 +15,14 @@ import copy
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..editions import ChosenEdition, Edition, EditionSource, rules_for
 from ..ir.span import Span
 from ..records import field, record
 from .consteval import ConstEvaluator, NotConstant
+from .edition import edition_of_import
 from .jit_kinds import jit_decorator
 from .names import DslImports, find_imports
+from .source import SourceText
 
 if TYPE_CHECKING:
     from .context import ModuleEnv
@@ -32,11 +35,13 @@ MAX_BYTES = 1 << 20
 @record
 class FileFacts:
     """What another file defines: its constants' values and functions, and its imports of
-    ``pypto.language``."""
+    ``pypto.language``; and the edition it was read in (``edition_of_import``: its
+    ``pl.dynamic`` dimensions are of that edition's index dtype)."""
 
     constants: dict[str, Any] = field(default_factory=dict)
     functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
     imports: DslImports = field(default_factory=DslImports)
+    edition: ChosenEdition = (Edition.V2026_03, EditionSource.DEFAULT)
 
 
 @record
@@ -48,8 +53,9 @@ class SiblingImports:
     origins: dict[str, str] = field(default_factory=dict)  # local name -> its file's path
 
 
-# By (path, mtime, size, depth): each file read once (at a depth: how far its imports go).
-_FACTS: dict[tuple[str, int, int, int], FileFacts] = {}
+# By (path, mtime, size, depth, the importer's edition): each file read once (at a depth: how
+# far its imports go; in an edition: the one it is read in when it has no spelling of its own).
+_FACTS: dict[tuple[str, int, int, int, ChosenEdition], FileFacts] = {}
 
 
 def resolve(path: str, node: ast.ImportFrom) -> Path | None:
@@ -69,25 +75,34 @@ def resolve(path: str, node: ast.ImportFrom) -> Path | None:
     return None
 
 
-def file_facts(path: Path, depth: int = 0, seen: frozenset[Path] = frozenset()) -> FileFacts:
+def file_facts(
+    path: Path,
+    importer: ChosenEdition,
+    depth: int = 0,
+    seen: frozenset[Path] = frozenset(),
+) -> FileFacts:
     """The constants and functions of another file (its own relative imports followed
-    ``MAX_DEPTH`` deep); empty for a file that cannot be read or parsed."""
+    ``MAX_DEPTH`` deep), read in its edition (``edition_of_import``: the importer's edition is
+    ``importer``); empty for a file that cannot be read or parsed."""
     try:
         stat = path.stat()
-        key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, depth)
+        key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, depth, importer)
         if key in _FACTS:
             return _FACTS[key]
         text = path.read_text(encoding="utf-8") if stat.st_size <= MAX_BYTES else ""
         tree = ast.parse(text)
     except (OSError, ValueError, SyntaxError, RecursionError):
         return FileFacts()
-    facts = FileFacts(imports=find_imports(tree))
-    consts = ConstEvaluator(facts.imports, lambda node: Span(str(path), 1, 0, 1, 0))
+    imports = find_imports(tree)
+    edition = edition_of_import(SourceText(text, str(path)), imports, importer)
+    facts = FileFacts(imports=imports, edition=edition)
+    index_dtype = rules_for(*edition).index_dtype
+    consts = ConstEvaluator(imports, lambda node: Span(str(path), 1, 0, 1, 0), index_dtype)
     for node in tree.body:
         if isinstance(node, ast.ImportFrom) and depth < MAX_DEPTH:
             found = resolve(str(path), node)
             if found is not None and found not in seen:
-                inner = file_facts(found, depth + 1, seen | {path})
+                inner = file_facts(found, edition, depth + 1, seen | {path})
                 for alias in node.names:
                     if alias.name in inner.constants:
                         consts.values[alias.asname or alias.name] = inner.constants[alias.name]
@@ -111,7 +126,13 @@ def bind_import(analyzer: ModuleAnalyzer, node: ast.ImportFrom, env: ModuleEnv) 
     """Bind what one relative import of the analysed file brings: its constants (with an
     occurrence each, for hover), its inline kernels (``env.inline_defs``, the JIT kernels'
     to inline), whose nodes' spans then name their own file."""
-    found = read_import(node, analyzer.source.path, env.consts.imports)
+    in_force = analyzer.result.edition  # (decided before the module's statements are read)
+    importer: ChosenEdition = (
+        (in_force.edition, in_force.source)
+        if in_force is not None
+        else (env.edition, EditionSource.DEFAULT)
+    )
+    found = read_import(node, analyzer.source.path, env.consts.imports, importer)
     for alias in node.names:
         local = alias.asname or alias.name
         span = analyzer.source.span(alias)
@@ -128,13 +149,16 @@ def bind_import(analyzer: ModuleAnalyzer, node: ast.ImportFrom, env: ModuleEnv) 
         analyzer.source.span = spans  # type: ignore[method-assign]
 
 
-def read_import(node: ast.ImportFrom, path: str, imports: DslImports) -> SiblingImports:
-    """One ``from .x import a, b as c`` of the analysed file at ``path``."""
+def read_import(
+    node: ast.ImportFrom, path: str, imports: DslImports, importer: ChosenEdition
+) -> SiblingImports:
+    """One ``from .x import a, b as c`` of the analysed file at ``path``, whose edition in
+    force is ``importer``."""
     found = SiblingImports()
     target = resolve(path, node)
     if target is None:
         return found
-    facts = file_facts(target, 0, frozenset({Path(path)}))
+    facts = file_facts(target, importer, 0, frozenset({Path(path)}))
     for alias in node.names:
         local = alias.asname or alias.name
         if alias.name in facts.constants:
