@@ -330,6 +330,17 @@ class TaskGraphTask:
     # How often the loops drawn once around it run ("runs batch_cfg times at run time"),
     # outermost first.
     notes: list[str]
+    cluster: int | None  # the innermost loop drawn once around it (TaskGraphCluster.index)
+
+
+@attrs.define
+class TaskGraphCluster:
+    """A loop the graph draws once: a box around its tasks, labelled as DOT's subgraph is."""
+
+    index: int
+    label: str  # "range(batch_cfg)", "parallel(branches)", "while"
+    note: str  # how often it runs: "runs batch_cfg times at run time"
+    parent: int | None  # the loop drawn once around it
 
 
 @attrs.define
@@ -347,6 +358,7 @@ class TaskGraphResult:
     tasks: list[TaskGraphTask]
     edges: list[TaskGraphEdge]
     message: str  # why there is no graph, or ""
+    clusters: list[TaskGraphCluster]
 
 
 @attrs.define

@@ -208,8 +208,12 @@ return out
 """
     uri = await open_document(client, tmp_path / "t.py", program(body))
     found = plain(await request(client, "ptols/taskGraph", uri, function="main"))
-    assert [(t["kernel"], t["loops"], t["notes"]) for t in found["tasks"]] == [
-        ("scale", ["range(n)"], ["range(n): runs n times at run time"])
+    assert [(t["kernel"], t["loops"], t["notes"], t["cluster"]) for t in found["tasks"]] == [
+        ("scale", ["range(n)"], ["range(n): runs n times at run time"], 0)
+    ]
+    # the loop itself, which the view draws as a box around its tasks
+    assert found["clusters"] == [
+        {"index": 0, "label": "range(n)", "note": "runs n times at run time", "parent": None}
     ]
 
 

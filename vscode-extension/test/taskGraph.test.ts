@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseTaskGraph } from '../src/logic/protocol';
-import { layers, layoutTasks, renderTaskGraph } from '../src/logic/taskGraphView';
+import { BOX_HEIGHT, BOX_WIDTH, clusterSvg, layers, layoutTasks, renderTaskGraph } from '../src/logic/taskGraphView';
 
 const at = (line: number, start: number, end: number) => ({ start: { line, character: start }, end: { line, character: end } });
 
@@ -59,8 +59,74 @@ describe('task graph', () => {
   });
 
   it('says why there is nothing to draw', () => {
-    const html = renderTaskGraph({ version: 1, function: 'f', tasks: [], edges: [], message: 'the function launches no task' }, 'tasks.py', RESOURCES);
+    const html = renderTaskGraph({ version: 1, function: 'f', tasks: [], edges: [], message: 'the function launches no task', clusters: [] }, 'tasks.py', RESOURCES);
     assert.ok(html.includes('the function launches no task'));
     assert.ok(!html.includes('<svg'));
+  });
+
+  it('draws a loop drawn once as a box around its tasks, its loop and note on top', () => {
+    // prologue -> [range(batch_cfg): a -> b -> [parallel(heads): c]] -> epilogue
+    const task = (index: number, kernel: string, cluster: number | null) => ({
+      index, kernel, kind: 'call', range: at(10 + index, 4, 20), kernelRange: null, width: '1', taskId: '', scope: '', loops: [], notes: [], cluster,
+    });
+    const parsed = parseTaskGraph({
+      version: 1,
+      function: 'main',
+      tasks: [task(0, 'prologue', null), task(1, 'a', 0), task(2, 'b', 0), task(3, 'c', 1), task(4, 'epilogue', null)],
+      edges: [0, 1, 2, 3].map((i) => ({ source: i, target: i + 1, kind: 'data', label: 'x' })),
+      message: '',
+      clusters: [
+        { index: 0, label: 'range(batch_cfg)', note: 'runs batch_cfg times at run time', parent: null },
+        { index: 1, label: 'parallel(heads)', note: 'runs heads times at run time', parent: 0 },
+      ],
+    });
+    assert.ok(parsed !== undefined);
+    assert.deepEqual(parsed.tasks.map((t) => t.cluster), [null, 0, 0, 1, null]);
+    const layout = layoutTasks(parsed);
+    // the loops' tasks in columns of their own, each box's label above its first tasks, its
+    // margin below its last
+    assert.deepEqual(layout.boxes.map((b) => [b.x, b.y]), [[12, 12], [224, 128], [224, 214], [436, 330], [12, 432]]);
+    assert.deepEqual(
+      layout.clusters.map((c) => [c.cluster.index, c.x, c.y, c.width, c.height, c.depth]),
+      [[0, 216, 98, 432, 294, 0], [1, 428, 300, 212, 84, 1]],
+    );
+    assert.deepEqual([layout.width, layout.height], [684, 490]);
+    // a box holds its tasks and inner boxes, and no other task
+    const inside = (b: { x: number; y: number }, c: { x: number; y: number; width: number; height: number }) =>
+      b.x >= c.x && b.y >= c.y && b.x + BOX_WIDTH <= c.x + c.width && b.y + BOX_HEIGHT <= c.y + c.height;
+    const [outer, inner] = layout.clusters;
+    assert.ok(outer !== undefined && inner !== undefined);
+    assert.deepEqual(layout.boxes.map((b) => inside(b, outer)), [false, true, true, true, false]);
+    assert.deepEqual(layout.boxes.map((b) => inside(b, inner)), [false, false, false, true, false]);
+    assert.ok(inner.x >= outer.x && inner.y >= outer.y + 30 && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height);
+
+    assert.equal(
+      clusterSvg(outer),
+      '<g class="cluster" data-cluster="0"><rect x="216" y="98" width="432" height="294" rx="6"/>' +
+        '<text class="cluster-label" x="222" y="111">range(batch_cfg)</text>' +
+        '<text class="detail" x="222" y="124">runs batch_cfg times at run time</text></g>',
+    );
+    const html = renderTaskGraph(parsed, 'tasks.py', RESOURCES);
+    // drawn behind the tasks, outer box first
+    assert.equal((html.match(/<g class="cluster"/g) ?? []).length, 2);
+    assert.ok(html.indexOf('data-cluster="0"') < html.indexOf('data-cluster="1"'));
+    assert.ok(html.indexOf('data-cluster="1"') < html.indexOf('<g class="buffer task"'));
+    assert.ok(html.includes('<svg xmlns="http://www.w3.org/2000/svg" class="map taskgraph" width="684" height="490"'));
+  });
+
+  it('gives two loops of one label a box each, and leaves out a loop with no task', () => {
+    // the phase-fence stages: one loop per stage, the same words
+    const same = { label: 'parallel(branches)', note: 'runs branches times at run time', parent: null };
+    const parsed = parseTaskGraph({
+      ...ANSWER,
+      tasks: ANSWER.tasks.map((t, i) => ({ ...t, cluster: i < 2 ? i : null })),
+      clusters: [0, 1, 2].map((index) => ({ index, ...same })),
+    });
+    assert.ok(parsed !== undefined);
+    const layout = layoutTasks(parsed);
+    assert.deepEqual(layout.clusters.map((c) => c.cluster.index), [0, 1]);
+    const [first, second] = layout.clusters;
+    assert.ok(first !== undefined && second !== undefined);
+    assert.ok(first.x + first.width < second.x, 'side by side, not one box');
   });
 });

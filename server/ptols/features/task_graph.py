@@ -10,7 +10,7 @@ from ptoc.graph import TaskGraph, function_graph
 from ptoc.ir.function import FunctionType
 
 from ..convert import Positions
-from ..protocol import TaskGraphEdge, TaskGraphResult, TaskGraphTask
+from ..protocol import TaskGraphCluster, TaskGraphEdge, TaskGraphResult, TaskGraphTask
 from ..text import Stale
 
 SHOW = "ptols.showTaskGraph"
@@ -23,7 +23,7 @@ def task_graph_result(
     program for both, a JIT file's first specialisation or its program for every shape)."""
     graph = function_graph(analysis, function)
     if isinstance(graph, str):
-        return TaskGraphResult(version, function, [], [], graph)
+        return TaskGraphResult(version, function, [], [], graph, [])
     tasks = []
     for task in graph.tasks:
         # (a region of a kernel imported from another file: revealed as the function here)
@@ -45,11 +45,16 @@ def task_graph_result(
                 task.scope,
                 list(task.loops),
                 loop_notes(graph, task.cluster),
+                task.cluster if task.cluster >= 0 else None,
             )
         )
     edges = [TaskGraphEdge(e.source, e.target, e.kind, e.label) for e in graph.edges]
+    clusters = [
+        TaskGraphCluster(c.index, c.label, c.note, c.parent if c.parent >= 0 else None)
+        for c in graph.clusters
+    ]
     message = "" if tasks else "the function launches no task"
-    return TaskGraphResult(version, function, tasks, edges, message)
+    return TaskGraphResult(version, function, tasks, edges, message, clusters)
 
 
 def loop_notes(graph: TaskGraph, cluster: int) -> list[str]:

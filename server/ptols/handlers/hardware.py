@@ -259,7 +259,7 @@ async def task_graph(ls: PtolsServer, params: TaskGraphParams) -> TaskGraphResul
     doc = open_document(ls, params.text_document.uri, "taskGraph")
     analysis = await ls.current_analysis(doc)
     if analysis is None:
-        return TaskGraphResult(doc.version, params.function, [], [], "not analysed yet")
+        return TaskGraphResult(doc.version, params.function, [], [], "not analysed yet", [])
     positions = ls.positions(doc)
     result: TaskGraphResult = features.task_graph.task_graph_result(
         analysis, params.function, positions, doc.analysis_version

@@ -595,6 +595,19 @@ export interface TaskGraphTask {
   loops: string[];
   // The loops drawn once around it and how often they run, outermost first.
   notes: string[];
+  // The innermost loop drawn once around it (a cluster's index), or null.
+  cluster: number | null;
+}
+
+/** A loop the graph draws once (DOT's subgraph cluster): a box around its tasks. */
+export interface TaskGraphCluster {
+  index: number;
+  // "range(batch_cfg)", "parallel(branches)", "while"
+  label: string;
+  // How often it runs: "runs batch_cfg times at run time".
+  note: string;
+  // The loop drawn once around it, or null.
+  parent: number | null;
 }
 
 export interface TaskGraphEdge {
@@ -611,6 +624,7 @@ export interface TaskGraphResult {
   tasks: TaskGraphTask[];
   edges: TaskGraphEdge[];
   message: string;
+  clusters: TaskGraphCluster[];
 }
 
 export interface PassDiffParams {
@@ -745,7 +759,15 @@ function parseTask(value: unknown): TaskGraphTask | undefined {
     scope: text(value.scope),
     loops: listOf(value.loops, (l) => (typeof l === 'string' ? l : undefined)),
     notes: listOf(value.notes, (l) => (typeof l === 'string' ? l : undefined)),
+    cluster: isCount(value.cluster) ? value.cluster : null,
   };
+}
+
+function parseCluster(value: unknown): TaskGraphCluster | undefined {
+  if (!isObject(value) || !isCount(value.index)) {
+    return undefined;
+  }
+  return { index: value.index, label: text(value.label), note: text(value.note), parent: isCount(value.parent) ? value.parent : null };
 }
 
 function parseEdge(value: unknown): TaskGraphEdge | undefined {
@@ -765,6 +787,7 @@ export function parseTaskGraph(value: unknown): TaskGraphResult | undefined {
     tasks: listOf(value.tasks, parseTask),
     edges: listOf(value.edges, parseEdge),
     message: text(value.message),
+    clusters: listOf(value.clusters, parseCluster),
   };
 }
 

@@ -1,11 +1,12 @@
 /**
  * The task-graph webview's HTML (#28): a box per task in layers (a task sits one layer below
  * the lowest task it waits for), an arrow per edge (solid: a `deps=` TaskId, dashed: a tensor
- * the task reads). Same page as the memory map (same Content-Security-Policy and script): a
+ * the task reads), a dashed box around the tasks of each loop drawn once, labelled with the
+ * loop and how often it runs (as `ptoc graph`'s DOT draws a subgraph cluster). Same page as the memory map (same Content-Security-Policy and script): a
  * hover box, a click on a task posts its call's range to reveal.
  */
 import { encodeRange, escapeHtml, page, type PageResources } from './memoryView';
-import type { TaskGraphResult, TaskGraphTask } from './protocol';
+import type { TaskGraphCluster, TaskGraphResult, TaskGraphTask } from './protocol';
 
 export interface TaskBox {
   task: TaskGraphTask;
@@ -37,18 +38,179 @@ export function layers(result: TaskGraphResult): number[] {
   return layer;
 }
 
-export function layoutTasks(result: TaskGraphResult): { boxes: TaskBox[]; width: number; height: number } {
+/** A loop drawn once: a box around its tasks (and its inner loops' boxes), its label on top. */
+export interface ClusterBox {
+  cluster: TaskGraphCluster;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  depth: number; // how many boxes hold it (0: outermost)
+}
+
+export interface TaskLayout {
+  boxes: TaskBox[];
+  clusters: ClusterBox[];
+  width: number;
+  height: number;
+}
+
+/** Room for a cluster's two label lines (its loop, its note) above its first tasks. */
+export const CLUSTER_LABEL = 30;
+/** A cluster box's margin around its contents (sides and bottom). */
+export const CLUSTER_PAD = 8;
+const CHAR_WIDTH = 7; // at most, in the 11px label font
+
+/**
+ * The loops drawn once, as a tree: each cluster's inner clusters and direct tasks (the tasks
+ * whose innermost cluster it is), those of no cluster under the root (-1). A cluster of an
+ * unknown parent (or in a cycle of parents) hangs from the root; one with no task inside is left out.
+ */
+class ClusterTree {
+  readonly byIndex = new Map<number, TaskGraphCluster>();
+  readonly children = new Map<number, number[]>();
+  readonly direct = new Map<number, number[]>(); // a cluster -> positions of its direct tasks
+  readonly live = new Set<number>();
+
+  constructor(result: TaskGraphResult) {
+    for (const cluster of result.clusters) {
+      this.byIndex.set(cluster.index, cluster);
+    }
+    for (const cluster of result.clusters) {
+      const parent = this.parentOf(cluster.index);
+      this.children.set(parent, [...(this.children.get(parent) ?? []), cluster.index]);
+    }
+    result.tasks.forEach((task, i) => {
+      const owner = task.cluster !== null && this.byIndex.has(task.cluster) ? task.cluster : -1;
+      this.direct.set(owner, [...(this.direct.get(owner) ?? []), i]);
+      for (const c of this.chain(owner)) {
+        this.live.add(c);
+      }
+    });
+  }
+
+  /** The cluster's parent, or -1 (none, unknown, or a cycle). */
+  parentOf(index: number): number {
+    const parent = this.byIndex.get(index)?.parent ?? null;
+    if (parent === null || !this.byIndex.has(parent) || this.chain(parent).includes(index)) {
+      return -1;
+    }
+    return parent;
+  }
+
+  /** The cluster and the clusters around it, innermost first (stops at a repeated one). */
+  chain(index: number): number[] {
+    const found: number[] = [];
+    let at: number | null = index;
+    while (at !== null && at >= 0 && this.byIndex.has(at) && !found.includes(at)) {
+      found.push(at);
+      at = this.byIndex.get(at)?.parent ?? null;
+    }
+    return found;
+  }
+
+  liveChildren(index: number): number[] {
+    return (this.children.get(index) ?? []).filter((c) => this.live.has(c));
+  }
+}
+
+/**
+ * Tasks in layers; each loop drawn once gets columns of its own (its direct tasks, then its
+ * inner loops' columns), so that its box holds its tasks and no other, and room above its first
+ * layer for its label and below its last for its margin.
+ */
+export function layoutTasks(result: TaskGraphResult): TaskLayout {
   const layer = layers(result);
-  const perLayer = new Map<number, number>();
+  const tree = new ClusterTree(result);
+  const x = result.tasks.map(() => MARGIN);
+  const widths = new Map<number, number>();
+  const origins = new Map<number, number>();
+
+  const place = (index: number, x0: number): number => {
+    origins.set(index, x0);
+    const pad = index < 0 ? 0 : CLUSTER_PAD;
+    let cursor = x0 + pad;
+    let pieces = 0;
+    const perLayer = new Map<number, number>();
+    for (const i of tree.direct.get(index) ?? []) {
+      const l = layer[i] ?? 0;
+      const column = perLayer.get(l) ?? 0;
+      perLayer.set(l, column + 1);
+      x[i] = cursor + column * (BOX_WIDTH + GAP_X);
+    }
+    const columns = Math.max(0, ...perLayer.values());
+    if (columns > 0) {
+      cursor += columns * (BOX_WIDTH + GAP_X);
+      pieces += 1;
+    }
+    for (const child of tree.liveChildren(index)) {
+      cursor += place(child, cursor) + GAP_X;
+      pieces += 1;
+    }
+    const content = pieces > 0 ? cursor - GAP_X - (x0 + pad) : 0;
+    const cluster = tree.byIndex.get(index);
+    const label = cluster === undefined ? 0 : Math.max(cluster.label.length, cluster.note.length) * CHAR_WIDTH;
+    const width = Math.max(content, label) + 2 * pad;
+    widths.set(index, width);
+    return width;
+  };
+  const content = Math.max(BOX_WIDTH, place(-1, MARGIN));
+
+  // Each live cluster's layers, and how many boxes open at its first layer (itself and the
+  // inner ones opening there too) and close at its last.
+  const span = new Map<number, [number, number]>();
+  const spanOf = (index: number): [number, number] => {
+    const known = span.get(index);
+    if (known !== undefined) {
+      return known;
+    }
+    const own = (tree.direct.get(index) ?? []).map((i) => layer[i] ?? 0);
+    const inner = tree.liveChildren(index).map(spanOf);
+    const found: [number, number] = [Math.min(...own, ...inner.map((s) => s[0])), Math.max(...own, ...inner.map((s) => s[1]))];
+    span.set(index, found);
+    return found;
+  };
+  const opens = (index: number): number =>
+    1 + Math.max(0, ...tree.liveChildren(index).filter((c) => spanOf(c)[0] === spanOf(index)[0]).map(opens));
+  const closes = (index: number): number =>
+    1 + Math.max(0, ...tree.liveChildren(index).filter((c) => spanOf(c)[1] === spanOf(index)[1]).map(closes));
+  const rows = Math.max(1, ...layer.map((l) => l + 1));
+  const opening = new Array<number>(rows).fill(0);
+  const closing = new Array<number>(rows).fill(0);
+  for (const index of tree.live) {
+    const [first, last] = spanOf(index);
+    opening[first] = Math.max(opening[first] ?? 0, opens(index));
+    closing[last] = Math.max(closing[last] ?? 0, closes(index));
+  }
+  const top: number[] = [];
+  for (let l = 0; l < rows; l++) {
+    const previous = l === 0 ? MARGIN : (top[l - 1] ?? 0) + BOX_HEIGHT + GAP_Y + (closing[l - 1] ?? 0) * CLUSTER_PAD;
+    top.push(previous + (opening[l] ?? 0) * CLUSTER_LABEL);
+  }
+
   const boxes = result.tasks.map((task, i) => {
     const l = layer[i] ?? 0;
-    const column = perLayer.get(l) ?? 0;
-    perLayer.set(l, column + 1);
-    return { task, layer: l, x: MARGIN + column * (BOX_WIDTH + GAP_X), y: MARGIN + l * (BOX_HEIGHT + GAP_Y) };
+    return { task, layer: l, x: x[i] ?? MARGIN, y: top[l] ?? MARGIN };
   });
-  const columns = Math.max(1, ...perLayer.values());
-  const rows = Math.max(1, ...layer.map((l) => l + 1));
-  return { boxes, width: 2 * MARGIN + columns * BOX_WIDTH + (columns - 1) * GAP_X + GAP_X, height: 2 * MARGIN + rows * BOX_HEIGHT + (rows - 1) * GAP_Y };
+  const clusters: ClusterBox[] = [];
+  const frame = (index: number, depth: number): void => {
+    const cluster = tree.byIndex.get(index);
+    const [first, last] = spanOf(index);
+    if (cluster !== undefined) {
+      const y = (top[first] ?? 0) - opens(index) * CLUSTER_LABEL;
+      const bottom = (top[last] ?? 0) + BOX_HEIGHT + closes(index) * CLUSTER_PAD;
+      clusters.push({ cluster, x: origins.get(index) ?? 0, y, width: widths.get(index) ?? 0, height: bottom - y, depth });
+    }
+    for (const child of tree.liveChildren(index)) {
+      frame(child, depth + 1);
+    }
+  };
+  for (const outermost of tree.liveChildren(-1)) {
+    frame(outermost, 0);
+  }
+  const lastRow = rows - 1;
+  const height = (top[lastRow] ?? MARGIN) + BOX_HEIGHT + (closing[lastRow] ?? 0) * CLUSTER_PAD + MARGIN;
+  return { boxes, clusters, width: 2 * MARGIN + content + GAP_X, height };
 }
 
 function tooltip(task: TaskGraphTask): string {
@@ -79,12 +241,25 @@ function edgePath(from: TaskBox, to: TaskBox): string {
   return `<path d="M${x1},${y1} C${bend},${y1 + GAP_Y} ${bend},${y2 - GAP_Y} ${x2},${y2}" fill="none" marker-end="url(#head)"/>`;
 }
 
+/** A loop drawn once: its box (behind its tasks), its loop and how often it runs on top. */
+export function clusterSvg(box: ClusterBox): string {
+  const { cluster } = box;
+  return [
+    `<g class="cluster" data-cluster="${cluster.index}">`,
+    `<rect x="${box.x}" y="${box.y}" width="${box.width}" height="${box.height}" rx="6"/>`,
+    `<text class="cluster-label" x="${box.x + 6}" y="${box.y + 13}">${escapeHtml(cluster.label)}</text>`,
+    `<text class="detail" x="${box.x + 6}" y="${box.y + 26}">${escapeHtml(cluster.note)}</text>`,
+    '</g>',
+  ].join('');
+}
+
 function svgFor(result: TaskGraphResult): string {
-  const { boxes, width, height } = layoutTasks(result);
+  const { boxes, clusters, width, height } = layoutTasks(result);
   const at = new Map(boxes.map((b) => [b.task.index, b]));
   const parts: string[] = [
     '<defs><marker id="head" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto-start-reverse">',
     '<path class="head" d="M0,0 L8,4 L0,8 z"/></marker></defs>',
+    ...clusters.map(clusterSvg),
   ];
   for (const edge of result.edges) {
     const from = at.get(edge.source);
@@ -118,6 +293,8 @@ svg .edge line, svg .edge path { stroke: var(--vscode-textLink-foreground, #3794
 svg .edge.data line, svg .edge.data path { stroke-dasharray: 4 3; }
 svg .head { fill: var(--vscode-textLink-foreground, #3794ff); }
 svg .task { cursor: pointer; }
+svg .cluster rect { fill: var(--vscode-editorWidget-background, transparent); fill-opacity: 0.5; stroke: var(--vscode-editorWidget-border, #8888); stroke-dasharray: 5 3; }
+svg .cluster-label { font-weight: bold; }
 `;
 
 /** The page for an answer of `ptols/taskGraph`. */
