@@ -129,4 +129,20 @@ describe('task graph', () => {
     assert.ok(first !== undefined && second !== undefined);
     assert.ok(first.x + first.width < second.x, 'side by side, not one box');
   });
+
+  it('draws loops of unknown or circular parents as outermost ones', () => {
+    const parsed = parseTaskGraph({
+      ...ANSWER,
+      tasks: ANSWER.tasks.map((t, i) => ({ ...t, cluster: [0, 2, null][i] })),
+      clusters: [
+        { index: 0, label: 'while', note: 'runs until its condition fails', parent: 1 },
+        { index: 1, label: 'while', note: 'runs until its condition fails', parent: 0 },
+        { index: 2, label: 'range(n)', note: 'runs n times at run time', parent: 7 },
+      ],
+    });
+    assert.ok(parsed !== undefined);
+    const layout = layoutTasks(parsed);
+    assert.deepEqual(layout.clusters.map((c) => [c.cluster.index, c.depth]), [[0, 0], [2, 0]]);
+    assert.ok(layout.clusters.every((c) => Number.isFinite(c.y) && c.height > 0));
+  });
 });

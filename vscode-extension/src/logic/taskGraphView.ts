@@ -83,7 +83,7 @@ class ClusterTree {
     result.tasks.forEach((task, i) => {
       const owner = task.cluster !== null && this.byIndex.has(task.cluster) ? task.cluster : -1;
       this.direct.set(owner, [...(this.direct.get(owner) ?? []), i]);
-      for (const c of this.chain(owner)) {
+      for (let c = owner; c >= 0 && !this.live.has(c); c = this.parentOf(c)) {
         this.live.add(c);
       }
     });
