@@ -67,7 +67,7 @@ class _Outliner(StmtRewriter):
         self.reads: Counter[Var] | None = None
 
     def run(self) -> Function:
-        split = split_mixed_scopes(self.fn.body, self.ctx)
+        split = split_mixed_scopes(self.fn.body, self.ctx, self.names)
         if split is not self.fn.body:
             self.fn = with_fields(self.fn, body=split)
         body = self.rewrite(self.fn.body)
