@@ -43,12 +43,16 @@ PARAMS = """\
 
 
 def orchestration(body: str) -> str:
-    return HEADER + (
-        "class Mixed:\n"
-        "    @pl.function\n"
-        "    def main(\n"
-        "        self,\n" + PARAMS + "    ) -> pl.Tensor[[64, 64], pl.FP32]:\n"
-    ) + textwrap.indent(textwrap.dedent(body), " " * 8)
+    return (
+        HEADER
+        + (
+            "class Mixed:\n"
+            "    @pl.function\n"
+            "    def main(\n"
+            "        self,\n" + PARAMS + "    ) -> pl.Tensor[[64, 64], pl.FP32]:\n"
+        )
+        + textwrap.indent(textwrap.dedent(body), " " * 8)
+    )
 
 
 # Row block i of a @ b + bias, per iteration: r0 is set-up both kernels compute.
@@ -67,7 +71,7 @@ MIXED = orchestration("""\
     return out
 """)
 
-MIXED_OUTLINED = '''\
+MIXED_OUTLINED = """\
 class Mixed:
     @pl.function(type=pl.FunctionType.InCore)
     def main_incore_0(
@@ -110,7 +114,7 @@ class Mixed:
             )
             out_3: pl.Tensor[[64, 64], pl.FP32] = pl.yield_(out_2)
         return out_3
-'''
+"""
 
 
 def lowered(source: str, passes: list[str]) -> tuple[str, list[str]]:
