@@ -24,8 +24,8 @@ HEADER = "import pypto.language as pl\n\n\n@pl.program\n"
 SPLIT_NOTE = (
     "info[I009]: this kernel scope is split into a cube kernel and a vector kernel, launched "
     "one after the other, the matmul's product handed over through a tensor in GM (A2/A3's "
-    "vector unit cannot read the cube's Acc buffer); the two units do not overlap: the "
-    "cross-core pipe and pl.split's halving of the vector work are not modelled"
+    "vector unit cannot read the cube's Acc buffer); upstream's cross-core pipe between the "
+    "two, and the overlap pl.split asks for, are not modelled"
 )
 PRODUCT_READ = (
     "reads the result of a matmul in the same kernel: the product is in the cube unit's Acc "

@@ -33,8 +33,8 @@ class _Splitter(StmtRewriter):
             "I009",
             "this kernel scope is split into a cube kernel and a vector kernel, launched one "
             "after the other, the matmul's product handed over through a tensor in GM (A2/A3's "
-            "vector unit cannot read the cube's Acc buffer); the two units do not overlap: "
-            "the cross-core pipe and pl.split's halving of the vector work are not modelled",
+            "vector unit cannot read the cube's Acc buffer); upstream's cross-core pipe between "
+            "the two, and the overlap pl.split asks for, are not modelled",
             scope.span,
         )
         return st.SeqStmts(halves, span=scope.span)
