@@ -19,6 +19,10 @@ The cube scope holds the cube statements and the set-up they read; the vector sc
 rest, with its own copy of the set-up it reads (fresh variables: each still has one
 definition). A scope is not split when no vector statement reads a product, when a top-level
 statement mixes both kinds, or when the cube work needs a vector statement.
+
+``pl.split(mode)`` plays no part: its halving of the vector work across the AIV lanes is a
+schedule, which changes no result. The halves are named after the scope's ``name_hint``
+with ``_aic`` / ``_aiv``, as upstream names its two kernels.
 """
 
 from __future__ import annotations
