@@ -29,6 +29,26 @@ def function(name: str, shape: str, window: str, body: str = "u = pl.add(t, t)")
 """
 
 
+MIXED = """import pypto.language as pl
+
+
+@pl.program
+class M:
+    @pl.function
+    def main(
+        self,
+        a: pl.Tensor[[64, 128], pl.FP16],
+        b: pl.Tensor[[128, 64], pl.FP16],
+        bias: pl.Tensor[[64, 64], pl.FP32],
+        out: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.UP_DOWN)]):
+            acc = pl.matmul(a, b, out_dtype=pl.FP32)
+            out = pl.assemble(out, pl.add(acc, bias), [0, 0])
+        return out
+"""
+
+
 def program(*functions: str) -> str:
     header = 'import pypto.language as pl\n\nN = pl.dynamic("N")\n\n\n@pl.program\nclass P:'
     return header + "".join(functions)
@@ -46,6 +66,7 @@ SOURCES = {
     "one too big": program(FITS, TOO_BIG, function("after", "[32, 32]", "[32, 32]")),
     "two errors": program(TOO_BIG, DYNAMIC, FITS),
     "a front-end error too": program(BROKEN, TOO_BIG, FITS),
+    "a mixed scope": MIXED,  # the passes split it: an I009 note
 }
 
 
@@ -54,6 +75,8 @@ def test_together_finds_exactly_what_one_pipeline_per_function_finds(name: str) 
     analysis = analyze_source(SOURCES[name], "kernel.py")
     expected = driver.backend_diagnostics(analysis)
     assert driver.backend_diagnostics(analysis, together=True) == expected
+    if name == "a mixed scope":
+        assert [(d.code, d.span.line) for d in expected] == [("I009", 14)]
     if name in ("one too big", "two errors"):
         assert {d.code for d in expected} == (
             {"E402"} if name == "one too big" else {"E401", "E402"}

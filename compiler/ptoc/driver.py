@@ -754,7 +754,8 @@ def _unplaced(value_type: Any) -> Any:
 #: The back-end codes ``ptoc check`` and the editor report: a tile whose shape is not constant
 #: (E401) and on-chip memory beyond capacity (E402). Both come from passes every target runs
 #: (InitMemRef, MemoryReuse, AllocateMemoryAddr), so they are what ``ptoc compile`` reports.
-BACKEND_CODES = frozenset({"E401", "E402"})
+#: Also the note on a mixed kernel scope the passes split into a cube and a vector kernel (I009).
+BACKEND_CODES = frozenset({"E401", "E402", "I009"})
 #: The pipeline they are taken from: the shorter one, since sync changes no buffer.
 BACKEND_PIPELINE = "ptoas"
 
@@ -819,8 +820,10 @@ def backend_diagnostics(
         erroneous = {
             fn.name for fn in program.functions if any(_inside(s, fn.span) for s in errors)
         }
-        if together and compute and not erroneous and _lowers_cleanly(program):
-            if not any(holds_sync(fn) for fn in program.functions):
+        if together and compute and not erroneous:
+            whole = _lowered_whole(program)
+            if whole is not None and not any(holds_sync(fn) for fn in program.functions):
+                found += [d for d in whole.diagnostics if d.code in BACKEND_CODES]
                 continue
         for fn in program.functions:
             if fn.name in erroneous:
@@ -839,13 +842,14 @@ def backend_diagnostics(
     return found
 
 
-def _lowers_cleanly(program: Program) -> bool:
-    """Whether the pipeline E401 / E402 come from runs over the whole program without an
-    error (of any code: one stops the pipeline)."""
+def _lowered_whole(program: Program) -> PipelineResult | None:
+    """The pipeline E401 / E402 come from run over the whole program, when it reports no
+    error (of any code: one stops the pipeline); its notes are the program's."""
     try:
-        return not run_pipeline(program, BACKEND_PIPELINE).has_errors
+        result = run_pipeline(program, BACKEND_PIPELINE)
     except Exception:  # the passes must not raise; the per-function runs will say more
-        return False
+        return None
+    return None if result.has_errors else result
 
 
 __all__ = [

@@ -73,3 +73,42 @@ def test_a_function_with_a_front_end_error_gets_no_backend_diagnostic(write: Wri
     path = write("both.py", text)
     checked = run_ptoc("check", str(path))
     assert [line.split(": ")[1] for line in checked.stdout.splitlines()] == ["error[E200]"]
+
+
+MIXED = """import pypto.language as pl
+
+
+@pl.program
+class M:
+    @pl.function
+    def main(
+        self,
+        a: pl.Tensor[[64, 128], pl.FP16],
+        b: pl.Tensor[[128, 64], pl.FP16],
+        bias: pl.Tensor[[64, 64], pl.FP32],
+        out: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.UP_DOWN)]):
+            acc = pl.matmul(a, b, out_dtype=pl.FP32)
+            out = pl.assemble(out, pl.add(acc, bias), [0, 0])
+        return out
+"""
+
+
+def test_a_mixed_scope_is_a_note_of_check_and_compile(write: Write) -> None:
+    """A vector op reading the matmul's product in one scope: split into a cube kernel and a
+    vector kernel (I009, information), no error."""
+    path = write("mixed.py", MIXED)
+    checked = run_ptoc("check", str(path))
+    assert checked.returncode == 0
+    note = (
+        f"{path}:14:9: info[I009]: this kernel scope is split into a cube kernel and a vector "
+        "kernel, launched one after the other, the matmul's product handed over through a "
+        "tensor in GM (A2/A3's vector unit cannot read the cube's Acc buffer); upstream's "
+        "cross-core pipe between the two, and the overlap pl.split asks for, are not modelled"
+    )
+    assert checked.stdout == note + "\n"
+    for target in ("cce", "pto"):
+        compiled = run_ptoc("compile", str(path), "--target", target)
+        assert compiled.returncode == 0
+        assert compiled.stderr.splitlines() == [note]

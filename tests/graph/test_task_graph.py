@@ -525,6 +525,11 @@ UPSTREAM_GRAPHS: dict[tuple[str, str, str], tuple[int, list[tuple[int, int, str,
         2,
         [(0, 1, "data", "acc")],
     ),
+    # one mixed scope: its cube kernel and its vector kernel (ptoc.mixed_kernels)
+    **{
+        ("advanced/03_mixed_kernel.py", name, name): (2, [(0, 1, "data", "acc")])
+        for name in ("mixed_matmul_bias", "mixed_matmul_bias_lr")
+    },
     ("intermediate/01_fused_linear.py", "fused_matmul_bias", "fused_matmul_bias"): (
         2,
         [(0, 1, "data", "mm_out")],
@@ -725,7 +730,7 @@ def test_upstream_orchestration_graphs_have_their_tasks_and_edges() -> None:
         "distributed",
         "runtime",
     ]
-    assert len(alone) == 66
+    assert len(alone) == 64
 
 
 QWEN3 = ("models/qwen3_jit/qwen3_decode.py", "qwen3_decode", "qwen3_decode")

@@ -119,3 +119,39 @@ async def test_preview_of_an_unknown_target_or_function_is_an_error(
     assert "no function 'kernl' in this document; did you mean 'kernel'?" in str(function.value)
     result = await preview(client, uri, target="cce", function="kernel")
     assert "TADD(tile_c, tile_a, tile_b);" in result.content
+
+
+MIXED = """import pypto.language as pl
+
+
+@pl.program
+class M:
+    @pl.function
+    def main(
+        self,
+        a: pl.Tensor[[64, 128], pl.FP16],
+        b: pl.Tensor[[128, 64], pl.FP16],
+        bias: pl.Tensor[[64, 64], pl.FP32],
+        out: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.UP_DOWN)]):
+            acc = pl.matmul(a, b, out_dtype=pl.FP32)
+            out = pl.assemble(out, pl.add(acc, bias), [0, 0])
+        return out
+"""
+
+
+async def test_a_mixed_scope_split_is_an_information_on_the_scope(
+    client: LanguageClient, tmp_path: Path
+):
+    uri = await open_document(client, tmp_path / "mixed.py", MIXED)
+    found = await published_with(client, uri, 1, "I009")
+    assert [(d.code, d.severity) for d in found] == [("I009", types.DiagnosticSeverity.Information)]
+    scope = found[0].range
+    assert (scope.start.line, scope.start.character, scope.end.line, scope.end.character) == (
+        13,
+        8,
+        15,
+        61,
+    )
+    assert found[0].message.startswith("this kernel scope is split into a cube kernel and a")

@@ -1171,6 +1171,20 @@ _ENTRIES = [
         "pl.system.sync_wait(2, pipe=pl.PipeType.MTE2)",
     ),
     CodeInfo(
+        "I009",
+        "MIXED_SCOPE_SPLIT",
+        Severity.INFO,
+        "A kernel scope whose vector work reads its matmul's product (a mixed kernel): A2/A3's "
+        "vector unit cannot read the cube's Acc buffer, so ptoc splits the scope into a cube "
+        "kernel and a vector kernel, launched one after the other, the product handed over "
+        "through a tensor in GM. The result is upstream's; the overlap of the two units "
+        "(upstream's cross-core pipe, `pl.split`'s halving of the vector work) is not modelled.",
+        "with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.UP_DOWN)]):\n"
+        "    acc = pl.matmul(a, b, out_dtype=pl.FP32)\n"
+        "    out[:] = pl.add(acc, bias)",
+        "(nothing to change)",
+    ),
+    CodeInfo(
         "E900",
         "INTERNAL_ERROR",
         _E,

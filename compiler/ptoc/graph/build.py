@@ -16,6 +16,7 @@ from ..ir.shape import static_value
 from ..ir.span import Span
 from ..ir.types import TASK_ID_TYPE, ArrayType, TensorType
 from ..ir.walk import direct_exprs, expr_vars, walk_stmts
+from ..mixed_kernels import split_scope
 from ..ops import REGISTRY
 from .loops import (
     MAX_ITERATIONS,
@@ -52,6 +53,7 @@ class GraphBuilder:
         self.widths: list[str] = []
         self.scope_deps: list[tuple[ex.Expr, ...]] = []  # an enclosing pl.spmd's deps=
         self.outside: dict[int, set[str]] = {}  # a region -> the names read outside it
+        self.halves: dict[int, tuple[st.ScopeStmt, ...]] = {}  # see ``regions``
         self.reads: Counter[str] | None = None  # how often the function reads each name
         self.writes: dict[str, frozenset[str]] = {}  # a kernel -> the parameters it stores to
 
@@ -160,7 +162,8 @@ class GraphBuilder:
 
     def scope(self, stmt: st.ScopeStmt) -> None:
         if stmt.kind is st.ScopeKind.InCore:
-            self.region(stmt)
+            for region in regions(self.halves, stmt):
+                self.region(region)
             return
         if stmt.kind is st.ScopeKind.Spmd:
             width = static_value(stmt.core_num) if stmt.core_num is not None else None
@@ -487,3 +490,15 @@ def graph_and_findings(
 def _reads(stmts: Iterable[st.Stmt]) -> Counter[str]:
     """How many times the statements' own expressions read each name."""
     return Counter(v.name for s in stmts for e in direct_exprs(s) for v in expr_vars(e))
+
+
+def regions(
+    made: dict[int, tuple[st.ScopeStmt, ...]], scope: st.ScopeStmt
+) -> tuple[st.ScopeStmt, ...]:
+    """The kernels of an InCore scope: a mixed one is two, the cube kernel's product read by
+    the vector kernel (``ptoc.mixed_kernels``). Made once per scope and kept in ``made``: the
+    builder knows a region by its id."""
+    found = made.get(id(scope))
+    if found is None:
+        found = made[id(scope)] = split_scope(scope) or (scope,)
+    return found

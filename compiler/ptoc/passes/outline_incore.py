@@ -12,6 +12,9 @@ a new function ``<function>_incore_<n>`` (n counts the scopes of that function f
   that waits for tasks (``pl.at(..., deps=[t1])``) or names its TaskId (``pl.at(...) as
   tid``) is a ``pl.submit`` of it with those deps instead, its TaskId the submit's.
 
+A scope whose vector work reads its cube work's product is first split into a cube scope and
+a vector scope (``mixed_scopes.py``), each outlined as a kernel of its own.
+
 An Opaque function that had a scope outlined becomes an Orchestration function: what is
 left of it runs on the host and launches the kernels. InCore functions are left alone.
 """
@@ -28,6 +31,7 @@ from ..ir.visitor import IRMutator, with_fields
 from . import irutil
 from .base import Pass, PassContext
 from .function_names import FunctionNames
+from .mixed_scopes import split_mixed_scopes
 from .rewriter import StmtRewriter
 
 _OUTLINED_FROM = (FunctionType.Opaque, FunctionType.Orchestration)
@@ -63,6 +67,9 @@ class _Outliner(StmtRewriter):
         self.reads: Counter[Var] | None = None
 
     def run(self) -> Function:
+        split = split_mixed_scopes(self.fn.body, self.ctx, self.names)
+        if split is not self.fn.body:
+            self.fn = with_fields(self.fn, body=split)
         body = self.rewrite(self.fn.body)
         if not self.outlined:
             return self.fn
