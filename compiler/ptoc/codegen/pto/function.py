@@ -15,13 +15,13 @@ from ...diagnostics import DiagnosticBag
 from ...ir.expr import ConstInt, Expr, Var
 from ...ir.function import Function, FunctionType, Program
 from ...ir.span import Span
-from ...ir.stmt import ReturnStmt, Stmt
+from ...ir.stmt import ReturnStmt, Stmt, YieldStmt
 from ...ir.types import MemRef, ScalarType, TensorType, TileType
 from ...ir.visitor import children
 from ...ir.walk import stmt_defs, walk_stmts
 from ...records import record
 from ..common import CodegenError
-from . import expressions, pipes, statements
+from . import expressions, lifetimes, pipes, statements
 from . import mlir_types as mt
 from .context import POISON, FunctionContext, Poisoned
 from .emitter import Emitter, Region, Value, symbol
@@ -125,10 +125,11 @@ def generate_function(
     param_errors = _take(ctx)
     _tensor_views(ctx, fn, first=len(buffers))
     views = _take(ctx)
-    _allocations(ctx, buffers)
+    placed = _allocations(ctx, buffers)
     allocations = _take(ctx)
-    statements.emit_block(ctx, fn.body)
+    starts = _emit_body(ctx, fn)
     body = _take(ctx)
+    lifetimes.place(allocations, placed, body, starts)
     indent = " " * FunctionContext.BODY_INDENT
     for v in ctx.scratches.values():
         allocations.lines.append(f"{indent}{v.name} = pto.alloc_tile : {v.type}")
@@ -402,16 +403,33 @@ def _dynamic_valid(ctx: FunctionContext, tile_buf: str) -> str:
     return f" valid_row = {rows} valid_col = {cols}"
 
 
-def _allocations(ctx: FunctionContext, buffers: list[Buffer]) -> None:
+def _allocations(ctx: FunctionContext, buffers: list[Buffer]) -> list[lifetimes.Allocation]:
+    """One ``pto.alloc_tile`` per buffer, in order; where each one's lines are."""
+    placed: list[lifetimes.Allocation] = []
+    lines = ctx.out.region_lines.lines
     for number, buffer in enumerate(buffers):
         name = ctx.names.reserve(f"%{number}")
         if isinstance(buffer.tile_buf, CodegenError):
             ctx.report(buffer.tile_buf)
             ctx.buffers[buffer.key] = POISON
             continue
+        first = len(lines)
         saved = ctx.out.enter(buffer.span)
         ctx.out.line(
             f"{name} = pto.alloc_tile{_dynamic_valid(ctx, buffer.tile_buf)} : {buffer.tile_buf}"
         )
         ctx.out.span = saved
         ctx.buffers[buffer.key] = Value(name, buffer.tile_buf)
+        space = buffer.memref.memory_space.mlir_name
+        placed.append(lifetimes.Allocation(name, space, first, len(lines)))
+    return placed
+
+
+def _emit_body(ctx: FunctionContext, fn: Function) -> list[int]:
+    """The function's statements; where each top-level one's lines start."""
+    starts: list[int] = []
+    for stmt in statements.flatten(fn.body):
+        if not isinstance(stmt, YieldStmt):
+            starts.append(len(ctx.out.region_lines.lines))
+            statements.emit_statement(ctx, stmt)
+    return starts
