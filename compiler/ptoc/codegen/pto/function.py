@@ -125,11 +125,7 @@ def generate_function(
     param_errors = _take(ctx)
     _tensor_views(ctx, fn, first=len(buffers))
     views = _take(ctx)
-    placed = _allocations(ctx, buffers)
-    allocations = _take(ctx)
-    starts = _emit_body(ctx, fn)
-    body = _take(ctx)
-    lifetimes.place(allocations, placed, body, starts)
+    allocations, body = _allocations_and_body(ctx, fn, buffers)
     indent = " " * FunctionContext.BODY_INDENT
     for v in ctx.scratches.values():
         allocations.lines.append(f"{indent}{v.name} = pto.alloc_tile : {v.type}")
@@ -423,6 +419,19 @@ def _allocations(ctx: FunctionContext, buffers: list[Buffer]) -> list[lifetimes.
         space = buffer.memref.memory_space.mlir_name
         placed.append(lifetimes.Allocation(name, space, first, len(lines)))
     return placed
+
+
+def _allocations_and_body(
+    ctx: FunctionContext, fn: Function, buffers: list[Buffer]
+) -> tuple[Region, Region]:
+    """The allocations section and the body, each allocation where PTOAS should see it
+    (``lifetimes``: a buffer whose memory another could reuse is allocated at its first use)."""
+    placed = _allocations(ctx, buffers)
+    allocations = _take(ctx)
+    starts = _emit_body(ctx, fn)
+    body = _take(ctx)
+    lifetimes.place(allocations, placed, body, starts)
+    return allocations, body
 
 
 def _emit_body(ctx: FunctionContext, fn: Function) -> list[int]:
