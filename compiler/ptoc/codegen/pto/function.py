@@ -1,6 +1,8 @@
 """One IR function -> one ``func.func`` (seed 002, "Generation Order").
 
-Inside the function, in this fixed order: constants, tensor views, allocations, body, return.
+Inside the function, in this fixed order: constants, tensor views, allocations, body, return
+(an allocation PTOAS could otherwise not give reused memory moves down to its buffer's first
+use: ``lifetimes``).
 SSA numbering follows the seed's complete example: the k allocations are ``%0..%k-1``, the n
 tensor views ``%k..%k+n-1``, and body results continue from ``%k+n`` — even though the views
 are printed before the allocations. There is one allocation per unique MemRef, unless tiles of
