@@ -13,7 +13,10 @@ another buffer of the same memory space is dead by then (its last use is in an e
 top-level statement): only where PTOAS could reuse memory does the output leave the seed's
 order. The allocation stays in the function's own block, before the statement (a loop, a
 branch) whose region first uses it, so it dominates every use and a loop's iterations share
-one buffer, as before.
+one buffer, as before. A buffer's last use is PTOAS's to find (it follows a buffer through its
+views, ``pto.treshape``): the placement only decides where a lifetime may start. Allocations in
+nested regions (a loop body) stay hoisted: a buffer may carry data from one iteration to the
+next.
 """
 
 from __future__ import annotations
