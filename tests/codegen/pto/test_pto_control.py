@@ -121,9 +121,6 @@ def test_loop_with_a_carried_tile_and_an_if_with_a_result() -> None:
         "           outs(%0 : TB)\n"
         "}\n"
         "\n"
-        # t (%1) is dead after the loop: res's buffer is allocated before the branch that
-        # first writes it, so PTOAS can reuse %1's memory for it (codegen/pto/lifetimes.py)
-        "%2 = pto.alloc_tile : TB\n"
         "%7 = arith.index_cast %arg1 : i64 to index\n"
         "%8 = arith.cmpi sgt, %7, %c0 : index\n"
         "scf.if %8 {\n"

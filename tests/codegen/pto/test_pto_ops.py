@@ -451,9 +451,6 @@ def test_a_one_column_tile_is_a_col_major_column_vector() -> None:
         f"%8 = pto.treshape %2 : {COLUMN} -> {ROW_VIEW}\n"
         f"pto.texp ins(%7 : {ROW_VIEW})\n         outs(%8 : {ROW_VIEW})\n"
         "\n"
-        # rows (%1) is dead by now: t1's buffer is allocated where it is first written, so
-        # PTOAS can reuse %1's memory for it (codegen/pto/lifetimes.py)
-        "%3 = pto.alloc_tile : TB\n"
         "// Subtract\n"
         f"pto.trowexpandsub ins(%0, %2 : TB, {COLUMN})\n                  outs(%3 : TB)\n"
         "\n"

@@ -1,8 +1,8 @@
 """One IR function -> one ``func.func`` (seed 002, "Generation Order").
 
 Inside the function, in this fixed order: constants, tensor views, allocations, body, return
-(an allocation PTOAS could otherwise not give reused memory moves down to its buffer's first
-use: ``lifetimes``).
+(in a memory space whose buffers overflow it together, an allocation PTOAS could otherwise not
+give reused memory moves down to its buffer's first use: ``lifetimes``).
 SSA numbering follows the seed's complete example: the k allocations are ``%0..%k-1``, the n
 tensor views ``%k..%k+n-1``, and body results continue from ``%k+n`` — even though the views
 are printed before the allocations. There is one allocation per unique MemRef, unless tiles of
@@ -21,6 +21,7 @@ from ...ir.stmt import ReturnStmt, Stmt, YieldStmt
 from ...ir.types import MemRef, ScalarType, TensorType, TileType
 from ...ir.visitor import children
 from ...ir.walk import stmt_defs, walk_stmts
+from ...passes.target import DEFAULT_TARGET
 from ...records import record
 from ..common import CodegenError
 from . import expressions, lifetimes, pipes, statements
@@ -189,6 +190,9 @@ def _return_line(values: list[Value]) -> str:
         return "return"
     return f"return {', '.join(v.name for v in values)} : {', '.join(v.type for v in values)}"
 
+
+# Each on-chip memory space's bytes (by its ``loc`` name), as the passes plan them.
+_CAPACITIES = {space.mlir_name: size for space, size in DEFAULT_TARGET.capacities.items()}
 
 # The buffers of each core: a kernel whose tiles are all on one runs on that core.
 _CUBE_SPACES = frozenset(("mat", "left", "right", "acc", "bias"))
@@ -418,8 +422,11 @@ def _allocations(ctx: FunctionContext, buffers: list[Buffer]) -> list[lifetimes.
         )
         ctx.out.span = saved
         ctx.buffers[buffer.key] = Value(name, buffer.tile_buf)
-        space = buffer.memref.memory_space.mlir_name
-        placed.append(lifetimes.Allocation(name, space, first, len(lines)))
+        space, size = (
+            buffer.memref.memory_space.mlir_name,
+            lifetimes.tile_buf_bytes(buffer.tile_buf),
+        )
+        placed.append(lifetimes.Allocation(name, space, size, first, len(lines)))
     return placed
 
 
@@ -427,12 +434,15 @@ def _allocations_and_body(
     ctx: FunctionContext, fn: Function, buffers: list[Buffer]
 ) -> tuple[Region, Region]:
     """The allocations section and the body, each allocation where PTOAS should see it
-    (``lifetimes``: a buffer whose memory another could reuse is allocated at its first use)."""
+    (``lifetimes``: in a memory space the buffers overflow together, a buffer whose memory
+    another could reuse is allocated at its first use)."""
     placed = _allocations(ctx, buffers)
     allocations = _take(ctx)
     starts = _emit_body(ctx, fn)
     body = _take(ctx)
-    lifetimes.place(allocations, placed, body, starts)
+    scratch = [v.type for v in ctx.scratches.values()]
+    spaces = lifetimes.crowded(placed, _CAPACITIES, scratch)
+    lifetimes.place(allocations, placed, body, starts, spaces)
     return allocations, body
 
 
