@@ -114,10 +114,10 @@ def test_the_entry_compiles_to_pto_for_its_call(key: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def ptoas() -> Path:
-    """PTOAS v0.57, found as ``ptoc compile --verify`` finds it."""
+def ptoas(request: pytest.FixtureRequest) -> Path:
+    """PTOAS: ``--ptoas``, else found as ``ptoc compile --verify`` finds it (v0.57)."""
     try:
-        return find_ptoas(None)
+        return find_ptoas(request.config.getoption("--ptoas"))
     except PtoasMissing as exc:
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI=true and PTOAS is missing: {exc}")
