@@ -78,7 +78,8 @@ def test_the_cast_is_one_converting_move_on_both_routes(function: str) -> None:
 
 # The reference sums K = 512 in one order; the kernel sums two slices of 256 (TMATMUL_ACC adds a
 # slice's sum to Acc, pto-isa cpu/TMatmul.hpp:74), and the FP16 cast turns a last-bit FP32
-# difference into one FP16 step in a few elements (61 of 8192).
+# difference into one FP16 step in a few elements (61 of 8192). With inputs whose sums are exact
+# the chain matches on both routes, PTO included (tests/ptoas/test_ptoas_lifetimes.py).
 SLICED = "the reference and the kernel sum K in a different order, which the FP16 cast amplifies"
 
 

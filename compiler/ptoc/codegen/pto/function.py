@@ -1,6 +1,8 @@
 """One IR function -> one ``func.func`` (seed 002, "Generation Order").
 
-Inside the function, in this fixed order: constants, tensor views, allocations, body, return.
+Inside the function, in this fixed order: constants, tensor views, allocations, body, return
+(in a memory space whose buffers overflow it together, an allocation PTOAS could otherwise not
+give reused memory moves down to its buffer's first use: ``lifetimes``).
 SSA numbering follows the seed's complete example: the k allocations are ``%0..%k-1``, the n
 tensor views ``%k..%k+n-1``, and body results continue from ``%k+n`` — even though the views
 are printed before the allocations. There is one allocation per unique MemRef, unless tiles of
@@ -15,13 +17,14 @@ from ...diagnostics import DiagnosticBag
 from ...ir.expr import ConstInt, Expr, Var
 from ...ir.function import Function, FunctionType, Program
 from ...ir.span import Span
-from ...ir.stmt import ReturnStmt, Stmt
+from ...ir.stmt import ReturnStmt, Stmt, YieldStmt
 from ...ir.types import MemRef, ScalarType, TensorType, TileType
 from ...ir.visitor import children
 from ...ir.walk import stmt_defs, walk_stmts
+from ...passes.target import DEFAULT_TARGET
 from ...records import record
 from ..common import CodegenError
-from . import expressions, pipes, statements
+from . import expressions, lifetimes, pipes, statements
 from . import mlir_types as mt
 from .context import POISON, FunctionContext, Poisoned
 from .emitter import Emitter, Region, Value, symbol
@@ -125,10 +128,7 @@ def generate_function(
     param_errors = _take(ctx)
     _tensor_views(ctx, fn, first=len(buffers))
     views = _take(ctx)
-    _allocations(ctx, buffers)
-    allocations = _take(ctx)
-    statements.emit_block(ctx, fn.body)
-    body = _take(ctx)
+    allocations, body = _allocations_and_body(ctx, fn, buffers)
     indent = " " * FunctionContext.BODY_INDENT
     for v in ctx.scratches.values():
         allocations.lines.append(f"{indent}{v.name} = pto.alloc_tile : {v.type}")
@@ -190,6 +190,9 @@ def _return_line(values: list[Value]) -> str:
         return "return"
     return f"return {', '.join(v.name for v in values)} : {', '.join(v.type for v in values)}"
 
+
+# Each on-chip memory space's bytes (by its ``loc`` name), as the passes plan them.
+_CAPACITIES = {space.mlir_name: size for space, size in DEFAULT_TARGET.capacities.items()}
 
 # The buffers of each core: a kernel whose tiles are all on one runs on that core.
 _CUBE_SPACES = frozenset(("mat", "left", "right", "acc", "bias"))
@@ -402,16 +405,52 @@ def _dynamic_valid(ctx: FunctionContext, tile_buf: str) -> str:
     return f" valid_row = {rows} valid_col = {cols}"
 
 
-def _allocations(ctx: FunctionContext, buffers: list[Buffer]) -> None:
+def _allocations(ctx: FunctionContext, buffers: list[Buffer]) -> list[lifetimes.Allocation]:
+    """One ``pto.alloc_tile`` per buffer, in order; where each one's lines are."""
+    placed: list[lifetimes.Allocation] = []
+    lines = ctx.out.region_lines.lines
     for number, buffer in enumerate(buffers):
         name = ctx.names.reserve(f"%{number}")
         if isinstance(buffer.tile_buf, CodegenError):
             ctx.report(buffer.tile_buf)
             ctx.buffers[buffer.key] = POISON
             continue
+        first = len(lines)
         saved = ctx.out.enter(buffer.span)
         ctx.out.line(
             f"{name} = pto.alloc_tile{_dynamic_valid(ctx, buffer.tile_buf)} : {buffer.tile_buf}"
         )
         ctx.out.span = saved
         ctx.buffers[buffer.key] = Value(name, buffer.tile_buf)
+        space, size = (
+            buffer.memref.memory_space.mlir_name,
+            lifetimes.tile_buf_bytes(buffer.tile_buf),
+        )
+        placed.append(lifetimes.Allocation(name, space, size, first, len(lines)))
+    return placed
+
+
+def _allocations_and_body(
+    ctx: FunctionContext, fn: Function, buffers: list[Buffer]
+) -> tuple[Region, Region]:
+    """The allocations section and the body, each allocation where PTOAS should see it
+    (``lifetimes``: in a memory space the buffers overflow together, a buffer whose memory
+    another could reuse is allocated at its first use)."""
+    placed = _allocations(ctx, buffers)
+    allocations = _take(ctx)
+    starts = _emit_body(ctx, fn)
+    body = _take(ctx)
+    scratch = [v.type for v in ctx.scratches.values()]
+    spaces = lifetimes.crowded(placed, _CAPACITIES, scratch)
+    lifetimes.place(allocations, placed, body, starts, spaces)
+    return allocations, body
+
+
+def _emit_body(ctx: FunctionContext, fn: Function) -> list[int]:
+    """The function's statements; where each top-level one's lines start."""
+    starts: list[int] = []
+    for stmt in statements.flatten(fn.body):
+        if not isinstance(stmt, YieldStmt):
+            starts.append(len(ctx.out.region_lines.lines))
+            statements.emit_statement(ctx, stmt)
+    return starts
