@@ -62,6 +62,14 @@ DEFECTS: dict[str, str] = {
     # chain of tests/execution/test_folded_cast.py runs). On the PTO route split-K's PTOAS
     # also reports "right overflow" (E405): it plans the first matmul's [256, 128] Right slice
     # and the second's [128, 64] Right tile as live together (64 + 16 KB > 64 KB).
+    # Upstream's AutoTileMatmulL0 with the product in Mat: mat_* (the [256, 256] FP32 product:
+    # 262144 bytes; A2/A3's L0C holds 131072, pto-isa buffer_limits.hpp) computed in blocks of
+    # 64 rows, each converted into its window of one BF16 Mat tile (block.insert: TINSERT
+    # Acc -> Mat) the second matmul reads (passes/acc_tiles.py).
+    **{
+        AUTO + f"{name}::{name}_incore_0": matrix.NO_SIM_BF16
+        for name in ("mat_split_k", "mat_full_k")
+    },
     AUTO + "fits_l0c_full_k::fits_l0c_full_k_incore_0": matrix.NO_SIM_BF16,
     AUTO + "fits_l0c_split_k::fits_l0c_split_k_incore_0": matrix.NO_SIM_BF16
     + "; PTO route: PTOAS E405 right overflow (both matmuls' Right tiles planned together)",
@@ -188,16 +196,6 @@ SIZES: dict[str, dict[str, int]] = {
 # Kernels with no code: the code each route reports (E400: no lowering of an op, E405:
 # PTOAS rejects the MLIR; "clang": the C++ pto-isa rejects).
 NO_CODE: dict[str, tuple[str, str]] = {
-    # Upstream's AutoTileMatmulL0. ddr_* (the [256, 256] FP32 product: 262144 bytes; A2/A3's
-    # L0C holds 131072, pto-isa buffer_limits.hpp) are computed and assembled in blocks of 64
-    # rows (passes/acc_tiles.py) and run. fits_l0c_*: the rint cast of the product is the
-    # converting move Acc -> Mat feeding the second matmul (TMOV's FIXPIPE pre-quantisation).
-    # mat_*: that product exceeds Acc and is consumed on-chip; its blocks are not assembled
-    # into a Mat tile: E400.
-    **{
-        f"advanced/02_auto_tile_matmul.py::{name}::{name}_incore_0": ("E400", "E400")
-        for name in ("mat_split_k", "mat_full_k")
-    },
     # A vector add of the matmul's product in one scope: A2/A3 moves no Acc tile into Vec
     # (npu/a2a3/TMov.hpp: Acc -> Mat only; the CPU simulator and A5 have TMovCcToUb), its cube
     # and vector units are separate cores; upstream's pl.split makes an AIC and an AIV kernel
