@@ -7,8 +7,8 @@ compile for the chip. The patched include tree is made once by the vendor's
 ``pto-isa-costmodel/prepare.py``; kernels are checked in batches (one ``-fsyntax-only``
 compiler process each), and a batch that compiles is remembered by content hash. The CCE route's
 C++ of tests/ptoas's execution tests (PyPTO 2026-08's own InCore kernels, the assemble, Mat
-placement, paged form, promoted operand and valid region cases) is checked too, from the kernel lists those
-modules build. What the headers rejected is lowered otherwise or is a diagnostic now
+placement, paged form, promoted operand and valid region cases) is checked too, from the kernel
+lists those modules build. What the headers rejected is lowered otherwise or is a diagnostic now
 (docs/codegen-pto.md, "The execution chain"): every kernel compiles."""
 
 from __future__ import annotations
