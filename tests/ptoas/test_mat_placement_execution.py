@@ -3,9 +3,9 @@ AutoTileMatmulL0, Mat placement: advanced/02_auto_tile_matmul.py's ``mat_*`` ker
 since pto-isa's CPU simulator holds BF16 as _Float16 here) end to end on both routes: ptoc
 --target cce -> pto-isa's CPU simulator, and ptoc --target pto -> PTOAS v0.57 -> C++ -> the
 simulator. The [256, 256] FP32 product (256 KB; A2/A3's L0C holds 128 KB) is computed in blocks
-of 64 rows, each converted into its window of one FP16 Mat tile (``block.insert``: TINSERT /
-pto.tinsert Acc -> Mat), which the second matmul reads in slices of K (TEXTRACT /
-pto.textract). Small integers make every sum exact in any order, so the simulator must compute
+of 64 rows (16 rows of 4096 columns: in blocks of 1024 columns), each converted into its window
+of one FP16 Mat tile (``block.insert``: TINSERT / pto.tinsert Acc -> Mat), which the second
+matmul reads in slices of K (TEXTRACT / pto.textract). Small integers make every sum exact in any order, so the simulator must compute
 the interpreter's numbers exactly: a block in the wrong window, a slice of the wrong columns or a
 second rounding cannot pass."""
 
@@ -22,13 +22,13 @@ from ptoc.run.simulator import Toolchain
 
 ROUTES = ("cce", "pto")
 EDITION = Edition.V2026_08
-# K of the first product: 32 fits Left and Right at once (upstream's full-K), 192 is summed in
-# two slices of 96 (split-K).
-CASES = {"full_k": 32, "split_k": 192}
+# [M, K] x [K, N] of the first product. K = 32 fits Left and Right at once (upstream's full-K),
+# 192 is summed in two slices of 96 (split-K); 16 rows of 4096 columns are blocked by columns.
+CASES = {"full_k": (256, 32, 256), "split_k": (256, 192, 256), "column_blocks": (16, 32, 4096)}
 _kernels: dict[str, Kernel] = {}
 
 
-def kernel_source(k: int) -> str:
+def kernel_source(m: int, k: int, n: int) -> str:
     return f"""\
 import pypto.language as pl
 
@@ -38,11 +38,11 @@ class P:
     @pl.function(type=pl.FunctionType.InCore)
     def kernel(
         self,
-        a: pl.Tensor[[256, {k}], pl.FP16],
-        b: pl.Tensor[[{k}, 256], pl.FP16],
-        e: pl.Tensor[[256, 64], pl.FP16],
-        out: pl.Out[pl.Tensor[[256, 64], pl.FP32]],
-    ) -> pl.Tensor[[256, 64], pl.FP32]:
+        a: pl.Tensor[[{m}, {k}], pl.FP16],
+        b: pl.Tensor[[{k}, {n}], pl.FP16],
+        e: pl.Tensor[[{n}, 64], pl.FP16],
+        out: pl.Out[pl.Tensor[[{m}, 64], pl.FP32]],
+    ) -> pl.Tensor[[{m}, 64], pl.FP32]:
         c = pl.matmul(a, b, out_dtype=pl.FP32)
         cb = pl.cast(c, pl.FP16, mode="rint")
         d = pl.matmul(cb, e, out_dtype=pl.FP32)
@@ -51,19 +51,20 @@ class P:
 """
 
 
-def small_integers(k: int) -> dict[str, np.ndarray]:
-    """-2..2: |c| <= 4 * 192 is an FP16 integer, |d| < 2 ** 24 an FP32 one."""
+def small_integers(m: int, k: int, n: int) -> dict[str, np.ndarray]:
+    """-2..2: |c| <= 4 * 192 is an FP16 integer, |d| <= 4096 * 4 * 32 * 2 < 2 ** 24 an FP32
+    one."""
     rng = np.random.default_rng(1)
-    shapes = {"a": (256, k), "b": (k, 256), "e": (256, 64)}
+    shapes = {"a": (m, k), "b": (k, n), "e": (n, 64)}
     return {name: rng.integers(-2, 3, shape).astype(np.float16) for name, shape in shapes.items()}
 
 
 def kernel_for(key: str, route: str, ptoas: Path) -> Kernel:
     name = f"{key}@{route}"
     if name not in _kernels:
-        k = CASES[key]
-        source = kernel_source(k)
-        _kernels[name] = routed_kernel(name, source, EDITION, route, ptoas, small_integers(k))
+        dims = CASES[key]
+        source = kernel_source(*dims)
+        _kernels[name] = routed_kernel(name, source, EDITION, route, ptoas, small_integers(*dims))
     return _kernels[name]
 
 

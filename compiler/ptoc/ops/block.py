@@ -579,7 +579,7 @@ register(
     "Convert an FP32 Acc tile into a window of an FP16 / BF16 Mat tile (FIXPIPE's cast "
     "pre-quantisation, round half to even; the rest of the target is kept): how a product "
     "larger than Acc is computed in blocks into the Mat operand of a second matmul (inserted "
-    "by ConvertTensorToBlockOps; not callable from the DSL).",
+    "by ConvertTensorToBlockOps).",
     pipe=PipeType.FIX,
     type_rule_doc="type(target); the window inside it",
     dsl_visible=False,

@@ -9,12 +9,16 @@ and keeps whole 32-byte rows. The product stays in Acc: a returned product is st
 store from Acc (the FIX pipe converts it to the result's type).
 
 An operand may also be a product already in Mat: ``cast(product, FP16 / BF16, mode="rint")``
-is the converting move Acc -> Mat (tensor_to_block.py), multiplied whole (K unsliced).
+is the converting move Acc -> Mat (tensor_to_block.py); a product larger than Acc read so is
+computed in blocks of rows (or columns), each converted into its window of one Mat tile
+(``block.insert``, the blocks acc_tiles.py's ``mat_placed`` chose: upstream's AutoTileMatmulL0
+with the product placed in Mat). A Mat operand is moved whole into Left / Right, or copied there
+a slice of K at a time (``block.extract``: TEXTRACT) when it does not fit at once.
 What the hardware cannot do is an E400 at the matmul: an operand computed in the kernel (a Vec
 tile cannot reach Mat on A2/A3). What ptoc does not lower yet is an E400 too: a product larger
-than Acc (A2/A3's L0C, 128 KB: upstream's AutoTileMatmulL0 tiles it into [m, n] sub-tiles, each
-stored or assembled where the product goes), transposed operands (``a_trans`` / ``b_trans``),
-ranks other than 2.
+than Acc read otherwise (returned, or read by a vector op; a product assembled into a tensor is
+blocked before: acc_tiles.py), transposed operands (``a_trans`` / ``b_trans``), ranks other
+than 2.
 """
 
 from __future__ import annotations
