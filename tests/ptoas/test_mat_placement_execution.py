@@ -5,9 +5,9 @@ since pto-isa's CPU simulator holds BF16 as _Float16 here) end to end on both ro
 simulator. The [256, 256] FP32 product (256 KB; A2/A3's L0C holds 128 KB) is computed in blocks
 of 64 rows (16 rows of 4096 columns: in blocks of 1024 columns), each converted into its window
 of one FP16 Mat tile (``block.insert``: TINSERT / pto.tinsert Acc -> Mat), which the second
-matmul reads in slices of K (TEXTRACT / pto.textract). Small integers make every sum exact in any order, so the simulator must compute
-the interpreter's numbers exactly: a block in the wrong window, a slice of the wrong columns or a
-second rounding cannot pass."""
+matmul reads in slices of K (TEXTRACT / pto.textract). Small integers make every sum exact in
+any order, so the simulator must compute the interpreter's numbers exactly: a block in the
+wrong window, a slice of the wrong columns or a second rounding cannot pass."""
 
 from __future__ import annotations
 
