@@ -6,7 +6,7 @@ registration and what the reference interpreter computes for it."""
 from __future__ import annotations
 
 import numpy as np
-from ir_builder import FP16, FP32, ints, tile_t, var
+from ir_builder import FP16, FP32, i, ints, tile_t, var
 from ops_ir import assert_error, assert_type, deduce, error, opdef
 
 from ptoc.interp.opcall import OpCall
@@ -88,3 +88,16 @@ def test_the_interpreter_rounds_the_window_half_to_even_and_keeps_the_rest() -> 
     assert np.array_equal(after[17:], np.ones((15, 32), np.float16))
     assert after[16, 0] == np.float16(1 + 2.0**-9) and np.all(after[16, 1:] == 1)
     assert np.all(before == 7)  # (a new value: the target is not changed in place)
+
+
+def test_the_interpreter_extracts_the_window_the_second_matmul_reads() -> None:
+    source = var("m", tile_t(64, 64, dtype=FP16, memory=MAT))
+    call = op_call(
+        opdef("block.extract"),
+        [source, i(0), i(32), ints(64, 32)],
+        (("target_memory", MemorySpace.Left),),
+        NO_SPAN,
+    )
+    values = np.arange(64 * 64, dtype=np.float16).reshape(64, 64)
+    window = SEMANTICS["block.extract"](OpCall(call, (values, 0, 32, (64, 32))))
+    assert np.array_equal(window, values[:, 32:])
