@@ -24,11 +24,21 @@ ROUTES = ("cce", "pto")
 EDITION = Edition.V2026_08
 # [M, K] x [K, N] of the first product. K = 32 fits Left and Right at once (upstream's full-K),
 # 192 is summed in two slices of 96 (split-K); 16 rows of 4096 columns are blocked by columns.
-CASES = {"full_k": (256, 32, 256), "split_k": (256, 192, 256), "column_blocks": (16, 32, 4096)}
+# "right_operand": the Mat tile is the second product's right operand (e @ cb).
+CASES = {
+    "full_k": (256, 32, 256),
+    "split_k": (256, 192, 256),
+    "column_blocks": (16, 32, 4096),
+    "right_operand": (256, 32, 256),
+}
 _kernels: dict[str, Kernel] = {}
 
 
-def kernel_source(m: int, k: int, n: int) -> str:
+def kernel_source(m: int, k: int, n: int, right: bool = False) -> str:
+    if right:  # e [64, M] @ cb [M, N]
+        e, out, product = f"[64, {m}]", f"[64, {n}]", "pl.matmul(e, cb, out_dtype=pl.FP32)"
+    else:  # cb [M, N] @ e [N, 64]
+        e, out, product = f"[{n}, 64]", f"[{m}, 64]", "pl.matmul(cb, e, out_dtype=pl.FP32)"
     return f"""\
 import pypto.language as pl
 
@@ -40,31 +50,32 @@ class P:
         self,
         a: pl.Tensor[[{m}, {k}], pl.FP16],
         b: pl.Tensor[[{k}, {n}], pl.FP16],
-        e: pl.Tensor[[{n}, 64], pl.FP16],
-        out: pl.Out[pl.Tensor[[{m}, 64], pl.FP32]],
-    ) -> pl.Tensor[[{m}, 64], pl.FP32]:
+        e: pl.Tensor[{e}, pl.FP16],
+        out: pl.Out[pl.Tensor[{out}, pl.FP32]],
+    ) -> pl.Tensor[{out}, pl.FP32]:
         c = pl.matmul(a, b, out_dtype=pl.FP32)
         cb = pl.cast(c, pl.FP16, mode="rint")
-        d = pl.matmul(cb, e, out_dtype=pl.FP32)
+        d = {product}
         out = pl.assemble(out, d, [0, 0])
         return out
 """
 
 
-def small_integers(m: int, k: int, n: int) -> dict[str, np.ndarray]:
+def small_integers(m: int, k: int, n: int, right: bool = False) -> dict[str, np.ndarray]:
     """-2..2: |c| <= 4 * 192 is an FP16 integer, |d| <= 4096 * 4 * 32 * 2 < 2 ** 24 an FP32
     one."""
     rng = np.random.default_rng(1)
-    shapes = {"a": (m, k), "b": (k, n), "e": (n, 64)}
+    shapes = {"a": (m, k), "b": (k, n), "e": (64, m) if right else (n, 64)}
     return {name: rng.integers(-2, 3, shape).astype(np.float16) for name, shape in shapes.items()}
 
 
 def kernel_for(key: str, route: str, ptoas: Path) -> Kernel:
     name = f"{key}@{route}"
     if name not in _kernels:
-        dims = CASES[key]
-        source = kernel_source(*dims)
-        _kernels[name] = routed_kernel(name, source, EDITION, route, ptoas, small_integers(*dims))
+        dims, right = CASES[key], key == "right_operand"
+        source = kernel_source(*dims, right=right)
+        given = small_integers(*dims, right=right)
+        _kernels[name] = routed_kernel(name, source, EDITION, route, ptoas, given)
     return _kernels[name]
 
 
