@@ -62,7 +62,11 @@ def test_only_fp32_acc_converts_into_fp16_or_bf16_mat() -> None:
         source=acc(32, 64),
         offset=ints(0, 0),
     )
-    assert_error(same_type, "E320", "dtype", "a move converts only an FP32 Acc tile")
+    assert_error(same_type, "E320", "target", "converts an FP32 Acc tile into an FP16 or BF16")
+    from_fp16 = error(
+        "block.insert", target=mat(64, 64), source=acc(32, 64, dtype=FP16), offset=ints(0, 0)
+    )
+    assert_error(from_fp16, "E320", "target", "not Tile[[32, 64], FP16")
     from_vec = error(
         "block.insert",
         target=mat(64, 64),

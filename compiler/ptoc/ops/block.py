@@ -543,9 +543,19 @@ def _insert(ctx: DeduceContext) -> Type:
     cast pre-quantisation, as the converting move's): the window lies inside the target and
     starts on whole 16 x 16 fractals; the result is the target."""
     target, source = ctx.tile("target"), ctx.tile("source")
-    check_converting_move(ctx, source, MemorySpace.Mat, target.dtype)
+    if source.dtype is not DataType.FP32 or target.dtype not in (DataType.FP16, DataType.BF16):
+        ctx.fail(
+            f"{ctx.op.name}: converts an FP32 Acc tile into an FP16 or BF16 Mat tile (TINSERT's "
+            f"cast pre-quantisation), not {source.short()} into {target.short()}",
+            at="target",
+            code="E320",
+        )
     if target.memory_space is not MemorySpace.Mat:
-        ctx.fail(f"{ctx.op.name}: 'target' must be a Mat tile, got {target.short()}", at="target")
+        ctx.fail(
+            f"{ctx.op.name}: 'target' must be a Mat tile, got {target.short()}",
+            at="target",
+            code="E320",
+        )
     offsets = int_elements(ctx, "offset")
     if target.rank != 2 or source.rank != 2 or len(offsets) != 2:
         ctx.fail(f"{ctx.op.name}: a 2-D window of a 2-D tile", at="offset", code="E307")
