@@ -129,10 +129,15 @@ CHAIN = textwrap.dedent("""\
 
 
 def placements(
-    m: int = 256, n: int = 256, dtype: str = "FP16", mode: str = "rint", extra: str = ""
+    m: int = 256,
+    n: int = 256,
+    dtype: str = "FP16",
+    mode: str = "rint",
+    extra: str = "",
+    chain: str = CHAIN,
 ) -> dict[str, tuple[str, str, int, int]]:
     """mat_placed of the chain, by product name: (cast, dtype, axis, block)."""
-    text = CHAIN.format(m=m, n=n, dtype=dtype, mode=mode, extra=extra)
+    text = chain.format(m=m, n=n, dtype=dtype, mode=mode, extra=extra)
     (found,) = analyze_source(text, "k.py").all_programs()
     (function,) = run_pipeline(found, ["ConvertToSSA"]).program.functions
     return {
@@ -154,3 +159,9 @@ def test_a_product_that_fits_or_a_cast_fixpipe_cannot_do_is_not_placed() -> None
     assert placements(mode="round") == {}  # ties away from zero: FIXPIPE rounds half to even
     assert placements(dtype="FP32") == {}  # no narrowing: nothing for FIXPIPE to convert
     assert placements(extra="\n        f = pl.exp(cb)") == {}  # a vector op reads the cast too
+    unread = CHAIN.replace("d = pl.matmul(cb, e, out_dtype=pl.FP32)", "d = pl.matmul(a, b)")
+    assert placements(chain=unread) == {}  # no matmul reads the cast
+    int8 = CHAIN.replace("pl.FP16]", "pl.INT8]").replace(
+        "out_dtype=pl.FP32)\n", "out_dtype=pl.INT32)\n", 1
+    )
+    assert placements(chain=int8) == {}  # an INT32 product: FIXPIPE's cast is FP32's

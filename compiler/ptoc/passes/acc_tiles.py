@@ -160,7 +160,8 @@ def mat_placed(fn: Function, acc_capacity: int | None) -> dict[Var, MatPlacement
             continue
         if dtype not in (DataType.FP16, DataType.BF16) or not is_rint(call.kwarg("mode")):
             continue
-        if reads.get(cast.var, 0) != operand_reads.get(cast.var, 0) or cast.var in fn.params:
+        operand = operand_reads.get(cast.var, 0)
+        if operand == 0 or reads.get(cast.var, 0) != operand:
             continue
         matmul = products[source].value
         assert isinstance(matmul, Call) and isinstance(dtype, DataType)
@@ -172,7 +173,11 @@ def mat_placed(fn: Function, acc_capacity: int | None) -> dict[Var, MatPlacement
 
 
 def _blocking_of(product: Var, capacity: int) -> tuple[int, int] | None:
-    return _blocking(product.type, capacity) if isinstance(product.type, TensorType) else None
+    """The blocks of an FP32 product (what FIXPIPE converts to FP16 / BF16)."""
+    t = product.type
+    if not isinstance(t, TensorType) or t.dtype is not DataType.FP32:
+        return None
+    return _blocking(t, capacity)
 
 
 def _assemble_of(stmts: list[Stmt], index: int, product: Var) -> int | None:
