@@ -140,13 +140,16 @@ class Ops2608:
 
     @pl.function(type=pl.FunctionType.InCore)
     def extracted(
-        self, a: pl.Tensor[[64, 64], pl.FP16], out: pl.Tensor[[32, 32], pl.FP32]
+        self,
+        a: pl.Tensor[[64, 64], pl.FP16],
+        out: pl.Tensor[[32, 32], pl.FP32],
+        row: pl.Scalar[pl.INT64],
     ) -> pl.Tensor[[32, 32], pl.FP32]:
         m: pl.Tile[[64, 64], pl.FP16] = pl.load(
             a, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat
         )
         lhs: pl.Tile[[32, 64], pl.FP16] = pl.block.extract(
-            m, 32, 0, [32, 64], target_memory=pl.MemorySpace.Left
+            m, row, 0, [32, 64], target_memory=pl.MemorySpace.Left
         )
         rhs: pl.Tile[[64, 32], pl.FP16] = pl.block.extract(
             m, 0, 32, [64, 32], target_memory=pl.MemorySpace.Right
