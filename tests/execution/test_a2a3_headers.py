@@ -6,9 +6,9 @@ types, the Right operand's fractal, the bias table): what passes the simulator m
 compile for the chip. The patched include tree is made once by the vendor's
 ``pto-isa-costmodel/prepare.py``; kernels are checked in batches (one ``-fsyntax-only``
 compiler process each), and a batch that compiles is remembered by content hash. The CCE route's
-C++ of tests/ptoas's execution tests (PyPTO 2026-08's own InCore kernels, the assemble, paged
-form, promoted operand and valid region cases) is checked too, from the kernel lists those
-modules build. What the headers rejected is lowered otherwise or is a diagnostic now
+C++ of tests/ptoas's execution tests (PyPTO 2026-08's own InCore kernels, the assemble, Mat
+placement, paged form, promoted operand and valid region cases) is checked too, from the kernel
+lists those modules build. What the headers rejected is lowered otherwise or is a diagnostic now
 (docs/codegen-pto.md, "The execution chain"): every kernel compiles."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ FLAGS += ("-std=c++20", "-include", "stdint.h", "-include", "stddef.h")
 # after pto-inst.hpp, give them (found at instantiation), static assertions and all.
 NOT_IN_THE_COST_MODEL = (
     *("TExpandS", "TColExpand", "TRowExpandMax", "TRowExpandMin", "TLRelu", "TPrelu", "TFillPad"),
-    "TConcat",
+    *("TConcat", "TInsert"),
     *(f"TColExpand{op}" for op in ("Add", "Sub", "Mul", "Div", "Max", "Min")),
     *("TAnd", "TOr", "TXor", "TShl", "TShr", "TBitwiseSOp"),
 )
@@ -81,6 +81,7 @@ def ptoas_test_texts() -> dict[str, Callable[[], str | None]]:
     if str(PTOAS_TESTS) not in sys.path:
         sys.path.insert(0, str(PTOAS_TESTS))
     import test_assemble_execution as assemble
+    import test_mat_placement_execution as mat_placement
     import test_paged_forms_execution as paged
     import test_promoted_operands_execution as promoted
     import test_ptoas_2608_execution as upstream
@@ -96,7 +97,7 @@ def ptoas_test_texts() -> dict[str, Callable[[], str | None]]:
         for key in upstream.KERNELS
         if key not in upstream.NO_CODE
     }
-    for module in (assemble, paged, valid):
+    for module in (assemble, mat_placement, paged, valid):
         found |= {
             f"{module.__name__}::{key}": (
                 lambda module=module, key=key: module.kernel_for(key, "cce", NO_PTOAS).text

@@ -9,6 +9,7 @@ import tempfile
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ptoc.cli import analyze
@@ -124,13 +125,16 @@ PROGRAMS = {
 }
 
 
-def run_end_to_end(bench: Bench, source: str, function: str) -> list[str]:
-    """Mismatches between the simulator and the interpreter (empty: they agree)."""
+def run_end_to_end(
+    bench: Bench, source: str, function: str, given: dict[str, np.ndarray] | None = None
+) -> list[str]:
+    """Mismatches between the simulator and the interpreter (empty: they agree); ``given``:
+    inputs by parameter name (the others drawn at random)."""
     analysis = analyze(source, "program.py")
     program = next(p for p in analysis.all_programs() if p.function(function) is not None)
     original = program.function(function)
     assert original is not None
-    inputs = generate_inputs(program, original, 0)
+    inputs = generate_inputs(program, original, 0, given)
     expected = reference_tensors(program, original, inputs)
     compiled, diagnostics = compile_orchestration(program, function)
     assert compiled is not None, [d.format() for d in diagnostics]

@@ -631,7 +631,7 @@ LOWERED = {
     "block.part_add": ("TPARTADD", "pto.tpartadd"),
     "block.concat": ("TCONCAT", "pto.tconcat"),
     "block.matmul_mx": (None, None),  # its scales' spaces: LeftScale / RightScale
-    "block.extract": ("TEXTRACT", None),  # PTO: index-typed operands
+    "block.extract": ("TEXTRACT", "pto.textract"),  # PTO: index-typed row and column
     "block.gather": ("TGATHER", "pto.tgather"),
     "block.gatherb": ("TGATHERB", "pto.tgatherb"),
     "block.scatter": ("TSCATTER", "pto.tscatter"),
@@ -649,6 +649,7 @@ def test_lowerings() -> None:
         assert (opdef(name).cce.instruction, opdef(name).pto.instruction) == (cce, pto), name
     assert opdef("block.col_sum").cce.operands == ("tile",)  # TCOLSUM's plain form
     assert opdef("block.scatter").cce.operands == ("src", "indexes")  # into dst's buffer
+    assert opdef("block.extract").pto.index_operands == ("index_row", "index_col")
     for op in NEW:  # the rest say why code generation reports E400
         for lowering in (op.cce, op.pto):
             assert lowering.instruction is not None or lowering.note, op.name

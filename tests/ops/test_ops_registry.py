@@ -46,6 +46,7 @@ BLOCK_OPS = {
     "l0c_store",
     "move",
     "vec_move",
+    "insert",  # (pass-inserted: a block of a product over Acc into a Mat tile)
     "full",
     "fillpad",
     "get_block_idx",
@@ -309,6 +310,7 @@ CCE = {
     "block.reshape": "TRESHAPE",
     "block.move": "TMOV",
     "block.vec_move": "TMOV",
+    "block.insert": "TINSERT",
     "block.fillpad": "TFILLPAD",
     "block.view": "TEXTRACT",
     "block.get_block_idx": "get_block_idx",
@@ -322,6 +324,7 @@ CCE = {
 # Seed 002's mapping table and the sync spellings.
 PTO = {
     "block.load": "pto.tload",
+    "block.insert": "pto.tinsert",
     "block.store": "pto.tstore",
     "block.mul": "pto.tmul",
     "block.adds": "pto.tadds",
@@ -438,6 +441,7 @@ def test_internal_ops() -> None:
         "block.batch_matmul",
         "block.cmp_mask",
         "block.cmps_mask",
+        "block.insert",
         "block.select_scalar",
         "block.select_tiles",
         "block.transpose_scratch",

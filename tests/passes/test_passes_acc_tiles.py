@@ -15,7 +15,7 @@ from ptoc.interp.run import run_function
 from ptoc.ir.function import Program
 from ptoc.ir.types import MemorySpace
 from ptoc.passes import DEFAULT_TARGET, run_pipeline
-from ptoc.passes.acc_tiles import split_products
+from ptoc.passes.acc_tiles import mat_placed, split_products
 from ptoc.printer import print_program
 
 SOURCE = textwrap.dedent("""\
@@ -102,3 +102,66 @@ def test_a_product_that_fits_or_is_read_otherwise_is_left_alone() -> None:
     (found,) = analyze_source(text.format(m=256, n=256, rows=256, at=0), "k.py").all_programs()
     read_twice = run_pipeline(found, ["ConvertToSSA"]).program
     assert split(read_twice).functions[0] is read_twice.functions[0]
+
+
+# --- the Mat placement ---------------------------------------------------------------------
+
+CHAIN = textwrap.dedent("""\
+    import pypto.language as pl
+
+
+    @pl.program
+    class P:
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(
+            self,
+            a: pl.Tensor[[{m}, 32], pl.FP16],
+            b: pl.Tensor[[32, {n}], pl.FP16],
+            e: pl.Tensor[[{n}, 64], pl.FP16],
+            out: pl.Out[pl.Tensor[[{m}, 64], pl.FP32]],
+        ) -> pl.Tensor[[{m}, 64], pl.FP32]:
+            c = pl.matmul(a, b, out_dtype=pl.FP32)
+            cb = pl.cast(c, pl.{dtype}, mode="{mode}")
+            d = pl.matmul(cb, e, out_dtype=pl.FP32){extra}
+            out = pl.assemble(out, d, [0, 0])
+            return out
+    """)
+
+
+def placements(
+    m: int = 256,
+    n: int = 256,
+    dtype: str = "FP16",
+    mode: str = "rint",
+    extra: str = "",
+    chain: str = CHAIN,
+) -> dict[str, tuple[str, str, int, int]]:
+    """mat_placed of the chain, by product name: (cast, dtype, axis, block)."""
+    text = chain.format(m=m, n=n, dtype=dtype, mode=mode, extra=extra)
+    (found,) = analyze_source(text, "k.py").all_programs()
+    (function,) = run_pipeline(found, ["ConvertToSSA"]).program.functions
+    return {
+        product.name: (p.cast.name, p.dtype.name, p.axis, p.block)
+        for product, p in mat_placed(function, ACC).items()
+    }
+
+
+def test_a_product_over_acc_cast_into_a_second_matmul_is_placed_in_mat() -> None:
+    # [256, 256] FP32 is 262144 bytes: blocks of 64 rows (two of them fit Acc's 131072)
+    assert placements() == {"c": ("cb", "FP16", 0, 64)}
+    assert placements(dtype="BF16") == {"c": ("cb", "BF16", 0, 64)}
+    # 16 rows of 4096 columns: blocks of 1024 columns
+    assert placements(m=16, n=4096) == {"c": ("cb", "FP16", 1, 1024)}
+
+
+def test_a_product_that_fits_or_a_cast_fixpipe_cannot_do_is_not_placed() -> None:
+    assert placements(m=128, n=128) == {}  # fits Acc: the converting move (tensor_to_block.py)
+    assert placements(mode="round") == {}  # ties away from zero: FIXPIPE rounds half to even
+    assert placements(dtype="FP32") == {}  # no narrowing: nothing for FIXPIPE to convert
+    assert placements(extra="\n        f = pl.exp(cb)") == {}  # a vector op reads the cast too
+    unread = CHAIN.replace("d = pl.matmul(cb, e, out_dtype=pl.FP32)", "d = pl.matmul(a, b)")
+    assert placements(chain=unread) == {}  # no matmul reads the cast
+    int8 = CHAIN.replace("pl.FP16]", "pl.INT8]").replace(
+        "out_dtype=pl.FP32)\n", "out_dtype=pl.INT32)\n", 1
+    )
+    assert placements(chain=int8) == {}  # an INT32 product: FIXPIPE's cast is FP32's

@@ -155,8 +155,10 @@ def test_transposed_operands_and_a_product_larger_than_acc_are_e400s() -> None:
     )
     assert converted(huge)[1] == [
         "k.py:8:9: error[E400]: tensor.matmul in a kernel: the product [256, 256] needs "
-        "262144 bytes of Acc, more than its 131072 (L0C); ptoc does not tile a product over "
-        "Acc yet (PyPTO's AutoTileMatmulL0 does): split the rows or columns with tensor.view"
+        "262144 bytes of Acc, more than its 131072 (L0C); ptoc tiles a product over Acc only "
+        'when it is assembled into a tensor or cast (mode="rint") into a second matmul\'s '
+        "operand (PyPTO's AutoTileMatmulL0 places it elsewhere too): split the rows or columns "
+        "with tensor.view"
     ]
 
 

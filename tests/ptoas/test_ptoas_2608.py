@@ -42,6 +42,9 @@ def test_ptoas_v057_accepts_the_2026_08_ops(ptoas_v057: Path, tmp_path: Path) ->
     }
     emitted = set(re.findall(r"\b(pto\.[a-z_.0-9]+)\b", mlir))
     assert lowered - emitted == set()
+    # tile.extract's row and column are index operands: an INT64 scalar is converted
+    row = r"(%\d+) = arith.index_cast %arg2 : i64 to index\n\s*pto.textract ins\(%\d+, \1, %c0 :"
+    assert re.search(row, mlir)
 
 
 INDEX_KERNEL = """import pypto.language as pl

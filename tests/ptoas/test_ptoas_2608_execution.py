@@ -62,6 +62,14 @@ DEFECTS: dict[str, str] = {
     # chain of tests/execution/test_folded_cast.py runs on both routes). Split-K's PTO route
     # assembles since the second matmul's Right tile is allocated after the K-loop, where the
     # loop's [256, 128] Right slice is dead (tests/ptoas/test_ptoas_lifetimes.py).
+    # Upstream's AutoTileMatmulL0 with the product in Mat: mat_* (the [256, 256] FP32 product:
+    # 262144 bytes; A2/A3's L0C holds 131072, pto-isa buffer_limits.hpp) computed in blocks of
+    # 64 rows, each converted into its window of one BF16 Mat tile (block.insert: TINSERT
+    # Acc -> Mat) the second matmul reads (passes/acc_tiles.py).
+    **{
+        AUTO + f"{name}::{name}_incore_0": matrix.NO_SIM_BF16
+        for name in ("mat_split_k", "mat_full_k")
+    },
     AUTO + "fits_l0c_full_k::fits_l0c_full_k_incore_0": matrix.NO_SIM_BF16,
     AUTO + "fits_l0c_split_k::fits_l0c_split_k_incore_0": matrix.NO_SIM_BF16,
 }
@@ -187,18 +195,9 @@ SIZES: dict[str, dict[str, int]] = {
 # Kernels with no code: the code each route reports (E400: no lowering of an op, E405:
 # PTOAS rejects the MLIR; "clang": the C++ pto-isa rejects).
 NO_CODE: dict[str, tuple[str, str]] = {
-    # Upstream's AutoTileMatmulL0. ddr_* (the [256, 256] FP32 product: 262144 bytes; A2/A3's
-    # L0C holds 131072, pto-isa buffer_limits.hpp) are computed and assembled in blocks of 64
-    # rows (passes/acc_tiles.py) and run. fits_l0c_*: the rint cast of the product is the
-    # converting move Acc -> Mat feeding the second matmul (TMOV's FIXPIPE pre-quantisation).
-    # mat_*: that product exceeds Acc and is consumed on-chip; its blocks are not assembled
-    # into a Mat tile: E400.
-    **{
-        f"advanced/02_auto_tile_matmul.py::{name}::{name}_incore_0": ("E400", "E400")
-        for name in ("mat_split_k", "mat_full_k")
-    },
-    # (03_mixed_kernel.py's mixed_matmul_bias / _lr, a vector add of the matmul's product in
-    # one scope, are split into a cube kernel and a vector kernel and run: mixed_scopes.py)
+    # None: ddr_* are computed and assembled in blocks (passes/acc_tiles.py); mat_* in blocks
+    # inserted into one Mat tile (block.insert); 03_mixed_kernel.py's mixed_matmul_bias / _lr
+    # are split into a cube kernel and a vector kernel (passes/mixed_scopes.py).
 }
 
 

@@ -535,6 +535,74 @@ _block_op(
     _same_tile,
     "type(tile)",
 )
+
+
+@rule
+def _insert(ctx: DeduceContext) -> Type:
+    """An Acc tile converted into a window of a Mat tile (TINSERT Acc -> Mat: the FIX pipe's
+    cast pre-quantisation, as the converting move's): the window lies inside the target and
+    starts on whole 16 x 16 fractals; the result is the target."""
+    target, source = ctx.tile("target"), ctx.tile("source")
+    if source.dtype is not DataType.FP32 or target.dtype not in (DataType.FP16, DataType.BF16):
+        ctx.fail(
+            f"{ctx.op.name}: converts an FP32 Acc tile into an FP16 or BF16 Mat tile (TINSERT's "
+            f"cast pre-quantisation), not {source.short()} into {target.short()}",
+            at="target",
+            code="E320",
+        )
+    if target.memory_space is not MemorySpace.Mat:
+        ctx.fail(
+            f"{ctx.op.name}: 'target' must be a Mat tile, got {target.short()}",
+            at="target",
+            code="E320",
+        )
+    offsets = int_elements(ctx, "offset")
+    if target.rank != 2 or source.rank != 2 or len(offsets) != 2:
+        ctx.fail(f"{ctx.op.name}: a 2-D window of a 2-D tile", at="offset", code="E307")
+    for axis, (start, size, whole) in enumerate(
+        zip(offsets, source.shape, target.shape, strict=True)
+    ):
+        first, extent, full = static_value(start), static_value(size), static_value(whole)
+        if first is None:
+            continue  # (known at run time)
+        outside = extent is not None and full is not None and first + extent > full
+        if first % _FRACTAL_SIDE or outside:
+            ctx.fail(
+                f"{ctx.op.name}: the window [{first}, {first} + {dim_str(size)}) on dimension "
+                f"{axis} must start on a fractal ({_FRACTAL_SIDE}) inside {dim_str(whole)}",
+                at="offset",
+                code="E308",
+            )
+    return TileType(target.shape, target.dtype, tile_view=target.tile_view)
+
+
+_FRACTAL_SIDE = 16  # rows and columns of an Acc / Mat fractal
+register(
+    "block.insert",
+    Category.BLOCK,
+    [
+        p_tile("target", "Mat tile (FP16 / BF16) a window of which is written", spaces=(_MAT,)),
+        p_tile("source", "FP32 Acc tile converted into the window", spaces=(_ACC,)),
+        p_shape("offset", "Where the window starts in 'target': [row, column], whole fractals"),
+    ],
+    _insert,
+    "Convert an FP32 Acc tile into a window of an FP16 / BF16 Mat tile (FIXPIPE's cast "
+    "pre-quantisation, round half to even; the rest of the target is kept): how a product "
+    "larger than Acc is computed in blocks into the Mat operand of a second matmul (inserted "
+    "by ConvertTensorToBlockOps).",
+    pipe=PipeType.FIX,
+    type_rule_doc="type(target); the window inside it",
+    dsl_visible=False,
+    role=Role.MOVE,
+    result_space=_MAT,
+    aliases="target",
+    **isa(
+        "TINSERT",
+        "the target is the destination (the result is its buffer); the offset gives the "
+        "row and column",
+        operands=("source", "offset"),
+    ),
+)
 _block_op(
     entry(
         "full", "TEXPANDS", "A Vec tile with every element set to a constant.", role=Role.BROADCAST

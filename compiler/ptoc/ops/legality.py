@@ -45,6 +45,7 @@ _HOW_TO_REACH = {
     _RIGHT: "load it into Mat (target_memory=pl.MemorySpace.Mat), then "
     "pl.move(..., target_memory=pl.MemorySpace.Right)",
     _ACC: "an Acc tile is the result of pl.matmul",
+    MemorySpace.Mat: "load it into Mat (target_memory=pl.MemorySpace.Mat)",
     _VEC: "vector instructions read Vec tiles: load it into Vec (the default target_memory)",
 }
 

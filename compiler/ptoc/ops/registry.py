@@ -378,6 +378,9 @@ class Lowering:
     scalar_dtype: DataType | None = None
     # The scratch operand is a byte mask (UINT8 on A2/A3): the given tile, reinterpreted.
     byte_scratch: bool = False
+    # Scalar operands the dialect types as ``index`` (pto.textract's row and column): a
+    # scalar of another integer type is converted.
+    index_operands: tuple[str, ...] = ()
     # A window of a Vec tile (A2/A3's ``pto.textract`` reads Mat only): this aliasing view
     # (``pto.subset``) copied into the result's buffer with ``pto.tmov``; whole rows only.
     vec_window: str | None = None

@@ -843,6 +843,7 @@ _LOWERING_TRAITS = frozenset(
         "pto_byte_scratch",
         "pto_vec_window",
         "pto_stated_by_type",
+        "pto_index_operands",
     }
 )
 

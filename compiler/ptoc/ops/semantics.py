@@ -182,6 +182,15 @@ def _move(op: OpCall) -> Array:
     return tile.copy()
 
 
+@_define("block.insert")
+def _insert(op: OpCall) -> Array:
+    """The target with the source converted into its window (FIXPIPE rounds half to even)."""
+    target, source = np.asarray(op.args[0]).copy(), np.asarray(op.args[1])
+    window = _window(op, target.shape, op.ints(2), source.shape)
+    target[window] = convert(source, target.dtype, "rint")
+    return target
+
+
 @_define("block.vec_move")
 def _vec_move(op: OpCall) -> Array:
     return np.asarray(op.args[0]).copy()

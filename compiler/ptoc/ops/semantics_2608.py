@@ -78,6 +78,19 @@ def _transpose_view(op: OpCall) -> Array:
 
 SEMANTICS["block.transpose_view"] = _transpose_view
 
+
+def _extract(op: OpCall) -> Array:
+    """The window of ``shape`` at (index_row, index_col) of the source, copied (TEXTRACT)."""
+    source = np.asarray(op.args[0])
+    row, col = op.int_arg(1), op.int_arg(2)
+    rows, cols = op.ints(3)[-2:]
+    if row < 0 or col < 0 or row + rows > source.shape[-2] or col + cols > source.shape[-1]:
+        op.fail(f"the window at ({row}, {col}) of {rows} x {cols} is outside the source")
+    return source[..., row : row + rows, col : col + cols].copy()
+
+
+SEMANTICS["block.extract"] = _extract
+
 # The tensor twins 2026-08 added of 2026-03 block ops compute what the block op does.
 _TWINS = """abs neg sqrt minimum and or shl shr ands ors shls shrs not expands row_min row_expand
     row_expand_add row_expand_sub row_expand_mul row_expand_div col_expand col_expand_mul

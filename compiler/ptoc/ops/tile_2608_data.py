@@ -197,8 +197,7 @@ tile_op(
         "Copy a sub-tile of shape at (index_row, index_col) into target_memory (e.g. Mat -> "
         "Left / Right, Acc -> Mat).",
         operands=("src", "index_row", "index_col"),
-        pto_unsupported="pto.textract takes index-typed row and column operands, which ptoc's "
-        "PTO generator does not emit yet",
+        pto_index_operands=("index_row", "index_col"),
         pipe=PipeType.MTE1,
         role=Role.MOVE,
         result_space_attr="target_memory",

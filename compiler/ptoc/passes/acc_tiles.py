@@ -15,13 +15,19 @@ window of ``t``::
 ``m`` (or ``n``) is the largest divisor of M (N), in whole fractals of 16, of which two blocks
 fit Acc (a K loop's first product and the sum it carries are two tiles).
 Each block is then an ordinary matmul (tensor_matmul.py: K slices, the block in Acc) and each
-assemble a store from Acc. A product read otherwise (by a vector op, or a second matmul: the
-Mat placement, which needs the FIX pipe's Acc -> Mat move) keeps the E400 of its size.
+assemble a store from Acc.
+
+The Mat placement (``mat_placed``): a product over Acc whose only use is
+``cb = tensor.cast(c, FP16 / BF16, mode="rint")`` read only as matmul operands is computed in
+the same blocks where ConvertTensorToBlockOps lowers the matmul (tensor_matmul.py), each
+block converted into its window of one Mat tile (``block.insert``: TINSERT Acc -> Mat, the FIX
+pipe rounding half to even as the cast says), which the second matmul reads as ``cb``. A
+product read otherwise (by a vector op) keeps the E400 of its size.
 """
 
 from __future__ import annotations
 
-from ..ir.dtype import INDEX
+from ..ir.dtype import INDEX, DataType
 from ..ir.expr import Binary, BinaryOp, Call, ConstInt, Expr, MakeTuple, Var, const_int
 from ..ir.function import Function
 from ..ir.shape import static_shape
@@ -30,6 +36,7 @@ from ..ir.types import TensorType
 from ..ir.visitor import with_fields
 from ..ir.walk import stmt_reads
 from ..ops.registry import REGISTRY, OpError, Role
+from ..records import record
 from .build import index_tuple, op_call
 from .op_info import is_tensor_op, op_def
 
@@ -83,7 +90,14 @@ def _plan(stmt: AssignStmt, params: set[Var], capacity: int) -> tuple[int, int] 
     a, b = call.args[0], call.args[1]
     if not (a in params and b in params and isinstance(stmt.var.type, TensorType)):
         return None
-    shape = static_shape(stmt.var.type.shape)
+    return _blocking(stmt.var.type, capacity)
+
+
+def _blocking(product: TensorType, capacity: int) -> tuple[int, int] | None:
+    """(axis, block) of a 2-D product over Acc: rows (axis 0) or columns (axis 1) in blocks
+    of ``block``, the largest divisor in whole fractals of which two fit Acc; None when the
+    product fits Acc (or no block does)."""
+    shape = static_shape(product.shape)
     if shape is None or len(shape) != 2 or shape[0] * shape[1] * _ACC_BYTES <= capacity:
         return None
     for axis in (0, 1):
@@ -92,6 +106,78 @@ def _plan(stmt: AssignStmt, params: set[Var], capacity: int) -> tuple[int, int] 
             if whole % block == 0 and block * other * _ACC_BYTES * _LIVE <= capacity:
                 return axis, block
     return None
+
+
+# --- the Mat placement ---------------------------------------------------------------------
+
+
+@record(frozen=True, slots=True)
+class MatPlacement:
+    """A product over Acc computed in blocks into one Mat tile: the cast that reads it (the
+    Mat tile's value), the tile's element type, and the blocks (rows: axis 0, or columns)."""
+
+    cast: Var
+    dtype: DataType
+    axis: int
+    block: int
+
+
+def is_rint(mode: object) -> bool:
+    """The cast mode FIXPIPE rounds with (half to even): ``"rint"`` or its index 1."""
+    return mode == 1 or (isinstance(mode, str) and mode.lower() == "rint")
+
+
+def mat_placed(fn: Function, acc_capacity: int | None) -> dict[Var, MatPlacement]:
+    """The products of ``fn``'s body over ``acc_capacity`` bytes whose only use is a cast
+    to FP16 / BF16 with ``mode="rint"`` that only matmuls read (as operands), by product."""
+    if acc_capacity is None or not isinstance(fn.body, SeqStmts):
+        return {}
+    reads: dict[Var, int] = {}
+    for var in stmt_reads(fn.body):
+        reads[var] = reads.get(var, 0) + 1
+    operand_reads: dict[Var, int] = {}
+    products: dict[Var, AssignStmt] = {}
+    casts: list[AssignStmt] = []
+    for stmt in fn.body.stmts:
+        if not isinstance(stmt, AssignStmt):
+            continue
+        if is_tensor_op(stmt.value, Role.MATMUL):
+            products[stmt.var] = stmt
+            call = stmt.value
+            assert isinstance(call, Call)
+            for arg in call.args[:2]:
+                if isinstance(arg, Var):
+                    operand_reads[arg] = operand_reads.get(arg, 0) + 1
+        elif is_tensor_op(stmt.value, Role.CAST):
+            casts.append(stmt)
+    found: dict[Var, MatPlacement] = {}
+    for cast in casts:
+        call = cast.value
+        assert isinstance(call, Call)
+        source = call.args[0] if call.args else None
+        dtype = call.kwarg("target_type")
+        if not (isinstance(source, Var) and source in products and reads.get(source) == 1):
+            continue
+        if dtype not in (DataType.FP16, DataType.BF16) or not is_rint(call.kwarg("mode")):
+            continue
+        operand = operand_reads.get(cast.var, 0)
+        if operand == 0 or reads.get(cast.var, 0) != operand:
+            continue
+        matmul = products[source].value
+        assert isinstance(matmul, Call) and isinstance(dtype, DataType)
+        transposed = any(matmul.kwarg(a) is True for a in ("a_trans", "b_trans", "c_matrix_nz"))
+        plan = None if transposed else _blocking_of(source, acc_capacity)
+        if plan is not None:
+            found[source] = MatPlacement(cast.var, dtype, *plan)
+    return found
+
+
+def _blocking_of(product: Var, capacity: int) -> tuple[int, int] | None:
+    """The blocks of an FP32 product (what FIXPIPE converts to FP16 / BF16)."""
+    t = product.type
+    if not isinstance(t, TensorType) or t.dtype is not DataType.FP32:
+        return None
+    return _blocking(t, capacity)
 
 
 def _assemble_of(stmts: list[Stmt], index: int, product: Var) -> int | None:

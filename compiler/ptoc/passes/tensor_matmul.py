@@ -9,19 +9,23 @@ and keeps whole 32-byte rows. The product stays in Acc: a returned product is st
 store from Acc (the FIX pipe converts it to the result's type).
 
 An operand may also be a product already in Mat: ``cast(product, FP16 / BF16, mode="rint")``
-is the converting move Acc -> Mat (tensor_to_block.py), multiplied whole (K unsliced).
+is the converting move Acc -> Mat (tensor_to_block.py); a product larger than Acc read so is
+computed in blocks of rows (or columns), each converted into its window of one Mat tile
+(``block.insert``, the blocks acc_tiles.py's ``mat_placed`` chose: upstream's AutoTileMatmulL0
+with the product placed in Mat). A Mat operand is moved whole into Left / Right, or copied there
+a slice of K at a time (``block.extract``: TEXTRACT) when it does not fit at once.
 What the hardware cannot do is an E400 at the matmul: an operand computed in the kernel (a Vec
 tile cannot reach Mat on A2/A3). What ptoc does not lower yet is an E400 too: a product larger
-than Acc (A2/A3's L0C, 128 KB: upstream's AutoTileMatmulL0 tiles it into [m, n] sub-tiles, each
-stored or assembled where the product goes), transposed operands (``a_trans`` / ``b_trans``),
-ranks other than 2.
+than Acc read otherwise (returned, or read by a vector op; a product assembled into a tensor is
+blocked before: acc_tiles.py), transposed operands (``a_trans`` / ``b_trans``), ranks other
+than 2.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..ir.dtype import INDEX
+from ..ir.dtype import INDEX, DataType
 from ..ir.expr import (
     Binary,
     BinaryOp,
@@ -36,9 +40,10 @@ from ..ir.expr import (
 from ..ir.shape import static_shape
 from ..ir.stmt import AssignStmt, ForStmt, SeqStmts, Stmt, YieldStmt
 from ..ir.types import MemorySpace, ScalarType, TensorType, TileType
-from ..ops.registry import REGISTRY, OpDef, OpError, Role
+from ..ops.registry import REGISTRY, OpDef, OpError, PipeType, Role
+from .acc_tiles import MatPlacement
 from .build import index_tuple, op_call
-from .op_info import the_first
+from .op_info import creator_op, the_first
 
 if TYPE_CHECKING:
     from .tensor_to_block import _Converter
@@ -86,35 +91,86 @@ class MatmulLowering:
         size = max(dtype.bits // 8, 1)
         target = self.conv.ctx.target
         acc_capacity = target.capacity(MemorySpace.Acc)
-        if acc_capacity is not None and m * n * _ACC_BYTES > acc_capacity:
+        placed = self.conv.mat_placed.get(self.stmt.var)
+        if acc_capacity is not None and m * n * _ACC_BYTES > acc_capacity and placed is None:
             self.error(
                 f"the product [{m}, {n}] needs {m * n * _ACC_BYTES} bytes of Acc, more than "
-                f"its {acc_capacity} (L0C); ptoc does not tile a product over Acc yet "
-                "(PyPTO's AutoTileMatmulL0 does): split the rows or columns with tensor.view"
+                f"its {acc_capacity} (L0C); ptoc tiles a product over Acc only when it is "
+                'assembled into a tensor or cast (mode="rint") into a second matmul\'s operand '
+                "(PyPTO's AutoTileMatmulL0 places it elsewhere too): split the rows or columns "
+                "with tensor.view"
             )
             return None
+        try:
+            if placed is not None:
+                return self.into_mat(placed, (a, a_off, b, b_off), (m, k, n), dtype)
+            result = self.in_acc((a, a_off, b, b_off), (m, k, n), size)
+        except OpError as exc:
+            self.error(str(exc))
+            return None
+        if result is None:
+            return None
+        self.conv.tiles[self.stmt.var] = result
+        return self.out
+
+    def in_acc(
+        self,
+        operands: tuple[Var, list[Expr], Var, list[Expr]],
+        dims: tuple[int, int, int],
+        size: int,
+    ) -> Var | None:
+        """The product of the [m, k] window of ``a`` and the [k, n] window of ``b`` in Acc, over
+        slices of K when it does not fit at once (None after an E400)."""
+        a, a_off, b, b_off = operands
+        m, k, n = dims
         step = self.k_slice(m, k, n, size)
-        if step is not None and step < k and self.in_mat:
-            self.error(
-                f"an operand computed into Mat (a folded cast of a product) is multiplied whole: "
-                f"K = {k} does not fit Left and Right at once, and ptoc does not slice a Mat tile"
-            )
-            return None
         if step is None:
             self.error(
                 f"no slice of K = {k} fits Left, Right and Mat together for [{m}, K] x [K, {n}]"
             )
             return None
-        try:
-            first, stmts = self.product(a, a_off, b, b_off, (m, n, step), None, _zero())
-            self.out.extend(stmts)
-            result = first
-            if step < k:
-                result = self.accumulate(first, a, a_off, b, b_off, (m, n, step), k)
-        except OpError as exc:
-            self.error(str(exc))
-            return None
-        self.conv.tiles[self.stmt.var] = result
+        first, stmts = self.product(a, a_off, b, b_off, (m, n, step), None, _zero())
+        self.out.extend(stmts)
+        if step < k:
+            return self.accumulate(first, a, a_off, b, b_off, (m, n, step), k)
+        return first
+
+    def into_mat(
+        self,
+        placed: MatPlacement,
+        operands: tuple[Var, list[Expr], Var, list[Expr]],
+        dims: tuple[int, int, int],
+        dtype: DataType,
+    ) -> list[Stmt] | None:
+        """A product over Acc whose rint cast a second matmul reads (acc_tiles.py): each block
+        of rows (or columns) computed in Acc and converted into its window of one Mat tile
+        (``block.insert``), which is the cast's value."""
+        a, a_off, b, b_off = operands
+        m, k, n = dims
+        span, cast = self.span, placed.cast
+        create = op_call(
+            creator_op("block"),
+            [index_tuple([m, n], span)],
+            (("dtype", placed.dtype), ("target_memory", MemorySpace.Mat)),
+            span,
+        )
+        scratch = self.assign(f"{cast.name}_mat", create, self.out)
+        insert = insert_op()
+        for i in range(dims[2 * placed.axis] // placed.block):
+            start = i * placed.block
+            if placed.axis == 0:
+                windows = (a, [_plus(a_off[0], _index(start)), a_off[1]], b, b_off)
+                sizes, at = (placed.block, k, n), [start, 0]
+            else:
+                windows = (a, a_off, b, [b_off[0], _plus(b_off[1], _index(start))])
+                sizes, at = (m, k, placed.block), [0, start]
+            tile = self.in_acc(windows, sizes, max(dtype.bits // 8, 1))
+            if tile is None:
+                return None
+            into = op_call(insert, [scratch, tile, index_tuple(at, span)], (), span)
+            scratch = self.assign(f"{cast.name}_mat", into, self.out)
+        self.conv.tiles[cast] = scratch
+        self.conv.folded.add(cast)
         return self.out
 
     # --- operands ------------------------------------------------------------------------
@@ -157,7 +213,13 @@ class MatmulLowering:
         return base, offsets, (dims[0], dims[1])
 
     def k_slice(self, m: int, k: int, n: int, size: int) -> int | None:
+        """The largest slice of K whose tiles fit Left, Right and Mat together. A product
+        reading a Mat tile computed in the kernel comes after the product that computed it,
+        whose Left / Right tiles keep their buffers unless the new ones fit in them
+        (MemoryReuse gives a tile an earlier buffer only when that one is as large): its
+        slices take half of Left and Right."""
         target = self.conv.ctx.target
+        share = 2 if self.in_mat else 1
         left = target.capacity(MemorySpace.Left)
         right = target.capacity(MemorySpace.Right)
         mat = target.capacity(MemorySpace.Mat)
@@ -165,8 +227,8 @@ class MatmulLowering:
             if k % step or (step < k and (step * size) % _ROW_BYTES):
                 continue
             fits = (
-                (left is None or m * step * size <= left)
-                and (right is None or step * n * size <= right)
+                (left is None or m * step * size * share <= left)
+                and (right is None or step * n * size * share <= right)
                 and (mat is None or (m * step + step * n) * size <= mat)
             )
             if fits:
@@ -187,8 +249,9 @@ class MatmulLowering:
         stmts: list[Stmt] = []
         side = "left" if space is MemorySpace.Left else "right"
         if tensor in self.in_mat:
-            move = op_call(move_op(), [tensor], (("target_memory", space),), self.span)
-            return self.assign(f"{tensor.name}_{side}", move, stmts), stmts
+            return self.assign(
+                f"{tensor.name}_{side}", self.from_mat(tensor, offsets, shape, space), stmts
+            ), stmts
         load = op_call(
             REGISTRY.the(Role.LOAD, "block"),
             [tensor, index_tuple(offsets, self.span), index_tuple(shape, self.span)],
@@ -198,6 +261,22 @@ class MatmulLowering:
         mat = self.assign(f"{tensor.name}_mat", load, stmts)
         move = op_call(move_op(), [mat], (("target_memory", space),), self.span)
         return self.assign(f"{tensor.name}_{side}", move, stmts), stmts
+
+    def from_mat(
+        self, tile: Var, offsets: list[Expr], shape: tuple[int, int], space: MemorySpace
+    ) -> Call:
+        """A Mat tile moved whole into Left / Right, or a window of it copied there (a slice
+        of K: TEXTRACT)."""
+        assert isinstance(tile.type, TileType)
+        whole = static_shape(tile.type.shape)
+        if whole is not None and tuple(whole) == shape:
+            return op_call(move_op(), [tile], (("target_memory", space),), self.span)
+        return op_call(
+            extract_op(),
+            [tile, offsets[0], offsets[1], index_tuple(shape, self.span)],
+            (("target_memory", space),),
+            self.span,
+        )
 
     def product(
         self,
@@ -260,6 +339,24 @@ class MatmulLowering:
         )
         self.out.append(loop)
         return result
+
+
+def insert_op() -> OpDef:
+    """The converting insert Acc -> Mat (the FIX pipe's)."""
+    return the_first(Role.MOVE, "block", lambda op: op.pipe is PipeType.FIX)
+
+
+def extract_op() -> OpDef:
+    """The copy of a window of a Mat tile into Left / Right (TEXTRACT)."""
+    return the_first(
+        Role.MOVE,
+        "block",
+        lambda op: op.param("index_row") is not None and op.pipe is PipeType.MTE1,
+    )
+
+
+def _index(value: int) -> ConstInt:
+    return const_int(value, INDEX)
 
 
 def move_op() -> OpDef:

@@ -64,7 +64,7 @@ from ..ir.types import MemorySpace, ScalarType, ShapedType, TensorType, TileType
 from ..ir.visitor import IRMutator, with_fields
 from ..ops.registry import REGISTRY, Access, OpDef, OpError, PipeType, Role
 from ..records import field, record
-from .acc_tiles import split_products
+from .acc_tiles import is_rint, mat_placed, split_products
 from .base import Pass, PassContext
 from .build import index_tuple, op_call
 from .irutil import (
@@ -102,11 +102,6 @@ def _is_view(call: Call) -> bool:
 
 def _in_acc(value: Expr) -> bool:
     return isinstance(value.type, TileType) and value.type.memory_space is MemorySpace.Acc
-
-
-def _is_rint(mode: object) -> bool:
-    """The cast mode FIXPIPE rounds with (half to even): ``"rint"`` or its index 1."""
-    return mode == 1 or (isinstance(mode, str) and mode.lower() == "rint")
 
 
 def _matmul_operands(fn: Function) -> set[Var]:
@@ -192,6 +187,10 @@ class _Converter:
         self.written: set[Var] = set()  # parameters an assemble stores into
         self.read_too: set[Var] = set()  # ... of which an atomic store reads
         self.origin: dict[Var, Var] = {}  # a carried or stored tensor -> the one it updates
+        # Products over Acc computed in blocks into the Mat tile of the cast reading them
+        # (acc_tiles.py), and those casts once done.
+        self.mat_placed = mat_placed(fn, ctx.target.capacity(MemorySpace.Acc))
+        self.folded: set[Var] = set()
 
     # --- windows of tensors --------------------------------------------------------------
 
@@ -414,6 +413,8 @@ class _Converter:
             self.count(load.type)
             self.tiles[stmt.var] = tile
             return [AssignStmt(tile, load, span=span)]
+        if stmt.var in self.folded:
+            return []  # the cast a blocked product was converted into Mat with (matmul.py)
         if is_tensor_op(call, Role.STORE):
             return self.assemble(stmt, call)
         block = _block_form(call)
@@ -469,7 +470,7 @@ class _Converter:
         if op is None or op.role is not Role.CAST or stmt.var not in self.matmul_operands:
             return None
         dtype = call.kwarg("target_type")
-        if not args or not _in_acc(args[0]) or not _is_rint(call.kwarg("mode")):
+        if not args or not _in_acc(args[0]) or not is_rint(call.kwarg("mode")):
             return None
         if dtype not in (DataType.FP16, DataType.BF16):
             return None

@@ -137,3 +137,23 @@ class Ops2608:
         g: pl.Tile[[1, 64], pl.FP32] = pl.block.gatherb(x, o)
         result: pl.Tensor[[1, 64], pl.FP32] = pl.store(g, [0, 0], [1, 64], out)
         return result
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def extracted(
+        self,
+        a: pl.Tensor[[64, 64], pl.FP16],
+        out: pl.Tensor[[32, 32], pl.FP32],
+        row: pl.Scalar[pl.INT64],
+    ) -> pl.Tensor[[32, 32], pl.FP32]:
+        m: pl.Tile[[64, 64], pl.FP16] = pl.load(
+            a, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat
+        )
+        lhs: pl.Tile[[32, 64], pl.FP16] = pl.block.extract(
+            m, row, 0, [32, 64], target_memory=pl.MemorySpace.Left
+        )
+        rhs: pl.Tile[[64, 32], pl.FP16] = pl.block.extract(
+            m, 0, 32, [64, 32], target_memory=pl.MemorySpace.Right
+        )
+        c: pl.Tile[[32, 32], pl.FP32] = pl.block.matmul(lhs, rhs)
+        result: pl.Tensor[[32, 32], pl.FP32] = pl.block.l0c_store(c, [0, 0], [32, 32], out)
+        return result

@@ -254,7 +254,7 @@ def lower_call(
         return ""
     if _lowered_apart(ctx, call, mapping, target, target_type):
         return ""
-    operands = _operands(ctx, call, mapping.op.expr_params)
+    operands = _operands(ctx, call, mapping.op)
     if target:
         operands = _convert_promoted_operand(ctx, call, mapping.op, operands, target)
     if isinstance(call.type, ScalarType):
@@ -427,14 +427,20 @@ def _convert_promoted_operand(
     return [target if text == source else text for text in operands]
 
 
-def _operands(ctx: FunctionContext, call: Call, params: tuple[Param, ...]) -> list[str]:
+def _operands(ctx: FunctionContext, call: Call, op: OpDef) -> list[str]:
     """Instruction operands in argument order. A list argument is a shape (already in the
     destination tile's type: left out) or positions such as a view's offset (passed
-    element by element); an operand only giving the result's shape is left out too."""
+    element by element); an operand only giving the result's shape is left out too, and so
+    is one the instruction does not take (``Lowering.operands``: block.insert's target is
+    the destination, the result's buffer)."""
+    params: tuple[Param, ...] = op.expr_params
+    taken = op.cce.operands
     out: list[str] = []
     for index, arg in enumerate(call.args):
         param = params[index] if index < len(params) else None
         if param is not None and param.access is Access.SHAPE:
+            continue
+        if param is not None and taken is not None and param.name not in taken:
             continue
         if isinstance(arg, MakeTuple):
             if param is None or param.name not in SHAPE_PARAMS:

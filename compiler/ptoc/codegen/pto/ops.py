@@ -658,6 +658,9 @@ def _block_operands(
         if isinstance(arg, MakeTuple):
             operands.extend(_list_operand(ctx, arg, result_type, span))
             continue
+        if name in op.pto.index_operands and isinstance(arg.type, ScalarType):
+            operands.append(expressions.index(ctx, arg, span))
+            continue
         value = _operand(ctx, arg, literal_type, span)
         if op.pto.scalar_dtype is not None and isinstance(arg.type, ScalarType):
             value = expressions.coerce(ctx, value, literal_type or value.type, span)
