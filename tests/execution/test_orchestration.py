@@ -109,6 +109,36 @@ MATMUL = HEADER + textwrap.dedent("""\
             return shifted
     """)
 
+# A K loop as today's examples write it (qwen3_jit's projections, reduced): the first slice's
+# product starts the carried accumulator, matmul_acc adds the others; two column blocks.
+K_LOOP = textwrap.dedent("""\
+    import pypto.language as pl
+    import torch
+
+
+    @pl.jit
+    def projection(x: pl.Tensor, w: pl.Tensor, y: pl.Out[pl.Tensor]):
+        for n0 in pl.parallel(0, 64, 32):
+            with pl.at(level=pl.Level.CORE_GROUP, name_hint="proj"):
+                acc = pl.create_tensor([16, 32], dtype=pl.FP32)
+                for kb in pl.pipeline(0, 4, stage=2):
+                    k0 = kb * 32
+                    tile_x = x[:, k0 : k0 + 32]
+                    tile_w = w[k0 : k0 + 32, n0 : n0 + 32]
+                    if k0 == 0:
+                        acc = pl.matmul(tile_x, tile_w, out_dtype=pl.FP32)
+                    else:
+                        acc = pl.matmul_acc(acc, tile_x, tile_w)
+                y = pl.assemble(y, acc, [0, n0])
+        return y
+
+
+    if __name__ == "__main__":
+        x = torch.randn(16, 128, dtype=torch.float16)
+        w = torch.randn(128, 64, dtype=torch.float16)
+        projection(x, w, torch.zeros((16, 64), dtype=torch.float32))
+    """)
+
 PROGRAMS = {
     "examples/tensor_add.py::main": ((EXAMPLES / "tensor_add.py").read_text("utf-8"), "main"),
     "examples/tensor_attention.py::attention": (
@@ -122,6 +152,7 @@ PROGRAMS = {
     "loop_carried": (LOOP_CARRIED, "main"),
     "views_in_a_loop": (VIEWS, "main"),
     "matmul_then_vector": (MATMUL, "main"),
+    "k_loop_matmul_acc": (K_LOOP, "projection"),
 }
 
 

@@ -456,3 +456,43 @@ def test_a_slice_from_a_start_to_start_plus_a_constant_is_that_wide() -> None:
     for target in ("cce", "pto"):  # the window loads, the sum is stored at [0, k0]
         result = driver.compile_source(analysis, target, "k", path="k.py")
         assert [d.format() for d in result.diagnostics] == []
+
+
+SLICED_BETWEEN = """
+import pypto.language as pl
+import torch
+
+
+@pl.jit
+def k(a: pl.Tensor, c: pl.Out[pl.Tensor]):
+    for ks in pl.parallel(0, 2):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            col = ks * 64
+            hi = a[:, col + 32 : col + 64]
+            head = a[:, ks * 64 : (ks + 1) * 64 - 32]
+            c = pl.assemble(c, pl.add(hi, head), [0, col])
+    return c
+
+
+if __name__ == "__main__":
+    a = torch.zeros((16, 128), dtype=torch.float32)
+    c = torch.zeros((16, 128), dtype=torch.float32)
+    k(a, c)
+"""
+
+
+def test_a_slice_between_two_offsets_of_one_start_is_their_difference_wide() -> None:
+    """``a[:, col + 32 : col + 64]`` and ``a[:, i * 64 : (i + 1) * 64 - 32]`` are 32 columns
+    wherever ``col`` and ``i`` are (qwen3_jit's RoPE halves and head slices): they add without
+    a false shape clash, and the kernel loads both windows."""
+    analysis = analyze_source(SLICED_BETWEEN, "k.py", edition=CHOSEN)
+    assert found(analysis) == []
+    printed = print_program(analysis.programs[0], edition=Edition.V2026_08)
+    lines = [line.strip() for line in printed.splitlines()]
+    assert "hi: pl.Tensor[[16, 32], pl.FP32] = pl.tensor.slice(" in lines
+    assert "a, [16, 32], [0, col + 32]" in lines
+    assert "head: pl.Tensor[[16, 32], pl.FP32] = pl.tensor.slice(" in lines
+    assert "a, [16, 32], [0, ks * 64]" in lines
+    for target in ("cce", "pto"):
+        result = driver.compile_source(analysis, target, "k", path="k.py")
+        assert [d.format() for d in result.diagnostics] == []

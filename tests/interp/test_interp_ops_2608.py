@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from interp_support import F32, I32, check, t, tile_op
+from interp_support import F32, I32, check, only_return, t, tile_op
 
 from ptoc.interp import InterpError
 
@@ -43,3 +43,27 @@ def test_sine_and_cosine() -> None:
 def test_integer_column_sum() -> None:
     x = np.array([[1, 2], [3, 4]], I32)
     check(tile_op("pl.block.col_sum(a)", x, result=t((1, 2), I32)), [[4, 6]], I32)
+
+
+TENSOR_ACC = """
+@pl.function
+def f(acc: pl.Tensor[[2, 2], pl.FP32], x: pl.Tensor[[2, 3], pl.FP32],
+      y: pl.Tensor[[3, 2], pl.FP32]) -> pl.Tensor[[2, 2], pl.FP32]:
+    r = pl.tensor.matmul_acc(acc, {operands})
+    return r
+"""
+
+
+@pytest.mark.parametrize(
+    ("operands", "product"),
+    [("x, y", [[7, 8], [16, 17]]), ("y, x, True, True", [[7, 16], [8, 17]])],
+)
+def test_tensor_matmul_acc_adds_the_product_to_the_accumulator(
+    operands: str, product: list[list[int]]
+) -> None:
+    """acc + x @ y (the transposed operands: y.T @ x.T = (x @ y).T)."""
+    x = np.array([[1, 2, 3], [4, 5, 6]], F32)
+    y = np.array([[1, 0], [0, 1], [2, 2]], F32)
+    acc = np.array([[1, 2], [3, 4]], F32)
+    value = only_return(TENSOR_ACC.format(operands=operands), {"acc": acc, "x": x, "y": y})
+    check(value, acc + np.asarray(product, F32), F32)

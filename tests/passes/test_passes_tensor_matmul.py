@@ -219,3 +219,98 @@ def test_a_carried_tile_whose_initial_tile_is_read_again_starts_from_a_copy() ->
     assert "in pl.range(0, 4, 1, init_values=(acc_init,)):" in text
     assert "in pl.range(0, 2, 1, init_values=(out,)):" in text
     assert text.count("pl.block.vec_move") == 1
+
+
+# A tensor K loop as today's examples write it (qwen3_jit's q_projection, reduced): the first
+# slice's product starts the accumulator, the others add to it (issue #27).
+K_LOOP = textwrap.dedent("""\
+    import pypto.language as pl
+    import torch
+
+    M, N, K, NS, KS = 16, 128, 128, 64, 64
+
+
+    @pl.jit
+    def projection(x: pl.Tensor, w: pl.Tensor, y: pl.Out[pl.Tensor]):
+        for n0 in pl.parallel(0, N, NS):
+            with pl.at(level=pl.Level.CORE_GROUP, name_hint="proj"):
+                acc = pl.create_tensor([M, NS], dtype=pl.FP32)
+                for kb in pl.pipeline(0, K // KS, stage=2):
+                    k0 = kb * KS
+                    tile_x = x[:, k0 : k0 + KS]
+                    tile_w = w[k0 : k0 + KS, n0 : n0 + NS]
+                    if k0 == 0:
+                        acc = pl.matmul(tile_x, tile_w, out_dtype=pl.FP32)
+                    else:
+                        acc = pl.matmul_acc(acc, tile_x, tile_w)
+                y = pl.assemble(y, acc, [0, n0])
+        return y
+
+
+    if __name__ == "__main__":
+        x = torch.randn(M, K, dtype=torch.float16)
+        w = torch.randn(K, N, dtype=torch.float16)
+        y = torch.zeros((M, N), dtype=torch.float32)
+        projection(x, w, y)
+    """)
+
+
+def block_calls(text: str) -> list[str]:
+    lines = [line.strip() for line in text.splitlines()]
+    return [line.split("= ", 1)[1] for line in lines if line.startswith("] = pl.block")]
+
+
+def test_a_k_loop_of_matmul_then_matmul_acc_carries_an_acc_tile() -> None:
+    """The loop carries an Acc tile from the start (the created tensor becomes an Acc tile the
+    first iteration's matmul overwrites); ``matmul_acc`` is loaded and multiplied as
+    ``matmul`` is, adding to the carried tile; the product is stored from Acc."""
+    text, diagnostics = converted(K_LOOP)
+    assert diagnostics == []
+    kernel = text.split("@pl.function(type=pl.FunctionType.Orchestration)")[0]
+    assert block_calls(kernel) == [
+        "pl.block.create_tile(",
+        "pl.block.load(",
+        "pl.block.move(x_mat, target_memory=pl.MemorySpace.Left)",
+        "pl.block.load(",
+        "pl.block.move(w_mat, target_memory=pl.MemorySpace.Right)",
+        "pl.block.matmul(x_left, w_right)",
+        "pl.block.load(",
+        "pl.block.move(x_mat_1, target_memory=pl.MemorySpace.Left)",
+        "pl.block.load(",
+        "pl.block.move(w_mat_1, target_memory=pl.MemorySpace.Right)",
+        "pl.block.matmul_acc(acc_1, x_left_1, w_right_1)",
+    ]
+    lines = [line.strip() for line in kernel.splitlines()]
+    for line in (
+        "[16, 64], dtype=pl.FP32, target_memory=pl.MemorySpace.Acc",
+        "0, 128 // 64, 1, init_values=(acc_tile,), stage=2",
+        "x, [0, k0], [16, 64], target_memory=pl.MemorySpace.Mat",
+        "w, [k0, n0], [64, 64], target_memory=pl.MemorySpace.Mat",
+        "] = pl.yield_(acc_2_tile)",
+        "] = pl.yield_(acc_3_acc)",
+        "] = pl.yield_(acc_4)",
+        "acc_5, [0, n0], [16, 64], y_1",
+    ):
+        assert line in lines, line
+    assert "y_2: pl.Tensor[[16, 128], pl.FP32] = pl.block.l0c_store(" in lines
+    assert "tensor." not in kernel  # every tensor op lowered, no create_tensor left
+    # the carried value, the if's result and the loop's result are all Acc tiles
+    assert kernel.count("fractal=1024,") == 4 + 1  # acc_2_tile, acc_4 x2, acc_3_acc, acc_5
+
+
+def test_matmul_acc_on_a_tensor_that_is_no_product_is_an_e400() -> None:
+    source = kernel(
+        """\
+        d: pl.Tensor[[16, 16], pl.FP32] = pl.matmul_acc(c, a, b)
+        return d
+        """,
+        "a: pl.Tensor[[16, 32], pl.FP16], b: pl.Tensor[[32, 16], pl.FP16], "
+        "c: pl.Tensor[[16, 16], pl.FP32]",
+        "pl.Tensor[[16, 16], pl.FP32]",
+    )
+    _, diagnostics = converted(source)
+    assert diagnostics == [
+        "k.py:8:9: error[E400]: tensor.matmul_acc in a kernel: the accumulator 'c' of matmul_acc "
+        "must be a product of this kernel (a tensor.matmul's result, carried through the K "
+        "loop), which is in the cube unit's Acc buffer"
+    ]

@@ -564,6 +564,26 @@ def _tensor_matmul(op: OpCall) -> Array:
     return np.asarray(product).astype(dtype)
 
 
+@_define("tensor.matmul_acc")
+def _tensor_matmul_acc(op: OpCall) -> Array:
+    """acc + lhs @ rhs (2-D or batched, each optionally transposed); a true ``init_cond``
+    starts afresh (the product alone)."""
+    acc, lhs, rhs = (np.asarray(a) for a in op.args[:3])
+    if op.attr("a_trans"):
+        lhs = np.swapaxes(lhs, -1, -2)
+    if op.attr("b_trans"):
+        rhs = np.swapaxes(rhs, -1, -2)
+    dtype = op.result_dtype()
+    if is_float(dtype) or is_float(lhs.dtype):
+        product = kernels.matmul(lhs.astype(np.float32), rhs.astype(np.float32))
+        start = acc.astype(np.float32)
+    else:
+        product = np.matmul(lhs.astype(np.int64), rhs.astype(np.int64))
+        start = acc.astype(np.int64)
+    fresh = len(op.args) > 3 and bool(op.args[3])
+    return np.asarray(product if fresh else start + product).astype(dtype)
+
+
 # =============================================================================================
 # Reductions and transforms
 # =============================================================================================

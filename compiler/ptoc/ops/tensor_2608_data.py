@@ -333,6 +333,7 @@ tensor_op(
         "",
         "Accumulate: acc + lhs @ rhs (lhs / rhs optionally transposed).",
         role=Role.MATMUL,
+        block_form="block.matmul_acc",
     ),
     [
         p_tensor("acc", "Accumulator [..., M, N]"),

@@ -8,6 +8,10 @@ largest divisor of K whose tiles fit Left, Right and Mat together (the target's 
 and keeps whole 32-byte rows. The product stays in Acc: a returned product is stored with the
 store from Acc (the FIX pipe converts it to the result's type).
 
+``c = tensor.matmul_acc(acc, a, b)`` is lowered the same way, its first slice added to ``acc``'s
+tile, which must be in Acc: a carried product, as in the K loop ``if k0 == 0: acc = matmul(..)
+else: acc = matmul_acc(acc, ..)`` (the loop then carries an Acc tile, tensor_to_block.py).
+
 An operand may also be a product already in Mat: ``cast(product, FP16 / BF16, mode="rint")``
 is the converting move Acc -> Mat (tensor_to_block.py); a product larger than Acc read so is
 computed in blocks of rows (or columns), each converted into its window of one Mat tile
@@ -48,6 +52,8 @@ from .op_info import creator_op, the_first
 if TYPE_CHECKING:
     from .tensor_to_block import _Converter
 
+# A matmul operand: the tensor (or Mat tile) it is read from, the window's offsets, [rows, cols].
+_Operand = tuple[Var, list[Expr], tuple[int, int]]
 _ACC_BYTES = 4  # an Acc element is FP32 or INT32
 _ROW_BYTES = 32  # a tile row is a whole number of 32-byte blocks
 
@@ -61,25 +67,20 @@ class MatmulLowering:
         self.span = stmt.span
         self.out: list[Stmt] = []
         self.in_mat: set[Var] = set()  # operands already in Mat (a converting move's result)
+        # the op adding a product to an Acc tile: block.matmul's acc_form, or the op itself
+        acc_form = REGISTRY.get(block.acc_form) if block.acc_form else None
+        self.accumulate_op = acc_form or block
 
     def error(self, message: str) -> None:
         """An E400 at the matmul's statement (an operand variable's span is its definition)."""
-        self.conv.ctx.error("E400", f"tensor.matmul in a kernel: {message}", self.span)
+        self.conv.ctx.error("E400", f"{self.call.op_name} in a kernel: {message}", self.span)
 
     def run(self) -> list[Stmt] | None:
         """The statements replacing the matmul; None (after an E400) when it stays."""
-        call = self.call
-        for attr in ("a_trans", "b_trans", "c_matrix_nz"):
-            if call.kwarg(attr) is True:
-                self.error(
-                    f"{attr}=True is not lowered to block ops yet (operands are loaded in "
-                    "their stored layout); pass the operand already transposed"
-                )
-                return None
-        lhs, rhs = self.operand(call.args[0]), self.operand(call.args[1])
-        if lhs is None or rhs is None:
+        inputs = self.inputs()
+        if inputs is None:
             return None
-        (a, a_off, (m, k)), (b, b_off, (_, n)) = lhs, rhs
+        start, (a, a_off, (m, k)), (b, b_off, (_, n)) = inputs
         dtype = a.type.dtype if isinstance(a.type, (TensorType, TileType)) else None
         if (
             not isinstance(b.type, (TensorType, TileType))
@@ -104,7 +105,7 @@ class MatmulLowering:
         try:
             if placed is not None:
                 return self.into_mat(placed, (a, a_off, b, b_off), (m, k, n), dtype)
-            result = self.in_acc((a, a_off, b, b_off), (m, k, n), size)
+            result = self.in_acc((a, a_off, b, b_off), (m, k, n), size, start)
         except OpError as exc:
             self.error(str(exc))
             return None
@@ -118,9 +119,11 @@ class MatmulLowering:
         operands: tuple[Var, list[Expr], Var, list[Expr]],
         dims: tuple[int, int, int],
         size: int,
+        start: Var | None = None,
     ) -> Var | None:
         """The product of the [m, k] window of ``a`` and the [k, n] window of ``b`` in Acc, over
-        slices of K when it does not fit at once (None after an E400)."""
+        slices of K when it does not fit at once, added to ``start`` (``matmul_acc``'s Acc tile)
+        when given (None after an E400)."""
         a, a_off, b, b_off = operands
         m, k, n = dims
         step = self.k_slice(m, k, n, size)
@@ -129,7 +132,7 @@ class MatmulLowering:
                 f"no slice of K = {k} fits Left, Right and Mat together for [{m}, K] x [K, {n}]"
             )
             return None
-        first, stmts = self.product(a, a_off, b, b_off, (m, n, step), None, _zero())
+        first, stmts = self.product(a, a_off, b, b_off, (m, n, step), start, _zero())
         self.out.extend(stmts)
         if step < k:
             return self.accumulate(first, a, a_off, b, b_off, (m, n, step), k)
@@ -175,7 +178,46 @@ class MatmulLowering:
 
     # --- operands ------------------------------------------------------------------------
 
-    def operand(self, arg: Expr) -> tuple[Var, list[Expr], tuple[int, int]] | None:
+    def inputs(self) -> tuple[Var | None, _Operand, _Operand] | None:
+        """The Acc tile a ``matmul_acc`` adds to (None for ``matmul``) and both operands; None
+        after an E400 for what is not lowered."""
+        call = self.call
+        for attr in ("a_trans", "b_trans", "c_matrix_nz"):
+            if call.kwarg(attr) is True:
+                self.error(
+                    f"{attr}=True is not lowered to block ops yet (operands are loaded in "
+                    "their stored layout); pass the operand already transposed"
+                )
+                return None
+        bound = matmul_args(call)
+        if "init_cond" in bound:
+            self.error(
+                "init_cond is not lowered to block ops yet: branch on the condition "
+                "(matmul when it holds, matmul_acc otherwise)"
+            )
+            return None
+        acc_arg = bound.get("acc")
+        start = None if acc_arg is None else self.accumulator(acc_arg)
+        if acc_arg is not None and start is None:
+            return None
+        lhs, rhs = self.operand(bound["lhs"]), self.operand(bound["rhs"])
+        if lhs is None or rhs is None:
+            return None
+        return start, lhs, rhs
+
+    def accumulator(self, arg: Expr) -> Var | None:
+        """The Acc tile ``matmul_acc`` adds to: a product of this kernel (carried or not)."""
+        tile = self.conv.value(arg)
+        if isinstance(tile, Var) and _in_acc(tile):
+            return tile
+        self.error(
+            f"the accumulator '{getattr(arg, 'name', arg)}' of matmul_acc must be a product "
+            "of this kernel (a tensor.matmul's result, carried through the K loop), which is "
+            "in the cube unit's Acc buffer"
+        )
+        return None
+
+    def operand(self, arg: Expr) -> _Operand | None:
         """The tensor a matmul operand is read from, the window's offsets and its [rows, cols]."""
         conv = self.conv
         base: Var | None = None
@@ -301,9 +343,7 @@ class MatmulLowering:
         if acc is None:
             product = op_call(self.block, [left, right], (), self.span)
             return self.assign(f"{name}_tile", product, into), into
-        accumulate = REGISTRY.get(self.block.acc_form or "")
-        assert accumulate is not None, f"{self.block.name} has no acc_form"
-        total = op_call(accumulate, [acc, left, right], (), self.span)
+        total = op_call(self.accumulate_op, [acc, left, right], (), self.span)
         return self.assign(f"{name}_acc", total, into), into
 
     def accumulate(
@@ -357,6 +397,20 @@ def extract_op() -> OpDef:
 
 def _index(value: int) -> ConstInt:
     return const_int(value, INDEX)
+
+
+def matmul_args(call: Call) -> dict[str, Expr]:
+    """A tensor matmul's value arguments by parameter name: ``lhs``, ``rhs``, and for
+    ``matmul_acc`` the accumulator ``acc`` (and ``init_cond`` when given)."""
+    op = REGISTRY.get(call.op_name)
+    bound = op.bind(call.args) if op is not None else {}
+    if "lhs" not in bound or "rhs" not in bound:
+        return {"lhs": call.args[0], "rhs": call.args[1]}
+    return bound
+
+
+def _in_acc(value: Expr) -> bool:
+    return isinstance(value.type, TileType) and value.type.memory_space is MemorySpace.Acc
 
 
 def move_op() -> OpDef:

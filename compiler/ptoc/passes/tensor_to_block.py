@@ -78,7 +78,7 @@ from .irutil import (
     walk_stmts,
 )
 from .op_info import creator_op, is_tensor_op, op_def, the_first
-from .tensor_matmul import MatmulLowering, move_op
+from .tensor_matmul import MatmulLowering, matmul_args, move_op
 
 _TILEABLE_ROLES = (Role.ELEMENTWISE, Role.CAST, Role.REDUCTION)
 
@@ -111,22 +111,53 @@ def _matmul_operands(fn: Function) -> set[Var]:
         if isinstance(stmt, AssignStmt) and isinstance(stmt.value, Call):
             block = _block_form(stmt.value)
             if block is not None and block.role is Role.MATMUL:
-                found.update(a for a in stmt.value.args[:2] if isinstance(a, Var))
+                args = matmul_args(stmt.value)
+                found.update(a for a in (args["lhs"], args["rhs"]) if isinstance(a, Var))
     return found
 
 
-def _computed_yields(loop: LoopStmt) -> set[int]:
+def _computed(body: Stmt, found: dict[Var, bool]) -> None:
+    """Variables of ``body`` a tensor op with a block form computes (so they become tiles),
+    each with whether it is a matmul's product (a tile in Acc); an if's result counts when a
+    branch yields such a value in its place."""
+    for stmt in flatten_seq([body]):
+        if isinstance(stmt, AssignStmt) and isinstance(stmt.value, Call):
+            block = _block_form(stmt.value)
+            if block is not None:
+                found[stmt.var] = block.role is Role.MATMUL
+        elif isinstance(stmt, IfStmt):
+            branches = [b for b in (stmt.then_body, stmt.else_body) if b is not None]
+            for branch in branches:
+                _computed(branch, found)
+            for k, var in enumerate(stmt.return_vars):
+                kinds = [
+                    found[v]
+                    for v in (_yielded(b, k) for b in branches)
+                    if isinstance(v, Var) and v in found
+                ]
+                if kinds:
+                    found[var] = any(kinds)
+        elif isinstance(stmt, LoopStmt):
+            _computed(stmt.body, found)
+
+
+def _yielded(body: Stmt, k: int) -> Expr | None:
+    last = final_yield(body)
+    return last.values[k] if last is not None and k < len(last.values) else None
+
+
+def _computed_yields(loop: LoopStmt) -> dict[int, bool]:
     """Positions whose yielded value the loop body computes with a tensor op that has a block
-    form (so it becomes a tile, and the carried value must start as one)."""
+    form (so it becomes a tile, and the carried value must start as one), each with whether
+    that tile is a matmul's product in Acc (the K loop of a product carries an Acc tile)."""
     last = final_yield(loop.body)
     if last is None:
-        return set()
-    computed = {
-        s.var
-        for s in walk_stmts(loop.body)
-        if isinstance(s, AssignStmt) and isinstance(s.value, Call) and _block_form(s.value)
+        return {}
+    computed: dict[Var, bool] = {}
+    _computed(loop.body, computed)
+    return {
+        k: computed[v] for k, v in enumerate(last.values) if isinstance(v, Var) and v in computed
     }
-    return {k for k, v in enumerate(last.values) if isinstance(v, Var) and v in computed}
 
 
 class _DropAssignments(IRMutator):
@@ -281,7 +312,7 @@ class _Converter:
         self.sub.var_map = {k: v for k, v in self.tiles.items() if isinstance(v, Var)}
         return self.sub.mutate_expr(expr)
 
-    def tile_arg(self, arg: Expr, span: Span) -> Expr:
+    def tile_arg(self, arg: Expr, span: Span, space: MemorySpace = MemorySpace.Vec) -> Expr:
         if isinstance(arg, Var) and isinstance(arg.type, TensorType):
             if arg in self.tiles:
                 return self.tiles[arg]
@@ -296,11 +327,13 @@ class _Converter:
                 self.tiles[arg] = tile
                 return tile
             if arg in self.created:
-                # A tensor the kernel creates and computes on: an uninitialised tile instead.
+                # A tensor the kernel creates and computes on: an uninitialised tile instead
+                # (in Acc for a product's accumulator).
+                memory = () if space is MemorySpace.Vec else (("target_memory", space),)
                 create = op_call(
                     creator_op("block"),
                     [make_tuple(arg.type.shape, span)],
-                    (("dtype", arg.type.dtype),),
+                    (("dtype", arg.type.dtype), *memory),
                     span,
                 )
                 tile = Var(create.type, name=self.names.fresh(f"{arg.name}_tile"), span=span)
@@ -364,8 +397,10 @@ class _Converter:
             init = self.value(arg.init_value) if arg.init_value is not None else None
             if k in computed and init is not None and isinstance(init.type, TensorType):
                 # The body computes the carried value on tiles: carry a tile from the start
-                # (InitMemRef copies it when the tensor's tile is read elsewhere too).
-                init = self.tile_arg(init, stmt.span)
+                # (InitMemRef copies it when the tensor's tile is read elsewhere too); a
+                # product's accumulator starts as an Acc tile the first matmul overwrites.
+                space = MemorySpace.Acc if computed[k] else MemorySpace.Vec
+                init = self.tile_arg(init, stmt.span, space)
             if init is not None and init.type is not arg.type and isinstance(init.type, TileType):
                 new_arg = records.replace(arg, type=init.type, init_value=init)
                 self.names.taken.add(arg.name)

@@ -203,7 +203,10 @@ def _types(values: Sequence[Value]) -> str:
 
 def _home(ctx: FunctionContext, carried: Var, result: Var | None, span: Span) -> Value | None:
     """The buffer a carried tile lives in (its result variable's, else its own); None for
-    values that travel through the scf construct."""
+    values that travel through the scf construct; an if's result a loop's carried tile
+    is written through has that tile's home (``_redirect``)."""
+    if result is not None and result in ctx.redirects:
+        return ctx.redirects[result]
     for var in (result, carried):
         if var is not None and isinstance(var.type, TileType) and var.type.memref is not None:
             return ctx.buffer(var.type, var.name, span)
@@ -257,25 +260,56 @@ def _redirect(
     """PTO copies tiles only within Vec, so a carried tile elsewhere (an Acc accumulator)
     cannot be copied home: the statement of the body that produces the yielded tile writes
     the home buffer itself, when nothing after it in the body reads the carried value
-    (``nxt = matmul_acc(acc, a, b)`` accumulates in place, as TMATMUL_ACC does)."""
+    (``nxt = matmul_acc(acc, a, b)`` accumulates in place, as TMATMUL_ACC does). A yielded
+    if result is followed into both branches (a K loop's ``if k0 == 0: acc = matmul(..)
+    else: acc = matmul_acc(acc, ..)``): each branch's producer writes the home too."""
     stmts = flatten(body)
     if not stmts or not isinstance(stmts[-1], YieldStmt):
         return
-    for var, home, value in zip(carried, homes, stmts[-1].values, strict=False):
-        if home is None or "loc=vec" in home.type or not isinstance(value, Var):
-            continue
-        index = next(
-            (i for i, s in enumerate(stmts) if isinstance(s, AssignStmt) and s.var is value), None
-        )
-        if index is None or any(_mentions(s, var) for s in stmts[index + 1 : -1]):
-            continue
-        if isinstance(value.type, TileType) and value.type.memref is not None:
-            try:
-                same = mt.tile_buf_type(value.type, stmts[index].span) == home.type
-            except CodegenError:
-                same = False
-            if same:
-                ctx.redirects[value] = home
+    for k, (var, home) in enumerate(zip(carried, homes, strict=False)):
+        if home is not None and "loc=vec" not in home.type:
+            _redirect_yield(ctx, stmts, k, var, home)
+
+
+def _redirect_yield(ctx: FunctionContext, stmts: list[Stmt], k: int, var: Var, home: Value) -> bool:
+    """Redirect the producer of the ``k``-th value the final yield of ``stmts`` yields into
+    ``home`` when nothing after it reads ``var`` (the carried value); True when done."""
+    last = stmts[-1] if stmts else None
+    if not isinstance(last, YieldStmt) or k >= len(last.values):
+        return False
+    value = last.values[k]
+    if not isinstance(value, Var):
+        return False
+    index = next((i for i, s in enumerate(stmts) if _defines(s, value)), None)
+    if index is None or any(_mentions(s, var) for s in stmts[index + 1 : -1]):
+        return False
+    producer = stmts[index]
+    if isinstance(producer, IfStmt):
+        at = producer.return_vars.index(value)
+        before = dict(ctx.redirects)
+        branches = (producer.then_body, producer.else_body)
+        if not all(
+            b is not None and _redirect_yield(ctx, flatten(b), at, var, home) for b in branches
+        ):
+            ctx.redirects = before  # both branches or neither
+            return False
+    elif not (isinstance(value.type, TileType) and value.type.memref is not None):
+        return False
+    else:
+        try:
+            same = mt.tile_buf_type(value.type, producer.span) == home.type
+        except CodegenError:
+            same = False
+        if not same:
+            return False
+    ctx.redirects[value] = home
+    return True
+
+
+def _defines(stmt: Stmt, var: Var) -> bool:
+    if isinstance(stmt, AssignStmt):
+        return stmt.var is var
+    return isinstance(stmt, IfStmt) and var in stmt.return_vars
 
 
 def _mentions(node: Node, var: Var) -> bool:

@@ -110,20 +110,53 @@ def read_window(lw: Lowerer, node: ast.Subscript, shaped: ShapedType) -> Window 
 
 
 def extent(start: Expr, stop: Expr, span: Span, literal: DataType = DataType.INT64) -> Expr:
-    """``stop - start``, folded to a ``literal`` constant when both are constants or ``stop``
-    is ``start + c`` (``a[:, k0 : k0 + KS]`` is ``KS`` wide wherever ``k0`` is)."""
-    from ...ir.equality import structural_equal
+    """``stop - start``, folded to a ``literal`` constant when the difference does not depend
+    on the variables: both are sums of the same terms times the same constants, plus constants
+    (``a[:, k0 : k0 + KS]`` is ``KS`` wide wherever ``k0`` is, ``a[:, c + 64 : c + 128]`` 64,
+    ``a[:, i * 128 : (i + 1) * 128]`` 128)."""
     from ...ir.expr import Binary, BinaryOp
 
-    a, b = static_value(start), static_value(stop)
-    if a is not None and b is not None:
-        return const_int(b - a, literal, span=span)
-    if isinstance(stop, Binary) and stop.op is BinaryOp.Add:
-        for same, width in ((stop.lhs, stop.rhs), (stop.rhs, stop.lhs)):
-            c = static_value(width)
-            if c is not None and structural_equal(same, start):
-                return const_int(c, literal, span=span)
+    difference = _linear(stop, 1) + _linear(start, -1)
+    if all(scale == 0 for _, scale in _collected(difference)):
+        constant = sum(scale for term, scale in difference if term is None)
+        return const_int(constant, literal, span=span)
     return Binary(stop.type, op=BinaryOp.Sub, lhs=stop, rhs=start, span=span)
+
+
+def _linear(value: Expr, scale: int) -> list[tuple[Expr | None, int]]:
+    """``value * scale`` as terms times constants; a constant is the term None (its value the
+    constant). What is not a sum, difference or product by a constant is a term of its own."""
+    from ...ir.expr import Binary, BinaryOp
+
+    c = static_value(value)
+    if c is not None:
+        return [(None, c * scale)]
+    if isinstance(value, Binary) and value.op in (BinaryOp.Add, BinaryOp.Sub):
+        sign = 1 if value.op is BinaryOp.Add else -1
+        return _linear(value.lhs, scale) + _linear(value.rhs, scale * sign)
+    if isinstance(value, Binary) and value.op is BinaryOp.Mul:
+        for term, factor in ((value.lhs, value.rhs), (value.rhs, value.lhs)):
+            k = static_value(factor)
+            if k is not None:
+                return _linear(term, scale * k)
+    return [(value, scale)]
+
+
+def _collected(terms: list[tuple[Expr | None, int]]) -> list[tuple[Expr, int]]:
+    """The variable terms with equal terms' constants added (structurally equal terms)."""
+    from ...ir.equality import structural_equal
+
+    out: list[tuple[Expr, int]] = []
+    for term, scale in terms:
+        if term is None:
+            continue
+        for i, (seen, total) in enumerate(out):
+            if structural_equal(seen, term):
+                out[i] = (seen, total + scale)
+                break
+        else:
+            out.append((term, scale))
+    return out
 
 
 def lower_subscript_store(
