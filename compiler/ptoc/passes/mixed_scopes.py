@@ -12,7 +12,7 @@ the op reading the product), as is a hand-written InCore function (E400 too).
 from __future__ import annotations
 
 from ..ir import stmt as st
-from ..mixed_kernels import split_scope
+from ..mixed_kernels import split_mixed_scope
 from .base import PassContext
 from .irutil import NameAllocator
 from .rewriter import StmtRewriter
@@ -26,9 +26,10 @@ class _Splitter(StmtRewriter):
     def rewrite_ScopeStmt(self, scope: st.ScopeStmt) -> st.Stmt:
         if scope.kind is not st.ScopeKind.InCore:
             return self.rewrite_fields(scope)
-        halves = split_scope(scope, self.names.fresh)
-        if halves is None:
+        found = split_mixed_scope(scope, self.names.fresh, ssa=True)
+        if found is None:
             return scope
+        creations, *halves = found
         self.ctx.diagnostics.error(
             "I009",
             "this kernel scope is split into a cube kernel and a vector kernel, launched one "
@@ -37,7 +38,7 @@ class _Splitter(StmtRewriter):
             "the two, and the overlap pl.split asks for, are not modelled",
             scope.span,
         )
-        return st.SeqStmts(halves, span=scope.span)
+        return st.SeqStmts((*creations, *halves), span=scope.span)
 
 
 def split_mixed_scopes(body: st.Stmt, ctx: PassContext, names: NameAllocator) -> st.Stmt:
