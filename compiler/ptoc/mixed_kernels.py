@@ -113,7 +113,7 @@ class _Split:
         self.kinds = [_kind(s) for s in stmts]
         self.definer: dict[Var, int] = {}
         for i, s in enumerate(stmts):
-            for var in stmt_defs(s):
+            for var in stmt_definitions(s):
                 self.definer[var] = i
 
     def needs(self, i: int) -> list[int]:
@@ -129,7 +129,10 @@ class _Split:
         if _Kind.OTHER in kinds or _Kind.MIXED in kinds:
             return None
         products = handed | {
-            v for i, k in enumerate(kinds) if k is _Kind.CUBE for v in stmt_defs(self.stmts[i])
+            v
+            for i, k in enumerate(kinds)
+            if k is _Kind.CUBE
+            for v in stmt_definitions(self.stmts[i])
         }
         cube = {i for i, k in enumerate(kinds) if k is _Kind.CUBE}
         for i, s in enumerate(self.stmts):  # a product stored into a tensor (from Acc)
@@ -279,7 +282,7 @@ class _Fission:
         first, second = halves
         cube_defs = {v for s in first for v in stmt_definitions(s)}
         second_reads = {v for s in second for v in stmt_reads(s)}
-        products = [v for s in first for v in stmt_defs(s) if v in second_reads]
+        products = [v for s in first for v in stmt_definitions(s) if v in second_reads]
         sides = self.carried_sides(first, second, cube_defs)
         if sides is None or not all(self.slotted(p, trips) for p in products):
             return None
@@ -309,7 +312,7 @@ class _Fission:
         for p in products:
             seen = False
             for s in self.body:
-                if p in stmt_defs(s):
+                if p in stmt_definitions(s):
                     seen = True
                 elif p in stmt_reads(s) and not seen:
                     return False
