@@ -396,7 +396,9 @@ class _Fission:
         if not self.ssa:
             wholes = [stmt_defs(s)[0] for s in _flatten(cube.body)[-count:]]
         rename = IRMutator()
-        rename.var_map[loop.loop_var] = loop_var = self.var(loop.loop_var, loop.loop_var.name)
+        # (its own copy of the loop variable, named as it: the vector kernel's, as ``copied``'s)
+        old = loop.loop_var
+        rename.var_map[old] = loop_var = Var(old.type, name=old.name, span=old.span)
         reads: list[st.Stmt] = []
         for p, whole in zip(products, wholes, strict=True):
             assert isinstance(p.type, TensorType)

@@ -93,6 +93,46 @@ def test_a_split_mixed_scope_runs_as_the_reference(key: str, bench: Bench) -> No
     assert run_end_to_end(bench, source, "main") == []
 
 
+CALLED = """\
+import pypto.language as pl
+
+
+@pl.program
+class Called:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(
+        self,
+        a: pl.Tensor[[32, 128], pl.FP16],
+        b: pl.Tensor[[128, 64], pl.FP16],
+        bias: pl.Tensor[[32, 64], pl.FP32],
+        out: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+        r0: pl.Scalar[pl.INDEX],
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        c = pl.matmul(a, b, out_dtype=pl.FP32)
+        out = pl.assemble(out, pl.mul(pl.add(c, bias), 0.5), [r0, 0])
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self,
+        a: pl.Tensor[[64, 128], pl.FP16],
+        b: pl.Tensor[[128, 64], pl.FP16],
+        bias: pl.Tensor[[64, 64], pl.FP32],
+        out: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        for i in pl.range(2):
+            rows = pl.slice(a, [32, 128], [i * 32, 0])
+            part = pl.slice(bias, [32, 64], [i * 32, 0])
+            out = self.k(rows, b, part, out, i * 32)
+        return out
+"""
+
+
+def test_a_called_mixed_incore_function_runs_as_the_reference(bench: Bench) -> None:
+    """Each call inlined as a scope and split (``passes/mixed_functions.py``)."""
+    assert run_end_to_end(bench, CALLED, "main") == []
+
+
 @pytest.fixture(scope="module")
 def ptoas(request: pytest.FixtureRequest) -> Path:
     """PTOAS: ``--ptoas``, else found as ``ptoc compile --verify`` finds it (v0.57)."""

@@ -392,7 +392,8 @@ def test_cube_work_reading_a_vector_result_is_not_split() -> None:
 
 def test_a_hand_written_incore_function_is_not_split() -> None:
     """The split is of a scope (the orchestration gets the intermediate tensor); an InCore
-    function written by hand, 2026-08 spelling, keeps the E400 at the op."""
+    function written by hand, 2026-08 spelling, that no orchestration calls (to inline it as
+    a scope) keeps the E400 at the op."""
     source = HEADER + textwrap.dedent("""\
         class K:
             @pl.function(type=pl.FunctionType.InCore)
@@ -408,6 +409,104 @@ def test_a_hand_written_incore_function_is_not_split() -> None:
         """)
     _, diagnostics = lowered(source, UP_TO_CONVERT)
     assert diagnostics == [f"k.py:14:9: error[E400]: 'tensor.add' {PRODUCT_READ}"]
+
+
+KERNEL = """\
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(
+        self,
+        a: pl.Tensor[[64, 128], pl.FP16],
+        b: pl.Tensor[[128, 64], pl.FP16],
+        bias: pl.Tensor[[64, 64], pl.FP32],
+        out: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        c = pl.matmul(a, b, out_dtype=pl.FP32)
+        out = pl.assemble(out, pl.add(c, bias), [0, 0])
+        return out
+
+"""
+
+
+def calling(body: str) -> str:
+    """A program of the mixed InCore function ``k`` and an orchestration ``main`` (body)."""
+    return orchestration(body).replace(
+        "class Mixed:\n    @pl.function\n",
+        "class Mixed:\n" + KERNEL + "    @pl.function(type=pl.FunctionType.Orchestration)\n",
+    )
+
+
+CALLED_OUTLINED = """\
+class Mixed:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main_incore_0(
+        self, a: pl.Tensor[[64, 128], pl.FP16], b: pl.Tensor[[128, 64], pl.FP16]
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        c: pl.Tensor[[64, 64], pl.FP32] = pl.tensor.matmul(a, b, out_dtype=pl.FP32)
+        return c
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def main_incore_1(
+        self,
+        c: pl.Tensor[[64, 64], pl.FP32],
+        bias: pl.Tensor[[64, 64], pl.FP32],
+        out: pl.Tensor[[64, 64], pl.FP32],
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        _t0: pl.Tensor[[64, 64], pl.FP32] = pl.tensor.add(c, bias)
+        out_1_1: pl.Tensor[[64, 64], pl.FP32] = pl.tensor.assemble(out, _t0, [0, 0])
+        return out_1_1
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self,
+        a: pl.Tensor[[64, 128], pl.FP16],
+        b: pl.Tensor[[128, 64], pl.FP16],
+        bias: pl.Tensor[[64, 64], pl.FP32],
+        out: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        c: pl.Tensor[[64, 64], pl.FP32] = self.main_incore_0(a, b)
+        out_1_1: pl.Tensor[[64, 64], pl.FP32] = self.main_incore_1(c, bias, out)
+        return out_1_1
+"""
+
+CALLED_NOTE = SPLIT_NOTE.replace("this kernel scope is", "the InCore function 'k' called here is")
+
+
+def test_a_called_mixed_incore_function_is_inlined_as_a_scope_and_split() -> None:
+    """Its call becomes its body in a scope, split as one written so; the function goes."""
+    text, diagnostics = lowered(
+        calling("out = self.k(a, b, bias, out)\nreturn out\n"), UP_TO_OUTLINE
+    )
+    assert text == CALLED_OUTLINED
+    assert diagnostics == [f"k.py:26:9: {CALLED_NOTE}"]
+
+
+def test_each_call_of_a_mixed_function_is_split_in_its_place() -> None:
+    source = calling("""\
+        for i in pl.range(2):
+            out = self.k(a, b, bias, out)
+        return out
+    """)
+    text, diagnostics = lowered(source, UP_TO_CONVERT)
+    assert diagnostics == [f"k.py:27:13: {CALLED_NOTE}"]
+    assert "def k(" not in text and "def main_incore_1(" in text
+    cce, pto = both_targets(source)
+    assert cce.count("TMATMUL(") == 1 and pto.count("pto.tadd") == 1
+
+
+def test_a_mixed_function_also_submitted_keeps_its_e400() -> None:
+    """A submit launches the function as one task: the function stays for it, its E400 with
+    it (the plain call beside it is split)."""
+    source = calling("""\
+        out = self.k(a, b, bias, out)
+        out2, t = pl.submit(self.k, a, b, bias, out)
+        return out2
+    """)
+    text, diagnostics = lowered(source, UP_TO_CONVERT)
+    assert diagnostics == [
+        f"k.py:15:32: error[E400]: 'tensor.add' {PRODUCT_READ}",
+        f"k.py:26:9: {CALLED_NOTE}",
+    ]
+    assert "def k(" in text and "self.k, " in text
 
 
 def test_a_scope_that_only_stores_its_product_is_one_kernel() -> None:
