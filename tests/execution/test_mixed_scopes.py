@@ -156,9 +156,25 @@ def test_ptoas_accepts_both_kernels_and_their_cpp_compiles(
         texts.append(result.text)
     mlir, cpp = texts
     assert mlir.count("pto.tmatmul") == 1 and cpp.count("__global__ AICORE void") == 2
+    assert done_compiling(cpp, bench) == ""
+
+
+def test_ptoas_accepts_a_called_mixed_functions_kernels(ptoas: Path, bench: Bench) -> None:
+    texts = []
+    for target in ("pto", "pto-cpp"):
+        result = driver.compile_source(analyze(CALLED, "k.py"), target, ptoas=ptoas)
+        assert [d.code for d in result.diagnostics] == ["I009"]
+        texts.append(result.text)
+    mlir, cpp = texts
+    assert mlir.count("pto.tmatmul") == 1 and cpp.count("__global__ AICORE void") == 2
+    assert done_compiling(cpp, bench) == ""
+
+
+def done_compiling(cpp: str, bench: Bench) -> str:
+    """What the C++ compiler says of ``cpp`` against pto-isa ("" when it compiles)."""
     toolchain = bench.toolchain
     with private_folder("ptoc-test-") as folder:
         (folder / "kernel.cpp").write_text(cpp, encoding="utf-8")
         command = [toolchain.compiler.command, *toolchain.flags(), "-fsyntax-only", "kernel.cpp"]
         done = subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
+    return done.stderr if done.returncode else ""
