@@ -32,6 +32,7 @@ from enum import Enum
 
 from .ir import stmt as st
 from .ir.dtype import DataType
+from .ir.equality import structural_equal
 from .ir.expr import (
     AttrValue,
     Binary,
@@ -430,7 +431,7 @@ def _trip_count(loop: st.ForStmt) -> int | None:
     elif (
         isinstance(stop, Binary)
         and stop.op is BinaryOp.Add
-        and stop.lhs is start
+        and structural_equal(stop.lhs, start)
         and isinstance(stop.rhs, ConstInt)
     ):
         span = stop.rhs.value

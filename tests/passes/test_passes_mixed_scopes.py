@@ -319,6 +319,22 @@ def test_the_task_graph_draws_the_two_loop_kernels_per_launch() -> None:
     ]
 
 
+def test_a_range_from_an_expression_to_it_plus_n_has_n_slots() -> None:
+    source = orchestration("""\
+        for ob in pl.range(2):
+            with pl.at(level=pl.Level.CORE_GROUP):
+                for oi in pl.range(ob * 2, ob * 2 + 2):
+                    acc = pl.matmul(a, pl.slice(b, [128, 16], [0, oi * 16]), out_dtype=pl.FP32)
+                    out = pl.assemble(out, pl.exp(acc), [0, oi * 16])
+        return out
+    """)
+    text, diagnostics = lowered(source, UP_TO_OUTLINE)
+    assert diagnostics == [f"k.py:15:13: {SPLIT_NOTE}"]
+    lines = [line.strip() for line in text.splitlines()]
+    assert "acc_gm: pl.Tensor[[128, 16], pl.FP32] = pl.tensor.create_tensor(" in lines
+    assert "acc_gm_1, acc, [(oi - ob * 2) * 64, 0]" in lines
+
+
 def test_vector_work_before_the_matmul_in_the_loop_goes_to_the_vector_loop() -> None:
     source = orchestration("""\
         with pl.at(level=pl.Level.CORE_GROUP):
