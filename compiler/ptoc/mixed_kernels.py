@@ -17,8 +17,12 @@ The body is split at its top-level statements:
 
 The cube scope holds the cube statements and the set-up they read; the vector scope holds the
 rest, with its own copy of the set-up it reads (fresh variables: each still has one
-definition). A scope is not split when no vector statement reads a product, when a top-level
-statement mixes both kinds, or when the cube work needs a vector statement.
+definition). A ``for`` loop holding both kinds is split first by loop fission (``_Fission``):
+a cube loop storing each iteration's product into its slot of a GM intermediate (created
+before the scope), then a vector loop reading it back. A scope is not split when no vector
+statement reads a product, when a top-level statement mixes both kinds otherwise (or a loop
+carries a vector result into the cube work, or has no static trip count), or when the cube
+work needs a vector statement.
 
 ``pl.split(mode)`` plays no part: its halving of the vector work across the AIV lanes is a
 schedule, which changes no result. The halves are named after the scope's ``name_hint``
@@ -266,7 +270,7 @@ class _Fission:
     def __init__(self, loop: st.ForStmt, fresh: Callable[[str], str], ssa: bool) -> None:
         self.loop = loop
         self.fresh = fresh
-        self.ssa = ssa
+        self.ssa = ssa or bool(loop.iter_args)  # (the front end's init_values= loops too)
         body = _flatten(loop.body)
         self.yielded: tuple[Expr, ...] = ()
         if body and isinstance(body[-1], st.YieldStmt):
@@ -277,6 +281,8 @@ class _Fission:
     def run(self) -> tuple[list[st.Stmt], st.ForStmt, st.ForStmt] | None:
         """The intermediates' creations (before the scope), the cube loop, the vector loop."""
         trips = _trip_count(self.loop)
+        if len(self.yielded) != len(self.loop.iter_args):
+            return None  # (a body that does not end in its yield)
         halves = _Split(self.body).run() if trips is not None else None
         if trips is None or halves is None:
             return None

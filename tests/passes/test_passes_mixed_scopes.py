@@ -335,6 +335,25 @@ def test_a_range_from_an_expression_to_it_plus_n_has_n_slots() -> None:
     assert "acc_gm_1, acc, [(oi - ob * 2) * 64, 0]" in lines
 
 
+def test_a_loop_written_with_init_values_is_split_and_drawn_so() -> None:
+    source = orchestration("""\
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="m"):
+            for k, (acc_out,) in pl.range(2, init_values=(out,)):
+                acc = pl.matmul(pl.slice(a, [32, 128], [k * 32, 0]), b, out_dtype=pl.FP32)
+                nxt = pl.assemble(acc_out, pl.exp(acc), [k * 32, 0])
+                res = pl.yield_(nxt)
+        return res
+    """)
+    _, diagnostics = lowered(source, UP_TO_CONVERT)
+    assert diagnostics == [f"k.py:14:9: {SPLIT_NOTE}"]
+    graph = function_graph(analyze_source(source, "k.py"), "main")
+    assert isinstance(graph, TaskGraph)
+    assert [t.kernel for t in graph.tasks] == ["m_aic", "m_aiv"]
+    assert [(e.source, e.target, e.kind, e.label) for e in graph.edges] == [
+        (0, 1, "data", "acc_gm")
+    ]
+
+
 def test_vector_work_before_the_matmul_in_the_loop_goes_to_the_vector_loop() -> None:
     source = orchestration("""\
         with pl.at(level=pl.Level.CORE_GROUP):
