@@ -528,6 +528,17 @@ def test_each_call_of_a_mixed_function_is_split_in_its_place() -> None:
     assert cce.count("TMATMUL(") == 1 and pto.count("pto.tadd") == 1
 
 
+def test_a_2026_03_incore_function_is_inlined_and_split_too() -> None:
+    source = calling("out = self.k(a, b, bias, out)\nreturn out\n").replace(
+        "pl.matmul(",
+        "pl.op.matmul(",  # (a 2026-03 spelling: the file is 2026-03)
+    )
+    assert analyze_source(source, "k.py").edition.edition.value == "2026-03"
+    text, diagnostics = lowered(source, UP_TO_CONVERT)
+    assert diagnostics == [f"k.py:26:9: {CALLED_NOTE}"]
+    assert "def k(" not in text and "def main_incore_1(" in text
+
+
 def test_a_mixed_function_also_submitted_keeps_its_e400() -> None:
     """A submit launches the function as one task: the function stays for it, its E400 with
     it (the plain call beside it is split)."""
