@@ -128,9 +128,25 @@ class Called:
 """
 
 
-def test_a_called_mixed_incore_function_runs_as_the_reference(bench: Bench) -> None:
+# a called function whose loop holds both kinds of work: inlined, then split by loop fission
+CALLED_LOOP = CALLED.replace(
+    """        c = pl.matmul(a, b, out_dtype=pl.FP32)
+        out = pl.assemble(out, pl.mul(pl.add(c, bias), 0.5), [r0, 0])
+""",
+    """        for j in pl.range(2):
+            rows = pl.slice(a, [16, 128], [j * 16, 0])
+            c = pl.matmul(rows, b, out_dtype=pl.FP32)
+            part = pl.slice(bias, [16, 64], [j * 16, 0])
+            out = pl.assemble(out, pl.mul(pl.add(c, part), 0.5), [r0 + j * 16, 0])
+""",
+)
+
+
+@pytest.mark.parametrize("source", [CALLED, CALLED_LOOP], ids=["rows", "loop"])
+def test_a_called_mixed_incore_function_runs_as_the_reference(source: str, bench: Bench) -> None:
     """Each call inlined as a scope and split (``passes/mixed_functions.py``)."""
-    assert run_end_to_end(bench, CALLED, "main") == []
+    assert source.count("pl.matmul(") == 1 and (source is CALLED or "for j in" in source)
+    assert run_end_to_end(bench, source, "main") == []
 
 
 @pytest.fixture(scope="module")
