@@ -397,6 +397,22 @@ def test_a_loop_carrying_a_vector_result_into_the_cube_work_is_not_split() -> No
     ]
 
 
+def test_a_loop_reading_the_product_of_the_iteration_before_is_not_split() -> None:
+    """The vector work reads the product the loop carries in from the iteration before (a
+    slot per iteration holds this iteration's)."""
+    source = orchestration("""\
+        with pl.at(level=pl.Level.CORE_GROUP):
+            acc = pl.matmul(pl.slice(a, [64, 64], [0, 0]), pl.slice(b, [64, 64], [0, 0]))
+            for k in pl.range(1, 2):
+                out = pl.assemble(out, pl.add(acc, bias), [0, 0])
+                a_k = pl.slice(a, [64, 64], [0, k * 64])
+                acc = pl.matmul_acc(acc, a_k, pl.slice(b, [64, 64], [k * 64, 0]))
+        return out
+    """)
+    _, diagnostics = lowered(source, UP_TO_CONVERT)
+    assert diagnostics == [f"k.py:17:40: error[E400]: 'tensor.add' {PRODUCT_READ}"]
+
+
 def test_a_loop_of_no_static_trip_count_is_not_split() -> None:
     """The intermediate holds one product per iteration: its rows need the trip count."""
     source = orchestration("""\
