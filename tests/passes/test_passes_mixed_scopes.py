@@ -209,20 +209,223 @@ def test_the_task_graph_draws_the_two_kernels() -> None:
     ]
 
 
+# Cube and vector work in one loop (upstream's qwen3 out_proj_residual): loop fission.
+LOOP = orchestration("""\
+    for ob in pl.range(0, 4, 2):
+        with pl.at(
+            level=pl.Level.CORE_GROUP,
+            optimizations=[pl.split(pl.SplitMode.UP_DOWN)],
+            name_hint="out_proj_residual",
+        ):
+            for oi in pl.range(ob, ob + 2):
+                o0 = oi * 16
+                acc = pl.matmul(a, pl.slice(b, [128, 16], [0, o0]), out_dtype=pl.FP32)
+                part = pl.slice(bias, [64, 16], [0, o0])
+                out = pl.assemble(out, pl.add(acc, part), [0, o0])
+    return out
+""")
+
+LOOP_OUTLINED = """\
+class Mixed:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main_incore_0(
+        self,
+        ob: pl.Scalar[pl.INDEX],
+        acc_gm: pl.Tensor[[128, 16], pl.FP32],
+        b: pl.Tensor[[128, 64], pl.FP16],
+        a: pl.Tensor[[64, 128], pl.FP16],
+    ) -> pl.Tensor[[128, 16], pl.FP32]:
+        for oi, (acc_gm_1,) in pl.range(ob, ob + 2, 1, init_values=(acc_gm,)):
+            o0: pl.Scalar[pl.INDEX] = oi * 16
+            _t0: pl.Tensor[[128, 16], pl.FP16] = pl.tensor.view(b, [128, 16], [0, o0])
+            acc: pl.Tensor[[64, 16], pl.FP32] = pl.tensor.matmul(
+                a, _t0, out_dtype=pl.FP32
+            )
+            acc_gm_2: pl.Tensor[[128, 16], pl.FP32] = pl.tensor.assemble(
+                acc_gm_1, acc, [(oi - ob) * 64, 0]
+            )
+            acc_gm_3: pl.Tensor[[128, 16], pl.FP32] = pl.yield_(acc_gm_2)
+        return acc_gm_3
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def main_incore_1(
+        self,
+        ob: pl.Scalar[pl.INDEX],
+        out_1: pl.Tensor[[64, 64], pl.FP32],
+        acc_gm_3: pl.Tensor[[128, 16], pl.FP32],
+        bias: pl.Tensor[[64, 64], pl.FP32],
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        for oi, (out_2,) in pl.range(ob, ob + 2, 1, init_values=(out_1,)):
+            acc: pl.Tensor[[64, 16], pl.FP32] = pl.tensor.view(
+                acc_gm_3, [64, 16], [(oi - ob) * 64, 0]
+            )
+            o0: pl.Scalar[pl.INDEX] = oi * 16
+            part: pl.Tensor[[64, 16], pl.FP32] = pl.tensor.view(bias, [64, 16], [0, o0])
+            _t1: pl.Tensor[[64, 16], pl.FP32] = pl.tensor.add(acc, part)
+            out_3: pl.Tensor[[64, 64], pl.FP32] = pl.tensor.assemble(
+                out_2, _t1, [0, o0]
+            )
+            out_4: pl.Tensor[[64, 64], pl.FP32] = pl.yield_(out_3)
+        return out_4
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self,
+        a: pl.Tensor[[64, 128], pl.FP16],
+        b: pl.Tensor[[128, 64], pl.FP16],
+        bias: pl.Tensor[[64, 64], pl.FP32],
+        out: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        for ob, (out_1,) in pl.range(0, 4, 2, init_values=(out,)):
+            acc_gm: pl.Tensor[[128, 16], pl.FP32] = pl.tensor.create_tensor(
+                [128, 16], dtype=pl.FP32
+            )
+            acc_gm_3: pl.Tensor[[128, 16], pl.FP32] = self.main_incore_0(
+                ob, acc_gm, b, a
+            )
+            out_4: pl.Tensor[[64, 64], pl.FP32] = self.main_incore_1(
+                ob, out_1, acc_gm_3, bias
+            )
+            out_5: pl.Tensor[[64, 64], pl.FP32] = pl.yield_(out_4)
+        return out_5
+"""
+
+
+def test_a_loop_of_cube_and_vector_work_becomes_a_cube_loop_then_a_vector_loop() -> None:
+    """The cube loop stores each iteration's product into its slot of an intermediate the
+    orchestration creates (the trip count times the product's rows); the vector loop reads
+    its slot back."""
+    text, diagnostics = lowered(LOOP, UP_TO_OUTLINE)
+    assert text == LOOP_OUTLINED
+    assert diagnostics == [f"k.py:15:13: {SPLIT_NOTE}"]
+
+
+def test_both_targets_compile_the_two_loops() -> None:
+    cce, pto = both_targets(LOOP)
+    assert cce.count("TMATMUL(") == 1 and cce.count("TADD(") == 1
+    assert pto.count("pto.tmatmul") == 1 and pto.count("pto.tadd") == 1
+
+
+def test_the_task_graph_draws_the_two_loop_kernels_per_launch() -> None:
+    """Each launch's cube kernel makes its own intermediate: no edge between launches'
+    cube kernels."""
+    graph = function_graph(analyze_source(LOOP, "k.py"), "main")
+    assert isinstance(graph, TaskGraph)
+    assert [t.kernel for t in graph.tasks] == ["out_proj_residual_aic", "out_proj_residual_aiv"] * 2
+    assert [(e.source, e.target, e.kind, e.label) for e in graph.edges] == [
+        (0, 1, "data", "acc_gm"),
+        (2, 3, "data", "acc_gm"),
+        (1, 3, "data", "out"),
+    ]
+
+
+def test_a_range_from_an_expression_to_it_plus_n_has_n_slots() -> None:
+    source = orchestration("""\
+        for ob in pl.range(2):
+            with pl.at(level=pl.Level.CORE_GROUP):
+                for oi in pl.range(ob * 2, ob * 2 + 2):
+                    acc = pl.matmul(a, pl.slice(b, [128, 16], [0, oi * 16]), out_dtype=pl.FP32)
+                    out = pl.assemble(out, pl.exp(acc), [0, oi * 16])
+        return out
+    """)
+    text, diagnostics = lowered(source, UP_TO_OUTLINE)
+    assert diagnostics == [f"k.py:15:13: {SPLIT_NOTE}"]
+    lines = [line.strip() for line in text.splitlines()]
+    assert "acc_gm: pl.Tensor[[128, 16], pl.FP32] = pl.tensor.create_tensor(" in lines
+    assert "acc_gm_1, acc, [(oi - ob * 2) * 64, 0]" in lines
+
+
+def test_a_loop_written_with_init_values_is_split_and_drawn_so() -> None:
+    source = orchestration("""\
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="m"):
+            for k, (acc_out,) in pl.range(2, init_values=(out,)):
+                acc = pl.matmul(pl.slice(a, [32, 128], [k * 32, 0]), b, out_dtype=pl.FP32)
+                nxt = pl.assemble(acc_out, pl.exp(acc), [k * 32, 0])
+                res = pl.yield_(nxt)
+        return res
+    """)
+    _, diagnostics = lowered(source, UP_TO_CONVERT)
+    assert diagnostics == [f"k.py:14:9: {SPLIT_NOTE}"]
+    graph = function_graph(analyze_source(source, "k.py"), "main")
+    assert isinstance(graph, TaskGraph)
+    assert [t.kernel for t in graph.tasks] == ["m_aic", "m_aiv"]
+    assert [(e.source, e.target, e.kind, e.label) for e in graph.edges] == [
+        (0, 1, "data", "acc_gm")
+    ]
+
+
+def test_vector_work_before_the_matmul_in_the_loop_goes_to_the_vector_loop() -> None:
+    source = orchestration("""\
+        with pl.at(level=pl.Level.CORE_GROUP):
+            for k in pl.range(0, 64, 32):
+                s = pl.mul(pl.slice(bias, [32, 64], [k, 0]), 2.0)
+                acc = pl.matmul(pl.slice(a, [32, 128], [k, 0]), b, out_dtype=pl.FP32)
+                out = pl.assemble(out, pl.add(acc, s), [k, 0])
+        return out
+    """)
+    text, diagnostics = lowered(source, UP_TO_OUTLINE)
+    assert diagnostics == [f"k.py:14:9: {SPLIT_NOTE}"]
+    lines = [line.strip() for line in text.splitlines()]
+    # slot k // 32 of a [64, 64] intermediate
+    assert "acc_gm_2: pl.Tensor[[64, 64], pl.FP32] = pl.tensor.assemble(" in lines
+    assert "acc_gm_1, acc, [k // 32 * 32, 0]" in lines
+    assert "acc_gm_3, [32, 64], [k // 32 * 32, 0]" in lines
+    vector = lines[lines.index("def main_incore_1(") :]
+    assert "s: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.mul(_t0, 2.0)" in vector
+    assert not any("pl.tensor.mul(" in line for line in lines[: len(lines) - len(vector)])
+
+
 # --- what is not split: E400 at the op reading the product, no note --------------------------
 
 
-def test_cube_and_vector_work_in_one_loop_are_not_split() -> None:
+def test_a_loop_carrying_a_vector_result_into_the_cube_work_is_not_split() -> None:
+    """The matmul of iteration k + 1 reads what the vector work of iteration k wrote: two
+    loops one after the other would change the result."""
     source = orchestration("""\
-        with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.UP_DOWN)]):
+        with pl.at(level=pl.Level.CORE_GROUP):
             for k in pl.range(2):
-                acc = pl.matmul(pl.slice(a, [32, 128], [k * 32, 0]), b, out_dtype=pl.FP32)
-                s = pl.add(acc, pl.slice(bias, [32, 64], [k * 32, 0]))
-                out = pl.assemble(out, s, [k * 32, 0])
+                acc = pl.matmul(pl.slice(a, [32, 128], [0, 0]), b, out_dtype=pl.FP32)
+                a = pl.assemble(a, pl.cast(acc, target_type=pl.FP16), [32, 0])
+                out = pl.assemble(out, acc, [k * 32, 0])
         return out
     """)
     _, diagnostics = lowered(source, UP_TO_CONVERT)
-    assert diagnostics == [f"k.py:17:17: error[E400]: 'tensor.add' {PRODUCT_READ}"]
+    assert diagnostics == [
+        "k.py:16:17: error[E400]: tensor.matmul in a kernel: operand '_t0' is computed in the "
+        "kernel; the cube unit reads its operands from memory (A2/A3 moves no Vec tile into "
+        "Mat): pass it as a parameter (or a tensor.view of one), computed by another kernel"
+    ]
+
+
+def test_a_loop_reading_the_product_of_the_iteration_before_is_not_split() -> None:
+    """The vector work reads the product the loop carries in from the iteration before (a
+    slot per iteration holds this iteration's)."""
+    source = orchestration("""\
+        with pl.at(level=pl.Level.CORE_GROUP):
+            acc = pl.matmul(pl.slice(a, [64, 64], [0, 0]), pl.slice(b, [64, 64], [0, 0]))
+            for k in pl.range(1, 2):
+                out = pl.assemble(out, pl.add(acc, bias), [0, 0])
+                a_k = pl.slice(a, [64, 64], [0, k * 64])
+                acc = pl.matmul_acc(acc, a_k, pl.slice(b, [64, 64], [k * 64, 0]))
+        return out
+    """)
+    _, diagnostics = lowered(source, UP_TO_CONVERT)
+    assert diagnostics == [f"k.py:17:40: error[E400]: 'tensor.add' {PRODUCT_READ}"]
+
+
+def test_a_loop_of_no_static_trip_count_is_not_split() -> None:
+    """The intermediate holds one product per iteration: its rows need the trip count."""
+    source = orchestration("""\
+        for j in pl.range(2):
+            with pl.at(level=pl.Level.CORE_GROUP):
+                for k in pl.range(j, 2):
+                    acc = pl.matmul(pl.slice(a, [32, 128], [k * 32, 0]), b, out_dtype=pl.FP32)
+                    s = pl.add(acc, pl.slice(bias, [32, 64], [k * 32, 0]))
+                    out = pl.assemble(out, s, [k * 32, 0])
+        return out
+    """)
+    _, diagnostics = lowered(source, UP_TO_CONVERT)
+    assert diagnostics == [f"k.py:18:21: error[E400]: 'tensor.add' {PRODUCT_READ}"]
 
 
 def test_cube_work_reading_a_vector_result_is_not_split() -> None:
@@ -240,7 +443,8 @@ def test_cube_work_reading_a_vector_result_is_not_split() -> None:
 
 def test_a_hand_written_incore_function_is_not_split() -> None:
     """The split is of a scope (the orchestration gets the intermediate tensor); an InCore
-    function written by hand, 2026-08 spelling, keeps the E400 at the op."""
+    function written by hand, 2026-08 spelling, that no orchestration calls (to inline it as
+    a scope) keeps the E400 at the op."""
     source = HEADER + textwrap.dedent("""\
         class K:
             @pl.function(type=pl.FunctionType.InCore)
@@ -256,6 +460,115 @@ def test_a_hand_written_incore_function_is_not_split() -> None:
         """)
     _, diagnostics = lowered(source, UP_TO_CONVERT)
     assert diagnostics == [f"k.py:14:9: error[E400]: 'tensor.add' {PRODUCT_READ}"]
+
+
+KERNEL = """\
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(
+        self,
+        a: pl.Tensor[[64, 128], pl.FP16],
+        b: pl.Tensor[[128, 64], pl.FP16],
+        bias: pl.Tensor[[64, 64], pl.FP32],
+        out: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        c = pl.matmul(a, b, out_dtype=pl.FP32)
+        out = pl.assemble(out, pl.add(c, bias), [0, 0])
+        return out
+
+"""
+
+
+def calling(body: str) -> str:
+    """A program of the mixed InCore function ``k`` and an orchestration ``main`` (body)."""
+    return orchestration(body).replace(
+        "class Mixed:\n    @pl.function\n",
+        "class Mixed:\n" + KERNEL + "    @pl.function(type=pl.FunctionType.Orchestration)\n",
+    )
+
+
+CALLED_OUTLINED = """\
+class Mixed:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main_incore_0(
+        self, a: pl.Tensor[[64, 128], pl.FP16], b: pl.Tensor[[128, 64], pl.FP16]
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        c: pl.Tensor[[64, 64], pl.FP32] = pl.tensor.matmul(a, b, out_dtype=pl.FP32)
+        return c
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def main_incore_1(
+        self,
+        c: pl.Tensor[[64, 64], pl.FP32],
+        bias: pl.Tensor[[64, 64], pl.FP32],
+        out: pl.Tensor[[64, 64], pl.FP32],
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        _t0: pl.Tensor[[64, 64], pl.FP32] = pl.tensor.add(c, bias)
+        out_1_1: pl.Tensor[[64, 64], pl.FP32] = pl.tensor.assemble(out, _t0, [0, 0])
+        return out_1_1
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self,
+        a: pl.Tensor[[64, 128], pl.FP16],
+        b: pl.Tensor[[128, 64], pl.FP16],
+        bias: pl.Tensor[[64, 64], pl.FP32],
+        out: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        c: pl.Tensor[[64, 64], pl.FP32] = self.main_incore_0(a, b)
+        out_1_1: pl.Tensor[[64, 64], pl.FP32] = self.main_incore_1(c, bias, out)
+        return out_1_1
+"""
+
+CALLED_NOTE = SPLIT_NOTE.replace("this kernel scope is", "the InCore function 'k' called here is")
+
+
+def test_a_called_mixed_incore_function_is_inlined_as_a_scope_and_split() -> None:
+    """Its call becomes its body in a scope, split as one written so; the function goes."""
+    text, diagnostics = lowered(
+        calling("out = self.k(a, b, bias, out)\nreturn out\n"), UP_TO_OUTLINE
+    )
+    assert text == CALLED_OUTLINED
+    assert diagnostics == [f"k.py:26:9: {CALLED_NOTE}"]
+
+
+def test_each_call_of_a_mixed_function_is_split_in_its_place() -> None:
+    source = calling("""\
+        for i in pl.range(2):
+            out = self.k(a, b, bias, out)
+        return out
+    """)
+    text, diagnostics = lowered(source, UP_TO_CONVERT)
+    assert diagnostics == [f"k.py:27:13: {CALLED_NOTE}"]
+    assert "def k(" not in text and "def main_incore_1(" in text
+    cce, pto = both_targets(source)
+    assert cce.count("TMATMUL(") == 1 and pto.count("pto.tadd") == 1
+
+
+def test_a_2026_03_incore_function_is_inlined_and_split_too() -> None:
+    source = calling("out = self.k(a, b, bias, out)\nreturn out\n").replace(
+        "pl.matmul(",
+        "pl.op.matmul(",  # (a 2026-03 spelling: the file is 2026-03)
+    )
+    assert analyze_source(source, "k.py").edition.edition.value == "2026-03"
+    text, diagnostics = lowered(source, UP_TO_CONVERT)
+    assert diagnostics == [f"k.py:26:9: {CALLED_NOTE}"]
+    assert "def k(" not in text and "def main_incore_1(" in text
+
+
+def test_a_mixed_function_also_submitted_keeps_its_e400() -> None:
+    """A submit launches the function as one task: the function stays for it, its E400 with
+    it (the plain call beside it is split)."""
+    source = calling("""\
+        out = self.k(a, b, bias, out)
+        out2, t = pl.submit(self.k, a, b, bias, out)
+        return out2
+    """)
+    text, diagnostics = lowered(source, UP_TO_CONVERT)
+    assert diagnostics == [
+        f"k.py:15:32: error[E400]: 'tensor.add' {PRODUCT_READ}",
+        f"k.py:26:9: {CALLED_NOTE}",
+    ]
+    assert "def k(" in text and "self.k, " in text
 
 
 def test_a_scope_that_only_stores_its_product_is_one_kernel() -> None:

@@ -1177,7 +1177,10 @@ _ENTRIES = [
         "A kernel scope whose vector work reads its matmul's product (a mixed kernel): A2/A3's "
         "vector unit cannot read the cube's Acc buffer, so ptoc splits the scope into a cube "
         "kernel and a vector kernel, launched one after the other, the product handed over "
-        "through a tensor in GM. The result is upstream's; the overlap of the two units "
+        "through a tensor in GM. A loop holding both kinds of work becomes a cube loop storing "
+        "each iteration's product into its slot of a GM intermediate and a vector loop reading "
+        "it; a call of a hand-written mixed InCore function is split the same way (the note is "
+        "on the call). The result is upstream's; the overlap of the two units "
         "(upstream's cross-core pipe, `pl.split`'s halving of the vector work) is not modelled.",
         "with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.UP_DOWN)]):\n"
         "    acc = pl.matmul(a, b, out_dtype=pl.FP32)\n"

@@ -13,7 +13,8 @@ a new function ``<function>_incore_<n>`` (n counts the scopes of that function f
   tid``) is a ``pl.submit`` of it with those deps instead, its TaskId the submit's.
 
 A scope whose vector work reads its cube work's product is first split into a cube scope and
-a vector scope (``mixed_scopes.py``), each outlined as a kernel of its own.
+a vector scope (``mixed_scopes.py``), each outlined as a kernel of its own; so is a call of
+such an InCore function, inlined as a scope (``mixed_functions.py``).
 
 An Opaque function that had a scope outlined becomes an Orchestration function: what is
 left of it runs on the host and launches the kernels. InCore functions are left alone.
@@ -31,6 +32,7 @@ from ..ir.visitor import IRMutator, with_fields
 from . import irutil
 from .base import Pass, PassContext
 from .function_names import FunctionNames
+from .mixed_functions import mixed_functions, unreferenced
 from .mixed_scopes import split_mixed_scopes
 from .rewriter import StmtRewriter
 
@@ -53,8 +55,15 @@ def _copy(var: Var) -> Var:
 class _Outliner(StmtRewriter):
     """Replaces each scope by a call; every other statement only has its bodies rewritten."""
 
-    def __init__(self, fn: Function, taken: set[str], ctx: PassContext) -> None:
+    def __init__(
+        self,
+        fn: Function,
+        taken: set[str],
+        ctx: PassContext,
+        mixed: dict[str, Function] | None = None,
+    ) -> None:
         self.fn = fn
+        self.mixed = mixed or {}
         self.ctx = ctx
         self.taken = taken
         self.outlined: list[Function] = []
@@ -67,7 +76,7 @@ class _Outliner(StmtRewriter):
         self.reads: Counter[Var] | None = None
 
     def run(self) -> Function:
-        split = split_mixed_scopes(self.fn.body, self.ctx, self.names)
+        split = split_mixed_scopes(self.fn.body, self.ctx, self.names, self.mixed)
         if split is not self.fn.body:
             self.fn = with_fields(self.fn, body=split)
         body = self.rewrite(self.fn.body)
@@ -187,6 +196,7 @@ class OutlineIncoreScopes(Pass):
 
     def run(self, program: Program, ctx: PassContext) -> Program:
         taken = {fn.name for fn in program.functions}
+        mixed = mixed_functions(program)
         functions: list[Function] = []
         changed = False
         for fn in program.functions:
@@ -194,7 +204,7 @@ class OutlineIncoreScopes(Pass):
                 functions.append(fn)
                 continue
             ctx.at(fn.span)
-            outliner = _Outliner(fn, taken, ctx)
+            outliner = _Outliner(fn, taken, ctx, mixed)
             new = outliner.run()
             # Callees before their caller, as the printer orders them.
             functions.extend(outliner.outlined)
@@ -202,4 +212,5 @@ class OutlineIncoreScopes(Pass):
             changed = changed or new is not fn
         if not changed:
             return program
+        functions = unreferenced(functions, set(mixed))
         return Program(program.name, tuple(functions), span=program.span)
