@@ -76,6 +76,31 @@ PROGRAMS = {
                     out = pl.assemble(out, pl.add(acc, pl.exp(part)), [0, o0])
         return out
     """,
+    # qwen3's out_proj_residual (FP16 here, the simulator's BF16 being _Float16): a K-loop
+    # of matmul / matmul_acc per output block, then the residual add, in one loop (fission)
+    "out_proj_residual": """\
+        for ob in pl.parallel(0, 4, 2):
+            with pl.at(
+                level=pl.Level.CORE_GROUP,
+                optimizations=[pl.split(pl.SplitMode.UP_DOWN)],
+                name_hint="out_proj_residual",
+            ):
+                for oi in pl.range(ob, ob + 2):
+                    o0 = oi * 16
+                    resid_chunk = bias[:, o0 : o0 + 16]
+                    o_acc = pl.create_tensor([64, 16], dtype=pl.FP32)
+                    for kb in pl.pipeline(0, 2, stage=2):
+                        k0 = kb * 64
+                        a_chunk = a[:, k0 : k0 + 64]
+                        w_chunk = b[k0 : k0 + 64, o0 : o0 + 16]
+                        if k0 == 0:
+                            o_acc = pl.matmul(a_chunk, w_chunk, out_dtype=pl.FP32)
+                        else:
+                            o_acc = pl.matmul_acc(o_acc, a_chunk, w_chunk)
+                    resid = pl.mul(resid_chunk, 0.5)
+                    out = pl.assemble(out, pl.add(o_acc, resid), [0, o0])
+        return out
+    """,
     # the loop's rows, with a stepped range: slot (k - 0) // 32
     "stepped_loop": """\
         with pl.at(level=pl.Level.CORE_GROUP):
