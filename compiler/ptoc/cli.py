@@ -778,7 +778,12 @@ def add_compile_parser(commands: argparse._SubParsersAction[argparse.ArgumentPar
         help="cce (C++ on pto-isa), pto (PTO MLIR), ir (the IR after the pipeline) or "
         "pass:NAME (the IR right after that pass); default: cce",
     )
-    compile_.add_argument("--function", metavar="NAME", help="generate code for this function only")
+    compile_.add_argument(
+        "--function",
+        metavar="NAME",
+        help="generate code for this function and the functions it calls or launches (the"
+        " kernels outlined from a @pl.jit entry or an orchestration function)",
+    )
     compile_.add_argument(
         "--pipeline",
         choices=tuple(driver.PIPELINES),

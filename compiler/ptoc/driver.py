@@ -619,7 +619,8 @@ def print_ir(program: Program, result: CompileResult) -> str:
 def print_ir_mapped(program: Program, result: CompileResult) -> tuple[str, list[Span | None]]:
     from .printer import print_program_mapped
 
-    narrowed = only_function(program, result.function)
+    # one function's IR is its own and its callees' (the kernels outlined from it), as its code
+    narrowed = program if result.function is None else narrow(program, result.function)
     return print_program_mapped(narrowed, prefix=result.prefix, edition=result.edition)
 
 

@@ -93,3 +93,19 @@ def test_compile_to_a_file_writes_each_specialisation_to_its_own(tmp_path: Path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["k.2.cpp", "k.cpp"]
     assert "[64, 64]" in out.read_text().splitlines()[0]
     assert "[128, 128]" in (tmp_path / "k.2.cpp").read_text().splitlines()[0]
+
+
+def test_a_named_jit_entry_compiles_to_its_host_code_and_its_kernels() -> None:
+    """The kernel a ``@pl.jit`` entry's ``pl.at`` scope is outlined into is the entry's code:
+    C++, MLIR and IR of ``--function tile_add`` hold it (C++ and IR held only the host code)."""
+    shown = {
+        "cce": ("void runTileAddIncore0(", "// Orchestration function tile_add:"),
+        "pto": ("func.func @tile_add_incore_0(", "// Orchestration function tile_add:"),
+        "ir": ("def tile_add_incore_0(", "def tile_add("),
+    }
+    for target, (kernel, host) in shown.items():
+        result = run_ptoc(
+            "compile", "--target", target, "--specialise", "1", "--function", "tile_add", str(JIT)
+        )
+        assert (result.returncode, result.stderr) == (0, "")
+        assert result.stdout.count(kernel) == 1 and result.stdout.count(host) == 1, target

@@ -9,8 +9,9 @@ from typing import Any
 
 from ..diagnostics import Diagnostic
 from ..ir.dtype import DataType
-from ..ir.expr import Call, ConstBool, ConstFloat, ConstInt, Expr, MakeTuple, Var
+from ..ir.expr import Call, ConstBool, ConstFloat, ConstInt, Expr, GlobalVar, MakeTuple, Var
 from ..ir.fields import child_values, layout
+from ..ir.function import Function, Program
 from ..ir.shape import dim_str, shapes_equal, static_value
 from ..ir.span import NO_SPAN, Span
 from ..ir.stmt import LoopJumpStmt, Stmt
@@ -250,3 +251,24 @@ def not_taken(
         f"{op.name}: {instruction} takes {names} elements on A2/A3 ({judge}), not "
         f"{dtype.name}{promoted}; {hint}"
     )
+
+
+def called_functions(fn: Function) -> list[str]:
+    """The program functions ``fn`` calls (a kernel's helpers, the kernels an orchestration
+    function launches)."""
+    return [call.callee.name for call in calls_in(fn.body) if isinstance(call.callee, GlobalVar)]
+
+
+def with_callees(program: Program, function: str) -> set[str]:
+    """``function`` and every program function it calls, directly or not: what generating
+    one function emits (a helper's definition for ``func.call``; the kernels outlined from an
+    orchestration or a ``@pl.jit`` entry, which are its code)."""
+    wanted: set[str] = set()
+    pending = [function]
+    while pending:
+        name = pending.pop()
+        fn = program.function(name)
+        if fn is not None and name not in wanted:
+            wanted.add(name)
+            pending.extend(called_functions(fn))
+    return wanted

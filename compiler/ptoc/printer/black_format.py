@@ -51,7 +51,7 @@ def format_printed_mapped(
             out.append(line)
             spans.append(span_of(line))
             continue
-        split = _split(line, line_length)
+        split = _split(str(line), line_length)  # a plain key: the cache keeps no line's span
         if split is None:
             text = format_source("\n".join(lines) + "\n", line_length)
             return text, [None] * text.count("\n")

@@ -205,12 +205,19 @@ def test_kernel_configuration_names_the_runtime_the_entry_and_every_kernel() -> 
     assert kernel_config(orch, generate_orchestration(program, orch).kernels) == CONFIG
 
 
-def test_the_cce_output_of_an_orchestration_function_is_the_host_code_and_its_config() -> None:
+def test_the_cce_output_of_an_orchestration_function_is_its_kernels_then_host_code() -> None:
+    """One function's code is that function's and the kernels it launches (a ``@pl.jit``
+    entry's kernels are outlined from it), as the PTO generator gives them."""
     program, _ = compiled()
     result = generate_cce(program, "orch")
     assert result.diagnostics == []
     commented = "\n".join(f"// {line}" if line else "//" for line in CONFIG.rstrip().splitlines())
-    assert result.text == HOST + "\n// ---- kernel_config.py ----\n" + commented + "\n"
+    assert result.text.endswith(HOST + "\n// ---- kernel_config.py ----\n" + commented + "\n")
+    assert result.text == generate_cce(program).text  # the program is orch and its kernels
+    assert [line for line in result.text.splitlines() if line.startswith("__aicore__")] == [
+        "__aicore__ __attribute__((always_inline)) void runKernelAdd(__gm__ int64_t* args)",
+        "__aicore__ __attribute__((always_inline)) void runKernelScale(__gm__ int64_t* args)",
+    ]
 
 
 def test_a_tensor_op_the_host_cannot_run_is_left_out_with_a_warning() -> None:

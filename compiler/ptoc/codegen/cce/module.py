@@ -10,7 +10,7 @@ from ...ir.span import NO_SPAN, Span
 from ...ir.types import TensorType
 from ...ops import Role
 from ...passes.op_info import op_def, stored_into
-from ..common import CodegenError, CodegenResult, calls_in
+from ..common import CodegenError, CodegenResult, calls_in, with_callees
 from .function import CCECodegen, kernel_name
 from .ops import has_own_window
 from .orchestration import generate_orchestration, kernel_config
@@ -77,7 +77,12 @@ def _functions(
         candidates = list(program_or_function.functions)
     if function is None:
         return candidates
-    chosen = [f for f in candidates if f.name == function]
+    wanted = (
+        {function}
+        if isinstance(program_or_function, Function)
+        else with_callees(program_or_function, function)
+    )
+    chosen = [f for f in candidates if f.name in wanted]
     if not chosen:
         bag.error("E203", f"no function named '{function}' to generate", program_or_function.span)
     return chosen

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from ...diagnostics import Diagnostic, DiagnosticBag, Severity
-from ...ir.expr import GlobalVar
 from ...ir.function import Function, FunctionType, Program
 from ...ir.span import Span
-from ..common import CodegenResult, calls_in
+from ..common import CodegenResult, called_functions, with_callees
 from .function import FUNC_INDENT, generate_function
 from .mlir_types import TileBufs
 from .versions import DEFAULT_VERSION
@@ -30,7 +29,7 @@ def generate_pto(
     bag = DiagnosticBag()
     functions: list[Function] = list(program.functions)
     if function is not None:
-        wanted = _with_callees(program, function)
+        wanted = with_callees(program, function)
         functions = [fn for fn in program.functions if fn.name in wanted]
         if not functions:
             bag.error(
@@ -41,7 +40,7 @@ def generate_pto(
         name
         for fn in functions
         if fn.func_type is not FunctionType.Orchestration
-        for name in _calls(fn)
+        for name in called_functions(fn)
     }
     # PTOAS v0.57 makes a function a kernel entry (``extern "C" __global__``) only when it
     # carries ``pto.entry`` (v0.27 also took a module's only function): every kernel does,
@@ -76,25 +75,6 @@ def generate_pto(
     lines.append("}")
     spans.extend([None] * (len(lines) - len(spans)))
     return CodegenResult("\n".join(lines) + "\n", bag.sorted(), spans, host_errors)
-
-
-def _calls(fn: Function) -> list[str]:
-    """The program functions ``fn`` calls."""
-    return [call.callee.name for call in calls_in(fn.body) if isinstance(call.callee, GlobalVar)]
-
-
-def _with_callees(program: Program, function: str) -> set[str]:
-    """``function`` and every program function it calls, directly or not: a helper is emitted
-    with its callers (``func.call`` needs its definition in the module)."""
-    wanted: set[str] = set()
-    pending = [function]
-    while pending:
-        name = pending.pop()
-        fn = program.function(name)
-        if fn is not None and name not in wanted:
-            wanted.add(name)
-            pending.extend(_calls(fn))
-    return wanted
 
 
 def _host_comment(program: Program, fn: Function, bag: DiagnosticBag) -> list[str]:
