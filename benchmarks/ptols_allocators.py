@@ -28,7 +28,7 @@ _run = pool_thread._WorkItem.run
 def job_name(item: Any) -> str:
     """The function a pool ran; for the server's shared-pipeline wrapper, the job it wraps."""
     fn = item.fn
-    name = getattr(fn, "__name__", None) or getattr(getattr(fn, "func", None), "__name__", "?")
+    name = str(getattr(fn, "__name__", None) or getattr(getattr(fn, "func", None), "__name__", "?"))
     inner = fn.args[0] if hasattr(fn, "args") and fn.args else (item.args or [None])[0]
     if name in ("run", "partial", "?") and callable(inner):
         name = f"{name}:{getattr(inner, '__name__', '?')}"
@@ -97,7 +97,7 @@ def report(*_: Any) -> None:
 
 
 def main() -> int:
-    pool_thread._WorkItem.run = run  # type: ignore[method-assign]
+    pool_thread._WorkItem.run = run  # type: ignore[method-assign,assignment]
     threading.Thread(target=sample, name="allocator-sampler", daemon=True).start()
     signal.signal(signal.SIGUSR1, report)
     from ptols.__main__ import main as serve
