@@ -12,19 +12,20 @@ request the server registers sent mid-edit, invariants after every edit. Reports
 
 ``--allocators`` runs the server under ptols_allocators.py and adds pymalloc's arenas and live
 bytes per sample, and each server job's transient peak (pymalloc blocks above those alive when
-it started). Measured on 2026-11-29 (seeds 33 and 34, 6,000 edits; this machine, 2 shared
-cores): RSS grows 1.7-2.4 MB per 1,000 edits after the first 1,000, all of it pymalloc arenas
-(36 -> 45-49 by edit ~3,000, flat after) while live bytes stay 29.5-31 MB: a high-water mark,
-not a leak. An arena is returned only when every block in it is free, and a job's transient
-peak (black's syntax tree in `ptoc fmt`, 9-10 MB for a 37,000-character text and cyclic, so
-freed only by a collection; a pass diff; the analysis of the largest text) makes new arenas in
-which a few hundred objects allocated meanwhile (cache entries, the next version's analysis)
-stay alive: the high-water is set by the largest document meeting the heaviest job, which the
-storm reaches after the first 1,000 edits. Tried, none within noise of the baseline: one lock
-around every worker pool (no two jobs' peaks at once), a full collection after every job
-(3.5x slower), one after each black run, loading every lazily imported module at start.
-``PYTHONMALLOC=malloc`` (pages go back on `malloc_trim`) gives 0.8-1.2 MB per 1,000 edits and
-a storm ~20 % slower.
+it started). Measured on 2026-11-29 (6,000 edits, seeds 33, 34, 35; this machine, 2 shared
+cores): RSS grows 1.7-2.4, 2.4 and 0.5 MB per 1,000 edits after the first 1,000, all of it
+pymalloc arenas (36 -> 45-49 by edit 2,000-3,000, flat after) while live bytes stay 29.5-31 MB:
+a high-water mark, not a leak. An arena goes back to the system only when every block in it is
+free, and a job's transient peak (black's syntax tree in `ptoc fmt`, 9-10 MB for a
+37,000-character text, and cyclic; a pass diff; the analysis of the largest text) makes new
+arenas in which a few hundred objects allocated meanwhile (cache entries, the next version's
+analysis) stay alive. So the high-water is set when the storm's largest document first meets
+the heaviest job: before edit 1,000 for seed 35 (hence 0.5 MB), after it for 33 and 34. Tried,
+none outside the run-to-run spread: one lock around every worker pool (no two jobs' peaks at
+once), a full collection after every job (3.5x slower), one after each black run, importing at
+start every module the storm loads later, no formatting at all (1.0 and 2.5 MB).
+``PYTHONMALLOC=malloc`` (pages go back on ``malloc_trim``) makes RSS follow the document up
+and down (-0.8 to +1.2 MB per 1,000 edits) and the storm 20-30 % slower.
 """
 
 from __future__ import annotations
