@@ -20,7 +20,9 @@ free, and a job's transient peak (black's syntax tree in `ptoc fmt`, 9-10 MB for
 37,000-character text, and cyclic; a pass diff; the analysis of the largest text) makes new
 arenas in which a few hundred objects allocated meanwhile (cache entries, the next version's
 analysis) stay alive. So the high-water is set when the storm's largest document first meets
-the heaviest job: before edit 1,000 for seed 35 (hence 0.5 MB), after it for 33 and 34. Tried,
+the heaviest job: before edit 1,000 for seed 35 (hence 0.5 MB), after it for 33 and 34 (seed
+34: arenas 34 -> 46 between edits 1,000 and 2,000, where the two largest peaks of the run were
+`ptoc fmt` of the document, 143,000 and 128,000 blocks above the ~330,000 alive). Tried,
 none outside the run-to-run spread: one lock around every worker pool (no two jobs' peaks at
 once), a full collection after every job (3.5x slower), one after each black run, importing at
 start every module the storm loads later, no formatting at all (1.0 and 2.5 MB).
