@@ -89,7 +89,12 @@ def check_golden(name: str, text: str) -> None:
 
 
 def test_the_accumulating_products_name_their_accumulator_as_their_result() -> None:
-    for name in ("block.matmul_acc", "block.gemv_acc"):
+    for name in (
+        "block.matmul_acc",
+        "block.gemv_acc",
+        "block.batch_matmul_acc",
+        "block.matmul_mx_acc",
+    ):
         assert REGISTRY.get(name).aliases == "acc", name
 
 
