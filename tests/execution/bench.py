@@ -4,7 +4,8 @@ Kernels expected to work are built several to a translation unit (one compiler p
 batch, batches in parallel, one per core); a batch the compiler rejects is rebuilt kernel by
 kernel so one bad kernel fails only its own test. Kernels marked with a known defect are built
 alone. Executables are cached by content hash (``ptoc.run.simulator``), so a re-run with
-unchanged kernels builds nothing.
+unchanged kernels builds nothing. Before a kernel runs, its text is checked for what the
+simulator computes right and the chip does not (accumulators.py).
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ from ptoc.run.execute import (
 )
 from ptoc.run.harness import translation_unit
 from ptoc.run.inputs import generate_inputs
+
+from .accumulators import accumulator_problems
 
 BATCH_SIZE = 12
 
@@ -119,6 +122,10 @@ class Bench:
             kernel.executable, kernel.index = executable, index
 
     def execute(self, kernel: Kernel, expected: Results) -> Outcome:
+        if kernel.problem is None and kernel.text is not None:
+            # What the simulator computes right and the chip does not (accumulators.py).
+            wrong = accumulator_problems(kernel.text)
+            kernel.problem = "; ".join(wrong) if wrong else None
         if kernel.executable is None and kernel.problem is None:
             self.build_all([kernel])
         if kernel.problem is not None:

@@ -172,7 +172,8 @@ def test_the_blocks_are_inserted_into_one_mat_tile_in_cce() -> None:
         "TMATMUL(d_tile, cb_mat_4_left, e_right);",
         "for (int64_t kk = 64; kk < 256; kk += 64) {",
         "TEXTRACT(cb_mat_4_left_1, cb_mat_4, 0, kk);",
-        "TMATMUL_ACC(d_acc, d_tile_sum, cb_mat_4_left_1, e_right_1);",
+        # The sum in its accumulator's tile (A2/A3 adds into the first operand, issue #29).
+        "TMATMUL_ACC(d_acc, d_acc, cb_mat_4_left_1, e_right_1);",
     ]
 
 

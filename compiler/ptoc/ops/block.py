@@ -1555,6 +1555,9 @@ _matmul_family(
     "t([M, N], FP32 if float else INT32); K must agree",
 )
 
+# The accumulating forms add into their accumulator's own buffer (``aliases="acc"``): A2/A3's
+# TMATMUL_ACC(out, in, a, b) / TGEMV_ACC pass only ``out`` to the mad instruction and ignore
+# ``in`` (pto-isa npu/a2a3/TMatmul.hpp), so the result must be the accumulator tile itself.
 _matmul_family(
     (
         entry(
@@ -1562,12 +1565,14 @@ _matmul_family(
             "TMATMUL_ACC",
             "Accumulate: acc + lhs @ rhs. " + _ACC_NOTE,
             unified_always=True,
+            aliases="acc",
         ),
         entry(
             "gemv_acc",
             "TGEMV_ACC",
             "Accumulating matrix-vector product: acc + lhs @ rhs. " + _ACC_NOTE,
             unified_always=True,
+            aliases="acc",
         ),
     ),
     [p_tile("acc", "Accumulator [M, N] (in Acc)", spaces=(MemorySpace.Acc,)), _MM_LHS, _MM_RHS],

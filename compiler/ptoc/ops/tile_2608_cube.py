@@ -55,6 +55,7 @@ tile_op(
         "batch_matmul_acc",
         "",
         "Batched accumulating matrix product: acc + lhs @ rhs per batch index. " + _ACC_NOTE,
+        aliases="acc",  # as block.matmul_acc: the sum is in the accumulator's own buffer
         **no_lowering("ptoc does not expand a batched product into per-batch matmuls yet"),
     ),
     [
@@ -117,6 +118,7 @@ tile_op(
         "",
         "Accumulating MX block-scale matrix product: acc + (lhs * lhs_scale) @ (rhs * "
         "rhs_scale). " + _ACC_NOTE,
+        aliases="acc",  # TMATMUL_MX(out, in, ..) adds into out, as TMATMUL_ACC does
         **no_lowering(_MX_SCALES),
     ),
     [

@@ -3,15 +3,18 @@
 A variable defined by an op names its own MemRef. A loop-carried variable, a loop result and
 an if result name the buffer of every value that can flow into them: the initial value and
 each yielded value. Yielding rebinds which buffer a carried value lives in; no data moves.
+The result of an op updating a tile operand in place (``block.matmul_acc``'s ``acc``) names
+the operand's buffers, as a plain copy does.
 """
 
 from __future__ import annotations
 
-from ..ir.expr import Expr, Var
+from ..ir.expr import Call, Expr, Var
 from ..ir.function import Function
 from ..ir.stmt import AssignStmt, IfStmt, LoopStmt, Stmt
 from ..ir.types import MemRef, ShapedType
 from .irutil import defined_vars, final_yield, walk_stmts
+from .op_info import accumulator_of
 
 
 def memref_of(var: Expr) -> MemRef | None:
@@ -25,6 +28,10 @@ def _flows(fn: Function) -> list[tuple[Var, Expr]]:
     for stmt in walk_stmts(fn.body):
         if isinstance(stmt, AssignStmt) and isinstance(stmt.value, Var):
             flows.append((stmt.var, stmt.value))
+        elif isinstance(stmt, AssignStmt) and isinstance(stmt.value, Call):
+            updated = accumulator_of(stmt.value)  # the result is that tile, updated
+            if updated is not None:
+                flows.append((stmt.var, updated))
         elif isinstance(stmt, LoopStmt):
             last = final_yield(stmt.body)
             for i, arg in enumerate(stmt.iter_args):

@@ -7,7 +7,9 @@
 * a tensor defined by a store shares the MemRef of the tensor it writes (and a tensor view
   that of its source); other tensors get a fresh DDR MemRef; a tile whose op's result is an
   argument's storage (``OpDef.aliases``: a reshape, which TRESHAPE / pto.treshape make a view
-  of its source) shares that argument's MemRef;
+  of its source; block.matmul_acc, which A2/A3's TMATMUL_ACC adds into its accumulator's own
+  buffer) shares that argument's MemRef, and an accumulator read after the op that updates it
+  is an E400 (accumulators.py);
 * a plain copy ``y = x`` shares x's MemRef; loop-carried values and loop results share the
   MemRef of the initial value, if results that of the value the then branch yields (see
   buffers.py for how the passes account for the other values flowing in); a carried Vec tile
@@ -24,6 +26,7 @@ from ..ir.shape import shape_str
 from ..ir.stmt import AssignStmt, IfStmt, LoopStmt, Stmt
 from ..ir.types import MemorySpace, MemRef, ShapedType, TensorType, TileType, Type
 from ..ir.visitor import with_fields
+from .accumulators import check_accumulators
 from .base import FunctionPass, PassContext
 from .buffers import memref_of
 from .carried_copies import copy_shared_loop_inits
@@ -167,4 +170,6 @@ class InitMemRef(FunctionPass):
     )
 
     def run_function(self, fn: Function, ctx: PassContext) -> Function:
-        return _Initializer(copy_shared_loop_inits(fn), ctx).run()
+        result = _Initializer(copy_shared_loop_inits(fn), ctx).run()
+        check_accumulators(result, ctx)
+        return result

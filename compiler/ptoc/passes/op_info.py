@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..ir.expr import Call, Expr, Op
-from ..ir.types import MemorySpace
+from ..ir.expr import Call, Expr, Op, Var
+from ..ir.types import MemorySpace, TileType
 from ..ops.registry import REGISTRY, Access, OpDef, PipeType, Role
 
 
@@ -68,6 +68,19 @@ def aliased_arg(call: Call) -> Expr | None:
     if op is None or op.aliases is None:
         return None
     return bound_args(call).get(op.aliases)
+
+
+def accumulator_of(call: Call) -> Var | None:
+    """The Acc tile an accumulating product adds into, which its result is (a matmul-role op
+    whose ``OpDef.aliases`` names a tile operand: ``block.matmul_acc``'s ``acc``; A2/A3's
+    TMATMUL_ACC(out, in, a, b) adds into ``out`` and ignores ``in``); None for other calls."""
+    op = op_def(call)
+    if op is None or op.aliases is None or op.role is not Role.MATMUL:
+        return None
+    operand = bound_args(call).get(op.aliases)
+    if isinstance(operand, Var) and isinstance(operand.type, TileType):
+        return operand
+    return None
 
 
 def stored_into(call: Call) -> Expr | None:

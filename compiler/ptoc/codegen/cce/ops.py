@@ -33,6 +33,7 @@ from . import (
     column_vectors,
     expressions,
     gm_element,
+    in_place,
     transposed_operand,
     valid_regions,
 )
@@ -257,6 +258,7 @@ def lower_call(
     operands = _operands(ctx, call, mapping.op)
     if target:
         operands = _convert_promoted_operand(ctx, call, mapping.op, operands, target)
+        operands = in_place.write_in_place(ctx, call, mapping.op, target, operands)
     if isinstance(call.type, ScalarType):
         return _value(ctx, call, mapping, operands)
     if not target:

@@ -56,7 +56,8 @@ __aicore__ __attribute__((always_inline)) void runMatmulKernel(__gm__ int64_t* a
     set_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
     wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
     TMATMUL(acc, a_left, b_right);
-    TMATMUL_ACC(acc2, acc, a_left, b_right);
+    acc2 = acc;
+    TMATMUL_ACC(acc2, acc2, a_left, b_right);
     set_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
     wait_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
     TSTORE(cGlobal, acc2);
