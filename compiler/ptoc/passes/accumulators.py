@@ -18,7 +18,7 @@ from .base import PassContext
 from .buffers import buffer_aliases, var_buffers
 from .irutil import walk_stmts
 from .memory_reuse import function_lifetimes
-from .op_info import accumulator_of, op_def
+from .op_info import accumulator_of, creator_op, op_def
 
 
 def check_accumulators(fn: Function, ctx: PassContext) -> None:
@@ -26,6 +26,16 @@ def check_accumulators(fn: Function, ctx: PassContext) -> None:
     if not any(_accumulates(stmt) for stmt in walk_stmts(fn.body)):
         return
     lifetimes = function_lifetimes(fn)
+    # A created tile's contents are not defined on the chip (its buffer is not cleared), so
+    # reading it after a product added into its buffer reads no value it had: a created tile
+    # a loop carries into a K loop again each outer iteration (a split mixed loop's cube part).
+    created = {
+        stmt.var
+        for stmt in walk_stmts(fn.body)
+        if isinstance(stmt, AssignStmt)
+        and isinstance(stmt.value, Call)
+        and op_def(stmt.value) is creator_op("block")
+    }
     aliases: dict[Var, frozenset[int]] | None = None
     for position, stmt in enumerate(lifetimes.statements, start=1):
         if not isinstance(stmt, AssignStmt) or not isinstance(stmt.value, Call):
@@ -36,7 +46,7 @@ def check_accumulators(fn: Function, ctx: PassContext) -> None:
         aliases = buffer_aliases(fn) if aliases is None else aliases
         buffers = var_buffers(operand, aliases)
         for var, ids in aliases.items():
-            if var is stmt.var or not ids & buffers:
+            if var is stmt.var or var in created or not ids & buffers:
                 continue
             start, end = lifetimes.interval(var)
             if start <= position < end:
