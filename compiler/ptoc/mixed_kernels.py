@@ -56,7 +56,7 @@ from .ir.span import Span
 from .ir.types import TASK_ID_TYPE, TensorType, Type
 from .ir.visitor import IRMutator, with_fields
 from .ir.walk import conditions, direct_exprs, stmt_definitions, stmt_defs, stmt_reads, walk_stmts
-from .ops.registry import REGISTRY, ParamKind, Role
+from .ops.registry import REGISTRY, OpDef, ParamKind, Role
 
 #: Roles of ops a cube kernel and a vector kernel may both hold.
 _NEUTRAL = frozenset({Role.VIEW, Role.CREATE, Role.SCALAR})
@@ -366,7 +366,11 @@ class _Fission:
             rows = p.type.shape[0]
             assert isinstance(rows, ConstInt)
             shape = (_index(rows.value * trips, span), *p.type.shape[1:])
-            create = _call("tensor.create", [make_tuple(shape, span)], {"dtype": p.type.dtype})
+            create = _call(
+                REGISTRY.the(Role.CREATE, "tensor"),
+                [make_tuple(shape, span)],
+                {"dtype": p.type.dtype},
+            )
             whole = self.var(p, f"{p.name}_gm", create.type)
             creations.append(st.AssignStmt(whole, create, span=span))
             target: Var = whole
@@ -378,7 +382,11 @@ class _Fission:
                 results.append(self.var(whole, whole.name))
             offsets = self.slot_offsets(p, loop.loop_var)
             stores.append(
-                st.AssignStmt(stored, _call("tensor.assemble", [target, p, offsets]), span=span)
+                st.AssignStmt(
+                    stored,
+                    _call(REGISTRY.the(Role.STORE, "tensor"), [target, p, offsets]),
+                    span=span,
+                )
             )
             yielded.append(stored)
         body = [*first, *stores]
@@ -410,7 +418,7 @@ class _Fission:
         for p, whole in zip(products, wholes, strict=True):
             assert isinstance(p.type, TensorType)
             shape = make_tuple(tuple(p.type.shape), span)
-            view = _call("tensor.view", [whole, shape, self.slot_offsets(p, loop_var)])
+            view = _call(_tensor_view(), [whole, shape, self.slot_offsets(p, loop_var)])
             rename.var_map[p] = read = Var(p.type, name=p.name, span=p.span)
             reads.append(st.AssignStmt(read, view, span=span))
         body = [*reads, *(rename.mutate_stmt(s) for s in second)]
@@ -450,11 +458,16 @@ def _index(value: int, span: Span) -> ConstInt:
     return const_int(value, DataType.INDEX, span)
 
 
-def _call(name: str, args: list[Expr], attrs: dict[str, AttrValue] | None = None) -> Call:
+def _tensor_view() -> OpDef:
+    """The window of a tensor (``tensor.view``: offsets and a shape)."""
+    found = REGISTRY.first(Role.VIEW, "tensor", lambda op: op.short_name == "view")
+    assert found is not None
+    return found
+
+
+def _call(op: OpDef, args: list[Expr], attrs: dict[str, AttrValue] | None = None) -> Call:
     """A call of a registered op typed by its rule, every attribute present as the front end
     records them (defaults filled)."""
-    op = REGISTRY.get(name)
-    assert op is not None
     given = dict(attrs or {})
     canonical = tuple(
         (p.name, given.get(p.name, p.default))
@@ -463,4 +476,4 @@ def _call(name: str, args: list[Expr], attrs: dict[str, AttrValue] | None = None
     )
     span = args[0].span
     type_ = op.deduce(op.bind(args), dict(canonical))
-    return Call(type_, callee=Op(name), args=tuple(args), kwargs=canonical, span=span)
+    return Call(type_, callee=Op(op.name), args=tuple(args), kwargs=canonical, span=span)
