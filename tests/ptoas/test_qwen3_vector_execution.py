@@ -1,4 +1,4 @@
-"""qwen3_jit's vector kernels (input / post RMSNorm, SiLU, RoPE + KV cache writes) lowered
+"""qwen3_jit's vector kernels (input / post RMSNorm, SiLU, RoPE + K cache writes) lowered
 inside a kernel: ``tensor.recip`` and the row / column broadcasts (``row_expand_mul``,
 ``col_expand_mul``) take their block forms from the registry (issue #27). The kernels hold
 BF16, which pto-isa's CPU simulator holds as _Float16 (matrix.NO_SIM_BF16), so each runs here
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from pto_bench import Bench, Kernel, expected_results
 
@@ -123,7 +124,61 @@ if __name__ == "__main__":
 """
 )
 
-TWINS = {"input_rmsnorm": INPUT_RMSNORM, "post_rmsnorm": POST_RMSNORM, "silu": SILU}
+ROPE_K = """\
+import pypto.language as pl
+import torch
+
+BATCH, KV_HEADS, HEAD_DIM, HALF_DIM, MAX_SEQ = 4, 2, 128, 64, 32
+
+
+@pl.jit
+def rope_k(
+    k_proj: pl.Tensor,
+    seq_lens: pl.Tensor,
+    rope_cos: pl.Tensor,
+    rope_sin: pl.Tensor,
+    k_cache: pl.Out[pl.Tensor],
+):
+    for b in pl.parallel(BATCH):
+        ctx_len = pl.read(seq_lens, [b])
+        pos = ctx_len - 1
+        cos_lo = rope_cos[pos : pos + 1, 0:HALF_DIM]
+        cos_hi = rope_cos[pos : pos + 1, HALF_DIM:HEAD_DIM]
+        sin_lo = rope_sin[pos : pos + 1, 0:HALF_DIM]
+        sin_hi = rope_sin[pos : pos + 1, HALF_DIM:HEAD_DIM]
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="rope_kv_cache"):
+            for ki in pl.range(KV_HEADS):
+                kv_col = ki * HEAD_DIM
+                k_lo = k_proj[b : b + 1, kv_col : kv_col + HALF_DIM]
+                k_hi = k_proj[b : b + 1, kv_col + HALF_DIM : kv_col + HEAD_DIM]
+                rot_lo = pl.sub(pl.col_expand_mul(k_lo, cos_lo), pl.col_expand_mul(k_hi, sin_lo))
+                rot_hi = pl.add(pl.col_expand_mul(k_hi, cos_hi), pl.col_expand_mul(k_lo, sin_hi))
+                cache_row = b * KV_HEADS * MAX_SEQ + ki * MAX_SEQ + pos
+                k_cache = pl.assemble(k_cache, pl.cast(rot_lo, target_type=pl.FP16), [cache_row, 0])
+                k_cache = pl.assemble(
+                    k_cache, pl.cast(rot_hi, target_type=pl.FP16), [cache_row, HALF_DIM]
+                )
+    return k_cache
+
+
+if __name__ == "__main__":
+    k_proj = torch.randn(BATCH, KV_HEADS * HEAD_DIM, dtype=torch.float32)
+    seq_lens = torch.full((BATCH,), 5, dtype=torch.int32)
+    rope_cos = torch.randn(MAX_SEQ, HEAD_DIM, dtype=torch.float32)
+    rope_sin = torch.randn(MAX_SEQ, HEAD_DIM, dtype=torch.float32)
+    k_cache = torch.zeros((BATCH * KV_HEADS * MAX_SEQ, HEAD_DIM), dtype=torch.float16)
+    rope_k(k_proj, seq_lens, rope_cos, rope_sin, k_cache)
+"""
+
+TWINS = {
+    "input_rmsnorm": INPUT_RMSNORM,
+    "post_rmsnorm": POST_RMSNORM,
+    "silu": SILU,
+    "rope_k": ROPE_K,
+}
+
+# The scalars of a step of the outer loop: the RoPE twin's batch row and position.
+GIVEN = {"rope_k": {"b": np.array(2, dtype=np.int64), "pos": np.array(17, dtype=np.int32)}}
 
 
 def kernel_of(name: str) -> tuple[object, str]:
@@ -144,7 +199,7 @@ def test_the_twin_computes_what_the_interpreter_computes(
 ) -> None:
     program, function = kernel_of(name)
     level, found = tensor_level(program, function)  # type: ignore[arg-type]
-    inputs = generate_inputs(level, found, 0, {})
+    inputs = generate_inputs(level, found, 0, GIVEN.get(name, {}))
     kernel = Kernel(f"{name}@{route}", level, found, inputs, alone=route == "pto")
     if route == "cce":
         kernel.text, diagnostics = cce_kernel(level, function)
