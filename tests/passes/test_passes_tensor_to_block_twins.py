@@ -92,3 +92,37 @@ def test_the_registry_names_the_block_op_of_the_same_operands(name: str) -> None
     assert tensor_op is not None and block_op is not None
     assert tensor_op.block_form == block_op.name
     assert len(tensor_op.expr_params) == len(block_op.expr_params) == 2 - (name == "recip")
+
+
+BROADCAST = textwrap.dedent("""\
+    import pypto.language as pl
+
+
+    @pl.program
+    class One:
+        @pl.function(type=pl.FunctionType.InCore)
+        def one(
+            self, x: pl.Tensor[[16, 64], pl.FP32], v: pl.Tensor[[{vec}], pl.FP32]
+        ) -> pl.Tensor[[16, 64], pl.FP32]:
+            z = pl.{name}(x, v)
+            return z
+    """)
+
+
+@pytest.mark.parametrize("name", [n for n in TWINS if n != "recip"])
+def test_each_broadcast_becomes_its_block_op_on_the_loaded_tiles(name: str) -> None:
+    vec = "16, 1" if name.startswith("row") else "1, 64"
+    text = after(BROADCAST.format(name=name, vec=vec))
+    body = text.split("-> pl.Tensor[[16, 64], pl.FP32]:\n", 1)[1]
+    assert body == textwrap.indent(
+        textwrap.dedent(f"""\
+            x_tile: pl.Tile[[16, 64], pl.FP32] = pl.block.load(x, [0, 0], [16, 64])
+            v_tile: pl.Tile[[{vec}], pl.FP32] = pl.block.load(v, [0, 0], [{vec}])
+            z_tile: pl.Tile[[16, 64], pl.FP32] = pl.block.{name}(x_tile, v_tile)
+            z: pl.Tensor[[16, 64], pl.FP32] = pl.block.store(
+                z_tile, [0, 0], [16, 64], out_0
+            )
+            return z
+            """),
+        " " * 8,
+    )

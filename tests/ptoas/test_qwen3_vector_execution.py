@@ -211,3 +211,68 @@ def test_the_twin_computes_what_the_interpreter_computes(
     assert outcome.problem is None, outcome.problem
     assert outcome.comparisons and not outcome.mismatches(), outcome.mismatches()
     assert all(abs(a).max() > 0.5 for a in expected.outputs.values())  # computed, not zeros
+
+
+# --- each op lowered on its own -----------------------------------------------------------------
+
+ONE_OP = """\
+import pypto.language as pl
+
+
+@pl.program
+class One:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(
+        self, x: pl.Tensor[[16, 64], pl.FP32], v: pl.Tensor[[{vec}], pl.FP32]
+    ) -> pl.Tensor[[16, 64], pl.FP32]:
+        z = pl.{call}
+        return z
+"""
+BROADCASTS = (
+    *(f"row_expand_{op}" for op in ("add", "sub", "mul", "div", "max", "min", "expdif")),
+    "col_expand",
+    *(f"col_expand_{op}" for op in ("add", "sub", "mul", "div", "max", "min", "expdif")),
+)
+# Block ops the reference interpreter does not run yet (so the kernel is only compiled).
+NOT_INTERPRETED = {"row_expand_max", "row_expand_min", "row_expand_expdif"} | {
+    "col_expand_add",
+    "col_expand_max",
+    "col_expand_min",
+    "col_expand_expdif",
+}
+
+
+def one_op(name: str) -> str:
+    if name == "recip":
+        return ONE_OP.format(vec="16, 64", call="add(x, pl.recip(v))")
+    vec = "16, 1" if name.startswith("row") else "1, 64"
+    return ONE_OP.format(vec=vec, call=f"{name}(x, v)")
+
+
+@pytest.mark.parametrize("route", ["cce", "pto"])
+@pytest.mark.parametrize("name", ["recip", *BROADCASTS])
+def test_each_lowered_op_compiles_and_computes_what_the_interpreter_computes(
+    name: str, route: str, toolchain: Toolchain, ptoas: Path
+) -> None:
+    """The kernel's C++ (ptoc's CCE, or PTOAS v0.57's from the PTO MLIR) builds; where the
+    interpreter runs the block op, it computes on the simulator what the interpreter does."""
+    analysis = analyze_source(one_op(name), f"{name}.py")
+    assert [d.format() for d in analysis.diagnostics] == []
+    level, found = tensor_level(analysis.programs[0], "kernel")
+    assert len(found.params) == 3  # the result is stored into an Out parameter: converted
+    inputs = generate_inputs(level, found, 0, {})
+    kernel = Kernel(f"{name}@{route}", level, found, inputs, alone=route == "pto")
+    if route == "cce":
+        kernel.text, diagnostics = cce_kernel(level, "kernel")
+    else:
+        kernel.text, diagnostics = pto_kernel(level, "kernel", ptoas)
+    assert kernel.text is not None, [d.format() for d in diagnostics]
+    bench = Bench(toolchain)
+    if name in NOT_INTERPRETED:
+        bench.build_all([kernel])
+        assert kernel.problem is None and kernel.executable is not None, kernel.problem
+        return
+    expected = expected_results(kernel)
+    outcome = bench.execute(kernel, expected)
+    assert outcome.problem is None, outcome.problem
+    assert outcome.comparisons and not outcome.mismatches(), outcome.mismatches()
