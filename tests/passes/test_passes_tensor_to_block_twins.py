@@ -126,3 +126,41 @@ def test_each_broadcast_becomes_its_block_op_on_the_loaded_tiles(name: str) -> N
             """),
         " " * 8,
     )
+
+
+WINDOWS = textwrap.dedent("""\
+    import pypto.language as pl
+
+
+    @pl.program
+    class Windows:
+        @pl.function(type=pl.FunctionType.InCore)
+        def halves(
+            self, q: pl.Tensor[[4, 512], pl.FP32], b: pl.Scalar[pl.INDEX]
+        ) -> pl.Tensor[[4, 32], pl.FP32]:
+            block = pl.reshape(q[b : b + 1, 0:256], [4, 64])
+            lo = block[:, 0:32]
+            hi = block[:, 32:64]
+            both = pl.sub(lo, hi)
+            return both
+    """)
+
+
+def test_a_window_of_a_computed_tensor_is_the_window_of_its_tile() -> None:
+    """``q[b : b + 1, ..]`` of a parameter is a load; the windows of the reshaped row (a tile)
+    are ``block.view`` of that tile (qwen3_jit's RoPE of Q, issue #27)."""
+    text = after(WINDOWS)
+    assert text.split("-> pl.Tensor[[4, 32], pl.FP32]:\n", 1)[1] == textwrap.indent(
+        textwrap.dedent("""\
+            _t0_tile: pl.Tile[[1, 256], pl.FP32] = pl.block.load(q, [b, 0], [1, 256])
+            block_tile: pl.Tile[[4, 64], pl.FP32] = pl.block.reshape(_t0_tile, [4, 64])
+            lo_tile: pl.Tile[[4, 32], pl.FP32] = pl.block.view(block_tile, [4, 32], [0, 0])
+            hi_tile: pl.Tile[[4, 32], pl.FP32] = pl.block.view(block_tile, [4, 32], [0, 32])
+            both_tile: pl.Tile[[4, 32], pl.FP32] = pl.block.sub(lo_tile, hi_tile)
+            both: pl.Tensor[[4, 32], pl.FP32] = pl.block.store(
+                both_tile, [0, 0], [4, 32], out_0
+            )
+            return both
+            """),
+        " " * 8,
+    )
