@@ -8,32 +8,16 @@ from __future__ import annotations
 
 from ..ir import expr as ex
 from ..ir import stmt as st
-from ..ir.shape import static_value
+from ..ir.shape import constant_value
 from ..ir.walk import walk_stmts
 
 MAX_ITERATIONS = 64
 MAX_TASKS = 256
 
 
-_FOLDED = {
-    ex.BinaryOp.Add: lambda a, b: a + b,
-    ex.BinaryOp.Sub: lambda a, b: a - b,
-    ex.BinaryOp.Mul: lambda a, b: a * b,
-    ex.BinaryOp.FloorDiv: lambda a, b: a // b if b else None,
-    ex.BinaryOp.FloorMod: lambda a, b: a % b if b else None,
-}
-
-
 def constant(expr: ex.Expr) -> int | None:
     """An integer bound's value, arithmetic on constants folded (``8192 // 256``)."""
-    value = static_value(expr)
-    if value is not None or not isinstance(expr, ex.Binary) or expr.op not in _FOLDED:
-        return value
-    lhs, rhs = constant(expr.lhs), constant(expr.rhs)
-    if lhs is None or rhs is None or max(abs(lhs), abs(rhs)) > 1 << 62:
-        return None
-    folded: int | None = _FOLDED[expr.op](lhs, rhs)
-    return folded
+    return constant_value(expr)
 
 
 def trip_count(loop: st.ForStmt) -> int | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .expr import Binary, ConstInt, Expr, Unary, Var
+from .expr import Binary, BinaryOp, ConstInt, Expr, Unary, Var
 
 
 def static_value(dim: Expr) -> int | None:
@@ -12,6 +12,39 @@ def static_value(dim: Expr) -> int | None:
     if isinstance(dim, ConstInt):
         return dim.value
     return None
+
+
+_FOLDED = {
+    BinaryOp.Add: lambda a, b: a + b,
+    BinaryOp.Sub: lambda a, b: a - b,
+    BinaryOp.Mul: lambda a, b: a * b,
+    BinaryOp.FloorDiv: lambda a, b: a // b if b else None,  # // and % floor, as in the DSL
+    BinaryOp.FloorMod: lambda a, b: a % b if b else None,
+}
+
+
+def constant_value(expr: Expr) -> int | None:
+    """An integer expression's value when it is arithmetic (+ - * // %) on constants
+    (``16 * 8 * 16``, ``8192 // 256``); None otherwise."""
+    value = static_value(expr)
+    if value is not None or not isinstance(expr, Binary) or expr.op not in _FOLDED:
+        return value
+    lhs, rhs = constant_value(expr.lhs), constant_value(expr.rhs)
+    if lhs is None or rhs is None or max(abs(lhs), abs(rhs)) > 1 << 62:
+        return None
+    folded: int | None = _FOLDED[expr.op](lhs, rhs)
+    return folded
+
+
+def folded_dim(dim: Expr) -> Expr:
+    """A dimension with arithmetic on constants folded into one constant (module constants'
+    product ``BATCH * TOTAL_Q_GROUPS * Q_HEAD_PAD`` is a static size)."""
+    if not isinstance(dim, Binary):
+        return dim
+    value = constant_value(dim)
+    if value is None:
+        return dim
+    return ConstInt(dim.type, value=value, span=dim.span)
 
 
 def static_shape(shape: Sequence[Expr]) -> list[int] | None:

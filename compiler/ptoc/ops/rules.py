@@ -28,7 +28,7 @@ from ..ir.expr import (
     const_int,
     paired_constant,
 )
-from ..ir.shape import dims_equal, num_elements, shape_str, static_value
+from ..ir.shape import dims_equal, folded_dim, num_elements, shape_str, static_value
 from ..ir.types import (
     UNKNOWN,
     BLayout,
@@ -135,7 +135,7 @@ def int_elements(ctx: DeduceContext, name: str) -> Shape:
         isinstance(element.type, UnknownType) for element in value.elements
     ):
         raise _UnknownOperand
-    return ctx.int_list(name)
+    return tuple(folded_dim(e) for e in ctx.int_list(name))
 
 
 _INDEX_ELEMENT_DTYPES = (DataType.INT64, DataType.UINT64, DataType.INDEX)

@@ -92,8 +92,8 @@ def _extract(op: OpCall) -> Array:
 SEMANTICS["block.extract"] = _extract
 
 # The tensor twins 2026-08 added of 2026-03 block ops compute what the block op does.
-_TWINS = """abs neg sqrt minimum and or shl shr ands ors shls shrs not expands row_min row_expand
-    row_expand_add row_expand_sub row_expand_mul row_expand_div col_expand col_expand_mul
+_TWINS = """abs neg sqrt recip minimum and or shl shr ands ors shls shrs not expands row_min
+    row_expand row_expand_add row_expand_sub row_expand_mul row_expand_div col_expand col_expand_mul
     col_expand_div col_expand_sub full"""
 for _name in _TWINS.split():
     SEMANTICS[f"tensor.{_name}"] = SEMANTICS[f"block.{_name}"]

@@ -100,6 +100,17 @@ def _is_view(call: Call) -> bool:
     )
 
 
+def _on_chip(value: Expr) -> bool:
+    return isinstance(value, Var) and isinstance(value.type, TileType)
+
+
+def _tile_window_op() -> OpDef:
+    """The block op taking a window (shape at offset) of a tile."""
+    return the_first(
+        Role.VIEW, "block", lambda op: op.param("offset") is not None and op.aliases is None
+    )
+
+
 def _in_acc(value: Expr) -> bool:
     return isinstance(value.type, TileType) and value.type.memory_space is MemorySpace.Acc
 
@@ -448,6 +459,8 @@ class _Converter:
             self.count(load.type)
             self.tiles[stmt.var] = tile
             return [AssignStmt(tile, load, span=span)]
+        if _is_view(call) and call.args and _on_chip(self.value(call.args[0])):
+            return self.window_of_tile(stmt, call)
         if stmt.var in self.folded:
             return []  # the cast a blocked product was converted into Mat with (matmul.py)
         if is_tensor_op(call, Role.STORE):
@@ -481,6 +494,22 @@ class _Converter:
         self.count(new_call.type)
         self.tiles[stmt.var] = tile
         return [*loads, *pre, AssignStmt(tile, new_call, span=span)]
+
+    def window_of_tile(self, stmt: AssignStmt, call: Call) -> list[Stmt] | None:
+        """``tensor.view`` of a tensor the kernel computed (a tile): the block op taking that
+        window of the tile (``block.view``; qwen3_jit's ``q_block[:, 0:HALF_DIM]`` of a
+        reshaped row)."""
+        window = _tile_window_op()
+        loads, self.pending = self.pending, []
+        args = [self.value(a) for a in call.args]
+        try:
+            new_call = op_call(window, args, (), stmt.span)
+        except OpError:
+            return None  # stays a tensor op (E400 at its span)
+        tile = Var(new_call.type, name=self.names.fresh(f"{stmt.var.name}_tile"), span=stmt.span)
+        self.count(new_call.type)
+        self.tiles[stmt.var] = tile
+        return [*loads, AssignStmt(tile, new_call, span=stmt.span)]
 
     def reads_acc(self, call: Call, args: list[Expr], span: Span) -> bool:
         """E400 (True) when a vector op reads a matmul's product."""
