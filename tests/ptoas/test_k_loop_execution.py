@@ -18,7 +18,6 @@ from pto_bench import Bench, Kernel, expected_results, matrix
 
 from ptoc import driver
 from ptoc.codegen.pto.ptoas import run_ptoas
-from ptoc.diagnostics import Severity
 from ptoc.frontend import analyze_source
 from ptoc.ir.function import FunctionType, Program
 from ptoc.run.execute import cce_kernel, tensor_level
@@ -158,17 +157,16 @@ QWEN3_COMPILED = (
 )
 # The vector halves of those split scopes (the residual add of each block's product).
 QWEN3_VECTOR_HALVES = ("projection.py:119 (2)", "projection.py:154 (2)")
-# The vector kernels (RMSNorm before attention and after it, SiLU) with the instructions their
-# tensor ops become in a kernel (TRECIP, TROWEXPANDMUL, TCOLEXPANDMUL: registry block forms).
+# The vector kernels (RMSNorm before attention and after it, SiLU, RoPE + KV cache writes + Q
+# pad) with the instructions their tensor ops become in a kernel (TRECIP, TROWEXPANDMUL,
+# TCOLEXPANDMUL: registry block forms). RoPE's column windows of the reshaped Q row
+# (``q_block[:, 0:HALF_DIM]``) are TEXTRACT on CCE, a pto.subview copied by TMAX on PTO.
 QWEN3_VECTOR = {
     "rmsnorm.py:33": ("TRECIP(", "TROWEXPANDMUL(", "TCOLEXPANDMUL(", "TROWSUM("),
     "rmsnorm.py:69": ("TRECIP(", "TROWEXPANDMUL(", "TCOLEXPANDMUL(", "TRESHAPE("),
     "mlp.py:57": ("TRECIP(", "TNEG(", "TEXP(", "TMUL("),
+    "attention.py:63": ("TCOLEXPANDMUL(", "TSUB(", "TADD(", "TRESHAPE("),
 }
-# Kernels CCE compiles and PTO does not, with the PTO route's first error: RoPE's column
-# windows of a Vec tile (``q_block[:, 0:HALF_DIM]``; CCE: TEXTRACT) have no A2/A3 PTO form.
-_NO_PTO_WINDOW = "block.view: this window of a Vec tile has no A2/A3 PTO form"
-QWEN3_CCE_ONLY = {"attention.py:63": ("attention.py:88:17", _NO_PTO_WINDOW)}
 
 
 def qwen3_kernels() -> dict[str, tuple[Program, str]]:
@@ -195,7 +193,7 @@ needs_qwen3 = pytest.mark.skipif(not QWEN3_KERNELS, reason="the upstream example
 
 @needs_qwen3
 def test_every_qwen3_kernel_is_listed() -> None:
-    listed = (*QWEN3_COMPILED, *QWEN3_VECTOR_HALVES, *QWEN3_VECTOR, *QWEN3_CCE_ONLY)
+    listed = (*QWEN3_COMPILED, *QWEN3_VECTOR_HALVES, *QWEN3_VECTOR)
     assert sorted(QWEN3_KERNELS) == sorted(listed)
 
 
@@ -251,12 +249,13 @@ def test_the_qwen3_vector_kernel_builds_on_both_routes(
 @needs_qwen3
 @pytest.mark.xfail(strict=True, reason=matrix.NO_SIM_BF16, raises=AssertionError)
 @pytest.mark.parametrize("route", ["cce", "pto"])
-@pytest.mark.parametrize("key", sorted(QWEN3_VECTOR))
+@pytest.mark.parametrize("key", sorted(set(QWEN3_VECTOR) - {"attention.py:63"}))
 def test_the_qwen3_vector_kernel_runs_as_on_the_interpreter(
     key: str, route: str, toolchain: Toolchain, ptoas: Path
 ) -> None:
     """The kernel itself on the simulator: its BF16 output is held as _Float16 there, so it
-    differs (test_qwen3_vector_execution.py runs its FP16 / FP32 twin)."""
+    differs (test_qwen3_vector_execution.py runs its FP16 / FP32 twin; RoPE's, whose batch
+    row and position random inputs do not give, runs only there: rope_k, rope_q)."""
     program, name = QWEN3_KERNELS[key]
     level, found = tensor_level(program, name)
     column = {p.name: np.array(256, dtype=np.int64) for p in found.params if p.name == "o0_1"}
@@ -271,27 +270,3 @@ def test_the_qwen3_vector_kernel_runs_as_on_the_interpreter(
     assert outcome.problem is None
     assert len(outcome.comparisons) == 3  # (the problem-free run compared every output)
     assert not outcome.mismatches(), outcome.mismatches()
-
-
-@needs_qwen3
-@pytest.mark.parametrize("key", sorted(QWEN3_CCE_ONLY))
-def test_the_qwen3_rope_kernel_builds_on_cce_and_says_why_not_on_pto(
-    key: str, toolchain: Toolchain, ptoas: Path
-) -> None:
-    """RoPE + KV cache writes + Q pad: its tensor ops lowered (col_expand_mul, sub, add, the
-    column windows of the reshaped Q row), the CCE C++ builds with clang against pto-isa;
-    the PTO route stops at the first column window (a gap of ptoc's PTO route, not upstream's
-    program: A2/A3's pto.textract reads Mat only and pto.subview is copied whole rows)."""
-    program, name = QWEN3_KERNELS[key]
-    level, found = tensor_level(program, name)
-    kernel = Kernel(f"{key}@cce", level, found, {})
-    kernel.text, diagnostics = cce_kernel(level, name)
-    assert kernel.text is not None, [d.format() for d in diagnostics]
-    assert "TEXTRACT(" in kernel.text and "TCOLEXPANDMUL(" in kernel.text
-    Bench(toolchain).build_all([kernel])
-    assert kernel.problem is None and kernel.executable is not None, kernel.problem
-    text, diagnostics = pto_kernel(level, name, ptoas)
-    errors = [d.format() for d in diagnostics if d.severity is Severity.ERROR]
-    where, why = QWEN3_CCE_ONLY[key]
-    assert text is None
-    assert any(where in e and why in e for e in errors[:1]), errors

@@ -230,21 +230,75 @@ def test_a_window_of_whole_rows_of_a_vec_tile_is_a_view_copied_with_tmov(
     assert "pto.textract" not in text
 
 
-def test_a_window_of_part_of_each_row_of_a_vec_tile_is_e400() -> None:
-    _, diagnostics = compile_pto(
-        tensors("FP32", "a") + ", out: pl.Tensor[[16, 32], pl.FP32]",
-        """
+COLUMNS = """
         t = pl.load(a, [0, 0], [16, 64])
         u = pl.view(t, [16, 32], [0, 32])
         pl.store(u, [0, 0], [16, 32], out)
+        """
+
+
+def columns_params(dtype: str = "FP32") -> str:
+    return tensors(dtype, "a") + f", out: pl.Tensor[[16, 32], pl.{dtype}]"
+
+
+def test_a_window_of_part_of_each_row_of_a_vec_tile_is_a_subview_copied_with_tmax() -> None:
+    """The view keeps the source's row stride (PTOAS lowers it to Tile<16, 64, valid 16x32>),
+    which pto.tmov and the broadcasting ops reject: TMAX of the view with itself copies it
+    into the window's own buffer (execution: test_qwen3_vector_execution.py's rope_q)."""
+    text, diagnostics = compile_pto(columns_params(), COLUMNS)
+    assert diagnostics == []
+    part = tile("f32", cols=32)
+    assert (
+        f"    %5 = pto.subview %0[%c0, %c32] sizes [16, 32] : {WHOLE} -> {part}\n"
+        f"    pto.tmax ins(%5, %5 : {part}, {part})\n"
+        f"             outs(%1 : {part})\n"
+    ) in text
+    assert "pto.tmov" not in text and "%scratch" not in text
+
+
+def test_a_window_of_part_of_each_row_of_a_reshaped_tile_is_taken_of_a_copy() -> None:
+    """PTOAS v0.57 lowers no pto.subview of a pto.treshape result: the reshaped tile is
+    copied into a scratch tile of its type (pto.tmov, same shapes) and viewed there."""
+    text, diagnostics = compile_pto(
+        tensors("FP32", "a", shape="[1, 128]") + ", out: pl.Tensor[[2, 32], pl.FP32]",
+        """
+        t = pl.load(a, [0, 0], [1, 128])
+        r = pl.reshape(t, [2, 64])
+        u = pl.view(r, [2, 32], [0, 32])
+        pl.store(u, [0, 0], [2, 32], out)
         """,
     )
+    assert diagnostics == []
+    rows, part = tile("f32", rows=2), tile("f32", rows=2, cols=32)
+    assert (
+        f"    pto.tmov ins(%6 : {rows})\n"
+        f"             outs(%scratch : {rows})\n"
+        f"    %7 = pto.subview %scratch[%c0, %c32] sizes [2, 32] : {rows} -> {part}\n"
+        f"    pto.tmax ins(%7, %7 : {part}, {part})\n"
+        f"             outs(%2 : {part})\n"
+    ) in text
+
+
+def test_a_window_of_part_of_each_row_is_e400_where_no_copy_takes_its_dtype() -> None:
+    _, diagnostics = compile_pto(columns_params("INT8"), COLUMNS)
+    assert diagnostics == [
+        (
+            ("E400", 9, 12, 9, 41),
+            "block.view: a window of part of each row of a Vec tile is copied on A2/A3 by "
+            "pto.tmax, which takes INT16, UINT16, INT32, UINT32, FP16, FP32, not INT8: cast "
+            "the tile first, or take whole rows",
+        )
+    ]
+
+
+def test_a_window_of_part_of_each_row_of_a_vec_tile_is_e400_before_ptoas_057() -> None:
+    _, diagnostics = compile_pto(columns_params(), COLUMNS, version="0.27")
     assert diagnostics == [
         (
             ("E400", 9, 12, 9, 41),
             "block.view: this window of a Vec tile has no A2/A3 PTO form: pto.textract reads "
-            "Mat tiles only, and pto.subview views whole rows of a row-major tile (here 64 "
-            "columns from column 0)",
+            "Mat tiles only, pto.subset views whole rows of a row-major tile (here 64 "
+            "columns from column 0), and only PTOAS v0.57's pto.subview views part of each row",
         )
     ]
 

@@ -30,7 +30,7 @@ from enum import Enum
 
 from ...ir.dtype import DataType
 from ...ir.expr import Call, ConstInt, Expr, GlobalVar, MakeTuple, Var
-from ...ir.shape import shapes_equal, static_value
+from ...ir.shape import constant_value, shapes_equal, static_value
 from ...ir.span import Span
 from ...ir.types import MemorySpace, ScalarType, TensorType, TileType, Type, UnknownType
 from ...ops.registry import (
@@ -190,9 +190,10 @@ def _vec_window(
 ) -> Value:
     """A window of a Vec tile: A2/A3's ``pto.textract`` reads Mat only, so the window is an
     aliasing view (``%w = pto.subview %src[%r, %c] sizes [R, C] : T -> W``; v0.27:
-    ``pto.subset ... : T``) copied into the result's buffer (``pto.tmov``). The view keeps
-    the source's row stride, so it must be whole rows: a window of part of each row has no
-    A2/A3 form (E400)."""
+    ``pto.subset ... : T``) copied into the result's buffer. Whole rows of a row-major tile
+    are copied with ``pto.tmov``; a window of part of each row (PTOAS v0.57) keeps the
+    source's row stride, which tmov and the broadcasting ops reject, so it is copied with an
+    element-wise op reading it (``_strided_copy``)."""
     bound = op.bind(call.args)
     shape, offset = bound.get("shape"), bound.get("offset")
     source = _operand(ctx, call.args[0], None, span)
@@ -200,35 +201,16 @@ def _vec_window(
     if not isinstance(shape, MakeTuple) or not isinstance(offset, MakeTuple):
         raise CodegenError("E400", f"{op.name}: cannot read the window's shape and offset", span)
     sizes = mt.static_dims(shape.elements, "the window", span)
-    whole_rows = (
-        len(sizes) == 2
-        and len(offset.elements) == 2
-        and sizes[1] == int(fields["cols"])
-        and static_value(offset.elements[1]) == 0
-        and (fields["blayout"], fields["slayout"]) == ("row_major", "none_box")
-    )
     subview = versions.has_subview(ctx.ptoas_version)
     if subview:
         instruction = versions.SUBVIEW
+    whole_rows = _whole_rows(op, instruction, sizes, offset.elements, fields, span)
+    copy = None if whole_rows else _strided_copy(op, call, span)
     if not whole_rows:
-        raise CodegenError(
-            "E400",
-            f"{op.name}: this window of a Vec tile has no A2/A3 PTO form: pto.textract reads "
-            f"Mat tiles only, and {instruction} views whole rows of a row-major tile (here "
-            f"{fields['cols']} columns from column 0)",
-            span,
-        )
+        source = _allocated(ctx, call.args[0], source, span)
     out = _result_buffer(ctx, call, result, span)
     starts = [expressions.index(ctx, o, span) for o in offset.elements]
-    valid: list[str] = []
-    limits = (fields["v_row"], fields["v_col"])
-    for size, start, limit in zip(sizes, offset.elements, limits, strict=True):
-        first = static_value(start)
-        if first is None or not limit.isdigit():
-            # v0.27 infers a dynamic valid size; v0.57 takes the window's size as it.
-            valid.append(str(size) if subview else "?")
-        else:
-            valid.append(str(max(0, min(size, int(limit) - first))))
+    valid = _window_valid(sizes, offset.elements, fields, subview)
     given = _window_region(ctx, op, instruction, call, out, valid, span)
     fields.update(rows=str(sizes[0]), cols=str(sizes[1]), v_row=valid[0], v_col=valid[1])
     view_type = mt.tile_buf_of(fields)
@@ -237,8 +219,95 @@ def _vec_window(
     if subview:
         head = f"{head} -> {view_type}"
     view = ctx.emit_result(view_type, f"{instruction} {head}")
-    _ins_outs(ctx, forms.tile_copy(), f"ins({view.typed()})", f"outs({out.typed()})")
+    if copy is None:
+        _ins_outs(ctx, forms.tile_copy(), f"ins({view.typed()})", f"outs({out.typed()})")
+    else:
+        both = f"ins({view.name}, {view.name} : {view.type}, {view.type})"
+        _ins_outs(ctx, copy, both, f"outs({out.typed()})")
     return out
+
+
+def _whole_rows(
+    op: OpDef,
+    instruction: str,
+    sizes: Sequence[int],
+    offset: Sequence[Expr],
+    fields: dict[str, str],
+    span: Span,
+) -> bool:
+    """Whether the window is whole rows of a row-major tile (False: part of each row, which
+    PTOAS v0.57's pto.subview views); E400 for a window neither form views."""
+    row_major = (fields["blayout"], fields["slayout"]) == ("row_major", "none_box")
+    two_d = len(sizes) == 2 and len(offset) == 2
+    if two_d and row_major and sizes[1] == int(fields["cols"]) and static_value(offset[1]) == 0:
+        return True
+    if instruction == versions.SUBVIEW and two_d and row_major:
+        return False
+    raise CodegenError(
+        "E400",
+        f"{op.name}: this window of a Vec tile has no A2/A3 PTO form: pto.textract reads "
+        f"Mat tiles only, {instruction} views whole rows of a row-major tile (here "
+        f"{fields['cols']} columns from column 0), and only PTOAS v0.57's pto.subview "
+        "views part of each row",
+        span,
+    )
+
+
+def _window_valid(
+    sizes: Sequence[int], offset: Sequence[Expr], fields: dict[str, str], subview: bool
+) -> list[str]:
+    """The view's valid extents: the part of the window inside the source's valid region."""
+    valid: list[str] = []
+    limits = (fields["v_row"], fields["v_col"])
+    for size, start, limit in zip(sizes, offset, limits, strict=True):
+        first = static_value(start)
+        if first is None or not limit.isdigit():
+            # v0.27 infers a dynamic valid size; v0.57 takes the window's size as it.
+            valid.append(str(size) if subview else "?")
+        else:
+            valid.append(str(max(0, min(size, int(limit) - first))))
+    return valid
+
+
+def _strided_copy(op: OpDef, call: Call, span: Span) -> str:
+    """The instruction copying a window of part of each row into a compact tile: the
+    element-wise maximum of the view with itself (exact for every dtype it takes, -0.0 and
+    NaN included), which, unlike pto.tmov, PTOAS v0.57 lets read a strided view."""
+    maximum = REGISTRY.get(_STRIDED_COPY)
+    instruction = maximum.pto.instruction if maximum is not None else None
+    if maximum is None or instruction is None:
+        raise CodegenError("E900", f"the registry has no PTO form of {_STRIDED_COPY}", span)
+    dtype = call.type.dtype if isinstance(call.type, TileType) else None
+    if maximum.pto.dtypes and dtype not in maximum.pto.dtypes:
+        takes = ", ".join(str(d) for d in maximum.pto.dtypes)
+        raise CodegenError(
+            "E400",
+            f"{op.name}: a window of part of each row of a Vec tile is copied on A2/A3 by "
+            f"{instruction}, which takes {takes}, not {dtype}: cast the tile first, or take "
+            "whole rows",
+            span,
+        )
+    return instruction
+
+
+# The element-wise op whose PTO instruction copies a strided view (see _strided_copy).
+_STRIDED_COPY = "block.maximum"
+
+
+def _allocated(ctx: FunctionContext, arg: Expr, source: Value, span: Span) -> Value:
+    """A tile PTOAS v0.57 can take a pto.subview of: its buffer (pto.alloc_tile). A value
+    derived from one (pto.treshape's result) has none: it is copied into a scratch tile of
+    its type first (PTOAS fails to lower a subview of a view)."""
+    tile = arg.type
+    if isinstance(arg, Var) and isinstance(tile, TileType) and tile.memref is not None:
+        try:
+            if ctx.buffer(tile, arg.name, span).name == source.name:
+                return source
+        except CodegenError:
+            pass
+    scratch = ctx.scratch(source.type, "window")
+    _ins_outs(ctx, forms.tile_copy(), f"ins({source.typed()})", f"outs({scratch.typed()})")
+    return scratch
 
 
 def _window_region(
@@ -480,9 +549,19 @@ def _list_operand(
 ) -> list[Value]:
     """A list argument: one index operand per element, or nothing when it is the result
     tile's shape (``block.full``, ``block.reshape``), which the outs buffer's type states."""
-    if isinstance(result_type, TileType) and shapes_equal(arg.elements, result_type.shape):
+    if isinstance(result_type, TileType) and _same_dims(arg.elements, result_type.shape):
         return []
     return [expressions.index(ctx, element, span) for element in arg.elements]
+
+
+def _same_dims(given: Sequence[Expr], shape: Sequence[Expr]) -> bool:
+    """The same dimensions, arithmetic on constants folded (``[16 - 8, 128]`` is ``[8, 128]``)."""
+    if shapes_equal(given, shape):
+        return True
+    if len(given) != len(shape):
+        return False
+    folded = [(constant_value(a), constant_value(b)) for a, b in zip(given, shape, strict=True)]
+    return all(a is not None and a == b for a, b in folded)
 
 
 def _operand(ctx: FunctionContext, arg: Expr, literal_type: str | None, span: Span) -> Value:
