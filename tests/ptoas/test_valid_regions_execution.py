@@ -1,9 +1,9 @@
 """Valid regions (PyPTO 2026-08, spec §11) end to end: a load of part of a window
-(``valid_shape=``, constant or known at run time), ``pl.tile.fillpad`` with each pad value and
-a store of a tile's valid region run on both routes (ptoc --target cce -> pto-isa's CPU
-simulator; ptoc --target pto -> PTOAS v0.57 -> C++ -> the simulator) and must compute what
-the reference interpreter computes. The kernels are built in one batch, cached by content
-hash, as the other execution tests are."""
+(``valid_shape=``, constant or known at run time), ``pl.tile.fillpad`` with each pad value, a
+store of a tile's valid region and windows of part of each row of a tile run on both routes
+(ptoc --target cce -> pto-isa's CPU simulator; ptoc --target pto -> PTOAS v0.57 -> C++ -> the
+simulator) and must compute what the reference interpreter computes. The kernels are built
+in one batch, cached by content hash, as the other execution tests are."""
 
 from __future__ import annotations
 
@@ -284,6 +284,40 @@ CASES: dict[str, tuple[str, str, list[str], str, dict[str, int]]] = {
             "r = pl.tile.muls(e, 0.25)",
         ],
         "[8, 128]",
+        {},
+    ),
+    # Windows of part of each row (qwen3's RoPE ``q_block[:, 0:HALF_DIM]``): CCE TEXTRACT;
+    # PTO a pto.subview copied by pto.tmax (of a copy of the tile when it is a reshape).
+    "column_window_FP32": (
+        "FP32",
+        "",
+        ["t = pl.load(a, [0, 0], [16, 128])", "s = pl.slice(t, [16, 64], [0, 64])"]
+        + ["r = pl.add(s, s)"],
+        "[16, 64]",
+        {},
+    ),
+    "column_window_at_a_dynamic_column_INT32": (
+        "INT32",
+        "c",
+        ["t = pl.load(a, [0, 0], [16, 128])", "r = pl.slice(t, [16, 32], [0, c])"],
+        "[16, 32]",
+        {"c": 40},
+    ),
+    "column_window_of_a_reshape_FP32": (
+        "FP32",
+        "",
+        ["t = pl.load(a, [0, 0], [16, 128])", "q = pl.reshape(t, [32, 64])"]
+        + ["s = pl.slice(q, [32, 32], [0, 32])", "r = pl.tile.muls(s, 0.5)"],
+        "[32, 32]",
+        {},
+    ),
+    "column_window_written_in_place_FP32": (  # the window's own tile, padded in place
+        "FP32",
+        "",
+        ["t = pl.load(a, [0, 0], [16, 128])"]
+        + ["s = pl.slice(t, [16, 64], [0, 32], valid_shape=[16, 40])"]
+        + ["r = pl.tile.fillpad_inplace(s, pad_value=pl.PadValue.min)"],
+        "[16, 64]",
         {},
     ),
 }

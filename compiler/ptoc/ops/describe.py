@@ -57,7 +57,7 @@ def _a2a3_forms(lowering: Lowering) -> list[str]:
     if lowering.byte_scratch:
         shown.append("scratch as a UINT8 mask")
     if lowering.vec_window is not None:
-        shown.append(f"a Vec source: {lowering.vec_window} + copy, whole rows only")
+        shown.append(f"a Vec source: {lowering.vec_window} + copy")
     return shown
 
 

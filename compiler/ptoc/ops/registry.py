@@ -382,7 +382,7 @@ class Lowering:
     # scalar of another integer type is converted.
     index_operands: tuple[str, ...] = ()
     # A window of a Vec tile (A2/A3's ``pto.textract`` reads Mat only): this aliasing view
-    # (``pto.subset``) copied into the result's buffer with ``pto.tmov``; whole rows only.
+    # (``pto.subset``) copied into the result's buffer (codegen/pto/ops.py::_vec_window).
     vec_window: str | None = None
 
 

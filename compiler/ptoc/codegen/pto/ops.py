@@ -273,10 +273,10 @@ def _strided_copy(op: OpDef, call: Call, span: Span) -> str:
     """The instruction copying a window of part of each row into a compact tile: the
     element-wise maximum of the view with itself (exact for every dtype it takes, -0.0 and
     NaN included), which, unlike pto.tmov, PTOAS v0.57 lets read a strided view."""
-    maximum = REGISTRY.get(_STRIDED_COPY)
+    maximum = REGISTRY.first(Role.ELEMENTWISE, "block", _is_strided_copy)
     instruction = maximum.pto.instruction if maximum is not None else None
     if maximum is None or instruction is None:
-        raise CodegenError("E900", f"the registry has no PTO form of {_STRIDED_COPY}", span)
+        raise CodegenError("E900", f"the registry has no block op lowered to {_STRIDED_COPY}")
     dtype = call.type.dtype if isinstance(call.type, TileType) else None
     if maximum.pto.dtypes and dtype not in maximum.pto.dtypes:
         takes = ", ".join(str(d) for d in maximum.pto.dtypes)
@@ -290,8 +290,12 @@ def _strided_copy(op: OpDef, call: Call, span: Span) -> str:
     return instruction
 
 
-# The element-wise op whose PTO instruction copies a strided view (see _strided_copy).
-_STRIDED_COPY = "block.maximum"
+# The instruction of the element-wise op that copies a strided view (see _strided_copy).
+_STRIDED_COPY = "pto.tmax"
+
+
+def _is_strided_copy(op: OpDef) -> bool:
+    return op.pto.instruction == _STRIDED_COPY
 
 
 def _allocated(ctx: FunctionContext, arg: Expr, source: Value, span: Span) -> Value:
