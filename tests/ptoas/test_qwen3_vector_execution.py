@@ -198,6 +198,11 @@ def rope_q(q_proj: pl.Tensor, rope_cos: pl.Tensor, rope_sin: pl.Tensor, q_pad: p
                 row0 = b * KV_HEADS * Q_PAD + ki * Q_PAD
                 q_pad = pl.assemble(q_pad, pl.cast(q_rot_lo, target_type=pl.FP16), [row0, 0])
                 q_pad = pl.assemble(q_pad, pl.cast(q_rot_hi, target_type=pl.FP16), [row0, HALF_DIM])
+                q_pad_zero = pl.cast(
+                    pl.full([Q_PAD - Q_BATCH, HEAD_DIM], dtype=pl.FP32, value=0.0),
+                    target_type=pl.FP16,
+                )
+                q_pad = pl.assemble(q_pad, q_pad_zero, [row0 + Q_BATCH, 0])
     return q_pad
 
 
