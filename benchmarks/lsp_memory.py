@@ -45,30 +45,8 @@ class MallInfo2(ctypes.Structure):
 libc = ctypes.CDLL(None)
 libc.mallinfo2.restype = MallInfo2
 
-def pymalloc():
-    read, write = os.pipe()
-    saved = os.dup(2)
-    os.dup2(write, 2)
-    os.close(write)
-    try:
-        sys._debugmallocstats()
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-    os.set_blocking(read, False)
-    data = b""
-    try:
-        while chunk := os.read(read, 65536):
-            data += chunk
-    except BlockingIOError:
-        pass
-    os.close(read)
-    found = {}
-    for line in data.decode().splitlines():
-        for key in ("# arenas allocated current", "# bytes in allocated blocks"):
-            if line.startswith(key):
-                found[key.strip("# ")] = int(line.split("=")[-1].replace(",", ""))
-    return found
+sys.path.insert(0, BENCHMARKS)
+from ptols_allocators import pymalloc  # pymalloc's arenas and the bytes in its blocks
 
 def report(*_):
     heap = libc.mallinfo2()
@@ -107,7 +85,8 @@ def measure(edits: int, seed: int) -> list[dict[str, Any]]:
     resident_samples: list[dict[str, float]] = []
 
     async def start_io(self: LanguageClient, *_: Any, **__: Any) -> None:
-        await original_start(self, sys.executable, "-c", REPORTER)
+        reporter = REPORTER.replace("BENCHMARKS", repr(str(Path(__file__).resolve().parent)))
+        await original_start(self, sys.executable, "-c", reporter)
 
     def sample(pid: int) -> float:
         os.kill(pid, signal.SIGUSR1)
