@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from ..ir import expr as ex
 from ..ir import stmt as st
 from ..ir.function import Function, ParamDirection, Program
-from ..ir.shape import static_value
+from ..ir.shape import constant_value, static_value
 from ..ir.span import Span
 from ..ir.types import TASK_ID_TYPE, ArrayType, TensorType
 from ..ir.walk import direct_exprs, expr_vars, walk_stmts
@@ -22,7 +22,6 @@ from .loops import (
     MAX_ITERATIONS,
     MAX_TASKS,
     bounds_text,
-    constant,
     is_spmd_loop,
     jumps,
     launches,
@@ -142,7 +141,7 @@ class GraphBuilder:
 
     def unroll(self, stmt: st.ForStmt, label: str) -> None:
         """Each iteration in turn, its carried values the previous iteration's yields."""
-        start, step = constant(stmt.start) or 0, constant(stmt.step) or 1
+        start, step = constant_value(stmt.start) or 0, constant_value(stmt.step) or 1
         body = st.body_stmts(stmt.body)
         last = body[-1] if body and isinstance(body[-1], st.YieldStmt) else None
         for trip in range(trip_count(stmt) or 0):

@@ -15,14 +15,9 @@ MAX_ITERATIONS = 64
 MAX_TASKS = 256
 
 
-def constant(expr: ex.Expr) -> int | None:
-    """An integer bound's value, arithmetic on constants folded (``8192 // 256``)."""
-    return constant_value(expr)
-
-
 def trip_count(loop: st.ForStmt) -> int | None:
     """The number of iterations of a loop of constant bounds (None: not constant)."""
-    start, stop, step = (constant(e) for e in (loop.start, loop.stop, loop.step))
+    start, stop, step = (constant_value(e) for e in (loop.start, loop.stop, loop.step))
     if start is None or stop is None or step is None or step == 0:
         return None
     return max(0, -(-(stop - start) // step)) if step > 0 else max(0, -(-(start - stop) // -step))
@@ -56,7 +51,7 @@ def jumps(loop: st.ForStmt) -> bool:
 
 def bounds_text(loop: st.ForStmt) -> str:
     """A loop's ``range`` arguments as written: ``batch_cfg``, ``1, n, 2``."""
-    start, step = constant(loop.start), constant(loop.step)
+    start, step = constant_value(loop.start), constant_value(loop.step)
     stop = expr_text(loop.stop)
     if start == 0 and step == 1:
         return stop
@@ -65,7 +60,7 @@ def bounds_text(loop: st.ForStmt) -> str:
 
 
 def expr_text(expr: ex.Expr) -> str:
-    value = constant(expr)
+    value = constant_value(expr)
     if value is not None:
         return str(value)
     from ..printer import print_expr  # (the printer reads the registry: loaded when needed)
@@ -82,7 +77,7 @@ def loop_note(loop: st.ForStmt | st.WhileStmt) -> str:
         if jumps(loop):
             return f"runs at most {trips} times (a break / continue may end it at run time)"
         return f"runs {trips} times"
-    start, step = constant(loop.start), constant(loop.step)
+    start, step = constant_value(loop.start), constant_value(loop.step)
     count = expr_text(loop.stop) if start == 0 and step == 1 else f"len(range({bounds_text(loop)}))"
     return f"runs {count} times at run time"
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
-from .expr import Binary, BinaryOp, ConstInt, Expr, Unary, Var
+from .expr import Binary, BinaryOp, ConstInt, Expr, Unary, UnaryOp, Var
 
 
 def static_value(dim: Expr) -> int | None:
@@ -14,26 +14,39 @@ def static_value(dim: Expr) -> int | None:
     return None
 
 
-_FOLDED = {
+_INTEGER_OPS: dict[BinaryOp, Callable[[int, int], int | None]] = {
     BinaryOp.Add: lambda a, b: a + b,
     BinaryOp.Sub: lambda a, b: a - b,
     BinaryOp.Mul: lambda a, b: a * b,
     BinaryOp.FloorDiv: lambda a, b: a // b if b else None,  # // and % floor, as in the DSL
     BinaryOp.FloorMod: lambda a, b: a % b if b else None,
+    BinaryOp.Min: min,
+    BinaryOp.Max: max,
 }
 
 
-def constant_value(expr: Expr) -> int | None:
-    """An integer expression's value when it is arithmetic (+ - * // %) on constants
-    (``16 * 8 * 16``, ``8192 // 256``); None otherwise."""
-    value = static_value(expr)
-    if value is not None or not isinstance(expr, Binary) or expr.op not in _FOLDED:
-        return value
-    lhs, rhs = constant_value(expr.lhs), constant_value(expr.rhs)
+def integer_value(expr: Expr | None, bound: Mapping[int, int] | None = None) -> int | None:
+    """An integer expression's value when it is arithmetic (+ - * // % min max, negation) on
+    constants and on variables ``bound`` gives values (by ``id``): ``16 * 8 * 16``,
+    ``8192 // 256``, a loop bound of a run's scalar argument; None otherwise."""
+    if isinstance(expr, ConstInt):
+        return expr.value
+    if isinstance(expr, Var):
+        return bound.get(id(expr)) if bound else None
+    if isinstance(expr, Unary) and expr.op is UnaryOp.Neg:
+        operand = integer_value(expr.operand, bound)
+        return None if operand is None else -operand
+    if not isinstance(expr, Binary) or expr.op not in _INTEGER_OPS:
+        return None
+    lhs, rhs = integer_value(expr.lhs, bound), integer_value(expr.rhs, bound)
     if lhs is None or rhs is None or max(abs(lhs), abs(rhs)) > 1 << 62:
         return None
-    folded: int | None = _FOLDED[expr.op](lhs, rhs)
-    return folded
+    return _INTEGER_OPS[expr.op](lhs, rhs)
+
+
+def constant_value(expr: Expr) -> int | None:
+    """``integer_value`` of an expression of constants only."""
+    return integer_value(expr)
 
 
 def folded_dim(dim: Expr) -> Expr:

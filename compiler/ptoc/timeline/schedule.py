@@ -11,12 +11,12 @@ once the bytes' last writer finished; barriers delay nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import NamedTuple
 
 from ..ir import stmt as ir
-from ..ir.expr import Binary, BinaryOp, ConstInt, Expr, Unary, UnaryOp, Var
+from ..ir.expr import Var
 from ..ir.function import Function
+from ..ir.shape import integer_value
 from ..ir.stmt import AssignStmt
 from ..ir.types import TileType
 from ..ops.registry import PipeType
@@ -129,7 +129,7 @@ class _Layout:
         """A for loop's trip count from the parameters' given values (None: not computable)."""
         if not isinstance(loop, ir.ForStmt):
             return None
-        bounds = [_value(b, self.scalars) for b in (loop.start, loop.stop, loop.step)]
+        bounds = [integer_value(b, self.scalars) for b in (loop.start, loop.stop, loop.step)]
         start, stop, step = bounds
         if start is None or stop is None or step is None or step <= 0:
             return None
@@ -190,35 +190,6 @@ def _placed_tiles(fn: Function) -> int:
         and not isinstance(s.value, Var)
     }
     return len(names)
-
-
-_INTEGER: dict[BinaryOp, Callable[[int, int], int | None]] = {
-    BinaryOp.Add: lambda a, b: a + b,
-    BinaryOp.Sub: lambda a, b: a - b,
-    BinaryOp.Mul: lambda a, b: a * b,
-    BinaryOp.FloorDiv: lambda a, b: a // b if b else None,  # // and % floor, as in the DSL
-    BinaryOp.FloorMod: lambda a, b: a % b if b else None,
-    BinaryOp.Min: min,
-    BinaryOp.Max: max,
-}
-
-
-def _value(expr: Expr | None, scalars: dict[int, int]) -> int | None:
-    """An integer expression of constants and parameters with given values, else None."""
-    if isinstance(expr, ConstInt):
-        return expr.value
-    if isinstance(expr, Var):
-        return scalars.get(id(expr))
-    if isinstance(expr, Unary) and expr.op is UnaryOp.Neg:
-        operand = _value(expr.operand, scalars)
-        return None if operand is None else -operand
-    if isinstance(expr, Binary) and expr.op in _INTEGER:
-        lhs, rhs = _value(expr.lhs, scalars), _value(expr.rhs, scalars)
-        if lhs is None or rhs is None:
-            return None
-        result: int | None = _INTEGER[expr.op](lhs, rhs)
-        return result
-    return None
 
 
 def predict(fn: Function, tables: CostTables, scalars: dict[str, int] | None = None) -> Timeline:
