@@ -56,7 +56,7 @@ from .ir.span import Span
 from .ir.types import TASK_ID_TYPE, TensorType, Type
 from .ir.visitor import IRMutator, with_fields
 from .ir.walk import conditions, direct_exprs, stmt_definitions, stmt_defs, stmt_reads, walk_stmts
-from .ops.registry import REGISTRY, OpDef, ParamKind, Role
+from .ops.registry import REGISTRY, OpDef, Role, op_call
 
 #: Roles of ops a cube kernel and a vector kernel may both hold.
 _NEUTRAL = frozenset({Role.VIEW, Role.CREATE, Role.SCALAR})
@@ -466,14 +466,5 @@ def _tensor_view() -> OpDef:
 
 
 def _call(op: OpDef, args: list[Expr], attrs: dict[str, AttrValue] | None = None) -> Call:
-    """A call of a registered op typed by its rule, every attribute present as the front end
-    records them (defaults filled)."""
-    given = dict(attrs or {})
-    canonical = tuple(
-        (p.name, given.get(p.name, p.default))
-        for p in op.params
-        if p.kind is ParamKind.ATTR and (p.name in given or not p.required)
-    )
-    span = args[0].span
-    type_ = op.deduce(op.bind(args), dict(canonical))
-    return Call(type_, callee=Op(op.name), args=tuple(args), kwargs=canonical, span=span)
+    """``op_call`` at the first operand's place."""
+    return op_call(op, args, tuple((attrs or {}).items()), args[0].span)

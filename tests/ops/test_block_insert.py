@@ -13,8 +13,8 @@ from ptoc.interp.opcall import OpCall
 from ptoc.ir import DataType, MemorySpace
 from ptoc.ir.span import NO_SPAN
 from ptoc.ops import PipeType, Role
+from ptoc.ops.registry import op_call
 from ptoc.ops.semantics import SEMANTICS
-from ptoc.passes.build import op_call
 
 MAT, ACC, VEC = MemorySpace.Mat, MemorySpace.Acc, MemorySpace.Vec
 BF16 = DataType.BF16

@@ -23,8 +23,9 @@ from .. import records
 from ..editions import RULES, Edition
 from ..enums import IdentityEnum
 from ..ir.dtype import DataType
-from ..ir.expr import AttrValue, Expr, MakeTuple, Var, const_int
+from ..ir.expr import AttrValue, Call, Expr, MakeTuple, Op, Var, const_int
 from ..ir.shape import shapes_equal
+from ..ir.span import Span
 from ..ir.types import (
     UNKNOWN,
     MemorySpace,
@@ -925,3 +926,25 @@ def line_at(code: CodeType, offset: int) -> int:
         if start <= offset < end and line is not None:
             return line
     return 0
+
+
+def op_call(
+    op: OpDef, args: Sequence[Expr], kwargs: tuple[tuple[str, object], ...], span: Span
+) -> Call:
+    """A call of ``op`` typed by its rule, with its attributes as the front end records them:
+    every one present (defaults filled), in parameter order. Raises OpError when the rule
+    rejects the operands."""
+    given = dict(kwargs)
+    attrs = [p for p in op.params if p.kind is ParamKind.ATTR]
+    for p in attrs:
+        if p.name not in given and not p.required:
+            given[p.name] = p.default
+    canonical = tuple((p.name, given[p.name]) for p in attrs if p.name in given)
+    deduced = op.deduce(op.bind(args), dict(canonical))  # type: ignore[arg-type]
+    return Call(
+        deduced,
+        callee=Op(op.name),
+        args=tuple(args),
+        kwargs=canonical,  # type: ignore[arg-type]
+        span=span,
+    )

@@ -35,9 +35,9 @@ from ..ir.stmt import AssignStmt, SeqStmts, Stmt
 from ..ir.types import TensorType
 from ..ir.visitor import with_fields
 from ..ir.walk import stmt_reads
-from ..ops.registry import REGISTRY, OpError, Role
+from ..ops.registry import REGISTRY, OpError, Role, op_call
 from ..records import record
-from .build import index_tuple, op_call
+from .build import index_tuple
 from .op_info import is_tensor_op, op_def
 
 _ACC_BYTES = 4  # an Acc element is FP32 or INT32

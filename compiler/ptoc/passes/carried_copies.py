@@ -18,8 +18,7 @@ from ..ir.function import Function
 from ..ir.stmt import AssignStmt, ForStmt, SeqStmts, Stmt, WhileStmt
 from ..ir.types import MemorySpace, TileType
 from ..ir.visitor import IRMutator, with_fields
-from ..ops.registry import Role
-from .build import op_call
+from ..ops.registry import Role, op_call
 from .irutil import NameAllocator, defined_vars, direct_exprs, expr_vars, walk_stmts
 from .op_info import the_first
 

@@ -44,9 +44,9 @@ from ..ir.expr import (
 from ..ir.shape import static_shape
 from ..ir.stmt import AssignStmt, ForStmt, SeqStmts, Stmt, YieldStmt
 from ..ir.types import MemorySpace, ScalarType, TensorType, TileType
-from ..ops.registry import REGISTRY, OpDef, OpError, PipeType, Role
+from ..ops.registry import REGISTRY, OpDef, OpError, PipeType, Role, op_call
 from .acc_tiles import MatPlacement
-from .build import index_tuple, op_call
+from .build import index_tuple
 from .op_info import creator_op, the_first
 
 if TYPE_CHECKING:

@@ -62,11 +62,11 @@ from ..ir.stmt import (
 )
 from ..ir.types import MemorySpace, ScalarType, ShapedType, TensorType, TileType, Type
 from ..ir.visitor import IRMutator, with_fields
-from ..ops.registry import REGISTRY, Access, OpDef, OpError, PipeType, Role
+from ..ops.registry import REGISTRY, Access, OpDef, OpError, PipeType, Role, op_call
 from ..records import field, record
 from .acc_tiles import is_rint, mat_placed, split_products
 from .base import Pass, PassContext
-from .build import index_tuple, op_call
+from .build import index_tuple
 from .irutil import (
     NameAllocator,
     byte_size,
