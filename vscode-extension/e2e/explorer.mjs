@@ -115,7 +115,8 @@ export default async function explorer(page, check, { workspace, userDataDir }) 
     let sides = { before: '', after: '' };
     while (Date.now() < deadline) {
       sides = await diffSides(page);
-      if (sides.after.includes('pl.system.sync_src(')) {
+      // the two sides are rendered one after the other: wait for both
+      if (sides.after.includes('pl.system.sync_src(') && sides.before.includes('pl.MemRef(')) {
         break;
       }
       await page.waitForTimeout(250);
