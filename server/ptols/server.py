@@ -22,6 +22,7 @@ from .config import Settings, project_jit
 from .converter_warmup import WARM_DELAY, ConverterWarmer
 from .documents import MAX_LIVE_LOOP_DEPTH, Document, DocumentStore, analysable
 from .early import FirstMessage
+from .isolated import Child
 from .optional import NO_TREE_SITTER, has_tree_sitter
 from .rpc import PtolsProtocol, QuietWriter, run_stdio
 from .text import UTF16
@@ -80,6 +81,10 @@ class PtolsServer(LanguageServer):
         # queues behind them.
         self.facts_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-facts")
         self.format_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-format")
+        # Formatting and pass diffs run in child processes: their transient memory would stay
+        # in the server's (isolated.py says why).
+        self.format_child = Child("format")
+        self.pass_diff_child = Child("pass-diff")
         self.syntax_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ptols-syntax")
         self.converter = ConverterWarmer(self.protocol)
         self.disk_diagnostics: Any = (
@@ -296,6 +301,7 @@ class PtolsServer(LanguageServer):
             doc.text,
             doc.path,
             self.settings.line_length,
+            self.format_child,
         )
         doc.format_job = (doc.text, job)
         return job

@@ -24,3 +24,17 @@ def test_the_promotion_of_two_is_their_join_whichever_way_round() -> None:
     assert promote(ab, c).name == "promote(dtype(a), dtype(b), dtype(c))"
     assert promote(DataType.FP16, a).name == "promote(FP16, dtype(a))"
     assert promote(DataType.FP16, DataType.FP32) is DataType.FP32  # (unchanged)
+
+
+def test_a_name_no_type_holds_any_more_is_forgotten() -> None:
+    """Names come from the user's code: the server must not keep every one ever typed."""
+    import gc
+
+    from ptoc.ir import dtype
+
+    kept = dtype_variable("kept")
+    for n in range(1000):
+        promote(dtype_variable(f"typed_{n}"), kept)
+    gc.collect()
+    assert [name for name in dtype._VARIABLES if "typed_" in name] == []
+    assert dtype_variable("kept") is kept

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from weakref import WeakValueDictionary
+
 from ..enums import IdentityEnum
 
 
@@ -99,7 +101,7 @@ class DtypeVariable:
     is not known; sizes computed from it are not shown). One object per name (``variable``),
     so that ``is`` compares them as it compares DataType members."""
 
-    __slots__ = ("name", "parts")
+    __slots__ = ("name", "parts", "__weakref__")
     bits = 8
     bytes = 1.0
     is_float = True
@@ -123,13 +125,15 @@ class DtypeVariable:
         return (_interned, (self.name, self.parts))
 
 
-_VARIABLES: dict[str, DtypeVariable] = {}
+# The variables alive, by name: weakly held, since names come from the user's code (a server
+# that kept every name typed would grow for as long as it runs).
+_VARIABLES: WeakValueDictionary[str, DtypeVariable] = WeakValueDictionary()
 
 
 def _interned(name: str, parts: tuple[str, ...]) -> DtypeVariable:
     found = _VARIABLES.get(name)
-    if found is None:
-        found = _VARIABLES[name] = DtypeVariable(name, parts)
+    if found is None:  # setdefault: two threads naming it at once get the same object
+        found = _VARIABLES.setdefault(name, DtypeVariable(name, parts))
     return found
 
 

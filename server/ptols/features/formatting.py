@@ -1,32 +1,60 @@
-"""Document formatting through `ptoc fmt` (the same formatter, the same safety proofs)."""
+"""Document formatting through `ptoc fmt` (the same formatter, the same safety proofs).
+
+``formatted`` runs in the formatting child (``ptols.isolated``): black's syntax tree of a large
+file is many times what the server keeps alive, and would stay in its memory."""
 
 from __future__ import annotations
 
+import logging
+
 from lsprotocol import types
 
+from ..isolated import Child, JobFailed
 
-def format_document(text: str, path: str, line_length: int) -> tuple[list[types.TextEdit], str]:
-    """One whole-document edit, or none when nothing changes (or fmt refuses: the reason)."""
+log = logging.getLogger("ptols")
+
+
+def formatted(text: str, path: str, line_length: int) -> tuple[str | None, str]:
+    """`ptoc fmt` of ``text``: the new text, or None when nothing changes (or fmt refuses:
+    the reason)."""
     from ptoc.fmt import format_source
 
     result = format_source(text, path, line_length, explicit=True)
     if not result.changed:
-        return [], result.reason if result.status in ("refused", "error") else ""
+        return None, result.reason if result.status in ("refused", "error") else ""
+    return result.text, ""
+
+
+def format_document(
+    text: str, path: str, line_length: int, child: Child | None = None
+) -> tuple[list[types.TextEdit], str]:
+    """One whole-document edit, or none when nothing changes (or fmt refuses: the reason);
+    formatted in ``child``, else in this process."""
+    if child is None:
+        new_text, reason = formatted(text, path, line_length)
+    else:
+        try:
+            new_text, reason = child.call("format", text, path, line_length)
+        except JobFailed as error:  # that child is gone; the next request starts another
+            log.error("formatting %s failed: %s", path, error)
+            return [], str(error).strip().splitlines()[-1]
+    if new_text is None:
+        return [], reason
     from ptoc.lines import split_lines
 
     end_line = len(split_lines(text))
     whole = types.Range(types.Position(0, 0), types.Position(end_line, 0))
-    return [types.TextEdit(whole, result.text)], ""
+    return [types.TextEdit(whole, new_text)], ""
 
 
-def range_edits(text: str, formatted: str, first: int, last: int) -> list[types.TextEdit]:
-    """The changes from ``text`` to ``formatted`` that touch 0-based lines first..last, each a
+def range_edits(text: str, reformatted: str, first: int, last: int) -> list[types.TextEdit]:
+    """The changes from ``text`` to ``reformatted`` that touch 0-based lines first..last, each a
     run of whole lines (a change reaching outside the range is kept whole)."""
     import difflib
 
     from ptoc.lines import split_lines
 
-    old, new = split_lines(text), split_lines(formatted)
+    old, new = split_lines(text), split_lines(reformatted)
     edits = []
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     for tag, old_start, old_end, new_start, new_end in matcher.get_opcodes():

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ptoc import driver
 from ptoc.diagnostics import Diagnostic, Severity
+from ptoc.editions import ChosenEdition
 from ptoc.frontend import ModuleAnalysis
 from ptoc.pass_diff import ProgramPasses, explore
 
@@ -25,6 +26,24 @@ def compile_pass_diff(
     result = driver.compile_source(analysis, "ir", function, pipeline, strict=strict)
     errors = [d for d in result.front_end if d.severity is Severity.ERROR]
     return explore(result), [*errors, *result.back_end], result.pipeline
+
+
+def text_pass_diff(
+    text: str,
+    path: str,
+    edition: ChosenEdition | None,
+    jit_specs: dict[str, tuple[str, ...]] | None,
+    function: str | None,
+    pipeline: str | None,
+    strict: bool,
+) -> tuple[list[ProgramPasses], list[Diagnostic], str]:
+    """``compile_pass_diff`` of ``text`` analysed as the server analysed it (run in the pass
+    explorer's child, ``ptols.isolated``: every stage of a pipeline, printed with its spans, is
+    many times what the server keeps alive)."""
+    from ptoc.frontend import analyze_source
+
+    analysis = analyze_source(text, path, edition=edition, jit_specs=jit_specs)
+    return compile_pass_diff(analysis, function, pipeline, strict)
 
 
 def program_payload(
@@ -58,4 +77,4 @@ def descriptions() -> dict[str, str]:
     return dict(driver.pass_descriptions())
 
 
-__all__ = ["compile_pass_diff", "descriptions", "program_payload"]
+__all__ = ["compile_pass_diff", "descriptions", "program_payload", "text_pass_diff"]

@@ -11,7 +11,9 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from .. import capabilities, hardware
+from ..config import project_jit
 from ..documents import MAX_LIVE_LOOP_DEPTH, MAX_LIVE_PASS_DIFF_STATEMENTS
+from ..isolated import JobFailed
 from ..protocol import (
     MemoryMapParams,
     MemoryMapResult,
@@ -97,15 +99,25 @@ async def pass_diff(ls: PtolsServer, params: PassDiffParams) -> PassDiffResult:
         return PassDiffResult(version, pipeline or "default", [], [too_large])
     explorer = features.pass_diff
     strict = ls.settings.strict_for(analysis.path)
-    programs, diagnostics, chosen = await asyncio.get_running_loop().run_in_executor(
-        ls.preview_pool,
-        doc.pipelines.run,
-        explorer.compile_pass_diff,
-        analysis,
-        params.function,
-        pipeline,
-        strict,
-    )
+    try:  # in a child process (isolated.py says why)
+        programs, diagnostics, chosen = await asyncio.get_running_loop().run_in_executor(
+            ls.preview_pool,
+            ls.pass_diff_child.call,
+            "pass_diff",
+            analysis.text,
+            analysis.path,
+            ls.settings.edition_for(doc.path),
+            project_jit(doc.path) if "jit" in analysis.text else None,
+            params.function,
+            pipeline,
+            strict,
+        )
+    except JobFailed as error:  # that child is gone; the next request starts another
+        from ptoc.driver import internal_error
+
+        ls.log_error("the pass diff", error)
+        programs, chosen = [], pipeline or "default"
+        diagnostics = [internal_error(analysis.path, "pass diff", error)]
     positions = ls.positions(doc)
     found = [to_preview_diagnostic(ls, d, doc, positions) for d in diagnostics]
     descriptions = explorer.descriptions()
