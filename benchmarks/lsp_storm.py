@@ -100,6 +100,11 @@ def summary(report: Report, seconds: float) -> dict[str, Any]:
         "rss_last_mb": round(rss[-1][1], 2) if rss else None,
         "growth_kb_per_1000_after_1000": round(growth_kb_per_1000(rss), 1),
         "rss_every_1000": [(e, round(mb, 2)) for e, mb in rss if e % 1000 < 100],
+        # formatting and pass diffs run in children (ptols/isolated.py), replaced now and then
+        "children_rss_max_mb": round(max((mb for _, mb in report.children_rss), default=0), 2),
+        "children_rss_every_1000": [
+            (e, round(mb, 2)) for e, mb in report.children_rss if e % 1000 < 100
+        ],
     }
 
 

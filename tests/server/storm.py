@@ -166,6 +166,8 @@ class Report:
     mismatches: list[str] = field(default_factory=list)
     alive: bool = True
     rss: list[tuple[int, float]] = field(default_factory=list)  # (edits, MB)
+    # (edits, MB): the server's child processes together (formatting, pass diffs)
+    children_rss: list[tuple[int, float]] = field(default_factory=list)
 
     def problems(self) -> dict[str, Any]:
         """Everything that must be empty (or true) after a storm."""
@@ -190,6 +192,21 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def children_rss_mb(pid: int) -> float:
+    """The RSS of ``pid``'s child processes together."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                total += rss_mb(int(entry.name))
+        except (OSError, ValueError):  # gone meanwhile
+            continue
+    return total
 
 
 def programs(rng: random.Random, count: int) -> list[str]:
@@ -516,6 +533,8 @@ class Storm:
                 if reference is not None:
                     self.settle_on(reference)
                 self.report.rss.append((self.report.edits, rss_mb(self.server.proc.pid)))
+                children = children_rss_mb(self.server.proc.pid)
+                self.report.children_rss.append((self.report.edits, children))
                 next_sample += sample_every
                 if sampled is not None:
                     sampled(self)

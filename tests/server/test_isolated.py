@@ -233,3 +233,32 @@ async def test_a_pass_diff_whose_child_failed_answers_e900_and_the_next_one_work
     finally:
         server.pass_diff_child.close()
         server.format_child.close()
+
+
+@pytest.mark.parametrize("ending", ["exit", "killed"])
+def test_the_children_end_with_the_server(tmp_path: Path, ending: str):
+    """`exit` (the server leaves with os._exit) or a kill: the children read the end of their
+    input and leave; none outlives the server."""
+    import signal
+
+    from raw_lsp import RawServer
+
+    server = RawServer(tmp_path)
+    try:
+        server.initialize(tmp_path)
+        uri = (tmp_path / "k.py").as_uri()
+        item = {"uri": uri, "languageId": "python", "version": 1, "text": KERNEL}
+        server.notify("textDocument/didOpen", {"textDocument": item})
+        assert wait_until(lambda: bool(isolated_children(server.proc.pid)), 20)
+        (child,) = isolated_children(server.proc.pid)
+        if ending == "exit":
+            server.request(1, "shutdown", None)
+            server.response(1)
+            server.notify("exit", None)
+            assert server.wait(20) == 0
+        else:
+            server.proc.send_signal(signal.SIGKILL)
+            server.wait(20)
+        assert wait_until(lambda: ended(child), 20)
+    finally:
+        server.close()
