@@ -113,6 +113,8 @@ class Child:
         JobFailed."""
         with self.lock:
             self.active = time.monotonic()
+            if self.proc is not None and self.proc.poll() is not None:
+                self.stop()  # it ended while idle: no job of this call was lost
             proc = self.proc or self.start()
             assert proc.stdin is not None and proc.stdout is not None
             watchdog = threading.Timer(self.timeout, proc.kill)

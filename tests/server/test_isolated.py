@@ -120,13 +120,17 @@ def test_a_job_over_the_time_limit_kills_the_child_and_the_next_job_gets_a_new_o
     assert child.call("format", MESSY, "k.py", 88)[0] is not None
 
 
-def test_a_child_that_died_costs_one_job(child: Child):
+def test_a_child_that_dies_during_a_job_costs_that_job(child: Child):
+    import threading
+
     child.warm()
     assert child.proc is not None
-    child.proc.kill()
-    child.proc.wait()
-    with pytest.raises(JobFailed, match=r"the test process stopped before answering"):
-        child.call("format", MESSY, "k.py", 88)
+    proc = child.proc
+    big = MESSY * 40  # a job long enough to be killed in the middle of
+    threading.Timer(0.3, proc.kill).start()
+    with pytest.raises(JobFailed, match=r"^the test process stopped before answering$"):
+        child.call("format", big, "k.py", 88)
+    assert child.proc is None
     assert child.call("format", MESSY, "k.py", 88)[0] is not None
 
 
@@ -188,15 +192,19 @@ def isolated_children(pid: int) -> list[int]:
     return found
 
 
-def test_formatting_whose_child_failed_leaves_the_file_as_it_was_and_says_why(child: Child):
+def test_a_child_that_ended_while_idle_costs_nothing(child: Child):
     child.warm()
     assert child.proc is not None
     child.proc.kill()
     child.proc.wait()
-    assert format_document(MESSY, "k.py", 88, child) == (
-        [],
-        "the test process stopped before answering",
-    )
+    assert child.call("format", MESSY, "k.py", 88)[0] is not None
+    assert child.started == 2
+
+
+def test_formatting_whose_child_failed_leaves_the_file_as_it_was_and_says_why(child: Child):
+    child.timeout = 0.05  # less than the child takes to start
+    assert format_document(MESSY, "k.py", 88, child) == ([], "the test process took over 0.05 s")
+    child.timeout = 60
     assert len(format_document(MESSY, "k.py", 88, child)[0]) == 1
 
 
