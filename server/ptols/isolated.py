@@ -7,12 +7,13 @@ allocates meanwhile keep those arenas from ever going back: RSS ratcheted up 2-3
 edits of the seeded storm (issue #33). A child gives all of it back when it is replaced.
 
 One child per kind of job, started on first use or ahead of it (``warm``); it is replaced after
-``jobs_per_child`` jobs or once its peak RSS passes ``max_rss_kb``, and leaves after
-``idle_exit`` seconds without a job or a ``warm``. A job that outlives ``timeout`` kills it.
+``jobs_per_child`` jobs or once its RSS passes ``max_rss_kb`` (it starts near 35 MB; a large
+file's formatting leaves it near 50 MB), and leaves after ``idle_exit`` seconds without a job
+or a ``warm`` or ``touch``. A job that outlives ``timeout`` kills it.
 
-The child runs only the functions named in ``JOBS``, on data the server sends pickled over the
-child's pipes (both ends are this module). Its stdout is sent to stderr: nothing it prints can
-reach the answers, which go out on a private copy of the descriptor.
+The child runs only the functions named in ``JOBS`` (in ``jobs.py``), on data the server sends
+pickled over the child's pipes (both ends are this module). Its stdout is sent to stderr:
+nothing it prints can reach the answers, which go out on a private copy of the descriptor.
 """
 
 from __future__ import annotations
@@ -34,8 +35,8 @@ log = logging.getLogger("ptols")
 
 #: The functions a child may run: name -> "module:function".
 JOBS: dict[str, str] = {
-    "format": "ptols.features.formatting:formatted",
-    "pass_diff": "ptols.features.pass_diff:text_pass_diff",
+    "format": "ptols.jobs:formatted",
+    "pass_diff": "ptols.jobs:text_pass_diff",
 }
 HEADER = struct.Struct("<Q")  # the byte length of the pickle that follows
 
@@ -62,8 +63,14 @@ def receive(stream: IO[bytes]) -> Any:
     return pickle.loads(data)
 
 
-def peak_rss_kb() -> int:
-    """This process's peak resident set in KB (0 where the platform does not say)."""
+def rss_kb() -> int:
+    """This process's resident set in KB now (where /proc says), else its peak (0 where the
+    platform says neither)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
+    except (OSError, ValueError, IndexError, AttributeError):
+        pass
     try:
         import resource
     except ImportError:  # Windows
@@ -79,8 +86,8 @@ class Child:
         self,
         kind: str,
         *,
-        jobs_per_child: int = 200,
-        max_rss_kb: int = 300_000,
+        jobs_per_child: int = 100,
+        max_rss_kb: int = 60_000,
         idle_exit: float = 120.0,
         timeout: float = 120.0,
     ) -> None:
@@ -108,6 +115,10 @@ class Child:
         finally:
             self.lock.release()
 
+    def touch(self) -> None:
+        """Activity for ``idle_exit``: a running child stays; none is started."""
+        self.active = time.monotonic()
+
     def call(self, job: str, *args: Any) -> Any:
         """``JOBS[job](*args)`` in the child, its result returned or its exception raised as
         JobFailed."""
@@ -122,7 +133,7 @@ class Child:
             watchdog.start()
             try:
                 send(proc.stdin, (job, args))
-                status, value, peak = receive(proc.stdout)
+                status, value, rss = receive(proc.stdout)
             except (OSError, EOFError, pickle.UnpicklingError) as error:
                 self.stop(kill=True)
                 timed_out = not watchdog.is_alive()
@@ -135,7 +146,7 @@ class Child:
             finally:
                 watchdog.cancel()
             self.jobs += 1
-            if self.jobs >= self.jobs_per_child or peak > self.max_rss_kb:
+            if self.jobs >= self.jobs_per_child or rss > self.max_rss_kb:
                 self.stop()
                 self.start()  # the next job finds a child ready
             self.active = time.monotonic()
@@ -223,11 +234,11 @@ def serve() -> None:
         except Exception:
             answer = ("error", traceback.format_exc())
         try:
-            send(answers, (*answer, peak_rss_kb()))
+            send(answers, (*answer, rss_kb()))
         except BrokenPipeError:  # the server is gone
             return
         except Exception:  # the result would not pickle (nothing was written)
-            send(answers, ("error", traceback.format_exc(), peak_rss_kb()))
+            send(answers, ("error", traceback.format_exc(), rss_kb()))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,6 @@
-"""Document formatting through `ptoc fmt` (the same formatter, the same safety proofs).
-
-``formatted`` runs in the formatting child (``ptols.isolated``): black's syntax tree of a large
-file is many times what the server keeps alive, and would stay in its memory."""
+"""Document formatting through `ptoc fmt` (the same formatter, the same safety proofs), run in
+the formatting child (``ptols.isolated``): black's syntax tree of a large file is many times what
+the server keeps alive, and would stay in its memory."""
 
 from __future__ import annotations
 
@@ -10,19 +9,9 @@ import logging
 from lsprotocol import types
 
 from ..isolated import Child, JobFailed
+from ..jobs import formatted
 
 log = logging.getLogger("ptols")
-
-
-def formatted(text: str, path: str, line_length: int) -> tuple[str | None, str]:
-    """`ptoc fmt` of ``text``: the new text, or None when nothing changes (or fmt refuses:
-    the reason)."""
-    from ptoc.fmt import format_source
-
-    result = format_source(text, path, line_length, explicit=True)
-    if not result.changed:
-        return None, result.reason if result.status in ("refused", "error") else ""
-    return result.text, ""
 
 
 def format_document(

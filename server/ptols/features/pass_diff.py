@@ -8,42 +8,12 @@ names the stages before and after it by index, the same index when it changed no
 from __future__ import annotations
 
 from ptoc import driver
-from ptoc.diagnostics import Diagnostic, Severity
-from ptoc.editions import ChosenEdition
-from ptoc.frontend import ModuleAnalysis
-from ptoc.pass_diff import ProgramPasses, explore
+from ptoc.pass_diff import ProgramPasses
 
 from ..convert import Positions
+from ..jobs import compile_pass_diff, text_pass_diff
 from ..protocol import PassChange, PassStage, ProgramPassDiff
 from .hardware import source_map_entries
-
-
-def compile_pass_diff(
-    analysis: ModuleAnalysis, function: str | None, pipeline: str | None, strict: bool
-) -> tuple[list[ProgramPasses], list[Diagnostic], str]:
-    """Every program's stages and pass diffs, the errors and pass diagnostics that go with
-    them, and the pipeline that ran (``pipeline`` None: the IR target's own)."""
-    result = driver.compile_source(analysis, "ir", function, pipeline, strict=strict)
-    errors = [d for d in result.front_end if d.severity is Severity.ERROR]
-    return explore(result), [*errors, *result.back_end], result.pipeline
-
-
-def text_pass_diff(
-    text: str,
-    path: str,
-    edition: ChosenEdition | None,
-    jit_specs: dict[str, tuple[str, ...]] | None,
-    function: str | None,
-    pipeline: str | None,
-    strict: bool,
-) -> tuple[list[ProgramPasses], list[Diagnostic], str]:
-    """``compile_pass_diff`` of ``text`` analysed as the server analysed it (run in the pass
-    explorer's child, ``ptols.isolated``: every stage of a pipeline, printed with its spans, is
-    many times what the server keeps alive)."""
-    from ptoc.frontend import analyze_source
-
-    analysis = analyze_source(text, path, edition=edition, jit_specs=jit_specs)
-    return compile_pass_diff(analysis, function, pipeline, strict)
 
 
 def program_payload(

@@ -44,8 +44,6 @@ def did_open(ls: PtolsServer, params: types.DidOpenTextDocumentParams) -> None:
     item = params.text_document
     doc = ls.store.open(item.uri, item.text, item.version)
     ls.schedule(doc, immediate=True)
-    if doc.is_pypto:  # ready before the first format-on-save
-        ls.format_child.warm()
 
 
 def did_change(ls: PtolsServer, params: types.DidChangeTextDocumentParams) -> None:
@@ -55,7 +53,7 @@ def did_change(ls: PtolsServer, params: types.DidChangeTextDocumentParams) -> No
     doc.apply(params.content_changes, params.text_document.version, ls.encoding())
     ls.schedule(doc)
     if doc.analysis is not None:  # editing PyPTO keeps the formatting child (isolated.py)
-        ls.format_child.warm()
+        ls.format_child.touch()
 
 
 def did_save(ls: PtolsServer, params: types.DidSaveTextDocumentParams) -> None:
