@@ -28,6 +28,8 @@ once), a full collection after every job (3.5x slower), one after each black run
 start every module the storm loads later, no formatting at all (1.0 and 2.5 MB).
 ``PYTHONMALLOC=malloc`` (pages go back on ``malloc_trim``) makes RSS follow the document up
 and down (-0.8 to +1.2 MB per 1,000 edits) and the storm 20-30 % slower.
+Since session 41 formatting and pass diffs run in child processes (ptols/isolated.py): the
+summary adds their RSS together (``children_rss_*``). docs/server.md has the numbers.
 """
 
 from __future__ import annotations
