@@ -92,16 +92,17 @@ export default async function explorer(page, check, { workspace, userDataDir }) 
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: KERNEL }).first().click({ timeout: 20_000 });
     await page.locator(`.editor-group-container.active .tab.active[aria-label*="${KERNEL}"]`).first().waitFor();
     await runCommand(page, 'PyPTO: Show Pass Explorer');
+    const want = ['InitMemRef +17 \u22129', 'InsertSync +12 \u22120', 'AllocateMemoryAddr +3 \u22123'];
     const deadline = Date.now() + SERVER_TIMEOUT;
     let listed = [];
     while (Date.now() < deadline) {
       listed = (await listedPasses(page)).map(normalise);
-      if (listed.length > 0) {
+      // the rows may come in more than one rendering: wait for the whole list
+      if (listed.join(' | ') === want.join(' | ')) {
         break;
       }
       await page.waitForTimeout(250);
     }
-    const want = ['InitMemRef +17 \u22129', 'InsertSync +12 \u22120', 'AllocateMemoryAddr +3 \u22123'];
     if (listed.join(' | ') !== want.join(' | ')) {
       throw new Error(`the view lists: ${listed.join(' | ')}`);
     }
