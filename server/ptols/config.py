@@ -48,6 +48,14 @@ class Settings:
             return None
         return project.edition, EditionSource.PROJECT
 
+    def front_end_choices(
+        self, path: str, source: str
+    ) -> tuple[ChosenEdition | None, dict[str, tuple[str, ...]] | None]:
+        """What the front end is told besides the text: the edition chosen outside the file
+        and the project's JIT specialisations (read only for a text that mentions jit). The
+        document's analysis and the pass diff's child analyse with the same."""
+        return self.edition_for(path), project_jit(path) if "jit" in source else None
+
     def strict_for(self, path: str) -> bool:
         """Whether annotation warnings are errors for ``path`` (this setting or the project's)."""
         return self.strict_annotations or project_strict_annotations(path)

@@ -18,7 +18,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from . import __version__, protocol
-from .config import Settings, project_jit
+from .config import Settings
 from .converter_warmup import WARM_DELAY, ConverterWarmer
 from .documents import MAX_LIVE_LOOP_DEPTH, Document, DocumentStore, analysable
 from .early import FirstMessage
@@ -198,8 +198,7 @@ class PtolsServer(LanguageServer):
 
             loop = asyncio.get_running_loop()
             source = analysable(text)
-            edition = self.settings.edition_for(doc.path)
-            specs = project_jit(doc.path) if "jit" in source else None
+            edition, specs = self.settings.front_end_choices(doc.path, source)
             analyse = partial(analyze_source, edition=edition, jit_specs=specs)
             result, doc.last_duration = await loop.run_in_executor(
                 self.analysis_pool, timed, analyse, source, doc.path, doc.cache

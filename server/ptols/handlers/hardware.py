@@ -11,7 +11,6 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from .. import capabilities, hardware
-from ..config import project_jit
 from ..documents import MAX_LIVE_LOOP_DEPTH, MAX_LIVE_PASS_DIFF_STATEMENTS
 from ..isolated import JobFailed
 from ..protocol import (
@@ -99,6 +98,7 @@ async def pass_diff(ls: PtolsServer, params: PassDiffParams) -> PassDiffResult:
         return PassDiffResult(version, pipeline or "default", [], [too_large])
     explorer = features.pass_diff
     strict = ls.settings.strict_for(analysis.path)
+    edition, specs = ls.settings.front_end_choices(doc.path, analysis.text)
     try:  # in a child process (isolated.py says why)
         programs, diagnostics, chosen = await asyncio.get_running_loop().run_in_executor(
             ls.preview_pool,
@@ -106,8 +106,8 @@ async def pass_diff(ls: PtolsServer, params: PassDiffParams) -> PassDiffResult:
             "pass_diff",
             analysis.text,
             analysis.path,
-            ls.settings.edition_for(doc.path),
-            project_jit(doc.path) if "jit" in analysis.text else None,
+            edition,
+            specs,
             params.function,
             pipeline,
             strict,
