@@ -34,7 +34,8 @@ if style == "server":
     from ptoc import driver
     from ptoc.frontend import analyze_source
     from ptols.convert import Positions
-    from ptols.features.pass_diff import compile_pass_diff, descriptions, program_payload
+    from ptols.features.pass_diff import descriptions, program_payload
+    from ptols.jobs import compile_pass_diff
     from ptols.text import LineIndex
     text = open(path, encoding="utf-8").read()
     programs, _, _ = compile_pass_diff(analyze_source(text, path), None, None, False)

@@ -6,10 +6,10 @@ server's own process such a peak takes new pymalloc arenas, and the few objects 
 allocates meanwhile keep those arenas from ever going back: RSS ratcheted up 2-3 MB per 1,000
 edits of the seeded storm (issue #33). A child gives all of it back when it is replaced.
 
-One child per kind of job, started on first use or ahead of it (``warm``); it is replaced after
+One child per kind of job, started by its first job; it is replaced after
 ``jobs_per_child`` jobs or once its RSS passes ``max_rss_kb`` (it starts near 35 MB; a large
 file's formatting leaves it near 50 MB), and leaves after ``idle_exit`` seconds without a job
-or a ``warm`` or ``touch``. A job that outlives ``timeout`` kills it.
+or a ``touch``. A job that outlives ``timeout`` kills it.
 
 The child runs only the functions named in ``JOBS`` (in ``jobs.py``), on data the server sends
 pickled over the child's pipes (both ends are this module). Its stdout is sent to stderr:
@@ -100,20 +100,8 @@ class Child:
         self.proc: subprocess.Popen[bytes] | None = None
         self.jobs = 0  # done by the current child
         self.started = 0  # children started so far
-        self.active = time.monotonic()  # the last job or warm
+        self.active = time.monotonic()  # the last job or touch
         self.idle_timer: threading.Timer | None = None
-
-    def warm(self) -> None:
-        """Start the child now, if it is not running, so that the next job finds it ready; it
-        counts as activity for ``idle_exit``. Never waits for a running job."""
-        self.active = time.monotonic()
-        if not self.lock.acquire(blocking=False):
-            return
-        try:
-            if self.proc is None:
-                self.start()
-        finally:
-            self.lock.release()
 
     def touch(self) -> None:
         """Activity for ``idle_exit``: a running child stays; none is started."""

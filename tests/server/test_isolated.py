@@ -16,8 +16,8 @@ from test_lsp_formatting import format_when_done
 
 from ptoc.frontend import analyze_source
 from ptols.features.formatting import format_document
-from ptols.features.pass_diff import compile_pass_diff
 from ptols.isolated import Child, JobFailed
+from ptols.jobs import compile_pass_diff, formatted
 
 ROOT = Path(__file__).resolve().parents[2]
 MESSY = KERNEL.replace("pl.add(tile_a, tile_b)", "pl.add( tile_a,tile_b )")
@@ -50,8 +50,8 @@ def wait_until(condition, seconds: float = 10.0) -> bool:
 
 def test_formatting_in_the_child_equals_formatting_here(child: Child):
     edits, problem = format_document(MESSY, "k.py", 88, child)
-    assert (edits, problem) == format_document(MESSY, "k.py", 88)
     assert len(edits) == 1 and problem == ""
+    assert (edits[0].new_text, problem) == formatted(MESSY, "k.py", 88)
     assert format_document(edits[0].new_text, "k.py", 88, child) == ([], "")
 
 
@@ -91,7 +91,7 @@ def test_a_child_whose_memory_passed_the_bound_is_replaced(child: Child):
 
 def test_an_idle_child_leaves_and_the_next_job_starts_another(child: Child):
     child.idle_exit = 0.5
-    child.warm()
+    child.call("format", KERNEL, "k.py", 88)
     assert child.proc is not None
     pid = child.proc.pid
     assert wait_until(lambda: child.proc is None and ended(pid))
@@ -99,23 +99,23 @@ def test_an_idle_child_leaves_and_the_next_job_starts_another(child: Child):
     assert child.started == 2
 
 
-def test_warming_keeps_a_child_from_leaving(child: Child):
+def test_activity_keeps_a_child_from_leaving(child: Child):
     child.idle_exit = 0.6
-    child.warm()
+    child.call("format", KERNEL, "k.py", 88)
     proc = child.proc
     for _ in range(8):  # 1.2 s of activity, each gap shorter than idle_exit
         time.sleep(0.15)
-        child.warm()
+        child.touch()
     assert child.proc is proc and proc is not None and proc.poll() is None
 
 
 def test_a_job_over_the_time_limit_kills_the_child_and_the_next_job_gets_a_new_one(child: Child):
-    child.timeout = 0.05  # less than the child takes to start
-    child.warm()
+    child.call("format", KERNEL, "k.py", 88)
     assert child.proc is not None
     pid = child.proc.pid
+    child.timeout = 0.05  # less than formatting this takes (over a second)
     with pytest.raises(JobFailed, match=r"the test process took over 0.05 s"):
-        child.call("format", MESSY, "k.py", 88)
+        child.call("format", MESSY * 40, "k.py", 88)
     assert child.proc is None and wait_until(lambda: ended(pid))
     child.timeout = 60
     assert child.call("format", MESSY, "k.py", 88)[0] is not None
@@ -124,7 +124,7 @@ def test_a_job_over_the_time_limit_kills_the_child_and_the_next_job_gets_a_new_o
 def test_a_child_that_dies_during_a_job_costs_that_job(child: Child):
     import threading
 
-    child.warm()
+    child.call("format", KERNEL, "k.py", 88)
     assert child.proc is not None
     proc = child.proc
     big = MESSY * 40  # a job long enough to be killed in the middle of
@@ -196,7 +196,7 @@ def isolated_children(pid: int) -> list[int]:
 
 
 def test_a_child_that_ended_while_idle_costs_nothing(child: Child):
-    child.warm()
+    child.call("format", KERNEL, "k.py", 88)
     assert child.proc is not None
     child.proc.kill()
     child.proc.wait()

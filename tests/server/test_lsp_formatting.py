@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from lsp_helpers import KERNEL, change, open_document, wait_for_diagnostics
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from ptols.features.formatting import format_document
+from ptols.isolated import Child
 
 
 async def test_formatting_returns_one_whole_document_edit_or_none(
@@ -49,15 +51,22 @@ async def format_when_done(client: LanguageClient, uri: str) -> list[types.TextE
 # --- ptols.features.formatting called directly, without a client ---------------------------------
 
 
-def test_formatting_module_gives_one_whole_document_edit():
+@pytest.fixture
+def format_child():
+    child = Child("format")
+    yield child
+    child.close()
+
+
+def test_formatting_module_gives_one_whole_document_edit(format_child: Child):
     messy = KERNEL.replace("pl.add(tile_a, tile_b)", "pl.add( tile_a,tile_b )")
-    edits, problem = format_document(messy, "k.py", 88)
+    edits, problem = format_document(messy, "k.py", 88, format_child)
     assert problem == ""
     assert len(edits) == 1
     end = messy.count("\n")
     assert edits[0].range == types.Range(types.Position(0, 0), types.Position(end, 0))
     assert "tile_c = pl.add(tile_a, tile_b)" in edits[0].new_text
-    again, _ = format_document(edits[0].new_text, "k.py", 88)
+    again, _ = format_document(edits[0].new_text, "k.py", 88, format_child)
     assert again == []
 
 

@@ -20,8 +20,8 @@ from ptoc.driver import TARGETS, all_targets, available_ptoas, default_pipeline
 from ptoc.frontend import analyze_source
 from ptoc.ir.function import Function, Program
 from ptoc.printer import print_program
-from ptols.features.pass_diff import compile_pass_diff
 from ptols.features.preview import compile_preview
+from ptols.jobs import compile_pass_diff
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").rglob("*.py"))

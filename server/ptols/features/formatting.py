@@ -9,24 +9,20 @@ import logging
 from lsprotocol import types
 
 from ..isolated import Child, JobFailed
-from ..jobs import formatted
 
 log = logging.getLogger("ptols")
 
 
 def format_document(
-    text: str, path: str, line_length: int, child: Child | None = None
+    text: str, path: str, line_length: int, child: Child
 ) -> tuple[list[types.TextEdit], str]:
-    """One whole-document edit, or none when nothing changes (or fmt refuses: the reason);
-    formatted in ``child``, else in this process."""
-    if child is None:
-        new_text, reason = formatted(text, path, line_length)
-    else:
-        try:
-            new_text, reason = child.call("format", text, path, line_length)
-        except JobFailed as error:  # that child is gone; the next request starts another
-            log.error("formatting %s failed: %s", path, error)
-            return [], str(error).strip().splitlines()[-1]
+    """One whole-document edit, or none when nothing changes (or fmt refuses: the reason),
+    formatted in ``child``."""
+    try:
+        new_text, reason = child.call("format", text, path, line_length)
+    except JobFailed as error:  # that child is gone; the next request starts another
+        log.error("formatting %s failed: %s", path, error)
+        return [], str(error).strip().splitlines()[-1]
     if new_text is None:
         return [], reason
     from ptoc.lines import split_lines

@@ -11,7 +11,6 @@ from ptoc import driver
 from ptoc.pass_diff import ProgramPasses
 
 from ..convert import Positions
-from ..jobs import compile_pass_diff, text_pass_diff
 from ..protocol import PassChange, PassStage, ProgramPassDiff
 from .hardware import source_map_entries
 
@@ -47,4 +46,4 @@ def descriptions() -> dict[str, str]:
     return dict(driver.pass_descriptions())
 
 
-__all__ = ["compile_pass_diff", "descriptions", "program_payload", "text_pass_diff"]
+__all__ = ["descriptions", "program_payload"]
