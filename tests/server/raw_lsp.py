@@ -14,6 +14,21 @@ from pathlib import Path
 from typing import Any
 
 
+def child_processes(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux: read from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:  # the field after the command's closing parenthesis: state, then the parent
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):  # gone meanwhile
+            continue
+        if parent == pid:
+            found.append(int(entry.name))
+    return found
+
+
 def frame(message: dict[str, Any], length_delta: int = 0) -> bytes:
     body = json.dumps(message).encode("utf-8")
     return f"Content-Length: {len(body) + length_delta}\r\n\r\n".encode("ascii") + body

@@ -34,7 +34,7 @@ import attrs
 import today
 from lsprotocol import types
 from pygls.protocol import default_converter
-from raw_lsp import RawServer
+from raw_lsp import RawServer, child_processes
 from test_lsp_fuzz import FRAGMENTS, ClientText
 
 from ptols import protocol
@@ -197,14 +197,10 @@ def rss_mb(pid: int) -> float:
 def children_rss_mb(pid: int) -> float:
     """The RSS of ``pid``'s child processes together."""
     total = 0.0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
+    for child in child_processes(pid):
         try:
-            stat = (entry / "stat").read_text()
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                total += rss_mb(int(entry.name))
-        except (OSError, ValueError):  # gone meanwhile
+            total += rss_mb(child)
+        except OSError:  # gone meanwhile
             continue
     return total
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from lsp_helpers import KERNEL, open_document
 from pytest_lsp import LanguageClient
+from raw_lsp import child_processes
 from test_lsp_formatting import format_when_done
 
 from ptoc.frontend import analyze_source
@@ -182,16 +183,13 @@ async def test_the_server_formats_in_a_child_started_by_the_first_format(
 def isolated_children(pid: int) -> list[int]:
     """The server's children running ``ptols.isolated``."""
     found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
+    for child in child_processes(pid):
         try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-            command = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
-        except OSError:
+            command = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
+        except OSError:  # gone meanwhile
             continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"ptols.isolated" in command:
-            found.append(int(entry))
+        if b"ptols.isolated" in command:
+            found.append(child)
     return found
 
 
