@@ -53,9 +53,11 @@ def main(argv: list[str] | None = None) -> int:
 
     # Importing pygls is mostly attrs compiling lsprotocol's classes: cached once compiled.
     generated_code.install()
+    from .features.formatting import black_in_child
     from .server import SWITCH_INTERVAL, create_server
 
     server = create_server()
+    black_in_child(server.format_child)  # process-wide: the server's process only, not tests'
     generated_code.flush()
     # The message loop hands work to analysis and compile threads and answers while they run:
     # a shorter switch interval lets it take the interpreter lock back sooner (5 ms by default).

@@ -1,4 +1,5 @@
-"""Heavy, stateless jobs in a child process: formatting and the pass explorer.
+"""Heavy, stateless jobs in a child process: formatting (with the IR printer's black) and the
+pass explorer.
 
 Their transient memory is many times what the server keeps alive: black's syntax tree of a large
 file (10 MB for 37,000 characters), every stage of a pipeline printed with its spans. In the
@@ -36,6 +37,7 @@ log = logging.getLogger("ptols")
 #: The functions a child may run: name -> "module:function".
 JOBS: dict[str, str] = {
     "format": "ptols.jobs:formatted",
+    "black": "ptols.jobs:black_texts",
     "pass_diff": "ptols.jobs:text_pass_diff",
 }
 HEADER = struct.Struct("<Q")  # the byte length of the pickle that follows

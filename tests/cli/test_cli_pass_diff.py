@@ -163,7 +163,6 @@ def test_every_stage_is_its_program_printed_afresh(name: str) -> None:
     points = [output.source, *(snapshot for _, snapshot in output.pipeline.snapshots)]
     assert len(points) == len(program.stages)
     for stage, printed in zip(program.stages, points, strict=True):
-        black_format._split.cache_clear()
-        black_format._black_alone.cache_clear()
+        black_format.clear_caches()
         text, spans = print_ir_mapped(printed, result)
         assert (stage.text, stage.spans) == (text, tuple(spans)), stage.name

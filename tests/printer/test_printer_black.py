@@ -100,8 +100,7 @@ def black_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return real(text, mode=mode)
 
     monkeypatch.setattr(black, "format_str", counted)
-    black_format._black_alone.cache_clear()
-    black_format._split.cache_clear()  # (a line laid out before would not reach black)
+    black_format.clear_caches()
     return calls
 
 

@@ -274,3 +274,70 @@ def test_the_children_end_with_the_server(tmp_path: Path, ending: str):
         assert wait_until(lambda: ended(child), 20)
     finally:
         server.close()
+
+
+@pytest.fixture
+def black_elsewhere(child: Child):
+    """The IR printer's black runs in ``child`` (as the server sets it up), from nothing kept."""
+    from ptoc.printer import black_format
+    from ptols.features.formatting import black_in_child
+
+    black_in_child(child)
+    yield child
+    black_format.set_black_runner(None)
+
+
+LONG_LINES = [
+    "def kernel(self, a: pl.Tensor[[128, 128], pl.FP32], b: pl.Tensor[[128, 128], pl.FP32])"
+    " -> pl.Tensor[[128, 128], pl.FP32]:",
+    "    tile_a: pl.Tile[[128, 128], pl.FP32] = pl.block.load(a, [0, 0], [128, 128],"
+    " target_memory=1)",
+    "    return tile_a",
+]
+
+
+def test_the_printers_black_in_the_child_lays_out_what_black_here_does(black_elsewhere: Child):
+    from ptoc.printer import black_format
+
+    there = black_format.format_printed(LONG_LINES, 60)
+    assert black_elsewhere.started == 1 and black_elsewhere.jobs == 1  # one batch of shapes
+    black_format.set_black_runner(None)
+    assert black_format.format_printed(LONG_LINES, 60) == there
+    assert "    tile_a: pl.Tile[[128, 128], pl.FP32] = pl.block.load(\n" in there
+
+
+def test_a_failed_black_batch_is_laid_out_here_and_not_kept_as_a_refusal(
+    black_elsewhere: Child, caplog: pytest.LogCaptureFixture
+):
+    from ptoc.printer import black_format
+
+    black_elsewhere.timeout = 0.05  # less than the child takes to start
+    here = black_format.format_printed(LONG_LINES, 60)
+    assert "the test process took over 0.05 s" in caplog.text
+    black_format.set_black_runner(None)
+    assert black_format.format_printed(LONG_LINES, 60) == here
+
+
+async def test_an_ir_preview_with_long_lines_never_loads_black_into_the_server(
+    client: LanguageClient, tmp_path: Path
+):
+    import subprocess
+    import sys
+
+    path = tmp_path / "k.py"
+    uri = await open_document(client, path, KERNEL)
+    found = await client.protocol.send_request_async(
+        "ptols/preview", {"textDocument": {"uri": uri}, "target": "ir"}
+    )
+    assert max(len(line) for line in found.content.splitlines()) <= 88
+    printed = subprocess.run(
+        [sys.executable, "-m", "ptoc", "compile", str(path), "--target", "ir"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert found.content == printed and "\n        ] = pl.block.load(" in printed  # split
+    server = client._server.pid  # type: ignore[attr-defined]
+    assert len(isolated_children(server)) == 1  # the formatting child laid it out
+    maps = Path(f"/proc/{server}/maps").read_text()
+    assert "/black/" not in maps and "__mypyc" not in maps

@@ -14,7 +14,13 @@ from ..ir.function import Function, Program
 from ..ir.span import Span
 from ..ir.stmt import Stmt
 from ..ir.types import Type
-from .black_format import DEFAULT_LINE_LENGTH, format_printed
+from .black_format import (
+    DEFAULT_LINE_LENGTH,
+    BlackRunner,
+    black_texts,
+    format_printed,
+    set_black_runner,
+)
 from .expressions import ExprPrinter
 from .module import ModulePrinter
 from .op_names import op_spelling
@@ -63,6 +69,8 @@ def print_stmt(s: Stmt, prefix: str = "pl", line_length: int = DEFAULT_LINE_LENG
 
 
 __all__ = [
+    "BlackRunner",
+    "black_texts",
     "op_spelling",
     "print_expr",
     "print_function",
@@ -70,4 +78,5 @@ __all__ = [
     "print_program_mapped",
     "print_stmt",
     "print_type",
+    "set_black_runner",
 ]

@@ -32,6 +32,23 @@ def format_document(
     return [types.TextEdit(whole, new_text)], ""
 
 
+def black_in_child(child: Child) -> None:
+    """The IR printer's black (previews, the pass explorer's stages) runs in ``child`` from
+    now on: black's code and the cyclic trees each call leaves stay out of the server. A
+    failed batch is laid out in the server instead, so the text never depends on the child."""
+    from ptoc.printer import set_black_runner
+
+    def run(sources: list[tuple[str, int]]) -> list[str | None]:
+        try:
+            found: list[str | None] = child.call("black", sources)
+        except JobFailed as error:
+            log.warning("black in the formatting process failed (%s); run here", error)
+            raise
+        return found
+
+    set_black_runner(run)
+
+
 def range_edits(text: str, reformatted: str, first: int, last: int) -> list[types.TextEdit]:
     """The changes from ``text`` to ``reformatted`` that touch 0-based lines first..last, each a
     run of whole lines (a change reaching outside the range is kept whole)."""

@@ -4,7 +4,6 @@ an `if`'s result is one value with what each branch yields."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from lsprotocol import types
@@ -134,10 +133,20 @@ def redefinitions(value: Carried, index: LineIndex) -> set[Place]:
     found = set()
     for name, first, _ in value.targets:
         if first - 1 < index.line_count:
-            match = re.match(rf"\s*({re.escape(name)})\s*[:=]", index.line(first - 1))
-            if match is not None:
-                found.add((first, match.start(1), first, match.end(1)))
+            start = assigned_at(index.line(first - 1), name)
+            if start is not None:
+                found.add((first, start, first, start + len(name)))
     return found
+
+
+def assigned_at(line: str, name: str) -> int | None:
+    """Where ``line`` starts by assigning (or annotating) ``name``: its column, or None. (Not
+    a pattern per name: those filled the ``re`` module's cache with the user's names.)"""
+    start = len(line) - len(line.lstrip())
+    if not line.startswith(name, start):
+        return None
+    rest = line[start + len(name) :].lstrip()
+    return start if rest[:1] in (":", "=") and rest else None
 
 
 def write_or_read(occ: Occurrence) -> types.DocumentHighlightKind:

@@ -181,3 +181,25 @@ def test_floor_division_forms(
     op: BinaryOp, dtype: DataType, positive: bool, expected: str | None
 ) -> None:
     assert floor_division(op, "a", "b", dtype, positive) == expected
+
+
+@pytest.mark.parametrize(
+    ("pending", "clobbers"),
+    [
+        ([("a", "b"), ("b", "a")], True),  # b = a reads the a just written
+        ([("a", "b"), ("c", "a_1 + xa")], False),  # a only inside other words
+        ([("a", "b"), ("c", "a+1")], True),
+        ([("acc_0", "x"), ("y", "TADD(acc_0, z)")], True),
+        ([("a", "b"), ("b", "c")], False),  # an earlier value read by none later
+    ],
+)
+def test_clobbers_reads_whole_words_without_filling_the_re_cache(
+    pending: list[tuple[str, str]], clobbers: bool
+) -> None:
+    import re
+
+    from ptoc.codegen.cce.statements import _clobbers
+
+    re.purge()
+    assert _clobbers(pending) is clobbers
+    assert len(re._cache) == 0  # type: ignore[attr-defined]  # no pattern per name

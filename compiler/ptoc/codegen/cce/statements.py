@@ -254,12 +254,19 @@ def _assign_yields(
             ctx.names.register_pointer(n, ctx.names.pointers(n) | ctx.names.pointers(text))
 
 
+_WORD = re.compile(r"\w+")
+
+
 def _clobbers(pending: list[tuple[str, str]]) -> bool:
-    """Whether an assignment reads a name an earlier one of ``pending`` overwrites."""
-    for i, (_, text) in enumerate(pending):
-        earlier = {n for n, _ in pending[:i]}
-        if any(re.search(rf"\b{re.escape(n)}\b", text) for n in earlier):
+    """Whether an assignment reads a name an earlier one of ``pending`` overwrites. The C++
+    names are identifiers, so a name is read where it is a whole word of the text (one
+    pattern for every name: a pattern per name filled the ``re`` module's cache with the
+    kernel's names, issue #33)."""
+    earlier: set[str] = set()
+    for name, text in pending:
+        if earlier and not earlier.isdisjoint(_WORD.findall(text)):
             return True
+        earlier.add(name)
     return False
 
 
