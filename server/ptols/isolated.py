@@ -12,8 +12,9 @@ One child per kind of job, started by its first job; it is replaced after
 file's formatting leaves it near 50 MB), and leaves after ``idle_exit`` seconds without a job
 or a ``touch``. A job that outlives ``timeout`` kills it.
 
-The child runs only the functions named in ``JOBS`` (in ``jobs.py``), on data the server sends
-pickled over the child's pipes (both ends are this module). Its stdout is sent to stderr:
+The child runs only the functions named in ``JOBS`` (in ``jobs.py``, and the compiler's black
+for the IR printer), on data the server sends pickled over the child's pipes (both ends are
+this module). Its stdout is sent to stderr:
 nothing it prints can reach the answers, which go out on a private copy of the descriptor.
 """
 
@@ -37,7 +38,7 @@ log = logging.getLogger("ptols")
 #: The functions a child may run: name -> "module:function".
 JOBS: dict[str, str] = {
     "format": "ptols.jobs:formatted",
-    "black": "ptols.jobs:black_texts",
+    "black": "ptoc.printer:black_texts",  # the IR printer's long lines (set_black_runner)
     "pass_diff": "ptols.jobs:text_pass_diff",
 }
 HEADER = struct.Struct("<Q")  # the byte length of the pickle that follows

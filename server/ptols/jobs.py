@@ -25,14 +25,6 @@ def formatted(text: str, path: str, line_length: int) -> tuple[str | None, str]:
     return result.text, ""
 
 
-def black_texts(sources: list[tuple[str, int]]) -> list[str | None]:
-    """Black's text of each (source, line length), None where black rejects it: the IR
-    printer's long lines, for the server (``ptoc.printer.black_format.set_black_runner``)."""
-    from ptoc.printer import black_texts as run_black
-
-    return run_black(sources)
-
-
 def compile_pass_diff(
     analysis: ModuleAnalysis, function: str | None, pipeline: str | None, strict: bool
 ) -> tuple[list[ProgramPasses], list[Diagnostic], str]:

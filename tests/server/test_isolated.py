@@ -283,6 +283,7 @@ def black_elsewhere(child: Child):
     from ptols.features.formatting import black_in_child
 
     black_in_child(child)
+    black_format.clear_caches()
     yield child
     black_format.set_black_runner(None)
 
@@ -302,6 +303,7 @@ def test_the_printers_black_in_the_child_lays_out_what_black_here_does(black_els
     there = black_format.format_printed(LONG_LINES, 60)
     assert black_elsewhere.started == 1 and black_elsewhere.jobs == 1  # one batch of shapes
     black_format.set_black_runner(None)
+    black_format.clear_caches()
     assert black_format.format_printed(LONG_LINES, 60) == there
     assert "    tile_a: pl.Tile[[128, 128], pl.FP32] = pl.block.load(\n" in there
 
@@ -315,6 +317,7 @@ def test_a_failed_black_batch_is_laid_out_here_and_not_kept_as_a_refusal(
     here = black_format.format_printed(LONG_LINES, 60)
     assert "the test process took over 0.05 s" in caplog.text
     black_format.set_black_runner(None)
+    black_format.clear_caches()
     assert black_format.format_printed(LONG_LINES, 60) == here
 
 

@@ -16,7 +16,6 @@ from ..ir.stmt import Stmt
 from ..ir.types import Type
 from .black_format import (
     DEFAULT_LINE_LENGTH,
-    BlackRunner,
     black_texts,
     format_printed,
     set_black_runner,
@@ -69,7 +68,6 @@ def print_stmt(s: Stmt, prefix: str = "pl", line_length: int = DEFAULT_LINE_LENG
 
 
 __all__ = [
-    "BlackRunner",
     "black_texts",
     "op_spelling",
     "print_expr",

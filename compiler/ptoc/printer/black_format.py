@@ -53,7 +53,6 @@ def set_black_runner(runner: BlackRunner | None) -> None:
     """Run black through ``runner`` from now on (None: in this process again). A runner that
     raises leaves that batch to this process, so the text printed never depends on it."""
     _RUNNER[0] = runner or black_texts
-    clear_caches()
 
 
 def _run_black(sources: list[tuple[str, int]]) -> list[str | None]:
@@ -103,7 +102,8 @@ _ALONE = _Kept(4096)
 
 
 def clear_caches() -> None:
-    """Forget every layout kept (tests that count black's calls start from nothing)."""
+    """Forget every layout kept (tests that count or route black's calls start from
+    nothing)."""
     _SPLITS.clear()
     _ALONE.clear()
 

@@ -146,7 +146,7 @@ def assigned_at(line: str, name: str) -> int | None:
     if not line.startswith(name, start):
         return None
     rest = line[start + len(name) :].lstrip()
-    return start if rest[:1] in (":", "=") and rest else None
+    return start if rest[:1] in (":", "=") else None
 
 
 def write_or_read(occ: Occurrence) -> types.DocumentHighlightKind:
