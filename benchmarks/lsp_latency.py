@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -107,6 +109,7 @@ async def run(
 async def session(lines: int, rounds: int, tokens: bool) -> dict[str, object]:
     text = generate(lines)
     folder = Path(tempfile.mkdtemp(prefix="ptols-bench-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     path = folder / "big_kernel.py"
     path.write_text(text)
     uri = path.as_uri()

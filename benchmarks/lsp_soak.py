@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import hashlib
 import json
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -42,6 +44,7 @@ async def soak(edits: int, lines: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     text = generate(lines)
     folder = Path(tempfile.mkdtemp(prefix="ptols-soak-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     uri = (folder / "soak.py").as_uri()
     published: list[int] = []
     errors: list[str] = []

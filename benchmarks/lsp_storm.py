@@ -35,8 +35,10 @@ summary adds their RSS together (``children_rss_*``). docs/server.md has the num
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -131,6 +133,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="ptols-storm-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     started = time.monotonic()
     states = folder / "allocators.jsonl"
     probe: dict[str, Any] = {}

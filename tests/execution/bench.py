@@ -11,8 +11,10 @@ simulator computes right and the chip does not (accumulators.py).
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 import threading
+import weakref
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -95,6 +97,8 @@ class Bench:
     def __init__(self, toolchain: simulator.Toolchain) -> None:
         self.toolchain = toolchain
         self.scratch = Path(tempfile.mkdtemp(prefix="ptoc-exec-"))
+        # removed when the bench goes (or the session ends): runs are compared, not kept
+        weakref.finalize(self, shutil.rmtree, self.scratch, ignore_errors=True)
         self._lock = threading.Lock()
         self._runs = 0
 

@@ -171,7 +171,7 @@ def run_end_to_end(
     assert compiled is not None, [d.format() for d in diagnostics]
     slots = host_slots(compiled, inputs)
     executable = simulator.build(bench.toolchain, compiled.source, "orchestration")
-    workdir = Path(tempfile.mkdtemp(prefix="ptoc-orch-"))
+    workdir = Path(tempfile.mkdtemp(prefix="orch-", dir=bench.scratch))
     run = simulator.run(executable, 0, slot_arguments(slots), 0, workdir)
     assert run.returncode == 0, describe_failure(run)
     comparisons = compare_slots(slots, slot_results(slots, run), expected)

@@ -4,6 +4,7 @@ function's name until a successful run or an edit of the function."""
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
 import shutil
 import sys
@@ -22,6 +23,7 @@ from ptols.features.run import parse_run
 
 HERE = Path(__file__).resolve().parent
 VERDICT = Path(tempfile.mkdtemp(prefix="fake-ptoc-")) / "verdict"
+atexit.register(shutil.rmtree, VERDICT.parent, ignore_errors=True)
 PTO_ISA = HERE.parents[2] / "shared" / "vendor" / "pto-isa"
 
 

@@ -4,7 +4,9 @@ holds its own sync statements are published with the back end's diagnostics."""
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
+import shutil
 import stat
 import sys
 import tempfile
@@ -83,6 +85,7 @@ def fake_ptoas_env() -> dict[str, str]:
     if real is None:
         return env
     folder = Path(tempfile.mkdtemp(prefix="fake-ptoas-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     script = folder / "ptoas"
     script.write_text(
         "#!/bin/sh\n"
