@@ -601,6 +601,10 @@ def compile_program(program: Program, result: CompileResult, path: str) -> Progr
         return ProgramOutput(program, lowered, *print_ir_mapped(snapshot, result))
     if lowered.has_errors:
         return ProgramOutput(program, lowered, "")
+    unbound = unbound_value_errors(lowered.program)
+    if unbound:
+        result.back_end.extend(unbound)
+        return ProgramOutput(program, lowered, "")
     try:
         generated = generate(target, lowered.program, result)
     except Exception as exc:  # code generators must not raise either
@@ -610,6 +614,24 @@ def compile_program(program: Program, result: CompileResult, path: str) -> Progr
     return ProgramOutput(
         program, lowered, generated.text, generated.line_spans, generated.host_errors
     )
+
+
+def unbound_value_errors(program: Program) -> list[Diagnostic]:
+    """E400 at each value a function reads that nothing gives it (``passes.verifier.
+    unbound_values``): no code can read it."""
+    from .passes.verifier import unbound_values
+
+    found = []
+    for fn in program.functions:
+        for var in unbound_values(fn):
+            message = (
+                f"'{var.name}' has no value in '{fn.name}': no parameter, statement or "
+                "parameter's shape gives it (a pl.dynamic dimension only a loop uses, or a "
+                "value of the Python around the kernel that ptoc cannot compute); pass it as "
+                "a pl.Scalar parameter"
+            )
+            found.append(Diagnostic("E400", Severity.ERROR, message, var.span))
+    return found
 
 
 def print_ir(program: Program, result: CompileResult) -> str:

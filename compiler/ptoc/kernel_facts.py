@@ -24,6 +24,11 @@ if TYPE_CHECKING:
     from .frontend.analysis import ModuleAnalysis
     from .timeline import Timeline
 
+#: The most instructions of a kernel the editor's timeline lays out (``ptoc compile
+#: --timeline`` lays out 200,000): a stream that long took 0.5 s to lay out and 9 MB to send,
+#: and the answer over a second; the pane lists the first 20,000, the cut is noted.
+LIVE_INSTRUCTIONS = 50_000
+
 
 @record
 class FunctionFacts:
@@ -77,7 +82,7 @@ def _timelines(kernels: list[Function]) -> list[Timeline]:
     tables = installed_tables()
     if tables is None:
         return []
-    found = [predict(fn, tables) for fn in kernels]
+    found = [predict(fn, tables, limit=LIVE_INSTRUCTIONS) for fn in kernels]
     return [t for t in found if t.events]  # a function of scalars only has no pipe work
 
 

@@ -229,3 +229,45 @@ def test_a_builder_call_passing_a_run_time_value_leaves_the_size_free() -> None:
     )
     result = driver.compile_source(text, "cce", path="k.py")
     assert {d.code for d in result.diagnostics if d.severity is Severity.ERROR} == {"E401"}
+
+
+UNCOMPUTABLE = """
+N = pl.dynamic("N")
+
+
+def build(n: int = 64):
+    m = len(str(n)) * 16  # Python computes it when the builder runs; ptoc cannot
+
+    @pl.program
+    class P:
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(
+            self, x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]
+        ) -> pl.Tensor[[64, 64], pl.FP32]:
+            for i in pl.range(N):
+                t = pl.load(x, [0, m], [64, 16])
+                y = pl.store(t, [0, 0], y)
+            return y
+
+    return P
+"""
+
+
+@pytest.mark.parametrize("target", ["cce", "pto"])
+def test_a_value_nothing_gives_the_kernel_is_an_e400_where_it_is_defined(target: str) -> None:
+    # A builder's local ptoc cannot compute and a pl.dynamic dimension only a loop bound uses:
+    # both generators failed on them (E900, "used before it is defined").
+    text = "import pypto.language as pl\n\n" + UNCOMPUTABLE
+    assert codes(analyze(UNCOMPUTABLE)) == []  # checked for every value
+    result = driver.compile_source(text, target, path="k.py")
+    errors = [(d.code, d.span.line, d.message) for d in result.diagnostics]
+    assert errors == [
+        (
+            "E400",
+            line,
+            f"'{name}' has no value in 'k': no parameter, statement or parameter's shape gives "
+            "it (a pl.dynamic dimension only a loop uses, or a value of the Python around the "
+            "kernel that ptoc cannot compute); pass it as a pl.Scalar parameter",
+        )
+        for name, line in (("N", 4), ("m", 8))
+    ]

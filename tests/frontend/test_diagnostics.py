@@ -492,6 +492,35 @@ def test_e206_program_call_arity():
     assert found(a, "E206") == [where(text, "self.g(x)")]
 
 
+def test_e213_the_value_of_a_call_that_returns_none_assigned():
+    # The kernel writes its Out parameter and returns nothing (a dropped `return out`): the
+    # code generators failed on `y` (E900). Called without assigning, or returning a value
+    # without an annotation (2026-03 allows it), is fine.
+    kernel = f"""
+        @pl.program
+        class P:
+            @pl.function(type=pl.FunctionType.InCore)
+            def k(self, x: {T}, out: pl.Out[{T}]):
+                t = pl.load(x, [0, 0], [64, 64])
+                RESULT
+
+            @pl.function(type=pl.FunctionType.Orchestration)
+            def main(self, x: {T}, y: pl.Out[{T}]) -> {T}:
+                y = self.k(x, y)
+                (a, b) = self.k(x, y)
+                self.k(x, y)
+                return y
+    """
+    text, a = run(kernel.replace("RESULT", "pl.store(t, [0, 0], out)"))
+    line, column = where(text, "y = self")[:2]
+    assert found(a, "E213") == [(line, column, line, column + 1), where(text, "(a, b)")]
+    assert message(a, "E213").startswith("'k' returns no value (no return type, no `return`")
+    (related,) = next(d for d in a.diagnostics if d.code == "E213").related
+    assert related.message == "'k' is defined here"
+    _, fine = run(kernel.replace("RESULT", "out = pl.store(t, [0, 0], out)\n        return out"))
+    assert found(fine, "E213") == []
+
+
 def test_e300_unknown_op_with_did_you_mean():
     text, a = run(f"""
         @pl.function

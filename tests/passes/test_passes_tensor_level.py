@@ -155,6 +155,13 @@ def test_the_window_follows_the_targets_capacity() -> None:
     assert "for i in pl.range(0, 512, 16):" in after(BIG, UP_TO_CONVERT, small)
 
 
+def test_a_leading_dimension_of_2_to_the_40_finds_its_window_at_once() -> None:
+    # Counting windows down from 2**40 - 1 never ended (a typo the editor analyses as it is
+    # typed): the search starts at 8 x capacity rows, more than any window that fits.
+    huge = BIG.replace("512,", f"{2**40},")
+    assert f"for i in pl.range(0, {2**40}, 32):" in after(huge, UP_TO_CONVERT)
+
+
 def test_block_level_programs_are_left_alone() -> None:
     source = HEADER + textwrap.dedent("""\
         class K:

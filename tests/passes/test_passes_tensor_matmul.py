@@ -75,6 +75,15 @@ def test_with_the_default_capacities_k_is_one_slice() -> None:
     assert "pl.block.load(a, [32, 0], [32, 128], target_memory=pl.MemorySpace.Mat)" in text
 
 
+def test_a_huge_k_is_sliced_from_what_fits_not_counted_down_from_k() -> None:
+    # K = 2**40 (a typo the editor analyses as it is typed): the slice search counted down
+    # from K itself, ~10**12 steps, and `ptoc check` (and the server's E402 job) never ended.
+    huge = SLICED.replace("128]", f"{2**40}]").replace("[128,", f"[{2**40},")
+    text, diagnostics = converted(huge, small_cube())
+    assert diagnostics == []
+    assert f"for kk, (c_tile_sum,) in pl.range(64, {2**40}, 64, init_values=(c_tile,)):" in text
+
+
 def test_matmul_kernels_compile_for_both_targets() -> None:
     cce, pto = both_targets(SLICED)
     assert "TMATMUL(c_tile, a_left, b_right);" in cce

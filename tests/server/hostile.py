@@ -71,6 +71,42 @@ def trailing_comments(count: int) -> str:
     return functions(2) + "".join(f"# comment line {i}\n" for i in range(count))
 
 
+HUGE = 2**40  # a typo on the way to 2**4, analysed as it is typed
+
+
+def huge_extents(kind: str) -> str:
+    """A kernel with one extent of 2**40: a loop's trips, a matmul's K, a tensor's rows, a
+    product's rows (each a search or walk that counted to it once: minutes to forever)."""
+    params = {
+        "trips": "a: pl.Tensor[[64, 64], pl.FP32], out: pl.Tensor[[64, 64], pl.FP32]",
+        "K": f"a: pl.Tensor[[64, {HUGE}], pl.FP16], b: pl.Tensor[[{HUGE}, 64], pl.FP16]",
+        "rows": f"a: pl.Tensor[[{HUGE}, 64], pl.FP32], b: pl.Tensor[[{HUGE}, 64], pl.FP32]",
+        "product rows": f"a: pl.Tensor[[{HUGE}, 64], pl.FP16], b: pl.Tensor[[64, 128], pl.FP16]",
+    }[kind]
+    body = {
+        "trips": f"        for i in pl.range({HUGE}):\n"
+        "            t = pl.load(a, [0, 0], [64, 64])\n"
+        "            out = pl.store(pl.add(t, t), [0, 0], [64, 64], out)\n"
+        "        return out",
+        "K": "        c = pl.matmul(a, b, out_dtype=pl.FP32)\n        return c",
+        "rows": "        c = pl.add(a, b)\n        return c",
+        "product rows": "        c = pl.matmul(a, b, out_dtype=pl.FP32)\n        return c",
+    }[kind]
+    result = "pl.Tensor[[64, 64], pl.FP32]"
+    if kind == "rows":
+        result = f"pl.Tensor[[{HUGE}, 64], pl.FP32]"
+    elif kind == "product rows":
+        result = f"pl.Tensor[[{HUGE}, 128], pl.FP32]"
+    return (
+        HEAD
+        + "@pl.program\nclass Huge:\n"
+        + "    @pl.function(type=pl.FunctionType.InCore)\n"
+        + f"    def kernel(self, {params}) -> {result}:\n"
+        + body
+        + "\n"
+    )
+
+
 HOSTILE = {
     "5MB": lambda: megabytes(5),
     "10000 functions": lambda: program(10_000),
@@ -81,6 +117,10 @@ HOSTILE = {
     "2000-deep calls": lambda: deep_expression(2000, "calls"),
     "2000-deep unary": lambda: deep_expression(2000, "unary"),
     "2000 trailing comments": lambda: trailing_comments(2000),
+    "2**40-trip loop": lambda: huge_extents("trips"),
+    "2**40 K matmul": lambda: huge_extents("K"),
+    "2**40-row tensors": lambda: huge_extents("rows"),
+    "2**40-row product": lambda: huge_extents("product rows"),
 }
 
 

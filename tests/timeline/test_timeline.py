@@ -216,3 +216,43 @@ def test_timeline_scalar_on_the_command_line(
     assert "note" not in given[-1]
     assert main([*args, "--timeline-scalar", "n=four"]) == 2
     assert "--timeline-scalar n=four: expected NAME=INTEGER" in capsys.readouterr().err
+
+
+HUGE_LOOP = """import pypto.language as pl
+
+
+@pl.program
+class Big:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(
+        self, a: pl.Tensor[[64, 64], pl.FP32], out: pl.Tensor[[64, 64], pl.FP32]
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        for i in pl.range(1099511627776):
+BODY
+        return out
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "events"),
+    [
+        (
+            "            t = pl.load(a, [0, 0], [64, 64])\n"
+            "            out = pl.store(pl.add(t, t), [0, 0], [64, 64], out)",
+            272,  # 1,000 instructions with their synchronisation, then the cut
+        ),
+        ("            x = i + 1", 0),  # no instruction in the body: no timeline at all
+    ],
+)
+def test_a_loop_of_2_to_the_40_trips_is_cut_not_walked_to_its_end(
+    pto_isa: Path, monkeypatch: pytest.MonkeyPatch, body: str, events: int
+) -> None:
+    """Each trip was walked even past the cut (or with nothing in it): `pl.range(2**40)`, as
+    a user may type on the way to `pl.range(2**4)`, hung the timeline and the server's cycle
+    hints."""
+    from ptoc.timeline import schedule
+
+    monkeypatch.setattr(schedule, "MAX_INSTRUCTIONS", 1000)
+    result = compile_source(HUGE_LOOP.replace("BODY", body), "cce", path="big.py")
+    timelines = compiled_timelines(result, pto_isa)
+    assert [(t.cut, len(t.events)) for t in timelines] == ([(True, events)] if events else [])

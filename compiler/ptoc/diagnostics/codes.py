@@ -381,6 +381,19 @@ _ENTRIES = [
         "x: pl.Tile[[64, 64], pl.FP32] = pl.load(a, [0, 0], [64, 64])\n"
         "y = pl.cast(pl.load(a, [0, 64], [64, 64]), pl.FP16)",
     ),
+    CodeInfo(
+        "E213",
+        "CALL_HAS_NO_VALUE",
+        _E,
+        "The result of a call to a function that declares no return type, assigned to a name: "
+        "the call gives no value (the function writes its `pl.Out` parameters only), so the "
+        "name would hold nothing. Upstream rejects unpacking results a kernel does not return.",
+        "def kernel(self, x: ..., out: pl.Out[...]):  # no return type\n"
+        "    pl.store(t, [0, 0], out)\n"
+        "...\ny = self.kernel(x, y)",
+        "def kernel(self, x: ..., out: pl.Out[...]) -> pl.Tensor[...]:\n"
+        "    out = pl.store(t, [0, 0], out)\n    return out",
+    ),
     # --- distributed programs and cross-core pipes (spec pypto-2026-08.md sections 9.2, 12) ---
     CodeInfo(
         "E230",

@@ -44,6 +44,10 @@ _ACC_BYTES = 4  # an Acc element is FP32 or INT32
 _FRACTAL = 16  # rows (and columns) of an Acc fractal
 # Acc tiles of a block live at once: a K loop's first product and the sum it carries.
 _LIVE = 2
+# The most blocks a product is split into (each is unrolled into its own statements): a
+# product of 2**40 rows (a typo the editor analyses as it is typed) is an E400 over Acc
+# instead of billions of statements.
+MAX_BLOCKS = 256
 
 
 def split_products(fn: Function, acc_capacity: int | None) -> Function:
@@ -102,9 +106,17 @@ def _blocking(product: TensorType, capacity: int) -> tuple[int, int] | None:
         return None
     for axis in (0, 1):
         whole, other = shape[axis], shape[1 - axis]
-        for block in range(whole - _FRACTAL, 0, -_FRACTAL):
+        # The blocks tried are whole - 16, whole - 32, ...: start at the first that fits
+        # (counting down from a whole of 2**40 never ended).
+        fitting = capacity // max(other * _ACC_BYTES * _LIVE, 1)
+        first = whole - _FRACTAL
+        if first > fitting:
+            first -= (first - fitting + _FRACTAL - 1) // _FRACTAL * _FRACTAL
+        for block in range(first, 0, -_FRACTAL):
             if whole % block == 0 and block * other * _ACC_BYTES * _LIVE <= capacity:
-                return axis, block
+                if whole // block <= MAX_BLOCKS:
+                    return axis, block
+                break  # smaller blocks only make more of them: try the other axis
     return None
 
 

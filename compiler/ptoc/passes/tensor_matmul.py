@@ -265,7 +265,17 @@ class MatmulLowering:
         left = target.capacity(MemorySpace.Left)
         right = target.capacity(MemorySpace.Right)
         mat = target.capacity(MemorySpace.Mat)
-        for step in range(k, 0, -1):
+        # Start at the largest slice the capacities allow: counting down from K itself took
+        # hours for K = 2**40 (a typo the editor analyses while it is typed).
+        largest = k
+        for capacity, per_step in (
+            (left, m * size * share),
+            (right, n * size * share),
+            (mat, (m + n) * size),
+        ):
+            if capacity is not None and per_step > 0:
+                largest = min(largest, capacity // per_step)
+        for step in range(largest, 0, -1):
             if k % step or (step < k and (step * size) % _ROW_BYTES):
                 continue
             fits = (

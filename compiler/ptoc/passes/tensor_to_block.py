@@ -675,7 +675,9 @@ def _convert(fn: Function, ctx: PassContext) -> _Converted:
     full = _leading_dim(fn)
     if capacity is None or whole.tile_bytes <= capacity or full is None:
         return converted
-    for rows in range(full - 1, 0, -1):
+    # A window of more than 8 x capacity rows cannot fit (each row holds at least one element
+    # of at least one bit): counting down from a leading dimension of 2**40 never ended.
+    for rows in range(min(full - 1, 8 * capacity), 0, -1):
         if full % rows:
             continue
         trial = _Converter(fn, ctx, _Window(rows, full, Var(ScalarType(INDEX), name="i")))

@@ -30,6 +30,7 @@ from .irutil import (
     final_yield,
     shape_vars,
     stmt_binds,
+    stmt_reads,
 )
 
 
@@ -344,3 +345,20 @@ class Verifier(FunctionPass):
     def run_function(self, fn: Function, ctx: PassContext) -> Function:
         verify_function(fn, ctx, flat_calls=True)
         return fn
+
+
+def unbound_values(fn: Function) -> list[Var]:
+    """Variables ``fn`` reads that it neither binds nor finds in a type it has: a
+    ``pl.dynamic`` dimension only a loop bound uses, or a builder function's local ptoc could
+    not compute. The checks above accept them (they stand for any value), but code needs the
+    value (the generators' internal error before)."""
+    definitions = defined_vars(fn)
+    bound = {var for var, _ in definitions}
+    typed = {dim for var in bound for dim in shape_vars(var.type)}
+    for t in fn.return_types:
+        typed.update(shape_vars(t))
+    found: list[Var] = []
+    for var in stmt_reads(fn.body):
+        if var not in bound and var not in typed and var not in found:
+            found.append(var)
+    return found

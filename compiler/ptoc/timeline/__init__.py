@@ -123,7 +123,7 @@ def summary(timeline: Timeline, frequency_hz: float) -> str:
             "once (--timeline-scalar NAME=VALUE gives a parameter's value)"
         )
     if timeline.cut:
-        lines.append("  note: the stream was cut at 200,000 instructions")
+        lines.append(f"  note: the stream was cut at {timeline.limit:,} instructions")
     return "\n".join(lines) + "\n"
 
 

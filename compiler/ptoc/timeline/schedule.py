@@ -72,7 +72,8 @@ class Timeline:
     flows: list[Flow] = field(default_factory=list)
     idles: list[Idle] = field(default_factory=list)
     placed: int = 0  # tiles the scalar unit placed first (cycles)
-    cut: bool = False  # the stream was longer than MAX_INSTRUCTIONS
+    cut: bool = False  # the stream was longer than ``limit`` instructions
+    limit: int = MAX_INSTRUCTIONS  # the most instructions laid out
     dynamic_loops: int = 0  # loops counted once: their trip count is not constant
 
     @property
@@ -111,7 +112,7 @@ class _Layout:
 
     def walk(self, nodes: tuple[stream.Node, ...]) -> None:
         for node in nodes:
-            if self.count >= MAX_INSTRUCTIONS:
+            if self.count >= self.timeline.limit:
                 self.timeline.cut = True
                 return
             if isinstance(node, stream.Branch):
@@ -120,7 +121,12 @@ class _Layout:
                 trips = node.trips if node.trips is not None else self.given_trips(node.stmt)
                 self.timeline.dynamic_loops += trips is None
                 for _ in range(1 if trips is None else trips):
+                    before = self.count
                     self.walk(node.body)
+                    # Past the cut, or a body of no instructions (every trip walks the same
+                    # nodes): the rest adds nothing, and a loop of 2**40 trips never ended.
+                    if self.timeline.cut or self.count == before:
+                        break
             else:
                 self.count += 1
                 self.step(node)
@@ -192,10 +198,17 @@ def _placed_tiles(fn: Function) -> int:
     return len(names)
 
 
-def predict(fn: Function, tables: CostTables, scalars: dict[str, int] | None = None) -> Timeline:
+def predict(
+    fn: Function,
+    tables: CostTables,
+    scalars: dict[str, int] | None = None,
+    limit: int | None = None,
+) -> Timeline:
     """The timeline of ``fn``; ``scalars``: values of its scalar parameters by name (the run's
-    arguments), which loops whose trip count depends on them are counted with."""
+    arguments), which loops whose trip count depends on them are counted with; ``limit``: the
+    most instructions laid out (MAX_INSTRUCTIONS), the rest cut."""
     timeline = Timeline(fn.name, placed=_placed_tiles(fn))
+    timeline.limit = MAX_INSTRUCTIONS if limit is None else limit
     given = {id(p): scalars[p.name] for p in fn.params if scalars and p.name in scalars}
     _Layout(timeline, tables, given).walk(stream.StreamReader(fn).nodes)
     return timeline

@@ -11,6 +11,7 @@ from ...ir.stmt import AssignStmt, EvalStmt, Stmt
 from ...ir.types import UNKNOWN, TupleType, Type, UnknownType
 from ..analysis import Occurrence, OccurrenceKind
 from .annotations import check_annotation, local_annotation, refine
+from .calls import check_call_has_value
 from .core import Lowerer
 from .subscripts import lower_subscript_store
 from .tasks import is_submit_call, lower_submit_unpack
@@ -68,6 +69,7 @@ def lower_assign(
         lw.lower_expr(value)
         return []
     expr = lw.lower_expr(value)
+    check_call_has_value(lw, expr, target)
     declared: Type | None = None
     if annotation is not None:
         declared = local_annotation(lw, annotation, expr.type)
@@ -109,6 +111,7 @@ def lower_unpack(
             return []
         names.append(element)
     expr = lw.lower_expr(value)
+    check_call_has_value(lw, expr, target)
     span = lw.span(node)
     if isinstance(expr.type, UnknownType):
         for name in names:

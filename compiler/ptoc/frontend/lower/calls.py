@@ -183,6 +183,39 @@ def lower_function_call(
     return Call(result_type, callee=GlobalVar(name), args=tuple(args), kwargs=kwargs, span=span)
 
 
+def check_call_has_value(lw: Lowerer, expr: Expr, target: ast.expr) -> None:
+    """E213 where the value of a call to a function of no return type is assigned: the
+    code generators had nothing to give the name (an internal error)."""
+    if not (isinstance(expr, Call) and isinstance(expr.callee, GlobalVar)):
+        return
+    name = expr.callee.name
+    sig = lw.signatures.get(name) or lw.env.external_functions.get(name)
+    if sig is None or sig.return_types != [] or sig.opaque_body is not None:
+        return
+    if returns_a_value(sig.node):
+        return  # 2026-03 allows leaving the annotation out: the call gives what it returns
+    lw.error(
+        "E213",
+        f"'{name}' returns no value (no return type, no `return` of a value): its call has "
+        "nothing to assign; return what it writes to its pl.Out parameters, or call it "
+        "without assigning",
+        target,
+        related=(Related(sig.name_span, f"'{name}' is defined here"),),
+    )
+
+
+def returns_a_value(fn: ast.FunctionDef) -> bool:
+    """Whether a ``return <value>`` of ``fn`` itself (not of a function inside it) exists."""
+    pending: list[ast.AST] = list(fn.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Return) and node.value is not None:
+            return True
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            pending.extend(ast.iter_child_nodes(node))
+    return False
+
+
 def undefined_function(lw: Lowerer, node: ast.Call, name: str, name_span: Span) -> Expr:
     message = f"Function '{name}' is not defined in this program"
     lw.unknown_name("E203", message, name_span, name, list(lw.signatures))
