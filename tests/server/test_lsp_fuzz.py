@@ -83,6 +83,11 @@ FRAGMENTS = [
     "tile_a",
     "pl.FP32",
     "pl.Tile[[64, 64], pl.FP32]",
+    # digits as they are typed into a shape, a window or a loop bound (the extremes, 2**40
+    # and the like, are hostile files: tests/server/hostile.py)
+    "0",
+    "7",
+    "4096",
 ]
 INVALID = [
     ("textDocument/hover", {"textDocument": {"uri": "file:///x.py"}}),
