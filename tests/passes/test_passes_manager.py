@@ -143,6 +143,31 @@ def test_an_internal_failure_is_one_e404_at_the_closest_span(
     assert result.program is result.snapshots[0][1]
 
 
+def test_an_op_the_statement_lowers_to_that_its_rule_rejects_is_the_programs_e400() -> None:
+    # An FP16 tensor assembled into an FP32 one (a mutant of upstream's split-K example): the
+    # block.store it lowers to is rejected by the op's own rule. It was "E404 pass ... failed:
+    # OpError: ...", as if the compiler had broken.
+    source = (
+        "import pypto.language as pl\n\n\n@pl.program\nclass P:\n"
+        "    @pl.function(type=pl.FunctionType.InCore)\n"
+        "    def k(self, c: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) "
+        "-> pl.Tensor[[64, 64], pl.FP32]:\n"
+        "        c = pl.assemble(c, pl.full([64, 64], dtype=pl.FP16, value=0.5), [0, 0])\n"
+        "        return c\n"
+    )
+    (program,) = analyze_source(source, "k.py").all_programs()
+    result = driver.run_pipeline(program, "default")
+    assert [(d.code, d.message, d.span.line) for d in result.diagnostics] == [
+        (
+            "E400",
+            "block.store: a FP16 tile cannot be stored into a FP32 tensor: the copy does not "
+            "convert elements; convert first: pl.cast(..., target_type=pl.FP32) (as "
+            "ConvertTensorToBlockOps lowers this statement)",
+            8,
+        )
+    ]
+
+
 def test_a_pass_that_reports_an_error_stops_the_pipeline() -> None:
     a = P.var("a", P.tile_t(8, 8))
     later = P.assign("later", P.op("block.exp", a))

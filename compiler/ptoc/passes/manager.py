@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 
 from ..diagnostics import Diagnostic, DiagnosticBag, Severity
 from ..ir.function import Program
+from ..ops.registry import OpError
 from ..perf import gc_paused
 from ..records import field, record
 from .allocate_memory_addr import AllocateMemoryAddr
@@ -125,6 +126,10 @@ class PassManager:
             ctx.focus = None
             try:
                 program = pass_class().run(program, ctx)
+            except OpError as exc:  # an op the statement lowers to is invalid: the program's error
+                where = ctx.focus or program.span
+                ctx.error("E400", f"{exc} (as {name} lowers this statement)", where)
+                break
             except Exception as exc:  # a pass must never take the compiler down
                 where = ctx.focus or program.span
                 ctx.error("E404", f"pass {name} failed: {type(exc).__name__}: {exc}", where)
