@@ -106,3 +106,18 @@ def test_a_window_names_its_buffer() -> None:
         "data_buf",
         "signal_buf",
     ]
+
+
+@pytest.mark.parametrize("subscript", ["part = src[0]", "part = src[0:1, 0:16]", "src[0:1] = w"])
+def test_a_window_is_subscripted_as_a_tensor(subscript: str) -> None:
+    # A pld.DistributedTensor (a window) took the tensor's subscript forms' table lookup by its
+    # exact class: a KeyError, one internal error (E900) for the statement.
+    path = EXAMPLES / "distributed" / "07_dynamic_rank_count.py"
+    window = "        src = pld.window(src_buf, [1, SIZE], dtype=pl.FP32)\n"
+    text = path.read_text(encoding="utf-8")
+    assert window in text
+    text = text.replace(window, window + "        w = src\n        " + subscript + "\n")
+    analysis = analyze_source(text, str(path), edition=CHOSEN)
+    codes = [d.code for d in analysis.diagnostics]
+    # (assigning into the window gives a plain tensor, which both calls then refuse: E111)
+    assert codes == (["E111", "E111"] if "=" in subscript.split("]")[-1] else [])

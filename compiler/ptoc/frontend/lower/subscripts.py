@@ -20,6 +20,12 @@ from .ops import typed_call
 _READ, _WINDOW, _RESHAPE, _ASSEMBLE = sugar.READ, sugar.WINDOW, sugar.RESHAPE, sugar.ASSEMBLE
 
 
+def sugar_kind(shaped: object) -> type:
+    """TensorType or TileType: the table entry a subscript of ``shaped`` uses (a window's
+    ``pld.DistributedTensor`` is a tensor: its KeyError was an internal error)."""
+    return TensorType if isinstance(shaped, TensorType) else TileType
+
+
 class Window:
     """Offsets and sizes per axis, and which axes an integer index drops."""
 
@@ -36,7 +42,7 @@ def lower_shaped_subscript(lw: Lowerer, node: ast.Subscript, value: Expr) -> Exp
     window = read_window(lw, node, shaped)
     if window is None:
         return error_value(span)
-    kind = type(shaped)
+    kind = sugar_kind(shaped)
     if len(window.dropped) == len(shaped.shape):
         return call(
             lw,
@@ -52,7 +58,7 @@ def lower_shaped_subscript(lw: Lowerer, node: ast.Subscript, value: Expr) -> Exp
 
 
 def window_call(lw: Lowerer, node: ast.Subscript, value: Expr, window: Window, span: Span) -> Expr:
-    kind = type(value.type)
+    kind = sugar_kind(value.type)
     op = REGISTRY.get(_WINDOW[kind])
     assert op is not None
     kept = [d for i, d in enumerate(window.sizes) if i not in window.dropped]
@@ -177,7 +183,7 @@ def lower_subscript_store(
     window = read_window(lw, target, base.type)
     if window is None:
         return None
-    op = REGISTRY.get(_ASSEMBLE[type(base.type)])
+    op = REGISTRY.get(_ASSEMBLE[sugar_kind(base.type)])
     span = lw.span(target)
     if op is None:
         lw.error("E301", "assigning into a tile window is not supported yet", target)
