@@ -231,26 +231,18 @@ def test_a_builder_call_passing_a_run_time_value_leaves_the_size_free() -> None:
     assert {d.code for d in result.diagnostics if d.severity is Severity.ERROR} == {"E401"}
 
 
-UNCOMPUTABLE = """
-N = pl.dynamic("N")
-
-
-def build(n: int = 64):
-    m = len(str(n)) * 16  # Python computes it when the builder runs; ptoc cannot
-
-    @pl.program
-    class P:
-        @pl.function(type=pl.FunctionType.InCore)
-        def k(
-            self, x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]
-        ) -> pl.Tensor[[64, 64], pl.FP32]:
-            for i in pl.range(N):
-                t = pl.load(x, [0, m], [64, 16])
-                y = pl.store(t, [0, 0], y)
-            return y
-
-    return P
-"""
+# DEFAULTS with a local Python computes when the builder runs and ptoc cannot, and a loop
+# bounded by a pl.dynamic that no parameter's shape has
+UNCOMPUTABLE = 'N = pl.dynamic("N")\n' + DEFAULTS.replace(
+    "scale: float = 64**-0.5):\n",
+    "scale: float = 64**-0.5):\n    m = len(str(rows)) * 16\n",
+).replace(
+    "            t = pl.load(x, [0, 0], [rows, cols])\n"
+    "            y = pl.store(pl.muls(t, scale), [0, 0], y)\n",
+    "            for i in pl.range(N):\n"
+    "                t = pl.load(x, [0, m], [rows, cols])\n"
+    "                y = pl.store(pl.muls(t, scale), [0, 0], y)\n",
+)
 
 
 @pytest.mark.parametrize("target", ["cce", "pto"])
@@ -269,5 +261,5 @@ def test_a_value_nothing_gives_the_kernel_is_an_e400_where_it_is_defined(target:
             "it (a pl.dynamic dimension only a loop uses, or a value of the Python around the "
             "kernel that ptoc cannot compute); pass it as a pl.Scalar parameter",
         )
-        for name, line in (("N", 4), ("m", 8))
+        for name, line in (("N", 3), ("m", 6))
     ]

@@ -24,6 +24,9 @@ if str(TESTS) not in sys.path:
 
 from execution import matrix  # noqa: E402
 
+sys.path.insert(0, str(TESTS / "server"))
+import hostile  # noqa: E402
+
 EXAMPLES = TESTS.parent / "examples"
 SIMPLE_ADD = EXAMPLES / "simple_add.py"
 
@@ -218,30 +221,19 @@ def test_timeline_scalar_on_the_command_line(
     assert "--timeline-scalar n=four: expected NAME=INTEGER" in capsys.readouterr().err
 
 
-HUGE_LOOP = """import pypto.language as pl
-
-
-@pl.program
-class Big:
-    @pl.function(type=pl.FunctionType.InCore)
-    def kernel(
-        self, a: pl.Tensor[[64, 64], pl.FP32], out: pl.Tensor[[64, 64], pl.FP32]
-    ) -> pl.Tensor[[64, 64], pl.FP32]:
-        for i in pl.range(1099511627776):
-BODY
-        return out
-"""
+# the server's hostile kernel of a 2**40-trip loop (tests/server/hostile.py)
+HUGE_LOOP = hostile.huge_extents("trips")
+LOOP_BODY = (
+    "            t = pl.load(a, [0, 0], [64, 64])\n"
+    "            out = pl.store(pl.add(t, t), [0, 0], [64, 64], out)\n"
+)
 
 
 @pytest.mark.parametrize(
     ("body", "events"),
     [
-        (
-            "            t = pl.load(a, [0, 0], [64, 64])\n"
-            "            out = pl.store(pl.add(t, t), [0, 0], [64, 64], out)",
-            272,  # 1,000 instructions with their synchronisation, then the cut
-        ),
-        ("            x = i + 1", 0),  # no instruction in the body: no timeline at all
+        (LOOP_BODY, 272),  # 1,000 instructions with their synchronisation, then the cut
+        ("            x = i + 1\n", 0),  # no instruction in the body: no timeline at all
     ],
 )
 def test_a_loop_of_2_to_the_40_trips_is_cut_not_walked_to_its_end(
@@ -253,6 +245,6 @@ def test_a_loop_of_2_to_the_40_trips_is_cut_not_walked_to_its_end(
     from ptoc.timeline import schedule
 
     monkeypatch.setattr(schedule, "MAX_INSTRUCTIONS", 1000)
-    result = compile_source(HUGE_LOOP.replace("BODY", body), "cce", path="big.py")
+    result = compile_source(HUGE_LOOP.replace(LOOP_BODY, body), "cce", path="big.py")
     timelines = compiled_timelines(result, pto_isa)
     assert [(t.cut, len(t.events)) for t in timelines] == ([(True, events)] if events else [])
