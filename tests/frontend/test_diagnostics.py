@@ -515,8 +515,20 @@ def test_e213_the_value_of_a_call_that_returns_none_assigned():
     line, column = where(text, "y = self")[:2]
     assert found(a, "E213") == [(line, column, line, column + 1), where(text, "(a, b)")]
     assert message(a, "E213").startswith("'k' returns no value (no return type, no `return`")
-    (related,) = next(d for d in a.diagnostics if d.code == "E213").related
-    assert related.message == "'k' is defined here"
+    first, second = (d for d in a.diagnostics if d.code == "E213")
+    assert [r.message for r in first.related] == ["'k' is defined here"]
+    # `y = self.k(x, y)`: the kernel writes y, so the fix calls it without assigning (`y` is
+    # then the Out parameter the kernel wrote); `(a, b) = ...` gets no fix
+    (fix,) = first.fixes
+    assert fix.title == "Call without assigning (the call writes 'y')" and fix.preferred
+    (edit,) = fix.edits
+    assert (edit.span.line, edit.span.column, edit.span.end_line, edit.span.end_column) == (
+        line,
+        column,
+        line,
+        column + 4,
+    )
+    assert edit.new_text == "" and second.fixes == ()
     _, fine = run(kernel.replace("RESULT", "out = pl.store(t, [0, 0], out)\n        return out"))
     assert found(fine, "E213") == []
 

@@ -69,7 +69,7 @@ def lower_assign(
         lw.lower_expr(value)
         return []
     expr = lw.lower_expr(value)
-    check_call_has_value(lw, expr, target)
+    check_call_has_value(lw, expr, target, value)
     declared: Type | None = None
     if annotation is not None:
         declared = local_annotation(lw, annotation, expr.type)
@@ -111,7 +111,7 @@ def lower_unpack(
             return []
         names.append(element)
     expr = lw.lower_expr(value)
-    check_call_has_value(lw, expr, target)
+    check_call_has_value(lw, expr, target, value)
     span = lw.span(node)
     if isinstance(expr.type, UnknownType):
         for name in names:

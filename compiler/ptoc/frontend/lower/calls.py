@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from ...diagnostics import Related
+from ...diagnostics import Fix, Related, TextEdit
 from ...ir.expr import BinaryOp, Call, Expr, GlobalVar, Unary, UnaryOp
 from ...ir.function import FunctionType
 from ...ir.shape import static_value
@@ -183,9 +183,10 @@ def lower_function_call(
     return Call(result_type, callee=GlobalVar(name), args=tuple(args), kwargs=kwargs, span=span)
 
 
-def check_call_has_value(lw: Lowerer, expr: Expr, target: ast.expr) -> None:
+def check_call_has_value(lw: Lowerer, expr: Expr, target: ast.expr, value: ast.expr) -> None:
     """E213 where the value of a call to a function of no return type is assigned: the
-    code generators had nothing to give the name (an internal error)."""
+    code generators had nothing to give the name (an internal error). When the name is also
+    an argument (``y = self.k(x, y)``: the kernel writes it), the fix calls without assigning."""
     if not (isinstance(expr, Call) and isinstance(expr.callee, GlobalVar)):
         return
     name = expr.callee.name
@@ -201,7 +202,19 @@ def check_call_has_value(lw: Lowerer, expr: Expr, target: ast.expr) -> None:
         "without assigning",
         target,
         related=(Related(sig.name_span, f"'{name}' is defined here"),),
+        fixes=_call_without_assigning(lw, target, value),
     )
+
+
+def _call_without_assigning(lw: Lowerer, target: ast.expr, value: ast.expr) -> tuple[Fix, ...]:
+    if not (isinstance(target, ast.Name) and isinstance(value, ast.Call)):
+        return ()
+    if not any(isinstance(a, ast.Name) and a.id == target.id for a in value.args):
+        return ()
+    start, call = lw.span(target), lw.span(value)
+    prefix = Span(start.file, start.line, start.column, call.line, call.column)
+    title = f"Call without assigning (the call writes '{target.id}')"
+    return (Fix(title, (TextEdit(prefix, ""),), preferred=True),)
 
 
 def returns_a_value(fn: ast.FunctionDef) -> bool:
