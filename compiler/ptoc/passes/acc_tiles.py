@@ -106,14 +106,12 @@ def _blocking(product: TensorType, capacity: int) -> tuple[int, int] | None:
         return None
     for axis in (0, 1):
         whole, other = shape[axis], shape[1 - axis]
-        # The blocks tried are whole - 16, whole - 32, ...: start at the first that fits
-        # (counting down from a whole of 2**40 never ended).
+        # The blocks are whole - 16, whole - 32, ...; two fit Acc from the first at most
+        # ``fitting`` on (counting down from a whole of 2**40 never ended).
         fitting = capacity // max(other * _ACC_BYTES * _LIVE, 1)
-        first = whole - _FRACTAL
-        if first > fitting:
-            first -= (first - fitting + _FRACTAL - 1) // _FRACTAL * _FRACTAL
-        for block in range(first, 0, -_FRACTAL):
-            if whole % block == 0 and block * other * _ACC_BYTES * _LIVE <= capacity:
+        skipped = max(1, -(-(whole - fitting) // _FRACTAL))
+        for block in range(whole - skipped * _FRACTAL, 0, -_FRACTAL):
+            if whole % block == 0:
                 if whole // block <= MAX_BLOCKS:
                     return axis, block
                 break  # smaller blocks only make more of them: try the other axis

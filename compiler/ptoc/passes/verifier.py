@@ -67,9 +67,7 @@ class _Checker:
             definitions = self.definitions
             if definitions is None:
                 definitions = defined_vars(self.fn)
-            bound = {var for var, _ in definitions}
-            # Symbolic dimensions (pl.dynamic) appear in types without a defining statement.
-            self.outside = bound, {dim for var in bound for dim in shape_vars(var.type)}
+            self.outside = bound_and_symbolic(definitions)
         return self.outside
 
     # --- uses ---------------------------------------------------------------------------
@@ -347,14 +345,21 @@ class Verifier(FunctionPass):
         return fn
 
 
+def bound_and_symbolic(
+    definitions: list[tuple[Var, Stmt | None]],
+) -> tuple[set[Var], set[Var]]:
+    """The variables bound, and the symbolic dimensions (pl.dynamic) in their types, which
+    appear without a defining statement."""
+    bound = {var for var, _ in definitions}
+    return bound, {dim for var in bound for dim in shape_vars(var.type)}
+
+
 def unbound_values(fn: Function) -> list[Var]:
     """Variables ``fn`` reads that it neither binds nor finds in a type it has: a
     ``pl.dynamic`` dimension only a loop bound uses, or a builder function's local ptoc could
     not compute. The checks above accept them (they stand for any value), but code needs the
     value (the generators' internal error before)."""
-    definitions = defined_vars(fn)
-    bound = {var for var, _ in definitions}
-    typed = {dim for var in bound for dim in shape_vars(var.type)}
+    bound, typed = bound_and_symbolic(defined_vars(fn))
     for t in fn.return_types:
         typed.update(shape_vars(t))
     found: list[Var] = []

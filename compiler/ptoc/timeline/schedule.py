@@ -207,8 +207,8 @@ def predict(
     """The timeline of ``fn``; ``scalars``: values of its scalar parameters by name (the run's
     arguments), which loops whose trip count depends on them are counted with; ``limit``: the
     most instructions laid out (MAX_INSTRUCTIONS), the rest cut."""
-    timeline = Timeline(fn.name, placed=_placed_tiles(fn))
-    timeline.limit = MAX_INSTRUCTIONS if limit is None else limit
+    laid_out = MAX_INSTRUCTIONS if limit is None else limit
+    timeline = Timeline(fn.name, placed=_placed_tiles(fn), limit=laid_out)
     given = {id(p): scalars[p.name] for p in fn.params if scalars and p.name in scalars}
     _Layout(timeline, tables, given).walk(stream.StreamReader(fn).nodes)
     return timeline
