@@ -146,11 +146,12 @@ def test_missing_tools_name_the_fix(
 
 
 def test_sim_agrees_on_the_readme_example(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     tools_or_skip()
+    monkeypatch.chdir(tmp_path)  # a relative --keep (the simulator runs inside it)
     keep = tmp_path / "keep"
-    assert main(["run", SIMPLE_ADD, "--function", "simple_add", "--sim", "--keep", str(keep)]) == 0
+    assert main(["run", SIMPLE_ADD, "--function", "simple_add", "--sim", "--keep", "keep"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out == [
         "x (FP32): max abs error 0, max rel error 0 (rtol 0.0001, atol 1e-05): ok",
@@ -184,6 +185,40 @@ def test_sim_reports_a_mismatch_with_exit_code_1(
         "MISMATCH in 8192 of 8192, first at [0, 0]",
         "simple_add: simulator and reference interpreter DISAGREE",
     ]
+
+
+def test_sim_does_not_compare_bf16_on_a_simulator_that_holds_it_as_float16(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """pto-isa's CPU simulator holds bfloat16_t as _Float16 without C++23's std::bfloat16_t:
+    a BF16 kernel's results there are not BF16's. The probe asks the compiler and pto-isa."""
+    tools_or_skip()
+    from ptoc.run import command, simulator
+
+    source = tmp_path / "bf16_add.py"
+    text = Path(SIMPLE_ADD).read_text(encoding="utf-8")
+    source.write_text(
+        text.replace("y: pl.Tensor[[128, 64], pl.FP32]", "y: pl.Tensor[[128, 64], pl.BF16]")
+    )
+    toolchain = command._toolchain(None, False)
+    float16 = simulator.bf16_is_float16(toolchain)
+    verdicts = {p.read_text(encoding="utf-8") for p in toolchain.cache.glob("bf16-*[0-9a-f]")}
+    assert ("float16" if float16 else "bf16") in verdicts  # asked once per toolchain
+    code = main(["run", str(source), "--function", "simple_add", "--sim"])
+    captured = capsys.readouterr()
+    if not float16:  # a toolchain with a real bfloat16_t: the kernel is compared
+        assert code == 0, captured.out
+        return
+    assert code == 1
+    assert captured.out == ""
+    assert captured.err.splitlines()[-1] == (
+        "ptoc: error: 'simple_add' cannot be compared on the simulator: it computes on BF16, "
+        f"and pto-isa's CPU simulator built with {toolchain.compiler.command} holds "
+        "bfloat16_t as _Float16 "
+        "(include/pto/common/type.hpp: a real bfloat16_t needs C++23 <stdfloat>), so its "
+        "results would not be BF16's; without --sim the reference interpreter runs it"
+    )
+    assert "building" not in captured.err
 
 
 TENSOR_ADD = str(ROOT / "examples" / "tensor_add.py")
@@ -239,6 +274,24 @@ def test_sim_of_an_orchestration_function_reports_a_mismatch(
     assert out[2].startswith("return 0 (FP32): max abs error 1, ")
     assert out[2].endswith("MISMATCH in 65536 of 65536, first at [0, 0]")
     assert out[3] == "main: simulator and reference interpreter DISAGREE"
+
+
+def test_sim_refuses_host_code_that_leaves_tensor_ops_out(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The host code leaves out an Orchestration function's computing tensor ops (W010), and
+    a later use names a variable it never declared: refused before clang, saying why."""
+    tools_or_skip()
+    flash = str(ROOT / "examples" / "flash_attention.py")
+    assert main(["run", flash, "--function", "flash_attention", "--sim"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("warning[W010]") == 15
+    assert err.splitlines()[-1] == (
+        "ptoc: error: 'flash_attention' cannot be run on the simulator: its host code leaves "
+        "out 15 tensor op(s) that compute (W010 above); put them in a kernel (an InCore "
+        "function or a `with pl.incore():` scope)"
+    )
+    assert "rejected the generated code" not in err
 
 
 def test_check_and_compile_never_import_numpy() -> None:

@@ -244,6 +244,10 @@ def _simulate(
         return None
     if keep is not None:
         (keep / "kernel.cpp").write_text(source, encoding="utf-8")
+    refusal = simulator.bf16_refusal(toolchain, source, function.name)
+    if refusal is not None:
+        fail(refusal)
+        return None
     try:
         executable = simulator.build(toolchain, source, label=function.name, progress=progress)
     except simulator.BuildFailed as exc:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..codegen.cce.cpp_types import DTYPE_TO_CPP
 from ..ir.dtype import DataType
 from ..records import field, record
 from ..scratch import run_tool
@@ -127,6 +128,54 @@ def precompiled_header(toolchain: Toolchain) -> Path | None:
     return pch
 
 
+# Compiled against pto-isa with the simulator's flags: fails when its bfloat16_t is _Float16.
+_BF16_PROBE = """#include <pto/pto-inst.hpp>
+#include <type_traits>
+static_assert(!std::is_same<bfloat16_t, _Float16>::value, "ptoc-probe: bfloat16_t is _Float16");
+"""
+
+
+def bf16_is_float16(toolchain: Toolchain) -> bool:
+    """Whether pto-isa's CPU simulator, built with these tools, holds ``bfloat16_t`` as
+    ``_Float16``: include/pto/common/type.hpp does so unless the compiler offers C++23's
+    ``std::bfloat16_t``, and BF16 values are then not simulated as BF16. Asked of the compiler
+    and pto-isa themselves once per toolchain (the answer is cached beside the builds)."""
+    answer = toolchain.cache / f"bf16-{toolchain.key(str(toolchain.pto_isa), _BF16_PROBE)}"
+    if answer.exists():
+        return answer.read_text(encoding="utf-8") == "float16"
+    toolchain.cache.mkdir(mode=0o700, parents=True, exist_ok=True)
+    pch = precompiled_header(toolchain)
+    extra = ["-include-pch", str(pch)] if pch is not None else []
+    probe = toolchain.cache / f"{answer.name}.cpp"
+    atomic_write(probe, _BF16_PROBE.encode("utf-8"))
+    command = [toolchain.compiler.command, *toolchain.flags(), *extra, "-fsyntax-only", str(probe)]
+    try:
+        result = run_tool(command, BUILD_TIMEOUT)
+    except (OSError, subprocess.TimeoutExpired):
+        return False  # not known: the run goes ahead
+    if result.returncode == 0:
+        verdict = "bf16"
+    elif "ptoc-probe: bfloat16_t is _Float16" in result.stderr:
+        verdict = "float16"
+    else:
+        return False
+    atomic_write(answer, verdict.encode("utf-8"))
+    return verdict == "float16"
+
+
+def bf16_refusal(toolchain: Toolchain, source: str, function: str) -> str | None:
+    """Why ``function``'s translation unit cannot be compared on this simulator (it computes
+    on BF16, which the simulator holds as _Float16), or None."""
+    if DTYPE_TO_CPP[DataType.BF16] not in source or not bf16_is_float16(toolchain):
+        return None
+    return (
+        f"'{function}' cannot be compared on the simulator: it computes on BF16, and pto-isa's "
+        f"CPU simulator built with {toolchain.compiler.command} holds bfloat16_t as _Float16 "
+        "(include/pto/common/type.hpp: a real bfloat16_t needs C++23 <stdfloat>), so its "
+        "results would not be BF16's; without --sim the reference interpreter runs it"
+    )
+
+
 def build(
     toolchain: Toolchain,
     source: str,
@@ -175,6 +224,7 @@ def run(
 ) -> SimRun:
     """Run kernel number ``kernel`` of ``executable`` on ``arguments`` in ``workdir`` (a
     private folder: ``scratch.private_folder``, or the user's ``--keep`` folder)."""
+    workdir = workdir.absolute()  # the executable runs in it: a relative name would nest
     workdir.mkdir(parents=True, exist_ok=True)
     lines: list[str] = []
     for index, argument in enumerate(arguments):
