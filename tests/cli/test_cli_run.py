@@ -221,6 +221,44 @@ def test_sim_does_not_compare_bf16_on_a_simulator_that_holds_it_as_float16(
     assert "building" not in captured.err
 
 
+def int32_output_add(tmp_path: Path) -> Path:
+    """simple_add storing its FP32 sum into an INT32 tensor (W021: the bits are copied)."""
+    source = tmp_path / "bits.py"
+    text = Path(SIMPLE_ADD).read_text(encoding="utf-8")
+    out = "output: pl.Tensor[[128, 64], pl.FP32]"
+    source.write_text(text.replace(out, out.replace("FP32", "INT32")), encoding="utf-8")
+    return source
+
+
+def test_the_interpreter_copies_the_bits_of_a_store_into_another_type(tmp_path: Path) -> None:
+    """A Vec tile stored into a tensor of another type of the same size is a byte copy on the
+    NPU (W021): the interpreter reinterprets the bits, it does not convert the values."""
+    keep = tmp_path / "keep"
+    run = ["run", str(int32_output_add(tmp_path)), "--function", "simple_add"]
+    assert main([*run, "--keep", str(keep)]) == 0
+    inputs, reference = np.load(keep / "inputs.npz"), np.load(keep / "reference.npz")
+    total = (inputs["x"] + inputs["y"]).astype(np.float32)
+    assert reference["output"].dtype == np.int32
+    assert np.array_equal(reference["output"], total.view(np.int32))
+
+
+def test_sim_does_not_compare_a_store_the_simulator_converts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """pto-isa's CPU simulator converts the values where the NPU copies the bits (W021)."""
+    tools_or_skip()
+    source = int32_output_add(tmp_path)
+    assert main(["run", str(source), "--function", "simple_add", "--sim"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines()[-1] == (
+        "ptoc: error: 'simple_add' cannot be compared on the simulator: it stores 1 tile(s) "
+        "into a tensor of another type of the same size (W021 above): the NPU copies the bits, "
+        "which the reference interpreter follows, and pto-isa's CPU simulator converts the "
+        "values"
+    )
+
+
 TENSOR_ADD = str(ROOT / "examples" / "tensor_add.py")
 
 
@@ -287,7 +325,7 @@ def test_sim_refuses_host_code_that_leaves_tensor_ops_out(
     err = capsys.readouterr().err
     assert err.count("warning[W010]") == 15
     assert err.splitlines()[-1] == (
-        "ptoc: error: 'flash_attention' cannot be run on the simulator: its host code leaves "
+        "ptoc: error: 'flash_attention' cannot be compared on the simulator: its host code leaves "
         "out 15 tensor op(s) that compute (W010 above); put them in a kernel (an InCore "
         "function or a `with pl.incore():` scope)"
     )

@@ -42,7 +42,7 @@ from ..interp.numeric import cast_mode_name, cast_to, convert, is_float, np_dtyp
 from ..interp.opcall import OpCall
 from ..ir.dsl_enums import AtomicType
 from ..ir.dtype import promote
-from ..ir.types import PadMode, TileType
+from ..ir.types import MemorySpace, PadMode, TileType
 
 Semantics = Callable[[OpCall], Any]
 SEMANTICS: dict[str, Semantics] = {}
@@ -138,7 +138,11 @@ def _store(op: OpCall) -> Array:
     tile, output = np.asarray(op.args[0]), op.args[3]
     sizes = op.ints(2)
     window = _window(op, output.shape, op.ints(1), sizes)
-    values = convert(_fit(op, tile, sizes), output.dtype)
+    fitted = _fit(op, tile, sizes)
+    if _copies_bits(op, fitted.dtype, output.dtype):
+        values = np.ascontiguousarray(fitted).view(output.dtype)
+    else:
+        values = convert(fitted, output.dtype)
     valid = _valid_extents(op, op.arg_type(0), len(sizes))
     if valid is None:
         _write(op, output, window, values)
@@ -148,6 +152,17 @@ def _store(op: OpCall) -> Array:
         target = tuple(slice(o + p.start, o + p.stop) for o, p in zip(offsets, part, strict=True))
         _write(op, output, target, values[part])
     return output  # type: ignore[no-any-return]
+
+
+def _copies_bits(op: OpCall, source: np.dtype[Any], target: np.dtype[Any]) -> bool:
+    """A Vec / Mat tile stored into a tensor of another type of the same size: the copy moves
+    bytes and the bits are reinterpreted (W021; pto-isa's a2a3 TSTORE from UB is a DMA copy).
+    From Acc the FIX pipe converts."""
+    tile = op.arg_type(0)
+    from_acc = op.name == "block.l0c_store" or (
+        isinstance(tile, TileType) and tile.memory_space is MemorySpace.Acc
+    )
+    return not from_acc and source != target and source.itemsize == target.itemsize
 
 
 def _write(op: OpCall, output: Array, window: tuple[slice, ...], values: Array) -> None:

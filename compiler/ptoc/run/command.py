@@ -26,7 +26,9 @@ from ..cli import (
     load_programs,
     report,
 )
+from ..diagnostics import Diagnostic
 from ..ir.function import Function, Program
+from .comparable import refusal, within
 
 if TYPE_CHECKING:
     import numpy as np
@@ -97,9 +99,9 @@ def cache_dir() -> Path:
 
 def find_function(
     path: str, function: str, specialise: int | None = None
-) -> tuple[Program, Function]:
+) -> tuple[Program, Function, list[Diagnostic]]:
     """The program defining ``function`` (a @pl.jit kernel's as its ``specialise``-th call,
-    default its first, gives it shapes) and the function."""
+    default its first, gives it shapes), the function and the file's diagnostics."""
     loaded = load_programs(path, specialise)
     report(loaded.diagnostics)
     if has_errors(loaded.diagnostics):
@@ -112,7 +114,7 @@ def find_function(
             if len(label) > 1 or (label and specialise is not None):
                 note = f"'{program.name}' specialisation {n} of {len(label)}: {label[n - 1]}"
                 print(f"ptoc: note: {note}", file=sys.stderr, flush=True)
-            return program, found
+            return program, found, list(loaded.diagnostics)
     if function in loaded.no_specialisation:
         raise InputError(f"'{path}': {loaded.no_specialisation[function]}")
     raise InputError(f"no function named '{function}' in '{path}'")
@@ -145,7 +147,7 @@ def _run(args: argparse.Namespace) -> int:
         raise ToolMissing("ptoc run needs numpy: pip install numpy") from None
     from .execute import describe_failure, tensor_level
 
-    program, function = find_function(args.file, args.function, args.specialise)
+    program, function, diagnostics = find_function(args.file, args.function, args.specialise)
     if args.debug and args.pipes:
         raise InputError("--debug builds the simulator run; it does not go with --pipes")
     if args.debug:
@@ -161,6 +163,10 @@ def _run(args: argparse.Namespace) -> int:
         _toolchain(args.pto_isa, args.debug) if args.sim else None
     )  # missing tools: fail first
     if toolchain is not None:
+        refused = refusal(function.name, within(diagnostics, program, function.name))
+        if refused is not None:
+            fail(refused)
+            return EXIT_ERRORS
         from .orchestration import launches_kernels
 
         if launches_kernels(program, function.name):
@@ -234,6 +240,10 @@ def _simulate(
     report(d for d in diagnostics if d.span.file == path or not d.span.is_known)
     if text is None:
         return None
+    refused = refusal(function.name, diagnostics)
+    if refused is not None:
+        fail(refused)
+        return None
     try:
         if toolchain.debug and keep is not None:
             source = debug_translation_unit(text, spans, keep.absolute() / "kernel.cpp")
@@ -244,9 +254,9 @@ def _simulate(
         return None
     if keep is not None:
         (keep / "kernel.cpp").write_text(source, encoding="utf-8")
-    refusal = simulator.bf16_refusal(toolchain, source, function.name)
-    if refusal is not None:
-        fail(refusal)
+    no_bf16 = simulator.bf16_refusal(toolchain, source, function.name)
+    if no_bf16 is not None:
+        fail(no_bf16)
         return None
     try:
         executable = simulator.build(toolchain, source, label=function.name, progress=progress)

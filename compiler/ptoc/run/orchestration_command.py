@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..cli import EXIT_ERRORS, EXIT_OK, fail, report
 from ..ir.function import Function, Program
-
-HOST_TENSOR_OP = "W010"  # a tensor op the host code leaves out (codegen/cce/orchestration/ops.py)
+from .comparable import refusal
 
 if TYPE_CHECKING:
     import numpy as np
@@ -43,13 +42,9 @@ def run_orchestration_command(
     report(d for d in diagnostics if d.span.file == args.file or not d.span.is_known)
     if compiled is None:
         return EXIT_ERRORS
-    left_out = sum(d.code == HOST_TENSOR_OP for d in diagnostics)
-    if left_out:
-        fail(
-            f"'{function.name}' cannot be run on the simulator: its host code leaves out "
-            f"{left_out} tensor op(s) that compute ({HOST_TENSOR_OP} above); put them in a "
-            "kernel (an InCore function or a `with pl.incore():` scope)"
-        )
+    refused = refusal(function.name, diagnostics)
+    if refused is not None:
+        fail(refused)
         return EXIT_ERRORS
     try:
         slots = host_slots(compiled, inputs)
@@ -78,9 +73,9 @@ def _simulate(
     from .execute import describe_failure
     from .orchestration import slot_arguments
 
-    refusal = simulator.bf16_refusal(toolchain, source, label)
-    if refusal is not None:
-        fail(refusal)
+    no_bf16 = simulator.bf16_refusal(toolchain, source, label)
+    if no_bf16 is not None:
+        fail(no_bf16)
         return None
     try:
         executable = simulator.build(toolchain, source, label=label, progress=progress)

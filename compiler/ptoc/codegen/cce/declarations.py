@@ -199,6 +199,7 @@ def _tile_template(tile: TileType, location: str, what: str, span: Span) -> tupl
             valid_rows, valid_cols = tile_rows_cols(valid)
     size = max(tile.dtype.bits // 8, 1)
     params = _tile_params(location, element, rows, cols, view, size)
+    _whole_fractals(location, tile, rows, cols, view, size, what, span)
     found = ", ".join(params), valid_rows, valid_cols
     if len(_TEMPLATES) >= _TEMPLATES_SIZE:
         _TEMPLATES.clear()
@@ -241,6 +242,49 @@ def _tile_params(
         if view.pad is not PadMode.null:
             params.append(f"PadValue::{PAD_TO_CPP[view.pad]}")
     return params
+
+
+def _whole_fractals(
+    location: str,
+    tile: TileType,
+    rows: int,
+    cols: int,
+    view: TileView,
+    size: int,
+    what: str,
+    span: Span,
+) -> None:
+    """An E400 for a boxed (fractal) tile whose shape is not whole fractals: pto-isa's Tile
+    asserts it ("Layout rows/cols must be divisible by inner box rows/cols",
+    include/pto/common/pto_tile.hpp, Tile's static_asserts after getInnerRow/getInnerCol), so
+    the C++ would not compile. A fractal is 16 x 16 elements in Acc (1024 bytes); in Mat,
+    Left and Right 16 rows of 32 bytes (row-major inside) or 32 bytes of rows x 16 columns
+    (column-major inside). A one-row tile needs whole columns only."""
+    if location == "Vec" or view.slayout is BLayout.none_box or view.fractal == _MX_FRACTAL:
+        return
+    if location == "Right":
+        view = with_fields(view, blayout=RIGHT_VIEW.blayout, slayout=RIGHT_VIEW.slayout)
+    if view.fractal == _ACC_FRACTAL:
+        inner_rows, inner_cols = _FRACTAL_SIDE, _FRACTAL_SIDE
+    elif view.slayout is BLayout.row_major:
+        inner_rows, inner_cols = _FRACTAL_SIDE, _BLOCK_BYTES // size
+    else:
+        inner_rows, inner_cols = _BLOCK_BYTES // size, _FRACTAL_SIDE
+    if (rows == 1 or rows % inner_rows == 0) and cols % inner_cols == 0:
+        return
+    raise CodegenError(
+        "E400",
+        f"{what}: a {location} tile of {rows} x {cols} {tile.dtype.name} is not whole "
+        f"{inner_rows} x {inner_cols} fractals, which pto-isa's Tile requires there (its rows "
+        f"a multiple of {inner_rows}, its columns of {inner_cols}); pad the shape (for a "
+        "matmul: M, K and N) to whole fractals",
+        span,
+    )
+
+
+_FRACTAL_SIDE = 16  # TileConfig::fixedRowSize / fixedColSize
+_ACC_FRACTAL = 1024  # TileConfig::fractalCSize: 16 x 16 elements
+_MX_FRACTAL = 32  # TileConfig::fractalMxSize (its own rules)
 
 
 def _whole_lines(rows: int, cols: int, column_major: bool, size: int) -> tuple[int, int]:
