@@ -605,6 +605,30 @@ def test_e308_load_window_out_of_bounds():
     assert spans and spans[0][0] == where(text, "pl.load(a, [32, 0]")[0]
 
 
+def test_w034_view_and_assembly_past_the_tensor_warn_at_the_offset():
+    """Upstream accepts a window past the tensor (its reference pads a slice): a warning on the
+    offset, for a constant and for a loop's extreme iteration; none inside or where unknown."""
+    text, a = run(f"""
+        @pl.function
+        def f(a: {T}, b: pl.Tensor[[32, 64], pl.FP32], n: pl.Scalar[pl.INDEX]):
+            w = pl.view(a, [64, 64], [16, 0])
+            ok = pl.view(a, [48, 64], [16, 0])
+            unknown = pl.view(a, [48, 64], [n, 0])
+            for i in pl.range(4):
+                a = pl.assemble(a, b, [i * 16, 0])
+            return a
+    """)
+    assert [d.message for d in a.diagnostics if d.code == "W034"] == [
+        "tensor.view: the window on dimension 0 reaches 16..80, past the tensor's extent 64: "
+        "the kernel reads or writes memory outside the tensor",
+        "tensor.assemble: the window on dimension 0 reaches 0..80 (at the loops' bounds), past "
+        "the tensor's extent 64: the kernel reads or writes memory outside the tensor",
+    ]
+    first = where(text, "[16, 0])")
+    assert found(a, "W034")[0] == (first[0], first[1], first[0], first[1] + len("[16, 0]"))
+    assert [d.severity.value for d in a.diagnostics if d.code == "W034"] == ["warning"] * 2
+
+
 def test_e309_axis_out_of_range():
     text, a = run(f"""
         @pl.function

@@ -1069,6 +1069,17 @@ _ENTRIES = [
         "        pl.store(pl.load(a, [0, 0], [64, 64]), [0, 0], c)\n    return c",
     ),
     CodeInfo(
+        "W034",
+        "WINDOW_PAST_TENSOR",
+        _W,
+        "A tensor view, slice or assembly whose window reaches past the tensor, where its extent, "
+        "the window's size and its offset (a constant, or a loop variable with constant bounds) "
+        "are known. Upstream accepts it; on the device the kernel reads or writes memory outside "
+        "the tensor, and the reference interpreter stops there.",
+        "w = pl.view(a_128x64, [128, 64], [16, 0])",
+        "w = pl.view(a_128x64, [112, 64], [16, 0])",
+    ),
+    CodeInfo(
         "W021",
         "STORE_REINTERPRETS",
         _W,

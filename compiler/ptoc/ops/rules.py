@@ -413,6 +413,39 @@ def check_window(
             _check_window_in_loops(ctx, offset_expr, size, extent, axis, offsets_name)
 
 
+def warn_window_past_tensor(
+    ctx: DeduceContext,
+    tensor: TensorType,
+    offsets: Shape,
+    sizes: Sequence[int | None],
+    at: str,
+) -> None:
+    """W034 for a view or an assembly whose window reaches past the tensor, where the extent,
+    the size and the offset (a constant, or the loops' constant bounds) are known. Upstream
+    accepts it (its reference pads a slice past the end), so it is no error; on the device
+    the kernel reads or writes memory outside the tensor."""
+    if len(offsets) != len(sizes) or len(sizes) != tensor.rank:
+        return
+    for axis, (offset, size, dim) in enumerate(zip(offsets, sizes, tensor.shape, strict=True)):
+        extent = static_value(dim)
+        if extent is None or size is None:
+            continue
+        constant = const_int_value(offset)
+        span = (constant, constant) if constant is not None else value_range(offset, ctx.ranges)
+        if span is None or (span[0] >= 0 and span[1] + size <= extent):
+            continue
+        low, high = span
+        moves = "" if constant is not None else " (at the loops' bounds)"
+        ctx.warn(
+            f"{ctx.op.name}: the window on dimension {axis} reaches {low}..{high + size}"
+            f"{moves}, past the tensor's extent {extent}: the kernel reads or writes memory "
+            "outside the tensor",
+            at=at,
+            code="W034",
+        )
+        return
+
+
 def _check_window_in_loops(
     ctx: DeduceContext, offset: Expr, size: int, extent: int, axis: int, at: str
 ) -> None:
@@ -665,7 +698,10 @@ def view_rule(kind: Kind) -> TypeRule:
         source = operand(ctx, source_name, kind)
         read = index_elements if kind == "tile" else int_elements
         shape = read(ctx, shape_name)
-        read(ctx, offset_name)
+        offsets = read(ctx, offset_name)
+        if isinstance(source, TensorType):
+            sizes = [const_int_value(d) for d in shape]
+            warn_window_past_tensor(ctx, source, offsets, sizes, offset_name)
         return same_kind(source, shape, source.dtype)
 
     return rule(deduce)

@@ -12,7 +12,7 @@ from typing import Any
 from ..editions import Edition
 from ..ir.dtype import DataType
 from ..ir.expr import Expr, const_int, make_tuple
-from ..ir.shape import dim_str
+from ..ir.shape import dim_str, static_value
 from ..ir.types import ScalarType, TensorType, Type
 from .registry import (
     GM_ELEMENT,
@@ -56,6 +56,7 @@ from .rules import (
     rule,
     transpose_rule,
     view_rule,
+    warn_window_past_tensor,
 )
 
 _NO_KERNEL = Lowering(None, "tensor ops run on the orchestration side; use block ops in kernels")
@@ -97,8 +98,10 @@ def _dim(ctx: DeduceContext) -> Type:
 @rule
 def _assemble(ctx: DeduceContext) -> Type:
     target = ctx.tensor("target")
-    ctx.tensor("source")
-    int_elements(ctx, "offset")
+    source = ctx.tensor("source")
+    offsets = int_elements(ctx, "offset")
+    sizes = [static_value(d) for d in source.shape]
+    warn_window_past_tensor(ctx, target, offsets, sizes, "offset")
     return TensorType(target.shape, target.dtype)
 
 
