@@ -316,8 +316,7 @@ def loaded_from(analysis: ModuleAnalysis, path: str, specialise: int | None) -> 
     missing = {
         name: why_not
         for name in analysis.jit_functions
-        if specialise is not None
-        and (why_not := analysis.no_such_specialisation(name, specialise)) is not None
+        if (why_not := analysis.no_such_specialisation(name, specialise or 1)) is not None
     }
     return LoadedFile(path, analysis.all_programs(), diagnostics, edition, why, labels, missing)
 

@@ -98,3 +98,23 @@ def test_a_specialisation_the_file_does_not_have_is_a_usage_error(
         f"ptoc: error: '{JIT}': 'tile_add' has 2 specialisation(s) in this file, not 3: "
         "--specialise N takes the N-th call (or # ptoc: specialise line) of its kernel\n"
     )
+
+
+def test_a_kernel_no_call_gives_shapes_to_is_named_as_such(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The file defines 'tile_add' but never calls it: not "no function named 'tile_add'"."""
+    source = tmp_path / "uncalled.py"
+    text = (UPSTREAM / "beginner" / "01_hello_world.py").read_text(encoding="utf-8")
+    source.write_text(
+        text.replace("    tile_add(a, b, c", "    tile_sum(a, b, c"), encoding="utf-8"
+    )
+    why = (
+        f"ptoc: error: '{source}': 'tile_add' is a @pl.jit kernel, and no call of it in this "
+        "file passes tensors ptoc can read (such as torch.zeros((128, 128), "
+        "dtype=torch.float32)): no shapes to run or compile it with\n"
+    )
+    assert main(["run", str(source), "--function", "tile_add"]) == 2
+    assert capsys.readouterr().err == why
+    assert main(["compile", str(source), "--function", "tile_add"]) == 2
+    assert capsys.readouterr().err == why

@@ -198,6 +198,12 @@ class ModuleAnalysis:
         calls = len(self.jit_specialisations[entry])
         if calls >= n:
             return None
+        if calls == 0:
+            return (
+                f"'{function}' is a @pl.jit kernel, and no call of it in this file passes "
+                "tensors ptoc can read (such as torch.zeros((128, 128), dtype=torch.float32)): "
+                "no shapes to run or compile it with"
+            )
         return (
             f"'{function}' has {calls} specialisation(s) in this file, not {n}: --specialise N "
             "takes the N-th call (or # ptoc: specialise line) of its kernel"
