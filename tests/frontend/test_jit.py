@@ -172,6 +172,30 @@ def test_a_call_too_small_for_the_load_windows_is_an_error_at_the_call() -> None
     assert diagnostic.related[0].span.line == where(text, "pl.load(a")[0]  # cannot fit
 
 
+def test_a_warning_only_a_calls_shapes_make_is_reported_where_it_is_naming_the_call() -> None:
+    """An assembly past the tensor (W034) is known only with the call's shapes: it is reported
+    on the kernel's offset once, with the call's arguments; errors stay the call's (E209)."""
+    text = (
+        "import pypto.language as pl\nimport torch\n\n\n@pl.jit\n"
+        "def acc(a: pl.Tensor, c: pl.Out[pl.Tensor]):\n"
+        "    with pl.at(level=pl.Level.CORE_GROUP):\n"
+        "        c = pl.assemble(c, a, [16, 0])\n"
+        "    return c\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    acc(torch.zeros(64, 64), torch.zeros(64, 64))\n"
+        "    acc(torch.zeros(64, 64), torch.zeros(64, 64))\n"
+    )
+    analysis = analyze_source(text, "k.py", edition=CHOSEN)
+    assert found(analysis) == [("W034", *where(text, "[16, 0]"))]
+    (diagnostic,) = analysis.diagnostics
+    assert diagnostic.message == (
+        "tensor.assemble: the window on dimension 0 reaches 16..80, past the tensor's extent 64: "
+        "the kernel reads or writes memory outside the tensor (with the arguments of the call at "
+        "line 13: a: [64, 64] FP32, c: [64, 64] FP32)"
+    )
+    assert diagnostic.related[-1].span.line == 13
+
+
 def test_a_failing_call_of_a_wide_kernel_names_its_first_arguments_only() -> None:
     """#33: a 2,000-parameter kernel's failing call made a 40 KB message listing them all."""
     params = ", ".join(f"p{i}: pl.Tensor" for i in range(20))

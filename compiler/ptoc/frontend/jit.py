@@ -251,9 +251,20 @@ class JitPrograms:
         kernel fails; what is wrong for every shape was reported by the symbolic check."""
         seen = {(d.code, d.span) for d in self.analyzer.bag.items}
         for diagnostic in bag.items:
-            if diagnostic.severity is not Severity.ERROR:
-                continue
             if (diagnostic.code, diagnostic.span) in seen:
+                continue
+            if diagnostic.severity is Severity.WARNING:  # where it is, for this call's shapes
+                seen.add((diagnostic.code, diagnostic.span))
+                self.analyzer.bag.add(
+                    replace(
+                        diagnostic,
+                        message=f"{diagnostic.message} (with the arguments of the call at line "
+                        f"{site.span.line}: {site.describe()})",
+                        related=(*diagnostic.related, Related(site.span, "the call")),
+                    )
+                )
+                continue
+            if diagnostic.severity is not Severity.ERROR:
                 continue
             self.analyzer.bag.error(
                 "E209",
