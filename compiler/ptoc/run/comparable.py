@@ -27,14 +27,11 @@ _REASONS = {
 
 def refusal(function: str, diagnostics: Iterable[Diagnostic]) -> str | None:
     """Why ``function`` cannot be compared on the simulator, or None."""
-    counts: dict[str, int] = {}
-    for diagnostic in diagnostics:
-        if diagnostic.code in _REASONS:
-            counts[diagnostic.code] = counts.get(diagnostic.code, 0) + 1
-    for code, count in counts.items():
-        why = _REASONS[code].format(count=count)
-        return f"'{function}' cannot be compared on the simulator: {why}"
-    return None
+    codes = [d.code for d in diagnostics if d.code in _REASONS]
+    if not codes:
+        return None
+    why = _REASONS[codes[0]].format(count=codes.count(codes[0]))
+    return f"'{function}' cannot be compared on the simulator: {why}"
 
 
 def within(diagnostics: Iterable[Diagnostic], program: Program, function: str) -> list[Diagnostic]:
