@@ -40,6 +40,7 @@ from ..interp import kernels
 from ..interp.kernels import Array
 from ..interp.numeric import cast_mode_name, cast_to, convert, is_float, np_dtype, via_double
 from ..interp.opcall import OpCall
+from ..interp.unwritten import created
 from ..ir.dsl_enums import AtomicType
 from ..ir.dtype import promote
 from ..ir.types import MemorySpace, PadMode, TileType
@@ -123,7 +124,7 @@ def _checked(fn: Callable[[OpCall, list[Array]], Array], count: int) -> Semantic
 
 @_define("block.create_tile")
 def _create_tile(op: OpCall) -> Array:
-    return np.zeros(op.ints(0), op.result_dtype())
+    return created(op.ints(0), op.result_dtype())
 
 
 @_define("block.load")
@@ -679,7 +680,7 @@ def _tile_transpose(op: OpCall) -> Array:
 
 @_define("tensor.create")
 def _tensor_create(op: OpCall) -> Array:
-    return np.zeros(op.ints(0), op.result_dtype())
+    return created(op.ints(0), op.result_dtype())
 
 
 @_define("tensor.read")

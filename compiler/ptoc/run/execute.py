@@ -4,7 +4,9 @@ arguments and results, the reference interpreter's results, and their comparison
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+import sys
+import warnings
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -174,3 +176,45 @@ def describe_failure(run: SimRun) -> str:
 
 def worst(comparisons: Sequence[Comparison]) -> list[Comparison]:
     return [c for c in comparisons if not c.ok]
+
+
+def unwritten_elements(
+    expected: Mapping[str, np.ndarray], rerun: Callable[[], Mapping[str, np.ndarray]]
+) -> dict[str, np.ndarray]:
+    """Per result, where it depends on memory nothing wrote (a created tensor or tile read
+    before it is written): ``rerun`` is the reference run again, with such memory poisoned."""
+    import numpy as np
+
+    from ..interp import InterpError
+    from ..interp.unwritten import differs, poisoned
+
+    try:
+        with poisoned(), np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (NaN converted to an integer, and the like)
+            again = rerun()
+    except (InterpError, ValueError, OverflowError):  # poison a conversion refused: unknown
+        return {}
+    masks = {name: differs(want, again[name]) for name, want in expected.items() if name in again}
+    return {name: mask for name, mask in masks.items() if mask.any()}
+
+
+def set_aside_unwritten(
+    actual: dict[str, np.ndarray],
+    expected: Mapping[str, np.ndarray],
+    masks: Mapping[str, np.ndarray],
+) -> None:
+    """The simulator's values where a result depends on memory nothing wrote are replaced by
+    the interpreter's (they are not compared: the device's memory held anything), and stderr
+    says how many."""
+    import numpy as np
+
+    for name, mask in masks.items():
+        got = actual.get(name)
+        if got is not None and got.shape == mask.shape:
+            actual[name] = np.where(mask, expected[name], got)
+        print(
+            f"ptoc: warning: {int(mask.sum())} of {mask.size} elements of '{name}' depend on "
+            "memory nothing wrote (a created tensor or tile read before it is written holds "
+            "whatever the device memory held): they are not compared",
+            file=sys.stderr,
+        )

@@ -27,6 +27,7 @@ def run_orchestration_command(
     from ..interp import InterpError
     from ..scratch import private_folder
     from .command import progress, save_arrays, seeded_inputs
+    from .execute import unwritten_elements
     from .orchestration import UnplacedResult, compile_orchestration, host_slots
     from .orchestration import reference_tensors as reference
 
@@ -58,7 +59,8 @@ def run_orchestration_command(
         run = _simulate(compiled.source, slots, toolchain, function.name, workdir, progress)
     if run is None:
         return EXIT_ERRORS
-    return _report(function.name, len(compiled.kernels), slots, run, expected, keep)
+    unwritten = unwritten_elements(expected, lambda: reference(program, function, inputs))
+    return _report(function.name, len(compiled.kernels), slots, run, expected, unwritten, keep)
 
 
 def _simulate(
@@ -99,14 +101,17 @@ def _report(
     slots: list[HostSlot],
     run: SimRun,
     expected: dict[str, np.ndarray],
+    unwritten: dict[str, np.ndarray],
     keep: Path | None,
 ) -> int:
     from .command import save_arrays
+    from .execute import set_aside_unwritten
     from .orchestration import compare_slots, slot_results
 
     actual = slot_results(slots, run)
     if keep is not None:
         save_arrays(keep / "simulator.npz", _file_names(actual))
+    set_aside_unwritten(actual, expected, unwritten)
     comparisons = compare_slots(slots, actual, expected)
     for comparison in comparisons:
         print(comparison.line())
