@@ -177,24 +177,20 @@ def test_missing_file_and_bad_target_are_usage_errors(tmp_path: Path) -> None:
 
 PARTIAL_FRACTALS = """\
 import pypto.language as pl
+import torch
 
 
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.InCore)
-    def k(
-        self,
-        a: pl.Tensor[[64, 8], pl.FP16],
-        b: pl.Tensor[[8, 64], pl.FP16],
-        c: pl.Tensor[[64, 64], pl.FP32],
-    ) -> pl.Tensor[[64, 64], pl.FP32]:
-        ta = pl.load(a, [0, 0], [64, 8], target_memory=pl.MemorySpace.Mat)
-        tb = pl.load(b, [0, 0], [8, 64], target_memory=pl.MemorySpace.Mat)
-        la = pl.move(ta, target_memory=pl.MemorySpace.Left)
-        rb = pl.move(tb, target_memory=pl.MemorySpace.Right)
-        tc = pl.matmul(la, rb)
-        c = pl.l0c_store(tc, [0, 0], [64, 64], c)
-        return c
+@pl.jit
+def k(a: pl.Tensor, b: pl.Tensor, c: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        c = pl.matmul(a, b, out_dtype=pl.FP32)
+    return c
+
+
+if __name__ == "__main__":
+    a = torch.zeros(64, 8, dtype=torch.float16)
+    b = torch.zeros(8, 64, dtype=torch.float16)
+    k(a, b, torch.zeros(64, 64))
 """
 
 
@@ -202,7 +198,8 @@ def test_cube_tiles_that_are_not_whole_fractals_are_e400_not_cpp_pto_isa_rejects
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A matmul with K = 8 (FP16): pto-isa's Tile asserts whole 16 x 16 fractals in Mat,
-    Left and Right, so clang would reject the C++. Each such tile is an E400 on its statement."""
+    Left and Right, so clang would reject the C++. Each such tile is an E400 on the statement
+    it comes from."""
     source = tmp_path / "k.py"
     source.write_text(PARTIAL_FRACTALS, encoding="utf-8")
     assert main(["compile", str(source)]) == 1
@@ -212,10 +209,10 @@ def test_cube_tiles_that_are_not_whole_fractals_are_e400_not_cpp_pto_isa_rejects
         "fractals"
     )
     assert capsys.readouterr().err.splitlines() == [
-        f"{source}:13:9: error[E400]: tile 'ta': a Mat tile of 64 x 8 FP16 {why}",
-        f"{source}:14:9: error[E400]: tile 'tb': a Mat tile of 8 x 64 FP16 {why}",
-        f"{source}:15:9: error[E400]: tile 'la': a Left tile of 64 x 8 FP16 {why}",
-        f"{source}:16:9: error[E400]: tile 'rb': a Right tile of 8 x 64 FP16 {why}",
+        f"{source}:8:9: error[E400]: tile 'a_left': a Left tile of 64 x 8 FP16 {why}",
+        f"{source}:8:9: error[E400]: tile 'a_mat': a Mat tile of 64 x 8 FP16 {why}",
+        f"{source}:8:9: error[E400]: tile 'b_mat': a Mat tile of 8 x 64 FP16 {why}",
+        f"{source}:8:9: error[E400]: tile 'b_right': a Right tile of 8 x 64 FP16 {why}",
     ]
-    source.write_text(PARTIAL_FRACTALS.replace(", 8]", ", 16]").replace("[8, ", "[16, "))
+    source.write_text(PARTIAL_FRACTALS.replace("64, 8,", "64, 16,").replace("(8, ", "(16, "))
     assert main(["compile", str(source)]) == 0

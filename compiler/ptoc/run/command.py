@@ -184,18 +184,17 @@ def _run(args: argparse.Namespace) -> int:
         _print_results(function, expected)
         return EXIT_OK
 
-    return _simulate_and_report(args.file, program, function, inputs, toolchain, keep, expected)
+    return _simulate_and_report(args, (program, function), inputs, expected, toolchain)
 
 
 def _simulate_and_report(
-    path: str,
-    program: Program,
-    function: Function,
+    args: argparse.Namespace,
+    found: tuple[Program, Function],
     inputs: dict[str, np.ndarray],
-    toolchain: Toolchain,
-    keep: Path | None,
     expected: Results,
+    toolchain: Toolchain,
 ) -> int:
+    """The kernel built and run on the simulator, its results compared with ``expected``."""
     from ..scratch import private_folder
     from .execute import (
         describe_failure,
@@ -204,9 +203,11 @@ def _simulate_and_report(
         unwritten_elements,
     )
 
+    program, function = found
+    keep = Path(args.keep) if args.keep else None
     with private_folder("ptoc-run-") as scratch:
         workdir = keep / "sim" if keep is not None else scratch
-        outcome = _simulate(path, program, function, inputs, toolchain, keep, workdir)
+        outcome = _simulate(args.file, program, function, inputs, toolchain, keep, workdir)
         if outcome is None:
             return EXIT_ERRORS
         run, actual = outcome
