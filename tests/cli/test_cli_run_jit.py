@@ -144,3 +144,25 @@ def test_results_that_depend_on_memory_nothing_wrote_are_not_compared(
         f"ptoc: warning: 2048 of 4096 elements of 'return 0' {why}",
     ]
     assert captured.out.splitlines()[-1].startswith("ffn_relu: simulator (host code and 2 ")
+
+
+def test_an_accumulator_stored_into_an_integer_tensor_is_truncated_as_on_the_simulator(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """upstream's fused linear with its intermediate tensor made INT32: the FP32 matmul result
+    is stored from Acc into it, and pto-isa's TSTORE converts with static_cast (a truncation);
+    the interpreter used to round, and the two disagreed on about a quarter of the elements."""
+    tools_or_skip()
+    source = tmp_path / "fused.py"
+    text = (UPSTREAM / "intermediate" / "01_fused_linear.py").read_text(encoding="utf-8")
+    relu = text.index("def fused_linear_relu")
+    made = "mm_out = pl.create_tensor([64, 64], dtype=pl.FP32)"
+    changed = text[relu:].replace(made, made.replace("FP32", "INT32"), 1)
+    assert changed != text[relu:]
+    source.write_text(text[:relu] + changed, encoding="utf-8")
+    assert main(["run", str(source), "--function", "fused_linear_relu", "--sim"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == (
+        "fused_linear_relu: simulator (host code and 2 kernel(s) run as tasks in program order) "
+        "and reference interpreter agree on 4 results"
+    )

@@ -142,8 +142,8 @@ def _store(op: OpCall) -> Array:
     fitted = _fit(op, tile, sizes)
     if _copies_bits(op, fitted.dtype, output.dtype):
         values = np.ascontiguousarray(fitted).view(output.dtype)
-    else:
-        values = convert(fitted, output.dtype)
+    else:  # pto-isa's TSTORE converts with static_cast: a float goes to an integer truncated
+        values = convert(fitted, output.dtype, "trunc")
     valid = _valid_extents(op, op.arg_type(0), len(sizes))
     if valid is None:
         _write(op, output, window, values)
