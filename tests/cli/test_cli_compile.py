@@ -216,3 +216,28 @@ def test_cube_tiles_that_are_not_whole_fractals_are_e400_not_cpp_pto_isa_rejects
     ]
     source.write_text(PARTIAL_FRACTALS.replace("64, 8,", "64, 16,").replace("(8, ", "(16, "))
     assert main(["compile", str(source)]) == 0
+
+
+def test_an_fp16_matmul_result_assembled_into_an_fp32_tensor_is_w035(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """upstream's split-K matmul asking for FP16 partial products, which it adds atomically
+    into the FP32 result: the accumulator goes through the FIX pipe straight to FP32, so the
+    FP16 rounding never happens on the device (the interpreter does it: Run disagrees)."""
+    upstream = EXAMPLES.parent.parent / "shared" / "pypto-2026-08" / "examples"
+    text = (upstream / "advanced" / "01_split_k.py").read_text(encoding="utf-8")
+    asked = "partial = pl.matmul(a_k, b_k, out_dtype=pl.FP32)"
+    assert asked in text
+    source = tmp_path / "split_k.py"
+    source.write_text(text.replace(asked, asked.replace("FP32", "FP16")), encoding="utf-8")
+    assert main(["compile", str(source)]) == 0
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if "c = pl.assemble(c, partial" in t)
+    assert capsys.readouterr().err.splitlines() == [
+        f"{source}:{line}:13: warning[W035]: this FP16 matmul result goes straight from the "
+        "accumulator into a tensor of FP32: the FIX pipe converts the FP32 accumulator to "
+        "FP32, so it is never rounded to FP16 on the device (the reference interpreter rounds "
+        "it); ask for out_dtype=pl.FP32, or write it into a tensor of FP16",
+    ]
+    source.write_text(text, encoding="utf-8")
+    assert main(["compile", str(source)]) == 0
+    assert "W035" not in capsys.readouterr().err

@@ -1080,6 +1080,18 @@ _ENTRIES = [
         "w = pl.view(a_128x64, [112, 64], [16, 0])",
     ),
     CodeInfo(
+        "W035",
+        "OUT_DTYPE_NOT_ROUNDED",
+        _W,
+        "A matmul whose `out_dtype` is a narrower float (FP16, BF16) written straight into a wider "
+        "float tensor (an assembly or a return): the generated code stores the FP32 accumulator "
+        "through the FIX pipe, converting it to the tensor's type, so the rounding to `out_dtype` "
+        "never happens on the device. The reference interpreter rounds, so a run on the simulator "
+        "disagrees.",
+        "p = pl.matmul(a, b, out_dtype=pl.FP16)\nc = pl.assemble(c_fp32, p, [0, 0])",
+        "p = pl.matmul(a, b, out_dtype=pl.FP32)\nc = pl.assemble(c_fp32, p, [0, 0])",
+    ),
+    CodeInfo(
         "W021",
         "STORE_REINTERPRETS",
         _W,

@@ -115,6 +115,35 @@ def _in_acc(value: Expr) -> bool:
     return isinstance(value.type, TileType) and value.type.memory_space is MemorySpace.Acc
 
 
+def _store_op_of(tile: Expr) -> OpDef:
+    """The store of ``tile`` into a tensor: from Acc through the FIX pipe (which converts to
+    the tensor's type), else from the unified buffer."""
+    pipe = PipeType.FIX if _in_acc(tile) else PipeType.MTE3
+    return the_first(Role.STORE, "block", lambda op: op.pipe is pipe)
+
+
+def _check_rounding(
+    ctx: PassContext, source: Expr, tile: Expr, into: TensorType, where: str, span: Span
+) -> None:
+    """W035 for a matmul result of a narrower float (its out_dtype: the tensor-level
+    ``source``'s type) written from Acc into a wider float tensor: the FIX pipe converts the
+    FP32 accumulator straight to the tensor's type, so the rounding to out_dtype the source
+    asks for does not happen."""
+    if not (_in_acc(tile) and isinstance(source.type, TensorType)):
+        return
+    narrow, wide = source.type.dtype, into.dtype
+    if not (narrow.is_float and wide.is_float and narrow.bits < wide.bits):
+        return
+    ctx.error(
+        "W035",
+        f"this {narrow.name} matmul result goes straight from the accumulator into {where} "
+        f"of {wide.name}: the FIX pipe converts the FP32 accumulator to {wide.name}, so it is "
+        f"never rounded to {narrow.name} on the device (the reference interpreter rounds it); "
+        f"ask for out_dtype=pl.{wide.name}, or write it into a tensor of {narrow.name}",
+        span,
+    )
+
+
 def _matmul_operands(fn: Function) -> set[Var]:
     """Variables a tensor-level matmul of ``fn`` multiplies."""
     found: set[Var] = set()
@@ -258,16 +287,6 @@ class _Converter:
     @staticmethod
     def load_op() -> OpDef:
         return REGISTRY.the(Role.LOAD, "block")
-
-    @staticmethod
-    def store_op() -> OpDef:
-        """The store from the unified buffer (not the one from Acc)."""
-        return the_first(Role.STORE, "block", lambda op: op.pipe is PipeType.MTE3)
-
-    @staticmethod
-    def acc_store_op() -> OpDef:
-        """The store from Acc (through the FIX pipe, which converts to the tensor's type)."""
-        return the_first(Role.STORE, "block", lambda op: op.pipe is PipeType.FIX)
 
     def count(self, t: Type) -> None:
         """Add a unified-buffer tile to the bytes the kernel needs at once."""
@@ -563,7 +582,8 @@ class _Converter:
         if not isinstance(tile.type, TileType) or not isinstance(offset, MakeTuple):
             return None
         loads, self.pending = self.pending, []
-        store_op = self.acc_store_op() if _in_acc(tile) else self.store_op()
+        _check_rounding(self.ctx, source, tile, into.type, "a tensor", span)
+        store_op = _store_op_of(tile)
         shapes = make_tuple(tile.type.shape, span)
         atomic = call.kwarg("atomic")
         kwargs = () if atomic in (None, AtomicType.None_) else (("atomic", atomic),)
@@ -601,7 +621,8 @@ class _Converter:
             )
             self.out_params.append(param)
             offsets, shapes = self.window_of(param, stmt.span)
-            store_op = self.acc_store_op() if _in_acc(new) else self.store_op()
+            _check_rounding(self.ctx, value, new, declared, "the returned tensor", stmt.span)
+            store_op = _store_op_of(new)
             store = op_call(store_op, [new, offsets, shapes, param], (), stmt.span)
             name = value.name if isinstance(value, Var) else param.name
             result = Var(store.type, name=self.names.fresh(name), span=stmt.span)
