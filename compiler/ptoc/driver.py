@@ -777,8 +777,9 @@ def _unplaced(value_type: Any) -> Any:
 #: The back-end codes ``ptoc check`` and the editor report: a tile whose shape is not constant
 #: (E401) and on-chip memory beyond capacity (E402). Both come from passes every target runs
 #: (InitMemRef, MemoryReuse, AllocateMemoryAddr), so they are what ``ptoc compile`` reports.
-#: Also the note on a mixed kernel scope the passes split into a cube and a vector kernel (I009).
-BACKEND_CODES = frozenset({"E401", "E402", "I009"})
+#: Also the note on a mixed kernel scope the passes split into a cube and a vector kernel (I009),
+#: and a matmul result the accumulator writes without its out_dtype's rounding (W035).
+BACKEND_CODES = frozenset({"E401", "E402", "I009", "W035"})
 #: The pipeline they are taken from: the shorter one, since sync changes no buffer.
 BACKEND_PIPELINE = "ptoas"
 

@@ -238,6 +238,8 @@ def test_an_fp16_matmul_result_assembled_into_an_fp32_tensor_is_w035(
         "FP32, so it is never rounded to FP16 on the device (the reference interpreter rounds "
         "it); ask for out_dtype=pl.FP32, or write it into a tensor of FP16",
     ]
+    assert main(["check", str(source)]) == 0  # check and the editor say it too
+    assert "warning[W035]: this FP16 matmul result" in capsys.readouterr().out
     source.write_text(text, encoding="utf-8")
     assert main(["compile", str(source)]) == 0
     assert "W035" not in capsys.readouterr().err
