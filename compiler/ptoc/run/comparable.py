@@ -39,7 +39,8 @@ def within(diagnostics: Iterable[Diagnostic], program: Program, function: str) -
     do not keep it from being compared)."""
     from ..driver import callees
 
-    spans = [fn.span for fn in program.functions if fn.name in callees(program, function)]
+    wanted = set(callees(program, function))
+    spans = [fn.span for fn in program.functions if fn.name in wanted]
     return [
         d
         for d in diagnostics

@@ -198,8 +198,9 @@ def _tile_template(tile: TileType, location: str, what: str, span: Span) -> tupl
         if valid is not None:
             valid_rows, valid_cols = tile_rows_cols(valid)
     size = max(tile.dtype.bits // 8, 1)
-    params = _tile_params(location, element, rows, cols, view, size)
-    _whole_fractals(location, tile, rows, cols, view, size, what, span)
+    placed = _placed_view(location, view)
+    params = _tile_params(location, element, rows, cols, placed, size)
+    _whole_fractals(location, tile, rows, cols, placed, size, what, span)
     found = ", ".join(params), valid_rows, valid_cols
     if len(_TEMPLATES) >= _TEMPLATES_SIZE:
         _TEMPLATES.clear()
@@ -207,21 +208,25 @@ def _tile_template(tile: TileType, location: str, what: str, span: Span) -> tupl
     return found
 
 
+def _placed_view(location: str, view: TileView) -> TileView:
+    """The view the tile is declared with. TMATMUL reads its Right operand in one layout,
+    fractals row by row, each column by column ("zN"), whatever the IR's view (a transposing
+    move flips it): ops.py moves a transposed operand into it in that layout."""
+    if location != "Right":
+        return view
+    return with_fields(view, blayout=RIGHT_VIEW.blayout, slayout=RIGHT_VIEW.slayout)
+
+
 def _tile_params(
     location: str, element: str, rows: int, cols: int, view: TileView, size: int
 ) -> list[str]:
-    """The template arguments of ``Tile<...>`` (``size``: the element's bytes)."""
+    """The template arguments of ``Tile<...>`` (``view``: the placed one; ``size``: the
+    element's bytes)."""
     blayout = view.blayout
     if location == "Vec" and cols == 1 and rows > 1:
         blayout = BLayout.col_major  # pto-isa: a vector tile of one column is ColMajor
     if location == "Vec" and view.slayout is BLayout.none_box:
         rows, cols = _whole_lines(rows, cols, blayout is BLayout.col_major, size)
-    if location == "Right":
-        # TMATMUL reads its Right operand in one layout, fractals row by row, each column by
-        # column ("zN"), whatever the IR's view (a transposing move flips it): ops.py moves a
-        # transposed operand into it in that layout.
-        view = with_fields(view, blayout=RIGHT_VIEW.blayout, slayout=RIGHT_VIEW.slayout)
-        blayout = view.blayout
     params = [
         f"TileType::{location}",
         element,
@@ -262,8 +267,6 @@ def _whole_fractals(
     (column-major inside). A one-row tile needs whole columns only."""
     if location == "Vec" or view.slayout is BLayout.none_box or view.fractal == _MX_FRACTAL:
         return
-    if location == "Right":
-        view = with_fields(view, blayout=RIGHT_VIEW.blayout, slayout=RIGHT_VIEW.slayout)
     if view.fractal == _ACC_FRACTAL:
         inner_rows, inner_cols = _FRACTAL_SIDE, _FRACTAL_SIDE
     elif view.slayout is BLayout.row_major:
