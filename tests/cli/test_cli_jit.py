@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from cli_samples import EXAMPLES, run_ptoc
+from cli_samples import EXAMPLES, run_ptoc, tools_or_skip
 
 Write = Callable[[str, str], Path]
 
@@ -109,3 +109,63 @@ def test_a_named_jit_entry_compiles_to_its_host_code_and_its_kernels() -> None:
         )
         assert (result.returncode, result.stderr) == (0, "")
         assert result.stdout.count(kernel) == 1 and result.stdout.count(host) == 1, target
+
+
+HOST_PROGRAM = """\
+import pypto.language as pl
+import torch
+
+
+@pl.jit.incore
+def write_kv(prompt: pl.Tensor, kv: pl.Out[pl.Tensor]):
+    tile = pl.load(prompt, [0, 0], [64, 64])
+    return pl.store(pl.add(tile, tile), [0, 0], kv)
+
+
+@pl.jit
+def prefill_chip(prompt: pl.Tensor, kv: pl.Out[pl.Tensor]):
+    return write_kv(prompt, kv)
+
+
+@pl.jit.host
+def prefill(prompt: pl.Tensor, kv: pl.Out[pl.Tensor]):
+    return prefill_chip(prompt, kv)
+
+
+if __name__ == "__main__":
+    prompt = torch.zeros((64, 64), dtype=torch.float32)
+    prefill.compile(prompt, torch.zeros_like(prompt), config=None)
+"""
+HOST_NOTE = (
+    "'prefill' runs on the host (level HOST): ptoc generates the chip programs it launches "
+    "(prefill_chip), not the host runtime's code"
+)
+
+
+def test_a_host_function_is_a_note_and_the_chip_program_it_launches_is_generated(
+    write: Write,
+) -> None:
+    """upstream's runtime/multi_program_kv_cache.py: the host function inlined the chip
+    orchestration and its kernel, and was generated as a vector kernel of its own."""
+    path = write("kv.py", HOST_PROGRAM)
+    cce = run_ptoc("compile", "--target", "cce", str(path))
+    assert cce.returncode == 0
+    assert cce.stderr == f"{path}:17:1: info[I010]: {HOST_NOTE}\n"
+    assert f"// prefill: {HOST_NOTE}\n" in cce.stdout
+    assert "void runPrefill(" not in cce.stdout and "void runWriteKv(" in cce.stdout
+    assert "// Orchestration function prefill_chip:" in cce.stdout
+    pto = run_ptoc("compile", "--target", "pto", str(path))
+    assert (pto.returncode, pto.stderr) == (0, f"{path}:17:1: info[I010]: {HOST_NOTE}\n")
+    assert f"  // prefill: {HOST_NOTE}\n" in pto.stdout
+    assert "func.func @write_kv(" in pto.stdout and "@prefill(" not in pto.stdout
+
+
+def test_a_host_function_is_not_run_on_the_simulator(write: Write) -> None:
+    tools_or_skip()
+    path = write("kv.py", HOST_PROGRAM)
+    result = run_ptoc("run", "--sim", "--function", "prefill", str(path))
+    assert result.returncode == 1
+    assert result.stderr.endswith(
+        "ptoc: error: 'prefill' cannot be compared on the simulator: it runs on the host, whose "
+        "code ptoc does not generate (I010 above); run a chip program it launches instead\n"
+    )

@@ -377,3 +377,43 @@ def test_sim_runs_a_region_that_names_its_task_id(
         "main: simulator (host code and 2 kernel(s) run as tasks in program order) and "
         "reference interpreter agree on 3 results"
     )
+
+
+VALID_WINDOW = """\
+import pypto.language as pl
+
+
+@pl.program
+class Window:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(
+        self,
+        data: pl.Tensor[[64, 64], pl.FP32],
+        vlen: pl.Scalar[pl.INDEX],
+        output: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+    ) -> pl.Tensor[[64, 64], pl.FP32]:
+        window = pl.load(data, [0, 0], [64, 64], valid_shape=[64, vlen])
+        padded = pl.tile.fillpad(window, pad_value=pl.PadValue.zero)
+        return pl.store(padded, [0, 0], output)
+"""
+
+
+@pytest.mark.parametrize(("vlen", "fits"), [(-8, False), (65, False), (0, True), (64, True)])
+def test_a_valid_extent_outside_the_tile_stops_the_interpreter_at_the_load(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], vlen: int, fits: bool
+) -> None:
+    """pto-isa's TLOAD asserts that the valid region fits the tile (the simulated kernel was
+    killed by signal 6 on a seeded -8 while the interpreter clamped it)."""
+    source, inputs = tmp_path / "window.py", tmp_path / "in.npz"
+    source.write_text(VALID_WINDOW, encoding="utf-8")
+    np.savez(inputs, vlen=np.array(vlen, dtype=np.int64))
+    code = main(["run", str(source), "--function", "main", "--inputs", str(inputs)])
+    err = capsys.readouterr().err
+    if fits:
+        assert code == 0, err
+        return
+    assert code != 0
+    assert (
+        f"window.py:13:18: block.load: the tile's valid shape [64, {vlen}] does not fit its " in err
+    )
+    assert "shape [64, 64]: each extent must be from 0 to the tile's" in err

@@ -157,11 +157,16 @@ PROGRAMS = {
 
 
 def run_end_to_end(
-    bench: Bench, source: str, function: str, given: dict[str, np.ndarray] | None = None
+    bench: Bench,
+    source: str,
+    function: str,
+    given: dict[str, np.ndarray] | None = None,
+    path: str = "program.py",
 ) -> list[str]:
     """Mismatches between the simulator and the interpreter (empty: they agree); ``given``:
-    inputs by parameter name (the others drawn at random)."""
-    analysis = analyze(source, "program.py")
+    inputs by parameter name (the others drawn at random); ``path``: where the source is (its
+    sibling modules are read from there)."""
+    analysis = analyze(source, path)
     program = next(p for p in analysis.all_programs() if p.function(function) is not None)
     original = program.function(function)
     assert original is not None
@@ -183,3 +188,32 @@ def run_end_to_end(
 def test_tensor_level_program_matches_the_reference(key: str, bench: Bench) -> None:
     source, function = PROGRAMS[key]
     assert run_end_to_end(bench, source, function) == []
+
+
+# An FP32 scalar the host passes on (its slot holds the float's bits: the host code read them
+# as a number, 1.5 as 1069547520.0) and an INDEX scalar in a tile's type inside a pl.at region
+# (the outlined kernel kept the caller's variable there: E900 "used before it is defined").
+SCALED_WINDOW = HEADER + textwrap.dedent("""\
+    class ScaledWindow:
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(
+            self,
+            data: pl.Tensor[[64, 64], pl.FP32],
+            scale: pl.Scalar[pl.FP32],
+            vlen: pl.Scalar[pl.INDEX],
+            output: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+        ) -> pl.Tensor[[64, 64], pl.FP32]:
+            with pl.at(level=pl.Level.CORE_GROUP):
+                window = pl.load(
+                    data, [0, 0], [64, 64], valid_shape=[64, vlen],
+                    target_memory=pl.MemorySpace.Vec,
+                )
+                padded = pl.tile.fillpad(window, pad_value=pl.PadValue.zero)
+                pl.store(pl.mul(padded, scale), [0, 0], output)
+            return output
+    """)
+
+
+def test_a_float_scalar_and_a_valid_extent_reach_the_kernel(bench: Bench) -> None:
+    given = {"scale": np.array(1.5, dtype=np.float32), "vlen": np.array(40, dtype=np.int64)}
+    assert run_end_to_end(bench, SCALED_WINDOW, "main", given) == []

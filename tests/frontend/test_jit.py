@@ -85,6 +85,10 @@ SPECIALISED = [
     "models/01_ffn.py",
     "models/02_vector_dag.py",
     "utils/error_handling.py",
+    # read since kernel.lower / kernel.compile are calls of the kernel
+    "utils/cross_function_calls.py",
+    "intermediate/06_dyn_valid_shape.py",
+    "runtime/explicit_dispatch.py",
 ]
 
 
@@ -392,6 +396,99 @@ def test_a_call_through_a_module_table_of_kernels_specialises_each() -> None:
     assert found(analysis) == []
     (program,) = analysis.jit_specialisations["tile_add"]
     assert program.functions[0].params[0].type.short() == "Tensor[[96, 64], FP32]"
+
+
+def shapes_of(analysis: ModuleAnalysis, kernel: str = "tile_add") -> list[str]:
+    return [p.functions[0].params[0].type.short() for p in analysis.jit_specialisations[kernel]]
+
+
+def test_a_stage_of_the_kernel_is_a_call_with_its_samples() -> None:
+    """``kernel.lower(*samples)`` and ``kernel.compile(*samples, config=...)``: upstream's
+    tests and examples give sample tensors so (utils/cross_function_calls.py)."""
+    _, analysis = called(
+        "a = torch.randn(96, 64, dtype=torch.float32)",
+        "tile_add.lower(a, a, torch.zeros_like(a))",
+        "b = torch.full((128, 64), 2.0).share_memory_()",
+        "compiled = tile_add.compile(b, b, b.clone(), config=RunConfig())",
+    )
+    assert found(analysis) == []
+    assert shapes_of(analysis) == ["Tensor[[96, 64], FP32]", "Tensor[[128, 64], FP32]"]
+
+
+def test_a_table_of_cases_spread_into_the_call_gives_each_its_shapes() -> None:
+    """upstream's intermediate/05_assemble.py: ``for name, fn, args in cases: fn.lower(*args)``."""
+    _, analysis = called(
+        "cases = [",
+        '    ("small", tile_add, (torch.randn(64, 64), torch.randn(64, 64), torch.ones(64, 64))),',
+        '    ("tall", tile_add, (torch.randn(192, 64), torch.rand(192, 64), torch.ones(192, 64))),',
+        "]",
+        "for name, fn, args in cases:",
+        "    prog = fn.lower(*args)",
+    )
+    assert found(analysis) == []
+    assert shapes_of(analysis) == ["Tensor[[64, 64], FP32]", "Tensor[[192, 64], FP32]"]
+
+
+def test_a_kernel_chosen_by_a_condition_is_called_with_the_arguments_it_fits() -> None:
+    """upstream's distributed/04_barrier.py: ``program = a if builtin else b``, each call guarded
+    by the same condition; only a call that fits neither kernel is E210."""
+    text = KERNEL + textwrap.dedent(
+        """\
+        @pl.jit
+        def one_arg(a: pl.Tensor):
+            return a
+
+
+        if __name__ == "__main__":
+            a = torch.zeros((64, 64))
+            program = tile_add if FLAG else one_arg
+            if FLAG:
+                program.compile(a, a, a)
+            else:
+                program.compile(a)
+            program(a, a)
+        """
+    )
+    analysis = analyze_source(text, "k.py", edition=CHOSEN)
+    assert found(analysis) == [("E210", *where(text, "program(a, a)"))]
+    assert shapes_of(analysis) == ["Tensor[[64, 64], FP32]"]
+    assert shapes_of(analysis, "one_arg") == ["Tensor[[64, 64], FP32]"]
+
+
+def test_a_loop_over_a_tables_items_specialises_each_kernel() -> None:
+    """upstream's intermediate/07_task_graph.py: ``for name, kernel in _MODES.items():``."""
+    text = KERNEL + "MODES = {'add': tile_add}\n\n"
+    text += 'if __name__ == "__main__":\n    x = torch.randn(ROWS, 64)\n'
+    text += "    for name, kernel in MODES.items():\n        kernel(x, x, x)\n"
+    analysis = analyze_source(text.replace("ROWS", "80"), "k.py", edition=CHOSEN)
+    assert found(analysis) == []
+    assert shapes_of(analysis) == ["Tensor[[80, 64], FP32]"]
+
+
+@pytest.mark.parametrize(
+    ("construction", "expected"),
+    [
+        ("torch.tensor([[1, 2], [3, 4]])", "Tensor[[2, 2], INT64]"),
+        ("torch.tensor([1.0, 48, 64])", "Tensor[[3], FP32]"),
+        ("torch.tensor([[1, 2], [3]])", None),  # ragged: torch refuses it
+        ("torch.arange(2, 66, dtype=torch.float32).reshape(8, -1)", "Tensor[[8, 8], FP32]"),
+        ("torch.full((64, 64), 3)", "Tensor[[64, 64], INT64]"),
+        ("torch.randn(64, 64).to('cpu', torch.float16)", "Tensor[[64, 64], FP16]"),
+        ("torch.randn(64, 64).view(32, 3)", None),  # 2,048 elements are not 96
+    ],
+)
+def test_odd_torch_constructors_are_read_or_said_unreadable(
+    construction: str, expected: str | None
+) -> None:
+    text = KERNEL + "@pl.jit\ndef passed_on(a: pl.Tensor):\n    return a\n\n\n"
+    text += f'if __name__ == "__main__":\n    a = {construction}\n    passed_on(a)\n'
+    analysis = analyze_source(text, "k.py", edition=CHOSEN)
+    if expected is None:
+        assert [d.code for d in analysis.diagnostics] == ["I002"]
+        assert not analysis.jit_specialisations.get("passed_on")
+    else:
+        assert found(analysis) == []
+        assert shapes_of(analysis, "passed_on") == [expected]
 
 
 def test_the_program_lists_callees_before_the_entry_and_prints_back_clean() -> None:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Severity
 from ..ir.dtype import DataType
 from ..ir.expr import Call, ConstBool, ConstFloat, ConstInt, Expr, GlobalVar, MakeTuple, Var
 from ..ir.fields import child_values, layout
@@ -67,6 +67,24 @@ class CodegenResult:
     @property
     def ok(self) -> bool:
         return not self.diagnostics
+
+
+def host_function(program: Program | None, func: Function) -> tuple[list[str], Diagnostic]:
+    """A function that runs on the host (``@pl.jit.host``): not generated, said so in a comment
+    and an I010 note naming the chip programs it launches, which are."""
+    chip = {f.name for f in program.functions if not f.on_host} if program is not None else set()
+    called = {c.callee.name for c in calls_in(func.body) if isinstance(c.callee, GlobalVar)}
+    launched = ", ".join(sorted(called & chip))
+    where = f"'{func.name}' runs on the host (level {getattr(func.level, 'name', '?')})"
+    if getattr(func.role, "name", None) == "SubWorker":
+        message = f"{where} as a sub-worker (Python the host runtime calls): no code for it"
+    else:
+        what = f" ({launched})" if launched else ""
+        message = (
+            f"{where}: ptoc generates the chip programs it launches{what}, not the host "
+            "runtime's code"
+        )
+    return [f"// {func.name}: {message}"], Diagnostic("I010", Severity.INFO, message, func.span)
 
 
 class CodegenError(Exception):

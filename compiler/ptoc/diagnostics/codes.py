@@ -1224,6 +1224,18 @@ _ENTRIES = [
         "(nothing to change)",
     ),
     CodeInfo(
+        "I010",
+        "HOST_FUNCTION_NOT_GENERATED",
+        Severity.INFO,
+        "A function that runs on the host (`@pl.jit.host`, `level=pl.Level.HOST` or above): it "
+        "launches chip programs through the host runtime, whose code ptoc does not generate. "
+        "The chip programs it launches, their orchestration and kernels, are generated; the "
+        "host function is a comment in their place.",
+        "@pl.jit.host\ndef prefill(prompt: pl.Tensor, kv: pl.Out[pl.Tensor]):\n"
+        "    return prefill_chip(prompt, kv)",
+        "(nothing to change)",
+    ),
+    CodeInfo(
         "E900",
         "INTERNAL_ERROR",
         _E,

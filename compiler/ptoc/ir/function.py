@@ -5,6 +5,7 @@ from __future__ import annotations
 from enum import Enum
 
 from ..records import field, record
+from .dsl_enums import Level
 from .expr import Var
 from .fields import BINDS, BODY, declare
 from .span import NO_SPAN, Span
@@ -56,6 +57,12 @@ class Function:
     span: Span = field(default=NO_SPAN, kw_only=True)
 
     CHILDREN = declare(params=BINDS, body=BODY)
+
+    @property
+    def on_host(self) -> bool:
+        """Runs on the host (``@pl.jit.host``, ``level=pl.Level.HOST`` or above): it launches
+        chip programs through the host runtime and is no kernel nor chip orchestration."""
+        return isinstance(self.level, Level) and self.level.value >= Level.HOST.value
 
     def direction(self, index: int) -> ParamDirection:
         if index < len(self.param_directions):

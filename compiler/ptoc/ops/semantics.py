@@ -131,6 +131,7 @@ def _create_tile(op: OpCall) -> Array:
 def _load(op: OpCall) -> Array:
     tensor = np.asarray(op.args[0])
     window = _window(op, tensor.shape, op.ints(1), op.ints(2))
+    _valid_extents(op, op.call.type, len(window))  # a region that does not fit fails here
     return tensor[window].astype(op.result_dtype())
 
 
@@ -181,11 +182,21 @@ def _write(op: OpCall, output: Array, window: tuple[slice, ...], values: Array) 
 
 
 def _valid_extents(op: OpCall, type_: object, rank: int) -> tuple[int, ...] | None:
-    """A tile's valid region (2026-08) as integers, None when it is the whole tile."""
+    """A tile's valid region (2026-08) as integers, None when it is the whole tile. An extent
+    past the tile or below 0 (a run-time length out of range) fails: pto-isa's checks stop the
+    kernel there (TLOAD's CheckTileData asserts that the region fits)."""
     view = type_.tile_view if isinstance(type_, TileType) else None
     if view is None or view.valid_shape is None or len(view.valid_shape) != rank:
         return None
-    return op.extents(view.valid_shape)
+    valid = op.extents(view.valid_shape)
+    assert isinstance(type_, TileType)
+    shape = op.extents(type_.shape)
+    if any(not 0 <= v <= s for v, s in zip(valid, shape, strict=False)):
+        op.fail(
+            f"the tile's valid shape [{', '.join(map(str, valid))}] does not fit its shape "
+            f"[{', '.join(map(str, shape))}]: each extent must be from 0 to the tile's"
+        )
+    return valid
 
 
 @_define("block.move")

@@ -1,7 +1,8 @@
 """InlineCalls: a call between functions inside a kernel becomes the callee's body.
 
 A CCE kernel is one entry point taking its arguments through ``args``; it cannot call another
-kernel. So in every function that is not an Orchestration function (whose calls are tasks),
+kernel. So in every function that is not an Orchestration function (whose calls are tasks)
+nor a host function (whose calls launch chip programs),
 a statement ``y = self.f(a, b)`` (or a bare call) whose callee returns at its end, if at all,
 becomes: each parameter bound to its argument (``x = a``), the callee's body with every
 variable it defines renamed apart from the caller's, and ``y = <the returned value>`` (for a
@@ -90,6 +91,8 @@ class _Inliner(IRMutator):
         fn = self.program.function(value.callee.name)
         if fn is None or fn.name in self.stack or not _inlinable(fn):
             return None
+        if fn.func_type is FunctionType.Orchestration or fn.on_host:
+            return None  # a launch of a program, not code of the caller's
         if len(value.args) != len(fn.params):
             return None
         return value, fn
@@ -154,8 +157,8 @@ class InlineCalls(Pass):
         functions = []
         for fn in program.functions:
             ctx.at(fn.span)
-            if fn.func_type is FunctionType.Orchestration:
-                functions.append(fn)
+            if fn.func_type is FunctionType.Orchestration or fn.on_host:
+                functions.append(fn)  # its calls launch programs and tasks
             else:
                 functions.append(_inline_into(program, fn, (fn.name,)))
         if all(n is o for n, o in zip(functions, program.functions, strict=True)):

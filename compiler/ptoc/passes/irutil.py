@@ -10,7 +10,7 @@ from ..ir.expr import Call, ConstInt, Expr, IterArg, Op, Var
 from ..ir.function import Function
 from ..ir.span import Span
 from ..ir.stmt import AssignStmt, EvalStmt, SeqStmts, Stmt, YieldStmt, body_stmts
-from ..ir.types import ShapedType, TupleType, Type, UnknownType
+from ..ir.types import ShapedType, TileType, TupleType, Type, UnknownType
 from ..ir.visitor import IRMutator, with_fields
 from ..ir.walk import (
     bodies,
@@ -46,6 +46,7 @@ __all__ = [
     "stmt_definitions",
     "stmt_defs",
     "stmt_reads",
+    "substitute_in_type",
     "walk_stmts",
 ]
 
@@ -113,6 +114,43 @@ def shape_vars(t: Type) -> Iterator[Var]:
     elif isinstance(t, TupleType):
         for sub in t.types:
             yield from shape_vars(sub)
+
+
+def substitute_in_type(t: Type, mutator: IRMutator) -> Type:
+    """``t`` with ``mutator``'s variables substituted in its expressions (a shape's dimensions, a
+    tile's valid shape, strides and offset); the very same type when none changed."""
+    if isinstance(t, TupleType):
+        types = tuple(substitute_in_type(sub, mutator) for sub in t.types)
+        changed = any(new is not old for new, old in zip(types, t.types, strict=True))
+        return with_fields(t, types=types) if changed else t
+    if not isinstance(t, ShapedType):
+        return t
+    shape = _substituted(t.shape, mutator)
+    view = t.tile_view if isinstance(t, TileType) else None
+    new_view = view
+    if view is not None:
+        valid = _substituted(view.valid_shape, mutator)
+        stride = _substituted(view.stride, mutator)
+        offset = view.start_offset
+        offset = mutator.mutate_expr(offset) if offset is not None else None
+        if (
+            valid is not view.valid_shape
+            or stride is not view.stride
+            or offset is not view.start_offset
+        ):
+            new_view = with_fields(view, valid_shape=valid, stride=stride, start_offset=offset)
+    if shape is t.shape and new_view is view:
+        return t
+    if isinstance(t, TileType):
+        return with_fields(t, shape=shape, tile_view=new_view)
+    return with_fields(t, shape=shape)
+
+
+def _substituted(dims: tuple[Expr, ...] | None, mutator: IRMutator) -> tuple[Expr, ...] | None:
+    if dims is None:
+        return None
+    new = tuple(mutator.mutate_expr(d) for d in dims)
+    return dims if all(a is b for a, b in zip(new, dims, strict=True)) else new
 
 
 # --- rebuilding ----------------------------------------------------------------------------

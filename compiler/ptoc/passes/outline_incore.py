@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..ir import stmt as st
-from ..ir.expr import Call, GlobalVar, Submit, TupleGetItem, Var
+from ..ir.expr import Call, Expr, GlobalVar, IterArg, Submit, TupleGetItem, Var
 from ..ir.function import Function, FunctionType, ParamDirection, Program
 from ..ir.types import TASK_ID_TYPE, UNKNOWN, TupleType, Type
 from ..ir.visitor import IRMutator, with_fields
@@ -50,6 +50,36 @@ def _defines(stmt: st.Stmt) -> list[Var]:
 
 def _copy(var: Var) -> Var:
     return Var(var.type, name=var.name, span=var.span)
+
+
+class _Parameters(IRMutator):
+    """The scope's inputs -> the new function's parameters, in its statements and in the types
+    that name them, of variables and of calls (a tile loaded with ``valid_shape=[64, vlen]``
+    has ``vlen`` in its type: left as the caller's variable, code generation found it
+    undefined in the kernel)."""
+
+    def mutate_Var(self, var: Var) -> Var:
+        if var in self.var_map:
+            return self.var_map[var]
+        new_type = irutil.substitute_in_type(var.type, self)
+        if new_type is var.type:
+            return var
+        new = with_fields(var, type=new_type)
+        self.var_map[var] = new
+        return new
+
+    def mutate_Call(self, call: Call) -> Expr:
+        new = self.generic_mutate(call)  # a call's own type too: code generation reads it
+        new_type = irutil.substitute_in_type(new.type, self)
+        return new if new_type is new.type else with_fields(new, type=new_type)
+
+    def mutate_IterArg(self, var: IterArg) -> Var:
+        new = super().mutate_IterArg(var)
+        new_type = irutil.substitute_in_type(new.type, self)
+        if new_type is new.type:
+            return new
+        self.var_map[var] = with_fields(new, type=new_type)
+        return self.var_map[var]
 
 
 class _Outliner(StmtRewriter):
@@ -114,7 +144,7 @@ class _Outliner(StmtRewriter):
         outputs = [v for v in _defines(body) if self.reads[v] > inside[v]]
         name = self.function_name()
         span = scope.span
-        params = IRMutator()
+        params = _Parameters()
         params.var_map = {v: _copy(v) for v in inputs}
         body = params.mutate_stmt(body)
         returns = st.ReturnStmt(tuple(outputs), span=span)

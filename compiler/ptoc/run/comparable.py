@@ -15,6 +15,11 @@ _REASONS = {
         "its host code leaves out {count} tensor op(s) that compute (W010 above); put them in "
         "a kernel (an InCore function or a `with pl.incore():` scope)"
     ),
+    # codegen/common.py: a host function (@pl.jit.host) is a comment, not a program to run
+    "I010": (
+        "it runs on the host, whose code ptoc does not generate (I010 above); run a chip program "
+        "it launches instead"
+    ),
     # a2a3's TSTORE from UB is a DMA copy; the CPU simulator's TStore (include/pto/cpu/TStore.hpp)
     # converts each element with ConvertStoreValue
     "W021": (

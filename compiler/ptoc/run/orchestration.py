@@ -323,13 +323,19 @@ def returned_names(function: Function) -> list[str]:
 
 def out_aliases(program: Program, function: Function) -> dict[str, str]:
     """``output_1 = kernel(x, output)``: the call's result is the Out parameter it was passed
-    (a JIT entry returns it), by name; so is a loop's result carrying it."""
+    (a JIT entry returns it), by name; so is a loop's result carrying it, and a copy of it."""
     aliases: dict[str, str] = {}
     for stmt in walk_stmts(function.body):
         if isinstance(stmt, st.LoopStmt):  # a carried tensor stays its initial one's buffer
             for carried, result in zip(stmt.iter_args, stmt.return_vars, strict=False):
                 init = getattr(carried.init_value, "name", "")
                 aliases[carried.name] = aliases[result.name] = aliases.get(init, init)
+            continue
+        if isinstance(stmt, st.AssignStmt) and isinstance(stmt.value, Var):
+            # ``c_1 = c``: SSA's copy after a call that wrote c in place (an inline helper's
+            # ``c = helper(x, c)``) is c's buffer
+            name = stmt.value.name
+            aliases[stmt.var.name] = aliases.get(name, name)
             continue
         if not (isinstance(stmt, st.AssignStmt) and isinstance(stmt.value, Call)):
             continue

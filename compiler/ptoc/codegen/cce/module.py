@@ -10,7 +10,7 @@ from ...ir.span import NO_SPAN, Span
 from ...ir.types import TensorType
 from ...ops import Role
 from ...passes.op_info import op_def, stored_into
-from ..common import CodegenError, CodegenResult, calls_in, with_callees
+from ..common import CodegenError, CodegenResult, calls_in, host_function, with_callees
 from .function import CCECodegen, kernel_name
 from .ops import has_own_window
 from .orchestration import generate_orchestration, kernel_config
@@ -94,7 +94,7 @@ def kernel_name_clashes(functions: list[Function]) -> list[Diagnostic]:
     seen: dict[str, Function] = {}
     found: list[Diagnostic] = []
     for func in functions:
-        if func.func_type is FunctionType.Orchestration:
+        if func.func_type is FunctionType.Orchestration or func.on_host:
             continue  # host code: no kernel name
         name = kernel_name(func.name)
         first = seen.setdefault(name, func)
@@ -137,7 +137,10 @@ def generate_cce(
         kernel_spans: list[Span | None] = []
         errors_before = len(bag.items)
         try:
-            if func.func_type is FunctionType.Orchestration:
+            if func.on_host:
+                comment, note = host_function(program, func)
+                text, diagnostics = "\n".join(comment) + "\n", [note]
+            elif func.func_type is FunctionType.Orchestration:
                 text, diagnostics = generate_host(program, func)
             else:
                 generated = generate_kernel(func)

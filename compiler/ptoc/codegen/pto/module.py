@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...diagnostics import Diagnostic, DiagnosticBag, Severity
 from ...ir.function import Function, FunctionType, Program
 from ...ir.span import Span
-from ..common import CodegenResult, called_functions, with_callees
+from ..common import CodegenResult, called_functions, host_function, with_callees
 from .function import FUNC_INDENT, generate_function
 from .mlir_types import TileBufs
 from .versions import DEFAULT_VERSION
@@ -52,11 +52,9 @@ def generate_pto(
     for i, fn in enumerate(functions):
         if i:
             lines.append("")
-        if fn.func_type is FunctionType.Orchestration:
-            # Host code, not a kernel: the same C++ and kernel configuration as for CCE (the
-            # original's PTO back end shared them), as comments in the module.
+        if fn.on_host or fn.func_type is FunctionType.Orchestration:
             errors_before = len(bag.items)
-            lines.extend(_host_comment(program, fn, bag))
+            lines.extend(_not_a_kernel(program, fn, bag))
             host_errors += [d for d in bag.items[errors_before:] if d.severity is Severity.ERROR]
             continue
         try:
@@ -75,6 +73,17 @@ def generate_pto(
     lines.append("}")
     spans.extend([None] * (len(lines) - len(spans)))
     return CodegenResult("\n".join(lines) + "\n", bag.sorted(), spans, host_errors)
+
+
+def _not_a_kernel(program: Program, fn: Function, bag: DiagnosticBag) -> list[str]:
+    """A host function (a comment and its I010 note) or an Orchestration function: host code,
+    not a kernel, the same C++ and kernel configuration as for CCE (the original's PTO back end
+    shared them), as comments in the module."""
+    if not fn.on_host:
+        return _host_comment(program, fn, bag)
+    comment, note = host_function(program, fn)
+    bag.add(note)
+    return [f"{FUNC_INDENT}{line}" for line in comment]
 
 
 def _host_comment(program: Program, fn: Function, bag: DiagnosticBag) -> list[str]:
