@@ -89,11 +89,6 @@ DEFECTS: dict[str, str] = {
         for name in ASSEMBLED
     },
 }
-# One route only (key@route): PTOAS v0.57 aborts (an mlir::IRMapping lookup assertion) on the
-# scf.if that yields the load's valid extent; the CCE route computes it.
-ROUTE_DEFECTS: dict[str, str] = {
-    VALID + "dyn_valid_shape_if_else::dyn_valid_shape_if_else_incore_0@pto": "PTOAS v0.57 abort",
-}
 # Scalars a kernel's meaning needs in a range (a valid extent of 0..128 columns; counts of
 # requests and blocks, offsets and flags of the sizes in SIZES).
 
@@ -300,11 +295,10 @@ def params(keys: list[str]) -> list[object]:
             key,
             route,
             id=f"{key}@{route}",
-            marks=[pytest.mark.xfail(strict=True, reason=defect)] if defect else [],
+            marks=[pytest.mark.xfail(strict=True, reason=DEFECTS[key])] if key in DEFECTS else [],
         )
         for key in keys
         for route in ROUTES
-        for defect in [DEFECTS.get(key) or ROUTE_DEFECTS.get(f"{key}@{route}")]
     ]
 
 
@@ -318,7 +312,6 @@ def bench(toolchain: Toolchain, ptoas: Path) -> Bench:
 
 def test_the_kernels_are_found() -> None:
     assert set(DEFECTS) <= set(RUN) and set(INPUTS) <= set(RUN)
-    assert {key.rpartition("@")[0] for key in ROUTE_DEFECTS} <= set(RUN)
     assert len(RUN) >= 67
 
 

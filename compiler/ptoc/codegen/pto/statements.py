@@ -473,6 +473,8 @@ def _if(ctx: FunctionContext, stmt: IfStmt) -> None:
         raise CodegenError("E400", "an if with results needs an else branch (scf.if)", span)
     homes = _homes(ctx, stmt.return_vars, stmt.return_vars, span)
     cond = expressions.condition(ctx, stmt.condition, span)
+    for branch in (stmt.then_body, stmt.else_body):
+        _convert_passed_on(ctx, branch, span)
     scf_count = sum(1 for home in homes if home is None)
     prefix, results = _results(ctx, scf_count)
     with ctx.region() as then_lines:
@@ -502,6 +504,37 @@ def _if(ctx: FunctionContext, stmt: IfStmt) -> None:
             ctx.bind(var, POISON)
     else:
         _bind_carried(ctx, stmt.return_vars, homes, results, types)
+
+
+def _convert_passed_on(ctx: FunctionContext, branch: Stmt | None, span: Span) -> None:
+    """Convert, before an ``scf.if``, the outer scalars a branch only passes on to its yield
+    (``vlen = last_valid_len`` ... ``pl.yield_(vlen)``) into the type it yields. PTOAS v0.57
+    aborts (an mlir::IRMapping lookup assertion) on a branch that casts a value defined outside
+    it into the index it yields as a load's valid extent (upstream's 06_dyn_valid_shape.py);
+    the casts are cached at this level, so the branch reuses them instead of casting."""
+    if branch is None:
+        return
+    final = branch if isinstance(branch, YieldStmt) else None
+    statements = branch.stmts if isinstance(branch, SeqStmts) else (branch,)
+    if final is None and statements and isinstance(statements[-1], YieldStmt):
+        final = statements[-1]
+    if final is None:
+        return
+    copies = {
+        s.var: s.value for s in statements if isinstance(s, AssignStmt) and isinstance(s.value, Var)
+    }
+    for value in final.values:
+        if not (isinstance(value, Var) and isinstance(value.type, ScalarType)):
+            continue
+        source: Expr = value
+        for _ in range(len(copies)):  # a chain of copies: a = n; b = a; yield b
+            if not isinstance(source, Var) or source not in copies:
+                break
+            source = copies[source]
+        outer = ctx.env.get(source) if isinstance(source, Var) else None
+        if isinstance(outer, Value):
+            ctx.out.begin("scalar")
+            expressions.coerce(ctx, outer, mt.arith_type(value.type.dtype, span), span)
 
 
 def _while(ctx: FunctionContext, stmt: WhileStmt) -> None:
