@@ -617,3 +617,30 @@ def test_a_slice_between_two_offsets_of_one_start_is_their_difference_wide() -> 
     for target in ("cce", "pto"):
         result = driver.compile_source(analysis, target, "k", path="k.py")
         assert [d.format() for d in result.diagnostics] == []
+
+
+@pytest.mark.parametrize("target", ["cce", "pto"])
+def test_tile_assemble_lowers_vec_into_vec_and_says_why_not_acc_into_mat(target: str) -> None:
+    """upstream's intermediate/05_assemble.py, specialised by its table of cases: five kernels
+    assemble Vec tiles (TINSERT); the sixth an Acc tile into a Mat tile (TINSERT converts on
+    the FIX pipe there), which has no lowering here."""
+    path = EXAMPLES / "intermediate" / "05_assemble.py"
+    if not path.is_file():
+        pytest.skip("the upstream examples are not beside the repo")
+    analysis = analyse_example(path)
+    for name in analysis.jit_specialisations:
+        result = driver.compile_source(analysis, target, name, path=str(path))
+        errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
+        if name != "tile_assemble_acc_mat":
+            assert errors == [], name
+            continue
+        instruction = "TINSERT" if target == "cce" else "pto.tinsert"
+        assert [(d.code, d.span.line, d.span.column, d.message) for d in errors] == [
+            (
+                "E400",
+                80,
+                17,  # 0-based (`ptoc` prints 80:18)
+                f"block.assemble from Acc into Mat has no {target.upper()} lowering here "
+                f"({instruction} of this op: Vec -> Vec)",
+            )
+        ]

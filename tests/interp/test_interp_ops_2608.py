@@ -67,3 +67,15 @@ def test_tensor_matmul_acc_adds_the_product_to_the_accumulator(
     acc = np.array([[1, 2], [3, 4]], F32)
     value = only_return(TENSOR_ACC.format(operands=operands), {"acc": acc, "x": x, "y": y})
     check(value, acc + np.asarray(product, F32), F32)
+
+
+def test_a_tile_assembled_into_a_tile_keeps_the_rest_of_the_target() -> None:
+    """pl.tile.assemble (TINSERT Vec -> Vec): the source at the offset, the target elsewhere."""
+    target = np.arange(16, dtype=F32).reshape(4, 4)
+    source = np.full((2, 2), -1, dtype=F32)
+    expected = target.copy()
+    expected[1:3, 2:4] = -1
+    assembled = tile_op("pl.tile.assemble(a, b, [1, 2])", target, source, result=t((4, 4), F32))
+    check(assembled, expected, F32)
+    with pytest.raises(InterpError, match="outside"):  # TINSERT asserts the window fits
+        tile_op("pl.tile.assemble(a, b, [3, 3])", target, source, result=t((4, 4), F32))

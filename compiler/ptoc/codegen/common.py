@@ -120,6 +120,32 @@ def axis_instruction(op: OpDef, target: str, call: Call) -> str:
     return chosen
 
 
+def check_spaces(op: OpDef, call: Call, target: str) -> None:
+    """E400 where the instruction does not move between the call's spaces (the lowering's
+    ``space_pairs``: its first operand's and its result's, which is the operand the result
+    aliases when it has one)."""
+    lowering = op.lowering(target.lower())
+    if not lowering.space_pairs or not lowering.operands:
+        return
+    bound = op.bind(call.args)
+    operand = bound.get(lowering.operands[0])
+    source = operand.type if operand is not None else None
+    written = bound.get(op.aliases) if op.aliases else None  # the result is its buffer
+    result = written.type if written is not None else call.type
+    if not (isinstance(source, TileType) and isinstance(result, TileType)):
+        return
+    start, end = source.memory_space, result.memory_space
+    if start is None or end is None or (start, end) in lowering.space_pairs:
+        return
+    takes = ", ".join(f"{a.name} -> {b.name}" for a, b in lowering.space_pairs)
+    raise CodegenError(
+        "E400",
+        f"{op.name} from {start.name} into {end.name} has no {target} lowering here "
+        f"({lowering.instruction} of this op: {takes})",
+        call.span,
+    )
+
+
 def check_valid_region_reads(op: OpDef, call: Call, target: str) -> None:
     """E400 where an op reads a tile whose valid region (2026-08) is narrower than the tile
     and the op does not compute over valid regions as ptoc models them: the registry's

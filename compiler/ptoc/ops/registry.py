@@ -382,6 +382,10 @@ class Lowering:
     # Scalar operands the dialect types as ``index`` (pto.textract's row and column): a
     # scalar of another integer type is converted.
     index_operands: tuple[str, ...] = ()
+    # The (first operand's, result's) memory spaces the instruction takes (empty: any): a
+    # call with another pair is E400 at the call (``pl.tile.assemble``'s TINSERT: Vec -> Vec
+    # on the V pipe; its Acc -> Mat form converts on the FIX pipe).
+    space_pairs: tuple[tuple[MemorySpace, MemorySpace], ...] = ()
     # A window of a Vec tile (A2/A3's ``pto.textract`` reads Mat only): this aliasing view
     # (``pto.subset``) copied into the result's buffer (codegen/pto/ops.py::_vec_window).
     vec_window: str | None = None

@@ -807,6 +807,7 @@ def isa(
     cce_dtypes: tuple[DataType, ...] = (),
     same_rows: bool = False,
     cce_byte_scratch: bool = False,
+    space_pairs: tuple[tuple[MemorySpace, MemorySpace], ...] = (),
     **pto_only: Any,
 ) -> dict[str, Lowering]:
     """Both lowerings of a block op from its pto-isa names: ``TADD`` and ``pto.tadd`` (and
@@ -821,7 +822,7 @@ def isa(
     if pto_note is None:
         pto_note = _ISA_NAME.sub(lambda m: pto_name(m.group(0)), note)
     shared: dict[str, Any] = {"attr_args": attr_args, "operands": operands, "scratch": scratch}
-    shared["same_rows"] = same_rows
+    shared |= {"same_rows": same_rows, "space_pairs": space_pairs}
     cce = Lowering(
         instruction,
         note,
@@ -871,6 +872,7 @@ _LOWERING_TRAITS = frozenset(
         "cce_dtypes",
         "same_rows",
         "cce_byte_scratch",
+        "space_pairs",
         "pto_dtypes",
         "pto_bitwise",
         "pto_scalar_dtypes",

@@ -218,6 +218,17 @@ def _insert(op: OpCall) -> Array:
     return target
 
 
+@_define("block.assemble")
+def _assemble(op: OpCall) -> Array:
+    """TINSERT of a tile into a tile: the source's valid region written into the target at
+    the offset, the rest of the target kept."""
+    target, source = np.asarray(op.args[0]).copy(), np.asarray(op.args[1])
+    valid = _valid_extents(op, op.arg_type(1), source.ndim) or source.shape
+    part = source[tuple(slice(0, v) for v in valid)]
+    target[_window(op, target.shape, op.ints(2), part.shape)] = part
+    return target
+
+
 @_define("block.vec_move")
 def _vec_move(op: OpCall) -> Array:
     return np.asarray(op.args[0]).copy()

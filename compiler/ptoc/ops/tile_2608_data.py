@@ -308,19 +308,20 @@ def _assemble(ctx: DeduceContext) -> Type:
             f"{ctx.op.name}: 'source' must be {target.dtype.name}, got {source.dtype.name}",
             at="source",
         )
-    return TileType(target.shape, target.dtype, tile_view=target.tile_view)
+    return TileType(target.shape, target.dtype, tile_view=target.tile_view, memory=target.memory)
 
 
 tile_op(
     entry(
         "assemble",
-        "",
+        "TINSERT",
         "Write a tile into a region of a larger tile; the result is the updated target.",
+        "the target is the destination (the result is its buffer); the offset gives the row "
+        "and column; Vec -> Vec only (its Acc -> Mat form converts on the FIX pipe)",
         aliases="target",
-        **no_lowering(
-            "an insert at a list of offsets has no single instruction (TINSERT takes a row "
-            "and a column)"
-        ),
+        operands=("source", "offset"),
+        pipe=PipeType.V,
+        space_pairs=((MemorySpace.Vec, MemorySpace.Vec),),
     ),
     [
         p_tile("target", "Tile written into", access=Access.WRITE),

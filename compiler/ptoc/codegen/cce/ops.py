@@ -24,6 +24,7 @@ from ...records import record
 from ..common import (
     CodegenError,
     axis_instruction,
+    check_spaces,
     check_valid_region_reads,
     not_taken,
     result_is_promoted,
@@ -244,6 +245,7 @@ def lower_call(
             return ""
     mapping = _ISA.get_mapping(call, op)
     check_valid_region_reads(mapping.op, call, "CCE")
+    check_spaces(mapping.op, call, "CCE")
     _check_rewritten(call, mapping.op, mapping.instruction)
     _check_element_type(call, mapping.op, mapping.instruction, target_type)
     role = mapping.role

@@ -44,7 +44,13 @@ from ...ops.registry import (
     TypedAttr,
 )
 from ...records import record
-from ..common import CodegenError, axis_instruction, check_valid_region_reads, result_is_promoted
+from ..common import (
+    CodegenError,
+    axis_instruction,
+    check_spaces,
+    check_valid_region_reads,
+    result_is_promoted,
+)
 from . import expressions, forms, gm_element, pipes, versions
 from . import mlir_types as mt
 from .context import Binding, FunctionContext
@@ -101,6 +107,7 @@ def lower_call(ctx: FunctionContext, call: Call, result: Var | None, span: Span)
         note = f" ({op.pto.note})" if op.pto.note else ""
         raise CodegenError("E400", f"{op.name} has no PTO lowering{note}", at)
     check_valid_region_reads(op, call, "PTO")
+    check_spaces(op, call, "PTO")
     if op.is_sync:
         _sync(ctx, op, instruction, call, at)
         return None
