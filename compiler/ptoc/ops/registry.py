@@ -386,6 +386,9 @@ class Lowering:
     # call with another pair is E400 at the call (``pl.tile.assemble``'s TINSERT: Vec -> Vec
     # on the V pipe; its Acc -> Mat form converts on the FIX pipe).
     space_pairs: tuple[tuple[MemorySpace, MemorySpace], ...] = ()
+    # PTO: the oldest PTOAS version that takes this form (empty: every supported one); an
+    # older one chosen is E400 at the call (v0.27 takes pto.tinsert Acc -> Mat only on A2/A3).
+    since_ptoas: str = ""
     # A window of a Vec tile (A2/A3's ``pto.textract`` reads Mat only): this aliasing view
     # (``pto.subset``) copied into the result's buffer (codegen/pto/ops.py::_vec_window).
     vec_window: str | None = None

@@ -882,6 +882,7 @@ _LOWERING_TRAITS = frozenset(
         "pto_vec_window",
         "pto_stated_by_type",
         "pto_index_operands",
+        "pto_since_ptoas",
     }
 )
 

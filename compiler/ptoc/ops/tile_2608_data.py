@@ -322,6 +322,7 @@ tile_op(
         operands=("source", "offset"),
         pipe=PipeType.V,
         space_pairs=((MemorySpace.Vec, MemorySpace.Vec),),
+        pto_since_ptoas="0.57",  # v0.27's verifier: "A2/A3 tinsert src ... loc=acc, dst ... mat"
     ),
     [
         p_tile("target", "Tile written into", access=Access.WRITE),

@@ -108,6 +108,13 @@ def lower_call(ctx: FunctionContext, call: Call, result: Var | None, span: Span)
         raise CodegenError("E400", f"{op.name} has no PTO lowering{note}", at)
     check_valid_region_reads(op, call, "PTO")
     check_spaces(op, call, "PTO")
+    if not versions.takes(ctx.ptoas_version, op.pto.since_ptoas):
+        raise CodegenError(
+            "E400",
+            f"{op.name} ({instruction}) has no PTOAS v{ctx.ptoas_version} form here: "
+            f"v{op.pto.since_ptoas} and later take it",
+            at,
+        )
     if op.is_sync:
         _sync(ctx, op, instruction, call, at)
         return None

@@ -38,3 +38,8 @@ def has_pipe_ids(version: str) -> bool:
     """v0.57's frontend pipe ops carry a pipe ``id`` and ``slot_num`` / ``local_slot_num``;
     v0.27's had neither (one pipe per kernel)."""
     return _number(version) >= _number("0.57")
+
+
+def takes(version: str, since: str) -> bool:
+    """Whether PTOAS ``version`` takes a form the registry says ``since`` takes (``""``: all)."""
+    return not since or _number(version) >= _number(since)
