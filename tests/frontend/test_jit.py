@@ -644,3 +644,53 @@ def test_tile_assemble_lowers_vec_into_vec_and_says_why_not_acc_into_mat(target:
                 f"({instruction} of this op: Vec -> Vec)",
             )
         ]
+
+
+def test_a_loop_over_a_huge_table_is_read_once_and_said_so() -> None:
+    """Two nested loops over a module table of 3,000 numbers made 9,000,000 calls to read
+    (each a program to check): the analysis never ended."""
+    table = "TABLE = [" + ", ".join(map(str, range(3000))) + "]\n\n"
+    text = (
+        table
+        + KERNEL
+        + textwrap.dedent(
+            """\
+        if __name__ == "__main__":
+            for i in TABLE:
+                for j in TABLE:
+                    a = torch.zeros((64, 64))
+                    tile_add(a, a, a)
+        """
+        )
+    )
+    started = time.perf_counter()
+    analysis = analyze_source(text, "k.py", edition=CHOSEN)
+    assert time.perf_counter() - started < 5
+    line = text.count("\n", 0, text.index("for i in TABLE")) + 1
+    message = (
+        "this loop would run its body 3,000 times: ptoc reads its calls once, with the loop's "
+        "variables unknown (it follows at most 1,000 loop passes per file)"
+    )
+    assert [(d.code, d.span.line, d.span.column, d.message) for d in analysis.diagnostics] == [
+        ("I002", line, 13, message),
+        ("I002", line + 1, 17, message),
+    ]
+    assert shapes_of(analysis) == ["Tensor[[64, 64], FP32]"]
+
+
+def test_calls_past_the_64th_of_a_kernel_give_no_specialisation_and_say_so() -> None:
+    text, analysis = called(
+        "for n in (%s):" % ", ".join(str(64 * (i + 1)) for i in range(70)),
+        "    a = torch.zeros((n, 64))",
+        "    tile_add(a, a, a)",
+    )
+    assert len(analysis.jit_specialisations["tile_add"]) == 64
+    (note,) = analysis.diagnostics
+    assert (note.code, note.span.line) == (
+        "I002",
+        text.count("\n", 0, text.rindex("tile_add(a")) + 1,
+    )
+    assert note.message == (
+        "'tile_add' has 64 calls before this one: this and later calls give no specialisation "
+        "(each is a program ptoc checks)"
+    )

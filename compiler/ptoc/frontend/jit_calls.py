@@ -86,6 +86,11 @@ class Kernel:
 #: ``kernel.lower(*samples)`` / ``kernel.compile(*samples, config=...)``: the same parameters as
 #: a call of the kernel, and the same specialisation.
 STAGES = ("lower", "compile")
+# Bounds on what one file's calls cost: each readable call is a program ptoc analyses, and a
+# loop over a literal table runs its body once per element (two nested loops over a table of
+# 3,000 numbers made 9,000,000 calls, and the analysis never ended).
+LOOP_PASSES = 1_000  # loop-body passes per file; a loop that would exceed them runs once
+MAX_SITES = 64  # readable calls per kernel; later ones give no specialisation
 
 
 @record(frozen=True)
@@ -179,6 +184,8 @@ class CallReader:
         self.values: dict[str, Any] = {}
         self.tables: dict[str, list[str]] = {}  # module dicts and lists of entries
         self.literals: dict[str, Literal] = {}  # module-level literal tuples, lists and dicts
+        self.passes_left = LOOP_PASSES
+        self.capped: set[str] = set()  # kernels past MAX_SITES (said once)
         self.found = CallSites()
         self.bag = DiagnosticBag()
 
@@ -234,6 +241,16 @@ class CallReader:
         of a literal sequence (written there, held by a name, or a table's ``.items()`` /
         ``.values()``); over anything else, once with its variables unknown."""
         found = self.elements(node.iter)
+        if found is not None and len(found) > self.passes_left:
+            self.bag.error(
+                "I002",
+                f"this loop would run its body {len(found):,} times: ptoc reads its calls once, "
+                f"with the loop's variables unknown (it follows at most {LOOP_PASSES:,} loop "
+                "passes per file)",
+                self.env.source.span(node.iter),
+            )
+            found = None
+        self.passes_left -= len(found) if found is not None else 0
         elements: list[ast.expr | None] = list(found) if found is not None else [None]
         for element in elements:
             self.bind_loop(node.target, element)
@@ -409,6 +426,16 @@ class CallReader:
         source = self.env.source
         params = kernel.args.args
         site = CallSite(kernel.name, source.span(node))
+        if sum(1 for s in self.found.sites if s.kernel == kernel.name) >= MAX_SITES:
+            if kernel.name not in self.capped:
+                self.capped.add(kernel.name)
+                self.bag.error(
+                    "I002",
+                    f"'{kernel.name}' has {MAX_SITES} calls before this one: this and later "
+                    "calls give no specialisation (each is a program ptoc checks)",
+                    site.span,
+                )
+            return
         positional = self.spread(node.args)
         if positional is None or not self.arity(node, kernel, len(positional)):
             return
