@@ -680,7 +680,7 @@ def test_a_loop_over_a_huge_table_is_read_once_and_said_so() -> None:
 
 def test_calls_past_the_64th_of_a_kernel_give_no_specialisation_and_say_so() -> None:
     text, analysis = called(
-        "for n in (%s):" % ", ".join(str(64 * (i + 1)) for i in range(70)),
+        f"for n in ({', '.join(str(64 * (i + 1)) for i in range(70))}):",
         "    a = torch.zeros((n, 64))",
         "    tile_add(a, a, a)",
     )
