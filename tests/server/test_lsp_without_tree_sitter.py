@@ -71,6 +71,13 @@ def test_server_without_tree_sitter_has_no_symbols_and_says_why(tmp_path: Path):
         )
         hover = server.response(3)["result"]["contents"]["value"]
         assert "(variable) tile: pl.Tile[[64, 64], pl.FP32]" in hover
+        # folding and selection ranges come from the tree-sitter tree: none (the folding
+        # module failed to import, an internal error the editor showed on every open)
+        server.request(5, "textDocument/foldingRange", {"textDocument": {"uri": uri}})
+        assert server.response(5) == {"jsonrpc": "2.0", "id": 5, "result": None}
+        selection = {"textDocument": {"uri": uri}, "positions": [position]}
+        server.request(6, "textDocument/selectionRange", selection)
+        assert server.response(6) == {"jsonrpc": "2.0", "id": 6, "result": None}
         server.request(4, "shutdown", None)
         server.response(4)
         server.notify("exit", None)

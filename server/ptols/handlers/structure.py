@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from lsprotocol import types
 
 from .. import capabilities
+from ..optional import has_tree_sitter
 from .common import Located, features, locate, pypto_document
 
 if TYPE_CHECKING:
@@ -121,6 +122,8 @@ async def syntax_answer(
 async def folding_range(
     ls: PtolsServer, params: types.FoldingRangeParams
 ) -> list[types.FoldingRange] | None:
+    if not has_tree_sitter():  # (the folding module reads tree-sitter's nodes: not loadable)
+        return None
     return await syntax_answer(ls, params.text_document.uri, features.folding.folding_ranges)
 
 
