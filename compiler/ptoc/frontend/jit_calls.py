@@ -10,6 +10,7 @@ Nothing is run: the call's AST is read, and a value built any other way is unkno
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from typing import Any
 
 from ..diagnostics import Diagnostic, DiagnosticBag
@@ -185,6 +186,7 @@ class CallReader:
         self.tables: dict[str, list[str]] = {}  # module dicts and lists of entries
         self.literals: dict[str, Literal] = {}  # module-level literal tuples, lists and dicts
         self.passes_left = LOOP_PASSES
+        self.site_counts: Counter[str] = Counter()  # calls read, per kernel
         self.capped: set[str] = set()  # kernels past MAX_SITES (said once)
         self.found = CallSites()
         self.bag = DiagnosticBag()
@@ -315,7 +317,7 @@ class CallReader:
         if isinstance(node, ast.Constant) and type(node.value) is int:
             return node.value
         if isinstance(node, ast.Name):
-            held = self.values[node.id] if node.id in self.values else self.constant(node.id)
+            held = self.named(node.id)
             if type(held) is int:
                 return held
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
@@ -342,18 +344,17 @@ class CallReader:
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return -self.number(node.operand)
         if isinstance(node, ast.Name):
-            held = self.values[node.id] if node.id in self.values else self.constant(node.id)
+            held = self.named(node.id)
             if isinstance(held, int | float):
                 return held
         return self.integer(node)
 
-    def constant(self, name: str) -> Any:
-        return self.env.consts.values.get(name)
+    def named(self, name: str) -> Any:
+        """What a name holds: a local of the block, else a module constant."""
+        return self.values[name] if name in self.values else self.env.consts.values.get(name)
 
     def shape(self, args: list[ast.expr]) -> tuple[int, ...]:
-        if len(args) == 1 and isinstance(args[0], ast.Tuple | ast.List):
-            args = list(args[0].elts)
-        dims = tuple(self.integer(a) for a in args)
+        dims = self.dims(args)
         if not dims or any(d <= 0 for d in dims):
             raise Unreadable
         return dims
@@ -386,6 +387,7 @@ class CallReader:
         raise Unreadable
 
     def dims(self, args: list[ast.expr]) -> tuple[int, ...]:
+        """Sizes given one by one or as one tuple or list (a reshape's may be -1)."""
         if len(args) == 1 and isinstance(args[0], ast.Tuple | ast.List):
             args = list(args[0].elts)
         return tuple(self.integer(a) for a in args)
@@ -426,7 +428,7 @@ class CallReader:
         source = self.env.source
         params = kernel.args.args
         site = CallSite(kernel.name, source.span(node))
-        if sum(1 for s in self.found.sites if s.kernel == kernel.name) >= MAX_SITES:
+        if self.site_counts[kernel.name] >= MAX_SITES:
             if kernel.name not in self.capped:
                 self.capped.add(kernel.name)
                 self.bag.error(
@@ -469,6 +471,7 @@ class CallReader:
             dims = tuple(ConstInt(_INDEX, value=d, span=site.span) for d in held.shape)
             site.shapes[param.arg] = TensorType(dims, held.dtype)
         self.found.sites.append(site)
+        self.site_counts[kernel.name] += 1
 
     def spread(self, args: list[ast.expr]) -> list[tuple[ast.expr, ast.expr]] | None:
         """The positional arguments, each with where it is written: ``*args`` of a literal
@@ -495,13 +498,18 @@ class CallReader:
             return None
 
     @staticmethod
-    def fits(node: ast.Call, kernel: ast.FunctionDef, positional: int) -> bool:
-        """The call passes each parameter of the kernel once (options such as ``config=`` are
+    def counts(node: ast.Call, kernel: ast.FunctionDef, positional: int) -> tuple[int, int]:
+        """How many parameters the kernel requires, and how many the call gives (its
+        ``positional`` arguments and the keywords after them; options such as ``config=`` are
         the runtime's)."""
         params = [p.arg for p in kernel.args.args]
         required = len(params) - len(kernel.args.defaults)
-        given = positional + sum(1 for k in node.keywords if k.arg in params[positional:])
-        return positional <= len(params) and given >= required
+        return required, positional + sum(1 for k in node.keywords if k.arg in params[positional:])
+
+    def fits(self, node: ast.Call, kernel: ast.FunctionDef, positional: int) -> bool:
+        """The call passes each parameter of the kernel once."""
+        required, given = self.counts(node, kernel, positional)
+        return positional <= len(kernel.args.args) and given >= required
 
     def arity(self, node: ast.Call, kernel: ast.FunctionDef, positional: int) -> bool:
         """Whether the call fits the kernel; a wrong count is E210 at the call."""
@@ -510,8 +518,7 @@ class CallReader:
         if self.fits(node, kernel, positional):
             return True
         params = [p.arg for p in kernel.args.args]
-        required = len(params) - len(kernel.args.defaults)
-        given = positional + sum(1 for k in node.keywords if k.arg in params[positional:])
+        required, given = self.counts(node, kernel, positional)
         wanted = f"{required}" if required == len(params) else f"{required} to {len(params)}"
         self.bag.error(
             "E210",

@@ -64,6 +64,12 @@ class Function:
         chip programs through the host runtime and is no kernel nor chip orchestration."""
         return isinstance(self.level, Level) and self.level.value >= Level.HOST.value
 
+    @property
+    def orchestrates(self) -> bool:
+        """Its calls launch tasks or programs (an Orchestration function, or a function on the
+        host), so it is no kernel: nothing is inlined into it, and it has no kernel code."""
+        return self.func_type is FunctionType.Orchestration or self.on_host
+
     def direction(self, index: int) -> ParamDirection:
         if index < len(self.param_directions):
             return self.param_directions[index]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from .. import records
 from ..ir.expr import Call, Expr, GlobalVar, IterArg, TupleGetItem, Var
-from ..ir.function import Function, FunctionType, Program
+from ..ir.function import Function, Program
 from ..ir.stmt import AssignStmt, EvalStmt, ReturnStmt, SeqStmts, Stmt
 from ..ir.types import TupleType
 from ..ir.visitor import IRMutator, with_fields
@@ -91,7 +91,7 @@ class _Inliner(IRMutator):
         fn = self.program.function(value.callee.name)
         if fn is None or fn.name in self.stack or not _inlinable(fn):
             return None
-        if fn.func_type is FunctionType.Orchestration or fn.on_host:
+        if fn.orchestrates:
             return None  # a launch of a program, not code of the caller's
         if len(value.args) != len(fn.params):
             return None
@@ -157,7 +157,7 @@ class InlineCalls(Pass):
         functions = []
         for fn in program.functions:
             ctx.at(fn.span)
-            if fn.func_type is FunctionType.Orchestration or fn.on_host:
+            if fn.orchestrates:
                 functions.append(fn)  # its calls launch programs and tasks
             else:
                 functions.append(_inline_into(program, fn, (fn.name,)))

@@ -94,7 +94,7 @@ def kernel_name_clashes(functions: list[Function]) -> list[Diagnostic]:
     seen: dict[str, Function] = {}
     found: list[Diagnostic] = []
     for func in functions:
-        if func.func_type is FunctionType.Orchestration or func.on_host:
+        if func.orchestrates:
             continue  # host code: no kernel name
         name = kernel_name(func.name)
         first = seen.setdefault(name, func)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...diagnostics import Diagnostic, DiagnosticBag, Severity
-from ...ir.function import Function, FunctionType, Program
+from ...ir.function import Function, Program
 from ...ir.span import Span
 from ..common import CodegenResult, called_functions, host_function, with_callees
 from .function import FUNC_INDENT, generate_function
@@ -35,13 +35,9 @@ def generate_pto(
             bag.error(
                 "E203", f"program '{program.name}' has no function '{function}'", program.span
             )
-    # Helpers: functions other kernels call (an orchestration function's calls launch kernels).
-    callees = {
-        name
-        for fn in functions
-        if fn.func_type is not FunctionType.Orchestration
-        for name in called_functions(fn)
-    }
+    # Helpers: functions other kernels call (an orchestration or host function's calls launch
+    # kernels and programs).
+    callees = {name for fn in functions if not fn.orchestrates for name in called_functions(fn)}
     # PTOAS v0.57 makes a function a kernel entry (``extern "C" __global__``) only when it
     # carries ``pto.entry`` (v0.27 also took a module's only function): every kernel does,
     # the helpers they call do not.
@@ -52,7 +48,7 @@ def generate_pto(
     for i, fn in enumerate(functions):
         if i:
             lines.append("")
-        if fn.on_host or fn.func_type is FunctionType.Orchestration:
+        if fn.orchestrates:
             errors_before = len(bag.items)
             lines.extend(_not_a_kernel(program, fn, bag))
             host_errors += [d for d in bag.items[errors_before:] if d.severity is Severity.ERROR]

@@ -34,6 +34,7 @@ from ...ir.stmt import (
 from ...ir.types import MemorySpace, ScalarType, TensorType, TileType
 from ...ir.visitor import Node, children
 from ...ops.registry import REGISTRY, OpDef, Role
+from ...passes.irutil import final_yield, flatten_seq
 from ..common import CodegenError, no_loop_jumps
 from . import expressions, ops
 from . import mlir_types as mt
@@ -512,16 +513,13 @@ def _convert_passed_on(ctx: FunctionContext, branch: Stmt | None, span: Span) ->
     aborts (an mlir::IRMapping lookup assertion) on a branch that casts a value defined outside
     it into the index it yields as a load's valid extent (upstream's 06_dyn_valid_shape.py);
     the casts are cached at this level, so the branch reuses them instead of casting."""
-    if branch is None:
-        return
-    final = branch if isinstance(branch, YieldStmt) else None
-    statements = branch.stmts if isinstance(branch, SeqStmts) else (branch,)
-    if final is None and statements and isinstance(statements[-1], YieldStmt):
-        final = statements[-1]
-    if final is None:
+    final = final_yield(branch)
+    if branch is None or final is None:
         return
     copies = {
-        s.var: s.value for s in statements if isinstance(s, AssignStmt) and isinstance(s.value, Var)
+        s.var: s.value
+        for s in flatten_seq([branch])
+        if isinstance(s, AssignStmt) and isinstance(s.value, Var)
     }
     for value in final.values:
         if not (isinstance(value, Var) and isinstance(value.type, ScalarType)):
